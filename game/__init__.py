@@ -1,0 +1,1 @@
+"""Cardavia rules core: pure Python, never imports pygame."""

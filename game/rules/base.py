@@ -1,0 +1,167 @@
+"""What every game module offers, and the values they share.
+
+A game state is plain mutable data owned by its module. The module's rules object offers
+``new_deal``, ``legal_actions``, ``apply`` (→ the record's events), ``deal_result`` and
+``view``; the match driver, the verifier, the bots and the table scene use nothing else.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from game.cards import Card, card
+from game.config import DeckConfig, GameConfig
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision of the seat to act.
+
+    kind: "play" (play ``card``, capturing ``capture`` in capture games; ``marriage`` True
+    when a Schnapsen K/Q lead declares its marriage), "close" or "exchange" (Schnapsen).
+    ``capture`` is sorted by card index so equal actions compare equal.
+    """
+
+    kind: str
+    card: Card | None = None
+    capture: tuple[Card, ...] = ()
+    marriage: bool = False
+
+    def __str__(self) -> str:
+        if self.kind != "play":
+            return self.kind
+        s = self.card.code
+        if self.capture:
+            s += " x " + "+".join(c.code for c in self.capture)
+        if self.marriage:
+            s += " (marriage)"
+        return s
+
+
+def play(c: Card | str, capture=(), marriage: bool = False) -> Action:
+    """Convenience constructor: ``play("7D", ["3C", "4S"])``."""
+    c = card(c) if isinstance(c, str) else c
+    cap = tuple(sorted(card(x) if isinstance(x, str) else x for x in capture))
+    return Action("play", c, cap, marriage)
+
+
+CLOSE = Action("close")
+EXCHANGE = Action("exchange")
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid. ``rule`` is a stable id for translation; ``params`` fill it."""
+
+    def __init__(self, rule: str, message: str, **params: Any):
+        self.rule = rule
+        self.params = params
+        super().__init__(message)
+
+
+class RecordError(ValueError):
+    """A record line that cannot be what the rules produce."""
+
+
+@dataclass
+class DealResult:
+    """The scored deal. ``points[t]`` per team; ``leftover`` as in RECORD.md; ``detail`` free-form."""
+
+    points: list[int]
+    leftover: dict | None = None
+    detail: dict = field(default_factory=dict)
+
+
+class GameRules:
+    """Base for the four game modules. Subclasses set ``game_id`` and implement the hooks."""
+
+    game_id: str = ""
+
+    def __init__(self, game: GameConfig, deck: DeckConfig, players: int, options: Mapping[str, Any]):
+        if game.id not in deck.games:
+            raise ValueError(f"the {deck.id} deck does not offer {game.id}")
+        if players not in game.players:
+            raise ValueError(f"{game.id} is played by {', '.join(map(str, game.players))} players, not {players}")
+        self.game = game
+        self.deck = deck
+        self.players = players
+        self.options = dict(options)
+        self.scoring = game.scoring
+        self.cards: list[Card] = deck.cards_for(game)
+
+    # ---- seats and teams
+    @property
+    def teams(self) -> int:
+        return 2 if self.players == 4 else self.players
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2 if self.players == 4 else seat
+
+    # ---- deal
+    def first_dealer(self, rng: random.Random) -> int:
+        return rng.randrange(self.players)
+
+    def next_dealer(self, dealer: int) -> int:
+        return (dealer + 1) % self.players
+
+    def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> Any:
+        """Shuffle and deal. The returned state's ``opening_events`` are the deal's first events."""
+        raise NotImplementedError
+
+    def state_from_deal(self, event: Event) -> Any:
+        """Rebuild the state from a record's ``deal`` event; raise RecordError if it is not a valid deal."""
+        raise NotImplementedError
+
+    def needs_redeal(self, state: Any) -> bool:
+        return False
+
+    # ---- play
+    def to_act(self, state: Any) -> int:
+        return state.to_act
+
+    def legal_actions(self, state: Any) -> list[Action]:
+        raise NotImplementedError
+
+    def validate(self, state: Any, action: Action) -> None:
+        """Raise IllegalAction naming the rule if ``action`` is not legal now."""
+        if action not in self.legal_actions(state):
+            raise IllegalAction("illegal", f"{action} is not a legal action now")
+
+    def apply(self, state: Any, action: Action, check: bool = True) -> list[Event]:
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        return state.over
+
+    def deal_result(self, state: Any) -> DealResult:
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int) -> Any:
+        raise NotImplementedError
+
+    def clone(self, state: Any) -> Any:
+        raise NotImplementedError
+
+    def action_from_record(self, events: list[Event], i: int) -> Action:
+        """The decision that record line ``events[i]`` (and, for Schnapsen marriages, the next) shows."""
+        ev = events[i]
+        if ev.get("event") != "play":
+            raise RecordError(f"a '{ev.get('event')}' event is not a decision in {self.game_id}")
+        return play(ev["card"], ev.get("capture") or ())
+
+    def explain_mismatch(self, state_before: Any, expected: Event, recorded: Event) -> str | None:
+        """A rule-naming hint when a recorded consequence differs from the rules (optional)."""
+        return None
+
+    # ---- match
+    def initial_totals(self) -> list[int]:
+        return [0] * self.teams
+
+    def add_deal(self, totals: list[int], result: DealResult) -> list[int]:
+        return [t + p for t, p in zip(totals, result.points)]
+
+    def match_status(self, totals: list[int], deals_played: int) -> tuple[bool, int | None, str]:
+        """(over, winner team or None for a draw, reason). Subclasses decide."""
+        raise NotImplementedError

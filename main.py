@@ -1,0 +1,27 @@
+"""Cardavia — Scopa, Cìcera, Briscola and Schnapsen at one table.
+
+No arguments open the window. Sub-commands run headless:
+  python main.py simulate --game G [--players N] [--deck D] [--matches M] [--seed S] [--bots …] [--out DIR]
+  python main.py verify FILE…
+Window options (see ``python main.py --help``) include --screenshot FILE --scene NAME.
+"""
+from __future__ import annotations
+
+import sys
+
+HEADLESS_COMMANDS = ("simulate", "verify")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in HEADLESS_COMMANDS:
+        from game.cli import main as cli_main
+
+        return cli_main(argv)
+    from scenes.app import main as app_main
+
+    return app_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
