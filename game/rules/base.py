@@ -7,10 +7,11 @@ A game state is plain mutable data owned by its module. The module's rules objec
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from game.cards import Card, card
+from game.cards import Card, card, codes
 from game.config import DeckConfig, GameConfig
 
 Event = dict[str, Any]
@@ -165,3 +166,27 @@ class GameRules:
     def match_status(self, totals: list[int], deals_played: int) -> tuple[bool, int | None, str]:
         """(over, winner team or None for a draw, reason). Subclasses decide."""
         raise NotImplementedError
+
+
+def unique_max(values: list[int], minimum: int | None = None) -> int | None:
+    """Index of the unique highest value, or None on a tie (or when below ``minimum``)."""
+    top = max(values)
+    if minimum is not None and top < minimum:
+        return None
+    winners = [i for i, v in enumerate(values) if v == top]
+    return winners[0] if len(winners) == 1 else None
+
+
+def check_permutation(hands, table, stock, deck: list[Card]) -> None:
+    dealt = [c for h in hands for c in h] + list(table) + list(stock)
+    seen: set[Card] = set()
+    for c in dealt:
+        if c in seen:
+            raise RecordError(f"{c} is dealt twice")
+        seen.add(c)
+    missing = set(deck) - seen
+    extra = seen - set(deck)
+    if extra:
+        raise RecordError(f"{', '.join(sorted(codes(extra)))} not in this game's deck")
+    if missing:
+        raise RecordError(f"{', '.join(codes(sorted(missing)))} missing from the deal")

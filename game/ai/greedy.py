@@ -1,0 +1,28 @@
+"""The greedy baseline: one ply, a simple value of what an action gains and what it leaves.
+
+Each game has its own evaluator ``evaluate(rules, view, action) -> float`` in
+``game/ai/heuristics_<game>.py``; ties are broken at random.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from game.ai.base import BaseBot
+from game.rules.base import Action
+
+
+class GreedyBot(BaseBot):
+    name = "greedy"
+
+    def __init__(self, rules, seat, seed=0):
+        super().__init__(rules, seat, seed)
+        module = importlib.import_module(f"game.ai.heuristics_{rules.game_id}")
+        self.evaluate = module.evaluate
+
+    def choose(self, view: Any, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        scored = [(self.evaluate(self.rules, view, a), a) for a in legal]
+        best = max(s for s, _ in scored)
+        return self.rng.choice([a for s, a in scored if s >= best - 1e-9])

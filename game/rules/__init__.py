@@ -1,0 +1,48 @@
+"""One module per game; ``make_rules`` builds the right rules object from the config."""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from game.config import Config, get_config
+from game.rules.base import GameRules
+
+#: game id -> "module:Class". Imported lazily so one game's module never slows another's start.
+RULES_CLASSES: dict[str, str] = {
+    "scopa": "game.rules.scopa:ScopaRules",
+    "cicera": "game.rules.cicera:CiceraRules",
+    "briscola": "game.rules.briscola:BriscolaRules",
+    "schnapsen": "game.rules.schnapsen:SchnapsenRules",
+}
+
+
+def rules_class(game_id: str) -> type[GameRules]:
+    try:
+        path = RULES_CLASSES[game_id]
+    except KeyError:
+        raise ValueError(f"unknown game {game_id!r} (games: {', '.join(RULES_CLASSES)})") from None
+    module, cls = path.split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def make_rules(game_id: str, deck_id: str | None = None, players: int | None = None,
+               options: Mapping[str, Any] | None = None, config: Config | None = None) -> GameRules:
+    """Rules for one match. Defaults: the first deck offering the game, its first player count,
+    default options. Raises ValueError with a one-line reason for a bad combination."""
+    config = config or get_config()
+    game = config.game(game_id)
+    if deck_id is None:
+        decks = config.decks_for(game_id)
+        if not decks:
+            raise ValueError(f"no deck offers {game_id}")
+        deck = decks[0]
+    else:
+        deck = config.deck(deck_id)
+        if game_id not in deck.games:
+            raise ValueError(f"the {deck_id} deck cannot play {game_id} (it offers {', '.join(deck.games)})")
+    if players is None:
+        players = game.players[0]
+    if players not in game.players:
+        raise ValueError(f"{game_id} is played by {' or '.join(map(str, game.players))} players, not {players}")
+    return rules_class(game_id)(game, deck, players, game.resolve_options(options))
