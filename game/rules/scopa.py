@@ -156,26 +156,26 @@ class ScopaRules(GameRules):
     def legal_actions(self, state: ScopaState) -> list[Action]:
         if state.over:
             return []
-        out = []
         values = self.values
         table = state.table
-        by_value: dict[int, list[Card]] = {}
-        for t in table:
-            by_value.setdefault(values[t], []).append(t)
-        sums = None
+        table_values = [values[t] for t in table]
+        out: list[Action] = []
+        unmatched: list[Card] = []
         for c in state.hands[state.to_act]:
             v = values[c]
-            matches = by_value.get(v)
-            if matches:
-                out.extend([Action("play", c, (t,), False) for t in matches])
-                continue
-            if sums is None:
-                sums = sums_by_value(table, values, self.max_value)
-            caps = sums.get(v)
-            if caps:
-                out.extend([Action("play", c, cap, False) for cap in caps])
+            if v in table_values:
+                out.extend([Action("play", c, (t,), False) for t in table if values[t] == v])
             else:
-                out.append(Action("play", c, (), False))
+                unmatched.append(c)
+        if unmatched:
+            # Sums are computed once for every card that has no match.
+            sums = sums_by_value(table, values, max(values[c] for c in unmatched)) if len(table) > 1 else {}
+            for c in unmatched:
+                caps = sums.get(values[c])
+                if caps:
+                    out.extend([Action("play", c, cap, False) for cap in caps])
+                else:
+                    out.append(Action("play", c, (), False))
         return out
 
     def validate(self, state: ScopaState, action: Action) -> None:

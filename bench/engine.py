@@ -1,0 +1,59 @@
+"""Random-playout speed of the rules core: deals per second, one line per game and player count.
+
+    .venv/bin/python bench/engine.py [--seconds 2] [--game scopa]
+
+Each deal: shuffle and deal, play uniformly random legal actions (without re-validating them,
+as the search AI does) to the end, score it. One core, one process.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from game.config import get_config  # noqa: E402
+from game.rules import make_rules  # noqa: E402
+
+
+def deals_per_second(game: str, players: int, seconds: float, seed: int = 1) -> float:
+    rules = make_rules(game, None, players)
+    rng = random.Random(seed)
+    choice = rng.choice
+    legal, apply, over = rules.legal_actions, rules.apply, rules.is_over
+    n = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        s = rules.new_deal(rng, n % players, 1)
+        while not over(s):
+            apply(s, choice(legal(s)), check=False)
+        rules.deal_result(s)
+        n += 1
+        if n % 16 == 0 and time.perf_counter() >= deadline:
+            break
+    return n / (time.perf_counter() - start)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--game", action="append", help="only these games (repeatable)")
+    args = ap.parse_args()
+    config = get_config()
+    for game in args.game or list(config.games):
+        try:
+            counts = config.game(game).players
+            for players in counts:
+                rate = deals_per_second(game, players, args.seconds)
+                print(f"{game} {players}p: {rate:,.0f} deals/s", flush=True)
+        except (ImportError, NotImplementedError) as e:
+            print(f"{game}: not available ({e})", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
