@@ -1,6 +1,7 @@
 """rules.yaml: the shipped file loads; every kind of corruption is named with file, place and problem."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def test_52_card_deck_plays_40_card_games_without_8_9_10():
 
 def test_config_is_frozen():
     c = load_config()
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         c.deck("piacentine").cards = 52  # type: ignore[misc]
     with pytest.raises(TypeError):
         c.game("scopa").scoring["settebello"] = "7C"  # type: ignore[index]
