@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench exe clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,5 +23,17 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/engine.py
 
+BUILD_VENV := .venv-build
+BUILD_STAMP := $(BUILD_VENV)/.installed
+
+$(BUILD_STAMP): requirements-build.txt
+	test -x $(BUILD_VENV)/bin/python || $(PYTHON) -m venv $(BUILD_VENV)
+	$(BUILD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-build.txt
+	touch $(BUILD_STAMP)
+
+# One-file executable in dist/ (built from a clean environment without numpy).
+exe: $(BUILD_STAMP)
+	$(BUILD_VENV)/bin/pyinstaller --noconfirm --clean --log-level WARN build.spec
+
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .hypothesis
+	rm -rf $(VENV) $(BUILD_VENV) build dist .pytest_cache .hypothesis
