@@ -1,0 +1,459 @@
+"""Cìcera for four players in two partnerships, exactly as RULES.md states.
+
+52 cards (Bresciane or Trevisane-52), 12 to each seat and 4 to the table, no stock, a random
+dealer and play from the dealer's right. Capturing is optional ("place only" is always
+legal); a card takes one table card of its rank (courts only this way) or, a numeral only, a
+set of table numerals adding up to its value; the player chooses. Four capture bonuses stack
+on any capture, the final play included: scùa, picada, simili, quadriglia. At the end the
+leftovers go to the last capturing team (no bonus); a deal without any capture is a draw
+with no points. Awards (ties score nobody): most cards, most Swords, 2S, 10D, JC; and the
+napula. Format "single" (one deal) or "match" to a target, won as in Scopa.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from game.cards import Card, card, codes
+from game.rules.base import (
+    Action,
+    DealResult,
+    Event,
+    GameRules,
+    IllegalAction,
+    RecordError,
+    check_permutation,
+    play,
+    unique_max,
+)
+from game.rules.capture import sums_by_value
+
+#: The capture bonuses, in the order a play event lists them.
+BONUSES: tuple[str, ...] = ("scua", "picada", "simili", "quadriglia")
+_SCUA, _PICADA, _SIMILI, _QUADRIGLIA = range(4)
+
+
+@dataclass
+class CiceraState:
+    players: int
+    dealer: int
+    number: int
+    hands: list[list[Card]]
+    table: list[Card]
+    piles: list[list[Card]]  # per team
+    #: bonus counts per team, indexed like BONUSES
+    bonuses: list[list[int]]
+    to_act: int
+    last_capture_team: int | None = None
+    #: The card the immediately preceding play placed on the table (None after a capture and
+    #: at the start of the deal): the only card a picada can take.
+    last_placed: Card | None = None
+    over: bool = False
+    opening_events: list[Event] = field(default_factory=list)
+    #: Every play so far, as (seat, card, captured cards) — public information.
+    history: list[tuple[int, Card, tuple[Card, ...]]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CiceraView:
+    """What one seat may see: its own hand, the table, every pile and bonus, the hand counts."""
+
+    seat: int
+    players: int
+    dealer: int
+    to_act: int
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    piles: tuple[tuple[Card, ...], ...]
+    bonuses: tuple[tuple[int, ...], ...]
+    history: tuple[tuple[int, Card, tuple[Card, ...]], ...]
+    last_capture_team: int | None
+    last_placed: Card | None
+    deck: tuple[Card, ...]
+
+    @property
+    def team(self) -> int:
+        return self.seat % 2
+
+    @cached_property
+    def unseen(self) -> frozenset[Card]:
+        """Cards this seat has not seen: the other three hands (computed once per view)."""
+        seen = set(self.hand) | set(self.table)
+        for p in self.piles:
+            seen.update(p)
+        return frozenset(self.deck) - seen
+
+
+class CiceraRules(GameRules):
+    game_id = "cicera"
+
+    def __init__(self, game, deck, players, options):
+        super().__init__(game, deck, players, options)
+        sc = self.scoring
+        # Numerals only: courts have no value, so they never join a sum (capture.sums_by_value).
+        self.values: dict[Card, int] = {c: sc["capture_values"][c.rank] for c in self.cards
+                                        if c.rank in sc["capture_values"]}
+        self.max_value: int = max(self.values.values())
+        self.hand_size: int = sc["hand_size"]
+        self.table_size: int = sc["table_size"]
+        bp = sc["bonus_points"]
+        self.bonus_points: tuple[int, ...] = tuple(int(bp[b]) for b in BONUSES)
+        self.quadriglia_min: int = int(sc["quadriglia_min"])
+        self.most_cards_points: int = int(sc["most_cards"])
+        self.most_suit: str = sc["most_suit"]["suit"]
+        self.most_suit_points: int = int(sc["most_suit"]["points"])
+        self.special_cards: dict[Card, int] = {card(k): int(v) for k, v in sc["special_cards"].items()}
+        nap = sc["napula"]
+        # The napula run: the suit's numerals from A upwards (A, 2, … 10).
+        self.napula_run: tuple[Card, ...] = tuple(
+            sorted((c for c in self.values if c.suit == nap["suit"]), key=lambda c: self.values[c]))
+        self.napula_min: int = int(nap["min_run"])
+        self.format: str = str(self.options.get("format", "single"))
+        self.target: int = int(self.options.get("target", 21))
+        self.deck_cards: tuple[Card, ...] = tuple(self.cards)
+        # Shared "place only" and single-match actions: the commonest actions, built once.
+        self._place: dict[Card, Action] = {c: Action("play", c, (), False) for c in self.cards}
+        self._match: dict[Card, dict[Card, Action]] = {
+            c: {t: Action("play", c, (t,), False) for t in self.cards if t.rank == c.rank and t is not c}
+            for c in self.cards}
+
+    # ------------------------------------------------------------------ dealing
+    def _deal_from(self, order: list[Card], dealer: int, number: int) -> CiceraState:
+        n, h = self.players, self.hand_size
+        hands = [list(order[i * h:(i + 1) * h]) for i in range(n)]
+        table = list(order[n * h:n * h + self.table_size])
+        return CiceraState(
+            players=n, dealer=dealer, number=number, hands=hands, table=table,
+            piles=[[] for _ in range(self.teams)], bonuses=[[0] * len(BONUSES) for _ in range(self.teams)],
+            to_act=(dealer + 1) % n,
+        )
+
+    def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> CiceraState:
+        order = list(self.cards)
+        rng.shuffle(order)
+        state = self._deal_from(order, dealer, number)
+        state.opening_events = [self.deal_event(state)]
+        return state
+
+    def deal_event(self, state: CiceraState) -> Event:
+        return {
+            "event": "deal", "number": state.number, "dealer": state.dealer,
+            "hands": [codes(h) for h in state.hands], "table": codes(state.table),
+            "stock": [], "trump": None,
+        }
+
+    def state_from_deal(self, ev: Event) -> CiceraState:
+        try:
+            hands = [[card(c) for c in h] for h in ev["hands"]]
+            table = [card(c) for c in ev["table"]]
+            stock = [card(c) for c in ev["stock"]]
+        except (TypeError, ValueError) as e:
+            raise RecordError(f"deal has a bad card list: {e}") from None
+        if len(hands) != self.players:
+            raise RecordError(f"deal has {len(hands)} hands for {self.players} players")
+        for i, h in enumerate(hands):
+            if len(h) != self.hand_size:
+                raise RecordError(f"seat {i} is dealt {len(h)} cards, Cìcera deals {self.hand_size}")
+        if len(table) != self.table_size:
+            raise RecordError(f"the table is dealt {len(table)} cards, Cìcera deals {self.table_size}")
+        if stock:
+            raise RecordError("Cìcera deals every card: the stock must be empty")
+        check_permutation(hands, table, stock, self.cards)
+        if ev.get("trump") is not None:
+            raise RecordError("Cìcera has no trump: 'trump' must be null")
+        dealer, number = ev.get("dealer"), ev.get("number")
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.players:
+            raise RecordError(f"dealer {dealer!r} is not a seat (0..{self.players - 1})")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise RecordError(f"deal number {number!r} is not a positive whole number")
+        order = [c for h in hands for c in h] + table
+        return self._deal_from(order, dealer, number)
+
+    # ------------------------------------------------------------------ play
+    def captures_for(self, c: Card, table: list[Card] | tuple[Card, ...]) -> list[tuple[Card, ...]]:
+        """Every capture card ``c`` may make: same-rank matches, then (numerals only) sums."""
+        out: list[tuple[Card, ...]] = [(t,) for t in table if t.rank == c.rank]
+        v = self.values.get(c)
+        if v is not None:
+            out += sums_by_value(list(table), self.values, v).get(v, [])
+        return out
+
+    def legal_actions(self, state: CiceraState) -> list[Action]:
+        if state.over:
+            return []
+        table = state.table
+        hand = state.hands[state.to_act]
+        values = self.values
+        by_rank: dict[str, list[Card]] = {}
+        for t in table:
+            if t.rank in by_rank:
+                by_rank[t.rank].append(t)
+            else:
+                by_rank[t.rank] = [t]
+        # One enumeration of sums per turn, only up to the highest numeral in hand.
+        top = 0
+        for c in hand:
+            v = values.get(c, 0)
+            if v > top:
+                top = v
+        sums = sums_by_value(table, values, top) if top >= 2 and len(table) > 1 else {}
+        place = self._place
+        match = self._match
+        out: list[Action] = []
+        for c in hand:
+            out.append(place[c])  # "place only" is always legal
+            matches = by_rank.get(c.rank)
+            if matches:
+                mc = match[c]
+                out.extend([mc[t] for t in matches])
+            if sums:
+                caps = sums.get(values.get(c))
+                if caps:
+                    out.extend([Action("play", c, cap, False) for cap in caps])
+        return out
+
+    def validate(self, state: CiceraState, action: Action) -> None:
+        if state.over:
+            raise IllegalAction("deal_over", "the deal is over")
+        if action.kind != "play" or action.marriage:
+            raise IllegalAction("not_in_game", f"Cìcera has no '{action.kind}' action: play a card")
+        c = action.card
+        if c not in state.hands[state.to_act]:
+            raise IllegalAction("not_in_hand", f"{c} is not in seat {state.to_act}'s hand", card=str(c))
+        cap = action.capture
+        for t in cap:
+            if t not in state.table:
+                raise IllegalAction("not_on_table", f"{t} is not on the table", card=str(t))
+        if len(set(cap)) != len(cap):
+            raise IllegalAction("duplicate", "a card is captured twice")
+        if not cap:
+            return  # place only: always allowed, even when a capture exists
+        if len(cap) == 1:
+            t = cap[0]
+            if t.rank != c.rank:
+                raise IllegalAction("rank_match", f"a single card is taken only by the same rank: {c} cannot take {t}",
+                                    card=c.code, target=t.code)
+            return
+        if c not in self.values:
+            raise IllegalAction("court_single_match",
+                                f"a court ({c}) takes only one court of the same rank, never a sum", card=c.code)
+        courts = [t for t in cap if t not in self.values]
+        if courts:
+            raise IllegalAction("sum_no_courts", f"courts never take part in a sum: {courts[0]} has no value",
+                                card=courts[0].code)
+        total = sum(self.values[t] for t in cap)
+        v = self.values[c]
+        if total != v:
+            raise IllegalAction("wrong_sum", f"the captured cards add up to {total}, not {v}", total=total, value=v)
+
+    def capture_bonuses(self, c: Card, cap: tuple[Card, ...] | list[Card], table: tuple[Card, ...] | list[Card],
+                        last_placed: Card | None) -> list[str]:
+        """The bonuses playing ``c`` to take ``cap`` scores, ``table`` being the table before the play.
+
+        Shared by the heuristics and the referee's hints; ``apply`` inlines the same tests.
+        """
+        if not cap:
+            return []
+        out = []
+        if len(cap) == len(table):
+            out.append("scua")
+        if len(cap) == 1 and cap[0] is last_placed and cap[0].rank == c.rank:
+            out.append("picada")
+        if all(t.suit == c.suit for t in cap):
+            out.append("simili")
+        if len(cap) >= self.quadriglia_min:
+            out.append("quadriglia")
+        return out
+
+    def apply(self, state: CiceraState, action: Action, check: bool = True) -> list[Event]:
+        if check:
+            self.validate(state, action)
+        seat = state.to_act
+        c = action.card
+        hands = state.hands
+        hands[seat].remove(c)
+        cap = action.capture
+        table = state.table
+        bonuses: list[str] = []
+        if cap:
+            team = seat % 2
+            for t in cap:
+                table.remove(t)
+            pile = state.piles[team]
+            pile.append(c)
+            pile.extend(cap)
+            state.last_capture_team = team
+            counts = state.bonuses[team]
+            if not table:
+                counts[_SCUA] += 1
+                bonuses.append("scua")
+            # Picada: exactly the card the previous seat placed with the play just before, by rank.
+            if len(cap) == 1 and cap[0] is state.last_placed and cap[0].rank == c.rank:
+                counts[_PICADA] += 1
+                bonuses.append("picada")
+            suit = c.suit
+            for t in cap:
+                if t.suit != suit:
+                    break
+            else:
+                counts[_SIMILI] += 1
+                bonuses.append("simili")
+            if len(cap) >= self.quadriglia_min:
+                counts[_QUADRIGLIA] += 1
+                bonuses.append("quadriglia")
+            state.last_placed = None
+        else:
+            table.append(c)
+            state.last_placed = c
+        state.history.append((seat, c, cap))
+        event: Event = {"event": "play", "seat": seat, "card": c.code, "capture": [t.code for t in cap],
+                        "bonuses": bonuses}
+        # No stock: the deal ends when the last hand is empty (the dealer plays last).
+        if not any(hands):
+            state.over = True
+        else:
+            state.to_act = (seat + 1) % state.players
+        return [event]
+
+    # ------------------------------------------------------------------ scoring
+    def napula_length(self, pile: list[Card] | set[Card]) -> int:
+        """Length of the unbroken run of the napula suit's numerals from A upwards in ``pile``."""
+        n = 0
+        for c in self.napula_run:
+            if c not in pile:
+                break
+            n += 1
+        return n
+
+    def deal_result(self, state: CiceraState) -> DealResult:
+        teams = self.teams
+        rows = {name: [0] * teams for name in BONUSES}
+        points = [0] * teams
+        detail: dict[str, Any] = {}
+        if state.last_capture_team is None:
+            # Nobody captured: the cards stay unclaimed and the deal is a draw with no points.
+            detail.update(rows)
+            detail["bonuses"] = [0] * teams
+            detail["cards"] = [0] * teams
+            detail["swords"] = [0] * teams
+            for sc in self.special_cards:
+                detail[sc.code] = [0] * teams
+            detail["napula"] = [0] * teams
+            detail["card_counts"] = [0] * teams
+            detail["sword_counts"] = [0] * teams
+            detail["napula_runs"] = [0] * teams
+            detail["no_capture"] = True
+            return DealResult(points=points, leftover=None, detail=detail)
+        piles = [list(p) for p in state.piles]
+        leftover = None
+        if state.table:
+            # Leftovers join the last capturer's pile: they count for the awards, earn no bonus.
+            leftover = {"team": state.last_capture_team, "cards": codes(state.table)}
+            piles[state.last_capture_team].extend(state.table)
+        bonus_tot = [0] * teams
+        for t in range(teams):
+            for i, name in enumerate(BONUSES):
+                p = state.bonuses[t][i] * self.bonus_points[i]
+                rows[name][t] = p
+                bonus_tot[t] += p
+        detail.update(rows)
+        detail["bonuses"] = bonus_tot
+        card_counts = [len(p) for p in piles]
+        suit_counts = [sum(1 for c in p if c.suit == self.most_suit) for p in piles]
+        row = [0] * teams
+        w = unique_max(card_counts)
+        if w is not None:
+            row[w] = self.most_cards_points
+        detail["cards"] = row
+        row = [0] * teams
+        w = unique_max(suit_counts)
+        if w is not None:
+            row[w] = self.most_suit_points
+        detail["swords"] = row
+        pile_sets = [set(p) for p in piles]
+        for sc, pts in self.special_cards.items():
+            row = [0] * teams
+            for t in range(teams):
+                if sc in pile_sets[t]:
+                    row[t] = pts
+            detail[sc.code] = row
+        runs = [self.napula_length(s) for s in pile_sets]
+        detail["napula"] = [r if r >= self.napula_min else 0 for r in runs]
+        detail["card_counts"] = card_counts
+        detail["sword_counts"] = suit_counts
+        detail["napula_runs"] = runs
+        detail["no_capture"] = False
+        award_keys = ["bonuses", "cards", "swords", *(sc.code for sc in self.special_cards), "napula"]
+        for k in award_keys:
+            for t in range(teams):
+                points[t] += detail[k][t]
+        return DealResult(points=points, leftover=leftover, detail=detail)
+
+    def match_status(self, totals: list[int], deals_played: int) -> tuple[bool, int | None, str]:
+        if self.format == "single":
+            w = unique_max(totals)
+            if w is None:
+                return True, None, f"a single deal, equal totals {totals}: a draw"
+            return True, w, f"a single deal: team {w} has the higher total"
+        top = max(totals)
+        if top < self.target:
+            return False, None, f"nobody has reached {self.target}"
+        leaders = [t for t, v in enumerate(totals) if v == top]
+        if len(leaders) > 1:
+            return False, None, f"teams {leaders} are tied for the lead at {top}: the match goes on"
+        return True, leaders[0], f"team {leaders[0]} leads with {top} (target {self.target})"
+
+    # ------------------------------------------------------------------ views, copies, records
+    def view(self, state: CiceraState, seat: int) -> CiceraView:
+        return CiceraView(
+            seat=seat, players=state.players, dealer=state.dealer, to_act=state.to_act,
+            hand=tuple(state.hands[seat]), table=tuple(state.table),
+            hand_counts=tuple(len(h) for h in state.hands),
+            piles=tuple(tuple(p) for p in state.piles), bonuses=tuple(tuple(b) for b in state.bonuses),
+            history=tuple(state.history), last_capture_team=state.last_capture_team,
+            last_placed=state.last_placed, deck=self.deck_cards,
+        )
+
+    def clone(self, s: CiceraState) -> CiceraState:
+        return CiceraState(
+            players=s.players, dealer=s.dealer, number=s.number, hands=[list(h) for h in s.hands],
+            table=list(s.table), piles=[list(p) for p in s.piles], bonuses=[list(b) for b in s.bonuses],
+            to_act=s.to_act, last_capture_team=s.last_capture_team, last_placed=s.last_placed, over=s.over,
+            history=list(s.history),
+        )
+
+    def action_from_record(self, events: list[Event], i: int) -> Action:
+        ev = events[i]
+        if ev.get("event") != "play":
+            raise RecordError(f"a '{ev.get('event')}' event is not a Cìcera decision")
+        cap = ev.get("capture")
+        if not isinstance(cap, list):
+            raise RecordError("'capture' must be a list of card codes")
+        return play(ev["card"], cap)
+
+    def explain_mismatch(self, before: CiceraState, expected: Event, recorded: Event) -> str | None:
+        if expected.get("event") != "play":
+            return None
+        exp = expected.get("bonuses") or []
+        rec = recorded.get("bonuses")
+        if not isinstance(rec, list):
+            return "'bonuses' must be a list"
+        extra = [b for b in rec if b not in exp]
+        missing = [b for b in exp if b not in rec]
+        why = {
+            "scua": "a scùa needs a capture that clears the table",
+            "picada": "a picada takes, alone and by rank, exactly the card the previous seat placed with the play just before",
+            "simili": "simili needs the played card and every captured card in one suit",
+            "quadriglia": f"a quadriglia needs at least {self.quadriglia_min} captured table cards",
+        }
+        if extra:
+            b = extra[0]
+            return why.get(b, f"{b!r} is not a Cìcera bonus (bonuses: {', '.join(BONUSES)})")
+        if missing:
+            return f"this capture scores {missing[0]}: {why[missing[0]]}"
+        if rec != exp:
+            return f"bonuses are listed in the order {', '.join(BONUSES)}"
+        return None
