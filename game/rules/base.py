@@ -44,8 +44,8 @@ class Action:
 
 def play(c: Card | str, capture=(), marriage: bool = False) -> Action:
     """Convenience constructor: ``play("7D", ["3C", "4S"])``."""
-    c = card(c) if isinstance(c, str) else c
-    cap = tuple(sorted(card(x) if isinstance(x, str) else x for x in capture))
+    c = c if isinstance(c, Card) else card(c)
+    cap = tuple(sorted(x if isinstance(x, Card) else card(x) for x in capture))
     return Action("play", c, cap, marriage)
 
 
