@@ -95,7 +95,7 @@ def palette_for(colors: dict) -> Palette:
             cool = pick(accents, "green", 90)
             if cool == _TARGETS["green"]:
                 cool = _TARGETS["blue"]
-    green = pick(accents, "green", 70)
+    green = pick(accents, "green", 45)  # teal is not green: Trevisane batons stay green
     return Palette(
         paper=hex_rgb(colors["paper"]), ink=hex_rgb(colors["ink"]), accents=accents,
         red=red, blue=cool, gold=gold, green=green, brown=pick(accents, "brown", 60),
