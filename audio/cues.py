@@ -1,0 +1,120 @@
+"""Which sounds a game event calls for. Pure data in, names out: no pygame, no device.
+
+The events are the record events of RECORD.md (what ``Match.play`` returns), so the table
+scene, a replay viewer and the tests all get the same sounds for the same game. Results
+are judged from the human's side: ``deal_end`` and ``match_end`` sound as won or lost for
+``human_team``; with ``human_team=None`` (bots only, a replay) they stay quiet.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+#: Capture bonuses that earn the sweep flourish (Scopa's scopa, Cìcera's scùa).
+SWEEP_BONUSES: frozenset[str] = frozenset({"scopa", "scua"})
+#: Cìcera's other capture bonuses: the call-out chime.
+CHIME_BONUSES: frozenset[str] = frozenset({"picada", "simili", "quadriglia"})
+CAPTURE_GAMES: frozenset[str] = frozenset({"scopa", "cicera"})
+
+TeamsOf = Callable[[int], int] | Sequence[int] | None
+
+
+def _team(teams_of: TeamsOf, seat: Any) -> int | None:
+    """The team of ``seat``: teams_of may be rules.team_of, a list indexed by seat, or None
+    (seat == team, as in every 2- and 3-player game)."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return None
+    if teams_of is None:
+        return seat
+    try:
+        return teams_of(seat) if callable(teams_of) else teams_of[seat]
+    except (IndexError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _result(points: Any, human_team: int | None, won: str, lost: str) -> list[str]:
+    """Won if the human's team has strictly the most points, lost if another team has more;
+    a tie (or no human at the table) is silent."""
+    if human_team is None or not isinstance(points, Sequence) or not 0 <= human_team < len(points):
+        return []
+    try:
+        mine = points[human_team]
+        best_other = max(p for t, p in enumerate(points) if t != human_team)
+        if mine > best_other:
+            return [won]
+        if mine < best_other:
+            return [lost]
+    except (TypeError, ValueError):  # malformed points: stay quiet rather than guess
+        pass
+    return []
+
+
+def sounds_for(event: Mapping[str, Any], game: str, human_team: int | None,
+               teams_of: TeamsOf = None) -> list[str]:
+    """The sound names for one record event, in the order to play them (usually one; a
+    scopa gives ``["capture", "sweep"]``). Unknown or malformed events give ``[]``.
+
+    ``game`` is the record's game id; ``teams_of`` maps a seat to its team (``rules.team_of``
+    or a list); ``human_team`` is the human's team, or None when only bots play.
+    """
+    if not isinstance(event, Mapping):
+        return []
+    kind = event.get("event")
+    if kind == "deal":
+        return ["shuffle", "deal"]
+    if kind == "redeal":
+        return ["trick"]  # the void deal is gathered up; the next "deal" shuffles
+    if kind == "hands":
+        return ["deal"]
+    if kind == "play":
+        capture = event.get("capture")
+        if game in CAPTURE_GAMES or "capture" in event:
+            if not capture:
+                return ["play"]
+            bonuses = set(event.get("bonuses") or ())
+            out = ["capture"]
+            if bonuses & SWEEP_BONUSES:
+                out.append("sweep")
+            if bonuses & CHIME_BONUSES:
+                out.append("bonus")
+            return out
+        return ["play"]
+    if kind == "trick":
+        return ["trick"]
+    if kind == "draw":
+        # Both players draw at once: one flick for the human's own card is enough (two
+        # identical flicks together only sound louder). Bots only: every draw flicks.
+        if human_team is None or _team(teams_of, event.get("seat")) == human_team:
+            return ["deal"]
+        return []
+    if kind == "marriage":
+        return ["bonus"]
+    if kind == "close":
+        return ["close"]
+    if kind == "exchange":
+        return ["capture"]  # the trump Jack slides under the stock, the trump card slides out
+    if kind == "deal_end":
+        return _result(event.get("points"), human_team, "deal_won", "deal_lost")
+    if kind == "match_end":
+        winner = event.get("winner")
+        if human_team is None or winner is None or isinstance(winner, bool) or not isinstance(winner, int):
+            return []
+        return ["match_won"] if winner == human_team else ["match_lost"]
+    return []  # "match" and anything unknown
+
+
+def sounds_for_batch(events: Sequence[Mapping[str, Any]], game: str, human_team: int | None,
+                     teams_of: TeamsOf = None) -> list[list[str]]:
+    """:func:`sounds_for` for each event of a batch (what one ``Match.play`` returns),
+    aligned with ``events``. A deal result directly followed by the match result is
+    dropped, so the last deal of a match plays only the match fanfare."""
+    out = [sounds_for(e, game, human_team, teams_of) for e in events]
+    for i in range(len(events) - 1):
+        if (isinstance(events[i], Mapping) and events[i].get("event") == "deal_end"
+                and isinstance(events[i + 1], Mapping) and events[i + 1].get("event") == "match_end"
+                and out[i + 1]):
+            out[i] = []
+    return out
+
+
+__all__ = ["sounds_for", "sounds_for_batch", "SWEEP_BONUSES", "CHIME_BONUSES", "CAPTURE_GAMES"]
