@@ -10,6 +10,9 @@ from game.rules.base import GameRules
 BOTS: dict[str, str] = {
     "random": "game.ai.base:RandomBot",
     "greedy": "game.ai.greedy:GreedyBot",
+    "easy": "game.ai.levels:EasyBot",
+    "normal": "game.ai.levels:NormalBot",
+    "hard": "game.ai.levels:HardBot",
 }
 
 

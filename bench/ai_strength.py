@@ -1,0 +1,214 @@
+"""Bot-vs-bot strength on duplicate deals: margin per deal, win rate, decision times.
+
+    .venv/bin/python bench/ai_strength.py --game scopa --players 2 --a hard --b greedy --deals 200 --seed 1
+
+Every deal is played once per seating with the same cards (same seed): with two teams A takes
+team 0's seats, then team 1's; with three players A takes each seat in turn (B the others).
+That cancels most of the luck of the cards. ``--unit match`` plays whole matches instead of
+single deals (same duplicate scheme; the margin is then the match totals' difference).
+
+A bot is a name from game.ai.BOTS, optionally with SearchBot settings:
+``hard:time_cap=none`` or ``search:iterations=800,tree_depth=1``. ``--jobs N`` spreads the
+deals over N processes (decision times are then inflated by sharing the CPU).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from game.ai import BOTS, make_bot  # noqa: E402
+from game.match import Match  # noqa: E402
+from game.rules import make_rules  # noqa: E402
+
+
+def _value(text: str):
+    low = text.lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """``name[:key=value,...]`` → (name, keyword settings)."""
+    name, _, rest = spec.partition(":")
+    kw = {}
+    for part in filter(None, rest.split(",")):
+        if "=" not in part:
+            raise ValueError(f"bot setting {part!r} must look like key=value")
+        k, v = part.split("=", 1)
+        kw[k.strip()] = _value(v.strip())
+    if name != "search" and name not in BOTS:
+        raise ValueError(f"unknown bot {name!r} (bots: search, {', '.join(BOTS)})")
+    return name, kw
+
+
+def build_bot(spec: str, rules, seat: int, seed: int):
+    name, kw = parse_spec(spec)
+    if name == "search":
+        from game.ai.search import SearchBot
+        return SearchBot(rules, seat, seed, **kw)
+    bot = make_bot(name, rules, seat, seed)
+    for k, v in kw.items():
+        if not hasattr(bot, k):
+            raise ValueError(f"bot {name!r} has no setting {k!r}")
+        setattr(bot, k, v)
+    return bot
+
+
+class Timed:
+    """Wraps a bot: records the seconds of every decision that had a real choice."""
+
+    def __init__(self, bot, times: list[float]):
+        self.bot = bot
+        self.times = times
+
+    def choose(self, view, legal):
+        t = time.perf_counter()
+        a = self.bot.choose(view, legal)
+        if len(legal) > 1:
+            self.times.append(time.perf_counter() - t)
+        return a
+
+
+def seatings(players: int, teams: int) -> list[list[bool]]:
+    """Per seating, which seats A plays."""
+    if teams == 2 and players in (2, 4):
+        first = [s % 2 == 0 for s in range(players)]
+        return [first, [not x for x in first]]
+    return [[s == k for s in range(players)] for k in range(players)]
+
+
+def play_duplicate(args: tuple) -> tuple[list[float], list[float], list[float], list[float]]:
+    """One deal (or match) seed played in every seating → (A margins, A scores 1/0.5/0, A times, B times)."""
+    game, players, deck, options, a_spec, b_spec, seed, unit = args
+    margins, scores, ta, tb = [], [], [], []
+    for k, a_seats in enumerate(seatings(players, 2 if players == 4 else players)):
+        rules = make_rules(game, deck, players, options)
+        bots = []
+        for s in range(players):
+            spec, times = (a_spec, ta) if a_seats[s] else (b_spec, tb)
+            # The bot seed depends on the seating too, so the two sides never share random streams.
+            bots.append(Timed(build_bot(spec, rules, s, seed * 31 + k), times))
+        a_team = rules.team_of(a_seats.index(True))
+        if unit == "match":
+            m = Match(rules, seed, bots)
+            m.run()
+            pts = m.totals
+            win = None if m.winner is None else m.winner == a_team
+        else:
+            rng = random.Random(seed)
+            state = rules.new_deal(rng, rules.first_dealer(rng), 1)
+            while not rules.is_over(state):
+                seat = rules.to_act(state)
+                rules.apply(state, bots[seat].choose(rules.view(state, seat), rules.legal_actions(state)))
+            pts = rules.deal_result(state).points
+            win = None
+        others = [p for t, p in enumerate(pts) if t != a_team]
+        margin = pts[a_team] - sum(others) / len(others)
+        margins.append(margin)
+        if win is None:
+            win = True if margin > 0 else (None if margin == 0 else False)
+        scores.append(0.5 if win is None else float(win))
+    return margins, scores, ta, tb
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def p95(xs: list[float]) -> float:
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(math.ceil(0.95 * len(s))) - 1)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="scopa")
+    ap.add_argument("--players", type=int)
+    ap.add_argument("--deck")
+    ap.add_argument("--a", default="hard", help="bot A (see the module docstring)")
+    ap.add_argument("--b", default="greedy", help="bot B")
+    ap.add_argument("--deals", type=int, default=100, help="duplicate deal seeds (each played in every seating)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--unit", choices=("deal", "match"), default="deal")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (times get inflated)")
+    ap.add_argument("--progress", action="store_true", help="print the running margin every 10 seeds")
+    args = ap.parse_args(argv)
+    try:
+        options = {k: _value(v) for k, v in (o.split("=", 1) for o in args.option)}
+        rules = make_rules(args.game, args.deck, args.players, options)
+        parse_spec(args.a)
+        parse_spec(args.b)
+        if args.deals < 1:
+            raise ValueError("--deals must be at least 1")
+    except ValueError as e:
+        print(f"ai_strength: {e}", file=sys.stderr)
+        return 2
+    seeds = random.Random(args.seed)
+    jobs = [(args.game, rules.players, rules.deck.id, options, args.a, args.b, seeds.getrandbits(31), args.unit)
+            for _ in range(args.deals)]
+    margins: list[float] = []  # per seed: A's mean margin over its seatings
+    scores: list[float] = []
+    ta: list[float] = []
+    tb: list[float] = []
+    start = time.perf_counter()
+
+    def take(res) -> None:
+        m, s, a, b = res
+        margins.append(sum(m) / len(m))
+        scores.extend(s)
+        ta.extend(a)
+        tb.extend(b)
+        if args.progress and len(margins) % 10 == 0:
+            print(f"  {len(margins)} seeds: margin {statistics.fmean(margins):+.3f}", flush=True)
+
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            for res in pool.map(play_duplicate, jobs):
+                take(res)
+    else:
+        for j in jobs:
+            take(play_duplicate(j))
+    n = len(margins)
+    mean = statistics.fmean(margins)
+    se = statistics.stdev(margins) / math.sqrt(n) if n > 1 else float("nan")
+    wr = statistics.fmean(scores)
+    lo, hi = wilson(wr, len(scores))
+    unit = "deal" if args.unit == "deal" else "match"
+    print(f"{args.game} {rules.players}p on {rules.deck.id}: A={args.a} vs B={args.b}, {n} duplicate {unit} seeds "
+          f"({len(scores)} {unit}s), seed {args.seed}, jobs {args.jobs}")
+    print(f"  A margin per {unit}: {mean:+.3f} ± {se:.3f} (standard error over seeds)")
+    print(f"  A win rate: {wr:.3f} (95% Wilson {lo:.3f}–{hi:.3f}; ties count half)")
+    for label, t in (("A", ta), ("B", tb)):
+        if t:
+            print(f"  {label} decision time: mean {statistics.fmean(t) * 1000:.1f} ms, p95 {p95(t) * 1000:.1f} ms, "
+                  f"max {max(t) * 1000:.1f} ms over {len(t)} decisions")
+    print(f"  wall time {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

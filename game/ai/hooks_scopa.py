@@ -1,0 +1,130 @@
+"""Search hooks for Scopa (2, 3 or 4 players): determinize, utility, playout policy, prior.
+
+Everything a seat has seen is in its hand, on the table or in a pile (the history only repeats
+what the piles and table show), and Scopa gives no other clue about a hand, so the unseen
+cards are exactly the other hands plus the stock, in any arrangement with the right counts.
+"""
+from __future__ import annotations
+
+import random
+
+from game.ai.heuristics_scopa import evaluate
+from game.cards import Card
+from game.rules.base import Action
+from game.rules.scopa import ScopaRules, ScopaState, ScopaView
+
+#: Deal-point margins are divided by this so utilities sit roughly in [-1, 1].
+SCALE = 4.0
+#: Chance that the playout policy plays a uniformly random card instead of its greedy choice.
+EPSILON = 0.15
+
+
+def deal_hidden(view, rng: random.Random, stock_count: int) -> tuple[list[list[Card]], list[Card]]:
+    """The seat's own hand plus the unseen cards dealt at random into the other hands (with
+    their counts) and a stock of ``stock_count``. Shared by the fishing games' hooks."""
+    # Sorted first: a frozenset's order is not reproducible, the bot's rng must be.
+    hidden = sorted(view.unseen, key=lambda c: c.index)
+    need = sum(n for s, n in enumerate(view.hand_counts) if s != view.seat) + stock_count
+    if len(hidden) != need:
+        raise ValueError(f"the view hides {len(hidden)} cards but the hands and stock hold {need}")
+    rng.shuffle(hidden)
+    hands: list[list[Card]] = []
+    i = 0
+    for s, n in enumerate(view.hand_counts):
+        if s == view.seat:
+            hands.append(list(view.hand))
+        else:
+            hands.append(hidden[i:i + n])
+            i += n
+    return hands, hidden[i:]
+
+
+def determinize(rules: ScopaRules, view: ScopaView, rng: random.Random) -> ScopaState:
+    """A full state with this view: the unseen cards dealt at random into hands and stock."""
+    hands, stock = deal_hidden(view, rng, view.stock_count)
+    return ScopaState(
+        players=view.players, dealer=view.dealer, number=1, hands=hands, table=list(view.table),
+        stock=stock, piles=[list(p) for p in view.piles], scope=list(view.scope), to_act=view.to_act,
+        last_capture_team=view.last_capture_team, over=False, history=list(view.history),
+    )
+
+
+def utilities(rules: ScopaRules, state: ScopaState) -> list[float]:
+    """Per team: its deal points minus the mean of the other teams' points, scaled."""
+    pts = rules.deal_result(state).points
+    n = len(pts)
+    total = sum(pts)
+    return [(p - (total - p) / (n - 1)) / SCALE for p in pts]
+
+
+def utility(rules: ScopaRules, state: ScopaState, seat: int) -> float:
+    return utilities(rules, state)[rules.team_of(seat)]
+
+
+def complete(rules: ScopaRules, view: ScopaView) -> bool:
+    """The view fixes the state when the stock is empty and at most one other hand holds cards."""
+    if view.stock_count:
+        return False
+    return sum(1 for s, n in enumerate(view.hand_counts) if s != view.seat and n) <= 1
+
+
+def _worth(rules: ScopaRules, c: Card) -> float:
+    w = 1.0
+    if c.suit == rules.scoring_suit:
+        w += 0.7
+    if c.rank == "7":
+        w += 0.8
+    elif c.rank == "6":
+        w += 0.4
+    if c is rules.settebello:
+        w += 4.0
+    return w
+
+
+def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: random.Random) -> Action:
+    """Epsilon-greedy playout: sweep, take valuable cards, and do not leave an easy sweep."""
+    if rng.random() < EPSILON:
+        return legal[rng.randrange(len(legal))]
+    values = rules.values
+    table = state.table
+    table_sum = 0
+    for t in table:
+        table_sum += values[t]
+    final = not state.stock and sum(len(h) for h in state.hands) == 1
+    best = legal[0]
+    best_v = -1e9
+    for a in legal:
+        c = a.card
+        cap = a.capture
+        if cap:
+            v = _worth(rules, c)
+            left = table_sum
+            for t in cap:
+                v += _worth(rules, t)
+                left -= values[t]
+            if left == 0:
+                if not final:
+                    v += 6.0
+            elif left <= 10:
+                v -= 2.5
+        else:
+            v = -_worth(rules, c)
+            if table_sum + values[c] <= 10:
+                v -= 2.5
+        v += rng.random() * 0.1  # break ties at random
+        if v > best_v:
+            best_v, best = v, a
+    return best
+
+
+def prior(rules: ScopaRules, view: ScopaView, action: Action) -> float:
+    """The greedy evaluation, scaled; a sweep or taking the settebello counts as obvious (>= 1)."""
+    c = action.card
+    cap = action.capture
+    if cap:
+        final = view.stock_count == 0 and sum(view.hand_counts) == 1
+        if len(cap) == len(view.table) and not final:
+            return 1.5
+        if c is rules.settebello or rules.settebello in cap:
+            return 1.2
+    return max(-0.9, min(0.9, evaluate(rules, view, action) / 10.0))

@@ -1,0 +1,78 @@
+"""The three playing levels: easy, normal, hard — SearchBot settings plus, for easy, human-like
+choices.
+
+- hard:   a large budget and the exact endgame solver; plays the most searched move.
+- normal: a quarter of hard's budget, same search.
+- easy:   a small flat search whose noisy values it samples with a softmax (a temperature),
+          and it sometimes overlooks a sum capture — but never an obvious move (a sweep, the
+          settebello, a Cìcera bonus) and never an action far below the best it found.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from game.ai.search import OBVIOUS, SearchBot
+from game.rules.base import Action, GameRules
+
+
+class HardBot(SearchBot):
+    name = "hard"
+
+    def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
+        kw.setdefault("iterations", 4000)
+        kw.setdefault("time_cap", 0.9)
+        super().__init__(rules, seat, seed, **kw)
+
+
+class NormalBot(SearchBot):
+    name = "normal"
+
+    def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
+        kw.setdefault("iterations", 700)
+        kw.setdefault("time_cap", 0.28)
+        super().__init__(rules, seat, seed, **kw)
+
+
+class EasyBot(SearchBot):
+    """A beginner's opponent: sees the obvious, misses the subtle."""
+
+    name = "easy"
+    #: Softmax temperature over mean utilities (utility 0.25 = one Scopa point).
+    temperature = 0.12
+    #: Never choose an action whose mean is further than this below the best found.
+    blunder_margin = 0.45
+    #: Chance, per decision, of not seeing the sum captures (when something else is legal).
+    overlook = 0.35
+
+    def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
+        kw.setdefault("iterations", 120)
+        kw.setdefault("time_cap", 0.15)
+        kw.setdefault("tree_depth", 1)
+        kw.setdefault("exact", False)
+        super().__init__(rules, seat, seed, **kw)
+
+    def pick(self, view: Any, legal: list[Action], values: dict[Action, tuple[float, int]]) -> Action:
+        rng = self.rng
+        seen = {a: values[a] for a in legal if values.get(a, (0.0, 0))[1] > 0} or dict(values)
+        best_mean = max(m for m, _ in seen.values())
+        prior = getattr(self.hooks, "prior", None)
+        if prior is not None:
+            # The obvious move, when the search does not find it clearly worse, is always played.
+            obvious = [(prior(self.rules, view, a), a) for a in seen]
+            obvious = [(p, a) for p, a in obvious if p >= OBVIOUS and seen[a][0] >= best_mean - 0.25]
+            if obvious:
+                return max(obvious, key=lambda pa: (pa[0], seen[pa[1]][0]))[1]
+        cands = [a for a in seen if seen[a][0] >= best_mean - self.blunder_margin]
+        if rng.random() < self.overlook:
+            simple = [a for a in cands if len(a.capture) < 2]
+            if simple:
+                cands = simple
+        top = max(seen[a][0] for a in cands)
+        weights = [math.exp((seen[a][0] - top) / self.temperature) for a in cands]
+        r = rng.random() * sum(weights)
+        for a, w in zip(cands, weights):
+            r -= w
+            if r <= 0:
+                return a
+        return cands[-1]

@@ -1,0 +1,297 @@
+"""The search AI: information-set Monte Carlo tree search over determinized deals.
+
+A :class:`SearchBot` is given only ``view(state, seat)`` and the legal actions. Each
+iteration it
+
+1. *determinizes*: deals the cards it has not seen at random into the other hands and the
+   stock, consistently with everything the view shows (the game's hook does this);
+2. walks one shared tree keyed by actions (single-observer ISMCTS: a child's UCB uses how
+   often it was *available*, because an opponent's card exists only in some deals);
+3. plays the deal out with the hook's cheap playout policy and
+4. backs up the final deal margin of each acting seat's team.
+
+``tree_depth=1`` turns this into flat determinized Monte Carlo (PIMC-style: UCB over the root
+actions only, the rest is playout). Strength is set by ``iterations`` (determinizations ×
+simulations — the same on every machine); ``time_cap`` (seconds) and ``should_stop`` bound
+the wall time so a window can abandon a search at once.
+
+Per game, ``game/ai/hooks_<game_id>.py`` provides (see docs/AI.md):
+
+- ``determinize(rules, view, rng) -> state``       required
+- ``utility(rules, state, seat) -> float``         required, the terminal value for the
+  seat's team, roughly in [-1, 1] (deal-point margin, scaled)
+- ``utilities(rules, state) -> list[float]``       optional; utility of every team at once
+  (a fast path: one scoring per playout instead of one per team)
+- ``rollout(rules, state, legal, rng) -> Action``  optional; default uniform random
+- ``prior(rules, view, action) -> float``          optional; root move ordering / bias,
+  and "obvious" moves (prior >= OBVIOUS) that the easy level never misses
+- ``complete(rules, view) -> bool``                optional; True when the view fixes the
+  whole state, so the exact solver runs instead of sampling
+- ``solve(rules, state, seat) -> dict[Action, float]`` optional; exact values (default:
+  :func:`solve_exact`, a depth-first max-n search with team utilities)
+
+Thread safety: a bot keeps all its search data in locals; hooks are pure functions. The
+only shared object is the rules instance, which search uses read-only.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from game.ai.base import BaseBot
+from game.rules.base import Action, GameRules
+
+#: A prior at or above this marks a move a human never overlooks (a sweep, the settebello).
+OBVIOUS = 1.0
+
+
+def load_hooks(game_id: str) -> ModuleType:
+    """The game's hook module, ``game.ai.hooks_<game_id>`` (clear error when there is none)."""
+    try:
+        return importlib.import_module(f"game.ai.hooks_{game_id}")
+    except ModuleNotFoundError as e:
+        if e.name == f"game.ai.hooks_{game_id}":
+            raise ValueError(f"the search AI does not play {game_id} yet (no game/ai/hooks_{game_id}.py)") from None
+        raise
+
+
+class _Node:
+    """One action's statistics in the shared tree; ``total`` is from the actor's team's view."""
+
+    __slots__ = ("children", "visits", "total", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+
+class SearchStopped(Exception):
+    """Raised inside the solver when ``should_stop`` fires."""
+
+
+def solve_exact(rules: GameRules, state: Any, seat: int, node_limit: int = 200_000,
+                should_stop: Callable[[], bool] | None = None) -> dict[Action, float] | None:
+    """Exact value of every legal action for ``seat``'s team on a fully known state.
+
+    Max-n over teams (with two teams this is minimax): each seat maximises its own team's
+    utility. Returns None when the tree exceeds ``node_limit`` nodes (the caller samples).
+    """
+    hooks = load_hooks(rules.game_id)
+    utility = hooks.utility
+    teams = rules.teams
+    team_of = rules.team_of
+    count = [0]
+
+    def value(s: Any) -> list[float]:
+        count[0] += 1
+        if count[0] > node_limit:
+            raise SearchStopped
+        if count[0] % 1024 == 0 and should_stop is not None and should_stop():
+            raise SearchStopped
+        if rules.is_over(s):
+            # utility(seat) is per team; one representative seat per team.
+            reps = {team_of(p): p for p in range(rules.players)}
+            return [utility(rules, s, reps[t]) for t in range(teams)]
+        actor_team = team_of(rules.to_act(s))
+        best: list[float] | None = None
+        for a in rules.legal_actions(s):
+            c = rules.clone(s)
+            rules.apply(c, a, check=False)
+            v = value(c)
+            if best is None or v[actor_team] > best[actor_team]:
+                best = v
+        return best  # type: ignore[return-value]
+
+    out: dict[Action, float] = {}
+    my_team = team_of(seat)
+    try:
+        for a in rules.legal_actions(state):
+            c = rules.clone(state)
+            rules.apply(c, a, check=False)
+            out[a] = value(c)[my_team]
+    except SearchStopped:
+        return None
+    return out
+
+
+class SearchBot(BaseBot):
+    """ISMCTS / determinized Monte Carlo bot. See the module docstring.
+
+    iterations: determinizations × simulations per decision (the strength knob).
+    time_cap:   seconds per decision at most (None: iterations only — reproducible).
+    tree_depth: None for a full tree, 1 for flat Monte Carlo at the root.
+    c:          UCB exploration constant (utilities are scaled to about [-1, 1]).
+    exact:      run the exact solver when the hook says the view fixes the state.
+    """
+
+    name = "search"
+
+    def __init__(self, rules: GameRules, seat: int, seed: int = 0, *, iterations: int = 2000,
+                 time_cap: float | None = 1.0, tree_depth: int | None = None, c: float = 0.7,
+                 exact: bool = True, prior_weight: float = 0.0):
+        super().__init__(rules, seat, seed)
+        self.hooks = load_hooks(rules.game_id)
+        self.iterations = iterations
+        self.time_cap = time_cap
+        self.tree_depth = tree_depth
+        self.c = c
+        self.exact = exact
+        self.prior_weight = prior_weight
+        #: Set by the owner (e.g. the table scene) to abandon a search: checked every iteration.
+        self.should_stop: Callable[[], bool] | None = None
+        #: Figures about the last decision: iterations run, seconds, how it was decided.
+        self.last_stats: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ public
+    def choose(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None,
+               deadline: float | None = None) -> Action:
+        """The action to play. ``should_stop`` / ``deadline`` (a time.perf_counter() value)
+        end the search early; the best action found so far is returned."""
+        if len(legal) == 1:
+            self.last_stats = {"iterations": 0, "seconds": 0.0, "method": "forced"}
+            return legal[0]
+        values = self.analyse(view, legal, should_stop=should_stop, deadline=deadline)
+        return self.pick(view, legal, values)
+
+    def pick(self, view: Any, legal: list[Action], values: dict[Action, tuple[float, int]]) -> Action:
+        """Turn the analysis into a move: the most visited action (ties: higher mean, then
+        the first legal). Levels override this to make human-like choices."""
+        best = legal[0]
+        key = None
+        for a in legal:
+            mean, n = values.get(a, (-math.inf, 0))
+            k = (n, mean)
+            if key is None or k > key:
+                best, key = a, k
+        return best
+
+    def analyse(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None,
+                deadline: float | None = None) -> dict[Action, tuple[float, int]]:
+        """(mean utility for this seat's team, visits) per legal action. The exact solver's
+        values come with a visit count of ``iterations`` so they rank as certain."""
+        start = time.perf_counter()
+        stop = should_stop or self.should_stop
+        if self.time_cap is not None:
+            cap = start + self.time_cap
+            deadline = cap if deadline is None else min(deadline, cap)
+        complete = getattr(self.hooks, "complete", None)
+        if self.exact and complete is not None and complete(self.rules, view):
+            state = self.hooks.determinize(self.rules, view, self.rng)
+            solver = getattr(self.hooks, "solve", None)
+            if solver is not None:
+                exact = solver(self.rules, state, self.seat)
+            else:
+                exact = solve_exact(self.rules, state, self.seat, should_stop=stop)
+            if exact is not None:
+                self.last_stats = {"iterations": 0, "seconds": time.perf_counter() - start, "method": "exact"}
+                return {a: (exact.get(a, -math.inf), self.iterations) for a in legal}
+        root, done = self._ismcts(view, legal, stop, deadline)
+        self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start, "method": "ismcts"}
+        out: dict[Action, tuple[float, int]] = {}
+        for a in legal:
+            ch = root.children.get(a)
+            out[a] = (ch.total / ch.visits, ch.visits) if ch is not None and ch.visits else (0.0, 0)
+        return out
+
+    # ------------------------------------------------------------------ the search
+    def _ismcts(self, view: Any, legal: list[Action], stop: Callable[[], bool] | None,
+                deadline: float | None) -> tuple[_Node, int]:
+        rules = self.rules
+        hooks = self.hooks
+        rng = self.rng
+        determinize = hooks.determinize
+        utility = hooks.utility
+        utilities = getattr(hooks, "utilities", None)
+        rollout = getattr(hooks, "rollout", None)
+        legal_actions = rules.legal_actions
+        apply = rules.apply
+        is_over = rules.is_over
+        to_act = rules.to_act
+        team_of = rules.team_of
+        teams = rules.teams
+        reps = {team_of(p): p for p in range(rules.players)}
+        c = self.c
+        max_depth = self.tree_depth if self.tree_depth is not None else 10_000
+        root = _Node()
+        legal_set = set(legal)
+        # Root move ordering and progressive bias from the hook's prior (computed once).
+        prior_fn = getattr(hooks, "prior", None)
+        priors: dict[Action, float] = {}
+        if prior_fn is not None:
+            priors = {a: prior_fn(rules, view, a) for a in legal}
+        root_order = sorted(legal, key=lambda a: -priors.get(a, 0.0))
+        pw = self.prior_weight
+        perf = time.perf_counter
+        done = 0
+        for done in range(1, self.iterations + 1):
+            if (deadline is not None and perf() >= deadline) or (stop is not None and stop()):
+                done -= 1
+                break
+            state = determinize(rules, view, rng)
+            node = root
+            path: list[tuple[_Node, int]] = []
+            depth = 0
+            while not is_over(state) and depth < max_depth:
+                if node is root:
+                    acts = root_order
+                else:
+                    acts = legal_actions(state)
+                children = node.children
+                untried = None
+                for a in acts:
+                    ch = children.get(a)
+                    if ch is None:
+                        if untried is None:
+                            untried = a
+                    else:
+                        ch.avail += 1
+                actor = to_act(state)
+                if untried is not None:
+                    if node is not root:
+                        # Off the root, expand a random untried action (no ordering bias).
+                        cands = [a for a in acts if a not in children]
+                        untried = cands[rng.randrange(len(cands))] if len(cands) > 1 else cands[0]
+                    ch = _Node()
+                    ch.avail = 1
+                    children[untried] = ch
+                    apply(state, untried, check=False)
+                    path.append((ch, team_of(actor)))
+                    break
+                best_a = None
+                best_v = -math.inf
+                for a in acts:
+                    ch = children[a]
+                    v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if pw and node is root:
+                        v += pw * priors.get(a, 0.0) / (ch.visits + 1)
+                    if v > best_v:
+                        best_v, best_a = v, a
+                ch = children[best_a]
+                apply(state, best_a, check=False)
+                path.append((ch, team_of(actor)))
+                node = ch
+                depth += 1
+            # Playout to the end of the deal.
+            while not is_over(state):
+                acts = legal_actions(state)
+                if len(acts) == 1:
+                    a = acts[0]
+                elif rollout is not None:
+                    a = rollout(rules, state, acts, rng)
+                else:
+                    a = acts[rng.randrange(len(acts))]
+                apply(state, a, check=False)
+            u = utilities(rules, state) if utilities is not None else [utility(rules, state, reps[t]) for t in range(teams)]
+            for ch, t in path:
+                ch.visits += 1
+                ch.total += u[t]
+        # Only root actions from the legal list count (a determinization cannot add others).
+        root.children = {a: ch for a, ch in root.children.items() if a in legal_set}
+        return root, done
+
