@@ -18,19 +18,23 @@ from game.rules.base import Action, GameRules
 
 class HardBot(SearchBot):
     name = "hard"
+    ITERATIONS = 4000
+    TIME_CAP = 0.9
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
-        kw.setdefault("iterations", 4000)
-        kw.setdefault("time_cap", 0.9)
+        kw.setdefault("iterations", self.ITERATIONS)
+        kw.setdefault("time_cap", self.TIME_CAP)
         super().__init__(rules, seat, seed, **kw)
 
 
 class NormalBot(SearchBot):
     name = "normal"
+    ITERATIONS = 700
+    TIME_CAP = 0.28
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
-        kw.setdefault("iterations", 700)
-        kw.setdefault("time_cap", 0.28)
+        kw.setdefault("iterations", self.ITERATIONS)
+        kw.setdefault("time_cap", self.TIME_CAP)
         super().__init__(rules, seat, seed, **kw)
 
 
@@ -38,6 +42,8 @@ class EasyBot(SearchBot):
     """A beginner's opponent: sees the obvious, misses the subtle."""
 
     name = "easy"
+    ITERATIONS = 120
+    TIME_CAP = 0.15
     #: Softmax temperature over mean utilities (utility 0.25 = one Scopa point).
     temperature = 0.12
     #: Never choose an action whose mean is further than this below the best found.
@@ -46,8 +52,8 @@ class EasyBot(SearchBot):
     overlook = 0.35
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
-        kw.setdefault("iterations", 120)
-        kw.setdefault("time_cap", 0.15)
+        kw.setdefault("iterations", self.ITERATIONS)
+        kw.setdefault("time_cap", self.TIME_CAP)
         kw.setdefault("tree_depth", 1)
         kw.setdefault("exact", False)
         super().__init__(rules, seat, seed, **kw)

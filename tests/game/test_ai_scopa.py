@@ -1,0 +1,136 @@
+"""The search AI plays Scopa sensibly: it sweeps, takes the settebello, does not leave an easy
+sweep to the next opponent in the 4-player game, and scores for its team."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game.ai import hooks_scopa, make_bot
+from game.ai.search import OBVIOUS, SearchBot
+from game.cards import cards
+from game.rules import make_rules
+from game.rules.scopa import ScopaState
+
+
+def position(players: int, hands: list[str], table: str, stock: int, to_act: int, dealer: int,
+             in_stock: str = "") -> tuple:
+    """A hand-built deal: the given hands and table, ``stock`` cards in the stock (``in_stock``
+    among them), the rest of the deck already captured (split between the teams' piles)."""
+    rules = make_rules("scopa", None, players)
+    hs = [cards(h) for h in hands]
+    tb = cards(table)
+    used = {c for h in hs for c in h} | set(tb)
+    first = cards(in_stock)
+    rest = first + [c for c in rules.cards if c not in used and c not in first]
+    stk, rest = rest[:stock], rest[stock:]
+    piles = [rest[t::rules.teams] for t in range(rules.teams)]
+    state = ScopaState(players=players, dealer=dealer, number=1, hands=hs, table=tb, stock=stk, piles=piles,
+                       scope=[0] * rules.teams, to_act=to_act, last_capture_team=0)
+    return rules, state
+
+
+def decide(rules, state, seed: int, iterations: int = 1200):
+    seat = state.to_act
+    bot = SearchBot(rules, seat, seed, iterations=iterations, time_cap=None)
+    return str(bot.choose(rules.view(state, seat), rules.legal_actions(state))), bot
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_takes_an_obvious_scopa(seed):
+    # 7C sweeps 3C+4S; the stock is not empty, so this is sampled search, not the exact solver.
+    rules, state = position(2, ["7C KB 2D", "5S 6B QC"], "3C 4S", stock=6, to_act=0, dealer=1)
+    action, bot = decide(rules, state, seed)
+    assert bot.last_stats["method"] == "ismcts"
+    assert action == "7C x 3C+4S"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_takes_the_settebello(seed):
+    # 7B takes the settebello; 5S (5C) and KC (2S+JB) capture too. The other 7s are unseen, so
+    # the settebello left on the table is at risk (with no 7 unseen, taking it later is safe).
+    rules, state = position(2, ["7B 5S KC", "AS 6B QC"], "7D 5C 2S JB", stock=12, to_act=0, dealer=1,
+                            in_stock="7C 7S")
+    action, _ = decide(rules, state, seed)
+    assert action == "7B x 7D"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_four_players_avoids_leaving_an_easy_sweep(seed):
+    # Placing 3S leaves 6C+3S = 9 for the next seat (an opponent), and three 9s (Q) are unseen;
+    # placing KB leaves 6C+KB = 16, which no single card sweeps.
+    rules, state = position(4, ["3S KB", "QC 5B", "2C AB", "QS QB"], "6C", stock=12, to_act=0, dealer=3)
+    action, _ = decide(rules, state, seed)
+    assert action == "KB"
+
+
+def test_team_utility_is_shared_by_partners():
+    rules, state = position(4, ["3S", "", "", ""], "", stock=0, to_act=0, dealer=3)
+    rules.apply(state, rules.legal_actions(state)[0])
+    u = hooks_scopa.utilities(rules, state)
+    assert hooks_scopa.utility(rules, state, 0) == hooks_scopa.utility(rules, state, 2) == u[0]
+    assert hooks_scopa.utility(rules, state, 1) == u[1] == -u[0]
+    pts = rules.deal_result(state).points
+    assert u[0] == pytest.approx((pts[0] - pts[1]) / hooks_scopa.SCALE)
+
+
+def test_three_player_utility_is_the_margin_over_the_others_mean():
+    rules, state = position(3, ["3S", "", ""], "", stock=0, to_act=0, dealer=2)
+    rules.apply(state, rules.legal_actions(state)[0])
+    pts = rules.deal_result(state).points
+    u = hooks_scopa.utilities(rules, state)
+    for t in range(3):
+        others = [p for i, p in enumerate(pts) if i != t]
+        assert u[t] == pytest.approx((pts[t] - sum(others) / 2) / hooks_scopa.SCALE)
+
+
+def test_prior_marks_sweeps_and_the_settebello_obvious():
+    rules, state = position(2, ["7B 5S KC", "AS 6B QC"], "7D 5C 2S JB", stock=12, to_act=0, dealer=1)
+    view = rules.view(state, 0)
+    pri = {str(a): hooks_scopa.prior(rules, view, a) for a in rules.legal_actions(state)}
+    assert pri["7B x 7D"] >= OBVIOUS
+    assert pri["5S x 5C"] < OBVIOUS
+
+
+def test_rollout_policy_plays_legal_actions_to_the_end():
+    rules = make_rules("scopa", None, 2)
+    rng = random.Random(1)
+    for _ in range(20):
+        s = rules.new_deal(rng, 0, 1)
+        while not rules.is_over(s):
+            legal = rules.legal_actions(s)
+            rules.apply(s, hooks_scopa.rollout(rules, s, legal, rng))  # check=True: must be legal
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_every_level_takes_a_free_settebello(level):
+    """Even the easy level, which samples its choices, never gives up the settebello."""
+    rules, state = position(2, ["7B 5S KC", "AS 6B QC"], "7D 5C 2S JB", stock=12, to_act=0, dealer=1,
+                            in_stock="7C 7S")
+    for seed in range(6 if level == "easy" else 1):
+        bot = make_bot(level, rules, 0, seed)
+        bot.time_cap = None
+        if level == "hard":
+            bot.iterations = 1500  # the same search, a smaller budget keeps the test quick
+        assert str(bot.choose(rules.view(state, 0), rules.legal_actions(state))) == "7B x 7D"
+
+
+def test_easy_sometimes_differs_from_hard_where_it_matters_little():
+    """Easy samples among near-equal actions: over many positions it does not always agree
+    with the most-searched move (a human-like spread), yet it stays legal."""
+    rules = make_rules("scopa", None, 2)
+    rng = random.Random(5)
+    differ = 0
+    for i in range(12):
+        s = rules.new_deal(rng, 0, 1)
+        seat = s.to_act
+        view, legal = rules.view(s, seat), rules.legal_actions(s)
+        if len(legal) < 3:
+            continue
+        easy = make_bot("easy", rules, seat, i)
+        easy.time_cap = None
+        values = easy.analyse(view, legal)
+        picks = {easy.pick(view, legal, values) for _ in range(10)}
+        assert picks <= set(legal)
+        differ += len(picks) > 1
+    assert differ >= 1

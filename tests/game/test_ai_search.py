@@ -1,0 +1,220 @@
+"""The search framework: it never peeks, determinizes consistently, stops on request, solves
+complete endgames exactly, and the levels play whole matches whose records verify."""
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game import cli
+from game.ai import bot_names, make_bot
+from game.ai import levels
+from game.ai.search import SearchBot, load_hooks, solve_exact
+from game.ai.hooks_scopa import determinize
+from game.cards import cards
+from game.rules import make_rules
+from game.rules.scopa import ScopaState
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def random_midgame(game: str, players: int, seed: int, plies: int):
+    """A real deal played ``plies`` random plays in (or to just before the end)."""
+    rules = make_rules(game, None, players)
+    rng = random.Random(seed)
+    state = rules.new_deal(rng, rng.randrange(players), 1)
+    for _ in range(plies):
+        legal = rules.legal_actions(state)
+        a = rng.choice(legal)
+        probe = rules.clone(state)
+        rules.apply(probe, a)
+        if rules.is_over(probe):
+            break
+        rules.apply(state, a)
+    return rules, state
+
+
+def reshuffle_hidden(rules, state, seat: int, rng: random.Random) -> ScopaState:
+    """The same state with every card ``seat`` cannot see (other hands, stock) redistributed."""
+    s = rules.clone(state)
+    pool = [c for i, h in enumerate(s.hands) if i != seat for c in h] + list(s.stock)
+    rng.shuffle(pool)
+    k = 0
+    for i, h in enumerate(s.hands):
+        if i != seat:
+            s.hands[i] = pool[k:k + len(h)]
+            k += len(h)
+    s.stock = pool[k:]
+    return s
+
+
+# ---------------------------------------------------------------- determinize (property)
+@settings(max_examples=60, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10**6), plies=st.integers(0, 40),
+       dseed=st.integers(0, 10**6))
+def test_scopa_determinize_is_consistent_with_the_view(players, seed, plies, dseed):
+    rules, state = random_midgame("scopa", players, seed, plies)
+    seat = rules.to_act(state)
+    view = rules.view(state, seat)
+    d = determinize(rules, view, random.Random(dseed))
+    assert d.hands[seat] == list(view.hand)
+    assert d.table == list(view.table)
+    assert [len(h) for h in d.hands] == list(view.hand_counts)
+    assert len(d.stock) == view.stock_count
+    assert [list(p) for p in d.piles] == [list(p) for p in view.piles]
+    assert d.scope == list(view.scope) and d.to_act == view.to_act and d.dealer == view.dealer
+    everything = [c for h in d.hands for c in h] + d.table + d.stock + [c for p in d.piles for c in p]
+    assert len(everything) == len(set(everything)), "a card is placed twice"
+    assert set(everything) == set(rules.cards), "every card is accounted for"
+    # The determinized state is a real state: its view for the seat is the seat's view.
+    assert rules.view(d, seat) == view
+
+
+# ---------------------------------------------------------------- never peeks
+@pytest.mark.parametrize("players,seed,plies", [(2, 1, 4), (2, 7, 0), (3, 3, 5), (4, 11, 6)])
+def test_decision_does_not_depend_on_hidden_cards(players, seed, plies):
+    rules, state = random_midgame("scopa", players, seed, plies)
+    seat = rules.to_act(state)
+    other = reshuffle_hidden(rules, state, seat, random.Random(seed + 99))
+    assert rules.view(other, seat) == rules.view(state, seat)
+    assert [sorted(h) for h in other.hands] != [sorted(h) for h in state.hands] or other.stock != state.stock
+    picks = []
+    for s in (state, other):
+        bot = SearchBot(rules, seat, seed=5, iterations=150, time_cap=None)
+        picks.append(bot.choose(rules.view(s, seat), rules.legal_actions(s)))
+    assert picks[0] == picks[1]
+
+
+def test_the_bot_receives_only_the_view():
+    """A bot given a view with no access to the state still plays: it never needs the state."""
+    rules, state = random_midgame("scopa", 2, 4, 2)
+    seat = rules.to_act(state)
+    view = rules.view(state, seat)
+    assert not hasattr(view, "stock") and not hasattr(view, "hands")
+    a = SearchBot(rules, seat, 1, iterations=50, time_cap=None).choose(view, rules.legal_actions(state))
+    assert a in rules.legal_actions(state)
+
+
+# ---------------------------------------------------------------- stopping, threads, budgets
+def test_should_stop_ends_the_search_at_once():
+    rules, state = random_midgame("scopa", 2, 2, 0)
+    seat = rules.to_act(state)
+    bot = SearchBot(rules, seat, 1, iterations=10**9, time_cap=None)
+    legal = rules.legal_actions(state)
+    a = bot.choose(rules.view(state, seat), legal, should_stop=lambda: True)
+    assert a in legal and bot.last_stats["iterations"] == 0
+
+
+def test_past_deadline_still_returns_a_legal_action():
+    rules, state = random_midgame("scopa", 4, 2, 0)
+    seat = rules.to_act(state)
+    bot = SearchBot(rules, seat, 1, iterations=10**9, time_cap=None)
+    legal = rules.legal_actions(state)
+    assert bot.choose(rules.view(state, seat), legal, deadline=0.0) in legal
+
+
+def test_search_in_a_worker_thread_can_be_abandoned():
+    rules, state = random_midgame("scopa", 2, 3, 0)
+    seat = rules.to_act(state)
+    bot = SearchBot(rules, seat, 1, iterations=10**9, time_cap=None)
+    quit_event = threading.Event()
+    bot.should_stop = quit_event.is_set
+    out = []
+    worker = threading.Thread(target=lambda: out.append(bot.choose(rules.view(state, seat), rules.legal_actions(state))))
+    worker.start()
+    quit_event.set()
+    worker.join(timeout=30)
+    assert not worker.is_alive() and out[0] in rules.legal_actions(state)
+
+
+def test_iteration_budget_is_the_strength_knob():
+    rules, state = random_midgame("scopa", 2, 5, 3)
+    seat = rules.to_act(state)
+    bot = SearchBot(rules, seat, 1, iterations=77, time_cap=None, exact=False)
+    values = bot.analyse(rules.view(state, seat), rules.legal_actions(state))
+    assert bot.last_stats["iterations"] == 77
+    assert sum(n for _, n in values.values()) == 77
+
+
+def test_same_seed_same_decisions():
+    rules, state = random_midgame("scopa", 3, 8, 2)
+    seat = rules.to_act(state)
+    view, legal = rules.view(state, seat), rules.legal_actions(state)
+    a = [SearchBot(rules, seat, 4, iterations=100, time_cap=None).analyse(view, legal) for _ in range(2)]
+    assert a[0] == a[1]
+
+
+# ---------------------------------------------------------------- exact endgame
+def test_exact_solver_matches_brute_force_on_a_complete_endgame():
+    rules = make_rules("scopa", None, 2)
+    # Stock empty, both hands known: the last round. Seat 0 to act.
+    hands = [cards("7C KB 2D"), cards("3S 4B QC")]
+    table = cards("3C 4S")
+    rest = [c for c in rules.cards if c not in hands[0] + hands[1] + table]
+    state = ScopaState(players=2, dealer=1, number=1, hands=hands, table=table, stock=[],
+                       piles=[rest[:17], rest[17:]], scope=[0, 0], to_act=0, last_capture_team=1)
+    bot = SearchBot(rules, 0, 1, iterations=10, time_cap=None)
+    view = rules.view(state, 0)
+    values = bot.analyse(view, rules.legal_actions(state))
+    assert bot.last_stats["method"] == "exact"
+    exact = solve_exact(rules, state, 0)
+    assert {a: v for a, (v, _) in values.items()} == exact
+    # The sweep 7C x 3C+4S is worth a point: it is the best action.
+    best = max(exact, key=exact.get)
+    assert str(best) == "7C x 3C+4S"
+
+
+def test_a_game_without_hooks_is_a_clear_error():
+    with pytest.raises(ValueError, match="does not play poker"):
+        load_hooks("poker")
+
+
+# ---------------------------------------------------------------- levels
+def test_levels_are_registered():
+    assert {"easy", "normal", "hard"} <= set(bot_names())
+    rules = make_rules("scopa", None, 2)
+    budgets = [make_bot(n, rules, 0, 1).iterations for n in ("easy", "normal", "hard")]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 3
+
+
+@pytest.fixture
+def quick_levels(monkeypatch):
+    """The levels with small budgets, so whole matches run in seconds (the code path is the same)."""
+    for cls, n in ((levels.EasyBot, 20), (levels.NormalBot, 40), (levels.HardBot, 60)):
+        monkeypatch.setattr(cls, "ITERATIONS", n)
+
+
+@pytest.mark.parametrize("game,players,bots", [
+    ("scopa", 2, "hard,easy"), ("scopa", 3, "normal,greedy,easy"), ("scopa", 4, "hard,normal,easy,random"),
+    ("cicera", 4, "hard,greedy,normal,easy"),
+])
+def test_levels_play_full_matches_that_verify(tmp_path, capsys, quick_levels, game, players, bots):
+    out = tmp_path / "rec"
+    assert cli.main(["simulate", "--game", game, "--players", str(players), "--bots", bots, "--matches", "1",
+                     "--seed", "4", "--out", str(out), "--quiet"]) == 0
+    files = sorted(out.glob("*.jsonl"))
+    assert len(files) == 1
+    assert cli.main(["verify", *map(str, files)]) == 0
+    assert "OK" in capsys.readouterr().out
+
+
+def test_main_py_simulate_with_a_level(tmp_path):
+    """Through the real entry point, at the easy level's real budget."""
+    out = tmp_path / "rec"
+    run = subprocess.run([sys.executable, str(ROOT / "main.py"), "simulate", "--game", "scopa", "--bots", "easy,greedy",
+                          "--matches", "1", "--seed", "2", "--out", str(out)],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    assert run.returncode == 0, run.stderr
+    assert "bots easy,greedy" in run.stdout
+    files = sorted(out.glob("*.jsonl"))
+    check = subprocess.run([sys.executable, str(ROOT / "main.py"), "verify", *map(str, files)],
+                           capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert check.returncode == 0 and "OK" in check.stdout
