@@ -14,10 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game import cli
-from game.ai import bot_names, make_bot
-from game.ai import levels
-from game.ai.search import SearchBot, load_hooks, solve_exact
+from game.ai import bot_names, levels, make_bot
 from game.ai.hooks_scopa import determinize
+from game.ai.search import SearchBot, load_hooks, solve_exact
 from game.cards import cards
 from game.rules import make_rules
 from game.rules.scopa import ScopaState
