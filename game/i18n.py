@@ -1,0 +1,196 @@
+"""Message lookup for every string the player reads, with fallback to English.
+
+Locale files are ``locales/<lang>.yaml``: nested mappings flattened to dotted keys
+(``menu.play``). A value may be a plural mapping ``{one: …, other: …}`` chosen by the
+``count`` parameter. Nothing here raises on a missing key or parameter: the player sees
+the English text, or at worst the key, never a traceback. No pygame here.
+"""
+from __future__ import annotations
+
+import locale as _locale
+import os
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from game.config import LANGUAGES, data_dir
+
+FALLBACK = "en"
+
+#: Each language's name in its own language (what the language chooser shows).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "it": "Italiano"}
+
+# Windows reports locale names like "Dutch_Netherlands"; map those too.
+_LOCALE_WORDS = {"english": "en", "dutch": "nl", "german": "de", "italian": "it"}
+
+PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")
+
+
+def locales_dir() -> Path:
+    return data_dir() / "locales"
+
+
+def _flatten(tree: Mapping, prefix: str = "", out: dict[str, Any] | None = None) -> dict[str, Any]:
+    out = {} if out is None else out
+    for k, v in tree.items():
+        key = f"{prefix}{k}"
+        # A mapping whose keys are all plural forms is one plural message, not a branch.
+        if isinstance(v, Mapping) and v and not set(map(str, v)) <= set(PLURAL_FORMS):
+            _flatten(v, key + ".", out)
+        elif isinstance(v, Mapping):
+            out[key] = {str(pk): str(pv) for pk, pv in v.items()}
+        elif v is not None:
+            out[key] = str(v)
+    return out
+
+
+def load_locale(lang: str, folder: Path | None = None) -> tuple[dict[str, Any], str | None]:
+    """The flattened messages of ``lang`` and a problem message (None when all is well)."""
+    path = (folder or locales_dir()) / f"{lang}.yaml"
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, f"{path.name}: file not found"
+    except (OSError, UnicodeDecodeError) as e:
+        return {}, f"{path.name}: cannot be read ({e})"
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f", line {mark.line + 1}" if mark else ""
+        return {}, f"{path.name}{where}: not valid YAML"
+    if data is None:
+        return {}, None
+    if not isinstance(data, Mapping):
+        return {}, f"{path.name}: expected a mapping of messages"
+    return _flatten(data), None
+
+
+def _plural_category(lang: str, count: Any) -> str:
+    # All four languages use the same rule: exactly 1 is "one", everything else "other".
+    try:
+        return "one" if abs(float(count)) == 1 else "other"
+    except (TypeError, ValueError):
+        return "other"
+
+
+class _SafeParams(dict):
+    """format_map helper: an unknown {name} stays visible instead of raising."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _format(template: str, params: Mapping[str, Any]) -> str:
+    try:
+        return template.format_map(_SafeParams(params))
+    except (ValueError, IndexError, AttributeError, TypeError):
+        return template  # a stray brace in a translation: show it as written
+
+
+class I18n:
+    """Messages of the current language; ``t(key, **params)``; listeners hear a switch."""
+
+    def __init__(self, language: str = FALLBACK, folder: Path | None = None):
+        self.folder = folder
+        self.problems: list[str] = []
+        self._tables: dict[str, dict[str, Any]] = {}
+        self._listeners: list[Callable[[str], None]] = []
+        self.language = FALLBACK
+        self.set_language(language)
+
+    def _table(self, lang: str) -> dict[str, Any]:
+        if lang not in self._tables:
+            table, problem = load_locale(lang, self.folder)
+            if problem:
+                self.problems.append(problem)
+                print(f"cardavia: {problem}; using English where needed", file=sys.stderr)
+            self._tables[lang] = table
+        return self._tables[lang]
+
+    def set_language(self, lang: str) -> None:
+        """Switch language (unknown codes fall back to English) and tell every listener."""
+        lang = lang if lang in LANGUAGES else FALLBACK
+        self._table(FALLBACK)
+        self._table(lang)
+        changed = lang != self.language
+        self.language = lang
+        if changed:
+            for fn in list(self._listeners):
+                fn(lang)
+
+    def subscribe(self, fn: Callable[[str], None]) -> None:
+        self._listeners.append(fn)
+
+    def unsubscribe(self, fn: Callable[[str], None]) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    def has(self, key: str, lang: str | None = None) -> bool:
+        return key in self._table(lang or self.language)
+
+    def raw(self, key: str, lang: str | None = None) -> Any:
+        """The message as stored (text or plural mapping), with English fallback; None if absent."""
+        value = self._table(lang or self.language).get(key)
+        if value is None:
+            value = self._table(FALLBACK).get(key)
+        return value
+
+    def t(self, key: str, lang: str | None = None, **params: Any) -> str:
+        """The message ``key`` in the current language, formatted with ``params``.
+
+        A plural message picks its form from ``count``. A key missing from the language
+        falls back to English, and one missing from English shows the key itself.
+        """
+        lang = lang or self.language
+        value = self.raw(key, lang)
+        if value is None:
+            return key
+        if isinstance(value, Mapping):
+            cat = _plural_category(lang, params.get("count"))
+            value = value.get(cat) or value.get("other") or next(iter(value.values()), key)
+        return _format(value, params) if params else value.replace("{{", "{").replace("}}", "}")
+
+    def keys(self, lang: str | None = None) -> set[str]:
+        return set(self._table(lang or self.language))
+
+
+def _language_of(name: str) -> str | None:
+    """"nl_NL.UTF-8" → "nl", "German_Germany.1252" → "de"; None if not one of ours."""
+    code = name.strip().lower().replace("-", "_").split(".")[0].split("_")[0]
+    if code in LANGUAGES:
+        return code
+    return _LOCALE_WORDS.get(code)
+
+
+def _is_set(name: str | None) -> bool:
+    low = (name or "").strip().lower()
+    return bool(low) and low not in ("c", "posix") and not low.startswith("c.")
+
+
+def detect_system_language(environ: Mapping[str, str] | None = None) -> str:
+    """The system locale's language if it is one of ours (en, nl, de, it), else English.
+
+    Follows gettext's precedence: the LANGUAGE list, then the first set of LC_ALL,
+    LC_MESSAGES, LANG; with none set (Windows, macOS apps) the locale module's answer.
+    """
+    env = os.environ if environ is None else environ
+    for item in (env.get("LANGUAGE") or "").split(":"):
+        if _is_set(item) and _language_of(item):
+            return _language_of(item) or FALLBACK
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var)
+        if _is_set(value):
+            return _language_of(value) or FALLBACK
+    if environ is None:
+        try:
+            loc = _locale.getlocale()[0]
+        except (ValueError, TypeError):
+            loc = None
+        if _is_set(loc):
+            return _language_of(loc) or FALLBACK
+    return FALLBACK
+
+
+__all__ = ["I18n", "LANGUAGE_NAMES", "FALLBACK", "detect_system_language", "load_locale", "locales_dir"]

@@ -1,0 +1,156 @@
+"""The settings overlay (language, picture sliders, animation speed, volume, fullscreen,
+hints) and the control factories the menu's bottom bar shares with it.
+
+Every change applies at once (the picture, the language, the motion); it is saved when a
+choice is made or a slider is released.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from game.config import LANGUAGES
+from game.i18n import LANGUAGE_NAMES
+from game.settings import ANIMATION_SPEEDS
+from scenes.scene import UIScene
+from sprites import theme
+from sprites.tween import Tween, ease_out_cubic
+from sprites.widgets import Button, Choice, Slider, toggle
+
+
+def _percent(app: Any):
+    return lambda v: app.i18n.t("common.percent", value=v)
+
+
+def language_choice(app: Any, rect, caption=None, compact: bool | None = True) -> Choice:
+    """Language chooser; each language is named in itself (Deutsch, Italiano…)."""
+    return Choice(rect, caption, [(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
+                  lambda: app.settings.language, lambda v: app.set_setting("language", v),
+                  compact=compact, name="language")
+
+
+def picture_slider(app: Any, key: str, rect, caption=None) -> Slider:
+    """Contrast / grain / temperature: the picture changes while dragging, saved on release."""
+    return Slider(rect, caption, lambda: getattr(app.settings, key),
+                  lambda v: app.set_setting(key, v, commit=False), fmt=_percent(app),
+                  on_commit=app.save_settings, name=key)
+
+
+PANEL = pygame.Rect(330, 46, 620, 628)
+LABEL_X = PANEL.x + 44
+CONTROL_X = PANEL.x + 278
+CONTROL_W = 300
+ROW_H = 54
+
+
+class SettingsScene(UIScene):
+    is_overlay = True
+
+    def build(self) -> None:
+        app = self.app
+        self.appear = Tween(0.0, 1.0, 0.26, ease_out_cubic)
+        self.rows: list[tuple[str, int]] = []
+        y = PANEL.y + 120
+
+        def row(key: str) -> pygame.Rect:
+            nonlocal y
+            self.rows.append((key, y))
+            r = pygame.Rect(CONTROL_X, y - 18, CONTROL_W, 36)
+            y += ROW_H
+            return r
+
+        self.ui.add(language_choice(app, row("common.language"), compact=True))
+        for key in ("contrast", "grain", "temperature"):
+            self.ui.add(Slider(row(f"common.{key}"), None, lambda k=key: getattr(app.settings, k),
+                               lambda v, k=key: app.set_setting(k, v, commit=False), fmt=_percent(app),
+                               on_commit=app.save_settings, name=key))
+        self.ui.add(Choice(row("settings.animation"), None,
+                           [(s, self.label(f"settings.speed_{s}")) for s in ANIMATION_SPEEDS],
+                           lambda: app.settings.animation_speed, lambda v: app.set_setting("animation_speed", v),
+                           name="animation_speed"))
+        self.ui.add(Slider(row("settings.volume"), None, lambda: app.settings.volume,
+                           lambda v: app.set_setting("volume", v, commit=False), fmt=_percent(app),
+                           on_commit=app.save_settings, neutral_tick=False, name="volume"))
+        self.ui.add(toggle(row("settings.fullscreen"), None, lambda: app.settings.fullscreen,
+                           lambda v: app.set_setting("fullscreen", v), self.label("common.on"),
+                           self.label("common.off"), name="fullscreen"))
+        self.ui.add(toggle(row("settings.hints"), None, lambda: app.settings.hints,
+                           lambda v: app.set_setting("hints", v), self.label("common.on"),
+                           self.label("common.off"), name="hints"))
+        by = PANEL.bottom - 90
+        self.ui.add(Button((PANEL.x + 44, by, 250, 46), self.label("settings.reset_picture"), self._reset,
+                           name="reset"))
+        self.done = self.ui.add(Button((PANEL.right - 44 - 250, by, 250, 46), self.label("common.done"),
+                                       self.back, style="primary", name="done"))
+
+    def _reset(self) -> None:
+        for key in ("contrast", "grain", "temperature"):
+            self.app.set_setting(key, 50, commit=False)
+        self.app.save_settings()
+        self.app.toast(self.t("toast.picture_reset"))
+
+    def handle(self, event: pygame.event.Event) -> None:
+        # A click outside the panel closes the overlay, like Esc.
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not PANEL.collidepoint(event.pos):
+            self.back()
+            return
+        super().handle(event)
+
+    def back(self) -> None:
+        self.app.save_settings()
+        super().back()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.appear.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        a = float(self.appear.value_at(self.alpha))
+        dim = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        dim.fill((4, 12, 8, int(150 * a)))
+        surface.blit(dim, (0, 0))
+        offset = round((1 - a) * 24)
+        layer = self._panel_layer()
+        # (set_alpha(None) would switch off per-pixel blending and show the corners black.)
+        layer.set_alpha(int(255 * a))
+        surface.blit(theme.shadow(PANEL.size, 16, 12, 170), (PANEL.x - 12, PANEL.y - 12 + 6 + offset))
+        surface.blit(layer, (PANEL.x, PANEL.y + offset))
+        if offset:
+            # Widgets follow the panel while it settles.
+            for w in self.ui.widgets:
+                w.rect.y += offset
+            self.ui.draw(surface)
+            for w in self.ui.widgets:
+                w.rect.y -= offset
+        else:
+            self.ui.draw(surface)
+
+    def _panel_layer(self) -> pygame.Surface:
+        """The panel with its static text, re-rendered when the language changes."""
+        key = self.app.language
+        cached = getattr(self, "_layer", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        layer = pygame.Surface(PANEL.size, pygame.SRCALPHA)
+        layer.blit(theme.panel(PANEL.size, 18, (10, 30, 21, 255), theme.BRASS), (0, 0))
+        inner = pygame.Rect(8, 8, PANEL.w - 16, PANEL.h - 16)
+        layer.blit(theme.rounded(inner.size, 13, (0, 0, 0, 0), 1, (*theme.BRASS_DARK, 160)), inner)
+        theme.heading(layer, self.t("settings.title"), (PANEL.w // 2, 34), 30, anchor="midtop")
+        layer.blit(theme.ornament(300), (PANEL.w // 2 - 150, 80))
+        for key, y in self.rows:
+            lab = self.t(key)
+            size = theme.fit(lab, "sans_bold", 16, CONTROL_X - LABEL_X - 16, 11)
+            theme.blit_text(layer, lab, (LABEL_X - PANEL.x, y - PANEL.y), "sans_bold", size, theme.CREAM,
+                            anchor="midleft")
+        for i in range(len(self.rows) - 1):
+            yy = (self.rows[i][1] + self.rows[i + 1][1]) // 2 - PANEL.y
+            pygame.draw.line(layer, (255, 240, 210, 22), (36, yy), (PANEL.w - 36, yy))
+        theme.blit_text(layer, self.t("hint.settings"), (PANEL.w // 2, PANEL.h - 16), "sans", 12,
+                        theme.CREAM_FAINT, anchor="midbottom")
+        self._layer = (key, layer)
+        return layer
+
+
+def create(app: Any, **params: Any) -> SettingsScene:
+    return SettingsScene(app)

@@ -1,0 +1,477 @@
+"""The house style: palette, fonts, cached text, the felt table, panels and shadows.
+
+Everything expensive is made once and cached (felt, rim, panels, shadows, rendered text),
+so a frame is mostly blits. Sizes are in logical canvas pixels (1280×720).
+
+Numbers: DejaVu's digits all share one advance width, so scores and percentages are
+tabular by construction (``tests/scenes/test_window.py`` checks it).
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import OrderedDict
+from functools import cache
+from pathlib import Path
+
+import pygame
+
+CANVAS_SIZE = (1280, 720)
+
+# ------------------------------------------------------------------ palette
+FELT = (31, 90, 58)            # #1f5a3a
+FELT_DEEP = (16, 52, 33)
+FELT_LIGHT = (46, 116, 77)
+CREAM = (243, 234, 215)        # #f3ead7
+CREAM_DIM = (196, 190, 170)
+CREAM_FAINT = (150, 158, 140)
+BRASS = (201, 164, 92)
+BRASS_LIGHT = (240, 214, 150)
+BRASS_DARK = (128, 96, 44)
+WOOD = (98, 58, 30)
+WOOD_DARK = (52, 29, 14)
+WOOD_LIGHT = (140, 88, 48)
+INK = (28, 24, 20)
+PANEL = (9, 30, 20, 178)       # translucent deep green-black
+PANEL_SOLID = (14, 38, 26)
+SHADOW = (0, 0, 0)
+FOCUS = (255, 226, 160)
+DANGER = (214, 92, 70)
+
+RIM = 14  # wooden rim width around the canvas
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FACES = {
+    "sans": "DejaVuSans.ttf",
+    "sans_bold": "DejaVuSans-Bold.ttf",
+    "cond_bold": "DejaVuSansCondensed-Bold.ttf",
+    "serif": "DejaVuSerif.ttf",
+    "serif_bold": "DejaVuSerif-Bold.ttf",
+}
+
+
+# ------------------------------------------------------------------ fonts and text
+@cache
+def font(face: str, size: int) -> pygame.font.Font:
+    """A shipped font (never a system one, so every machine looks the same)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(str(FONT_DIR / FACES.get(face, FACES["sans"])), size)
+
+
+_TEXT_CACHE: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+_TEXT_CACHE_MAX = 3000
+
+
+def text(s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: float = 0,
+         caps: bool = False, shadow: int = 0) -> pygame.Surface:
+    """Rendered, antialiased text on a transparent surface, cached by its arguments.
+
+    ``tracking`` adds letter spacing in pixels (for letter-spaced capitals); ``shadow``
+    offsets a soft dark copy beneath, which keeps cream text crisp on busy felt.
+    """
+    key = (s, face, size, tuple(color), tracking, caps, shadow)
+    surf = _TEXT_CACHE.get(key)
+    if surf is not None:
+        _TEXT_CACHE.move_to_end(key)
+        return surf
+    if caps:
+        s = s.upper()
+    f = font(face, size)
+    if tracking and s:
+        glyphs = [f.render(ch, True, color) for ch in s]
+        advances = [f.size(ch)[0] for ch in s]
+        width = int(sum(advances) + tracking * (len(s) - 1)) + 2
+        surf = pygame.Surface((max(1, width), f.get_height()), pygame.SRCALPHA)
+        x = 0.0
+        for g, adv in zip(glyphs, advances):
+            surf.blit(g, (round(x), 0))
+            x += adv + tracking
+    else:
+        surf = f.render(s or " ", True, color)
+    if shadow:
+        base = surf
+        dark = base.copy()
+        dark.fill((0, 0, 0, 255), special_flags=pygame.BLEND_RGBA_MIN)
+        dark.fill((255, 255, 255, 110), special_flags=pygame.BLEND_RGBA_MULT)
+        surf = pygame.Surface((base.get_width() + shadow + 1, base.get_height() + shadow + 1), pygame.SRCALPHA)
+        surf.blit(dark, (shadow, shadow))
+        surf.blit(dark, (shadow + 1, shadow))
+        surf.blit(base, (0, 0))
+    _TEXT_CACHE[key] = surf
+    if len(_TEXT_CACHE) > _TEXT_CACHE_MAX:
+        _TEXT_CACHE.popitem(last=False)
+    return surf
+
+
+def text_width(s: str, face: str = "sans", size: int = 18, tracking: float = 0, caps: bool = False) -> int:
+    if caps:
+        s = s.upper()
+    f = font(face, size)
+    if tracking and s:
+        return int(sum(f.size(ch)[0] for ch in s) + tracking * (len(s) - 1)) + 2
+    return f.size(s)[0]
+
+
+def wrap(s: str, face: str, size: int, width: int, max_lines: int | None = None) -> list[str]:
+    """Greedy word wrap to ``width`` pixels; the last allowed line ends with an ellipsis if cut."""
+    f = font(face, size)
+    lines: list[str] = []
+    for para in s.split("\n"):
+        words = para.split()
+        line = ""
+        for w in words:
+            trial = f"{line} {w}" if line else w
+            if f.size(trial)[0] <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = w
+        lines.append(line)
+    if max_lines is not None and len(lines) > max_lines:
+        kept = lines[:max_lines]
+        last = kept[-1]
+        while last and f.size(last + "…")[0] > width:
+            last = last[:-1].rstrip()
+        kept[-1] = last + "…"
+        return kept
+    return lines
+
+
+def fit(s: str, face: str, size: int, width: int, min_size: int = 10) -> int:
+    """The largest size ≤ ``size`` at which ``s`` fits in ``width`` (long German words)."""
+    while size > min_size and font(face, size).size(s)[0] > width:
+        size -= 1
+    return size
+
+
+def blit_text(surface: pygame.Surface, s: str, pos: tuple[float, float], face: str = "sans", size: int = 18,
+              color=CREAM, anchor: str = "topleft", **kw) -> pygame.Rect:
+    """Draw cached text with its rect anchored at ``pos`` (any pygame.Rect anchor name)."""
+    img = text(s, face, size, color, **kw)
+    rect = img.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
+    surface.blit(img, rect)
+    return rect
+
+
+def heading(surface: pygame.Surface, s: str, pos: tuple[float, float], size: int = 30, color=CREAM,
+            anchor: str = "topleft", tracking: float | None = None) -> pygame.Rect:
+    """Letter-spaced serif capitals, the house heading style."""
+    tr = size * 0.22 if tracking is None else tracking
+    return blit_text(surface, s, pos, "serif_bold", size, color, anchor, tracking=tr, caps=True, shadow=2)
+
+
+def small_caps(surface: pygame.Surface, s: str, pos: tuple[float, float], size: int = 13, color=BRASS,
+               anchor: str = "topleft") -> pygame.Rect:
+    """Small letter-spaced labels (section names, hints)."""
+    return blit_text(surface, s, pos, "cond_bold", size, color, anchor, tracking=size * 0.16, caps=True)
+
+
+# ------------------------------------------------------------------ helpers
+def _gray_noise(rng: random.Random, w: int, h: int) -> pygame.Surface:
+    """A w×h grey-noise surface from random bytes (palette trick: no per-pixel Python)."""
+    small = pygame.image.frombytes(rng.randbytes(w * h), (w, h), "P")
+    small.set_palette([(i, i, i) for i in range(256)])
+    return small.convert(24)
+
+
+def _radial(size: tuple[int, int], inner: float, outer: float, power: float = 1.6,
+            center: tuple[float, float] = (0.5, 0.5), steps: int = 48) -> pygame.Surface:
+    """A grey radial gradient (255 at the centre down to ``outer``·255 at the corners).
+
+    Drawn small as concentric ellipses and scaled up smoothly, so it is cheap and banding-free.
+    """
+    w, h = size
+    sw, sh = max(8, w // 8), max(8, h // 8)
+    g = pygame.Surface((sw, sh))
+    cx, cy = center[0] * sw, center[1] * sh
+    rmax = math.hypot(max(cx, sw - cx), max(cy, sh - cy))
+    g.fill((int(outer * 255),) * 3)
+    for i in range(steps, 0, -1):
+        t = i / steps  # 1 at the edge → 0 at the centre
+        v = inner + (outer - inner) * (t ** power)
+        r = rmax * t
+        rect = pygame.Rect(0, 0, int(r * 2 * (sw / sh) ** 0.35), int(r * 2 / (sw / sh) ** 0.35))
+        rect.center = (int(cx), int(cy))
+        pygame.draw.ellipse(g, (int(_clamp(v) * 255),) * 3, rect)
+    return pygame.transform.smoothscale(pygame.transform.smoothscale(g, (sw * 2, sh * 2)), (w, h))
+
+
+def _clamp(v: float, lo: float = 0.0, hi: float = 1.0) -> float:
+    return lo if v < lo else hi if v > hi else v
+
+
+def _weave_tile(rng: random.Random, n: int = 64) -> pygame.Surface:
+    """A small twill tile: diagonal ribs plus fibre noise, as signed offsets around 128."""
+    tile = pygame.Surface((n, n))
+    for y in range(n):
+        for x in range(n):
+            rib = 5 if (x + y) % 4 < 2 else -5
+            thread = 3 if x % 2 == 0 else -2
+            v = 128 + rib + thread + rng.randint(-6, 6)
+            tile.set_at((x, y), (v, v, v))
+    return tile
+
+
+# ------------------------------------------------------------------ the felt table
+_BG_CACHE: dict[tuple, pygame.Surface] = {}
+
+
+def felt(size: tuple[int, int] = CANVAS_SIZE, seed: int = 7) -> pygame.Surface:
+    """Deep green felt: faint woven texture, soft mottling, a lamp-lit centre and a radial
+    vignette. Made once per size."""
+    key = ("felt", size, seed)
+    if key in _BG_CACHE:
+        return _BG_CACHE[key]
+    w, h = size
+    rng = random.Random(seed)
+    surf = pygame.Surface(size)
+    surf.fill(FELT)
+    # Woven texture: tile the twill, then push the felt up/down by its offset from 128.
+    weave = pygame.Surface(size)
+    tile = _weave_tile(rng)
+    for y in range(0, h, tile.get_height()):
+        for x in range(0, w, tile.get_width()):
+            weave.blit(tile, (x, y))
+    up = weave.copy()
+    up.fill((128, 128, 128), special_flags=pygame.BLEND_RGB_SUB)
+    down = pygame.Surface(size)
+    down.fill((128, 128, 128))
+    down.blit(weave, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
+    surf.blit(up, (0, 0), special_flags=pygame.BLEND_RGB_ADD)
+    surf.blit(down, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
+    # Mottling: low-frequency noise, very gentle, like a worn cloth.
+    mottle = pygame.transform.smoothscale(_gray_noise(rng, 40, 24), size)
+    mottle.fill((128, 128, 128), special_flags=pygame.BLEND_RGB_SUB)  # keep the bright half
+    mottle.fill((22, 22, 22), special_flags=pygame.BLEND_RGB_MULT)
+    surf.blit(mottle, (0, 0), special_flags=pygame.BLEND_RGB_ADD)
+    # Lamp light: a warm lift in the middle of the table.
+    lamp = _radial(size, 1.0, 0.0, power=1.2, center=(0.5, 0.45))
+    lamp.fill((26, 22, 12), special_flags=pygame.BLEND_RGB_MULT)
+    surf.blit(lamp, (0, 0), special_flags=pygame.BLEND_RGB_ADD)
+    # Vignette: darken towards the corners.
+    vig = _radial(size, 1.0, 0.36, power=2.0, center=(0.5, 0.47))
+    surf.blit(vig, (0, 0), special_flags=pygame.BLEND_RGB_MULT)
+    surf = surf.convert() if pygame.display.get_surface() is not None else surf
+    _BG_CACHE[key] = surf
+    return surf
+
+
+def rim(size: tuple[int, int] = CANVAS_SIZE, width: int = RIM) -> pygame.Surface:
+    """A wooden frame with a brass inlay, drawn like a mitred picture frame (transparent inside)."""
+    key = ("rim", size, width)
+    if key in _BG_CACHE:
+        return _BG_CACHE[key]
+    w, h = size
+    rng = random.Random(11)
+    # The wood is painted on an opaque board (so translucent streaks blend instead of
+    # punching holes), then copied into a transparent frame.
+    wood = pygame.Surface(size)
+    # Four mitred bevels: light from the top-left.
+    sides = [
+        ([(0, 0), (w, 0), (w - width, width), (width, width)], (132, 82, 44)),   # top
+        ([(0, 0), (width, width), (width, h - width), (0, h)], (112, 68, 36)),  # left
+        ([(w, 0), (w, h), (w - width, h - width), (w - width, width)], (78, 46, 22)),  # right
+        ([(0, h), (width, h - width), (w - width, h - width), (w, h)], (64, 37, 18)),  # bottom
+    ]
+    for pts, col in sides:
+        pygame.draw.polygon(wood, col, pts)
+    # Wood grain: thin streaks running along each side.
+    streaks = pygame.Surface(size, pygame.SRCALPHA)
+    for _ in range(260):
+        side = rng.randrange(4)
+        shade = rng.choice([(40, 22, 10, 70), (190, 128, 72, 45), (30, 16, 6, 55)])
+        if side in (0, 3):
+            y = rng.randrange(2, width - 2) if side == 0 else h - rng.randrange(2, width - 2)
+            x0 = rng.randrange(0, w)
+            pygame.draw.line(streaks, shade, (x0, y), (min(w, x0 + rng.randrange(40, 260)), y))
+        else:
+            x = rng.randrange(2, width - 2) if side == 1 else w - rng.randrange(2, width - 2)
+            y0 = rng.randrange(0, h)
+            pygame.draw.line(streaks, shade, (x, y0), (x, min(h, y0 + rng.randrange(40, 200))))
+    wood.blit(streaks, (0, 0))
+    # Re-cut the mitres so streaks do not run through the corners.
+    for (x, y), (dx, dy) in (((0, 0), (1, 1)), ((w - 1, 0), (-1, 1)), ((0, h - 1), (1, -1)), ((w - 1, h - 1), (-1, -1))):
+        pygame.draw.line(wood, (44, 24, 10), (x, y), (x + dx * width, y + dy * width))
+    surf = pygame.Surface(size, pygame.SRCALPHA)
+    surf.blit(wood, (0, 0))
+    surf.fill((0, 0, 0, 0), pygame.Rect(width, width, w - 2 * width, h - 2 * width))
+    # Outer edge highlight and shadow.
+    pygame.draw.rect(surf, (30, 16, 6), surf.get_rect(), 1)
+    pygame.draw.line(surf, (176, 124, 74), (1, 1), (w - 2, 1))
+    # Brass inlay: a bright line with a dark line either side.
+    inner = pygame.Rect(width, width, w - 2 * width, h - 2 * width)
+    pygame.draw.rect(surf, (60, 42, 16), inner.inflate(4, 4), 1)
+    pygame.draw.rect(surf, BRASS, inner.inflate(2, 2), 2)
+    pygame.draw.line(surf, BRASS_LIGHT, (inner.left - 1, inner.top - 1), (inner.right, inner.top - 1))
+    # The felt sits lower than the frame: a soft inner shadow.
+    for i, a in enumerate((90, 60, 38, 22, 12)):
+        r = inner.inflate(-2 * i, -2 * i)
+        pygame.draw.rect(surf, (0, 0, 0, a), r, 1)
+    _BG_CACHE[key] = surf
+    return surf
+
+
+def table_background(size: tuple[int, int] = CANVAS_SIZE, with_rim: bool = True) -> pygame.Surface:
+    """Felt plus rim as one opaque surface: one blit per frame."""
+    key = ("table", size, with_rim)
+    if key in _BG_CACHE:
+        return _BG_CACHE[key]
+    surf = felt(size).copy()
+    if with_rim:
+        surf.blit(rim(size), (0, 0))
+    _BG_CACHE[key] = surf
+    return surf
+
+
+# ------------------------------------------------------------------ panels, shadows, glows
+_SHAPE_CACHE: dict[tuple, pygame.Surface] = {}
+_SS = 3  # supersampling factor for antialiased rounded shapes
+
+
+def rounded(size: tuple[int, int], radius: int, color, border: int = 0, border_color=None) -> pygame.Surface:
+    """An antialiased rounded rectangle (drawn 3× and scaled down), cached."""
+    key = ("rounded", size, radius, tuple(color), border, tuple(border_color) if border_color else None)
+    if key in _SHAPE_CACHE:
+        return _SHAPE_CACHE[key]
+    w, h = max(1, size[0]), max(1, size[1])
+    big = pygame.Surface((w * _SS, h * _SS), pygame.SRCALPHA)
+    r = radius * _SS
+    if border and border_color is not None:
+        pygame.draw.rect(big, border_color, big.get_rect(), border_radius=r)
+        inner = big.get_rect().inflate(-2 * border * _SS, -2 * border * _SS)
+        # Punch the interior out, then fill it, so a translucent fill does not mix with the border.
+        pygame.draw.rect(big, (0, 0, 0, 0), inner, border_radius=max(0, r - border * _SS))
+        pygame.draw.rect(big, color, inner, border_radius=max(0, r - border * _SS))
+    else:
+        pygame.draw.rect(big, color, big.get_rect(), border_radius=r)
+    surf = pygame.transform.smoothscale(big, (w, h))
+    _SHAPE_CACHE[key] = surf
+    return surf
+
+
+def panel(size: tuple[int, int], radius: int = 12, fill=PANEL, edge=BRASS_DARK, highlight: bool = True) -> pygame.Surface:
+    """A translucent dark panel with a thin brass edge and a faint top highlight."""
+    key = ("panel", size, radius, tuple(fill), tuple(edge) if edge else None, highlight)
+    if key in _SHAPE_CACHE:
+        return _SHAPE_CACHE[key]
+    w, h = size
+    surf = pygame.Surface(size, pygame.SRCALPHA)
+    surf.blit(rounded(size, radius, fill, 1 if edge else 0, edge), (0, 0))
+    if highlight:
+        line = rounded((w - 2 * radius, 1), 0, (255, 240, 210, 38))
+        surf.blit(line, (radius, 2))
+    _SHAPE_CACHE[key] = surf
+    return surf
+
+
+def shadow(size: tuple[int, int], radius: int = 8, spread: int = 6, strength: int = 120) -> pygame.Surface:
+    """A soft drop shadow for a rounded rect of ``size`` (blur faked by stacked layers).
+
+    The result is larger than ``size`` by ``spread`` on each side; blit it at
+    (x − spread + offset, y − spread + offset).
+    """
+    key = ("shadow", size, radius, spread, strength)
+    if key in _SHAPE_CACHE:
+        return _SHAPE_CACHE[key]
+    w, h = size
+    surf = pygame.Surface((w + 2 * spread, h + 2 * spread), pygame.SRCALPHA)
+    layers = max(1, spread)
+    for i in range(layers):
+        grow = spread - i
+        a = int(strength / layers * (0.6 + 0.8 * i / layers))
+        r = pygame.Rect(spread - grow, spread - grow, w + 2 * grow, h + 2 * grow)
+        layer = pygame.Surface(r.size, pygame.SRCALPHA)
+        pygame.draw.rect(layer, (0, 0, 0, a), layer.get_rect(), border_radius=radius + grow)
+        surf.blit(layer, r.topleft)
+    _SHAPE_CACHE[key] = surf
+    return surf
+
+
+def glow(size: tuple[int, int], radius: int = 10, color=FOCUS, spread: int = 8, strength: int = 150) -> pygame.Surface:
+    """A soft coloured halo around a rounded rect (focus and selection)."""
+    key = ("glow", size, radius, tuple(color), spread, strength)
+    if key in _SHAPE_CACHE:
+        return _SHAPE_CACHE[key]
+    w, h = size
+    surf = pygame.Surface((w + 2 * spread, h + 2 * spread), pygame.SRCALPHA)
+    for i in range(spread):
+        grow = spread - i
+        a = int(strength * ((i + 1) / spread) ** 2 / 3)
+        r = pygame.Rect(spread - grow, spread - grow, w + 2 * grow, h + 2 * grow)
+        pygame.draw.rect(surf, (*color[:3], a), r, width=2, border_radius=radius + grow)
+    _SHAPE_CACHE[key] = surf
+    return surf
+
+
+def ornament(width: int, color=BRASS) -> pygame.Surface:
+    """A brass rule with a small lozenge in the middle: divides a title from what follows."""
+    key = ("ornament", width, tuple(color))
+    if key in _SHAPE_CACHE:
+        return _SHAPE_CACHE[key]
+    h = 11
+    big = pygame.Surface((width * _SS, h * _SS), pygame.SRCALPHA)
+    cy = h * _SS // 2
+    mid = width * _SS // 2
+    gap = 14 * _SS
+    pygame.draw.line(big, color, (0, cy), (mid - gap, cy), _SS)
+    pygame.draw.line(big, color, (mid + gap, cy), (width * _SS, cy), _SS)
+    d = 5 * _SS
+    pygame.draw.polygon(big, color, [(mid, cy - d), (mid + d, cy), (mid, cy + d), (mid - d, cy)])
+    pygame.draw.circle(big, color, (mid - gap + 2 * _SS, cy), 2 * _SS)
+    pygame.draw.circle(big, color, (mid + gap - 2 * _SS, cy), 2 * _SS)
+    surf = pygame.transform.smoothscale(big, (width, h))
+    _SHAPE_CACHE[key] = surf
+    return surf
+
+
+def spotlight(size: tuple[int, int], color=(60, 52, 30), power: float = 1.8) -> pygame.Surface:
+    """A soft elliptical pool of light on black, fading to nothing at the edges of ``size``;
+    blit with BLEND_RGB_ADD to light the felt."""
+    key = ("spot", size, tuple(color), power)
+    if key in _SHAPE_CACHE:
+        return _SHAPE_CACHE[key]
+    w, h = size
+    sw, sh = max(8, w // 6), max(8, h // 6)
+    g = pygame.Surface((sw, sh))
+    steps = 40
+    for i in range(steps, 0, -1):
+        t = i / steps
+        v = int(255 * (1 - t) ** power)
+        rect = pygame.Rect(0, 0, max(1, int(sw * t)), max(1, int(sh * t)))
+        rect.center = (sw // 2, sh // 2)
+        pygame.draw.ellipse(g, (v, v, v), rect)
+    surf = pygame.transform.smoothscale(pygame.transform.smoothscale(g, (sw * 2, sh * 2)), size)
+    surf.fill(color, special_flags=pygame.BLEND_RGB_MULT)
+    if pygame.display.get_surface() is not None:
+        surf = surf.convert()
+    _SHAPE_CACHE[key] = surf
+    return surf
+
+
+def vertical_gradient(size: tuple[int, int], top, bottom) -> pygame.Surface:
+    """A smooth top-to-bottom gradient (RGB or RGBA), cached."""
+    key = ("vgrad", size, tuple(top), tuple(bottom))
+    if key in _SHAPE_CACHE:
+        return _SHAPE_CACHE[key]
+    w, h = size
+    strip = pygame.Surface((1, 2), pygame.SRCALPHA)
+    strip.set_at((0, 0), top)
+    strip.set_at((0, 1), bottom)
+    surf = pygame.transform.smoothscale(pygame.transform.smoothscale(strip, (2, max(2, h // 4))), (w, h))
+    _SHAPE_CACHE[key] = surf
+    return surf
+
+
+def clear_caches() -> None:
+    """Forget every cached surface (tests; after the display's pixel format changes)."""
+    _BG_CACHE.clear()
+    _SHAPE_CACHE.clear()
+    _TEXT_CACHE.clear()
+
+
+__all__ = [
+    "CANVAS_SIZE", "FELT", "CREAM", "BRASS", "font", "text", "text_width", "wrap", "fit", "blit_text",
+    "heading", "small_caps", "felt", "rim", "table_background", "rounded", "panel", "shadow", "glow",
+    "ornament", "spotlight", "vertical_gradient", "clear_caches",
+]

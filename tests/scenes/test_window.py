@@ -1,0 +1,374 @@
+"""The window shell: scene stack, fixed-tick loop, keyboard and mouse paths, screenshots, CLI."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.config import get_config
+from game.i18n import I18n
+from game.settings import Settings, load_settings
+from scenes.app import CANVAS_SIZE, TICK, App, main
+from scenes.scene import Scene, SceneStack, available_scenes, register_scene, unregister_scene
+from sprites import theme
+
+
+# ---------------------------------------------------------------------- helpers
+class FakeClock:
+    """Returns a fixed number of milliseconds per tick and records the requested frame rate."""
+
+    def __init__(self, ms: int):
+        self.ms = ms
+        self.calls: list[int] = []
+
+    def tick(self, framerate: int = 0) -> int:
+        self.calls.append(framerate)
+        return self.ms
+
+
+def make_app(lang: str = "en", clock=None, **settings) -> App:
+    return App(get_config(), Settings(language=lang, **settings), I18n(lang), clock=clock, window=False)
+
+
+def key(k: int, mod: int = 0) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+def press(app: App, *keys: int, mod: int = 0) -> None:
+    for k in keys:
+        app.dispatch(key(k, mod))
+        app.update(TICK)
+
+
+def click(app: App, pos: tuple[int, int]) -> None:
+    app.stack.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+    app.stack.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    app.stack.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.update(TICK)
+
+
+def focused_name(app: App) -> str:
+    w = app.stack.top.ui.focused
+    return w.name if w else ""
+
+
+def widget(app: App, name: str):
+    return next(w for w in app.stack.top.ui.widgets if w.name == name)
+
+
+class Recorder(Scene):
+    def __init__(self, app, label, log, overlay=False):
+        super().__init__(app)
+        self.label, self.log, self.is_overlay = label, log, overlay
+
+    def handle(self, event):
+        self.log.append(("handle", self.label))
+
+    def update(self, dt):
+        self.log.append(("update", self.label))
+
+    def draw(self, surface):
+        self.log.append(("draw", self.label))
+
+    def enter(self):
+        self.log.append(("enter", self.label))
+
+    def leave(self):
+        self.log.append(("leave", self.label))
+
+
+# ---------------------------------------------------------------------- scene stack
+def test_stack_push_pop_replace_and_top():
+    log: list = []
+    st = SceneStack()
+    a, b, c = (Recorder(None, n, log) for n in "abc")
+    st.push(a)
+    st.push(b)
+    assert st.top is b and len(st) == 2
+    st.replace(c)
+    assert st.scenes == [a, c]
+    assert st.pop() is c and st.top is a
+    assert st.pop() is a and st.top is None and st.pop() is None
+    assert log == [("enter", "a"), ("leave", "a"), ("enter", "b"), ("leave", "b"), ("enter", "c"),
+                   ("leave", "c"), ("enter", "a"), ("leave", "a")]
+
+
+def test_only_the_top_scene_gets_input_and_updates():
+    log: list = []
+    st = SceneStack()
+    st.push(Recorder(None, "under", log))
+    st.push(Recorder(None, "top", log, overlay=True))
+    log.clear()
+    st.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a))
+    st.update(TICK)
+    assert log == [("handle", "top"), ("update", "top")]
+
+
+def test_overlays_draw_over_the_scene_beneath_and_opaque_scenes_hide_it():
+    log: list = []
+    st = SceneStack()
+    st.push(Recorder(None, "hidden", log))
+    st.push(Recorder(None, "base", log))
+    st.push(Recorder(None, "overlay1", log, overlay=True))
+    st.push(Recorder(None, "overlay2", log, overlay=True))
+    log.clear()
+    st.draw(pygame.Surface((4, 4)), 0.5)
+    assert log == [("draw", "base"), ("draw", "overlay1"), ("draw", "overlay2")]
+    assert all(s.alpha == 0.5 for s in st.visible())
+
+
+def test_registry_lists_the_shell_scenes_and_accepts_new_ones():
+    names = available_scenes()
+    for n in ("menu", "decks", "games", "settings"):
+        assert n in names
+    register_scene("zz_test", lambda app, **p: Recorder(app, "zz", []))
+    try:
+        assert "zz_test" in available_scenes()
+    finally:
+        unregister_scene("zz_test")
+    assert "zz_test" not in available_scenes()
+
+
+# ---------------------------------------------------------------------- the loop
+def test_fixed_tick_loop_counts_updates_from_the_clock():
+    clock = FakeClock(11)
+    app = make_app(clock=clock)
+    app.open_path("menu")
+    app.run(max_frames=40)
+    # 40 frames × 11 ms = 440 ms → 26 whole ticks of 1/60 s; the remainder is render alpha.
+    assert app.updates == 26
+    assert app.frames == 40
+    assert 0.0 <= app.alpha < 1.0
+    assert set(clock.calls) == {60}  # paced by the clock's frame cap, not a busy loop
+
+
+def test_a_long_stall_does_not_trigger_a_catch_up_storm():
+    app = make_app(clock=FakeClock(5000))
+    app.open_path("menu")
+    app.run(max_frames=2)
+    assert app.updates == 30  # 2 frames, each clamped to 0.25 s = 15 ticks
+
+
+def test_quit_stops_the_loop():
+    app = make_app(clock=FakeClock(16))
+    app.open_path("menu")
+    app.quit()
+    assert app.run(max_frames=100) == 0
+    assert app.frames == 0
+
+
+# ---------------------------------------------------------------------- keyboard paths
+def test_keyboard_walks_from_menu_to_game_start():
+    app = make_app()
+    seen = {}
+
+    def fake_table(a, **params):
+        seen.update(params)
+        return Recorder(a, "table", [])
+
+    register_scene("table", fake_table)
+    try:
+        app.open_path("menu")
+        assert focused_name(app) == "play"
+        press(app, pygame.K_DOWN)
+        assert focused_name(app) == "rules"
+        press(app, pygame.K_UP, pygame.K_RETURN)
+        assert app.stack.top.name == "decks"
+        assert focused_name(app) == "deck:piacentine"
+        press(app, pygame.K_RIGHT, pygame.K_RIGHT)
+        assert focused_name(app) == "deck:bresciane"
+        press(app, pygame.K_RETURN)
+        assert app.stack.top.name == "games"
+        assert app.settings.last_deck == "bresciane"
+        assert focused_name(app) == "start:scopa"
+        # Tab reaches the players chooser; Right changes it.
+        for _ in range(10):
+            if focused_name(app) == "players:scopa":
+                break
+            press(app, pygame.K_TAB)
+        assert focused_name(app) == "players:scopa"
+        press(app, pygame.K_RIGHT, pygame.K_RIGHT)
+        app.stack.top.ui.focus(widget(app, "start:scopa"))
+        press(app, pygame.K_RETURN)
+        assert seen == {"deck": "bresciane", "game": "scopa", "players": 4, "options": {"target": 11},
+                        "ai_level": "normal"}
+        assert app.stack.top.name == "table"
+    finally:
+        unregister_scene("table")
+
+
+def test_escape_goes_back_and_settings_overlay_adjusts_the_picture():
+    app = make_app()
+    app.open_path("menu")
+    press(app, pygame.K_RETURN)
+    assert app.stack.top.name == "decks"
+    press(app, pygame.K_ESCAPE)
+    assert app.stack.top.name == "menu"
+    app.stack.top.ui.focus(widget(app, "settings"))
+    press(app, pygame.K_RETURN)
+    top = app.stack.top
+    assert top.name == "settings" and top.is_overlay
+    assert [s.name for s in app.stack.visible()] == ["menu", "settings"]
+    press(app, pygame.K_DOWN)
+    assert focused_name(app) == "contrast"
+    press(app, pygame.K_RIGHT, pygame.K_RIGHT)
+    assert app.settings.contrast == 60 and app.postfx.contrast == 60
+    press(app, pygame.K_LEFT, mod=pygame.KMOD_SHIFT)
+    assert app.settings.contrast == 59
+    press(app, pygame.K_ESCAPE)
+    assert app.stack.top.name == "menu"
+    assert load_settings().settings.contrast == 59  # saved on the way out
+
+
+def test_language_switch_relabels_every_scene_at_once():
+    app = make_app()
+    app.open_path("games", deck="piacentine")
+    assert widget(app, "start:scopa").label() == "Start"
+    app.set_setting("language", "it")
+    assert widget(app, "start:scopa").label() == "Inizia"
+    menu = app.stack.scenes[0]
+    play = next(w for w in menu.ui.widgets if w.name == "play")
+    assert play.label() == "Gioca"
+
+
+def test_games_the_deck_cannot_play_are_not_offered():
+    app = make_app()
+    app.open_path("games", deck="schnapsen-french")
+    names = {w.name for w in app.stack.top.ui.widgets}
+    assert "start:schnapsen" in names
+    assert not any(n.startswith("start:scopa") or n.startswith("start:briscola") for n in names)
+
+
+def test_game_line_follows_config_options_and_language():
+    from scenes.game_select import game_line
+
+    cfg = get_config()
+    en, de = I18n("en"), I18n("de")
+    assert game_line(en.t, cfg.games["scopa"], {"target": 11}) == "2–4 players · AI opponents / partner · Match to 11"
+    assert game_line(en.t, cfg.games["scopa"], {"target": 21}).endswith("Match to 21")
+    assert game_line(en.t, cfg.games["cicera"], {"format": "single", "target": 21}) == \
+        "4 players · You + AI partner against two AI opponents · Single deal"
+    assert game_line(en.t, cfg.games["briscola"], {"format": "match", "deals_to_win": 3}).endswith("First to win 3 deals")
+    assert game_line(de.t, cfg.games["schnapsen"], {"bummerl": 7}) == "2 Spieler · Du gegen KI · Sieben-Punkte-Match"
+
+
+def test_missing_scene_gives_a_toast_not_a_crash():
+    app = make_app()
+    app.open_path("menu")
+    assert app.open_scene("no_such_scene_yet") is False
+    assert app.toasts.active and "not ready" in app.toasts.active[-1]
+    assert app.stack.top.name == "menu"
+
+
+# ---------------------------------------------------------------------- mouse paths
+def test_mouse_click_and_slider_drag():
+    app = make_app()
+    app.open_path("menu")
+    slider = widget(app, "grain")
+    tr = slider.track
+    app.stack.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(tr.right - 1, tr.centery), button=1))
+    app.stack.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(tr.x + tr.w // 4, tr.centery), rel=(0, 0),
+                                        buttons=(1, 0, 0)))
+    assert app.settings.grain == 25 and app.postfx.grain == 25
+    app.stack.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(tr.x + tr.w // 4, tr.centery), button=1))
+    click(app, widget(app, "play").rect.center)
+    assert app.stack.top.name == "decks"
+
+
+def test_letterbox_maps_window_positions_to_the_canvas():
+    app = make_app()
+    v = app.view_rect((1000, 1000))
+    assert v.w == 1000 and v.h == round(1000 * 720 / 1280) and v.y == (1000 - v.h) // 2
+    assert app.to_canvas(v.topleft, (1000, 1000)) == (0, 0)
+    assert app.to_canvas((v.right - 1, v.bottom - 1), (1000, 1000)) == (1278, 718)
+    wide = app.view_rect((2560, 1080))
+    assert wide.h == 1080 and wide.x > 0  # pillarbox: nothing cut off
+    assert app.view_rect(CANVAS_SIZE) == pygame.Rect(0, 0, *CANVAS_SIZE)
+
+
+# ---------------------------------------------------------------------- screenshots
+def test_f12_saves_a_screenshot_in_the_user_data_folder(_private_home):
+    app = make_app()
+    app.open_path("menu")
+    app.render()
+    app.dispatch(key(pygame.K_F12))
+    shots = list((Path(_private_home) / "screenshots").glob("*.png"))
+    assert len(shots) == 1
+    assert pygame.image.load(str(shots[0])).get_size() == CANVAS_SIZE
+    assert app.toasts.active and shots[0].name in app.toasts.active[-1]
+
+
+def _is_rich_picture(path: Path) -> bool:
+    img = pygame.image.load(str(path))
+    assert img.get_size() == CANVAS_SIZE
+    colours = {tuple(img.get_at((x, y))) for x in range(0, 1280, 37) for y in range(0, 720, 23)}
+    return len(colours) > 200
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "it"])
+def test_every_scene_renders_in_every_language(tmp_path, lang):
+    for scene in ("menu", "decks", "games", "settings"):
+        out = tmp_path / f"{scene}-{lang}.png"
+        assert main(["--screenshot", str(out), "--scene", scene, "--lang", lang, "--ticks", "20"]) == 0
+        assert _is_rich_picture(out), f"{scene} in {lang} looks blank"
+
+
+def test_screenshot_with_sliders_differs_from_neutral(tmp_path):
+    a, b = tmp_path / "a.png", tmp_path / "b.png"
+    assert main(["--screenshot", str(a), "--ticks", "5"]) == 0
+    assert main(["--screenshot", str(b), "--ticks", "5", "--contrast", "80", "--temperature", "90"]) == 0
+    assert pygame.image.tobytes(pygame.image.load(str(a)), "RGB") != pygame.image.tobytes(pygame.image.load(str(b)), "RGB")
+
+
+def test_screenshot_run_does_not_touch_saved_settings(tmp_path, _private_home):
+    assert main(["--screenshot", str(tmp_path / "x.png"), "--contrast", "90", "--ticks", "1"]) == 0
+    assert not (Path(_private_home) / "settings.json").exists()
+
+
+# ---------------------------------------------------------------------- command line
+@pytest.mark.parametrize("argv,needle", [
+    (["--bogus"], "unknown option --bogus"),
+    (["--contrast", "150"], "--contrast"),
+    (["--grain", "lots"], "--grain"),
+    (["--lang", "fr"], "--lang"),
+    (["--scene", "nowhere"], "unknown scene 'nowhere'"),
+    (["--deck", "tarot"], "unknown deck 'tarot'"),
+    (["--deck", "piacentine", "--game", "cicera"], "does not offer cicera"),
+    (["--screenshot"], "--screenshot needs a value"),
+])
+def test_bad_arguments_exit_2_with_one_clear_line(capsys, argv, needle):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert needle in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_help_exits_0(capsys):
+    assert main(["--help"]) == 0
+    assert "--screenshot" in capsys.readouterr().out
+
+
+def test_broken_rules_yaml_is_one_message_and_exit_2(tmp_path, monkeypatch, capsys):
+    (tmp_path / "rules.yaml").write_text("languages: [en, nl, de, it]\ngames: {\n", encoding="utf-8")
+    monkeypatch.setenv("CARDAVIA_DATA", str(tmp_path))
+    assert main(["--screenshot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert "rules.yaml" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------- typography
+def test_digits_are_tabular_so_numbers_do_not_jitter():
+    for face in ("sans", "sans_bold", "serif_bold"):
+        f = theme.font(face, 17)
+        widths = {f.size(d)[0] for d in "0123456789"}
+        assert len(widths) == 1, face
+
+
+def test_fonts_are_shipped_with_their_licence():
+    folder = Path(theme.FONT_DIR)
+    for name in theme.FACES.values():
+        assert (folder / name).is_file()
+    assert "Bitstream" in (folder / "LICENSE").read_text()
+    assert os.path.getsize(folder / "LICENSE") > 1000
