@@ -221,6 +221,11 @@ class App:
     def map_event(self, event: Any) -> Any:
         """Mouse events in canvas coordinates; a click in the letterbox bars is dropped."""
         pg = self.pg
+        if event.type == pg.MOUSEWHEEL:
+            # Wheel events carry no position; give them the pointer's, in canvas pixels.
+            data = dict(event.dict)
+            data["pos"] = self.to_canvas(pg.mouse.get_pos()) if self.has_window else data.get("pos", (0, 0))
+            return pg.event.Event(event.type, data)
         if event.type in (pg.MOUSEMOTION, pg.MOUSEBUTTONDOWN, pg.MOUSEBUTTONUP) and hasattr(event, "pos"):
             if event.type == pg.MOUSEBUTTONDOWN and not self.view_rect().collidepoint(event.pos):
                 return None

@@ -605,10 +605,10 @@ class UI:
                 return cap.on_mouse_up(event.pos, event.button)
             return False
         if event.type == pygame.MOUSEWHEEL:
-            under = self.widget_at(pygame.mouse.get_pos()) if pygame.display.get_init() else None
-            target = under or None
-            if target is not None and target.enabled:
-                return target.on_wheel(event.y)
+            pos = getattr(event, "pos", None)  # set by the app, in canvas pixels
+            under = self.widget_at(pos) if pos is not None else None
+            if under is not None and under.enabled:
+                return under.on_wheel(event.y)
             return False
         return False
 

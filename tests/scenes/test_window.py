@@ -258,7 +258,7 @@ def test_missing_scene_gives_a_toast_not_a_crash():
     app = make_app()
     app.open_path("menu")
     assert app.open_scene("no_such_scene_yet") is False
-    assert app.toasts.active and "not ready" in app.toasts.active[-1]
+    assert app.toasts.active and app.toasts.active[-1].startswith("Coming soon")
     assert app.stack.top.name == "menu"
 
 
@@ -273,6 +273,10 @@ def test_mouse_click_and_slider_drag():
                                         buttons=(1, 0, 0)))
     assert app.settings.grain == 25 and app.postfx.grain == 25
     app.stack.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(tr.x + tr.w // 4, tr.centery), button=1))
+    # The wheel over a slider nudges it by one; the app gives wheel events a canvas position.
+    wheel = app.map_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False, pos=slider.rect.center))
+    app.stack.handle(wheel)
+    assert app.settings.grain == 26
     click(app, widget(app, "play").rect.center)
     assert app.stack.top.name == "decks"
 
@@ -337,6 +341,8 @@ def test_screenshot_run_does_not_touch_saved_settings(tmp_path, _private_home):
     (["--deck", "tarot"], "unknown deck 'tarot'"),
     (["--deck", "piacentine", "--game", "cicera"], "does not offer cicera"),
     (["--screenshot"], "--screenshot needs a value"),
+    (["--window", "10x10"], "--window"),
+    (["--window", "big"], "--window"),
 ])
 def test_bad_arguments_exit_2_with_one_clear_line(capsys, argv, needle):
     assert main(argv) == 2
