@@ -11,6 +11,7 @@ import random
 from game.ai.heuristics_scopa import evaluate
 from game.cards import Card
 from game.rules.base import Action
+from game.rules.capture import sums_by_value
 from game.rules.scopa import ScopaRules, ScopaState, ScopaView
 
 #: Deal-point margins are divided by this so utilities sit roughly in [-1, 1].
@@ -68,7 +69,18 @@ def complete(rules: ScopaRules, view: ScopaView) -> bool:
     return sum(1 for s, n in enumerate(view.hand_counts) if s != view.seat and n) <= 1
 
 
+def _worth_table(rules: ScopaRules) -> dict[Card, float]:
+    """Per card, :func:`_worth` — computed once per rules object (read-only afterwards, so
+    threads may share it; a race only computes the same table twice)."""
+    cached = getattr(rules, "_ai_scopa_worth", None)
+    if cached is None:
+        cached = {c: _worth(rules, c) for c in rules.deck_cards}
+        rules._ai_scopa_worth = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def _worth(rules: ScopaRules, c: Card) -> float:
+    """Rough worth of owning ``c``: a card, a coin, a primiera 7 or 6, the settebello."""
     w = 1.0
     if c.suit == rules.scoring_suit:
         w += 0.7
@@ -86,6 +98,8 @@ def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: rand
     if rng.random() < EPSILON:
         return legal[rng.randrange(len(legal))]
     values = rules.values
+    worth = _worth_table(rules)
+    top = rules.max_value
     table = state.table
     table_sum = 0
     for t in table:
@@ -97,24 +111,117 @@ def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: rand
         c = a.card
         cap = a.capture
         if cap:
-            v = _worth(rules, c)
+            v = worth[c]
             left = table_sum
             for t in cap:
-                v += _worth(rules, t)
+                v += worth[t]
                 left -= values[t]
             if left == 0:
                 if not final:
                     v += 6.0
-            elif left <= 10:
+            elif left <= top:
                 v -= 2.5
         else:
-            v = -_worth(rules, c)
-            if table_sum + values[c] <= 10:
+            v = -worth[c]
+            if table_sum + values[c] <= top:
                 v -= 2.5
         v += rng.random() * 0.1  # break ties at random
         if v > best_v:
             best_v, best = v, a
     return best
+
+
+def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: list | None = None) -> None:
+    """Play the deal to its end with the same policy as :func:`rollout`, straight on the state.
+
+    The search's hot loop: no Action objects, no events, no history. It follows the rules
+    exactly as ``ScopaRules.apply`` does (tests replay ``trace`` through the engine to prove it).
+    """
+    values = rules.values
+    hands, table, stock, piles = state.hands, state.table, state.stock, state.piles
+    n = state.players
+    h = rules.hand_size
+    seat = state.to_act
+    worth = _worth_table(rules)
+    top = rules.max_value
+    while True:
+        hand = hands[seat]
+        table_sum = 0
+        for t in table:
+            table_sum += values[t]
+        # The legal plays, as in ScopaRules.legal_actions: a match first, else a sum, else place.
+        options: list[tuple[Card, tuple[Card, ...]]] = []
+        unmatched: list[Card] = []
+        for c in hand:
+            v = values[c]
+            matched = False
+            for t in table:
+                if values[t] == v:
+                    options.append((c, (t,)))
+                    matched = True
+            if not matched:
+                unmatched.append(c)
+        if unmatched:
+            # Sums once per turn, only up to the highest unmatched card (as legal_actions does).
+            sums = sums_by_value(table, values, max(values[c] for c in unmatched)) if len(table) > 1 else {}
+            for c in unmatched:
+                caps = sums.get(values[c])
+                if caps:
+                    for cap in caps:
+                        options.append((c, cap))
+                else:
+                    options.append((c, ()))
+        final = not stock and sum(len(x) for x in hands) == 1
+        if len(options) == 1:
+            c, cap = options[0]
+        elif rng.random() < EPSILON:
+            c, cap = options[rng.randrange(len(options))]
+        else:
+            best_v = -1e9
+            for oc, ocap in options:
+                if ocap:
+                    v = worth[oc]
+                    left = table_sum
+                    for t in ocap:
+                        v += worth[t]
+                        left -= values[t]
+                    if left == 0:
+                        if not final:
+                            v += 6.0
+                    elif left <= top:
+                        v -= 2.5
+                else:
+                    v = -worth[oc]
+                    if table_sum + values[oc] <= top:
+                        v -= 2.5
+                v += rng.random() * 0.1
+                if v > best_v:
+                    best_v, c, cap = v, oc, ocap
+        if trace is not None:
+            trace.append(Action("play", c, cap, False))
+        hand.remove(c)
+        team = seat % 2 if n == 4 else seat
+        if cap:
+            for t in cap:
+                table.remove(t)
+            pile = piles[team]
+            pile.append(c)
+            pile.extend(cap)
+            state.last_capture_team = team
+            if not table and not final:
+                state.scope[team] += 1
+        else:
+            table.append(c)
+        if final:
+            state.over = True
+            return
+        seat = (seat + 1) % n
+        state.to_act = seat
+        if not any(hands):
+            for i in range(n):
+                s = (state.dealer + 1 + i) % n
+                hands[s] = stock[i * h:(i + 1) * h]
+            del stock[:n * h]
 
 
 def prior(rules: ScopaRules, view: ScopaView, action: Action) -> float:

@@ -23,6 +23,8 @@ Per game, ``game/ai/hooks_<game_id>.py`` provides (see docs/AI.md):
 - ``utilities(rules, state) -> list[float]``       optional; utility of every team at once
   (a fast path: one scoring per playout instead of one per team)
 - ``rollout(rules, state, legal, rng) -> Action``  optional; default uniform random
+- ``playout(rules, state, rng) -> None``          optional; plays the deal to its end in
+  place (a fast path for ``rollout``: no Action objects, no events)
 - ``prior(rules, view, action) -> float``          optional; root move ordering / bias,
   and "obvious" moves (prior >= OBVIOUS) that the easy level never misses
 - ``complete(rules, view) -> bool``                optional; True when the view fixes the
@@ -209,6 +211,7 @@ class SearchBot(BaseBot):
         utility = hooks.utility
         utilities = getattr(hooks, "utilities", None)
         rollout = getattr(hooks, "rollout", None)
+        playout = getattr(hooks, "playout", None)
         legal_actions = rules.legal_actions
         apply = rules.apply
         is_over = rules.is_over
@@ -278,6 +281,8 @@ class SearchBot(BaseBot):
                 node = ch
                 depth += 1
             # Playout to the end of the deal.
+            if playout is not None and not is_over(state):
+                playout(rules, state, rng)
             while not is_over(state):
                 acts = legal_actions(state)
                 if len(acts) == 1:

@@ -134,3 +134,26 @@ def test_easy_sometimes_differs_from_hard_where_it_matters_little():
         assert picks <= set(legal)
         differ += len(picks) > 1
     assert differ >= 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fast_playout_follows_the_rules_exactly(players):
+    """The search's fast playout, replayed move by move through the rules engine (validated),
+    ends in the same state: same piles, scope, table, last capturer and result."""
+    rules = make_rules("scopa", None, players)
+    rng = random.Random(players)
+    for i in range(40):
+        s = rules.new_deal(rng, i % players, 1)
+        for _ in range(rng.randrange(0, 20)):
+            rules.apply(s, rng.choice(rules.legal_actions(s)))
+        fast = rules.clone(s)
+        trace: list = []
+        hooks_scopa.playout(rules, fast, random.Random(i), trace)
+        slow = rules.clone(s)
+        for a in trace:
+            assert a in rules.legal_actions(slow)
+            rules.apply(slow, a)
+        assert fast.over and slow.over
+        assert (fast.piles, fast.scope, fast.table, fast.last_capture_team) == \
+            (slow.piles, slow.scope, slow.table, slow.last_capture_team)
+        assert rules.deal_result(fast).points == rules.deal_result(slow).points
