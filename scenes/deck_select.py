@@ -9,7 +9,7 @@ import pygame
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Tween, ease_out_cubic
-from sprites.widgets import CONFIRM_KEYS, Button, Widget, card_fan, sample_codes
+from sprites.widgets import CONFIRM_KEYS, Button, Widget, card_fan_fit, sample_codes
 
 PANEL_W, PANEL_H = 278, 262
 GAP = 20
@@ -69,7 +69,7 @@ class DeckPanel(Widget):
         surf.blit(theme.panel((w, h), 14), (0, 0))
         # A lighter "lamp" behind the fan so the cards read as objects on the cloth.
         surf.blit(theme.rounded((w - 16, 112), 10, (255, 244, 214, 14)), (8, 8))
-        fan = card_fan(d, sample_codes(d, 5), 92, lang, spread=34)
+        fan = card_fan_fit(d, sample_codes(d, 5), w - 70, 92, lang, spread=34)
         surf.blit(fan, fan.get_rect(midtop=(w // 2 - 22, 8)))
         # Card count: a small brass tag in the corner.
         count = t("decks.cards", count=d.cards)

@@ -14,7 +14,7 @@ from game.settings import AI_LEVELS
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Tween, ease_out_cubic
-from sprites.widgets import Button, Choice, card_fan, sample_codes
+from sprites.widgets import Button, Choice, card_fan_fit, sample_codes
 
 LEFT = pygame.Rect(40, 36, 360, 650)
 RIGHT_X = 430
@@ -211,13 +211,13 @@ class GameSelectScene(UIScene):
         surf.blit(theme.panel(LEFT.size, 16), (0, 0))
         w = LEFT.w
         name = _loc(d.name, lang)
-        size = theme.fit(name.upper(), "serif_bold", 28, w - 40, 15)
+        size = theme.fit(name, "serif_bold", 28, w - 40, 15, tracking_ratio=0.12, caps=True)
         theme.heading(surf, name, (w // 2, 26), size, anchor="midtop", tracking=size * 0.12)
         region = _loc(d.region, lang)
-        theme.small_caps(surf, region, (w // 2, 66), theme.fit(region.upper(), "cond_bold", 13, w - 40, 10),
+        theme.small_caps(surf, region, (w // 2, 66), theme.fit(region, "cond_bold", 13, w - 40, 10, 0.16, True),
                          anchor="midtop")
         surf.blit(theme.ornament(w - 80), (40, 90))
-        fan = card_fan(d, sample_codes(d, 5), 160, lang, spread=34)
+        fan = card_fan_fit(d, sample_codes(d, 5), w - 24, 160, lang, spread=34)
         surf.blit(fan, fan.get_rect(midtop=(w // 2, 110)))
         y = 110 + fan.get_height() + 6
         theme.small_caps(surf, self.t("games.deck_cards", count=d.cards), (w // 2, y), 13, theme.BRASS_LIGHT,

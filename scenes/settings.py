@@ -145,7 +145,8 @@ class SettingsScene(UIScene):
                             anchor="midleft")
         for i in range(len(self.rows) - 1):
             yy = (self.rows[i][1] + self.rows[i + 1][1]) // 2 - PANEL.y
-            pygame.draw.line(layer, (255, 240, 210, 22), (36, yy), (PANEL.w - 36, yy))
+            # Blitted, not drawn: pygame.draw would replace the panel's alpha and leave a see-through line.
+            layer.blit(theme.rounded((PANEL.w - 72, 1), 0, (255, 240, 210, 22)), (36, yy))
         theme.blit_text(layer, self.t("hint.settings"), (PANEL.w // 2, PANEL.h - 16), "sans", 12,
                         theme.CREAM_FAINT, anchor="midbottom")
         self._layer = (key, layer)

@@ -138,9 +138,11 @@ def wrap(s: str, face: str, size: int, width: int, max_lines: int | None = None)
     return lines
 
 
-def fit(s: str, face: str, size: int, width: int, min_size: int = 10) -> int:
-    """The largest size ≤ ``size`` at which ``s`` fits in ``width`` (long German words)."""
-    while size > min_size and font(face, size).size(s)[0] > width:
+def fit(s: str, face: str, size: int, width: int, min_size: int = 10, tracking_ratio: float = 0.0,
+        caps: bool = False) -> int:
+    """The largest size ≤ ``size`` at which ``s`` fits in ``width`` (long German words);
+    ``tracking_ratio`` × size is the letter spacing the text will be drawn with."""
+    while size > min_size and text_width(s, face, size, tracking_ratio * size, caps) > width:
         size -= 1
     return size
 

@@ -207,8 +207,9 @@ class Button(Widget):
         else:
             color = theme.CREAM if self.enabled else theme.CREAM_FAINT
         s = _label(self.label)
-        size = theme.fit(s.upper(), "sans_bold", self.size, r.w - 24, 11)
-        img = theme.text(s, "sans_bold", size, color, tracking=1.6, caps=True)
+        icon_w = theme.text_width(_label(self.icon), "sans_bold", self.size + 2) + 8 if self.icon else 0
+        size = theme.fit(s, "sans_bold", self.size, r.w - 28 - icon_w, 10, tracking_ratio=1.6 / self.size, caps=True)
+        img = theme.text(s, "sans_bold", size, color, tracking=1.6 * size / self.size, caps=True)
         icon = _label(self.icon)
         if icon:
             ic = theme.text(icon, "sans_bold", self.size + 2, color)
@@ -790,7 +791,19 @@ def card_fan(deck: Any, codes: Sequence[str], height: int, lang: str = "en", spr
     return surf
 
 
+def card_fan_fit(deck: Any, codes: Sequence[str], max_w: int, max_h: int, lang: str = "en",
+                 spread: float = 34.0) -> pygame.Surface:
+    """The tallest fan (card height ≤ ``max_h``) whose picture fits ``max_w`` pixels across:
+    wide packs (French, German) get smaller cards, narrow ones (Bresciane) taller."""
+    h = max_h
+    fan = card_fan(deck, codes, h, lang, spread)
+    while fan.get_width() > max_w and h > 24:
+        h -= 6
+        fan = card_fan(deck, codes, h, lang, spread)
+    return fan
+
+
 __all__ = [
-    "Widget", "Button", "Slider", "Choice", "toggle", "UI", "Toasts", "card_art", "card_fan",
+    "card_fan_fit", "Widget", "Button", "Slider", "Choice", "toggle", "UI", "Toasts", "card_art", "card_fan",
     "sample_codes", "FallbackCardArt", "set_feedback",
 ]
