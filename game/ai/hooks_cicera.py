@@ -12,6 +12,7 @@ from game.ai.heuristics_cicera import evaluate
 from game.ai.hooks_scopa import deal_hidden
 from game.cards import Card
 from game.rules.base import Action
+from game.rules.capture import sums_by_value
 from game.rules.cicera import CiceraRules, CiceraState, CiceraView
 
 #: Deal-point margins are divided by this so utilities sit roughly in [-1, 1].
@@ -107,6 +108,109 @@ def rollout(rules: CiceraRules, state: CiceraState, legal: list[Action], rng: ra
         if v > best_v:
             best_v, best = v, a
     return best
+
+
+def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: list | None = None) -> None:
+    """Play the deal to its end with the same policy as :func:`rollout`, straight on the state.
+
+    The search's hot loop: no Action objects, no events, no history. It follows the rules
+    exactly as ``CiceraRules.apply`` does (tests replay ``trace`` through the engine to prove it).
+    """
+    values = rules.values
+    worth = _worth_table(rules)
+    hands, table, piles, bonuses = state.hands, state.table, state.piles, state.bonuses
+    qmin = rules.quadriglia_min
+    n = state.players
+    seat = state.to_act
+    while True:
+        hand = hands[seat]
+        # The legal plays, as in CiceraRules.legal_actions: place, same-rank match, numeral sum.
+        top = 0
+        for c in hand:
+            v = values.get(c, 0)
+            if v > top:
+                top = v
+        sums = sums_by_value(table, values, top) if top >= 2 and len(table) > 1 else None
+        options: list[tuple[Card, tuple[Card, ...]]] = []
+        for c in hand:
+            options.append((c, ()))
+            rank = c.rank
+            for t in table:
+                if t.rank == rank:
+                    options.append((c, (t,)))
+            if sums:
+                caps = sums.get(values.get(c))
+                if caps:
+                    for cap in caps:
+                        options.append((c, cap))
+        last = state.last_placed
+        n_table = len(table)
+        if len(options) == 1:
+            c, cap = options[0]
+        elif rng.random() < EPSILON:
+            c, cap = options[rng.randrange(len(options))]
+        else:
+            best_v = -1e9
+            for oc, ocap in options:
+                if ocap:
+                    v = worth[oc]
+                    suit = oc.suit
+                    same = True
+                    for t in ocap:
+                        v += worth[t]
+                        if t.suit != suit:
+                            same = False
+                    if same:
+                        v += 1.0
+                    k = len(ocap)
+                    if k == n_table:
+                        v += 1.0
+                    elif n_table - k == 1:
+                        v -= 0.5
+                    if k == 1 and ocap[0] is last:
+                        v += 1.0
+                    if k >= qmin:
+                        v += 1.0
+                else:
+                    v = -0.3 - worth[oc]
+                    if n_table == 0:
+                        v -= 0.6
+                v += rng.random() * 0.05
+                if v > best_v:
+                    best_v, c, cap = v, oc, ocap
+        if trace is not None:
+            trace.append(Action("play", c, cap, False))
+        hand.remove(c)
+        if cap:
+            team = seat % 2
+            for t in cap:
+                table.remove(t)
+            pile = piles[team]
+            pile.append(c)
+            pile.extend(cap)
+            state.last_capture_team = team
+            counts = bonuses[team]
+            if not table:
+                counts[0] += 1  # scùa
+            if len(cap) == 1 and cap[0] is last and cap[0].rank == c.rank:
+                counts[1] += 1  # picada
+            suit = c.suit
+            for t in cap:
+                if t.suit != suit:
+                    break
+            else:
+                counts[2] += 1  # simili
+            if len(cap) >= qmin:
+                counts[3] += 1  # quadriglia
+            state.last_placed = None
+        else:
+            table.append(c)
+            state.last_placed = c
+        if not any(hands):
+            state.over = True
+            return
+        seat = (seat + 1) % n
+        state.to_act = seat
 
 
 def prior(rules: CiceraRules, view: CiceraView, action: Action) -> float:

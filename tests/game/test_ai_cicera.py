@@ -133,3 +133,25 @@ def test_rollout_policy_plays_legal_actions_to_the_end():
         s = rules.new_deal(rng, 0, 1)
         while not rules.is_over(s):
             rules.apply(s, hooks_cicera.rollout(rules, s, rules.legal_actions(s), rng))  # checked: legal
+
+
+def test_fast_playout_follows_the_rules_exactly():
+    """The search's fast playout, replayed move by move through the rules engine (validated),
+    ends in the same state: same piles, bonuses, table, last capturer and result."""
+    rules = make_rules("cicera", None, 4)
+    rng = random.Random(7)
+    for i in range(25):
+        s = rules.new_deal(rng, i % 4, 1)
+        for _ in range(rng.randrange(0, 40)):
+            rules.apply(s, rng.choice(rules.legal_actions(s)))
+        fast = rules.clone(s)
+        trace: list = []
+        hooks_cicera.playout(rules, fast, random.Random(i), trace)
+        slow = rules.clone(s)
+        for a in trace:
+            assert a in rules.legal_actions(slow)
+            rules.apply(slow, a)
+        assert fast.over and slow.over
+        assert (fast.piles, fast.bonuses, fast.table, fast.last_capture_team, fast.last_placed) == \
+            (slow.piles, slow.bonuses, slow.table, slow.last_capture_team, slow.last_placed)
+        assert rules.deal_result(fast).points == rules.deal_result(slow).points
