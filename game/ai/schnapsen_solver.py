@@ -1,0 +1,317 @@
+"""Exact Schnapsen endgame solver: alpha-beta over a fully known position under the strict rules.
+
+Once the stock is exhausted (or closed, in a determinized deal) both hands are known and every
+follow is forced by follow-and-beat, so the remaining game is a small perfect-information
+tree: at most 5 leads × 5 follows per trick. The solver works on bit masks (cards are bits
+0..19), plays and undoes moves in place and orders moves (marriages, then winners, then the
+most points first) so that alpha-beta cuts most of the tree. Values are signed game points
+(−3..3) for seat 0; :func:`solve` returns them per legal action, scaled to the hooks' utility
+(game points / 3), from the asking seat's point of view.
+
+Two rule variants are read off the rules object (the benchmark adapter's engine differs):
+``ai_marriage_counts_at_once`` (default True: a declarer who has a trick is credited at once,
+and may reach 66 by the marriage) and ``ai_marriage_king_only`` (default False: the marriage
+may be led with the King or the Queen).
+"""
+from __future__ import annotations
+
+from game.rules.base import Action
+from game.rules.schnapsen import SchnapsenRules, SchnapsenState
+
+INF = 100
+
+
+class Tables:
+    """Per rules object: card ↔ bit, suit masks, strengths, points, marriage pairs."""
+
+    def __init__(self, rules: SchnapsenRules):
+        cards = list(rules.deck_cards)
+        self.cards = cards
+        self.bit = {c: i for i, c in enumerate(cards)}
+        self.pts = [rules.points[c] for c in cards]
+        self.strength = [rules.strength[c] for c in cards]
+        self.suit = [c.suit for c in cards]
+        self.suit_mask: dict[str, int] = {}
+        for i, c in enumerate(cards):
+            self.suit_mask[c.suit] = self.suit_mask.get(c.suit, 0) | (1 << i)
+        # Cards of the same suit stronger than card i.
+        self.higher = [sum(1 << j for j, d in enumerate(cards) if d.suit == c.suit and self.strength[j] > self.strength[i])
+                       for i, c in enumerate(cards)]
+        self.partner = [self.bit[rules.partner[c]] if c in rules.partner else -1 for c in cards]
+        self.is_king = [c.rank == "K" for c in cards]
+        self.marriage_value = rules.marriage_value
+        self.trump_marriage_value = rules.trump_marriage_value
+        self.win = rules.win_points
+        self.schneider = rules.schneider
+        self.counts_at_once = bool(getattr(rules, "ai_marriage_counts_at_once", True))
+        self.king_only = bool(getattr(rules, "ai_marriage_king_only", False))
+        # Lead order: high points first (a cheap, effective ordering for cut-offs).
+        self.by_points = sorted(range(len(cards)), key=lambda i: (-self.pts[i], i))
+
+
+def tables(rules: SchnapsenRules) -> Tables:
+    """The rules object's tables (built once; read-only afterwards, so threads may share them)."""
+    t = getattr(rules, "_ai_solver_tables", None)
+    if t is None:
+        t = Tables(rules)
+        rules._ai_solver_tables = t  # type: ignore[attr-defined]
+    return t
+
+
+class Solver:
+    """One search. ``nodes`` counts visited positions (for the nodes/s figure)."""
+
+    def __init__(self, rules: SchnapsenRules, state: SchnapsenState):
+        t = tables(rules)
+        self.t = t
+        bit = t.bit
+        self.hand = [sum(1 << bit[c] for c in state.hands[0]), sum(1 << bit[c] for c in state.hands[1])]
+        self.pts = [state.card_points[0] + state.marriage_points[0], state.card_points[1] + state.marriage_points[1]]
+        self.pend = list(state.pending)
+        self.trick = [bool(state.won[0]), bool(state.won[1])]
+        self.trump = state.trump
+        self.tmask = t.suit_mask[state.trump]
+        self.closed_by = state.closed_by
+        self.closure_points = state.closure_points
+        self.closure_trick = state.closure_trick
+        self.nodes = 0
+
+    # ------------------------------------------------------------------ outcomes
+    def _gp(self, loser_points: int, loser_trick: bool) -> int:
+        if not loser_trick:
+            return 3
+        return 1 if loser_points >= self.t.schneider else 2
+
+    def _reached(self, w: int) -> int:
+        """Seat ``w`` reached 66: signed game points for seat 0."""
+        cb = self.closed_by
+        if cb is None:
+            gp = self._gp(self.pts[1 - w], self.trick[1 - w])
+        elif w == cb:
+            gp = self._gp(self.closure_points, self.closure_trick)
+        else:
+            gp = 2 if self.closure_trick else 3
+        return gp if w == 0 else -gp
+
+    def _out_of_cards(self, last: int) -> int:
+        cb = self.closed_by
+        if cb is not None:
+            w = 1 - cb
+            gp = 2 if self.closure_trick else 3
+        else:
+            w, gp = last, 1
+        return gp if w == 0 else -gp
+
+    # ------------------------------------------------------------------ search
+    def lead(self, p: int, alpha: int, beta: int) -> int:
+        """Value (seat 0) with seat ``p`` to lead."""
+        self.nodes += 1
+        h = self.hand[p]
+        maximize = p == 0
+        best = -INF if maximize else INF
+        for i, marry in self._lead_moves(h):
+            v = self.play_lead(p, i, marry, alpha, beta)
+            if maximize:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        return best
+
+    def _lead_moves(self, h: int) -> list[tuple[int, bool]]:
+        t = self.t
+        out: list[tuple[int, bool]] = []
+        plain: list[tuple[int, bool]] = []
+        for i in t.by_points:
+            if not (h >> i) & 1:
+                continue
+            q = t.partner[i]
+            if q >= 0 and (h >> q) & 1 and (t.is_king[i] or not t.king_only):
+                out.append((i, True))
+            plain.append((i, False))
+        # Marriages first (trump marriage first: it is worth most), then high cards.
+        out.sort(key=lambda m: t.suit[m[0]] != self.trump)
+        return out + plain
+
+    def play_lead(self, p: int, i: int, marry: bool, alpha: int, beta: int) -> int:
+        """Seat ``p`` leads card bit ``i`` (declaring its marriage if ``marry``)."""
+        t = self.t
+        added_pend = added_pts = 0
+        if marry:
+            val = t.trump_marriage_value if t.suit[i] == self.trump else t.marriage_value
+            if self.trick[p] and t.counts_at_once:
+                self.pts[p] += val
+                added_pts = val
+                if self.pts[p] >= t.win:
+                    v = self._reached(p)
+                    self.pts[p] -= val
+                    return v
+            else:
+                self.pend[p] += val
+                added_pend = val
+        self.hand[p] &= ~(1 << i)
+        v = self.follow(1 - p, i, alpha, beta)
+        self.hand[p] |= 1 << i
+        self.pts[p] -= added_pts
+        self.pend[p] -= added_pend
+        return v
+
+    def follow(self, f: int, led: int, alpha: int, beta: int) -> int:
+        """Seat ``f`` answers the lead ``led`` under follow-and-beat."""
+        self.nodes += 1
+        t = self.t
+        h = self.hand[f]
+        ls = t.suit[led]
+        same = h & t.suit_mask[ls]
+        if same:
+            allowed = (same & t.higher[led]) or same
+        else:
+            allowed = (h & self.tmask) or h
+        led_trump = ls == self.trump
+        lp = t.pts[led]
+        st = t.strength
+        # Order: winners first (most points), then the cheapest losers.
+        moves = []
+        m = allowed
+        while m:
+            b = m & -m
+            j = b.bit_length() - 1
+            m ^= b
+            if t.suit[j] == ls:
+                wins = st[j] > st[led]
+            else:
+                wins = (not led_trump) and t.suit[j] == self.trump
+            moves.append((0 if wins else 1, -t.pts[j] if wins else t.pts[j], j, wins))
+        moves.sort()
+        maximize = f == 0
+        best = -INF if maximize else INF
+        leader = 1 - f
+        for _, _, j, wins in moves:
+            w = f if wins else leader
+            gain = lp + t.pts[j]
+            # Play the trick.
+            self.hand[f] &= ~(1 << j)
+            old_pts, old_pend, old_trick = self.pts[w], self.pend[w], self.trick[w]
+            self.pts[w] += gain + old_pend
+            self.pend[w] = 0
+            self.trick[w] = True
+            if self.pts[w] >= t.win:
+                v = self._reached(w)
+            elif not self.hand[f]:
+                v = self._out_of_cards(w)
+            else:
+                v = self.lead(w, alpha, beta)
+            self.pts[w], self.pend[w], self.trick[w] = old_pts, old_pend, old_trick
+            self.hand[f] |= 1 << j
+            if maximize:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        return best
+
+
+def strict(state: SchnapsenState) -> bool:
+    """The solver applies: follow-and-beat rules (closed or exhausted stock), deal not over."""
+    return not state.over and (state.closed_by is not None or not state.stock)
+
+
+def solve_values(rules: SchnapsenRules, state: SchnapsenState, seat: int) -> tuple[dict[Action, int], int]:
+    """Exact signed game points for ``seat`` of every legal action, and the nodes searched.
+
+    Every root action gets a full window, so each value is exact (not just a bound)."""
+    if not strict(state):
+        raise ValueError("the exact solver needs a closed or exhausted stock")
+    s = Solver(rules, state)
+    t = s.t
+    sign = 1 if seat == 0 else -1
+    out: dict[Action, int] = {}
+    p = state.to_act
+    for a in rules.legal_actions(state):
+        if state.led is None:
+            if a.kind != "play":
+                continue  # no exchange or close once the stock is closed or gone
+            v = s.play_lead(p, t.bit[a.card], a.marriage, -INF, INF)
+        else:
+            # Play the follow as a one-move search: restrict the hand to that card.
+            j = t.bit[a.card]
+            v = _follow_with_rest(s, p, t.bit[state.led], j, s.hand[p] & ~(1 << j))
+        out[a] = sign * v
+    return out, s.nodes
+
+
+def _follow_with_rest(s: Solver, f: int, led: int, j: int, rest: int, alpha: int = -INF, beta: int = INF) -> int:
+    """Value of follower ``f`` playing bit ``j`` on ``led``, the rest of its hand being ``rest``."""
+    t = s.t
+    ls = t.suit[led]
+    if t.suit[j] == ls:
+        wins = t.strength[j] > t.strength[led]
+    else:
+        wins = ls != s.trump and t.suit[j] == s.trump
+    w = f if wins else 1 - f
+    saved = (s.hand[f], s.pts[w], s.pend[w], s.trick[w])
+    s.hand[f] = rest
+    s.pts[w] += t.pts[led] + t.pts[j] + s.pend[w]
+    s.pend[w] = 0
+    s.trick[w] = True
+    if s.pts[w] >= t.win:
+        v = s._reached(w)
+    elif not rest:
+        v = s._out_of_cards(w)
+    else:
+        v = s.lead(w, alpha, beta)
+    s.hand[f], s.pts[w], s.pend[w], s.trick[w] = saved
+    return v
+
+
+def solve(rules: SchnapsenRules, state: SchnapsenState, seat: int) -> dict[Action, float] | None:
+    """The ``solve`` hook: exact values scaled like the utility (game points / 3)."""
+    if not strict(state):
+        return None
+    values, _ = solve_values(rules, state, seat)
+    return {a: v / 3.0 for a, v in values.items()}
+
+
+def best_action(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action]) -> Action:
+    """The solver's move for the seat to act, found with one alpha-beta search (cheaper than
+    :func:`solve_values`: only the best move's value is exact). Ties go to the move ordering's
+    first choice (marriages, winners, high cards)."""
+    s = Solver(rules, state)
+    t = s.t
+    p = state.to_act
+    sign = 1 if p == 0 else -1
+    alpha = -INF
+    best: tuple[int, bool] | None = None
+    if state.led is None:
+        for i, marry in s._lead_moves(s.hand[p]):
+            # Negamax-style window on seat p's value: v_p = sign * v0.
+            v = sign * s.play_lead(p, i, marry, *((alpha, INF) if sign > 0 else (-INF, -alpha)))
+            if best is None or v > alpha:
+                best, alpha = (i, marry), v
+    else:
+        led = t.bit[state.led]
+        for a in legal:
+            j = t.bit[a.card]
+            v = sign * _follow_with_rest(s, p, led, j, s.hand[p] & ~(1 << j),
+                                         *((alpha, INF) if sign > 0 else (-INF, -alpha)))
+            if best is None or v > alpha:
+                best, alpha = (j, False), v
+    card, marry = t.cards[best[0]], best[1]
+    for a in legal:
+        if a.card is card and a.marriage == marry:
+            return a
+    return legal[0]
