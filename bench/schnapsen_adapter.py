@@ -1,0 +1,302 @@
+"""Our Schnapsen AI inside an outside engine: the ``schnapsen`` 0.0.5 package (a university
+course's bot platform), against its RdeepBot and RandBot.
+
+A benchmark-only dependency, never shipped with the game. Set up once:
+
+    python3 -m venv .venv-bench
+    .venv-bench/bin/pip install -r requirements.txt -r bench/requirements-bench.txt
+
+then, from the repo root:
+
+    .venv-bench/bin/python bench/schnapsen_adapter.py --a hard --b rdeep --games 300 --jobs 2
+
+``--games N`` deal seeds, each played twice with the seats swapped (the same shuffled deck,
+A leading first once and B once): 2N games. Bots: hard / normal / easy (our levels), greedy,
+random (ours), rdeep (RdeepBot, 16 samples, depth 4), rand (RandBot); ``hard:time_cap=0.5``
+style settings are passed to our search bots. Prints A's win rate with a 95 % Wilson
+interval, A's game-point margin per game and the decision times, as bench/ai_strength.py does.
+
+How the engines differ, and what the adapter does about it: the package has no closing, a
+marriage is declared with both cards and led with the King, its points stay pending until
+the declarer's next trick and 66 counts only after a trick. Our bot thinks with
+:class:`EngineRules`, our Schnapsen rules shaped like that engine, and sees a
+:class:`~game.rules.schnapsen.SchnapsenView` built from the package's PlayerPerspective (its
+hand, the trick history, the scores, the face-up trump, the known cards of the opponent);
+our choice is mapped back to one of the package's valid moves.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+try:
+    from schnapsen.bots import RandBot, RdeepBot
+    from schnapsen.deck import Card as PCard
+    from schnapsen.deck import Rank, Suit
+    from schnapsen.game import Bot, Move, PlayerPerspective, SchnapsenGamePlayEngine
+except ImportError:  # a clear message instead of a traceback
+    print("schnapsen_adapter: the 'schnapsen' package is missing; see the module docstring for the .venv-bench setup",
+          file=sys.stderr)
+    raise SystemExit(2) from None
+
+from game.ai import make_bot  # noqa: E402
+from game.cards import Card, card  # noqa: E402
+from game.rules import make_rules  # noqa: E402
+from game.rules.base import CLOSE, EXCHANGE, Action, Event  # noqa: E402
+from game.rules.schnapsen import SchnapsenRules, SchnapsenState, SchnapsenView  # noqa: E402
+
+SUIT = {Suit.HEARTS: "B", Suit.DIAMONDS: "D", Suit.CLUBS: "C", Suit.SPADES: "S"}
+RANK = {Rank.ACE: "A", Rank.TEN: "10", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}
+
+
+def ours(c: PCard) -> Card:
+    return card(RANK[c.rank] + SUIT[c.suit])
+
+
+class EngineRules(SchnapsenRules):
+    """Our Schnapsen rules as the package's engine plays them: no closing, a marriage led with
+    the King only and always pending until the declarer's next trick (so 66 counts after a
+    trick only). The exact solver reads the two ``ai_`` flags."""
+
+    ai_marriage_counts_at_once = False
+    ai_marriage_king_only = True
+
+    def legal_actions(self, state: SchnapsenState) -> list[Action]:
+        return [a for a in super().legal_actions(state)
+                if a is not CLOSE and a.kind != "close" and not (a.marriage and a.card.rank != "K")]
+
+    def apply(self, state: SchnapsenState, action: Action, check: bool = True) -> list[Event]:
+        if not action.marriage:
+            return super().apply(state, action, check)
+        s = state.to_act
+        c = action.card
+        pts = self.trump_marriage_value if c.suit == state.trump else self.marriage_value
+        state.marriages.append((s, c.suit, pts))
+        state.pending[s] += pts  # redeemed by the declarer's next trick, as in the engine
+        kn = state.known[s]
+        p = self.partner[c]
+        if p not in kn:
+            kn.append(p)
+        ev: list[Event] = [{"event": "marriage", "seat": s, "suit": c.suit, "points": pts}]
+        return ev + super().apply(state, self._play[c], check=False)
+
+
+def engine_rules() -> EngineRules:
+    base = make_rules("schnapsen", "schnapsen-french")
+    return EngineRules(base.game, base.deck, 2, base.options)
+
+
+def perspective_view(rules: EngineRules, persp: PlayerPerspective, leader_move: Move | None) -> SchnapsenView:
+    """Our view (we are seat 0) of the package's PlayerPerspective."""
+    trump = SUIT[persp.get_trump_suit()]
+    history: list[tuple[int, Card]] = []
+    marriages: list[tuple[int, str, int]] = []
+
+    def marriage_value(suit: str) -> int:
+        return rules.trump_marriage_value if suit == trump else rules.marriage_value
+
+    past = persp.get_game_history()
+    dealer = 1 if past[0][0].am_i_leader() else 0
+    for p, trick in past:
+        if trick is None or trick.is_trump_exchange():
+            continue
+        lead_seat = 0 if p.am_i_leader() else 1
+        lm = trick.leader_move
+        if lm.is_marriage():
+            k = ours(lm.as_marriage().king_card)
+            marriages.append((lead_seat, k.suit, marriage_value(k.suit)))
+            history.append((lead_seat, k))
+        else:
+            history.append((lead_seat, ours(lm.as_regular_move().card)))
+        history.append((1 - lead_seat, ours(trick.follower_move.as_regular_move().card)))
+    hand = tuple(ours(c) for c in persp.get_hand().get_cards())
+    led = None
+    known_extra: list[Card] = []
+    if leader_move is not None:
+        if leader_move.is_marriage():
+            m = leader_move.as_marriage()
+            led = ours(m.king_card)
+            marriages.append((1, led.suit, marriage_value(led.suit)))
+            known_extra.append(ours(m.queen_card))
+        else:
+            led = ours(leader_move.as_regular_move().card)
+        history.append((1, led))
+    won_me = tuple(ours(c) for c in persp.get_won_cards().get_cards())
+    won_op = tuple(ours(c) for c in persp.get_opponent_won_cards().get_cards())
+    known = [ours(c) for c in persp.get_known_cards_of_opponent_hand().get_cards()]
+    known = [c for c in dict.fromkeys(known + known_extra) if c is not led]
+    # Credited marriages = direct points minus trick points; the rest of the declared is pending.
+    pts = rules.points
+    direct = [persp.get_my_score().direct_points, persp.get_opponent_score().direct_points]
+    card_pts = [sum(pts[c] for c in won_me), sum(pts[c] for c in won_op)]
+    declared = [sum(p for s, _, p in marriages if s == seat) for seat in (0, 1)]
+    pending = tuple(declared[s] - (direct[s] - card_pts[s]) for s in (0, 1))
+    tc = persp.get_trump_card()
+    return SchnapsenView(
+        seat=0, dealer=dealer, leader=0 if leader_move is None else 1, to_act=0, hand=hand, trump=trump,
+        indicator=ours(tc) if tc is not None else None, led=led, stock_count=persp.get_talon_size(),
+        opponent_count=len(hand) - (1 if leader_move is not None else 0), closed_by=None, closure=None,
+        won=(won_me, won_op), points=direct[0], pending=pending, marriages=tuple(marriages),
+        known_opponent=tuple(known), history=tuple(history), deck=rules.deck_cards,
+    )
+
+
+class CardaviaBot(Bot):
+    """One of our bots playing in the package's engine. ``times`` collects decision seconds."""
+
+    def __init__(self, spec: str, seed: int, times: list[float]):
+        super().__init__("cardavia:" + spec)
+        self.rules = engine_rules()
+        name, _, rest = spec.partition(":")
+        self.bot = make_bot(name, self.rules, 0, seed) if name in ("random", "greedy") else _level(name, self.rules, seed)
+        for part in filter(None, rest.split(",")):
+            k, v = part.split("=", 1)
+            if not hasattr(self.bot, k):
+                raise ValueError(f"bot {name!r} has no setting {k!r}")
+            setattr(self.bot, k, _value(v))
+        self.times = times
+
+    def get_move(self, perspective: PlayerPerspective, leader_move: Move | None) -> Move:
+        view = perspective_view(self.rules, perspective, leader_move)
+        mapping: dict[Action, Move] = {}
+        for m in perspective.valid_moves():
+            if m.is_trump_exchange():
+                mapping[EXCHANGE] = m
+            elif m.is_marriage():
+                mapping[self.rules._marry[ours(m.as_marriage().king_card)]] = m
+            else:
+                mapping[self.rules._play[ours(m.as_regular_move().card)]] = m
+        legal = list(mapping)
+        t = time.perf_counter()
+        a = self.bot.choose(view, legal)
+        if len(legal) > 1:
+            self.times.append(time.perf_counter() - t)
+        return mapping[a]
+
+
+def _value(text: str):
+    """A setting's value: none, true/false, an int, a float or the text."""
+    low = text.lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _level(name: str, rules, seed: int):
+    from game.ai import levels
+    cls = {"hard": levels.HardBot, "normal": levels.NormalBot, "easy": levels.EasyBot}.get(name)
+    if cls is None:
+        raise ValueError(f"unknown bot {name!r} (hard, normal, easy, greedy, random, rdeep, rand)")
+    return cls(rules, 0, seed)
+
+
+def build(spec: str, seed: int, times: list[float]) -> Bot:
+    if spec == "rdeep":
+        return RdeepBot(num_samples=16, depth=4, rand=random.Random(seed))
+    if spec == "rand":
+        return RandBot(random.Random(seed))
+    return CardaviaBot(spec, seed, times)
+
+
+def play_pair(args: tuple) -> tuple[list[int], list[float], list[float]]:
+    """One deal seed, played with A leading first and then B: (A's signed game points per game, times)."""
+    a_spec, b_spec, seed = args
+    engine = SchnapsenGamePlayEngine()
+    out: list[int] = []
+    ta: list[float] = []
+    tb: list[float] = []
+    for k in range(2):
+        a = build(a_spec, seed * 2 + k, ta)
+        b = build(b_spec, seed * 2 + k + 1_000_003, tb)
+        first, second = (a, b) if k == 0 else (b, a)
+        winner, points, _score = engine.play_game(first, second, random.Random(seed))
+        out.append(points if winner is a else -points)
+    return out, ta, tb
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def p95(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(math.ceil(0.95 * len(s))) - 1)] if s else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--a", default="hard")
+    ap.add_argument("--b", default="rdeep")
+    ap.add_argument("--games", type=int, default=100, help="deal seeds, each played twice (seats swapped)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--progress", action="store_true")
+    args = ap.parse_args(argv)
+    if args.games < 1:
+        print("schnapsen_adapter: --games must be at least 1", file=sys.stderr)
+        return 2
+    seeds = random.Random(args.seed)
+    jobs = [(args.a, args.b, seeds.getrandbits(31)) for _ in range(args.games)]
+    results: list[int] = []
+    ta: list[float] = []
+    tb: list[float] = []
+    start = time.perf_counter()
+
+    def take(res) -> None:
+        r, a, b = res
+        results.extend(r)
+        ta.extend(a)
+        tb.extend(b)
+        if args.progress and len(results) % 20 == 0:
+            wr = sum(1 for x in results if x > 0) / len(results)
+            print(f"  {len(results)} games: A wins {wr:.3f}", flush=True)
+
+    try:
+        if args.jobs > 1:
+            with ProcessPoolExecutor(args.jobs) as pool:
+                for res in pool.map(play_pair, jobs):
+                    take(res)
+        else:
+            for j in jobs:
+                take(play_pair(j))
+    except ValueError as e:
+        print(f"schnapsen_adapter: {e}", file=sys.stderr)
+        return 2
+    n = len(results)
+    wins = sum(1 for x in results if x > 0)
+    wr = wins / n
+    lo, hi = wilson(wr, n)
+    print(f"schnapsen 0.0.5 engine: A={args.a} vs B={args.b}, {args.games} deal seeds ({n} seat-swapped games), "
+          f"seed {args.seed}, jobs {args.jobs}")
+    print(f"  A game-point margin per game: {statistics.fmean(results):+.3f}")
+    print(f"  A win rate: {wr:.3f} (95% Wilson {lo:.3f}–{hi:.3f}; {wins} of {n})")
+    for label, t in (("A", ta), ("B", tb)):
+        if t:
+            print(f"  {label} decision time: mean {statistics.fmean(t) * 1000:.1f} ms, p95 {p95(t) * 1000:.1f} ms, "
+                  f"max {max(t) * 1000:.1f} ms over {len(t)} decisions")
+    print(f"  wall time {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
