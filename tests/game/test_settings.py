@@ -84,3 +84,12 @@ def test_rules_core_modules_do_not_import_pygame():
     code = "import sys, game.settings, game.i18n; sys.exit(1 if 'pygame' in sys.modules else 0)"
     root = Path(__file__).resolve().parents[2]
     assert subprocess.run([sys.executable, "-c", code], cwd=root).returncode == 0
+
+
+def test_first_start_language_follows_the_system_locale(monkeypatch):
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+    assert load_settings().settings.language == "it"
+    monkeypatch.setenv("LANG", "sv_SE.UTF-8")  # not one of ours → English
+    assert load_settings().settings.language == "en"
