@@ -4,6 +4,7 @@ No arguments open the window. Sub-commands run headless:
   python main.py simulate --game G [--players N] [--deck D] [--matches M] [--seed S] [--bots …] [--out DIR]
   python main.py verify FILE…
 Window options (see ``python main.py --help``) include --screenshot FILE --scene NAME.
+``--version`` prints the version; ``--smoke`` passes through every scene and plays one deal.
 """
 from __future__ import annotations
 
@@ -14,6 +15,19 @@ HEADLESS_COMMANDS = ("simulate", "verify")
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--version"]:
+        from game import __version__
+
+        print(f"cardavia {__version__}")
+        return 0
+    if argv == ["--smoke"]:
+        from scenes.smoke import run_smoke
+
+        return run_smoke()
+    if argv == ["--first-frame"]:
+        from scenes.smoke import run_first_frame
+
+        return run_first_frame()
     if argv and argv[0] in HEADLESS_COMMANDS:
         from game.cli import main as cli_main
 

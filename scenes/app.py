@@ -88,6 +88,7 @@ class App:
         # Sound only with a real window (screenshots and tests stay silent). The audio
         # package never raises; without it the game is simply silent.
         self.audio: Any = None
+        self._audio_preloaded = False
         if window:
             try:
                 from audio import Audio
@@ -95,7 +96,8 @@ class App:
                 Audio = None
             if Audio is not None:
                 self.audio = Audio(volume=settings.volume, muted=settings.muted, speed=settings.animation_speed)
-                self.audio.preload()
+                # Sounds are synthesised after the first frame is shown (see update), so
+                # start-up is not slowed by it.
         from sprites import widgets
 
         widgets.set_feedback(self.sound)
@@ -270,6 +272,9 @@ class App:
         self.stack.update(dt)
         self.toasts.update(dt)
         if self.audio is not None:
+            if self.frames and not self._audio_preloaded:
+                self._audio_preloaded = True
+                self.audio.preload()
             self.audio.update(dt)
         if self._fade is not None:
             self._fade[1] += dt
