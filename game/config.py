@@ -6,7 +6,7 @@ key path) and what is wrong — the caller shows that one line instead of a trac
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
