@@ -18,7 +18,7 @@ from game.rules.cicera import CiceraRules, CiceraState, CiceraView
 #: Deal-point margins are divided by this so utilities sit roughly in [-1, 1].
 SCALE = 8.0
 #: Chance that the playout policy plays a uniformly random action instead of its greedy choice.
-EPSILON = 0.15
+EPSILON = 0.1
 
 
 def determinize(rules: CiceraRules, view: CiceraView, rng: random.Random) -> CiceraState:

@@ -17,7 +17,7 @@ from game.rules.scopa import ScopaRules, ScopaState, ScopaView
 #: Deal-point margins are divided by this so utilities sit roughly in [-1, 1].
 SCALE = 4.0
 #: Chance that the playout policy plays a uniformly random card instead of its greedy choice.
-EPSILON = 0.15
+EPSILON = 0.05
 
 
 def deal_hidden(view, rng: random.Random, stock_count: int) -> tuple[list[list[Card]], list[Card]]:

@@ -135,7 +135,7 @@ class SearchBot(BaseBot):
     name = "search"
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, *, iterations: int = 2000,
-                 time_cap: float | None = 1.0, tree_depth: int | None = None, c: float = 0.7,
+                 time_cap: float | None = 1.0, tree_depth: int | None = None, c: float = 0.5,
                  exact: bool = True, prior_weight: float = 0.0):
         super().__init__(rules, seat, seed)
         self.hooks = load_hooks(rules.game_id)
