@@ -55,6 +55,9 @@ class EasyBot(SearchBot):
         kw.setdefault("iterations", self.ITERATIONS)
         kw.setdefault("time_cap", self.TIME_CAP)
         kw.setdefault("tree_depth", 1)
+        # Wide exploration: every action gets a fair share of the small budget, so the softmax
+        # below compares rough but unbiased values (UCB would lock onto one action early).
+        kw.setdefault("c", 2.0)
         kw.setdefault("exact", False)
         super().__init__(rules, seat, seed, **kw)
 
