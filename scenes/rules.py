@@ -1,0 +1,344 @@
+"""The rules of every game: one tab per game, a scrollable page of sections.
+
+Opened from the game select (``open_scene("rules", deck=, game=)``), the menu (deck only:
+the deck's first game) and the table's pause overlay. The texts live in the locales under
+``rules.<game>.<section>.title/body``; a body is short paragraphs (blank line between) and
+bullet lines ("- …"). ``{J} {Q} {K}`` and ``{D} {C} {S} {B}`` are filled with the court and
+suit names of the deck, so the page speaks the language of the cards on the table.
+
+Keys: ←/→, Tab/Shift+Tab or 1–4 switch game; ↑/↓, PgUp/PgDn, Home/End scroll; Esc goes back.
+Mouse: click a tab or a contents entry, wheel, drag the page or the scrollbar.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from scenes.scene import UIScene
+from sprites import theme
+from sprites.tween import Smooth, Tween, ease_out_cubic
+from sprites.widgets import Button
+
+GAMES = ("scopa", "cicera", "briscola", "schnapsen")
+SECTIONS = ("objective", "deal", "turn", "special", "scoring", "end")
+
+PAGE = pygame.Rect(360, 96, 880, 572)     # the scrolling text panel
+SIDE = pygame.Rect(40, 96, 300, 572)      # contents and card names
+TEXT_X = 40                                # text inset inside the page
+TEXT_W = PAGE.w - 2 * TEXT_X - 14          # room for the scrollbar
+TAB_Y, TAB_H, TAB_W, TAB_GAP = 30, 46, 200, 12
+BODY_FACE, BODY_SIZE, LINE_H = "serif", 17, 25
+HEAD_FACE, HEAD_SIZE = "serif_bold", 22
+BULLET_INDENT = 26
+LINE_STEP = 42        # ↑/↓
+WHEEL_STEP = 64
+
+
+def deck_for(config: Any, game: str, deck: str | None) -> Any:
+    """The deck whose card names the page uses: the requested one if it offers the game."""
+    if deck in config.decks and game in config.decks[deck].games:
+        return config.decks[deck]
+    offering = config.decks_for(game)
+    return offering[0] if offering else next(iter(config.decks.values()))
+
+
+def parse_body(body: str) -> list[tuple[str, str]]:
+    """A body as blocks: ("p", text), ("li", text) and ("gap", "") between paragraphs."""
+    blocks: list[tuple[str, str]] = []
+    for raw in body.strip().split("\n"):
+        line = raw.strip()
+        if not line:
+            if blocks and blocks[-1][0] != "gap":
+                blocks.append(("gap", ""))
+        elif line.startswith("- "):
+            blocks.append(("li", line[2:].strip()))
+        else:
+            blocks.append(("p", line))
+    return blocks
+
+
+class RulesScene(UIScene):
+    def __init__(self, app: Any, deck: str | None = None, game: str | None = None):
+        cfg = app.config
+        self.deck_id = deck if deck in cfg.decks else None
+        if game not in GAMES:
+            offered = cfg.decks[deck].games if deck in cfg.decks else []
+            game = next((g for g in offered if g in GAMES), GAMES[0])
+        self.game = game
+        self.offset = 0.0                     # the scroll target, clamped to [0, max_offset]
+        self.shown = Smooth(0.0, rate=18)     # what is drawn: eases towards the target
+        self.dragging: str | None = None      # "page" or "thumb"
+        self._drag_from = (0, 0.0)
+        self.hover_tab: int | None = None
+        self.appear = Tween(0.0, 1.0, 0.35, ease_out_cubic)
+        self._pages: dict[tuple, tuple[pygame.Surface, list[int]]] = {}
+        #: (text, rendered width, box width) for every fitted text drawn (tests check them).
+        self.text_log: list[tuple[str, int, int]] = []
+        super().__init__(app)
+
+    # ------------------------------------------------------------------ widgets
+    def build(self) -> None:
+        self.back_button = self.ui.add(Button((SIDE.x + 20, SIDE.bottom - 60, 150, 42), self.label("common.back"),
+                                              self.back, icon="‹", size=15, name="back"))
+
+    def tab_rects(self) -> list[pygame.Rect]:
+        x0 = PAGE.right - len(GAMES) * TAB_W - (len(GAMES) - 1) * TAB_GAP
+        return [pygame.Rect(x0 + i * (TAB_W + TAB_GAP), TAB_Y, TAB_W, TAB_H) for i in range(len(GAMES))]
+
+    # ------------------------------------------------------------------ the page
+    def deck(self) -> Any:
+        return deck_for(self.app.config, self.game, self.deck_id)
+
+    def names(self) -> dict[str, str]:
+        d, lang = self.deck(), self.app.language
+        out = {s: d.suit_name(s, lang) for s in ("D", "C", "S", "B")}
+        out.update({r: d.court_name(r, lang) for r in ("J", "Q", "K")})
+        return out
+
+    def page(self) -> tuple[pygame.Surface, list[int]]:
+        """The whole text of the current game, rendered once per (game, language, deck);
+        with the top of each section."""
+        key = (self.game, self.app.language, self.deck().id)
+        if key in self._pages:
+            return self._pages[key]
+        names = self.names()
+        # Lay out first (to know the height), then draw.
+        items: list[tuple[str, str, int]] = []  # (kind, text, y)
+        tops: list[int] = []
+        y = 8
+        for i, sec in enumerate(SECTIONS):
+            if i:
+                y += 22
+            tops.append(max(0, y - 8))
+            items.append(("h", self.t(f"rules.{self.game}.{sec}.title"), y))
+            y += 40
+            for kind, text in parse_body(self.t(f"rules.{self.game}.{sec}.body", **names)):
+                if kind == "gap":
+                    y += 12
+                    continue
+                width = TEXT_W - (BULLET_INDENT if kind == "li" else 0)
+                for j, line in enumerate(theme.wrap(text, BODY_FACE, BODY_SIZE, width)):
+                    items.append(("li" if kind == "li" and j == 0 else "lc" if kind == "li" else "p", line, y))
+                    y += LINE_H
+                y += 6 if kind == "li" else 2
+        height = y + 24
+        surf = pygame.Surface((TEXT_W + 4, height), pygame.SRCALPHA)
+        for kind, text, yy in items:
+            if kind == "h":
+                surf.blit(theme.ornament(28), (0, yy + 12))
+                theme.blit_text(surf, text, (40, yy), HEAD_FACE, HEAD_SIZE, theme.BRASS_LIGHT, shadow=1)
+                pygame.draw.line(surf, (*theme.BRASS_DARK, 255), (0, yy + 34), (TEXT_W, yy + 34))
+                continue
+            x = BULLET_INDENT if kind in ("li", "lc") else 0
+            if kind == "li":
+                cy = yy + LINE_H // 2 - 1
+                pygame.draw.polygon(surf, theme.BRASS, [(9, cy - 4), (13, cy), (9, cy + 4), (5, cy)])
+            theme.blit_text(surf, text, (x, yy), BODY_FACE, BODY_SIZE, theme.CREAM)
+        self._pages[key] = (surf, tops)
+        return surf, tops
+
+    def view_h(self) -> int:
+        return PAGE.h - 40
+
+    def max_offset(self) -> float:
+        return float(max(0, self.page()[0].get_height() - self.view_h()))
+
+    def scroll_to(self, value: float) -> None:
+        self.offset = max(0.0, min(self.max_offset(), float(value)))
+
+    def scroll_by(self, delta: float) -> None:
+        self.scroll_to(self.offset + delta)
+
+    def select(self, game: str) -> None:
+        """Show another game's rules, from the top."""
+        if game in GAMES and game != self.game:
+            self.game = game
+            self.offset = 0.0
+            self.shown.snap(0.0)
+            self.app.sound("click")
+
+    def cycle(self, step: int) -> None:
+        self.select(GAMES[(GAMES.index(self.game) + step) % len(GAMES)])
+
+    def jump(self, section: int) -> None:
+        self.scroll_to(self.page()[1][section])
+
+    def section_rects(self) -> list[pygame.Rect]:
+        y0 = SIDE.y + 150
+        return [pygame.Rect(SIDE.x + 16, y0 + i * 34, SIDE.w - 32, 30) for i in range(len(SECTIONS))]
+
+    def scrollbar(self) -> tuple[pygame.Rect, pygame.Rect]:
+        track = pygame.Rect(PAGE.right - 22, PAGE.y + 20, 6, self.view_h())
+        total = self.page()[0].get_height()
+        h = max(36, round(track.h * min(1.0, self.view_h() / max(1, total))))
+        m = self.max_offset()
+        y = track.y + (0 if m <= 0 else round((track.h - h) * self.shown.value / m))
+        return track, pygame.Rect(track.x - 2, y, track.w + 4, h)
+
+    # ------------------------------------------------------------------ input
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            k, mod = event.key, getattr(event, "mod", 0)
+            if k == pygame.K_TAB:
+                self.cycle(-1 if mod & pygame.KMOD_SHIFT else 1)
+            elif k in (pygame.K_LEFT, pygame.K_RIGHT):
+                self.cycle(-1 if k == pygame.K_LEFT else 1)
+            elif pygame.K_1 <= k <= pygame.K_4:
+                self.select(GAMES[k - pygame.K_1])
+            elif k == pygame.K_UP:
+                self.scroll_by(-LINE_STEP)
+            elif k == pygame.K_DOWN:
+                self.scroll_by(LINE_STEP)
+            elif k == pygame.K_PAGEUP:
+                self.scroll_by(-self.view_h() * 0.9)
+            elif k in (pygame.K_PAGEDOWN, pygame.K_SPACE):
+                self.scroll_by(self.view_h() * 0.9)
+            elif k == pygame.K_HOME:
+                self.scroll_to(0)
+            elif k == pygame.K_END:
+                self.scroll_to(self.max_offset())
+            elif k in (pygame.K_ESCAPE, pygame.K_BACKSPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.back()
+            return
+        if event.type == pygame.MOUSEWHEEL:
+            self.scroll_by(-event.y * WHEEL_STEP)
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for i, r in enumerate(self.tab_rects()):
+                if r.collidepoint(event.pos):
+                    self.select(GAMES[i])
+                    return
+            for i, r in enumerate(self.section_rects()):
+                if r.collidepoint(event.pos):
+                    self.jump(i)
+                    return
+            track, thumb = self.scrollbar()
+            if thumb.inflate(10, 0).collidepoint(event.pos):
+                self.dragging, self._drag_from = "thumb", (event.pos[1], self.offset)
+                return
+            if PAGE.collidepoint(event.pos):
+                self.dragging, self._drag_from = "page", (event.pos[1], self.offset)
+                return
+        if event.type == pygame.MOUSEMOTION:
+            if self.dragging is not None:
+                y0, off0 = self._drag_from
+                dy = event.pos[1] - y0
+                if self.dragging == "thumb":
+                    track, thumb = self.scrollbar()
+                    room = max(1, track.h - thumb.h)
+                    self.scroll_to(off0 + dy * self.max_offset() / room)
+                else:
+                    self.scroll_to(off0 - dy)
+                    self.shown.snap(self.offset)  # the page follows the hand exactly
+                return
+            self.hover_tab = next((i for i, r in enumerate(self.tab_rects()) if r.collidepoint(event.pos)), None)
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.dragging is not None:
+            self.dragging = None
+            return
+        super().handle(event)
+
+    # ------------------------------------------------------------------ loop
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.appear.update(dt)
+        self.offset = max(0.0, min(self.max_offset(), self.offset))
+        self.shown.target = self.offset
+        self.shown.update(dt)
+
+    # ------------------------------------------------------------------ drawing
+    def _fit(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, face: str, size: int,
+             color, anchor: str = "topleft", min_size: int = 10, caps: bool = False, tracking: float = 0.0) -> None:
+        size = theme.fit(s, face, size, width, min_size, tracking, caps)
+        theme.blit_text(surface, s, pos, face, size, color, anchor, tracking=tracking * size, caps=caps)
+        self.text_log.append((s, theme.text_width(s, face, size, tracking * size, caps), width))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.text_log = []
+        surface.blit(theme.table_background(), (0, 0))
+        lang = self.app.language
+        cfg = self.app.config
+        a = float(self.appear.value_at(self.alpha))
+        # --- title and tabs
+        title = self.t("rules.title")
+        size = theme.fit(title, "serif_bold", 30, self.tab_rects()[0].x - 80, 16, 0.22, True)
+        theme.heading(surface, title, (SIDE.x + 4, 34), size)
+        self.text_log.append((title, theme.text_width(title, "serif_bold", size, size * 0.22, True),
+                              self.tab_rects()[0].x - 80))
+        for i, (g, r) in enumerate(zip(GAMES, self.tab_rects())):
+            active = g == self.game
+            if active:
+                surface.blit(theme.shadow(r.size, 12, 6, 110), (r.x - 6, r.y - 6 + 3))
+                grad = theme.rounded(r.size, 12, (*theme.BRASS, 255), 1, (*theme.BRASS_DARK, 255))
+                surface.blit(grad, r)
+            else:
+                fill = (20, 50, 34, 220) if self.hover_tab == i else (12, 34, 24, 190)
+                surface.blit(theme.rounded(r.size, 12, fill, 1, (*theme.BRASS_DARK, 255)), r)
+            name = cfg.games[g].name.get(lang, cfg.games[g].name["en"])
+            color = (40, 28, 12) if active else theme.CREAM
+            self._fit(surface, name, (r.centerx, r.centery + 1), r.w - 40, "serif_bold", 19, color, "center")
+            theme.blit_text(surface, str(i + 1), (r.x + 12, r.y + 6), "sans_bold", 11,
+                            (90, 66, 30) if active else theme.CREAM_FAINT)
+        # --- side column: contents and the deck's card names
+        surface.blit(theme.shadow(SIDE.size, 16, 10, 120), (SIDE.x - 10, SIDE.y - 10 + 6))
+        surface.blit(theme.panel(SIDE.size, 16), SIDE)
+        gname = cfg.games[self.game].name.get(lang, cfg.games[self.game].name["en"])
+        self._fit(surface, gname, (SIDE.centerx, SIDE.y + 24), SIDE.w - 40, "serif_bold", 28, theme.CREAM,
+                  "midtop", caps=True, tracking=0.12)
+        surface.blit(theme.ornament(SIDE.w - 80), (SIDE.x + 40, SIDE.y + 70))
+        self._fit(surface, self.t("rules.contents"), (SIDE.x + 24, SIDE.y + 118), SIDE.w - 48, "cond_bold", 13,
+                  theme.BRASS, caps=True, tracking=0.16)
+        _, tops = self.page()
+        shown = self.shown.value
+        current = max((i for i, t in enumerate(tops) if t <= shown + 40), default=0)
+        for i, (sec, r) in enumerate(zip(SECTIONS, self.section_rects())):
+            if i == current:
+                surface.blit(theme.rounded(r.size, 8, (201, 164, 92, 46)), r)
+                pygame.draw.rect(surface, theme.BRASS, (r.x, r.y + 6, 3, r.h - 12))
+            self._fit(surface, self.t(f"rules.{self.game}.{sec}.title"), (r.x + 14, r.centery), r.w - 24, "sans", 15,
+                      theme.BRASS_LIGHT if i == current else theme.CREAM_DIM, "midleft")
+        d = self.deck()
+        y = SIDE.y + 372
+        dname = d.name.get(lang, d.name["en"])
+        self._fit(surface, self.t("rules.card_names"), (SIDE.x + 24, y), SIDE.w - 48, "cond_bold", 12,
+                  theme.BRASS, caps=True, tracking=0.16)
+        y += 22
+        self._fit(surface, dname, (SIDE.x + 24, y), SIDE.w - 48, "serif_bold", 16, theme.BRASS_LIGHT)
+        y += 28
+        suits = " · ".join(d.suit_name(s, lang) for s in ("D", "C", "S", "B"))
+        courts = " · ".join(d.court_name(r, lang) for r in ("J", "Q", "K"))
+        for value in (suits, courts):
+            self._fit(surface, value, (SIDE.x + 24, y), SIDE.w - 48, "sans", 14, theme.CREAM)
+            y += 24
+        # --- the page
+        r = PAGE.move(0, round((1 - a) * 18))
+        surface.blit(theme.shadow(r.size, 16, 10, 120), (r.x - 10, r.y - 10 + 6))
+        surface.blit(theme.panel(r.size, 16, fill=(9, 30, 20, 210)), r)
+        page, _ = self.page()
+        clip = pygame.Rect(r.x + TEXT_X, r.y + 20, TEXT_W + 4, self.view_h())
+        old = surface.get_clip()
+        surface.set_clip(clip)
+        surface.blit(page, (clip.x, clip.y - round(shown)))
+        surface.set_clip(old)
+        # Soft fades where the text runs under the panel's edges.
+        if shown > 1:
+            surface.blit(theme.vertical_gradient((clip.w, 22), (9, 30, 20, 230), (9, 30, 20, 0)), (clip.x, clip.y))
+        if shown < self.max_offset() - 1:
+            surface.blit(theme.vertical_gradient((clip.w, 22), (9, 30, 20, 0), (9, 30, 20, 230)),
+                         (clip.x, clip.bottom - 22))
+        if self.max_offset() > 0:
+            track, thumb = self.scrollbar()
+            track, thumb = track.move(0, r.y - PAGE.y), thumb.move(0, r.y - PAGE.y)
+            surface.blit(theme.rounded(track.size, 3, (255, 255, 255, 22)), track)
+            col = theme.BRASS_LIGHT if self.dragging == "thumb" else theme.BRASS
+            surface.blit(theme.rounded(thumb.size, 5, (*col, 230)), thumb)
+        self.ui.draw(surface)
+        self._fit(surface, self.t("rules.hint"), (PAGE.centerx, 712), PAGE.w, "sans", 13, theme.CREAM_FAINT,
+                  "midbottom")
+
+
+def create(app: Any, deck: str | None = None, game: str | None = None, **params: Any) -> RulesScene:
+    return RulesScene(app, deck=deck, game=game)
+
+
+__all__ = ["RulesScene", "GAMES", "SECTIONS", "parse_body", "deck_for", "create"]
