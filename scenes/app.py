@@ -446,6 +446,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", metavar="D", help="deck for the games scene (e.g. piacentine)")
     p.add_argument("--game", metavar="G", help="game to preselect (scopa, cicera, briscola, schnapsen)")
     p.add_argument("--lang", choices=("en", "nl", "de", "it"), help="language for this run")
+    p.add_argument("--match-end", action="store_true",
+                   help="results scene: play the demo match to its end and show the match result")
     p.add_argument("--contrast", type=_percent, metavar="N", help="picture contrast 0–100 (50 neutral)")
     p.add_argument("--grain", type=_percent, metavar="N", help="film grain 0–100 (50 neutral)")
     p.add_argument("--temperature", type=_percent, metavar="N", help="colour temperature 0–100 (50 neutral)")
@@ -485,6 +487,8 @@ def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[s
     params: dict[str, Any] = {"deck": deck}
     if args.game is not None:
         params["game"] = args.game
+    if getattr(args, "match_end", False):
+        params["match_end"] = True
     return params
 
 
