@@ -77,7 +77,7 @@ class SearchStopped(Exception):
     """Raised inside the solver when ``should_stop`` fires."""
 
 
-def solve_exact(rules: GameRules, state: Any, seat: int, node_limit: int = 200_000,
+def solve_exact(rules: GameRules, state: Any, seat: int, node_limit: int = 50_000,
                 should_stop: Callable[[], bool] | None = None) -> dict[Action, float] | None:
     """Exact value of every legal action for ``seat``'s team on a fully known state.
 
@@ -94,7 +94,7 @@ def solve_exact(rules: GameRules, state: Any, seat: int, node_limit: int = 200_0
         count[0] += 1
         if count[0] > node_limit:
             raise SearchStopped
-        if count[0] % 1024 == 0 and should_stop is not None and should_stop():
+        if count[0] % 256 == 0 and should_stop is not None and should_stop():
             raise SearchStopped
         if rules.is_over(s):
             # utility(seat) is per team; one representative seat per team.
@@ -189,7 +189,9 @@ class SearchBot(BaseBot):
             if solver is not None:
                 exact = solver(self.rules, state, self.seat)
             else:
-                exact = solve_exact(self.rules, state, self.seat, should_stop=stop)
+                def halt() -> bool:
+                    return (deadline is not None and time.perf_counter() >= deadline) or (stop is not None and stop())
+                exact = solve_exact(self.rules, state, self.seat, should_stop=halt)
             if exact is not None:
                 self.last_stats = {"iterations": 0, "seconds": time.perf_counter() - start, "method": "exact"}
                 return {a: (exact.get(a, -math.inf), self.iterations) for a in legal}

@@ -170,6 +170,20 @@ def test_exact_solver_matches_brute_force_on_a_complete_endgame():
     assert str(best) == "7C x 3C+4S"
 
 
+def test_exact_solver_gives_up_over_its_node_limit_or_when_stopped():
+    rules = make_rules("scopa", None, 2)
+    hands = [cards("7C KB 2D"), cards("3S 4B QC")]
+    table = cards("3C 4S")
+    rest = [c for c in rules.cards if c not in hands[0] + hands[1] + table]
+    state = ScopaState(players=2, dealer=1, number=1, hands=hands, table=table, stock=[],
+                       piles=[rest[:17], rest[17:]], scope=[0, 0], to_act=0, last_capture_team=1)
+    assert solve_exact(rules, state, 0, node_limit=5) is None
+    assert solve_exact(rules, state, 0, node_limit=10**6) is not None
+    # A search told to stop before it starts still answers, by sampling nothing: a legal action.
+    bot = SearchBot(rules, 0, 1, iterations=10, time_cap=None)
+    assert bot.choose(rules.view(state, 0), rules.legal_actions(state), deadline=0.0) in rules.legal_actions(state)
+
+
 def test_a_game_without_hooks_is_a_clear_error():
     with pytest.raises(ValueError, match="does not play poker"):
         load_hooks("poker")
