@@ -1,0 +1,114 @@
+"""The Briscola search hooks: determinizations match the view, the bot never peeks, and the
+obvious captures are made."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.ai import hooks_briscola as H
+from game.ai.search import OBVIOUS, SearchBot
+from game.cards import card, cards
+from game.rules import make_rules
+from game.rules.base import play
+from game.rules.briscola import BriscolaState
+
+R = make_rules("briscola", "piacentine", 2)
+SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
+
+
+def random_position(seed: int, steps: int | None = None) -> BriscolaState:
+    rng = random.Random(seed)
+    s = R.new_deal(rng, rng.randrange(2))
+    for _ in range(rng.randrange(40) if steps is None else steps):
+        if s.over:
+            break
+        R.apply(s, rng.choice(R.legal_actions(s)))
+    return s
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=SEEDS, det_seed=SEEDS)
+def test_determinize_respects_the_view(seed, det_seed):
+    s = random_position(seed)
+    if s.over:
+        return
+    seat = s.to_act if seed % 2 else 1 - s.to_act
+    v = R.view(s, seat)
+    d = H.determinize(R, v, random.Random(det_seed))
+    assert R.view(d, seat) == v
+    opp = 1 - seat
+    assert set(v.opponent_known) <= set(d.hands[opp])
+    if v.stock_count:
+        assert d.stock[-1] is v.trump_card  # the turned trump is drawn last
+    if v.trump_drawn_by == opp and v.trump_card not in v.played:
+        assert v.trump_card in d.hands[opp]
+    assert not (set(d.hands[opp]) | set(d.stock)) & (set(v.hand) | v.played)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=SEEDS)
+def test_never_peeks(seed):
+    s = random_position(seed, steps=random.Random(seed).randrange(0, 30))
+    if s.over:
+        return
+    seat = s.to_act
+    v = R.view(s, seat)
+    other = H.determinize(R, v, random.Random(seed + 1))
+    assert R.view(other, seat) == v
+    moves = []
+    for state in (s, other):
+        bot = SearchBot(R, seat, seed=5, iterations=120, time_cap=None)
+        moves.append(bot.choose(R.view(state, seat), R.legal_actions(state)))
+    assert moves[0] == moves[1]
+
+
+def test_takes_the_three_with_the_trump_ace_on_the_last_tricks():
+    # Stock gone, two tricks left, trumps are coins (D). The opponent leads the 3 of cups
+    # (10 points); seat 0 holds the trump Ace and a 2 of swords. At 49–50 the Ace wins the deal
+    # 70–50; the 2 lets the opponent reach 60 and the deal is drawn.
+    s = BriscolaState(players=2, dealer=0, number=1, hands=[cards("AD 2S"), cards("4B")], stock=[],
+                      trump_card=card("5D"), trump_suit="D", piles=[[], []], points=[49, 50], to_act=0,
+                      led=card("3C"), trump_drawn_by=0)
+    played = [c for c in R.cards if c not in cards("AD 2S 4B 3C")]
+    s.history = [(i % 2, c) for i, c in enumerate(played)] + [(1, card("3C"))]
+    s.piles = [played[:len(played) // 2], played[len(played) // 2:]]
+    v = R.view(s, 0)
+    assert H.complete(R, v)
+    bot = SearchBot(R, 0, seed=1, iterations=100, time_cap=None)
+    a = bot.choose(v, R.legal_actions(s))
+    assert a == play("AD")
+    assert bot.last_stats["method"] == "exact"
+    assert H.prior(R, v, play("AD")) >= OBVIOUS
+
+
+def test_wins_a_led_ace_cheaply_in_the_middle_of_the_deal():
+    # The opponent leads the Ace of cups (11); seat 0 can take it with a low trump (4 of coins)
+    # or throw away a card. Taking it is worth at least 11 points.
+    rng = random.Random(3)
+    s = R.new_deal(rng, 1)
+    # Rearrange: seat 0 to follow the Ace of cups holding 4D (trump) 2S 5B; trump is coins.
+    deck = list(R.cards)
+    fixed = cards("AC 4D 2S 5B 7D")
+    rest = [c for c in deck if c not in fixed]
+    rng.shuffle(rest)
+    hand1 = rest[:2]
+    stock = rest[2:] + [card("7D")]
+    s = BriscolaState(players=2, dealer=0, number=1, hands=[cards("4D 2S 5B"), hand1], stock=stock,
+                      trump_card=card("7D"), trump_suit="D", piles=[[], []], points=[0, 0], to_act=0,
+                      led=card("AC"), history=[(1, card("AC"))])
+    bot = SearchBot(R, 0, seed=2, iterations=400, time_cap=None)
+    assert bot.choose(R.view(s, 0), R.legal_actions(s)) == play("4D")
+
+
+def test_utility_prefers_winning_and_a_bigger_margin():
+    s = random_position(1, steps=0)
+    s.points = [70, 50]
+    u_small = H.utilities(R, s)
+    s.points = [90, 30]
+    u_big = H.utilities(R, s)
+    s.points = [60, 60]
+    u_draw = H.utilities(R, s)
+    assert u_big[0] > u_small[0] > u_draw[0] == 0.0 > u_small[1]
+    assert abs(u_big[0]) <= 1.0
