@@ -405,6 +405,14 @@ class ResultsScene(UIScene):
         if self.confetti is not None:
             self.confetti.update(dt)
 
+    def label_width(self) -> int:
+        """The label column: wide enough for the longest label (German), never starving the
+        numbers (each column keeps at least 150 px)."""
+        m = self.model()
+        need = max(theme.text_width(r.label, "sans_bold" if r.kind != "line" else "sans", 16) for r in m.rows) + 28
+        most = PANEL_W - 2 * TABLE_PAD - 150 * len(m.columns)
+        return max(LABEL_W, min(need, most, 430))
+
     # ------------------------------------------------------------------ drawing helpers
     def _fit(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, face: str = "sans",
              size: int = 16, color=theme.CREAM, anchor: str = "topleft", min_size: int = 11) -> pygame.Rect:
@@ -505,13 +513,14 @@ class ResultsScene(UIScene):
             y += 34
         x0 = r.x + TABLE_PAD
         n = len(m.columns)
-        col_w = (inner_w - LABEL_W) // n
+        label_w = self.label_width()
+        col_w = (inner_w - label_w) // n
         if m.bar:
-            self._split_bar(surface, pygame.Rect(x0 + LABEL_W + 16, y, n * col_w - 32, 14), m)
+            self._split_bar(surface, pygame.Rect(x0 + label_w + 16, y, n * col_w - 32, 14), m)
             y += 30
         # --- the table: a header of names, then one band per line
         for i, name in enumerate(m.columns):
-            cx = x0 + LABEL_W + i * col_w + col_w // 2
+            cx = x0 + label_w + i * col_w + col_w // 2
             self._caps(surface, name, (cx, y + 4), col_w - 16, 14, theme.BRASS_LIGHT if i == m.mine else theme.BRASS,
                        anchor="midtop")
         y += 28
@@ -524,13 +533,13 @@ class ResultsScene(UIScene):
             elif k % 2 == 0:
                 surface.blit(theme.rounded(band.size, 6, (255, 255, 255, 11)), band)
             if m.mine is not None:  # the player's own column is lit a little
-                mine = pygame.Rect(x0 + LABEL_W + m.mine * col_w + 6, y, col_w - 12, self.row_h)
+                mine = pygame.Rect(x0 + label_w + m.mine * col_w + 6, y, col_w - 12, self.row_h)
                 surface.blit(theme.rounded(mine.size, 6, (255, 230, 170, 14)), mine)
             strong = row.kind != "line"
-            self._fit(surface, row.label, (x0 + 12, band.centery), LABEL_W - 24, "sans_bold" if strong else "sans",
+            self._fit(surface, row.label, (x0 + 12, band.centery), label_w - 24, "sans_bold" if strong else "sans",
                       16, theme.BRASS_LIGHT if strong else theme.CREAM, "midleft")
             for i, cell in enumerate(row.cells):
-                c = pygame.Rect(x0 + LABEL_W + i * col_w, y, col_w, self.row_h)
+                c = pygame.Rect(x0 + label_w + i * col_w, y, col_w, self.row_h)
                 if row.kind == "bummerl":
                     start = int(self.rules.initial_totals()[i])
                     self._bummerl(surface, int(cell.text), start, (c.centerx - 20, c.centery))

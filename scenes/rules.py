@@ -291,6 +291,8 @@ class RulesScene(UIScene):
         _, tops = self.page()
         shown = self.shown.value
         current = max((i for i, t in enumerate(tops) if t <= shown + 40), default=0)
+        if self.max_offset() > 0 and shown >= self.max_offset() - 1:
+            current = len(SECTIONS) - 1  # at the very end the last section is the one being read
         for i, (sec, r) in enumerate(zip(SECTIONS, self.section_rects())):
             if i == current:
                 surface.blit(theme.rounded(r.size, 8, (201, 164, 92, 46)), r)
