@@ -1,0 +1,77 @@
+"""The pause overlay over the table (Esc): Resume, Rules, Settings, Quit to menu.
+
+The match is saved after every move already; "Quit to menu" saves once more and leaves.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from scenes.scene import UIScene
+from sprites import theme
+from sprites.tween import Tween, ease_out_cubic
+from sprites.widgets import Button
+
+BOX = pygame.Rect(0, 0, 420, 372)
+BOX.center = (640, 360)
+
+
+class PauseScene(UIScene):
+    is_overlay = True
+
+    def __init__(self, app: Any, table: Any = None):
+        self.table = table
+        self.appear = Tween(0.0, 1.0, 0.22, ease_out_cubic)
+        super().__init__(app)
+
+    def build(self) -> None:
+        x, w = BOX.x + 60, BOX.w - 120
+        y = BOX.y + 96
+        self.resume = self.ui.add(Button((x, y, w, 48), self.label("pause.resume"), self.back, style="primary",
+                                         size=16, name="resume"))
+        y += 48 + 14
+        for key, fn in (("rules", self._rules), ("settings", self._settings), ("quit", self._quit)):
+            self.ui.add(Button((x, y, w, 42), self.label(f"pause.{key}"), fn, size=15, name=key))
+            y += 42 + 12
+        self.ui.focus(self.resume)
+
+    def _rules(self) -> None:
+        t = self.table
+        params = {"deck": t.deck.id, "game": t.game} if t is not None else {}
+        self.app.open_scene("rules", **params)
+
+    def _settings(self) -> None:
+        self.app.open_scene("settings")
+
+    def _quit(self) -> None:
+        if self.table is not None:
+            self.app.stack.pop()  # this overlay
+            self.table.to_menu()
+        else:
+            self.app.stack.pop()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.appear.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        a = float(self.appear.value_at(self.alpha))
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill((0, 0, 0, int(130 * a)))
+        surface.blit(veil, (0, 0))
+        box = BOX.move(0, round((1 - a) * 16))
+        surface.blit(theme.shadow(box.size, 16, 10, 150), (box.x - 10, box.y - 4))
+        surface.blit(theme.panel(box.size, 16, (10, 30, 20, 242), theme.BRASS), box)
+        theme.heading(surface, self.t("pause.title"), (box.centerx, box.y + 26), 28, anchor="midtop")
+        surface.blit(theme.ornament(220), (box.centerx - 110, box.y + 68))
+        self.ui.draw(surface)
+        for i, line in enumerate(theme.wrap(self.t("pause.saved"), "sans", 13, box.w - 60, max_lines=2)):
+            theme.blit_text(surface, line, (box.centerx, box.bottom - 44 + i * 17), "sans", 13, theme.CREAM_DIM,
+                            anchor="midtop")
+        theme.blit_text(surface, self.t("pause.hint"), (box.centerx, box.bottom + 14), "sans", 13, theme.CREAM_FAINT,
+                        anchor="midtop")
+
+
+def create(app: Any, table: Any = None, **params: Any) -> PauseScene:
+    return PauseScene(app, table=table)

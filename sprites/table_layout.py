@@ -1,0 +1,275 @@
+"""Where everything sits on the card table: seats, hands, table cards, trick, stock, piles.
+
+Pure geometry on the 1280×720 canvas (pygame.Rect is used as a value; nothing is drawn), so
+the placement rules are tested on their own: no card leaves the canvas and the human's hand
+never reaches into the table area, for every player count and every deck's proportions.
+
+Seats are numbered in turn order, anticlockwise seen from above: the human sits at the
+bottom, the next seat to the right, then the top, then the left. Two players face each other;
+three sit bottom, right, left; four sit bottom, right, top (the partner), left.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pygame
+
+CANVAS = pygame.Rect(0, 0, 1280, 720)
+#: Inside the wooden rim, with a little breathing room.
+SAFE = CANVAS.inflate(-2 * 22, -2 * 22)
+
+TRICK_GAMES = frozenset({"briscola", "schnapsen"})
+
+HAND_HEIGHT = 150          # the human's cards
+HAND_MAX_WIDTH = 104       # wide packs (French Schnapsen) get slightly shorter cards
+TABLE_HEIGHT = 118         # cards on the felt and in the trick
+TABLE_MIN_HEIGHT = 64      # a crowded Cìcera table shrinks down to this
+BACK_HEIGHT = 84           # the opponent opposite
+SIDE_HEIGHT = 74           # opponents at the sides (cards lie sideways)
+PILE_HEIGHT = 66           # capture piles
+LIFT = 24                  # how far a hovered / chosen card rises
+
+HAND_AREA = pygame.Rect(250, 720 - 22 - HAND_HEIGHT, 780, HAND_HEIGHT)
+#: The felt between the opponents and the human's hand: table cards, trick, stock.
+TABLE_AREA = pygame.Rect(204, 132, 872, 366)
+STATUS_POS = (640, 507)    # "Your turn" / "North is thinking…", between table and hand
+SCORE_RECT = pygame.Rect(26, 24, 262, 98)
+MENU_RECT = pygame.Rect(1256 - 128, 24, 128, 38)
+BUTTONS_X = 1072
+BUTTON_W = 178
+BUTTON_H = 40
+
+
+@dataclass(frozen=True)
+class Place:
+    """One card: centre, height in pixels, rotation in degrees (anticlockwise, like pygame)."""
+
+    x: float
+    y: float
+    h: int
+    angle: float = 0.0
+
+    def size(self, aspect: float) -> tuple[int, int]:
+        return max(1, round(self.h / aspect)), self.h
+
+    def rect(self, aspect: float) -> pygame.Rect:
+        """The upright card's rectangle (before rotation)."""
+        w, h = self.size(aspect)
+        r = pygame.Rect(0, 0, w, h)
+        r.center = (round(self.x), round(self.y))
+        return r
+
+    def bounds(self, aspect: float) -> pygame.Rect:
+        """The axis-aligned box around the (possibly rotated) card."""
+        w, h = self.size(aspect)
+        a = math.radians(self.angle)
+        bw = abs(w * math.cos(a)) + abs(h * math.sin(a))
+        bh = abs(w * math.sin(a)) + abs(h * math.cos(a))
+        r = pygame.Rect(0, 0, math.ceil(bw), math.ceil(bh))
+        r.center = (round(self.x), round(self.y))
+        return r
+
+
+class TableLayout:
+    """The placement rules for one game, player count and deck shape (``aspect`` = h / w)."""
+
+    def __init__(self, players: int, aspect: float, game: str, human_seat: int = 0):
+        self.players = players
+        self.aspect = float(aspect)
+        self.game = game
+        self.human_seat = human_seat
+        self.trick_game = game in TRICK_GAMES
+        self.has_stock = game != "cicera"
+        # Every card of a hand at one height; wide packs are scaled so they are not too broad.
+        self.hand_h = min(HAND_HEIGHT, int(HAND_MAX_WIDTH * self.aspect))
+        self.table_h = TABLE_HEIGHT
+
+    # ------------------------------------------------------------------ seats
+    def side(self, seat: int) -> str:
+        """"bottom", "right", "top" or "left" for a seat."""
+        rel = (seat - self.human_seat) % self.players
+        if rel == 0:
+            return "bottom"
+        if self.players == 2:
+            return "top"
+        if self.players == 3:
+            return "right" if rel == 1 else "left"
+        return ("right", "top", "left")[rel - 1]
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2 if self.players == 4 else seat
+
+    def card_w(self, h: int) -> int:
+        return max(1, round(h / self.aspect))
+
+    # ------------------------------------------------------------------ hands
+    def hand(self, n: int) -> list[Place]:
+        """The human's cards, left to right, resting (not lifted)."""
+        if n <= 0:
+            return []
+        h = self.hand_h
+        w = self.card_w(h)
+        step = w + 14.0 if n == 1 else min(w + 14.0, (HAND_AREA.w - w) / (n - 1))
+        total = w + step * (n - 1)
+        x0 = HAND_AREA.centerx - total / 2 + w / 2
+        y = HAND_AREA.bottom - h / 2
+        return [Place(x0 + i * step, y, h) for i in range(n)]
+
+    def backs(self, seat: int, n: int) -> list[Place]:
+        """An opponent's face-down cards: a tight row at the top, a column at the sides."""
+        side = self.side(seat)
+        if side == "bottom":
+            return self.hand(n)
+        if n <= 0:
+            return []
+        if side == "top":
+            h = BACK_HEIGHT
+            w = self.card_w(h)
+            step = min(w * 0.62, 330 / max(1, n - 1)) if n > 1 else 0
+            total = w + step * (n - 1)
+            x0 = 640 - total / 2 + w / 2
+            return [Place(x0 + i * step, 30 + h / 2, h) for i in range(n)]
+        h = SIDE_HEIGHT
+        w = self.card_w(h)
+        step = min(w * 0.7, 230 / max(1, n - 1)) if n > 1 else 0
+        total = w + step * (n - 1)
+        y0 = self.side_center_y - total / 2 + w / 2
+        x = 24 + 14 + h / 2 if side == "left" else 1280 - 24 - 14 - h / 2
+        angle = -90.0 if side == "left" else 90.0
+        return [Place(x, y0 + i * step, h, angle) for i in range(n)]
+
+    side_center_y = 352
+
+    def seat_origin(self, seat: int) -> Place:
+        """Where a card played from ``seat`` starts (a face-down card leaving that hand)."""
+        side = self.side(seat)
+        if side == "top":
+            return Place(640, 30 + BACK_HEIGHT / 2, BACK_HEIGHT)
+        if side == "left":
+            return Place(24 + 14 + SIDE_HEIGHT / 2, self.side_center_y, SIDE_HEIGHT, -90.0)
+        if side == "right":
+            return Place(1280 - 24 - 14 - SIDE_HEIGHT / 2, self.side_center_y, SIDE_HEIGHT, 90.0)
+        return Place(HAND_AREA.centerx, HAND_AREA.centery, self.hand_h)
+
+    def plate(self, seat: int) -> pygame.Rect:
+        """The seat's name plate (name, turn glow, dealer chip)."""
+        side = self.side(seat)
+        w, h = 176, 30
+        if side == "bottom":
+            return pygame.Rect(40, 548, w, h)
+        if side == "top":
+            return pygame.Rect(640 + 150, 56, w, h)
+        if side == "left":
+            return pygame.Rect(30, self.side_center_y + 150, w - 16, h)
+        return pygame.Rect(1250 - (w - 16), self.side_center_y + 150, w - 16, h)
+
+    # ------------------------------------------------------------------ the felt
+    def stock(self) -> Place | None:
+        """The face-down stock (Scopa, Briscola, Schnapsen), at the left of the felt."""
+        if not self.has_stock:
+            return None
+        h = TABLE_HEIGHT - 8
+        return Place(TABLE_AREA.x + 26 + self.card_w(h) / 2, TABLE_AREA.centery, h)
+
+    def trump(self) -> Place | None:
+        """The turned trump, sideways under the stock and sticking out to its right."""
+        s = self.stock()
+        if s is None or not self.trick_game:
+            return None
+        w = self.card_w(s.h)
+        return Place(s.x + w * 0.55, s.y, s.h, -90.0)
+
+    def table_area(self) -> pygame.Rect:
+        """Where table cards go: the felt right of the stock (all of it in Cìcera)."""
+        a = TABLE_AREA.copy()
+        s = self.stock()
+        if s is not None:
+            cut = round(s.x + self.card_w(s.h) / 2 + 30 - a.x)
+            a.x += cut
+            a.w -= cut + 20
+        return a
+
+    def table(self, n: int) -> list[Place]:
+        """Table cards in neat rows, centred; the cards shrink when the table is crowded."""
+        if n <= 0:
+            return []
+        area = self.table_area()
+        h = self.table_h
+        while True:
+            w = self.card_w(h)
+            gap = max(8, w // 6)
+            cols = max(1, (area.w + gap) // (w + gap))
+            rows = math.ceil(n / cols)
+            if rows * h + (rows - 1) * gap <= area.h or h <= TABLE_MIN_HEIGHT:
+                break
+            h -= 4
+        cols = min(cols, math.ceil(n / rows))
+        out: list[Place] = []
+        total_h = rows * h + (rows - 1) * gap
+        y0 = area.centery - total_h / 2 + h / 2
+        for i in range(n):
+            r, c = divmod(i, cols)
+            in_row = min(cols, n - r * cols)
+            total_w = in_row * w + (in_row - 1) * gap
+            x0 = area.centerx - total_w / 2 + w / 2
+            out.append(Place(x0 + c * (w + gap), y0 + r * (h + gap), h))
+        return out
+
+    def trick(self, seat: int, order: int = 0) -> Place:
+        """A card in the trick: in front of the seat that played it, slightly askew."""
+        side = self.side(seat)
+        cx, cy = TABLE_AREA.centerx + 40, TABLE_AREA.centery
+        h = self.table_h
+        off = {"bottom": (22, 52, 5.0), "top": (-22, -52, -4.0), "left": (-70, 0, -8.0), "right": (70, 0, 8.0)}[side]
+        return Place(cx + off[0], cy + off[1], h, off[2])
+
+    def pile(self, team: int) -> Place:
+        """A team's capture pile (the cards it has won), face down."""
+        h = PILE_HEIGHT
+        human_team = self.team_of(self.human_seat)
+        if team == human_team:
+            return Place(40 + 88, 650 - h / 2 + 10, h, 0.0)
+        seats = [s for s in range(self.players) if self.team_of(s) == team]
+        side = self.side(seats[0])
+        if side == "left":
+            return Place(24 + 14 + SIDE_HEIGHT / 2, 176, h)
+        if side == "right":
+            return Place(1280 - 24 - 14 - SIDE_HEIGHT / 2, 176, h)
+        return Place(1160, 118, h)
+
+    def buttons(self, n: int) -> list[pygame.Rect]:
+        """Action buttons stacked at the right of the hand, bottom up."""
+        out = []
+        y = 720 - 26 - BUTTON_H
+        for _ in range(n):
+            out.append(pygame.Rect(BUTTONS_X + (1256 - BUTTONS_X - BUTTON_W) // 2, y, BUTTON_W, BUTTON_H))
+            y -= BUTTON_H + 10
+        return out[::-1]
+
+    # ------------------------------------------------------------------ for tests and checks
+    def max_hand(self) -> int:
+        return {"scopa": 3, "cicera": 12, "briscola": 3, "schnapsen": 5}.get(self.game, 12)
+
+    def every_place(self, table_cards: int = 20) -> list[Place]:
+        """Every card position the game can produce, at the largest counts (for checks)."""
+        out: list[Place] = []
+        out += self.hand(self.max_hand())
+        for s in range(self.players):
+            if s != self.human_seat:
+                out += self.backs(s, self.max_hand())
+                out.append(self.seat_origin(s))
+            out.append(self.trick(s))
+        for t in range(2 if self.players == 4 else self.players):
+            out.append(self.pile(t))
+        if not self.trick_game:
+            for n in range(1, table_cards + 1):
+                out += self.table(n)
+        for p in (self.stock(), self.trump()):
+            if p is not None:
+                out.append(p)
+        return out
+
+
+__all__ = ["TableLayout", "Place", "CANVAS", "SAFE", "HAND_AREA", "TABLE_AREA", "STATUS_POS", "SCORE_RECT",
+           "MENU_RECT", "LIFT", "TRICK_GAMES"]
