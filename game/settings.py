@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -165,27 +164,10 @@ def load_settings(path: Path | None = None, default_language: str | None = None)
 
 def save_settings(settings: Settings, path: Path | None = None) -> str | None:
     """Write atomically. Returns None on success, else a one-line problem (never raises)."""
-    p = path or settings_path()
-    tmp_name = None
-    try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(settings.to_json(), indent=2, ensure_ascii=False, sort_keys=True, default=str)
-        fd, tmp_name = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=p.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp_name, p)
-        tmp_name = None
-        return None
-    except OSError as e:
-        return f"Settings could not be saved ({e.strerror or e})."
-    finally:
-        if tmp_name:
-            try:
-                os.unlink(tmp_name)
-            except OSError:
-                pass
+    from game.storage import write_json
+
+    problem = write_json(path or settings_path(), settings.to_json())
+    return f"Settings could not be saved ({problem})." if problem else None
 
 
 def _warn(msg: str) -> None:
