@@ -446,6 +446,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", metavar="D", help="deck for the games scene (e.g. piacentine)")
     p.add_argument("--game", metavar="G", help="game to preselect (scopa, cicera, briscola, schnapsen)")
     p.add_argument("--lang", choices=("en", "nl", "de", "it"), help="language for this run")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="players at the table (table scene)")
+    p.add_argument("--seed", type=int, metavar="S", help="fixed cards for the table scene (a mid-deal screenshot)")
     p.add_argument("--match-end", action="store_true",
                    help="results scene: play the demo match to its end and show the match result")
     p.add_argument("--contrast", type=_percent, metavar="N", help="picture contrast 0–100 (50 neutral)")
@@ -489,6 +491,9 @@ def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[s
         params["game"] = args.game
     if getattr(args, "match_end", False):
         params["match_end"] = True
+    for k in ("players", "seed"):
+        if getattr(args, k, None) is not None:
+            params[k] = getattr(args, k)
     return params
 
 
