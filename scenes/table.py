@@ -46,6 +46,9 @@ from sprites.widgets import UI, Button, card_art
 
 register_scene("pause", _pause.create)  # the overlay lives beside the table
 
+#: The bonus call-outs are the games' own words (Lombard and Italian), the same in every language.
+BONUS_WORDS = {"scopa": "Scopa!", "scua": "Scùa!", "picada": "Picada!", "simili": "Simili!", "quadriglia": "Quadriglia!"}
+
 SUIT_ORDER = {"D": 0, "C": 1, "S": 2, "B": 3}
 NUMBER_KEYS = {getattr(pygame, f"K_{i}"): i for i in range(1, 10)}
 NUMBER_KEYS.update({getattr(pygame, f"K_KP{i}"): i for i in range(1, 10)})
@@ -379,7 +382,13 @@ class TableScene(Scene):
     def _callout(self, key: str, sub: str = "", **params: Any) -> None:
         if self._ff or tween.speed_factor() <= 0:
             return
-        self.callouts = [Callout(self.t(f"callouts.{key}", **params), sub, 1.5)]
+        if key in BONUS_WORDS:
+            text = BONUS_WORDS[key]
+        elif key == "marriage":
+            text = f"{params.get('points', '')}!"
+        else:
+            text = self.t(f"callouts.{key}", **params)
+        self.callouts = [Callout(text, sub, 1.5)]
 
     # ================================================================== events → steps
     def _expand(self, ev: dict, cues: list[str]) -> None:
@@ -565,7 +574,7 @@ class TableScene(Scene):
                 if b in ("scopa", "scua", "picada", "simili", "quadriglia"):
                     self.bonus_count[team] += 1
             if bonuses:
-                self._callout(bonuses[0], " · ".join(self.t(f"callouts.{b}").rstrip("!") for b in bonuses[1:]))
+                self._callout(bonuses[0], " · ".join(BONUS_WORDS.get(b, b).rstrip("!") for b in bonuses[1:]))
                 self._play_cues(cues[1:])
             self._relayout()
             return 0.9 if bonuses else 0.15
@@ -1314,7 +1323,8 @@ class TableScene(Scene):
             surface.blit(theme.rounded(r.size, 14, (8, 24, 16, 170), 1, (*theme.BRASS_DARK, 200)), r)
             surface.blit(img, img.get_rect(center=(r.centerx, r.centery + 1)))
         if sub and self.selected is None:
-            theme.blit_text(surface, sub, (640, 712), "sans", 11, theme.CREAM_FAINT, anchor="midbottom")
+            theme.blit_text(surface, sub, (640, TL.STATUS_POS[1] - 17), "sans", 12, theme.CREAM_FAINT,
+                            anchor="midbottom")
 
     def _final_buttons(self) -> tuple[pygame.Rect, pygame.Rect]:
         return pygame.Rect(640 - 230, 400, 220, 48), pygame.Rect(640 + 10, 400, 220, 48)
@@ -1349,7 +1359,8 @@ def _bot_name(level: str | None) -> str:
 
 def create(app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
            options: dict | None = None, ai_level: str | None = None, seed: int | None = None,
-           session: Any = None, threaded: bool | None = None, autoplay_moves: int = 0, preselect: bool | None = None,
+           session: Any = None, threaded: bool | None = None, autoplay_moves: int | None = None,
+           preselect: bool | None = None,
            close_stock: bool = False, **params: Any) -> TableScene:
     """A table for a new match (or the given ``session``, e.g. a resumed one).
 
@@ -1360,8 +1371,12 @@ def create(app: Any, deck: str | None = None, game: str | None = None, players: 
     """
     from game.session import Session
 
+    headless = not getattr(app, "has_window", True)
     if threaded is None:
-        threaded = bool(getattr(app, "has_window", True))
+        threaded = not headless
+    if autoplay_moves is None:
+        # A seeded table without a window is a screenshot: show it mid-deal, a card chosen.
+        autoplay_moves = (players or 2) + 1 if (headless and seed is not None and session is None) else 0
     if session is None:
         cfg = app.config
         gid = game if game in cfg.games else "scopa"

@@ -10,7 +10,7 @@ import pytest
 
 from game.config import get_config
 from game.i18n import I18n
-from game.rules.base import CLOSE, EXCHANGE, IllegalAction, play
+from game.rules.base import CLOSE, EXCHANGE, IllegalAction
 from game.settings import Settings
 from scenes.app import TICK, App
 from scenes.scene import make_scene
@@ -125,8 +125,7 @@ class Recorder:
 
 
 def positions(game: str, players: int, seeds, moves_list):
-    for seed, moves in itertools.product(seeds, moves_list):
-        yield seed, moves
+    yield from itertools.product(seeds, moves_list)
 
 
 # ---------------------------------------------------------------------- layout geometry
@@ -353,3 +352,37 @@ def test_random_seeds_start_a_table_in_every_language():
         scene = table(app, g, 4 if g == "cicera" else 2, None, 9, 3)
         app.render()
         assert scene.seat_name(scene.human) == app.t("table.you")
+
+
+# ---------------------------------------------------------------------- motion and call-outs
+def test_cards_fly_rather_than_teleport_and_a_scopa_is_called_out():
+    app = make_app(speed="normal")
+    scene = table(app, "scopa", 2, None, 6, 2)
+    assert scene.can_act
+    action = scene.session.legal_actions()[0]
+    code = action.card.code
+    start = scene.sprites[code].value()[:2]
+    keyboard_play(app, scene, action)
+    positions_seen = []
+    for _ in range(40):
+        app.update(TICK)
+        sp = scene.sprites.get(code)
+        if sp is not None:
+            positions_seen.append(sp.value()[:2])
+    end = positions_seen[-1] if positions_seen else start
+    between = [p for p in positions_seen if p != start and p != end]
+    assert between, "the played card must pass through the space between hand and table"
+    # A capture that clears the table is called out, in the game's own word, as it lands.
+    for _ in range(200):
+        app.update(TICK)
+        if scene.idle and scene.table:
+            break
+    seen = set(scene.hand) | set(scene.table)
+    card = next(c.code for c in scene.rules.cards if c.code not in seen and c.code not in scene.sprites)
+    scene.queue.append({"event": "play", "seat": 1, "card": card, "capture": list(scene.table), "bonuses": ["scopa"]})
+    texts = set()
+    for _ in range(120):
+        app.update(TICK)
+        texts |= {c.text for c in scene.callouts}
+    assert "Scopa!" in texts and not scene.table
+    app.render()
