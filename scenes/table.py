@@ -1243,10 +1243,13 @@ class TableScene(Scene):
         surface.blit(theme.shadow(rect.size, 12, 6, 110), (rect.x - 6, rect.y - 6 + 3))
         surface.blit(theme.panel(rect.size, 12), rect)
         name = self.rules.game.name.get(lang) or self.rules.game.name.get("en", self.game)
-        theme.blit_text(surface, name, (rect.x + 14, rect.y + 9), "serif_bold", 16, theme.CREAM, tracking=1.5,
-                        caps=True)
-        theme.small_caps(surface, self._score_caption(), (rect.right - 12, rect.y + 12), 11, theme.BRASS,
-                         anchor="topright")
+        nr = theme.blit_text(surface, name, (rect.x + 14, rect.y + 9), "serif_bold", 16, theme.CREAM, tracking=1.5,
+                             caps=True)
+        caption = self._score_caption()
+        room = rect.right - 12 - (nr.right + 14)
+        size = theme.fit(caption, "cond_bold", 11, room, 8, tracking_ratio=0.16, caps=True)
+        if theme.text_width(caption, "cond_bold", size, size * 0.16, True) <= room:
+            theme.small_caps(surface, caption, (rect.right - 12, rect.y + 12), size, theme.BRASS, anchor="topright")
         y = rect.y + 34
         for color, label, value, note in rows:
             pygame.draw.rect(surface, color, (rect.x + 14, y + 4, 3, 13), border_radius=1)

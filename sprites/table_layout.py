@@ -34,7 +34,7 @@ HAND_AREA = pygame.Rect(250, 720 - 22 - HAND_HEIGHT, 780, HAND_HEIGHT)
 #: The felt between the opponents and the human's hand: table cards, trick, stock.
 TABLE_AREA = pygame.Rect(204, 132, 872, 366)
 STATUS_POS = (640, 507)    # "Your turn" / "North is thinking…", between table and hand
-SCORE_RECT = pygame.Rect(26, 24, 262, 98)
+SCORE_RECT = pygame.Rect(26, 24, 300, 98)
 MENU_RECT = pygame.Rect(1256 - 128, 24, 128, 38)
 BUTTONS_X = 1072
 BUTTON_W = 178
