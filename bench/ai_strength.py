@@ -182,12 +182,13 @@ def main(argv: list[str] | None = None) -> int:
         scores.extend(s)
         ta.extend(a)
         tb.extend(b)
-        if args.progress and len(margins) % 10 == 0:
-            print(f"  {len(margins)} seeds: margin {statistics.fmean(margins):+.3f}", flush=True)
+        if args.progress and len(margins) % 5 == 0 and len(margins) > 1:
+            se_now = statistics.stdev(margins) / math.sqrt(len(margins))
+            print(f"  {len(margins)} seeds: margin {statistics.fmean(margins):+.3f} ± {se_now:.3f}", flush=True)
 
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            for res in pool.map(play_duplicate, jobs):
+            for res in pool.map(play_duplicate, jobs, chunksize=1):
                 take(res)
     else:
         for j in jobs:
