@@ -81,6 +81,8 @@ class TableScene(Scene):
         self.game = self.rules.game_id
         self.deck = self.rules.deck
         self.players = self.rules.players
+        #: All seats AI (the smoke test, demos): watch from seat 0, record no statistics.
+        self.spectator = session.human_seat is None
         self.human = session.human_seat if session.human_seat is not None else 0
         self.human_team = self.rules.team_of(self.human)
         self.teams = self.rules.teams
@@ -277,7 +279,8 @@ class TableScene(Scene):
         try:
             from audio.cues import sounds_for_batch
 
-            cues = sounds_for_batch(events, self.game, self.human_team, self.rules.team_of)
+            cues = sounds_for_batch(events, self.game, None if self.spectator else self.human_team,
+                                    self.rules.team_of)
         except Exception:  # noqa: BLE001 - sound is never worth a crash
             cues = [[] for _ in events]
         self.queue.extend(events)
@@ -291,6 +294,8 @@ class TableScene(Scene):
             if not self.finished:
                 self._finish_match()
             return
+        if self.spectator:
+            return
         problem = saves.save_match(self.session.to_save())
         if problem and problem != self.problem:
             self.problem = problem
@@ -301,6 +306,8 @@ class TableScene(Scene):
         from game import saves, stats
 
         self.finished = True
+        if self.spectator:
+            return
         saves.clear_match()
         m = self.session.match
         winner = m.winner
@@ -758,7 +765,7 @@ class TableScene(Scene):
 
     def close(self) -> None:
         """Leaving the table for good: keep the match, stop any thinking bot, hush."""
-        if not self.session.over:
+        if not self.session.over and not self.spectator:
             self._save()
         self.session.close()
         if self.app.audio is not None:
@@ -1364,7 +1371,7 @@ def create(app: Any, deck: str | None = None, game: str | None = None, players: 
            options: dict | None = None, ai_level: str | None = None, seed: int | None = None,
            session: Any = None, threaded: bool | None = None, autoplay_moves: int | None = None,
            preselect: bool | None = None,
-           close_stock: bool = False, **params: Any) -> TableScene:
+           close_stock: bool = False, human_seat: int | None = 0, **params: Any) -> TableScene:
     """A table for a new match (or the given ``session``, e.g. a resumed one).
 
     Screenshots and tests: ``seed`` fixes the cards, ``autoplay_moves`` plays that many
@@ -1393,7 +1400,7 @@ def create(app: Any, deck: str | None = None, game: str | None = None, players: 
                 opts[k] = v
         level = ai_level or getattr(app.settings, "ai_level", "normal")
         s = random.randrange(1, 2 ** 31) if seed is None else int(seed)
-        session = Session.new(gid, deck, n, opts, s, human_seat=0, bot_name=_bot_name(level),
+        session = Session.new(gid, deck, n, opts, s, human_seat=human_seat, bot_name=_bot_name(level),
                               threaded=threaded and autoplay_moves <= 0)
         if autoplay_moves > 0:
             _autoplay(session, autoplay_moves, close_stock)

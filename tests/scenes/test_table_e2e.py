@@ -173,3 +173,18 @@ def test_the_window_keeps_drawing_while_a_bot_thinks_and_leaving_stops_it(monkey
     quit_button.activate()
     assert app.stack.top.name == "menu"
     assert (_private_home / "match.json").exists()
+
+
+def test_an_all_ai_table_plays_itself_and_records_nothing(results_log, _private_home):
+    app = make_app()
+    app.open_path("menu")
+    scene = make_scene(app, "table", game="briscola", players=2, seed=61, ai_level="greedy", threaded=False,
+                       human_seat=None, autoplay_moves=0)
+    app.stack.push(scene)
+    for _ in range(400):
+        app.update(TICK)
+        if results_log:
+            break
+    assert results_log and not scene.can_act
+    assert verify_events(scene.session.match.events).ok
+    assert not (_private_home / "match.json").exists() and not (_private_home / "stats.json").exists()
