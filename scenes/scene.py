@@ -189,6 +189,7 @@ SCENE_MODULES: dict[str, str] = {
     "table": "scenes.table",
     "results": "scenes.results",
     "rules": "scenes.rules",
+    "pause": "scenes.pause",
 }
 
 #: The scenes beneath each one when it is opened directly (``--scene`` / screenshots).

@@ -36,8 +36,8 @@ def run_smoke() -> int:
     game = config.decks[deck].games[0]
     seen = []
     for name in available_scenes():
-        if name in ("table", "results"):
-            continue  # the deal below goes through them
+        if name in ("table", "results", "pause"):
+            continue  # the deal below goes through them (pause needs a table beneath)
         params = {"deck": deck}
         if name in ("games", "rules"):
             params["game"] = game
