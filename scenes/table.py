@@ -183,7 +183,7 @@ class TableScene(Scene):
             specs.append(("place", lambda: self.t("table.place_only"), self.place_only, lambda: True))
         if self.game == "schnapsen":
             specs.append(("marriage", lambda: self.t("table.marriage_on" if self.marriage_toggle else "table.marriage"),
-                          self.toggle_marriage, lambda: True))
+                          self.toggle_marriage, lambda: any(a.marriage for a in self._legal())))
             specs.append(("exchange", lambda: self.t("table.exchange"), lambda: self._submit(EXCHANGE),
                           lambda: EXCHANGE in self._legal()))
             specs.append(("close", lambda: self.t("table.close"), lambda: self._submit(CLOSE),
