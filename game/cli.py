@@ -93,17 +93,53 @@ def simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def damaged(path: str) -> bool:
+    """True when ``path`` is not a readable record at all: missing or unreadable, not UTF-8,
+    a line that is not one JSON object (cut mid-line), or a record cut short before its
+    ``match_end``. A file of JSON objects that breaks the record format or a rule is not
+    damaged: it is a record that fails verification."""
+    import json
+
+    from game.record import RecordFormatError, parse_lines
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return True
+    lines = text.split("\n")
+    if lines and not lines[-1].strip():
+        lines.pop()  # the final newline
+    if not lines:
+        return True
+    for raw in lines:
+        try:
+            if not isinstance(json.loads(raw), dict):
+                return True
+        except ValueError:
+            return True
+    try:
+        events = parse_lines(lines)
+    except RecordFormatError:
+        return False
+    return events[-1].get("event") != "match_end"
+
+
 def verify(args: argparse.Namespace) -> int:
+    """Exit 0 when every record is OK; 2 when a file is damaged (unreadable, not JSON
+    lines, truncated); otherwise 1 when a well-formed record breaks the format or a rule."""
     from game.verify import verify_file
 
     bad = 0
+    code = 0
     for f in args.files:
         verdict = verify_file(f)
         print(f"{f}: {verdict}")
-        bad += not verdict.ok
+        if not verdict.ok:
+            bad += 1
+            code = max(code, 2 if damaged(f) else 1)
     if len(args.files) > 1:
         print(f"{len(args.files) - bad} of {len(args.files)} records OK")
-    return 0 if bad == 0 else 1
+    return code
 
 
 def main(argv: list[str]) -> int:

@@ -329,6 +329,8 @@ class App:
             accumulator += min(MAX_FRAME_TIME, max(0.0, ms / 1000.0))
             for event in pg.event.get():
                 self.dispatch(event)
+                if not self.running:  # the window was closed: nothing after it counts
+                    break
             while accumulator >= TICK and self.running:
                 self.update(TICK)
                 accumulator -= TICK
@@ -339,7 +341,20 @@ class App:
             frames += 1
             if max_frames is not None and frames >= max_frames:
                 break
+        if not self.running:
+            self.shutdown()
         return 0
+
+    def shutdown(self) -> None:
+        """The app is closing (window close, Alt-F4, Quit, SIGTERM): every scene that holds a
+        match saves it and abandons its thinking bot (``close()``), top first. No more frames."""
+        for scene in reversed(list(self.stack.scenes)):
+            close = getattr(scene, "close", None)
+            if scene.name == "table" and callable(close):
+                try:
+                    close()
+                except Exception as e:  # noqa: BLE001 - one scene's failure must not cost the others
+                    print(f"cardavia: could not close the {scene.name} cleanly: {e}", file=sys.stderr)
 
     def _on_scene_change(self, old: Any, new: Any) -> None:
         # Cross-fade between full screens; overlays animate their own entrance.
@@ -565,6 +580,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"cardavia: cannot write {path}: {e}", file=sys.stderr)
             return 1
         return 0
+    _quit_on_sigterm(app)
     try:
         return app.run()
     finally:
@@ -572,6 +588,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if app.audio is not None:
             app.audio.stop()
         pygame.quit()
+
+
+def _quit_on_sigterm(app: App) -> None:
+    """A polite kill (SIGTERM, logout) leaves like the close button: the loop ends and the
+    match is saved. (A hard kill loses nothing either: every move is already saved.)"""
+    import signal
+
+    try:
+        signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    except (ValueError, OSError, AttributeError):  # not the main thread, or no such signal
+        pass
 
 
 __all__ = ["App", "main", "build_parser", "CANVAS_SIZE", "TICK", "TICK_RATE", "ArgError"]

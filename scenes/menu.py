@@ -1,7 +1,13 @@
-"""The title screen: Play, Rules, Settings, Quit, a hero fan of cards, and the product's
-global controls (language, contrast, grain, colour temperature) always at hand."""
+"""The title screen: Play, Rules, Statistics, Settings, Quit, a hero fan of cards, and the
+product's global controls (language, contrast, grain, colour temperature) always at hand.
+
+When a match was left unfinished (window closed, quit to menu, a crash between two moves),
+a "Match in progress" panel offers to continue it — game, deck, deal and score shown — with
+the focus on "Continue match", so Enter resumes exactly where it was. "New match" (and Play)
+ask before the saved match is discarded. A damaged save is moved aside with a toast."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
@@ -14,19 +20,74 @@ from sprites.widgets import Button, card_fan, sample_codes
 
 LEFT = 96
 BAR = pygame.Rect(40, 600, 1200, 86)
+RESUME = pygame.Rect(688, 406, 484, 148)  # the "Match in progress" panel, under the fan
+
+
+@dataclass
+class SavedMatch:
+    """What the menu shows of the saved match (read from the save, without replaying it)."""
+
+    game: str
+    deck: str
+    players: int
+    options: dict
+    bot: str
+    deal: int
+    totals: list
+    human_seat: int | None
+
+
+def saved_match_info(data: dict) -> SavedMatch | None:
+    """The offer's facts from a save's data; None when they cannot be read (the resume
+    itself then reports the problem and moves the save aside)."""
+    try:
+        events = data["events"]
+        totals = None
+        for ev in reversed(events):
+            if isinstance(ev, dict) and isinstance(ev.get("totals"), list):
+                totals = list(ev["totals"])
+                break
+        if totals is None:
+            from game.rules import make_rules
+
+            totals = list(make_rules(data["game"], data["deck"], data["players"], data["options"]).initial_totals())
+        deal = sum(1 for ev in events if isinstance(ev, dict) and ev.get("event") == "deal")
+        return SavedMatch(str(data["game"]), str(data["deck"]), int(data["players"]), dict(data["options"]),
+                          str(data.get("bot") or "greedy"), max(1, deal), totals, data.get("human_seat", 0))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 class MenuScene(UIScene):
     def build(self) -> None:
         app = self.app
         y = 318
+        self.saved: SavedMatch | None = None
+        self.confirming = False  # "discard the match in progress?" is being asked
+        self._after_discard = self._open_decks
         self.play = self.ui.add(Button((LEFT, y, 320, 56), self.label("menu.play"), self._play, style="primary",
                                        size=19, name="play"))
         y += 56 + 14
-        for key, fn in (("rules", self._rules), ("settings", self._settings), ("quit", app.quit)):
+        # Rules and Statistics share a row, so the column keeps its height.
+        self.ui.add(Button((LEFT, y, 154, 46), self.label("menu.rules"), self._rules, name="rules"))
+        self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("stats.menu"), self._stats, name="stats"))
+        y += 46 + 12
+        for key, fn in (("settings", self._settings), ("quit", app.quit)):
             self.ui.add(Button((LEFT, y, 320, 46), self.label(f"menu.{key}"), fn, name=key))
             y += 46 + 12
         self.quit_button = self.ui.widgets[-1]
+        # The "Match in progress" offer (shown only when a save exists).
+        offer = lambda: self.saved is not None and not self.confirming  # noqa: E731
+        asking = lambda: self.saved is not None and self.confirming  # noqa: E731
+        bx, by, bw = RESUME.x + 24, RESUME.bottom - 60, (RESUME.w - 48 - 16) // 2
+        self.continue_button = self.ui.add(Button((bx, by, bw, 44), self.label("resume.continue"), self._continue,
+                                                  style="primary", size=16, name="continue", visible=offer))
+        self.new_button = self.ui.add(Button((bx + bw + 16, by + 2, bw, 40), self.label("resume.new"),
+                                             self._ask_new, size=15, name="new", visible=offer))
+        self.discard_button = self.ui.add(Button((bx, by + 2, bw, 40), self.label("resume.discard"), self._discard,
+                                                 size=15, name="discard", visible=asking))
+        self.keep_button = self.ui.add(Button((bx + bw + 16, by, bw, 44), self.label("resume.keep"),
+                                              self._keep, style="primary", size=16, name="keep", visible=asking))
         # The bottom bar: the same four controls as the product page's header.
         inner = BAR.inflate(-56, 0)
         w = (inner.w - 3 * 40) // 4
@@ -39,6 +100,72 @@ class MenuScene(UIScene):
         self.ui.focus(self.play)
         self.intro = Tween(0.0, 1.0, 0.6, ease_out_cubic)
         self.fan_in = Tween(0.0, 1.0, 0.6, ease_out_back, delay=0.08)
+        self.refresh_saved()
+
+    def enter(self) -> None:
+        # Back from a table (quit to menu) or from the results: the save may have changed.
+        self.refresh_saved()
+
+    # ------------------------------------------------------------------ the saved match
+    def refresh_saved(self) -> None:
+        """Read the save (a damaged one is moved aside, with a toast) and show or hide the offer."""
+        from game import saves
+
+        had = self.saved is not None
+        self.confirming = False
+        data, problem = saves.load_match()
+        if problem:
+            self._problem(problem)
+        self.saved = saved_match_info(data) if data is not None else None
+        if data is not None and self.saved is None:
+            # A save without the facts a resume needs: keep it aside rather than offer it.
+            from game.storage import quarantine
+
+            self._problem(quarantine(saves.save_path(), "is incomplete"))
+        self.play.style = "secondary" if self.saved is not None else "primary"
+        if self.saved is not None and not had:
+            self.ui.focus(self.continue_button)
+        elif self.saved is None and had:
+            self.ui.focus(self.play)
+        self.ui.ensure_focus()
+
+    def _problem(self, problem: str) -> None:
+        self.app.toast(self.t("resume.damaged") if "match.json.bad" in problem
+                       else self.t("resume.failed", reason=problem))
+
+    def _continue(self) -> None:
+        """Replay the save and open its table where it was; a save that does not replay is
+        moved aside with a message and the offer disappears."""
+        from game import saves
+
+        session, problem = saves.resume_session(threaded=bool(getattr(self.app, "has_window", True)))
+        if session is None:
+            if problem:
+                self._problem(problem)
+            self.refresh_saved()
+            return
+        r = session.rules
+        self.app.open_scene("table", deck=r.deck.id, game=r.game_id, players=r.players, options=dict(r.options),
+                            ai_level=session.bot_name, session=session)
+
+    def _ask_new(self, then: Any = None) -> None:
+        self.confirming = True
+        self._after_discard = then or self._open_decks
+        self.ui.focus(self.keep_button)  # the safe answer is the default
+
+    def _keep(self) -> None:
+        self.confirming = False
+        self.ui.focus(self.continue_button)
+
+    def _discard(self) -> None:
+        from game import saves
+
+        saves.clear_match()
+        self.confirming = False
+        self.saved = None
+        self.play.style = "primary"
+        self.ui.focus(self.play)
+        self._after_discard()
 
     # ------------------------------------------------------------------ actions
     def _deck(self) -> Any:
@@ -47,7 +174,19 @@ class MenuScene(UIScene):
         return cfg.decks[last] if last in cfg.decks else next(iter(cfg.decks.values()))
 
     def _play(self) -> None:
+        # A new match would overwrite the saved one: ask first.
+        if self.saved is not None:
+            self._ask_new(self._open_decks)
+            return
+        self._open_decks()
+
+    def _open_decks(self) -> None:
         self.app.open_scene("decks", deck=self.app.settings.last_deck or None)
+
+    def _stats(self) -> None:
+        import scenes.stats  # noqa: F401 - registers the "stats" scene
+
+        self.app.open_scene("stats")
 
     def _rules(self) -> None:
         self.app.open_scene("rules", deck=self._deck().id)
@@ -56,7 +195,11 @@ class MenuScene(UIScene):
         self.app.open_scene("settings")
 
     def back(self) -> None:
-        # Esc on the title screen never quits by surprise: it moves to the Quit button.
+        # Esc while asking means "keep it"; otherwise it never quits by surprise: it moves
+        # to the Quit button.
+        if self.confirming:
+            self._keep()
+            return
         self.ui.focus(self.quit_button)
 
     def handle(self, event: pygame.event.Event) -> None:
@@ -89,9 +232,11 @@ class MenuScene(UIScene):
         theme.blit_text(surface, self.t("app.subtitle"), (LEFT + 2, 252 + rise), "serif", 17, theme.CREAM_DIM)
         # Hero fan of the featured deck.
         deck = self._deck()
-        fan = card_fan(deck, sample_codes(deck, 5), 250, lang, spread=38)
+        # With a match to continue the fan is a little smaller and higher, above the offer.
+        saved = self.saved is not None
+        fan = card_fan(deck, sample_codes(deck, 5), 200 if saved else 250, lang, spread=32 if saved else 38)
         f = float(self.fan_in.value_at(self.alpha))
-        cx, cy = 930, 312 + round((1 - f) * 60)
+        cx, cy = 930, (218 if saved else 312) + round((1 - f) * 60)
         spot = theme.spotlight((820, 600), (40, 34, 20), 1.4)
         surface.blit(spot, spot.get_rect(center=(cx, cy + 10)), special_flags=pygame.BLEND_RGB_ADD)
         fan_img = fan
@@ -104,11 +249,49 @@ class MenuScene(UIScene):
         region = deck.region.get(lang, deck.region["en"])
         theme.blit_text(surface, region, (cx, cy + fan.get_height() // 2 + 40), "serif", 15, theme.CREAM_DIM,
                         anchor="midtop")
+        if saved:
+            self._draw_offer(surface, a)
         # Bottom bar of global controls.
         surface.blit(theme.shadow(BAR.size, 14, 8, 110), (BAR.x - 8, BAR.y - 8 + 4))
         surface.blit(theme.panel(BAR.size, 14), BAR)
         self.ui.draw(surface)
         theme.blit_text(surface, self.t("hint.menu"), (640, 574), "sans", 13, theme.CREAM_FAINT, anchor="midbottom")
+
+
+    def offer_lines(self) -> tuple[str, str]:
+        """The offer's two lines: "Scopa · Piacentine · 2 players" and "Deal 3 · You 5 · Opponent 3"."""
+        from scenes.results import team_names
+
+        m = self.saved
+        if m is None:
+            return "", ""
+        cfg, lang = self.app.config, self.app.language
+        game = cfg.games[m.game].name.get(lang, m.game) if m.game in cfg.games else m.game
+        deck = cfg.decks[m.deck].name.get(lang, m.deck) if m.deck in cfg.decks else m.deck
+        head = f"{game} · {deck} · {self.t('resume.players', count=m.players)}"
+        names = team_names(self.t, m.players, m.human_seat)
+        score = "  ·  ".join(f"{n} {v}" for n, v in zip(names, m.totals))
+        return head, f"{self.t('resume.deal', number=m.deal)}  —  {score}"
+
+    def _draw_offer(self, surface: pygame.Surface, a: float) -> None:
+        r = RESUME.move(0, round((1 - a) * 14))
+        surface.blit(theme.shadow(r.size, 14, 8, 120), (r.x - 8, r.y - 4))
+        surface.blit(theme.panel(r.size, 14, (10, 30, 20, 236), theme.BRASS), r)
+        inner = r.w - 48
+        if self.confirming:
+            lines = theme.wrap(self.t("resume.confirm"), "serif_bold", 17, inner, max_lines=3)
+            for i, line in enumerate(lines):
+                theme.blit_text(surface, line, (r.centerx, r.y + 14 + i * 22), "serif_bold", 17, theme.BRASS_LIGHT,
+                                anchor="midtop")
+            return
+        title = self.t("resume.title")
+        theme.small_caps(surface, title, (r.x + 24, r.y + 14), theme.fit(title, "cond_bold", 13, inner, 9, 0.16, True),
+                         theme.BRASS)
+        head, score = self.offer_lines()
+        theme.blit_text(surface, head, (r.x + 24, r.y + 36), "serif_bold", theme.fit(head, "serif_bold", 19, inner, 12),
+                        theme.CREAM)
+        theme.blit_text(surface, score, (r.x + 24, r.y + 64), "sans", theme.fit(score, "sans", 15, inner, 10),
+                        theme.CREAM_DIM)
 
 
 def create(app: Any, **params: Any) -> MenuScene:

@@ -1,0 +1,261 @@
+"""Statistics: every finished match per game and mode — played, won, lost, drawn, best
+margin and the current streak — in the results screen's house style, with a reset that
+asks first.
+
+Opened from the menu (``app.open_scene("stats")``). The numbers come from
+:func:`game.stats.load_stats`; a damaged statistics file has already been moved aside by
+it, and the scene says so once in a toast. Rows are built by :func:`stat_rows` into plain
+data so tests can read exactly what is shown.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from scenes.scene import UIScene, register_scene
+from sprites import theme
+from sprites.tween import Tween, ease_out_cubic
+from sprites.widgets import Button
+
+PANEL = pygame.Rect(70, 38, 1140, 628)
+PAD = 36
+ROW_H = 44
+NUM_COLS = ("played", "won", "lost", "drawn", "best", "streak")
+COL_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 1.45, 1.55)
+WIN = (236, 202, 128)
+LOSS = (214, 120, 100)
+
+
+@dataclass
+class StatRow:
+    game: str          # the game's name in the player's language
+    mode: str          # "Against the computer" / "With a partner"
+    key: str           # "scopa/versus"
+    played: int
+    won: int
+    lost: int
+    drawn: int
+    best: str          # best winning margin, "—" when never won
+    streak: str        # "3 wins" / "2 losses" / "—"
+    streak_sign: int   # +1 winning streak, -1 losing streak, 0 none
+    total: bool = False
+
+
+def stat_rows(t: Any, config: Any, records: dict[str, Any], lang: str) -> list[StatRow]:
+    """One row per game and mode the config offers (in config order), then the totals."""
+    rows: list[StatRow] = []
+    for gid, g in config.games.items():
+        name = g.name.get(lang, g.name["en"])
+        for m in g.modes:
+            k = f"{gid}/{m.id}"
+            r = records.get(k)
+            played, won, lost, drawn = (r.played, r.won, r.lost, r.drawn) if r else (0, 0, 0, 0)
+            best = "—" if r is None or r.best_margin is None else str(r.best_margin)
+            streak = r.streak if r else 0
+            text = "—" if streak == 0 else t("stats.streak_won" if streak > 0 else "stats.streak_lost", count=abs(streak))
+            rows.append(StatRow(name, t(f"stats.mode.{m.id}"), k, played, won, lost, drawn, best, text,
+                                (streak > 0) - (streak < 0)))
+    total = StatRow(t("stats.all"), "", "all", sum(r.played for r in rows), sum(r.won for r in rows),
+                    sum(r.lost for r in rows), sum(r.drawn for r in rows), "", "", 0, total=True)
+    return [*rows, total]
+
+
+class StatsScene(UIScene):
+    def __init__(self, app: Any):
+        self.confirming = False
+        self.text_log: list[tuple[str, int, int]] = []  # (text, drawn width, box width) for fit tests
+        self.appear = Tween(0.0, 1.0, 0.3, ease_out_cubic)
+        super().__init__(app)
+        self.reload()
+
+    # ------------------------------------------------------------------ model
+    def reload(self) -> None:
+        from game.stats import load_stats
+
+        self.records, problem = load_stats()
+        if problem:
+            # The file was unreadable or damaged (and kept aside): say so once, go on with zeros.
+            self.app.toast(self.t("stats.damaged") if ".bad" in problem else problem)
+
+    def rows(self) -> list[StatRow]:
+        return stat_rows(self.t, self.app.config, self.records, self.app.language)
+
+    # ------------------------------------------------------------------ widgets
+    def build(self) -> None:
+        y = PANEL.bottom - 70
+        bw, gap = 250, 22
+        x = PANEL.centerx - bw - gap // 2
+        normal = lambda: not self.confirming  # noqa: E731
+        asking = lambda: self.confirming  # noqa: E731
+        self.back_button = self.ui.add(Button((x, y, bw, 48), self.label("stats.back"), self.back, style="primary",
+                                              size=17, name="back", visible=normal))
+        self.reset_button = self.ui.add(Button((x + bw + gap, y + 3, bw, 42), self.label("stats.reset"),
+                                               self.ask_reset, size=15, name="reset", visible=normal))
+        self.yes_button = self.ui.add(Button((x, y + 3, bw, 42), self.label("stats.reset_yes"), self.reset,
+                                             size=15, name="reset_yes", visible=asking))
+        self.no_button = self.ui.add(Button((x + bw + gap, y, bw, 48), self.label("stats.reset_no"),
+                                            self.cancel_reset, style="primary", size=17, name="reset_no",
+                                            visible=asking))
+        self.ui.focus(self.back_button)
+
+    # ------------------------------------------------------------------ actions
+    def ask_reset(self) -> None:
+        self.confirming = True
+        self.ui.focus(self.no_button)  # the safe answer is the default
+
+    def cancel_reset(self) -> None:
+        self.confirming = False
+        self.ui.focus(self.reset_button)
+
+    def reset(self) -> None:
+        from game.stats import reset_stats
+
+        self.confirming = False
+        problem = reset_stats()
+        if problem:
+            self.app.toast(problem)
+        else:
+            self.app.toast(self.t("stats.reset_done"))
+        self.reload()
+        self.ui.focus(self.back_button)
+
+    def back(self) -> None:
+        # Esc while asking means "no"; otherwise back to the menu.
+        if self.confirming:
+            self.cancel_reset()
+        else:
+            self.app.stack.pop()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.appear.update(dt)
+
+    # ------------------------------------------------------------------ drawing
+    def _fit(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, face: str = "sans",
+             size: int = 16, color=theme.CREAM, anchor: str = "topleft", min_size: int = 10) -> pygame.Rect:
+        size = theme.fit(s, face, size, width, min_size)
+        self.text_log.append((s, theme.text_width(s, face, size), width))
+        return theme.blit_text(surface, s, pos, face, size, color, anchor)
+
+    def _caps(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, size: int = 13,
+              color=theme.BRASS, anchor: str = "topleft") -> None:
+        size = theme.fit(s, "cond_bold", size, width, 8, 0.16, True)
+        self.text_log.append((s, theme.text_width(s, "cond_bold", size, size * 0.16, True), width))
+        theme.small_caps(surface, s, pos, size, color, anchor)
+
+    def _header(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int) -> None:
+        """A column title in small caps; a long one (German) goes on two lines rather than
+        shrinking out of sight."""
+        words = s.split()
+        if len(words) > 1 and theme.fit(s, "cond_bold", 14, width, 8, 0.16, True) < 12:
+            half = max(1, len(words) // 2)
+            top, bottom = " ".join(words[:half]), " ".join(words[half:])
+            self._caps(surface, top, (pos[0], pos[1] - 8), width, 12, anchor="midtop")
+            self._caps(surface, bottom, (pos[0], pos[1] + 7), width, 12, anchor="midtop")
+            return
+        self._caps(surface, s, pos, width, 14, anchor="midtop")
+
+    def columns(self, inner_w: int) -> tuple[int, list[tuple[int, int]]]:
+        """(label column width, [(x offset, width)] of the number columns); the wordier
+        columns (best margin, streak) get more room."""
+        label_w = 330
+        unit = (inner_w - label_w) / sum(COL_WEIGHTS)
+        cols, x = [], float(label_w)
+        for wgt in COL_WEIGHTS:
+            cols.append((round(x), round(unit * wgt)))
+            x += unit * wgt
+        return label_w, cols
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.text_log = []
+        surface.blit(theme.table_background(), (0, 0))
+        a = float(self.appear.value_at(self.alpha))
+        r = PANEL.move(0, round((1 - a) * 20))
+        surface.blit(theme.shadow(r.size, 18, 12, 150), (r.x - 12, r.y - 12 + 8))
+        surface.blit(theme.panel(r.size, 18, fill=(10, 30, 21, 238)), r)
+        inner_w = r.w - 2 * PAD
+        y = r.y + 22
+        title = self.t("stats.title")
+        size = theme.fit(title, "serif_bold", 34, inner_w, 16, 0.22, True)
+        self.text_log.append((title, theme.text_width(title, "serif_bold", size, size * 0.22, True), inner_w))
+        theme.heading(surface, title, (r.centerx, y), size, anchor="midtop")
+        y += 50
+        self._caps(surface, self.t("stats.subtitle"), (r.centerx, y), inner_w, 13, anchor="midtop")
+        y += 24
+        orn = theme.ornament(min(520, inner_w))
+        surface.blit(orn, orn.get_rect(midtop=(r.centerx, y)))
+        y += 26
+        rows = self.rows()
+        x0 = r.x + PAD
+        label_w, cols = self.columns(inner_w)
+        # Header.
+        self._caps(surface, self.t("stats.game"), (x0 + 12, y + 4), label_w - 24, 14)
+        for (cx0, cw), c in zip(cols, NUM_COLS):
+            self._header(surface, self.t(f"stats.{c}"), (x0 + cx0 + cw // 2, y + 4), cw - 10)
+        y += 28
+        pygame.draw.line(surface, theme.BRASS_DARK, (x0, y), (x0 + inner_w, y))
+        y += 5
+        for k, row in enumerate(rows):
+            band = pygame.Rect(x0, y, inner_w, ROW_H)
+            if row.total:
+                y += 4
+                band.y = y
+                surface.blit(theme.rounded(band.size, 6, (201, 164, 92, 40)), band)
+            elif k % 2 == 0:
+                surface.blit(theme.rounded(band.size, 6, (255, 255, 255, 11)), band)
+            faint = row.played == 0 and not row.total
+            ink = theme.CREAM_FAINT if faint else theme.CREAM
+            if row.total:
+                self._fit(surface, row.game, (x0 + 12, band.centery), label_w - 24, "sans_bold", 17,
+                          theme.BRASS_LIGHT, "midleft")
+            else:
+                name_rect = self._fit(surface, row.game, (x0 + 12, band.centery), label_w // 2 - 12, "serif_bold",
+                                      18, ink, "midleft")
+                self._fit(surface, row.mode, (name_rect.right + 10, band.centery + 1),
+                          label_w - 24 - name_rect.w - 10, "sans", 14, theme.CREAM_DIM, "midleft")
+            values = [str(row.played), str(row.won), str(row.lost), str(row.drawn), row.best, row.streak]
+            for i, v in enumerate(values):
+                if not v:
+                    continue
+                cx0, cw = cols[i]
+                cx = x0 + cx0 + cw // 2
+                color = ink
+                if NUM_COLS[i] == "streak" and row.streak_sign:
+                    color = WIN if row.streak_sign > 0 else LOSS
+                elif row.total:
+                    color = theme.BRASS_LIGHT
+                self._fit(surface, v, (cx, band.centery), cw - 12, "sans_bold" if row.total else "sans", 17,
+                          color, "center")
+            if not row.total and row.played:
+                self._win_bar(surface, pygame.Rect(x0 + 12, band.bottom - 5, label_w - 40, 3), row)
+            y += ROW_H + 2
+        y += 10
+        if rows[-1].played == 0:
+            self._fit(surface, self.t("stats.empty"), (r.centerx, y), inner_w - 20, "serif", 16, theme.CREAM_DIM,
+                      "midtop")
+        if self.confirming:
+            self._fit(surface, self.t("stats.confirm"), (r.centerx, r.bottom - 104), inner_w - 40, "serif_bold", 19,
+                      theme.BRASS_LIGHT, "midtop")
+        self.ui.draw(surface)
+        self._fit(surface, self.t("stats.hint"), (640, 714), 1200, "sans", 13, theme.CREAM_FAINT, "midbottom")
+
+    def _win_bar(self, surface: pygame.Surface, rect: pygame.Rect, row: StatRow) -> None:
+        """A hairline under the game's name: won / drawn / lost in proportion."""
+        x = rect.x
+        for count, color in ((row.won, WIN), (row.drawn, theme.CREAM_DIM), (row.lost, LOSS)):
+            w = round(rect.w * count / max(1, row.played))
+            if w > 0:
+                pygame.draw.rect(surface, color, (x, rect.y, w, rect.h))
+                x += w
+
+
+def create(app: Any, **params: Any) -> StatsScene:
+    return StatsScene(app)
+
+
+# Registered on import: scenes/scene.py's SCENE_MODULES does not list "stats" (yet).
+register_scene("stats", create)
+
+__all__ = ["StatsScene", "StatRow", "stat_rows", "create"]
