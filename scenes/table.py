@@ -717,6 +717,8 @@ class TableScene(Scene):
 
     def _ev_deal_end(self, ev: dict, cues: list[str]) -> None:
         match_end = self.queue[0] if self.queue and self.queue[0].get("event") == "match_end" else None
+        # The match's own sound (won / lost) is heard as its result appears, with the deal's.
+        match_cues = list(self.cues[0]) if match_end is not None and self.cues else []
         left = ev.get("leftover") or None
 
         def leftovers() -> float:
@@ -728,7 +730,7 @@ class TableScene(Scene):
             return 0.0
 
         def results() -> float:
-            self._play_cues(cues)
+            self._play_cues(cues + match_cues)
             self.totals = list(ev.get("totals") or self.totals)
             if match_end is not None:
                 self.match_over = True
