@@ -1,0 +1,171 @@
+"""The statistics scene: per game and mode, reachable from the menu by keyboard and mouse,
+a reset that asks first, a damaged file kept aside, every text fitting in four languages."""
+from __future__ import annotations
+
+import json
+
+import pygame
+import pytest
+
+from game import stats
+from game.config import get_config
+from game.i18n import I18n
+from game.settings import Settings
+from scenes.app import TICK, App
+
+
+def make_app(lang: str = "en") -> App:
+    return App(get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False,
+               persist=False)
+
+
+def key(app: App, k: int) -> None:
+    app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    app.update(TICK)
+
+
+def click(app: App, pos) -> None:
+    pos = (int(pos[0]), int(pos[1]))
+    app.stack.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+    app.stack.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    app.stack.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.update(TICK)
+
+
+def widget(scene, name: str):
+    return next(w for w in scene.ui.widgets if w.name == name)
+
+
+def some_results() -> None:
+    for outcome, margin in (("won", 4), ("won", 9), ("lost", 3), ("drawn", 0), ("won", 2), ("won", 1)):
+        assert stats.record_result("scopa", "versus", outcome, margin) is None
+    stats.record_result("briscola", "versus", "lost", 30)
+    stats.record_result("briscola", "versus", "lost", 8)
+    stats.record_result("cicera", "partners", "drawn", 0)
+
+
+def open_stats(app: App):
+    app.open_path("menu")
+    widget(app.stack.top, "stats").activate()
+    assert app.stack.top.name == "stats"
+    return app.stack.top
+
+
+def row(scene, k: str):
+    return next(r for r in scene.rows() if r.key == k)
+
+
+def test_rows_show_played_won_lost_drawn_best_margin_and_streak():
+    some_results()
+    scene = open_stats(make_app())
+    keys = [r.key for r in scene.rows()]
+    assert keys == ["scopa/versus", "scopa/partners", "cicera/partners", "briscola/versus", "schnapsen/versus", "all"]
+    s = row(scene, "scopa/versus")
+    assert (s.played, s.won, s.lost, s.drawn, s.best, s.streak, s.streak_sign) == (6, 4, 1, 1, "9", "2 wins", 1)
+    b = row(scene, "briscola/versus")
+    assert (b.played, b.won, b.lost, b.best, b.streak, b.streak_sign) == (2, 0, 2, "—", "2 losses", -1)
+    c = row(scene, "cicera/partners")
+    assert (c.played, c.drawn, c.streak) == (1, 1, "—")
+    assert (row(scene, "schnapsen/versus").played, row(scene, "scopa/partners").played) == (0, 0)
+    total = row(scene, "all")
+    assert total.total and (total.played, total.won, total.lost, total.drawn) == (9, 4, 3, 2)
+    scene.app.render()
+
+
+def test_reached_from_the_menu_by_keyboard_and_left_with_escape():
+    app = make_app()
+    app.open_path("menu")
+    menu = app.stack.top
+    assert menu.ui.focused.name == "play"
+    key(app, pygame.K_DOWN)
+    assert menu.ui.focused.name == "rules"
+    key(app, pygame.K_RIGHT)
+    assert menu.ui.focused.name == "stats"
+    key(app, pygame.K_RETURN)
+    scene = app.stack.top
+    assert scene.name == "stats" and scene.ui.focused.name == "back"
+    app.render()
+    key(app, pygame.K_ESCAPE)
+    assert app.stack.top is menu
+
+
+def test_reached_by_mouse_and_back_by_mouse():
+    app = make_app()
+    app.open_path("menu")
+    menu = app.stack.top
+    click(app, widget(menu, "stats").rect.center)
+    scene = app.stack.top
+    assert scene.name == "stats"
+    click(app, widget(scene, "back").rect.center)
+    assert app.stack.top is menu
+
+
+def test_reset_asks_first_and_keep_keeps_everything():
+    some_results()
+    app = make_app()
+    scene = open_stats(app)
+    key(app, pygame.K_TAB)
+    assert scene.ui.focused.name == "reset"
+    key(app, pygame.K_RETURN)
+    assert scene.confirming and scene.ui.focused.name == "reset_no"  # the safe answer first
+    app.render()
+    key(app, pygame.K_RETURN)
+    assert not scene.confirming and row(scene, "all").played == 9
+    widget(scene, "reset").activate()
+    key(app, pygame.K_ESCAPE)  # Esc while asking means no, and stays here
+    assert not scene.confirming and app.stack.top is scene and row(scene, "all").played == 9
+    assert stats.load_stats()[0]["scopa/versus"].played == 6
+
+
+def test_reset_confirmed_by_mouse_empties_the_statistics():
+    some_results()
+    app = make_app()
+    scene = open_stats(app)
+    click(app, widget(scene, "reset").rect.center)
+    click(app, widget(scene, "reset_yes").rect.center)
+    assert not scene.confirming
+    assert stats.load_stats() == ({}, None)
+    assert all(r.played == 0 for r in scene.rows())
+    assert "Statistics reset." in app.toasts.active
+
+
+def test_a_damaged_statistics_file_is_kept_aside_and_counting_starts_afresh(_private_home):
+    (_private_home / "stats.json").write_text('{"scopa/versus": {"played": 3', encoding="utf-8")
+    app = make_app("nl")
+    scene = open_stats(app)
+    assert all(r.played == 0 for r in scene.rows())
+    assert (_private_home / "stats.json.bad").read_text(encoding="utf-8").startswith('{"scopa/versus"')
+    assert any("stats.json.bad" in t for t in app.toasts.active)
+    app.render()
+    # The next finished match is counted in a fresh file.
+    assert stats.record_result("schnapsen", "versus", "won", 7) is None
+    assert json.loads((_private_home / "stats.json").read_text(encoding="utf-8"))["schnapsen/versus"]["won"] == 1
+
+
+def test_nonsense_values_in_a_valid_file_are_ignored(_private_home):
+    (_private_home / "stats.json").write_text(json.dumps({"scopa/versus": {"played": "many", "won": -4, "lost": 2},
+                                                          "poker/versus": {"played": 5}, "x": 7}),
+                                              encoding="utf-8")
+    scene = open_stats(make_app())
+    s = row(scene, "scopa/versus")
+    assert (s.played, s.won, s.lost) == (0, 0, 2)
+    assert row(scene, "all").played == 0  # unknown games are not shown or counted
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "it"])
+def test_every_text_fits_its_box_in_every_language(lang):
+    some_results()
+    stats.record_result("schnapsen", "versus", "lost", 7)
+    app = make_app(lang)
+    scene = open_stats(app)
+    for confirming in (False, True):
+        scene.confirming = confirming
+        app.render()
+        assert scene.text_log
+        too_wide = [(s, w, box) for s, w, box in scene.text_log if w > box]
+        assert not too_wide, too_wide
+        untranslated = [s for s, _, _ in scene.text_log if s.startswith("stats.")]
+        assert not untranslated
+    if lang != "en":
+        en = I18n("en")
+        assert all(scene.t(f"stats.{k}") != en.t(f"stats.{k}") for k in ("title", "subtitle", "reset", "confirm"))
