@@ -562,6 +562,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except pygame.error as e:
         print(f"cardavia: cannot open a window ({e})", file=sys.stderr)
         return 1
+    if shot is None:
+        _quit_on_sigterm(app)  # from here on a polite kill saves and exits like the close button
     if loaded.problem:
         app.toast(loaded.problem)
     if loaded.first_start and shot is None:
@@ -580,7 +582,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"cardavia: cannot write {path}: {e}", file=sys.stderr)
             return 1
         return 0
-    _quit_on_sigterm(app)
     try:
         return app.run()
     finally:

@@ -191,3 +191,39 @@ def test_a_finished_or_all_ai_table_writes_no_save_on_close(_private_home):
     app.settle(3)
     assert close_window(app) == (0, 0)
     assert not (_private_home / "match.json").exists()
+
+
+def test_sigterm_to_the_real_program_ends_it_cleanly(tmp_path):
+    """``python main.py`` in a dummy window: once it is up (its first settings are written,
+    which happens after the SIGTERM handler is in place), a SIGTERM ends it with exit code 0,
+    no traceback, and the saved match left intact."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from game.session import Session
+
+    root = Path(__file__).resolve().parents[2]
+    home = tmp_path / "home"
+    home.mkdir()
+    s = Session.new("scopa", "piacentine", 2, None, seed=9, human_seat=0, threaded=False)
+    s.start()
+    saved = {"version": 1, **s.to_save()}
+    (home / "match.json").write_text(json.dumps(saved), encoding="utf-8")
+    env = dict(os.environ, CARDAVIA_HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    child = subprocess.Popen([sys.executable, str(root / "main.py")], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(3000):  # wait until it is up (a hang guard, not a timing assertion)
+            if (home / "settings.json").exists() or child.poll() is not None:
+                break
+            time.sleep(0.01)
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 0, err
+    assert "Traceback" not in err
+    assert json.loads((home / "match.json").read_text(encoding="utf-8"))["events"] == saved["events"]
