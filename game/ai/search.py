@@ -27,6 +27,8 @@ Per game, ``game/ai/hooks_<game_id>.py`` provides (see docs/AI.md):
   place (a fast path for ``rollout``: no Action objects, no events)
 - ``prior(rules, view, action) -> float``          optional; root move ordering / bias,
   and "obvious" moves (prior >= OBVIOUS) that the easy level never misses
+- ``ROOT_TOP_K``                                   optional int; search only the k root
+  actions with the best prior (plus obvious ones) — for games with many legal actions
 - ``complete(rules, view) -> bool``                optional; True when the view fixes the
   whole state, so the exact solver runs instead of sampling
 - ``solve(rules, state, seat) -> dict[Action, float]`` optional; exact values (default:
@@ -136,7 +138,7 @@ class SearchBot(BaseBot):
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, *, iterations: int = 2000,
                  time_cap: float | None = 1.0, tree_depth: int | None = None, c: float = 0.5,
-                 exact: bool = True, prior_weight: float = 0.0):
+                 exact: bool = True, prior_weight: float = 0.0, root_top_k: int | None = -1):
         super().__init__(rules, seat, seed)
         self.hooks = load_hooks(rules.game_id)
         self.iterations = iterations
@@ -145,6 +147,10 @@ class SearchBot(BaseBot):
         self.c = c
         self.exact = exact
         self.prior_weight = prior_weight
+        #: Search only the k root actions the hook's prior likes best (plus obvious ones):
+        #: with many legal actions (Cìcera) the budget then buys precise values for the
+        #: sensible moves. -1: the hook module's ROOT_TOP_K (None = all actions).
+        self.root_top_k = getattr(self.hooks, "ROOT_TOP_K", None) if root_top_k == -1 else root_top_k
         #: Set by the owner (e.g. the table scene) to abandon a search: checked every iteration.
         self.should_stop: Callable[[], bool] | None = None
         #: Figures about the last decision: iterations run, seconds, how it was decided.
@@ -231,6 +237,9 @@ class SearchBot(BaseBot):
         if prior_fn is not None:
             priors = {a: prior_fn(rules, view, a) for a in legal}
         root_order = sorted(legal, key=lambda a: -priors.get(a, 0.0))
+        k = self.root_top_k
+        if k is not None and priors and len(root_order) > k:
+            root_order = [a for i, a in enumerate(root_order) if i < k or priors[a] >= OBVIOUS]
         pw = self.prior_weight
         perf = time.perf_counter
         done = 0

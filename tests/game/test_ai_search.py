@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from game import cli
 from game.ai import bot_names, levels, make_bot
 from game.ai.hooks_scopa import determinize
-from game.ai.search import SearchBot, load_hooks, solve_exact
+from game.ai.search import OBVIOUS, SearchBot, load_hooks, solve_exact
 from game.cards import cards
 from game.rules import make_rules
 from game.rules.scopa import ScopaState
@@ -140,6 +140,20 @@ def test_iteration_budget_is_the_strength_knob():
     values = bot.analyse(rules.view(state, seat), rules.legal_actions(state))
     assert bot.last_stats["iterations"] == 77
     assert sum(n for _, n in values.values()) == 77
+
+
+def test_root_top_k_searches_only_the_best_prior_actions_and_obvious_ones():
+    rules, state = random_midgame("cicera", 4, 3, 0)
+    seat = rules.to_act(state)
+    view, legal = rules.view(state, seat), rules.legal_actions(state)
+    hooks = load_hooks("cicera")
+    pri = {a: hooks.prior(rules, view, a) for a in legal}
+    bot = SearchBot(rules, seat, 1, iterations=200, time_cap=None, root_top_k=3)
+    values = bot.analyse(view, legal)
+    searched = {a for a, (_, n) in values.items() if n > 0}
+    ranked = sorted(legal, key=lambda a: -pri[a])
+    assert searched == set(ranked[:3]) | {a for a in legal if pri[a] >= OBVIOUS}
+    assert bot.choose(view, legal) in searched
 
 
 def test_same_seed_same_decisions():
