@@ -68,9 +68,13 @@ def _deck_names(deck: Any, lang: str) -> dict[str, str]:
     return names
 
 
-def team_names(t: Any, players: int, human_seat: int | None) -> list[str]:
+def team_names(t: Any, players: int, human_seat: int | None, subject: bool = False) -> list[str]:
     """Column names in team order: "Your team"/"Opponents" with four players, else "You"
-    and the opponents by where they sit (the next player, anticlockwise, sits to your right)."""
+    and the opponents by where they sit (the next player, anticlockwise, sits to your right).
+
+    ``subject``: the names as a sentence's subject ("L'avversario ha raggiunto 66"), which
+    take an article in nl/de/it (results.subject.*)."""
+    sub = "subject." if subject else ""
     if players == 4:
         if human_seat is None:
             return [t("results.team_n", n=1), t("results.team_n", n=2)]
@@ -79,14 +83,14 @@ def team_names(t: Any, players: int, human_seat: int | None) -> list[str]:
     names = []
     for seat in range(players):
         if human_seat is None:
-            names.append(t("results.player_n", n=seat + 1))
+            names.append(t(f"results.{sub}player_n", n=seat + 1))
         elif seat == human_seat:
             names.append(t("results.you"))
         elif players == 2:
-            names.append(t("results.opponent"))
+            names.append(t(f"results.{sub}opponent"))
         else:
             rel = (seat - human_seat) % players
-            names.append(t("results.opponent_right" if rel == 1 else "results.opponent_left"))
+            names.append(t(f"results.{sub}opponent_right" if rel == 1 else f"results.{sub}opponent_left"))
     return names
 
 
@@ -175,7 +179,8 @@ def _schnapsen(b: Breakdown, t: Any, rules: Any, ev: dict, names: dict[str, str]
     # The subject changes the verb in nl/de/it: a "_you" message when it is the player.
     actor = closer if reason == "closed_lost" and closer is not None else w
     you = "_you" if b.mine == actor else ""
-    b.headline = t(f"results.schnapsen.reason_{reason}{you}", name=b.columns[actor])
+    subjects = team_names(t, rules.players, b.mine, subject=True)  # two players: team = seat
+    b.headline = t(f"results.schnapsen.reason_{reason}{you}", name=subjects[actor])
     gp = ev["points"][w]
     # Why this many game points: the loser's points and tricks (as recorded at the closure).
     if reason == "closed_lost":
@@ -207,7 +212,7 @@ def match_verdict(t: Any, rules: Any, match_end: dict, human_seat: int | None, c
         return t("results.match_won_team" if rules.players == 4 else "results.match_won"), "win"
     if rules.players == 4 and human_seat is not None:
         return t("results.match_lost_team"), "loss"
-    return t("results.match_lost", name=columns[w]), "loss"
+    return t("results.match_lost", name=team_names(t, rules.players, human_seat, subject=True)[w]), "loss"
 
 
 # ====================================================================== a demo deal for screenshots

@@ -223,11 +223,12 @@ class TableScene(Scene):
             self.painter = CardPainter(card_art(self.deck), self.deck.aspect, self.lang)
         return self.painter
 
-    def seat_name(self, seat: int) -> str:
+    def seat_name(self, seat: int, subject: bool = False) -> str:
+        """The seat's label; ``subject``: as a sentence's subject ("Il compagno sta pensando…")."""
         if seat == self.human:
             return self.t("table.you")
         if self.players == 4 and self.rules.team_of(seat) == self.human_team:
-            return self.t("table.partner")
+            return self.t("table.subject.partner" if subject else "table.partner")
         return self.t({"left": "table.west", "top": "table.north", "right": "table.east"}[self.layout.side(seat)])
 
     def team_name(self, team: int) -> str:
@@ -710,7 +711,9 @@ class TableScene(Scene):
         def step() -> float:
             self._play_cues(cues)
             self.closed = True
-            self._callout("close", self.t("callouts.close_sub", name=self.seat_name(seat)))
+            # "You close" needs its own verb form in nl/de/it.
+            sub = "callouts.close_sub_you" if seat == self.human else "callouts.close_sub"
+            self._callout("close", self.t(sub, name=self.seat_name(seat, subject=True)))
             self._relayout()
             return 1.0
         self.steps.append(step)
@@ -953,7 +956,8 @@ class TableScene(Scene):
 
     def refusal_text(self, e: IllegalAction) -> str:
         """The rules' refusal in the player's language, card codes turned into card names."""
-        params: dict[str, Any] = {}
+        # The deck's court names, for messages like "declared with a {K} or a {Q}".
+        params: dict[str, Any] = {r: self.deck.court_name(r, self.lang) for r in ("J", "Q", "K")}
         for k, v in (e.params or {}).items():
             if k in ("card", "match", "target", "led", "partner") and isinstance(v, str):
                 params[k] = self.card_name(v)
@@ -1262,9 +1266,11 @@ class TableScene(Scene):
         y = rect.y + 34
         for color, label, value, note in rows:
             pygame.draw.rect(surface, color, (rect.x + 14, y + 4, 3, 13), border_radius=1)
-            theme.blit_text(surface, label, (rect.x + 24, y), "sans_bold", 14, theme.CREAM)
+            lr = theme.blit_text(surface, label, (rect.x + 24, y), "sans_bold", 14, theme.CREAM)
             if note:
-                theme.blit_text(surface, note, (rect.right - 58, y + 2), "sans", 12, theme.CREAM_DIM, anchor="topright")
+                nr = theme.blit_text(surface, note, (rect.right - 58, y + 2), "sans", 12, theme.CREAM_DIM,
+                                     anchor="topright")
+                theme.note_box(f"{label} | {note}", lr.w + 8 + nr.w, rect.right - 58 - lr.x)  # no overlap
             theme.blit_text(surface, value, (rect.right - 14, y - 1), "sans_bold", 16, theme.BRASS_LIGHT,
                             anchor="topright")
             y += 22
@@ -1326,7 +1332,8 @@ class TableScene(Scene):
                 sub = self.t(f"table.keys_{'capture' if self.game == 'scopa' else self.game}")
         elif self.idle and not self.session.over and self.session.to_act is not None:
             seat = self.session.to_act
-            s = self.t("table.thinking" if self.session.thinking else "table.to_play", name=self.seat_name(seat))
+            s = self.t("table.thinking" if self.session.thinking else "table.to_play",
+                       name=self.seat_name(seat, subject=True))
         if s:
             img = theme.text(s, "sans_bold", 15, theme.CREAM, shadow=1)
             w = img.get_width() + 36

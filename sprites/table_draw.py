@@ -198,6 +198,7 @@ def chip(surface: pygame.Surface, center: tuple[int, int]) -> None:
 
 
 _BANDS: dict[int, pygame.Surface] = {}
+CALLOUT_FADE = 60  # a call-out's words stay clear of the band's faded ends (text-fit check)
 
 
 def _band(band_h: int, w: int = 820) -> pygame.Surface:
@@ -240,15 +241,19 @@ class Callout:
         a = max(0.0, min(1.0, appear)) * max(0.0, fade)
         scale = 0.82 + 0.18 * ease_out_cubic(appear)
         size = max(10, round(64 * scale))
+        # Long words ("Trumpf getauscht") shrink to stay inside the band's clear middle.
+        size = theme.fit(self.text, "serif_bold", size, 820 - 2 * CALLOUT_FADE - 6, 10, 0.12, True)  # 6: shadow
         img = theme.text(self.text, "serif_bold", size, theme.BRASS_LIGHT, tracking=size * 0.12, caps=True, shadow=3)
         band_h = 118 if self.sub else 96
         layer = _band(band_h).copy()
         orn = theme.ornament(300)
         cy = band_h // 2 - (12 if self.sub else 0)
         layer.blit(img, img.get_rect(center=(410, cy)))
+        theme.note_box(self.text, img.get_width(), layer.get_width() - 2 * CALLOUT_FADE)
         if self.sub:
             sub = theme.text(self.sub, "serif", 18, theme.CREAM)
             layer.blit(sub, sub.get_rect(center=(410, cy + 46)))
+            theme.note_box(self.sub, sub.get_width(), layer.get_width() - 2 * CALLOUT_FADE)
         else:
             layer.blit(orn, orn.get_rect(center=(410, cy + 40)))
         layer.set_alpha(int(255 * a))

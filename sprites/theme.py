@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 import random
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -61,6 +64,43 @@ def font(face: str, size: int) -> pygame.font.Font:
 
 _TEXT_CACHE: OrderedDict[tuple, pygame.Surface] = OrderedDict()
 _TEXT_CACHE_MAX = 3000
+
+
+# ------------------------------------------------------------------ text-fit measuring (tests, bench)
+@dataclass
+class TextMeasure:
+    """What was drawn into a box while measuring: (text, width in px, box width in px).
+
+    Filled by :func:`fit`, :func:`wrap`, :func:`blit_text` (text running off its surface)
+    and :func:`note_box`; ``overflows`` are the entries wider than their box. Used by the
+    text-fit test to prove that no label overflows its button or panel in any language.
+    """
+
+    entries: list[tuple[str, int, int]] = field(default_factory=list)
+
+    @property
+    def overflows(self) -> list[tuple[str, int, int]]:
+        return [e for e in self.entries if e[1] > e[2]]
+
+
+_MEASURES: list[TextMeasure] = []
+
+
+@contextmanager
+def measure_text() -> Iterator[TextMeasure]:
+    """Record every boxed text drawn inside the ``with`` block (nothing is recorded otherwise)."""
+    m = TextMeasure()
+    _MEASURES.append(m)
+    try:
+        yield m
+    finally:
+        _MEASURES.remove(m)
+
+
+def note_box(s: str, width: int, box: int) -> None:
+    """Tell the measure that ``s`` drawn ``width`` px wide must fit in ``box`` px (free when not measuring)."""
+    for m in _MEASURES:
+        m.entries.append((s, int(width), int(box)))
 
 
 def text(s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: float = 0,
@@ -134,7 +174,10 @@ def wrap(s: str, face: str, size: int, width: int, max_lines: int | None = None)
         while last and f.size(last + "…")[0] > width:
             last = last[:-1].rstrip()
         kept[-1] = last + "…"
-        return kept
+        lines = kept
+    if _MEASURES:
+        for ln in lines:
+            note_box(ln, f.size(ln)[0], width)  # a single word longer than the line overflows
     return lines
 
 
@@ -144,6 +187,8 @@ def fit(s: str, face: str, size: int, width: int, min_size: int = 10, tracking_r
     ``tracking_ratio`` × size is the letter spacing the text will be drawn with."""
     while size > min_size and text_width(s, face, size, tracking_ratio * size, caps) > width:
         size -= 1
+    if _MEASURES:  # still too wide at the smallest size: an overflow the test reports
+        note_box(s, text_width(s, face, size, tracking_ratio * size, caps), width)
     return size
 
 
@@ -153,6 +198,11 @@ def blit_text(surface: pygame.Surface, s: str, pos: tuple[float, float], face: s
     img = text(s, face, size, color, **kw)
     rect = img.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
     surface.blit(img, rect)
+    if _MEASURES:
+        # Text running off the surface it is drawn on is cut: record the part that shows.
+        # (Only sideways: scrolled pages draw on a tall surface, so vertical cuts are normal.)
+        sw = surface.get_width()
+        note_box(s, rect.w, max(0, min(rect.right, sw) - max(rect.left, 0)))
     return rect
 
 
@@ -477,5 +527,5 @@ def clear_caches() -> None:
 __all__ = [
     "CANVAS_SIZE", "FELT", "CREAM", "BRASS", "font", "text", "text_width", "wrap", "fit", "blit_text",
     "heading", "small_caps", "felt", "rim", "table_background", "rounded", "panel", "shadow", "glow",
-    "ornament", "spotlight", "vertical_gradient", "clear_caches",
+    "ornament", "spotlight", "vertical_gradient", "clear_caches", "TextMeasure", "measure_text", "note_box",
 ]

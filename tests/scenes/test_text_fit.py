@@ -1,0 +1,140 @@
+"""Every scene in every language renders, and no text is wider than the box it is drawn in.
+
+The measure is ``sprites.theme.measure_text``: while it is open, ``fit`` (labels that shrink to
+their box), ``wrap`` (paragraphs), ``blit_text`` (text running off its surface) and
+``note_box`` (boxes measured by hand) record (text, width, box). A German label that still
+does not fit at the smallest size, or a word wider than its column, is an overflow.
+"""
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game.config import get_config
+from game.i18n import I18n
+from game.settings import Settings
+from scenes.app import App, scene_params
+from scenes.scene import available_scenes
+from sprites import theme
+
+LANGS = ("en", "nl", "de", "it")
+SEED = 7  # a fixed mid-deal table
+
+
+def views() -> list[tuple[str, dict]]:
+    """(scene, params) for every screen a player can reach, as bench/screens.py shoots them."""
+    cfg = get_config()
+    out: list[tuple[str, dict]] = [("menu", {}), ("decks", {}), ("settings", {}), ("pause", {})]
+    out += [("games", {"deck": d}) for d in cfg.decks]
+    out += [("rules", {"game": g}) for g in cfg.games]
+    for g, game in cfg.games.items():
+        out += [("table", {"game": g, "players": n, "seed": SEED}) for n in game.players]
+        out += [("results", {"game": g}), ("results", {"game": g, "match_end": True})]
+    known = {name for name, _ in out}
+    # Scenes added later are covered too, opened with their defaults.
+    out += [(name, {}) for name in available_scenes() if name not in known]
+    return out
+
+
+VIEWS = views()
+
+
+def make_app(lang: str) -> App:
+    return App(get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False)
+
+
+def render(app: App, scene: str, params: dict, ticks: int = 20) -> theme.TextMeasure:
+    """Open ``scene`` as ``--screenshot --scene`` does, let it settle, draw one frame, measured."""
+    ns = type("Args", (), {"deck": params.get("deck"), "game": params.get("game"), "match_end": params.get("match_end"),
+                           "players": params.get("players"), "seed": params.get("seed")})()
+    app.open_path(scene, **scene_params(ns, app.config, app.settings))
+    app.settle(ticks)
+    with theme.measure_text() as m:
+        app.render(1.0)
+    return m
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_scene_renders_and_every_text_fits_its_box(lang):
+    app = make_app(lang)
+    problems = []
+    for scene, params in VIEWS:
+        m = render(app, scene, params)
+        label = f"{scene} {params}"
+        if not m.entries:
+            problems.append(f"{label}: no text was measured")
+        problems += [f"{label}: {s!r} is {w}px in a {box}px box" for s, w, box in m.overflows]
+        # A key that was not found shows as the key itself ("results.scopa.cards"): never on screen.
+        problems += [f"{label}: raw key {s!r}" for s, _, _ in m.entries
+                     if "." in s and " " not in s and s.split(".")[0] in _SECTIONS]
+    assert not problems, "\n".join(problems)
+
+
+_SECTIONS = {"app", "common", "menu", "decks", "games", "ai", "option", "line", "blurb", "settings", "hint", "scene",
+             "toast", "results", "rules", "table", "callouts", "refusals", "pause", "resume", "stats"}
+
+
+def test_the_check_fails_when_a_label_is_too_long(tmp_path):
+    """The measure is real: a German-length label on a button is reported, a short one is not."""
+    app = make_app("de")
+    long = "Sehr lange Spielbeschreibung " * 4
+    app.i18n._table("de")["menu.play"] = long  # as if a translation were far too long
+    try:
+        m = render(app, "menu", {})
+        assert any(s.upper() == long.upper() or s == long for s, _, _ in m.overflows), m.overflows
+    finally:
+        app.i18n._tables.pop("de", None)
+    app = make_app("de")
+    m = render(app, "menu", {})
+    assert m.entries and not m.overflows
+
+
+def test_measure_records_fit_wrap_and_text_off_the_surface():
+    pygame.font.init()
+    with theme.measure_text() as m:
+        assert theme.fit("Kurz", "sans", 16, 200, 10) == 16
+        theme.fit("Donaudampfschifffahrtsgesellschaftskapitän", "sans", 16, 60, 10)
+        theme.wrap("ein Wort", "sans", 14, 300)
+        theme.wrap("Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz", "sans", 14, 80)
+        surf = pygame.Surface((100, 40))
+        theme.blit_text(surf, "passt", (2, 2), "sans", 12)
+        theme.blit_text(surf, "ragt über den Rand hinaus", (60, 2), "sans", 12)
+    texts = [s for s, _, _ in m.overflows]
+    assert texts == ["Donaudampfschifffahrtsgesellschaftskapitän",
+                     "Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz",
+                     "ragt über den Rand hinaus"]
+    assert {s for s, _, _ in m.entries} >= {"Kurz", "ein Wort", "passt"}
+    # Outside the block nothing is recorded.
+    theme.fit("Donaudampfschifffahrtsgesellschaftskapitän", "sans", 16, 60, 10)
+    assert len(m.entries) == 6
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_callout_fits_its_band(lang):
+    """Call-outs flash by during play (no screenshot catches them): draw each one, with the
+    longest seat name, and measure its words against the band."""
+    from sprites import tween
+    from sprites.table_draw import Callout
+
+    pygame.font.init()
+    tween.set_animation_speed("normal")  # an earlier app may have left "instant" (no call-outs at all)
+    i18n = I18n(lang)
+    names = [i18n.t(k) for k in ("table.you", "table.partner", "table.subject.partner", "table.west", "table.north",
+                                 "table.east", "table.us", "table.them")]
+    name = max(names, key=len)
+    suit = max((d.suit_name(s, lang) for d in get_config().decks.values() for s in "DCSB"), key=len)
+    subs = {"close": i18n.t("callouts.close_sub", name=name), "redeal": i18n.t("callouts.redeal_sub"),
+            "close ": i18n.t("callouts.close_sub_you"),
+            "leftover": i18n.t("callouts.leftover_sub", name=name), "exchange": "",
+            "last_trick": ""}
+    surf = pygame.Surface((1280, 720), pygame.SRCALPHA)
+    with theme.measure_text() as m:
+        for key, sub in subs.items():
+            c = Callout(i18n.t(f"callouts.{key.strip()}"), sub)
+            c.update(0.5)  # fully grown
+            c.draw(surf, (640, 330))
+        c = Callout("40!", i18n.t("callouts.marriage_sub", name=name, suit=suit))
+        c.update(0.5)
+        c.draw(surf, (640, 330))
+    assert len(m.entries) >= 10
+    assert not m.overflows, m.overflows
