@@ -30,7 +30,7 @@ class HardBot(SearchBot):
 class NormalBot(SearchBot):
     name = "normal"
     ITERATIONS = 700
-    TIME_CAP = 0.28
+    TIME_CAP = 0.25
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
         kw.setdefault("iterations", self.ITERATIONS)
