@@ -201,6 +201,7 @@ SCENE_PARENTS: dict[str, tuple[str, ...]] = {
     "table": ("menu", "decks", "games"),
     "results": ("menu", "decks", "games"),
     "rules": ("menu",),
+    "pause": ("menu", "decks", "games", "table"),
 }
 
 
