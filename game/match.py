@@ -14,7 +14,7 @@ RECORD_FORMAT = 1
 
 
 class Bot(Protocol):
-    def choose(self, view: Any, legal: list[Action]) -> Action: ...
+    def choose(self, view: Any, legal: list[Action], should_stop: Any = None) -> Action: ...
 
 
 def deal_end_event(number: int, result: DealResult, totals: list[int]) -> Event:

@@ -22,6 +22,11 @@ from game.rules.base import Action, Event, GameRules
 DECISIONS = ("play", "exchange", "marriage", "close")
 
 
+def _choose(bot: Any, view: Any, legal: list[Action], should_stop: Any) -> Action:
+    """Ask the bot; ``should_stop`` lets a closing window end a search at once."""
+    return bot.choose(view, legal, should_stop=should_stop)
+
+
 class Session:
     def __init__(self, rules: GameRules, seed: int, human_seat: int | None = 0,
                  bot_name: str = "greedy", partner_bot: str | None = None, threaded: bool = True):
@@ -70,11 +75,12 @@ class Session:
         return self._thread is not None
 
     def close(self) -> None:
-        """Abandon any search in progress (the window is closing)."""
+        """Abandon any search in progress (the window is closing). The bot thread is a
+        daemon and its search polls ``should_stop``, so waiting briefly is enough."""
         self._stop.set()
         t = self._thread
         if t is not None:
-            t.join(timeout=1.0)
+            t.join(timeout=0.2)
 
     # ------------------------------------------------------------------ the tick
     def poll(self) -> bool:
@@ -100,9 +106,11 @@ class Session:
             self._pending.extend(self.match.play(bot.choose(view, legal)))
             return True
 
+        stop = self._stop.is_set
+
         def think() -> None:
             try:
-                self._result = bot.choose(view, legal)
+                self._result = _choose(bot, view, legal, stop)
             except BaseException as e:  # surfaced on the main thread by poll()
                 self._result = e
 

@@ -190,6 +190,7 @@ SCENE_MODULES: dict[str, str] = {
     "results": "scenes.results",
     "rules": "scenes.rules",
     "pause": "scenes.pause",
+    "stats": "scenes.stats",
 }
 
 #: The scenes beneath each one when it is opened directly (``--scene`` / screenshots).
@@ -202,6 +203,7 @@ SCENE_PARENTS: dict[str, tuple[str, ...]] = {
     "results": ("menu", "decks", "games"),
     "rules": ("menu",),
     "pause": ("menu", "decks", "games", "table"),
+    "stats": ("menu",),
 }
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from game.rules.base import Action, GameRules
@@ -15,7 +16,7 @@ class BaseBot:
         self.seat = seat
         self.rng = random.Random(seed * 7919 + seat)
 
-    def choose(self, view: Any, legal: list[Action]) -> Action:
+    def choose(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
         raise NotImplementedError
 
 
@@ -24,5 +25,5 @@ class RandomBot(BaseBot):
 
     name = "random"
 
-    def choose(self, view: Any, legal: list[Action]) -> Action:
+    def choose(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
         return self.rng.choice(legal)

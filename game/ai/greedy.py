@@ -6,6 +6,7 @@ Each game has its own evaluator ``evaluate(rules, view, action) -> float`` in
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 from game.ai.base import BaseBot
@@ -20,7 +21,7 @@ class GreedyBot(BaseBot):
         module = importlib.import_module(f"game.ai.heuristics_{rules.game_id}")
         self.evaluate = module.evaluate
 
-    def choose(self, view: Any, legal: list[Action]) -> Action:
+    def choose(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
         if len(legal) == 1:
             return legal[0]
         scored = [(self.evaluate(self.rules, view, a), a) for a in legal]

@@ -42,7 +42,7 @@ class FakeClock:
 class GatedBot(GreedyBot):
     """Thinks until the test opens the gate (never, while the window closes)."""
 
-    def choose(self, view, legal):
+    def choose(self, view, legal, should_stop=None):
         GATE.wait(timeout=20)
         return super().choose(view, legal)
 

@@ -124,7 +124,7 @@ GATE = threading.Event()
 class GatedBot(GreedyBot):
     """Thinks until the test opens the gate: the window must keep running meanwhile."""
 
-    def choose(self, view, legal):
+    def choose(self, view, legal, should_stop=None):
         GATE.wait(timeout=10)
         return super().choose(view, legal)
 
