@@ -554,6 +554,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Nothing is shown: render off-screen, so it works without a display too.
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        # A screenshot plays demo matches: their saves and statistics go to a throw-away
+        # folder, never over the player's match in progress.
+        import atexit
+        import shutil
+        import tempfile
+
+        scratch = tempfile.mkdtemp(prefix="cardavia-shot-")
+        atexit.register(shutil.rmtree, scratch, True)
+        os.environ["CARDAVIA_HOME"] = scratch
     import pygame
 
     try:

@@ -378,3 +378,20 @@ def test_fonts_are_shipped_with_their_licence():
         assert (folder / name).is_file()
     assert "Bitstream" in (folder / "LICENSE").read_text()
     assert os.path.getsize(folder / "LICENSE") > 1000
+
+
+def test_screenshot_of_a_table_never_touches_the_players_saves(tmp_path, _private_home):
+    """A --screenshot plays a demo match: it must not write over the match in progress."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    save = Path(_private_home) / "match.json"
+    save.write_text('{"kept": true}', encoding="utf-8")
+    env = dict(os.environ, CARDAVIA_HOME=str(_private_home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    r = subprocess.run([sys.executable, str(root / "main.py"), "--screenshot", str(tmp_path / "t.png"), "--scene",
+                        "table", "--game", "scopa", "--seed", "2"], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "t.png").exists()
+    assert save.read_text(encoding="utf-8") == '{"kept": true}'
+    assert not (Path(_private_home) / "stats.json").exists()
