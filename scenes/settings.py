@@ -41,7 +41,7 @@ PANEL = pygame.Rect(330, 46, 620, 628)
 LABEL_X = PANEL.x + 44
 CONTROL_X = PANEL.x + 278
 CONTROL_W = 300
-ROW_H = 54
+ROW_H = 48
 
 
 class SettingsScene(UIScene):
@@ -72,6 +72,10 @@ class SettingsScene(UIScene):
         self.ui.add(Slider(row("settings.volume"), None, lambda: app.settings.volume,
                            lambda v: app.set_setting("volume", v, commit=False), fmt=_percent(app),
                            on_commit=app.save_settings, neutral_tick=False, name="volume"))
+        # Mute (also the M key anywhere): kept apart from the volume so unmuting restores it.
+        self.ui.add(toggle(row("settings.sound"), None, lambda: not app.settings.muted,
+                           lambda v: app.set_setting("muted", not v), self.label("common.on"),
+                           self.label("common.off"), name="sound"))
         self.ui.add(toggle(row("settings.fullscreen"), None, lambda: app.settings.fullscreen,
                            lambda v: app.set_setting("fullscreen", v), self.label("common.on"),
                            self.label("common.off"), name="fullscreen"))

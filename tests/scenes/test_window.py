@@ -395,3 +395,22 @@ def test_screenshot_of_a_table_never_touches_the_players_saves(tmp_path, _privat
     assert (tmp_path / "t.png").exists()
     assert save.read_text(encoding="utf-8") == '{"kept": true}'
     assert not (Path(_private_home) / "stats.json").exists()
+
+
+def test_settings_sound_toggle_mutes_and_persists(_private_home):
+    """The mute button (besides the M key): Sound Off mutes, and the choice is saved."""
+    from game.config import get_config
+    from game.i18n import I18n
+    from game.settings import Settings, load_settings
+    from scenes.app import App
+
+    app = App(get_config(), Settings(language="en"), I18n("en"), window=False, persist=True)
+    app.open_path("settings")
+    scene = app.stack.top
+    sound = next(w for w in scene.ui.widgets if getattr(w, "name", "") == "sound")
+    assert app.settings.muted is False
+    sound.set(False)
+    assert app.settings.muted is True
+    assert load_settings().settings.muted is True
+    sound.set(True)
+    assert load_settings().settings.muted is False
