@@ -115,6 +115,31 @@ class GameRules:
         """Rebuild the state from a record's ``deal`` event; raise RecordError if it is not a valid deal."""
         raise NotImplementedError
 
+    def read_deal(self, ev: Event, hand_size: int, table_size: int, stock_size: int | None
+                  ) -> tuple[list[list[Card]], list[Card], list[Card]]:
+        """The cards of a record's ``deal`` line, checked against this game's deal
+        (hand, table and stock sizes, every card of the deck exactly once); RecordError if not."""
+        name = self.game.name.get("en", self.game_id)
+        try:
+            hands = [[card(c) for c in h] for h in ev["hands"]]
+            table = [card(c) for c in ev["table"]]
+            stock = [card(c) for c in ev["stock"]]
+        except (TypeError, ValueError) as e:
+            raise RecordError(f"deal has a bad card list: {e}") from None
+        if len(hands) != self.players:
+            raise RecordError(f"deal has {len(hands)} hands for {self.players} players")
+        for i, h in enumerate(hands):
+            if len(h) != hand_size:
+                raise RecordError(f"seat {i} is dealt {len(h)} cards, {name} deals {hand_size}")
+        if len(table) != table_size:
+            raise RecordError(f"{name} deals nothing to the table: 'table' must be []" if table_size == 0 else
+                              f"the table is dealt {len(table)} cards, {name} deals {table_size}")
+        if stock_size is not None and len(stock) != stock_size:
+            raise RecordError(f"{name} deals every card: the stock must be empty" if stock_size == 0 else
+                              f"the stock holds {len(stock)} cards, {name} leaves {stock_size}")
+        check_permutation(hands, table, stock, self.cards)
+        return hands, table, stock
+
     def needs_redeal(self, state: Any) -> bool:
         return False
 

@@ -24,7 +24,6 @@ from game.rules.base import (
     GameRules,
     IllegalAction,
     RecordError,
-    check_permutation,
     play,
     unique_max,
 )
@@ -147,22 +146,7 @@ class BriscolaRules(GameRules):
         }
 
     def state_from_deal(self, ev: Event) -> BriscolaState:
-        try:
-            hands = [[card(c) for c in h] for h in ev["hands"]]
-            table = [card(c) for c in ev["table"]]
-            stock = [card(c) for c in ev["stock"]]
-        except (TypeError, ValueError) as e:
-            raise RecordError(f"deal has a bad card list: {e}") from None
-        if len(hands) != self.players:
-            raise RecordError(f"deal has {len(hands)} hands for {self.players} players")
-        for i, h in enumerate(hands):
-            if len(h) != self.hand_size:
-                raise RecordError(f"seat {i} is dealt {len(h)} cards, Briscola deals {self.hand_size}")
-        if table:
-            raise RecordError("Briscola deals nothing to the table: 'table' must be []")
-        if len(stock) != self.stock_size:
-            raise RecordError(f"the stock holds {len(stock)} cards, Briscola leaves {self.stock_size}")
-        check_permutation(hands, table, stock, self.cards)
+        hands, table, stock = self.read_deal(ev, self.hand_size, 0, self.stock_size)
         trump = ev.get("trump")
         if trump != stock[-1].code:
             raise RecordError(f"'trump' is {trump!r}, but the turned trump is the stock's last card, {stock[-1]}")

@@ -24,7 +24,6 @@ from game.rules.base import (
     GameRules,
     IllegalAction,
     RecordError,
-    check_permutation,
     play,
     unique_max,
 )
@@ -146,22 +145,7 @@ class CiceraRules(GameRules):
         }
 
     def state_from_deal(self, ev: Event) -> CiceraState:
-        try:
-            hands = [[card(c) for c in h] for h in ev["hands"]]
-            table = [card(c) for c in ev["table"]]
-            stock = [card(c) for c in ev["stock"]]
-        except (TypeError, ValueError) as e:
-            raise RecordError(f"deal has a bad card list: {e}") from None
-        if len(hands) != self.players:
-            raise RecordError(f"deal has {len(hands)} hands for {self.players} players")
-        for i, h in enumerate(hands):
-            if len(h) != self.hand_size:
-                raise RecordError(f"seat {i} is dealt {len(h)} cards, Cìcera deals {self.hand_size}")
-        if len(table) != self.table_size:
-            raise RecordError(f"the table is dealt {len(table)} cards, Cìcera deals {self.table_size}")
-        if stock:
-            raise RecordError("Cìcera deals every card: the stock must be empty")
-        check_permutation(hands, table, stock, self.cards)
+        hands, table, stock = self.read_deal(ev, self.hand_size, self.table_size, 0)
         if ev.get("trump") is not None:
             raise RecordError("Cìcera has no trump: 'trump' must be null")
         dealer, number = ev.get("dealer"), ev.get("number")

@@ -27,7 +27,6 @@ from game.rules.base import (
     GameRules,
     IllegalAction,
     RecordError,
-    check_permutation,
     play,
 )
 
@@ -169,22 +168,7 @@ class SchnapsenRules(GameRules):
         }
 
     def state_from_deal(self, ev: Event) -> SchnapsenState:
-        try:
-            hands = [[card(c) for c in h] for h in ev["hands"]]
-            table = [card(c) for c in ev["table"]]
-            stock = [card(c) for c in ev["stock"]]
-        except (TypeError, ValueError) as e:
-            raise RecordError(f"deal has a bad card list: {e}") from None
-        if len(hands) != 2:
-            raise RecordError(f"deal has {len(hands)} hands; Schnapsen has 2 players")
-        for i, h in enumerate(hands):
-            if len(h) != 5:
-                raise RecordError(f"seat {i} is dealt {len(h)} cards, Schnapsen deals 5")
-        if table:
-            raise RecordError("Schnapsen deals nothing to the table: 'table' must be []")
-        if len(stock) != 10:
-            raise RecordError(f"the stock has {len(stock)} cards, Schnapsen leaves 10")
-        check_permutation(hands, table, stock, self.cards)
+        hands, table, stock = self.read_deal(ev, 5, 0, 10)
         if ev.get("trump") != stock[-1].code:
             raise RecordError(f"'trump' must be the indicator, the last card of the stock ({stock[-1].code}), "
                               f"not {ev.get('trump')!r}")

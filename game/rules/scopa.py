@@ -19,7 +19,6 @@ from game.rules.base import (
     GameRules,
     IllegalAction,
     RecordError,
-    check_permutation,
     play,
     unique_max,
 )
@@ -125,20 +124,8 @@ class ScopaRules(GameRules):
         }
 
     def state_from_deal(self, ev: Event) -> ScopaState:
-        try:
-            hands = [[card(c) for c in h] for h in ev["hands"]]
-            table = [card(c) for c in ev["table"]]
-            stock = [card(c) for c in ev["stock"]]
-        except (TypeError, ValueError) as e:
-            raise RecordError(f"deal has a bad card list: {e}") from None
-        if len(hands) != self.players:
-            raise RecordError(f"deal has {len(hands)} hands for {self.players} players")
-        for i, h in enumerate(hands):
-            if len(h) != self.hand_size:
-                raise RecordError(f"seat {i} is dealt {len(h)} cards, Scopa deals {self.hand_size}")
-        if len(table) != self.table_size:
-            raise RecordError(f"the table is dealt {len(table)} cards, Scopa deals {self.table_size}")
-        check_permutation(hands, table, stock, self.cards)
+        stock_size = len(self.cards) - self.players * self.hand_size - self.table_size
+        hands, table, stock = self.read_deal(ev, self.hand_size, self.table_size, stock_size)
         if ev.get("trump") is not None:
             raise RecordError("Scopa has no trump: 'trump' must be null")
         order = [c for h in hands for c in h] + table + stock
