@@ -18,6 +18,9 @@ from game.rules.scopa import ScopaRules, ScopaState, ScopaView
 SCALE = 4.0
 #: Chance that the playout policy plays a uniformly random card instead of its greedy choice.
 EPSILON = 0.05
+#: Smart playout: worth of a scopa, and of the next seat surely holding the card that sweeps.
+SCOPA_BONUS = 6.0
+SWEEP_RISK = 6.0
 
 
 def deal_hidden(view, rng: random.Random, stock_count: int) -> tuple[list[list[Card]], list[Card]]:
@@ -131,11 +134,20 @@ def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: rand
     return best
 
 
-def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: list | None = None) -> None:
-    """Play the deal to its end with the same policy as :func:`rollout`, straight on the state.
+def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: list | None = None, *,
+            epsilon: float = EPSILON, smart: bool = True) -> None:
+    """Play the deal to its end with an epsilon-greedy policy, straight on the state.
 
     The search's hot loop: no Action objects, no events, no history. It follows the rules
     exactly as ``ScopaRules.apply`` does (tests replay ``trace`` through the engine to prove it).
+
+    ``smart`` (the default) weighs sweep risks with what the acting seat could know: the chance
+    that the next seat holds a card of the value a play leaves on the table, from the cards of
+    that value still out of sight (not in a pile, on the table or in the seat's own hand) —
+    why: a fixed penalty also shies from sums no unseen card can take, and ignores how likely
+    a take is. It also prefers to place "dead" cards (whose value nobody else can still pair).
+    ``smart=False`` is the plain policy of :func:`rollout` (a fixed penalty for any table
+    summing <= 10), which the normal level uses.
     """
     values = rules.values
     hands, table, stock, piles = state.hands, state.table, state.stock, state.piles
@@ -144,6 +156,15 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
     seat = state.to_act
     worth = _worth_table(rules)
     top = rules.max_value
+    # Cards of each value still in some hand or the stock (what nobody has seen leave play).
+    out = [0] * (top + 1)
+    for x in hands:
+        for c in x:
+            out[values[c]] += 1
+    for c in stock:
+        out[values[c]] += 1
+    in_play = sum(out)
+    risk = [0.0] * (top + 1)
     while True:
         hand = hands[seat]
         table_sum = 0
@@ -174,8 +195,56 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
         final = not stock and sum(len(x) for x in hands) == 1
         if len(options) == 1:
             c, cap = options[0]
-        elif rng.random() < EPSILON:
+        elif rng.random() < epsilon:
             c, cap = options[rng.randrange(len(options))]
+        elif smart:
+            # risk[v]: chance the next seat holds a card of value v (as this seat can judge it),
+            # filled in lazily (-1: not yet) — only the values the options leave matter.
+            for i in range(top + 1):
+                risk[i] = -1.0
+            unknown = in_play - len(hand)
+            nxt = hands[(seat + 1) % n]
+            hn = len(nxt) if nxt else (h if stock else 0)
+
+            def chance(i: int) -> float:
+                r = risk[i]
+                if r < 0.0:
+                    k = out[i]
+                    for x in hand:
+                        if values[x] == i:
+                            k -= 1
+                    if k <= 0 or hn == 0:
+                        r = 0.0
+                    elif k >= unknown:
+                        r = 1.0
+                    else:
+                        r = 1.0 - (1.0 - k / unknown) ** hn
+                    risk[i] = r
+                return r
+
+            best_v = -1e9
+            for oc, ocap in options:
+                if ocap:
+                    v = worth[oc]
+                    left = table_sum
+                    for t in ocap:
+                        v += worth[t]
+                        left -= values[t]
+                    if left == 0:
+                        if not final:
+                            v += SCOPA_BONUS
+                    elif left <= top:
+                        v -= SWEEP_RISK * chance(left)
+                else:
+                    ov = values[oc]
+                    # A placed card is lost when someone pairs it; a dead card is safer.
+                    v = -worth[oc] * (0.5 + 0.5 * chance(ov))
+                    s = table_sum + ov
+                    if s <= top:
+                        v -= SWEEP_RISK * chance(s)
+                v += rng.random() * 0.1
+                if v > best_v:
+                    best_v, c, cap = v, oc, ocap
         else:
             best_v = -1e9
             for oc, ocap in options:
@@ -200,6 +269,8 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
         if trace is not None:
             trace.append(Action("play", c, cap, False))
         hand.remove(c)
+        out[values[c]] -= 1
+        in_play -= 1
         team = seat % 2 if n == 4 else seat
         if cap:
             for t in cap:

@@ -39,6 +39,7 @@ only shared object is the rules instance, which search uses read-only.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 import time
@@ -132,13 +133,16 @@ class SearchBot(BaseBot):
     tree_depth: None for a full tree, 1 for flat Monte Carlo at the root.
     c:          UCB exploration constant (utilities are scaled to about [-1, 1]).
     exact:      run the exact solver when the hook says the view fixes the state.
+    playout_kw: keyword settings for the hook's playout policy (None: its defaults).
+    root_min_visits: visits every root action gets before UCB decides (-1: automatic).
     """
 
     name = "search"
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, *, iterations: int = 2000,
                  time_cap: float | None = 1.0, tree_depth: int | None = None, c: float = 0.5,
-                 exact: bool = True, prior_weight: float = 0.0, root_top_k: int | None = -1):
+                 exact: bool = True, prior_weight: float = 0.0, root_top_k: int | None = -1,
+                 playout_kw: dict[str, Any] | None = None, root_min_visits: int = -1):
         super().__init__(rules, seat, seed)
         self.hooks = load_hooks(rules.game_id)
         self.iterations = iterations
@@ -151,6 +155,13 @@ class SearchBot(BaseBot):
         #: with many legal actions (Cìcera) the budget then buys precise values for the
         #: sensible moves. -1: the hook module's ROOT_TOP_K (None = all actions).
         self.root_top_k = getattr(self.hooks, "ROOT_TOP_K", None) if root_top_k == -1 else root_top_k
+        #: Keyword settings passed to the hook's ``playout`` (or ``rollout``), e.g. Scopa's
+        #: ``{"smart": False}``: lets a level use a weaker playout policy. None: the hook's defaults.
+        self.playout_kw = playout_kw
+        #: Every searched root action gets at least this many visits before UCB chooses
+        #: (-1: iterations // (4 × actions), at most 40). Why: with a small c, one unlucky
+        #: early playout can bury the best move for the rest of the search.
+        self.root_min_visits = root_min_visits
         #: Set by the owner (e.g. the table scene) to abandon a search: checked every iteration.
         self.should_stop: Callable[[], bool] | None = None
         #: Figures about the last decision: iterations run, seconds, how it was decided.
@@ -220,6 +231,11 @@ class SearchBot(BaseBot):
         utilities = getattr(hooks, "utilities", None)
         rollout = getattr(hooks, "rollout", None)
         playout = getattr(hooks, "playout", None)
+        if self.playout_kw:
+            if playout is not None:
+                playout = functools.partial(playout, **self.playout_kw)
+            elif rollout is not None:
+                rollout = functools.partial(rollout, **self.playout_kw)
         legal_actions = rules.legal_actions
         apply = rules.apply
         is_over = rules.is_over
@@ -241,6 +257,9 @@ class SearchBot(BaseBot):
         if k is not None and priors and len(root_order) > k:
             root_order = [a for i, a in enumerate(root_order) if i < k or priors[a] >= OBVIOUS]
         pw = self.prior_weight
+        root_min = self.root_min_visits
+        if root_min < 0:
+            root_min = min(40, self.iterations // (4 * max(1, len(root_order))))
         perf = time.perf_counter
         done = 0
         for done in range(1, self.iterations + 1):
@@ -279,7 +298,13 @@ class SearchBot(BaseBot):
                     break
                 best_a = None
                 best_v = -math.inf
-                for a in acts:
+                if root_min and node is root:
+                    low = root_min
+                    for a in acts:
+                        n_a = children[a].visits
+                        if n_a < low:
+                            low, best_a = n_a, a
+                for a in (acts if best_a is None else ()):
                     ch = children[a]
                     v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                     if pw and node is root:

@@ -157,3 +157,47 @@ def test_fast_playout_follows_the_rules_exactly(players):
         assert (fast.piles, fast.scope, fast.table, fast.last_capture_team) == \
             (slow.piles, slow.scope, slow.table, slow.last_capture_team)
         assert rules.deal_result(fast).points == rules.deal_result(slow).points
+
+
+def test_fast_playout_plain_policy_follows_the_rules_too():
+    """The plain policy (normal level) is the same engine walk with another choice rule."""
+    rules = make_rules("scopa", None, 2)
+    rng = random.Random(7)
+    for i in range(20):
+        s = rules.new_deal(rng, i % 2, 1)
+        fast, slow = rules.clone(s), rules.clone(s)
+        trace: list = []
+        hooks_scopa.playout(rules, fast, random.Random(i), trace, smart=False, epsilon=0.3)
+        for a in trace:
+            rules.apply(slow, a)
+        assert fast.over and slow.over and fast.piles == slow.piles and fast.scope == slow.scope
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_smart_playout_leaves_only_sums_no_unseen_card_can_take(seed):
+    # Table 6C. Placing 3S leaves 9, and every 9 (Q) is already in a pile: safe. Placing 2S
+    # leaves 8, and the next seat may hold the JB (it is unseen to seat 0): a likely scopa.
+    # The plain policy penalises both alike; the smart one must place 3S every time.
+    rules, state = position(2, ["3S 2S", "JB 5B"], "6C", stock=0, to_act=0, dealer=1)
+    assert all(c.rank != "Q" for c in state.hands[1]) and not state.stock
+    trace: list = []
+    hooks_scopa.playout(rules, rules.clone(state), random.Random(seed), trace, epsilon=0.0)
+    assert str(trace[0]) == "3S"
+
+
+def test_search_passes_playout_kw_to_the_hook(monkeypatch):
+    rules, state = position(2, ["7C KB 2D", "5S 6B QC"], "3C 4S", stock=6, to_act=0, dealer=1)
+    seen: list = []
+    real = hooks_scopa.playout
+
+    def spy(rules, state, rng, trace=None, **kw):
+        seen.append(kw)
+        return real(rules, state, rng, trace, **kw)
+
+    monkeypatch.setattr(hooks_scopa, "playout", spy)
+    bot = SearchBot(rules, 0, 1, iterations=50, time_cap=None, playout_kw={"smart": False, "epsilon": 0.25})
+    bot.choose(rules.view(state, 0), rules.legal_actions(state))
+    assert seen and all(kw == {"smart": False, "epsilon": 0.25} for kw in seen)
+    seen.clear()
+    SearchBot(rules, 0, 1, iterations=50, time_cap=None).choose(rules.view(state, 0), rules.legal_actions(state))
+    assert seen and all(kw == {} for kw in seen)
