@@ -2,7 +2,9 @@
 choices.
 
 - hard:   a large budget and the exact endgame solver; plays the most searched move.
-- normal: a quarter of hard's budget, same search.
+- normal: a smaller budget, same search; in Scopa also a plainer playout policy (the search
+          saturates after ~500 iterations there, so a budget cut alone does not separate the
+          levels — see docs/AI.md).
 - easy:   a small flat search whose noisy values it samples with a softmax (a temperature),
           and it sometimes overlooks a sum capture — but never an obvious move (a sweep, the
           settebello, a Cìcera bonus) and never an action far below the best it found.
@@ -16,12 +18,19 @@ from game.ai.search import OBVIOUS, SearchBot
 from game.rules.base import Action, GameRules
 
 
+def _per_game(cls: type, rules: GameRules, kw: dict[str, Any]) -> None:
+    """Apply the level's per-game settings (``PER_GAME[game_id]``) under the caller's keywords."""
+    for k, v in getattr(cls, "PER_GAME", {}).get(rules.game_id, {}).items():
+        kw.setdefault(k, v)
+
+
 class HardBot(SearchBot):
     name = "hard"
     ITERATIONS = 4000
     TIME_CAP = 0.9
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
+        _per_game(type(self), rules, kw)
         kw.setdefault("iterations", self.ITERATIONS)
         kw.setdefault("time_cap", self.TIME_CAP)
         super().__init__(rules, seat, seed, **kw)
@@ -31,8 +40,14 @@ class NormalBot(SearchBot):
     name = "normal"
     ITERATIONS = 700
     TIME_CAP = 0.25
+    #: Scopa: 200 iterations with the plain playout policy (fixed sweep penalty, 25 % random
+    #: moves) — measured clearly below hard and still clearly above easy (docs/AI.md).
+    PER_GAME: dict[str, dict[str, Any]] = {
+        "scopa": {"iterations": 200, "playout_kw": {"smart": False, "epsilon": 0.25}},
+    }
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
+        _per_game(type(self), rules, kw)
         kw.setdefault("iterations", self.ITERATIONS)
         kw.setdefault("time_cap", self.TIME_CAP)
         super().__init__(rules, seat, seed, **kw)
@@ -50,8 +65,11 @@ class EasyBot(SearchBot):
     blunder_margin = 0.45
     #: Chance, per decision, of not seeing the sum captures (when something else is legal).
     overlook = 0.35
+    #: Scopa: the plain playout policy (the smart one is hard's edge).
+    PER_GAME: dict[str, dict[str, Any]] = {"scopa": {"playout_kw": {"smart": False}}}
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
+        _per_game(type(self), rules, kw)
         kw.setdefault("iterations", self.ITERATIONS)
         kw.setdefault("time_cap", self.TIME_CAP)
         kw.setdefault("tree_depth", 1)

@@ -24,7 +24,8 @@ Per game, ``game/ai/hooks_<game_id>.py`` provides (see docs/AI.md):
   (a fast path: one scoring per playout instead of one per team)
 - ``rollout(rules, state, legal, rng) -> Action``  optional; default uniform random
 - ``playout(rules, state, rng) -> None``          optional; plays the deal to its end in
-  place (a fast path for ``rollout``: no Action objects, no events)
+  place (a fast path for ``rollout``: no Action objects, no events); a bot's
+  ``playout_kw`` dict is passed to it (or to ``rollout``) as keywords, when set
 - ``prior(rules, view, action) -> float``          optional; root move ordering / bias,
   and "obvious" moves (prior >= OBVIOUS) that the easy level never misses
 - ``ROOT_TOP_K``                                   optional int; search only the k root
