@@ -10,6 +10,7 @@ framework's exact solver plays the last three tricks.
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 from game.ai.heuristics_briscola import evaluate
 from game.cards import Card
@@ -24,6 +25,8 @@ EPSILON = 0.1
 #: Keeping a trump is worth this plus a little per strength (it wins a trick later).
 TRUMP_BASE = 4.0
 TRUMP_PER_STRENGTH = 0.6
+#: Playout leads look at the sampled opponent hand (two plies) instead of a fixed risk.
+LOOKAHEAD_LEAD = False
 
 
 def determinize(rules: BriscolaRules, view: BriscolaView, rng: random.Random) -> BriscolaState:
@@ -61,9 +64,7 @@ def determinize(rules: BriscolaRules, view: BriscolaView, rng: random.Random) ->
 
 def utilities(rules: BriscolaRules, state: BriscolaState) -> list[float]:
     """Per seat: the deal's sign (win / draw / loss) and card-point margin, mixed."""
-    m = state.points[0] - state.points[1]
-    sign = (m > 0) - (m < 0)
-    u0 = WIN_WEIGHT * sign + (1.0 - WIN_WEIGHT) * m / 120.0
+    u0 = _utility_of_margin(state.points[0] - state.points[1])
     return [u0, -u0]
 
 
@@ -71,9 +72,118 @@ def utility(rules: BriscolaRules, state: BriscolaState, seat: int) -> float:
     return utilities(rules, state)[seat]
 
 
+#: From this stock size down, ``complete`` says yes and ``solve`` averages exact values over
+#: every deal of the unseen cards (stock 2: one hidden stock card, so 3 or 4 worlds).
+EXACT_STOCK = 2
+
+
 def complete(rules: BriscolaRules, view: BriscolaView) -> bool:
-    """The stock is gone: the opponent holds exactly the unseen (and known) cards."""
-    return view.stock_count == 0
+    """The stock is gone (the opponent holds exactly the unseen cards), or only the last draw
+    remains (3 or 4 possible deals): few enough worlds to solve them all exactly."""
+    return view.stock_count <= EXACT_STOCK
+
+
+def _negamax(rules: BriscolaRules, hands: list[list[Card]], to_act: int, led: Card | None,
+             stock: list[Card], trump: str) -> int:
+    """Card points the side to act gains minus what the other side gains from here on, both
+    playing perfectly on the known cards. Small trees (at most 4 tricks): plain recursion."""
+    mine = hands[to_act]
+    if led is None:
+        if not mine:
+            return 0
+        best = -999
+        for i in range(len(mine)):
+            c = mine.pop(i)
+            v = -_negamax(rules, hands, 1 - to_act, c, stock, trump)
+            mine.insert(i, c)
+            if v > best:
+                best = v
+        return best
+    cp = rules.card_points
+    leader = 1 - to_act
+    best = -999
+    for i in range(len(mine)):
+        c = mine.pop(i)
+        winner = to_act if rules.beats(c, led, trump) else leader
+        pts = cp[led] + cp[c]
+        if stock:
+            hands[winner].append(stock[0])
+            hands[1 - winner].append(stock[1])
+            sub = pts + _negamax(rules, hands, winner, None, stock[2:], trump)
+            hands[winner].pop()
+            hands[1 - winner].pop()
+        else:
+            sub = pts + _negamax(rules, hands, winner, None, stock, trump)
+        mine.insert(i, c)
+        v = sub if winner == to_act else -sub
+        if v > best:
+            best = v
+    return best
+
+
+def _exact_margins(rules: BriscolaRules, state: BriscolaState, seat: int) -> dict[Action, int]:
+    """Final deal margin (seat minus opponent) per legal action on a fully known state."""
+    hands = [list(h) for h in state.hands]
+    base = state.points[seat] - state.points[1 - seat]
+    to_act = state.to_act
+    out: dict[Action, int] = {}
+    mine = hands[to_act]
+    for a in rules.legal_actions(state):
+        i = mine.index(a.card)
+        mine.pop(i)
+        if state.led is None:
+            v = -_negamax(rules, hands, 1 - to_act, a.card, list(state.stock), state.trump_suit)
+        else:
+            c, led = a.card, state.led
+            winner = to_act if rules.beats(c, led, state.trump_suit) else 1 - to_act
+            pts = rules.card_points[led] + rules.card_points[c]
+            stock = list(state.stock)
+            if stock:
+                hands[winner].append(stock[0])
+                hands[1 - winner].append(stock[1])
+            sub = pts + _negamax(rules, hands, winner, None, stock[2:], state.trump_suit)
+            if stock:
+                hands[winner].pop()
+                hands[1 - winner].pop()
+            v = sub if winner == to_act else -sub
+        mine.insert(i, a.card)
+        out[a] = v if to_act == seat else -v
+    return {a: base + v for a, v in out.items()}
+
+
+def _utility_of_margin(m: float) -> float:
+    sign = (m > 0) - (m < 0)
+    return WIN_WEIGHT * sign + (1.0 - WIN_WEIGHT) * m / 120.0
+
+
+def solve(rules: BriscolaRules, state: BriscolaState, seat: int) -> dict[Action, float]:
+    """Exact values for ``seat`` (to act): with the stock gone the state is the truth; with
+    only the last draw left the mean utility over every placement of the unseen cards
+    (PIMC over all worlds — only what ``seat`` sees is used, never the sampled state's hidden
+    cards)."""
+    if not state.stock:
+        return {a: _utility_of_margin(m) for a, m in _exact_margins(rules, state, seat).items()}
+    view = rules.view(state, seat)
+    known = list(view.opponent_known)
+    hidden = sorted(view.unseen, key=lambda c: c.index)
+    opp = 1 - seat
+    k = view.hand_counts[opp] - len(known)
+    totals: dict[Action, float] = {}
+    worlds = 0
+    for combo in combinations(range(len(hidden)), k):
+        chosen = set(combo)
+        w = rules.clone(state)
+        w.hands[opp] = known + [hidden[j] for j in combo]
+        w.stock = [hidden[j] for j in range(len(hidden)) if j not in chosen]
+        if view.stock_count:
+            w.stock.append(view.trump_card)
+        if len(w.stock) > 2:
+            # Orderings of a bigger stock would matter; EXACT_STOCK keeps us at one hidden card.
+            raise ValueError("solve: more than one hidden stock card")
+        for a, m in _exact_margins(rules, w, seat).items():
+            totals[a] = totals.get(a, 0.0) + _utility_of_margin(m)
+        worlds += 1
+    return {a: t / worlds for a, t in totals.items()}
 
 
 def _keep(rules: BriscolaRules, c: Card, trump: str) -> float:
@@ -106,12 +216,61 @@ def rollout(rules: BriscolaRules, state: BriscolaState, legal: list[Action], rng
             else:
                 wins = c.suit == trump
             v = (at_stake if wins else -at_stake) - keep
+        elif LOOKAHEAD_LEAD:
+            # The sampled deal shows the reply: the lead is worth what the opponent's best
+            # one-ply answer leaves us (his trump spent is our gain), minus our keep value.
+            opp = state.hands[1 - state.to_act]
+            worst = 1e9
+            for r in opp:
+                rp = cp[r]
+                stake = pts + rp
+                if r.suit == c.suit:
+                    wins = st[r] > st[c]
+                else:
+                    wins = r.suit == trump
+                ov = (stake if wins else -stake) - (_keep(rules, r, trump) if not last else 0.05 * st[r])
+                if -ov < worst:
+                    worst = -ov
+            v = (worst if opp else -0.8 * pts) - keep
         else:
             v = -0.8 * pts - keep
         v += rng.random() * 0.3
         if v > best_v:
             best_v, best = v, a
     return best
+
+
+#: Playouts finish the deal exactly once the stock is gone (double-dummy on the sampled
+#: deal: ~20 µs for the last three tricks, and the playout's ending is then perfect play).
+EXACT_PLAYOUT = True
+
+
+def _finish_exact(rules: BriscolaRules, state: BriscolaState) -> None:
+    """Stock gone: credit both seats with what perfect play on this (sampled) deal gives them."""
+    cp = rules.card_points
+    to_act = state.to_act
+    led = state.led
+    v = _negamax(rules, [list(h) for h in state.hands], to_act, led, [], state.trump_suit)
+    rest = sum(cp[c] for h in state.hands for c in h) + (cp[led] if led is not None else 0)
+    # gains(to_act) − gains(other) = v and gains(to_act) + gains(other) = rest.
+    state.points[to_act] += (rest + v) // 2
+    state.points[1 - to_act] += (rest - v) // 2
+    state.over = True
+
+
+def playout(rules: BriscolaRules, state: BriscolaState, rng: random.Random) -> None:
+    """Play the deal out in place: the rollout policy while cards are drawn, then the exact
+    finish. The finished state carries the right points (piles are not filled: only the
+    utility reads it)."""
+    legal_actions = rules.legal_actions
+    apply = rules.apply
+    while not state.over:
+        if EXACT_PLAYOUT and not state.stock:
+            _finish_exact(rules, state)
+            return
+        acts = legal_actions(state)
+        a = acts[0] if len(acts) == 1 else rollout(rules, state, acts, rng)
+        apply(state, a, check=False)
 
 
 def prior(rules: BriscolaRules, view: BriscolaView, action: Action) -> float:

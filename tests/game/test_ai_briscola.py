@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.ai import hooks_briscola as H
-from game.ai.search import OBVIOUS, SearchBot
+from game.ai.search import OBVIOUS, SearchBot, solve_exact
 from game.cards import card, cards
 from game.rules import make_rules
 from game.rules.base import play
@@ -112,3 +113,74 @@ def test_utility_prefers_winning_and_a_bigger_margin():
     u_draw = H.utilities(R, s)
     assert u_big[0] > u_small[0] > u_draw[0] == 0.0 > u_small[1]
     assert abs(u_big[0]) <= 1.0
+
+
+def _position_with_stock(seed: int, stock: int) -> BriscolaState | None:
+    """A random position with ``stock`` cards left (None if the random walk skips past it)."""
+    rng = random.Random(seed)
+    s = R.new_deal(rng, rng.randrange(2))
+    while len(s.stock) > stock:
+        R.apply(s, rng.choice(R.legal_actions(s)))
+    # Sometimes stop with a card led, sometimes before the lead.
+    if rng.random() < 0.5 and not s.over:
+        R.apply(s, rng.choice(R.legal_actions(s)))
+    return s if len(s.stock) == stock and not s.over else None
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=SEEDS)
+def test_fast_solver_equals_the_generic_minimax_once_the_stock_is_gone(seed):
+    s = _position_with_stock(seed, 0)
+    if s is None:
+        return
+    assert H.solve(R, s, s.to_act) == pytest.approx(solve_exact(R, s, s.to_act))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS, det_seed=SEEDS)
+def test_last_draw_solve_uses_only_the_view(seed, det_seed):
+    # Stock of 2 (one hidden card + the turned trump): complete() says yes and solve() averages
+    # the exact values of the 3 or 4 possible deals — the same whatever the sampled state hides.
+    s = _position_with_stock(seed, 2)
+    if s is None:
+        return
+    seat = s.to_act
+    v = R.view(s, seat)
+    assert H.complete(R, v)
+    other = H.determinize(R, v, random.Random(det_seed))
+    values = H.solve(R, s, seat)
+    assert values == H.solve(R, other, seat)
+    # The average of the worlds' exact values (which hidden card is the stock's), each world
+    # solved by the generic minimax.
+    hidden = sorted(v.unseen, key=lambda c: c.index)
+    assert len(hidden) == v.hand_counts[1 - seat] + 1
+    expect = {a: 0.0 for a in values}
+    for stock_card in hidden:
+        w = R.clone(s)
+        w.hands[1 - seat] = [c for c in hidden if c is not stock_card]
+        w.stock = [stock_card, v.trump_card]
+        for a, u in solve_exact(R, w, seat).items():
+            expect[a] += u / len(hidden)
+    assert values == pytest.approx(expect)
+
+
+def test_complete_only_near_the_end():
+    s = _position_with_stock(11, 4) or _position_with_stock(12, 4)
+    assert s is not None and not H.complete(R, R.view(s, s.to_act))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS)
+def test_playout_finishes_with_perfect_play_and_all_points(seed):
+    s = _position_with_stock(seed, 0)
+    if s is None:
+        return
+    best = max(H._exact_margins(R, s, s.to_act).values())
+    p = R.clone(s)
+    H.playout(R, p, random.Random(seed))
+    assert p.over and sum(p.points) == 120
+    assert p.points[s.to_act] - p.points[1 - s.to_act] == best
+    # From the start of a deal the playout also ends with all 120 points shared out.
+    d = R.new_deal(random.Random(seed), 0)
+    H.playout(R, d, random.Random(seed))
+    assert d.over and sum(d.points) == 120
