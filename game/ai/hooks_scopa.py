@@ -206,7 +206,7 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
             nxt = hands[(seat + 1) % n]
             hn = len(nxt) if nxt else (h if stock else 0)
 
-            def chance(i: int) -> float:
+            def chance(i: int, hand: list[Card] = hand, hn: int = hn, unknown: int = unknown) -> float:
                 r = risk[i]
                 if r < 0.0:
                     k = out[i]
