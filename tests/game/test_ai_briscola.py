@@ -165,8 +165,23 @@ def test_last_draw_solve_uses_only_the_view(seed, det_seed):
 
 
 def test_complete_only_near_the_end():
-    s = _position_with_stock(11, 4) or _position_with_stock(12, 4)
+    s = _position_with_stock(11, 6) or _position_with_stock(12, 6)
     assert s is not None and not H.complete(R, R.view(s, s.to_act))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS, det_seed=SEEDS)
+def test_sampled_solve_at_stock_four_uses_only_the_view(seed, det_seed):
+    s = _position_with_stock(seed, 4)
+    if s is None:
+        return
+    seat = s.to_act
+    v = R.view(s, seat)
+    assert H.complete(R, v)
+    values = H.solve(R, s, seat)
+    assert values == H.solve(R, H.determinize(R, v, random.Random(det_seed)), seat)
+    assert set(values) == set(R.legal_actions(s))
+    assert all(-1.0 <= u <= 1.0 for u in values.values())
 
 
 @settings(max_examples=40, deadline=None)
