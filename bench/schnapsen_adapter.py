@@ -27,7 +27,6 @@ our choice is mapped back to one of the package's valid moves.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import sys
@@ -36,6 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 try:
     from schnapsen.bots import RandBot, RdeepBot
@@ -46,6 +46,8 @@ except ImportError:  # a clear message instead of a traceback
     print("schnapsen_adapter: the 'schnapsen' package is missing; see the module docstring for the .venv-bench setup",
           file=sys.stderr)
     raise SystemExit(2) from None
+
+from ai_strength import p95, wilson  # noqa: E402  (the same statistics as our own tournaments)
 
 from game.ai import make_bot  # noqa: E402
 from game.cards import Card, card  # noqa: E402
@@ -227,20 +229,6 @@ def play_pair(args: tuple) -> tuple[list[int], list[float], list[float]]:
         winner, points, _score = engine.play_game(first, second, random.Random(seed))
         out.append(points if winner is a else -points)
     return out, ta, tb
-
-
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def p95(xs: list[float]) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(math.ceil(0.95 * len(s))) - 1)] if s else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:
