@@ -115,6 +115,19 @@ class GameRules:
         """Rebuild the state from a record's ``deal`` event; raise RecordError if it is not a valid deal."""
         raise NotImplementedError
 
+    def turned_card(self, state: Any) -> Card | None:
+        """The face-up card under the stock (Briscola's trump, Schnapsen's indicator), else None."""
+        return None
+
+    def deal_event(self, state: Any) -> Event:
+        """The record's ``deal`` line for a freshly dealt state."""
+        trump = self.turned_card(state)
+        return {
+            "event": "deal", "number": state.number, "dealer": state.dealer,
+            "hands": [codes(h) for h in state.hands], "table": codes(getattr(state, "table", ())),
+            "stock": codes(getattr(state, "stock", ())), "trump": trump.code if trump is not None else None,
+        }
+
     def read_deal(self, ev: Event, hand_size: int, table_size: int, stock_size: int | None
                   ) -> tuple[list[list[Card]], list[Card], list[Card]]:
         """The cards of a record's ``deal`` line, checked against this game's deal

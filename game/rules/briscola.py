@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from game.cards import Card, card, codes
+from game.cards import Card, card
 from game.rules.base import (
     Action,
     DealResult,
@@ -138,12 +138,8 @@ class BriscolaRules(GameRules):
         state.opening_events = [self.deal_event(state)]
         return state
 
-    def deal_event(self, state: BriscolaState) -> Event:
-        return {
-            "event": "deal", "number": state.number, "dealer": state.dealer,
-            "hands": [codes(h) for h in state.hands], "table": [],
-            "stock": codes(state.stock), "trump": state.trump_card.code,
-        }
+    def turned_card(self, state) -> Card:
+        return state.trump_card
 
     def state_from_deal(self, ev: Event) -> BriscolaState:
         hands, table, stock = self.read_deal(ev, self.hand_size, 0, self.stock_size)

@@ -137,13 +137,6 @@ class CiceraRules(GameRules):
         state.opening_events = [self.deal_event(state)]
         return state
 
-    def deal_event(self, state: CiceraState) -> Event:
-        return {
-            "event": "deal", "number": state.number, "dealer": state.dealer,
-            "hands": [codes(h) for h in state.hands], "table": codes(state.table),
-            "stock": [], "trump": None,
-        }
-
     def state_from_deal(self, ev: Event) -> CiceraState:
         hands, table, stock = self.read_deal(ev, self.hand_size, self.table_size, 0)
         if ev.get("trump") is not None:

@@ -160,12 +160,8 @@ class SchnapsenRules(GameRules):
         state.opening_events = [self.deal_event(state)]
         return state
 
-    def deal_event(self, state: SchnapsenState) -> Event:
-        return {
-            "event": "deal", "number": state.number, "dealer": state.dealer,
-            "hands": [codes(h) for h in state.hands], "table": [],
-            "stock": codes(state.stock), "trump": state.indicator.code,
-        }
+    def turned_card(self, state) -> Card:
+        return state.indicator
 
     def state_from_deal(self, ev: Event) -> SchnapsenState:
         hands, table, stock = self.read_deal(ev, 5, 0, 10)

@@ -116,13 +116,6 @@ class ScopaRules(GameRules):
         state.opening_events = events
         return state
 
-    def deal_event(self, state: ScopaState) -> Event:
-        return {
-            "event": "deal", "number": state.number, "dealer": state.dealer,
-            "hands": [codes(h) for h in state.hands], "table": codes(state.table),
-            "stock": codes(state.stock), "trump": None,
-        }
-
     def state_from_deal(self, ev: Event) -> ScopaState:
         stock_size = len(self.cards) - self.players * self.hand_size - self.table_size
         hands, table, stock = self.read_deal(ev, self.hand_size, self.table_size, stock_size)
