@@ -9,11 +9,14 @@ single deals (same duplicate scheme; the margin is then the match totals' differ
 
 A bot is a name from game.ai.BOTS, optionally with SearchBot settings:
 ``hard:time_cap=none`` or ``search:iterations=800,tree_depth=1``. ``--jobs N`` spreads the
-deals over N processes (decision times are then inflated by sharing the CPU).
+deals over N processes (decision times are then inflated by sharing the CPU). ``--hook
+briscola.CARD_READING=false`` sets a constant of a hook module (game/ai/hooks_<game>.py) for
+the run, for tuning experiments (it applies to both bots).
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
 import statistics
@@ -57,6 +60,29 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     return name, kw
 
 
+def parse_hooks(settings: list[str]) -> list[tuple[str, str, object]]:
+    """``game.NAME=VALUE`` settings → (game, constant, value), checked against the hook module."""
+    out = []
+    for item in settings:
+        target, sep, text = item.partition("=")
+        game, dot, name = target.partition(".")
+        if not sep or not dot:
+            raise ValueError(f"--hook {item!r} must look like game.NAME=value")
+        try:
+            module = importlib.import_module(f"game.ai.hooks_{game}")
+        except ModuleNotFoundError:
+            raise ValueError(f"--hook {item!r}: no hook module for {game!r}") from None
+        if not hasattr(module, name):
+            raise ValueError(f"--hook {item!r}: game/ai/hooks_{game}.py has no {name}")
+        out.append((game, name, _value(text)))
+    return out
+
+
+def apply_hooks(hooks: list[tuple[str, str, object]]) -> None:
+    for game, name, value in hooks:
+        setattr(importlib.import_module(f"game.ai.hooks_{game}"), name, value)
+
+
 def build_bot(spec: str, rules, seat: int, seed: int):
     name, kw = parse_spec(spec)
     if name == "search":
@@ -95,7 +121,8 @@ def seatings(players: int, teams: int) -> list[list[bool]]:
 
 def play_duplicate(args: tuple) -> tuple[list[float], list[float], list[float], list[float]]:
     """One deal (or match) seed played in every seating → (A margins, A scores 1/0.5/0, A times, B times)."""
-    game, players, deck, options, a_spec, b_spec, seed, unit = args
+    game, players, deck, options, a_spec, b_spec, seed, unit, hooks = args
+    apply_hooks(hooks)  # worker processes need them too
     margins, scores, ta, tb = [], [], [], []
     for k, a_seats in enumerate(seatings(players, 2 if players == 4 else players)):
         rules = make_rules(game, deck, players, options)
@@ -155,20 +182,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--unit", choices=("deal", "match"), default="deal")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (times get inflated)")
-    ap.add_argument("--progress", action="store_true", help="print the running margin every 10 seeds")
+    ap.add_argument("--progress", action="store_true", help="print the running margin every 5 seeds")
+    ap.add_argument("--hook", action="append", default=[], metavar="GAME.NAME=VALUE",
+                    help="set a hook module constant for this run (tuning)")
     args = ap.parse_args(argv)
     try:
         options = {k: _value(v) for k, v in (o.split("=", 1) for o in args.option)}
         rules = make_rules(args.game, args.deck, args.players, options)
         parse_spec(args.a)
         parse_spec(args.b)
+        hooks = parse_hooks(args.hook)
         if args.deals < 1:
             raise ValueError("--deals must be at least 1")
     except ValueError as e:
         print(f"ai_strength: {e}", file=sys.stderr)
         return 2
     seeds = random.Random(args.seed)
-    jobs = [(args.game, rules.players, rules.deck.id, options, args.a, args.b, seeds.getrandbits(31), args.unit)
+    jobs = [(args.game, rules.players, rules.deck.id, options, args.a, args.b, seeds.getrandbits(31), args.unit, hooks)
             for _ in range(args.deals)]
     margins: list[float] = []  # per seed: A's mean margin over its seatings
     scores: list[float] = []
@@ -200,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     lo, hi = wilson(wr, len(scores))
     unit = "deal" if args.unit == "deal" else "match"
     print(f"{args.game} {rules.players}p on {rules.deck.id}: A={args.a} vs B={args.b}, {n} duplicate {unit} seeds "
-          f"({len(scores)} {unit}s), seed {args.seed}, jobs {args.jobs}")
+          f"({len(scores)} {unit}s), seed {args.seed}, jobs {args.jobs}"
+          + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks))
     print(f"  A margin per {unit}: {mean:+.3f} ± {se:.3f} (standard error over seeds)")
     print(f"  A win rate: {wr:.3f} (95% Wilson {lo:.3f}–{hi:.3f}; ties count half)")
     for label, t in (("A", ta), ("B", tb)):

@@ -9,6 +9,7 @@ framework's exact solver plays the last three tricks.
 """
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 
@@ -29,31 +30,109 @@ TRUMP_PER_STRENGTH = 0.6
 LOOKAHEAD_LEAD = False
 
 
+#: Card reading: determinizations are weighted by how likely the opponent's last play was
+#: from the hand they give him, under a "sensible player" model (a softmax over the greedy
+#: evaluation, TEMPERATURE card points wide, mixed with UNIFORM random play). Why: a player
+#: who lets your Ace go without trumping it most likely holds no trump; one who leads a Three
+#: most likely holds nothing cheaper. Rejection sampling, at most READ_TRIES draws.
+CARD_READING = True
+TEMPERATURE = 2.5
+UNIFORM = 0.15
+READ_TRIES = 24
+#: Cards drawn from the stock before it runs out: 34 cards, two per trick, tricks 0–16.
+_LAST_DRAW_TRICK = 16
+
+
+def _model_value(rules: BriscolaRules, keep: dict[Card, float], c: Card, led: Card | None, trump: str) -> float:
+    """The greedy evaluation of playing ``c`` (leading when ``led`` is None)."""
+    pts = rules.card_points[c]
+    if led is None:
+        return -0.8 * pts - keep[c]
+    stake = rules.card_points[led] + pts
+    return (stake if rules.beats(c, led, trump) else -stake) - keep[c]
+
+
+def _play_likelihood(rules: BriscolaRules, keep: dict[Card, float], hand: list[Card], played: Card,
+                     led: Card | None, trump: str) -> float:
+    """P(the model plays ``played`` from ``hand``) — hand includes the played card."""
+    vals = [_model_value(rules, keep, x, led, trump) for x in hand]
+    top = max(vals)
+    z = 0.0
+    mine = 0.0
+    for x, v in zip(hand, vals):
+        e = math.exp((v - top) / TEMPERATURE)
+        z += e
+        if x is played:
+            mine = e
+    return (1.0 - UNIFORM) * mine / z + UNIFORM / len(hand)
+
+
+def _last_clue(view: BriscolaView) -> tuple[Card, Card | None, bool] | None:
+    """The opponent's most recent play: (card, the card it answered or None when it led,
+    whether it has drawn one card since). None before he has played."""
+    opp = 1 - view.seat
+    hist = view.history
+    for j in range(len(hist) - 1, -1, -1):
+        if hist[j][0] == opp:
+            break
+    else:
+        return None
+    led = None if j % 2 == 0 else hist[j - 1][1]
+    trick = j // 2
+    completed = len(hist) // 2
+    drew = trick < completed and trick <= _LAST_DRAW_TRICK
+    return hist[j][1], led, drew
+
+
+def _clue_likelihood(rules: BriscolaRules, view: BriscolaView, keep: dict[Card, float],
+                     clue: tuple[Card, Card | None, bool], opp_hand: list[Card]) -> float:
+    """How likely the opponent's last play was had he held ``opp_hand`` now."""
+    card, led, drew = clue
+    if not drew:
+        return _play_likelihood(rules, keep, [card, *opp_hand], card, led, view.trump_suit)
+    if view.stock_count == 0 and view.trump_drawn_by == 1 - view.seat and view.trump_card in opp_hand:
+        # The last draw gave him the turned trump: the rest of his hand he held before.
+        before = [x for x in opp_hand if x is not view.trump_card]
+        return _play_likelihood(rules, keep, [card, *before], card, led, view.trump_suit)
+    # One of his cards is new, we do not know which: average over the three.
+    total = 0.0
+    for i in range(len(opp_hand)):
+        total += _play_likelihood(rules, keep, [card, *opp_hand[:i], *opp_hand[i + 1:]], card, led, view.trump_suit)
+    return total / len(opp_hand)
+
+
 def determinize(rules: BriscolaRules, view: BriscolaView, rng: random.Random) -> BriscolaState:
     """A full state with this view: the unseen cards dealt at random into the opponent's hand
-    and the stock, the turned trump at the bottom of the stock (or with its known drawer)."""
+    and the stock, the turned trump at the bottom of the stock (or with its known drawer).
+    With CARD_READING the opponent's hand is drawn in proportion to how well it explains his
+    last play (see ``_clue_likelihood``)."""
     me = view.seat
+    opp = 1 - me
     known = list(view.opponent_known)
     # Sorted first: a frozenset's order is not reproducible, the bot's rng must be.
     hidden = sorted(view.unseen, key=lambda c: c.index)
     stock_hidden = view.stock_count - 1 if view.stock_count else 0
-    need = sum(n for s, n in enumerate(view.hand_counts) if s != me) - len(known)
+    need = view.hand_counts[opp] - len(known)
     if need + stock_hidden != len(hidden) or need < 0:
         raise ValueError(f"the view hides {len(hidden)} cards but the hands and stock hold {need + stock_hidden}")
-    rng.shuffle(hidden)
-    hands: list[list[Card]] = []
-    i = 0
-    for s, n in enumerate(view.hand_counts):
-        if s == me:
-            hands.append(list(view.hand))
-        else:
-            k = n - len(known)
-            hands.append(known + hidden[i:i + k])
-            i += k
-            known = []  # two players: the one opponent holds the known trump
-    stock = hidden[i:]
+    clue = _last_clue(view) if CARD_READING and need and stock_hidden else None
+    if clue is None:
+        rng.shuffle(hidden)
+        opp_hand = known + hidden[:need]
+        stock = hidden[need:]
+    else:
+        keep = _keep_table(rules, view.trump_suit)
+        for _ in range(READ_TRIES):
+            pick = rng.sample(hidden, need)
+            opp_hand = known + pick
+            if rng.random() < _clue_likelihood(rules, view, keep, clue, opp_hand):
+                break
+        taken = set(pick)
+        stock = [c for c in hidden if c not in taken]
+        rng.shuffle(stock)
     if view.stock_count:
         stock.append(view.trump_card)
+    hands = [list(view.hand), opp_hand] if me == 0 else [opp_hand, list(view.hand)]
     return BriscolaState(
         players=view.players, dealer=view.dealer, number=1, hands=hands, stock=stock,
         trump_card=view.trump_card, trump_suit=view.trump_suit, piles=[list(p) for p in view.piles],
@@ -95,6 +174,13 @@ def _negamax(rules: BriscolaRules, hands: list[list[Card]], to_act: int, led: Ca
     if led is None:
         if not mine:
             return 0
+        if len(mine) == 1 and not stock:
+            # The last trick: nothing to choose (a leaf shortcut; most nodes are here).
+            c, r = mine[0], hands[1 - to_act][0]
+            pts = rules.card_points[c] + rules.card_points[r]
+            if r.suit == c.suit:
+                return -pts if rules.strength[r] > rules.strength[c] else pts
+            return -pts if r.suit == trump else pts
         for i in range(len(mine)):
             c = mine.pop(i)
             v = -_negamax(rules, hands, 1 - to_act, c, stock, trump, -beta, -alpha)
@@ -105,11 +191,18 @@ def _negamax(rules: BriscolaRules, hands: list[list[Card]], to_act: int, led: Ca
                     break
         return alpha
     cp = rules.card_points
+    st = rules.strength
     leader = 1 - to_act
+    led_suit = led.suit
+    led_pts = cp[led]
     for i in range(len(mine)):
         c = mine.pop(i)
-        winner = to_act if rules.beats(c, led, trump) else leader
-        pts = cp[led] + cp[c]
+        # rules.beats, inlined (this is the playouts' hot loop).
+        if c.suit == led_suit:
+            winner = to_act if st[c] > st[led] else leader
+        else:
+            winner = to_act if c.suit == trump else leader
+        pts = led_pts + cp[c]
         # The value for to_act is pts + sub (to_act wins and leads) or −(pts + sub) (the other
         # side wins and leads); translate the window to the next leader's view.
         if winner == to_act:
@@ -192,7 +285,9 @@ def solve(rules: BriscolaRules, state: BriscolaState, seat: int) -> dict[Action,
     opp = 1 - seat
     k = view.hand_counts[opp] - len(known)
     totals = {}
-    worlds = 0
+    worlds = 0.0
+    clue = _last_clue(view) if CARD_READING and k else None
+    keep = _keep_table(rules, view.trump_suit)
     for combo in combinations(range(len(hidden)), k):
         chosen = set(combo)
         w = rules.clone(state)
@@ -203,9 +298,11 @@ def solve(rules: BriscolaRules, state: BriscolaState, seat: int) -> dict[Action,
         if len(w.stock) > 2:
             # Orderings of a bigger stock would matter; EXACT_STOCK keeps us at one hidden card.
             raise ValueError("solve: more than one hidden stock card")
+        # Each world counts as much as it explains the opponent's last play (card reading).
+        weight = 1.0 if clue is None else _clue_likelihood(rules, view, keep, clue, w.hands[opp])
         for a, m in _exact_margins(rules, w, seat).items():
-            totals[a] = totals.get(a, 0.0) + _utility_of_margin(m)
-        worlds += 1
+            totals[a] = totals.get(a, 0.0) + weight * _utility_of_margin(m)
+        worlds += weight
     return {a: t / worlds for a, t in totals.items()}
 
 
@@ -220,7 +317,7 @@ def rollout(rules: BriscolaRules, state: BriscolaState, legal: list[Action], rng
     """Epsilon-greedy playout (the greedy evaluator's logic on the full state): win valuable
     tricks cheaply, keep trumps for tricks worth them, lead low non-trumps."""
     if rng.random() < EPSILON:
-        return legal[rng.randrange(len(legal))]
+        return legal[int(rng.random() * len(legal))]  # as the inlined playout draws it
     trump = state.trump_suit
     cp = rules.card_points
     st = rules.strength
@@ -281,16 +378,85 @@ def _finish_exact(rules: BriscolaRules, state: BriscolaState) -> None:
     state.over = True
 
 
-def playout(rules: BriscolaRules, state: BriscolaState, rng: random.Random) -> None:
-    """Play the deal out in place: the rollout policy while cards are drawn, then the exact
-    finish. The finished state carries the right points (piles are not filled: only the
-    utility reads it)."""
+def _keep_table(rules: BriscolaRules, trump: str) -> dict[Card, float]:
+    """``_keep`` for every card under this trump, cached on the rules object (read-only
+    after the first write; the write is idempotent, so threads may race on it harmlessly)."""
+    cache = rules.__dict__.setdefault("_ai_briscola_keep", {})
+    table = cache.get(trump)
+    if table is None:
+        table = cache[trump] = {c: _keep(rules, c, trump) for c in rules.deck_cards}
+    return table
+
+
+def playout(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
+            trace: list[Card] | None = None) -> None:
+    """Play the deal out in place: the rollout policy while cards are drawn (inlined on the
+    state's lists: no Action objects, no events), then the exact finish. The finished state
+    carries the right points (piles and history are not filled: only the utility reads it).
+    ``trace`` collects the cards played, for tests that replay them through the engine."""
+    if not EXACT_PLAYOUT:
+        _playout_slow(rules, state, rng)
+        return
+    hands = state.hands
+    stock = state.stock
+    points = state.points
+    trump = state.trump_suit
+    cp = rules.card_points
+    st = rules.strength
+    keep = _keep_table(rules, trump)
+    rand = rng.random
+    to_act = state.to_act
+    led = state.led
+    while stock:
+        hand = hands[to_act]
+        if rand() < EPSILON:
+            c = hand[int(rand() * len(hand))]
+        else:
+            # The rollout's greedy choice (see ``rollout``), with the same small noise.
+            c = hand[0]
+            best_v = -1e9
+            for x in hand:
+                pts = cp[x]
+                if led is not None:
+                    stake = cp[led] + pts
+                    if x.suit == led.suit:
+                        v = stake if st[x] > st[led] else -stake
+                    else:
+                        v = stake if x.suit == trump else -stake
+                    v -= keep[x]
+                else:
+                    v = -0.8 * pts - keep[x]
+                v += rand() * 0.3
+                if v > best_v:
+                    best_v, c = v, x
+        hand.remove(c)
+        if trace is not None:
+            trace.append(c)
+        if led is None:
+            led = c
+            to_act = 1 - to_act
+            continue
+        leader = 1 - to_act
+        if c.suit == led.suit:
+            w = to_act if st[c] > st[led] else leader
+        else:
+            w = to_act if c.suit == trump else leader
+        points[w] += cp[led] + cp[c]
+        led = None
+        hands[w].append(stock[0])
+        hands[1 - w].append(stock[1])
+        del stock[:2]
+        to_act = w
+    state.to_act = to_act
+    state.led = led
+    _finish_exact(rules, state)
+
+
+def _playout_slow(rules: BriscolaRules, state: BriscolaState, rng: random.Random) -> None:
+    """The rollout policy through the engine to the last card (no exact finish)."""
     legal_actions = rules.legal_actions
     apply = rules.apply
     while not state.over:
-        if EXACT_PLAYOUT and not state.stock:
-            _finish_exact(rules, state)
-            return
         acts = legal_actions(state)
         a = acts[0] if len(acts) == 1 else rollout(rules, state, acts, rng)
         apply(state, a, check=False)

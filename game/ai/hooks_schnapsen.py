@@ -162,15 +162,19 @@ def _worth(rules: SchnapsenRules, c: Card, trump: str) -> float:
     return w
 
 
-def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], rng: random.Random) -> Action:
+def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], rng: random.Random, *,
+            solved: bool | None = None, epsilon: float = EPSILON) -> Action:
     """A fast greedy playout policy on the full (determinized) state: exchange, declare the best
     marriage, lead cheap cards (or sure winners under the strict rules), win valuable tricks
-    with the cheapest winner, throw the cheapest card otherwise. It never closes."""
+    with the cheapest winner, throw the cheapest card otherwise. It never closes.
+
+    ``solved`` (default SOLVED_PLAYOUTS): play the strict phase with the exact solver's moves;
+    False keeps the heuristic there too (the lower levels' weaker playout)."""
     strict = state.closed_by is not None or not state.stock
-    if strict and SOLVED_PLAYOUTS:
+    if strict and (SOLVED_PLAYOUTS if solved is None else solved):
         # Both hands are fixed in a determinization: play the endgame perfectly (PIMC-style).
         return schnapsen_solver.best_action(rules, state, legal)
-    if rng.random() < EPSILON:
+    if rng.random() < epsilon:
         a = legal[rng.randrange(len(legal))]
         if a.kind != "close":
             return a

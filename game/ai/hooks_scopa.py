@@ -6,9 +6,10 @@ cards are exactly the other hands plus the stock, in any arrangement with the ri
 """
 from __future__ import annotations
 
+import math
 import random
 
-from game.ai.heuristics_scopa import evaluate
+from game.ai.heuristics_scopa import card_worth, evaluate
 from game.cards import Card
 from game.rules.base import Action
 from game.rules.capture import sums_by_value
@@ -43,9 +44,114 @@ def deal_hidden(view, rng: random.Random, stock_count: int) -> tuple[list[list[C
     return hands, hidden[i:]
 
 
+#: Card reading: when the seat before this one has just played from a hand it still holds
+#: cards of, determinizations give it hands in proportion to how well they explain that play
+#: under a "sensible player" model (a softmax over the greedy evaluation, READ_TEMPERATURE
+#: points wide, mixed with READ_UNIFORM random play). Why: a player who drops a card on the
+#: table when he could have taken one most likely had nothing to take with. Rejection
+#: sampling, at most READ_TRIES draws of that hand.
+CARD_READING = True
+READ_TEMPERATURE = 1.5
+READ_UNIFORM = 0.15
+READ_TRIES = 24
+_read_cache: dict[int, tuple[object, object]] = {}
+
+
+def _option_values(rules: ScopaRules, table: list[Card], c: Card, sums: dict, final: bool) -> dict:
+    """The greedy evaluation (heuristics_scopa.evaluate) of every legal play of ``c`` on
+    ``table``, keyed by the captured cards (a frozenset; empty: placed)."""
+    values = rules.values
+    v = values[c]
+    matches = [t for t in table if values[t] == v]
+    caps = [(t,) for t in matches] if matches else (sums.get(v) or [()])
+    total = sum(values[t] for t in table)
+    out = {}
+    for cap in caps:
+        if cap:
+            score = card_worth(rules, c) + sum(card_worth(rules, t) for t in cap)
+            left = total - sum(values[t] for t in cap)
+            if len(cap) == len(table) and not final:
+                score += 8.0
+        else:
+            score = -card_worth(rules, c)
+            left = total + v
+        if 0 < left <= rules.max_value:
+            score -= 5.0
+        out[frozenset(cap)] = score
+    return out
+
+
+def _reading(rules: ScopaRules, view: ScopaView) -> tuple[int, dict, float, int] | None:
+    """What the previous play says about its player's hand: (seat, option values per hand
+    card, the value of the play he made, the number of options of that card) — None when
+    there is nothing to read (no play yet, this seat's own, or a hand dealt since)."""
+    if not CARD_READING or not view.history:
+        return None
+    cached = _read_cache.get(id(view))
+    if cached is not None and cached[0] is view:
+        return cached[1]  # type: ignore[return-value]
+    p, played, cap = view.history[-1]
+    out = None
+    if p != view.seat and 0 < view.hand_counts[p] < rules.hand_size:
+        table = list(view.table)
+        if cap:
+            table += cap
+        else:
+            table.remove(played)
+        sums = sums_by_value(table, rules.values, rules.max_value) if len(table) > 1 else {}
+        per_card = {c: list(_option_values(rules, table, c, sums, False).values())
+                    for c in [*view.unseen, played]}
+        made = _option_values(rules, table, played, sums, False)[frozenset(cap)]
+        out = (p, per_card, made, len(per_card[played]))
+    if len(_read_cache) > 64:
+        _read_cache.clear()
+    _read_cache[id(view)] = (view, out)
+    return out
+
+
+def _read_likelihood(reading: tuple[int, dict, float, int], hand: list[Card], played: Card) -> float:
+    """P(the model makes the play it made) if its player held ``hand`` besides ``played``."""
+    _, per_card, made, _ = reading
+    opts = list(per_card[played])
+    for c in hand:
+        opts += per_card[c]
+    top = max(opts)
+    z = sum(math.exp((v - top) / READ_TEMPERATURE) for v in opts)
+    return (1.0 - READ_UNIFORM) * math.exp((made - top) / READ_TEMPERATURE) / z + READ_UNIFORM / len(opts)
+
+
 def determinize(rules: ScopaRules, view: ScopaView, rng: random.Random) -> ScopaState:
-    """A full state with this view: the unseen cards dealt at random into hands and stock."""
-    hands, stock = deal_hidden(view, rng, view.stock_count)
+    """A full state with this view: the unseen cards dealt at random into hands and stock —
+    the previous player's hand drawn in proportion to how well it explains his play (card
+    reading, see ``_reading``)."""
+    reading = _reading(rules, view)
+    if reading is None:
+        hands, stock = deal_hidden(view, rng, view.stock_count)
+    else:
+        p = reading[0]
+        played = view.history[-1][1]
+        hidden = sorted(view.unseen, key=lambda c: c.index)
+        k = view.hand_counts[p]
+        for _ in range(READ_TRIES):
+            pick = rng.sample(hidden, k)
+            if rng.random() < _read_likelihood(reading, pick, played):
+                break
+        taken = set(pick)
+        rest = [c for c in hidden if c not in taken]
+        rng.shuffle(rest)
+        hands = []
+        i = 0
+        for s, n in enumerate(view.hand_counts):
+            if s == view.seat:
+                hands.append(list(view.hand))
+            elif s == p:
+                hands.append(pick)
+            else:
+                hands.append(rest[i:i + n])
+                i += n
+        stock = rest[i:]
+        if len(stock) != view.stock_count:
+            raise ValueError(f"the view hides {len(hidden)} cards but the hands and stock hold more")
     return ScopaState(
         players=view.players, dealer=view.dealer, number=1, hands=hands, table=list(view.table),
         stock=stock, piles=[list(p) for p in view.piles], scope=list(view.scope), to_act=view.to_act,

@@ -154,14 +154,21 @@ def test_last_draw_solve_uses_only_the_view(seed, det_seed):
     # solved by the generic minimax.
     hidden = sorted(v.unseen, key=lambda c: c.index)
     assert len(hidden) == v.hand_counts[1 - seat] + 1
+    # Each world is weighted by how well it explains the opponent's last play (card reading).
     expect = {a: 0.0 for a in values}
+    clue = H._last_clue(v)
+    keep = H._keep_table(R, v.trump_suit)
+    total = 0.0
     for stock_card in hidden:
         w = R.clone(s)
         w.hands[1 - seat] = [c for c in hidden if c is not stock_card]
         w.stock = [stock_card, v.trump_card]
+        weight = H._clue_likelihood(R, v, keep, clue, w.hands[1 - seat]) if clue else 1.0
+        assert 0.0 < weight <= 1.0
+        total += weight
         for a, u in solve_exact(R, w, seat).items():
-            expect[a] += u / len(hidden)
-    assert values == pytest.approx(expect)
+            expect[a] += weight * u
+    assert values == pytest.approx({a: x / total for a, x in expect.items()})
 
 
 def test_complete_only_near_the_end():
@@ -199,3 +206,80 @@ def test_playout_finishes_with_perfect_play_and_all_points(seed):
     d = R.new_deal(random.Random(seed), 0)
     H.playout(R, d, random.Random(seed))
     assert d.over and sum(d.points) == 120
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS)
+def test_fast_playout_follows_the_engine_and_its_own_policy(seed):
+    # The inlined playout plays only legal cards, scores and draws exactly as the engine does,
+    # and (with no random moves) its choices are the rollout policy's.
+    s = random_position(seed, steps=random.Random(seed).randrange(0, 30))
+    if s.over or not s.stock:
+        return
+    fast = R.clone(s)
+    trace = []
+    H.playout(R, fast, random.Random(seed), trace=trace)
+    assert fast.over and sum(fast.points) == 120
+    ref = R.clone(s)
+    for c in trace:
+        R.apply(ref, play(c), check=True)
+    assert not ref.stock
+    H._finish_exact(R, ref)
+    assert ref.points == fast.points
+    # Policy check: replay with the same rng stream through ``rollout`` (EPSILON kept).
+    pol = R.clone(s)
+    rng = random.Random(seed)
+    for c in trace:
+        legal = R.legal_actions(pol)
+        assert H.rollout(R, pol, legal, rng).card is c
+        R.apply(pol, play(c))
+
+
+def _after(plays: list[str], trump_card: str = "2D", seat_to_lead: int = 0) -> BriscolaState:
+    """A hand-built position: plays made from fixed hands, the rest of the deck in the stock
+    (in index order, the turned trump last)."""
+    hands = [cards("AC 4S 5S"), cards("7C 5C 2B")]
+    deck = set(R.deck_cards)
+    rest = sorted(deck - set(hands[0]) - set(hands[1]) - {card(trump_card)}, key=lambda c: c.index)
+    s = BriscolaState(players=2, dealer=1, number=1, hands=[list(h) for h in hands],
+                      stock=[], trump_card=card(trump_card), trump_suit=card(trump_card).suit,
+                      piles=[[], []], points=[0, 0], to_act=seat_to_lead)
+    s.stock = [*rest, card(trump_card)]
+    for code in plays:
+        R.apply(s, play(card(code)))
+    return s
+
+
+def test_card_reading_believes_a_player_who_does_not_trump_an_ace_has_no_trump():
+    # Seat 0 leads the Ace of cups (11 points); seat 1 lets it go with the 7 of cups, which it
+    # would not do holding a trump (coins). After the draw, seat 0's determinizations should
+    # give seat 1 far fewer trumps among the two cards it kept than a blind deal does.
+    s = _after(["AC", "7C"])
+    assert s.to_act == 0 and s.stock
+    v = R.view(s, 0)
+    rng = random.Random(3)
+    trumps_read = trumps_blind = 0
+    for _ in range(600):
+        d = H.determinize(R, v, rng)
+        trumps_read += sum(c.suit == v.trump_suit for c in d.hands[1])
+    H.CARD_READING = False
+    try:
+        for _ in range(600):
+            d = H.determinize(R, v, rng)
+            trumps_blind += sum(c.suit == v.trump_suit for c in d.hands[1])
+    finally:
+        H.CARD_READING = True
+    assert trumps_read < 0.7 * trumps_blind
+
+
+def test_play_likelihood_follows_the_sensible_player_model():
+    keep = H._keep_table(R, "D")
+    hand = cards("AC 2D 4S")
+    # Answering a led Three of cups: trumping with the 2 of coins is the sensible play.
+    led = card("3C")
+    p_trump = H._play_likelihood(R, keep, hand, card("2D"), led, "D")
+    p_ace = H._play_likelihood(R, keep, hand, card("AC"), led, "D")
+    p_low = H._play_likelihood(R, keep, hand, card("4S"), led, "D")
+    assert p_trump > p_low and p_ace > p_low
+    assert p_trump + p_ace + p_low == pytest.approx(1.0)
+    assert min(p_trump, p_ace, p_low) >= H.UNIFORM / 3

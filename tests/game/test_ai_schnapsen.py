@@ -200,3 +200,21 @@ def test_plays_the_endgame_exactly():
     a = bot.choose(R.view(s, 0), R.legal_actions(s))
     assert a == play("AB")
     assert bot.last_stats["method"] == "exact"
+
+
+def test_rollout_solves_the_strict_phase_only_when_asked(monkeypatch):
+    calls = []
+    real = S.best_action
+    monkeypatch.setattr(S, "best_action", lambda *a: calls.append(1) or real(*a))
+    strict_positions = 0
+    for seed in range(60):
+        s = random_position(seed, close_bias=0.9)
+        if s.over or not (s.closed_by is not None or not s.stock):
+            continue
+        strict_positions += 1
+        legal = R.legal_actions(s)
+        assert H.rollout(R, s, legal, random.Random(seed)) == real(R, s, legal)
+        before = len(calls)
+        assert H.rollout(R, s, legal, random.Random(seed), solved=False, epsilon=0.0) in legal
+        assert len(calls) == before  # the heuristic decided, not the solver
+    assert strict_positions >= 10 and len(calls) == strict_positions

@@ -201,3 +201,32 @@ def test_search_passes_playout_kw_to_the_hook(monkeypatch):
     seen.clear()
     SearchBot(rules, 0, 1, iterations=50, time_cap=None).choose(rules.view(state, 0), rules.legal_actions(state))
     assert seen and all(kw == {} for kw in seen)
+
+
+def test_card_reading_believes_a_player_who_drops_a_card_had_nothing_to_take():
+    # The opponent drops the Queen of cups (9) next to 5 + 3. A sensible player holding a
+    # Jack (8) would have swept the table instead, so seat 0's determinizations should give
+    # him far fewer Jacks than a blind deal does.
+    from game.rules.base import play
+
+    rules, state = position(2, ["AS 4B 6S", "QC 4S 6B"], "5D 3B", 20, to_act=1, dealer=0)
+    rules.apply(state, play(cards("QC")[0]))
+    view = rules.view(state, 0)
+    takers = {8}
+    rng = random.Random(4)
+
+    def count() -> int:
+        n = 0
+        for _ in range(800):
+            d = hooks_scopa.determinize(rules, view, rng)
+            assert rules.view(d, 0) == view
+            n += sum(rules.values[c] in takers for c in d.hands[1])
+        return n
+
+    read = count()
+    hooks_scopa.CARD_READING = False
+    try:
+        blind = count()
+    finally:
+        hooks_scopa.CARD_READING = True
+    assert read < 0.5 * blind

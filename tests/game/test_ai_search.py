@@ -184,6 +184,11 @@ def test_levels_apply_per_game_settings_under_the_callers_keywords():
     assert levels.NormalBot(scopa, 0, 1, iterations=50).iterations == 50
     assert levels.HardBot(scopa, 0, 1).playout_kw is None  # the hook's default: the smart policy
     assert levels.EasyBot(scopa, 0, 1).playout_kw == {"smart": False}
+    # Schnapsen: only hard plays the playouts' strict phase with the exact solver.
+    schnapsen = make_rules("schnapsen", None, 2)
+    assert levels.HardBot(schnapsen, 0, 1).playout_kw is None
+    assert levels.NormalBot(schnapsen, 0, 1).playout_kw == {"solved": False}
+    assert levels.EasyBot(schnapsen, 0, 1).playout_kw == {"solved": False}
 
 
 def test_same_seed_same_decisions():

@@ -1,0 +1,39 @@
+"""bench/ai_strength.py: the tournament runs, reports its figures, and rejects bad settings."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from game.ai import hooks_briscola
+
+_PATH = Path(__file__).resolve().parent.parent / "bench" / "ai_strength.py"
+_spec = importlib.util.spec_from_file_location("ai_strength", _PATH)
+ai_strength = importlib.util.module_from_spec(_spec)
+sys.modules["ai_strength"] = ai_strength
+_spec.loader.exec_module(ai_strength)
+
+
+def test_a_small_tournament_prints_margin_win_rate_and_times(capsys, monkeypatch):
+    monkeypatch.setattr(hooks_briscola, "EPSILON", hooks_briscola.EPSILON)  # restored afterwards
+    rc = ai_strength.main(["--game", "briscola", "--a", "greedy", "--b", "random", "--deals", "3",
+                           "--hook", "briscola.EPSILON=0.2"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "3 duplicate deal seeds (6 deals)" in out and "briscola.EPSILON=0.2" in out
+    assert "A margin per deal:" in out and "95% Wilson" in out
+    assert hooks_briscola.EPSILON == 0.2  # the hook setting was applied for the run
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--hook", "briscola.NOPE=1"], "has no NOPE"),
+    (["--hook", "tresette.X=1"], "no hook module"),
+    (["--hook", "EPSILON"], "must look like game.NAME=value"),
+    (["--a", "wizard"], "unknown bot"),
+    (["--deals", "0"], "at least 1"),
+])
+def test_bad_settings_get_a_clear_message(capsys, args, message):
+    assert ai_strength.main(["--game", "briscola", *args]) == 2
+    assert message in capsys.readouterr().err
