@@ -389,12 +389,14 @@ def _keep_table(rules: BriscolaRules, trump: str) -> dict[Card, float]:
 
 
 def playout(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
-            trace: list[Card] | None = None) -> None:
+            trace: list[Card] | None = None, *, exact: bool | None = None) -> None:
     """Play the deal out in place: the rollout policy while cards are drawn (inlined on the
     state's lists: no Action objects, no events), then the exact finish. The finished state
     carries the right points (piles and history are not filled: only the utility reads it).
-    ``trace`` collects the cards played, for tests that replay them through the engine."""
-    if not EXACT_PLAYOUT:
+    ``trace`` collects the cards played, for tests that replay them through the engine.
+    ``exact=False`` (default EXACT_PLAYOUT) plays the last tricks by the policy too: the
+    lower levels' weaker playout."""
+    if not (EXACT_PLAYOUT if exact is None else exact):
         _playout_slow(rules, state, rng)
         return
     hands = state.hands

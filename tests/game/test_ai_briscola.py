@@ -283,3 +283,17 @@ def test_play_likelihood_follows_the_sensible_player_model():
     assert p_trump > p_low and p_ace > p_low
     assert p_trump + p_ace + p_low == pytest.approx(1.0)
     assert min(p_trump, p_ace, p_low) >= H.UNIFORM / 3
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS)
+def test_playout_without_the_exact_finish_plays_the_policy_to_the_last_card(seed):
+    s = random_position(seed, steps=random.Random(seed).randrange(0, 36))
+    if s.over:
+        return
+    plain = R.clone(s)
+    H.playout(R, plain, random.Random(seed), exact=False)
+    assert plain.over and sum(plain.points) == 120 and not any(plain.hands)
+    ref = R.clone(s)
+    H._playout_slow(R, ref, random.Random(seed))
+    assert ref.points == plain.points

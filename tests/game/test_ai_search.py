@@ -179,11 +179,14 @@ def test_levels_apply_per_game_settings_under_the_callers_keywords():
     scopa, briscola = make_rules("scopa", None, 2), make_rules("briscola", None, 2)
     normal = levels.NormalBot(scopa, 0, 1)
     assert normal.iterations == 200 and normal.playout_kw == {"smart": False, "epsilon": 0.25}
-    assert levels.NormalBot(briscola, 0, 1).iterations == levels.NormalBot.ITERATIONS
-    assert levels.NormalBot(briscola, 0, 1).playout_kw is None
+    assert levels.NormalBot(briscola, 0, 1).iterations == 300
+    assert levels.NormalBot(briscola, 0, 1).playout_kw == {"exact": False}
+    assert levels.HardBot(briscola, 0, 1).playout_kw is None
     assert levels.NormalBot(scopa, 0, 1, iterations=50).iterations == 50
     assert levels.HardBot(scopa, 0, 1).playout_kw is None  # the hook's default: the smart policy
     assert levels.EasyBot(scopa, 0, 1).playout_kw == {"smart": False}
+    assert levels.HardBot(briscola, 0, 1).tree_depth == 1 and levels.HardBot(scopa, 0, 1).tree_depth is None
+    assert levels.HardBot(briscola, 0, 1, tree_depth=None).tree_depth is None  # the caller's keyword wins
     # Schnapsen: only hard plays the playouts' strict phase with the exact solver.
     schnapsen = make_rules("schnapsen", None, 2)
     assert levels.HardBot(schnapsen, 0, 1).playout_kw is None
