@@ -17,8 +17,9 @@ from game import cli
 from game.ai import bot_names, levels, make_bot
 from game.ai.hooks_scopa import determinize
 from game.ai.search import OBVIOUS, SearchBot, load_hooks, solve_exact
-from game.cards import cards
+from game.cards import card, cards
 from game.rules import make_rules
+from game.rules.base import Action
 from game.rules.scopa import ScopaState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -283,3 +284,14 @@ def test_main_py_simulate_with_a_level(tmp_path):
     check = subprocess.run([sys.executable, str(ROOT / "main.py"), "verify", *map(str, files)],
                            capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert check.returncode == 0 and "OK" in check.stdout
+
+
+def test_normal_schnapsen_slips_only_between_close_moves():
+    schnapsen = make_rules("schnapsen", None, 2)
+    bot = levels.NormalBot(schnapsen, 0, 1)
+    assert bot.temperature == 0.06 and levels.NormalBot(make_rules("scopa", None, 2), 0, 1).temperature is None
+    a, b, c = (Action("play", card(code), (), False) for code in ("AD", "3D", "KD"))
+    values = {a: (0.50, 700), b: (0.46, 650), c: (0.10, 300)}  # c is far below the best
+    picks = [bot.pick(None, [a, b, c], values) for _ in range(400)]
+    assert c not in picks
+    assert 0.5 < picks.count(a) / 400 < 0.8  # mostly the best, sometimes the close second
