@@ -181,6 +181,7 @@ def test_levels_apply_per_game_settings_under_the_callers_keywords():
     normal = levels.NormalBot(scopa, 0, 1)
     assert normal.iterations == 200 and normal.playout_kw == {"smart": False, "epsilon": 0.25}
     assert levels.NormalBot(briscola, 0, 1).iterations == 300
+    assert levels.NormalBot(make_rules("cicera", None, 4), 0, 1).iterations == 300
     assert levels.NormalBot(briscola, 0, 1).playout_kw == {"exact": False}
     assert levels.HardBot(briscola, 0, 1).playout_kw is None
     assert levels.NormalBot(scopa, 0, 1, iterations=50).iterations == 50
