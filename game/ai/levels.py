@@ -112,14 +112,21 @@ class EasyBot(SearchBot):
     blunder_margin = 0.45
     #: Chance, per decision, of not seeing the sum captures (when something else is legal).
     overlook = 0.35
-    #: Scopa: the plain playout policy (the smart one is hard's edge).
+    #: Scopa: the plain playout policy (the smart one is hard's edge). Cìcera: the same slips
+    #: in points as in Scopa (its utilities are deal points / 8, Scopa's / 4), so temperature
+    #: and blunder margin are doubled — at Scopa's values easy was within 0.9 ± 0.4 points
+    #: per deal of normal (docs/AI.md).
     PER_GAME: dict[str, dict[str, Any]] = {
         "scopa": {"playout_kw": {"smart": False}},
         "schnapsen": {"playout_kw": {"solved": False}},
+        "cicera": {"temperature": 0.24, "blunder_margin": 0.9},
     }
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
         _per_game(type(self), rules, kw)
+        for knob in ("temperature", "blunder_margin", "overlook"):
+            if knob in kw:
+                setattr(self, knob, kw.pop(knob))
         kw.setdefault("iterations", self.ITERATIONS)
         kw.setdefault("time_cap", self.TIME_CAP)
         kw.setdefault("tree_depth", 1)

@@ -181,7 +181,12 @@ def test_levels_apply_per_game_settings_under_the_callers_keywords():
     normal = levels.NormalBot(scopa, 0, 1)
     assert normal.iterations == 200 and normal.playout_kw == {"smart": False, "epsilon": 0.25}
     assert levels.NormalBot(briscola, 0, 1).iterations == 300
-    assert levels.NormalBot(make_rules("cicera", None, 4), 0, 1).iterations == 300
+    cicera = make_rules("cicera", None, 4)
+    assert levels.NormalBot(cicera, 0, 1).iterations == 300
+    easy_cicera, easy_scopa = levels.EasyBot(cicera, 0, 1), levels.EasyBot(scopa, 0, 1)
+    assert (easy_cicera.temperature, easy_cicera.blunder_margin) == (0.24, 0.9)
+    assert (easy_scopa.temperature, easy_scopa.blunder_margin) == (levels.EasyBot.temperature, levels.EasyBot.blunder_margin)
+    assert levels.EasyBot(cicera, 0, 1, overlook=0.0).overlook == 0.0
     assert levels.NormalBot(briscola, 0, 1).playout_kw == {"exact": False}
     assert levels.HardBot(briscola, 0, 1).playout_kw is None
     assert levels.NormalBot(scopa, 0, 1, iterations=50).iterations == 50
