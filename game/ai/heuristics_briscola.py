@@ -28,11 +28,13 @@ def keep_value(rules, c: Card, trump_suit: str) -> float:
 
 
 def evaluate(rules, view, action: Action) -> float:
-    c = action.card
-    trump = view.trump_suit
+    return play_value(rules, action.card, view.trick[0] if view.trick else None, view.trump_suit)
+
+
+def play_value(rules, c: Card, led: Card | None, trump: str) -> float:
+    """The greedy value of playing ``c`` on ``led`` (None: leading) under ``trump``."""
     pts = rules.card_points[c]
-    if view.trick:
-        led = view.trick[0]
+    if led is not None:
         at_stake = rules.card_points[led] + pts
         if rules.beats(c, led, trump):
             return at_stake - keep_value(rules, c, trump)

@@ -18,17 +18,20 @@ def card_worth(rules, c: Card) -> float:
 
 
 def evaluate(rules, view, action: Action) -> float:
-    table = list(view.table)
-    c = action.card
+    final = view.stock_count == 0 and sum(view.hand_counts) == 1
+    return play_score(rules, view.table, action.card, action.capture, final)
+
+
+def play_score(rules, table, c: Card, capture, final: bool = False) -> float:
+    """The greedy value of playing ``c`` on ``table`` taking ``capture`` (empty: placed)."""
     score = 0.0
-    if action.capture:
-        score += card_worth(rules, c) + sum(card_worth(rules, t) for t in action.capture)
-        left = [t for t in table if t not in action.capture]
-        final = view.stock_count == 0 and sum(view.hand_counts) == 1
+    if capture:
+        score += card_worth(rules, c) + sum(card_worth(rules, t) for t in capture)
+        left = [t for t in table if t not in capture]
         if not left and not final:
             score += 8.0
     else:
-        left = table + [c]
+        left = list(table) + [c]
         score -= card_worth(rules, c)
     if left:
         total = sum(rules.values[t] for t in left)

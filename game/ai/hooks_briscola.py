@@ -13,7 +13,7 @@ import math
 import random
 from itertools import combinations
 
-from game.ai.heuristics_briscola import evaluate
+from game.ai.heuristics_briscola import evaluate, play_value
 from game.cards import Card
 from game.rules.base import Action
 from game.rules.briscola import BriscolaRules, BriscolaState, BriscolaView
@@ -43,19 +43,9 @@ READ_TRIES = 24
 _LAST_DRAW_TRICK = 16
 
 
-def _model_value(rules: BriscolaRules, keep: dict[Card, float], c: Card, led: Card | None, trump: str) -> float:
-    """The greedy evaluation of playing ``c`` (leading when ``led`` is None)."""
-    pts = rules.card_points[c]
-    if led is None:
-        return -0.8 * pts - keep[c]
-    stake = rules.card_points[led] + pts
-    return (stake if rules.beats(c, led, trump) else -stake) - keep[c]
-
-
-def _play_likelihood(rules: BriscolaRules, keep: dict[Card, float], hand: list[Card], played: Card,
-                     led: Card | None, trump: str) -> float:
+def _play_likelihood(rules: BriscolaRules, hand: list[Card], played: Card, led: Card | None, trump: str) -> float:
     """P(the model plays ``played`` from ``hand``) — hand includes the played card."""
-    vals = [_model_value(rules, keep, x, led, trump) for x in hand]
+    vals = [play_value(rules, x, led, trump) for x in hand]
     top = max(vals)
     z = 0.0
     mine = 0.0
@@ -84,20 +74,20 @@ def _last_clue(view: BriscolaView) -> tuple[Card, Card | None, bool] | None:
     return hist[j][1], led, drew
 
 
-def _clue_likelihood(rules: BriscolaRules, view: BriscolaView, keep: dict[Card, float],
-                     clue: tuple[Card, Card | None, bool], opp_hand: list[Card]) -> float:
+def _clue_likelihood(rules: BriscolaRules, view: BriscolaView, clue: tuple[Card, Card | None, bool],
+                     opp_hand: list[Card]) -> float:
     """How likely the opponent's last play was had he held ``opp_hand`` now."""
     card, led, drew = clue
     if not drew:
-        return _play_likelihood(rules, keep, [card, *opp_hand], card, led, view.trump_suit)
+        return _play_likelihood(rules, [card, *opp_hand], card, led, view.trump_suit)
     if view.stock_count == 0 and view.trump_drawn_by == 1 - view.seat and view.trump_card in opp_hand:
         # The last draw gave him the turned trump: the rest of his hand he held before.
         before = [x for x in opp_hand if x is not view.trump_card]
-        return _play_likelihood(rules, keep, [card, *before], card, led, view.trump_suit)
+        return _play_likelihood(rules, [card, *before], card, led, view.trump_suit)
     # One of his cards is new, we do not know which: average over the three.
     total = 0.0
     for i in range(len(opp_hand)):
-        total += _play_likelihood(rules, keep, [card, *opp_hand[:i], *opp_hand[i + 1:]], card, led, view.trump_suit)
+        total += _play_likelihood(rules, [card, *opp_hand[:i], *opp_hand[i + 1:]], card, led, view.trump_suit)
     return total / len(opp_hand)
 
 
@@ -121,11 +111,10 @@ def determinize(rules: BriscolaRules, view: BriscolaView, rng: random.Random) ->
         opp_hand = known + hidden[:need]
         stock = hidden[need:]
     else:
-        keep = _keep_table(rules, view.trump_suit)
         for _ in range(READ_TRIES):
             pick = rng.sample(hidden, need)
             opp_hand = known + pick
-            if rng.random() < _clue_likelihood(rules, view, keep, clue, opp_hand):
+            if rng.random() < _clue_likelihood(rules, view, clue, opp_hand):
                 break
         taken = set(pick)
         stock = [c for c in hidden if c not in taken]
@@ -287,7 +276,6 @@ def solve(rules: BriscolaRules, state: BriscolaState, seat: int) -> dict[Action,
     totals = {}
     worlds = 0.0
     clue = _last_clue(view) if CARD_READING and k else None
-    keep = _keep_table(rules, view.trump_suit)
     for combo in combinations(range(len(hidden)), k):
         chosen = set(combo)
         w = rules.clone(state)
@@ -299,7 +287,7 @@ def solve(rules: BriscolaRules, state: BriscolaState, seat: int) -> dict[Action,
             # Orderings of a bigger stock would matter; EXACT_STOCK keeps us at one hidden card.
             raise ValueError("solve: more than one hidden stock card")
         # Each world counts as much as it explains the opponent's last play (card reading).
-        weight = 1.0 if clue is None else _clue_likelihood(rules, view, keep, clue, w.hands[opp])
+        weight = 1.0 if clue is None else _clue_likelihood(rules, view, clue, w.hands[opp])
         for a, m in _exact_margins(rules, w, seat).items():
             totals[a] = totals.get(a, 0.0) + weight * _utility_of_margin(m)
         worlds += weight

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import random
 
-from game.ai.heuristics_scopa import card_worth, evaluate
+from game.ai.heuristics_scopa import evaluate, play_score
 from game.cards import Card
 from game.rules.base import Action
 from game.rules.capture import sums_by_value
@@ -24,20 +24,27 @@ SCOPA_BONUS = 6.0
 SWEEP_RISK = 6.0
 
 
-def deal_hidden(view, rng: random.Random, stock_count: int) -> tuple[list[list[Card]], list[Card]]:
+def deal_hidden(view, rng: random.Random, stock_count: int,
+                preset: tuple[int, list[Card]] | None = None) -> tuple[list[list[Card]], list[Card]]:
     """The seat's own hand plus the unseen cards dealt at random into the other hands (with
-    their counts) and a stock of ``stock_count``. Shared by the fishing games' hooks."""
+    their counts) and a stock of ``stock_count``. ``preset`` = (seat, cards) gives one other
+    seat a hand already chosen from the unseen cards. Shared by the fishing games' hooks."""
     # Sorted first: a frozenset's order is not reproducible, the bot's rng must be.
     hidden = sorted(view.unseen, key=lambda c: c.index)
     need = sum(n for s, n in enumerate(view.hand_counts) if s != view.seat) + stock_count
     if len(hidden) != need:
         raise ValueError(f"the view hides {len(hidden)} cards but the hands and stock hold {need}")
+    if preset is not None:
+        taken = set(preset[1])
+        hidden = [c for c in hidden if c not in taken]
     rng.shuffle(hidden)
     hands: list[list[Card]] = []
     i = 0
     for s, n in enumerate(view.hand_counts):
         if s == view.seat:
             hands.append(list(view.hand))
+        elif preset is not None and s == preset[0]:
+            hands.append(list(preset[1]))
         else:
             hands.append(hidden[i:i + n])
             i += n
@@ -57,34 +64,19 @@ READ_TRIES = 24
 _read_cache: dict[int, tuple[object, object]] = {}
 
 
-def _option_values(rules: ScopaRules, table: list[Card], c: Card, sums: dict, final: bool) -> dict:
-    """The greedy evaluation (heuristics_scopa.evaluate) of every legal play of ``c`` on
-    ``table``, keyed by the captured cards (a frozenset; empty: placed)."""
+def _option_values(rules: ScopaRules, table: list[Card], c: Card, sums: dict) -> dict:
+    """The greedy evaluation of every legal play of ``c`` on ``table`` (mid-deal), keyed by
+    the captured cards (a frozenset; empty: placed)."""
     values = rules.values
-    v = values[c]
-    matches = [t for t in table if values[t] == v]
-    caps = [(t,) for t in matches] if matches else (sums.get(v) or [()])
-    total = sum(values[t] for t in table)
-    out = {}
-    for cap in caps:
-        if cap:
-            score = card_worth(rules, c) + sum(card_worth(rules, t) for t in cap)
-            left = total - sum(values[t] for t in cap)
-            if len(cap) == len(table) and not final:
-                score += 8.0
-        else:
-            score = -card_worth(rules, c)
-            left = total + v
-        if 0 < left <= rules.max_value:
-            score -= 5.0
-        out[frozenset(cap)] = score
-    return out
+    matches = [(t,) for t in table if values[t] == values[c]]
+    caps = matches or sums.get(values[c]) or [()]
+    return {frozenset(cap): play_score(rules, table, c, cap) for cap in caps}
 
 
-def _reading(rules: ScopaRules, view: ScopaView) -> tuple[int, dict, float, int] | None:
+def _reading(rules: ScopaRules, view: ScopaView) -> tuple[int, dict, float] | None:
     """What the previous play says about its player's hand: (seat, option values per hand
-    card, the value of the play he made, the number of options of that card) — None when
-    there is nothing to read (no play yet, this seat's own, or a hand dealt since)."""
+    card, the value of the play he made) — None when there is nothing to read (no play yet,
+    this seat's own, or a hand dealt since)."""
     if not CARD_READING or not view.history:
         return None
     cached = _read_cache.get(id(view))
@@ -99,19 +91,18 @@ def _reading(rules: ScopaRules, view: ScopaView) -> tuple[int, dict, float, int]
         else:
             table.remove(played)
         sums = sums_by_value(table, rules.values, rules.max_value) if len(table) > 1 else {}
-        per_card = {c: list(_option_values(rules, table, c, sums, False).values())
-                    for c in [*view.unseen, played]}
-        made = _option_values(rules, table, played, sums, False)[frozenset(cap)]
-        out = (p, per_card, made, len(per_card[played]))
+        per_card = {c: list(_option_values(rules, table, c, sums).values()) for c in [*view.unseen, played]}
+        made = _option_values(rules, table, played, sums)[frozenset(cap)]
+        out = (p, per_card, made)
     if len(_read_cache) > 64:
         _read_cache.clear()
     _read_cache[id(view)] = (view, out)
     return out
 
 
-def _read_likelihood(reading: tuple[int, dict, float, int], hand: list[Card], played: Card) -> float:
+def _read_likelihood(reading: tuple[int, dict, float], hand: list[Card], played: Card) -> float:
     """P(the model makes the play it made) if its player held ``hand`` besides ``played``."""
-    _, per_card, made, _ = reading
+    _, per_card, made = reading
     opts = list(per_card[played])
     for c in hand:
         opts += per_card[c]
@@ -131,27 +122,11 @@ def determinize(rules: ScopaRules, view: ScopaView, rng: random.Random) -> Scopa
         p = reading[0]
         played = view.history[-1][1]
         hidden = sorted(view.unseen, key=lambda c: c.index)
-        k = view.hand_counts[p]
         for _ in range(READ_TRIES):
-            pick = rng.sample(hidden, k)
+            pick = rng.sample(hidden, view.hand_counts[p])
             if rng.random() < _read_likelihood(reading, pick, played):
                 break
-        taken = set(pick)
-        rest = [c for c in hidden if c not in taken]
-        rng.shuffle(rest)
-        hands = []
-        i = 0
-        for s, n in enumerate(view.hand_counts):
-            if s == view.seat:
-                hands.append(list(view.hand))
-            elif s == p:
-                hands.append(pick)
-            else:
-                hands.append(rest[i:i + n])
-                i += n
-        stock = rest[i:]
-        if len(stock) != view.stock_count:
-            raise ValueError(f"the view hides {len(hidden)} cards but the hands and stock hold more")
+        hands, stock = deal_hidden(view, rng, view.stock_count, preset=(p, pick))
     return ScopaState(
         players=view.players, dealer=view.dealer, number=1, hands=hands, table=list(view.table),
         stock=stock, piles=[list(p) for p in view.piles], scope=list(view.scope), to_act=view.to_act,

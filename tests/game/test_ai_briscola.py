@@ -157,13 +157,12 @@ def test_last_draw_solve_uses_only_the_view(seed, det_seed):
     # Each world is weighted by how well it explains the opponent's last play (card reading).
     expect = {a: 0.0 for a in values}
     clue = H._last_clue(v)
-    keep = H._keep_table(R, v.trump_suit)
     total = 0.0
     for stock_card in hidden:
         w = R.clone(s)
         w.hands[1 - seat] = [c for c in hidden if c is not stock_card]
         w.stock = [stock_card, v.trump_card]
-        weight = H._clue_likelihood(R, v, keep, clue, w.hands[1 - seat]) if clue else 1.0
+        weight = H._clue_likelihood(R, v, clue, w.hands[1 - seat]) if clue else 1.0
         assert 0.0 < weight <= 1.0
         total += weight
         for a, u in solve_exact(R, w, seat).items():
@@ -273,13 +272,12 @@ def test_card_reading_believes_a_player_who_does_not_trump_an_ace_has_no_trump()
 
 
 def test_play_likelihood_follows_the_sensible_player_model():
-    keep = H._keep_table(R, "D")
     hand = cards("AC 2D 4S")
     # Answering a led Three of cups: trumping with the 2 of coins is the sensible play.
     led = card("3C")
-    p_trump = H._play_likelihood(R, keep, hand, card("2D"), led, "D")
-    p_ace = H._play_likelihood(R, keep, hand, card("AC"), led, "D")
-    p_low = H._play_likelihood(R, keep, hand, card("4S"), led, "D")
+    p_trump = H._play_likelihood(R, hand, card("2D"), led, "D")
+    p_ace = H._play_likelihood(R, hand, card("AC"), led, "D")
+    p_low = H._play_likelihood(R, hand, card("4S"), led, "D")
     assert p_trump > p_low and p_ace > p_low
     assert p_trump + p_ace + p_low == pytest.approx(1.0)
     assert min(p_trump, p_ace, p_low) >= H.UNIFORM / 3
