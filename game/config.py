@@ -15,9 +15,9 @@ from typing import Any
 import yaml
 
 from game.cards import RANKS, SUITS, Card, build_deck, card, is_card_code
+from game.registry import has_rules_module, rules_class
 
 LANGUAGES: tuple[str, ...] = ("en", "nl", "de", "it")
-GAME_IDS: tuple[str, ...] = ("scopa", "cicera", "briscola", "schnapsen")
 SUIT_SYSTEMS: tuple[str, ...] = ("italian", "french", "german")
 MODE_IDS: tuple[str, ...] = ("versus", "partners")
 COURTS: tuple[str, ...] = ("J", "Q", "K")
@@ -304,9 +304,8 @@ def parse_config(text: str, file: str = "rules.yaml") -> Config:
     games = {}
     for gid, g in games_raw.items():
         games[gid] = _game(ck, gid, g, langs)
-    for gid in GAME_IDS:
-        if gid not in games:
-            ck.fail(("games",), f"game '{gid}' is missing")
+    if not games:
+        ck.fail(("games",), "no games")
 
     decks_raw = ck.mapping(ck.key(root, "decks", ()), ("decks",))
     if not decks_raw:
@@ -319,8 +318,8 @@ def parse_config(text: str, file: str = "rules.yaml") -> Config:
 
 def _game(ck: _Checker, gid: Any, g: Any, langs) -> GameConfig:
     path = ("games", gid)
-    if gid not in GAME_IDS:
-        ck.fail(path, f"unknown game {gid!r} (known: {', '.join(GAME_IDS)})")
+    if not has_rules_module(gid):
+        ck.fail(path, f"unknown game {gid!r}: there is no rules module game/rules/{gid}.py")
     g = ck.mapping(g, path)
     name = ck.localized(ck.key(g, "name", path), path + ("name",), langs)
     deck_cards = ck.integer(ck.key(g, "deck_cards", path), path + ("deck_cards",))
@@ -388,46 +387,43 @@ def _rank_table(ck: _Checker, scoring: dict, key: str, path: tuple, ranks, numer
 
 
 def _check_scoring(ck: _Checker, gid: str, s: dict, path: tuple, ranks) -> None:
-    if gid == "scopa":
-        _rank_table(ck, s, "capture_values", path, ranks)
-        _rank_table(ck, s, "primiera", path, ranks)
-        for k in ("scoring_suit",):
-            if ck.key(s, k, path) not in SUITS:
-                ck.fail(path + (k,), f"{s[k]!r} is not a suit letter (D, C, S, B)")
-        if not is_card_code(ck.key(s, "settebello", path)):
-            ck.fail(path + ("settebello",), f"{s['settebello']!r} is not a card code")
-        for k in ("hand_size", "table_size", "redeal_kings"):
-            ck.integer(ck.key(s, k, path), path + (k,))
-    elif gid == "cicera":
-        _rank_table(ck, s, "capture_values", path, ranks, numeric_only=True)
-        for k in ("hand_size", "table_size", "most_cards", "quadriglia_min"):
-            ck.integer(ck.key(s, k, path), path + (k,))
-        bonus = ck.mapping(ck.key(s, "bonus_points", path), path + ("bonus_points",))
-        for b in ("scua", "picada", "simili", "quadriglia"):
-            ck.integer(ck.key(bonus, b, path + ("bonus_points",)), path + ("bonus_points", b))
-        ms = ck.mapping(ck.key(s, "most_suit", path), path + ("most_suit",))
-        if ck.key(ms, "suit", path + ("most_suit",)) not in SUITS:
-            ck.fail(path + ("most_suit", "suit"), f"{ms['suit']!r} is not a suit letter")
-        ck.integer(ck.key(ms, "points", path + ("most_suit",)), path + ("most_suit", "points"))
-        special = ck.mapping(ck.key(s, "special_cards", path), path + ("special_cards",))
-        for c, v in special.items():
-            if not is_card_code(c):
-                ck.fail(path + ("special_cards", c), f"{c!r} is not a card code")
-            ck.integer(v, path + ("special_cards", c))
-        nap = ck.mapping(ck.key(s, "napula", path), path + ("napula",))
-        if ck.key(nap, "suit", path + ("napula",)) not in SUITS:
-            ck.fail(path + ("napula", "suit"), f"{nap['suit']!r} is not a suit letter")
-        ck.integer(ck.key(nap, "min_run", path + ("napula",)), path + ("napula", "min_run"))
-    elif gid in ("briscola", "schnapsen"):
-        strength = [str(r) for r in ck.seq(ck.key(s, "strength", path), path + ("strength",))]
-        if sorted(strength) != sorted(ranks):
-            ck.fail(path + ("strength",), "the strength order must list every rank of the game once")
-        s["strength"] = strength
-        _rank_table(ck, s, "card_points", path, ranks)
-        keys = ("hand_size", "total_points") if gid == "briscola" else (
-            "marriage", "trump_marriage", "win_points", "schneider")
-        for k in keys:
-            ck.integer(ck.key(s, k, path), path + (k,))
+    """Check a game's scoring table against the schema its rules class declares
+    (``GameRules.scoring_schema``): one generic routine for every game."""
+    try:
+        schema = rules_class(gid).scoring_schema
+    except (ValueError, ImportError) as e:
+        ck.fail(path, str(e))
+    _check_schema(ck, schema, s, path, ranks)
+
+
+def _check_schema(ck: _Checker, schema: Mapping[str, Any], s: dict, path: tuple, ranks) -> None:
+    for k, kind in schema.items():
+        value = ck.key(s, k, path)
+        kp = path + (k,)
+        if isinstance(kind, Mapping):
+            _check_schema(ck, kind, ck.mapping(value, kp), kp, ranks)
+        elif kind == "int":
+            ck.integer(value, kp)
+        elif kind == "suit":
+            if value not in SUITS:
+                ck.fail(kp, f"{value!r} is not a suit letter (D, C, S, B)")
+        elif kind == "card":
+            if not is_card_code(value):
+                ck.fail(kp, f"{value!r} is not a card code")
+        elif kind in ("rank_table", "numeric_rank_table"):
+            _rank_table(ck, s, k, path, ranks, numeric_only=kind == "numeric_rank_table")
+        elif kind == "card_table":
+            for c, v in ck.mapping(value, kp).items():
+                if not is_card_code(c):
+                    ck.fail(kp + (c,), f"{c!r} is not a card code")
+                ck.integer(v, kp + (c,))
+        elif kind == "rank_order":
+            order = [str(r) for r in ck.seq(value, kp)]
+            if sorted(order) != sorted(ranks):
+                ck.fail(kp, "the strength order must list every rank of the game once")
+            s[k] = order
+        else:  # a rules class declared a kind this routine does not know: a programming error
+            raise TypeError(f"scoring schema kind {kind!r} of {k!r} is unknown")
 
 
 def _deck(ck: _Checker, did: str, d: Any, langs, games: dict[str, GameConfig]) -> DeckConfig:
@@ -494,5 +490,5 @@ def get_config(path: str | os.PathLike | None = None) -> Config:
 
 __all__ = [
     "Config", "ConfigError", "DeckConfig", "GameConfig", "ModeConfig", "OptionSpec",
-    "LANGUAGES", "GAME_IDS", "load_config", "parse_config", "get_config", "data_dir", "card",
+    "LANGUAGES", "load_config", "parse_config", "get_config", "data_dir", "card",
 ]

@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from game.registry import rules_class
+
 Event = dict[str, Any]
 
 FORMAT = 1
@@ -25,14 +27,8 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "deal_end": ("number", "leftover", "points", "totals", "detail"),
     "match_end": ("winner", "totals"),
 }
-CAPTURE_GAMES = ("scopa", "cicera")
-#: Events each game may use (beyond match, deal, play, deal_end, match_end).
-GAME_EVENTS: dict[str, tuple[str, ...]] = {
-    "scopa": ("redeal", "hands"),
-    "cicera": (),
-    "briscola": ("trick", "draw"),
-    "schnapsen": ("trick", "draw", "exchange", "marriage", "close"),
-}
+#: Events every game writes; each game's own ones are its rules class's ``record_events``.
+COMMON_EVENTS: tuple[str, ...] = ("match", "deal", "play", "deal_end", "match_end")
 
 
 class RecordFormatError(ValueError):
@@ -63,7 +59,7 @@ def write_record(path: str | os.PathLike, events: list[Event]) -> None:
 def parse_lines(lines: list[str]) -> list[Event]:
     """Parse JSON Lines, checking each line's shape. Raises RecordFormatError with the line."""
     events: list[Event] = []
-    game = None
+    rules_cls = None
     for i, raw in enumerate(lines, start=1):
         if not raw.strip():
             if i == len(lines):
@@ -85,17 +81,21 @@ def parse_lines(lines: list[str]) -> list[Event]:
             if fmt != FORMAT:
                 raise RecordFormatError(i, f"this record is format {fmt!r}; this program reads format {FORMAT}")
             game = ev.get("game")
-            if game not in GAME_EVENTS:
+            try:
+                rules_cls = rules_class(game) if isinstance(game, str) else None
+            except ValueError:
+                rules_cls = None
+            if rules_cls is None:
                 raise RecordFormatError(i, f"unknown game {game!r}")
         elif kind == "match":
             raise RecordFormatError(i, "a second 'match' line")
         missing = [f for f in REQUIRED[kind] if f not in ev]
-        if kind == "play" and game in CAPTURE_GAMES:
+        if kind == "play" and rules_cls.family == "capture":
             missing += [f for f in ("capture", "bonuses") if f not in ev]
         if missing:
             raise RecordFormatError(i, f"'{kind}' event lacks field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
-        if kind not in ("match", "deal", "play", "deal_end", "match_end") and kind not in GAME_EVENTS[game]:
-            raise RecordFormatError(i, f"a '{kind}' event does not occur in {game}")
+        if kind not in COMMON_EVENTS and kind not in rules_cls.record_events:
+            raise RecordFormatError(i, f"a '{kind}' event does not occur in {rules_cls.game_id}")
         events.append(ev)
     if not events:
         raise RecordFormatError(None, "the record is empty")

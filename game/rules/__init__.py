@@ -1,29 +1,14 @@
 """One module per game; ``make_rules`` builds the right rules object from the config."""
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from game.config import Config, get_config
+from game.registry import game_ids, rules_class
 from game.rules.base import GameRules
 
-#: game id -> "module:Class". Imported lazily so one game's module never slows another's start.
-RULES_CLASSES: dict[str, str] = {
-    "scopa": "game.rules.scopa:ScopaRules",
-    "cicera": "game.rules.cicera:CiceraRules",
-    "briscola": "game.rules.briscola:BriscolaRules",
-    "schnapsen": "game.rules.schnapsen:SchnapsenRules",
-}
-
-
-def rules_class(game_id: str) -> type[GameRules]:
-    try:
-        path = RULES_CLASSES[game_id]
-    except KeyError:
-        raise ValueError(f"unknown game {game_id!r} (games: {', '.join(RULES_CLASSES)})") from None
-    module, cls = path.split(":")
-    return getattr(importlib.import_module(module), cls)
+__all__ = ["GameRules", "game_ids", "make_rules", "rules_class"]
 
 
 def make_rules(game_id: str, deck_id: str | None = None, players: int | None = None,

@@ -9,10 +9,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from game.cards import Card, card, codes
-from game.config import DeckConfig, GameConfig
+
+if TYPE_CHECKING:  # the config asks the rules classes for their schemas: no import back at run time
+    from game.config import DeckConfig, GameConfig
 
 Event = dict[str, Any]
 
@@ -76,9 +78,41 @@ class DealResult:
 
 
 class GameRules:
-    """Base for the four game modules. Subclasses set ``game_id`` and implement the hooks."""
+    """Base for the game modules. Subclasses set ``game_id``, declare their facts and implement the hooks.
 
-    game_id: str = ""
+    The facts below are what the rest of the program asks about a game (records, verify, the
+    table and its layout, results, rules pages, audio, the AI levels): they read these and
+    never compare game ids.
+    """
+
+    game_id: ClassVar[str] = ""
+    #: "capture" (cards are taken from the table: Scopa, Cìcera) or "trick" (Briscola, Schnapsen).
+    family: ClassVar[str] = "trick"
+    #: Record events this game writes beyond match, deal, play, deal_end and match_end.
+    record_events: ClassVar[tuple[str, ...]] = ()
+    #: Decision kinds: "play" always; "close", "exchange" and "marriage" (a lead declaring one).
+    decisions: ClassVar[tuple[str, ...]] = ("play",)
+    #: Whether undealt cards wait in a stock (drawn after tricks, or dealt in later rounds).
+    has_stock: ClassVar[bool] = True
+    #: Whether a card is turned face up under the stock and names the trump suit.
+    has_trump: ClassVar[bool] = False
+    #: The most cards the table (the middle of it) shows at once, for the layout.
+    table_capacity: ClassVar[int] = 12
+    #: Capture games: a capture may be declined ("place only") even when one is possible.
+    may_place_instead: ClassVar[bool] = False
+    #: Bonuses scored during play that the HUD counts per team (Scopa's scope, Cìcera's four).
+    counted_bonuses: ClassVar[frozenset[str]] = frozenset()
+    #: The bonuses that mean the table was swept clean (audio, banners).
+    sweep_bonuses: ClassVar[frozenset[str]] = frozenset()
+    #: True when a lower match total is better (the Schnapsen Bummerl counts down).
+    totals_count_down: ClassVar[bool] = False
+    #: What the HUD's score board shows per seat or team: "totals" (match points per team),
+    #: "card_points" (card points of the deal per seat) or "bummerl" (game points left per seat).
+    hud_scores: ClassVar[str] = "totals"
+    #: The keys of the game's ``scoring:`` table in rules.yaml and their kinds ("int", "suit",
+    #: "card", "rank_table", "numeric_rank_table", "card_table", "rank_order", or a nested
+    #: mapping); ``game.config`` checks every game's table with one routine.
+    scoring_schema: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, game: GameConfig, deck: DeckConfig, players: int, options: Mapping[str, Any]):
         if game.id not in deck.games:
@@ -92,7 +126,29 @@ class GameRules:
         self.scoring = game.scoring
         self.cards: list[Card] = deck.cards_for(game)
 
+    # ---- facts that depend on the options
+    @property
+    def is_capture_game(self) -> bool:
+        return self.family == "capture"
+
+    def match_goal(self) -> tuple[str, int | None]:
+        """How the match is won, for the HUD's caption: ("target", points), ("deals", deals to
+        win), ("bummerl", game points to lose) or ("single", None) for one deal."""
+        opts = self.options
+        if opts.get("format") == "single":
+            return ("single", None)
+        if "deals_to_win" in opts:
+            return ("deals", opts["deals_to_win"])
+        if "bummerl" in opts:
+            return ("bummerl", opts["bummerl"])
+        return ("target", opts.get("target"))
+
     # ---- seats and teams
+    @property
+    def partnerships(self) -> bool:
+        """Two teams of two partners sitting opposite (four players)."""
+        return self.players == 4
+
     @property
     def teams(self) -> int:
         return 2 if self.players == 4 else self.players
@@ -164,9 +220,22 @@ class GameRules:
         raise NotImplementedError
 
     def validate(self, state: Any, action: Action) -> None:
-        """Raise IllegalAction naming the rule if ``action`` is not legal now."""
+        """Raise IllegalAction naming the rule if ``action`` is not legal now.
+
+        Legality has one source, ``legal_actions``; the rule a refused action breaks is
+        worked out only when refusing, by ``explain_refusal``."""
         if action not in self.legal_actions(state):
-            raise IllegalAction("illegal", f"{action} is not a legal action now")
+            raise self.explain_refusal(state, action)
+
+    def explain_refusal(self, state: Any, action: Action) -> IllegalAction:
+        """The rule that ``action`` (not among ``legal_actions``) breaks, as an IllegalAction.
+        Only diagnosis: it never decides legality. Games override it to name their rules."""
+        if self.is_over(state):
+            return IllegalAction("deal_over", "the deal is over")
+        if action.kind not in self.decisions or (action.marriage and "marriage" not in self.decisions):
+            name = self.game.name.get("en", self.game_id)
+            return IllegalAction("not_in_game", f"{name} has no '{action.kind}' action: play a card")
+        return IllegalAction("illegal", f"{action} is not a legal action now")
 
     def apply(self, state: Any, action: Action, check: bool = True) -> list[Event]:
         raise NotImplementedError

@@ -98,6 +98,13 @@ class BriscolaView:
 
 class BriscolaRules(GameRules):
     game_id = "briscola"
+    scoring_schema = {"strength": "rank_order", "card_points": "rank_table", "hand_size": "int",
+                      "total_points": "int"}
+    family = "trick"
+    record_events = ("trick", "draw")
+    has_trump = True
+    table_capacity = 3
+    hud_scores = "card_points"
     #: verify demands these deal_end detail keys.
     required_detail = ("card_points",)
 

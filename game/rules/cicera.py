@@ -88,6 +88,18 @@ class CiceraView:
 
 class CiceraRules(GameRules):
     game_id = "cicera"
+    scoring_schema = {"capture_values": "numeric_rank_table", "hand_size": "int", "table_size": "int",
+                      "most_cards": "int", "quadriglia_min": "int",
+                      "bonus_points": {"scua": "int", "picada": "int", "simili": "int", "quadriglia": "int"},
+                      "most_suit": {"suit": "suit", "points": "int"}, "special_cards": "card_table",
+                      "napula": {"suit": "suit", "min_run": "int"}}
+    family = "capture"
+    record_events = ()
+    has_stock = False
+    table_capacity = 12
+    may_place_instead = True
+    counted_bonuses = frozenset({"scua", "picada", "simili", "quadriglia"})
+    sweep_bonuses = frozenset({"scua"})
 
     def __init__(self, game, deck, players, options):
         super().__init__(game, deck, players, options)
@@ -192,39 +204,41 @@ class CiceraRules(GameRules):
                     out.extend([Action("play", c, cap, False) for cap in caps])
         return out
 
-    def validate(self, state: CiceraState, action: Action) -> None:
+    def explain_refusal(self, state: CiceraState, action: Action) -> IllegalAction:
+        """Which rule a refused action breaks (diagnosis only: legality is ``legal_actions``)."""
         if state.over:
-            raise IllegalAction("deal_over", "the deal is over")
+            return IllegalAction("deal_over", "the deal is over")
         if action.kind != "play" or action.marriage:
-            raise IllegalAction("not_in_game", f"Cìcera has no '{action.kind}' action: play a card")
+            return IllegalAction("not_in_game", f"Cìcera has no '{action.kind}' action: play a card")
         c = action.card
         if c not in state.hands[state.to_act]:
-            raise IllegalAction("not_in_hand", f"{c} is not in seat {state.to_act}'s hand", card=str(c))
+            return IllegalAction("not_in_hand", f"{c} is not in seat {state.to_act}'s hand", card=str(c))
         cap = action.capture
         for t in cap:
             if t not in state.table:
-                raise IllegalAction("not_on_table", f"{t} is not on the table", card=str(t))
+                return IllegalAction("not_on_table", f"{t} is not on the table", card=str(t))
         if len(set(cap)) != len(cap):
-            raise IllegalAction("duplicate", "a card is captured twice")
+            return IllegalAction("duplicate", "a card is captured twice")
         if not cap:
-            return  # place only: always allowed, even when a capture exists
+            return super().explain_refusal(state, action)  # place only: always allowed, even when a capture exists
         if len(cap) == 1:
             t = cap[0]
             if t.rank != c.rank:
-                raise IllegalAction("rank_match", f"a single card is taken only by the same rank: {c} cannot take {t}",
+                return IllegalAction("rank_match", f"a single card is taken only by the same rank: {c} cannot take {t}",
                                     card=c.code, target=t.code)
-            return
+            return super().explain_refusal(state, action)
         if c not in self.values:
-            raise IllegalAction("court_single_match",
+            return IllegalAction("court_single_match",
                                 f"a court ({c}) takes only one court of the same rank, never a sum", card=c.code)
         courts = [t for t in cap if t not in self.values]
         if courts:
-            raise IllegalAction("sum_no_courts", f"courts never take part in a sum: {courts[0]} has no value",
+            return IllegalAction("sum_no_courts", f"courts never take part in a sum: {courts[0]} has no value",
                                 card=courts[0].code)
         total = sum(self.values[t] for t in cap)
         v = self.values[c]
         if total != v:
-            raise IllegalAction("wrong_sum", f"the captured cards add up to {total}, not {v}", total=total, value=v)
+            return IllegalAction("wrong_sum", f"the captured cards add up to {total}, not {v}", total=total, value=v)
+        return super().explain_refusal(state, action)
 
     def capture_bonuses(self, c: Card, cap: tuple[Card, ...] | list[Card], table: tuple[Card, ...] | list[Card],
                         last_placed: Card | None) -> list[str]:

@@ -114,6 +114,15 @@ class SchnapsenView:
 
 class SchnapsenRules(GameRules):
     game_id = "schnapsen"
+    scoring_schema = {"strength": "rank_order", "card_points": "rank_table", "marriage": "int",
+                      "trump_marriage": "int", "win_points": "int", "schneider": "int"}
+    family = "trick"
+    record_events = ("trick", "draw", "exchange", "marriage", "close")
+    decisions = ("play", "close", "exchange", "marriage")
+    has_trump = True
+    table_capacity = 5
+    totals_count_down = True
+    hud_scores = "bummerl"
     required_detail = ("card_points", "reason")
 
     def __init__(self, game, deck, players, options):
@@ -215,67 +224,68 @@ class SchnapsenRules(GameRules):
                 out.append(CLOSE)
         return out
 
-    def validate(self, state: SchnapsenState, action: Action) -> None:
+    def explain_refusal(self, state: SchnapsenState, action: Action) -> IllegalAction:
+        """Which rule a refused action breaks (diagnosis only: legality is ``legal_actions``)."""
         if state.over:
-            raise IllegalAction("deal_over", "the deal is over")
+            return IllegalAction("deal_over", "the deal is over")
         seat = state.to_act
         hand = state.hands[seat]
         leading = state.led is None
         kind = action.kind
         if kind == "exchange":
             if not leading:
-                raise IllegalAction("exchange_only_leader", "only the player about to lead may exchange the trump Jack")
+                return IllegalAction("exchange_only_leader", "only the player about to lead may exchange the trump Jack")
             if state.closed_by is not None:
-                raise IllegalAction("exchange_stock_closed", "the stock is closed: no trump exchange")
+                return IllegalAction("exchange_stock_closed", "the stock is closed: no trump exchange")
             if len(state.stock) < 2:
-                raise IllegalAction("exchange_needs_stock",
+                return IllegalAction("exchange_needs_stock",
                                     "the trump exchange needs a stock of at least two cards (one face down and the indicator)",
                                     stock=len(state.stock))
             j = self.trump_jack[state.trump]
             if j not in hand:
-                raise IllegalAction("exchange_needs_trump_jack", f"the exchange needs the trump Jack ({j}) in hand", card=j.code)
-            return
+                return IllegalAction("exchange_needs_trump_jack", f"the exchange needs the trump Jack ({j}) in hand", card=j.code)
+            return super().explain_refusal(state, action)
         if kind == "close":
             if not leading:
-                raise IllegalAction("close_only_leader", "only the player about to lead may close the stock")
+                return IllegalAction("close_only_leader", "only the player about to lead may close the stock")
             if state.closed_by is not None:
-                raise IllegalAction("close_already_closed", "the stock is already closed")
+                return IllegalAction("close_already_closed", "the stock is already closed")
             if len(state.stock) < 2:
-                raise IllegalAction("close_needs_stock", "closing needs a stock of at least two cards",
+                return IllegalAction("close_needs_stock", "closing needs a stock of at least two cards",
                                     stock=len(state.stock))
             if len(hand) != 5:
-                raise IllegalAction("close_needs_five_cards", "closing needs five cards in hand", cards=len(hand))
-            return
+                return IllegalAction("close_needs_five_cards", "closing needs five cards in hand", cards=len(hand))
+            return super().explain_refusal(state, action)
         if kind != "play" or action.capture or action.card is None:
-            raise IllegalAction("not_in_game", f"Schnapsen has no '{action}' action: play a card, exchange or close")
+            return IllegalAction("not_in_game", f"Schnapsen has no '{action}' action: play a card, exchange or close")
         c = action.card
         if c not in hand:
-            raise IllegalAction("not_in_hand", f"{c} is not in seat {seat}'s hand", card=c.code)
+            return IllegalAction("not_in_hand", f"{c} is not in seat {seat}'s hand", card=c.code)
         if action.marriage:
             if not leading:
-                raise IllegalAction("marriage_only_leader", "only the player about to lead may declare a marriage")
+                return IllegalAction("marriage_only_leader", "only the player about to lead may declare a marriage")
             p = self.partner.get(c)
             if p is None:
-                raise IllegalAction("marriage_needs_king_or_queen", f"a marriage is declared by leading a King or Queen, not {c}",
+                return IllegalAction("marriage_needs_king_or_queen", f"a marriage is declared by leading a King or Queen, not {c}",
                                     card=c.code)
             if p not in hand:
-                raise IllegalAction("marriage_needs_pair", f"a marriage needs both {c} and {p} in hand",
+                return IllegalAction("marriage_needs_pair", f"a marriage needs both {c} and {p} in hand",
                                     card=c.code, partner=p.code)
-            return
+            return super().explain_refusal(state, action)
         if leading or (state.closed_by is None and state.stock):
-            return  # any lead; open stock: no duty to follow or to trump
+            return super().explain_refusal(state, action)  # any lead; open stock: no duty to follow or to trump
         allowed = self.strict_follows(hand, state.led, state.trump)
         if c in allowed:
-            return
+            return super().explain_refusal(state, action)
         led = state.led
         opts = ", ".join(codes(allowed))
         if allowed[0].suit == led.suit:
             if self.strength[allowed[0]] > self.strength[led]:
-                raise IllegalAction("must_follow_and_beat", f"the stock is closed or exhausted: follow suit and beat {led} ({opts})",
+                return IllegalAction("must_follow_and_beat", f"the stock is closed or exhausted: follow suit and beat {led} ({opts})",
                                     led=led.code, options=opts)
-            raise IllegalAction("must_follow_suit", f"the stock is closed or exhausted: follow suit ({opts})",
+            return IllegalAction("must_follow_suit", f"the stock is closed or exhausted: follow suit ({opts})",
                                 led=led.code, options=opts)
-        raise IllegalAction("must_trump", f"the stock is closed or exhausted: with no {led.suit} card you must trump ({opts})",
+        return IllegalAction("must_trump", f"the stock is closed or exhausted: with no {led.suit} card you must trump ({opts})",
                             led=led.code, options=opts)
 
     def apply(self, state: SchnapsenState, action: Action, check: bool = True) -> list[Event]:

@@ -73,6 +73,13 @@ class ScopaView:
 
 class ScopaRules(GameRules):
     game_id = "scopa"
+    scoring_schema = {"capture_values": "rank_table", "primiera": "rank_table", "scoring_suit": "suit",
+                      "settebello": "card", "hand_size": "int", "table_size": "int", "redeal_kings": "int"}
+    family = "capture"
+    record_events = ("redeal", "hands")
+    table_capacity = 12
+    counted_bonuses = frozenset({"scopa"})
+    sweep_bonuses = frozenset({"scopa"})
 
     def __init__(self, game, deck, players, options):
         super().__init__(game, deck, players, options)
