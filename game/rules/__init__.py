@@ -5,10 +5,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from game.config import Config, get_config
-from game.registry import game_ids, rules_class
+from game.registry import rules_class
 from game.rules.base import GameRules
 
 __all__ = ["GameRules", "game_ids", "make_rules", "rules_class"]
+
+
+def game_ids(config: Config | None = None) -> tuple[str, ...]:
+    """Every registered game, in rules.yaml's order: the one list of games."""
+    return tuple((config or get_config()).games)
 
 
 def make_rules(game_id: str, deck_id: str | None = None, players: int | None = None,
