@@ -32,9 +32,9 @@ def main(argv: list[str] | None = None) -> int:
         from game.cli import main as cli_main
 
         return cli_main(argv)
-    from scenes.app import main as app_main
+    from scenes.launch import main as window_main
 
-    return app_main(argv)
+    return window_main(argv)
 
 
 if __name__ == "__main__":

@@ -10,11 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-#: Capture bonuses that earn the sweep flourish (Scopa's scopa, Cìcera's scùa).
-SWEEP_BONUSES: frozenset[str] = frozenset({"scopa", "scua"})
-#: Cìcera's other capture bonuses: the call-out chime.
-CHIME_BONUSES: frozenset[str] = frozenset({"picada", "simili", "quadriglia"})
-CAPTURE_GAMES: frozenset[str] = frozenset({"scopa", "cicera"})
+from game.rules import rules_class
 
 TeamsOf = Callable[[int], int] | Sequence[int] | None
 
@@ -30,6 +26,18 @@ def _team(teams_of: TeamsOf, seat: Any) -> int | None:
         return teams_of(seat) if callable(teams_of) else teams_of[seat]
     except (IndexError, KeyError, TypeError, ValueError):
         return None
+
+
+def bonus_sounds(game: str) -> tuple[frozenset[str], frozenset[str], bool]:
+    """(the bonuses that earn the sweep flourish, those that earn the chime, whether the game
+    captures), from the game's facts: its ``sweep_bonuses`` sweep, its other
+    ``counted_bonuses`` chime. An unknown game: no bonus sounds, captures judged per event."""
+    try:
+        facts = rules_class(game)
+    except (ValueError, ImportError, TypeError):
+        return frozenset(), frozenset(), False
+    sweep = frozenset(facts.sweep_bonuses)
+    return sweep, frozenset(facts.counted_bonuses) - sweep, facts.family == "capture"
 
 
 def _result(points: Any, human_team: int | None, won: str, lost: str) -> list[str]:
@@ -68,14 +76,15 @@ def sounds_for(event: Mapping[str, Any], game: str, human_team: int | None,
         return ["deal"]
     if kind == "play":
         capture = event.get("capture")
-        if game in CAPTURE_GAMES or "capture" in event:
+        sweeps, chimes, captures = bonus_sounds(game)
+        if captures or "capture" in event:
             if not capture:
                 return ["play"]
             bonuses = set(event.get("bonuses") or ())
             out = ["capture"]
-            if bonuses & SWEEP_BONUSES:
+            if bonuses & sweeps:
                 out.append("sweep")
-            if bonuses & CHIME_BONUSES:
+            if bonuses & chimes:
                 out.append("bonus")
             return out
         return ["play"]
@@ -117,4 +126,4 @@ def sounds_for_batch(events: Sequence[Mapping[str, Any]], game: str, human_team:
     return out
 
 
-__all__ = ["sounds_for", "sounds_for_batch", "SWEEP_BONUSES", "CHIME_BONUSES", "CAPTURE_GAMES"]
+__all__ = ["sounds_for", "sounds_for_batch", "bonus_sounds"]

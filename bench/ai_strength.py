@@ -103,6 +103,12 @@ class Timed:
         self.bot = bot
         self.times = times
 
+    def begin_decision(self, number: int) -> None:
+        """Passed on: in ``--unit match`` the match reseeds the bots per decision, as in the game."""
+        begin = getattr(self.bot, "begin_decision", None)
+        if begin is not None:
+            begin(number)
+
     def choose(self, view, legal):
         t = time.perf_counter()
         a = self.bot.choose(view, legal)

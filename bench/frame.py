@@ -1,24 +1,37 @@
 """Frame-time benchmark: a busy table-like frame at 1280×720 with every picture slider
-away from neutral, under the dummy video driver.
+away from neutral, drawn, post-processed and *presented* in a window of each size, under
+the dummy video driver.
 
-Prints:
-  frame p50 ms: X     (background + 40 cards + text + post-processing)
-  frame p95 ms: Y
-  postfx p50 ms: Z    (the post-processing pass alone)
-  wall frame p50 ms: W
+Two ways to present, each measured in its own process (SDL cannot mix them in one):
+  sdl          what the game does: the frame is drawn on the SCALED 1280×720 display and
+               SDL's renderer scales it into the window (scenes/window.py)
+  smoothscale  the old way: a CPU smoothscale of the canvas to the window's letterbox
+               every frame, blitted into a plain window
 
-X, Y, Z are the drawing thread's CPU time per frame (time.thread_time), so other processes
-on a shared machine do not inflate them; W is the wall-clock median for comparison (on an
-idle machine the two agree).
+For each mode and window size it prints p50 / p95 in ms of
+  draw      background + 40 cards + text
+  postfx    the post-processing pass
+  present   handing the frame to the window (for sdl: upload + SDL scaling + present;
+            for smoothscale: the CPU scale + blit + flip)
+  frame     the three together
+as the drawing thread's CPU time (time.thread_time, so other processes on a shared
+machine do not inflate them), and the whole frame's wall-clock p50 for comparison.
+
+Note: the dummy driver has no graphics card, so SDL scales with its *software* renderer
+here; with a real driver that work moves to the GPU and "present" is little more than the
+1280×720 upload.
 
 Usage: SDL_VIDEODRIVER=dummy .venv/bin/python bench/frame.py [--frames N]
-Goal: frame p50 ≤ 3 ms on the project machine (2 cores).
+           [--present sdl|smoothscale|both] [--sizes 1280x720,1920x1080,3840x2160]
+Goal: frame p50 ≤ 3 ms at 1280×720 on the project machine (2 cores).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -26,16 +39,20 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import pygame  # noqa: E402
 
 from game.config import get_config  # noqa: E402
+from scenes.window import CANVAS_SIZE, GameWindow  # noqa: E402
 from sprites import theme  # noqa: E402
 from sprites.postfx import PostFX  # noqa: E402
 from sprites.widgets import card_art  # noqa: E402
 
-SIZE = (1280, 720)
+SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
+MODES = ("sdl", "smoothscale")
+PARTS = ("draw", "postfx", "present", "frame")
 
 
 def build_scene():
@@ -66,50 +83,192 @@ def build_scene():
     return placed, shadow, labels
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--frames", type=int, default=400)
-    args = ap.parse_args(argv)
+# ---------------------------------------------------------------------- the two presenters
+class SDLPresent:
+    """The game's way: draw on the SCALED display surface; SDL scales it into the window."""
+
+    def __init__(self) -> None:
+        self.win = GameWindow(pygame, CANVAS_SIZE)
+        self.canvas = self.win.open(False)
+
+    def resize(self, size: tuple[int, int]) -> pygame.Surface:
+        self.win.size = size
+        self.win.set_fullscreen(False)  # back to a window of self.win.size
+        pygame.event.pump()
+        return self.canvas
+
+    def window_size(self) -> tuple[int, int]:
+        return self.win.window_size()
+
+    def present(self) -> None:
+        self.win.present()
+
+
+class SmoothscalePresent:
+    """The old way (until the structure issue): a plain window of the full size, the canvas
+    smoothscaled on the CPU to the largest letterbox that fits, blitted, flipped."""
+
+    def __init__(self) -> None:
+        pygame.display.set_mode(CANVAS_SIZE, pygame.RESIZABLE)
+        self.canvas = pygame.Surface(CANVAS_SIZE).convert()
+        self.scaled: pygame.Surface | None = None
+
+    def resize(self, size: tuple[int, int]) -> pygame.Surface:
+        pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.scaled = None
+        return self.canvas
+
+    def window_size(self) -> tuple[int, int]:
+        return pygame.display.get_surface().get_size()
+
+    def present(self) -> None:
+        window = pygame.display.get_surface()
+        if window.get_size() == CANVAS_SIZE:
+            window.blit(self.canvas, (0, 0))
+        else:
+            ww, wh = window.get_size()
+            scale = min(ww / CANVAS_SIZE[0], wh / CANVAS_SIZE[1])
+            w, h = max(1, round(CANVAS_SIZE[0] * scale)), max(1, round(CANVAS_SIZE[1] * scale))
+            if self.scaled is None or self.scaled.get_size() != (w, h):
+                self.scaled = pygame.Surface((w, h)).convert()
+                window.fill((0, 0, 0))
+            pygame.transform.smoothscale(self.canvas, (w, h), self.scaled)
+            window.blit(self.scaled, ((ww - w) // 2, (wh - h) // 2))
+        pygame.display.flip()
+
+
+# ---------------------------------------------------------------------- measuring
+def _p(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[max(0, min(len(s) - 1, int(round(len(s) * q)) - 1))]
+
+
+def measure(mode: str, sizes: list[tuple[int, int]], frames: int) -> list[dict]:
+    """One mode, every size: p50 / p95 of each part, in this process."""
     pygame.display.init()
     pygame.font.init()
-    pygame.display.set_mode((1, 1), pygame.HIDDEN)
-    canvas = pygame.Surface(SIZE).convert()
-    bg = theme.table_background(SIZE)
+    presenter = SDLPresent() if mode == "sdl" else SmoothscalePresent()
+    bg = theme.table_background(CANVAS_SIZE)
     placed, shadow, labels = build_scene()
-    fx = PostFX(SIZE)
+    fx = PostFX(CANVAS_SIZE)
     fx.configure(contrast=68, grain=76, temperature=36)
+    results = []
+    for size in sizes:
+        canvas = presenter.resize(size)
 
-    def draw(t: float) -> None:
-        canvas.blit(bg, (0, 0))
-        for img, (x, y) in placed:
-            canvas.blit(shadow, (x - 5 + 2, y - 5 + 3))
-            canvas.blit(img, (x, y))
-        for img, pos in labels:
-            canvas.blit(img, pos)
+        def draw(canvas: pygame.Surface = canvas) -> None:
+            canvas.blit(bg, (0, 0))
+            for img, (x, y) in placed:
+                canvas.blit(shadow, (x - 5 + 2, y - 5 + 3))
+                canvas.blit(img, (x, y))
+            for img, pos in labels:
+                canvas.blit(img, pos)
 
-    frame_ms: list[float] = []
-    fx_ms: list[float] = []
-    wall_ms: list[float] = []
-    for i in range(30):  # warm caches (noise tiles, format conversions)
-        draw(i / 60)
-        fx.apply(canvas, i / 60)
-    clock = time.thread_time
-    for i in range(args.frames):
-        t = i / 60
-        w0 = time.perf_counter()
-        a = clock()
-        draw(t)
-        b = clock()
-        fx.apply(canvas, t)
-        c = clock()
-        wall_ms.append((time.perf_counter() - w0) * 1000)
-        frame_ms.append((c - a) * 1000)
-        fx_ms.append((c - b) * 1000)
-    frame_ms.sort()
-    print(f"frame p50 ms: {statistics.median(frame_ms):.2f}")
-    print(f"frame p95 ms: {frame_ms[int(len(frame_ms) * 0.95) - 1]:.2f}")
-    print(f"postfx p50 ms: {statistics.median(fx_ms):.2f}")
-    print(f"wall frame p50 ms: {statistics.median(wall_ms):.2f}")
+        for i in range(20):  # warm caches (noise tiles, format conversions, scale buffers)
+            draw()
+            fx.apply(canvas, i / 60)
+            presenter.present()
+        times: dict[str, list[float]] = {k: [] for k in (*PARTS, "wall")}
+        clock = time.thread_time
+        for i in range(frames):
+            w0 = time.perf_counter()
+            a = clock()
+            draw()
+            b = clock()
+            fx.apply(canvas, i / 60)
+            c = clock()
+            presenter.present()
+            d = clock()
+            times["wall"].append((time.perf_counter() - w0) * 1000)
+            for k, v in (("draw", b - a), ("postfx", c - b), ("present", d - c), ("frame", d - a)):
+                times[k].append(v * 1000)
+        row = {"mode": mode, "size": list(size), "window": list(presenter.window_size()), "frames": frames,
+               "renderer": (pygame.display._get_renderer_info() or ("none",))[0]}
+        for k in PARTS:
+            row[k] = [round(statistics.median(times[k]), 2), round(_p(times[k], 0.95), 2)]
+        row["wall_p50"] = round(statistics.median(times["wall"]), 2)
+        if mode == "sdl":
+            row["upload"] = _upload_p50(canvas, frames)
+        results.append(row)
+    pygame.quit()
+    return results
+
+
+def _upload_p50(canvas: pygame.Surface, frames: int) -> float:
+    """The 1280×720 texture upload alone (SDL_UpdateTexture, as the display's flip does it):
+    roughly what a present costs the CPU when a graphics card does the scaling."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # from_display_module is deprecated; the only handle we have
+        from pygame._sdl2 import video
+
+        renderer = video.Renderer.from_window(video.Window.from_display_module())
+    texture = video.Texture(renderer, CANVAS_SIZE, streaming=True)
+    times = []
+    for _ in range(frames):
+        a = time.thread_time()
+        texture.update(canvas)
+        times.append((time.thread_time() - a) * 1000)
+    return round(statistics.median(times), 2)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"sizes look like 1920x1080, not {text!r}") from None
+    if not (320 <= w <= 8192 and 180 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"{w}x{h} is out of range (320x180 to 8192x8192)")
+    return w, h
+
+
+def _print(rows: list[dict]) -> None:
+    print(f"{'mode':<12} {'window':>10}  " + "  ".join(f"{k + ' p50/p95':>17}" for k in PARTS) + "   wall p50")
+    for r in rows:
+        w, h = r["window"]
+        cells = "  ".join(f"{r[k][0]:>8.2f} /{r[k][1]:>7.2f}" for k in PARTS)
+        print(f"{r['mode']:<12} {f'{w}x{h}':>10}  {cells}   {r['wall_p50']:>8.2f}")
+    print("(ms per frame, drawing thread CPU; wall = the whole frame by the clock; "
+          f"{rows[0]['frames'] if rows else 0} frames per size)")
+    uploads = [r["upload"] for r in rows if "upload" in r]
+    if uploads:
+        renderer = next(r["renderer"] for r in rows if "upload" in r)
+        print(f"sdl renderer here: {renderer}; the 1280x720 texture upload alone (the CPU part of a "
+              f"present when a graphics card scales): p50 {statistics.median(uploads):.2f} ms")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=200, help="measured frames per window size (default 200)")
+    ap.add_argument("--present", choices=(*MODES, "both"), default="both",
+                    help="how the frame reaches the window (default: both, one process each)")
+    ap.add_argument("--sizes", default=",".join(f"{w}x{h}" for w, h in SIZES),
+                    help="window sizes, comma-separated (default 1280x720,1920x1080,3840x2160)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON (one mode; used by 'both')")
+    args = ap.parse_args(argv)
+    try:
+        sizes = [_size(s) for s in args.sizes.split(",") if s.strip()]
+    except argparse.ArgumentTypeError as e:
+        ap.error(str(e))
+    if args.frames < 1:
+        ap.error("--frames must be at least 1")
+    if args.present != "both":
+        rows = measure(args.present, sizes, args.frames)
+        if args.json:
+            print(json.dumps(rows))
+        else:
+            _print(rows)
+        return 0
+    rows = []
+    for mode in MODES:  # each in a fresh process: a SCALED and a plain window do not mix
+        r = subprocess.run([sys.executable, __file__, "--present", mode, "--frames", str(args.frames),
+                            "--sizes", args.sizes, "--json"], capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"frame: the {mode} run failed:\n{r.stderr.strip()}", file=sys.stderr)
+            return 1
+        rows += json.loads(r.stdout.strip().splitlines()[-1])
+    _print(rows)
     return 0
 
 

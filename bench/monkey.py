@@ -79,11 +79,11 @@ class Monkey:
     # ------------------------------------------------------------------ stations
     def open(self, name: str, params: dict) -> None:
         """A fresh stack for the station (tables with the random bot, no worker thread)."""
-        from scenes.scene import make_scene
+        from scenes.registry import make_scene
 
         app = self.app
         app.running = True
-        app.stack.scenes.clear()
+        app.stack.clear()
         app.settings.animation_speed = self.rng.choice(("instant", "fast", "normal"))
         app.apply_settings()
         self.station = (name, params)
@@ -96,11 +96,6 @@ class Monkey:
             app.stack.push(table)
             if name == "pause":
                 app.open_scene("pause", table=table)
-        elif name == "stats":
-            import scenes.stats  # noqa: F401 - registers the scene
-
-            app.open_path("menu")
-            app.open_scene("stats")
         else:
             app.open_path(name, **params)
 
@@ -192,7 +187,7 @@ class Monkey:
     def feed(self, event: Any) -> None:
         """Keys and window events through the app (global keys included); mouse events in
         canvas pixels straight to the stack (the headless display has no letterbox), and
-        through the app's window-to-canvas mapping too, which must never fail either."""
+        through the app's mouse filter too (letterbox clicks, clamping), which must never fail either."""
         pg = self.pg
         app = self.app
         if event.type in (pg.MOUSEMOTION, pg.MOUSEBUTTONDOWN, pg.MOUSEBUTTONUP, pg.MOUSEWHEEL):

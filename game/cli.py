@@ -1,7 +1,15 @@
-"""Headless commands: ``simulate`` (bot-vs-bot matches → records) and ``verify`` (the referee)."""
+"""Headless commands: ``simulate`` (bot-vs-bot matches → records) and ``verify`` (the referee).
+
+Files written here never replace an existing file without ``--force`` and never write
+through a symbolic link (game.storage.write_bytes: a tempfile-made temporary in the target
+folder, then a rename). ``verify`` streams each file and goes on after a damaged one; exit
+codes: 0 every record OK, 1 a readable record breaks the format or a rule, 2 a file is
+damaged (or a bad command line), 3 verify itself failed on a record (a bug: please report).
+"""
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from pathlib import Path
@@ -33,9 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a game option, e.g. target=21 (repeatable)")
     s.add_argument("--out", help="folder for the .jsonl records")
+    s.add_argument("--force", action="store_true", help="replace records of the same name in --out")
     s.add_argument("--quiet", action="store_true")
     v = sub.add_parser("verify", help="replay records through the rules core")
     v.add_argument("files", nargs="+")
+    v.add_argument("--strict", action="store_true", help="also demand this program's own writing conventions")
     return p
 
 
@@ -55,7 +65,7 @@ def simulate(args: argparse.Namespace) -> int:
         raise ValueError(f"unknown game {args.game!r} (games: {', '.join(config.games)})")
     if args.matches < 1:
         raise ValueError("--matches must be at least 1")
-    options = dict(_parse_option(o) for o in args.option)
+    options = config.game(args.game).options_from_text(dict(_parse_option(o) for o in args.option))
     rules = make_rules(args.game, args.deck, args.players, options, config=config)
     names = (args.bots or "greedy").split(",")
     if len(names) == 1:
@@ -67,7 +77,20 @@ def simulate(args: argparse.Namespace) -> int:
             raise ValueError(f"unknown bot {n!r} (bots: {', '.join(bot_names())})")
     out = Path(args.out) if args.out else None
     if out:
-        out.mkdir(parents=True, exist_ok=True)
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"--out {out} is a file, not a folder")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ValueError(f"--out {out}: cannot make the folder ({e.strerror or e})") from None
+        names_out = [_record_name(args, rules.players, i) for i in range(args.matches)]
+        taken = [n for n in names_out if os.path.lexists(out / n)]
+        if taken and not args.force:
+            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+            raise ValueError(f"{out / taken[0]}{more} already exist(s); use --force to replace")
+        links = [n for n in taken if os.path.islink(out / n)]
+        if links:
+            raise ValueError(f"{out / links[0]} is a symbolic link; it is not written through")
     seeds = random.Random(args.seed)
     wins = [0] * rules.teams
     draws = 0
@@ -82,7 +105,10 @@ def simulate(args: argparse.Namespace) -> int:
         else:
             wins[m.winner] += 1
         if out:
-            write_record(out / f"{args.game}-{rules.players}p-{args.seed}-{i + 1:04d}.jsonl", events)
+            try:
+                write_record(out / _record_name(args, rules.players, i), events, overwrite=args.force)
+            except OSError as e:
+                raise ValueError(str(e)) from None
         if not args.quiet:
             print(f"match {i + 1}: seed {seed}, {m.deal_number} deal(s), totals {m.totals}, "
                   f"winner {'draw' if m.winner is None else 'team ' + str(m.winner)}")
@@ -93,53 +119,54 @@ def simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record_name(args: argparse.Namespace, players: int, i: int) -> str:
+    return f"{args.game}-{players}p-{args.seed}-{i + 1:04d}.jsonl"
+
+
 def damaged(path: str) -> bool:
-    """True when ``path`` is not a readable record at all: missing or unreadable, not UTF-8,
-    a line that is not one JSON object (cut mid-line), or a record cut short before its
+    """True when ``path`` is not a readable record at all: missing or unreadable, not a
+    regular file, not UTF-8, a line that is not one JSON object within the reader's limits
+    (cut mid-line, nested too deep, a key given twice), or a record cut short before its
     ``match_end``. A file of JSON objects that breaks the record format or a rule is not
-    damaged: it is a record that fails verification."""
-    import json
-
-    from game.record import RecordFormatError, parse_lines
+    damaged: it is a record that fails verification. (Reads the whole file, one line at a
+    time; ``verify`` itself decides from the first problem it meets.)"""
+    from game.record import MAX_LINE, RecordFormatError, parse_line
+    from game.safejson import JSONError, iter_lines, open_regular
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        f = open_regular(path)
+    except (OSError, JSONError):
         return True
-    lines = text.split("\n")
-    if lines and not lines[-1].strip():
-        lines.pop()  # the final newline
-    if not lines:
-        return True
-    for raw in lines:
+    last = None
+    with f:
         try:
-            if not isinstance(json.loads(raw), dict):
-                return True
-        except ValueError:
+            for number, raw in iter_lines(f, max_line=MAX_LINE):
+                ev = parse_line(raw, number)
+                if not isinstance(ev, dict):
+                    return True
+                last = ev
+        except (JSONError, RecordFormatError):
             return True
-    try:
-        events = parse_lines(lines)
-    except RecordFormatError:
-        return False
-    return events[-1].get("event") != "match_end"
+    return last is None or last.get("event") != "match_end"
 
 
 def verify(args: argparse.Namespace) -> int:
-    """Exit 0 when every record is OK; 2 when a file is damaged (unreadable, not JSON
-    lines, truncated); otherwise 1 when a well-formed record breaks the format or a rule."""
+    """One verdict line per file, in order, going on after a damaged one; then (for several
+    files) a summary line. The exit code is the worst verdict's: 0 OK, 1 a readable record
+    breaks the format or a rule, 2 a file is damaged (unreadable, not a regular file, a line
+    that is not one JSON object within the limits, cut short), 3 an internal error."""
     from game.verify import verify_file
 
-    bad = 0
-    code = 0
+    counts = {0: 0, 1: 0, 2: 0, 3: 0}
     for f in args.files:
-        verdict = verify_file(f)
-        print(f"{f}: {verdict}")
-        if not verdict.ok:
-            bad += 1
-            code = max(code, 2 if damaged(f) else 1)
+        verdict = verify_file(f, strict=args.strict)
+        print(f"{f}: {verdict}", flush=True)
+        counts[verdict.code] += 1
     if len(args.files) > 1:
-        print(f"{len(args.files) - bad} of {len(args.files)} records OK")
-    return code
+        parts = [f"{counts[1]} breaking a rule", f"{counts[2]} damaged"] + ([f"{counts[3]} internal errors"]
+                                                                           if counts[3] else [])
+        print(f"{counts[0]} of {len(args.files)} records OK ({', '.join(parts)})")
+    return max((c for c, n in counts.items() if n), default=0)
 
 
 def main(argv: list[str]) -> int:

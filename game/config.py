@@ -5,7 +5,11 @@ key path) and what is wrong — the caller shows that one line instead of a trac
 """
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
+import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +30,10 @@ DECK_SIZES: dict[int, tuple[str, ...]] = {
     52: RANKS,
     20: ("A", "10", "K", "Q", "J"),
 }
+
+
+#: The longest text rules.yaml may give (a deck's description is the longest, ~400 today).
+MAX_TEXT = 4000
 
 
 def data_dir() -> Path:
@@ -91,6 +99,80 @@ class OptionSpec:
     name: str
     default: Any
     allowed: tuple[Any, ...]
+    #: The player counts the option is offered for; with any other count only its default
+    #: is allowed (Scopone needs four). Empty: every player count of the game.
+    players: tuple[int, ...] = ()
+    #: Locale key of the one-line explanation shown with the option, or None.
+    describe: str | None = None
+    #: Other names a record may give the option (a reader accepts them: RULES.md).
+    aliases: tuple[str, ...] = ()
+
+    def offered_for(self, players: int) -> bool:
+        return not self.players or players in self.players
+
+    def allowed_for(self, players: int) -> tuple[Any, ...]:
+        """The values a match of ``players`` may use: all of them, or only the default."""
+        return self.allowed if self.offered_for(players) else (self.default,)
+
+    def value_of(self, value: Any) -> Any:
+        """The allowed value equal to ``value`` (``true`` is not ``1``, ``11`` not ``"11"``);
+        ValueError naming the option otherwise."""
+        for a in self.allowed:
+            if value == a and isinstance(value, bool) == isinstance(a, bool) \
+                    and isinstance(value, str) == isinstance(a, str):
+                return a
+        shown = repr(value) if isinstance(value, str) else _shown(value)
+        raise ValueError(f"option {self.name}={shown} is not allowed (allowed: {_listed(self.allowed)})")
+
+    def value_from_text(self, text: Any) -> Any:
+        """The allowed value a command line's ``NAME=VALUE`` means (``true``, ``21``, ``scopone``)."""
+        for a in self.allowed:
+            if str(text).strip().lower() == _shown(a).lower():
+                return a
+        raise ValueError(f"option {self.name}={text} is not allowed (allowed: {_listed(self.allowed)})")
+
+
+@dataclass(frozen=True)
+class OptionConstraint:
+    """A combination rule between options: when every option in ``when`` holds one of its
+    listed values, every option in ``then`` must hold one of its own."""
+
+    when: Mapping[str, tuple[Any, ...]]
+    then: Mapping[str, tuple[Any, ...]]
+
+    def holds(self, options: Mapping[str, Any]) -> bool:
+        if not all(options.get(k) in vals for k, vals in self.when.items()):
+            return True
+        return all(options.get(k) in vals for k, vals in self.then.items())
+
+    def __str__(self) -> str:
+        def part(m: Mapping[str, tuple[Any, ...]]) -> str:
+            return " and ".join(f"{k}={'/'.join(_shown(v) for v in vals)}" for k, vals in m.items())
+        return f"{part(self.when)} needs {part(self.then)}"
+
+
+@dataclass(frozen=True)
+class PresetSpec:
+    """A named set of options the game-select screen offers (Scopone scientifico …)."""
+
+    id: str
+    #: Locale key of the preset's name.
+    name: str
+    #: The options the preset sets; every other option keeps its default.
+    options: Mapping[str, Any]
+    #: The player counts the preset can be played with.
+    players: tuple[int, ...]
+
+
+def _shown(value: Any) -> str:
+    """An option value as rules.yaml and the command line write it (``true``, not ``True``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _listed(values: tuple[Any, ...]) -> str:
+    return ", ".join(_shown(v) for v in values)
 
 
 @dataclass(frozen=True)
@@ -109,21 +191,66 @@ class GameConfig:
     modes: tuple[ModeConfig, ...]
     options: Mapping[str, OptionSpec]
     scoring: Mapping[str, Any]
+    #: Combination rules between options, checked by :meth:`resolve_options`.
+    constraints: tuple[OptionConstraint, ...] = ()
+    #: Named option sets for the game-select screen, in rules.yaml's order.
+    presets: tuple[PresetSpec, ...] = ()
 
     def default_options(self) -> dict[str, Any]:
         return {k: spec.default for k, spec in self.options.items()}
 
-    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Defaults overlaid with ``given``; raises ValueError naming an unknown or disallowed option."""
+    def option_spec(self, name: str) -> OptionSpec:
+        """The option called ``name`` (or one of its aliases); ValueError naming it otherwise."""
+        spec = self.options.get(name)
+        if spec is None:
+            spec = next((o for o in self.options.values() if name in o.aliases), None)
+        if spec is None:
+            raise ValueError(f"{self.id} has no option {name!r} (options: {', '.join(self.options) or 'none'})")
+        return spec
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None, players: int | None = None) -> dict[str, Any]:
+        """Every option in force: the defaults overlaid with ``given`` (a missing option is its
+        default). With ``players``, also the options' player counts and the combination rules.
+        Raises ValueError with one line naming the unknown option, the bad value or the clash."""
         opts = self.default_options()
+        named: dict[str, str] = {}
         for k, v in (given or {}).items():
-            if k not in self.options:
-                raise ValueError(f"{self.id} has no option {k!r} (options: {', '.join(self.options) or 'none'})")
-            if v not in self.options[k].allowed:
-                allowed = ", ".join(str(a) for a in self.options[k].allowed)
-                raise ValueError(f"{self.id} option {k}={v!r} is not allowed (allowed: {allowed})")
-            opts[k] = v
+            spec = self.option_spec(str(k))
+            if spec.name in named:
+                raise ValueError(f"{self.id} option {spec.name} is given twice (as {named[spec.name]} and {k})")
+            named[spec.name] = str(k)
+            try:
+                opts[spec.name] = spec.value_of(v)
+            except ValueError as e:
+                raise ValueError(f"{self.id} {e}") from None
+        if players is not None:
+            self.check_players(opts, players)
+        for c in self.constraints:
+            if not c.holds(opts):
+                raise ValueError(f"{self.id}: {c}")
         return opts
+
+    def check_players(self, options: Mapping[str, Any], players: int) -> None:
+        """ValueError when an option other than its default is not offered for ``players``."""
+        for k, v in options.items():
+            spec = self.options[k]
+            if v != spec.default and not spec.offered_for(players):
+                counts = " or ".join(map(str, spec.players))
+                raise ValueError(f"{self.id} option {k}={_shown(v)} is for {counts} players, not {players}")
+
+    def options_from_text(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``{name: text}`` from the command line, each text turned into its allowed value."""
+        out: dict[str, Any] = {}
+        for k, text in given.items():
+            spec = self.option_spec(str(k))
+            try:
+                out[spec.name] = spec.value_from_text(text)
+            except ValueError as e:
+                raise ValueError(f"{self.id} {e}") from None
+        return out
+
+    def presets_for(self, players: int) -> list[PresetSpec]:
+        return [p for p in self.presets if players in p.players]
 
     def mode_for(self, players: int) -> ModeConfig:
         for m in self.modes:
@@ -185,19 +312,32 @@ class _Checker:
             self.fail(path, f"missing key '{k}'")
         return m[k]
 
-    def string(self, value: Any, path: tuple) -> str:
+    def string(self, value: Any, path: tuple, max_length: int = MAX_TEXT) -> str:
         if not isinstance(value, str) or not value.strip():
             self.fail(path, f"expected a non-empty text, found {_kind(value)}")
+        problem = text_problem(value, max_length)
+        if problem:
+            self.fail(path, problem)
         return value
 
-    def integer(self, value: Any, path: tuple) -> int:
+    def ident(self, value: Any, path: tuple, what: str) -> str:
+        """An id (deck, option, preset, value): lower-case letters, digits, - and _."""
+        if not isinstance(value, str) or not re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", value):
+            self.fail(path, f"{_kind(value)} is not a {what} id (lower-case letters, digits, - and _)")
+        return value
+
+    def integer(self, value: Any, path: tuple, lo: int | None = None, hi: int | None = None) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
             self.fail(path, f"expected a whole number, found {_kind(value)}")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            self.fail(path, f"{value} is out of range ({lo} to {hi})")
         return value
 
-    def number(self, value: Any, path: tuple) -> float:
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+    def number(self, value: Any, path: tuple, lo: float = 0.0, hi: float = math.inf) -> float:
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value <= 0:
             self.fail(path, f"expected a positive number, found {_kind(value)}")
+        if not lo <= value <= hi:
+            self.fail(path, f"{value} is out of range ({lo} to {hi})")
         return float(value)
 
     def seq(self, value: Any, path: tuple, nonempty: bool = True) -> list:
@@ -222,6 +362,27 @@ class _Checker:
                 self.string(self.key(table, k, path + (lang,)), path + (lang, k))
             out[lang] = MappingProxyType({k: str(table[k]) for k in keys})
         return MappingProxyType(out)
+
+
+#: Unicode categories that draw something: letters, marks, numbers, punctuation, symbols.
+_VISIBLE = ("L", "N", "P", "S")
+
+
+def text_problem(text: str, max_length: int = MAX_TEXT) -> str | None:
+    """Why ``text`` cannot be shown to the player (None when it can): too long, a control
+    character other than a line break or tab (a NUL stops the font renderer), or nothing
+    visible at all (only spaces or zero-width characters: "Text has zero width")."""
+    if len(text) > max_length:
+        return f"the text is longer than {max_length} characters"
+    visible = False
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs", "Co", "Cn") and ch not in "\n\t":
+            return f"the text holds the control character U+{ord(ch):04X}"
+        visible = visible or cat[0] in _VISIBLE
+    if not visible:
+        return "the text shows nothing (only spaces or zero-width characters)"
+    return None
 
 
 def _kind(value: Any) -> str:
@@ -259,8 +420,121 @@ def _line_map(node: yaml.Node, path: tuple = (), out: dict | None = None) -> dic
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: 10x faster start-up
 
 
+# --------------------------------------------------------------------------- safe YAML
+#: Limits for rules.yaml and the locales, checked on the event stream before PyYAML builds
+#: anything (its composer recurses: 100,000 levels crash the process with no message).
+MAX_YAML_BYTES = 1024 * 1024
+MAX_YAML_DEPTH = 32
+#: Values after expanding aliases: rules.yaml holds about 1,500; an alias bomb billions.
+MAX_YAML_NODES = 100_000
+
+
+def scan_yaml(text: str, file: str, allow_aliases: bool = True, max_depth: int = MAX_YAML_DEPTH,
+              max_nodes: int = MAX_YAML_NODES) -> dict[tuple, int]:
+    """Check a YAML text before it is loaded and return the line of every key path.
+
+    One pass over PyYAML's event stream (which needs no recursion): refuses a text larger
+    than MAX_YAML_BYTES, nesting deeper than ``max_depth``, a key given twice in one mapping
+    (PyYAML would silently keep the last), a key that is not plain text, and — with
+    ``allow_aliases`` — more than ``max_nodes`` values once aliases are expanded (an alias
+    bomb is refused before anything expands it); without it, any anchor or alias. Raises
+    ConfigError naming the file and line."""
+    if len(text) > MAX_YAML_BYTES:
+        raise ConfigError(file, "", f"the file is larger than {MAX_YAML_BYTES // 1024} KB")
+    lines: dict[tuple, int] = {}
+    # Per open collection: [is_mapping, path, expecting_a_key, keys_seen, current_key, index]
+    stack: list[list[Any]] = []
+    sizes: dict[str, int] = {}
+    open_anchors: list[tuple[str, int]] = []  # (anchor, node count when its collection began)
+    count = 0
+
+    def fail(problem: str, mark: Any) -> None:
+        raise ConfigError(file, "", problem, mark.line + 1 if mark is not None else None)
+
+    def child_path() -> tuple:
+        top = stack[-1]
+        return top[1] + ((top[4],) if top[0] else (top[5],))
+
+    def done() -> None:
+        """A whole node ended: its parent moves on to the next key, value or item."""
+        if not stack:
+            return
+        top = stack[-1]
+        if top[0]:
+            top[2] = not top[2]
+        else:
+            top[5] += 1
+
+    try:
+        for ev in yaml.parse(text, Loader=_LOADER):
+            starts = isinstance(ev, (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent,
+                                     yaml.SequenceStartEvent))
+            if not starts:
+                if isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    stack.pop()
+                    _close_anchor(open_anchors, sizes, len(stack), count)
+                    done()
+                continue
+            anchor = getattr(ev, "anchor", None)
+            if not allow_aliases and anchor is not None:
+                fail(f"YAML anchors and aliases are not allowed here (&{anchor} / *{anchor})", ev.start_mark)
+            is_key = bool(stack) and stack[-1][0] and stack[-1][2]
+            if is_key:
+                top = stack[-1]
+                if not isinstance(ev, yaml.ScalarEvent):
+                    fail("a key must be a plain text, not a list, mapping or alias", ev.start_mark)
+                key: Any = ev.value
+                if ev.tag is None and ev.implicit[0] and re.fullmatch(r"[-+]?[0-9]+", key):
+                    key = int(key)
+                if key in top[3] or str(key) in top[3]:
+                    fail(f"the key {ev.value!r} is given twice in one mapping", ev.start_mark)
+                top[3].add(key)
+                top[3].add(str(key))
+                top[4] = key
+                lines[top[1] + (key,)] = ev.start_mark.line + 1
+                done()
+                continue
+            path = child_path() if stack else ()
+            if stack and not stack[-1][0]:
+                lines[path] = ev.start_mark.line + 1
+            if isinstance(ev, yaml.AliasEvent):
+                if not allow_aliases:
+                    fail(f"YAML aliases are not allowed here (*{ev.anchor})", ev.start_mark)
+                count += sizes.get(ev.anchor, 1)
+            else:
+                count += 1
+            if count > max_nodes:
+                fail(f"the file expands to more than {max_nodes:,} values (an alias bomb?)", ev.start_mark)
+            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                if len(stack) >= max_depth:
+                    fail(f"nested deeper than {max_depth} levels", ev.start_mark)
+                if anchor is not None:
+                    open_anchors.append((anchor, count - 1, len(stack)))  # type: ignore[arg-type]
+                stack.append([isinstance(ev, yaml.MappingStartEvent), path, True, set(), None, 0])
+            else:
+                if anchor is not None and isinstance(ev, yaml.ScalarEvent):
+                    sizes[anchor] = 1  # (an alias event's anchor names what it refers to)
+                done()
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise ConfigError(file, "", f"not valid YAML: {problem}", mark.line + 1 if mark else None) from None
+    return lines
+
+
+def _close_anchor(open_anchors: list, sizes: dict[str, int], depth: int, count: int) -> None:
+    """A collection at ``depth`` ended: if it carried an anchor, remember how many values
+    it expands to (an alias of it adds that many)."""
+    if open_anchors and open_anchors[-1][2] == depth:
+        anchor, start, _ = open_anchors.pop()
+        sizes[anchor] = count - start
+
+
 def _parse(text: str, file: str) -> tuple[Any, Callable[[], dict[tuple, int]]]:
-    """The data, and a function giving every key's line (only computed when reporting an error)."""
+    """The data, and a function giving every key's line. rules.yaml shares its suit and
+    court name tables through anchors, so aliases are allowed here — bounded: the scan
+    counts what they expand to, and refuses an alias bomb before anything expands it."""
+    known = scan_yaml(text, file, allow_aliases=True)
     try:
         data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as e:
@@ -269,20 +543,20 @@ def _parse(text: str, file: str) -> tuple[Any, Callable[[], dict[tuple, int]]]:
         line = mark.line + 1 if mark else None
         raise ConfigError(file, "", f"not valid YAML: {problem}", line) from None
 
-    def lines() -> dict[tuple, int]:
-        node = yaml.compose(text, Loader=_LOADER)
-        return _line_map(node) if node is not None else {}
-
-    return data, lines
+    return data, lambda: known
 
 
 def load_config(path: str | os.PathLike | None = None) -> Config:
     """Read and validate rules.yaml (default: the shipped one). Raises ConfigError."""
+    from game.safejson import JSONError, read_bytes
+
     p = Path(path) if path is not None else default_rules_path()
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_bytes(p, MAX_YAML_BYTES).decode("utf-8")  # a FIFO or a device is refused unread
     except FileNotFoundError:
         raise ConfigError(str(p), "", "file not found") from None
+    except JSONError as e:
+        raise ConfigError(str(p), "", f"cannot be read: {e.problem}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(str(p), "", f"cannot be read: {e}") from None
     return parse_config(text, p.name)
@@ -299,6 +573,8 @@ def parse_config(text: str, file: str = "rules.yaml") -> Config:
     for lang in LANGUAGES:
         if lang not in langs:
             ck.fail(("languages",), f"language '{lang}' is missing")
+    if len(set(map(str, langs))) != len(langs):
+        ck.fail(("languages",), "a language is listed twice")
 
     games_raw = ck.mapping(ck.key(root, "games", ()), ("games",))
     games = {}
@@ -312,6 +588,7 @@ def parse_config(text: str, file: str = "rules.yaml") -> Config:
         ck.fail(("decks",), "no decks")
     decks = {}
     for did, d in decks_raw.items():
+        ck.ident(did, ("decks", did), "deck")
         decks[did] = _deck(ck, str(did), d, langs, games)
     return Config(decks=MappingProxyType(decks), games=MappingProxyType(games), languages=langs, source=file)
 
@@ -347,19 +624,16 @@ def _game(ck: _Checker, gid: Any, g: Any, langs) -> GameConfig:
             if n not in players:
                 ck.fail(mp + ("players", j), f"{n} players is not among the game's player counts {players}")
         modes.append(ModeConfig(mid, tuple(mplayers)))
-    options = {}
-    opts_raw = ck.mapping(ck.key(g, "options", path), path + ("options",))
-    for oname, spec in opts_raw.items():
-        op = path + ("options", oname)
-        spec = ck.mapping(spec, op)
-        allowed = tuple(ck.seq(ck.key(spec, "allowed", op), op + ("allowed",)))
-        default = ck.key(spec, "default", op)
-        if default not in allowed:
-            ck.fail(op + ("default",), f"default {default!r} is not among the allowed values {list(allowed)}")
-        options[str(oname)] = OptionSpec(str(oname), default, allowed)
+    options = _options(ck, ck.mapping(ck.key(g, "options", path), path + ("options",)), path + ("options",),
+                       tuple(players))
+    constraints = _constraints(ck, g.get("constraints", []), path + ("constraints",), options)
     scoring = ck.mapping(ck.key(g, "scoring", path), path + ("scoring",))
     _check_scoring(ck, gid, scoring, path + ("scoring",), ranks)
-    return GameConfig(
+    _check_deals(ck, scoring, path + ("scoring",), deck_cards, tuple(players), rules_class(gid).hand_capacity)
+    for k in g:
+        if k not in GAME_KEYS:
+            ck.fail(path + (k,), f"unknown key {k!r} (known: {', '.join(GAME_KEYS)})")
+    game = GameConfig(
         id=gid,
         name=name,
         deck_cards=deck_cards,
@@ -368,7 +642,162 @@ def _game(ck: _Checker, gid: Any, g: Any, langs) -> GameConfig:
         modes=tuple(modes),
         options=MappingProxyType(options),
         scoring=MappingProxyType(scoring),
+        constraints=constraints,
     )
+    presets = _presets(ck, game, g.get("presets", []), path + ("presets",))
+    return dataclasses.replace(game, presets=presets)
+
+
+#: The keys of a game's entry in rules.yaml, and of one of its options.
+GAME_KEYS: tuple[str, ...] = ("name", "deck_cards", "ranks", "players", "modes", "options", "constraints",
+                              "presets", "scoring")
+OPTION_KEYS: tuple[str, ...] = ("default", "allowed", "players", "describe", "aliases")
+
+
+#: Every whole-number option value (targets, deals to win, Bummerl): a match must end.
+OPTION_NUMBER_RANGE = (0, 999)
+#: Whole numbers in a game's scoring table: (lowest, highest) by key; others 0 to 1000.
+#: A hand of 0 cards deals nothing ("max() arg is an empty sequence"); ``redeal_kings: 0``
+#: voids every deal, so ``simulate`` never ends.
+SCORING_RANGES: dict[str, tuple[int, int]] = {
+    "hand_size": (1, 52), "hand": (1, 52), "table_size": (0, 52), "table": (0, 52),
+    "redeal_kings": (2, 4), "min_run": (2, 13), "quadriglia_min": (1, 13),
+}
+SCORING_DEFAULT_RANGE = (0, 1000)
+
+
+def _check_deals(ck: _Checker, scoring: Mapping[str, Any], path: tuple, deck_cards: int,
+                 players: tuple[int, ...], capacity: int) -> None:
+    """Every deal the scoring table describes (``hand_size``/``table_size``, or a mapping
+    with ``hand``/``table``) fits the pack for the game's largest table and fits the
+    table's layout (the rules class's ``hand_capacity``)."""
+    most = max(players)
+    found: list[tuple[tuple, int, int]] = []
+    if "hand_size" in scoring:
+        found.append((path + ("hand_size",), scoring["hand_size"], scoring.get("table_size", 0)))
+    for k, v in scoring.items():
+        if isinstance(v, Mapping):
+            for kk, vv in v.items():
+                if isinstance(vv, Mapping) and "hand" in vv:
+                    found.append((path + (k, kk, "hand"), vv["hand"], vv.get("table", 0)))
+    for place, hand, table in found:
+        if not isinstance(hand, int) or not isinstance(table, int):
+            continue
+        if hand > capacity:
+            ck.fail(place, f"{hand} cards to a hand is more than the table shows ({capacity})")
+        if hand * most + table > deck_cards:
+            ck.fail(place, f"{most} hands of {hand} and {table} on the table need more than {deck_cards} cards")
+
+
+def _locale_key(ck: _Checker, value: Any, path: tuple) -> str:
+    text = ck.string(value, path)
+    if not re.fullmatch(r"[a-z_]+(\.[a-z0-9_]+)+", text):
+        ck.fail(path, f"{text!r} is not a locale key like \"option.deal_about\"")
+    return text
+
+
+def _options(ck: _Checker, raw: dict, path: tuple, game_players: tuple[int, ...]) -> dict[str, OptionSpec]:
+    """Every option's spec, with one routine for all games: allowed values, default, the player
+    counts it is offered for, its explanation's locale key and its other names."""
+    options: dict[str, OptionSpec] = {}
+    names: dict[str, str] = {}
+    for oname, spec in raw.items():
+        op = path + (oname,)
+        spec = ck.mapping(spec, op)
+        for k in spec:
+            if k not in OPTION_KEYS:
+                ck.fail(op + (k,), f"unknown key {k!r} (known: {', '.join(OPTION_KEYS)})")
+        allowed = tuple(ck.seq(ck.key(spec, "allowed", op), op + ("allowed",)))
+        for i, v in enumerate(allowed):
+            if not isinstance(v, (str, int)) or any(v == w and type(v) is type(w) for w in allowed[:i]):
+                ck.fail(op + ("allowed", i), f"{_kind(v)} is not a distinct value (texts, numbers, true/false)")
+            if isinstance(v, str):
+                ck.ident(v, op + ("allowed", i), "value")
+            elif not isinstance(v, bool):
+                # A target of 100,000,000 would make a match last for ever.
+                ck.integer(v, op + ("allowed", i), *OPTION_NUMBER_RANGE)
+        default = ck.key(spec, "default", op)
+        if not any(default == a and type(default) is type(a) for a in allowed):
+            ck.fail(op + ("default",), f"default {default!r} is not among the allowed values {list(allowed)}")
+        players: tuple[int, ...] = ()
+        if "players" in spec:
+            players = tuple(ck.seq(spec["players"], op + ("players",)))
+            for i, n in enumerate(players):
+                if n not in game_players:
+                    ck.fail(op + ("players", i), f"{n} players is not among the game's player counts {list(game_players)}")
+        describe = _locale_key(ck, spec["describe"], op + ("describe",)) if "describe" in spec else None
+        aliases = tuple(str(a) for a in ck.seq(spec.get("aliases", []), op + ("aliases",), nonempty=False))
+        for i, name in enumerate((str(oname), *aliases)):
+            if name in names:
+                ck.fail(op + (("aliases", i - 1) if i else ()), f"the name {name!r} is already option {names[name]!r}")
+            names[name] = str(oname)
+        options[str(oname)] = OptionSpec(str(oname), default, allowed, players, describe, aliases)
+    return options
+
+
+def _values(ck: _Checker, raw: Any, path: tuple, options: Mapping[str, OptionSpec]) -> dict[str, tuple[Any, ...]]:
+    """``{option: value or [values]}`` naming known options and their allowed values."""
+    out = {}
+    for k, v in ck.mapping(raw, path).items():
+        if k not in options:
+            ck.fail(path + (k,), f"unknown option {k!r} (options: {', '.join(options) or 'none'})")
+        vals = v if isinstance(v, list) else [v]
+        for i, x in enumerate(vals):
+            try:
+                options[k].value_of(x)
+            except ValueError as e:
+                ck.fail(path + (k,) + ((i,) if isinstance(v, list) else ()), str(e))
+        out[str(k)] = tuple(options[k].value_of(x) for x in vals)
+    return out
+
+
+def _constraints(ck: _Checker, raw: Any, path: tuple, options: Mapping[str, OptionSpec]) -> tuple[OptionConstraint, ...]:
+    out = []
+    for i, c in enumerate(ck.seq(raw, path, nonempty=False)):
+        cp = path + (i,)
+        c = ck.mapping(c, cp)
+        for k in c:
+            if k not in ("when", "then"):
+                ck.fail(cp + (k,), f"unknown key {k!r} (known: when, then)")
+        rule = OptionConstraint(MappingProxyType(_values(ck, ck.key(c, "when", cp), cp + ("when",), options)),
+                                MappingProxyType(_values(ck, ck.key(c, "then", cp), cp + ("then",), options)))
+        if not rule.holds({k: o.default for k, o in options.items()}):
+            ck.fail(cp, f"the defaults break this rule ({rule})")
+        out.append(rule)
+    return tuple(out)
+
+
+def _presets(ck: _Checker, game: GameConfig, raw: Any, path: tuple) -> tuple[PresetSpec, ...]:
+    out: list[PresetSpec] = []
+    for i, p in enumerate(ck.seq(raw, path, nonempty=False)):
+        pp = path + (i,)
+        p = ck.mapping(p, pp)
+        for k in p:
+            if k not in ("id", "name", "options", "players"):
+                ck.fail(pp + (k,), f"unknown key {k!r} (known: id, name, options, players)")
+        pid = ck.string(ck.key(p, "id", pp), pp + ("id",))
+        if any(q.id == pid for q in out):
+            ck.fail(pp + ("id",), f"preset {pid!r} is defined twice")
+        name = _locale_key(ck, ck.key(p, "name", pp), pp + ("name",))
+        opts = ck.mapping(p.get("options", {}), pp + ("options",))
+        try:
+            game.resolve_options(opts)
+        except ValueError as e:
+            ck.fail(pp + ("options",), str(e))
+        wanted = ck.seq(p["players"], pp + ("players",)) if "players" in p else list(game.players)
+        fits = []
+        for j, n in enumerate(wanted):
+            try:
+                game.resolve_options(opts, n)
+                fits.append(n)
+            except ValueError as e:
+                if "players" in p:
+                    ck.fail(pp + ("players", j), str(e))
+        if not fits:
+            ck.fail(pp, f"preset {pid!r} fits none of the game's player counts")
+        canonical = {game.option_spec(str(k)).name: game.option_spec(str(k)).value_of(v) for k, v in opts.items()}
+        out.append(PresetSpec(pid, name, MappingProxyType(canonical), tuple(fits)))
+    return tuple(out)
 
 
 def _rank_table(ck: _Checker, scoring: dict, key: str, path: tuple, ranks, numeric_only: bool = False) -> None:
@@ -381,7 +810,7 @@ def _rank_table(ck: _Checker, scoring: dict, key: str, path: tuple, ranks, numer
         if r not in {str(k) for k in table}:
             ck.fail(path + (key,), f"rank {r} is missing")
     for r, v in table.items():
-        ck.integer(v, path + (key, r))
+        ck.integer(v, path + (key, r), *SCORING_DEFAULT_RANGE)
     # Normalise keys to rank strings ("2" rather than 2).
     scoring[key] = {str(k): v for k, v in table.items()}
 
@@ -403,7 +832,7 @@ def _check_schema(ck: _Checker, schema: Mapping[str, Any], s: dict, path: tuple,
         if isinstance(kind, Mapping):
             _check_schema(ck, kind, ck.mapping(value, kp), kp, ranks)
         elif kind == "int":
-            ck.integer(value, kp)
+            ck.integer(value, kp, *SCORING_RANGES.get(k, SCORING_DEFAULT_RANGE))
         elif kind == "suit":
             if value not in SUITS:
                 ck.fail(kp, f"{value!r} is not a suit letter (D, C, S, B)")
@@ -416,7 +845,7 @@ def _check_schema(ck: _Checker, schema: Mapping[str, Any], s: dict, path: tuple,
             for c, v in ck.mapping(value, kp).items():
                 if not is_card_code(c):
                     ck.fail(kp + (c,), f"{c!r} is not a card code")
-                ck.integer(v, kp + (c,))
+                ck.integer(v, kp + (c,), *SCORING_DEFAULT_RANGE)
         elif kind == "rank_order":
             order = [str(r) for r in ck.seq(value, kp)]
             if sorted(order) != sorted(ranks):
@@ -424,6 +853,10 @@ def _check_schema(ck: _Checker, schema: Mapping[str, Any], s: dict, path: tuple,
             s[k] = order
         else:  # a rules class declared a kind this routine does not know: a programming error
             raise TypeError(f"scoring schema kind {kind!r} of {k!r} is unknown")
+
+
+#: A card's height over its width: real packs are 1.4 (French) to 2.05 (Sicilian-tall).
+ASPECT_RANGE = (1.0, 3.0)
 
 
 def _deck(ck: _Checker, did: str, d: Any, langs, games: dict[str, GameConfig]) -> DeckConfig:
@@ -461,7 +894,7 @@ def _deck(ck: _Checker, did: str, d: Any, langs, games: dict[str, GameConfig]) -
         description=ck.localized(ck.key(d, "description", path), path + ("description",), langs),
         wikipedia=wiki,
         colors=MappingProxyType(dict(colors)),
-        aspect=ck.number(ck.key(d, "aspect", path), path + ("aspect",)),
+        aspect=ck.number(ck.key(d, "aspect", path), path + ("aspect",), *ASPECT_RANGE),
         games=tuple(game_ids),
     )
 
@@ -489,6 +922,7 @@ def get_config(path: str | os.PathLike | None = None) -> Config:
 
 
 __all__ = [
-    "Config", "ConfigError", "DeckConfig", "GameConfig", "ModeConfig", "OptionSpec",
+    "Config", "ConfigError", "DeckConfig", "GameConfig", "ModeConfig", "OptionConstraint", "OptionSpec",
+    "PresetSpec",
     "LANGUAGES", "load_config", "parse_config", "get_config", "data_dir", "card",
 ]

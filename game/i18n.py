@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import locale as _locale
 import os
+import re
+import string
 import sys
+import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,8 @@ LANGUAGE_NAMES: dict[str, str] = {"en": "English", "nl": "Nederlands", "de": "De
 _LOCALE_WORDS = {"english": "en", "dutch": "nl", "german": "de", "italian": "it"}
 
 PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")
+#: Locales nest a few levels (``results.scopa.cards``); more is damage.
+MAX_DEPTH = 12
 
 
 def locales_dir() -> Path:
@@ -48,13 +53,59 @@ def _flatten(tree: Mapping, prefix: str = "", out: dict[str, Any] | None = None)
     return out
 
 
+#: The longest message a locale may hold (the longest rules page paragraph is ~900).
+MAX_MESSAGE = 4000
+#: The widest field a message may format ("{value:>8}"); "{value:>300000000}" would
+#: allocate 300 MB at every call (the process was killed).
+MAX_FORMAT_WIDTH = 100
+_FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]*")
+
+
+def message_problem(template: str) -> str | None:
+    """Why a locale message cannot be used (None when it can): too long, a control
+    character, or a replacement field that reaches into its value (``{v.__class__}``,
+    ``{v[0]}``), nests another field in its format, or asks for a width or precision over
+    MAX_FORMAT_WIDTH. A stray brace is allowed: the message is then shown as written."""
+    if len(template) > MAX_MESSAGE:
+        return f"the message is longer than {MAX_MESSAGE} characters"
+    for ch in template:
+        if unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\n\t":
+            return f"the message holds the control character U+{ord(ch):04X}"
+    try:
+        fields = [(name, spec) for _, name, spec, _ in string.Formatter().parse(template) if name is not None]
+    except ValueError:
+        return None
+    for name, spec in fields:
+        if not _FIELD_NAME.fullmatch(name):
+            return f"the field {{{name}}} may only name a value"
+        if spec and "{" in spec:
+            return f"the field {{{name}:{spec}}} nests another field in its format"
+        if spec and any(int(n) > MAX_FORMAT_WIDTH for n in re.findall(r"[0-9]+", spec)):
+            return f"the format {{{name}:{spec}}} is wider than {MAX_FORMAT_WIDTH}"
+    return None
+
+
 def load_locale(lang: str, folder: Path | None = None) -> tuple[dict[str, Any], str | None]:
-    """The flattened messages of ``lang`` and a problem message (None when all is well)."""
+    """The flattened messages of ``lang`` and a problem message (None when all is well).
+
+    The file is checked before PyYAML builds anything (game.config.scan_yaml): no anchors or
+    aliases at all (an alias bomb in an unused key hung the game), nesting and size bounded,
+    no key given twice. A message that cannot be used (:func:`message_problem`) is left out
+    (the English one, or the key, shows instead) and named in the problem."""
+    from game.config import MAX_YAML_BYTES, ConfigError, scan_yaml
+    from game.safejson import JSONError, read_bytes
+
     path = (folder or locales_dir()) / f"{lang}.yaml"
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        text = read_bytes(path, MAX_YAML_BYTES).decode("utf-8")
+        lines = scan_yaml(text, path.name, allow_aliases=False, max_depth=MAX_DEPTH)
+        data = yaml.load(text, Loader=_LOADER)
     except FileNotFoundError:
         return {}, f"{path.name}: file not found"
+    except JSONError as e:
+        return {}, f"{path.name}: cannot be read ({e.problem})"
+    except ConfigError as e:
+        return {}, str(e)
     except (OSError, UnicodeDecodeError) as e:
         return {}, f"{path.name}: cannot be read ({e})"
     except yaml.YAMLError as e:
@@ -65,7 +116,20 @@ def load_locale(lang: str, folder: Path | None = None) -> tuple[dict[str, Any], 
         return {}, None
     if not isinstance(data, Mapping):
         return {}, f"{path.name}: expected a mapping of messages"
-    return _flatten(data), None
+    table = _flatten(data)
+    problems = []
+    for key, value in list(table.items()):
+        for template in value.values() if isinstance(value, Mapping) else (value,):
+            problem = message_problem(template)
+            if problem:
+                line = lines.get(tuple(key.split(".")))
+                problems.append(f"{path.name}{f', line {line}' if line else ''} ({key}): {problem}")
+                del table[key]
+                break
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return table, problems[0] + more
+    return table, None
 
 
 def _plural_category(lang: str, count: Any) -> str:

@@ -14,6 +14,12 @@ RECORD_FORMAT = 1
 
 
 class Bot(Protocol):
+    """A seat's player. A bot may also define ``begin_decision(number)``: the match calls it
+    before every choice it asks for, with the decision's number in the match (0, 1, …, across
+    deals), so that the bot's random draws depend on the decision and not on what it was
+    asked before — a match rebuilt at decision k then plays on exactly as the original did
+    (see game.ai.base.BaseBot)."""
+
     def choose(self, view: Any, legal: list[Action], should_stop: Any = None) -> Action: ...
 
 
@@ -30,6 +36,10 @@ class Match:
     ``bots[seat]`` is a Bot or None for a human seat. Drive it with :meth:`play` (one action
     of the seat to act) or :meth:`run` (all bots). Every produced event is appended to
     ``events`` and returned by the call that produced it.
+
+    ``decisions`` keeps every decision made, as (seat, Action), in order and across deals:
+    with the rules and the seed they are the whole match — :meth:`rebuild` replays any prefix
+    of them to the same position (the base of resume, undo, replays and online tables).
     """
 
     def __init__(self, rules: GameRules, seed: int, bots: list[Bot | None] | None = None):
@@ -47,6 +57,25 @@ class Match:
         self.winner: int | None = None
         self.last_result: DealResult | None = None
         self.events: list[Event] = []
+        self.decisions: list[tuple[int, Action]] = []
+        #: Index in ``decisions`` of the current deal's first decision.
+        self.deal_start = 0
+
+    @classmethod
+    def rebuild(cls, rules: GameRules, seed: int, decisions: list[tuple[int, Action]],
+                bots: list[Bot | None] | None = None) -> Match:
+        """The match started with ``seed`` and replayed through ``decisions`` (each checked by
+        the rules: IllegalAction naming the rule, or ValueError when a decision is made by
+        a seat that is not to act)."""
+        m = cls(rules, seed, bots)
+        m.start()
+        for i, (seat, action) in enumerate(decisions):
+            if m.over:
+                raise ValueError(f"decision {i + 1} comes after the end of the match")
+            if seat != m.to_act:
+                raise ValueError(f"decision {i + 1} is seat {seat}'s, but seat {m.to_act} is to act")
+            m.play(action)
+        return m
 
     # ------------------------------------------------------------------ flow
     def start(self) -> list[Event]:
@@ -85,7 +114,9 @@ class Match:
         if self.over:
             raise RuntimeError("the match is over")
         r = self.rules
+        seat = r.to_act(self.state)
         out = r.apply(self.state, action)
+        self.decisions.append((seat, action))
         if r.is_over(self.state):
             result = r.deal_result(self.state)
             self.last_result = result
@@ -98,6 +129,7 @@ class Match:
                 out.append({"event": "match_end", "winner": winner, "totals": list(self.totals)})
             else:
                 out += self._next_deal()
+                self.deal_start = len(self.decisions)
         self.events += out
         return out
 
@@ -105,13 +137,26 @@ class Match:
         seat = self.to_act
         return None if seat is None else self.bots[seat]
 
+    def bot_turn(self) -> tuple[Bot, Any, list[Action]] | None:
+        """The bot in the seat to act, ready for this decision (``begin_decision`` called with
+        the decision's number), with its view and the legal actions; None when the match is
+        over or a human is to act."""
+        seat = self.to_act
+        bot = None if seat is None else self.bots[seat]
+        if bot is None:
+            return None
+        begin = getattr(bot, "begin_decision", None)  # optional (see Bot)
+        if begin is not None:
+            begin(len(self.decisions))
+        return bot, self.rules.view(self.state, seat), self.rules.legal_actions(self.state)
+
     def step_bot(self) -> list[Event]:
         """Let the bot in the seat to act choose and play once."""
-        seat = self.to_act
-        bot = self.bots[seat]
-        if bot is None:
-            raise RuntimeError(f"seat {seat} is a human seat")
-        return self.play(bot.choose(self.rules.view(self.state, seat), self.rules.legal_actions(self.state)))
+        turn = self.bot_turn()
+        if turn is None:
+            raise RuntimeError(f"seat {self.to_act} is a human seat")
+        bot, view, legal = turn
+        return self.play(bot.choose(view, legal))
 
     def run(self) -> list[Event]:
         """Play the whole match with bots in every seat; return the full record."""

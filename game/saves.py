@@ -1,18 +1,26 @@
 """The match in progress, saved after every move so that no way of leaving loses it.
 
 The save is the session's record so far (see game.session.Session.to_save); resuming replays
-it, so a save is as trustworthy as a record. A save that is corrupt or does not replay is
-moved aside with a message — never a crash.
+it, so a save is as trustworthy as a record. A save that is corrupt, names a game, deck,
+seat, bot or option that cannot be, or does not replay is moved aside (``match.json.bad``)
+with a message — never a crash, at no start.
+
+A second window on the same home folder (game.storage.claim_home) leaves the first window's
+save alone: :data:`read_only` makes it neither offer, write nor clear a save.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+from game.save_format import SAVE_VERSION, check_save
 from game.settings import user_data_dir
 from game.storage import quarantine, read_json, write_json
 
 FILE_NAME = "match.json"
-SAVE_VERSION = 1
+#: A save holds a whole match's record: far below this even for a long Schnapsen match.
+MAX_BYTES = 16 * 1024 * 1024
+#: Set by the window when another window owns the home folder: the save is that window's.
+read_only = False
 
 
 def save_path() -> Path:
@@ -21,16 +29,22 @@ def save_path() -> Path:
 
 def save_match(data: dict) -> str | None:
     """Write the session's save atomically. None on success, else a one-line problem."""
+    if read_only:
+        return None
     return write_json(save_path(), {"version": SAVE_VERSION, **data})
 
 
 def load_match() -> tuple[dict | None, str | None]:
-    """(save, problem). No save → (None, None); a corrupt save is moved aside → (None, problem)."""
-    data, problem = read_json(save_path())
+    """(save, problem). No save → (None, None); a save that is damaged or names something
+    that cannot be is moved aside → (None, problem)."""
+    if read_only:
+        return None, None
+    data, problem = read_json(save_path(), max_bytes=MAX_BYTES, expect=dict, what="a Cardavia save")
     if problem or data is None:
         return None, problem
-    if not isinstance(data, dict) or data.get("version") != SAVE_VERSION or not isinstance(data.get("events"), list):
-        return None, quarantine(save_path(), "is not a Cardavia save")
+    why = check_save(data)
+    if why:
+        return None, quarantine(save_path(), f"is not a usable save ({why})")
     return data, None
 
 
@@ -52,10 +66,12 @@ def resume_session(threaded: bool = True):
 
 
 def has_saved_match() -> bool:
-    return save_path().exists()
+    return not read_only and save_path().exists()
 
 
 def clear_match() -> None:
+    if read_only:
+        return  # the save is the other window's match
     try:
         save_path().unlink()
     except OSError:

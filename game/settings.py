@@ -8,20 +8,21 @@ for that field only. Nothing here raises on bad data, and nothing imports pygame
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from game.config import LANGUAGES
+from game.config import LANGUAGES, GameConfig
 
 APP_NAME = "cardavia"
 FILE_NAME = "settings.json"
 
 ANIMATION_SPEEDS: tuple[str, ...] = ("slow", "normal", "fast", "instant")
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+#: How long a finished trick stays in view: until a click or a key, 1.5 s, or briefly.
+TRICK_HOLDS: tuple[str, ...] = ("click", "timed", "brief")
 
 # Integer fields and their inclusive ranges; everything else is validated in _clean.
 _RANGES: dict[str, tuple[int, int]] = {
@@ -65,10 +66,18 @@ class Settings:
     muted: bool = False
     fullscreen: bool = False
     hints: bool = True
+    #: A finished trick stays: "click" (until a click or a key), "timed" (1.5 s), "brief".
+    trick_hold: str = "timed"
+    #: Show the capture games' awards as they stand during the deal (a learning aid).
+    running_tally: bool = False
     ai_level: str = "normal"
     last_deck: str = ""
-    #: Per game: the options last chosen on the game select screen ({"scopa": {"target": 21}}).
+    #: Per game: the options last chosen on the game select screen, every one in force, and the
+    #: player count ({"scopa": {"target": 21, "deal": "scopone", "players": 4}}).
     game_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Per game with house rules: the preset last chosen and the Custom toggles, kept apart so
+    #: trying a preset never loses them ({"scopa": {"preset": "custom", "custom": {"napola": true}}}).
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Keys this version does not know (written by a newer one): kept so a round trip loses nothing.
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -99,9 +108,12 @@ def _clean(s: Settings, key: str, value: Any) -> None:
             return
         lo, hi = _RANGES[key]
         setattr(s, key, int(round(min(hi, max(lo, value)))))
-    elif key in ("muted", "fullscreen", "hints"):
+    elif key in ("muted", "fullscreen", "hints", "running_tally"):
         if isinstance(value, bool):
             setattr(s, key, value)
+    elif key == "trick_hold":
+        if value in TRICK_HOLDS:
+            s.trick_hold = value
     elif key == "language":
         if value in LANGUAGES:
             s.language = value
@@ -114,11 +126,63 @@ def _clean(s: Settings, key: str, value: Any) -> None:
     elif key == "last_deck":
         if isinstance(value, str):
             s.last_deck = value
-    elif key == "game_options":
+    elif key in ("game_options", "variants"):
         if isinstance(value, dict):
-            s.game_options = {
-                str(g): dict(opts) for g, opts in value.items() if isinstance(opts, dict)
-            }
+            setattr(s, key, {str(g): dict(opts) for g, opts in value.items() if isinstance(opts, dict)})
+
+
+@dataclass
+class GameChoice:
+    """What the game-select screen shows for one game: the player count, every option (the
+    house rules as the Custom toggles have them) and the preset ("custom", or "" for a game
+    without presets)."""
+
+    players: int
+    options: dict[str, Any]
+    preset: str
+
+
+def game_choice(settings: Settings, game: GameConfig) -> GameChoice:
+    """The choice remembered for ``game``, checked against rules.yaml: a value that is not
+    (or no longer) allowed falls back to its default, never to an error."""
+    from game.variants import CUSTOM, house_options, house_rules, preset_of, valid_value
+
+    saved = settings.game_options.get(game.id, {})
+    saved = saved if isinstance(saved, dict) else {}
+    players = saved.get("players")
+    if isinstance(players, bool) or players not in game.players:
+        players = min(game.players)
+    options = game.default_options()
+    for k, v in saved.items():
+        if k in game.options:
+            ok, value = valid_value(game.options[k], v)
+            if ok:
+                options[k] = value
+    var = settings.variants.get(game.id, {})
+    var = var if isinstance(var, dict) else {}
+    if not game.presets:
+        return GameChoice(players, options, "")
+    ids = [p.id for p in game.presets]
+    custom = var.get("custom")
+    if isinstance(custom, dict):
+        options.update(house_options(game, custom))
+    preset = var.get("preset")
+    if preset not in ids and preset != CUSTOM:
+        # No remembered preset (an older settings file): name what the options say.
+        found = preset_of(game, options, players)
+        preset = found.id if found is not None else (CUSTOM if house_rules(game) else ids[0])
+    return GameChoice(players, options, str(preset))
+
+
+def remember_game_choice(settings: Settings, game: GameConfig, choice: GameChoice,
+                         in_force: dict[str, Any]) -> None:
+    """Keep the choice for next time: the options in force (as ``game_options`` always held
+    them) and, for a game with presets, the preset and the Custom toggles."""
+    from game.variants import house_options
+
+    settings.game_options[game.id] = {**in_force, "players": choice.players}
+    if game.presets:
+        settings.variants[game.id] = {"preset": choice.preset, "custom": house_options(game, choice.options)}
 
 
 @dataclass
@@ -141,32 +205,49 @@ def load_settings(path: Path | None = None, default_language: str | None = None)
         from game.i18n import detect_system_language
 
         default_language = detect_system_language()
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    from game.storage import Problem, read_json
+
+    # The hardened reader: not UTF-8, not JSON, nested 100,000 deep, not an object, a FIFO…
+    # all move the file aside as settings.json.bad (it is never overwritten by defaults).
+    data, problem = read_json(p, max_bytes=MAX_BYTES, expect=dict, what="a settings file")
+    if problem:
+        _BASE[str(p)] = {}
+        bad = getattr(problem, "bad", None)
+        kept = f" (the old file is kept as {bad})" if bad else ""
+        return LoadResult(Settings(language=default_language),
+                          Problem(f"Settings file was damaged; defaults restored{kept}.", p.name, bad))
+    if data is None:
+        _BASE[str(p)] = {}
         return LoadResult(Settings(language=default_language), None, first_start=True)
-    except (OSError, UnicodeDecodeError) as e:
-        return LoadResult(Settings(language=default_language), f"Settings could not be read ({e}); using defaults.")
-    try:
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-    except ValueError:
-        bad = p.with_name(p.name + ".bad")
-        try:
-            os.replace(p, bad)
-            kept = f" (the old file is kept as {bad.name})"
-        except OSError:
-            kept = ""
-        return LoadResult(Settings(language=default_language), f"Settings file was damaged; defaults restored{kept}.")
-    return LoadResult(Settings.from_json(data, default_language))
+    settings = Settings.from_json(data, default_language)
+    _BASE[str(p)] = settings.to_json()
+    return LoadResult(settings)
+
+
+#: settings.json is small; anything larger is not one.
+MAX_BYTES = 1024 * 1024
+#: Per file: the settings as this process read them, so that a save writes only what this
+#: window changed (a second window's change to another setting survives: storage.merge_changes).
+_BASE: dict[str, dict[str, Any]] = {}
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> str | None:
-    """Write atomically. Returns None on success, else a one-line problem (never raises)."""
-    from game.storage import write_json
+    """Write atomically what changed since this window read the file, over what the file
+    holds now. Returns None on success, else a one-line problem (never raises)."""
+    from game.safejson import load_file
+    from game.storage import locked, merge_changes, write_json
 
-    problem = write_json(path or settings_path(), settings.to_json())
+    p = path or settings_path()
+    new = settings.to_json()
+    with locked(p):
+        try:
+            current = load_file(p, max_bytes=MAX_BYTES)
+        except (OSError, ValueError):
+            current = {}  # missing or unreadable now: write all of ours
+        merged = merge_changes(current, _BASE.get(str(p), {}), new) if isinstance(current, dict) else new
+        problem = write_json(p, merged)
+    if not problem:
+        _BASE[str(p)] = new
     return f"Settings could not be saved ({problem})." if problem else None
 
 
@@ -175,6 +256,6 @@ def _warn(msg: str) -> None:
 
 
 __all__ = [
-    "Settings", "LoadResult", "ANIMATION_SPEEDS", "AI_LEVELS", "load_settings", "save_settings",
+    "Settings", "LoadResult", "GameChoice", "game_choice", "remember_game_choice", "ANIMATION_SPEEDS", "AI_LEVELS", "TRICK_HOLDS", "load_settings", "save_settings",
     "settings_path", "user_config_dir", "user_data_dir",
 ]

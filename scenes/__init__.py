@@ -1,5 +1,6 @@
-"""Scenes: one module per screen (menu, deck_select, game_select, settings; table, results and
-rules come later) plus the Scene base, the SceneStack and the app loop."""
+"""Scenes: one module (or package) per screen, registered by name in ``registry.py``; the
+Scene base and the SceneStack (``scene.py``), the app and its loop (``app.py``), the window
+(``window.py``) and the command line (``launch.py``)."""
 
 import os as _os
 

@@ -1,8 +1,9 @@
-"""The window: command line, the fixed-tick loop, letterboxing, post-processing, screenshots.
+"""The app: the services scenes reach, the fixed-tick loop, post-processing, screenshots.
 
-Everything is drawn on a 1280×720 logical canvas; the canvas is scaled to fit the window
-with letterboxing (nothing is ever cut off) and mouse positions are mapped back, so scenes
-only ever think in canvas pixels.
+Everything is drawn on a 1280×720 logical canvas. In a window the canvas *is* the SCALED
+display surface, which SDL scales to the window with letterboxing and whose mouse positions
+SDL maps back (see :mod:`scenes.window`), so scenes only ever think in canvas pixels.
+The command line lives in :mod:`scenes.launch`.
 
 The loop runs the simulation at a fixed 60 updates per second with an accumulator and
 renders once per pass with the leftover fraction as interpolation ``alpha``; the clock
@@ -10,23 +11,20 @@ renders once per pass with the leftover fraction as interpolation ``alpha``; the
 """
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-CANVAS_SIZE = (1280, 720)
+from scenes.scene import SceneStack
+from scenes.window import CANVAS_SIZE, GameWindow
+
 TICK_RATE = 60
 TICK = 1.0 / TICK_RATE
 MAX_FPS = 60
 MAX_FRAME_TIME = 0.25  # after a stall, skip ahead rather than run hundreds of catch-up ticks
 SCREENSHOT_TICKS = 45  # updates run before a --screenshot, so entry animations have settled
 FADE_SECONDS = 0.22
-
-SCREENSHOT_SCENES = ("menu", "decks", "games", "settings")
 
 
 class Clock(Protocol):
@@ -42,10 +40,9 @@ class App:
                  window_size: tuple[int, int] | None = None):
         import pygame
 
-        from scenes.scene import SceneStack
-        from sprites import theme, tween
+        from sprites import theme, tween, widgets
         from sprites.postfx import PostFX
-        from sprites.widgets import Toasts
+        from sprites.toasts import Toasts
 
         self.pg = pygame
         self.config = config
@@ -54,7 +51,7 @@ class App:
         self.theme = theme
         self.fonts = theme.font
         self.persist = persist
-        self.stack = SceneStack()
+        self.stack = SceneStack(self)
         self.stack.on_change = self._on_scene_change
         self.toasts = Toasts()
         self.postfx = PostFX(CANVAS_SIZE)
@@ -65,26 +62,26 @@ class App:
         self.frames = 0
         self.alpha = 1.0
         self._fade: Any = None  # (snapshot surface, elapsed seconds)
-        self._scaled: Any = None
         self._tween = tween
-        self._window_size = window_size or CANVAS_SIZE
+        self.window = GameWindow(pygame, window_size)
 
         if not pygame.display.get_init():
             pygame.display.init()
         if not pygame.font.get_init():
             pygame.font.init()
-        pygame.key.set_repeat(320, 45)
         self.has_window = window
         if window:
+            want_full = settings.fullscreen if fullscreen is None else fullscreen
+            # The frame is drawn straight on the SCALED display surface: nothing to copy.
+            self.canvas = self.window.open(want_full)
             pygame.display.set_caption("Cardavia")
             self._set_icon()
-            want_full = settings.fullscreen if fullscreen is None else fullscreen
-            self._open_window(want_full)
         else:
             # Screenshots: a hidden 1×1 surface is enough for convert() and fonts.
             if pygame.display.get_surface() is None:
                 pygame.display.set_mode((1, 1), pygame.HIDDEN)
-        self.canvas = pygame.Surface(CANVAS_SIZE).convert()
+            self.canvas = pygame.Surface(CANVAS_SIZE).convert()
+        pygame.key.set_repeat(320, 45)
         # Sound only with a real window (screenshots and tests stay silent). The audio
         # package never raises; without it the game is simply silent.
         self.audio: Any = None
@@ -98,8 +95,6 @@ class App:
                 self.audio = Audio(volume=settings.volume, muted=settings.muted, speed=settings.animation_speed)
                 # Sounds are synthesised after the first frame is shown (see update), so
                 # start-up is not slowed by it.
-        from sprites import widgets
-
         widgets.set_feedback(self.sound)
         self.apply_settings()
 
@@ -134,7 +129,7 @@ class App:
             return
         setattr(self.settings, name, value)
         if name == "fullscreen" and self.has_window:
-            self._open_window(bool(value))
+            self.window.set_fullscreen(bool(value))
         self.apply_settings()
         if commit:
             self.save_settings()
@@ -151,30 +146,25 @@ class App:
     def toast(self, message: str) -> None:
         self.toasts.show(message)
 
-    def push(self, scene: Any) -> Any:
-        return self.stack.push(scene)
+    def push(self, scene: Any, **params: Any) -> Any:
+        return self.stack.push(scene, **params)
 
     def open_scene(self, name: str, **params: Any) -> bool:
         """Push the scene registered as ``name``; a friendly toast if it is not there yet."""
-        from scenes.scene import make_scene
-
-        scene = make_scene(self, name, **params)
-        if scene is None:
+        try:
+            self.stack.push(name, **params)
+        except LookupError:
             self.toast(self.t("toast.not_ready", what=self.t(f"scene.{name}")))
             return False
-        self.stack.push(scene)
         return True
 
     def open_path(self, name: str, **params: Any) -> None:
-        """Build the stack for ``name`` from scratch: its usual parents, then the scene."""
-        from scenes.scene import SCENE_PARENTS, make_scene
-
-        self.stack.scenes.clear()
-        for parent in (*SCENE_PARENTS.get(name, ("menu",)), name):
-            scene = make_scene(self, parent, **params)
-            if scene is None:
-                raise ValueError(f"scene {parent!r} is not available")
-            self.stack.push(scene)
+        """Build the stack for ``name`` from scratch: its registered parents, then the scene
+        (ValueError when one of them is not available)."""
+        try:
+            self.stack.reset(name, **params)
+        except LookupError as e:
+            raise ValueError(str(e)) from None
         self._fade = None
 
     def quit(self) -> None:
@@ -190,52 +180,26 @@ class App:
         pg.draw.polygon(icon, (192, 38, 45), [(16, 10), (21, 16), (16, 22), (11, 16)])
         pg.display.set_icon(icon)
 
-    def _open_window(self, fullscreen: bool) -> None:
-        pg = self.pg
-        if fullscreen:
-            pg.display.set_mode((0, 0), pg.FULLSCREEN)
-        else:
-            pg.display.set_mode(self._window_size, pg.RESIZABLE)
-        self._scaled = None
-
     def toggle_fullscreen(self) -> None:
         self.set_setting("fullscreen", not self.settings.fullscreen)
 
-    def view_rect(self, window_size: tuple[int, int] | None = None) -> Any:
-        """Where the canvas appears in the window: as large as fits, centred (letterbox)."""
-        ww, wh = window_size or self._window_surface_size()
-        cw, ch = CANVAS_SIZE
-        scale = min(ww / cw, wh / ch)
-        w, h = max(1, round(cw * scale)), max(1, round(ch * scale))
-        return self.pg.Rect((ww - w) // 2, (wh - h) // 2, w, h)
-
-    def _window_surface_size(self) -> tuple[int, int]:
-        surf = self.pg.display.get_surface()
-        return surf.get_size() if surf is not None else CANVAS_SIZE
-
-    def to_canvas(self, pos: tuple[int, int], window_size: tuple[int, int] | None = None) -> tuple[int, int]:
-        """A window position in canvas pixels (clamped to the canvas)."""
-        v = self.view_rect(window_size)
-        x = (pos[0] - v.x) * CANVAS_SIZE[0] / v.w
-        y = (pos[1] - v.y) * CANVAS_SIZE[1] / v.h
-        return (int(max(0, min(CANVAS_SIZE[0] - 1, x))), int(max(0, min(CANVAS_SIZE[1] - 1, y))))
-
     def map_event(self, event: Any) -> Any:
-        """Mouse events in canvas coordinates; a click in the letterbox bars is dropped."""
+        """Mouse events as scenes want them. SDL already reports positions in canvas pixels
+        (the SCALED display maps them); a click in the letterbox bars is dropped, other
+        positions are kept on the canvas, and wheel events get the pointer's position."""
         pg = self.pg
         if event.type == pg.MOUSEWHEEL:
-            # Wheel events carry no position; give them the pointer's, in canvas pixels.
             data = dict(event.dict)
-            data["pos"] = self.to_canvas(pg.mouse.get_pos()) if self.has_window else data.get("pos", (0, 0))
+            data["pos"] = _on_canvas(pg.mouse.get_pos()) if self.has_window else data.get("pos", (0, 0))
             return pg.event.Event(event.type, data)
         if event.type in (pg.MOUSEMOTION, pg.MOUSEBUTTONDOWN, pg.MOUSEBUTTONUP) and hasattr(event, "pos"):
-            if event.type == pg.MOUSEBUTTONDOWN and not self.view_rect().collidepoint(event.pos):
+            pos = _on_canvas(event.pos)
+            if event.type == pg.MOUSEBUTTONDOWN and pos != tuple(event.pos):
                 return None
+            if pos == tuple(event.pos):
+                return event
             data = dict(event.dict)
-            data["pos"] = self.to_canvas(event.pos)
-            if "rel" in data:
-                v = self.view_rect()
-                data["rel"] = (round(data["rel"][0] * CANVAS_SIZE[0] / v.w), round(data["rel"][1] * CANVAS_SIZE[1] / v.h))
+            data["pos"] = pos
             return pg.event.Event(event.type, data)
         return event
 
@@ -260,8 +224,7 @@ class App:
                     self.toast(self.t("toast.screenshot", file=path.name))
                 return
         if event.type in (pg.VIDEORESIZE, pg.WINDOWSIZECHANGED):
-            self._scaled = None
-            return
+            return  # SDL rescales the picture itself
         mapped = self.map_event(event)
         if mapped is not None:
             self.stack.handle(mapped)
@@ -302,21 +265,9 @@ class App:
         return canvas
 
     def present(self) -> None:
-        """Show the canvas in the window, scaled to fit with black bars."""
-        pg = self.pg
-        window = pg.display.get_surface()
-        if window is None or not self.has_window:
-            return
-        if window.get_size() == CANVAS_SIZE:
-            window.blit(self.canvas, (0, 0))
-        else:
-            v = self.view_rect(window.get_size())
-            if self._scaled is None or self._scaled.get_size() != v.size:
-                self._scaled = pg.Surface(v.size).convert()
-                window.fill((0, 0, 0))
-            pg.transform.smoothscale(self.canvas, v.size, self._scaled)
-            window.blit(self._scaled, v.topleft)
-        pg.display.flip()
+        """Show the frame: SDL scales the canvas into the window, letterboxed."""
+        if self.has_window:
+            self.window.present()
 
     def run(self, max_frames: int | None = None) -> int:
         """The main loop: events, fixed updates from the accumulator, one render per pass."""
@@ -346,15 +297,14 @@ class App:
         return 0
 
     def shutdown(self) -> None:
-        """The app is closing (window close, Alt-F4, Quit, SIGTERM): every scene that holds a
-        match saves it and abandons its thinking bot (``close()``), top first. No more frames."""
+        """The app is closing (window close, Alt-F4, Quit, SIGTERM): every scene on the stack
+        gets ``close()``, top first — a table saves its match and abandons its thinking bot.
+        No more frames."""
         for scene in reversed(list(self.stack.scenes)):
-            close = getattr(scene, "close", None)
-            if scene.name == "table" and callable(close):
-                try:
-                    close()
-                except Exception as e:  # noqa: BLE001 - one scene's failure must not cost the others
-                    print(f"cardavia: could not close the {scene.name} cleanly: {e}", file=sys.stderr)
+            try:
+                scene.close()
+            except Exception as e:  # noqa: BLE001 - one scene's failure must not cost the others
+                print(f"cardavia: could not close the {scene.name or 'scene'} cleanly: {e}", file=sys.stderr)
 
     def _on_scene_change(self, old: Any, new: Any) -> None:
         # Cross-fade between full screens; overlays animate their own entrance.
@@ -377,11 +327,13 @@ class App:
             while path.exists():
                 path = folder / f"cardavia-{stamp}-{n}.png"
                 n += 1
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.pg.image.save(self.canvas, str(path))
-        except (OSError, self.pg.error) as e:
-            self.toast(self.t("toast.screenshot_failed", reason=str(e)))
+        from scenes.snapshot import save_png
+
+        # Encoded in memory and written atomically: a full disk is a failure, never a
+        # truncated PNG, and an existing file is never replaced.
+        problem = save_png(self.canvas, path, overwrite=False)
+        if problem:
+            self.toast(self.t("toast.screenshot_failed", reason=problem))
             return None
         return path
 
@@ -394,221 +346,9 @@ class App:
             self.update(TICK)
 
 
-# ====================================================================== command line
-class ArgError(Exception):
-    """A bad command line; the message is one line for the player."""
+def _on_canvas(pos: Any) -> tuple[int, int]:
+    """A position clamped to the canvas (SDL reports the letterbox bars outside it)."""
+    return (int(max(0, min(CANVAS_SIZE[0] - 1, pos[0]))), int(max(0, min(CANVAS_SIZE[1] - 1, pos[1]))))
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise ArgError(_friendly(message))
-
-
-def _friendly(message: str) -> str:
-    if message.startswith("unrecognized arguments:"):
-        args = message.split(":", 1)[1].strip()
-        return f"unknown option {args}"
-    if message.startswith("argument "):
-        opt, _, rest = message[len("argument "):].partition(": ")
-        opt = opt.split("/")[-1]
-        if rest.startswith("expected one argument"):
-            return f"{opt} needs a value"
-        if rest.startswith("invalid choice:"):
-            return f"{opt}: {rest[len('invalid choice: '):]}"
-        return f"{opt}: {rest}"
-    return message
-
-
-def _percent(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to 100, not {value!r}") from None
-    if not 0 <= n <= 100:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 100, not {n}")
-    return n
-
-
-def _ticks(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {value!r}") from None
-    if not 0 <= n <= 6000:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 6000, not {n}")
-    return n
-
-
-def _size(value: str) -> tuple[int, int]:
-    try:
-        w, h = (int(x) for x in value.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must look like 1280x720, not {value!r}") from None
-    if not (320 <= w <= 8192 and 180 <= h <= 8192):
-        raise argparse.ArgumentTypeError(f"{w}x{h} is out of range (320x180 to 8192x8192)")
-    return w, h
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(
-        prog="cardavia",
-        description="Cardavia — Scopa, Cìcera, Briscola and Schnapsen against the computer.",
-        epilog="Headless commands: 'simulate' and 'verify' (see 'main.py simulate --help'). "
-               "In the window: F11 fullscreen, F12 screenshot.",
-    )
-    p.add_argument("--screenshot", metavar="FILE", help="render a scene to this PNG file and exit")
-    p.add_argument("--scene", metavar="NAME", help="scene to open: menu, decks, games, settings (default: menu)")
-    p.add_argument("--deck", metavar="D", help="deck for the games scene (e.g. piacentine)")
-    p.add_argument("--game", metavar="G", help="game to preselect (scopa, cicera, briscola, schnapsen)")
-    p.add_argument("--lang", choices=("en", "nl", "de", "it"), help="language for this run")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), help="players at the table (table scene)")
-    p.add_argument("--seed", type=int, metavar="S", help="fixed cards for the table scene (a mid-deal screenshot)")
-    p.add_argument("--match-end", action="store_true",
-                   help="results scene: play the demo match to its end and show the match result")
-    p.add_argument("--contrast", type=_percent, metavar="N", help="picture contrast 0–100 (50 neutral)")
-    p.add_argument("--grain", type=_percent, metavar="N", help="film grain 0–100 (50 neutral)")
-    p.add_argument("--temperature", type=_percent, metavar="N", help="colour temperature 0–100 (50 neutral)")
-    p.add_argument("--fullscreen", action="store_true", help="start in fullscreen")
-    p.add_argument("--window", type=_size, metavar="WxH", help="window size (default 1280x720)")
-    p.add_argument("--ticks", type=_ticks, default=SCREENSHOT_TICKS, help=argparse.SUPPRESS)
-    return p
-
-
-def _validate(args: argparse.Namespace, config: Any) -> None:
-    from scenes.scene import available_scenes
-
-    if args.scene is not None:
-        names = available_scenes()
-        if args.scene not in names:
-            raise ArgError(f"unknown scene {args.scene!r} (scenes: {', '.join(names)})")
-    if args.deck is not None and args.deck not in config.decks:
-        raise ArgError(f"unknown deck {args.deck!r} (decks: {', '.join(config.decks)})")
-    if args.game is not None:
-        if args.game not in config.games:
-            raise ArgError(f"unknown game {args.game!r} (games: {', '.join(config.games)})")
-        if args.deck is not None and args.game not in config.decks[args.deck].games:
-            raise ArgError(f"the {args.deck} deck does not offer {args.game} "
-                           f"(it offers: {', '.join(config.decks[args.deck].games)})")
-    if args.screenshot is not None and not args.screenshot.strip():
-        raise ArgError("--screenshot needs a file name")
-
-
-def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[str, Any]:
-    """Parameters for the opened scene: the deck (from --deck, --game, the last used, or the first)."""
-    deck = args.deck
-    if deck is None and args.game is not None:
-        offering = [d.id for d in config.decks_for(args.game)]
-        deck = settings.last_deck if settings.last_deck in offering else (offering[0] if offering else None)
-    if deck is None:
-        deck = settings.last_deck if settings.last_deck in config.decks else next(iter(config.decks))
-    params: dict[str, Any] = {"deck": deck}
-    if args.game is not None:
-        params["game"] = args.game
-    if getattr(args, "match_end", False):
-        params["match_end"] = True
-    for k in ("players", "seed"):
-        if getattr(args, k, None) is not None:
-            params[k] = getattr(args, k)
-    return params
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Open the window (no arguments) or render one scene to a PNG (--screenshot)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except ArgError as e:
-        print(f"cardavia: {e} (see --help)", file=sys.stderr)
-        return 2
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
-
-    from game.config import ConfigError, get_config
-
-    try:
-        config = get_config()
-    except ConfigError as e:
-        print(f"cardavia: {e}", file=sys.stderr)
-        return 2
-    try:
-        _validate(args, config)
-    except ArgError as e:
-        print(f"cardavia: {e} (see --help)", file=sys.stderr)
-        return 2
-
-    from game.i18n import I18n
-    from game.settings import load_settings
-
-    loaded = load_settings()
-    settings = loaded.settings
-    overrides = {k: getattr(args, k) for k in ("contrast", "grain", "temperature") if getattr(args, k) is not None}
-    if args.lang:
-        overrides["language"] = args.lang
-    for k, v in overrides.items():
-        setattr(settings, k, v)
-    i18n = I18n(settings.language)
-
-    shot = args.screenshot
-    if shot is not None:
-        # Nothing is shown: render off-screen, so it works without a display too.
-        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-        # A screenshot plays demo matches: their saves and statistics go to a throw-away
-        # folder, never over the player's match in progress.
-        import atexit
-        import shutil
-        import tempfile
-
-        scratch = tempfile.mkdtemp(prefix="cardavia-shot-")
-        atexit.register(shutil.rmtree, scratch, True)
-        os.environ["CARDAVIA_HOME"] = scratch
-    import pygame
-
-    try:
-        app = App(config, settings, i18n, window=shot is None, persist=shot is None,
-                  fullscreen=True if args.fullscreen else None, window_size=args.window)
-    except pygame.error as e:
-        print(f"cardavia: cannot open a window ({e})", file=sys.stderr)
-        return 1
-    if shot is None:
-        _quit_on_sigterm(app)  # from here on a polite kill saves and exits like the close button
-    if loaded.problem:
-        app.toast(loaded.problem)
-    if loaded.first_start and shot is None:
-        app.save_settings()
-    scene = args.scene or "menu"
-    app.open_path(scene, **scene_params(args, config, settings))
-
-    if shot is not None:
-        app.settle(args.ticks)
-        app.render(1.0)
-        path = Path(shot).expanduser()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(app.canvas, str(path))
-        except (OSError, pygame.error) as e:
-            print(f"cardavia: cannot write {path}: {e}", file=sys.stderr)
-            return 1
-        return 0
-    try:
-        return app.run()
-    finally:
-        app.save_settings()
-        if app.audio is not None:
-            app.audio.stop()
-        pygame.quit()
-
-
-def _quit_on_sigterm(app: App) -> None:
-    """A polite kill (SIGTERM, logout) leaves like the close button: the loop ends and the
-    match is saved. (A hard kill loses nothing either: every move is already saved.)"""
-    import signal
-
-    try:
-        signal.signal(signal.SIGTERM, lambda *_: app.quit())
-    except (ValueError, OSError, AttributeError):  # not the main thread, or no such signal
-        pass
-
-
-__all__ = ["App", "main", "build_parser", "CANVAS_SIZE", "TICK", "TICK_RATE", "ArgError"]
+__all__ = ["App", "Clock", "CANVAS_SIZE", "TICK", "TICK_RATE", "SCREENSHOT_TICKS"]

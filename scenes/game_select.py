@@ -1,20 +1,34 @@
 """Game choice for one deck: each game the deck offers, with its line (players · opponents ·
-format, computed from rules.yaml and the chosen options), options, AI level, Start and Rules.
+format, computed from rules.yaml and the chosen options), its options, Start and Rules; the
+AI level (one setting for every game) at the top right.
 
-Start opens the scene registered as "table", Rules the one registered as "rules"; until
-those exist the player gets a friendly toast instead.
+A game with presets in rules.yaml (Scopa) offers them by name — only those that fit the
+chosen player count — and "Custom": with Custom chosen, "Edit" opens the house rules as
+toggles, each with its one-line explanation (the option's ``describe`` key), again only the
+ones offered for that player count. Every choice is remembered per game in the settings
+(:func:`game.settings.game_choice`), a bad remembered value falling back to its default.
+Nothing here knows a game by name: presets, options, player counts and explanations all
+come from the config.
+
+Start opens the scene registered as "table" with every option in force, Rules the one
+registered as "rules"; until those exist the player gets a friendly toast instead.
+
+Keys: Tab / arrows move, Left/Right change a chooser, Enter presses; Esc closes the house
+rules (or goes back). Mouse: click segments, arrows and buttons; wheel over a chooser.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
-from game.settings import AI_LEVELS
+from game.settings import AI_LEVELS, GameChoice, game_choice, remember_game_choice
+from game.variants import CUSTOM, house_rules, preset_of, preset_options, rule_value_label, variant_name
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Tween, ease_out_cubic
-from sprites.widgets import Button, Choice, card_fan_fit, sample_codes
+from sprites.widgets import Button, Choice, Widget, card_fan_fit, sample_codes
 
 LEFT = pygame.Rect(40, 36, 360, 650)
 RIGHT_X = 430
@@ -22,6 +36,12 @@ RIGHT_W = 1240 - RIGHT_X
 LIST_TOP = 96
 LIST_BOTTOM = 668
 PANEL_GAP = 14
+CONTROL_GAP = 18
+#: The house rules panel, over the list of games while it is open.
+CUSTOM_RECT = pygame.Rect(RIGHT_X, LIST_TOP, RIGHT_W, LIST_BOTTOM - LIST_TOP)
+RULE_W = 290            # a house rule's chooser; its explanation runs to its right
+RULE_TOP = 112          # the first rule's row, below the panel's heading
+RULE_STEP = 76
 
 #: Options that only matter for a match (hidden while "single deal" is chosen).
 MATCH_ONLY = {"target", "deals_to_win"}
@@ -65,45 +85,102 @@ def game_line(t: Any, game: Any, options: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-class GamePanel:
-    """The static part of one game's block (name, line, blurb) plus its widget rects."""
+def in_force(game: Any, choice: GameChoice) -> dict[str, Any]:
+    """Every option the table will play with: the chosen ones, an option not offered for the
+    player count at its default, and with a preset chosen its house rules as it sets them."""
+    opts = {k: (choice.options.get(k, spec.default) if spec.offered_for(choice.players) else spec.default)
+            for k, spec in game.options.items()}
+    preset = chosen_preset(game, choice)
+    if preset is not None:
+        opts.update(preset_options(game, preset))
+    return opts
 
-    def __init__(self, scene: GameSelectScene, game: Any, rect: pygame.Rect):
+
+def chosen_preset(game: Any, choice: GameChoice) -> Any:
+    """The preset in force (None: Custom, or a game without presets). A remembered preset that
+    does not fit the player count gives way to the first that does (Scopone at two players:
+    the classic game), and comes back when the count does."""
+    if not game.presets or choice.preset == CUSTOM:
+        return None
+    fits = game.presets_for(choice.players)
+    return next((p for p in fits if p.id == choice.preset), fits[0] if fits else None)
+
+
+@dataclass
+class Slot:
+    """One control of a game's row: its widget, and whether it is shown now."""
+
+    widget: Widget
+    shown: Any  # () -> bool
+    fixed_w: int = 0  # a button's width; 0 for a chooser (measured from its labels)
+    always_compact: bool = False
+
+
+class GamePanel:
+    """The static part of one game's block (name, line, blurb) plus its widgets."""
+
+    def __init__(self, scene: GameSelectScene, game: Any, rect: pygame.Rect, players: int | None = None):
         self.scene = scene
         self.game = game
         self.rect = rect
-        self.options: dict[str, Any] = scene.saved_options(game)
-        self.players = scene.saved_players(game)
+        self.choice: GameChoice = game_choice(scene.app.settings, game)
+        if players in game.players:
+            self.choice.players = players
         self.start: Button | None = None
         self.rules: Button | None = None
-        self.controls: list[Choice] = []  # option choosers, laid out left to right
-        self.controls_x = rect.x + 24
+        self.preset_choice: Choice | None = None
+        self.edit: Button | None = None
+        self.slots: list[Slot] = []      # the row of controls, laid out left to right
+        self.rule_choices: list[tuple[Any, Choice]] = []  # (option spec, chooser) of the house rules panel
+        self.done: Button | None = None
+
+    # Shorthands the widgets' callbacks use.
+    @property
+    def players(self) -> int:
+        return self.choice.players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.choice.options
+
+    def preset_id(self) -> str:
+        """The preset shown: the one in force, or "custom"."""
+        if not self.game.presets:
+            return ""
+        p = chosen_preset(self.game, self.choice)
+        return CUSTOM if p is None else p.id
+
+    def in_force(self) -> dict[str, Any]:
+        return in_force(self.game, self.choice)
 
 
 class GameSelectScene(UIScene):
-    def __init__(self, app: Any, deck: str | None = None, game: str | None = None):
+    def __init__(self, app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
+                 custom: bool = False):
         cfg = app.config
         self.deck = cfg.decks[deck] if deck in cfg.decks else next(iter(cfg.decks.values()))
         self.initial_game = game
+        self.initial_players = players
         self.appear = Tween(0.0, 1.0, 0.4, ease_out_cubic)
         self._left_cache: tuple | None = None
+        #: The game whose house rules panel is open (None: the list of games is shown).
+        self.custom: GamePanel | None = None
         super().__init__(app)
+        if custom:
+            p = self.panel_of(game)
+            if p is not None and p.game.presets:
+                self.open_custom(p)
+
+    def panel_of(self, game_id: str | None) -> GamePanel | None:
+        return next((p for p in self.panels if p.game.id == game_id), None)
+
+    def listing(self) -> bool:
+        """True while the list of games is shown (the house rules panel is closed)."""
+        return self.custom is None
 
     # ------------------------------------------------------------------ option memory
-    def saved_options(self, game: Any) -> dict[str, Any]:
-        saved = self.app.settings.game_options.get(game.id, {})
-        opts = game.default_options()
-        for k, v in saved.items():
-            if k in game.options and v in game.options[k].allowed:
-                opts[k] = v
-        return opts
-
-    def saved_players(self, game: Any) -> int:
-        saved = self.app.settings.game_options.get(game.id, {}).get("players")
-        return saved if saved in game.players else min(game.players)
-
     def _remember(self, panel: GamePanel) -> None:
-        self.app.settings.game_options[panel.game.id] = {**panel.options, "players": panel.players}
+        remember_game_choice(self.app.settings, panel.game, panel.choice, panel.in_force())
         self.app.save_settings()
 
     # ------------------------------------------------------------------ layout
@@ -116,82 +193,211 @@ class GameSelectScene(UIScene):
         focus = None
         for i, game in enumerate(games):
             rect = pygame.Rect(RIGHT_X, LIST_TOP + i * (h + PANEL_GAP), RIGHT_W, h)
-            panel = GamePanel(self, game, rect)
+            players = self.initial_players if game.id == self.initial_game else None
+            panel = GamePanel(self, game, rect, players)
             self.panels.append(panel)
             self._build_panel(panel)
             if focus is None or game.id == self.initial_game:
                 focus = panel.start
         self.back_button = self.ui.add(Button((LEFT.x + 20, LEFT.bottom - 62, 150, 42), self.label("common.back"),
-                                              self.back, icon="‹", size=15, name="back"))
+                                              self.back, icon="‹", size=15, name="back", visible=self.listing))
+        # One AI level for every game, at the top right.
+        aw = 240
+        self.ai_choice = self.ui.add(Choice((RIGHT_X + RIGHT_W - aw, 26, aw, 58), self.label("games.ai"),
+                                            [(lvl, self.label(f"ai.{lvl}")) for lvl in AI_LEVELS],
+                                            lambda: self.app.settings.ai_level, self._set_ai, visible=self.listing,
+                                            name="ai"))
+        for p in self.panels:
+            self._build_custom(p)
         if focus is not None:
             self.ui.focus(focus)
 
     def _build_panel(self, p: GamePanel) -> None:
         r = p.rect
         game = p.game
+        gid = game.id
         # Start and Rules stacked at the right of the block.
         bx = r.right - 24 - 150
         p.start = self.ui.add(Button((bx, r.y + r.h // 2 - 52, 150, 50), self.label("games.start"),
-                                     lambda: self.start(p), style="primary", size=17, name=f"start:{game.id}"))
+                                     lambda: self.start(p), style="primary", size=17, name=f"start:{gid}",
+                                     visible=self.listing))
         p.rules = self.ui.add(Button((bx, r.y + r.h // 2 + 10, 150, 40), self.label("games.rules"),
-                                     lambda: self.rules(p), size=14, name=f"rules:{game.id}"))
-        # Options along the bottom of the block, left to right.
-        x = r.x + 24
-        y = r.bottom - 66
-        right_limit = bx - 24
-        controls: list[tuple[str, Any, list, Any, Any, int]] = []
+                                     lambda: self.rules(p), size=14, name=f"rules:{gid}", visible=self.listing))
+        y = self._row_y(r)
+        row = pygame.Rect(r.x + 24, y, 10, 58)
         if len(game.players) > 1:
-            controls.append(("players", self.label("games.players"),
-                             [(n, str(n)) for n in game.players],
-                             lambda p=p: p.players, lambda v, p=p: self._set_players(p, v), 44))
+            w = self.ui.add(Choice(row, self.label("games.players"), [(n, str(n)) for n in game.players],
+                                   lambda: p.players, lambda v: self._set_players(p, v), visible=self.listing,
+                                   name=f"players:{gid}"))
+            p.slots.append(Slot(w, self.listing))
+        presets = bool(game.presets)
+        if presets:
+            p.preset_choice = self.ui.add(Choice(row, self.label("house_rules.caption"), self._preset_values(p),
+                                                 p.preset_id, lambda v: self._set_preset(p, v), compact=True,
+                                                 visible=self.listing, name=f"preset:{gid}"))
+            p.slots.append(Slot(p.preset_choice, self.listing, always_compact=True))
+            custom = lambda: self.listing() and p.preset_id() == CUSTOM  # noqa: E731
+            p.edit = self.ui.add(Button(pygame.Rect(row.x, y + 22, 10, 36), self.label("house_rules.edit"),
+                                        lambda: self.open_custom(p), size=14, name=f"edit:{gid}", visible=custom))
+            p.slots.append(Slot(p.edit, custom, fixed_w=104))
+        house = {s.name for s in house_rules(game)} if presets else set()
         for key, spec in game.options.items():
-            if len(spec.allowed) < 2:
+            if len(spec.allowed) < 2 or key in house:
                 continue
             values = [(v, self._value_label(key, v)) for v in spec.allowed]
-            controls.append((key, self.label(f"option.{key}"), values,
-                             lambda p=p, k=key: p.options[k],
-                             lambda v, p=p, k=key: self._set_option(p, k, v), 44 if key != "format" else 78))
-        controls.append(("ai", self.label("games.ai"), [(lvl, self.label(f"ai.{lvl}")) for lvl in AI_LEVELS],
-                         lambda: self.app.settings.ai_level, self._set_ai, 72))
-        for key, caption, values, get, set_, seg in controls:
-            w = max(96, seg * len(values))
-            w = min(w, right_limit - x)
-            visible = (lambda p=p: p.options.get("format") != "single") if key in MATCH_ONLY and "format" in p.options \
-                else True
-            p.controls.append(self.ui.add(Choice((x, y, w, 58), caption, values, get, set_, visible=visible,
-                                                 name=f"{key}:{game.id}")))
-            x += w + 18
+            shown = self._shown_option(p, key, spec)
+            w = self.ui.add(Choice(row, self.label(f"option.{key}"), values, lambda k=key: p.options[k],
+                                   lambda v, k=key: self._set_option(p, k, v), visible=shown, name=f"{key}:{gid}"))
+            p.slots.append(Slot(w, shown))
         self._reflow(p)
 
+    @staticmethod
+    def _row_y(r: pygame.Rect) -> int:
+        """The row of controls: along the bottom, a little lower in a crowded deck's short block."""
+        return r.bottom - (62 if r.h < 150 else 66)
+
+    def _shown_option(self, p: GamePanel, key: str, spec: Any) -> Any:
+        def shown() -> bool:
+            if not self.listing() or not spec.offered_for(p.players):
+                return False
+            # "Match to" is hidden while "Single deal" is chosen.
+            return not (key in MATCH_ONLY and p.options.get("format") == "single")
+        return shown
+
+    def _build_custom(self, p: GamePanel) -> None:
+        """The house rules panel of ``p``'s game: a chooser per rule, and Done."""
+        if not p.game.presets:
+            return
+        gid = p.game.id
+        for spec in house_rules(p.game):
+            shown = (lambda s=spec: self.custom is p and s.offered_for(p.players))  # noqa: E731
+            values = [(v, self._rule_value_label(spec.name, v)) for v in spec.allowed]
+            c = self.ui.add(Choice((CUSTOM_RECT.x + 28, 0, RULE_W, 58), self.label(f"option.{spec.name}"), values,
+                                   lambda k=spec.name: p.options[k], lambda v, k=spec.name: self._set_rule(p, k, v),
+                                   visible=shown, name=f"rule:{spec.name}:{gid}"))
+            p.rule_choices.append((spec, c))
+        r = CUSTOM_RECT
+        p.done = self.ui.add(Button((r.right - 28 - 170, r.bottom - 66, 170, 46), self.label("common.done"),
+                                    self.close_custom, style="primary", size=16, name=f"done:{gid}",
+                                    visible=lambda: self.custom is p))
+        self._reflow_custom(p)
+
+    def _preset_values(self, p: GamePanel) -> list[tuple[str, Any]]:
+        """The presets that fit the player count, then Custom."""
+        out: list[tuple[str, Any]] = [(q.id, self.label(q.name)) for q in p.game.presets_for(p.players)]
+        return [*out, (CUSTOM, self.label("preset.custom"))]
+
+    def _natural_width(self, slot: Slot, compact: bool) -> int:
+        if slot.fixed_w:
+            return slot.fixed_w
+        c = slot.widget
+        assert isinstance(c, Choice)
+        labels = [str(lab() if callable(lab) else lab) for _, lab in c.options]
+        widest = max((theme.text_width(s, "sans_bold", 14) for s in labels), default=0)
+        if compact:
+            return max(96, theme.text_width(max(labels, key=len, default=""), "sans_bold", 15) + 64)
+        return max(96, max(44, widest + 28) * len(labels))
+
     def _reflow(self, p: GamePanel) -> None:
-        """Close the gap left by a hidden option (e.g. "Match to" while "Single deal")."""
-        x = p.controls_x
-        for c in p.controls:
-            if c.visible:
-                c.rect.x = x
-                x += c.rect.w + 18
+        """Lay the shown controls out left to right; when they do not fit before Start, the
+        widest chooser turns into its compact ‹ value › form, then the next."""
+        shown = [s for s in p.slots if s.shown()]
+        room = p.rect.right - 24 - 150 - 24 - (p.rect.x + 24)
+        compact = {id(s): s.always_compact for s in shown}
+        widths = {id(s): self._natural_width(s, compact[id(s)]) for s in shown}
+
+        def total() -> int:
+            return sum(widths.values()) + CONTROL_GAP * max(0, len(shown) - 1)
+
+        while total() > room:
+            can = [s for s in shown if not s.fixed_w and not compact[id(s)]
+                   and self._natural_width(s, True) < widths[id(s)]]
+            if not can:
+                break
+            s = max(can, key=lambda s: widths[id(s)])
+            compact[id(s)] = True
+            widths[id(s)] = self._natural_width(s, True)
+        x = p.rect.x + 24
+        for s in shown:
+            s.widget.rect.x = x
+            s.widget.rect.w = widths[id(s)]
+            if isinstance(s.widget, Choice):
+                s.widget.compact = True if compact[id(s)] else None
+            x += widths[id(s)] + CONTROL_GAP
+
+    def _reflow_custom(self, p: GamePanel) -> None:
+        y = CUSTOM_RECT.y + RULE_TOP
+        for spec, c in p.rule_choices:
+            if spec.offered_for(p.players):
+                c.rect.y = y
+                y += RULE_STEP
 
     def _value_label(self, key: str, value: Any):
         if key == "format":
             return self.label(f"option.format_{value}")
         return str(value)
 
+    def _rule_value_label(self, key: str, value: Any):
+        return lambda: rule_value_label(self.app.i18n, key, value)
+
     # ------------------------------------------------------------------ actions
     def _set_players(self, p: GamePanel, n: int) -> None:
-        p.players = n
+        p.choice.players = n
+        if p.preset_choice is not None:
+            p.preset_choice.options = self._preset_values(p)
         self._remember(p)
 
     def _set_option(self, p: GamePanel, key: str, value: Any) -> None:
         p.options[key] = value
         self._remember(p)
 
+    def _set_preset(self, p: GamePanel, preset: str) -> None:
+        p.choice.preset = preset
+        self._remember(p)
+
+    def _set_rule(self, p: GamePanel, key: str, value: Any) -> None:
+        """A toggle of the house rules panel (Custom's own rules)."""
+        p.options[key] = value
+        p.choice.preset = CUSTOM
+        self._remember(p)
+
     def _set_ai(self, level: str) -> None:
         self.app.set_setting("ai_level", level)
 
+    def open_custom(self, p: GamePanel) -> None:
+        """Show the house rules of ``p``'s game as toggles (Custom is then the choice)."""
+        if not p.game.presets:
+            return
+        p.choice.preset = CUSTOM
+        self.custom = p
+        self._reflow_custom(p)
+        first = next((c for spec, c in p.rule_choices if spec.offered_for(p.players)), p.done)
+        self.ui.focus(first)
+        self._remember(p)
+
+    def close_custom(self) -> None:
+        p = self.custom
+        self.custom = None
+        if p is not None:
+            self._remember(p)
+            self.ui.focus(p.edit)
+
+    def back(self) -> None:
+        if self.custom is not None:
+            self.close_custom()
+            return
+        super().back()
+
     def start(self, p: GamePanel) -> None:
+        opts = p.in_force()
+        try:
+            opts = p.game.resolve_options(opts, p.players)
+        except ValueError as e:  # a combination rules.yaml forbids: say so, start nothing
+            self.app.toast(str(e))
+            return
         self._remember(p)
         self.app.open_scene("table", deck=self.deck.id, game=p.game.id, players=p.players,
-                            options=dict(p.options), ai_level=self.app.settings.ai_level)
+                            options=opts, ai_level=self.app.settings.ai_level)
 
     def rules(self, p: GamePanel) -> None:
         self.app.open_scene("rules", deck=self.deck.id, game=p.game.id)
@@ -200,6 +406,11 @@ class GameSelectScene(UIScene):
     def update(self, dt: float) -> None:
         for p in self.panels:
             self._reflow(p)
+        # The AI level keeps its segments in every language (Italian "Difficile" is long).
+        aw = max(240, self._natural_width(Slot(self.ai_choice, self.listing), False))
+        self.ai_choice.rect.update(RIGHT_X + RIGHT_W - aw, 26, aw, 58)
+        if self.custom is not None:
+            self._reflow_custom(self.custom)
         super().update(dt)
         self.appear.update(dt)
 
@@ -239,6 +450,14 @@ class GameSelectScene(UIScene):
         self._left_cache = (lang, surf)
         return surf
 
+    def _captions_fit(self) -> None:
+        """A chooser's caption is drawn over it unshrunk: tell the text-fit measure its room
+        (the next control starts a gap further on)."""
+        for w in self.ui.widgets:
+            if isinstance(w, Choice) and w.visible and w.caption is not None:
+                cap = w.caption() if callable(w.caption) else w.caption
+                theme.note_box(cap, theme.text_width(cap, "cond_bold", 13, 13 * 0.16, True), w.rect.w + CONTROL_GAP - 4)
+
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(theme.table_background(), (0, 0))
         lang = self.app.language
@@ -247,26 +466,82 @@ class GameSelectScene(UIScene):
         slide = round((1 - a) * -26)
         surface.blit(theme.shadow(LEFT.size, 16, 10, 120), (LEFT.x - 10 + slide, LEFT.y - 10 + 6))
         surface.blit(left, (LEFT.x + slide, LEFT.y))
-        theme.heading(surface, self.t("games.title"), (RIGHT_X + 4, 44), 26)
-        for p in self.panels:
-            r = p.rect
-            surface.blit(theme.shadow(r.size, 14, 8, 110), (r.x - 8, r.y - 8 + 5))
-            surface.blit(theme.panel(r.size, 14), r)
-            name = _loc(p.game.name, lang)
-            theme.heading(surface, name, (r.x + 24, r.y + 12), 28, tracking=3)
-            line = game_line(self.t, p.game, p.options)
-            theme.blit_text(surface, line, (r.x + 26, r.y + 50), "sans_bold", 14, theme.BRASS_LIGHT)
-            blurb = self.t(f"blurb.{p.game.id}", suit=self.deck.suit_name("D", lang))
-            text_w = r.w - 24 - 150 - 24 - 26 - 24
-            lines = max(1, (r.h - 66 - 74) // 18)
-            y = r.y + 74
+        title = self.t("games.title")
+        room = (self.ai_choice.rect.x if self.custom is None else RIGHT_X + RIGHT_W) - RIGHT_X - 24
+        theme.heading(surface, title, (RIGHT_X + 4, 44), theme.fit(title, "serif_bold", 26, room, 16, 0.22, True))
+        if self.custom is not None:
+            self._draw_custom(surface, self.custom, lang)
+        else:
+            for p in self.panels:
+                self._draw_panel(surface, p, lang)
+        self.ui.draw(surface)
+        self._captions_fit()
+        hint = self.t("hint.navigate")
+        theme.blit_text(surface, hint, (RIGHT_X + RIGHT_W // 2, 696), "sans", 13, theme.CREAM_FAINT,
+                        anchor="midbottom")
+
+    def _draw_panel(self, surface: pygame.Surface, p: GamePanel, lang: str) -> None:
+        r = p.rect
+        surface.blit(theme.shadow(r.size, 14, 8, 110), (r.x - 8, r.y - 8 + 5))
+        surface.blit(theme.panel(r.size, 14), r)
+        text_w = r.w - 24 - 150 - 24 - 26 - 24
+        name = _loc(p.game.name, lang)
+        theme.heading(surface, name, (r.x + 24, r.y + 12), 28, tracking=3)
+        line = game_line(self.t, p.game, p.in_force())
+        theme.blit_text(surface, line, (r.x + 26, r.y + (47 if r.h < 150 else 50)), "sans_bold",
+                        theme.fit(line, "sans_bold", 14, text_w, 11), theme.BRASS_LIGHT)
+        blurb = self.t(f"blurb.{p.game.id}", suit=self.deck.suit_name("D", lang))
+        # The blurb takes the lines left above the row of controls (none in a crowded deck).
+        lines = (self._row_y(r) - r.y - 74) // 18
+        y = r.y + 74
+        if lines > 0:
             for ln in theme.wrap(blurb, "sans", 14, text_w, max_lines=lines):
                 theme.blit_text(surface, ln, (r.x + 26, y), "sans", 14, theme.CREAM_DIM)
                 y += 18
-        self.ui.draw(surface)
-        theme.blit_text(surface, self.t("hint.navigate"), (RIGHT_X + RIGHT_W // 2, 696), "sans", 13,
-                        theme.CREAM_FAINT, anchor="midbottom")
+
+    def _draw_custom(self, surface: pygame.Surface, p: GamePanel, lang: str) -> None:
+        """The house rules panel: heading, a line on what it is, each rule's explanation beside
+        its chooser, the rules kept for other player counts, and what the choice is called."""
+        r = CUSTOM_RECT
+        inner = r.w - 56
+        surface.blit(theme.shadow(r.size, 14, 8, 120), (r.x - 8, r.y - 8 + 5))
+        surface.blit(theme.panel(r.size, 14, (10, 30, 20, 240), theme.BRASS), r)
+        title = self.t("house_rules.title")
+        head = f"{_loc(p.game.name, lang)} · {self.t('line.players', count=p.players)}"
+        hw = theme.text_width(head, "cond_bold", 13, 13 * 0.16, True)
+        size = theme.fit(title, "serif_bold", 26, inner - hw - 24, 16, 0.22, True)
+        theme.heading(surface, title, (r.x + 28, r.y + 20), size)
+        theme.small_caps(surface, head, (r.right - 28, r.y + 30), 13, theme.BRASS_LIGHT, anchor="topright")
+        intro = self.t("house_rules.intro")
+        for i, ln in enumerate(theme.wrap(intro, "sans", 14, inner, max_lines=2)):
+            theme.blit_text(surface, ln, (r.x + 28, r.y + 62 + i * 18), "sans", 14, theme.CREAM_DIM)
+        ex = r.x + 28 + RULE_W + 28
+        ew = r.right - 28 - ex
+        hidden = []
+        for spec, c in p.rule_choices:
+            if not spec.offered_for(p.players):
+                hidden.append(self.t(f"option.{spec.name}"))
+                continue
+            about = self.t(spec.describe) if spec.describe else ""
+            size = 14 if len(theme.wrap(about, "sans", 14, ew)) <= 2 else 13
+            for i, ln in enumerate(theme.wrap(about, "sans", size, ew, max_lines=3)):
+                theme.blit_text(surface, ln, (ex, c.rect.y + 20 + i * (size + 4)), "sans", size, theme.CREAM)
+        y = r.bottom - 62
+        name = variant_name(self.app.i18n, p.game, p.in_force(), p.players)
+        if name is None:  # every rule as written: the preset that says so (Classic Scopa)
+            found = preset_of(p.game, p.in_force(), p.players)
+            name = self.t(found.name) if found is not None else _loc(p.game.name, lang)
+        room = p.done.rect.x - 24 - (r.x + 28) if p.done is not None else inner
+        now = self.t("house_rules.now", name=name)
+        theme.blit_text(surface, now, (r.x + 28, y), "sans_bold", theme.fit(now, "sans_bold", 15, room, 11),
+                        theme.BRASS_LIGHT)
+        if hidden:
+            counts = sorted({n for spec, _ in p.rule_choices if not spec.offered_for(p.players) for n in spec.players})
+            note = self.t("house_rules.only_for", players=" / ".join(map(str, counts)), rules=", ".join(hidden))
+            theme.blit_text(surface, note, (r.x + 28, y + 24), "sans", theme.fit(note, "sans", 13, room, 10),
+                            theme.CREAM_DIM)
 
 
-def create(app: Any, deck: str | None = None, game: str | None = None, **params: Any) -> GameSelectScene:
-    return GameSelectScene(app, deck=deck, game=game)
+def create(app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
+           custom: bool = False, **params: Any) -> GameSelectScene:
+    return GameSelectScene(app, deck=deck, game=game, players=players, custom=bool(custom))

@@ -20,7 +20,18 @@ from sprites.widgets import Button, card_fan, sample_codes
 
 LEFT = 96
 BAR = pygame.Rect(40, 600, 1200, 86)
-RESUME = pygame.Rect(688, 406, 484, 148)  # the "Match in progress" panel, under the fan
+RESUME = pygame.Rect(688, 394, 484, 160)  # the "Match in progress" panel, under the fan
+
+
+def fit_or_cut(s: str, face: str, size: int, room: int, min_size: int) -> tuple[str, int]:
+    """``s`` at the largest size that fits ``room``; still too wide at ``min_size``, cut word by
+    word with an ellipsis (a long custom variant's name) rather than run over its neighbours."""
+    while size > min_size and theme.text_width(s, face, size) > room:
+        size -= 1
+    while theme.text_width(s, face, size) > room and " " in s:
+        s = s.rsplit(" ", 1)[0].rstrip(" ·:") + "…"
+    theme.note_box(s, theme.text_width(s, face, size), room)
+    return s, size
 
 
 @dataclass
@@ -130,7 +141,7 @@ class MenuScene(UIScene):
         self.ui.ensure_focus()
 
     def _problem(self, problem: str) -> None:
-        self.app.toast(self.t("resume.damaged") if "match.json.bad" in problem
+        self.app.toast(self.t("resume.damaged") if getattr(problem, "bad", None) or "match.json.bad" in problem
                        else self.t("resume.failed", reason=problem))
 
     def _continue(self) -> None:
@@ -184,8 +195,6 @@ class MenuScene(UIScene):
         self.app.open_scene("decks", deck=self.app.settings.last_deck or None)
 
     def _stats(self) -> None:
-        import scenes.stats  # noqa: F401 - registers the "stats" scene
-
         self.app.open_scene("stats")
 
     def _rules(self) -> None:
@@ -236,7 +245,7 @@ class MenuScene(UIScene):
         saved = self.saved is not None
         fan = card_fan(deck, sample_codes(deck, 5), 200 if saved else 250, lang, spread=32 if saved else 38)
         f = float(self.fan_in.value_at(self.alpha))
-        cx, cy = 930, (218 if saved else 312) + round((1 - f) * 60)
+        cx, cy = 930, (206 if saved else 312) + round((1 - f) * 60)
         spot = theme.spotlight((820, 600), (40, 34, 20), 1.4)
         surface.blit(spot, spot.get_rect(center=(cx, cy + 10)), special_flags=pygame.BLEND_RGB_ADD)
         fan_img = fan
@@ -259,8 +268,10 @@ class MenuScene(UIScene):
 
 
     def offer_lines(self) -> tuple[str, str]:
-        """The offer's two lines: "Scopa · Piacentine · 2 players" and "Deal 3 · You 5 · Opponent 3"."""
-        from scenes.results import team_names
+        """The offer's two lines: "Scopa · Piacentine · 2 players" and "Deal 3 — You 5 · North 3";
+        a count that runs down (the Bummerl) says what is still needed: "Schnapsen · German
+        suits · 2 players" and "Deal 4 — You need 5 more game points, North 4"."""
+        from scenes.names import game_and_deck, team_names
 
         m = self.saved
         if m is None:
@@ -268,10 +279,39 @@ class MenuScene(UIScene):
         cfg, lang = self.app.config, self.app.language
         game = cfg.games[m.game].name.get(lang, m.game) if m.game in cfg.games else m.game
         deck = cfg.decks[m.deck].name.get(lang, m.deck) if m.deck in cfg.decks else m.deck
-        head = f"{game} · {deck} · {self.t('resume.players', count=m.players)}"
+        head = f"{game_and_deck(game, deck)} · {self.t('resume.players', count=m.players)}"
         names = team_names(self.t, m.players, m.human_seat)
-        score = "  ·  ".join(f"{n} {v}" for n, v in zip(names, m.totals))
+        rules = self._rules_of(m)
+        if (rules is not None and rules.totals_count_down and rules.match_goal()[0] != "single"
+                and m.human_seat is not None and len(m.totals) == len(names)):
+            # What is left is what each still needs: the player's first, then the others'.
+            mine = rules.team_of(m.human_seat)
+            others = [f"{n} {v}" for i, (n, v) in enumerate(zip(names, m.totals)) if i != mine]
+            score = ", ".join([self.t("resume.you_need", count=m.totals[mine]), *others])
+        else:
+            score = "  ·  ".join(f"{n} {v}" for n, v in zip(names, m.totals))
         return head, f"{self.t('resume.deal', number=m.deal)}  —  {score}"
+
+    @staticmethod
+    def _rules_of(m: SavedMatch) -> Any:
+        """The saved match's rules (their facts, never the game's name), or None."""
+        from game.rules import make_rules
+
+        try:
+            return make_rules(m.game, m.deck, m.players, m.options)
+        except (KeyError, ValueError, TypeError):
+            return None
+
+    def offer_variant(self) -> str | None:
+        """The saved match's house rules by name ("Scopone scientifico", "Custom: Fifteen"),
+        None for the rules as written or a game rules.yaml no longer has."""
+        from game.variants import variant_name
+
+        m = self.saved
+        cfg = self.app.config
+        if m is None or m.game not in cfg.games:
+            return None
+        return variant_name(self.app.i18n, cfg.games[m.game], m.options, m.players)
 
     def _draw_offer(self, surface: pygame.Surface, a: float) -> None:
         r = RESUME.move(0, round((1 - a) * 14))
@@ -285,13 +325,18 @@ class MenuScene(UIScene):
                                 anchor="midtop")
             return
         title = self.t("resume.title")
-        theme.small_caps(surface, title, (r.x + 24, r.y + 14), theme.fit(title, "cond_bold", 13, inner, 9, 0.16, True),
-                         theme.BRASS)
+        tsize = theme.fit(title, "cond_bold", 13, inner, 9, 0.16, True)
+        theme.small_caps(surface, title, (r.x + 24, r.y + 14), tsize, theme.BRASS)
         head, score = self.offer_lines()
-        theme.blit_text(surface, head, (r.x + 24, r.y + 36), "serif_bold", theme.fit(head, "serif_bold", 19, inner, 12),
+        variant = self.offer_variant()
+        y = r.y + (34 if variant else 40)
+        theme.blit_text(surface, head, (r.x + 24, y), "serif_bold", theme.fit(head, "serif_bold", 19, inner, 12),
                         theme.CREAM)
-        theme.blit_text(surface, score, (r.x + 24, r.y + 64), "sans", theme.fit(score, "sans", 15, inner, 10),
-                        theme.CREAM_DIM)
+        if variant:  # the house rules, under the game's name
+            variant, size = fit_or_cut(variant, "sans_bold", 14, inner, 10)
+            theme.blit_text(surface, variant, (r.x + 24, y + 25), "sans_bold", size, theme.BRASS_LIGHT)
+        theme.blit_text(surface, score, (r.x + 24, y + (46 if variant else 30)), "sans",
+                        theme.fit(score, "sans", 15, inner, 10), theme.CREAM_DIM)
 
 
 def create(app: Any, **params: Any) -> MenuScene:

@@ -13,8 +13,10 @@ from sprites import theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
 
-BOX = pygame.Rect(0, 0, 420, 372)
-BOX.center = (640, 360)
+#: The box and everything in it (the key hint too) end above the hand (sprites.table_layout
+#: HAND_AREA, less the lift), so the player sees the cards while deciding.
+BOX = pygame.Rect(0, 0, 420, 392)
+BOX.midbottom = (640, 520)
 
 
 class PauseScene(UIScene):
@@ -23,6 +25,7 @@ class PauseScene(UIScene):
     def __init__(self, app: Any, table: Any = None):
         self.table = table
         self.appear = Tween(0.0, 1.0, 0.22, ease_out_cubic)
+        self.hint_rect: pygame.Rect | None = None  # where the key hint was drawn (tests)
         super().__init__(app)
 
     def build(self) -> None:
@@ -38,7 +41,9 @@ class PauseScene(UIScene):
 
     def _rules(self) -> None:
         t = self.table
-        params = {"deck": t.deck.id, "game": t.game} if t is not None else {}
+        # The table's own rules go along: the page shows the rules in force first (issue 18).
+        params = {"deck": t.deck.id, "game": t.game, "options": dict(t.rules.options), "players": t.players} \
+            if t is not None else {}
         self.app.open_scene("rules", **params)
 
     def _settings(self) -> None:
@@ -67,10 +72,12 @@ class PauseScene(UIScene):
         surface.blit(theme.ornament(220), (box.centerx - 110, box.y + 68))
         self.ui.draw(surface)
         for i, line in enumerate(theme.wrap(self.t("pause.saved"), "sans", 13, box.w - 60, max_lines=2)):
-            theme.blit_text(surface, line, (box.centerx, box.bottom - 44 + i * 17), "sans", 13, theme.CREAM_DIM,
+            theme.blit_text(surface, line, (box.centerx, box.bottom - 64 + i * 17), "sans", 13, theme.CREAM_DIM,
                             anchor="midtop")
-        theme.blit_text(surface, self.t("pause.hint"), (box.centerx, box.bottom + 14), "sans", 13, theme.CREAM_FAINT,
-                        anchor="midtop")
+        hint = self.t("pause.hint")
+        size = theme.fit(hint, "sans", 12, box.w - 40, 10)
+        self.hint_rect = theme.blit_text(surface, hint, (box.centerx, box.bottom - 12), "sans", size,
+                                         theme.CREAM_FAINT, anchor="midbottom")
 
 
 def create(app: Any, table: Any = None, **params: Any) -> PauseScene:

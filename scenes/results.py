@@ -4,12 +4,15 @@ The table pushes this scene when a deal has been animated::
 
     app.open_scene("results", session=session, deal_end=<deal_end event>, match_end=<match_end or None>)
 
-"Continue" (Enter, Esc) pops it and the table goes on with the next deal; "Menu" pops down
+"Continue" (Enter, Esc; it has the focus) pops it and the table goes on with the next deal; "Menu" pops down
 to the menu. With ``match_end`` the scene also announces the match result (a celebration
 for a win) and offers "New match" (same game and options: the table is replaced) and "Menu".
+For the first ``INPUT_GUARD`` seconds keys and clicks are ignored, so the Enter that ended
+the deal does not also dismiss its results.
 
-The breakdown is built by :func:`breakdown` from the game's ``deal_end.detail`` (see each
-game module's ``deal_result``) into plain rows, so tests can read exactly what is shown.
+The breakdown is built by :func:`scenes.results_breakdown.breakdown` from the game's
+``deal_end.detail`` into plain rows (the game declares them: its rules class's
+``result_lines``), so tests can read exactly what is shown.
 
 Without a session (``--screenshot F --scene results --game G [--match-end]``) the scene
 plays a match headless with bots up to its first ``deal_end`` (or to ``match_end``).
@@ -18,11 +21,13 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
 import pygame
 
+from game.rules import game_ids
+from scenes.names import game_and_deck, team_names
+from scenes.results_breakdown import Breakdown, Cell, Row, breakdown, demo, match_verdict
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
@@ -33,218 +38,11 @@ TABLE_PAD = 40
 LABEL_W = 340
 ROW_H = 31
 DEMO_SEED = 11
+#: Seconds after the screen appears during which keys and clicks are ignored: the Enter (or
+#: click) that finished the last trick must not also start the next deal or a new match.
+INPUT_GUARD = 0.4
 WIN = (236, 202, 128)
 LOSS = (214, 120, 100)
-
-
-# ====================================================================== the breakdown model
-@dataclass
-class Cell:
-    text: str = ""
-    points: int | None = None  # points this line earned (drawn as a "+n" pill); None: no pill
-    mark: bool = False         # a ✓ (the card is held)
-
-
-@dataclass
-class Row:
-    label: str
-    cells: list[Cell]
-    kind: str = "line"  # line | total | match | bummerl
-
-
-@dataclass
-class Breakdown:
-    columns: list[str]             # one per team (or player), in team order
-    mine: int | None               # the human's team, highlighted
-    rows: list[Row]
-    headline: str = ""             # the deal's one-line verdict
-    notes: list[str] = field(default_factory=list)
-    bar: tuple[int, int] | None = None  # Briscola: the two card-point totals for the split bar
-
-
-def _deck_names(deck: Any, lang: str) -> dict[str, str]:
-    names = {s: deck.suit_name(s, lang) for s in ("D", "C", "S", "B")}
-    names.update({r: deck.court_name(r, lang) for r in ("J", "Q", "K")})
-    return names
-
-
-def team_names(t: Any, players: int, human_seat: int | None, subject: bool = False) -> list[str]:
-    """Column names in team order: "Your team"/"Opponents" with four players, else "You"
-    and the opponents by where they sit (the next player, anticlockwise, sits to your right).
-
-    ``subject``: the names as a sentence's subject ("L'avversario ha raggiunto 66"), which
-    take an article in nl/de/it (results.subject.*)."""
-    sub = "subject." if subject else ""
-    if players == 4:
-        if human_seat is None:
-            return [t("results.team_n", n=1), t("results.team_n", n=2)]
-        mine = human_seat % 2
-        return [t("results.your_team") if team == mine else t("results.opponents") for team in range(2)]
-    names = []
-    for seat in range(players):
-        if human_seat is None:
-            names.append(t(f"results.{sub}player_n", n=seat + 1))
-        elif seat == human_seat:
-            names.append(t("results.you"))
-        elif players == 2:
-            names.append(t(f"results.{sub}opponent"))
-        else:
-            rel = (seat - human_seat) % players
-            names.append(t(f"results.{sub}opponent_right" if rel == 1 else f"results.{sub}opponent_left"))
-    return names
-
-
-def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: str) -> Breakdown:
-    """The rows of the results table for one ``deal_end`` event (any game)."""
-    cols = team_names(t, rules.players, human_seat)
-    mine = None if human_seat is None else rules.team_of(human_seat)
-    builder = {"scopa": _scopa, "cicera": _cicera, "briscola": _briscola, "schnapsen": _schnapsen}[rules.game_id]
-    b = Breakdown(columns=cols, mine=mine, rows=[])
-    builder(b, t, rules, deal_end, _deck_names(rules.deck, lang))
-    left = deal_end.get("leftover")
-    if left and rules.game_id in ("scopa", "cicera"):
-        n = len(left.get("cards", []))
-        b.notes.append(t("results.leftover", count=n, team=cols[left["team"]]))
-    return b
-
-
-def _pts(v: int) -> int | None:
-    return v if v else None
-
-
-def _target_line(t: Any, rules: Any) -> str:
-    return t("results.match_total_to", target=rules.options.get("target"))
-
-
-def _scopa(b: Breakdown, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None:
-    d = ev["detail"]
-    n = len(b.columns)
-    b.rows.append(Row(t("results.scopa.cards"), [Cell(str(d["card_counts"][i]), _pts(d["cards"][i])) for i in range(n)]))
-    b.rows.append(Row(t("results.scopa.coins", suit=names["D"]),
-                      [Cell(str(d["coin_counts"][i]), _pts(d["coins"][i])) for i in range(n)]))
-    b.rows.append(Row(t("results.scopa.settebello", suit=names["D"]),
-                      [Cell("", _pts(d["settebello"][i]), mark=bool(d["settebello"][i])) for i in range(n)]))
-    prim = d["primiera_values"]
-    b.rows.append(Row(t("results.scopa.primiera"),
-                      [Cell("—" if prim[i] is None else str(prim[i]), _pts(d["primiera"][i])) for i in range(n)]))
-    b.rows.append(Row(t("results.scopa.scope"), [Cell(str(d["scope"][i]), _pts(d["scope"][i])) for i in range(n)]))
-    b.rows.append(Row(t("results.deal_points"), [Cell(str(p)) for p in ev["points"]], "total"))
-    b.rows.append(Row(_target_line(t, rules), [Cell(str(v)) for v in ev["totals"]], "match"))
-    if any(v is None for v in prim):
-        b.notes.append(t("results.scopa.no_primiera"))
-
-
-def _cicera(b: Breakdown, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None:
-    d = ev["detail"]
-    n = len(b.columns)
-    if d.get("no_capture"):
-        b.headline = t("results.cicera.no_capture")
-    for name in ("scua", "picada", "simili", "quadriglia"):
-        b.rows.append(Row(t(f"results.cicera.{name}"), [Cell(str(d[name][i]), _pts(d[name][i])) for i in range(n)]))
-    b.rows.append(Row(t("results.cicera.most_cards"),
-                      [Cell(str(d["card_counts"][i]), _pts(d["cards"][i])) for i in range(n)]))
-    b.rows.append(Row(t("results.cicera.most_swords", suit=names["S"]),
-                      [Cell(str(d["sword_counts"][i]), _pts(d["swords"][i])) for i in range(n)]))
-    for code, key in (("2S", "two_swords"), ("10D", "ten_coins"), ("JC", "knave_cups")):
-        row = d.get(code, [0] * n)
-        b.rows.append(Row(t(f"results.cicera.{key}", **names),
-                          [Cell("", _pts(row[i]), mark=bool(row[i])) for i in range(n)]))
-    b.rows.append(Row(t("results.cicera.napula", suit=names["S"]),
-                      [Cell(t("results.cicera.run", count=d["napula"][i]) if d["napula"][i] else "—",
-                            _pts(d["napula"][i])) for i in range(n)]))
-    b.rows.append(Row(t("results.deal_points"), [Cell(str(p)) for p in ev["points"]], "total"))
-    if rules.options.get("format") == "match":
-        b.rows.append(Row(_target_line(t, rules), [Cell(str(v)) for v in ev["totals"]], "match"))
-
-
-def _briscola(b: Breakdown, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None:
-    d = ev["detail"]
-    n = len(b.columns)
-    b.rows.append(Row(t("results.briscola.card_points"), [Cell(str(p)) for p in d["card_points"]], "total"))
-    b.rows.append(Row(t("results.briscola.tricks"), [Cell(str(x)) for x in d["tricks"]]))
-    w = d.get("deal_winner")
-    b.headline = t("results.briscola.draw") if w is None else t("results.briscola.won", name=b.columns[w],
-                                                                  points=d["card_points"][w])
-    b.bar = (d["card_points"][0], d["card_points"][1])
-    if rules.options.get("format") == "match":
-        b.rows.append(Row(t("results.briscola.deals_won", count=rules.options.get("deals_to_win", 2)),
-                          [Cell(str(ev["totals"][i])) for i in range(n)], "match"))
-
-
-def _schnapsen(b: Breakdown, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None:
-    d = ev["detail"]
-    w = d["winner"]
-    closer = d.get("closed_by")
-    reason = d["reason"]
-    # The subject changes the verb in nl/de/it: a "_you" message when it is the player.
-    actor = closer if reason == "closed_lost" and closer is not None else w
-    you = "_you" if b.mine == actor else ""
-    subjects = team_names(t, rules.players, b.mine, subject=True)  # two players: team = seat
-    b.headline = t(f"results.schnapsen.reason_{reason}{you}", name=subjects[actor])
-    gp = ev["points"][w]
-    # Why this many game points: the loser's points and tricks (as recorded at the closure).
-    if reason == "closed_lost":
-        why = t(f"results.schnapsen.why_closed_lost_{3 if gp >= 3 else 2}")
-    elif reason == "last_trick":
-        why = t("results.schnapsen.why_last_trick")
-    else:
-        why = t("results.schnapsen." + {1: "why_33", 2: "why_under_33", 3: "why_no_trick"}.get(gp, "why_33"))
-    b.notes.append(why)
-    if reason == "closed_won":
-        b.notes.append(t("results.schnapsen.closure_note"))
-    b.rows.append(Row(t("results.schnapsen.card_points"), [Cell(str(p)) for p in d["card_points"]]))
-    b.rows.append(Row(t("results.schnapsen.marriages"), [Cell(str(p)) for p in d["marriages"]]))
-    b.rows.append(Row(t("results.schnapsen.points"), [Cell(str(p)) for p in d["points"]], "total"))
-    b.rows.append(Row(t("results.schnapsen.tricks"), [Cell(str(x)) for x in d["tricks"]]))
-    b.rows.append(Row(t("results.schnapsen.game_points"), [Cell(str(p), _pts(p)) for p in ev["points"]], "total"))
-    b.rows.append(Row(t("results.schnapsen.bummerl"), [Cell(str(v)) for v in ev["totals"]], "bummerl"))
-    for seat, p in enumerate(d.get("pending") or [0, 0]):
-        if p:
-            b.notes.append(t("results.schnapsen.pending", name=b.columns[seat], points=p))
-
-
-def match_verdict(t: Any, rules: Any, match_end: dict, human_seat: int | None, columns: list[str]) -> tuple[str, str]:
-    """(title, tone) for the match result; tone is win, loss or draw."""
-    w = match_end.get("winner")
-    if w is None:
-        return t("results.match_draw"), "draw"
-    if human_seat is not None and rules.team_of(human_seat) == w:
-        return t("results.match_won_team" if rules.players == 4 else "results.match_won"), "win"
-    if rules.players == 4 and human_seat is not None:
-        return t("results.match_lost_team"), "loss"
-    return t("results.match_lost", name=team_names(t, rules.players, human_seat, subject=True)[w]), "loss"
-
-
-# ====================================================================== a demo deal for screenshots
-def demo(app: Any, game: str, deck: str | None, players: int | None, to_match_end: bool,
-         seed: int = DEMO_SEED, options: dict | None = None) -> tuple[Any, dict, dict | None]:
-    """Play a match headless with bots up to its first deal_end (or its match_end)."""
-    from game.session import Session
-
-    saved = dict(app.settings.game_options.get(game, {}))
-    n = players or saved.pop("players", None)
-    saved.pop("players", None)
-    if options is not None:
-        saved.update(options)
-    s = Session.new(game, deck, n, saved or None, seed, human_seat=None, bot_name="greedy", threaded=False)
-    s.start()
-    deal_end = match_end = None
-    while not s.over:
-        s.poll()
-        for ev in s.take_events():
-            if ev["event"] == "deal_end":
-                deal_end = ev
-            elif ev["event"] == "match_end":
-                match_end = ev
-        if deal_end is not None and not to_match_end:
-            break
-    for ev in s.take_events():
-        if ev["event"] == "deal_end" and deal_end is None:
-            deal_end = ev
-        elif ev["event"] == "match_end":
-            match_end = ev
-    s.human_seat = 0  # shown from seat 0's chair
-    return s, deal_end, match_end
 
 
 # ====================================================================== celebration
@@ -299,6 +97,10 @@ class ResultsScene(UIScene):
         self.pop = Tween(0.0, 1.0, 0.6, ease_out_back, delay=0.15)
         self._lang: str | None = None
         self._model: Breakdown | None = None
+        #: Seconds shown so far (the input guard), and keys pressed during the guard: one
+        #: held down (auto-repeat) acts only after it has been let go and pressed again.
+        self.age = 0.0
+        self._held: set[int] = set()
         super().__init__(app)
         self.confetti: Confetti | None = None
         if self.over and self.tone == "win":
@@ -353,6 +155,9 @@ class ResultsScene(UIScene):
                                               style="primary", size=17, name="continue"))
         self.menu_button = self.ui.add(Button((x + bw + gap, y + 3, bw, 42), self.label("results.menu"),
                                               self.to_menu, size=15, name="menu"))
+        # The match's score sheet, deal by deal (scenes.table.sheet, the "scoresheet" scene).
+        self.ui.add(Button((self.rect.right - TABLE_PAD - 180, y + 3, 180, 42), self.label("sheet.title"),
+                           lambda: self.app.open_scene("scoresheet", session=self.session), size=14, name="sheet"))
         self.ui.focus(self.primary)
 
     # ------------------------------------------------------------------ actions
@@ -369,15 +174,7 @@ class ResultsScene(UIScene):
             self.continue_()
 
     def to_menu(self) -> None:
-        from scenes.menu import MenuScene
-        from scenes.scene import make_scene
-
-        stack = self.app.stack
-        if any(isinstance(s, MenuScene) for s in stack.scenes):
-            stack.pop_to(MenuScene)
-        else:
-            stack.scenes.clear()
-            stack.push(make_scene(self.app, "menu"))
+        self.app.stack.pop_to("menu")  # the menu beneath, or a new one when there is none
 
     def new_match(self) -> None:
         """The same game and options again: the table below is replaced by a fresh one."""
@@ -402,9 +199,27 @@ class ResultsScene(UIScene):
         else:
             stack.push(table)
 
+    # ------------------------------------------------------------------ input
+    @property
+    def guarded(self) -> bool:
+        """True while the screen has only just appeared: input is ignored."""
+        return self.age < INPUT_GUARD
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYUP:
+            self._held.discard(event.key)
+        elif event.type == pygame.KEYDOWN:
+            if self.guarded or event.key in self._held:
+                self._held.add(event.key)
+                return
+        elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and self.guarded:
+            return
+        super().handle(event)
+
     # ------------------------------------------------------------------ loop
     def update(self, dt: float) -> None:
         super().update(dt)
+        self.age += dt
         self.appear.update(dt)
         self.pop.update(dt)
         if self.confetti is not None:
@@ -507,7 +322,7 @@ class ResultsScene(UIScene):
             theme.heading(surface, title, (r.centerx, y), size, anchor="midtop")
             self.text_log.append((title, theme.text_width(title, "serif_bold", size, size * 0.22, True), inner_w))
             y += 46
-            sub = deck_name if deck_name.startswith(game_name) else f"{game_name} · {deck_name}"
+            sub = game_and_deck(game_name, deck_name)
             self._caps(surface, sub, (r.centerx, y), inner_w, 13, anchor="midtop")
             y += 24
         orn = theme.ornament(min(520, inner_w))
@@ -594,14 +409,15 @@ def create(app: Any, session: Any = None, deal_end: dict | None = None, match_en
            game: str | None = None, deck: str | None = None, players: int | None = None,
            **params: Any) -> ResultsScene:
     """From the table: a session and its events. Alone (screenshots, smoke): a demo deal of
-    ``game`` (Scopa by default); ``match_end=True`` plays the demo to the end of the match."""
+    ``game`` (the first registered game by default); ``match_end=True`` plays the demo to the
+    end of the match."""
     if session is not None and deal_end is not None:
         return ResultsScene(app, session, deal_end, match_end if isinstance(match_end, dict) else None)
     cfg = app.config
-    game = game if game in cfg.games else "scopa"
+    game = game if game in cfg.games else game_ids()[0]
     if deck not in cfg.decks or game not in cfg.decks[deck].games:
         deck = cfg.decks_for(game)[0].id
-    s, de, me = demo(app, game, deck, players, _truthy(match_end))
+    s, de, me = demo(app, game, deck, players, _truthy(match_end), seed=DEMO_SEED)
     return ResultsScene(app, s, de, me, standalone=True)
 
 

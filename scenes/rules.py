@@ -6,7 +6,14 @@ the deck's first game) and the table's pause overlay. The texts live in the loca
 bullet lines ("- …"). ``{J} {Q} {K}`` and ``{D} {C} {S} {B}`` are filled with the court and
 suit names of the deck, so the page speaks the language of the cards on the table.
 
-Keys: ←/→, Tab/Shift+Tab or 1–4 switch game; ↑/↓, PgUp/PgDn, Home/End scroll; Esc goes back.
+After the standard sections come the house rules: one section per option (or mode) that has
+a text under ``house_rules.page.<game>.<option or mode>`` (Scopa's deal, capture, aces, re
+bello and napola; Cìcera's format; Briscola for four). Opened from a table (``options=`` and
+``players=`` of the match), the page starts with "Rules in force at this table" — the
+variant's name and every option chosen — followed by the sections of the house rules in
+force, then the standard rules and the other house rules.
+
+Keys: ←/→, Tab/Shift+Tab or 1–9 switch game; ↑/↓, PgUp/PgDn, Home/End scroll; Esc goes back.
 Mouse: click a tab or a contents entry, wheel, drag the page or the scrollbar.
 """
 from __future__ import annotations
@@ -15,12 +22,14 @@ from typing import Any
 
 import pygame
 
+from game.rules import game_ids
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Smooth, Tween, ease_out_cubic
 from sprites.widgets import Button
 
-GAMES = ("scopa", "cicera", "briscola", "schnapsen")
+#: One tab per registered game, in rules.yaml's order.
+GAMES: tuple[str, ...] = game_ids()
 SECTIONS = ("objective", "deal", "turn", "special", "scoring", "end")
 
 PAGE = pygame.Rect(360, 96, 880, 572)     # the scrolling text panel
@@ -58,14 +67,45 @@ def parse_body(body: str) -> list[tuple[str, str]]:
     return blocks
 
 
+def house_sections(config: Any, game: str, has: Any) -> list[str]:
+    """The ids of ``game``'s house-rule sections (options, then modes), in rules.yaml's order:
+    those with a text in the locales (``has(key)``)."""
+    g = config.games[game]
+    ids = [*g.options, *(m.id for m in g.modes)]
+    return [i for i in ids if has(f"house_rules.page.{game}.{i}.title")]
+
+
+def in_force_ids(config: Any, game: str, options: dict[str, Any], players: int | None) -> set[str]:
+    """The house-rule sections a table with ``options`` and ``players`` plays: an option away
+    from its default, and the mode of a game with several (Briscola for four)."""
+    g = config.games[game]
+    out = {k for k, spec in g.options.items() if k in options and options[k] != spec.default}
+    if players is not None and len(g.modes) > 1:
+        try:
+            out.add(g.mode_for(players).id)
+        except ValueError:
+            pass
+    return out
+
+
 class RulesScene(UIScene):
-    def __init__(self, app: Any, deck: str | None = None, game: str | None = None):
+    def __init__(self, app: Any, deck: str | None = None, game: str | None = None,
+                 options: dict[str, Any] | None = None, players: int | None = None):
         cfg = app.config
         self.deck_id = deck if deck in cfg.decks else None
         if game not in GAMES:
             offered = cfg.decks[deck].games if deck in cfg.decks else []
             game = next((g for g in offered if g in GAMES), GAMES[0])
         self.game = game
+        #: The table's rules, shown first on its game's page (None: opened from a menu).
+        self.force: tuple[str, dict[str, Any], int | None] | None = None
+        if isinstance(options, dict) and game in cfg.games:
+            try:
+                opts = cfg.games[game].resolve_options(options)
+            except ValueError:  # a save from another version: show the rules as written
+                opts = None
+            if opts is not None:
+                self.force = (game, opts, players if players in cfg.games[game].players else None)
         self.offset = 0.0                     # the scroll target, clamped to [0, max_offset]
         self.shown = Smooth(0.0, rate=18)     # what is drawn: eases towards the target
         self.dragging: str | None = None      # "page" or "thumb"
@@ -83,8 +123,10 @@ class RulesScene(UIScene):
                                               self.back, icon="‹", size=15, name="back"))
 
     def tab_rects(self) -> list[pygame.Rect]:
-        x0 = PAGE.right - len(GAMES) * TAB_W - (len(GAMES) - 1) * TAB_GAP
-        return [pygame.Rect(x0 + i * (TAB_W + TAB_GAP), TAB_Y, TAB_W, TAB_H) for i in range(len(GAMES))]
+        n = len(GAMES)
+        w = min(TAB_W, (PAGE.w - (n - 1) * TAB_GAP) // n)  # more games: narrower tabs over the page
+        x0 = PAGE.right - n * w - (n - 1) * TAB_GAP
+        return [pygame.Rect(x0 + i * (w + TAB_GAP), TAB_Y, w, TAB_H) for i in range(n)]
 
     # ------------------------------------------------------------------ the page
     def deck(self) -> Any:
@@ -96,10 +138,88 @@ class RulesScene(UIScene):
         out.update({r: d.court_name(r, lang) for r in ("J", "Q", "K")})
         return out
 
+    def _has(self, key: str) -> bool:
+        return self.app.i18n.has(key) or self.app.i18n.has(key, "en")
+
+    def forced(self) -> tuple[dict[str, Any], int | None] | None:
+        """The table's options and player count when the page shows its game, else None."""
+        if self.force is None or self.force[0] != self.game:
+            return None
+        return self.force[1], self.force[2]
+
+    def sections(self) -> list[tuple[str, str]]:
+        """The page's sections in order, as (group, id): group "force" (the rules in force),
+        "base" (a standard section) or "house" (a house rule)."""
+        house = house_sections(self.app.config, self.game, self._has)
+        forced = self.forced()
+        if forced is None:
+            return [*(("base", s) for s in SECTIONS), *(("house", h) for h in house)]
+        on = in_force_ids(self.app.config, self.game, *forced)
+        first = [h for h in house if h in on]
+        rest = [h for h in house if h not in on]
+        return [("force", ""), *(("house", h) for h in first), *(("base", s) for s in SECTIONS),
+                *(("house", h) for h in rest)]
+
+    def contents(self) -> list[tuple[str, list[int]]]:
+        """The side column's entries: (label, the sections it stands for). One entry per
+        standard section; one for all the house rules; one for the rules in force."""
+        out: list[tuple[str, list[int]]] = []
+        house: list[int] = []
+        for i, (group, sid) in enumerate(self.sections()):
+            if group == "force":
+                out.append((self.t("house_rules.in_force.contents"), [i]))
+            elif group == "base":
+                out.append((self.t(f"rules.{self.game}.{sid}.title"), [i]))
+            else:
+                house.append(i)
+        if house:
+            # The entry sits after the standard sections and jumps to the first house rule
+            # after them (or, when every one is in force, to the first of those).
+            after = [i for i in house if i > max(j for _, js in out for j in js)]
+            out.append((self.t("house_rules.contents"), (after or house) + [i for i in house if i not in after]))
+        return out
+
+    def section_text(self, group: str, sid: str, names: dict[str, str]) -> tuple[str, str]:
+        """A section's (title, body)."""
+        if group == "base":
+            return self.t(f"rules.{self.game}.{sid}.title"), self.t(f"rules.{self.game}.{sid}.body", **names)
+        if group == "house":
+            key = f"house_rules.page.{self.game}.{sid}"
+            return self.t(f"{key}.title"), self.t(f"{key}.body", **names)
+        return self.t("house_rules.in_force.title"), self.in_force_body()
+
+    def in_force_body(self) -> str:
+        """The variant's name and player count, a line per option offered, and a word on
+        where the house rules in force are explained."""
+        from game.variants import preset_of, rule_value_label, variant_name
+
+        forced = self.forced()
+        if forced is None:
+            return ""
+        opts, players = forced
+        g = self.app.config.games[self.game]
+        lang = self.app.language
+        name = variant_name(self.app.i18n, g, opts, players)
+        if name is None:
+            preset = preset_of(g, opts, players) if g.presets else None
+            name = self.t(preset.name) if preset is not None else g.name.get(lang, g.name["en"])
+        head = name if players is None else f"{name} · {self.t('line.players', count=players)}"
+        lines = [head, ""]
+        for k, spec in g.options.items():
+            if len(spec.allowed) < 2 or (players is not None and not spec.offered_for(players)):
+                continue
+            lines.append(f"- {self.t(f'option.{k}')}: {rule_value_label(self.app.i18n, k, opts[k])}")
+        on = in_force_ids(self.app.config, self.game, opts, players)
+        house = house_sections(self.app.config, self.game, self._has)
+        lines += ["", self.t("house_rules.in_force.note" if on & set(house) else "house_rules.in_force.none")]
+        return "\n".join(lines)
+
     def page(self) -> tuple[pygame.Surface, list[int]]:
-        """The whole text of the current game, rendered once per (game, language, deck);
-        with the top of each section."""
-        key = (self.game, self.app.language, self.deck().id)
+        """The whole text of the current game, rendered once per (game, language, deck, rules
+        in force); with the top of each section."""
+        forced = self.forced()
+        key = (self.game, self.app.language, self.deck().id,
+               None if forced is None else (tuple(sorted(forced[0].items(), key=str)), forced[1]))
         if key in self._pages:
             return self._pages[key]
         names = self.names()
@@ -107,13 +227,14 @@ class RulesScene(UIScene):
         items: list[tuple[str, str, int]] = []  # (kind, text, y)
         tops: list[int] = []
         y = 8
-        for i, sec in enumerate(SECTIONS):
+        for i, (group, sid) in enumerate(self.sections()):
             if i:
                 y += 22
             tops.append(max(0, y - 8))
-            items.append(("h", self.t(f"rules.{self.game}.{sec}.title"), y))
+            title, body = self.section_text(group, sid, names)
+            items.append(("h", title, y))
             y += 40
-            for kind, text in parse_body(self.t(f"rules.{self.game}.{sec}.body", **names)):
+            for kind, text in parse_body(body):
                 if kind == "gap":
                     y += 12
                     continue
@@ -161,12 +282,16 @@ class RulesScene(UIScene):
     def cycle(self, step: int) -> None:
         self.select(GAMES[(GAMES.index(self.game) + step) % len(GAMES)])
 
-    def jump(self, section: int) -> None:
-        self.scroll_to(self.page()[1][section])
+    def jump(self, entry: int) -> None:
+        """Scroll to the first section of contents entry ``entry``."""
+        self.scroll_to(self.page()[1][self.contents()[entry][1][0]])
 
     def section_rects(self) -> list[pygame.Rect]:
+        """The contents entries' rects (closer together when there are more of them)."""
+        n = len(self.contents())
+        step = 34 if n <= 7 else 30
         y0 = SIDE.y + 150
-        return [pygame.Rect(SIDE.x + 16, y0 + i * 34, SIDE.w - 32, 30) for i in range(len(SECTIONS))]
+        return [pygame.Rect(SIDE.x + 16, y0 + i * step, SIDE.w - 32, step - 4) for i in range(n)]
 
     def scrollbar(self) -> tuple[pygame.Rect, pygame.Rect]:
         track = pygame.Rect(PAGE.right - 22, PAGE.y + 20, 6, self.view_h())
@@ -184,7 +309,7 @@ class RulesScene(UIScene):
                 self.cycle(-1 if mod & pygame.KMOD_SHIFT else 1)
             elif k in (pygame.K_LEFT, pygame.K_RIGHT):
                 self.cycle(-1 if k == pygame.K_LEFT else 1)
-            elif pygame.K_1 <= k <= pygame.K_4:
+            elif pygame.K_1 <= k <= pygame.K_9 and k - pygame.K_1 < len(GAMES):
                 self.select(GAMES[k - pygame.K_1])
             elif k == pygame.K_UP:
                 self.scroll_by(-LINE_STEP)
@@ -292,15 +417,16 @@ class RulesScene(UIScene):
         shown = self.shown.value
         current = max((i for i, t in enumerate(tops) if t <= shown + 40), default=0)
         if self.max_offset() > 0 and shown >= self.max_offset() - 1:
-            current = len(SECTIONS) - 1  # at the very end the last section is the one being read
-        for i, (sec, r) in enumerate(zip(SECTIONS, self.section_rects())):
-            if i == current:
+            current = len(tops) - 1  # at the very end the last section is the one being read
+        rects = self.section_rects()
+        for (label, secs), r in zip(self.contents(), rects):
+            if current in secs:
                 surface.blit(theme.rounded(r.size, 8, (201, 164, 92, 46)), r)
                 pygame.draw.rect(surface, theme.BRASS, (r.x, r.y + 6, 3, r.h - 12))
-            self._fit(surface, self.t(f"rules.{self.game}.{sec}.title"), (r.x + 14, r.centery), r.w - 24, "sans", 15,
-                      theme.BRASS_LIGHT if i == current else theme.CREAM_DIM, "midleft")
+            self._fit(surface, label, (r.x + 14, r.centery), r.w - 24, "sans", 15,
+                      theme.BRASS_LIGHT if current in secs else theme.CREAM_DIM, "midleft")
         d = self.deck()
-        y = SIDE.y + 372
+        y = max(SIDE.y + 372, rects[-1].bottom + 18)
         dname = d.name.get(lang, d.name["en"])
         self._fit(surface, self.t("rules.card_names"), (SIDE.x + 24, y), SIDE.w - 48, "cond_bold", 12,
                   theme.BRASS, caps=True, tracking=0.16)
@@ -339,8 +465,9 @@ class RulesScene(UIScene):
                   "midbottom")
 
 
-def create(app: Any, deck: str | None = None, game: str | None = None, **params: Any) -> RulesScene:
-    return RulesScene(app, deck=deck, game=game)
+def create(app: Any, deck: str | None = None, game: str | None = None, options: dict[str, Any] | None = None,
+           players: int | None = None, **params: Any) -> RulesScene:
+    return RulesScene(app, deck=deck, game=game, options=options, players=players)
 
 
-__all__ = ["RulesScene", "GAMES", "SECTIONS", "parse_body", "deck_for", "create"]
+__all__ = ["RulesScene", "GAMES", "SECTIONS", "parse_body", "deck_for", "house_sections", "in_force_ids", "create"]

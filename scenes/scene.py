@@ -1,25 +1,26 @@
-"""Scenes, the scene stack (a pushdown automaton) and the registry of scene factories.
+"""Scenes and the scene stack (a pushdown automaton).
 
 Only the top scene gets input and updates; drawing starts at the topmost non-overlay
 scene so an overlay (settings, pause) is drawn over the scene beneath it.
 
-Scenes are made by name through factories ``factory(app, **params) -> Scene``. The window
-shell's own scenes are registered by module; scenes built later (table, results, rules)
-need no edit here: a module ``scenes/<name>.py`` that defines ``create(app, **params)``
-(or calls :func:`register_scene` on import) is found by :func:`scene_factory`.
+Scenes are known by name: the stack opens, finds and unwinds them by name
+(``push("rules", deck=…)``, ``pop_to("menu")``, ``replace("table", …)``, ``find("table")``)
+through the one registry in :mod:`scenes.registry`, so no scene imports another scene or
+tests ``isinstance`` to find its way back.
+
+Life cycle: ``enter`` when a scene becomes the top, ``leave`` when it stops being the top
+(covered, popped or replaced), and ``close`` once, when the app shuts down with the scene
+still on the stack (``App.shutdown`` calls it on every scene, top first).
 """
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
-if TYPE_CHECKING:  # pragma: no cover
-    from scenes.app import App
-
-SceneFactory = Callable[..., "Scene"]
+from scenes.registry import available_scenes, make_scene, register_scene, scene_parents, unregister_scene
+from sprites.focus import UI
 
 
 class Scene:
@@ -27,10 +28,10 @@ class Scene:
 
     #: True for scenes drawn over the one beneath (settings, pause): that one stays visible.
     is_overlay: bool = False
-    #: Registry name (set by the factory lookup; used for screenshots and tests).
+    #: Registry name (set when the scene is made by name; used by the stack, screenshots, tests).
     name: str = ""
 
-    def __init__(self, app: App):
+    def __init__(self, app: Any):
         self.app = app
         #: Render interpolation between the last two fixed updates (0…1), set before draw.
         self.alpha = 1.0
@@ -40,6 +41,10 @@ class Scene:
 
     def leave(self) -> None:
         """Stopped being the top scene (popped, replaced, or covered)."""
+
+    def close(self) -> None:
+        """The app is shutting down with this scene on the stack (window closed, Quit,
+        SIGTERM): keep what must be kept, stop threads. Called once, after the last frame."""
 
     def handle(self, event: pygame.event.Event) -> None:
         """Input; only the top scene receives it."""
@@ -52,9 +57,15 @@ class Scene:
 
 
 class SceneStack:
-    """push / pop / replace / top; input and updates go to the top scene only."""
+    """push / pop / replace / pop_to / find, by scene or by registered name; input and
+    updates go to the top scene only.
 
-    def __init__(self) -> None:
+    ``app`` is what by-name operations build scenes for (``make_scene(app, name, **params)``);
+    a stack without one handles scene objects only.
+    """
+
+    def __init__(self, app: Any = None) -> None:
+        self.app = app
         self.scenes: list[Scene] = []
         #: Called with (old_top, new_top) after every change (the app uses it for fades).
         self.on_change: Callable[[Scene | None, Scene | None], None] | None = None
@@ -69,23 +80,45 @@ class SceneStack:
     def top(self) -> Scene | None:
         return self.scenes[-1] if self.scenes else None
 
-    def _changed(self, old: Scene | None) -> None:
-        new = self.top
-        if old is not new:
-            if old is not None and old in self.scenes:
-                old.leave()
-            if new is not None:
-                new.enter()
-            if self.on_change:
-                self.on_change(old, new)
+    def names(self) -> list[str]:
+        """The scenes' names, bottom first."""
+        return [s.name for s in self.scenes]
 
-    def push(self, scene: Scene) -> Scene:
+    def find(self, name: str) -> Scene | None:
+        """The topmost scene called ``name``, or None."""
+        for scene in reversed(self.scenes):
+            if scene.name == name:
+                return scene
+        return None
+
+    def make(self, name: str, **params: Any) -> Scene:
+        """A new scene ``name`` from the registry; LookupError when there is none."""
+        scene = make_scene(self.app, name, **params) if self.app is not None else None
+        if scene is None:
+            raise LookupError(f"scene {name!r} is not available")
+        return scene
+
+    def _scene(self, scene: Scene | str, params: dict[str, Any]) -> Scene:
+        return self.make(scene, **params) if isinstance(scene, str) else scene
+
+    def _notify(self, old: Scene | None, new: Scene | None) -> None:
+        if self.on_change:
+            self.on_change(old, new)
+
+    # ------------------------------------------------------------------ changes
+    def push(self, scene: Scene | str, **params: Any) -> Scene:
+        """Put ``scene`` (or a new scene of that name, built with ``params``) on top."""
+        scene = self._scene(scene, params)
         old = self.top
         self.scenes.append(scene)
-        self._changed(old)
+        if old is not None:
+            old.leave()
+        scene.enter()
+        self._notify(old, scene)
         return scene
 
     def pop(self) -> Scene | None:
+        """Remove the top scene; the one beneath becomes the top."""
         if not self.scenes:
             return None
         old = self.scenes.pop()
@@ -93,25 +126,58 @@ class SceneStack:
         new = self.top
         if new is not None:
             new.enter()
-        if self.on_change:
-            self.on_change(old, new)
+        self._notify(old, new)
         return old
 
-    def replace(self, scene: Scene) -> Scene:
+    def replace(self, scene: Scene | str, **params: Any) -> Scene:
+        """Swap the top scene for ``scene`` (or a new scene of that name)."""
+        scene = self._scene(scene, params)
         old = self.scenes.pop() if self.scenes else None
         if old is not None:
             old.leave()
         self.scenes.append(scene)
         scene.enter()
-        if self.on_change:
-            self.on_change(old, scene)
+        self._notify(old, scene)
         return scene
 
-    def pop_to(self, scene_type: type) -> None:
-        """Pop until the top is an instance of ``scene_type`` (or the stack is empty)."""
-        while self.scenes and not isinstance(self.top, scene_type):
-            self.pop()
+    def pop_to(self, name: str) -> Scene:
+        """Unwind to the topmost scene called ``name`` (one transition, however many scenes
+        go). When there is none, the stack starts over with a new ``name`` and the scenes
+        registered beneath it — so ``pop_to("menu")`` gets back to the menu from anywhere."""
+        target = self.find(name)
+        if target is None:
+            return self.reset(name)
+        old = self.top
+        while self.scenes and self.scenes[-1] is not target:
+            self.scenes.pop().leave()  # leave() after removal: the scene knows it is gone
+        if old is not target:
+            target.enter()
+            self._notify(old, target)
+        return target
 
+    def clear(self) -> None:
+        """Remove every scene, top first (each gets ``leave``)."""
+        while self.scenes:
+            self.scenes.pop().leave()
+
+    def reset(self, name: str, **params: Any) -> Scene:
+        """Start over: clear the stack, then open ``name`` above its registered parents
+        (each built with ``params``). No transition is animated."""
+        old = self.top
+        self.clear()
+        on_change, self.on_change = self.on_change, None  # one change, not one per scene
+        try:
+            for n in (*scene_parents(name), name):
+                self.push(n, **params)
+        finally:
+            self.on_change = on_change
+        top = self.top
+        assert top is not None
+        if old is not None:
+            self._notify(None, top)
+        return top
+
+    # ------------------------------------------------------------------ the loop
     def handle(self, event: pygame.event.Event) -> None:
         if self.top is not None:
             self.top.handle(event)
@@ -142,10 +208,8 @@ class UIScene(Scene):
     switch needs no rebuild.
     """
 
-    def __init__(self, app: App):
+    def __init__(self, app: Any):
         super().__init__(app)
-        from sprites.widgets import UI
-
         self.ui = UI()
         self.time = 0.0
         self.build()
@@ -177,79 +241,8 @@ class UIScene(Scene):
         self.ui.update(dt)
 
 
-# ---------------------------------------------------------------------- registry
-_FACTORIES: dict[str, SceneFactory] = {}
-
-#: Where each scene name lives. Names whose module does not exist yet are simply unavailable.
-SCENE_MODULES: dict[str, str] = {
-    "menu": "scenes.menu",
-    "decks": "scenes.deck_select",
-    "games": "scenes.game_select",
-    "settings": "scenes.settings",
-    "table": "scenes.table",
-    "results": "scenes.results",
-    "rules": "scenes.rules",
-    "pause": "scenes.pause",
-    "stats": "scenes.stats",
-}
-
-#: The scenes beneath each one when it is opened directly (``--scene`` / screenshots).
-SCENE_PARENTS: dict[str, tuple[str, ...]] = {
-    "menu": (),
-    "decks": ("menu",),
-    "games": ("menu", "decks"),
-    "settings": ("menu",),
-    "table": ("menu", "decks", "games"),
-    "results": ("menu", "decks", "games"),
-    "rules": ("menu",),
-    "pause": ("menu", "decks", "games", "table"),
-    "stats": ("menu",),
-}
-
-
-def register_scene(name: str, factory: SceneFactory) -> None:
-    """Make ``name`` openable: ``factory(app, **params)`` returns the scene."""
-    _FACTORIES[name] = factory
-
-
-def unregister_scene(name: str) -> None:
-    _FACTORIES.pop(name, None)
-
-
-def scene_factory(name: str) -> SceneFactory | None:
-    """The factory for ``name``, importing its module on first use; None if there is none."""
-    if name in _FACTORIES:
-        return _FACTORIES[name]
-    module_name = SCENE_MODULES.get(name)
-    if module_name is None:
-        return None
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as e:
-        if e.name == module_name:  # the scene is not built yet; a missing dependency is a real error
-            return None
-        raise
-    if name not in _FACTORIES and callable(getattr(module, "create", None)):
-        _FACTORIES[name] = module.create
-    return _FACTORIES.get(name)
-
-
-def available_scenes() -> list[str]:
-    """Every scene name that can be opened now."""
-    names = list(dict.fromkeys([*SCENE_MODULES, *_FACTORIES]))
-    return [n for n in names if scene_factory(n) is not None]
-
-
-def make_scene(app: App, name: str, **params: Any) -> Scene | None:
-    factory = scene_factory(name)
-    if factory is None:
-        return None
-    scene = factory(app, **params)
-    scene.name = scene.name or name
-    return scene
-
-
 __all__ = [
-    "Scene", "SceneStack", "UIScene", "register_scene", "unregister_scene", "scene_factory", "available_scenes",
-    "make_scene", "SCENE_MODULES", "SCENE_PARENTS",
+    "Scene", "SceneStack", "UIScene",
+    # The registry's functions, importable from here too (scenes.registry is their home).
+    "register_scene", "unregister_scene", "make_scene", "available_scenes",
 ]

@@ -1,5 +1,5 @@
 """The settings overlay (language, picture sliders, animation speed, volume, fullscreen,
-hints) and the control factories the menu's bottom bar shares with it.
+hints, how long a finished trick stays, the running tally) and the control factories the menu's bottom bar shares with it.
 
 Every change applies at once (the picture, the language, the motion); it is saved when a
 choice is made or a slider is released.
@@ -12,7 +12,7 @@ import pygame
 
 from game.config import LANGUAGES
 from game.i18n import LANGUAGE_NAMES
-from game.settings import ANIMATION_SPEEDS
+from game.settings import ANIMATION_SPEEDS, TRICK_HOLDS
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Tween, ease_out_cubic
@@ -37,11 +37,11 @@ def picture_slider(app: Any, key: str, rect, caption=None) -> Slider:
                   on_commit=app.save_settings, name=key)
 
 
-PANEL = pygame.Rect(330, 46, 620, 628)
+PANEL = pygame.Rect(330, 16, 620, 688)
 LABEL_X = PANEL.x + 44
 CONTROL_X = PANEL.x + 278
 CONTROL_W = 300
-ROW_H = 48
+ROW_H = 44
 
 
 class SettingsScene(UIScene):
@@ -50,6 +50,7 @@ class SettingsScene(UIScene):
     def build(self) -> None:
         app = self.app
         self.appear = Tween(0.0, 1.0, 0.26, ease_out_cubic)
+        self.no_audio_device = no_audio_device(app)
         self.rows: list[tuple[str, int]] = []
         y = PANEL.y + 120
 
@@ -82,6 +83,15 @@ class SettingsScene(UIScene):
         self.ui.add(toggle(row("settings.hints"), None, lambda: app.settings.hints,
                            lambda v: app.set_setting("hints", v), self.label("common.on"),
                            self.label("common.off"), name="hints"))
+        # How long a finished trick stays (any click or key gathers it sooner), and the
+        # capture games' awards as they stand (the table's pile view and score panel).
+        self.ui.add(Choice(row("story.trick_hold"), None,
+                           [(h, self.label(f"story.hold_{h}")) for h in TRICK_HOLDS],
+                           lambda: app.settings.trick_hold, lambda v: app.set_setting("trick_hold", v),
+                           name="trick_hold"))
+        self.ui.add(toggle(row("story.running_tally"), None, lambda: app.settings.running_tally,
+                           lambda v: app.set_setting("running_tally", v), self.label("common.on"),
+                           self.label("common.off"), name="running_tally"))
         by = PANEL.bottom - 90
         self.ui.add(Button((PANEL.x + 44, by, 250, 46), self.label("settings.reset_picture"), self._reset,
                            name="reset"))
@@ -129,6 +139,20 @@ class SettingsScene(UIScene):
                 w.rect.y -= offset
         else:
             self.ui.draw(surface)
+        self._draw_audio_note(surface, offset)
+
+    def audio_note(self) -> str | None:
+        """"No audio device" when the sound cannot be heard on this machine, else None."""
+        return self.t("settings.no_audio_device") if self.no_audio_device else None
+
+    def _draw_audio_note(self, surface: pygame.Surface, offset: int) -> None:
+        # Under the Sound row's label, so the volume and mute controls explain their silence.
+        note = self.audio_note()
+        y = next((y for key, y in self.rows if key == "settings.sound"), None)
+        if note is None or y is None:
+            return
+        size = theme.fit(note, "sans", 12, CONTROL_X - LABEL_X - 16, 9)
+        theme.blit_text(surface, note, (LABEL_X, y + 11 + offset), "sans", size, (232, 150, 120), anchor="topleft")
 
     def _panel_layer(self) -> pygame.Surface:
         """The panel with its static text, re-rendered when the language changes."""
@@ -155,6 +179,16 @@ class SettingsScene(UIScene):
                         theme.CREAM_FAINT, anchor="midbottom")
         self._layer = (key, layer)
         return layer
+
+
+def no_audio_device(app: Any) -> bool:
+    """True when a window's sound has nowhere to go: the audio package told us so (its
+    device would not open, or it could not be loaded). Screenshots and tests have no sound
+    by design, which is not a missing device."""
+    audio = getattr(app, "audio", None)
+    if audio is None:
+        return bool(getattr(app, "has_window", False))
+    return not audio.start()
 
 
 def create(app: Any, **params: Any) -> SettingsScene:

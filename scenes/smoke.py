@@ -12,13 +12,16 @@ DEAL_TIMEOUT = 120.0  # seconds of wall time for the AI-vs-AI deal
 
 def run_smoke() -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from scenes.launch import exit_on_sigterm
+
+    exit_on_sigterm()  # before SDL starts: a stuck smoke run ends at once on SIGTERM
     import pygame
 
     from game.config import ConfigError, get_config
     from game.i18n import I18n
     from game.settings import load_settings
     from scenes.app import App
-    from scenes.scene import available_scenes
+    from scenes.registry import available_scenes
 
     try:
         config = get_config()
@@ -52,7 +55,7 @@ def run_smoke() -> int:
 
 def _play_one_deal(app, deck: str, game: str) -> str:
     """Through the table scene when it exists (all seats AI), else through the match driver."""
-    from scenes.scene import available_scenes
+    from scenes.registry import available_scenes
 
     if "table" in available_scenes() and app.open_scene("table", deck=deck, game=game, players=2,
                                                         options=None, ai_level="greedy", human_seat=None):

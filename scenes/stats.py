@@ -1,6 +1,8 @@
 """Statistics: every finished match per game and mode — played, won, lost, drawn, best
 margin and the current streak — in the results screen's house style, with a reset that
-asks first.
+asks first. A variant played (a preset such as Scopone scientifico, or a custom set of house
+rules) has its own row, named, under its game and mode's row; with more rows than the panel
+holds, the never-played rows make way first, then the rows scroll (↑/↓, PgUp/PgDn, wheel).
 
 Opened from the menu (``app.open_scene("stats")``). The numbers come from
 :func:`game.stats.load_stats`; a damaged statistics file has already been moved aside by
@@ -14,7 +16,7 @@ from typing import Any
 
 import pygame
 
-from scenes.scene import UIScene, register_scene
+from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
@@ -22,10 +24,25 @@ from sprites.widgets import Button
 PANEL = pygame.Rect(70, 38, 1140, 628)
 PAD = 36
 ROW_H = 44
+ROWS_END_ABOVE = 136  # the rows end this far above the panel's bottom: the empty line, the buttons
+MIN_ROW_H = 26
+LABEL_W = 400          # the game, mode and variant column
+VARIANT_INDENT = 16    # a variant's row sits a little in from its game's
 NUM_COLS = ("played", "won", "lost", "drawn", "best", "streak")
 COL_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 1.45, 1.55)
 WIN = (236, 202, 128)
 LOSS = (214, 120, 100)
+
+
+def fit_or_cut(s: str, face: str, size: int, room: int, min_size: int) -> tuple[str, int]:
+    """``s`` at the largest size that fits ``room``; still too wide at ``min_size``, cut word by
+    word with an ellipsis (a long custom variant's name) rather than run over its neighbours."""
+    while size > min_size and theme.text_width(s, face, size) > room:
+        size -= 1
+    while theme.text_width(s, face, size) > room and " " in s:
+        s = s.rsplit(" ", 1)[0].rstrip(" ·:") + "…"
+    theme.note_box(s, theme.text_width(s, face, size), room)
+    return s, size
 
 
 @dataclass
@@ -41,31 +58,86 @@ class StatRow:
     streak: str        # "3 wins" / "2 losses" / "—"
     streak_sign: int   # +1 winning streak, -1 losing streak, 0 none
     total: bool = False
+    variant: str = ""  # the variant's name ("Scopone scientifico"); "" for the rules as written
 
 
-def stat_rows(t: Any, config: Any, records: dict[str, Any], lang: str) -> list[StatRow]:
-    """One row per game and mode the config offers (in config order), then the totals."""
+class _Words:
+    """``t`` as the variant helpers want it (a ``t`` and a ``has``)."""
+
+    def __init__(self, t: Any):
+        self.t = t
+
+    def has(self, key: str, lang: str | None = None) -> bool:
+        return self.t(key) != key
+
+
+def _variant_order(game: Any, variant: str) -> tuple[int, str]:
+    """Presets in rules.yaml's order, then the custom sets."""
+    ids = [p.id for p in game.presets]
+    return (ids.index(variant), "") if variant in ids else (len(ids), variant)
+
+
+def stat_rows(t: Any, config: Any, records: dict[str, Any], lang: str, i18n: Any = None) -> list[StatRow]:
+    """One row per game and mode the config offers (in config order), each followed by a row
+    per variant played in it, then the totals."""
+    from game.stats import split_key
+    from game.variants import variant_name_of_key
+
+    words = i18n if i18n is not None else _Words(t)
+    played_variants: dict[tuple[str, str], list[str]] = {}
+    for k in records:
+        gid, mode, variant = split_key(k)
+        if variant:
+            played_variants.setdefault((gid, mode), []).append(variant)
     rows: list[StatRow] = []
     for gid, g in config.games.items():
         name = g.name.get(lang, g.name["en"])
         for m in g.modes:
-            k = f"{gid}/{m.id}"
-            r = records.get(k)
-            played, won, lost, drawn = (r.played, r.won, r.lost, r.drawn) if r else (0, 0, 0, 0)
-            best = "—" if r is None or r.best_margin is None else str(r.best_margin)
-            streak = r.streak if r else 0
-            text = "—" if streak == 0 else t("stats.streak_won" if streak > 0 else "stats.streak_lost", count=abs(streak))
-            rows.append(StatRow(name, t(f"stats.mode.{m.id}"), k, played, won, lost, drawn, best, text,
-                                (streak > 0) - (streak < 0)))
+            base = f"{gid}/{m.id}"
+            variants = sorted(played_variants.get((gid, m.id), []), key=lambda v, g=g: _variant_order(g, v))
+            for variant in ["", *variants]:
+                k = f"{base}/{variant}" if variant else base
+                label = (variant_name_of_key(words, g, variant) or "") if variant else ""
+                rows.append(_row(t, name, t(f"stats.mode.{m.id}"), k, records.get(k), label))
     total = StatRow(t("stats.all"), "", "all", sum(r.played for r in rows), sum(r.won for r in rows),
                     sum(r.lost for r in rows), sum(r.drawn for r in rows), "", "", 0, total=True)
     return [*rows, total]
+
+
+def _row(t: Any, name: str, mode: str, k: str, r: Any, variant: str) -> StatRow:
+    played, won, lost, drawn = (r.played, r.won, r.lost, r.drawn) if r else (0, 0, 0, 0)
+    best = "—" if r is None or r.best_margin is None else str(r.best_margin)
+    streak = r.streak if r else 0
+    text = "—" if streak == 0 else t("stats.streak_won" if streak > 0 else "stats.streak_lost", count=abs(streak))
+    return StatRow(name, mode, k, played, won, lost, drawn, best, text, (streak > 0) - (streak < 0), variant=variant)
+
+
+def fitting_rows(rows: list[StatRow], room: int) -> list[StatRow]:
+    """The rows to show when ``room`` rows fit (the totals always among them): never-played
+    rows make way first, from the last — a game and mode's row stays while one of its
+    variants is shown, as the heading its variants are read under."""
+    body, total = list(rows[:-1]), rows[-1:]
+
+    def drop_from(pick) -> None:
+        for i in range(len(body) - 1, -1, -1):
+            if len(body) + len(total) <= room:
+                return
+            if body[i].played == 0 and pick(i):
+                del body[i]
+
+    drop_from(lambda i: bool(body[i].variant))
+    drop_from(lambda i: not (i + 1 < len(body) and body[i + 1].variant))
+    return [*body, *total]
 
 
 class StatsScene(UIScene):
     def __init__(self, app: Any):
         self.confirming = False
         self.text_log: list[tuple[str, int, int]] = []  # (text, drawn width, box width) for fit tests
+        self.rows_bottom = 0  # where the last drawn row ends (tests check it clears the buttons)
+        self.first = 0  # the first row shown when they scroll
+        self.room = 0   # how many rows the panel holds (set when drawn)
+        self.shown_rows: list[StatRow] = []  # the rows drawn last (tests read them)
         self.appear = Tween(0.0, 1.0, 0.3, ease_out_cubic)
         super().__init__(app)
         self.reload()
@@ -80,7 +152,23 @@ class StatsScene(UIScene):
             self.app.toast(self.t("stats.damaged") if ".bad" in problem else problem)
 
     def rows(self) -> list[StatRow]:
-        return stat_rows(self.t, self.app.config, self.records, self.app.language)
+        return stat_rows(self.t, self.app.config, self.records, self.app.language, self.app.i18n)
+
+    def scroll(self, step: int) -> None:
+        """Move the rows by ``step`` when there are more than the panel holds."""
+        body = len(fitting_rows(self.rows(), self.room)) - 1 if self.room else 0
+        self.first = max(0, min(self.first + step, body - (self.room - 1))) if self.room > 1 else 0
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN, pygame.K_PAGEUP,
+                                                           pygame.K_PAGEDOWN):
+            page = max(1, self.room - 2)
+            self.scroll({pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -page, pygame.K_PAGEDOWN: page}[event.key])
+            return
+        if event.type == pygame.MOUSEWHEEL:
+            self.scroll(-event.y)
+            return
+        super().handle(event)
 
     # ------------------------------------------------------------------ widgets
     def build(self) -> None:
@@ -160,7 +248,7 @@ class StatsScene(UIScene):
     def columns(self, inner_w: int) -> tuple[int, list[tuple[int, int]]]:
         """(label column width, [(x offset, width)] of the number columns); the wordier
         columns (best margin, streak) get more room."""
-        label_w = 330
+        label_w = LABEL_W
         unit = (inner_w - label_w) / sum(COL_WEIGHTS)
         cols, x = [], float(label_w)
         for wgt in COL_WEIGHTS:
@@ -197,8 +285,22 @@ class StatsScene(UIScene):
         y += 28
         pygame.draw.line(surface, theme.BRASS_DARK, (x0, y), (x0 + inner_w, y))
         y += 5
+        # Rows get their full height while they fit above the buttons (and the line under
+        # them); with more games and modes they close up rather than run under the buttons.
+        avail = r.bottom - ROWS_END_ABOVE - y - 4
+        self.room = max(2, (avail - 4) // (MIN_ROW_H + 2))
+        rows = fitting_rows(rows, self.room)
+        if len(rows) > self.room:  # still too many: a window of them scrolls
+            self.first = max(0, min(self.first, len(rows) - self.room))
+            more_above, more_below = self.first > 0, self.first + self.room - 1 < len(rows) - 1
+            rows = [*rows[self.first:self.first + self.room - 1], rows[-1]]
+        else:
+            self.first, more_above, more_below = 0, False, False
+        self.shown_rows = rows
+        row_h = max(MIN_ROW_H, min(ROW_H, avail // len(rows) - 2))
+        rows_top = y
         for k, row in enumerate(rows):
-            band = pygame.Rect(x0, y, inner_w, ROW_H)
+            band = pygame.Rect(x0, y, inner_w, row_h)
             if row.total:
                 y += 4
                 band.y = y
@@ -211,10 +313,7 @@ class StatsScene(UIScene):
                 self._fit(surface, row.game, (x0 + 12, band.centery), label_w - 24, "sans_bold", 17,
                           theme.BRASS_LIGHT, "midleft")
             else:
-                name_rect = self._fit(surface, row.game, (x0 + 12, band.centery), label_w // 2 - 12, "serif_bold",
-                                      18, ink, "midleft")
-                self._fit(surface, row.mode, (name_rect.right + 10, band.centery + 1),
-                          label_w - 24 - name_rect.w - 10, "sans", 14, theme.CREAM_DIM, "midleft")
+                self._label(surface, row, x0, band.centery, label_w, ink)
             values = [str(row.played), str(row.won), str(row.lost), str(row.drawn), row.best, row.streak]
             for i, v in enumerate(values):
                 if not v:
@@ -229,8 +328,15 @@ class StatsScene(UIScene):
                 self._fit(surface, v, (cx, band.centery), cw - 12, "sans_bold" if row.total else "sans", 17,
                           color, "center")
             if not row.total and row.played:
-                self._win_bar(surface, pygame.Rect(x0 + 12, band.bottom - 5, label_w - 40, 3), row)
-            y += ROW_H + 2
+                indent = VARIANT_INDENT if row.variant else 0
+                self._win_bar(surface, pygame.Rect(x0 + 12 + indent, band.bottom - 5, label_w - 40 - indent, 3), row)
+            y += row_h + 2
+        self.rows_bottom = y
+        # Arrows at the right of the rows when some are scrolled out of sight.
+        if more_above:
+            theme.blit_text(surface, "▲", (x0 + inner_w + 6, rows_top), "sans", 11, theme.BRASS, "topleft")
+        if more_below:
+            theme.blit_text(surface, "▼", (x0 + inner_w + 6, y - row_h - 8), "sans", 11, theme.BRASS, "bottomleft")
         y += 10
         if rows[-1].played == 0:
             self._fit(surface, self.t("stats.empty"), (r.centerx, y), inner_w - 20, "serif", 16, theme.CREAM_DIM,
@@ -240,6 +346,21 @@ class StatsScene(UIScene):
                       theme.BRASS_LIGHT, "midtop")
         self.ui.draw(surface)
         self._fit(surface, self.t("stats.hint"), (640, 714), 1200, "sans", 13, theme.CREAM_FAINT, "midbottom")
+
+    def _label(self, surface: pygame.Surface, row: StatRow, x0: int, cy: int, label_w: int, ink) -> None:
+        """The game's name and the mode; a variant's row, under its game and mode's row, names
+        just the variant, a little indented. A name too long even when shrunk is cut with an
+        ellipsis rather than run into the numbers."""
+        if row.variant:
+            room = label_w - 24 - VARIANT_INDENT
+            name = row.variant
+            name, size = fit_or_cut(name, "serif_bold", 16, room, 11)
+            self._fit(surface, name, (x0 + 12 + VARIANT_INDENT, cy), room, "serif_bold", size, ink, "midleft",
+                      min_size=11)
+            return
+        name_rect = self._fit(surface, row.game, (x0 + 12, cy), label_w // 2 - 12, "serif_bold", 18, ink, "midleft")
+        self._fit(surface, row.mode, (name_rect.right + 10, cy + 1), label_w - 24 - name_rect.w - 10, "sans", 14,
+                  theme.CREAM_DIM, "midleft")
 
     def _win_bar(self, surface: pygame.Surface, rect: pygame.Rect, row: StatRow) -> None:
         """A hairline under the game's name: won / drawn / lost in proportion."""
@@ -254,8 +375,5 @@ class StatsScene(UIScene):
 def create(app: Any, **params: Any) -> StatsScene:
     return StatsScene(app)
 
-
-# Registered on import: scenes/scene.py's SCENE_MODULES does not list "stats" (yet).
-register_scene("stats", create)
 
 __all__ = ["StatsScene", "StatRow", "stat_rows", "create"]

@@ -21,25 +21,12 @@ import pygame
 from game.cards import RANKS, SUITS
 from game.config import DeckConfig
 from sprites import courts as fig
-from sprites.suits import (
-    SIGN_ASPECT,
-    Palette,
-    SuitInk,
-    blit_sign,
-    circle,
-    darker,
-    draw_baton,
-    draw_sign,
-    draw_sword,
-    ellipse,
-    ellipse_pts,
-    lighter,
-    mix,
-    palette_for,
-    poly,
-    stroke,
-    suit_colors,
-)
+from sprites.ink import Palette, SuitInk, darker, mix, palette_for, suit_colors
+from sprites.ornaments import BACKS, back_lozenges, laurel
+from sprites.pips import Pip, pip_layout, pip_size
+from sprites.shapes import circle
+from sprites.suits import SIGN_ASPECT, blit_sign, draw_baton, draw_sign, draw_sword
+from sprites.theme import render_line
 
 SS = 2  # supersampling factor
 FACE_CACHE_SIZE = 600
@@ -117,114 +104,6 @@ _SYSTEM_STYLE = {
 def style_for(deck: DeckConfig) -> PatternStyle:
     return STYLES.get(deck.id, _SYSTEM_STYLE.get(deck.suit_system, PatternStyle()))
 
-
-# --------------------------------------------------------------------------- pip layouts
-
-
-@dataclass(frozen=True)
-class Pip:
-    """One pip in the unit box (0..1 both ways). Long pips run from (x, y) to (x1, y1)."""
-
-    x: float
-    y: float
-    kind: str = "sign"  # "sign", "sword" or "baton"
-    x1: float = 0.0
-    y1: float = 0.0
-    bow: float = 0.0  # sideways bulge of a curved blade, in box widths
-    rotated: bool = False
-
-
-_L, _C, _R = 0.17, 0.5, 0.83
-_FRENCH: dict[int, list[tuple[float, float]]] = {
-    1: [(_C, 0.5)],
-    2: [(_C, 0.06), (_C, 0.94)],
-    3: [(_C, 0.06), (_C, 0.5), (_C, 0.94)],
-    4: [(_L, 0.06), (_R, 0.06), (_L, 0.94), (_R, 0.94)],
-    5: [(_L, 0.06), (_R, 0.06), (_C, 0.5), (_L, 0.94), (_R, 0.94)],
-    6: [(_L, 0.06), (_R, 0.06), (_L, 0.5), (_R, 0.5), (_L, 0.94), (_R, 0.94)],
-    7: [(_L, 0.06), (_R, 0.06), (_C, 0.28), (_L, 0.5), (_R, 0.5), (_L, 0.94), (_R, 0.94)],
-    8: [(_L, 0.06), (_R, 0.06), (_C, 0.28), (_L, 0.5), (_R, 0.5), (_C, 0.72), (_L, 0.94), (_R, 0.94)],
-    9: [(_L, 0.06), (_R, 0.06), (_L, 0.353), (_R, 0.353), (_C, 0.5), (_L, 0.647), (_R, 0.647), (_L, 0.94),
-        (_R, 0.94)],
-    10: [(_L, 0.06), (_R, 0.06), (_C, 0.2), (_L, 0.353), (_R, 0.353), (_L, 0.647), (_R, 0.647), (_C, 0.8),
-         (_L, 0.94), (_R, 0.94)],
-}
-_l, _r = 0.25, 0.75
-_ITALIAN: dict[int, list[tuple[float, float]]] = {
-    1: [(0.5, 0.5)],
-    2: [(0.5, 0.24), (0.5, 0.76)],
-    3: [(0.5, 0.17), (0.5, 0.5), (0.5, 0.83)],
-    4: [(_l, 0.25), (_r, 0.25), (_l, 0.75), (_r, 0.75)],
-    5: [(_l, 0.18), (_r, 0.18), (0.5, 0.5), (_l, 0.82), (_r, 0.82)],
-    6: [(_l, 0.14), (_r, 0.14), (_l, 0.5), (_r, 0.5), (_l, 0.86), (_r, 0.86)],
-    7: [(_l, 0.12), (_r, 0.12), (0.5, 0.31), (_l, 0.5), (_r, 0.5), (_l, 0.88), (_r, 0.88)],
-    8: [(_l, 0.1), (_r, 0.1), (_l, 0.367), (_r, 0.367), (_l, 0.633), (_r, 0.633), (_l, 0.9), (_r, 0.9)],
-    9: [(_l, 0.1), (_r, 0.1), (_l, 0.3), (_r, 0.3), (0.5, 0.5), (_l, 0.7), (_r, 0.7), (_l, 0.9), (_r, 0.9)],
-    10: [(_l, 0.08), (_r, 0.08), (_l, 0.29), (_r, 0.29), (_l, 0.5), (_r, 0.5), (_l, 0.71), (_r, 0.71),
-         (_l, 0.92), (_r, 0.92)],
-}
-
-
-def _lattice(n: int, kind: str) -> list[Pip]:
-    """Straight sticks or blades crossing in a lattice; an odd one stands upright in the middle."""
-    pips: list[Pip] = []
-    k = n // 2
-    dx = 0.36 - 0.05 * (k - 1) if k else 0.0
-    spread = 0.0 if k <= 1 else min(0.48 - dx, 0.14 * (k - 1))
-    for i in range(k):
-        o = 0.0 if k == 1 else -spread + 2 * spread * i / (k - 1)
-        pips.append(Pip(0.5 + o - dx, 0.97, kind, 0.5 + o + dx, 0.03))  # "/" grip at the bottom left
-        pips.append(Pip(0.5 + o + dx, 0.97, kind, 0.5 + o - dx, 0.03))  # the other diagonal
-    if n % 2:
-        pips.insert(k, Pip(0.5, 0.97, kind, 0.5, 0.03))
-    return pips
-
-
-def _curved_swords(n: int) -> list[Pip]:
-    """Northern swords: curved blades in nested pairs crossing top and bottom, hilts fanned out
-    beside each other; an odd number adds a straight blade down the middle."""
-    pips: list[Pip] = []
-    k = n // 2
-    for i in range(k):
-        bow = 0.46 - (0.4 * i / (k - 1) if k > 1 else 0.0)
-        e = 0.0 if k == 1 else 0.05 * (i - (k - 1) / 2)  # hilts side by side
-        y0, y1 = 0.975 - 0.012 * i, 0.025 + 0.012 * i
-        pips.append(Pip(0.5 + e, y0, "sword", 0.5 - e, y1, -bow))  # hilt at the bottom, bowing left
-        pips.append(Pip(0.5 - e, y1, "sword", 0.5 + e, y0, -bow))  # hilt at the top, bowing right
-    if n % 2:
-        pips.insert(k, Pip(0.5, 0.975, "sword", 0.5, 0.025, 0.0))
-    return pips
-
-
-def pip_layout(system: str, suit: str, rank: str, curved: bool = True) -> list[Pip]:
-    """Where the pips of a numeral go: exactly N pips for rank N (1 for the Ace)."""
-    if rank in ("J", "Q", "K"):
-        return []
-    n = 1 if rank == "A" else int(rank)
-    if system == "italian" and suit in "SB" and n > 1:
-        if suit == "S" and curved:
-            return _curved_swords(n)
-        return _lattice(n, "sword" if suit == "S" else "baton")
-    if system == "french":
-        return [Pip(x, y, rotated=y > 0.55) for x, y in _FRENCH[n]]
-    if system == "german":
-        return [Pip(x, y) for x, y in _FRENCH[n]]
-    return [Pip(x, y) for x, y in _ITALIAN[n]]
-
-
-def _pip_size(pips: list[Pip], box: pygame.Rect, aspect: float) -> float:
-    """The largest sign height so that no two signs overlap and all stay in the box."""
-    best = min(box.h * 0.42, box.w / aspect * 0.62)
-    pts = [(box.x + p.x * box.w, box.y + p.y * box.h) for p in pips]
-    for i, (x0, y0) in enumerate(pts):
-        for x1, y1 in pts[i + 1:]:
-            dx, dy = abs(x1 - x0), abs(y1 - y0)
-            best = min(best, max(dx / aspect, dy) * 0.9)
-    for _x, y in pts:
-        best = min(best, 2 * min(y - box.y, box.bottom - y) + box.h * 0.1)
-    return max(4.0, best)
-
-
 # --------------------------------------------------------------------------- card art
 
 
@@ -264,10 +143,7 @@ class CardArt:
             return rank
         table = self._labels.get(lang)
         if table is None:
-            initials = {r: self.deck.court_name(r, lang)[:1].upper() for r in ("J", "Q", "K")}
-            if len(set(initials.values())) < 3:  # e.g. Knave / Knight / King: fall back to J, Q, K
-                initials = {r: r for r in ("J", "Q", "K")}
-            self._labels[lang] = table = initials
+            self._labels[lang] = table = court_indices({r: self.deck.court_name(r, lang) for r in ("J", "Q", "K")})
         return table[rank]
 
     # ------------------------------------------------------------------ plumbing
@@ -369,7 +245,7 @@ class CardArt:
         ink = self.inks[suit]
         colour = ink.main if self.system == "french" else self.pal.ink
         font = _font("narrow" if len(label) > 1 else "sans", fs)
-        text = font.render(label, True, colour)
+        text = render_line(font, label, colour)  # a court initial may be a zero-width character
         if text.get_width() > iw * 1.05:  # "10" on a narrow card: squeeze rather than overflow
             text = pygame.transform.smoothscale(text, (round(iw * 1.05), text.get_height()))
         ssize = fs * (1.3 if self.system == "italian" and suit in "SB" else 0.8)
@@ -396,12 +272,12 @@ class CardArt:
             return
         aspect = SIGN_ASPECT[(self.system, suit)]
         if self.system == "italian":
-            size = _pip_size(pips, box, aspect)
+            size = pip_size(pips, box, aspect)
             size = min(size, box.w * (0.62 if suit == "D" else 0.8))
         else:
             # French and German packs keep one pip size on every numeral, as printed packs do.
             most = max((r for r in self.deck.ranks() if r.isdigit()), key=int, default="10")
-            size = min(_pip_size(pip_layout(self.system, suit, most), box, aspect) * 1.05, box.w * 0.36)
+            size = min(pip_size(pip_layout(self.system, suit, most), box, aspect) * 1.05, box.w * 0.36)
         for p in pips:
             c = (box.x + p.x * box.w, box.y + p.y * box.h)
             blit_sign(surf, self.system, suit, c, size, ink, self.style.curved_swords, rotate=p.rotated)
@@ -431,7 +307,7 @@ class CardArt:
         cx, cy = box.centerx, box.centery
         acc = self.pal
         if self.system == "italian" and suit in "SB":
-            _laurel(surf, (cx, cy + box.h * 0.18), box.w * 0.46, box.h * 0.28, acc.green if acc.green != (60, 130, 64)
+            laurel(surf, (cx, cy + box.h * 0.18), box.w * 0.46, box.h * 0.28, acc.green if acc.green != (60, 130, 64)
                     else (0x4A, 0x85, 0x3C), acc.red, self.pal.ink)
             top, bottom = (cx + box.w * 0.03, box.y), (cx - box.w * 0.03, box.bottom)
             if suit == "S":
@@ -455,7 +331,7 @@ class CardArt:
                        W * 0.012)
             size = r * 1.2
         else:
-            _laurel(surf, (cx, cy), size * 0.62, size * 0.62, acc.green if acc.green != (60, 130, 64)
+            laurel(surf, (cx, cy), size * 0.62, size * 0.62, acc.green if acc.green != (60, 130, 64)
                     else (0x4A, 0x85, 0x3C), acc.red, self.pal.ink)
             size *= 0.8
         draw_sign(surf, self.system, suit, (cx, cy + (size * 0.06 if suit == "C" and self.system == "italian" else 0)),
@@ -506,11 +382,11 @@ class CardArt:
         pygame.draw.rect(surf, self.pal.ink, band, max(1, round(W * 0.008)), border_radius=round(label_h * 0.3))
         text = name.upper()
         font = _font("serif", label_h * 0.62)
-        img = font.render(text, True, self.pal.ink)
+        img = render_line(font, text, self.pal.ink)
         room = band.w - label_h * 0.5
         if img.get_width() > room:
             font = _font("narrow", label_h * 0.62)
-            img = font.render(text, True, self.pal.ink)
+            img = render_line(font, text, self.pal.ink)
             if img.get_width() > room:
                 img = pygame.transform.smoothscale(img, (round(room), img.get_height()))
         surf.blit(img, img.get_rect(center=(band.centerx, band.centery + round(label_h * 0.03))))
@@ -548,7 +424,7 @@ class CardArt:
         margin = round(W * 0.075)
         inner = pygame.Rect(margin, margin, W - 2 * margin, H - 2 * margin)
         field = pygame.Surface(inner.size)  # opaque while drawing, rounded afterwards
-        _BACKS.get(self.style.back, _back_lozenges)(field, self.pal)
+        BACKS.get(self.style.back, back_lozenges)(field, self.pal)
         rounded = pygame.Surface(inner.size, pygame.SRCALPHA)
         rounded.blit(field, (0, 0))
         mask = pygame.Surface(inner.size, pygame.SRCALPHA)
@@ -559,176 +435,28 @@ class CardArt:
         pygame.draw.rect(surf, self.pal.ink, inner, max(1, round(W * 0.01)), border_radius=round(W * 0.04))
         return self._finish(surf, w, h)
 
-
-# --------------------------------------------------------------------------- ornaments
-
-
-def _laurel(surf: pygame.Surface, c: tuple[float, float], rx: float, ry: float, green: tuple, bow: tuple,
-            ink: tuple) -> None:
-    """Two laurel branches rising round a sign from a ribbon bow at the bottom."""
-    cx, cy = c
-    leaf = max(3.0, min(rx, ry) * 0.16)
-    for side in (-1, 1):
-        pts = []
-        for i in range(13):
-            a = math.pi / 2 + side * (0.25 + i * 0.16)
-            pts.append((cx + math.cos(a) * rx, cy + math.sin(a) * ry))
-        stroke(surf, darker(green, 0.3), pts, max(1.0, leaf * 0.18))
-        for i, (x, y) in enumerate(pts[1:], 1):
-            a = math.atan2(pts[i][1] - pts[i - 1][1], pts[i][0] - pts[i - 1][0])
-            for k in (-1, 1):
-                ang = a + k * 0.7
-                ex, ey = x + math.cos(ang) * leaf * 0.8, y + math.sin(ang) * leaf * 0.8
-                ellipse(surf, green if (i + k) % 2 else lighter(green, 0.2), (ex, ey), leaf * 0.75, leaf * 0.32, ang,
-                        darker(green, 0.4), 1)
-    by = cy + ry
-    for side in (-1, 1):
-        poly(surf, bow, [(cx, by), (cx + side * leaf * 1.6, by - leaf * 0.8), (cx + side * leaf * 1.6, by + leaf * 0.8)],
-             ink, 1)
-        poly(surf, bow, [(cx, by), (cx + side * leaf * 1.0, by + leaf * 2.0), (cx + side * leaf * 0.4, by + leaf * 2.2)],
-             ink, 1)
-    circle(surf, bow, (cx, by), leaf * 0.45, ink, 1)
-
-
-def _back_lozenges(s: pygame.Surface, pal: Palette) -> None:
-    """Piacentine: red and blue lozenges with ochre dots."""
-    w, h = s.get_size()
-    s.fill(pal.red)
-    step = max(8, w // 5)
-    for j in range(-1, h // (step // 2) + 2):
-        for i in range(-1, w // step + 2):
-            x = i * step + (step // 2 if j % 2 else 0)
-            y = j * step // 2
-            d = [(x, y - step / 2 + 2), (x + step / 2 - 2, y), (x, y + step / 2 - 2), (x - step / 2 + 2, y)]
-            poly(s, pal.blue, d)
-            circle(s, pal.gold, (x, y), step * 0.1)
-    _back_frame(s, pal.gold, pal.paper)
-
-
-def _back_rosette(s: pygame.Surface, pal: Palette) -> None:
-    """Napoletane: a field of small yellow dots on red, a big rosette in the centre."""
-    w, h = s.get_size()
-    s.fill(pal.red)
-    step = max(6, w // 8)
-    for j in range(h // step + 2):
-        for i in range(w // step + 2):
-            x = i * step + (step / 2 if j % 2 else 0)
-            circle(s, pal.gold, (x, j * step), step * 0.16)
-    cx, cy = w / 2, h / 2
-    r = w * 0.4
-    circle(s, pal.green, (cx, cy), r, pal.gold, max(2, round(w * 0.02)))
-    for i in range(12):
-        a = 2 * math.pi * i / 12
-        tip = (cx + math.cos(a) * r * 0.85, cy + math.sin(a) * r * 0.85)
-        lft = (cx + math.cos(a - 0.25) * r * 0.35, cy + math.sin(a - 0.25) * r * 0.35)
-        rgt = (cx + math.cos(a + 0.25) * r * 0.35, cy + math.sin(a + 0.25) * r * 0.35)
-        poly(s, pal.gold if i % 2 else pal.red, [(cx, cy), lft, tip, rgt])
-    circle(s, pal.red, (cx, cy), r * 0.18, pal.gold, max(2, round(w * 0.015)))
-    _back_frame(s, pal.gold, pal.paper)
-
-
-def _back_tartan(s: pygame.Surface, pal: Palette) -> None:
-    """Bresciane: fine crossed stripes of blue and red over gold."""
-    w, h = s.get_size()
-    s.fill(mix(pal.gold, pal.paper, 0.35))
-    pitch = max(6, w // 7)
-    band = pygame.Surface((w, h), pygame.SRCALPHA)
-    for x in range(-h, w + h, pitch):
-        stroke(band, (*pal.blue, 150), [(x, 0), (x + h, h)], pitch * 0.35)
-        stroke(band, (*pal.red, 150), [(x + h, 0), (x, h)], pitch * 0.2)
-    s.blit(band, (0, 0))
-    for x in range(-h, w + h, pitch):
-        stroke(s, pal.blue, [(x + pitch / 2, 0), (x + pitch / 2 + h, h)], max(1, pitch * 0.06))
-    _back_frame(s, pal.blue, pal.paper)
-
-
-def _back_scales(s: pygame.Surface, pal: Palette) -> None:
-    """Trevisane: teal fish scales edged in yellow with red centres."""
-    w, h = s.get_size()
-    s.fill(pal.blue)
-    r = max(5, w // 8)
-    for j in range(h // r + 3):
-        for i in range(-1, w // (2 * r) + 2):
-            x = i * 2 * r + (r if j % 2 else 0)
-            y = j * r - r
-            circle(s, pal.gold, (x, y), r * 1.02)
-            circle(s, pal.blue, (x, y), r * 0.85)
-            circle(s, lighter(pal.blue, 0.2), (x, y), r * 0.55)
-            circle(s, pal.red, (x, y), r * 0.2)
-    _back_frame(s, pal.red, pal.paper)
-
-
-def _back_checks(s: pygame.Surface, pal: Palette) -> None:
-    """Piemontesi: a fine blue diamond checker with red pinpoints."""
-    w, h = s.get_size()
-    s.fill(pal.paper)
-    step = max(6, w // 9)
-    for j in range(-1, h // step + 2):
-        for i in range(-1, w // step + 2):
-            x, y = i * step + (step / 2 if j % 2 else 0), j * step
-            d = [(x, y - step / 2), (x + step / 2, y), (x, y + step / 2), (x - step / 2, y)]
-            poly(s, pal.blue, [(px * 0.8 + x * 0.2, py * 0.8 + y * 0.2) for px, py in d])
-            circle(s, pal.red, (x, y), step * 0.09)
-    _back_frame(s, pal.red, pal.paper)
-
-
-def _back_medallion(s: pygame.Surface, pal: Palette) -> None:
-    """Schnapsen (German): green and gold stripes behind an oval medallion."""
-    w, h = s.get_size()
-    s.fill(pal.green if pal.green != (60, 130, 64) else (0x3C, 0x7D, 0x3A))
-    pitch = max(4, w // 14)
-    for x in range(0, w + pitch, pitch):
-        stroke(s, darker(pal.green, 0.25), [(x, 0), (x, h)], max(1, pitch * 0.3))
-    cx, cy = w / 2, h / 2
-    ellipse(s, pal.gold, (cx, cy), w * 0.36, h * 0.28, 0, pal.ink, max(2, round(w * 0.015)))
-    ellipse(s, pal.red, (cx, cy), w * 0.28, h * 0.22)
-    for i in range(8):
-        a = 2 * math.pi * i / 8
-        ellipse(s, pal.gold, (cx + math.cos(a) * w * 0.14, cy + math.sin(a) * h * 0.11), w * 0.07, w * 0.03, a)
-    circle(s, pal.gold, (cx, cy), w * 0.06, pal.ink, 1)
-    _back_frame(s, pal.gold, pal.paper)
-
-
-def _back_lattice(s: pygame.Surface, pal: Palette) -> None:
-    """Schnapsen (French): a fine red lattice with a blue-bordered oval in the middle."""
-    w, h = s.get_size()
-    s.fill(pal.paper)
-    pitch = max(5, w // 10)
-    for x in range(-h, w + h, pitch):
-        stroke(s, pal.red, [(x, 0), (x + h * 0.6, h)], max(1, pitch * 0.18))
-        stroke(s, pal.red, [(x + h * 0.6, 0), (x, h)], max(1, pitch * 0.18))
-    cx, cy = w / 2, h / 2
-    ellipse(s, pal.blue, (cx, cy), w * 0.3, h * 0.22)
-    ellipse(s, pal.paper, (cx, cy), w * 0.26, h * 0.19)
-    pts = ellipse_pts((cx, cy), w * 0.18, h * 0.13, 0, 4)
-    poly(s, pal.red, pts, pal.gold, max(1, round(w * 0.012)))
-    circle(s, pal.gold, (cx, cy), w * 0.04)
-    _back_frame(s, pal.blue, pal.paper)
-
-
-def _back_frame(s: pygame.Surface, colour: tuple, paper: tuple) -> None:
-    """A thin coloured rule just inside the patterned field."""
-    w, h = s.get_size()
-    inset = max(2, round(w * 0.05))
-    lw = max(1, round(w * 0.018))
-    r = pygame.Rect(inset, inset, w - 2 * inset, h - 2 * inset)
-    pygame.draw.rect(s, paper, r, lw + 2, border_radius=max(1, round(w * 0.03)))
-    pygame.draw.rect(s, colour, r.inflate(-2 * (lw + 1), -2 * (lw + 1)), lw, border_radius=max(1, round(w * 0.025)))
-
-
-_BACKS = {
-    "lozenges": _back_lozenges,
-    "rosette": _back_rosette,
-    "tartan": _back_tartan,
-    "scales": _back_scales,
-    "checks": _back_checks,
-    "medallion": _back_medallion,
-    "lattice": _back_lattice,
-}
-
 # --------------------------------------------------------------------------- registry
 
 _ARTS: dict[tuple[str, bool], CardArt] = {}
+
+
+def court_indices(names: dict[str, str]) -> dict[str, str]:
+    """The courts' corner indices from their names (rank token -> name): the initials when
+    they differ (Fante, Cavallo, Re: F C R; Unter, Ober, König: U O K). When they clash
+    (Knave, Knight, King) the highest court keeps the initial, the next takes its name's
+    first two letters (Knight: "Kn", as tarot packs print it) and the last the rank token
+    (Knave: "J", the Jack it is). Never a letter that names another court ("Q" beside the
+    word KNIGHT reads Queen)."""
+    initials = {r: (n[:1].upper() or r) for r, n in names.items()}
+    if len(set(initials.values())) == len(initials):
+        return initials
+    out: dict[str, str] = {}
+    for r in sorted(names, key=lambda r: "KQJ".find(r)):  # King first, then Knight / Queen, then Knave
+        name = names[r]
+        taken = set(out.values())
+        out[r] = next((label for label in (name[:1].upper(), name[:2].capitalize(), r) if label and label not in taken),
+                      r)
+    return out
 
 
 def get_card_art(deck: DeckConfig, four_colour: bool = False) -> CardArt:
@@ -740,4 +468,4 @@ def get_card_art(deck: DeckConfig, four_colour: bool = False) -> CardArt:
     return art
 
 
-__all__ = ["CardArt", "Pip", "PatternStyle", "STYLES", "get_card_art", "pip_layout", "style_for"]
+__all__ = ["CardArt", "Pip", "PatternStyle", "STYLES", "get_card_art", "pip_layout", "style_for", "court_indices"]

@@ -12,21 +12,9 @@ from dataclasses import dataclass
 
 import pygame
 
-from sprites.suits import (
-    Point,
-    SuitInk,
-    darker,
-    draw_baton,
-    draw_sign,
-    draw_sword,
-    ellipse_pts,
-    lighter,
-    mix,
-    poly,
-    quad,
-    ribbon,
-    stroke,
-)
+from sprites.ink import SuitInk, darker, lighter, mix
+from sprites.shapes import Point, ellipse_pts, poly, quad, ribbon, stroke
+from sprites.suits import draw_baton, draw_sign, draw_sword
 
 Color = tuple[int, int, int]
 

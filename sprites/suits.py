@@ -1,270 +1,19 @@
 """Suit signs drawn as vector shapes: Italian, French and German suits.
 
 Everything here draws into a surface that the caller will later smoothscale down by 2
-(cards are supersampled), so shapes use plain filled polygons plus an anti-aliased edge.
-Colours come from one table per pattern (:func:`suit_colors`) so a four-colour deck is a
-setting, not a rewrite.
+(cards are supersampled), with the primitives of :mod:`sprites.shapes`; the colours come
+from :mod:`sprites.ink`.
 """
 from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 import pygame
-import pygame.gfxdraw as gfx
 
-Color = tuple[int, int, int]
-Point = tuple[float, float]
-
-
-# --------------------------------------------------------------------------- colours
-
-
-def hex_rgb(value: str) -> Color:
-    v = value.lstrip("#")
-    return (int(v[0:2], 16), int(v[2:4], 16), int(v[4:6], 16))
-
-
-def mix(a: Sequence[int], b: Sequence[int], t: float) -> Color:
-    """Blend a towards b by t (0 = a, 1 = b)."""
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
-
-
-def darker(c: Sequence[int], t: float = 0.35) -> Color:
-    return mix(c, (0, 0, 0), t)
-
-
-def lighter(c: Sequence[int], t: float = 0.35) -> Color:
-    return mix(c, (255, 255, 255), t)
-
-
-@dataclass(frozen=True)
-class SuitInk:
-    """The colours of one suit sign: body, shade, highlight and two decoration colours."""
-
-    main: Color
-    dark: Color
-    light: Color
-    band: Color
-    band2: Color
-    outline: Color
-
-
-_TARGETS: dict[str, Color] = {
-    "red": (200, 50, 40),
-    "blue": (46, 80, 160),
-    "gold": (224, 168, 40),
-    "green": (60, 130, 64),
-    "teal": (47, 127, 122),
-    "brown": (122, 74, 35),
-}
-
-
-def pick(accents: Sequence[Color], want: str, limit: float = 140.0) -> Color:
-    """The deck accent nearest to a named hue, or a sensible default when none is close."""
-    t = _TARGETS[want]
-    best = min(accents, key=lambda c: sum((c[i] - t[i]) ** 2 for i in range(3)), default=t)
-    return best if math.dist(best, t) <= limit else t
-
-
-@dataclass(frozen=True)
-class Palette:
-    """A deck's colours, resolved once: paper, ink, accents and the colours used by figures."""
-
-    paper: Color
-    ink: Color
-    accents: tuple[Color, ...]
-    red: Color
-    blue: Color
-    gold: Color
-    green: Color
-    brown: Color
-
-
-def palette_for(colors: dict) -> Palette:
-    accents = tuple(hex_rgb(c) for c in colors["accents"])
-    red = pick(accents, "red")
-    gold = pick(accents, "gold")
-    # The cool colour of the pack: blue if it has one, else teal or green.
-    cool = pick(accents, "blue", 90)
-    if cool == _TARGETS["blue"]:
-        cool = pick(accents, "teal", 60)
-        if cool == _TARGETS["teal"]:
-            cool = pick(accents, "green", 90)
-            if cool == _TARGETS["green"]:
-                cool = _TARGETS["blue"]
-    green = pick(accents, "green", 45)  # teal is not green: Trevisane batons stay green
-    return Palette(
-        paper=hex_rgb(colors["paper"]), ink=hex_rgb(colors["ink"]), accents=accents,
-        red=red, blue=cool, gold=gold, green=green, brown=pick(accents, "brown", 60),
-    )
-
-
-FRENCH_RED: Color = (0xC0, 0x26, 0x2D)
-FRENCH_BLACK: Color = (0x1C, 0x1C, 0x1C)
-STEEL: Color = (0xC4, 0xCF, 0xDA)
-
-
-def suit_colors(system: str, pal: Palette, four_colour: bool = False) -> dict[str, SuitInk]:
-    """The one table of suit colours for a pattern (suit letter -> SuitInk)."""
-    ink = darker(pal.ink, 0.1)
-    if system == "french":
-        red = pal.red if math.dist(pal.red, FRENCH_RED) < 60 else FRENCH_RED
-        black = FRENCH_BLACK
-
-        def flat(c: Color) -> SuitInk:
-            return SuitInk(c, darker(c, 0.3), lighter(c, 0.3), c, c, darker(c, 0.35))
-
-        table = {"D": flat(red), "C": flat(red), "S": flat(black), "B": flat(black)}
-        if four_colour:  # the usual four-colour convention: blue diamonds, green clubs
-            table["D"] = flat((0x1F, 0x4E, 0xA8))
-            table["B"] = flat((0x2E, 0x7D, 0x32))
-        return table
-    if system == "german":
-        red = pal.red
-        gold = pal.gold
-        green = pal.green if pal.green != _TARGETS["green"] else (0x3C, 0x7D, 0x3A)
-        brown = pal.brown
-        return {
-            "C": SuitInk(red, darker(red, 0.35), lighter(red, 0.45), gold, red, ink),
-            "D": SuitInk(gold, darker(gold, 0.4), lighter(gold, 0.5), red, green, ink),
-            "S": SuitInk(green, darker(green, 0.4), lighter(green, 0.4), gold, red, ink),
-            "B": SuitInk(mix(brown, gold, 0.45), darker(brown, 0.2), lighter(gold, 0.3), brown, green, ink),
-        }
-    # Italian suits.
-    gold, red, blue = pal.gold, pal.red, pal.blue
-    baton = pal.green if pal.green != _TARGETS["green"] else (0x4A, 0x85, 0x3C)
-    wood = (0x8A, 0x3E, 0x22)
-    table = {
-        "D": SuitInk(gold, darker(gold, 0.45), lighter(gold, 0.45), red, blue, ink),
-        "C": SuitInk(gold, darker(gold, 0.45), lighter(gold, 0.45), red, blue, ink),
-        "S": SuitInk(STEEL, (0x5E, 0x6C, 0x7C), (0xF4, 0xF7, 0xFA), blue, red, ink),
-        "B": SuitInk(baton, darker(baton, 0.4), lighter(baton, 0.35), wood, gold, ink),
-    }
-    if four_colour:
-        table["C"] = SuitInk(red, darker(red, 0.4), lighter(red, 0.45), gold, blue, ink)
-        table["S"] = SuitInk(lighter(blue, 0.55), blue, lighter(blue, 0.8), red, gold, ink)
-    return table
-
-
-# --------------------------------------------------------------------------- primitives
-
-
-def ipts(pts: Iterable[Point]) -> list[tuple[int, int]]:
-    return [(round(x), round(y)) for x, y in pts]
-
-
-class _State:
-    aa = True  # off while drawing onto transparent sign surfaces (they are supersampled instead)
-
-
-def poly(surf: pygame.Surface, color: Sequence[int], pts: Sequence[Point],
-         outline: Sequence[int] | None = None, lw: int = 1) -> None:
-    """A filled polygon with an anti-aliased edge and an optional ink outline of width lw."""
-    ip = ipts(pts)
-    if len(ip) < 3:
-        return
-    gfx.filled_polygon(surf, ip, color)
-    if not _State.aa:
-        if outline is not None:
-            pygame.draw.lines(surf, outline, True, ip, max(1, lw))
-            if lw > 2:
-                for p in ip:
-                    pygame.draw.circle(surf, outline, p, lw / 2 - 0.2)
-        return
-    if outline is None:
-        gfx.aapolygon(surf, ip, color)
-    elif lw <= 1:
-        gfx.aapolygon(surf, ip, outline)
-    else:
-        pygame.draw.lines(surf, outline, True, ip, lw)
-        for p in ip:  # round joins so thick outlines have no notches
-            pygame.draw.circle(surf, outline, p, lw / 2 - 0.2)
-
-
-def circle(surf: pygame.Surface, color: Sequence[int], c: Point, r: float,
-           outline: Sequence[int] | None = None, lw: int = 1) -> None:
-    x, y, ri = round(c[0]), round(c[1]), max(1, round(r))
-    if not _State.aa:
-        if outline is not None:
-            gfx.filled_circle(surf, x, y, ri, outline)
-            ri = max(1, ri - max(1, lw))
-        gfx.filled_circle(surf, x, y, ri, color)
-        return
-    if outline is not None and lw > 1:
-        gfx.filled_circle(surf, x, y, ri, outline)
-        gfx.aacircle(surf, x, y, ri, outline)
-        ri = max(1, ri - lw)
-        gfx.filled_circle(surf, x, y, ri, color)
-        gfx.aacircle(surf, x, y, ri, color)
-        return
-    gfx.filled_circle(surf, x, y, ri, color)
-    gfx.aacircle(surf, x, y, ri, color if outline is None else outline)
-
-
-def ellipse_pts(c: Point, rx: float, ry: float, angle: float = 0.0, n: int = 28,
-                a0: float = 0.0, a1: float = 2 * math.pi) -> list[Point]:
-    ca, sa = math.cos(angle), math.sin(angle)
-    out = []
-    for i in range(n + (0 if a1 - a0 >= 2 * math.pi - 1e-9 else 1)):
-        t = a0 + (a1 - a0) * i / n
-        x, y = rx * math.cos(t), ry * math.sin(t)
-        out.append((c[0] + x * ca - y * sa, c[1] + x * sa + y * ca))
-    return out
-
-
-def ellipse(surf: pygame.Surface, color: Sequence[int], c: Point, rx: float, ry: float,
-            angle: float = 0.0, outline: Sequence[int] | None = None, lw: int = 1) -> None:
-    poly(surf, color, ellipse_pts(c, rx, ry, angle, max(12, int(max(rx, ry) / 1.5))), outline, lw)
-
-
-def stroke(surf: pygame.Surface, color: Sequence[int], pts: Sequence[Point], w: float, closed: bool = False) -> None:
-    """A thick polyline with round joins."""
-    ip = ipts(pts)
-    wi = max(1, round(w))
-    if wi <= 1:
-        if _State.aa:
-            pygame.draw.aalines(surf, color, closed, ip)
-        else:
-            pygame.draw.lines(surf, color, closed, ip, 1)
-        return
-    pygame.draw.lines(surf, color, closed, ip, wi)
-    for p in ip:
-        pygame.draw.circle(surf, color, p, w / 2)
-
-
-def quad(p0: Point, c: Point, p1: Point, n: int = 16) -> list[Point]:
-    """Points of a quadratic Bézier curve."""
-    out = []
-    for i in range(n + 1):
-        t = i / n
-        a, b, d = (1 - t) ** 2, 2 * (1 - t) * t, t * t
-        out.append((a * p0[0] + b * c[0] + d * p1[0], a * p0[1] + b * c[1] + d * p1[1]))
-    return out
-
-
-def ribbon(center: Sequence[Point], widths: Sequence[float]) -> list[Point]:
-    """A polygon following a centre line with a width at every point (blades, sticks, robes)."""
-    left, right = [], []
-    n = len(center)
-    for i, (x, y) in enumerate(center):
-        a = center[max(0, i - 1)]
-        b = center[min(n - 1, i + 1)]
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        ln = math.hypot(dx, dy) or 1.0
-        nx, ny = -dy / ln, dx / ln
-        hw = widths[i] / 2
-        left.append((x + nx * hw, y + ny * hw))
-        right.append((x - nx * hw, y - ny * hw))
-    return left + right[::-1]
-
-
-def lw_for(size: float) -> int:
-    """Outline width for a sign of this size (in supersampled pixels)."""
-    return max(1, round(size * 0.035))
-
+from sprites.ink import SuitInk, darker, lighter
+from sprites.shapes import Edges, Point, circle, ellipse, ellipse_pts, lw_for, poly, quad, ribbon, stroke
 
 # --------------------------------------------------------------------------- swords and batons
 
@@ -607,11 +356,11 @@ SIGN_ASPECT: dict[tuple[str, str], float] = {
 def draw_sign(surf: pygame.Surface, system: str, suit: str, c: Point, size: float, ink: SuitInk,
               curved: bool = True, ornate: bool = False, aa: bool = True) -> None:
     """Draw one suit sign of the given height, centred on c."""
-    before, _State.aa = _State.aa, aa
+    before, Edges.aa = Edges.aa, aa
     try:
         _draw_sign(surf, system, suit, c, size, ink, curved, ornate)
     finally:
-        _State.aa = before
+        Edges.aa = before
 
 
 def _draw_sign(surf: pygame.Surface, system: str, suit: str, c: Point, size: float, ink: SuitInk,
@@ -673,8 +422,5 @@ def blit_sign(surf: pygame.Surface, system: str, suit: str, c: Point, size: floa
 
 SignDrawer = Callable[[pygame.Surface, Point, float], None]
 
-__all__ = [
-    "Palette", "SuitInk", "palette_for", "suit_colors", "draw_sign", "sign_surface", "blit_sign",
-    "draw_sword", "draw_baton", "poly", "circle", "ellipse", "stroke", "quad", "ribbon", "mix", "darker",
-    "lighter", "hex_rgb", "ellipse_pts", "SIGN_ASPECT", "HEART",
-]
+
+__all__ = ["draw_sign", "sign_surface", "blit_sign", "draw_sword", "draw_baton", "SIGN_ASPECT", "HEART"]

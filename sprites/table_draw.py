@@ -92,26 +92,43 @@ class CardPainter:
             self._rot[key] = img
         return img
 
+    def _shadow(self, w: int, h: int, angle: float, strength: int) -> pygame.Surface:
+        """A soft shadow of a ``w``×``h`` card turned by ``angle`` degrees (cached per degree)."""
+        spread = 5
+        base = theme.shadow((w, h), max(4, min(w, h) // 10), spread, strength)
+        a = round(angle)
+        if a % 360 == 0:
+            return base
+        key = ("shadow", w, h, a, strength)
+        img = self._rot.get(key)
+        if img is None:
+            img = pygame.transform.rotate(base, a)  # a blurred edge needs no smoothing
+            if len(self._rot) > 400:
+                self._rot.clear()
+            self._rot[key] = img
+        return img
+
     def draw(self, surface: pygame.Surface, code: str | None, x: float, y: float, angle: float, h: float,
              lift: float = 0.0, squash: float = 1.0, shadow: int = 110, alpha: int = 255) -> pygame.Rect:
         """A card centred at (x, y − lift) with a soft shadow that grows as it lifts."""
         hi = max(12, round(h))
+        upright = self.image(code, hi)
+        face_w = max(1, round(upright.get_width() * squash)) if squash < 0.999 else upright.get_width()
         if abs(angle) < 0.05 and squash >= 0.999:
-            img = self.image(code, hi)
+            img = upright
         elif squash >= 0.999:
             img = self._rotated(code, hi, angle)
         else:
-            base = self.image(code, hi)
-            img = pygame.transform.smoothscale(base, (max(1, round(base.get_width() * squash)), base.get_height()))
+            img = pygame.transform.smoothscale(upright, (face_w, upright.get_height()))
             if abs(angle) >= 0.05:
                 img = pygame.transform.rotozoom(img, angle, 1.0)
         rect = img.get_rect(center=(round(x), round(y - lift)))
         if shadow:
-            w, hh = img.get_size()
-            spread = 5
-            sh = theme.shadow((w, hh), max(4, min(w, hh) // 10), spread, shadow)
+            # The card's own shape, turned with it: a tilted card casts a tilted shadow, not
+            # the box around it.
+            sh = self._shadow(face_w, upright.get_height(), angle, shadow)
             off = 3 + round(lift * 0.35)
-            surface.blit(sh, (rect.x - spread + off // 2 + 1, rect.y - spread + off))
+            surface.blit(sh, sh.get_rect(center=(rect.centerx + off // 2 + 1, rect.centery + off)))
         if alpha < 255:
             img = img.copy()
             img.set_alpha(alpha)

@@ -7,19 +7,27 @@ never reaches into the table area, for every player count and every deck's propo
 Seats are numbered in turn order, anticlockwise seen from above: the human sits at the
 bottom, the next seat to the right, then the top, then the left. Two players face each other;
 three sit bottom, right, left; four sit bottom, right, top (the partner), left.
+
+Every seat's name plate sits beside its own hand (left of the human's, right of the top row,
+above the side columns) and every capture pile near a seat of its team (under the human's
+plate, left of the top row, inside a side column below its plate), so no count is ever
+under a hand. Plates and piles are placed for the deal's largest hand (``hand_capacity``),
+so nothing moves as the hands shrink; the top edge left of the menu (``TOP_STRIP``) is the
+HUD's. With three or four players the trick lies in a cross, every card whole.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import pygame
+
+from game.rules import rules_class
 
 CANVAS = pygame.Rect(0, 0, 1280, 720)
 #: Inside the wooden rim, with a little breathing room.
 SAFE = CANVAS.inflate(-2 * 22, -2 * 22)
-
-TRICK_GAMES = frozenset({"briscola", "schnapsen"})
 
 HAND_HEIGHT = 150          # the human's cards
 HAND_MAX_WIDTH = 104       # wide packs (French Schnapsen) get slightly shorter cards
@@ -29,6 +37,10 @@ BACK_HEIGHT = 84           # the opponent opposite
 SIDE_HEIGHT = 74           # opponents at the sides (cards lie sideways)
 PILE_HEIGHT = 66           # capture piles
 LIFT = 24                  # how far a hovered / chosen card rises
+TOP_Y = 30                 # the top seat's row of backs starts here
+PLATE_W, PLATE_H = 176, 30
+CHIP_R = 11                # the dealer chip's radius
+BADGE_W, BADGE_H = 44, 20  # a pile's count badge ("52" and room to spare)
 
 HAND_AREA = pygame.Rect(250, 720 - 22 - HAND_HEIGHT, 780, HAND_HEIGHT)
 #: The felt between the opponents and the human's hand: table cards, trick, stock.
@@ -36,6 +48,9 @@ TABLE_AREA = pygame.Rect(204, 132, 872, 366)
 STATUS_POS = (640, 507)    # "Your turn" / "North is thinking…", between table and hand
 SCORE_RECT = pygame.Rect(26, 24, 300, 98)
 MENU_RECT = pygame.Rect(1256 - 128, 24, 128, 38)
+#: The top edge left of the menu button holds the HUD's buttons (log, score sheet): no
+#: plate, chip or pile reaches into it.
+TOP_STRIP = pygame.Rect(880, 0, 1280 - 880, 56)
 BUTTONS_X = 1072
 BUTTON_W = 178
 BUTTON_H = 40
@@ -72,15 +87,24 @@ class Place:
 
 
 class TableLayout:
-    """The placement rules for one game, player count and deck shape (``aspect`` = h / w)."""
+    """The placement rules for one game, player count and deck shape (``aspect`` = h / w).
 
-    def __init__(self, players: int, aspect: float, game: str, human_seat: int = 0):
+    ``game`` is a game id, a rules class or a rules object: the layout reads its facts
+    (``family``, ``has_stock``, ``has_trump``, ``hand_capacity``), never its name. Plates and
+    piles are placed for the largest hand, so they stay put while the hands shrink."""
+
+    def __init__(self, players: int, aspect: float, game: str | Any, human_seat: int = 0):
+        facts = rules_class(game) if isinstance(game, str) else game
         self.players = players
         self.aspect = float(aspect)
-        self.game = game
+        self.game = facts.game_id
         self.human_seat = human_seat
-        self.trick_game = game in TRICK_GAMES
-        self.has_stock = game != "cicera"
+        self.trick_game = facts.family != "capture"
+        self.has_stock = bool(facts.has_stock)
+        self.has_trump = bool(facts.has_trump)
+        # The largest hand this deal can hold: the rules object's own hand size when its
+        # options set one (Scopa deals 3, 9 or 10), else the game's largest.
+        self.hand_capacity = int(min(facts.hand_capacity, getattr(facts, "hand_size", None) or facts.hand_capacity))
         # Every card of a hand at one height; wide packs are scaled so they are not too broad.
         self.hand_h = min(HAND_HEIGHT, int(HAND_MAX_WIDTH * self.aspect))
         self.table_h = TABLE_HEIGHT
@@ -116,6 +140,16 @@ class TableLayout:
         y = HAND_AREA.bottom - h / 2
         return [Place(x0 + i * step, y, h) for i in range(n)]
 
+    def _top_row(self, n: int) -> tuple[float, float]:
+        """(card width, step) of the top seat's face-down row of ``n`` cards."""
+        w = self.card_w(BACK_HEIGHT)
+        return w, (min(w * 0.62, 330 / max(1, n - 1)) if n > 1 else 0.0)
+
+    def _side_column(self, n: int) -> tuple[float, float]:
+        """(card width, step) of a side seat's column of ``n`` sideways cards."""
+        w = self.card_w(SIDE_HEIGHT)
+        return w, (min(w * 0.7, 230 / max(1, n - 1)) if n > 1 else 0.0)
+
     def backs(self, seat: int, n: int) -> list[Place]:
         """An opponent's face-down cards: a tight row at the top, a column at the sides."""
         side = self.side(seat)
@@ -125,44 +159,63 @@ class TableLayout:
             return []
         if side == "top":
             h = BACK_HEIGHT
-            w = self.card_w(h)
-            step = min(w * 0.62, 330 / max(1, n - 1)) if n > 1 else 0
+            w, step = self._top_row(n)
             total = w + step * (n - 1)
             x0 = 640 - total / 2 + w / 2
-            return [Place(x0 + i * step, 30 + h / 2, h) for i in range(n)]
+            return [Place(x0 + i * step, TOP_Y + h / 2, h) for i in range(n)]
         h = SIDE_HEIGHT
-        w = self.card_w(h)
-        step = min(w * 0.7, 230 / max(1, n - 1)) if n > 1 else 0
+        w, step = self._side_column(n)
         total = w + step * (n - 1)
         y0 = self.side_center_y - total / 2 + w / 2
-        x = 24 + 14 + h / 2 if side == "left" else 1280 - 24 - 14 - h / 2
+        x = self._side_x(side)
         angle = -90.0 if side == "left" else 90.0
         return [Place(x, y0 + i * step, h, angle) for i in range(n)]
 
     side_center_y = 352
 
+    @staticmethod
+    def _side_x(side: str) -> float:
+        return 24 + 14 + SIDE_HEIGHT / 2 if side == "left" else 1280 - 24 - 14 - SIDE_HEIGHT / 2
+
+    def hand_box(self, seat: int, n: int | None = None) -> pygame.Rect:
+        """The box round a seat's hand of ``n`` cards (the largest by default), the human's
+        lifted cards included: what no plate, pile or count may cover."""
+        n = self.hand_capacity if n is None else n
+        places = self.backs(seat, max(1, n))
+        rects = [p.bounds(self.aspect) for p in places]
+        if self.side(seat) == "bottom":
+            rects += [r.move(0, -LIFT) for r in rects]
+        return rects[0].unionall(rects[1:])
+
     def seat_origin(self, seat: int) -> Place:
         """Where a card played from ``seat`` starts (a face-down card leaving that hand)."""
         side = self.side(seat)
         if side == "top":
-            return Place(640, 30 + BACK_HEIGHT / 2, BACK_HEIGHT)
-        if side == "left":
-            return Place(24 + 14 + SIDE_HEIGHT / 2, self.side_center_y, SIDE_HEIGHT, -90.0)
-        if side == "right":
-            return Place(1280 - 24 - 14 - SIDE_HEIGHT / 2, self.side_center_y, SIDE_HEIGHT, 90.0)
+            return Place(640, TOP_Y + BACK_HEIGHT / 2, BACK_HEIGHT)
+        if side in ("left", "right"):
+            return Place(self._side_x(side), self.side_center_y, SIDE_HEIGHT, -90.0 if side == "left" else 90.0)
         return Place(HAND_AREA.centerx, HAND_AREA.centery, self.hand_h)
 
     def plate(self, seat: int) -> pygame.Rect:
-        """The seat's name plate (name, turn glow, dealer chip)."""
+        """The seat's name plate (name, turn glow, dealer chip), beside its hand: left of the
+        human's, right of the top row, just above a side column (placed for the largest hand)."""
         side = self.side(seat)
-        w, h = 176, 30
+        box = self.hand_box(seat)
         if side == "bottom":
-            return pygame.Rect(40, 548, w, h)
+            return pygame.Rect(max(40, box.x - 18 - PLATE_W), HAND_AREA.y, PLATE_W, PLATE_H)
         if side == "top":
-            return pygame.Rect(640 + 150, 56, w, h)
-        if side == "left":
-            return pygame.Rect(30, self.side_center_y + 150, w - 16, h)
-        return pygame.Rect(1250 - (w - 16), self.side_center_y + 150, w - 16, h)
+            # Level with the row's lower half: the dealer chip stays below the HUD's buttons.
+            return pygame.Rect(box.right + 18, TOP_STRIP.bottom + CHIP_R + 2, PLATE_W, PLATE_H)
+        w = PLATE_W - 16
+        x = 30 if side == "left" else 1280 - 30 - CHIP_R - w  # the dealer chip stays on the felt
+        return pygame.Rect(x, box.y - 12 - PLATE_H, w, PLATE_H)
+
+    def plate_box(self, seat: int) -> pygame.Rect:
+        """The plate with its dealer chip (drawn at its top-right corner)."""
+        r = self.plate(seat)
+        chip = pygame.Rect(0, 0, 2 * CHIP_R + 2, 2 * CHIP_R + 2)
+        chip.center = (r.right + 2, r.y + 2)
+        return r.union(chip)
 
     # ------------------------------------------------------------------ the felt
     def stock(self) -> Place | None:
@@ -175,7 +228,7 @@ class TableLayout:
     def trump(self) -> Place | None:
         """The turned trump, sideways under the stock and sticking out to its right."""
         s = self.stock()
-        if s is None or not self.trick_game:
+        if s is None or not self.has_trump:
             return None
         w = self.card_w(s.h)
         return Place(s.x + w * 0.55, s.y, s.h, -90.0)
@@ -217,26 +270,45 @@ class TableLayout:
         return out
 
     def trick(self, seat: int, order: int = 0) -> Place:
-        """A card in the trick: in front of the seat that played it, slightly askew."""
+        """A card in the trick: in front of the seat that played it, slightly askew. Two
+        players' cards overlap a little; with three or four they lie in a cross that leaves
+        every card whole (the partner's play is seen as well as the opponents')."""
         side = self.side(seat)
         cx, cy = TABLE_AREA.centerx + 40, TABLE_AREA.centery
         h = self.table_h
-        off = {"bottom": (22, 52, 5.0), "top": (-22, -52, -4.0), "left": (-70, 0, -8.0), "right": (70, 0, 8.0)}[side]
+        if self.players == 2:
+            off = {"bottom": (22, 52, 5.0), "top": (-22, -52, -4.0)}[side]
+        else:
+            dx, dy = self.card_w(h) + 14, h / 2 + 8
+            off = {"bottom": (0, dy, 3.0), "top": (0, -dy, -2.0), "left": (-dx, 0, -3.0),
+                   "right": (dx, 0, 2.0)}[side]
         return Place(cx + off[0], cy + off[1], h, off[2])
 
     def pile(self, team: int) -> Place:
-        """A team's capture pile (the cards it has won), face down."""
+        """A team's capture pile (the cards it has won), face down, near a seat of that
+        team: under the human's plate, left of the top row, inside a side column just below
+        its plate."""
         h = PILE_HEIGHT
+        w = self.card_w(h)
         human_team = self.team_of(self.human_seat)
         if team == human_team:
-            return Place(40 + 88, 650 - h / 2 + 10, h, 0.0)
+            r = self.plate(self.human_seat)
+            return Place(r.x + 88, r.bottom + 16 + h / 2, h)
         seats = [s for s in range(self.players) if self.team_of(s) == team]
-        side = self.side(seats[0])
-        if side == "left":
-            return Place(24 + 14 + SIDE_HEIGHT / 2, 176, h)
-        if side == "right":
-            return Place(1280 - 24 - 14 - SIDE_HEIGHT / 2, 176, h)
-        return Place(1160, 118, h)
+        seat = seats[0]
+        side = self.side(seat)
+        if side == "top":  # left of the row: right of it are the plate and the HUD's buttons
+            return Place(self.hand_box(seat).x - 14 - w / 2, TOP_Y + h / 2, h)
+        box = self.hand_box(seat)
+        x = box.right + 14 + w / 2 if side == "left" else box.x - 14 - w / 2
+        return Place(x, box.y + 4 + h / 2, h)
+
+    def pile_badge(self, team: int) -> pygame.Rect:
+        """Where the pile's count badge goes (under the pile, as ``table_draw.stack`` puts it)."""
+        r = self.pile(team).rect(self.aspect)
+        b = pygame.Rect(0, 0, BADGE_W, BADGE_H)
+        b.midtop = (r.centerx, r.bottom + 2)
+        return b
 
     def buttons(self, n: int) -> list[pygame.Rect]:
         """Action buttons stacked at the right of the hand, bottom up."""
@@ -249,7 +321,7 @@ class TableLayout:
 
     # ------------------------------------------------------------------ for tests and checks
     def max_hand(self) -> int:
-        return {"scopa": 3, "cicera": 12, "briscola": 3, "schnapsen": 5}.get(self.game, 12)
+        return self.hand_capacity
 
     def every_place(self, table_cards: int = 20) -> list[Place]:
         """Every card position the game can produce, at the largest counts (for checks)."""
@@ -272,4 +344,4 @@ class TableLayout:
 
 
 __all__ = ["TableLayout", "Place", "CANVAS", "SAFE", "HAND_AREA", "TABLE_AREA", "STATUS_POS", "SCORE_RECT",
-           "MENU_RECT", "LIFT", "TRICK_GAMES"]
+           "MENU_RECT", "TOP_STRIP", "LIFT"]

@@ -119,7 +119,7 @@ def text(s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: floa
         s = s.upper()
     f = font(face, size)
     if tracking and s:
-        glyphs = [f.render(ch, True, color) for ch in s]
+        glyphs = [render_line(f, ch, color) for ch in s]
         advances = [f.size(ch)[0] for ch in s]
         width = int(sum(advances) + tracking * (len(s) - 1)) + 2
         surf = pygame.Surface((max(1, width), f.get_height()), pygame.SRCALPHA)
@@ -128,7 +128,7 @@ def text(s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: floa
             surf.blit(g, (round(x), 0))
             x += adv + tracking
     else:
-        surf = f.render(s or " ", True, color)
+        surf = render_line(f, s, color)
     if shadow:
         base = surf
         dark = base.copy()
@@ -142,6 +142,17 @@ def text(s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: floa
     if len(_TEXT_CACHE) > _TEXT_CACHE_MAX:
         _TEXT_CACHE.popitem(last=False)
     return surf
+
+
+def render_line(f: pygame.font.Font, s: str, color: tuple) -> pygame.Surface:
+    """``f.render`` that never raises: pygame refuses text that draws nothing ("Text has
+    zero width": an empty or zero-width-only string from a locale or rules.yaml) and a NUL
+    ("A null character was found"); those become an empty, transparent line."""
+    s = s.replace("\x00", "")
+    try:
+        return f.render(s or " ", True, color)
+    except (pygame.error, ValueError):
+        return pygame.Surface((1, f.get_height()), pygame.SRCALPHA)
 
 
 def text_width(s: str, face: str = "sans", size: int = 18, tracking: float = 0, caps: bool = False) -> int:
@@ -460,6 +471,7 @@ def glow(size: tuple[int, int], radius: int = 10, color=FOCUS, spread: int = 8, 
 
 def ornament(width: int, color=BRASS) -> pygame.Surface:
     """A brass rule with a small lozenge in the middle: divides a title from what follows."""
+    width = max(1, int(width))  # sized after a text, which may draw nothing (a zero-width title)
     key = ("ornament", width, tuple(color))
     if key in _SHAPE_CACHE:
         return _SHAPE_CACHE[key]

@@ -37,6 +37,8 @@ SAME_AS_ENGLISH = {
     "Menu",            # it
     "Partner",         # de
     "{count} scope",   # it: Scopa is an Italian word
+    "Scopone scientifico", "Scopa d'assi", "Scopa a quindici",  # the variants' own names
+    "Scopone", "Scopone a 10", "Re bello", "Napola",  # the house rules' own names (issue 18)
 }
 
 
@@ -121,8 +123,8 @@ def code_keys() -> tuple[set[str], set[str]]:
 def expected_keys() -> set[str]:
     """Keys built from a prefix and the ids the program knows (config, rules, levels…)."""
     from game.settings import AI_LEVELS
+    from scenes.registry import scene_names
     from scenes.rules import SECTIONS as RULE_SECTIONS
-    from scenes.scene import SCENE_MODULES
     from sprites.tween import SPEED_FACTORS
 
     cfg = get_config()
@@ -131,7 +133,7 @@ def expected_keys() -> set[str]:
         keys.update(f"refusals.{r}" for r in re.findall(r'IllegalAction\(\s*"([a-z_]+)"', path.read_text()))
     keys.update(f"ai.{lvl}" for lvl in AI_LEVELS)
     keys.update(f"settings.speed_{s}" for s in SPEED_FACTORS)
-    keys.update(f"scene.{name}" for name in SCENE_MODULES)
+    keys.update(f"scene.{name}" for name in scene_names())
     for gid, game in cfg.games.items():
         keys.add(f"blurb.{gid}")
         keys.update(f"rules.{gid}.{sec}.{part}" for sec in RULE_SECTIONS for part in ("title", "body"))
@@ -139,7 +141,7 @@ def expected_keys() -> set[str]:
             keys.add(f"option.{oid}")
             if oid == "format":
                 keys.update(f"option.format_{v}" for v in spec.allowed)
-    keys.update(f"table.keys_{g}" for g in ("capture", "cicera", "briscola", "schnapsen"))
+    keys.update(f"table.keys_{g}" for g in ("scopa", "cicera", "briscola", "schnapsen"))
     for reason in ("66", "closed_won", "closed_lost", "last_trick"):
         keys.update({f"results.schnapsen.reason_{reason}", f"results.schnapsen.reason_{reason}_you"})
     keys.update({"results.schnapsen.why_closed_lost_2", "results.schnapsen.why_closed_lost_3"})

@@ -14,7 +14,15 @@ class BaseBot:
     def __init__(self, rules: GameRules, seat: int, seed: int = 0):
         self.rules = rules
         self.seat = seat
+        self.seed = seed
         self.rng = random.Random(seed * 7919 + seat)
+
+    def begin_decision(self, number: int) -> None:
+        """Draw this decision's randomness from (seed, seat, decision number) alone: the match
+        calls this before each choice (game.match.Match.bot_turn), so a bot asked decision k of
+        a rebuilt match starts from the same state as the original's. (A string seed is hashed
+        with SHA-512, the same in every run, unlike ``hash()``.)"""
+        self.rng = random.Random(f"{self.seed}:{self.seat}:{number}")
 
     def choose(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
         raise NotImplementedError

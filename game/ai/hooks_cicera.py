@@ -7,9 +7,10 @@ with the right hand counts is consistent with the view.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
+from game.ai.determinize import deal_hidden
 from game.ai.heuristics_cicera import evaluate
-from game.ai.hooks_scopa import deal_hidden
 from game.cards import Card
 from game.rules.base import Action
 from game.rules.capture import sums_by_value
@@ -23,6 +24,16 @@ EPSILON = 0.1
 #: against greedy on the same 20 duplicate seeds, +1.6 ± 1.3 points per deal with it (1000
 #: iterations) against -1.3 ± 0.9 for the time-capped search over all actions (docs/AI.md).
 ROOT_TOP_K = 6
+
+#: The levels' settings in Cìcera (game.ai.levels applies them under the caller's keywords).
+LEVELS: dict[str, dict] = {
+    # Normal: 300 iterations — at 700 hard was only +1.5 ± 0.9 points per deal ahead.
+    "normal": {"iterations": 300},
+    # Easy: the same slips in points as in Scopa (utilities here are deal points / 8, Scopa's
+    # / 4), so temperature and blunder margin are doubled — at Scopa's values easy was within
+    # 0.9 ± 0.4 points per deal of normal (docs/AI.md).
+    "easy": {"temperature": 0.24, "blunder_margin": 0.9},
+}
 
 
 def determinize(rules: CiceraRules, view: CiceraView, rng: random.Random) -> CiceraState:
@@ -41,10 +52,6 @@ def utilities(rules: CiceraRules, state: CiceraState) -> list[float]:
     """Per team: its deal points minus the other team's, scaled."""
     a, b = rules.deal_result(state).points
     return [(a - b) / SCALE, (b - a) / SCALE]
-
-
-def utility(rules: CiceraRules, state: CiceraState, seat: int) -> float:
-    return utilities(rules, state)[rules.team_of(seat)]
 
 
 def complete(rules: CiceraRules, view: CiceraView) -> bool:
@@ -71,21 +78,19 @@ def _worth_table(rules: CiceraRules) -> dict[Card, float]:
     return cached
 
 
-def rollout(rules: CiceraRules, state: CiceraState, legal: list[Action], rng: random.Random) -> Action:
-    """Epsilon-greedy playout: bonuses and valuable cards first; place cheap cards that do not
-    invite a picada or leave a lone card for a scùa."""
-    if rng.random() < EPSILON:
-        return legal[rng.randrange(len(legal))]
-    worth = _worth_table(rules)
-    table = state.table
-    n_table = len(table)
-    last = state.last_placed
-    qmin = rules.quadriglia_min
-    best = legal[0]
+Option = tuple[Card, tuple[Card, ...]]
+
+
+def _pick(options: list[Option], n_table: int, last: Card | None, worth: dict[Card, float], qmin: int,
+          rand: Callable[[], float]) -> Option:
+    """The playout policy's choice among ``options`` ((card, captured cards) pairs): bonuses
+    and valuable cards first; place cheap cards that do not invite a picada or leave a lone
+    card for a scùa; a little noise (``rand``) breaks ties at random. The one scoring of both
+    :func:`rollout` and :func:`playout`; its arguments are what the playout's loop holds."""
+    best = options[0]
     best_v = -1e9
-    for a in legal:
-        c = a.card
-        cap = a.capture
+    for o in options:
+        c, cap = o
         if cap:
             v = worth[c]
             suit = c.suit
@@ -96,22 +101,32 @@ def rollout(rules: CiceraRules, state: CiceraState, legal: list[Action], rng: ra
                     same = False
             if same:
                 v += 1.0
-            if len(cap) == n_table:
+            k = len(cap)
+            if k == n_table:
                 v += 1.0
-            elif n_table - len(cap) == 1:
+            elif n_table - k == 1:
                 v -= 0.5  # a lone card left: the next seat may sweep it
-            if len(cap) == 1 and cap[0] is last:
+            if k == 1 and cap[0] is last:
                 v += 1.0
-            if len(cap) >= qmin:
+            if k >= qmin:
                 v += 1.0
         else:
             v = -0.3 - worth[c]
             if n_table == 0:
                 v -= 0.6  # alone on the table: any same rank sweeps it
-        v += rng.random() * 0.05  # break ties at random
+        v += rand() * 0.05  # break ties at random
         if v > best_v:
-            best_v, best = v, a
+            best_v, best = v, o
     return best
+
+
+def rollout(rules: CiceraRules, state: CiceraState, legal: list[Action], rng: random.Random) -> Action:
+    """Epsilon-greedy playout through the engine (the policy of :func:`_pick`)."""
+    if rng.random() < EPSILON:
+        return legal[rng.randrange(len(legal))]
+    options = [(a.card, a.capture) for a in legal]
+    choice = _pick(options, len(state.table), state.last_placed, _worth_table(rules), rules.quadriglia_min, rng.random)
+    return legal[options.index(choice)]
 
 
 def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: list | None = None) -> None:
@@ -128,7 +143,8 @@ def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: l
     seat = state.to_act
     while True:
         hand = hands[seat]
-        # The legal plays, as in CiceraRules.legal_actions: place, same-rank match, numeral sum.
+        # The legal plays, as in CiceraRules.legal_actions: place, same-rank match, numeral sum
+        # (inlined: taking the rules' own list of Actions costs the playout about 15 %, measured).
         top = 0
         for c in hand:
             v = values.get(c, 0)
@@ -148,40 +164,12 @@ def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: l
                     for cap in caps:
                         options.append((c, cap))
         last = state.last_placed
-        n_table = len(table)
         if len(options) == 1:
             c, cap = options[0]
         elif rng.random() < EPSILON:
             c, cap = options[rng.randrange(len(options))]
         else:
-            best_v = -1e9
-            for oc, ocap in options:
-                if ocap:
-                    v = worth[oc]
-                    suit = oc.suit
-                    same = True
-                    for t in ocap:
-                        v += worth[t]
-                        if t.suit != suit:
-                            same = False
-                    if same:
-                        v += 1.0
-                    k = len(ocap)
-                    if k == n_table:
-                        v += 1.0
-                    elif n_table - k == 1:
-                        v -= 0.5
-                    if k == 1 and ocap[0] is last:
-                        v += 1.0
-                    if k >= qmin:
-                        v += 1.0
-                else:
-                    v = -0.3 - worth[oc]
-                    if n_table == 0:
-                        v -= 0.6
-                v += rng.random() * 0.05
-                if v > best_v:
-                    best_v, c, cap = v, oc, ocap
+            c, cap = _pick(options, len(table), last, worth, qmin, rng.random)
         if trace is not None:
             trace.append(Action("play", c, cap, False))
         hand.remove(c)
@@ -193,6 +181,8 @@ def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: l
             pile.append(c)
             pile.extend(cap)
             state.last_capture_team = team
+            # The bonuses, as CiceraRules.apply scores them (inlined: rules.capture_bonuses
+            # here costs the playout about 10 %, measured).
             counts = bonuses[team]
             if not table:
                 counts[0] += 1  # scùa
@@ -226,3 +216,39 @@ def prior(rules: CiceraRules, view: CiceraView, action: Action) -> float:
         if any(t in rules.special_cards for t in cap) or action.card in rules.special_cards:
             return 1.1
     return max(-0.9, min(0.9, evaluate(rules, view, action) / 3.0))
+
+
+# ---------------------------------------------------------------------- the suggestion's reason
+def _sweepable(rules: CiceraRules, view: CiceraView, left: list[Card]) -> bool:
+    """Could a card the seat has not seen take all of ``left`` (a scùa for the next player)?"""
+    if not left:
+        return False
+    return any(len(cap) == len(left) for x in view.unseen for cap in rules.captures_for(x, left))
+
+
+def reason(rules: CiceraRules, view: CiceraView, action: Action) -> tuple[str, dict] | None:
+    """One line on why a play is good (game.ai.suggest): its bonuses, a special card, the
+    most-cards suit, a table left with no sweep for the next player; None for a plain play."""
+    c, cap = action.card, action.capture
+    if action.kind != "play" or c is None:
+        return None
+    table = list(view.table)
+    last = not any(view.hand_counts[s] - (1 if s == view.seat else 0) for s in range(view.players))
+    if cap:
+        taken = (c, *cap)
+        bonuses = rules.capture_bonuses(c, cap, table, view.last_placed)
+        if bonuses:
+            return ("suggest.reason.bonus", {"bonus": bonuses})
+        special = [t for t in taken if t in rules.special_cards]
+        if special:
+            return ("suggest.reason.special", {"card": max(special, key=lambda t: rules.special_cards[t]).code})
+        suited = [t for t in taken if t.suit == rules.most_suit]
+        if len(suited) >= 2:
+            return ("suggest.reason.suit_cards", {"count": len(suited), "suit": rules.most_suit})
+        left = [t for t in table if t not in cap]
+        if left and not last and not _sweepable(rules, view, left):
+            return ("suggest.reason.takes_safe", {"count": len(taken)})
+        return ("suggest.reason.takes", {"count": len(taken)})
+    if not last and not _sweepable(rules, view, [*table, c]):
+        return ("suggest.reason.no_sweep", {})
+    return None

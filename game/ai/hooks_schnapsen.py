@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 
 from game.ai import schnapsen_solver
+from game.ai.determinize import check_count, hidden_cards, split_hidden
 from game.ai.heuristics_schnapsen import WIN_BONUS, evaluate
 from game.cards import Card
 from game.rules.base import Action
@@ -35,6 +36,18 @@ TIEBREAK = 0.03
 EPSILON = 0.1
 #: Playouts finish the strict phase (closed or exhausted stock) with the exact solver's moves.
 SOLVED_PLAYOUTS = True
+
+#: The levels' settings in Schnapsen (game.ai.levels applies them under the caller's keywords).
+LEVELS: dict[str, dict] = {
+    # Normal: the search saturates at a few hundred iterations — hard vs normal was -0.20 ±
+    # 0.15 game points per deal at 700 iterations, -0.11 ± 0.15 at 200, +0.03 ± 0.12 without
+    # the exact solver (docs/AI.md) — so normal makes small human slips instead: a softmax over
+    # the searched values (temperature 0.06 ≈ 0.2 game points), never further than
+    # ``blunder_margin`` below the best; its playouts also leave the strict phase to the
+    # heuristic (hard solves it exactly).
+    "normal": {"playout_kw": {"solved": False}, "temperature": 0.06},
+    "easy": {"playout_kw": {"solved": False}},
+}
 
 
 # ---------------------------------------------------------------------- determinization
@@ -79,26 +92,14 @@ def determinize(rules: SchnapsenRules, view: SchnapsenView, rng: random.Random) 
     me = view.seat
     opp = 1 - me
     known = list(view.known_opponent)
-    # Sorted first: a frozenset's order is not reproducible, the bot's rng must be.
-    hidden = sorted(view.unseen, key=lambda c: c.index)
+    hidden = hidden_cards(view.unseen)
     need = view.opponent_count - len(known)
     stock_hidden = view.stock_count - 1 if view.stock_count else 0
-    if need + stock_hidden != len(hidden) or need < 0:
-        raise ValueError(f"the view hides {len(hidden)} cards but the opponent and stock hold {need + stock_hidden}")
-    ex = excluded(rules, view)
-    if ex:
-        allowed = [c for c in hidden if c not in ex]
-        forced = [c for c in hidden if c in ex]
-        if len(allowed) < need:  # cannot happen in a real deal; never fail a decision over it
-            allowed, forced = hidden, []
-        rng.shuffle(allowed)
-        opp_hand = known + allowed[:need]
-        stock = allowed[need:] + forced
-        rng.shuffle(stock)
-    else:
-        rng.shuffle(hidden)
-        opp_hand = known + hidden[:need]
-        stock = hidden[need:]
+    if need < 0:
+        raise ValueError(f"the opponent holds {view.opponent_count} cards but {len(known)} are known")
+    check_count(hidden, need + stock_hidden, "the opponent and stock")
+    drawn, stock = split_hidden(rng, hidden, need, excluded(rules, view))
+    opp_hand = known + drawn
     if view.indicator is not None:
         stock.append(view.indicator)
     hands: list[list[Card]] = [[], []]
@@ -137,10 +138,6 @@ def utilities(rules: SchnapsenRules, state: SchnapsenState) -> list[float]:
     gp = rules.deal_result(state).points
     u0 = (gp[0] - gp[1]) / 3.0 + TIEBREAK * (state.points(0) - state.points(1)) / 66.0
     return [u0, -u0]
-
-
-def utility(rules: SchnapsenRules, state: SchnapsenState, seat: int) -> float:
-    return utilities(rules, state)[seat]
 
 
 def complete(rules: SchnapsenRules, view: SchnapsenView) -> bool:
@@ -197,7 +194,9 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
             if a.marriage:
                 v = 100.0 + (40 if c.suit == trump else 20) + (0.5 if c.rank == "Q" else 0)
             elif strict:
-                # Sure winner against the (determinized) opponent hand: cash it.
+                # Sure winner against the (determinized) opponent hand: cash it. (Inlined: the
+                # same answer as any(follower_wins) over rules.strict_follows, which costs the
+                # heuristic playout about 20 %, measured.)
                 beaten = False
                 has_suit = False
                 st = rules.strength
@@ -225,15 +224,10 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
     best = legal[0]
     best_v = -1e9
     ls = led.suit
-    st = rules.strength
     for a in legal:
         c = a.card
-        if c.suit == ls:
-            wins = st[c] > st[led]
-        else:
-            wins = c.suit == trump
         gain = lp + pts[c]
-        if wins:
+        if rules.follower_wins(led, c, trump):
             if gain >= need:
                 v = 1000.0
             elif not strict and c.suit == trump and ls != trump and lp < 10:
@@ -255,3 +249,32 @@ def prior(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> float:
     if v >= WIN_BONUS:
         return 1.5
     return max(-0.9, min(0.9, v / 100.0))
+
+
+# ---------------------------------------------------------------------- the suggestion's reason
+def reason(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> tuple[str, dict] | None:
+    """One line on why a move is good (game.ai.suggest): the exchange, a close, a marriage,
+    reaching 66, a sure trick, trumping in, nothing given away; None else."""
+    trump, pts = view.trump, rules.points
+    if action.kind == "exchange":
+        return ("suggest.reason.exchange", {"card": view.indicator.code} if view.indicator else {})
+    if action.kind == "close":
+        return ("suggest.reason.close", {})
+    c = action.card
+    if action.kind != "play" or c is None:
+        return None
+    if action.marriage:
+        value = rules.trump_marriage_value if c.suit == trump else rules.marriage_value
+        return ("suggest.reason.marriage", {"points": value})
+    if evaluate(rules, view, action) >= WIN_BONUS:
+        return ("suggest.reason.reaches", {"points": rules.win_points})
+    led = view.led
+    if led is None:
+        return None
+    if rules.follower_wins(led, c, trump):
+        if c.suit == trump and led.suit != trump:
+            return ("suggest.reason.trumps", {"card": led.code, "points": pts[led] + pts[c]})
+        return ("suggest.reason.sure_trick", {"points": pts[led] + pts[c]})
+    if pts[c] == min(pts[x] for x in view.hand):
+        return ("suggest.reason.gives_least", {})
+    return None

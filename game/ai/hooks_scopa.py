@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
+from game.ai.determinize import deal_hidden, hidden_cards, sample_by_likelihood
 from game.ai.heuristics_scopa import evaluate, play_score
 from game.cards import Card
 from game.rules.base import Action
@@ -23,32 +25,14 @@ EPSILON = 0.05
 SCOPA_BONUS = 6.0
 SWEEP_RISK = 6.0
 
-
-def deal_hidden(view, rng: random.Random, stock_count: int,
-                preset: tuple[int, list[Card]] | None = None) -> tuple[list[list[Card]], list[Card]]:
-    """The seat's own hand plus the unseen cards dealt at random into the other hands (with
-    their counts) and a stock of ``stock_count``. ``preset`` = (seat, cards) gives one other
-    seat a hand already chosen from the unseen cards. Shared by the fishing games' hooks."""
-    # Sorted first: a frozenset's order is not reproducible, the bot's rng must be.
-    hidden = sorted(view.unseen, key=lambda c: c.index)
-    need = sum(n for s, n in enumerate(view.hand_counts) if s != view.seat) + stock_count
-    if len(hidden) != need:
-        raise ValueError(f"the view hides {len(hidden)} cards but the hands and stock hold {need}")
-    if preset is not None:
-        taken = set(preset[1])
-        hidden = [c for c in hidden if c not in taken]
-    rng.shuffle(hidden)
-    hands: list[list[Card]] = []
-    i = 0
-    for s, n in enumerate(view.hand_counts):
-        if s == view.seat:
-            hands.append(list(view.hand))
-        elif preset is not None and s == preset[0]:
-            hands.append(list(preset[1]))
-        else:
-            hands.append(hidden[i:i + n])
-            i += n
-    return hands, hidden[i:]
+#: The levels' settings in Scopa (game.ai.levels applies them under the caller's keywords).
+LEVELS: dict[str, dict] = {
+    # Normal: 200 iterations with the plain playout policy (fixed sweep penalty, 25 % random
+    # moves) — measured clearly below hard and still clearly above easy (docs/AI.md).
+    "normal": {"iterations": 200, "playout_kw": {"smart": False, "epsilon": 0.25}},
+    # Easy: the plain playout policy too (the smart one is hard's edge).
+    "easy": {"playout_kw": {"smart": False}},
+}
 
 
 #: Card reading: when the seat before this one has just played from a hand it still holds
@@ -64,12 +48,10 @@ READ_TRIES = 24
 _read_cache: dict[int, tuple[object, object]] = {}
 
 
-def _option_values(rules: ScopaRules, table: list[Card], c: Card, sums: dict) -> dict:
+def _option_values(rules: ScopaRules, table: list[Card], c: Card) -> dict:
     """The greedy evaluation of every legal play of ``c`` on ``table`` (mid-deal), keyed by
-    the captured cards (a frozenset; empty: placed)."""
-    values = rules.values
-    matches = [(t,) for t in table if values[t] == values[c]]
-    caps = matches or sums.get(values[c]) or [()]
+    the captured cards (a frozenset; empty: placed) — the captures are the rules' own."""
+    caps = rules.captures_for(c, table) or [()]
     return {frozenset(cap): play_score(rules, table, c, cap) for cap in caps}
 
 
@@ -90,9 +72,8 @@ def _reading(rules: ScopaRules, view: ScopaView) -> tuple[int, dict, float] | No
             table += cap
         else:
             table.remove(played)
-        sums = sums_by_value(table, rules.values, rules.max_value) if len(table) > 1 else {}
-        per_card = {c: list(_option_values(rules, table, c, sums).values()) for c in [*view.unseen, played]}
-        made = _option_values(rules, table, played, sums)[frozenset(cap)]
+        per_card = {c: list(_option_values(rules, table, c).values()) for c in [*view.unseen, played]}
+        made = _option_values(rules, table, played)[frozenset(cap)]
         out = (p, per_card, made)
     if len(_read_cache) > 64:
         _read_cache.clear()
@@ -121,11 +102,8 @@ def determinize(rules: ScopaRules, view: ScopaView, rng: random.Random) -> Scopa
     else:
         p = reading[0]
         played = view.history[-1][1]
-        hidden = sorted(view.unseen, key=lambda c: c.index)
-        for _ in range(READ_TRIES):
-            pick = rng.sample(hidden, view.hand_counts[p])
-            if rng.random() < _read_likelihood(reading, pick, played):
-                break
+        pick = sample_by_likelihood(rng, hidden_cards(view.unseen), view.hand_counts[p],
+                                    lambda hand: _read_likelihood(reading, hand, played), READ_TRIES)
         hands, stock = deal_hidden(view, rng, view.stock_count, preset=(p, pick))
     return ScopaState(
         players=view.players, dealer=view.dealer, number=1, hands=hands, table=list(view.table),
@@ -140,10 +118,6 @@ def utilities(rules: ScopaRules, state: ScopaState) -> list[float]:
     n = len(pts)
     total = sum(pts)
     return [(p - (total - p) / (n - 1)) / SCALE for p in pts]
-
-
-def utility(rules: ScopaRules, state: ScopaState, seat: int) -> float:
-    return utilities(rules, state)[rules.team_of(seat)]
 
 
 def complete(rules: ScopaRules, view: ScopaView) -> bool:
@@ -177,23 +151,27 @@ def _worth(rules: ScopaRules, c: Card) -> float:
     return w
 
 
-def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: random.Random) -> Action:
-    """Epsilon-greedy playout: sweep, take valuable cards, and do not leave an easy sweep."""
-    if rng.random() < EPSILON:
-        return legal[rng.randrange(len(legal))]
-    values = rules.values
-    worth = _worth_table(rules)
-    top = rules.max_value
-    table = state.table
-    table_sum = 0
-    for t in table:
-        table_sum += values[t]
-    final = not state.stock and sum(len(h) for h in state.hands) == 1
-    best = legal[0]
+Option = tuple[Card, tuple[Card, ...]]
+
+
+def classic_captures(rules: ScopaRules) -> bool:
+    """Whether the playout's own move code applies: match before sum, no Ace that sweeps (the
+    options ``capture`` and ``aces`` at their defaults — RULES.md, "House rules")."""
+    opts = rules.options
+    return opts.get("capture", "match_first") == "match_first" and opts.get("aces", "normal") == "normal"
+
+
+def _plain_pick(options: list[Option], table_sum: int, final: bool, values: dict[Card, int],
+                worth: dict[Card, float], top: int, rand: Callable[[], float]) -> Option:
+    """The plain policy's choice among ``options`` ((card, captured cards) pairs): sweep, take
+    valuable cards, and do not leave a table that sums to a card value (a fixed penalty); a
+    little noise (``rand``) breaks ties at random. The one scoring of both :func:`rollout` and
+    ``playout(smart=False)``; its arguments are what the playout's loop already holds (a
+    call per turn that looks nothing up costs the playout about 2 %, measured)."""
+    best = options[0]
     best_v = -1e9
-    for a in legal:
-        c = a.card
-        cap = a.capture
+    for o in options:
+        c, cap = o
         if cap:
             v = worth[c]
             left = table_sum
@@ -209,10 +187,22 @@ def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: rand
             v = -worth[c]
             if table_sum + values[c] <= top:
                 v -= 2.5
-        v += rng.random() * 0.1  # break ties at random
+        v += rand() * 0.1  # break ties at random
         if v > best_v:
-            best_v, best = v, a
+            best_v, best = v, o
     return best
+
+
+def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: random.Random) -> Action:
+    """Epsilon-greedy playout through the engine: the plain policy (:func:`_plain_pick`)."""
+    if rng.random() < EPSILON:
+        return legal[rng.randrange(len(legal))]
+    values = rules.values
+    final = not state.stock and sum(len(h) for h in state.hands) == 1
+    options = [(a.card, a.capture) for a in legal]
+    choice = _plain_pick(options, sum(values[t] for t in state.table), final, values, _worth_table(rules),
+                         rules.max_value, rng.random)
+    return legal[options.index(choice)]
 
 
 def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: list | None = None, *,
@@ -220,15 +210,19 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
     """Play the deal to its end with an epsilon-greedy policy, straight on the state.
 
     The search's hot loop: no Action objects, no events, no history. It follows the rules
-    exactly as ``ScopaRules.apply`` does (tests replay ``trace`` through the engine to prove it).
+    exactly as ``ScopaRules.apply`` does (tests replay ``trace`` through the engine to prove it)
+    — under the standard capture rules (:func:`classic_captures`). Under a house rule that
+    changes what a card takes it asks the rules for the moves and plays them through
+    ``rules.apply`` instead: slower, and right whatever the rules say. ``trace`` collects the
+    moves the playout makes itself (not those it hands to ``rules.apply``).
 
     ``smart`` (the default) weighs sweep risks with what the acting seat could know: the chance
     that the next seat holds a card of the value a play leaves on the table, from the cards of
     that value still out of sight (not in a pile, on the table or in the seat's own hand) —
     why: a fixed penalty also shies from sums no unseen card can take, and ignores how likely
     a take is. It also prefers to place "dead" cards (whose value nobody else can still pair).
-    ``smart=False`` is the plain policy of :func:`rollout` (a fixed penalty for any table
-    summing <= 10), which the normal level uses.
+    ``smart=False`` is the plain policy of :func:`rollout` (:func:`_plain_pick`: a fixed
+    penalty for any table summing <= 10), which the normal and easy levels use.
     """
     values = rules.values
     hands, table, stock, piles = state.hands, state.table, state.stock, state.piles
@@ -237,6 +231,8 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
     seat = state.to_act
     worth = _worth_table(rules)
     top = rules.max_value
+    classic = classic_captures(rules)
+    legal_actions, apply = rules.legal_actions, rules.apply
     # Cards of each value still in some hand or the stock (what nobody has seen leave play).
     out = [0] * (top + 1)
     for x in hands:
@@ -251,28 +247,32 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
         table_sum = 0
         for t in table:
             table_sum += values[t]
-        # The legal plays, as in ScopaRules.legal_actions: a match first, else a sum, else place.
-        options: list[tuple[Card, tuple[Card, ...]]] = []
-        unmatched: list[Card] = []
-        for c in hand:
-            v = values[c]
-            matched = False
-            for t in table:
-                if values[t] == v:
-                    options.append((c, (t,)))
-                    matched = True
-            if not matched:
-                unmatched.append(c)
-        if unmatched:
-            # Sums once per turn, only up to the highest unmatched card (as legal_actions does).
-            sums = sums_by_value(table, values, max(values[c] for c in unmatched)) if len(table) > 1 else {}
-            for c in unmatched:
-                caps = sums.get(values[c])
-                if caps:
-                    for cap in caps:
-                        options.append((c, cap))
-                else:
-                    options.append((c, ()))
+        if classic:
+            # The legal plays, as in ScopaRules.legal_actions: a match first, else a sum, else
+            # place (inlined: the rules' own list of Actions costs this loop about 40 %).
+            options: list[Option] = []
+            unmatched: list[Card] = []
+            for c in hand:
+                v = values[c]
+                matched = False
+                for t in table:
+                    if values[t] == v:
+                        options.append((c, (t,)))
+                        matched = True
+                if not matched:
+                    unmatched.append(c)
+            if unmatched:
+                # Sums once per turn, only up to the highest unmatched card (as legal_actions does).
+                sums = sums_by_value(table, values, max(values[c] for c in unmatched)) if len(table) > 1 else {}
+                for c in unmatched:
+                    caps = sums.get(values[c])
+                    if caps:
+                        for cap in caps:
+                            options.append((c, cap))
+                    else:
+                        options.append((c, ()))
+        else:
+            options = [(a.card, a.capture) for a in legal_actions(state)]
         final = not stock and sum(len(x) for x in hands) == 1
         if len(options) == 1:
             c, cap = options[0]
@@ -327,31 +327,18 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
                 if v > best_v:
                     best_v, c, cap = v, oc, ocap
         else:
-            best_v = -1e9
-            for oc, ocap in options:
-                if ocap:
-                    v = worth[oc]
-                    left = table_sum
-                    for t in ocap:
-                        v += worth[t]
-                        left -= values[t]
-                    if left == 0:
-                        if not final:
-                            v += 6.0
-                    elif left <= top:
-                        v -= 2.5
-                else:
-                    v = -worth[oc]
-                    if table_sum + values[oc] <= top:
-                        v -= 2.5
-                v += rng.random() * 0.1
-                if v > best_v:
-                    best_v, c, cap = v, oc, ocap
+            c, cap = _plain_pick(options, table_sum, final, values, worth, top, rng.random)
+        out[values[c]] -= 1
+        in_play -= 1
+        if not classic:
+            apply(state, Action("play", c, cap, False), check=False)
+            if state.over:
+                return
+            seat = state.to_act
+            continue
         if trace is not None:
             trace.append(Action("play", c, cap, False))
         hand.remove(c)
-        out[values[c]] -= 1
-        in_play -= 1
         team = seat % 2 if n == 4 else seat
         if cap:
             for t in cap:
@@ -387,3 +374,41 @@ def prior(rules: ScopaRules, view: ScopaView, action: Action) -> float:
         if c is rules.settebello or rules.settebello in cap:
             return 1.2
     return max(-0.9, min(0.9, evaluate(rules, view, action) / 10.0))
+
+
+# ---------------------------------------------------------------------- the suggestion's reason
+def _sweepable(rules: ScopaRules, view: ScopaView, left: list[Card]) -> bool:
+    """Could a card the seat has not seen take all of ``left`` (a scopa for the next player)?"""
+    if not left:
+        return False
+    return any(len(cap) == len(left) for x in view.unseen for cap in rules.captures_for(x, left))
+
+
+def reason(rules: ScopaRules, view: ScopaView, action: Action) -> tuple[str, dict] | None:
+    """One line on why a play is good (game.ai.suggest): a scopa, the settebello, a seven for
+    the primiera, Coins, a table left with no sweep for the next player; None for a plain play."""
+    c, cap = action.card, action.capture
+    if action.kind != "play" or c is None:
+        return None
+    table = list(view.table)
+    final = view.stock_count == 0 and sum(view.hand_counts) == 1
+    if cap:
+        taken = (c, *cap)
+        # As the rules score it: no scopa on the deal's last card, nor for an Ace taking all.
+        if len(cap) == len(table) and not final and not (rules.aces_take_all and c.rank == "A"):
+            return ("suggest.reason.sweep", {})
+        if rules.settebello in taken:
+            return ("suggest.reason.settebello", {"card": rules.settebello.code})
+        sevens = [t for t in taken if t.rank == "7"]
+        if sevens:
+            return ("suggest.reason.primiera", {"card": sevens[0].code})
+        coins = [t for t in taken if t.suit == rules.scoring_suit]
+        if len(coins) >= 2:
+            return ("suggest.reason.suit_cards", {"count": len(coins), "suit": rules.scoring_suit})
+        left = [t for t in table if t not in cap]
+        if left and not final and not _sweepable(rules, view, left):
+            return ("suggest.reason.takes_safe", {"count": len(taken)})
+        return ("suggest.reason.takes", {"count": len(taken)})
+    if not final and not _sweepable(rules, view, [*table, c]):
+        return ("suggest.reason.no_sweep", {})
+    return None

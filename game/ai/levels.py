@@ -9,19 +9,25 @@ choices.
 - easy:   a small flat search whose noisy values it samples with a softmax (a temperature),
           and it sometimes overlooks a sum capture — but never an obvious move (a sweep, the
           settebello, a Cìcera bonus) and never an action far below the best it found.
+
+What a level does differently in one game (a budget, a playout policy, a temperature) is that
+game's fact: ``LEVELS[level name]`` in its hooks module (game/ai/hooks_<game>.py), applied
+here under the caller's own keywords. This module names no game.
 """
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from game.ai.search import OBVIOUS, SearchBot
+from game.ai.hooks import OBVIOUS, load_hooks
+from game.ai.search import SearchBot
 from game.rules.base import Action, GameRules
 
 
 def _per_game(cls: type, rules: GameRules, kw: dict[str, Any]) -> None:
-    """Apply the level's per-game settings (``PER_GAME[game_id]``) under the caller's keywords."""
-    for k, v in getattr(cls, "PER_GAME", {}).get(rules.game_id, {}).items():
+    """Apply this level's settings for the game — ``LEVELS[level name]`` of the game's hooks
+    module (game/ai/hooks_<game>.py) — under the caller's keywords."""
+    for k, v in load_hooks(rules.game_id).level_settings(cls.name).items():
         kw.setdefault(k, v)
 
 
@@ -29,11 +35,6 @@ class HardBot(SearchBot):
     name = "hard"
     ITERATIONS = 4000
     TIME_CAP = 0.9
-    #: Briscola: flat Monte Carlo (tree depth 1). The full tree fuses the opponent's replies
-    #: over all the hands he might hold; the playout policy answers with the hand each sample
-    #: gives him, a better model of a real player — measured +12.7 ± 3.0 card points per deal
-    #: against greedy, the full tree +8.1 ± 3.1 on the same 40 seeds (docs/AI.md).
-    PER_GAME: dict[str, dict[str, Any]] = {"briscola": {"tree_depth": 1}}
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
         _per_game(type(self), rules, kw)
@@ -46,25 +47,6 @@ class NormalBot(SearchBot):
     name = "normal"
     ITERATIONS = 700
     TIME_CAP = 0.25
-    #: Scopa: 200 iterations with the plain playout policy (fixed sweep penalty, 25 % random
-    #: moves) — measured clearly below hard and still clearly above easy (docs/AI.md).
-    PER_GAME: dict[str, dict[str, Any]] = {
-        "scopa": {"iterations": 200, "playout_kw": {"smart": False, "epsilon": 0.25}},
-        # Schnapsen: the search saturates at a few hundred iterations — hard vs normal was
-        # -0.20 ± 0.15 game points per deal at 700 iterations, -0.11 ± 0.15 at 200, +0.03 ±
-        # 0.12 without the exact solver (docs/AI.md) — so normal makes small human slips
-        # instead: a softmax over the searched values (temperature 0.06 ≈ 0.2 game points),
-        # never further than ``blunder_margin`` below the best; its playouts also leave the
-        # strict phase to the heuristic (hard solves it exactly).
-        "schnapsen": {"playout_kw": {"solved": False}, "temperature": 0.06},
-        # Briscola: a smaller budget and playouts that play the last tricks by the policy
-        # (hard finishes them exactly): 700 iterations with exact finishes was only
-        # +3.7 ± 2.5 card points per deal below hard (docs/AI.md).
-        "briscola": {"iterations": 300, "playout_kw": {"exact": False}},
-        # Cìcera: 300 iterations — at 700 hard was only +1.5 ± 0.9 points per deal ahead.
-        "cicera": {"iterations": 300},
-    }
-
     #: None: play the most searched move. A number: choose by a softmax at this temperature
     #: over the searched values, among moves at most ``blunder_margin`` below the best.
     temperature: float | None = None
@@ -112,15 +94,6 @@ class EasyBot(SearchBot):
     blunder_margin = 0.45
     #: Chance, per decision, of not seeing the sum captures (when something else is legal).
     overlook = 0.35
-    #: Scopa: the plain playout policy (the smart one is hard's edge). Cìcera: the same slips
-    #: in points as in Scopa (its utilities are deal points / 8, Scopa's / 4), so temperature
-    #: and blunder margin are doubled — at Scopa's values easy was within 0.9 ± 0.4 points
-    #: per deal of normal (docs/AI.md).
-    PER_GAME: dict[str, dict[str, Any]] = {
-        "scopa": {"playout_kw": {"smart": False}},
-        "schnapsen": {"playout_kw": {"solved": False}},
-        "cicera": {"temperature": 0.24, "blunder_margin": 0.9},
-    }
 
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, **kw: Any):
         _per_game(type(self), rules, kw)
@@ -140,7 +113,7 @@ class EasyBot(SearchBot):
         rng = self.rng
         seen = {a: values[a] for a in legal if values.get(a, (0.0, 0))[1] > 0} or dict(values)
         best_mean = max(m for m, _ in seen.values())
-        prior = getattr(self.hooks, "prior", None)
+        prior = self.hooks.prior
         if prior is not None:
             # The obvious move, when the search does not find it clearly worse, is always played.
             obvious = [(prior(self.rules, view, a), a) for a in seen]

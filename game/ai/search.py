@@ -15,25 +15,11 @@ actions only, the rest is playout). Strength is set by ``iterations`` (determini
 simulations — the same on every machine); ``time_cap`` (seconds) and ``should_stop`` bound
 the wall time so a window can abandon a search at once.
 
-Per game, ``game/ai/hooks_<game_id>.py`` provides (see docs/AI.md):
-
-- ``determinize(rules, view, rng) -> state``       required
-- ``utility(rules, state, seat) -> float``         required, the terminal value for the
-  seat's team, roughly in [-1, 1] (deal-point margin, scaled)
-- ``utilities(rules, state) -> list[float]``       optional; utility of every team at once
-  (a fast path: one scoring per playout instead of one per team)
-- ``rollout(rules, state, legal, rng) -> Action``  optional; default uniform random
-- ``playout(rules, state, rng) -> None``          optional; plays the deal to its end in
-  place (a fast path for ``rollout``: no Action objects, no events); a bot's
-  ``playout_kw`` dict is passed to it (or to ``rollout``) as keywords, when set
-- ``prior(rules, view, action) -> float``          optional; root move ordering / bias,
-  and "obvious" moves (prior >= OBVIOUS) that the easy level never misses
-- ``ROOT_TOP_K``                                   optional int; search only the k root
-  actions with the best prior (plus obvious ones) — for games with many legal actions
-- ``complete(rules, view) -> bool``                optional; True when the view fixes the
-  whole state, so the exact solver runs instead of sampling
-- ``solve(rules, state, seat) -> dict[Action, float]`` optional; exact values (default:
-  :func:`solve_exact`, a depth-first max-n search with team utilities)
+Per game, ``game/ai/hooks_<game_id>.py`` provides what :mod:`game.ai.hooks` declares (the
+``GameHooks`` interface: ``determinize``, ``utilities``, ``LEVELS``; optionally ``playout`` /
+``rollout``, ``prior``, ``complete``, ``solve``, ``ROOT_TOP_K``); the bot reads it through
+:func:`game.ai.hooks.load_hooks`, every member present. A bot's ``playout_kw`` dict is passed
+to the playout (or the rollout) as keywords, when set.
 
 Thread safety: a bot keeps all its search data in locals; hooks are pure functions. The
 only shared object is the rules instance, which search uses read-only.
@@ -41,28 +27,16 @@ only shared object is the rules instance, which search uses read-only.
 from __future__ import annotations
 
 import functools
-import importlib
 import math
 import time
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 from game.ai.base import BaseBot
+from game.ai.hooks import OBVIOUS, load_hooks
 from game.rules.base import Action, GameRules
 
-#: A prior at or above this marks a move a human never overlooks (a sweep, the settebello).
-OBVIOUS = 1.0
-
-
-def load_hooks(game_id: str) -> ModuleType:
-    """The game's hook module, ``game.ai.hooks_<game_id>`` (clear error when there is none)."""
-    try:
-        return importlib.import_module(f"game.ai.hooks_{game_id}")
-    except ModuleNotFoundError as e:
-        if e.name == f"game.ai.hooks_{game_id}":
-            raise ValueError(f"the search AI does not play {game_id} yet (no game/ai/hooks_{game_id}.py)") from None
-        raise
+__all__ = ["OBVIOUS", "SearchBot", "SearchStopped", "load_hooks", "solve_exact"]
 
 
 class _Node:
@@ -88,9 +62,7 @@ def solve_exact(rules: GameRules, state: Any, seat: int, node_limit: int = 50_00
     Max-n over teams (with two teams this is minimax): each seat maximises its own team's
     utility. Returns None when the tree exceeds ``node_limit`` nodes (the caller samples).
     """
-    hooks = load_hooks(rules.game_id)
-    utility = hooks.utility
-    teams = rules.teams
+    utilities = load_hooks(rules.game_id).utilities
     team_of = rules.team_of
     count = [0]
 
@@ -101,9 +73,7 @@ def solve_exact(rules: GameRules, state: Any, seat: int, node_limit: int = 50_00
         if count[0] % 256 == 0 and should_stop is not None and should_stop():
             raise SearchStopped
         if rules.is_over(s):
-            # utility(seat) is per team; one representative seat per team.
-            reps = {team_of(p): p for p in range(rules.players)}
-            return [utility(rules, s, reps[t]) for t in range(teams)]
+            return utilities(rules, s)
         actor_team = team_of(rules.to_act(s))
         best: list[float] | None = None
         for a in rules.legal_actions(s):
@@ -155,7 +125,7 @@ class SearchBot(BaseBot):
         #: Search only the k root actions the hook's prior likes best (plus obvious ones):
         #: with many legal actions (Cìcera) the budget then buys precise values for the
         #: sensible moves. -1: the hook module's ROOT_TOP_K (None = all actions).
-        self.root_top_k = getattr(self.hooks, "ROOT_TOP_K", None) if root_top_k == -1 else root_top_k
+        self.root_top_k = self.hooks.root_top_k if root_top_k == -1 else root_top_k
         #: Keyword settings passed to the hook's ``playout`` (or ``rollout``), e.g. Scopa's
         #: ``{"smart": False}``: lets a level use a weaker playout policy. None: the hook's defaults.
         self.playout_kw = playout_kw
@@ -200,10 +170,10 @@ class SearchBot(BaseBot):
         if self.time_cap is not None:
             cap = start + self.time_cap
             deadline = cap if deadline is None else min(deadline, cap)
-        complete = getattr(self.hooks, "complete", None)
+        complete = self.hooks.complete
         if self.exact and complete is not None and complete(self.rules, view):
             state = self.hooks.determinize(self.rules, view, self.rng)
-            solver = getattr(self.hooks, "solve", None)
+            solver = self.hooks.solve
             if solver is not None:
                 exact = solver(self.rules, state, self.seat)
             else:
@@ -228,10 +198,9 @@ class SearchBot(BaseBot):
         hooks = self.hooks
         rng = self.rng
         determinize = hooks.determinize
-        utility = hooks.utility
-        utilities = getattr(hooks, "utilities", None)
-        rollout = getattr(hooks, "rollout", None)
-        playout = getattr(hooks, "playout", None)
+        utilities = hooks.utilities
+        rollout = hooks.rollout
+        playout = hooks.playout
         if self.playout_kw:
             if playout is not None:
                 playout = functools.partial(playout, **self.playout_kw)
@@ -242,14 +211,12 @@ class SearchBot(BaseBot):
         is_over = rules.is_over
         to_act = rules.to_act
         team_of = rules.team_of
-        teams = rules.teams
-        reps = {team_of(p): p for p in range(rules.players)}
         c = self.c
         max_depth = self.tree_depth if self.tree_depth is not None else 10_000
         root = _Node()
         legal_set = set(legal)
         # Root move ordering and progressive bias from the hook's prior (computed once).
-        prior_fn = getattr(hooks, "prior", None)
+        prior_fn = hooks.prior
         priors: dict[Action, float] = {}
         if prior_fn is not None:
             priors = {a: prior_fn(rules, view, a) for a in legal}
@@ -329,7 +296,7 @@ class SearchBot(BaseBot):
                 else:
                     a = acts[rng.randrange(len(acts))]
                 apply(state, a, check=False)
-            u = utilities(rules, state) if utilities is not None else [utility(rules, state, reps[t]) for t in range(teams)]
+            u = utilities(rules, state)
             for ch, t in path:
                 ch.visits += 1
                 ch.total += u[t]

@@ -35,4 +35,4 @@ def make_rules(game_id: str, deck_id: str | None = None, players: int | None = N
         players = game.players[0]
     if players not in game.players:
         raise ValueError(f"{game_id} is played by {' or '.join(map(str, game.players))} players, not {players}")
-    return rules_class(game_id)(game, deck, players, game.resolve_options(options))
+    return rules_class(game_id)(game, deck, players, game.resolve_options(options, players))

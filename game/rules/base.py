@@ -94,6 +94,9 @@ class GameRules:
     decisions: ClassVar[tuple[str, ...]] = ("play",)
     #: Whether undealt cards wait in a stock (drawn after tricks, or dealt in later rounds).
     has_stock: ClassVar[bool] = True
+    #: Whether a card drawn from the stock is shown to every player (Tressette) rather than
+    #: seen by its drawer only: what views, and a seat's knowledge, may hold.
+    draws_public: ClassVar[bool] = False
     #: Whether a card is turned face up under the stock and names the trump suit.
     has_trump: ClassVar[bool] = False
     #: The most cards the table (the middle of it) shows at once, for the layout.
@@ -107,12 +110,44 @@ class GameRules:
     #: True when a lower match total is better (the Schnapsen Bummerl counts down).
     totals_count_down: ClassVar[bool] = False
     #: What the HUD's score board shows per seat or team: "totals" (match points per team),
-    #: "card_points" (card points of the deal per seat) or "bummerl" (game points left per seat).
+    #: "card_points" (card points of the deal per seat), "bummerl" (game points left per seat)
+    #: or "thirds" (match points per team, beside them the deal's trick points in thirds: "4 ⅔").
     hud_scores: ClassVar[str] = "totals"
     #: The keys of the game's ``scoring:`` table in rules.yaml and their kinds ("int", "suit",
     #: "card", "rank_table", "numeric_rank_table", "card_table", "rank_order", or a nested
     #: mapping); ``game.config`` checks every game's table with one routine.
     scoring_schema: ClassVar[dict[str, Any]] = {}
+    #: The most cards one hand holds at once (the table's layout is checked up to it).
+    hand_capacity: ClassVar[int] = 12
+    #: The call-out for a bonus scored during play, in the game's own words and the same in
+    #: every language ("Scopa!"): bonus name (as in the ``play`` event) -> text.
+    bonus_callouts: ClassVar[dict[str, str]] = {}
+    #: The results screen's breakdown of a deal, one mapping per row, top to bottom:
+    #:   "label"  locale key of the row's label (given the deck's suit and court names as
+    #:            {D} {C} {S} {B} {J} {Q} {K}, the match goal as {target} and {count});
+    #:   "suit"   a suit letter named in the label as {suit};
+    #:   "cells"  what each team's cell shows: a ``deal_end.detail`` key holding one value per
+    #:            team, "@points" (the deal's points) or "@totals" (the match totals; the row
+    #:            is left out of a single deal); None shows "—", a missing key 0;
+    #:   "text"   a locale key the value fills as {count} ("5 in a row"; 0 shows "—");
+    #:   "points" a detail key (or "@points") whose value is drawn as a "+n" pill;
+    #:   "mark"   a detail key: a ✓ (and the pill) where its value is not 0;
+    #:   "kind"   "line" (default), "total", "match" or "bummerl" (drawn as tally strokes);
+    #:   "none_note" a locale key added below the table when a cell's value is None.
+    #: Sentences about a deal (who won it and why) come from ``scenes/results_<id>.py``.
+    result_lines: ClassVar[tuple[dict[str, Any], ...]] = ()
+    #: ``deal_end.detail`` keys a record must hold (RECORD.md: Schnapsen's card_points, reason).
+    required_detail: ClassVar[tuple[str, ...]] = ()
+    #: True when RECORD.md leaves ``deal_end.detail`` to the writer (its keys and their meaning):
+    #: a reader then compares the points, never the breakdown.
+    detail_is_free_form: ClassVar[bool] = False
+    #: Record events a writer may state in more than one way (a Scopa ``hands`` round split
+    #: among the seats as it likes): the rules class's ``accept_variant(state, expected,
+    #: recorded)`` judges the record's form and returns None (then it adopts it) or why not.
+    record_variants: ClassVar[frozenset[str]] = frozenset()
+    #: True when RULES.md moves the deal one seat each deal; False when it leaves each deal's
+    #: first player to chance (Briscola): a reader then accepts any dealer, this program rotates.
+    dealer_rotates: ClassVar[bool] = True
 
     def __init__(self, game: GameConfig, deck: DeckConfig, players: int, options: Mapping[str, Any]):
         if game.id not in deck.games:
@@ -248,6 +283,17 @@ class GameRules:
 
     def view(self, state: Any, seat: int) -> Any:
         raise NotImplementedError
+
+    def points_text(self, points: int) -> str:
+        """Trick points as a player reads them ("11"; Tressette counts thirds: "1 ⅔")."""
+        return str(points)
+
+    def tally(self, piles: list[list[str]], bonuses: list[list[str]]) -> DealResult | None:
+        """The deal's awards as they stand (the table's "running tally", a learning aid): what
+        ``deal_result`` would give if the deal ended with these piles (card codes won per team)
+        and these bonuses (the names each team scored in play). None: the game has no such
+        awards (trick games count their points as they go)."""
+        return None
 
     def clone(self, state: Any) -> Any:
         raise NotImplementedError

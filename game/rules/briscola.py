@@ -1,15 +1,17 @@
-"""Briscola for 2 players, exactly as RULES.md states.
+"""Briscola for 2 players, or 4 in two partnerships, exactly as RULES.md states.
 
-40 cards, three each, the turned trump lying under the stock and drawn last, the non-dealer
-(a random seat, since the first dealer is random) leading first, no duty to follow suit or to
-trump, the trick won by the highest trump or else the highest card of the led suit (strength
-A, 3, K, Q, J, 7 … 2), card points A 11, 3 10, K 4, Q 3, J 2, the winner drawing first and
-leading, the hands played out once the stock is gone, and 60–60 a draw.
+40 cards, three each, the turned trump lying under the stock and drawn last, the player after
+the dealer (a random seat, since the first dealer is random) leading first, no duty to follow
+suit or to trump, the trick won by the highest trump or else the highest card of the led suit
+(strength A, 3, K, Q, J, 7 … 2), card points A 11, 3 10, K 4, Q 3, J 2, the winner drawing
+first (then the others in turn order: with four players the fourth to draw in the last round
+takes the trump) and leading, the hands played out once the stock is gone, and 60–60 a draw.
+With four players seats 0 and 2 play against 1 and 3 and each team adds its tricks' points.
 
-Match totals. Format ``single`` (one deal): ``totals`` are the card points and the higher wins.
-Format ``match``: each deal_end's ``points`` are still that deal's card points, while
-``totals`` count the deals each player has won (a 60–60 deal counts for nobody); the first to
-``deals_to_win`` deal wins takes the match.
+Match totals (per team; a team is a seat with two players). Format ``single`` (one deal):
+``totals`` are the card points and the higher wins. Format ``match``: each deal_end's
+``points`` are still that deal's card points, while ``totals`` count the deals each team has
+won (a 60–60 deal counts for nobody); the first to ``deals_to_win`` deal wins takes the match.
 """
 from __future__ import annotations
 
@@ -48,6 +50,9 @@ class BriscolaState:
     opening_events: list[Event] = field(default_factory=list)
     #: Every card played so far, as (seat, card) — public information.
     history: list[tuple[int, Card]] = field(default_factory=list)
+    #: The trick's cards after ``led``, in play order: with two players always empty (the
+    #: second card completes the trick), so a state built with ``led`` alone is complete.
+    following: list[Card] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,7 @@ class BriscolaView:
     dealer: int
     to_act: int
     hand: tuple[Card, ...]
-    trick: tuple[Card, ...]  # () when leading, (led card,) when following
+    trick: tuple[Card, ...]  # the trick so far in play order: () when leading, (led card, …) when following
     trump_card: Card
     trump_suit: str
     trump_drawn_by: int | None
@@ -90,7 +95,7 @@ class BriscolaView:
 
     @property
     def opponent_known(self) -> tuple[Card, ...]:
-        """Cards known to be in the other hand: the turned trump, once the other seat drew it."""
+        """Cards known to be in another hand: the turned trump, once another seat drew it."""
         if self.trump_drawn_by is not None and self.trump_drawn_by != self.seat and self.trump_card not in self.played:
             return (self.trump_card,)
         return ()
@@ -105,8 +110,16 @@ class BriscolaRules(GameRules):
     has_trump = True
     table_capacity = 3
     hud_scores = "card_points"
-    #: verify demands these deal_end detail keys.
-    required_detail = ("card_points",)
+    hand_capacity = 3
+    result_lines = (
+        {"label": "results.briscola.card_points", "cells": "card_points", "kind": "total"},
+        {"label": "results.briscola.tricks", "cells": "tricks"},
+        {"label": "results.briscola.deals_won", "cells": "@totals", "kind": "match"},
+    )
+    # RECORD.md: deal_end's points are the card points; the detail is the writer's own.
+    detail_is_free_form = True
+    # RULES.md: each deal's first player is chosen at random (this program rotates the deal).
+    dealer_rotates = False
 
     def __init__(self, game, deck, players, options):
         super().__init__(game, deck, players, options)
@@ -130,7 +143,7 @@ class BriscolaRules(GameRules):
         return BriscolaState(
             players=self.players, dealer=dealer, number=number, hands=hands, stock=stock,
             trump_card=trump, trump_suit=trump.suit, piles=[[] for _ in range(self.players)],
-            points=[0] * self.players, to_act=(dealer + 1) % self.players,  # the non-dealer leads
+            points=[0] * self.players, to_act=(dealer + 1) % self.players,  # the dealer's right leads
         )
 
     def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> BriscolaState:
@@ -166,18 +179,20 @@ class BriscolaRules(GameRules):
         p = self._play
         return [p[c] for c in state.hands[state.to_act]]
 
-    def validate(self, state: BriscolaState, action: Action) -> None:
+    def explain_refusal(self, state: BriscolaState, action: Action) -> IllegalAction:
+        """The rule a refused action breaks (legality itself is ``legal_actions``' alone)."""
         if state.over:
-            raise IllegalAction("deal_over", "the deal is over")
+            return IllegalAction("deal_over", "the deal is over")
         if action.kind != "play" or action.marriage:
             what = "marriage" if action.kind == "play" else action.kind
-            raise IllegalAction("not_in_game", f"Briscola has no '{what}' action: play a card", action=what)
+            return IllegalAction("not_in_game", f"Briscola has no '{what}' action: play a card", action=what)
         if action.capture:
-            raise IllegalAction("no_capture", "Briscola is a trick game: a card captures nothing")
+            return IllegalAction("no_capture", "Briscola is a trick game: a card captures nothing")
         c = action.card
         if c not in state.hands[state.to_act]:
             code = c.code if c is not None else None
-            raise IllegalAction("not_in_hand", f"{c} is not in seat {state.to_act}'s hand", card=code)
+            return IllegalAction("not_in_hand", f"{c} is not in seat {state.to_act}'s hand", card=code)
+        return super().explain_refusal(state, action)
 
     def beats(self, follow: Card, led: Card, trump_suit: str) -> bool:
         """Does the second card win the trick? A higher card of the led suit, or a trump on a
@@ -186,41 +201,61 @@ class BriscolaRules(GameRules):
             return self.strength[follow] > self.strength[led]
         return follow.suit == trump_suit
 
+    def trick_winner(self, cards: list[Card], leader: int, trump_suit: str) -> int:
+        """The seat that wins ``cards`` (in play order, led by ``leader``): the highest trump,
+        else the highest card of the led suit."""
+        n = self.players
+        best, winner = cards[0], leader
+        for i in range(1, len(cards)):
+            c = cards[i]
+            if self.beats(c, best, trump_suit):
+                best, winner = c, (leader + i) % n
+        return winner
+
     def apply(self, state: BriscolaState, action: Action, check: bool = True) -> list[Event]:
         if check:
             self.validate(state, action)
         seat = state.to_act
         c = action.card
+        n = state.players
         state.hands[seat].remove(c)
         state.history.append((seat, c))
         events: list[Event] = [{"event": "play", "seat": seat, "card": c.code}]
         led = state.led
         if led is None:
             state.led = c
-            state.to_act = 1 - seat
+            state.to_act = (seat + 1) % n
             return events
-        # Second card: the trick is complete.
-        leader = 1 - seat
-        winner = seat if self.beats(c, led, state.trump_suit) else leader
+        following = state.following
+        if len(following) + 2 < n:
+            following.append(c)
+            state.to_act = (seat + 1) % n
+            return events
+        # The last card of the trick: it is complete.
+        cards = [led, *following, c]
+        leader = (seat + 1) % n
+        winner = self.trick_winner(cards, leader, state.trump_suit)
         cp = self.card_points
-        pts = cp[led] + cp[c]
-        state.piles[winner] += (led, c)
+        pts = 0
+        for x in cards:
+            pts += cp[x]
+        state.piles[winner] += cards
         state.points[winner] += pts
         state.led = None
+        state.following = []
         state.to_act = winner  # the winner leads the next trick
-        events.append({"event": "trick", "winner": winner, "cards": [led.code, c.code], "points": pts})
+        events.append({"event": "trick", "winner": winner, "cards": [x.code for x in cards], "points": pts})
         stock = state.stock
         if stock:
-            # Winner draws first, then the other; the turned trump (last) goes to the second drawer.
-            a, b = stock[0], stock[1]
-            del stock[:2]
-            loser = 1 - winner
-            state.hands[winner].append(a)
-            state.hands[loser].append(b)
+            # The winner draws first, then the others in turn order; the turned trump (the
+            # stock's last card) goes to the last to draw in the last round.
+            for i in range(n):
+                s = (winner + i) % n
+                state.hands[s].append(stock[i])
+                events.append({"event": "draw", "seat": s, "card": stock[i].code})
+            del stock[:n]
             if not stock:
-                state.trump_drawn_by = loser
-            events.append({"event": "draw", "seat": winner, "card": a.code})
-            events.append({"event": "draw", "seat": loser, "card": b.code})
+                state.trump_drawn_by = (winner + n - 1) % n
         elif not state.hands[winner]:
             # Stock gone and hands played out: all 40 cards are in the piles.
             state.over = True
@@ -228,10 +263,15 @@ class BriscolaRules(GameRules):
 
     # ------------------------------------------------------------------ scoring
     def deal_result(self, state: BriscolaState) -> DealResult:
-        pts = list(state.points)
+        pts = [0] * self.teams
+        tricks = [0] * self.teams
+        for seat in range(self.players):
+            t = self.team_of(seat)
+            pts[t] += state.points[seat]
+            tricks[t] += len(state.piles[seat]) // self.players
         return DealResult(points=pts, leftover=None, detail={
             "card_points": list(pts),
-            "tricks": [len(p) // 2 for p in state.piles],
+            "tricks": tricks,
             "deal_winner": unique_max(pts),  # None on 60–60
         })
 
@@ -247,18 +287,22 @@ class BriscolaRules(GameRules):
             w = unique_max(totals)
             if w is None:
                 return True, None, f"{totals[0]}–{totals[1]}: a draw"
-            return True, w, f"seat {w} has {totals[w]} of {self.total_points} card points"
+            return True, w, f"{self._side} {w} has {totals[w]} of {self.total_points} card points"
         top = max(totals)
         if top < self.deals_to_win:
             return False, None, f"nobody has won {self.deals_to_win} deals"
         w = totals.index(top)
-        return True, w, f"seat {w} has won {top} deals (first to {self.deals_to_win})"
+        return True, w, f"{self._side} {w} has won {top} deals (first to {self.deals_to_win})"
+
+    @property
+    def _side(self) -> str:
+        return "team" if self.partnerships else "seat"
 
     # ------------------------------------------------------------------ views, copies, records
     def view(self, state: BriscolaState, seat: int) -> BriscolaView:
         return BriscolaView(
             seat=seat, players=state.players, dealer=state.dealer, to_act=state.to_act,
-            hand=tuple(state.hands[seat]), trick=() if state.led is None else (state.led,),
+            hand=tuple(state.hands[seat]), trick=() if state.led is None else (state.led, *state.following),
             trump_card=state.trump_card, trump_suit=state.trump_suit, trump_drawn_by=state.trump_drawn_by,
             hand_counts=tuple(len(h) for h in state.hands), stock_count=len(state.stock),
             piles=tuple(tuple(p) for p in state.piles), points=tuple(state.points),
@@ -270,7 +314,7 @@ class BriscolaRules(GameRules):
             players=s.players, dealer=s.dealer, number=s.number, hands=[list(h) for h in s.hands],
             stock=list(s.stock), trump_card=s.trump_card, trump_suit=s.trump_suit,
             piles=[list(p) for p in s.piles], points=list(s.points), to_act=s.to_act, led=s.led,
-            over=s.over, trump_drawn_by=s.trump_drawn_by, history=list(s.history),
+            over=s.over, trump_drawn_by=s.trump_drawn_by, history=list(s.history), following=list(s.following),
         )
 
     def action_from_record(self, events: list[Event], i: int) -> Action:
@@ -282,20 +326,26 @@ class BriscolaRules(GameRules):
     def explain_mismatch(self, before: BriscolaState, expected: Event, recorded: Event) -> str | None:
         kind = expected.get("event")
         if kind == "trick":
-            led, follow = (card(x) for x in expected["cards"])
-            if recorded.get("winner") != expected["winner"]:
-                if follow.suit == led.suit:
-                    return "in the led suit the stronger card wins (A, 3, K, Q, J, 7, 6, 5, 4, 2)"
-                if follow.suit == before.trump_suit:
-                    return f"a trump ({before.trump_suit}) beats any card of another suit"
-                if led.suit == before.trump_suit:
-                    return "a trump led wins against a card of another suit"
-                return "a card of neither the led suit nor trumps never wins the trick"
+            cards = [card(x) for x in expected["cards"]]
+            claimed = recorded.get("winner")
+            if claimed != expected["winner"]:
+                led, trump = cards[0], before.trump_suit
+                leader = (before.to_act + 1) % self.players  # the seat after the trick's last player
+                win = cards[(expected["winner"] - leader) % self.players]
+                if not isinstance(claimed, int) or isinstance(claimed, bool) or not 0 <= claimed < self.players:
+                    return None
+                other = cards[(claimed - leader) % self.players]
+                if other.suit not in (led.suit, trump):
+                    return "a card of neither the led suit nor trumps never wins the trick"
+                if win.suit == trump and other.suit != trump:
+                    return f"a trump ({trump}) beats any card of another suit"
+                return "the stronger card wins (A, 3, K, Q, J, 7, 6, 5, 4, 2), a trump over the led suit"
             if recorded.get("points") != expected["points"]:
                 return "card points are A=11, 3=10, K=4, Q=3, J=2, others 0"
             return None
         if kind == "draw":
             if recorded.get("seat") != expected["seat"]:
-                return "the trick winner draws first, then the other player"
+                return ("the trick winner draws first, then the other player" if self.players == 2 else
+                        "the trick winner draws first, then the other players in turn order")
             return "cards are drawn from the top of the stock; the turned trump is drawn last"
         return None

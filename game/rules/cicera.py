@@ -100,6 +100,21 @@ class CiceraRules(GameRules):
     may_place_instead = True
     counted_bonuses = frozenset({"scua", "picada", "simili", "quadriglia"})
     sweep_bonuses = frozenset({"scua"})
+    hand_capacity = 12
+    bonus_callouts = {"scua": "Scùa!", "picada": "Picada!", "simili": "Simili!", "quadriglia": "Quadriglia!"}
+    result_lines = (
+        *({"label": f"results.cicera.{b}", "cells": b, "points": b} for b in ("scua", "picada", "simili", "quadriglia")),
+        {"label": "results.cicera.most_cards", "cells": "card_counts", "points": "cards"},
+        {"label": "results.cicera.most_swords", "suit": "S", "cells": "sword_counts", "points": "swords"},
+        {"label": "results.cicera.two_swords", "mark": "2S"},
+        {"label": "results.cicera.ten_coins", "mark": "10D"},
+        {"label": "results.cicera.knave_cups", "mark": "JC"},
+        {"label": "results.cicera.napula", "suit": "S", "cells": "napula", "text": "results.cicera.run",
+         "points": "napula"},
+        {"label": "results.deal_points", "cells": "@points", "kind": "total"},
+        {"label": "results.match_total_to", "cells": "@totals", "kind": "match"},
+    )
+    detail_is_free_form = True  # RECORD.md: the deal_end breakdown is the writer's
 
     def __init__(self, game, deck, players, options):
         super().__init__(game, deck, players, options)
@@ -382,6 +397,15 @@ class CiceraRules(GameRules):
             for t in range(teams):
                 points[t] += detail[k][t]
         return DealResult(points=points, leftover=leftover, detail=detail)
+
+    def tally(self, piles: list[list[str]], bonuses: list[list[str]]) -> DealResult:
+        """The awards as they stand (GameRules.tally): deal_result's own scoring of these
+        piles and bonuses, as if the deal ended now with nothing left on the table."""
+        won = [[card(c) for c in p] for p in piles]
+        state = CiceraState(players=self.players, dealer=0, number=0, hands=[[] for _ in range(self.players)],
+                            table=[], piles=won, bonuses=[[bs.count(b) for b in BONUSES] for bs in bonuses],
+                            to_act=0, last_capture_team=0 if any(won) else None)
+        return self.deal_result(state)
 
     def match_status(self, totals: list[int], deals_played: int) -> tuple[bool, int | None, str]:
         if self.format == "single":

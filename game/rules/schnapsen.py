@@ -123,6 +123,15 @@ class SchnapsenRules(GameRules):
     table_capacity = 5
     totals_count_down = True
     hud_scores = "bummerl"
+    hand_capacity = 5
+    result_lines = (
+        {"label": "results.schnapsen.card_points", "cells": "card_points"},
+        {"label": "results.schnapsen.marriages", "cells": "marriages"},
+        {"label": "results.schnapsen.points", "cells": "points", "kind": "total"},
+        {"label": "results.schnapsen.tricks", "cells": "tricks"},
+        {"label": "results.schnapsen.game_points", "cells": "@points", "points": "@points", "kind": "total"},
+        {"label": "results.schnapsen.bummerl", "cells": "@totals", "kind": "bummerl"},
+    )
     required_detail = ("card_points", "reason")
 
     def __init__(self, game, deck, players, options):

@@ -1,9 +1,16 @@
-"""Scopa for 2, 3 and 4 players, exactly as RULES.md states.
+"""Scopa for 2, 3 and 4 players, exactly as RULES.md states, with its house rules.
 
 Match before sum, the player's choice among captures, mandatory capture, scopa except on the
 final play, new hands of three from the stock, leftovers to the last capturer, the four awards
 with their tie rules, primiera with the every-suit requirement, the Kings redeal, the dealer
 moving one seat each deal, and the match won only by a unique leader at or above the target.
+
+House rules (RULES.md, "House rules"), each an option of rules.yaml: ``deal`` (three, or
+Scopone's nine or ten each for four players, no stock), ``capture`` (match_first, or fifteen:
+the played card and the set it takes total 15), ``aces`` (normal, or take_all: an Ace sweeps
+a table without an Ace, and no Ace's capture scores a scopa), ``re_bello`` (the King of Coins
+scores 1) and ``napola`` (the run of Coins from the Ace scores its length, at least A-2-3).
+The Kings redeal only applies with match_first, normal aces and a deal with a table.
 """
 from __future__ import annotations
 
@@ -23,6 +30,11 @@ from game.rules.base import (
     unique_max,
 )
 from game.rules.capture import sum_sets, sums_by_value
+
+#: The ``deal`` option's values; rules.yaml's ``scoring.deals`` gives each one's sizes.
+DEAL_KINDS: tuple[str, ...] = ("three", "scopone", "scopone10")
+#: The rank that sweeps the table under ``aces: take_all``.
+ACE = "A"
 
 
 @dataclass
@@ -74,12 +86,30 @@ class ScopaView:
 class ScopaRules(GameRules):
     game_id = "scopa"
     scoring_schema = {"capture_values": "rank_table", "primiera": "rank_table", "scoring_suit": "suit",
-                      "settebello": "card", "hand_size": "int", "table_size": "int", "redeal_kings": "int"}
+                      "settebello": "card", "deals": {d: {"hand": "int", "table": "int"} for d in DEAL_KINDS},
+                      "redeal_kings": "int", "fifteen": "int", "re_bello": "card",
+                      "napola": {"suit": "suit", "min_run": "int"}}
     family = "capture"
     record_events = ("redeal", "hands")
     table_capacity = 12
     counted_bonuses = frozenset({"scopa"})
     sweep_bonuses = frozenset({"scopa"})
+    hand_capacity = 10  # scopone10 deals ten to each hand
+    bonus_callouts = {"scopa": "Scopa!"}
+    result_lines = (
+        {"label": "results.scopa.cards", "cells": "card_counts", "points": "cards"},
+        {"label": "results.scopa.coins", "suit": "D", "cells": "coin_counts", "points": "coins"},
+        {"label": "results.scopa.settebello", "suit": "D", "mark": "settebello"},
+        {"label": "results.scopa.primiera", "cells": "primiera_values", "points": "primiera",
+         "none_note": "results.scopa.no_primiera"},
+        {"label": "results.scopa.scope", "cells": "scope", "points": "scope"},
+        {"label": "results.deal_points", "cells": "@points", "kind": "total"},
+        {"label": "results.match_total_to", "cells": "@totals", "kind": "match"},
+    )
+    # RECORD.md: the breakdown of deal_end is the writer's, and so is how a new round of
+    # hands is split among the seats (see accept_variant).
+    detail_is_free_form = True
+    record_variants = frozenset({"hands"})
 
     def __init__(self, game, deck, players, options):
         super().__init__(game, deck, players, options)
@@ -88,12 +118,38 @@ class ScopaRules(GameRules):
         self.primiera_table: dict[Card, int] = {c: sc["primiera"][c.rank] for c in self.cards}
         self.scoring_suit: str = sc["scoring_suit"]
         self.settebello: Card = card(sc["settebello"])
-        self.hand_size: int = sc["hand_size"]
-        self.table_size: int = sc["table_size"]
         self.redeal_kings: int = sc["redeal_kings"]
-        self.target: int = int(self.options.get("target", 11))
+        self.target: int = int(self._option("target"))
         self.deck_cards: tuple[Card, ...] = tuple(self.cards)
         self.max_value: int = max(self.values.values())
+        # ---- the house rules in force
+        self.deal: str = str(self._option("deal"))
+        self.capture_rule: str = str(self._option("capture"))
+        self.aces_take_all: bool = self._option("aces") == "take_all"
+        self.re_bello: bool = bool(self._option("re_bello"))
+        self.napola: bool = bool(self._option("napola"))
+        sizes = sc["deals"][self.deal]
+        #: Cards to each hand (at the deal and in every new round) and to the table.
+        self.hand_size: int = sizes["hand"]
+        self.table_size: int = sizes["table"]
+        self.stock_size: int = len(self.cards) - players * self.hand_size - self.table_size
+        if self.stock_size < 0 or self.stock_size % (players * self.hand_size):
+            raise ValueError(f"{len(self.cards)} cards do not deal {self.hand_size} to each of {players} players "
+                             f"and {self.table_size} to the table in whole rounds")
+        #: With ``capture: fifteen``, the total a capture makes with the played card; else None.
+        self.fifteen: int | None = sc["fifteen"] if self.capture_rule == "fifteen" else None
+        # The Kings redeal belongs to the classic capture rule, and needs a table.
+        self.kings_redeal: bool = self.fifteen is None and not self.aces_take_all and self.table_size > 0
+        self.re_bello_card: Card = card(sc["re_bello"])
+        nap = sc["napola"]
+        # The napola run: the suit's cards in capture-value order (A, 2 … 7, J, Q, K).
+        self.napola_run: tuple[Card, ...] = tuple(
+            sorted((c for c in self.cards if c.suit == nap["suit"]), key=lambda c: self.values[c]))
+        self.napola_min: int = int(nap["min_run"])
+
+    def _option(self, name: str):
+        """An option in force (a rules object built with fewer options uses the defaults)."""
+        return self.options.get(name, self.game.options[name].default)
 
     # ------------------------------------------------------------------ dealing
     def _deal_from(self, order: list[Card], dealer: int, number: int) -> ScopaState:
@@ -107,7 +163,7 @@ class ScopaRules(GameRules):
         )
 
     def needs_redeal(self, state: ScopaState) -> bool:
-        return sum(1 for c in state.table if c.rank == "K") >= self.redeal_kings
+        return self.kings_redeal and sum(1 for c in state.table if c.rank == "K") >= self.redeal_kings
 
     def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> ScopaState:
         events: list[Event] = []
@@ -124,8 +180,7 @@ class ScopaRules(GameRules):
         return state
 
     def state_from_deal(self, ev: Event) -> ScopaState:
-        stock_size = len(self.cards) - self.players * self.hand_size - self.table_size
-        hands, table, stock = self.read_deal(ev, self.hand_size, self.table_size, stock_size)
+        hands, table, stock = self.read_deal(ev, self.hand_size, self.table_size, self.stock_size)
         if ev.get("trump") is not None:
             raise RecordError("Scopa has no trump: 'trump' must be null")
         order = [c for h in hands for c in h] + table + stock
@@ -133,22 +188,43 @@ class ScopaRules(GameRules):
 
     # ------------------------------------------------------------------ play
     def captures_for(self, c: Card, table: list[Card]) -> list[tuple[Card, ...]]:
-        """The captures card ``c`` may make: matches first; sums only when no card matches."""
+        """The captures card ``c`` may make on ``table`` under the rules in force ([] : it is placed)."""
+        if self._takes_all(c, table):
+            return [tuple(sorted(table))]
         v = self.values[c]
+        if self.fifteen is not None:
+            return sum_sets(table, self.values, self.fifteen - v, min_size=1)
         matches = [(t,) for t in table if self.values[t] == v]
         if matches:
             return matches
         return sum_sets(table, self.values, v)
 
+    def _takes_all(self, c: Card, table: list[Card]) -> bool:
+        """Asso piglia tutto: an Ace on a table that holds cards but no Ace takes them all."""
+        return self.aces_take_all and c.rank == ACE and bool(table) and all(t.rank != ACE for t in table)
+
     def legal_actions(self, state: ScopaState) -> list[Action]:
         if state.over:
             return []
-        values = self.values
+        hand = state.hands[state.to_act]
         table = state.table
+        out: list[Action] = []
+        if self.aces_take_all and table and all(t.rank != ACE for t in table):
+            sweep = tuple(sorted(table))
+            out.extend(Action("play", c, sweep, False) for c in hand if c.rank == ACE)
+            hand = [c for c in hand if c.rank != ACE]
+        if self.fifteen is not None:
+            out.extend(self._fifteen_actions(hand, table))
+        else:
+            out.extend(self._match_first_actions(hand, table))
+        return out
+
+    def _match_first_actions(self, hand: list[Card], table: list[Card]) -> list[Action]:
+        values = self.values
         table_values = [values[t] for t in table]
         out: list[Action] = []
         unmatched: list[Card] = []
-        for c in state.hands[state.to_act]:
+        for c in hand:
             v = values[c]
             if v in table_values:
                 out.extend([Action("play", c, (t,), False) for t in table if values[t] == v])
@@ -165,40 +241,59 @@ class ScopaRules(GameRules):
                     out.append(Action("play", c, (), False))
         return out
 
-    def validate(self, state: ScopaState, action: Action) -> None:
-        if state.over:
-            raise IllegalAction("deal_over", "the deal is over")
-        if action.kind != "play" or action.marriage:
-            raise IllegalAction("not_in_game", f"Scopa has no '{action.kind}' action: play a card")
+    def _fifteen_actions(self, hand: list[Card], table: list[Card]) -> list[Action]:
+        """Scopa a quindici: a set of one or more table cards that makes the total with the card."""
+        if not hand:
+            return []
+        values = self.values
+        total = self.fifteen
+        # Every set up to the largest total any hand card needs, once per turn.
+        sums = sums_by_value(table, values, total - min(values[c] for c in hand), min_size=1) if table else {}
+        out: list[Action] = []
+        for c in hand:
+            caps = sums.get(total - values[c])
+            if caps:
+                out.extend([Action("play", c, cap, False) for cap in caps])
+            else:
+                out.append(Action("play", c, (), False))
+        return out
+
+    def explain_refusal(self, state: ScopaState, action: Action) -> IllegalAction:
+        """The rule a refused play breaks (legality itself is ``legal_actions``' alone)."""
+        if state.over or action.kind != "play" or action.marriage or action.card is None:
+            return super().explain_refusal(state, action)
         c = action.card
-        hand = state.hands[state.to_act]
-        if c not in hand:
-            raise IllegalAction("not_in_hand", f"{c} is not in seat {state.to_act}'s hand", card=c.code)
+        if c not in state.hands[state.to_act]:
+            return IllegalAction("not_in_hand", f"{c} is not in seat {state.to_act}'s hand", card=c.code)
         cap = action.capture
         for t in cap:
             if t not in state.table:
-                raise IllegalAction("not_on_table", f"{t} is not on the table", card=t.code)
+                return IllegalAction("not_on_table", f"{t} is not on the table", card=t.code)
         if len(set(cap)) != len(cap):
-            raise IllegalAction("duplicate", "a card is captured twice")
-        v = self.values[c]
-        matches = [t for t in state.table if self.values[t] == v]
+            return IllegalAction("duplicate", "a card is captured twice")
+        table = state.table
+        if self._takes_all(c, table):
+            return IllegalAction("ace_takes_all", f"the {c} takes every card on the table", card=c.code)
         if not cap:
-            if matches or self.captures_for(c, state.table):
-                raise IllegalAction("capture_mandatory", f"a capture is mandatory: {c} must capture", card=c.code)
-            return
+            return IllegalAction("capture_mandatory", f"a capture is mandatory: {c} must capture", card=c.code)
+        v = self.values[c]
+        if self.fifteen is not None:
+            total = v + sum(self.values[t] for t in cap)
+            return IllegalAction("wrong_fifteen", f"{c} and the captured cards add up to {total}, not {self.fifteen}",
+                                 card=c.code, total=total, value=self.fifteen)
+        matches = [t for t in table if self.values[t] == v]
         if matches:
-            if len(cap) != 1 or cap[0] not in matches:
-                raise IllegalAction(
-                    "match_before_sum",
-                    f"a match comes before a sum: {c} must take one card of value {v} ({', '.join(codes(matches))})",
-                    card=c.code, match=matches[0].code,
-                )
-            return
+            return IllegalAction(
+                "match_before_sum",
+                f"a match comes before a sum: {c} must take one card of value {v} ({', '.join(codes(matches))})",
+                card=c.code, match=matches[0].code,
+            )
         if len(cap) == 1:
-            raise IllegalAction("no_match", f"{cap[0]} does not match {c}", card=c.code)
+            return IllegalAction("no_match", f"{cap[0]} does not match {c}", card=c.code)
         total = sum(self.values[t] for t in cap)
         if total != v:
-            raise IllegalAction("wrong_sum", f"the captured cards add up to {total}, not {v}", total=total, value=v)
+            return IllegalAction("wrong_sum", f"the captured cards add up to {total}, not {v}", total=total, value=v)
+        return super().explain_refusal(state, action)
 
     def apply(self, state: ScopaState, action: Action, check: bool = True) -> list[Event]:
         if check:
@@ -222,7 +317,8 @@ class ScopaRules(GameRules):
             table.append(c)
         hands = state.hands
         final = not state.stock and not any(hands)
-        if cap and not table and not final:
+        # No scopa on the deal's last card (every deal), nor for an Ace's capture (take_all).
+        if cap and not table and not final and not (self.aces_take_all and c.rank == ACE):
             state.scope[team] += 1
             bonuses.append("scopa")
         state.history.append((seat, c, cap))
@@ -235,7 +331,7 @@ class ScopaRules(GameRules):
             return events
         state.to_act = (seat + 1) % n
         if not any(hands):
-            # Everyone is out of cards and the stock is not: three more each, nothing to the table.
+            # Everyone is out of cards and the stock is not: a new round each, nothing to the table.
             h = self.hand_size
             stock = state.stock
             for i in range(n):
@@ -256,6 +352,16 @@ class ScopaRules(GameRules):
         if len(best) < len(SUITS):
             return None
         return sum(best.values())
+
+    def napola_value(self, pile: list[Card]) -> int:
+        """The length of the pile's unbroken run of Coins from the Ace, when at least A-2-3."""
+        held = set(pile)
+        run = 0
+        for c in self.napola_run:
+            if c not in held:
+                break
+            run += 1
+        return run if run >= self.napola_min else 0
 
     def deal_result(self, state: ScopaState) -> DealResult:
         teams = self.teams
@@ -284,10 +390,27 @@ class ScopaRules(GameRules):
         detail["scope"] = list(state.scope)
         for t in range(teams):
             points[t] += state.scope[t]
+        # The house rules' points, each only when in force.
+        extra: dict[str, list[int]] = {}
+        if self.re_bello:
+            extra["re_bello"] = [1 if self.re_bello_card in p else 0 for p in piles]
+        if self.napola:
+            extra["napola"] = [self.napola_value(p) for p in piles]
+        for name, row in extra.items():
+            detail[name] = row
+            points = [a + b for a, b in zip(points, row)]
         detail["card_counts"] = card_counts
         detail["coin_counts"] = coin_counts
         detail["primiera_values"] = prim
         return DealResult(points=points, leftover=leftover, detail=detail)
+
+    def tally(self, piles: list[list[str]], bonuses: list[list[str]]) -> DealResult:
+        """The awards as they stand (GameRules.tally): deal_result's own scoring of these
+        piles and scope, as if the deal ended now with nothing left on the table."""
+        state = ScopaState(players=self.players, dealer=0, number=0, hands=[[] for _ in range(self.players)],
+                           table=[], stock=[], piles=[[card(c) for c in p] for p in piles],
+                           scope=[sum(1 for b in bs if b == "scopa") for bs in bonuses], to_act=0)
+        return self.deal_result(state)
 
     def match_status(self, totals: list[int], deals_played: int) -> tuple[bool, int | None, str]:
         top = max(totals)
@@ -322,11 +445,41 @@ class ScopaRules(GameRules):
             raise RecordError(f"a '{ev.get('event')}' event is not a Scopa decision")
         return play(ev["card"], ev["capture"])
 
+    def accept_variant(self, state: ScopaState, expected: Event, recorded: Event) -> str | None:
+        """A ``hands`` round as the record splits it: RECORD.md lets the writer give the next
+        3n stock cards to the seats as it likes, three each. None when the record's split is
+        such a split (the state then holds the record's hands), else what is wrong with it."""
+        if expected.get("event") != "hands":
+            return f"a '{expected.get('event')}' event has one form only"
+        n, h = self.players, self.hand_size
+        given = recorded.get("hands")
+        if not isinstance(given, list) or len(given) != n:
+            return f"hands must list {n} hands, one per seat"
+        try:
+            hands = [[card(x) for x in hh] for hh in given]
+        except (TypeError, ValueError) as e:
+            return f"hands has a bad card list: {e}"
+        for seat, hh in enumerate(hands):
+            if len(hh) != h:
+                return f"hands gives seat {seat} {len(hh)} cards: a new round deals {h} to each seat"
+        due = sorted(card(x) for hh in expected["hands"] for x in hh)
+        if sorted(c for hh in hands for c in hh) != due:
+            return (f"hands must deal the next {n * h} cards of the stock ({', '.join(codes(due))}), "
+                    f"the record deals {', '.join(sorted(x for hh in given for x in hh))}")
+        for seat, hh in enumerate(hands):
+            state.hands[seat] = hh
+        return None
+
     def explain_mismatch(self, before: ScopaState, expected: Event, recorded: Event) -> str | None:
         if expected.get("event") == "play" and recorded.get("bonuses") != expected.get("bonuses"):
             if "scopa" in recorded.get("bonuses", []) and "scopa" not in expected["bonuses"]:
                 if not before.stock and sum(len(h) for h in before.hands) == 1:
                     return "no scopa is scored on the final play of the deal"
+                if expected.get("capture") and self.aces_take_all and card(expected["card"]).rank == ACE:
+                    return "a capture made by an Ace never scores a scopa (aces: take_all)"
                 return "a scopa needs a capture that clears the table"
             return "this capture clears the table: it scores a scopa"
+        if expected.get("event") == "hands":
+            return ("this program deals a new round three cards at a time, from the seat after the "
+                    "dealer in turn order")
         return None

@@ -292,6 +292,10 @@ def test_playout_without_the_exact_finish_plays_the_policy_to_the_last_card(seed
     plain = R.clone(s)
     H.playout(R, plain, random.Random(seed), exact=False)
     assert plain.over and sum(plain.points) == 120 and not any(plain.hands)
+    # The same moves as the rollout policy through the engine (every move validated).
     ref = R.clone(s)
-    H._playout_slow(R, ref, random.Random(seed))
+    rng = random.Random(seed)
+    while not ref.over:
+        legal = R.legal_actions(ref)
+        R.apply(ref, legal[0] if len(legal) == 1 else H.rollout(R, ref, legal, rng))
     assert ref.points == plain.points

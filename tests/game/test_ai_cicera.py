@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.ai import hooks_cicera
-from game.ai.search import OBVIOUS, SearchBot
+from game.ai.search import OBVIOUS, SearchBot, load_hooks
 from game.cards import cards
 from game.rules import make_rules
 from game.rules.cicera import CiceraState
@@ -112,7 +112,7 @@ def test_team_utility_is_shared_by_partners():
     rules.apply(state, rules.legal_actions(state)[1])  # AB x AD
     assert rules.is_over(state)
     u = hooks_cicera.utilities(rules, state)
-    assert u[0] == hooks_cicera.utility(rules, state, 0) == hooks_cicera.utility(rules, state, 2) == -u[1]
+    assert u[0] == load_hooks("cicera").utility(rules, state, 0) == load_hooks("cicera").utility(rules, state, 2) == -u[1]
     pts = rules.deal_result(state).points
     assert u[0] == pytest.approx((pts[0] - pts[1]) / hooks_cicera.SCALE)
 

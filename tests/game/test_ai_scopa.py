@@ -7,7 +7,7 @@ import random
 import pytest
 
 from game.ai import hooks_scopa, make_bot
-from game.ai.search import OBVIOUS, SearchBot
+from game.ai.search import OBVIOUS, SearchBot, load_hooks
 from game.cards import cards
 from game.rules import make_rules
 from game.rules.scopa import ScopaState
@@ -68,8 +68,8 @@ def test_team_utility_is_shared_by_partners():
     rules, state = position(4, ["3S", "", "", ""], "", stock=0, to_act=0, dealer=3)
     rules.apply(state, rules.legal_actions(state)[0])
     u = hooks_scopa.utilities(rules, state)
-    assert hooks_scopa.utility(rules, state, 0) == hooks_scopa.utility(rules, state, 2) == u[0]
-    assert hooks_scopa.utility(rules, state, 1) == u[1] == -u[0]
+    assert load_hooks("scopa").utility(rules, state, 0) == load_hooks("scopa").utility(rules, state, 2) == u[0]
+    assert load_hooks("scopa").utility(rules, state, 1) == u[1] == -u[0]
     pts = rules.deal_result(state).points
     assert u[0] == pytest.approx((pts[0] - pts[1]) / hooks_scopa.SCALE)
 
@@ -157,6 +157,47 @@ def test_fast_playout_follows_the_rules_exactly(players):
         assert (fast.piles, fast.scope, fast.table, fast.last_capture_team) == \
             (slow.piles, slow.scope, slow.table, slow.last_capture_team)
         assert rules.deal_result(fast).points == rules.deal_result(slow).points
+
+
+@pytest.mark.parametrize("players,options", [
+    (2, {"capture": "fifteen"}), (3, {"aces": "take_all"}), (4, {"deal": "scopone", "aces": "take_all"}),
+    (4, {"deal": "scopone10", "capture": "fifteen"}), (4, {"deal": "scopone"}),
+])
+def test_playout_under_house_rules_plays_only_what_the_rules_allow(players, options):
+    """The playout's own move code is for the standard captures; under a house rule that
+    changes them it takes its moves from the rules and plays them through ``rules.apply`` —
+    validated here (check=True) — and ends every deal."""
+    rules = make_rules("scopa", None, players, options)
+    assert hooks_scopa.classic_captures(rules) == ("capture" not in options and "aces" not in options)
+    engine_apply = rules.apply
+    moves = []
+
+    def checked(state, action, check=False):
+        moves.append(action)
+        return engine_apply(state, action, check=True)
+
+    rng = random.Random(players)
+    for i in range(15):
+        s = rules.new_deal(rng, i % players, 1)
+        for _ in range(rng.randrange(0, 12)):
+            engine_apply(s, rng.choice(rules.legal_actions(s)))
+        fast = rules.clone(s)
+        rules.apply = checked  # the playout reads rules.apply when it starts
+        trace: list = []
+        try:
+            hooks_scopa.playout(rules, fast, random.Random(i), trace)
+        finally:
+            del rules.apply
+        assert fast.over and not any(fast.hands) and not fast.stock
+        if hooks_scopa.classic_captures(rules):
+            # Scopone with the standard captures: the playout's own moves, replayed, validated.
+            slow = rules.clone(s)
+            for a in trace:
+                engine_apply(slow, a)
+            assert slow.over and rules.deal_result(slow).points == rules.deal_result(fast).points
+        else:
+            assert not trace
+    assert bool(moves) != hooks_scopa.classic_captures(rules)
 
 
 def test_fast_playout_plain_policy_follows_the_rules_too():

@@ -62,9 +62,11 @@ def test_forty_cards_without_8_9_10(deck):
     assert {c.suit for c in r.cards} == {"D", "C", "S", "B"}
 
 
-def test_two_players_only():
-    with pytest.raises(ValueError, match="2 players"):
-        make_rules("briscola", "piacentine", 4)
+def test_two_or_four_players():
+    for n in (3, 5):
+        with pytest.raises(ValueError, match="2 or 4 players"):
+            make_rules("briscola", "piacentine", n)
+    assert make_rules("briscola", "piacentine", 4).teams == 2
 
 
 def test_deal_three_each_and_turn_the_trump_under_the_stock():
@@ -433,3 +435,157 @@ def test_greedy_beats_random():
         m.run()
         wins += m.winner == 0
     assert wins >= 150  # about 90 % measured; a broken heuristic lands near 50 %
+
+
+# ================================================================ four players, in partnerships
+def rules4(deck: str = "piacentine", **options) -> BriscolaRules:
+    return make_rules("briscola", deck, 4, options)
+
+
+def position4(hands, stock="", trump="5B", to_act=0, led=None, following="") -> BriscolaState:
+    tc = card(trump)
+    return BriscolaState(
+        players=4, dealer=(to_act - 1) % 4, number=1, hands=[cards(h) for h in hands], stock=cards(stock),
+        trump_card=tc, trump_suit=tc.suit, piles=[[], [], [], []], points=[0] * 4, to_act=to_act,
+        led=card(led) if led else None, following=cards(following),
+    )
+
+
+def round4(r, st, *plays: str) -> list[dict]:
+    events = []
+    for c in plays:
+        events += r.apply(st, play(c))
+    return events
+
+
+def test_four_players_deal_three_each_and_a_28_card_stock_ending_with_the_trump():
+    r = rules4()
+    st = r.new_deal(random.Random(4), dealer=2)
+    assert [len(h) for h in st.hands] == [3, 3, 3, 3] and len(st.stock) == 28
+    assert st.trump_card is st.stock[-1] and st.to_act == 3  # the dealer's right leads
+    (ev,) = st.opening_events
+    assert ev["trump"] == ev["stock"][-1] and len(ev["hands"]) == 4
+    assert r.state_from_deal(ev).hands == st.hands
+
+
+def test_four_players_partners_sit_opposite():
+    r = rules4()
+    assert [r.team_of(s) for s in range(4)] == [0, 1, 0, 1]
+
+
+def test_four_player_trick_is_one_card_from_each_in_turn_order():
+    r = rules4()
+    st = position4(["AD 4C", "2B 5C", "KD 6C", "3D 7C"], to_act=1)
+    ev = round4(r, st, "2B")
+    assert st.to_act == 2 and r.view(st, 2).trick == (card("2B"),)
+    ev += round4(r, st, "KD", "3D")
+    assert [e["event"] for e in ev] == ["play"] * 3 and r.view(st, 0).trick == tuple(cards("2B KD 3D"))
+    with pytest.raises(IllegalAction):
+        r.apply(st, play("5C"))  # seat 1 has played: it is seat 0's turn
+    ev = round4(r, st, "AD")
+    assert ev[-1] == {"event": "trick", "winner": 1, "cards": ["2B", "KD", "3D", "AD"], "points": 4 + 10 + 11}
+
+
+def test_four_player_trick_the_highest_trump_wins():
+    r = rules4()
+    st = position4(["AD", "2B", "7B", "3D"], trump="5B")
+    assert round4(r, st, "AD", "2B", "7B", "3D")[-1]["winner"] == 2
+
+
+def test_four_player_trick_without_trump_the_highest_of_the_led_suit_wins():
+    r = rules4()
+    st = position4(["KD", "AC", "3D", "2D"], trump="5B")
+    assert round4(r, st, "KD", "AC", "3D", "2D")[-1]["winner"] == 2  # the Ace of Cups is off-suit
+
+
+def test_four_players_winner_draws_first_then_the_others_in_turn_order():
+    r = rules4()
+    st = position4(["4D", "2C", "AD", "6S"], stock="QD JD 7D 6D 5C 4C 3C 5B", trump="5B", to_act=0)
+    ev = round4(r, st, "4D", "2C", "AD", "6S")
+    draws = [(e["seat"], e["card"]) for e in ev if e["event"] == "draw"]
+    assert draws == [(2, "QD"), (3, "JD"), (0, "7D"), (1, "6D")]
+    assert st.to_act == 2 and len(st.stock) == 4  # the winner leads
+
+
+def test_fourth_to_draw_in_the_last_round_takes_the_trump():
+    r = rules4()
+    st = position4(["4D", "2C", "AD", "6S"], stock="QD JD 7D 5B", trump="5B", to_act=0)
+    ev = round4(r, st, "4D", "2C", "AD", "6S")
+    draws = [(e["seat"], e["card"]) for e in ev if e["event"] == "draw"]
+    assert draws[-1] == (1, "5B") and st.trump_drawn_by == 1 and st.stock == []
+    assert r.view(st, 0).opponent_known == (card("5B"),)
+
+
+def test_four_players_play_ten_tricks_and_every_card():
+    r = rules4()
+    for seed in range(10):
+        st = r.new_deal(random.Random(seed), dealer=seed % 4)
+        events = play_out(r, st, random.Random(seed))
+        tricks = [e for e in events if e["event"] == "trick"]
+        draws = [e for e in events if e["event"] == "draw"]
+        assert len(tricks) == 10 and all(len(t["cards"]) == 4 for t in tricks)
+        assert len(draws) == 28 and draws[-1]["card"] == st.trump_card.code
+        assert sorted(c for p in st.piles for c in p) == sorted(r.cards)
+
+
+def test_partners_add_the_card_points_of_their_tricks():
+    r = rules4()
+    st = r.new_deal(random.Random(7), dealer=0)
+    events = play_out(r, st, random.Random(7))
+    won = [0, 0]
+    for e in events:
+        if e["event"] == "trick":
+            won[e["winner"] % 2] += e["points"]
+    res = r.deal_result(st)
+    assert res.points == won and sum(res.points) == 120
+    assert res.points == [st.points[0] + st.points[2], st.points[1] + st.points[3]]
+
+
+def test_four_players_60_60_draws():
+    r = rules4()
+    assert r.match_status([60, 60], 1)[:2] == (True, None)
+    assert r.match_status([61, 59], 1)[:2] == (True, 0)
+
+
+def test_four_player_match_format_counts_team_deals():
+    r = rules4(format="match", deals_to_win=2)
+    m = Match(r, 5, [make_bot("random", r, s, 5) for s in range(4)])
+    events = m.run()
+    ends = [e for e in events if e["event"] == "deal_end"]
+    assert max(m.totals) == 2 and len(m.totals) == 2 and all(len(e["points"]) == 2 for e in ends)
+    assert verify_events(events).ok
+
+
+def test_four_player_deal_line_is_checked():
+    r = rules4()
+    ev = r.new_deal(random.Random(3), dealer=1).opening_events[0]
+    bad = dict(ev, stock=ev["stock"][1:], hands=[ev["hands"][0] + ev["stock"][:1]] + ev["hands"][1:])
+    with pytest.raises(RecordError, match="dealt 4 cards"):
+        r.state_from_deal(bad)
+
+
+def test_four_player_refusals_name_the_rule():
+    r = rules4()
+    st = position4(["AD 4C", "2B 5C", "KD 6C", "3D 7C"], to_act=0)
+    with pytest.raises(IllegalAction) as e:
+        r.apply(st, play("2B"))
+    assert e.value.rule == "not_in_hand"
+
+
+def test_verify_names_the_rule_of_a_wrong_four_player_trick_winner():
+    r = rules4()
+    events = Match(r, 3, [make_bot("random", r, s, 3) for s in range(4)]).run()
+    i = next(i for i, e in enumerate(events) if e["event"] == "trick")
+    events[i] = dict(events[i], winner=(events[i]["winner"] + 1) % 4)
+    v = verify_events(events)
+    assert not v.ok and v.line == i + 1 and "winner" in v.message
+    assert any(w in v.message for w in ("trump", "stronger", "never wins"))
+
+
+def test_verify_names_the_rule_of_a_wrong_four_player_draw_order():
+    r = rules4()
+    events = Match(r, 4, [make_bot("random", r, s, 4) for s in range(4)]).run()
+    i = next(i for i, e in enumerate(events) if e["event"] == "draw")
+    events[i + 1], events[i + 2] = events[i + 2], events[i + 1]
+    v = verify_events(events)
+    assert not v.ok and v.line == i + 2 and "in turn order" in v.message

@@ -105,3 +105,34 @@ def test_a_mutated_decision_fails_verify_at_its_line(seed, pick):
     events[i] = dict(events[i], card=earlier[0] if earlier else other)
     verdict = verify_events(events)
     assert not verdict.ok and verdict.line == i + 1 and "illegal play" in verdict.message, str(verdict)
+
+
+# ---------------------------------------------------------------- four players
+@SETTINGS
+@given(seed=seeds, deck=decks)
+def test_four_players_conserve_the_cards_and_add_up_to_120(seed, deck):
+    r = make_rules("briscola", deck, 4)
+    rng = random.Random(seed)
+    state = r.new_deal(rng, rng.randrange(4))
+    everything = sorted(r.cards)
+    tricks = 0
+    while not state.over:
+        trick = ([state.led] if state.led is not None else []) + state.following
+        held = [c for h in state.hands for c in h] + state.stock + [c for p in state.piles for c in p] + trick
+        assert sorted(held) == everything
+        if state.stock and state.led is None:
+            assert [len(h) for h in state.hands] == [3, 3, 3, 3]
+        for ev in r.apply(state, rng.choice(r.legal_actions(state))):
+            tricks += ev["event"] == "trick"
+    assert tricks == 10 and sum(r.deal_result(state).points) == 120
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, deck=decks, a=bots, fmt=st.sampled_from(["single", "match"]), to_win=st.sampled_from([2, 3]))
+def test_four_player_records_pass_verify(seed, deck, a, fmt, to_win):
+    r = make_rules("briscola", deck, 4, {"format": fmt, "deals_to_win": to_win})
+    events = Match(r, seed, [make_bot(a, r, s, seed) for s in range(4)]).run()
+    assert verify_events(events).ok and verify_events(events, strict=True).ok
+    end = events[-1]
+    assert len(end["totals"]) == 2
+    assert sum(end["totals"]) == 120 if fmt == "single" else max(end["totals"]) == to_win

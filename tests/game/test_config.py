@@ -14,7 +14,7 @@ TEXT = default_rules_path().read_text(encoding="utf-8")
 
 def test_shipped_rules_yaml_loads():
     c = load_config()
-    assert set(c.games) == {"scopa", "cicera", "briscola", "schnapsen"}
+    assert set(c.games) == {"scopa", "cicera", "briscola", "schnapsen", "tressette"}
     assert {"piacentine", "napoletane", "bresciane", "trevisane", "piemontesi",
             "schnapsen-german", "schnapsen-french"} <= set(c.decks)
     assert c.deck("bresciane").region["en"] == "Brescia · Lombardy · Italy"
@@ -53,13 +53,13 @@ CORRUPTIONS = [
     ("bad_yaml", _corrupt("games:\n  scopa:", "games:\n  scopa: [unclosed"), "", "not valid YAML"),
     ("tab_indent", _corrupt("    cards: 40\n", "\tcards: 40\n"), "", "not valid YAML"),
     ("missing_key", _corrupt("    suit_system: italian\n", "", 1), "decks → piacentine", "missing key 'suit_system'"),
-    ("unknown_game_on_deck", _corrupt("games: [scopa, briscola]", "games: [scopa, tresette]"),
+    ("unknown_game_on_deck", _corrupt("games: [scopa, briscola, tressette]", "games: [scopa, tresette]"),
      "decks → piacentine → games → 1", "unknown game 'tresette'"),
     ("target_not_allowed", _corrupt("target: {default: 11, allowed: [11, 16, 21, 31]}",
                                     "target: {default: 13, allowed: [11, 16, 21, 31]}"),
      "games → scopa → options → target → default", "not among the allowed values"),
     ("bad_card_count", _corrupt("    cards: 40\n", "    cards: 36\n"), "decks → piacentine → cards", "not a deck size"),
-    ("deck_too_small_for_game", _corrupt("games: [scopa, briscola]", "games: [scopa, cicera]"),
+    ("deck_too_small_for_game", _corrupt("games: [scopa, briscola, tressette]", "games: [scopa, cicera]"),
      "decks → piacentine → games → 1", "cannot play cicera"),
     ("unknown_suit_system", _corrupt("suit_system: french\n", "suit_system: spanish\n"),
      "decks → piemontesi → suit_system", "unknown suit system"),
@@ -97,7 +97,7 @@ def test_corruption_is_rejected_with_file_place_and_problem(name, text, place, p
 
 
 def test_error_names_the_line():
-    text = _corrupt("games: [scopa, briscola]", "games: [scopa, tresette]")
+    text = _corrupt("games: [scopa, briscola, tressette]", "games: [scopa, tresette]")
     with pytest.raises(ConfigError) as e:
         parse_config(text)
     expected_line = text.splitlines().index("    games: [scopa, tresette]") + 1
@@ -115,7 +115,7 @@ def test_broken_file_from_cli_exits_2_without_traceback(tmp_path, monkeypatch, c
     from game import cli, config
 
     bad = tmp_path / "rules.yaml"
-    bad.write_text(_corrupt("games: [scopa, briscola]", "games: [scopa, tresette]"), encoding="utf-8")
+    bad.write_text(_corrupt("games: [scopa, briscola, tressette]", "games: [scopa, tresette]"), encoding="utf-8")
     monkeypatch.setenv("CARDAVIA_DATA", str(tmp_path))
     monkeypatch.setattr(config, "_CACHE", {})
     code = cli.main(["simulate", "--game", "scopa", "--matches", "1"])

@@ -109,3 +109,21 @@ def test_stats_ignore_nonsense_values():
     r = stats.load_stats()[0]["scopa/versus"]
     assert (r.played, r.won, r.streak) == (0, 0, 2)
     assert json.loads(p.read_text())["scopa/versus"]["played"] == -3  # reading never rewrites
+
+
+def test_stats_keep_a_record_per_variant_and_read_an_old_file():
+    """A stats.json written before house rules (game/mode keys) still loads; a variant's
+    matches go to game/mode/variant and leave the old record alone."""
+    p = stats.stats_path()
+    storage.write_json(p, {"scopa/versus": {"played": 3, "won": 2, "lost": 1, "drawn": 0, "best_margin": 4,
+                                            "streak": 1}})
+    st, problem = stats.load_stats()
+    assert problem is None and st["scopa/versus"].played == 3 and st["scopa/versus"].best_margin == 4
+    assert stats.record_result("scopa", "partners", "won", 6, variant="scopone") is None
+    assert stats.record_result("scopa", "versus", "lost", 2) is None
+    st = stats.load_stats()[0]
+    assert (st["scopa/versus"].played, st["scopa/versus"].lost) == (4, 2)
+    assert st["scopa/partners/scopone"].won == 1 and "scopa/partners" not in st
+    assert stats.split_key("scopa/partners/scopone") == ("scopa", "partners", "scopone")
+    assert stats.split_key("scopa/versus") == ("scopa", "versus", "")
+    assert stats.key("scopa", "versus", "") == "scopa/versus"

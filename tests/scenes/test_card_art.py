@@ -126,8 +126,8 @@ def test_italian_courts_carry_their_name_in_the_players_language(deck_id):
 def test_corner_indices_use_local_initials_when_they_are_unambiguous():
     it = CardArt(CONFIG.deck("piacentine"))
     assert [it.index_label(r, "it") for r in "JQK"] == ["F", "C", "R"]
-    # Knave, Knight, King all start with K: fall back to the rank tokens.
-    assert [it.index_label(r, "en") for r in "JQK"] == ["J", "Q", "K"]
+    # Knave, Knight, King all start with K: the King keeps it, the Knight is "Kn", the Knave "J".
+    assert [it.index_label(r, "en") for r in "JQK"] == ["J", "Kn", "K"]
     de = CardArt(CONFIG.deck("schnapsen-german"))
     assert [de.index_label(r, "de") for r in "JQK"] == ["U", "O", "K"]
     fr = CardArt(CONFIG.deck("schnapsen-french"))
@@ -135,6 +135,34 @@ def test_corner_indices_use_local_initials_when_they_are_unambiguous():
     assert fr.index_label("10") == "10"
     # Courts of French-suited packs differ by language through their corner index.
     assert pygame.image.tobytes(fr.face("KC", 120, "nl"), "RGBA") != pygame.image.tobytes(fr.face("KC", 120, "en"), "RGBA")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "it"])
+def test_every_deck_shows_three_distinct_court_indices_none_naming_another_court(lang):
+    """The English Knight's corner is never "Q" (the Queen's letter) beside the word KNIGHT:
+    each court's index starts its own name or is its own rank token, and the three differ."""
+    for deck in CONFIG.decks.values():
+        art = CardArt(deck)
+        labels = {r: art.index_label(r, lang) for r in "JQK"}
+        assert len(set(labels.values())) == 3, (deck.id, lang, labels)
+        names = {r: deck.court_name(r, lang) for r in "JQK"}
+        for r, label in labels.items():
+            own = names[r].upper().startswith(label.upper()) or label == r
+            assert own, (deck.id, lang, r, label)
+            others = [o for o in "JQK" if o != r]
+            # A bare rank token only where no other court's name starts with it.
+            if label == r and not names[r].upper().startswith(r):
+                assert not any(names[o].upper().startswith(r) for o in others), (deck.id, lang, r)
+        if names["Q"] == "Knight":
+            assert labels["Q"] == "Kn"
+
+
+def test_court_indices_resolve_clashing_initials():
+    from sprites.cards import court_indices
+
+    assert court_indices({"J": "Knave", "Q": "Knight", "K": "King"}) == {"J": "J", "Q": "Kn", "K": "K"}
+    assert court_indices({"J": "Fante", "Q": "Cavallo", "K": "Re"}) == {"J": "F", "Q": "C", "K": "R"}
+    assert court_indices({"J": "Jack", "Q": "Queen", "K": "King"}) == {"J": "J", "Q": "Q", "K": "K"}
 
 
 def test_bad_requests_raise_clear_errors():
@@ -156,3 +184,28 @@ def test_a_new_size_renders_a_fresh_hand_quickly_enough_to_work():
     art = CardArt(CONFIG.deck("trevisane"))
     hand = [art.face(r + s, 211, "it") for s in "DS" for r in ("A", "2", "5", "7", "9", "K")]
     assert len({pygame.image.tobytes(s, "RGBA") for s in hand}) == 12
+
+
+def test_a_tilted_card_casts_a_card_shaped_shadow_not_a_box():
+    """The shadow turns with the card: the corners of the box round a tilted card stay
+    clear felt, while the shadow is there along the card's own edges."""
+    from sprites.table_draw import CardPainter
+
+    deck = CONFIG.deck("piacentine")
+    painter = CardPainter(get_card_art(deck), deck.aspect, "en")
+    felt = (60, 120, 80)
+
+    def paint(shadow: int) -> tuple[pygame.Surface, pygame.Rect]:
+        surf = pygame.Surface((400, 400))
+        surf.fill(felt)
+        return surf, painter.draw(surf, None, 200, 200, 30.0, 150, shadow=shadow)
+
+    lit, box = paint(200)
+    bare, _ = paint(0)
+    for corner in ((box.x + 3, box.y + 3), (box.right - 4, box.y + 3), (box.x + 3, box.bottom - 4),
+                   (box.right - 4, box.bottom - 4)):
+        assert tuple(lit.get_at(corner))[:3] == felt, corner
+    # And a shadow there is: pixels the card leaves bare get darker with it.
+    darker = sum(1 for x in range(box.x, box.right, 3) for y in range(box.y, box.bottom, 3)
+                 if tuple(bare.get_at((x, y)))[:3] == felt and tuple(lit.get_at((x, y)))[:3] != felt)
+    assert darker > 40

@@ -21,9 +21,9 @@ from game.ai.greedy import GreedyBot
 from game.config import get_config
 from game.i18n import I18n
 from game.settings import Settings
-from scenes import app as app_module
 from scenes.app import TICK, App
-from scenes.scene import make_scene
+from scenes.launch import quit_on_sigterm
+from scenes.registry import make_scene
 
 GATE = threading.Event()
 JOIN_LIMIT = 1.0  # the longest a closing table may wait for its bot (the issue: exit within a second)
@@ -84,12 +84,7 @@ def table(app: App, game: str = "scopa", players: int = 2, **kw):
 ])
 def test_close_on_every_shell_scene_stops_at_once(name, params):
     app = make_app()
-    if name == "stats":
-        import scenes.stats  # noqa: F401 - registers the scene
-        app.open_path("menu")
-        app.open_scene("stats")
-    else:
-        app.open_path(name, deck="piacentine", **params)
+    app.open_path(name, deck="piacentine", **params)
     app.settle(3)
     assert close_window(app) == (0, 0)
 
@@ -125,7 +120,7 @@ def test_close_while_a_bot_thinks_does_not_wait_for_it_and_keeps_the_match(monke
             if scene.can_act:
                 scene._submit(scene.session.legal_actions()[0])
         assert scene.session.thinking
-        worker = scene.session._thread
+        worker = scene.session.worker
         real_join = worker.join
 
         def fake_join(timeout=None):
@@ -175,7 +170,7 @@ def test_sigterm_leaves_like_the_close_button(_private_home):
     (_private_home / "match.json").unlink(missing_ok=True)
     old = signal.getsignal(signal.SIGTERM)
     try:
-        app_module._quit_on_sigterm(app)
+        quit_on_sigterm(app)
         os.kill(os.getpid(), signal.SIGTERM)
         assert not app.running
     finally:

@@ -12,7 +12,8 @@ from game.config import get_config
 from game.i18n import I18n
 from game.settings import Settings
 from scenes import results
-from scenes.app import TICK, App, main
+from scenes.app import TICK, App
+from scenes.launch import main
 from scenes.menu import MenuScene
 from scenes.scene import Scene, register_scene, unregister_scene
 
@@ -46,7 +47,7 @@ def open_over_table(app: App, game: str, to_end: bool = False, **kw):
     table = FakeTable(app)
     app.stack.push(table)
     assert app.open_scene("results", session=s, deal_end=de, match_end=me if to_end else None)
-    app.settle(3)
+    app.settle(round((results.INPUT_GUARD + 0.1) / TICK))  # past the input guard
     return app.stack.top, table
 
 
@@ -88,17 +89,19 @@ def test_scopa_breakdown_shows_every_award_with_counts_values_and_totals():
     assert [c.text for c in m.rows[5].cells] == [str(p) for p in scene.deal_end["points"]]
     assert m.rows[6].label == "Match total (to 11)" and m.rows[6].kind == "match"
     assert [c.text for c in m.rows[6].cells] == [str(v) for v in scene.deal_end["totals"]]
-    assert m.columns == ["You", "Opponent"] and m.mine == 0
+    assert m.columns == ["You", "North"] and m.mine == 0  # as the table names the seats
 
 
 def test_scopa_four_players_are_teams_and_three_players_have_sides():
     app = make_app()
     scene, _ = open_over_table(app, "scopa", players=4)
-    assert scene.model().columns == ["Your team", "Opponents"]
+    assert scene.model().columns == ["Us", "Them"]
     t = app.i18n.t
-    assert results.team_names(t, 3, 0) == ["You", "Right opponent", "Left opponent"]
-    assert results.team_names(t, 3, 1) == ["Left opponent", "You", "Right opponent"]
-    assert results.team_names(t, 4, 1) == ["Opponents", "Your team"]
+    # The seats as the table names them: the next player sits to the viewer's right (East).
+    assert results.team_names(t, 3, 0) == ["You", "East", "West"]
+    assert results.team_names(t, 3, 1) == ["West", "You", "East"]
+    assert results.team_names(t, 4, 1) == ["Them", "Us"]
+    assert results.team_names(t, 2, None) == ["Player 1", "Player 2"]
 
 
 def test_cicera_breakdown_has_bonuses_awards_and_napula():
@@ -129,6 +132,21 @@ def test_cicera_napula_run_and_no_capture_draw_are_explained():
     assert [c.text for c in nap.cells] == ["5 in a row", "—"] and nap.cells[0].points == 5
     ev["detail"]["no_capture"] = True
     assert "Nobody captured" in results.breakdown(app.i18n.t, s.rules, ev, 0, "en").headline
+
+
+def test_a_game_that_declares_no_lines_still_shows_its_points_and_totals():
+    """A new game gets a results screen before it declares its rows: the deal's points and,
+    in a match, the totals (the rows come from the rules' result_lines, not from the scene)."""
+    app = make_app()
+    s, de, _ = demo("scopa")
+    rules = copy.copy(s.rules)
+    rules.result_lines = ()
+    m = results.breakdown(app.i18n.t, rules, de, 0, "en")
+    assert [(r.label, r.kind) for r in m.rows] == [("Points this deal", "total"), ("Match total (to 11)", "match")]
+    assert [c.text for c in m.rows[0].cells] == [str(p) for p in de["points"]]
+    assert [c.text for c in m.rows[1].cells] == [str(v) for v in de["totals"]]
+    rules.options = {**rules.options, "format": "single"}
+    assert [r.kind for r in results.breakdown(app.i18n.t, rules, de, 0, "en").rows] == ["total"]
 
 
 def test_briscola_breakdown_card_points_tricks_winner_and_match_deals():
@@ -169,8 +187,8 @@ def test_schnapsen_breakdown_points_reason_and_bummerl():
     ("66", None, 2, "You reached 66", "2 game points: the loser has won a trick but has fewer than 33 points."),
     ("66", None, 3, "You reached 66", "3 game points: the loser has not won a single trick."),
     ("closed_won", 0, 2, "You closed the stock and made 66", "2 game points"),
-    ("closed_lost", 1, 2, "Opponent closed the stock but missed 66", "whoever closes the stock and misses 66"),
-    ("closed_lost", 1, 3, "Opponent closed the stock but missed 66", "had no trick at the closure"),
+    ("closed_lost", 1, 2, "North closed the stock but missed 66", "whoever closes the stock and misses 66"),
+    ("closed_lost", 1, 3, "North closed the stock but missed 66", "had no trick at the closure"),
     ("last_trick", None, 1, "Nobody reached 66: you took the last trick", "1 game point for the last trick"),
 ])
 def test_schnapsen_reasons_say_why(reason, closed_by, gp, headline, why):
@@ -188,7 +206,7 @@ def test_schnapsen_reasons_say_why(reason, closed_by, gp, headline, why):
     if reason == "closed_lost":
         assert other == "You closed the stock but missed 66"
     else:
-        assert other != headline and "Opponent" in other
+        assert other != headline and "North" in other
 
 
 # ---------------------------------------------------------------------- Continue, Menu, Esc, mouse
@@ -209,6 +227,64 @@ def test_continue_by_mouse_and_by_esc():
     scene, table = open_over_table(app, "schnapsen")
     app.dispatch(key(pygame.K_ESCAPE))
     assert app.stack.top is table
+
+
+def test_an_enter_the_moment_the_results_appear_does_nothing_and_a_later_one_continues():
+    """The Enter (or click) that finished the last trick must not also dismiss the results:
+    input is ignored for a moment, a key held down acts only once let go, focus on Continue."""
+    app = make_app()
+    s, de, _ = demo("scopa")
+    app.open_path("menu")
+    table = FakeTable(app)
+    app.stack.push(table)
+    assert app.open_scene("results", session=s, deal_end=de, match_end=None)
+    scene = app.stack.top
+    assert scene.ui.focused is scene.primary and scene.primary.name == "continue"
+    app.dispatch(key(pygame.K_RETURN))  # t = 0
+    click(app, scene.primary.rect.center)
+    assert app.stack.top is scene
+    app.settle(round(results.INPUT_GUARD / TICK) + 2)
+    app.dispatch(key(pygame.K_RETURN))  # the same Enter still held: its auto-repeat
+    assert app.stack.top is scene
+    app.dispatch(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN, mod=0, unicode="", scancode=0))
+    app.dispatch(key(pygame.K_RETURN))  # a new press
+    assert app.stack.top is table
+
+
+def test_an_enter_the_moment_the_match_result_appears_starts_no_new_match():
+    app = make_app()
+    s, de, me = demo("scopa", True)
+    app.open_path("menu")
+    table = FakeTable(app)
+    app.stack.push(table)
+    made = []
+    register_scene("table", lambda app_, **params: made.append(params) or FakeTable(app_))
+    try:
+        assert app.open_scene("results", session=s, deal_end=de, match_end=me)
+        scene = app.stack.top
+        app.dispatch(key(pygame.K_RETURN))
+        app.dispatch(key(pygame.K_KP_ENTER))
+        assert app.stack.top is scene and not made
+        app.settle(round(results.INPUT_GUARD / TICK) + 2)
+        click(app, scene.primary.rect.center)  # a deliberate click after the guard
+        assert made and app.stack.top is not scene
+    finally:
+        unregister_scene("table")
+
+
+@pytest.mark.parametrize("game,players", [("scopa", 2), ("scopa", 3), ("scopa", 4), ("schnapsen", 2)])
+def test_the_results_name_the_seats_as_the_table_does(game, players):
+    from scenes.scene import make_scene
+
+    app = make_app()
+    app.open_path("menu")
+    table = make_scene(app, "table", game=game, players=players, seed=3, autoplay_moves=1, ai_level="greedy",
+                       threaded=False, preselect=False)
+    s, de, _ = demo(game, players=players)
+    cols = results.breakdown(app.i18n.t, s.rules, de, 0, "en").columns
+    assert cols == [table.team_name(t) for t in range(s.rules.teams)]
+    if players < 4:  # a seat is its own team: the names on the plates
+        assert cols == [table.seat_name(seat) for seat in range(players)]
 
 
 def test_menu_button_returns_to_the_menu_by_tab_and_enter():
@@ -263,7 +339,7 @@ def test_match_end_esc_goes_to_the_menu():
 
 @pytest.mark.parametrize("winner,players,title,tone", [
     (0, 2, "You win the match!", "win"),
-    (1, 2, "Opponent wins the match", "loss"),
+    (1, 2, "North wins the match", "loss"),
     (None, 2, "The match is drawn", "draw"),
     (0, 4, "Your team wins the match!", "win"),
     (1, 4, "The opponents win the match", "loss"),
@@ -305,7 +381,7 @@ def test_language_switch_relabels_the_breakdown():
     assert scene.model().rows[0].label == "Most cards"
     app.set_setting("language", "it", commit=False)
     assert scene.model().rows[0].label == "Carte (maggioranza)"
-    assert scene.model().columns == ["Tu", "Avversario"]
+    assert scene.model().columns == ["Tu", "Nord"]
 
 
 # ---------------------------------------------------------------------- screenshots

@@ -11,7 +11,8 @@ from game.config import get_config
 from game.i18n import I18n, load_locale
 from game.settings import Settings
 from scenes import rules
-from scenes.app import TICK, App, main
+from scenes.app import TICK, App
+from scenes.launch import main
 from scenes.menu import MenuScene
 from sprites import theme
 
@@ -74,7 +75,7 @@ def test_tabs_switch_by_keyboard():
     assert scene.game == "cicera"
     key(app, pygame.K_LEFT)
     key(app, pygame.K_LEFT)
-    assert scene.game == "schnapsen"  # wraps around
+    assert scene.game == rules.GAMES[-1]  # wraps around (the last registered game)
     key(app, pygame.K_2)
     assert scene.game == "cicera"
 
@@ -181,7 +182,7 @@ def test_every_game_renders_and_every_line_fits(lang):
             over = [x for x in scene.text_log if x[1] > x[2]]
             assert not over, f"{lang} {game}: {over}"
         page, tops = scene.page()
-        assert len(tops) == len(rules.SECTIONS) and page.get_width() <= rules.TEXT_W + 4
+        assert len(tops) == len(scene.sections()) and page.get_width() <= rules.TEXT_W + 4
         names = scene.names()
         for sec in rules.SECTIONS:
             title = app.i18n.t(f"rules.{game}.{sec}.title")
@@ -270,3 +271,131 @@ def test_screenshot_of_the_rules(tmp_path):
     out = tmp_path / "rules.png"
     assert main(["--screenshot", str(out), "--scene", "rules", "--game", "cicera", "--lang", "it", "--ticks", "3"]) == 0
     assert pygame.image.load(str(out)).get_size() == (1280, 720)
+
+
+# ---------------------------------------------------------------------- house rules
+#: RULES.md's "House rules (options)": a section for each.
+HOUSE = {"scopa": ["deal", "capture", "aces", "re_bello", "napola"], "cicera": ["format"], "briscola": ["partners"]}
+HOUSE_FACTS = {
+    ("scopa", "deal"): ["9", "4", "10"],
+    ("scopa", "capture"): ["15", "7", "8", "5", "3", "1", "10"],
+    ("scopa", "napola"): ["2", "3", "4", "10"],
+    ("scopa", "re_bello"): ["1"],
+    ("cicera", "format"): ["21", "51", "0"],
+    ("briscola", "partners"): ["3", "28", "10", "60", "2"],
+}
+
+
+def test_every_house_rule_has_its_section_after_the_standard_ones():
+    app = make_app()
+    cfg = get_config()
+    for game in rules.GAMES:
+        assert rules.house_sections(cfg, game, app.i18n.has) == HOUSE.get(game, [])
+    scene = open_rules(app, game="scopa")
+    assert scene.sections() == [*(("base", s) for s in rules.SECTIONS), *(("house", h) for h in HOUSE["scopa"])]
+    labels = [label for label, _ in scene.contents()]
+    assert labels[-1] == "House rules" and len(labels) == len(rules.SECTIONS) + 1
+    # Its contents entry jumps to the first house rule.
+    r = scene.section_rects()[-1]
+    mouse(app, pygame.MOUSEBUTTONDOWN, r.center, button=1)
+    assert scene.offset == min(scene.page()[1][len(rules.SECTIONS)], scene.max_offset()) > 0
+
+
+def test_house_rule_texts_in_all_four_languages_with_the_same_structure():
+    en = _section("en", "house_rules")
+    assert en
+    for lang in ("nl", "de", "it"):
+        other = _section(lang, "house_rules")
+        assert set(other) == set(en), f"{lang}: missing {set(en) - set(other)}, extra {set(other) - set(en)}"
+        for k, v in en.items():
+            assert set(re.findall(r"{(\w+)}", other[k])) == set(re.findall(r"{(\w+)}", v)), f"{lang} {k}"
+            if k.endswith(".body"):
+                assert other[k] != v, f"{lang} {k}: still English"
+                bullets = [len([b for b in rules.parse_body(x) if b[0] == "li"]) for x in (v, other[k])]
+                assert bullets[0] == bullets[1], f"{lang} {k}: {bullets}"
+                words = re.findall(r"\b(the|and|with|player|cards|trick|points|you|your|wins?)\b", other[k], re.I)
+                assert len(words) <= 1, f"{lang} {k}: {words}"
+    for game, ids in HOUSE.items():
+        for i in ids:
+            assert f"house_rules.page.{game}.{i}.title" in en and f"house_rules.page.{game}.{i}.body" in en
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_numbers_of_the_house_rules_are_stated_in_every_language(lang):
+    i18n = I18n(lang)
+    for (game, sec), numbers in HOUSE_FACTS.items():
+        body = i18n.t(f"house_rules.page.{game}.{sec}.body")
+        for n in numbers:
+            assert n in body, f"{lang} {game}.{sec}: {n!r} missing"
+
+
+def _table_with(app: App, game: str, players: int, options: dict):
+    app.open_path("table", game=game, players=players, options=options, ai_level="greedy")
+    table = app.stack.top
+    assert table.name == "table" and table.rules.options == get_config().games[game].resolve_options(options)
+    return table
+
+
+def test_the_rules_opened_from_a_table_show_the_rules_in_force_first():
+    app = make_app()
+    table = _table_with(app, "scopa", 4, {"deal": "scopone", "napola": True})
+    key(app, pygame.K_ESCAPE)  # the pause overlay
+    pause = app.stack.top
+    assert pause.name == "pause"
+    next(w for w in pause.ui.widgets if w.name == "rules").activate()
+    scene = app.stack.top
+    assert scene.name == "rules" and scene.game == "scopa"
+    secs = scene.sections()
+    # The rules in force, the house rules in force, then the standard rules and the others.
+    assert secs[:3] == [("force", ""), ("house", "deal"), ("house", "napola")]
+    assert secs[3:3 + len(rules.SECTIONS)] == [("base", s) for s in rules.SECTIONS]
+    assert secs[3 + len(rules.SECTIONS):] == [("house", "capture"), ("house", "aces"), ("house", "re_bello")]
+    body = scene.in_force_body()
+    assert body.startswith("Custom: Scopone · Napola · 4 players")
+    for line in ("- Deal: Scopone: nine each", "- Napola (run of Coins): On", "- Capture: Match first",
+                 "- Match to: 11"):
+        assert line in body.split("\n")
+    assert scene.contents()[0] == ("At this table", [0]) and scene.offset == 0
+    app.render()
+    drawn = [s for s, _, _ in scene.text_log]
+    assert "At this table" in drawn
+    # Another game's tab shows its rules as written; back on this game, the table's rules again.
+    scene.select("cicera")
+    assert scene.sections()[0] == ("base", "objective")
+    scene.select("scopa")
+    assert scene.sections()[0] == ("force", "")
+    key(app, pygame.K_ESCAPE)
+    assert app.stack.top is pause and table in app.stack.scenes
+
+
+def test_the_rules_in_force_for_the_classic_game_and_for_briscola_for_four():
+    app = make_app()
+    scene = open_rules(app, game="scopa", options={}, players=2)
+    assert scene.sections()[0] == ("force", "") and scene.sections()[1] == ("base", "objective")
+    body = scene.in_force_body()
+    assert body.startswith("Classic Scopa · 2 players") and "Deal:" not in body  # Scopone is for four
+    assert "No house rule is in force" in body
+    scene = open_rules(app, game="briscola", options={"format": "match", "deals_to_win": 3}, players=4)
+    assert scene.sections()[:2] == [("force", ""), ("house", "partners")]
+    assert "- Deals to win: 3" in scene.in_force_body().split("\n")
+    # Nonsense from an old save: the rules as written, no crash.
+    scene = open_rules(app, game="scopa", options={"deal": "thirteen"}, players=4)
+    assert scene.sections()[0] == ("base", "objective")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_in_force_fit_in_every_language(lang):
+    app = make_app(lang)
+    cases = [("scopa", 4, {"deal": "scopone10", "capture": "fifteen", "aces": "take_all", "re_bello": True,
+                           "napola": True, "target": 31}),
+             ("cicera", 4, {"format": "match", "target": 51}), ("briscola", 4, {"format": "match"})]
+    for game, players, options in cases:
+        scene = open_rules(app, game=game, options=options, players=players)
+        for where in (0, scene.max_offset() / 2, scene.max_offset()):
+            scene.scroll_to(where)
+            app.update(TICK)
+            with theme.measure_text() as m:
+                app.render(1.0)
+            over = [x for x in scene.text_log if x[1] > x[2]] + m.overflows
+            assert not over, f"{lang} {game}: {over}"
+        assert scene.section_rects()[-1].bottom + 18 + 100 <= scene.back_button.rect.top + 10

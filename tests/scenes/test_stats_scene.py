@@ -59,7 +59,10 @@ def test_rows_show_played_won_lost_drawn_best_margin_and_streak():
     some_results()
     scene = open_stats(make_app())
     keys = [r.key for r in scene.rows()]
-    assert keys == ["scopa/versus", "scopa/partners", "cicera/partners", "briscola/versus", "schnapsen/versus", "all"]
+    # One row per game and mode rules.yaml offers, in its order, then the totals.
+    cfg = get_config()
+    assert keys == [f"{gid}/{m.id}" for gid, g in cfg.games.items() for m in g.modes] + ["all"]
+    assert keys[:3] == ["scopa/versus", "scopa/partners", "cicera/partners"]
     s = row(scene, "scopa/versus")
     assert (s.played, s.won, s.lost, s.drawn, s.best, s.streak, s.streak_sign) == (6, 4, 1, 1, "9", "2 wins", 1)
     b = row(scene, "briscola/versus")
@@ -70,6 +73,8 @@ def test_rows_show_played_won_lost_drawn_best_margin_and_streak():
     total = row(scene, "all")
     assert total.total and (total.played, total.won, total.lost, total.drawn) == (9, 4, 3, 2)
     scene.app.render()
+    # However many games there are, the table of rows ends above the buttons.
+    assert scene.rows_bottom <= scene.back_button.rect.top - 40
 
 
 def test_reached_from_the_menu_by_keyboard_and_left_with_escape():
@@ -169,3 +174,108 @@ def test_every_text_fits_its_box_in_every_language(lang):
     if lang != "en":
         en = I18n("en")
         assert all(scene.t(f"stats.{k}") != en.t(f"stats.{k}") for k in ("title", "subtitle", "reset", "confirm"))
+
+
+# ---------------------------------------------------------------------- variants (house rules)
+def variant_results() -> None:
+    stats.record_result("scopa", "partners", "won", 5, variant="scopone")
+    stats.record_result("scopa", "partners", "lost", 2, variant="scopone")
+    stats.record_result("scopa", "versus", "won", 3, variant="custom:capture=fifteen+napola=true")
+    stats.record_result("scopa", "versus", "won", 1, variant="quindici")
+    stats.record_result("scopa", "versus", "won", 2)
+
+
+@pytest.mark.parametrize("lang,scopone,custom", [
+    ("en", "Scopone scientifico", "Custom: Fifteen · Napola"),
+    ("it", "Scopone scientifico", "Personalizzata: A quindici · Napola"),
+])
+def test_each_variant_played_has_its_own_named_row_under_its_game_and_mode(lang, scopone, custom):
+    variant_results()
+    scene = open_stats(make_app(lang))
+    keys = [r.key for r in scene.rows()]
+    # Under its mode's row, presets in rules.yaml's order, then the custom sets.
+    i = keys.index("scopa/versus")
+    assert keys[i:i + 3] == ["scopa/versus", "scopa/versus/quindici", "scopa/versus/custom:capture=fifteen+napola=true"]
+    assert keys[keys.index("scopa/partners") + 1] == "scopa/partners/scopone"
+    r = row(scene, "scopa/partners/scopone")
+    assert (r.variant, r.played, r.won, r.lost, r.best) == (scopone, 2, 1, 1, "5")
+    assert row(scene, "scopa/versus/custom:capture=fifteen+napola=true").variant == custom
+    assert row(scene, "scopa/versus").variant == "" and row(scene, "scopa/versus").played == 1
+    assert row(scene, "all").played == 5
+    scene.app.render()
+    drawn = [s for s, _, _ in scene.text_log]
+    assert any(scopone in s for s in drawn) and any(custom in s for s in drawn)
+    assert not [x for x in scene.text_log if x[1] > x[2]]
+
+
+def test_an_old_statistics_file_reads_as_the_rules_as_written(_private_home):
+    """stats.json from before house rules: game/mode keys only. They are the classic rows."""
+    (_private_home / "stats.json").write_text(json.dumps({
+        "scopa/versus": {"played": 4, "won": 3, "lost": 1, "drawn": 0, "best_margin": 6, "streak": 2},
+        "briscola/versus": {"played": 2, "won": 0, "lost": 2, "drawn": 0, "best_margin": None, "streak": -2},
+    }), encoding="utf-8")
+    scene = open_stats(make_app())
+    s = row(scene, "scopa/versus")
+    assert (s.played, s.won, s.best, s.streak, s.variant) == (4, 3, "6", "2 wins", "")
+    assert row(scene, "briscola/versus").streak == "2 losses"
+    # A new variant is added beside them; the old records stay as they were.
+    stats.record_result("scopa", "versus", "won", 1, variant="assi")
+    st = stats.load_stats()[0]
+    assert st["scopa/versus"].played == 4 and st["scopa/versus/assi"].played == 1
+
+
+def test_an_unknown_variant_key_is_shown_as_custom_not_a_crash(_private_home):
+    (_private_home / "stats.json").write_text(json.dumps({"scopa/versus/no_such_preset": {"played": 1, "won": 1},
+                                                          "scopa/versus/custom:napola=maybe": {"played": 1}}),
+                                              encoding="utf-8")
+    scene = open_stats(make_app())
+    assert row(scene, "scopa/versus/no_such_preset").variant == "Custom"
+    assert row(scene, "scopa/versus/custom:napola=maybe").variant == "Custom"
+    scene.app.render()
+
+
+CUSTOMS = ["custom:napola=true", "custom:re_bello=true", "custom:aces=take_all+napola=true",
+           "custom:capture=fifteen+re_bello=true", "custom:re_bello=true+napola=true",
+           "custom:capture=fifteen+aces=take_all", "custom:capture=fifteen+napola=true",
+           "custom:aces=take_all", "custom:aces=take_all+re_bello=true", "custom:capture=fifteen+aces=take_all+napola=true"]
+
+
+def _many_variants(home, n: int) -> None:
+    data = {f"scopa/versus/{v}": {"played": 1, "won": 1} for v in CUSTOMS[:n]}
+    data["tressette/versus"] = {"played": 2, "lost": 2}
+    (home / "stats.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_more_rows_than_the_panel_holds_the_never_played_make_way(_private_home):
+    _many_variants(_private_home, 5)
+    app = make_app()
+    scene = open_stats(app)
+    app.render()
+    shown = [r.key for r in scene.shown_rows]
+    assert len(scene.rows()) > scene.room >= len(shown) and shown[-1] == "all" and scene.first == 0
+    played = [r.key for r in scene.rows() if r.played and not r.total]
+    assert set(played) <= set(shown)
+    assert "scopa/versus" in shown  # the heading its variants are read under, though never played
+    assert shown.index("scopa/versus") < min(shown.index(k) for k in played if k.startswith("scopa/versus/"))
+    assert scene.rows_bottom <= scene.back_button.rect.top - 40
+
+
+def test_more_played_rows_than_the_panel_holds_scroll(_private_home):
+    _many_variants(_private_home, 10)
+    app = make_app()
+    scene = open_stats(app)
+    app.render()
+    assert "tressette/versus" not in [r.key for r in scene.shown_rows]
+    key(app, pygame.K_DOWN)
+    assert scene.first == 1
+    key(app, pygame.K_PAGEDOWN)
+    app.render()
+    assert "tressette/versus" in [r.key for r in scene.shown_rows] and scene.shown_rows[-1].key == "all"
+    assert scene.rows_bottom <= scene.back_button.rect.top - 40
+    key(app, pygame.K_PAGEDOWN)  # clamped at the end
+    last = scene.first
+    key(app, pygame.K_DOWN)
+    assert scene.first == last
+    app.stack.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=30, pos=(640, 300)))
+    assert scene.first == 0
+    assert not [x for x in scene.text_log if x[1] > x[2]]

@@ -51,6 +51,7 @@ def keyboard_play(app: App, scene, action) -> None:
     """The keys a player presses for ``action``: the scene's own offer, step by step."""
     if action == CLOSE:
         key(app, pygame.K_c)
+        key(app, pygame.K_RETURN)  # closing is asked first: Enter confirms
         return
     if action == EXCHANGE:
         key(app, pygame.K_x)
@@ -90,10 +91,16 @@ def mouse_play(app: App, scene, action) -> None:
     """Clicks only: the card, then (if asked) table cards, the felt or a button."""
     if action in (CLOSE, EXCHANGE):
         click(app, scene.buttons["close" if action == CLOSE else "exchange"].rect.center)
+        if action == CLOSE:  # closing is asked first: a second click confirms
+            click(app, scene.buttons["close"].rect.center)
         return
     code = action.card.code
     r = scene.card_rect(code)
     click(app, (r.x + 6, r.bottom - 24))  # the visible edge of an overlapped card
+    if scene.mode is None and scene.selected == code:
+        r = scene.card_rect(code)
+        click(app, (r.x + 6, r.bottom - 24))  # one click chooses the card, a second plays it
+        return
     if scene.mode == "marriage":
         b = scene.ask_buttons[0 if action.marriage else 1]
         click(app, b.rect.center)
@@ -386,3 +393,24 @@ def test_cards_fly_rather_than_teleport_and_a_scopa_is_called_out():
         texts |= {c.text for c in scene.callouts}
     assert "Scopa!" in texts and not scene.table
     app.render()
+
+
+def test_seat_names_follow_where_the_layout_seats_them():
+    """The names module and the layout count seats the same way round the table."""
+    from scenes import names
+
+    app = make_app()
+    compass = {"top": "North", "left": "West", "right": "East"}
+    for players in (2, 3, 4):
+        for viewer in range(players):
+            L = TableLayout(players, 1.8, "scopa", viewer)
+            for seat in range(players):
+                side = L.side(seat)
+                assert names.side(seat, viewer, players) == side
+                name = names.seat_name(app.i18n.t, seat, viewer, players)
+                if seat == viewer:
+                    assert name == "You"
+                elif players == 4 and seat % 2 == viewer % 2:
+                    assert name == "Partner"
+                else:
+                    assert name == compass[side]

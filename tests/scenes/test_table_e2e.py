@@ -108,10 +108,9 @@ def test_a_schnapsen_bummerl_by_keyboard(results_log, _private_home):
 
 
 def test_without_a_results_screen_the_table_summarises_and_plays_on(_private_home, monkeypatch):
-    import scenes.scene as S
+    import scenes.registry as R
 
-    monkeypatch.setitem(S.SCENE_MODULES, "results", "scenes.no_results_here")
-    unregister_scene("results")
+    monkeypatch.setitem(R.SCENES, "results", R.SceneSpec("results", "scenes.no_results_here"))
     app, scene, n = play_match("briscola", 2, {"format": "match", "deals_to_win": 2}, 43)
     assert scene.session.over and scene.final_panel
     assert verify_events(scene.session.match.events).ok

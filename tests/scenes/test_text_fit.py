@@ -13,8 +13,9 @@ import pytest
 from game.config import get_config
 from game.i18n import I18n
 from game.settings import Settings
-from scenes.app import App, scene_params
-from scenes.scene import available_scenes
+from scenes.app import App
+from scenes.launch import scene_params
+from scenes.registry import available_scenes
 from sprites import theme
 
 LANGS = ("en", "nl", "de", "it")
@@ -30,6 +31,19 @@ def views() -> list[tuple[str, dict]]:
     for g, game in cfg.games.items():
         out += [("table", {"game": g, "players": n, "seed": SEED}) for n in game.players]
         out += [("results", {"game": g}), ("results", {"game": g, "match_end": True})]
+    # The house rules: Custom open on the game select, the rules in force on the rules page,
+    # the variant's name on the table (every house rule at its last value: the longest name).
+    for g, game in cfg.games.items():
+        house = {k: spec.allowed[-1] for k, spec in game.options.items() if spec.describe}
+        if game.presets:
+            for d, deck in cfg.decks.items():
+                if g in deck.games:
+                    out += [("games", {"deck": d, "game": g, "players": n, "custom": True})
+                            for n in (min(game.players), max(game.players))]
+        opts = {k: spec.allowed[-1] for k, spec in game.options.items()}
+        out.append(("rules", {"game": g, "options": opts, "players": max(game.players)}))
+        if house:
+            out.append(("table", {"game": g, "players": max(game.players), "seed": SEED, "options": house}))
     known = {name for name, _ in out}
     # Scenes added later are covered too, opened with their defaults.
     out += [(name, {}) for name in available_scenes() if name not in known]
@@ -47,7 +61,8 @@ def render(app: App, scene: str, params: dict, ticks: int = 20) -> theme.TextMea
     """Open ``scene`` as ``--screenshot --scene`` does, let it settle, draw one frame, measured."""
     ns = type("Args", (), {"deck": params.get("deck"), "game": params.get("game"), "match_end": params.get("match_end"),
                            "players": params.get("players"), "seed": params.get("seed")})()
-    app.open_path(scene, **scene_params(ns, app.config, app.settings))
+    extra = {k: v for k, v in params.items() if k not in ("deck", "game", "match_end", "players", "seed")}
+    app.open_path(scene, **scene_params(ns, app.config, app.settings), **extra)
     app.settle(ticks)
     with theme.measure_text() as m:
         app.render(1.0)
@@ -71,7 +86,8 @@ def test_every_scene_renders_and_every_text_fits_its_box(lang):
 
 
 _SECTIONS = {"app", "common", "menu", "decks", "games", "ai", "option", "line", "blurb", "settings", "hint", "scene",
-             "toast", "results", "rules", "table", "callouts", "refusals", "pause", "resume", "stats"}
+             "toast", "results", "rules", "table", "callouts", "refusals", "pause", "resume", "stats",
+             "house_rules", "preset"}
 
 
 def test_the_check_fails_when_a_label_is_too_long(tmp_path):

@@ -10,8 +10,10 @@ import pytest
 from game.config import get_config
 from game.i18n import I18n
 from game.settings import Settings, load_settings
-from scenes.app import CANVAS_SIZE, TICK, App, main
-from scenes.scene import Scene, SceneStack, available_scenes, register_scene, unregister_scene
+from scenes.app import CANVAS_SIZE, TICK, App
+from scenes.launch import main
+from scenes.registry import available_scenes, register_scene, scene_parents, unregister_scene
+from scenes.scene import Scene, SceneStack
 from sprites import theme
 
 
@@ -78,6 +80,9 @@ class Recorder(Scene):
     def leave(self):
         self.log.append(("leave", self.label))
 
+    def close(self):
+        self.log.append(("close", self.label))
+
 
 # ---------------------------------------------------------------------- scene stack
 def test_stack_push_pop_replace_and_top():
@@ -129,6 +134,120 @@ def test_registry_lists_the_shell_scenes_and_accepts_new_ones():
     finally:
         unregister_scene("zz_test")
     assert "zz_test" not in available_scenes()
+
+
+def test_a_stand_in_shadows_a_scene_until_it_is_unregistered():
+    app = make_app()
+    register_scene("menu", lambda a, **p: Recorder(a, "fake menu", []))
+    try:
+        app.open_path("menu")
+        assert app.stack.top.label == "fake menu" and app.stack.top.name == "menu"
+        assert scene_parents("menu") == ()  # the stand-in keeps the real entry's parents
+    finally:
+        unregister_scene("menu")
+    app.open_path("menu")
+    assert type(app.stack.top).__name__ == "MenuScene"
+
+
+def test_every_registered_scene_opens_by_name_over_its_parents():
+    app = make_app()
+    for name in ("menu", "decks", "games", "settings", "rules", "stats"):
+        app.open_path(name, deck="piacentine")
+        assert app.stack.names() == [*scene_parents(name), name]
+
+
+# ---------------------------------------------------------------------- by-name stack operations
+def _named_stack(app, log, *names):
+    for n in names:
+        register_scene(f"zz_{n}", lambda a, n=n, **p: Recorder(a, n, log, overlay=p.get("overlay", False)),
+                       parents=("zz_a",) if n != "a" else ())
+    return [f"zz_{n}" for n in names]
+
+
+def test_push_replace_find_and_pop_to_by_name():
+    app, log = make_app(), []
+    names = _named_stack(app, log, "a", "b", "c")
+    try:
+        st = app.stack
+        st.reset("zz_c")  # opened directly: its registered parent beneath it
+        assert st.names() == ["zz_a", "zz_c"]
+        st.push("zz_b")
+        st.push("zz_c", overlay=True)
+        assert st.names() == ["zz_a", "zz_c", "zz_b", "zz_c"] and st.top.is_overlay
+        assert st.find("zz_c") is st.top and st.find("zz_b") is st.scenes[2] and st.find("zz_x") is None
+        st.replace("zz_b")
+        assert st.names() == ["zz_a", "zz_c", "zz_b", "zz_b"]
+        log.clear()
+        first_b = st.scenes[2]
+        assert st.pop_to("zz_b") is st.top and len(st) == 4  # already on top: nothing happens
+        st.pop()
+        assert st.top is first_b
+        log.clear()
+        assert st.pop_to("zz_a") is st.scenes[0] and st.names() == ["zz_a"]
+        # Every scene that went got leave() once after it was off the stack; only the target entered.
+        assert [e for e in log if e[0] in ("enter", "leave")] == [("leave", "b"), ("leave", "c"), ("enter", "a")]
+    finally:
+        for n in names:
+            unregister_scene(n)
+
+
+def test_pop_to_a_scene_that_is_not_there_starts_over_with_it():
+    app = make_app()
+    app.open_path("settings")
+    register_scene("zz_lone", lambda a, **p: Recorder(a, "lone", []), parents=())
+    try:
+        app.stack.reset("zz_lone")
+    finally:
+        unregister_scene("zz_lone")
+    menu = app.stack.pop_to("menu")
+    assert app.stack.names() == ["menu"] and app.stack.top is menu
+
+
+def test_pop_to_is_one_transition_however_many_scenes_go():
+    app = make_app()
+    app.open_path("games", deck="piacentine")
+    app.stack.push("settings")
+    changes = []
+    app.stack.on_change = lambda old, new: changes.append((old.name, new.name))
+    app.stack.pop_to("menu")
+    assert changes == [("settings", "menu")]
+
+
+def test_an_unknown_name_is_a_lookup_error_and_a_toast_through_the_app():
+    app = make_app()
+    app.open_path("menu")
+    with pytest.raises(LookupError):
+        app.stack.push("no_such_scene")
+    with pytest.raises(LookupError):
+        SceneStack().push("menu")  # a stack without an app knows scene objects only
+    assert app.stack.names() == ["menu"]
+
+
+def test_shutdown_closes_every_scene_on_the_stack_top_first_even_when_one_fails(capsys):
+    app, log = make_app(), []
+
+    class Broken(Recorder):
+        def close(self):
+            super().close()
+            raise RuntimeError("disk full")
+
+    for scene in (Recorder(app, "bottom", log), Broken(app, "middle", log), Recorder(app, "top", log, True)):
+        app.stack.push(scene)
+    log.clear()
+    app.shutdown()
+    assert [e for e in log if e[0] == "close"] == [("close", "top"), ("close", "middle"), ("close", "bottom")]
+    err = capsys.readouterr().err
+    assert "disk full" in err and err.count("\n") == 1
+
+
+def test_closing_the_window_closes_the_scenes():
+    app, log = make_app(clock=FakeClock(16)), []
+    app.open_path("menu")
+    app.stack.push(Recorder(app, "top", log))
+    pygame.event.clear()
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.run(max_frames=10)
+    assert ("close", "top") in log
 
 
 # ---------------------------------------------------------------------- the loop
@@ -192,8 +311,8 @@ def test_keyboard_walks_from_menu_to_game_start():
         press(app, pygame.K_RIGHT, pygame.K_RIGHT)
         app.stack.top.ui.focus(widget(app, "start:scopa"))
         press(app, pygame.K_RETURN)
-        assert seen == {"deck": "bresciane", "game": "scopa", "players": 4, "options": {"target": 11},
-                        "ai_level": "normal"}
+        assert seen == {"deck": "bresciane", "game": "scopa", "players": 4,
+                        "options": get_config().games["scopa"].default_options(), "ai_level": "normal"}
         assert app.stack.top.name == "table"
     finally:
         unregister_scene("table")
@@ -281,15 +400,65 @@ def test_mouse_click_and_slider_drag():
     assert app.stack.top.name == "decks"
 
 
-def test_letterbox_maps_window_positions_to_the_canvas():
+def test_clicks_in_the_letterbox_bars_are_dropped_and_positions_stay_on_the_canvas():
+    """SDL reports positions in canvas pixels; in the bars they fall outside the canvas."""
     app = make_app()
-    v = app.view_rect((1000, 1000))
-    assert v.w == 1000 and v.h == round(1000 * 720 / 1280) and v.y == (1000 - v.h) // 2
-    assert app.to_canvas(v.topleft, (1000, 1000)) == (0, 0)
-    assert app.to_canvas((v.right - 1, v.bottom - 1), (1000, 1000)) == (1278, 718)
-    wide = app.view_rect((2560, 1080))
-    assert wide.h == 1080 and wide.x > 0  # pillarbox: nothing cut off
-    assert app.view_rect(CANVAS_SIZE) == pygame.Rect(0, 0, *CANVAS_SIZE)
+    down = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(640, -12), button=1)
+    assert app.map_event(down) is None
+    inside = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(640, 12), button=1)
+    assert app.map_event(inside) is inside
+    motion = app.map_event(pygame.event.Event(pygame.MOUSEMOTION, pos=(1400, -5), rel=(3, 0), buttons=(0, 0, 0)))
+    assert motion.pos == (1279, 0) and motion.rel == (3, 0)
+
+
+_WINDOW_CHECK = r"""
+import json, sys
+import pygame
+from game.config import get_config
+from game.i18n import I18n
+from game.settings import Settings
+from scenes.app import App
+
+app = App(get_config(), Settings(language="en"), I18n("en"), window=True, persist=False, window_size=(1920, 1200))
+app.open_path("menu")
+app.render(); app.present()
+out = {"canvas": app.canvas.get_size(), "display_is_canvas": app.canvas is pygame.display.get_surface(),
+       "window": app.window.window_size(), "renderer": pygame.display._get_renderer_info()[0]}
+pygame.event.clear()
+play = next(w for w in app.stack.top.ui.widgets if w.name == "play")
+pygame.mouse.set_pos(play.rect.center)  # the pointer moves in the window: SDL reports canvas pixels
+out["motion"] = [list(e.pos) for e in pygame.event.get(pygame.MOUSEMOTION)]
+out["play"] = list(play.rect.center)
+for key in (pygame.K_F11, pygame.K_F11):
+    app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+    app.render(); app.present()
+    out.setdefault("fullscreen", []).append([app.settings.fullscreen, pygame.display.is_fullscreen(),
+                                             list(app.window.window_size()), list(app.canvas.get_size())])
+print(json.dumps(out))
+"""
+
+
+def test_the_window_is_scaled_by_sdl_and_fullscreen_toggles(tmp_path):
+    """A real (dummy-driver) window of 1920×1200: the game draws 1280×720 on the SCALED display
+    itself, SDL maps the pointer back to canvas pixels, and F11 goes fullscreen and back."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", CARDAVIA_HOME=str(tmp_path))
+    r = subprocess.run([sys.executable, "-c", _WINDOW_CHECK], cwd=root, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["canvas"] == list(CANVAS_SIZE) and out["display_is_canvas"] and out["renderer"]
+    assert out["window"] == [1920, 1200]
+    # Window pixels → canvas pixels by SDL (within a pixel of rounding at 1.5× scale).
+    assert out["motion"] and all(abs(a - b) <= 1 for a, b in zip(out["motion"][-1], out["play"]))
+    on, off = out["fullscreen"]
+    assert on[0] is True and on[1] is True and on[3] == list(CANVAS_SIZE)
+    assert off[:3] == [False, False, [1920, 1200]] and off[3] == list(CANVAS_SIZE)
+    assert "Traceback" not in r.stderr and "Warning" not in r.stderr
 
 
 # ---------------------------------------------------------------------- screenshots

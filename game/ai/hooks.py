@@ -1,0 +1,180 @@
+"""What the search AI asks of a game: the hooks interface.
+
+Every game the search plays has a module ``game/ai/hooks_<game_id>.py`` (found by that
+name, so nothing outside the game's own modules names the game). :class:`GameHooks` states
+what such a module must define; :data:`OPTIONAL` what it may define, and what the search does
+without it. :func:`load_hooks` reads a module into a :class:`Hooks` object with every member
+present (the defaults filled in), so the search never probes a module with ``getattr``, and
+:func:`check_hooks` lists what a module gets wrong (the conformance test runs it for every
+registered game).
+
+A hook is a plain function of the shared, read-only rules object and plain data (a view or a
+state): the search may call it from a worker thread. Randomness comes only from the ``rng``
+argument, the bot's, so the same seed gives the same decisions.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import random
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import Any, Protocol, runtime_checkable
+
+from game.rules.base import Action, GameRules
+
+#: A prior at or above this marks a move a human never overlooks (a sweep, the settebello).
+OBVIOUS = 1.0
+
+#: The playing levels whose settings a hooks module's ``LEVELS`` may hold (game.ai.levels).
+LEVEL_NAMES = ("easy", "normal", "hard")
+
+
+@runtime_checkable
+class GameHooks(Protocol):
+    """The members every ``hooks_<game_id>`` module defines (plain functions, no ``self``).
+
+    - ``determinize(rules, view, rng)``: a full state consistent with everything ``view``
+      shows, the cards the seat has not seen placed at random (drawn with ``rng`` only) —
+      the determinizing helpers are in :mod:`game.ai.determinize`;
+    - ``utilities(rules, state)``: the finished deal's value for every team (index = team),
+      roughly in [-1, 1]: the game's one terminal scoring, used by the search, the exact solver
+      and the tests alike;
+    - ``LEVELS``: per level name (``LEVEL_NAMES``), the SearchBot settings the level uses in
+      this game under its own (e.g. ``{"normal": {"iterations": 300}}``); ``{}`` for none.
+    """
+
+    LEVELS: Mapping[str, Mapping[str, Any]]
+
+    def determinize(self, rules: Any, view: Any, rng: random.Random) -> Any: ...
+
+    def utilities(self, rules: Any, state: Any) -> list[float]: ...
+
+
+#: The members a hooks module may define, their call shape, and what happens without them.
+OPTIONAL: dict[str, str] = {
+    "utility": "utility(rules, state, seat) -> float — default: utilities(...)[team of seat]",
+    "playout": "playout(rules, state, rng, trace=None, **playout_kw) -> None — plays the deal to its end "
+               "in place (the fast path: no Action objects, no events); default: the rollout loop",
+    "rollout": "rollout(rules, state, legal, rng, **playout_kw) -> Action — the playout policy's move "
+               "through the engine; default: uniform random",
+    "prior": "prior(rules, view, action) -> float — root ordering and the obvious moves (>= OBVIOUS) "
+             "the easy level never misses; default: none",
+    "complete": "complete(rules, view) -> bool — the view fixes the state: solve exactly; default: never",
+    "solve": "solve(rules, state, seat) -> dict[Action, float] | None — exact values; default: "
+             "search.solve_exact (max-n over the engine)",
+    "ROOT_TOP_K": "int | None — search only the k root moves with the best prior (plus obvious ones)",
+    "reason": "reason(rules, view, action) -> (locale key, params) | None — one line on why a suggested "
+              "move is good (a sweep, the settebello, a sure trick), for the table's suggestion "
+              "(game.ai.suggest); card codes in params under card/led/cards; default: no reason",
+}
+
+#: Positional parameters each callable member must accept (checked by check_hooks).
+_CALL_SHAPES: dict[str, tuple[str, ...]] = {
+    "determinize": ("rules", "view", "rng"),
+    "utilities": ("rules", "state"),
+    "utility": ("rules", "state", "seat"),
+    "playout": ("rules", "state", "rng"),
+    "rollout": ("rules", "state", "legal", "rng"),
+    "prior": ("rules", "view", "action"),
+    "complete": ("rules", "view"),
+    "solve": ("rules", "state", "seat"),
+    "reason": ("rules", "view", "action"),
+}
+
+
+class Hooks:
+    """One game's hooks with every member present: the module's own, or None / the default.
+
+    Built afresh by :func:`load_hooks` for each bot, so a test or a tuning run that replaces a
+    module's function or constant (``--hook briscola.EPSILON=0.2``) is seen by the next bot.
+    """
+
+    __slots__ = ("game_id", "module", "determinize", "utilities", "utility", "playout", "rollout",
+                 "prior", "complete", "solve", "root_top_k", "levels", "reason")
+
+    def __init__(self, game_id: str, module: ModuleType):
+        self.game_id = game_id
+        self.module = module
+        missing = [m for m in ("determinize", "utilities") if not callable(getattr(module, m, None))]
+        if missing:
+            raise ValueError(f"game/ai/hooks_{game_id}.py lacks {' and '.join(missing)} (see game/ai/hooks.py)")
+        self.determinize: Callable[[GameRules, Any, random.Random], Any] = module.determinize
+        self.utilities: Callable[[GameRules, Any], list[float]] = module.utilities
+        utility = getattr(module, "utility", None)
+        if utility is None:
+            utilities = module.utilities
+
+            def utility(rules: GameRules, state: Any, seat: int) -> float:
+                return utilities(rules, state)[rules.team_of(seat)]
+        self.utility: Callable[[GameRules, Any, int], float] = utility
+        self.playout: Callable[..., None] | None = getattr(module, "playout", None)
+        self.rollout: Callable[..., Action] | None = getattr(module, "rollout", None)
+        self.prior: Callable[[GameRules, Any, Action], float] | None = getattr(module, "prior", None)
+        self.complete: Callable[[GameRules, Any], bool] | None = getattr(module, "complete", None)
+        self.solve: Callable[[GameRules, Any, int], dict[Action, float] | None] | None = getattr(module, "solve", None)
+        self.root_top_k: int | None = getattr(module, "ROOT_TOP_K", None)
+        self.levels: Mapping[str, Mapping[str, Any]] = getattr(module, "LEVELS", {})
+        self.reason: Callable[[GameRules, Any, Action], tuple[str, dict[str, Any]] | None] | None = \
+            getattr(module, "reason", None)
+
+    def level_settings(self, level: str) -> Mapping[str, Any]:
+        """The settings this game gives the level ``level`` (empty when none)."""
+        return self.levels.get(level, {})
+
+
+def hooks_module(game_id: str) -> ModuleType:
+    """The game's hook module, ``game.ai.hooks_<game_id>`` (a clear error when there is none)."""
+    name = f"game.ai.hooks_{game_id}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name == name:
+            raise ValueError(f"the search AI does not play {game_id} yet (no game/ai/hooks_{game_id}.py)") from None
+        raise
+
+
+def load_hooks(game_id: str) -> Hooks:
+    """The game's hooks, every member present (see :class:`Hooks`)."""
+    return Hooks(game_id, hooks_module(game_id))
+
+
+def check_hooks(module: ModuleType) -> list[str]:
+    """What ``module`` gets wrong against the interface (empty: it conforms)."""
+    problems: list[str] = []
+    if not isinstance(module, GameHooks):
+        missing = [m for m in ("determinize", "utilities", "LEVELS") if not hasattr(module, m)]
+        problems.append(f"missing {', '.join(missing)}")
+    for member, params in _CALL_SHAPES.items():
+        fn = getattr(module, member, None)
+        if fn is None:
+            continue
+        if not callable(fn):
+            problems.append(f"{member} is not a function")
+            continue
+        try:
+            inspect.signature(fn).bind(*params)
+        except TypeError as e:
+            problems.append(f"{member} cannot be called as {member}({', '.join(params)}): {e}")
+    top_k = getattr(module, "ROOT_TOP_K", None)
+    if top_k is not None and (not isinstance(top_k, int) or top_k < 1):
+        problems.append(f"ROOT_TOP_K must be a positive int or None, not {top_k!r}")
+    levels = getattr(module, "LEVELS", {})
+    if not isinstance(levels, Mapping):
+        return problems + ["LEVELS must be a dict of level name -> settings"]
+    for level, settings in levels.items():
+        if level not in LEVEL_NAMES:
+            problems.append(f"LEVELS names an unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})")
+            continue
+        kw = settings.get("playout_kw") if isinstance(settings, Mapping) else None
+        if kw:
+            policy = getattr(module, "playout", None) or getattr(module, "rollout", None)
+            if policy is None:
+                problems.append(f"LEVELS[{level!r}] sets playout_kw but there is no playout or rollout")
+                continue
+            base = _CALL_SHAPES["playout" if policy is getattr(module, "playout", None) else "rollout"]
+            try:
+                inspect.signature(policy).bind(*base, **kw)
+            except TypeError as e:
+                problems.append(f"LEVELS[{level!r}] playout_kw {dict(kw)} does not fit {policy.__name__}: {e}")
+    return problems

@@ -1,0 +1,317 @@
+"""The window's command line: ``python main.py [--screenshot FILE --scene NAME] [options]``.
+
+Parses and checks the options (a bad one is one line on stderr and exit code 2, never a
+traceback), loads config and settings, then either renders one scene to a PNG off-screen
+(``--screenshot``) or opens the window and runs the app. ``main.py`` dispatches here; the
+headless sub-commands (``simulate``, ``verify``) are in :mod:`game.cli`, ``--smoke`` and
+``--first-frame`` in :mod:`scenes.smoke`.
+
+Nothing lost: ``--screenshot`` never replaces a file without ``--force`` nor writes through a
+link (scenes.snapshot); SIGTERM ends a headless run at once (:func:`exit_on_sigterm`). The
+window takes its home folder's lock (game.storage.claim_home): a second window on the same
+folder says so and leaves the first one's match alone (game.saves.read_only), while both
+write only the settings they changed and add their matches to the statistics under a lock.
+Temporary files a killed run left behind are removed at start.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from scenes.app import SCREENSHOT_TICKS, App
+from scenes.registry import available_scenes
+
+
+class ArgError(Exception):
+    """A bad command line; the message is one line for the player."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ArgError(_friendly(message))
+
+
+def _friendly(message: str) -> str:
+    if message.startswith("unrecognized arguments:"):
+        args = message.split(":", 1)[1].strip()
+        return f"unknown option {args}"
+    if message.startswith("argument "):
+        opt, _, rest = message[len("argument "):].partition(": ")
+        opt = opt.split("/")[-1]
+        if rest.startswith("expected one argument"):
+            return f"{opt} needs a value"
+        if rest.startswith("invalid choice:"):
+            return f"{opt}: {rest[len('invalid choice: '):]}"
+        return f"{opt}: {rest}"
+    return message
+
+
+def _percent(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to 100, not {value!r}") from None
+    if not 0 <= n <= 100:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 100, not {n}")
+    return n
+
+
+def _ticks(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {value!r}") from None
+    if not 0 <= n <= 6000:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 6000, not {n}")
+    return n
+
+
+def _size(value: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in value.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must look like 1280x720, not {value!r}") from None
+    if not (320 <= w <= 8192 and 180 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"{w}x{h} is out of range (320x180 to 8192x8192)")
+    return w, h
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="cardavia",
+        description="Cardavia — Scopa, Cìcera, Briscola and Schnapsen against the computer.",
+        epilog="Headless commands: 'simulate' and 'verify' (see 'main.py simulate --help'). "
+               "In the window: F11 fullscreen, F12 screenshot.",
+    )
+    p.add_argument("--screenshot", metavar="FILE", help="render a scene to this PNG file and exit")
+    p.add_argument("--force", action="store_true", help="let --screenshot replace an existing file")
+    p.add_argument("--scene", metavar="NAME", help="scene to open: menu, decks, games, settings (default: menu)")
+    p.add_argument("--deck", metavar="D", help="deck for the games scene (e.g. piacentine)")
+    p.add_argument("--game", metavar="G", help="game to preselect (scopa, cicera, briscola, schnapsen)")
+    p.add_argument("--lang", choices=("en", "nl", "de", "it"), help="language for this run")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="players at the table (table scene)")
+    p.add_argument("--seed", type=int, metavar="S", help="fixed cards for the table scene (a mid-deal screenshot)")
+    p.add_argument("--overlay", metavar="NAME",
+                   help="table scene: show a panel or aid over the table: log (the play log), review (the last "
+                        "trick or capture), pile (your pile), sheet (the score sheet), suggest (the suggested move)")
+    p.add_argument("--match-end", action="store_true",
+                   help="results scene: play the demo match to its end and show the match result")
+    p.add_argument("--contrast", type=_percent, metavar="N", help="picture contrast 0–100 (50 neutral)")
+    p.add_argument("--grain", type=_percent, metavar="N", help="film grain 0–100 (50 neutral)")
+    p.add_argument("--temperature", type=_percent, metavar="N", help="colour temperature 0–100 (50 neutral)")
+    p.add_argument("--fullscreen", action="store_true", help="start in fullscreen")
+    p.add_argument("--window", type=_size, metavar="WxH", help="window size (default 1280x720)")
+    p.add_argument("--ticks", type=_ticks, default=SCREENSHOT_TICKS, help=argparse.SUPPRESS)
+    return p
+
+
+def _validate(args: argparse.Namespace, config: Any) -> None:
+    if args.scene is not None:
+        names = available_scenes()
+        if args.scene not in names:
+            raise ArgError(f"unknown scene {args.scene!r} (scenes: {', '.join(names)})")
+    if args.deck is not None and args.deck not in config.decks:
+        raise ArgError(f"unknown deck {args.deck!r} (decks: {', '.join(config.decks)})")
+    if args.game is not None:
+        if args.game not in config.games:
+            raise ArgError(f"unknown game {args.game!r} (games: {', '.join(config.games)})")
+        if args.deck is not None and args.game not in config.decks[args.deck].games:
+            raise ArgError(f"the {args.deck} deck does not offer {args.game} "
+                           f"(it offers: {', '.join(config.decks[args.deck].games)})")
+    if args.overlay is not None:
+        from scenes.table.scene import OVERLAYS
+
+        if args.scene != "table":
+            raise ArgError("--overlay is for the table scene (--scene table)")
+        if args.overlay not in OVERLAYS:
+            raise ArgError(f"unknown overlay {args.overlay!r} (overlays: {', '.join(OVERLAYS)})")
+    if args.screenshot is not None and not args.screenshot.strip():
+        raise ArgError("--screenshot needs a file name")
+    if args.screenshot is not None:
+        path = Path(args.screenshot).expanduser()
+        if os.path.islink(path):
+            raise ArgError(f"--screenshot {path} is a symbolic link; it is not written through")
+        if path.is_dir():
+            raise ArgError(f"--screenshot {path} is a folder")
+        if path.exists() and not args.force:
+            raise ArgError(f"--screenshot {path} already exists (add --force to replace it)")
+
+
+def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[str, Any]:
+    """Parameters for the opened scene: the deck (from --deck, --game, the last used, or the first)."""
+    deck = args.deck
+    if deck is None and args.game is not None:
+        offering = [d.id for d in config.decks_for(args.game)]
+        deck = settings.last_deck if settings.last_deck in offering else (offering[0] if offering else None)
+    if deck is None:
+        deck = settings.last_deck if settings.last_deck in config.decks else next(iter(config.decks))
+    params: dict[str, Any] = {"deck": deck}
+    if args.game is not None:
+        params["game"] = args.game
+    if getattr(args, "match_end", False):
+        params["match_end"] = True
+    for k in ("players", "seed", "overlay"):
+        if getattr(args, k, None) is not None:
+            params[k] = getattr(args, k)
+    return params
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Open the window (no arguments) or render one scene to a PNG (--screenshot)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except ArgError as e:
+        print(f"cardavia: {e} (see --help)", file=sys.stderr)
+        return 2
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+
+    from game.config import ConfigError, get_config
+
+    try:
+        config = get_config()
+    except ConfigError as e:
+        print(f"cardavia: {e}", file=sys.stderr)
+        return 2
+    try:
+        _validate(args, config)
+    except ArgError as e:
+        print(f"cardavia: {e} (see --help)", file=sys.stderr)
+        return 2
+
+    from game.i18n import I18n
+    from game.settings import load_settings
+
+    home = None
+    if args.screenshot is None:
+        home = claim_home_folder()
+    loaded = load_settings()
+    settings = loaded.settings
+    overrides = {k: getattr(args, k) for k in ("contrast", "grain", "temperature") if getattr(args, k) is not None}
+    if args.lang:
+        overrides["language"] = args.lang
+    for k, v in overrides.items():
+        setattr(settings, k, v)
+    i18n = I18n(settings.language)
+
+    shot = args.screenshot
+    if shot is not None:
+        # Nothing is shown: render off-screen, so it works without a display too.
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        # A screenshot plays demo matches: their saves and statistics go to a throw-away
+        # folder, never over the player's match in progress.
+        import atexit
+        import shutil
+        import tempfile
+
+        scratch = tempfile.mkdtemp(prefix="cardavia-shot-")
+        atexit.register(shutil.rmtree, scratch, True)
+        os.environ["CARDAVIA_HOME"] = scratch
+        # Before SDL starts: SDL turns SIGTERM into a QUIT event nobody reads off-screen.
+        exit_on_sigterm(lambda: shutil.rmtree(scratch, True))
+    import pygame
+
+    try:
+        app = App(config, settings, i18n, window=shot is None, persist=shot is None,
+                  fullscreen=True if args.fullscreen else None, window_size=args.window)
+    except pygame.error as e:
+        print(f"cardavia: cannot open a window ({e})", file=sys.stderr)
+        if home is not None:
+            home.release()
+        return 1
+    if shot is None:
+        quit_on_sigterm(app)  # from here on a polite kill saves and exits like the close button
+    if loaded.problem:
+        app.toast(settings_toast(app, loaded.problem))
+    if home is not None and not home.owner:
+        app.toast(app.t("toast.second_window"))
+    if loaded.first_start and shot is None:
+        app.save_settings()
+    scene = args.scene or "menu"
+    app.open_path(scene, **scene_params(args, config, settings))
+
+    if shot is not None:
+        app.settle(args.ticks)
+        app.render(1.0)
+        path = Path(shot).expanduser()
+        from scenes.snapshot import save_png
+
+        problem = save_png(app.canvas, path, overwrite=args.force)
+        if problem:
+            print(f"cardavia: cannot write {path}: {problem}", file=sys.stderr)
+            return 1
+        return 0
+    try:
+        return app.run()
+    finally:
+        app.save_settings()
+        if app.audio is not None:
+            app.audio.stop()
+        pygame.quit()
+        if home is not None:
+            home.release()
+
+
+def claim_home_folder() -> Any:
+    """Take the home folder's lock and clean what killed runs left; a second window on the
+    same folder leaves the first one's match save alone (game.saves.read_only)."""
+    from game import saves, settings, stats
+    from game.settings import user_config_dir, user_data_dir
+    from game.storage import claim_home, clean_temp_files
+
+    home = claim_home(user_data_dir())
+    # The owner cleans every leftover; a second window only those an hour old (the first
+    # window may be writing one this very moment).
+    clean_temp_files([user_data_dir(), user_config_dir()], (saves.FILE_NAME, settings.FILE_NAME, stats.FILE_NAME),
+                     min_age=0.0 if home.owner else 3600.0)
+    saves.read_only = not home.owner
+    return home
+
+
+def settings_toast(app: Any, problem: str) -> str:
+    """The player's language for a settings file that could not be used."""
+    bad = getattr(problem, "bad", None)
+    return app.t("toast.settings_damaged", file=bad) if bad else app.t("toast.settings_unreadable")
+
+
+def exit_on_sigterm(cleanup: Any = None) -> None:
+    """A headless run (--screenshot, --smoke) ends at once on SIGTERM, exit code 143: no
+    window is there to turn SDL's QUIT event into an exit. Installed before SDL starts, so
+    SDL keeps its hands off the signal."""
+    import signal
+
+    def stop(signum: int, _frame: Any) -> None:
+        if cleanup is not None:
+            try:
+                cleanup()
+            except Exception:  # noqa: BLE001 - leaving is all that matters now
+                pass
+        os.write(2, b"cardavia: stopped (SIGTERM)\n")
+        os._exit(128 + signum)
+
+    try:
+        signal.signal(signal.SIGTERM, stop)
+    except (ValueError, OSError, AttributeError):  # not the main thread, or no such signal
+        pass
+
+
+def quit_on_sigterm(app: Any) -> None:
+    """A polite kill (SIGTERM, logout) leaves like the close button: the loop ends and the
+    match is saved. (A hard kill loses nothing either: every move is already saved.)"""
+    import signal
+
+    try:
+        signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    except (ValueError, OSError, AttributeError):  # not the main thread, or no such signal
+        pass
+
+
+__all__ = ["main", "build_parser", "scene_params", "ArgError", "quit_on_sigterm", "exit_on_sigterm",
+           "claim_home_folder", "settings_toast"]

@@ -1,0 +1,112 @@
+"""Seat, team and card names, in the player's language: one place for the table, the results
+screen and the menu's "continue" card.
+
+One vocabulary: seats are named by where they sit round the felt ("West", "Partner",
+"Us"/"Them"), on the table, on the results screen and on the menu's "continue" card alike,
+so the player who saw West sweep the Ace reads West's name in the results. Seats are counted
+in turn order, anticlockwise seen from above, so the seat after the viewer sits on the
+viewer's right (East).
+
+Pure functions of a message lookup ``t(key, **params)``: no pygame, no scene.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Translate = Callable[..., str]
+
+#: Where the other seats sit, by their distance from the viewer in turn order.
+_SIDES: dict[int, tuple[str, ...]] = {2: ("top",), 3: ("right", "left"), 4: ("right", "top", "left")}
+_COMPASS = {"left": "table.west", "top": "table.north", "right": "table.east"}
+
+
+def side(seat: int, viewer: int, players: int) -> str:
+    """"bottom" (the viewer), "right", "top" or "left" for a seat round the table."""
+    rel = (seat - viewer) % players
+    if rel == 0:
+        return "bottom"
+    return _SIDES.get(players, ("top",) * players)[min(rel, players) - 1]
+
+
+def _team_of(seat: int, players: int) -> int:
+    return seat % 2 if players == 4 else seat
+
+
+# ---------------------------------------------------------------------- the table's words
+def seat_name(t: Translate, seat: int, viewer: int, players: int, subject: bool = False,
+              team_of: Callable[[int], int] | None = None) -> str:
+    """A seat at the table: "You", "Partner" (four players) or West / North / East.
+
+    ``subject``: as a sentence's subject ("Il compagno sta pensando…"), which takes an
+    article in nl/de/it. ``team_of`` maps seats to teams (default: partners sit opposite)."""
+    if seat == viewer:
+        return t("table.you")
+    team = team_of or (lambda s: _team_of(s, players))
+    if players == 4 and team(seat) == team(viewer):
+        return t("table.subject.partner" if subject else "table.partner")
+    return t(_COMPASS[side(seat, viewer, players)])
+
+
+def team_name(t: Translate, team: int, viewer: int, players: int, subject: bool = False,
+              team_of: Callable[[int], int] | None = None) -> str:
+    """A team at the table: "Us"/"Them" with partners, else the seat (team = seat)."""
+    if players == 4:
+        mine = (team_of or (lambda s: _team_of(s, players)))(viewer)
+        return t("table.us" if team == mine else "table.them")
+    return seat_name(t, team, viewer, players, subject, team_of)
+
+
+# ---------------------------------------------------------------------- the results screen and the menu
+def team_names(t: Translate, players: int, human_seat: int | None, subject: bool = False) -> list[str]:
+    """Column names in team order, as the table names them: "Us"/"Them" with partners, else
+    "You" and the others by where they sit ("North", "East", "West"). ``human_seat`` None
+    (bots only, nobody's chair): "Team 1", "Player 2"…
+
+    ``subject``: the names as a sentence's subject ("{name} wins the match"); compass names
+    need no article, the numbered players take one in nl/de/it (results.subject.*)."""
+    sub = "subject." if subject else ""
+    if human_seat is None:
+        if players == 4:
+            return [t("results.team_n", n=1), t("results.team_n", n=2)]
+        return [t(f"results.{sub}player_n", n=seat + 1) for seat in range(players)]
+    teams = 2 if players == 4 else players
+    return [team_name(t, team, human_seat, players, subject) for team in range(teams)]
+
+
+def game_and_deck(game: str, deck: str) -> str:
+    """"Scopa · Piacentine"; a deck named after its game ("Schnapsen (German suits)") says
+    only what is its own: "Schnapsen · German suits"."""
+    if deck.startswith(game):
+        # Its own words as the deck writes them ("deutsch", "semi tedeschi": no capital added).
+        deck = deck[len(game):].strip().strip("()").strip()
+        if not deck:
+            return game
+    return f"{game} · {deck}"
+
+
+# ---------------------------------------------------------------------- cards
+def deck_names(deck: Any, lang: str) -> dict[str, str]:
+    """The deck's suit and court names ({D} {C} {S} {B} {J} {Q} {K} in messages)."""
+    names = {s: deck.suit_name(s, lang) for s in ("D", "C", "S", "B")}
+    names.update({r: deck.court_name(r, lang) for r in ("J", "Q", "K")})
+    return names
+
+
+def card_name(t: Translate, deck: Any, lang: str, code: str) -> str:
+    """"7 of Coins", "Herz-König": the deck's own names in the player's language."""
+    try:
+        r, s = code[:-1], code[-1]
+        suit = deck.suit_name(s, lang)
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return str(code)
+    if r in ("J", "Q", "K"):
+        rank = deck.court_name(r, lang)
+    elif r == "A":
+        rank = t("table.rank.A")
+    else:
+        rank = r
+    return t("table.card", rank=rank, suit=suit)
+
+
+__all__ = ["side", "seat_name", "team_name", "team_names", "game_and_deck", "deck_names", "card_name"]

@@ -1,0 +1,164 @@
+"""The results of a deal as plain rows: what the results screen shows, so tests can read it.
+
+The rows are the game's own declaration (its rules class's ``result_lines``: which
+``deal_end.detail`` value each row shows and how); a game that declares none still gets
+the deal's points and the match totals. The sentences about a deal — who won it and why —
+come from an optional module ``scenes/results_<game id>.py`` whose ``explain(b, t, rules,
+deal_end, names)`` may set the headline, add notes or the split bar. No pygame here.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass, field
+from typing import Any
+
+from scenes.names import deck_names, team_names
+
+#: What a game without ``result_lines`` shows: its points and, in a match, the totals.
+DEFAULT_LINES: tuple[dict[str, Any], ...] = (
+    {"label": "results.deal_points", "cells": "@points", "kind": "total"},
+    {"label": "results.match_total_to", "cells": "@totals", "kind": "match"},
+)
+
+
+@dataclass
+class Cell:
+    text: str = ""
+    points: int | None = None  # points this line earned (drawn as a "+n" pill); None: no pill
+    mark: bool = False         # a ✓ (the card is held)
+
+
+@dataclass
+class Row:
+    label: str
+    cells: list[Cell]
+    kind: str = "line"  # line | total | match | bummerl
+
+
+@dataclass
+class Breakdown:
+    columns: list[str]             # one per team (or player), in team order
+    mine: int | None               # the human's team, highlighted
+    rows: list[Row]
+    headline: str = ""             # the deal's one-line verdict
+    notes: list[str] = field(default_factory=list)
+    bar: tuple[int, int] | None = None  # two card-point totals for the split bar (Briscola)
+
+
+def _pts(v: Any) -> int | None:
+    return v if v else None
+
+
+def _values(key: str | None, ev: dict, n: int) -> list[Any]:
+    """One value per team: the deal's points, the match totals or a detail entry (0 if missing)."""
+    if key is None:
+        return [None] * n
+    if key == "@points":
+        return list(ev.get("points") or [0] * n)
+    if key == "@totals":
+        return list(ev.get("totals") or [0] * n)
+    return list((ev.get("detail") or {}).get(key, [0] * n))
+
+
+def _row(line: dict[str, Any], t: Any, params: dict[str, Any], ev: dict, n: int, notes: list[str]) -> Row:
+    label_params = dict(params)
+    if line.get("suit"):
+        label_params["suit"] = params.get(line["suit"], line["suit"])
+    cells: list[Cell] = []
+    if line.get("mark"):
+        for v in _values(line["mark"], ev, n):
+            cells.append(Cell("", _pts(v), mark=bool(v)))
+    else:
+        values = _values(line.get("cells"), ev, n)
+        points = _values(line["points"], ev, n) if line.get("points") else [None] * n
+        for v, p in zip(values, points):
+            if v is None:
+                text = "—"
+            elif line.get("text"):
+                text = t(line["text"], count=v) if v else "—"
+            else:
+                text = str(v)
+            cells.append(Cell(text, _pts(p)))
+        if line.get("none_note") and any(v is None for v in values):
+            notes.append(t(line["none_note"]))
+    return Row(t(line["label"], **label_params), cells, line.get("kind", "line"))
+
+
+def explainer(game_id: str) -> Any:
+    """The game's ``scenes/results_<id>.py`` module, or None when it has none."""
+    name = f"scenes.results_{game_id}"
+    try:
+        if importlib.util.find_spec(name) is None:
+            return None
+    except (ImportError, ValueError):
+        return None
+    return importlib.import_module(name)
+
+
+def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: str) -> Breakdown:
+    """The rows of the results table for one ``deal_end`` event (any game)."""
+    cols = team_names(t, rules.players, human_seat)
+    mine = None if human_seat is None else rules.team_of(human_seat)
+    b = Breakdown(columns=cols, mine=mine, rows=[])
+    names = deck_names(rules.deck, lang)
+    goal, value = rules.match_goal()
+    params = {**names, "target": value, "count": value}
+    n = len(cols)
+    for line in rules.result_lines or DEFAULT_LINES:
+        if line.get("cells") == "@totals" and goal == "single":
+            continue  # one deal: no match total
+        b.rows.append(_row(line, t, params, deal_end, n, b.notes))
+    module = explainer(rules.game_id)
+    if module is not None:
+        module.explain(b, t, rules, deal_end, names)
+    left = deal_end.get("leftover")
+    if left and rules.is_capture_game:
+        b.notes.append(t("results.leftover", count=len(left.get("cards", [])), team=cols[left["team"]]))
+    return b
+
+
+def match_verdict(t: Any, rules: Any, match_end: dict, human_seat: int | None, columns: list[str]) -> tuple[str, str]:
+    """(title, tone) for the match result; tone is win, loss or draw."""
+    w = match_end.get("winner")
+    if w is None:
+        return t("results.match_draw"), "draw"
+    if human_seat is not None and rules.team_of(human_seat) == w:
+        return t("results.match_won_team" if rules.partnerships else "results.match_won"), "win"
+    if rules.partnerships and human_seat is not None:
+        return t("results.match_lost_team"), "loss"
+    return t("results.match_lost", name=team_names(t, rules.players, human_seat, subject=True)[w]), "loss"
+
+
+def demo(app: Any, game: str, deck: str | None, players: int | None, to_match_end: bool,
+         seed: int = 11, options: dict | None = None) -> tuple[Any, dict, dict | None]:
+    """Play a match headless with bots up to its first deal_end (or its match_end)."""
+    from game.session import Session
+
+    saved = dict(app.settings.game_options.get(game, {}))
+    n = players or saved.pop("players", None)
+    saved.pop("players", None)
+    if options is not None:
+        saved.update(options)
+    s = Session.new(game, deck, n, saved or None, seed, human_seat=None, bot_name="greedy", threaded=False)
+    s.start()
+    deal_end = match_end = None
+    while not s.over:
+        s.poll()
+        for ev in s.take_events():
+            if ev["event"] == "deal_end":
+                deal_end = ev
+            elif ev["event"] == "match_end":
+                match_end = ev
+        if deal_end is not None and not to_match_end:
+            break
+    for ev in s.take_events():
+        if ev["event"] == "deal_end" and deal_end is None:
+            deal_end = ev
+        elif ev["event"] == "match_end":
+            match_end = ev
+    s.human_seat = 0  # shown from seat 0's chair
+    return s, deal_end, match_end
+
+
+__all__ = ["Cell", "Row", "Breakdown", "breakdown", "match_verdict", "demo", "explainer", "DEFAULT_LINES"]

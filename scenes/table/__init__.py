@@ -1,0 +1,28 @@
+"""The card table: every game played with mouse and keyboard against the computer.
+
+The table never decides what is legal or what scores: it asks the session (and through it
+the rules). It is built in parts:
+
+- :mod:`~scenes.table.model` — what the table shows (hands, table cards, trick, stock,
+  piles, scores), changed by the record events through plain functions; no pygame.
+- :mod:`~scenes.table.motion` — the events animated: each becomes a few steps that change
+  the model while the card sprites fly to where the layout puts them.
+- :mod:`~scenes.table.controller` — the session (bots think in a worker thread while frames
+  keep coming), the save after every batch, the statistics, the human's choice (one click
+  chooses a card, a second plays it), the suggestion, the undo, the questions before a
+  decision that cannot be taken back.
+- the views: :mod:`~scenes.table.hud` (plates, scores, status, match over),
+  :mod:`~scenes.table.board` (the cards on the felt), :mod:`~scenes.table.buttons`,
+  :mod:`~scenes.table.assist` (the suggested move, the question "Close the stock?").
+- :mod:`~scenes.table.scene` — the scene that holds them and maps keys and clicks;
+  :mod:`~scenes.table.factory` — ``create(app, **params)``, what the registry calls for "table".
+
+What differs between games comes from the rules' facts (``family``, ``decisions``,
+``has_stock``, ``hud_scores``, ``match_goal()``, ``bonus_callouts`` …), never from their names.
+"""
+from __future__ import annotations
+
+from scenes.table.factory import create
+from scenes.table.scene import TableScene
+
+__all__ = ["TableScene", "create"]

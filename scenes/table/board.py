@@ -1,0 +1,206 @@
+"""The cards on the felt: the stock and its turned card, the piles, the table cards and the
+trick, the other seats' backs and the human's hand (lifted where the player points), with
+the hints' outlines and veils. ``s`` is the table scene.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from sprites import table_layout as TL
+from sprites import theme
+from sprites.table_draw import CANDIDATE, OUTLINE, CardPainter, CardSprite, badge, outline, stack
+
+Highlight = tuple[tuple[int, int, int], float]
+
+
+def draw_cards(surface: pygame.Surface, s: Any, P: CardPainter) -> None:
+    L, m = s.layout, s.model
+    # The trump under the stock, then the stock, then everything else by depth.
+    sprites = sorted(s.sprites.values(), key=lambda sp: (sp.moving, sp.z))
+    trump_sp = s.sprites.get(m.trump) if m.trump else None
+    if trump_sp is not None and not trump_sp.moving and not m.closed:
+        draw_sprite(surface, s, P, trump_sp)
+    st = L.stock()
+    if st is not None:
+        label = s.t("table.stock_closed") if m.closed else s.t("story.stock_left", count=m.stock_count)
+        count = m.stock_count - (1 if (m.trump and not m.closed and trump_sp is not None) else 0)
+        if count > 0 or m.stock_count == 0:
+            stack(P, surface, st, count, label if m.stock_count or m.closed else None)
+        elif m.trump:
+            badge(surface, label, (round(st.x), round(st.y + st.h / 2 + 2)))
+    if trump_sp is not None and not trump_sp.moving and m.closed:
+        draw_sprite(surface, s, P, trump_sp)
+    if st is not None and m.trump_suit and s.rules.has_trump:
+        trump_chip(surface, s, P, m.trump_suit, (round(st.x), round(st.y + st.h / 2 + 28)))
+    for t in range(s.teams):
+        stack(P, surface, L.pile(t), m.piles[t], str(m.piles[t]) if m.piles[t] else None)
+    highlights = highlights_of(s)
+    hand_set = set(m.hand)
+    for sp in sprites:
+        if sp is trump_sp and not sp.moving:
+            continue
+        if sp.key in hand_set and not sp.moving:
+            continue
+        draw_sprite(surface, s, P, sp, highlight=highlights.get(sp.key))
+    # The hand last, left to right, lifted where the player points.
+    dim = dimmed(s)
+    for code in m.hand:
+        sp = s.sprites.get(code)
+        if sp is None or sp.moving:
+            continue
+        lift = s.lifts[code].value_at(s.alpha) if code in s.lifts else 0.0
+        draw_sprite(surface, s, P, sp, lift=lift, highlight=highlights.get(code), dim=code in dim)
+    for sp in sprites:
+        if sp.key in hand_set and sp.moving:
+            draw_sprite(surface, s, P, sp)
+
+
+def card_places(L: Any, m: Any, backs: dict[int, list[str]]) -> dict[str, TL.Place]:
+    """Where the model's cards go on layout ``L`` (sprite key -> place): the viewer's hand,
+    the other seats' backs (``backs``: their sprite keys), the table, the trick, the trump."""
+    out: dict[str, TL.Place] = {}
+    for code, p in zip(m.hand, L.hand(len(m.hand))):
+        out[code] = p
+    for seat, keys in backs.items():
+        if seat == m.viewer:
+            continue
+        for k, p in zip(keys, L.backs(seat, len(keys))):
+            out[k] = p
+    for code, p in zip(m.table, L.table(len(m.table))):
+        out[code] = p
+    for seat, code in m.trick:
+        out[code] = L.trick(seat)
+    if m.trump is not None and L.trump() is not None:
+        tp = L.trump()
+        if m.closed:
+            st = L.stock()
+            tp = TL.Place(st.x, st.y, st.h, -90.0)  # turned face down across the closed stock
+        out[m.trump] = tp
+    return out
+
+
+def trump_chip(surface: pygame.Surface, s: Any, P: CardPainter, suit: str, midtop: tuple[int, int]) -> pygame.Rect:
+    """"TRUMPS ⟨sign⟩ Coins" under the stock, all deal long: also once the turned card is
+    drawn, and after a close, when it lies face down."""
+    try:
+        name = s.deck.suit_name(suit, s.lang)
+    except (KeyError, TypeError):
+        name = suit
+    head = s.t("story.trumps")
+    art = P.art
+    sign = None
+    inks = getattr(art, "inks", None)
+    if inks and suit in inks:
+        from sprites.suits import sign_surface
+
+        style = getattr(art, "style", None)
+        sign = sign_surface(art.system, suit, 18, inks[suit], getattr(style, "curved_swords", True))
+    head_w = theme.text_width(head, "cond_bold", 11, 11 * 0.16, True)
+    name_img = theme.text(name, "sans_bold", 14, theme.CREAM)
+    sign_w = sign.get_width() + 6 if sign is not None else 0
+    w = 14 + head_w + 8 + sign_w + name_img.get_width() + 14
+    r = pygame.Rect(0, 0, w, 28)
+    r.midtop = midtop
+    surface.blit(theme.rounded(r.size, 14, (8, 24, 16, 220), 1, (*theme.BRASS_DARK, 255)), r)
+    x = r.x + 14
+    theme.small_caps(surface, head, (x, r.centery - 7), 11, theme.BRASS)
+    x += head_w + 8
+    if sign is not None:
+        # A light disc behind the sign: the suits' own inks (dark Spades, brown Acorns) on felt.
+        pygame.draw.circle(surface, (243, 234, 215), (x + sign.get_width() // 2, r.centery), 12)
+        surface.blit(sign, sign.get_rect(center=(x + sign.get_width() // 2, r.centery)))
+        x += sign_w
+    surface.blit(name_img, name_img.get_rect(midleft=(x, r.centery + 1)))
+    return r
+
+
+def draw_sprite(surface: pygame.Surface, s: Any, P: CardPainter, sp: CardSprite, lift: float = 0.0,
+                highlight: Highlight | None = None, dim: bool = False) -> None:
+    x, y, a, h = sp.value(s.alpha)
+    code = sp.code
+    squash = 1.0
+    if sp.flip is not None and not sp.flip.done:
+        f = float(sp.flip.value)
+        code = sp.old_code if f < 0.5 else sp.code
+        squash = max(0.04, abs(1 - 2 * f))
+    shadow = 60 if h < 80 else 110
+    rect = P.draw(surface, code, x, y, a, h, lift, squash, shadow)
+    if dim:
+        veil = theme.rounded(rect.size, max(4, rect.w // 10), (8, 20, 14, 120))
+        surface.blit(veil, rect)
+    if sp.glow > 0:
+        outline(surface, rect, OUTLINE, sp.glow)
+    if highlight is not None:
+        color, strength = highlight
+        outline(surface, rect, color, strength)
+
+
+def highlights_of(s: Any) -> dict[str, Highlight]:
+    """The chosen card glows; the capture it would take is outlined; hints show the rest."""
+    out: dict[str, Highlight] = {}
+    if not s.can_act:
+        return out
+    hints = bool(getattr(s.app.settings, "hints", True))
+    hand = s.model.hand
+    if s.selected is not None:
+        out[s.selected] = (OUTLINE, 1.0)
+        if hints:
+            for a in s.cands:
+                for c in a.capture:
+                    out[c.code] = (CANDIDATE, 0.45)
+        if s.built:
+            for c in s.built:
+                out[c] = (OUTLINE, 1.0)
+        elif s.cands and s.mode == "capture":
+            for c in s.cands[s.cand_i % len(s.cands)].capture:
+                out[c.code] = (OUTLINE, 1.0)
+    elif hints and s.capture_game and 0 <= s.cursor < len(hand):
+        for a in s.candidates_for(hand[s.cursor]):
+            for c in a.capture:
+                out[c.code] = (CANDIDATE, 0.55)
+    return out
+
+
+def dimmed(s: Any) -> set[str]:
+    """Hints in trick games: cards the rules would refuse now are veiled."""
+    if not s.can_act or s.capture_game or not getattr(s.app.settings, "hints", True):
+        return set()
+    playable = {a.card.code for a in s._legal() if a.kind == "play" and a.card is not None}
+    return {c for c in s.model.hand if c not in playable}
+
+
+def lift_target(s: Any, code: str) -> float:
+    """How far a hand card rises: the chosen one fully, the pointed-at one half."""
+    hand = s.model.hand
+    if not s.can_act or code not in hand:
+        return 0.0
+    if code == s.selected:
+        return TL.LIFT
+    i = hand.index(code)
+    if s.selected is None and (i == s.cursor or code == s.hover_code):
+        return TL.LIFT * 0.55
+    return 0.0
+
+
+def card_rect(s: Any, code: str) -> pygame.Rect | None:
+    """Where a card is drawn now (lift included): the mouse's target."""
+    sp = s.sprites.get(code)
+    if sp is None:
+        return None
+    x, y, a, h = sp.value()
+    r = TL.Place(x, y, round(h), a).bounds(s.deck.aspect)
+    lift = s.lifts[code].value if code in s.lifts and code in s.model.hand else 0.0
+    return r.move(0, -round(lift))
+
+
+def hand_card_at(s: Any, pos: tuple[int, int]) -> str | None:
+    for code in reversed(s.model.hand):
+        r = card_rect(s, code)
+        if r is not None and r.collidepoint(pos):
+            return code
+    return None
+
+
+__all__ = ["draw_cards", "draw_sprite", "trump_chip", "card_places", "highlights_of", "dimmed", "lift_target", "card_rect", "hand_card_at"]

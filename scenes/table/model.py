@@ -1,0 +1,278 @@
+"""What the table shows, built from the record events alone: hands, table cards, the trick,
+the stock and its turned card, the piles and every score on the HUD.
+
+The table never peeks at the session's state: it reads the events the session produces
+(RECORD.md), as a replay viewer would. Each event changes the model through the plain
+functions below; the animation calls them step by step (a capture first lands on the table,
+then is gathered), and :func:`apply_event` calls all of an event's steps at once. So after
+any event, however it was shown, the model says what the rules' state says (the tests check
+that on whole simulated matches).
+
+No pygame here, and no rules object: the facts the model needs are copied in by
+:func:`new_model`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Event = Mapping[str, Any]
+
+#: Hand order: suits in this order, then the deck's rank order.
+SUIT_ORDER = {"D": 0, "C": 1, "S": 2, "B": 3}
+
+
+def rank_key(ranks: list[str]) -> Callable[[str], tuple]:
+    """Sort key for card codes: by suit, then by ``ranks`` (A, 2, … K, or A 10 K Q J)."""
+    def key(code: str) -> tuple:
+        r, s = code[:-1], code[-1]
+        return (SUIT_ORDER.get(s, 9), ranks.index(r) if r in ranks else 99)
+    return key
+
+
+@dataclass
+class TableModel:
+    """One match as the table shows it. Seats and teams are numbered as in the record."""
+
+    players: int
+    teams: int
+    #: The seat whose hand is shown face up and kept in hand order (the human, or seat 0).
+    viewer: int
+    team_of: Callable[[int], int]
+    #: Capture games put unmatched cards on the table; trick games play into a trick.
+    capture: bool
+    initial_totals: list[int]
+    #: Bonuses the HUD counts per team (Scopa's scope, Cìcera's four).
+    counted_bonuses: frozenset[str] = frozenset()
+    sort_key: Callable[[str], Any] | None = None
+    # ---- the cards
+    hands: list[list[str]] = field(default_factory=list)
+    table: list[str] = field(default_factory=list)
+    trick: list[tuple[int, str]] = field(default_factory=list)
+    stock_count: int = 0
+    #: The turned card's code while it lies under the stock (counted in ``stock_count``).
+    trump: str | None = None
+    trump_suit: str | None = None
+    closed: bool = False
+    # ---- the scores
+    piles: list[int] = field(default_factory=list)          # cards won, per team
+    bonus_count: list[int] = field(default_factory=list)    # counted bonuses, per team
+    card_points: list[int] = field(default_factory=list)    # trick points of the deal, per seat
+    won_cards: list[int] = field(default_factory=list)      # cards won in tricks, per seat
+    marriage_points: list[int] = field(default_factory=list)  # credited marriages, per seat
+    pending: list[int] = field(default_factory=list)        # marriages waiting for a first trick
+    totals: list[int] = field(default_factory=list)
+    dealer: int | None = None
+    deal_number: int = 0
+    match_over: bool = False
+
+    def __post_init__(self) -> None:
+        self.totals = list(self.totals or self.initial_totals)
+        reset_deal(self)
+
+    @property
+    def hand(self) -> list[str]:
+        """The viewer's hand, in hand order."""
+        return self.hands[self.viewer]
+
+    def first_seat(self) -> int:
+        """Who is dealt to first (and leads): the dealer's next seat."""
+        return ((self.dealer if self.dealer is not None else 0) + 1) % self.players
+
+
+def new_model(rules: Any, viewer: int) -> TableModel:
+    """A model for a match of ``rules`` seen from ``viewer``'s chair."""
+    return TableModel(
+        players=rules.players, teams=rules.teams, viewer=viewer, team_of=rules.team_of,
+        capture=rules.is_capture_game, initial_totals=list(rules.initial_totals()),
+        counted_bonuses=frozenset(rules.counted_bonuses), sort_key=rank_key(list(rules.deck.ranks())),
+    )
+
+
+# ====================================================================== steps
+def reset_deal(m: TableModel) -> None:
+    """Everything of one deal back to nothing (totals and the deal count stay)."""
+    n, t = m.players, m.teams
+    m.hands = [[] for _ in range(n)]
+    m.table, m.trick = [], []
+    m.stock_count = 0
+    m.trump = m.trump_suit = None
+    m.closed = False
+    m.piles, m.bonus_count = [0] * t, [0] * t
+    m.card_points, m.won_cards = [0] * n, [0] * n
+    m.marriage_points, m.pending = [0] * n, [0] * n
+
+
+def start_match(m: TableModel, ev: Event) -> None:
+    m.totals = list(m.initial_totals)
+    m.match_over = False
+
+
+def start_deal(m: TableModel, ev: Event) -> None:
+    """A ``deal`` line, before its cards are dealt: the stock is full, the trump turned."""
+    reset_deal(m)
+    m.dealer = ev.get("dealer")
+    m.deal_number = ev.get("number", m.deal_number + 1)
+    m.trump = ev.get("trump")
+    m.trump_suit = m.trump[-1] if m.trump else None
+    m.stock_count = len(ev.get("stock") or [])
+
+
+def _sort(m: TableModel, seat: int) -> None:
+    if seat == m.viewer and m.sort_key is not None:
+        m.hands[seat].sort(key=m.sort_key)
+
+
+def give(m: TableModel, seat: int, code: str) -> None:
+    """A card joins ``seat``'s hand."""
+    m.hands[seat].append(code)
+    _sort(m, seat)
+
+
+def deal_hands(m: TableModel, hands: list[list[str]]) -> None:
+    """The cards of a ``deal`` or ``hands`` line join the hands."""
+    for seat, cards in enumerate(hands[:m.players]):
+        m.hands[seat].extend(cards)
+        _sort(m, seat)
+
+
+def deal_table(m: TableModel, codes: list[str]) -> None:
+    m.table.extend(codes)
+
+
+def new_hands(m: TableModel, ev: Event) -> None:
+    """A ``hands`` line (Scopa's later rounds): dealt from the stock."""
+    hands = ev.get("hands") or []
+    m.stock_count = max(0, m.stock_count - sum(len(h) for h in hands))
+    deal_hands(m, hands)
+
+
+def take_from_hand(m: TableModel, seat: int, code: str) -> None:
+    if code in m.hands[seat]:
+        m.hands[seat].remove(code)
+
+
+def play_card(m: TableModel, seat: int, code: str, captures: bool = False) -> None:
+    """A card leaves the hand: into the trick, onto the table, or (``captures``) on its way
+    to take table cards (see :func:`take`)."""
+    take_from_hand(m, seat, code)
+    if not m.capture:
+        m.trick.append((seat, code))
+    elif not captures:
+        m.table.append(code)
+
+
+def to_pile(m: TableModel, codes: list[str], team: int) -> None:
+    """Cards (off the table, or the trick's) go to a team's pile."""
+    for c in codes:
+        if c in m.table:
+            m.table.remove(c)
+    m.piles[team] += len(codes)
+
+
+def take(m: TableModel, seat: int, codes: list[str], bonuses: list[str]) -> None:
+    """A capture: the played card and what it took go to the team's pile; bonuses count."""
+    team = m.team_of(seat)
+    to_pile(m, codes, team)
+    m.bonus_count[team] += sum(1 for b in bonuses if b in m.counted_bonuses)
+
+
+def gather_trick(m: TableModel, winner: int, points: int) -> list[str]:
+    """A ``trick`` line: the trick goes to the winner's pile; a waiting marriage counts now."""
+    codes = [c for _, c in m.trick]
+    m.trick = []
+    to_pile(m, codes, m.team_of(winner))
+    m.card_points[winner] += points
+    m.won_cards[winner] += len(codes)
+    if m.pending[winner]:
+        m.marriage_points[winner] += m.pending[winner]
+        m.pending[winner] = 0
+    return codes
+
+
+def draw(m: TableModel, seat: int, code: str) -> None:
+    """A ``draw`` line: the top of the stock (or, last, the turned card) to a hand."""
+    m.stock_count = max(0, m.stock_count - 1)
+    if code == m.trump:
+        m.trump = None
+    give(m, seat, code)
+
+
+def exchange(m: TableModel, seat: int, gave: str, took: str) -> None:
+    """An ``exchange`` line: the trump Jack goes under the stock, the turned card to the hand."""
+    take_from_hand(m, seat, gave)
+    m.trump = gave
+    give(m, seat, took)
+
+
+def marriage(m: TableModel, seat: int, points: int) -> None:
+    """A ``marriage`` line: it counts once its seat has won a trick, until then it waits."""
+    if m.won_cards[seat]:
+        m.marriage_points[seat] += points
+    else:
+        m.pending[seat] += points
+
+
+def close(m: TableModel) -> None:
+    m.closed = True
+
+
+def leftover(m: TableModel, left: Mapping[str, Any] | None) -> list[str]:
+    """The cards left on a capture game's table go to the last capturer; returns them."""
+    if not left or not m.capture or not m.table:
+        return []
+    cards = [c for c in left.get("cards", []) if c in m.table]
+    to_pile(m, cards, left.get("team", 0))
+    return cards
+
+
+def end_deal(m: TableModel, ev: Event) -> None:
+    m.totals = list(ev.get("totals") or m.totals)
+
+
+def end_match(m: TableModel, ev: Event) -> None:
+    m.match_over = True
+    m.totals = list(ev.get("totals") or m.totals)
+
+
+# ====================================================================== a whole event
+def apply_event(m: TableModel, ev: Event) -> None:
+    """Every step of one record event, in the order the table shows them."""
+    kind = ev.get("event")
+    if kind == "match":
+        start_match(m, ev)
+    elif kind == "deal":
+        start_deal(m, ev)
+        deal_hands(m, ev.get("hands") or [])
+        deal_table(m, ev.get("table") or [])
+    elif kind == "hands":
+        new_hands(m, ev)
+    elif kind == "play":
+        capture = list(ev.get("capture") or [])
+        play_card(m, ev["seat"], ev["card"], bool(capture))
+        if capture:
+            take(m, ev["seat"], [ev["card"], *capture], list(ev.get("bonuses") or []))
+    elif kind == "trick":
+        gather_trick(m, ev["winner"], int(ev.get("points") or 0))
+    elif kind == "draw":
+        draw(m, ev["seat"], ev["card"])
+    elif kind == "exchange":
+        exchange(m, ev["seat"], ev["gave"], ev["took"])
+    elif kind == "marriage":
+        marriage(m, ev["seat"], int(ev.get("points") or 0))
+    elif kind == "close":
+        close(m)
+    elif kind == "deal_end":
+        leftover(m, ev.get("leftover"))
+        end_deal(m, ev)
+    elif kind == "match_end":
+        end_match(m, ev)
+    # "redeal" changes nothing the table shows: the void deal's cards go back with the next "deal".
+
+
+__all__ = [
+    "TableModel", "new_model", "rank_key", "apply_event", "reset_deal", "start_match", "start_deal", "deal_hands",
+    "deal_table", "new_hands", "give", "take_from_hand", "play_card", "to_pile", "take", "gather_trick", "draw",
+    "exchange", "marriage", "close", "leftover", "end_deal", "end_match",
+]

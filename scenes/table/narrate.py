@@ -1,0 +1,423 @@
+"""What happened at the table, in words: the captions over the felt, the lines of the play
+log, the last trick or capture and the piles, all told from the record events alone.
+
+Pure functions of the events, the rules' facts and the message lookup: no pygame, no
+scene, no session. The table's animation feeds each event to a :class:`Narrator` as it
+shows it (the caption); the play log, the review and the score sheet build one from the
+record (``session.match.events``), so they survive a resume, an undo and a replay viewer
+alike. Only what the viewer may know is told: another seat's private draw is "a card".
+
+Every game is told the same way, from its events (``play`` with ``capture`` and
+``bonuses``, ``trick``, ``draw``, ``exchange``, ``marriage``, ``close``, ``deal_end``,
+``match_end``) and the rules' facts (``family``, ``draws_public``, ``bonus_callouts``,
+``hud_scores``, ``points_text``), never from a game's name.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scenes import names
+
+Translate = Callable[..., str]
+Event = Mapping[str, Any]
+
+
+@dataclass
+class Line:
+    """One line of the play log."""
+
+    kind: str                  # the event it tells ("play", "trick", "draw", …)
+    text: str                  # the log's sentence (card names in full)
+    seat: int | None = None    # who acted, when a seat did
+    score: str | None = None   # the running score after it, when it changed the count
+    caption: str | None = None  # the table's caption for it (None: shown without words)
+
+
+@dataclass
+class Trick:
+    """A finished trick: the cards as played, who took it and its points."""
+
+    cards: list[tuple[int, str]]
+    winner: int
+    points: int
+
+
+@dataclass
+class Capture:
+    """A capture: the card played, the table cards it took and the bonuses it scored."""
+
+    seat: int
+    card: str
+    taken: list[str]
+    bonuses: list[str]
+
+
+@dataclass
+class DealStory:
+    """One deal as the viewer has followed it."""
+
+    number: int = 0
+    dealer: int | None = None
+    trump: str | None = None
+    trump_suit: str | None = None
+    lines: list[Line] = field(default_factory=list)
+    #: Per team: the cards won, in the order they were taken (the pile, face down).
+    piles: list[list[str]] = field(default_factory=list)
+    #: Per team: the bonuses scored in play, by name.
+    bonuses: list[list[str]] = field(default_factory=list)
+    #: Per team: the tricks won, oldest first (trick games).
+    tricks: list[list[Trick]] = field(default_factory=list)
+    captures: list[Capture] = field(default_factory=list)
+    last_trick: Trick | None = None
+    trick: list[tuple[int, str]] = field(default_factory=list)   # the trick being played
+    stock: int = 0                                               # cards left in the stock
+    points: list[int] = field(default_factory=list)              # trick points per team
+    seat_points: list[int] = field(default_factory=list)         # trick points per seat
+    marriages: list[int] = field(default_factory=list)           # credited marriage points per seat
+    pending: list[int] = field(default_factory=list)             # marriages waiting for a first trick
+    last_capturer: int | None = None
+    deal_end: dict | None = None
+    #: The team that took the last take (trick or capture): a pile's "last" (review).
+    last_to: dict[int, Trick | Capture] = field(default_factory=dict)
+
+    @property
+    def last_take(self) -> Trick | Capture | None:
+        """The last trick or capture of the deal (what T reviews)."""
+        if self.last_trick is not None:
+            return self.last_trick
+        return self.captures[-1] if self.captures else None
+
+
+class Narrator:
+    """Tells the events of one match, one at a time (:meth:`feed`), seen from ``viewer``.
+
+    ``t`` looks messages up (``app.t``); ``lang`` picks the deck's card names."""
+
+    def __init__(self, rules: Any, t: Translate, lang: str, viewer: int):
+        self.rules = rules
+        self.t = t
+        self.lang = lang
+        self.viewer = viewer
+        self.players = rules.players
+        self.teams = rules.teams
+        self.team_of = rules.team_of
+        self.capture = rules.family == "capture"
+        self.deals: list[DealStory] = []
+        self.match_end: dict | None = None
+        self.totals: list[int] = list(rules.initial_totals())
+        self._articles = _parse_articles(t("narrate.articles"))
+        self.deal = self._new_deal(0, None)
+
+    # ------------------------------------------------------------------ words
+    def name(self, seat: int, subject: bool = True) -> str:
+        return names.seat_name(self.t, seat, self.viewer, self.players, subject, self.team_of)
+
+    def team(self, team: int) -> str:
+        return names.team_name(self.t, team, self.viewer, self.players, team_of=self.team_of)
+
+    def card(self, code: str) -> str:
+        """The card's full name with the article the language puts before it ("the 7 of
+        Coins", "l'Asso di Coppe", "Münzen-7")."""
+        full = names.card_name(self.t, self.rules.deck, self.lang, code)
+        word = self.rank(code)
+        template = self._articles.get(word, self._articles.get("", "{card}"))
+        return template.replace("{card}", full)
+
+    def rank(self, code: str) -> str:
+        """The rank alone, as the deck names it: "7", "Ace", "Knave"."""
+        r = code[:-1]
+        if r == "A":
+            return self.t("table.rank.A")
+        if r in ("J", "Q", "K"):
+            try:
+                return self.rules.deck.court_name(r, self.lang)
+            except (KeyError, TypeError, AttributeError):
+                return r
+        return r
+
+    def suit(self, suit: str | None) -> str:
+        try:
+            return self.rules.deck.suit_name(suit, self.lang)
+        except (KeyError, TypeError, AttributeError):
+            return str(suit)
+
+    def taken(self, codes: list[str], short: bool) -> str:
+        """What a capture took: one card by its name, several as "3 + 4" (short) or in full."""
+        if len(codes) == 1:
+            return self.card(codes[0])
+        parts = [self.rank(c) if short else names.card_name(self.t, self.rules.deck, self.lang, c) for c in codes]
+        return " + ".join(parts)
+
+    def points(self, points: int) -> str:
+        """"11 points", "1 point", "1 ⅔ points", "no points" (the game's own way of counting:
+        the plural follows the number, a fraction reads as "points")."""
+        if not points:
+            return self.t("narrate.no_points")
+        return self.t("narrate.points", count=self.rules.points_text(points))
+
+    def say(self, key: str, seat: int | None, **params: Any) -> str:
+        """A sentence whose subject is ``seat``: the viewer's own verb form (``key_you``)."""
+        if seat is not None and seat == self.viewer:
+            return self.t(f"{key}_you", **params)
+        return self.t(key, name=self.name(seat) if seat is not None else "", **params)
+
+    def bonus_words(self, bonuses: Iterable[str]) -> str:
+        words = self.rules.bonus_callouts
+        return " ".join(words.get(b, b) for b in bonuses)
+
+    # ------------------------------------------------------------------ the running score
+    def score(self) -> str:
+        """The deal's count so far, as the HUD would keep it: cards taken (and bonuses) per
+        team in capture games, trick points per team in trick games; a game whose players
+        keep their own count in their head (``hud_scores`` "bummerl") shows only yours."""
+        d = self.deal
+        if self.capture:
+            parts = []
+            for team in range(self.teams):
+                s = f"{self.team(team)} {len(d.piles[team])}"
+                counted = [b for b in d.bonuses[team] if b in self.rules.counted_bonuses]
+                if counted:
+                    s += f" ({self.bonus_count(len(counted))})"
+                parts.append(s)
+            return "  ·  ".join(parts)
+        if self.rules.hud_scores == "bummerl":
+            mine = self.viewer
+            return f"{self.name(mine, subject=False)} {d.seat_points[mine] + d.marriages[mine]}"
+        return "  ·  ".join(f"{self.team(team)} {self.rules.points_text(d.points[team])}"
+                            for team in range(self.teams))
+
+    def bonus_count(self, n: int) -> str:
+        """"2 scope", else "2 bonuses" (the game's own word when the locale has one)."""
+        key = f"table.bonuses_{self.rules.game_id}"
+        text = self.t(key, count=n)
+        return self.t("table.bonuses", count=n) if text == key else text
+
+    def score_heading(self) -> str:
+        if self.capture:
+            return self.t("log.score_cards")
+        if self.rules.hud_scores == "bummerl":
+            return self.t("log.score_yours")
+        return self.t("log.score_points")
+
+    # ------------------------------------------------------------------ events
+    def _new_deal(self, number: int, dealer: int | None) -> DealStory:
+        n, t = self.players, self.teams
+        return DealStory(number=number, dealer=dealer, piles=[[] for _ in range(t)], bonuses=[[] for _ in range(t)],
+                         tricks=[[] for _ in range(t)], points=[0] * t, seat_points=[0] * n,
+                         marriages=[0] * n, pending=[0] * n)
+
+    def feed(self, ev: Event) -> Line | None:
+        """Tell one event: the deal's story changes, and the line it adds (or extends) comes
+        back (None: nothing to tell)."""
+        kind = ev.get("event")
+        fn = getattr(self, f"_on_{kind}", None)
+        return fn(ev) if fn is not None else None
+
+    def _add(self, line: Line) -> Line:
+        self.deal.lines.append(line)
+        return line
+
+    def _on_match(self, ev: Event) -> Line | None:
+        self.deals = []
+        self.match_end = None
+        self.totals = list(self.rules.initial_totals())
+        self.deal = self._new_deal(0, None)
+        return None
+
+    def _on_deal(self, ev: Event) -> Line:
+        dealer = ev.get("dealer")
+        number = int(ev.get("number") or len(self.deals) + 1)
+        if self.deals and self.deals[-1].number == number:
+            self.deals.pop()  # a redeal: the void deal's story is replaced
+        self.deal = d = self._new_deal(number, dealer)
+        self.deals.append(d)
+        d.stock = len(ev.get("stock") or [])
+        d.trump = ev.get("trump")
+        d.trump_suit = d.trump[-1] if d.trump else None
+        text = self.say("narrate.deal", dealer, number=number)
+        caption = text
+        if d.trump:
+            trump = self.t("narrate.trump", suit=self.suit(d.trump_suit), card=self.card(d.trump))
+            text = f"{text} {trump}"
+            caption = text
+        table = list(ev.get("table") or [])
+        if table:
+            text = f"{text} {self.t('narrate.table', cards=', '.join(self.card(c) for c in table))}"
+        return self._add(Line("deal", text, dealer, caption=caption))
+
+    def _on_redeal(self, ev: Event) -> Line:
+        return self._add(Line("redeal", self.t("narrate.redeal"), caption=self.t("narrate.redeal")))
+
+    def _on_hands(self, ev: Event) -> Line:
+        d = self.deal
+        d.stock = max(0, d.stock - sum(len(h) for h in ev.get("hands") or []))
+        text = self.t("narrate.hands_left", count=d.stock) if d.stock else self.t("narrate.hands_last")
+        return self._add(Line("hands", text))
+
+    def _on_play(self, ev: Event) -> Line:
+        d = self.deal
+        seat, code = int(ev["seat"]), str(ev["card"])
+        capture = list(ev.get("capture") or [])
+        bonuses = list(ev.get("bonuses") or [])
+        if self.capture:
+            team = self.team_of(seat)
+            if capture:
+                d.piles[team].extend([code, *capture])
+                d.bonuses[team].extend(bonuses)
+                d.last_capturer = seat
+                take = Capture(seat, code, capture, bonuses)
+                d.captures.append(take)
+                d.last_to[team] = take
+                text = self.say("narrate.capture", seat, card=self.card(code), taken=self.taken(capture, False))
+                caption = self.say("narrate.capture", seat, card=self.card(code), taken=self.taken(capture, True))
+                if bonuses:
+                    words = self.bonus_words(bonuses)
+                    text, caption = _with(text, words), _with(caption, words)
+                return self._add(Line("capture", text, seat, self.score(), caption))
+            text = self.say("narrate.place", seat, card=self.card(code))
+            return self._add(Line("place", text, seat, caption=text))
+        key = "narrate.lead" if not d.trick else "narrate.follow"
+        d.trick.append((seat, code))
+        text = self.say(key, seat, card=self.card(code))
+        return self._add(Line("play", text, seat, caption=text))
+
+    def _on_trick(self, ev: Event) -> Line:
+        d = self.deal
+        winner, pts = int(ev["winner"]), int(ev.get("points") or 0)
+        cards = d.trick or [(None, c) for c in ev.get("cards") or []]  # type: ignore[misc]
+        trick = Trick(list(cards), winner, pts)
+        d.trick = []
+        team = self.team_of(winner)
+        d.piles[team].extend(c for _, c in trick.cards)
+        d.tricks[team].append(trick)
+        d.last_trick = trick
+        d.last_to[team] = trick
+        d.points[team] += pts
+        d.seat_points[winner] += pts
+        if d.pending[winner]:
+            d.marriages[winner] += d.pending[winner]
+            d.pending[winner] = 0
+        best = next((c for s, c in trick.cards if s == winner), None)
+        if best is not None:
+            text = self.say("narrate.trick", winner, card=self.card(best), points=self.points(pts))
+        else:
+            text = self.say("narrate.trick_plain", winner, points=self.points(pts))
+        return self._add(Line("trick", text, winner, self.score(), caption=text))
+
+    def _on_draw(self, ev: Event) -> Line:
+        d = self.deal
+        seat, code = int(ev["seat"]), str(ev["card"])
+        d.stock = max(0, d.stock - 1)
+        caption = None
+        if seat == self.viewer:
+            text = self.t("narrate.draw_you", card=self.card(code))
+        elif code == d.trump:
+            # The turned card: everyone has seen it lying under the stock.
+            text = caption = self.say("narrate.draw_trump", seat, card=self.card(code))
+        elif self.rules.draws_public:
+            text = caption = self.say("narrate.draw_public", seat, card=self.card(code))
+        else:
+            text = self.say("narrate.draw", seat)
+        if code == d.trump:
+            d.trump = None
+        last = d.lines[-1] if d.lines else None
+        if last is not None and last.kind == "draw":
+            # One line for the draws after a trick: "You draw … · North draws a card."
+            last.text = f"{last.text}  ·  {text}"
+            return Line("draw", text, seat, caption=caption)
+        return self._add(Line("draw", text, seat, caption=caption))
+
+    def _on_exchange(self, ev: Event) -> Line:
+        d = self.deal
+        seat, gave, took = int(ev["seat"]), str(ev["gave"]), str(ev["took"])
+        d.trump = gave
+        text = self.say("narrate.exchange", seat, gave=self.card(gave), took=self.card(took))
+        return self._add(Line("exchange", text, seat, caption=text))
+
+    def _on_marriage(self, ev: Event) -> Line:
+        d = self.deal
+        seat, pts = int(ev["seat"]), int(ev.get("points") or 0)
+        if any(tr.winner == seat for team_tricks in d.tricks for tr in team_tricks):
+            d.marriages[seat] += pts
+        else:
+            d.pending[seat] += pts
+        text = self.say("narrate.marriage", seat, suit=self.suit(ev.get("suit")), points=pts)
+        return self._add(Line("marriage", text, seat, self.score(), caption=text))
+
+    def _on_close(self, ev: Event) -> Line:
+        seat = int(ev["seat"])
+        text = self.say("narrate.close", seat)
+        return self._add(Line("close", text, seat, caption=text))
+
+    def _on_deal_end(self, ev: Event) -> Line:
+        d = self.deal
+        d.deal_end = dict(ev)
+        line: Line | None = None
+        left = ev.get("leftover") or None
+        if left and self.capture and left.get("cards"):
+            cards = list(left["cards"])
+            team = int(left.get("team", 0))
+            d.piles[team].extend(cards)
+            seat = d.last_capturer if d.last_capturer is not None and self.team_of(d.last_capturer) == team else team
+            text = self.say("narrate.leftover", seat, count=len(cards))
+            line = self._add(Line("leftover", text, seat, self.score(), caption=text))
+        self.totals = list(ev.get("totals") or self.totals)
+        pts = "  ·  ".join(f"{self.team(t)} {p}" for t, p in enumerate(ev.get("points") or []))
+        totals = "  ·  ".join(f"{self.team(t)} {p}" for t, p in enumerate(self.totals))
+        single = self.rules.match_goal()[0] == "single"
+        number = ev.get("number", d.number)
+        if single:
+            text = self.t("narrate.deal_end_single", points=pts)
+        else:
+            text = self.t("narrate.deal_end", number=number, points=pts, totals=totals)
+        end = self._add(Line("deal_end", text))
+        return line or end
+
+    def _on_match_end(self, ev: Event) -> Line:
+        self.match_end = dict(ev)
+        w = ev.get("winner")
+        mine = self.team_of(self.viewer)
+        if w is None:
+            text = self.t("narrate.match_draw")
+        elif self.rules.partnerships:
+            text = self.t("narrate.match_won_team" if w == mine else "narrate.match_lost_team")
+        elif w == mine:
+            text = self.t("narrate.match_won_you")
+        else:
+            text = self.t("narrate.match_won", name=self.name(int(w)))
+        return self._add(Line("match_end", text))
+
+
+def _with(sentence: str, words: str) -> str:
+    """"West plays … and takes 3 + 4 — Scopa!": the sentence's full stop gives way."""
+    return f"{sentence.rstrip('.')} — {words}"
+
+
+def _parse_articles(spec: str) -> dict[str, str]:
+    """The language's articles before a card's name, from ``narrate.articles``:
+    "il {card} | l'{card}: Asso 8 | la {card}: Donna" — a default, then templates for the
+    rank words that take another (the deck's own court names included)."""
+    out: dict[str, str] = {}
+    for i, part in enumerate(spec.split("|")):
+        template, _, words = part.partition(":") if i else (part, "", "")
+        template = template.strip()
+        if "{card}" not in template:
+            continue
+        if i == 0:
+            out[""] = template
+        for w in words.split():
+            out[w] = template
+    return out
+
+
+def narrate(events: Iterable[Event], rules: Any, t: Translate, lang: str, viewer: int) -> Narrator:
+    """A narrator that has told ``events`` (a match's record, or its first part)."""
+    n = Narrator(rules, t, lang, viewer)
+    for ev in events:
+        n.feed(ev)
+    return n
+
+
+__all__ = ["Narrator", "Line", "Trick", "Capture", "DealStory", "narrate"]

@@ -1,0 +1,124 @@
+"""The table's way into its story: the keys (L the play log, T the last trick or capture,
+S the score sheet), the HUD's two buttons, clicks on the piles (yours fans your cards, the
+others show what they took last) and the click or key that gathers a finished trick.
+
+The panels are overlay scenes (:mod:`scenes.table.overlays`, :mod:`scenes.table.sheet`):
+the table beneath pauses while one is open. They are given the record as far as the table
+has shown it, so they never tell a play before it is seen. ``s`` is the table scene.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from scenes.table import assist
+from scenes.table.overlays import LogPanel, PilePanel, ReviewPanel
+from scenes.table.sheet import SheetPanel
+from sprites import table_layout as TL
+from sprites.widgets import UI, Button
+
+KEYS = {pygame.K_l: "log", pygame.K_t: "review", pygame.K_s: "sheet"}
+#: Keys that never gather a waiting trick: they open a panel, pause, or take back a move.
+_KEEP = (pygame.K_ESCAPE, pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LCTRL, pygame.K_RCTRL, pygame.K_LALT,
+         pygame.K_RALT, *KEYS)
+
+
+def button_rects() -> list[pygame.Rect]:
+    """The log and score-sheet buttons: on the top edge, left of the menu button."""
+    w, h, gap = 104, 30, 8
+    m = TL.MENU_RECT
+    return [pygame.Rect(m.x - gap - w, m.y, w, h), pygame.Rect(m.x - 2 * (gap + w), m.y, w, h)]
+
+
+class TableStory:
+    def __init__(self, s: Any, ui: UI):
+        self.s = s
+        self.pending: Any = None
+        log, sheet = button_rects()
+        self.buttons = {
+            "log": ui.add(Button(log, lambda: s.t("log.button"), lambda: self.open("log"), style="secondary",
+                                 size=13, name="log")),
+            "sheet": ui.add(Button(sheet, lambda: s.t("sheet.button"), lambda: self.open("sheet"),
+                                   style="secondary", size=13, name="sheet")),
+        }
+        ui.focus_index = -1  # the hand, not a button, has the keyboard
+
+    def caption_hidden(self) -> bool:
+        """The caption's line is taken by the table's help (a suggestion, a question)."""
+        return assist.shows_line(self.s)
+
+    # ------------------------------------------------------------------ what has been shown
+    def shown_events(self) -> list[dict]:
+        """The record up to the last event the table has begun to show."""
+        events = list(self.s.session.match.events)
+        waiting = len(self.s.motion.queue)
+        return events[:len(events) - waiting] if waiting else events
+
+    def panel(self, kind: str, team: int | None = None) -> Any:
+        s = self.s
+        args = (s.app, s.session, self.shown_events(), s.human)
+        if kind == "log":
+            return LogPanel(*args)
+        if kind == "sheet":
+            return SheetPanel(*args)
+        if kind == "pile":
+            return PilePanel(*args)
+        return ReviewPanel(*args, team=team)
+
+    def open(self, kind: str, team: int | None = None) -> Any:
+        """Open a panel over the table: "log", "review" (the last trick or capture, or the
+        last that went to ``team``'s pile), "pile" (your own) or "sheet"."""
+        panel = self.panel(kind, team)
+        stack = self.s.app.stack
+        if self.s in stack.scenes:
+            stack.push(panel)
+        else:
+            self.pending = panel  # the table is being made (--overlay): shown once it is
+        return panel
+
+    def entered(self) -> None:
+        """The table is on the stack: open the panel asked for before it was."""
+        panel, self.pending = self.pending, None
+        if panel is not None:
+            self.s.app.stack.push(panel)
+
+    def pile_at(self, pos: tuple[int, int]) -> int | None:
+        """The team whose pile (or its count) is under ``pos``."""
+        s = self.s
+        for team in range(s.teams):
+            r = s.layout.pile(team).bounds(s.deck.aspect).inflate(12, 12)
+            r.h += 22  # the count's badge under it
+            if r.collidepoint(pos):
+                return team
+        return None
+
+    # ------------------------------------------------------------------ input
+    def handle(self, event: pygame.event.Event) -> bool:
+        """The story's share of the table's input; True when it took the event."""
+        s = self.s
+        motion = s.motion
+        if event.type == pygame.KEYDOWN:
+            mod = getattr(event, "mod", 0)
+            if mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
+                return False
+            kind = KEYS.get(event.key)
+            if kind is not None:
+                self.open(kind)
+                return True
+            if motion.holding_trick and event.key not in _KEEP:
+                return motion.release()
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if any(w.visible and w.rect.collidepoint(event.pos) for w in s.ui.widgets):
+                return False  # the buttons work as ever
+            team = self.pile_at(event.pos)
+            if team is not None:
+                self.open("pile" if team == s.human_team else "review", None if team == s.human_team else team)
+                return True
+            if motion.holding_trick:
+                return motion.release()
+        return False
+
+
+__all__ = ["TableStory", "KEYS", "button_rects"]

@@ -1,0 +1,179 @@
+"""The table's words (scenes.table.narrate) on the events of every registered game: each
+play, trick, draw and score told in the deck's own names in four languages, nothing hidden
+told, the story's piles and points agreeing with the record, and the running tally (the
+rules' ``tally``) agreeing with ``deal_result`` at the end of every deal."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from game.i18n import I18n
+from game.rules import game_ids, make_rules, rules_class
+from game.session import Session
+from scenes import names
+from scenes.table.narrate import Capture, Narrator, Trick, narrate
+
+LANGS = ("en", "nl", "de", "it")
+
+
+def _match(game: str, players: int, seed: int = 5) -> Session:
+    s = Session.new(game, None, players, None, seed, human_seat=None, bot_name="greedy", threaded=False)
+    s.start()
+    while not s.over:
+        s.poll()
+    return s
+
+
+def _cases() -> list[tuple[str, int]]:
+    out = []
+    for gid in game_ids():
+        rules = make_rules(gid)
+        for n in rules.game.players:
+            out.append((gid, n))
+    return out
+
+
+CASES = _cases()
+MATCHES: dict[tuple[str, int], Session] = {}
+
+
+def match(game: str, players: int) -> Session:
+    if (game, players) not in MATCHES:
+        MATCHES[(game, players)] = _match(game, players)
+    return MATCHES[(game, players)]
+
+
+def test_every_registered_game_is_told():
+    assert {g for g, _ in CASES} == set(game_ids()) and len(CASES) >= len(game_ids())
+
+
+@pytest.mark.parametrize("game,players", CASES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_of_a_whole_match_is_told_in_the_decks_own_words(game, players, lang):
+    s = match(game, players)
+    rules = s.rules
+    i18n = I18n(lang)
+    viewer = 0
+    n = Narrator(rules, i18n.t, lang, viewer)
+    deal_trump = None
+    for ev in s.match.events:
+        kind = ev["event"]
+        if kind == "deal":
+            deal_trump = ev.get("trump")
+        line = n.feed(ev)
+        if kind in ("deal", "play", "trick", "draw", "deal_end", "match_end", "exchange", "marriage", "close",
+                    "hands", "redeal"):
+            assert line is not None, kind
+        if line is None:
+            continue
+        text = line.text
+        # No key, no unfilled placeholder, no card code shows through.
+        assert "narrate." not in text and not re.search(r"\{[a-z_]+\}", text), text
+        if kind == "play":
+            assert names.card_name(i18n.t, rules.deck, lang, ev["card"]) in text
+            who = names.seat_name(i18n.t, ev["seat"], viewer, rules.players, True, rules.team_of)
+            if ev["seat"] != viewer:
+                assert text.startswith(who), text
+            assert line.caption, "every play has a caption"
+            for b in ev.get("bonuses") or []:
+                assert rules.bonus_callouts[b] in text and rules.bonus_callouts[b] in line.caption
+        elif kind == "trick":
+            assert line.caption and line.seat == ev["winner"]
+        elif kind == "draw":
+            drawn = names.card_name(i18n.t, rules.deck, lang, ev["card"])
+            public = rules.draws_public or ev["seat"] == viewer or ev["card"] == deal_trump
+            # Another seat's private draw is told as "a card": its name never appears.
+            assert (drawn in line.text) == public, (line.text, drawn)
+            if ev["card"] == deal_trump:
+                deal_trump = None
+
+
+@pytest.mark.parametrize("game,players", CASES)
+def test_the_story_agrees_with_the_record(game, players):
+    s = match(game, players)
+    rules = s.rules
+    i18n = I18n("en")
+    n = Narrator(rules, i18n.t, "en", 0)
+    for ev in s.match.events:
+        n.feed(ev)
+        if ev["event"] != "deal_end":
+            continue
+        deal, detail = n.deal, ev.get("detail") or {}
+        if rules.is_capture_game:
+            counts = detail.get("card_counts")
+            if counts is not None and not detail.get("no_capture"):
+                assert [len(p) for p in deal.piles] == counts
+            # The running tally, from the story's piles and bonuses, is the deal's result.
+            result = rules.tally(deal.piles, deal.bonuses)
+            assert result is not None and result.points == ev["points"]
+        else:
+            assert rules.tally(deal.piles, deal.bonuses) is None
+            assert sum(len(p) for p in deal.piles) == sum(len(t.cards) for ts in deal.tricks for t in ts)
+            if "thirds" in detail:
+                assert deal.points == detail["thirds"]
+            elif "card_points" in detail:
+                assert deal.points == detail["card_points"]
+    assert n.totals == s.match.events[-1]["totals"]
+    assert n.deals and n.deals[-1].lines[-1].kind == "match_end"
+
+
+@pytest.mark.parametrize("lang,expected", [
+    ("en", "West plays the 7 of Coins and takes 3 + 4 — Scopa!"),
+    ("nl", "West speelt Munten 7 en pakt 3 + 4 — Scopa!"),
+    ("de", "West spielt Münzen-7 und nimmt 3 + 4 — Scopa!"),
+    ("it", "Ovest gioca il 7 di Denari e prende 3 + 4 — Scopa!"),
+])
+def test_a_sweep_is_captioned_in_words_with_the_decks_names(lang, expected):
+    rules = make_rules(next(g for g in game_ids() if rules_class(g).bonus_callouts.get("scopa")), "piacentine", 4)
+    t = I18n(lang).t
+    n = Narrator(rules, t, lang, 0)
+    n.feed({"event": "deal", "number": 1, "dealer": 2, "hands": [[], [], [], []], "table": ["3C", "4S"],
+            "stock": [], "trump": None})
+    line = n.feed({"event": "play", "seat": 3, "card": "7D", "capture": ["3C", "4S"], "bonuses": ["scopa"]})
+    assert line.caption == expected
+    assert line.seat == 3 and line.score is not None and "3 + 4" not in line.text  # the log names them in full
+    take = n.deal.last_take
+    assert isinstance(take, Capture) and take.taken == ["3C", "4S"] and n.deal.piles[1] == ["7D", "3C", "4S"]
+
+
+def test_italian_articles_follow_the_rank_word():
+    rules = make_rules("briscola", "piacentine", 2)
+    n = Narrator(rules, I18n("it").t, "it", 0)
+    assert n.card("AD") == "l'Asso di Denari"
+    assert n.card("7C") == "il 7 di Coppe"
+    assert n.card("KS") == "il Re di Spade"
+    french = make_rules("briscola", "piemontesi", 2)
+    assert Narrator(french, I18n("it").t, "it", 0).card("QC").startswith("la Donna")
+    assert Narrator(rules, I18n("en").t, "en", 0).card("AD") == "the Ace of Coins"
+
+
+def test_a_trick_names_its_winner_card_and_points_and_the_viewers_own_verb():
+    rules = make_rules("briscola", "piacentine", 2)
+    t = I18n("en").t
+    n = Narrator(rules, t, "en", 0)
+    n.feed(rules.deal_event(rules.new_deal(__import__("random").Random(1), 1)))
+    assert n.feed({"event": "play", "seat": 1, "card": "AC"}).text == "North leads the Ace of Cups."
+    assert n.feed({"event": "play", "seat": 0, "card": "3C"}).text == "You play the 3 of Cups."
+    line = n.feed({"event": "trick", "winner": 1, "cards": ["AC", "3C"], "points": 21})
+    assert line.text == "North takes the trick with the Ace of Cups: 21 points."
+    assert line.score == "You 0  ·  North 21"
+    assert isinstance(n.deal.last_trick, Trick) and n.deal.last_trick.cards == [(1, "AC"), (0, "3C")]
+    assert n.feed({"event": "draw", "seat": 1, "card": "5S"}).text == "North draws a card."
+    n.feed({"event": "draw", "seat": 0, "card": "6S"})
+    assert n.deal.lines[-1].text == "North draws a card.  ·  You draw the 6 of Swords."  # one line per round
+
+
+def test_thirds_are_told_as_players_count_them():
+    rules = make_rules(next(g for g in game_ids() if rules_class(g).draws_public), None, 2)
+    n = Narrator(rules, I18n("en").t, "en", 0)
+    assert n.points(5) == "1 ⅔ points" and n.points(3) == "1 point" and n.points(0) == "no points"
+    assert rules.points_text(2) == "⅔"
+
+
+def test_a_narrator_starts_over_with_a_new_match():
+    s = match("briscola", 2)
+    i = I18n("en")
+    n = narrate(s.match.events, s.rules, i.t, "en", 0)
+    again = narrate(s.match.events + s.match.events, s.rules, i.t, "en", 0)  # a second "match" line resets
+    assert [ln.text for d in again.deals for ln in d.lines] == [ln.text for d in n.deals for ln in d.lines]
