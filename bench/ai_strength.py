@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.ai import BOTS, make_bot  # noqa: E402
+from game.config import get_config  # noqa: E402
 from game.match import Match  # noqa: E402
 from game.rules import make_rules  # noqa: E402
 
@@ -176,6 +177,29 @@ def p95(xs: list[float]) -> float:
     return s[min(len(s) - 1, int(math.ceil(0.95 * len(s))) - 1)]
 
 
+def game_options(game_id: str, preset: str | None, given: list[str], players: int | None) -> tuple[dict, int | None]:
+    """(the options, the player count) of ``--preset`` and ``--option NAME=VALUE`` (the config's
+    own reading of each value); ValueError with one line for anything it does not know."""
+    game = get_config().game(game_id)
+    options: dict = {}
+    if preset is not None:
+        spec = next((p for p in game.presets if p.id == preset), None)
+        if spec is None:
+            known = ", ".join(p.id for p in game.presets) or "none"
+            raise ValueError(f"{game_id} has no preset {preset!r} (presets: {known})")
+        options.update(spec.options)
+        if players is None:
+            players = spec.players[0]
+    texts = {}
+    for item in given:
+        name, sep, text = item.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--option {item!r} must look like NAME=VALUE")
+        texts[name.strip()] = text.strip()
+    options.update(game.options_from_text(texts))
+    return options, players
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="scopa")
@@ -186,15 +210,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=100, help="duplicate deal seeds (each played in every seating)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--unit", choices=("deal", "match"), default="deal")
-    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a house rule / option of the game (repeatable; over the preset's)")
+    ap.add_argument("--preset", metavar="ID", help="one of the game's named option sets (rules.yaml presets)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (times get inflated)")
     ap.add_argument("--progress", action="store_true", help="print the running margin every 5 seeds")
     ap.add_argument("--hook", action="append", default=[], metavar="GAME.NAME=VALUE",
                     help="set a hook module constant for this run (tuning)")
     args = ap.parse_args(argv)
     try:
-        options = {k: _value(v) for k, v in (o.split("=", 1) for o in args.option)}
-        rules = make_rules(args.game, args.deck, args.players, options)
+        options, players = game_options(args.game, args.preset, args.option, args.players)
+        rules = make_rules(args.game, args.deck, players, options)
         parse_spec(args.a)
         parse_spec(args.b)
         hooks = parse_hooks(args.hook)
@@ -235,7 +261,10 @@ def main(argv: list[str] | None = None) -> int:
     wr = statistics.fmean(scores)
     lo, hi = wilson(wr, len(scores))
     unit = "deal" if args.unit == "deal" else "match"
-    print(f"{args.game} {rules.players}p on {rules.deck.id}: A={args.a} vs B={args.b}, {n} duplicate {unit} seeds "
+    house = ",".join(f"{k}={v}" for k, v in options.items())
+    print(f"{args.game} {rules.players}p on {rules.deck.id}"
+          + (f" (preset {args.preset})" if args.preset else "") + (f" [{house}]" if house else "")
+          + f": A={args.a} vs B={args.b}, {n} duplicate {unit} seeds "
           f"({len(scores)} {unit}s), seed {args.seed}, jobs {args.jobs}"
           + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks))
     print(f"  A margin per {unit}: {mean:+.3f} ± {se:.3f} (standard error over seeds)")

@@ -270,7 +270,7 @@ def main() -> int:
             if name == "match.json":
                 outcomes[(name, "save " + outcome)] += 1
             shutil.rmtree(home, ignore_errors=True)
-        for i in range(args.subprocess):
+        for _ in range(args.subprocess):
             damaged = mutate(good[name], kinds[rng.randrange(len(kinds))], rng)
             why = run_subprocess(name, damaged, work)
             outcomes[(name, "subprocess ok" if why is None else "subprocess FAILED")] += 1

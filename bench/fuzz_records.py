@@ -208,7 +208,7 @@ def main() -> int:
     codes: Counter = Counter()
     kind_codes: Counter = Counter()
     results: list[int] = []
-    for f, gid, kind, line, want in files:
+    for f, _gid, kind, line, want in files:
         code, out, tb = verify_in_process(f)
         if tb:
             bugs.append(f"{f.name}: {tb.strip().splitlines()[-1]}\n{tb}")

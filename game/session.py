@@ -56,6 +56,8 @@ class Session:
         self.undos = 0
         #: Decisions at which a move was suggested to the human (counted in the statistics).
         self.suggestions = 0
+        #: The computer's hands were shown face up (open hands practice, issue 21): practice.
+        self.open_hands = False
         #: Bumped whenever the match is rebuilt under the session (undo, truncate_to): the
         #: table then redraws from ``match.events`` (the events of a rebuild are not pending).
         self.rewinds = 0
@@ -247,7 +249,7 @@ class Session:
             "game": self.rules.game_id, "deck": self.rules.deck.id, "players": self.rules.players,
             "options": dict(self.rules.options), "seed": self.seed, "human_seat": self.human_seat,
             "bot": self.bot_name, "partner_bot": self.partner_bot, "undos": self.undos,
-            "suggestions": self.suggestions,
+            "suggestions": self.suggestions, "open_hands": self.open_hands,
             "events": list(self.match.events),
         }
 
@@ -266,6 +268,7 @@ class Session:
                     data.get("partner_bot"), threaded=threaded)
             s.undos = int(data.get("undos", 0))
             s.suggestions = int(data.get("suggestions", 0))
+            s.open_hands = data.get("open_hands") is True
             events = data["events"]
             s.match.start()
             i = len(s.match.events)

@@ -30,6 +30,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "grain": (0, 100),
     "temperature": (0, 100),
     "volume": (0, 100),
+    "replays_kept": (0, 5000),  # game.replays.MAX_LIMIT
 }
 
 
@@ -70,6 +71,10 @@ class Settings:
     trick_hold: str = "timed"
     #: Show the capture games' awards as they stand during the deal (a learning aid).
     running_tally: bool = False
+    #: Open hands practice (issue 21): the computer's hands face up; such matches are practice.
+    open_hands: bool = False
+    #: How many finished matches Replays keeps (game.replays), the newest first.
+    replays_kept: int = 200
     ai_level: str = "normal"
     last_deck: str = ""
     #: Per game: the options last chosen on the game select screen, every one in force, and the
@@ -108,7 +113,7 @@ def _clean(s: Settings, key: str, value: Any) -> None:
             return
         lo, hi = _RANGES[key]
         setattr(s, key, int(round(min(hi, max(lo, value)))))
-    elif key in ("muted", "fullscreen", "hints", "running_tally"):
+    elif key in ("muted", "fullscreen", "hints", "running_tally", "open_hands"):
         if isinstance(value, bool):
             setattr(s, key, value)
     elif key == "trick_hold":

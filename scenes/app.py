@@ -170,6 +170,20 @@ class App:
     def quit(self) -> None:
         self.running = False
 
+    def open_record(self, path: str) -> bool:
+        """A record file (dropped on the window) opens in the replay viewer over whatever is
+        shown; a damaged one opens with what is wrong with it. A viewer on top is replaced."""
+        if not path:
+            return False
+        top = self.stack.top
+        try:
+            if top is not None and top.name == "replay":
+                self.stack.replace("replay", record=path)
+                return True
+        except LookupError:
+            return False
+        return self.open_scene("replay", record=path)
+
     # ------------------------------------------------------------------ window
     def _set_icon(self) -> None:
         pg = self.pg
@@ -210,11 +224,15 @@ class App:
         if event.type == pg.QUIT:
             self.quit()
             return
+        if event.type == pg.DROPFILE:  # a record dropped on the window opens in the replay viewer
+            self.open_record(getattr(event, "file", "") or "")
+            return
         if event.type == pg.KEYDOWN:
             if event.key == pg.K_F11 or (event.key == pg.K_RETURN and event.mod & pg.KMOD_ALT):
                 self.toggle_fullscreen()
                 return
-            if event.key == pg.K_m and not event.mod & (pg.KMOD_CTRL | pg.KMOD_ALT):
+            if event.key == pg.K_m and not event.mod & (pg.KMOD_CTRL | pg.KMOD_ALT) \
+                    and not getattr(self.stack.top, "wants_text", False):  # a typed "m" is a letter
                 self.set_setting("muted", not self.settings.muted)
                 self.toast(self.t("toast.muted" if self.settings.muted else "toast.unmuted"))
                 return

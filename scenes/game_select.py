@@ -57,8 +57,10 @@ def game_line(t: Any, game: Any, options: dict[str, Any]) -> str:
     ``t(key, **params)`` is the message lookup (so the line follows the language).
     """
     players = list(game.players)
-    if len(players) > 1:
+    if len(players) > 1 and players == list(range(min(players), max(players) + 1)):
         parts = [t("line.players_range", lo=min(players), hi=max(players))]
+    elif len(players) > 1:  # 2 or 4: a range would promise a three-player game
+        parts = [t("line.players_either", a=players[0], b=players[-1])]
     else:
         parts = [t("line.players", count=players[0])]
     mode_ids = {m.id for m in game.modes}
@@ -223,6 +225,9 @@ class GameSelectScene(UIScene):
                                      visible=self.listing))
         p.rules = self.ui.add(Button((bx, r.y + r.h // 2 + 10, 150, 40), self.label("games.rules"),
                                      lambda: self.rules(p), size=14, name=f"rules:{gid}", visible=self.listing))
+        # Watch the computer play this game as chosen here (issue 21), at the block's top right.
+        self.ui.add(Button((bx - 18 - 150, r.y + 12, 150, 32), self.label("replay.watch_button"),
+                           lambda: self.watch(p), size=13, name=f"watch:{gid}", visible=self.listing))
         y = self._row_y(r)
         row = pygame.Rect(r.x + 24, y, 10, 58)
         if len(game.players) > 1:
@@ -401,6 +406,15 @@ class GameSelectScene(UIScene):
 
     def rules(self, p: GamePanel) -> None:
         self.app.open_scene("rules", deck=self.deck.id, game=p.game.id)
+
+    def watch(self, p: GamePanel) -> None:
+        """Computers at every seat with this game's choices (the "watch" scene sets their levels)."""
+        try:
+            opts = p.game.resolve_options(p.in_force(), p.players)
+        except ValueError as e:
+            self.app.toast(str(e))
+            return
+        self.app.open_scene("watch", deck=self.deck.id, game=p.game.id, players=p.players, options=opts)
 
     # ------------------------------------------------------------------ drawing
     def update(self, dt: float) -> None:

@@ -83,15 +83,16 @@ def _size(value: str) -> tuple[int, int]:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="cardavia",
-        description="Cardavia — Scopa, Cìcera, Briscola and Schnapsen against the computer.",
+        description="Cardavia — the card games of Italy and Austria against the computer.",
         epilog="Headless commands: 'simulate' and 'verify' (see 'main.py simulate --help'). "
+               "'main.py replay FILE' opens a record in the replay viewer. "
                "In the window: F11 fullscreen, F12 screenshot.",
     )
     p.add_argument("--screenshot", metavar="FILE", help="render a scene to this PNG file and exit")
     p.add_argument("--force", action="store_true", help="let --screenshot replace an existing file")
     p.add_argument("--scene", metavar="NAME", help="scene to open: menu, decks, games, settings (default: menu)")
     p.add_argument("--deck", metavar="D", help="deck for the games scene (e.g. piacentine)")
-    p.add_argument("--game", metavar="G", help="game to preselect (scopa, cicera, briscola, schnapsen)")
+    p.add_argument("--game", metavar="G", help="game to preselect (a game id of rules.yaml)")
     p.add_argument("--lang", choices=("en", "nl", "de", "it"), help="language for this run")
     p.add_argument("--players", type=int, choices=(2, 3, 4), help="players at the table (table scene)")
     p.add_argument("--seed", type=int, metavar="S", help="fixed cards for the table scene (a mid-deal screenshot)")
@@ -106,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fullscreen", action="store_true", help="start in fullscreen")
     p.add_argument("--window", type=_size, metavar="WxH", help="window size (default 1280x720)")
     p.add_argument("--ticks", type=_ticks, default=SCREENSHOT_TICKS, help=argparse.SUPPRESS)
+    # Replays (issue 21): 'main.py replay FILE' is '--scene replay --record FILE'.
+    p.add_argument("--record", metavar="FILE", help="replay scene: the .jsonl record to open (also: main.py replay FILE)")
+    p.add_argument("--step", type=_ticks, metavar="N", help="replay scene: show the table after N lines of the record")
     return p
 
 
@@ -122,6 +126,17 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
         if args.deck is not None and args.game not in config.decks[args.deck].games:
             raise ArgError(f"the {args.deck} deck does not offer {args.game} "
                            f"(it offers: {', '.join(config.decks[args.deck].games)})")
+    if args.record is not None or args.step is not None:
+        if args.scene is None and args.record is not None:
+            args.scene = "replay"
+        if args.scene != "replay":
+            raise ArgError("--record and --step are for the replay scene (--scene replay)")
+        if args.record is not None:
+            rec = Path(args.record).expanduser()
+            if not rec.exists():
+                raise ArgError(f"--record {rec}: there is no such file")
+            if rec.is_dir():
+                raise ArgError(f"--record {rec} is a folder")
     if args.overlay is not None:
         from scenes.table.scene import OVERLAYS
 
@@ -154,7 +169,9 @@ def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[s
         params["game"] = args.game
     if getattr(args, "match_end", False):
         params["match_end"] = True
-    for k in ("players", "seed", "overlay"):
+    if getattr(args, "record", None) is not None:
+        params["record"] = str(Path(args.record).expanduser())
+    for k in ("players", "seed", "overlay", "step"):
         if getattr(args, k, None) is not None:
             params[k] = getattr(args, k)
     return params
@@ -163,6 +180,11 @@ def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[s
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the window (no arguments) or render one scene to a PNG (--screenshot)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "replay":  # main.py replay FILE [options]: the viewer on that record
+        if len(argv) < 2 or argv[1].startswith("-"):
+            print("cardavia: replay needs a record file: main.py replay FILE (see --help)", file=sys.stderr)
+            return 2
+        argv = ["--scene", "replay", "--record", argv[1], *argv[2:]]
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

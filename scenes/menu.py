@@ -83,9 +83,13 @@ class MenuScene(UIScene):
         self.ui.add(Button((LEFT, y, 154, 46), self.label("menu.rules"), self._rules, name="rules"))
         self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("stats.menu"), self._stats, name="stats"))
         y += 46 + 12
-        for key, fn in (("settings", self._settings), ("quit", app.quit)):
-            self.ui.add(Button((LEFT, y, 320, 46), self.label(f"menu.{key}"), fn, name=key))
-            y += 46 + 12
+        self.ui.add(Button((LEFT, y, 320, 46), self.label("menu.settings"), self._settings, name="settings"))
+        y += 46 + 12
+        # Replays (the kept matches, issue 21) and Quit share a row, as Rules and Statistics do.
+        self.ui.add(Button((LEFT, y, 154, 46), self.label("replay.menu"), lambda: self.app.open_scene("replays"),
+                           name="replays"))
+        self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("menu.quit"), app.quit, name="quit"))
+        y += 46 + 12
         self.quit_button = self.ui.widgets[-1]
         # The "Match in progress" offer (shown only when a save exists).
         offer = lambda: self.saved is not None and not self.confirming  # noqa: E731
@@ -237,7 +241,9 @@ class MenuScene(UIScene):
         surface.blit(title_layer, (LEFT - 4, 104 + rise))
         tw = title.get_width() - 20
         surface.blit(theme.ornament(tw), (LEFT, 196 + rise))
-        theme.small_caps(surface, self.t("app.tagline"), (LEFT + 2, 222 + rise), 16, theme.BRASS)
+        tagline = self.t("app.tagline")  # the games' names: as wide as the title, however many
+        size = theme.fit(tagline, "cond_bold", 16, tw, min_size=11, tracking_ratio=0.16, caps=True)
+        theme.small_caps(surface, tagline, (LEFT + 2, 222 + rise), size, theme.BRASS)
         theme.blit_text(surface, self.t("app.subtitle"), (LEFT + 2, 252 + rise), "serif", 17, theme.CREAM_DIM)
         # Hero fan of the featured deck.
         deck = self._deck()

@@ -112,6 +112,11 @@ for _name, _module, _parents in (
     ("pause", "scenes.pause", ("menu", "decks", "games", "table")),
     ("stats", "scenes.stats", ("menu",)),
     ("scoresheet", "scenes.table.sheet", ("menu", "decks", "games", "table")),
+    # Replays and watching (issue 21): the viewer, the kept matches, a computer match, saving a record.
+    ("replay", "scenes.replay", ("menu",)),
+    ("replays", "scenes.replay.library", ("menu",)),
+    ("watch", "scenes.replay.watch", ("menu",)),
+    ("save_record", "scenes.replay.prompt", ("menu",)),
 ):
     register_scene(_name, _module, _parents)
 

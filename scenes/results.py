@@ -43,6 +43,7 @@ DEMO_SEED = 11
 INPUT_GUARD = 0.4
 WIN = (236, 202, 128)
 LOSS = (214, 120, 100)
+REPLAY_ROW = 50  # "Watch the replay" and "Save the record as…" above the buttons, once the match is over
 
 
 # ====================================================================== celebration
@@ -135,7 +136,7 @@ class ResultsScene(UIScene):
         top = (22 + 80 + 30 + (0 if self.single_deal else 22) + 22) if self.over else (22 + 46 + 24 + 22)
         notes = sum(len(theme.wrap(n, "serif", 15, PANEL_W - 2 * TABLE_PAD - 20)) for n in m.notes)
         return (top + (34 if m.headline else 0) + (30 if m.bar else 0) + 32 + len(m.rows) * (row_h + 2) + 10
-                + notes * 21 + 18 + 48 + 26)
+                + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.over else 0))
 
     def build(self) -> None:
         # Rows shrink a little when a long breakdown (Cìcera's match end) would not fit.
@@ -158,6 +159,14 @@ class ResultsScene(UIScene):
         # The match's score sheet, deal by deal (scenes.table.sheet, the "scoresheet" scene).
         self.ui.add(Button((self.rect.right - TABLE_PAD - 180, y + 3, 180, 42), self.label("sheet.title"),
                            lambda: self.app.open_scene("scoresheet", session=self.session), size=14, name="sheet"))
+        if self.over:  # the whole match, to watch again or to keep as a file (issue 21)
+            ry, rw = y - REPLAY_ROW, 260
+            self.ui.add(Button((self.rect.centerx - rw - 8, ry, rw, 40), self.label("replay.watch_replay"),
+                               lambda: self.app.open_scene("replay", session=self.session), size=14,
+                               name="watch_replay"))
+            self.ui.add(Button((self.rect.centerx + 8, ry, rw, 40), self.label("replay.save_record"),
+                               lambda: self.app.open_scene("save_record", session=self.session), size=14,
+                               name="save_record"))
         self.ui.focus(self.primary)
 
     # ------------------------------------------------------------------ actions

@@ -41,7 +41,7 @@ PANEL = pygame.Rect(330, 16, 620, 688)
 LABEL_X = PANEL.x + 44
 CONTROL_X = PANEL.x + 278
 CONTROL_W = 300
-ROW_H = 44
+ROW_H = 41  # twelve rows above the buttons
 
 
 class SettingsScene(UIScene):
@@ -92,6 +92,10 @@ class SettingsScene(UIScene):
         self.ui.add(toggle(row("story.running_tally"), None, lambda: app.settings.running_tally,
                            lambda v: app.set_setting("running_tally", v), self.label("common.on"),
                            self.label("common.off"), name="running_tally"))
+        # Open hands practice (issue 21): the computer's cards face up; such matches are practice.
+        self.ui.add(toggle(row("replay.open_hands"), None, lambda: app.settings.open_hands,
+                           lambda v: app.set_setting("open_hands", v), self.label("common.on"),
+                           self.label("common.off"), name="open_hands"))
         by = PANEL.bottom - 90
         self.ui.add(Button((PANEL.x + 44, by, 250, 46), self.label("settings.reset_picture"), self._reset,
                            name="reset"))

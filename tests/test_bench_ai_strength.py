@@ -37,3 +37,30 @@ def test_a_small_tournament_prints_margin_win_rate_and_times(capsys, monkeypatch
 def test_bad_settings_get_a_clear_message(capsys, args, message):
     assert ai_strength.main(["--game", "briscola", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_preset_plays_its_house_rules_with_its_player_count(capsys):
+    rc = ai_strength.main(["--game", "scopa", "--preset", "scopone", "--a", "greedy", "--b", "random",
+                           "--deals", "1"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "scopa 4p" in out and "(preset scopone)" in out and "deal=scopone" in out
+
+
+def test_an_option_is_read_as_the_config_reads_it(capsys):
+    rc = ai_strength.main(["--game", "scopa", "--players", "2", "--option", "napola=true", "--option",
+                           "aces=take_all", "--a", "greedy", "--b", "random", "--deals", "1"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "napola=True" in out and "aces=take_all" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--preset", "scopone", "--players", "2"], "for 4 players, not 2"),
+    (["--preset", "nope"], "has no preset 'nope'"),
+    (["--option", "napola=maybe"], "napola=maybe is not allowed"),
+    (["--option", "napola"], "must look like NAME=VALUE"),
+    (["--option", "colour=red"], "no option 'colour'"),
+])
+def test_bad_house_rules_get_a_clear_message(capsys, args, message):
+    assert ai_strength.main(["--game", "scopa", *args]) == 2
+    assert message in capsys.readouterr().err

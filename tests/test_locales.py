@@ -29,7 +29,7 @@ SECTIONS = sorted({k.split(".")[0] for k in TABLES["en"]})
 #: Texts that are rightly the same as the English: names, the games' own words, and words
 #: these languages share with English.
 SAME_AS_ENGLISH = {
-    "Cardavia", "Scopa · Cìcera · Briscola · Schnapsen", "{value}%", "OK",
+    "Cardavia", "Scopa · Cìcera · Briscola · Schnapsen · Tressette", "{value}%", "OK",
     "Contrast",        # nl
     "Start",           # nl, de
     "West",            # nl, de

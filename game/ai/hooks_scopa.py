@@ -11,11 +11,11 @@ import random
 from collections.abc import Callable
 
 from game.ai.determinize import deal_hidden, hidden_cards, sample_by_likelihood
-from game.ai.heuristics_scopa import evaluate, play_score
+from game.ai.heuristics_scopa import evaluate, house_worth, play_score
 from game.cards import Card
 from game.rules.base import Action
 from game.rules.capture import sums_by_value
-from game.rules.scopa import ScopaRules, ScopaState, ScopaView
+from game.rules.scopa import ACE, ScopaRules, ScopaState, ScopaView
 
 #: Deal-point margins are divided by this so utilities sit roughly in [-1, 1].
 SCALE = 4.0
@@ -138,7 +138,9 @@ def _worth_table(rules: ScopaRules) -> dict[Card, float]:
 
 
 def _worth(rules: ScopaRules, c: Card) -> float:
-    """Rough worth of owning ``c``: a card, a coin, a primiera 7 or 6, the settebello."""
+    """Rough worth of owning ``c``: a card, a coin, a primiera 7 or 6, the settebello — and
+    what the house rules in force add (re bello's King of Coins, napola's run: the greedy
+    heuristics' own ``house_worth``)."""
     w = 1.0
     if c.suit == rules.scoring_suit:
         w += 0.7
@@ -148,26 +150,31 @@ def _worth(rules: ScopaRules, c: Card) -> float:
         w += 0.4
     if c is rules.settebello:
         w += 4.0
-    return w
+    return w + house_worth(rules, c)
 
 
 Option = tuple[Card, tuple[Card, ...]]
 
 
 def classic_captures(rules: ScopaRules) -> bool:
-    """Whether the playout's own move code applies: match before sum, no Ace that sweeps (the
+    """Whether the standard captures are in force: match before sum, no Ace that sweeps (the
     options ``capture`` and ``aces`` at their defaults — RULES.md, "House rules")."""
     opts = rules.options
     return opts.get("capture", "match_first") == "match_first" and opts.get("aces", "normal") == "normal"
 
 
 def _plain_pick(options: list[Option], table_sum: int, final: bool, values: dict[Card, int],
-                worth: dict[Card, float], top: int, rand: Callable[[], float]) -> Option:
+                worth: dict[Card, float], top: int, rand: Callable[[], float],
+                sweep_of: list[int] | None = None, take_all: bool = False) -> Option:
     """The plain policy's choice among ``options`` ((card, captured cards) pairs): sweep, take
-    valuable cards, and do not leave a table that sums to a card value (a fixed penalty); a
-    little noise (``rand``) breaks ties at random. The one scoring of both :func:`rollout` and
+    valuable cards, and do not leave a table that one card sweeps (a fixed penalty); a little
+    noise (``rand``) breaks ties at random. The one scoring of both :func:`rollout` and
     ``playout(smart=False)``; its arguments are what the playout's loop already holds (a
-    call per turn that looks nothing up costs the playout about 2 %, measured)."""
+    call per turn that looks nothing up costs the playout about 2 %, measured).
+
+    House rules: ``sweep_of`` (:func:`_sweep_table`; None: the standard captures) gives per
+    table total the card value that sweeps it; with ``take_all`` an Ace's capture scores no
+    scopa (a table it sweeps is not penalised as a scopa)."""
     best = options[0]
     best_v = -1e9
     for o in options:
@@ -179,18 +186,42 @@ def _plain_pick(options: list[Option], table_sum: int, final: bool, values: dict
                 v += worth[t]
                 left -= values[t]
             if left == 0:
-                if not final:
+                if not final and not (take_all and c.rank == ACE):
                     v += 6.0
-            elif left <= top:
+            elif (left <= top) if sweep_of is None else sweep_of[left] > 0:
                 v -= 2.5
         else:
             v = -worth[c]
-            if table_sum + values[c] <= top:
+            s = table_sum + values[c]
+            if (s <= top) if sweep_of is None else sweep_of[s] > 0:
                 v -= 2.5
         v += rand() * 0.1  # break ties at random
         if v > best_v:
             best_v, best = v, o
     return best
+
+
+def _sweep_table(rules: ScopaRules) -> list[int] | None:
+    """Per table total (0 … the whole deck's), the card value that takes the whole table in
+    one capture (0: none) under the rules in force — None under the standard captures (the
+    playout then tests ``total <= top`` itself). With ``aces: take_all`` a lone Ace on the
+    table (total 1) is no scopa threat: an Ace's capture never scores one. Cached per rules."""
+    if classic_captures(rules):
+        return None
+    cached = getattr(rules, "_ai_scopa_sweep", None)
+    if cached is None:
+        top = rules.max_value
+        total = sum(rules.values[c] for c in rules.deck_cards)
+        cached = []
+        for s in range(total + 1):
+            if rules.fifteen is not None:
+                v = rules.fifteen - s
+                v = v if 1 <= v <= top and s > 0 else 0
+            else:
+                v = s if 0 < s <= top else 0
+            cached.append(0 if (v == 1 and rules.aces_take_all) else v)
+        rules._ai_scopa_sweep = cached  # type: ignore[attr-defined]
+    return cached
 
 
 def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: random.Random) -> Action:
@@ -201,8 +232,13 @@ def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: rand
     final = not state.stock and sum(len(h) for h in state.hands) == 1
     options = [(a.card, a.capture) for a in legal]
     choice = _plain_pick(options, sum(values[t] for t in state.table), final, values, _worth_table(rules),
-                         rules.max_value, rng.random)
+                         rules.max_value, rng.random, _sweep_table(rules), rules.aces_take_all)
     return legal[options.index(choice)]
+
+
+#: Smart playout, ``aces: take_all``: an Ace the next seat may hold takes every card left on a
+#: table without one (no scopa): this share of their worth is the play's expected loss.
+ACE_TAKES_ALL_RISK = 0.7
 
 
 def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: list | None = None, *,
@@ -210,19 +246,20 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
     """Play the deal to its end with an epsilon-greedy policy, straight on the state.
 
     The search's hot loop: no Action objects, no events, no history. It follows the rules
-    exactly as ``ScopaRules.apply`` does (tests replay ``trace`` through the engine to prove it)
-    — under the standard capture rules (:func:`classic_captures`). Under a house rule that
-    changes what a card takes it asks the rules for the moves and plays them through
-    ``rules.apply`` instead: slower, and right whatever the rules say. ``trace`` collects the
-    moves the playout makes itself (not those it hands to ``rules.apply``).
+    exactly as ``ScopaRules.apply`` does, under every house rule (tests and the conformance
+    suite replay ``trace``, every move, through the engine to prove it): the legal plays as
+    ``ScopaRules.legal_actions`` lists them — a match first, else a sum (``capture:
+    match_first``), or every set making 15 with the card (``capture: fifteen``), and an Ace
+    taking a table without one (``aces: take_all``), whose capture scores no scopa.
 
     ``smart`` (the default) weighs sweep risks with what the acting seat could know: the chance
-    that the next seat holds a card of the value a play leaves on the table, from the cards of
-    that value still out of sight (not in a pile, on the table or in the seat's own hand) —
-    why: a fixed penalty also shies from sums no unseen card can take, and ignores how likely
-    a take is. It also prefers to place "dead" cards (whose value nobody else can still pair).
+    that the next seat holds a card of the value that sweeps what a play leaves on the table,
+    from the cards of that value still out of sight (not in a pile, on the table or in the
+    seat's own hand) — why: a fixed penalty also shies from sums no unseen card can take, and
+    ignores how likely a take is. It also prefers to place "dead" cards (that nobody else can
+    still take alone), and under ``take_all`` weighs the chance of an Ace taking the table.
     ``smart=False`` is the plain policy of :func:`rollout` (:func:`_plain_pick`: a fixed
-    penalty for any table summing <= 10), which the normal and easy levels use.
+    penalty for a table one card sweeps), which the normal and easy levels use.
     """
     values = rules.values
     hands, table, stock, piles = state.hands, state.table, state.stock, state.piles
@@ -231,8 +268,10 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
     seat = state.to_act
     worth = _worth_table(rules)
     top = rules.max_value
-    classic = classic_captures(rules)
-    legal_actions, apply = rules.legal_actions, rules.apply
+    fifteen = rules.fifteen
+    take_all = rules.aces_take_all
+    # Per table total, the value that sweeps it (None: the standard captures, ``<= top``).
+    sweep_of = _sweep_table(rules)
     # Cards of each value still in some hand or the stock (what nobody has seen leave play).
     out = [0] * (top + 1)
     for x in hands:
@@ -247,12 +286,29 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
         table_sum = 0
         for t in table:
             table_sum += values[t]
-        if classic:
-            # The legal plays, as in ScopaRules.legal_actions: a match first, else a sum, else
-            # place (inlined: the rules' own list of Actions costs this loop about 40 %).
-            options: list[Option] = []
+        # The legal plays, as ScopaRules.legal_actions lists them (inlined: the rules' own list
+        # of Actions costs this loop about 40 %).
+        options: list[Option] = []
+        rest = hand
+        ace_free = False
+        if take_all and table:
+            ace_free = True
+            for t in table:
+                if t.rank == ACE:
+                    ace_free = False
+                    break
+            if ace_free:
+                # Asso piglia tutto: an Ace takes the whole table (the rules' sorted tuple).
+                sweep = tuple(sorted(table))
+                rest = []
+                for c in hand:
+                    if c.rank == ACE:
+                        options.append((c, sweep))
+                    else:
+                        rest.append(c)
+        if fifteen is None:
             unmatched: list[Card] = []
-            for c in hand:
+            for c in rest:
                 v = values[c]
                 matched = False
                 for t in table:
@@ -271,8 +327,16 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
                             options.append((c, cap))
                     else:
                         options.append((c, ()))
-        else:
-            options = [(a.card, a.capture) for a in legal_actions(state)]
+        elif rest:
+            # Scopa a quindici: every set of one or more table cards making 15 with the card.
+            sums = sums_by_value(table, values, fifteen - min(values[c] for c in rest), min_size=1) if table else {}
+            for c in rest:
+                caps = sums.get(fifteen - values[c])
+                if caps:
+                    for cap in caps:
+                        options.append((c, cap))
+                else:
+                    options.append((c, ()))
         final = not stock and sum(len(x) for x in hands) == 1
         if len(options) == 1:
             c, cap = options[0]
@@ -303,6 +367,10 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
                     risk[i] = r
                 return r
 
+            if take_all:
+                table_worth = 0.0
+                for t in table:
+                    table_worth += worth[t]
             best_v = -1e9
             for oc, ocap in options:
                 if ocap:
@@ -312,30 +380,44 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
                         v += worth[t]
                         left -= values[t]
                     if left == 0:
-                        if not final:
+                        if not final and not (take_all and oc.rank == ACE):
                             v += SCOPA_BONUS
-                    elif left <= top:
-                        v -= SWEEP_RISK * chance(left)
+                    elif sweep_of is None:
+                        if left <= top:
+                            v -= SWEEP_RISK * chance(left)
+                    else:
+                        sv = sweep_of[left]
+                        if sv:
+                            v -= SWEEP_RISK * chance(sv)
+                        if take_all and ace_free and oc.rank != ACE:
+                            # What is left holds no Ace (the table had none): an Ace takes it.
+                            lw = table_worth
+                            for t in ocap:
+                                lw -= worth[t]
+                            v -= ACE_TAKES_ALL_RISK * lw * chance(1)
                 else:
                     ov = values[oc]
-                    # A placed card is lost when someone pairs it; a dead card is safer.
-                    v = -worth[oc] * (0.5 + 0.5 * chance(ov))
                     s = table_sum + ov
-                    if s <= top:
-                        v -= SWEEP_RISK * chance(s)
+                    if sweep_of is None:
+                        # A placed card is lost when someone pairs it; a dead card is safer.
+                        v = -worth[oc] * (0.5 + 0.5 * chance(ov))
+                        if s <= top:
+                            v -= SWEEP_RISK * chance(s)
+                    else:
+                        taker = ov if fifteen is None else fifteen - ov
+                        v = -worth[oc] * (0.5 + 0.5 * (chance(taker) if 1 <= taker <= top else 0.0))
+                        sv = sweep_of[s]
+                        if sv:
+                            v -= SWEEP_RISK * chance(sv)
+                        if take_all and oc.rank != ACE and (ace_free or not table):
+                            v -= ACE_TAKES_ALL_RISK * ((table_worth if table else 0.0) + worth[oc]) * chance(1)
                 v += rng.random() * 0.1
                 if v > best_v:
                     best_v, c, cap = v, oc, ocap
         else:
-            c, cap = _plain_pick(options, table_sum, final, values, worth, top, rng.random)
+            c, cap = _plain_pick(options, table_sum, final, values, worth, top, rng.random, sweep_of, take_all)
         out[values[c]] -= 1
         in_play -= 1
-        if not classic:
-            apply(state, Action("play", c, cap, False), check=False)
-            if state.over:
-                return
-            seat = state.to_act
-            continue
         if trace is not None:
             trace.append(Action("play", c, cap, False))
         hand.remove(c)
@@ -347,7 +429,8 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
             pile.append(c)
             pile.extend(cap)
             state.last_capture_team = team
-            if not table and not final:
+            # No scopa on the deal's last card, nor for an Ace's capture under take_all.
+            if not table and not final and not (take_all and c.rank == ACE):
                 state.scope[team] += 1
         else:
             table.append(c)
@@ -364,15 +447,19 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
 
 
 def prior(rules: ScopaRules, view: ScopaView, action: Action) -> float:
-    """The greedy evaluation, scaled; a sweep or taking the settebello counts as obvious (>= 1)."""
+    """The greedy evaluation, scaled; a scopa or taking the settebello (with ``re_bello`` the
+    King of Coins too) counts as obvious (>= 1) — an Ace that takes all under ``aces:
+    take_all`` scores no scopa, so it is left to the evaluation."""
     c = action.card
     cap = action.capture
     if cap:
         final = view.stock_count == 0 and sum(view.hand_counts) == 1
-        if len(cap) == len(view.table) and not final:
+        if len(cap) == len(view.table) and not final and not (rules.aces_take_all and c.rank == ACE):
             return 1.5
         if c is rules.settebello or rules.settebello in cap:
             return 1.2
+        if rules.re_bello and (c is rules.re_bello_card or rules.re_bello_card in cap):
+            return 1.1
     return max(-0.9, min(0.9, evaluate(rules, view, action) / 10.0))
 
 
@@ -399,6 +486,10 @@ def reason(rules: ScopaRules, view: ScopaView, action: Action) -> tuple[str, dic
             return ("suggest.reason.sweep", {})
         if rules.settebello in taken:
             return ("suggest.reason.settebello", {"card": rules.settebello.code})
+        # The cards a house rule scores: re bello's King of Coins, the start of a napola.
+        special = [t for t in taken if house_worth(rules, t) >= 1.0]
+        if special:
+            return ("suggest.reason.special", {"card": special[0].code})
         sevens = [t for t in taken if t.rank == "7"]
         if sevens:
             return ("suggest.reason.primiera", {"card": sevens[0].code})

@@ -14,6 +14,10 @@ the rules). It is built in parts:
 - the views: :mod:`~scenes.table.hud` (plates, scores, status, match over),
   :mod:`~scenes.table.board` (the cards on the felt), :mod:`~scenes.table.buttons`,
   :mod:`~scenes.table.assist` (the suggested move, the question "Close the stock?").
+- the story: :mod:`~scenes.table.narrate` (what happened, in words, from the record events:
+  the captions, the log; no pygame), :mod:`~scenes.table.story` (the keys L, T, S, the pile
+  clicks, a finished trick's click), the panels :mod:`~scenes.table.overlays` (the play
+  log, the last trick or capture, your pile) and :mod:`~scenes.table.sheet` (the score sheet).
 - :mod:`~scenes.table.scene` — the scene that holds them and maps keys and clicks;
   :mod:`~scenes.table.factory` — ``create(app, **params)``, what the registry calls for "table".
 

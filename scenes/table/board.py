@@ -38,10 +38,15 @@ def draw_cards(surface: pygame.Surface, s: Any, P: CardPainter) -> None:
         stack(P, surface, L.pile(t), m.piles[t], str(m.piles[t]) if m.piles[t] else None)
     highlights = highlights_of(s)
     hand_set = set(m.hand)
+    # Open hands practice (issue 21): the other seats' cards face up where their backs rest.
+    faces = open_hand_places(s) if hands_open(s) else {}
+    backs = {k for keys in s.backs.values() for k in keys} if faces else set()
+    for code, p in faces.items():
+        P.draw(surface, code, p.x, p.y, p.angle, p.h, 0.0, 1.0, 60)
     for sp in sprites:
         if sp is trump_sp and not sp.moving:
             continue
-        if sp.key in hand_set and not sp.moving:
+        if (sp.key in hand_set or sp.key in backs) and not sp.moving:
             continue
         draw_sprite(surface, s, P, sp, highlight=highlights.get(sp.key))
     # The hand last, left to right, lifted where the player points.
@@ -55,6 +60,24 @@ def draw_cards(surface: pygame.Surface, s: Any, P: CardPainter) -> None:
     for sp in sprites:
         if sp.key in hand_set and sp.moving:
             draw_sprite(surface, s, P, sp)
+
+
+def hands_open(s: Any) -> bool:
+    """Open hands practice (the ``open_hands`` setting): the computer's hands face up; the
+    controller counts such a match as practice."""
+    return bool(getattr(s.app.settings, "open_hands", False)) and not s.spectator
+
+
+def open_hand_places(s: Any) -> dict[str, TL.Place]:
+    """The other seats' cards face up, in hand order, where the layout puts their backs."""
+    m = s.model
+    out: dict[str, TL.Place] = {}
+    for seat in range(m.players):
+        if seat == m.viewer:
+            continue
+        hand = sorted(m.hands[seat], key=m.sort_key) if m.sort_key else list(m.hands[seat])
+        out.update(zip(hand, s.layout.backs(seat, len(hand))))
+    return out
 
 
 def card_places(L: Any, m: Any, backs: dict[int, list[str]]) -> dict[str, TL.Place]:
@@ -203,4 +226,4 @@ def hand_card_at(s: Any, pos: tuple[int, int]) -> str | None:
     return None
 
 
-__all__ = ["draw_cards", "draw_sprite", "trump_chip", "card_places", "highlights_of", "dimmed", "lift_target", "card_rect", "hand_card_at"]
+__all__ = ["draw_cards", "draw_sprite", "trump_chip", "card_places", "hands_open", "open_hand_places", "highlights_of", "dimmed", "lift_target", "card_rect", "hand_card_at"]

@@ -105,6 +105,7 @@ class TableController:
     def tick(self) -> None:
         """Once the animation is still: bots play, the match ends, the cursor stays in the hand."""
         self._collect_hint()
+        self.note_open_hands()
         if not self.host.motion.idle or self.host.final_panel:
             return
         if self.session.over:
@@ -153,12 +154,29 @@ class TableController:
             from game.variants import variant_key  # each preset / custom set keeps its own record
 
             problem = stats.record_result(self.rules.game_id, mode, outcome, abs(margin),
-                                          practice=self.session.undos > 0, suggested=self.session.suggestions > 0,
+                                          practice=self.session.undos > 0 or getattr(self.session, "open_hands", False),
+                                          suggested=self.session.suggestions > 0,
                                           variant=variant_key(self.rules.game, self.rules.options, self.rules.players))
         except (ValueError, OSError) as e:
             problem = str(e)
         if problem:
             self.app.toast(problem)
+        # Kept for Replays (issue 21): the record, who played which seat, practice or not.
+        from game import replays
+
+        _, kept = replays.keep_session(self.session, getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT))
+        if kept:
+            self.app.toast(self.app.t("replay.kept_failed", reason=kept))
+
+    def note_open_hands(self) -> None:
+        """Open hands practice (Settings, issue 21): once the computer's hands are shown, the
+        match is practice, and the save says so (a resume keeps it)."""
+        s = self.session
+        if self.spectator or s.over or getattr(s, "open_hands", False) or not getattr(self.app.settings, "open_hands", False):
+            return
+        s.open_hands = True
+        self.app.toast(self.app.t("replay.open_hands_on"))
+        self.save()
 
     def close(self) -> None:
         """Leaving the table for good: keep the match, stop any thinking bot (and suggestion)."""

@@ -229,9 +229,10 @@ class Narrator:
     def _on_deal(self, ev: Event) -> Line:
         dealer = ev.get("dealer")
         number = int(ev.get("number") or len(self.deals) + 1)
-        if self.deals and self.deals[-1].number == number:
-            self.deals.pop()  # a redeal: the void deal's story is replaced
+        void = self.deals.pop() if self.deals and self.deals[-1].number == number else None
         self.deal = d = self._new_deal(number, dealer)
+        if void is not None:  # a redeal: the void deal's words stay, its cards do not
+            d.lines = void.lines
         self.deals.append(d)
         d.stock = len(ev.get("stock") or [])
         d.trump = ev.get("trump")

@@ -208,10 +208,11 @@ class LogPanel(StoryPanel):
         sub = ""
         if self.rules.match_goal()[0] != "single":
             sub = self.t("log.match", totals="  ·  ".join(f"{story.team(t)} {v}" for t, v in enumerate(story.totals)))
-        self.title(surface, title, sub)
+        y = self.title(surface, title, sub)
+        self.view.y, self.view.h = y + 28, self.rect.bottom - 44 - (y + 28)  # under the heading, whatever its size
         if len(deals) > 1:
             arrows = f"{'◂ ' if self.deal_i > 0 else ''}{self.deal_i + 1} / {len(deals)}{' ▸' if self.deal_i < len(deals) - 1 else ''}"
-            theme.blit_text(surface, arrows, (r.x + 28, r.y + 30), "sans_bold", 14, theme.BRASS)
+            theme.blit_text(surface, arrows, (self.view.x, self.view.y - 24), "sans_bold", 14, theme.BRASS)
         head = story.score_heading()
         theme.small_caps(surface, head, (self.view.right, self.view.y - 22), 12, theme.BRASS, anchor="topright")
         pygame.draw.line(surface, theme.BRASS_DARK, (self.view.x, self.view.y - 5), (self.view.right, self.view.y - 5))

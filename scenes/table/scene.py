@@ -6,7 +6,9 @@ Enter takes the highlighted one (or click table cards to build the set); P place
 (games that allow declining a capture); C closes the stock (asked first: Enter confirms, Esc
 cancels), X exchanges the trump card, R toggles "declare the marriage" (games with those
 decisions); G suggests a move; Ctrl+Z takes back your last move; H toggles hints; Esc pauses.
-The mouse: a click chooses a card, a second click on it plays it.
+L opens the play log, T the last trick or capture, S the score sheet; a finished trick waits
+for any click or key (Settings). The mouse: a click chooses a card, a second click on it
+plays it; a click on your pile shows your cards, on another pile what it took last.
 """
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ class SheetPanel(StoryPanel):
 
     def cells(self) -> list[tuple[str, str, list[list[str]]]]:
         """(label, kind, per deal the texts per team) for every row: what the sheet shows
-        (tests read it). A line that scores shows its points ("·" for none), a card held
+        (tests read it). A line that scores shows its points ("–" for none), a card held
         shows ✓, the rest their value."""
         sheets = self.sheets()
         if not sheets:
@@ -127,9 +127,13 @@ class SheetPanel(StoryPanel):
             x0 += max(0, (r.right - 30 - x0 - len(shown) * (group_w + DEAL_GAP) + DEAL_GAP) // 2)
         names = [self.story.team(t) for t in range(teams)]
         row_h = max(20, min(30, (r.bottom - 50 - (y + 48)) // max(1, len(rows))))
-        # The deals' headings and the team names under them.
+        # The deals' headings and the team names under them, every other deal on a light band.
+        bottom = y + 46 + len(rows) * row_h
         for j, d in enumerate(shown):
             gx = x0 + j * (group_w + DEAL_GAP)
+            if j % 2 == 0:
+                band = pygame.Rect(gx - DEAL_GAP // 2 + 2, y - 6, group_w + DEAL_GAP - 4, bottom - y + 8)
+                surface.blit(theme.rounded(band.size, 8, (255, 255, 255, 12)), band)
             number = ends[d].get("number", d + 1)
             theme.small_caps(surface, self.t("sheet.deal", number=number), (gx + group_w // 2, y), 13, theme.BRASS,
                              anchor="midtop")

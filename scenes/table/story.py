@@ -19,9 +19,10 @@ from sprites import table_layout as TL
 from sprites.widgets import UI, Button
 
 KEYS = {pygame.K_l: "log", pygame.K_t: "review", pygame.K_s: "sheet"}
-#: Keys that never gather a waiting trick: they open a panel, pause, or take back a move.
-_KEEP = (pygame.K_ESCAPE, pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LCTRL, pygame.K_RCTRL, pygame.K_LALT,
-         pygame.K_RALT, *KEYS)
+#: Keys that never gather a waiting trick: they open a panel, pause, toggle the hints, ask for
+#: a suggestion, or are only held for another key (Ctrl+Z takes back a move meanwhile).
+_KEEP = (pygame.K_ESCAPE, pygame.K_h, pygame.K_g, pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LCTRL, pygame.K_RCTRL,
+         pygame.K_LALT, pygame.K_RALT, *KEYS)
 
 
 def button_rects() -> list[pygame.Rect]:

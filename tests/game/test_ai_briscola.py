@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game.ai import heuristics_briscola as hb
 from game.ai import hooks_briscola as H
 from game.ai.search import OBVIOUS, SearchBot, solve_exact
 from game.cards import card, cards
@@ -299,3 +300,246 @@ def test_playout_without_the_exact_finish_plays_the_policy_to_the_last_card(seed
         legal = R.legal_actions(ref)
         R.apply(ref, legal[0] if len(legal) == 1 else H.rollout(R, ref, legal, rng))
     assert ref.points == plain.points
+
+
+# ================================================================ four players, in partnerships
+R4 = make_rules("briscola", "piacentine", 4)
+
+
+def random_position4(seed: int, steps: int | None = None) -> BriscolaState:
+    rng = random.Random(seed)
+    s = R4.new_deal(rng, rng.randrange(4))
+    for _ in range(rng.randrange(40) if steps is None else steps):
+        if s.over:
+            break
+        R4.apply(s, rng.choice(R4.legal_actions(s)))
+    return s
+
+
+def _position4_with_stock(seed: int, stock: int, extra: int) -> BriscolaState | None:
+    """A random four-player position with ``stock`` cards left, ``extra`` plays after that."""
+    rng = random.Random(seed)
+    s = R4.new_deal(rng, rng.randrange(4))
+    while len(s.stock) > stock:
+        R4.apply(s, rng.choice(R4.legal_actions(s)))
+    for _ in range(extra):
+        if s.over:
+            return None
+        R4.apply(s, rng.choice(R4.legal_actions(s)))
+    return None if s.over else s
+
+
+def trick4(hands: list[str], trick: str, leader: int, trump: str = "2D") -> BriscolaState:
+    """A hand-built first trick of four players: ``hands`` as they are now, ``trick`` the
+    cards played so far from ``leader`` on, the rest of the deck in the stock (turned trump last)."""
+    hs = [cards(h) for h in hands]
+    played = cards(trick)
+    tc = card(trump)
+    used = {c for h in hs for c in h} | set(played) | {tc}
+    stock = [c for c in R4.deck_cards if c not in used] + [tc]
+    s = BriscolaState(players=4, dealer=(leader - 1) % 4, number=1, hands=hs, stock=stock, trump_card=tc,
+                      trump_suit=tc.suit, piles=[[], [], [], []], points=[0] * 4,
+                      to_act=(leader + len(played)) % 4, led=played[0] if played else None,
+                      following=played[1:], history=[((leader + i) % 4, c) for i, c in enumerate(played)])
+    assert len(stock) == 28 and sum(len(h) for h in hs) + len(played) == 12
+    return s
+
+
+def _greedy(rules, s: BriscolaState) -> str:
+    v = rules.view(s, s.to_act)
+    return max(rules.legal_actions(s), key=lambda a: hb.evaluate(rules, v, a)).card.code
+
+
+def _hard_choice(s: BriscolaState, seed: int, iterations: int = 600) -> str:
+    from game.ai.levels import HardBot
+
+    bot = HardBot(R4, s.to_act, seed, iterations=iterations, time_cap=None)
+    return bot.choose(R4.view(s, s.to_act), R4.legal_actions(s)).card.code
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_briscola_4p_partner_never_trumps_partners_winning_trick(seed):
+    # Seat 3 plays last. Its partner (seat 1) wins the trick with the Ace of Cups over seat
+    # 0's Three (21 points on it); trumps are Coins. Trumping with the 4 of Coins "takes" 21
+    # points the side already has and spends a trump (the two-player rule of thumb would
+    # trump here): greedy and hard play a plain card.
+    s = trick4(["7S JB", "6C QB", "3B AB", "4D 6S 2B"], "3C AC 4S", leader=0)
+    assert s.to_act == 3
+    assert _greedy(R4, s) in ("6S", "2B")
+    assert _hard_choice(s, seed) in ("6S", "2B")
+    # Also earlier in the trick: seat 2's partner (seat 0) leads the Ace of Cups; seat 2 does
+    # not trump it (greedy), whatever is still to come.
+    s = trick4(["7S JB", "6C QB", "4D 6S 2B", "KS 4B 7B"], "AC 5C", leader=0)
+    assert s.to_act == 2 and _greedy(R4, s) != "4D"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_briscola_4p_loads_an_ace_onto_partners_sure_trick(seed):
+    # Seat 3 plays last; its partner's King of Cups takes the trick for sure. The Ace of
+    # Swords (11 points) goes onto it rather than the 4 of Batons or a trump.
+    s = trick4(["7S JB", "4C QB", "3B 5B", "AS 4B 6D"], "5C KC 6C", leader=0)
+    assert _greedy(R4, s) == "AS"
+    assert _hard_choice(s, seed) == "AS"
+
+
+def test_briscola_4p_loads_a_three_when_the_partner_holds_the_top_trump():
+    # Seat 2 plays third: its partner led the Ace of trumps, which nothing still out can
+    # beat — a sure trick even with seat 3 to come. The Three of Cups (10 points) goes on it.
+    s = trick4(["7S JB", "6C QB", "3C 5S 6B", "KS 4B 7B"], "AD 4C", leader=0)
+    assert s.to_act == 2 and _greedy(R4, s) == "3C"
+    # With a plain King led instead, seat 3 may still trump it: no Three thrown on it.
+    s = trick4(["7S JB", "6C QB", "3C 5S 6B", "KS 4B 7B"], "KB 4C", leader=0)
+    assert _greedy(R4, s) != "3C"
+
+
+def test_briscola_4p_greedy_takes_an_opponents_ace_last():
+    # Seat 3, last: an opponent's Ace of Cups wins the trick; the 4 of Coins (a trump) takes it.
+    s = trick4(["7S JB", "6C QB", "3B 5B", "4D 6S 2B"], "AC 5C KS", leader=0)
+    assert _greedy(R4, s) == "4D"
+    assert H.prior(R4, R4.view(s, 3), play("4D")) >= OBVIOUS
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=SEEDS, det_seed=SEEDS)
+def test_briscola_4p_determinize_respects_the_view(seed, det_seed):
+    s = random_position4(seed)
+    if s.over:
+        return
+    seat = (s.to_act + seed) % 4
+    v = R4.view(s, seat)
+    d = H.determinize(R4, v, random.Random(det_seed))
+    assert R4.view(d, seat) == v
+    assert [len(h) for h in d.hands] == [len(h) for h in s.hands]
+    if v.stock_count:
+        assert d.stock[-1] is v.trump_card and len(d.stock) == len(s.stock)
+    if v.opponent_known:
+        assert v.trump_card in d.hands[v.trump_drawn_by]
+    placed = [c for h in d.hands for c in h] + d.stock
+    assert sorted(placed) == sorted([c for h in s.hands for c in h] + s.stock)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_briscola_4p_never_peeks(seed):
+    s = random_position4(seed, steps=random.Random(seed).randrange(0, 36))
+    if s.over:
+        return
+    seat = s.to_act
+    v = R4.view(s, seat)
+    other = H.determinize(R4, v, random.Random(seed + 1))
+    moves = []
+    for state in (s, other):
+        bot = SearchBot(R4, seat, seed=5, iterations=120, time_cap=None)
+        moves.append(bot.choose(R4.view(state, seat), R4.legal_actions(state)))
+    assert moves[0] == moves[1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, extra=st.integers(min_value=0, max_value=11))
+def test_briscola_4p_team_solver_equals_the_generic_minimax(seed, extra):
+    s = _position4_with_stock(seed, 0, extra)
+    if s is None:
+        return
+    seat = s.to_act
+    exact = {a: H._utility_of_margin(m) for a, m in H._team_margins(R4, s, seat).items()}
+    assert exact == pytest.approx(solve_exact(R4, s, seat, node_limit=10**6))
+    # The playout's exact finish gives each team what perfect play gives it.
+    p = R4.clone(s)
+    H._finish_exact(R4, p)
+    assert p.over and sum(p.points) == 120
+    mine = H.team_points(R4, p.points)[R4.team_of(seat)] - H.team_points(R4, p.points)[1 - R4.team_of(seat)]
+    assert mine == max(H._team_margins(R4, s, seat).values())
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS, det_seed=SEEDS, extra=st.integers(min_value=0, max_value=8))
+def test_briscola_4p_endgame_solve_uses_only_the_view(seed, det_seed, extra):
+    s = _position4_with_stock(seed, 0, extra)
+    if s is None:
+        return
+    seat = s.to_act
+    v = R4.view(s, seat)
+    assert H.complete(R4, v)
+    values = H.solve(R4, s, seat)
+    assert values is not None and set(values) == set(R4.legal_actions(s))
+    assert values == H.solve(R4, H.determinize(R4, v, random.Random(det_seed)), seat)
+    assert all(-1.0 <= u <= 1.0 for u in values.values())
+
+
+def test_briscola_4p_complete_only_once_the_stock_is_gone():
+    s = _position4_with_stock(3, 4, 1)
+    assert s is not None and not H.complete(R4, R4.view(s, s.to_act))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS)
+def test_briscola_4p_playout_is_the_rollout_policy_and_ends_with_all_points(seed):
+    s = random_position4(seed, steps=random.Random(seed).randrange(0, 39))
+    if s.over:
+        return
+    plain = R4.clone(s)
+    H.playout(R4, plain, random.Random(seed), exact=False)
+    assert plain.over and sum(plain.points) == 120 and not any(plain.hands)
+    ref = R4.clone(s)
+    rng = random.Random(seed)
+    while not ref.over:
+        legal = R4.legal_actions(ref)
+        R4.apply(ref, legal[0] if len(legal) == 1 else H.rollout(R4, ref, legal, rng))
+    assert H.team_points(R4, ref.points) == H.team_points(R4, plain.points)
+    full = R4.clone(s)
+    H.playout(R4, full, random.Random(seed))
+    assert full.over and sum(full.points) == 120
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS)
+def test_briscola_4p_playout_policy_ranks_cards_as_the_heuristic_model(seed):
+    # _pick_team (inlined for speed) is heuristics_briscola.follow_value with fixed chances.
+    s = random_position4(seed, steps=random.Random(seed).randrange(1, 39))
+    if s.over or s.led is None:
+        return
+    seat = s.to_act
+    best, best_seat, count, pts = H._team_trick(R4, s)
+    ours = R4.team_of(best_seat) == R4.team_of(seat)
+    opp_after, mate_after = hb.after_me(R4, seat, count)
+    keep = H._keep_table(R4, s.trump_suit)
+    got = H._pick_team(s.hands[seat], best, pts, ours, opp_after, mate_after, s.trump_suit, keep,
+                       R4.card_points, R4.beats, lambda: 0.0)
+    vals = {c: hb.follow_value(R4, c, best, pts, ours, opp_after, mate_after, s.trump_suit) for c in s.hands[seat]}
+    assert vals[got] == pytest.approx(max(vals.values()))
+
+
+def test_briscola_4p_card_reading_believes_a_player_who_does_not_trump_an_ace_has_no_trump():
+    # Seat 0 leads the Ace of Cups; seat 1 lets it go with the 7 of Cups, which a player
+    # holding a trump (Coins) seldom does. Seat 0's determinizations give seat 1 fewer trumps.
+    s = trick4(["4S 5S", "7C 5C 2B", "QS 6B JB", "6S 7B KB"], "AC", leader=0)
+    R4.apply(s, play("7C"))
+    v = R4.view(s, 0)
+
+    def trumps() -> int:
+        rng = random.Random(3)
+        return sum(sum(c.suit == v.trump_suit for c in H.determinize(R4, v, rng).hands[1]) for _ in range(600))
+
+    read = trumps()
+    H.CARD_READING = False
+    try:
+        blind = trumps()
+    finally:
+        H.CARD_READING = True
+    assert read < 0.7 * blind
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_briscola_4p_every_level_plays_a_whole_deal(level):
+    from game.ai import make_bot
+
+    rng = random.Random(7)
+    s = R4.new_deal(rng, 0)
+    bots = [make_bot(level, R4, seat, 7) for seat in range(4)]
+    for b in bots:
+        b.time_cap = None
+        b.iterations = min(b.iterations, 80)
+    while not s.over:
+        seat = s.to_act
+        R4.apply(s, bots[seat].choose(R4.view(s, seat), R4.legal_actions(s)), check=True)
+    assert sum(R4.deal_result(s).points) == 120

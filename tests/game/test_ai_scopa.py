@@ -14,17 +14,19 @@ from game.rules.scopa import ScopaState
 
 
 def position(players: int, hands: list[str], table: str, stock: int, to_act: int, dealer: int,
-             in_stock: str = "") -> tuple:
+             in_stock: str = "", options: dict | None = None, piles: list[str] | None = None) -> tuple:
     """A hand-built deal: the given hands and table, ``stock`` cards in the stock (``in_stock``
-    among them), the rest of the deck already captured (split between the teams' piles)."""
-    rules = make_rules("scopa", None, players)
+    among them), the rest of the deck already captured (split between the teams' piles, after
+    the cards ``piles`` puts in each), under the house rules ``options``."""
+    rules = make_rules("scopa", None, players, options or {})
     hs = [cards(h) for h in hands]
     tb = cards(table)
-    used = {c for h in hs for c in h} | set(tb)
+    given = [cards(p) for p in piles or [""] * rules.teams]
+    used = {c for h in hs for c in h} | set(tb) | {c for p in given for c in p}
     first = cards(in_stock)
     rest = first + [c for c in rules.cards if c not in used and c not in first]
     stk, rest = rest[:stock], rest[stock:]
-    piles = [rest[t::rules.teams] for t in range(rules.teams)]
+    piles = [given[t] + rest[t::rules.teams] for t in range(rules.teams)]
     state = ScopaState(players=players, dealer=dealer, number=1, hands=hs, table=tb, stock=stk, piles=piles,
                        scope=[0] * rules.teams, to_act=to_act, last_capture_team=0)
     return rules, state
@@ -159,45 +161,46 @@ def test_fast_playout_follows_the_rules_exactly(players):
         assert rules.deal_result(fast).points == rules.deal_result(slow).points
 
 
-@pytest.mark.parametrize("players,options", [
-    (2, {"capture": "fifteen"}), (3, {"aces": "take_all"}), (4, {"deal": "scopone", "aces": "take_all"}),
-    (4, {"deal": "scopone10", "capture": "fifteen"}), (4, {"deal": "scopone"}),
-])
-def test_playout_under_house_rules_plays_only_what_the_rules_allow(players, options):
-    """The playout's own move code is for the standard captures; under a house rule that
-    changes them it takes its moves from the rules and plays them through ``rules.apply`` —
-    validated here (check=True) — and ends every deal."""
+HOUSE_RULES = [
+    (2, {"capture": "fifteen"}), (3, {"aces": "take_all"}), (2, {"capture": "fifteen", "aces": "take_all"}),
+    (4, {"deal": "scopone", "aces": "take_all"}), (4, {"deal": "scopone10", "capture": "fifteen"}),
+    (4, {"deal": "scopone"}), (4, {"deal": "scopone10", "re_bello": True, "napola": True}),
+    (2, {"aces": "take_all", "re_bello": True, "napola": True}),
+]
+
+
+@pytest.mark.parametrize("players,options", HOUSE_RULES)
+@pytest.mark.parametrize("smart", [True, False])
+def test_fast_playout_follows_every_house_rule_exactly(players, options, smart):
+    """The playout's own move code covers every house rule (Scopone's hands of nine and ten
+    without a stock, Scopa a quindici, Asso piglia tutto — whose Ace scores no scopa — re bello,
+    napola): each traced move, replayed through the engine (validated), is legal, and the deal
+    ends with the playout's own scores."""
     rules = make_rules("scopa", None, players, options)
-    assert hooks_scopa.classic_captures(rules) == ("capture" not in options and "aces" not in options)
-    engine_apply = rules.apply
-    moves = []
-
-    def checked(state, action, check=False):
-        moves.append(action)
-        return engine_apply(state, action, check=True)
-
     rng = random.Random(players)
-    for i in range(15):
+    for i in range(25):
         s = rules.new_deal(rng, i % players, 1)
         for _ in range(rng.randrange(0, 12)):
-            engine_apply(s, rng.choice(rules.legal_actions(s)))
+            rules.apply(s, rng.choice(rules.legal_actions(s)))
         fast = rules.clone(s)
-        rules.apply = checked  # the playout reads rules.apply when it starts
         trace: list = []
-        try:
-            hooks_scopa.playout(rules, fast, random.Random(i), trace)
-        finally:
-            del rules.apply
+        hooks_scopa.playout(rules, fast, random.Random(i), trace, smart=smart, epsilon=0.1)
         assert fast.over and not any(fast.hands) and not fast.stock
-        if hooks_scopa.classic_captures(rules):
-            # Scopone with the standard captures: the playout's own moves, replayed, validated.
-            slow = rules.clone(s)
-            for a in trace:
-                engine_apply(slow, a)
-            assert slow.over and rules.deal_result(slow).points == rules.deal_result(fast).points
-        else:
-            assert not trace
-    assert bool(moves) != hooks_scopa.classic_captures(rules)
+        slow = rules.clone(s)
+        for a in trace:
+            assert a in rules.legal_actions(slow)
+            rules.apply(slow, a)
+        assert slow.over
+        assert (fast.piles, fast.scope, fast.table) == (slow.piles, slow.scope, slow.table)
+        assert rules.deal_result(fast).points == rules.deal_result(slow).points
+
+
+def test_ace_taking_all_scores_no_scopa_in_the_playout():
+    # Asso piglia tutto: the Ace takes 5C + KB, clearing the table, and scores no scopa.
+    rules, state = position(2, ["AS", "4B"], "5C KB", stock=0, to_act=0, dealer=1, options={"aces": "take_all"})
+    trace: list = []
+    hooks_scopa.playout(rules, state, random.Random(1), trace, epsilon=0.0)
+    assert str(trace[0]) == "AS x 5C+KB" and state.scope == [0, 0]
 
 
 def test_fast_playout_plain_policy_follows_the_rules_too():
@@ -271,3 +274,70 @@ def test_card_reading_believes_a_player_who_drops_a_card_had_nothing_to_take():
     finally:
         hooks_scopa.CARD_READING = True
     assert read < 0.5 * blind
+
+
+def _greedy(rules, state) -> str:
+    from game.ai.heuristics_scopa import evaluate
+
+    view = rules.view(state, state.to_act)
+    return str(max(rules.legal_actions(state), key=lambda a: evaluate(rules, view, a)))
+
+
+def test_greedy_takes_the_king_of_coins_with_re_bello():
+    # KS takes the King of Coins, 7C the 7 of Swords (two primiera sevens). Without re bello
+    # the sevens are worth more; with it the King of Coins is a point by itself.
+    hands = ["KS 7C", "AS 6B QC"]
+    rules, state = position(2, hands, "KD 7S", stock=12, to_act=0, dealer=1)
+    assert _greedy(rules, state) == "7C x 7S"
+    rules, state = position(2, hands, "KD 7S", stock=12, to_act=0, dealer=1, options={"re_bello": True})
+    assert _greedy(rules, state) == "KS x KD"
+    take = next(a for a in rules.legal_actions(state) if str(a) == "KS x KD")
+    assert hooks_scopa.prior(rules, rules.view(state, 0), take) >= OBVIOUS
+
+
+def test_greedy_keeps_king_of_coins_with_re_bello():
+    # Nothing to take: a card must go on the table, where the next player may take it. With
+    # re bello the King of Coins stays in hand and the 4 of Coins goes down instead.
+    rules, state = position(2, ["KD 4D", "AS 6B QC"], "JS", stock=12, to_act=0, dealer=1, options={"re_bello": True})
+    assert _greedy(rules, state) == "4D"
+
+
+def test_greedy_chases_the_napola_with_the_ace_of_coins():
+    # AS takes the Ace of Coins, 7C the 7 of Swords. With napola the Ace of Coins starts the
+    # run that scores (A, 2, 3 of Coins: worth chasing) and is taken first.
+    hands = ["AS 7C", "4S 6B QC"]
+    rules, state = position(2, hands, "AD 7S", stock=12, to_act=0, dealer=1)
+    assert _greedy(rules, state) == "7C x 7S"
+    rules, state = position(2, hands, "AD 7S", stock=12, to_act=0, dealer=1, options={"napola": True})
+    assert _greedy(rules, state) == "AS x AD"
+
+
+def test_playout_scores_re_bello_and_napola_through_the_rules():
+    # The search's utility is the rules' own deal_result: re bello and napola count in it.
+    rules, state = position(2, ["", ""], "", stock=0, to_act=0, dealer=1,
+                            options={"re_bello": True, "napola": True}, piles=["KD AD 2D 3D 4D", ""])
+    state.over = True
+    plain_rules = make_rules("scopa", None, 2)
+    plain = hooks_scopa.utilities(plain_rules, state)
+    house = hooks_scopa.utilities(rules, state)
+    pts = rules.deal_result(state).points
+    run = rules.napola_value(state.piles[0])
+    assert run >= 5 and pts[0] - plain_rules.deal_result(state).points[0] == 1 + run  # re bello + the napola
+    assert house[0] == pytest.approx((pts[0] - pts[1]) / hooks_scopa.SCALE) and house[0] > plain[0]
+
+
+@pytest.mark.parametrize("options", [{"deal": "scopone"}, {"deal": "scopone10"}])
+def test_scopone_determinizes_nine_and_ten_card_hands_without_a_stock(options):
+    rules = make_rules("scopa", None, 4, options)
+    rng = random.Random(2)
+    s = rules.new_deal(rng, 0, 1)
+    assert not s.stock and {len(h) for h in s.hands} == {rules.hand_size}
+    for _ in range(7):
+        rules.apply(s, rng.choice(rules.legal_actions(s)))
+    for seat in range(4):
+        view = rules.view(s, seat)
+        for k in range(20):
+            d = hooks_scopa.determinize(rules, view, random.Random(k))
+            assert rules.view(d, seat) == view and not d.stock
+            assert [len(h) for h in d.hands] == [len(h) for h in s.hands]
+            assert sorted(c for h in d.hands for c in h) == sorted(c for h in s.hands for c in h)

@@ -177,3 +177,17 @@ def test_a_narrator_starts_over_with_a_new_match():
     n = narrate(s.match.events, s.rules, i.t, "en", 0)
     again = narrate(s.match.events + s.match.events, s.rules, i.t, "en", 0)  # a second "match" line resets
     assert [ln.text for d in again.deals for ln in d.lines] == [ln.text for d in n.deals for ln in d.lines]
+
+
+def test_a_redeal_keeps_its_words_and_starts_the_deal_afresh():
+    rules = make_rules("scopa", "piacentine", 2)
+    n = Narrator(rules, I18n("en").t, "en", 0)
+    deal = {"event": "deal", "number": 1, "dealer": 1, "hands": [[], []], "table": ["KC", "KS", "KB", "2D"],
+            "stock": ["5C"] * 30, "trump": None}
+    n.feed(deal)
+    n.feed({"event": "redeal", "reason": "kings"})
+    n.feed({**deal, "table": ["3C", "4S", "5B", "2D"]})
+    assert len(n.deals) == 1
+    kinds = [ln.kind for ln in n.deal.lines]
+    assert kinds == ["deal", "redeal", "deal"] and "the 3 of Cups" in n.deal.lines[-1].text
+    assert n.deal.piles == [[], []] and n.deal.stock == 30

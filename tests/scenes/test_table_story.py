@@ -376,3 +376,35 @@ def test_a_screenshot_opens_the_panel_over_the_table():
     top = app.stack.top
     assert isinstance(top, LogPanel) and app.stack.scenes[-2].name == "table"
     assert I18n("en").t("log.title")
+
+
+# ---------------------------------------------------------------------- every panel fits, everywhere
+def _panel_views() -> list[tuple[str, int]]:
+    from game.rules import game_ids, make_rules
+
+    return [(g, n) for g in game_ids() for n in sorted({min(make_rules(g).game.players),
+                                                          max(make_rules(g).game.players)})]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_panel_renders_and_its_text_fits_in_every_game(lang):
+    from sprites import theme
+
+    app = make_app(lang, running_tally=True)
+    problems = []
+    for game, players in _panel_views():
+        scene = table(app, game, players=players, seed=9, moves=players * 7)
+        for kind in ("log", "review", "pile", "sheet"):
+            panel = scene.story.open(kind)
+            settle(app, 2)
+            with theme.measure_text() as m:
+                app.render()
+            problems += [f"{game} {players} {kind}: {s!r} is {w}px in a {box}px box" for s, w, box in m.overflows]
+            problems += [f"{game} {players} {kind}: raw key {s!r}" for s, _, _ in m.entries
+                         if s.split(".")[0] in ("narrate", "log", "review", "sheet", "story") and " " not in s]
+            assert app.stack.top is panel
+            app.stack.pop()
+        with theme.measure_text() as m:
+            app.render()  # the table itself: the caption, the trump and stock labels
+        problems += [f"{game} {players} table: {s!r} is {w}px in a {box}px box" for s, w, box in m.overflows]
+    assert not problems, "\n".join(problems)

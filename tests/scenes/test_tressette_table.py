@@ -106,3 +106,21 @@ def test_the_results_show_thirds_whole_points_the_last_trick_and_the_total_of_11
     rules4 = make_rules("tressette", "piacentine", 4)
     b = breakdown(i18n.t, rules4, dict(ev, detail={"thirds": [20, 12], "last_trick": 1}), 0, "en")
     assert b.headline == "The opponents took the last trick: 1 point"
+
+
+def test_the_score_panel_counts_the_deal_in_thirds():
+    from scenes.table import hud
+
+    assert [hud.in_thirds(n) for n in (0, 1, 2, 3, 14)] == ["0", "⅓", "⅔", "1", "4 ⅔"]
+    app = make_app("en")
+    scene = table(app, "tressette", players=4, seed=5, moves=9)
+    rules = scene.session.match.rules
+    won = [0, 0]
+    for ev in scene.session.match.events:
+        if ev["event"] == "deal":
+            won = [0, 0]
+        elif ev["event"] == "trick":
+            won[rules.team_of(ev["winner"])] += ev["points"]
+    rows = hud.score_rows(scene)
+    assert [r[3] for r in rows] == [f"{hud.in_thirds(w)} this deal" for w in won]
+    assert any(won)
