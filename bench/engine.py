@@ -1,4 +1,6 @@
-"""Random-playout speed of the rules core: deals per second, one line per game and player count.
+"""Random-playout speed of the rules core: deals per second, one line per game and player count
+— and, for a game with named option sets (rules.yaml ``presets``), one line per preset and
+player count it is played with (Scopa classica … Scopa a quindici).
 
     .venv/bin/python bench/engine.py [--seconds 2] [--game scopa] [--repeat 3]
 
@@ -14,7 +16,9 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -22,8 +26,9 @@ from game.config import get_config  # noqa: E402
 from game.rules import make_rules  # noqa: E402
 
 
-def deals_per_second(game: str, players: int, seconds: float, seed: int = 1) -> float:
-    rules = make_rules(game, None, players)
+def deals_per_second(game: str, players: int, seconds: float, seed: int = 1,
+                     options: Mapping[str, Any] | None = None) -> float:
+    rules = make_rules(game, None, players, options)
     rng = random.Random(seed)
     choice = rng.choice
     legal, apply, over = rules.legal_actions, rules.apply, rules.is_over
@@ -51,11 +56,15 @@ def main() -> int:
     config = get_config()
     for game in args.game or list(config.games):
         try:
-            counts = config.game(game).players
-            for players in counts:
-                rate = statistics.median(deals_per_second(game, players, args.seconds)
+            spec = config.game(game)
+            # A game with presets: a line per preset and player count; else per player count.
+            runs = [(p.id, dict(p.options), n) for p in spec.presets for n in p.players] or \
+                   [(None, {}, n) for n in spec.players]
+            for preset, options, players in runs:
+                rate = statistics.median(deals_per_second(game, players, args.seconds, options=options)
                                          for _ in range(max(1, args.repeat)))
-                print(f"{game} {players}p: {rate:,.0f} deals/s", flush=True)
+                label = f"{game} {players}p" + (f" {preset}" if preset else "")
+                print(f"{label}: {rate:,.0f} deals/s", flush=True)
         except (ImportError, NotImplementedError) as e:
             print(f"{game}: not available ({e})", flush=True)
     return 0

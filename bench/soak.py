@@ -2,9 +2,12 @@
 
     .venv/bin/python bench/soak.py [--deals 10000] [--seed 1] [--bots random,greedy]
 
-Counts deals (not matches): matches are played until the deal count for each game and
-player count is reached; every match record must pass the referee. Prints the counts and
-exits 1 on any exception or failed record.
+Counts deals (not matches): matches are played until the deal count for each game, player
+count and option combination is reached; every match record must pass the referee. Only the
+combinations a match may use are played: each option's values for that player count
+(``OptionSpec.allowed_for``: Scopone only with four) that pass the game's combination rules
+(``GameConfig.resolve_options``); the rest are counted apart as skipped, never as failures.
+Prints the counts and exits 1 on any exception or failed record.
 """
 from __future__ import annotations
 
@@ -33,12 +36,23 @@ def main() -> int:
     args = ap.parse_args()
     config = get_config()
     combos = []
+    skipped = 0
     for gid, game in config.games.items():
         decks = config.decks_for(gid)
         names = list(game.options)
         for players in game.players:
             for values in itertools.product(*(game.options[n].allowed for n in names)):
-                combos.append((gid, players, decks, dict(zip(names, values))))
+                options = dict(zip(names, values))
+                try:
+                    # Not offered for this player count, or against a combination rule: a
+                    # match cannot be set up this way (make_rules refuses it), so it is no test.
+                    if any(v not in game.options[n].allowed_for(players) for n, v in options.items()):
+                        raise ValueError("not offered")
+                    game.resolve_options(options, players)
+                except ValueError:
+                    skipped += 1
+                    continue
+                combos.append((gid, players, decks, options))
     per_combo = max(1, args.deals // len(combos))
     rng = random.Random(args.seed)
     bots = args.bots.split(",")
@@ -68,8 +82,8 @@ def main() -> int:
         opts = ",".join(f"{k}={v}" for k, v in options.items()) or "-"
         print(f"{gid} {players}p {opts}: {deals} deals in {matches} matches verified", flush=True)
     secs = time.perf_counter() - start
-    print(f"soak: {total_deals} deals in {total_matches} matches, {failures} failed records, "
-          f"{errors} exceptions, {secs:.0f} s")
+    print(f"soak: {total_deals} deals in {total_matches} matches over {len(combos)} option combinations "
+          f"({skipped} invalid ones skipped), {failures} failed records, {errors} exceptions, {secs:.0f} s")
     return 1 if failures or errors else 0
 
 

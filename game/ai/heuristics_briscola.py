@@ -5,9 +5,10 @@ never trump his winning card and load points (A, 3) onto a trick he surely takes
 One ply. Following, the value is the points at stake (the trick's cards and this one) won or
 given away, times how sure the side is of the outcome, minus what the card would have been
 worth kept for later. With two players, or as the last of four, the outcome is known. Earlier
-in a trick of four it is a chance: from the view (``evaluate``), the chance that no player
-still to come holds a card that beats the trick's best (the unseen cards dealt at random);
-without the view (the playout policy, card reading), fixed chances (AHEAD, BEHIND). Leading,
+in a trick of four it is a chance (:func:`side_chance`): that no opponent still to come holds
+a card that beats the trick's best, the cards he may hold dealt at random (the greedy from the
+view, the playout policy from the cards not yet played); card reading, which cannot know the
+player's view, uses fixed chances (AHEAD, AHEAD_TRUMP, BEHIND). Leading,
 the value is minus what the card risks: its points, and its future worth as a trump.
 """
 from __future__ import annotations
@@ -112,7 +113,7 @@ def follow_value(rules, c: Card, best: Card, on_table: int, ours: bool, opp_afte
     return (2.0 * p - 1.0) * stake - keep_value(rules, c, trump)
 
 
-def _nobody_beats(pool_size: int, beaters: int, hand: int) -> float:
+def nobody_beats(pool_size: int, beaters: int, hand: int) -> float:
     """P(a hand of ``hand`` cards dealt from ``pool_size`` unseen holds none of ``beaters``)."""
     if beaters <= 0 or hand <= 0:
         return 1.0
@@ -121,36 +122,43 @@ def _nobody_beats(pool_size: int, beaters: int, hand: int) -> float:
     return comb(pool_size - beaters, hand) / comb(pool_size, hand)
 
 
+def side_chance(ahead: bool, beaters: int, pool: int, later: Sequence[tuple[bool, int]]) -> float:
+    """The chance the side of the player now playing takes the trick: ``ahead`` whether it
+    holds the trick's best card after his card, ``beaters`` how many of the ``pool`` cards the
+    other seats may hold beat that card, ``later`` (is a partner, hand size) for each player
+    still to come, in order. The beaters are taken as dealt at random: the side ahead keeps
+    the trick when no opponent after holds one (a partner after that opponent taking it back
+    counts as even), the side behind gets it when the partner after holds one."""
+    if ahead:
+        p = 1.0
+        opp_seen = False
+        for mate, h in later:
+            if not mate:
+                p *= nobody_beats(pool, beaters, h)
+                opp_seen = True
+            elif opp_seen:
+                # A partner after the opponent may take it back: half the lost chance.
+                p += (1.0 - p) * 0.5 * (1.0 - nobody_beats(pool, beaters, h))
+        return p
+    for mate, h in later:
+        if mate:
+            return 1.0 - nobody_beats(pool, beaters, h)
+    return 0.0
+
+
 def win_chance(rules, view, c: Card, best: Card, ours: bool, others: Collection[Card]) -> float:
     """Four players, from ``view``: the chance the side of the seat to act takes the trick if
-    it plays ``c``. ``others``: the cards the other seats may hold (unseen, or known). The
-    players still to come are dealt the cards that beat the trick's best at random: the side
-    ahead keeps it when no opponent after holds one (or the partner after him takes it back,
-    counted as even), the side behind gets it when the partner after holds one."""
+    it plays ``c`` (:func:`side_chance`). ``others``: the cards the other seats may hold
+    (unseen, or known)."""
     trump = view.trump_suit
     n = view.players
     seat = view.seat
     ahead, top = team_top(rules, c, best, ours, trump)
     k = sum(1 for x in others if x is not c and rules.beats(x, top, trump))
-    pool = len(others)
     me = rules.team_of(seat)
-    later = [(seat + i) % n for i in range(1, n - len(view.trick))]
-    if ahead:
-        p = 1.0
-        opp_seen = False
-        for s in later:
-            if rules.team_of(s) != me:
-                q = _nobody_beats(pool, k, view.hand_counts[s])
-                p *= q
-                opp_seen = True
-            elif opp_seen:
-                # A partner after the opponent may take it back: half the lost chance.
-                p += (1.0 - p) * 0.5 * (1.0 - _nobody_beats(pool, k, view.hand_counts[s]))
-        return p
-    for s in later:
-        if rules.team_of(s) == me:
-            return 1.0 - _nobody_beats(pool, k, view.hand_counts[s])
-    return 0.0
+    later = [(rules.team_of(s) == me, view.hand_counts[s])
+             for s in ((seat + i) % n for i in range(1, n - len(view.trick)))]
+    return side_chance(ahead, k, len(others), later)
 
 
 def evaluate(rules, view, action: Action) -> float:

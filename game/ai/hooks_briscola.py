@@ -30,6 +30,7 @@ from game.ai.heuristics_briscola import (
     after_me,
     evaluate,
     follow_value,
+    nobody_beats,
     play_value,
     trick_so_far,
 )
@@ -685,18 +686,76 @@ def _pick(hand: list[Card], led: Card | None, trump: str, keep: dict[Card, float
     return best
 
 
+#: Four players: the playout policy judges who takes a trick from the cards not yet played
+#: (heuristics_briscola.side_chance: the chance that no opponent still to come holds a card
+#: that beats the trick's best, as the player could judge it); False: the fixed chances.
+POOL_CHANCES = True
+
+
+def _nobody_table(rules: BriscolaRules) -> list[list[list[float]]]:
+    """heuristics_briscola.nobody_beats(pool, k, h) for every pool size, beater count and
+    hand size of the deal, cached on the rules object (read-only after the first write)."""
+    table = rules.__dict__.get("_ai_briscola_nobody")
+    if table is None:
+        n = len(rules.deck_cards)
+        table = [[[nobody_beats(pool, k, h) for h in range(rules.hand_size + 1)] for k in range(pool + 1)]
+                 for pool in range(n + 1)]
+        rules.__dict__["_ai_briscola_nobody"] = table
+    return table
+
+
+def _pool_chance(cnt: dict[str, list[int]], trump: str, st: dict[Card, int], hand: list[Card], pool: int,
+                 later: list[tuple[bool, int]], nobody: list[list[list[float]]]) -> Callable[[bool, Card], float]:
+    """The chance function of :func:`_pick_team` for the player holding ``hand``:
+    heuristics_briscola.side_chance (its formula inlined on the ``nobody`` table of
+    :func:`_nobody_table`: the playout's hot loop), ``cnt`` counting the cards not yet played
+    per suit and strength, ``pool`` how many of them he does not hold, ``later`` (is a
+    partner, hand size) for the players still to come."""
+    trumps = sum(cnt[trump])
+    row = nobody[pool]
+
+    def chance(ahead: bool, top: Card) -> float:
+        suit = top.suit
+        k = sum(cnt[suit][st[top] + 1:])
+        if suit != trump:
+            k += trumps
+        for y in hand:
+            # rules.beats, inlined (his own cards are not in the other hands).
+            if (st[y] > st[top]) if y.suit == suit else y.suit == trump:
+                k -= 1
+        q = row[k]
+        if ahead:
+            p = 1.0
+            opp_seen = False
+            for mate, h in later:
+                if not mate:
+                    p *= q[h]
+                    opp_seen = True
+                elif opp_seen:
+                    p += (1.0 - p) * 0.5 * (1.0 - q[h])
+            return p
+        for mate, h in later:
+            if mate:
+                return 1.0 - q[h]
+        return 0.0
+
+    return chance
+
+
 def _pick_team(hand: list[Card], best: Card | None, on_table: int, ours: bool, opp_after: bool, mate_after: bool,
                trump: str, keep: dict[Card, float], cp: dict[Card, int], beats: Callable[[Card, Card, str], bool],
-               rand: Callable[[], float]) -> Card:
-    """Four players: the playout policy's card from ``hand`` — heuristics_briscola.follow_value
-    with the fixed chances (AHEAD, AHEAD_TRUMP, BEHIND) following, leading as :func:`_pick`,
-    ``rand`` adding the same noise. Inlined here (the playout's hot loop; the tests check it
-    ranks the cards as follow_value does): no trump over a partner's winning card, points onto
-    a trick the side holds, ``best`` the trick's best card (None: leading) worth ``on_table``
-    with it, ``ours`` whether the partner played it. The one scoring of :func:`rollout` and
+               rand: Callable[[], float], chance: Callable[[bool, Card], float] | None = None) -> Card:
+    """Four players: the playout policy's card from ``hand`` — heuristics_briscola.follow_value,
+    leading as :func:`_pick`, ``rand`` adding the same noise. Inlined here (the playout's hot
+    loop; the tests check it ranks the cards as follow_value does): no trump over a partner's
+    winning card, points onto a trick the side holds. ``best`` is the trick's best card (None:
+    leading), worth ``on_table`` with the others, ``ours`` whether the partner played it;
+    ``chance(ahead, top)`` gives the side's chance to take the trick (:func:`_pool_chance`),
+    None the fixed chances (AHEAD, AHEAD_TRUMP, BEHIND). The one scoring of :func:`rollout` and
     :func:`playout` with four players."""
     choice = hand[0]
     best_v = -1e9
+    on_best = -1.0  # the chance when the trick's best card stays on top (the same for all)
     for x in hand:
         pts = cp[x]
         if best is None:
@@ -709,7 +768,14 @@ def _pick_team(hand: list[Card], best: Card | None, on_table: int, ours: bool, o
             else:
                 top = best
                 ahead = ours
-            if ahead:
+            if chance is not None:
+                if top is best:
+                    if on_best < 0.0:
+                        on_best = chance(ahead, top)
+                    p = on_best
+                else:
+                    p = chance(ahead, top)
+            elif ahead:
                 p = (AHEAD_TRUMP if top.suit == trump else AHEAD) if opp_after else 1.0
             else:
                 p = BEHIND if mate_after else 0.0
@@ -718,6 +784,26 @@ def _pick_team(hand: list[Card], best: Card | None, on_table: int, ours: bool, o
         if v > best_v:
             best_v, choice = v, x
     return choice
+
+
+def _unplayed_counts(rules: BriscolaRules, state: BriscolaState) -> dict[str, list[int]]:
+    """Per suit, the cards in the hands and the stock counted by strength (index = strength)."""
+    st = rules.strength
+    top = max(st.values())
+    cnt = {c.suit: [0] * (top + 1) for c in rules.deck_cards}
+    for h in state.hands:
+        for c in h:
+            cnt[c.suit][st[c]] += 1
+    for c in state.stock:
+        cnt[c.suit][st[c]] += 1
+    return cnt
+
+
+def _later(rules: BriscolaRules, hands: list[list[Card]], seat: int, count: int) -> list[tuple[bool, int]]:
+    """(is a partner, hand size) of each player after ``seat`` in a trick with ``count`` cards on it."""
+    n = len(hands)
+    me = rules.team_of(seat)
+    return [(rules.team_of(s) == me, len(hands[s])) for s in ((seat + k) % n for k in range(1, n - count))]
 
 
 def rollout(rules: BriscolaRules, state: BriscolaState, legal: list[Action], rng: random.Random) -> Action:
@@ -733,10 +819,17 @@ def rollout(rules: BriscolaRules, state: BriscolaState, legal: list[Action], rng
         c = _pick(hand, state.led, trump, keep, rules.card_points, rules.beats, rng.random)
     else:
         best, best_seat, count, pts = _team_trick(rules, state)
-        ours = best is not None and rules.team_of(best_seat) == rules.team_of(state.to_act)
-        opp_after, mate_after = after_me(rules, state.to_act, count)
+        seat = state.to_act
+        ours = best is not None and rules.team_of(best_seat) == rules.team_of(seat)
+        opp_after, mate_after = after_me(rules, seat, count)
+        chance = None
+        if POOL_CHANCES and best is not None:
+            cnt = _unplayed_counts(rules, state)
+            pool = sum(sum(v) for v in cnt.values()) - len(state.hands[seat])
+            chance = _pool_chance(cnt, trump, rules.strength, state.hands[seat], pool,
+                                  _later(rules, state.hands, seat, count), _nobody_table(rules))
         c = _pick_team(hand, best, pts, ours, opp_after, mate_after, trump, keep, rules.card_points, rules.beats,
-                       rng.random)
+                       rng.random, chance)
     return legal[hand.index(c)]
 
 
@@ -875,6 +968,19 @@ def _playout_2p(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
     state.over = True
 
 
+def _seat_tables(rules: BriscolaRules) -> tuple[list[int], list[list[tuple[bool, bool]]], list[list[list[int]]]]:
+    """Per seat its team, per (seat, cards on the trick) ``after_me`` and the seats still to
+    play after it — cached on the rules object (read-only after the first, idempotent write)."""
+    cached = rules.__dict__.get("_ai_briscola_seats")
+    if cached is None:
+        n = rules.players
+        team = [rules.team_of(s) for s in range(n)]
+        after = [[after_me(rules, s, k) for k in range(n)] for s in range(n)]
+        order = [[[(s + i) % n for i in range(1, n - k)] for k in range(n)] for s in range(n)]
+        cached = rules.__dict__["_ai_briscola_seats"] = (team, after, order)
+    return cached
+
+
 #: Four players: the playout finishes exactly once the stock is gone and at most this many
 #: cards are left in the hands (the last two tricks: 16 lines of play; the last three cost
 #: about 30 times as much, measured, and the playout is the search's hot loop).
@@ -896,12 +1002,15 @@ def _playout_team(rules: BriscolaRules, state: BriscolaState, rng: random.Random
     beats = rules.beats
     keep = _keep_table(rules, trump) if stock else _last_keep_table(rules)
     rand = rng.random
-    team = [rules.team_of(s) for s in range(n)]
-    after = [[after_me(rules, s, k) for k in range(n)] for s in range(n)]
+    team, after, order = _seat_tables(rules)
     seat = state.to_act
     best, best_seat, count, pts = _team_trick(rules, state)
     left = sum(len(h) for h in hands)
     exact_at = EXACT_PLAYOUT_CARDS_4P if (EXACT_PLAYOUT if exact is None else exact) else -1
+    st = rules.strength
+    cnt = _unplayed_counts(rules, state) if POOL_CHANCES else None
+    nobody = _nobody_table(rules)
+    unplayed = left + len(stock)
     while True:
         if left <= exact_at and not stock:
             state.to_act = seat
@@ -914,10 +1023,17 @@ def _playout_team(rules: BriscolaRules, state: BriscolaState, rng: random.Random
             c = hand[int(rand() * len(hand))]
         else:
             opp_after, mate_after = after[seat][count]
+            chance = None
+            if cnt is not None and best is not None:
+                later = [(team[s] == team[seat], len(hands[s])) for s in order[seat][count]]
+                chance = _pool_chance(cnt, trump, st, hand, unplayed - len(hand), later, nobody)
             c = _pick_team(hand, best, pts, best is not None and team[best_seat] == team[seat], opp_after, mate_after,
-                           trump, keep, cp, beats, rand)
+                           trump, keep, cp, beats, rand, chance)
         hand.remove(c)
         left -= 1
+        unplayed -= 1
+        if cnt is not None:
+            cnt[c.suit][st[c]] -= 1
         if trace is not None:
             trace.append(c)
         if best is None or beats(c, best, trump):

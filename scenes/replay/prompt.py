@@ -89,6 +89,9 @@ class PathPrompt(UIScene):
         if path.is_dir():
             self.error = self.t("replay.is_folder", file=str(path))
             return
+        if not path.parent.is_dir():  # a mistyped folder is said so, never made
+            self.error = self.t("replay.no_folder", folder=str(path.parent))
+            return
         if os.path.lexists(path):
             self.asking = path  # the safe answer (Keep it) has the focus
             self.ui.focus(self.keep_button)

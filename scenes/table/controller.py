@@ -172,7 +172,8 @@ class TableController:
         """Open hands practice (Settings, issue 21): once the computer's hands are shown, the
         match is practice, and the save says so (a resume keeps it)."""
         s = self.session
-        if self.spectator or s.over or getattr(s, "open_hands", False) or not getattr(self.app.settings, "open_hands", False):
+        shown = bool(getattr(self.app.settings, "open_hands", False))
+        if self.spectator or s.over or getattr(s, "open_hands", False) or not shown:
             return
         s.open_hands = True
         self.app.toast(self.app.t("replay.open_hands_on"))

@@ -90,13 +90,6 @@ def _bonus_key(s: Any) -> str:
     return key if s.app.i18n.has(key) or s.app.i18n.has(key, "en") else "table.bonuses"
 
 
-def in_thirds(n: int) -> str:
-    """A count of thirds of a point as players write it: 14 → "4 ⅔", 2 → "⅔", 0 → "0"."""
-    whole, rest = divmod(n, 3)
-    frac = ("", "⅓", "⅔")[rest]
-    return (f"{whole} {frac}" if frac else str(whole)) if whole else (frac or "0")
-
-
 def score_rows(s: Any) -> list[Row]:
     m, rules = s.model, s.rules
     single = rules.match_goal()[0] == "single"
@@ -135,7 +128,7 @@ def score_rows(s: Any) -> list[Row]:
         if scores == "thirds":
             # The deal's trick points so far, as players count them: "4 ⅔".
             won = sum(m.card_points[p] for p in range(s.players) if rules.team_of(p) == t)
-            note = s.t("table.deal_thirds", value=in_thirds(won))
+            note = s.t("table.deal_thirds", value=rules.points_text(won))
         total = m.totals[t] if t < len(m.totals) else 0
         if single:  # one deal: its points are shown when it is over
             total = m.totals[t] if m.deal_number > 1 or m.match_over else 0

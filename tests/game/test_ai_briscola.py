@@ -350,7 +350,7 @@ def _greedy(rules, s: BriscolaState) -> str:
     return max(rules.legal_actions(s), key=lambda a: hb.evaluate(rules, v, a)).card.code
 
 
-def _hard_choice(s: BriscolaState, seed: int, iterations: int = 600) -> str:
+def _hard_choice(s: BriscolaState, seed: int, iterations: int = 1500) -> str:
     from game.ai.levels import HardBot
 
     bot = HardBot(R4, s.to_act, seed, iterations=iterations, time_cap=None)
@@ -492,20 +492,36 @@ def test_briscola_4p_playout_is_the_rollout_policy_and_ends_with_all_points(seed
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=SEEDS)
-def test_briscola_4p_playout_policy_ranks_cards_as_the_heuristic_model(seed):
-    # _pick_team (inlined for speed) is heuristics_briscola.follow_value with fixed chances.
+@given(seed=SEEDS, pooled=st.booleans())
+def test_briscola_4p_playout_policy_ranks_cards_as_the_heuristic_model(seed, pooled):
+    # _pick_team (inlined for speed) is heuristics_briscola.follow_value: with the chances
+    # judged from the cards not yet played (side_chance), or with the fixed ones.
     s = random_position4(seed, steps=random.Random(seed).randrange(1, 39))
     if s.over or s.led is None:
         return
     seat = s.to_act
+    hand = s.hands[seat]
     best, best_seat, count, pts = H._team_trick(R4, s)
     ours = R4.team_of(best_seat) == R4.team_of(seat)
     opp_after, mate_after = hb.after_me(R4, seat, count)
     keep = H._keep_table(R4, s.trump_suit)
-    got = H._pick_team(s.hands[seat], best, pts, ours, opp_after, mate_after, s.trump_suit, keep,
-                       R4.card_points, R4.beats, lambda: 0.0)
-    vals = {c: hb.follow_value(R4, c, best, pts, ours, opp_after, mate_after, s.trump_suit) for c in s.hands[seat]}
+    unplayed = [c for h in s.hands for c in h] + s.stock
+    later = H._later(R4, s.hands, seat, count)
+    chance = H._pool_chance(H._unplayed_counts(R4, s), s.trump_suit, R4.strength, hand,
+                            len(unplayed) - len(hand), later, H._nobody_table(R4)) if pooled else None
+    got = H._pick_team(hand, best, pts, ours, opp_after, mate_after, s.trump_suit, keep,
+                       R4.card_points, R4.beats, lambda: 0.0, chance)
+
+    def model(c):
+        p = None
+        if pooled:
+            ahead, top = hb.team_top(R4, c, best, ours, s.trump_suit)
+            # The chance as side_chance defines it, the beaters counted card by card.
+            k = sum(1 for x in unplayed if x not in hand and R4.beats(x, top, s.trump_suit))
+            p = hb.side_chance(ahead, k, len(unplayed) - len(hand), later)
+        return hb.follow_value(R4, c, best, pts, ours, opp_after, mate_after, s.trump_suit, chance=p)
+
+    vals = {c: model(c) for c in hand}
     assert vals[got] == pytest.approx(max(vals.values()))
 
 

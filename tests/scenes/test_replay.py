@@ -453,12 +453,15 @@ def test_the_results_screen_watches_the_replay_and_saves_the_record(tmp_path):
     key(app, pygame.K_RETURN)
     widget(prompt, "replace").activate()
     assert app.stack.top is res and verify_file(str(target)).ok
-    # A folder is refused with a message, nothing written.
+    # A folder, or a folder that is not there, is refused with a message: nothing is written
+    # and no folder is made.
     widget(res, "save_record").activate()
     prompt = app.stack.top
-    prompt.text, prompt.caret = str(tmp_path), len(str(tmp_path))
-    key(app, pygame.K_RETURN)
-    assert prompt.error and app.stack.top is prompt
+    for bad in (tmp_path, tmp_path / "typo" / "x.jsonl"):
+        prompt.text, prompt.caret = str(bad), len(str(bad))
+        key(app, pygame.K_RETURN)
+        assert prompt.error and app.stack.top is prompt
+    assert not (tmp_path / "typo").exists()
     app.render()
 
 
@@ -595,8 +598,6 @@ def test_without_open_hands_the_computer_s_cards_stay_face_down(monkeypatch):
 
 
 def test_a_finished_window_match_is_kept_for_replays():
-    from scenes import results  # noqa: F401 - the real results screen opens at the end
-
     from tests.scenes.test_table import keyboard_play
 
     app = make_app()

@@ -111,7 +111,6 @@ def test_the_results_show_thirds_whole_points_the_last_trick_and_the_total_of_11
 def test_the_score_panel_counts_the_deal_in_thirds():
     from scenes.table import hud
 
-    assert [hud.in_thirds(n) for n in (0, 1, 2, 3, 14)] == ["0", "⅓", "⅔", "1", "4 ⅔"]
     app = make_app("en")
     scene = table(app, "tressette", players=4, seed=5, moves=9)
     rules = scene.session.match.rules
@@ -122,5 +121,6 @@ def test_the_score_panel_counts_the_deal_in_thirds():
         elif ev["event"] == "trick":
             won[rules.team_of(ev["winner"])] += ev["points"]
     rows = hud.score_rows(scene)
-    assert [r[3] for r in rows] == [f"{hud.in_thirds(w)} this deal" for w in won]
+    assert [r[3] for r in rows] == [f"{rules.points_text(w)} this deal" for w in won]
+    assert [rules.points_text(n) for n in (0, 1, 2, 3, 14)] == ["0", "⅓", "⅔", "1", "4 ⅔"]
     assert any(won)
