@@ -28,13 +28,9 @@ from game.rules import make_rules  # noqa: E402
 from game.verify import verify_events  # noqa: E402
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description="simulate and verify many deals")
-    ap.add_argument("--deals", type=int, default=10000, help="total deals over all games and player counts")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--bots", default="random,greedy", help="bot names drawn at random per seat")
-    args = ap.parse_args()
-    config = get_config()
+def option_combinations(config) -> tuple[list[tuple[str, int, list, dict]], int]:
+    """(every (game, players, decks, options) a match may be set up with, how many option
+    combinations were left out as invalid for their player count)."""
     combos = []
     skipped = 0
     for gid, game in config.games.items():
@@ -53,6 +49,17 @@ def main() -> int:
                     skipped += 1
                     continue
                 combos.append((gid, players, decks, options))
+    return combos, skipped
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description="simulate and verify many deals")
+    ap.add_argument("--deals", type=int, default=10000, help="total deals over all games and player counts")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bots", default="random,greedy", help="bot names drawn at random per seat")
+    args = ap.parse_args()
+    config = get_config()
+    combos, skipped = option_combinations(config)
     per_combo = max(1, args.deals // len(combos))
     rng = random.Random(args.seed)
     bots = args.bots.split(",")

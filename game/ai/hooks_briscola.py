@@ -160,7 +160,6 @@ def _determinize_2p(rules: BriscolaRules, view: BriscolaView, rng: random.Random
     )
 
 
-
 # ---------------------------------------------------------------------- four players
 _read_cache: dict[int, tuple[object, object]] = {}
 
