@@ -257,7 +257,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if loaded.first_start and shot is None:
         app.save_settings()
     scene = args.scene or "menu"
-    app.open_path(scene, **scene_params(args, config, settings))
+    params = scene_params(args, config, settings)
+    if shot is not None and scene == "table" and "seed" not in params:
+        # A table screenshot shows a deal under way (as with --seed), never the dealing itself.
+        import random
+
+        params["seed"] = random.randrange(1, 2 ** 31)
+    app.open_path(scene, **params)
 
     if shot is not None:
         app.settle(args.ticks)

@@ -98,15 +98,37 @@ def card_name(t: Translate, deck: Any, lang: str, code: str) -> str:
     try:
         r, s = code[:-1], code[-1]
         suit = deck.suit_name(s, lang)
+        rank = rank_name(t, deck, lang, r)
     except (KeyError, IndexError, TypeError, AttributeError):
         return str(code)
-    if r in ("J", "Q", "K"):
-        rank = deck.court_name(r, lang)
-    elif r == "A":
-        rank = t("table.rank.A")
-    else:
-        rank = r
     return t("table.card", rank=rank, suit=suit)
 
 
-__all__ = ["side", "seat_name", "team_name", "team_names", "game_and_deck", "deck_names", "card_name"]
+def rank_name(t: Translate, deck: Any, lang: str, rank: str) -> str:
+    if rank in ("J", "Q", "K"):
+        return deck.court_name(rank, lang)
+    return t("table.rank.A") if rank == "A" else rank
+
+
+def cards_list(t: Translate, deck: Any, lang: str, codes: list[str]) -> str:
+    """Cards a player may choose among: "5 or King of Coins" when they share a suit, else
+    "Ace of Cups, 3 of Swords or King of Coins"."""
+    codes = [c for c in codes if c]
+    if not codes:
+        return ""
+
+    def joined(words: list[str]) -> str:
+        return words[0] if len(words) == 1 else t("table.cards_or", head=", ".join(words[:-1]), last=words[-1])
+
+    suits = {c[-1] for c in codes}
+    if len(codes) > 1 and len(suits) == 1:
+        try:
+            suit = deck.suit_name(codes[0][-1], lang)
+            ranks = [rank_name(t, deck, lang, c[:-1]) for c in codes]
+        except (KeyError, TypeError, AttributeError):
+            return joined(codes)
+        return t("table.ranks_of_suit", ranks=joined(ranks), suit=suit)
+    return joined([card_name(t, deck, lang, c) for c in codes])
+
+
+__all__ = ["side", "seat_name", "team_name", "team_names", "game_and_deck", "deck_names", "card_name", "cards_list"]

@@ -43,8 +43,12 @@ class Toasts:
             t_in = min(1.0, age / 0.25)
             t_out = min(1.0, max(0.0, (self.seconds - age) / 0.45))
             alpha = ease_out_cubic(t_in) * t_out
-            img = theme.text(message, "sans_bold", 16, theme.CREAM)
-            pw, ph = img.get_width() + 44, 40
+            rows = theme.wrap(message, "sans_bold", 16, w - 120)  # a long message takes two lines
+            imgs = [theme.text(row, "sans_bold", 16, theme.CREAM) for row in rows]
+            img = pygame.Surface((max(i.get_width() for i in imgs), 22 * len(imgs)), pygame.SRCALPHA)
+            for k, row_img in enumerate(imgs):
+                img.blit(row_img, row_img.get_rect(midtop=(img.get_width() // 2, 22 * k)))
+            pw, ph = img.get_width() + 44, 18 + img.get_height()
             x = w // 2 - pw // 2
             yy = round(y - (1 - ease_out_cubic(t_in)) * self.rise)
             pill = theme.panel((pw, ph), 20, (10, 22, 16, 235), theme.BRASS)

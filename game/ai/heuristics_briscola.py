@@ -162,6 +162,9 @@ def win_chance(rules, view, c: Card, best: Card, ours: bool, others: Collection[
 
 
 def evaluate(rules, view, action: Action) -> float:
+    """The greedy value of ``action`` for the seat of ``view``: :func:`play_value` leading or
+    with two players, :func:`follow_value` with the chance from the view (:func:`win_chance`)
+    following with four."""
     c = action.card
     trump = view.trump_suit
     if not view.trick:

@@ -981,8 +981,8 @@ def _seat_tables(rules: BriscolaRules) -> tuple[list[int], list[list[tuple[bool,
 
 
 #: Four players: the playout finishes exactly once the stock is gone and at most this many
-#: cards are left in the hands (the last two tricks: 16 lines of play; the last three cost
-#: about 30 times as much, measured, and the playout is the search's hot loop).
+#: cards are left in the hands (the last two tricks: 16 lines of play, 0.05 ms; the last
+#: three take 0.8 ms, measured, more than the rest of a whole playout: the search's hot loop).
 EXACT_PLAYOUT_CARDS_4P = 8
 
 

@@ -299,10 +299,12 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
                     break
             if ace_free:
                 # Asso piglia tutto: an Ace takes the whole table (the rules' sorted tuple).
-                sweep = tuple(sorted(table))
                 rest = []
+                sweep = None
                 for c in hand:
                     if c.rank == ACE:
+                        if sweep is None:
+                            sweep = tuple(sorted(table))
                         options.append((c, sweep))
                     else:
                         rest.append(c)

@@ -35,10 +35,12 @@ LEVELS: dict[str, dict] = {
     # Normal: a smaller budget, no exact solver at the end of the deal, playouts that play
     # the last tricks by the policy (hard solves them exactly), and small human slips: a
     # softmax over the searched values (temperature 0.04 ≈ 0.45 deal points; a move a point
-    # worse is chosen about a tenth as often as the best). Measured (docs: the issue note):
-    # with the solver normal was only +0.35 ± 0.42 points per deal below hard after 20 seeds
-    # (2p: both played the last ten tricks perfectly); without it +0.82 ± 0.26 (2p, 50
-    # seeds) but +0.25 ± 0.53 in 4p (20 seeds): hence the slips.
+    # worse is chosen about a tenth as often as the best). Measured on duplicate deals: with
+    # the solver normal was only +0.35 ± 0.42 points per deal below hard after 20 seeds (2p:
+    # both played the last ten tricks perfectly); without it +0.82 ± 0.26 (2p, 50 seeds) but
+    # +0.25 ± 0.53 in 4p (20 seeds). With the slips, and hard's playouts no longer solving
+    # their last two tricks (EXACT_PLAYOUT_TRICKS), hard vs normal is +1.80 ± 0.23 (2p) and
+    # +1.60 ± 0.37 (4p), 50 seeds each; normal vs easy +1.28 ± 0.36 (2p) and +2.03 ± 0.55 (4p).
     "normal": {"iterations": 300, "exact": False, "playout_kw": {"exact_tricks": 0}, "temperature": 0.04},
     "easy": {"playout_kw": {"exact_tricks": 0}},
 }

@@ -28,6 +28,7 @@ import threading
 from typing import Any
 
 from game.rules.base import CLOSE, EXCHANGE, Action, IllegalAction, play
+from scenes.names import cards_list
 
 #: Decisions asked twice before they are taken: closing the stock cannot be taken back.
 CONFIRM_DECISIONS = ("close",)
@@ -525,7 +526,7 @@ class TableController:
             if k in ("card", "match", "target", "led", "partner") and isinstance(v, str):
                 params[k] = name(v)
             elif k == "options" and isinstance(v, str):
-                params[k] = ", ".join(name(c.strip()) for c in v.split(",") if c.strip())
+                params[k] = cards_list(self.app.t, deck, lang, [c.strip() for c in v.split(",")])
             elif k == "suit" and v in ("D", "C", "S", "B"):
                 params[k] = deck.suit_name(v, lang)  # "you must follow Coins"
             else:
@@ -537,9 +538,10 @@ class TableController:
 
     def preselect(self) -> None:
         """Screenshots: choose the card with the most captures (or the first), as a player would."""
-        if not self.can_act or not self.hand:
+        playable = [c for c in self.hand if self.candidates_for(c)]  # never a card the rules refuse
+        if not self.can_act or not playable:
             return
-        best = max(self.hand, key=lambda c: len([a for a in self.candidates_for(c) if a.capture]))
+        best = max(playable, key=lambda c: len([a for a in self.candidates_for(c) if a.capture]))
         self.cursor = self.hand.index(best)
         caps = [a for a in self.candidates_for(best) if a.capture]
         if self.rules.is_capture_game and caps:

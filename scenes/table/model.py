@@ -46,6 +46,8 @@ class TableModel:
     #: Bonuses the HUD counts per team (Scopa's scope, Cìcera's four).
     counted_bonuses: frozenset[str] = frozenset()
     sort_key: Callable[[str], Any] | None = None
+    #: Drawn cards are shown to everyone (Tressette for two): they stay known in the hand.
+    public_draws: bool = False
     # ---- the cards
     hands: list[list[str]] = field(default_factory=list)
     table: list[str] = field(default_factory=list)
@@ -63,6 +65,8 @@ class TableModel:
     marriage_points: list[int] = field(default_factory=list)  # credited marriages, per seat
     pending: list[int] = field(default_factory=list)        # marriages waiting for a first trick
     totals: list[int] = field(default_factory=list)
+    #: Per seat, the cards in its hand that every player has seen (drawn face up).
+    known: list[list[str]] = field(default_factory=list)
     dealer: int | None = None
     deal_number: int = 0
     match_over: bool = False
@@ -87,6 +91,7 @@ def new_model(rules: Any, viewer: int) -> TableModel:
         players=rules.players, teams=rules.teams, viewer=viewer, team_of=rules.team_of,
         capture=rules.is_capture_game, initial_totals=list(rules.initial_totals()),
         counted_bonuses=frozenset(rules.counted_bonuses), sort_key=rank_key(list(rules.deck.ranks())),
+        public_draws=bool(rules.draws_public),
     )
 
 
@@ -102,6 +107,7 @@ def reset_deal(m: TableModel) -> None:
     m.piles, m.bonus_count = [0] * t, [0] * t
     m.card_points, m.won_cards = [0] * n, [0] * n
     m.marriage_points, m.pending = [0] * n, [0] * n
+    m.known = [[] for _ in range(n)]
 
 
 def start_match(m: TableModel, ev: Event) -> None:
@@ -151,6 +157,8 @@ def new_hands(m: TableModel, ev: Event) -> None:
 def take_from_hand(m: TableModel, seat: int, code: str) -> None:
     if code in m.hands[seat]:
         m.hands[seat].remove(code)
+    if code in m.known[seat]:
+        m.known[seat].remove(code)
 
 
 def play_card(m: TableModel, seat: int, code: str, captures: bool = False) -> None:
@@ -197,6 +205,8 @@ def draw(m: TableModel, seat: int, code: str) -> None:
     if code == m.trump:
         m.trump = None
     give(m, seat, code)
+    if m.public_draws:
+        m.known[seat].append(code)
 
 
 def exchange(m: TableModel, seat: int, gave: str, took: str) -> None:

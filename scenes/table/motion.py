@@ -299,8 +299,16 @@ class TableMotion:
             if sp is not None:
                 return sp
         backs = self.backs.get(seat) or []
-        if seat != self.viewer and backs:
-            key = backs.pop(len(backs) // 2)
+        if seat != self.viewer and code in backs:  # a known card, face up in that hand
+            backs.remove(code)
+            sp = self.sprites.get(code)
+            if sp is not None:
+                sp.z = 80
+                return sp
+        hidden = [k for k in backs if k not in self.model.known[seat]]
+        if seat != self.viewer and hidden:
+            key = hidden[len(hidden) // 2]
+            backs.remove(key)
             old = self.sprites.pop(key, None)
             place = old.end_place if old is not None else self.layout.seat_origin(seat)
         else:
@@ -409,6 +417,13 @@ class TableMotion:
                 sp.key = code
                 self.sprites.pop(code, None)
                 self.sprites[code] = sp
+                sp.turn(code, FLY * 0.5)
+            elif code in m.known[seat]:
+                # Drawn face up (Tressette for two): it stays face up in that hand, keyed by
+                # its code, so everyone sees it until it is played.
+                sp.key = code
+                self.sprites[code] = sp
+                self.backs[seat].append(code)
                 sp.turn(code, FLY * 0.5)
             else:
                 if from_trump:

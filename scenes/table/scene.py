@@ -50,6 +50,8 @@ DECISION_KEYS = {pygame.K_c: "close", pygame.K_x: "exchange", pygame.K_r: "marri
 #: Suggest a move (the normal level's choice); Ctrl+ this key takes back your last move.
 SUGGEST_KEY = pygame.K_g
 UNDO_KEY = pygame.K_z
+#: Recall the cards the other seats drew face up (Tressette for two), as a player remembers them.
+RECALL_KEY = pygame.K_k
 
 
 #: What ``--overlay NAME`` shows over a table (screenshots, checks): name -> what the scene
@@ -172,6 +174,30 @@ class TableScene(Scene):
 
     def card_name(self, code: str) -> str:
         return names.card_name(self.t, self.deck, self.lang, code)
+
+    def known_cards_text(self) -> str:
+        """What every player saw drawn and is still in the other seats' hands, in words."""
+        from scenes.names import rank_name
+
+        m, lines = self.model, []
+        for seat in range(m.players):
+            if seat == m.viewer:
+                continue
+            name = self.seat_name(seat)
+            known = sorted(m.known[seat], key=m.sort_key) if m.sort_key else list(m.known[seat])
+            groups: dict[str, list[str]] = {}
+            for code in known:  # "Ace, 7 of Swords · King of Coins"
+                groups.setdefault(code[-1], []).append(rank_name(self.t, self.deck, self.lang, code[:-1]))
+            cards = " · ".join(self.t("table.ranks_of_suit", ranks=", ".join(ranks), suit=self.deck.suit_name(suit, self.lang))
+                               for suit, ranks in groups.items())
+            if known:
+                lines.append(self.t("table.known_cards", name=name, cards=cards))
+            else:
+                lines.append(self.t("table.known_none", name=name))
+        return " ".join(lines)
+
+    def recall_known(self) -> None:
+        self.app.toast(self.known_cards_text())
 
     def refused(self, text: str) -> None:
         """The controller's refusal: a banner over the hand, and a click."""
@@ -335,6 +361,9 @@ class TableScene(Scene):
         if key == pygame.K_h:
             self.app.set_setting("hints", not self.app.settings.hints)
             self.app.toast(self.t("table.hints_on" if self.app.settings.hints else "table.hints_off"))
+            return
+        if key == RECALL_KEY and self.rules.draws_public:
+            self.recall_known()
             return
         if not c.can_act:
             return

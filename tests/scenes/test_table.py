@@ -266,7 +266,7 @@ def test_refusal_params_become_card_names():
     # In the German pack "C" is Herz (hearts).
     e = IllegalAction("must_follow_suit", "x", led="KC", options="AC, 10C")
     text = scene.refusal_text(e)
-    assert "Herz-Ass, Herz-10" in text and "AC" not in text
+    assert "Ass oder 10 (Herz)" in text and "AC" not in text
     beat = scene.refusal_text(IllegalAction("must_follow_and_beat", "x", led="KC", options="AC"))
     assert "Herz-König" in beat
 
@@ -414,3 +414,19 @@ def test_seat_names_follow_where_the_layout_seats_them():
                     assert name == "Partner"
                 else:
                     assert name == compass[side]
+
+
+def test_choices_of_one_suit_name_the_suit_once_in_every_language():
+    from scenes.names import cards_list
+
+    expected = {"en": ("5, 7 or King of Coins", "Ace of Cups or 3 of Swords"),
+                "it": ("5, 7 o Re di Denari", "Asso di Coppe o 3 di Spade"),
+                "de": ("5, 7 oder König (Münzen)", "Kelche-Ass oder Schwerter-3"),
+                "nl": ("Munten 5, 7 of Koning", "Bekers Aas of Zwaarden 3")}
+    for lang, (one_suit, mixed) in expected.items():
+        app = make_app(lang)
+        deck = table(app, "tressette", 2, "piacentine", 5, 0).deck
+        assert cards_list(app.t, deck, lang, ["5D", "7D", "KD"]) == one_suit
+        assert cards_list(app.t, deck, lang, ["AC", "3S"]) == mixed
+        assert cards_list(app.t, deck, lang, ["KD"]) == app.t("table.card", rank=deck.court_name("K", lang),
+                                                              suit=deck.suit_name("D", lang))

@@ -60,7 +60,11 @@ def test_the_must_follow_refusal_names_the_suit_and_the_cards():
     assert e.rule == "must_follow"
     suit = {"D": "Coins", "C": "Cups", "S": "Swords", "B": "Batons"}[e.params["suit"]]
     assert text.startswith(f"You must follow {suit}: ")
-    assert all(f" of {suit}" in part for part in text.split(": ", 1)[1].rstrip(".").split(", "))
+    # "5 or King of Coins": the suit once, after the ranks that follow it, joined by "or".
+    cards = text.split(": ", 1)[1].rstrip(".")
+    options = e.params["options"].split(", ")
+    assert cards.endswith(f" of {suit}") and cards.count(" of ") == 1
+    assert (" or " in cards) == (len(options) > 1)
     text, e = _refusal_at_a_follow("it")
     assert text.startswith("Devi rispondere a ")
 
@@ -124,3 +128,54 @@ def test_the_score_panel_counts_the_deal_in_thirds():
     assert [r[3] for r in rows] == [f"{rules.points_text(w)} this deal" for w in won]
     assert [rules.points_text(n) for n in (0, 1, 2, 3, 14)] == ["0", "⅓", "⅔", "1", "4 ⅔"]
     assert any(won)
+
+
+def _drawn_face_up_and_held(events: list[dict], seat: int) -> list[str]:
+    """From the record: the cards ``seat`` drew in this deal and has not played yet."""
+    deal = max(i for i, e in enumerate(events) if e["event"] == "deal")
+    held: list[str] = []
+    for e in events[deal:]:
+        if e["event"] == "draw" and e["seat"] == seat:
+            held.append(e["card"])
+        elif e["event"] == "play" and e["seat"] == seat and e["card"] in held:
+            held.remove(e["card"])
+    return held
+
+
+def test_the_opponents_drawn_cards_stay_face_up_in_their_hand_and_can_be_recalled(_private_home):
+    import random
+
+    from scenes.table.scene import RECALL_KEY
+    from tests.scenes.test_table import keyboard_play
+
+    app = make_app()
+    scene = table(app, "tressette", players=2, seed=7, moves=0)
+    rng = random.Random(7)
+    opponent = 1 - scene.human
+    checked = played_known = 0
+    for _ in range(4000):
+        if scene.session.over or app.stack.top is not scene:
+            break
+        if scene.can_act and scene.motion.idle:
+            # Everything produced so far is shown: the model agrees with the record.
+            events = scene.session.match.events
+            known = scene.model.known[opponent]
+            assert sorted(known) == sorted(_drawn_face_up_and_held(events, opponent))
+            for code in known:  # face up, where that hand's backs lie
+                assert scene.sprites[code].code == code and code in scene.backs[opponent]
+            key(app, RECALL_KEY)
+            shown = app.toasts.active[-1]
+            if known:
+                assert shown.startswith("Drawn face up, still held by North: ")
+                for code in known:
+                    assert scene.card_name(code).split(" of ")[0] in shown
+            else:
+                assert shown == "No card drawn face up is still held by North."
+            checked += 1
+            last = events[-1]
+            if last["event"] == "play" and last["seat"] == opponent:
+                drawn = [e["card"] for e in events if e["event"] == "draw" and e["seat"] == opponent]
+                played_known += last["card"] in drawn
+            keyboard_play(app, scene, rng.choice(scene.session.legal_actions()))
+        app.update(TICK)
+    assert checked > 10 and played_known > 0
