@@ -3,6 +3,8 @@
 No arguments open the window. Sub-commands run headless:
   python main.py simulate --game G [--players N] [--deck D] [--matches M] [--seed S] [--bots …] [--out DIR]
   python main.py verify FILE…
+  python main.py serve [--host H] [--port P] [--data DIR] [--workers N] [--certfile F --keyfile F]
+  python main.py online host|join …   (see docs/ONLINE.md)
 Window options (see ``python main.py --help``) include --screenshot FILE --scene NAME.
 ``--version`` prints the version; ``--smoke`` passes through every scene and plays one deal.
 """
@@ -11,6 +13,8 @@ from __future__ import annotations
 import sys
 
 HEADLESS_COMMANDS = ("simulate", "verify")
+#: Sub-commands of game/online/cli.py: the table server and the headless online clients.
+ONLINE_COMMANDS = ("serve", "online")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,10 +36,20 @@ def main(argv: list[str] | None = None) -> int:
         from game.cli import main as cli_main
 
         return cli_main(argv)
+    if argv and argv[0] in ONLINE_COMMANDS:
+        from game.online.cli import main as online_main
+
+        return online_main(argv)
     from scenes.launch import main as window_main
 
     return window_main(argv)
 
 
 if __name__ == "__main__":
+    if getattr(sys, "frozen", False):
+        # A built executable: the online server's worker processes start as this program
+        # again, and must become workers instead of opening a window.
+        import multiprocessing
+
+        multiprocessing.freeze_support()
     sys.exit(main())

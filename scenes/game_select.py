@@ -158,8 +158,11 @@ class GamePanel:
 
 class GameSelectScene(UIScene):
     def __init__(self, app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
-                 custom: bool = False):
+                 custom: bool = False, on_pick: Any = None):
         cfg = app.config
+        #: Opened to choose for another screen (hosting an online table): Start reads "Choose",
+        #: hands ``(deck, game, players, options)`` to ``on_pick`` and goes back to it.
+        self.on_pick = on_pick
         self.deck = cfg.decks[deck] if deck in cfg.decks else next(iter(cfg.decks.values()))
         self.initial_game = game
         self.initial_players = players
@@ -220,7 +223,8 @@ class GameSelectScene(UIScene):
         gid = game.id
         # Start and Rules stacked at the right of the block.
         bx = r.right - 24 - 150
-        p.start = self.ui.add(Button((bx, r.y + r.h // 2 - 52, 150, 50), self.label("games.start"),
+        start = "online.choose" if self.on_pick else "games.start"
+        p.start = self.ui.add(Button((bx, r.y + r.h // 2 - 52, 150, 50), self.label(start),
                                      lambda: self.start(p), style="primary", size=17, name=f"start:{gid}",
                                      visible=self.listing))
         p.rules = self.ui.add(Button((bx, r.y + r.h // 2 + 10, 150, 40), self.label("games.rules"),
@@ -401,6 +405,10 @@ class GameSelectScene(UIScene):
             self.app.toast(str(e))
             return
         self._remember(p)
+        if self.on_pick is not None:
+            self.app.stack.pop()
+            self.on_pick(self.deck.id, p.game.id, p.players, opts)
+            return
         self.app.open_scene("table", deck=self.deck.id, game=p.game.id, players=p.players,
                             options=opts, ai_level=self.app.settings.ai_level)
 
@@ -557,5 +565,6 @@ class GameSelectScene(UIScene):
 
 
 def create(app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
-           custom: bool = False, **params: Any) -> GameSelectScene:
-    return GameSelectScene(app, deck=deck, game=game, players=players, custom=bool(custom))
+           custom: bool = False, on_pick: Any = None, **params: Any) -> GameSelectScene:
+    return GameSelectScene(app, deck=deck, game=game, players=players, custom=bool(custom),
+                           on_pick=on_pick if callable(on_pick) else None)

@@ -83,7 +83,10 @@ class MenuScene(UIScene):
         self.ui.add(Button((LEFT, y, 154, 46), self.label("menu.rules"), self._rules, name="rules"))
         self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("stats.menu"), self._stats, name="stats"))
         y += 46 + 12
-        self.ui.add(Button((LEFT, y, 320, 46), self.label("menu.settings"), self._settings, name="settings"))
+        # Play online (issue 20) and Settings share a row, as Rules and Statistics do.
+        self.ui.add(Button((LEFT, y, 154, 46), self.label("online.menu"), lambda: self.app.open_scene("online"),
+                           name="online"))
+        self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("menu.settings"), self._settings, name="settings"))
         y += 46 + 12
         # Replays (the kept matches, issue 21) and Quit share a row, as Rules and Statistics do.
         self.ui.add(Button((LEFT, y, 154, 46), self.label("replay.menu"), lambda: self.app.open_scene("replays"),

@@ -71,7 +71,10 @@ class PauseScene(UIScene):
         theme.heading(surface, self.t("pause.title"), (box.centerx, box.y + 26), 28, anchor="midtop")
         surface.blit(theme.ornament(220), (box.centerx - 110, box.y + 68))
         self.ui.draw(surface)
-        for i, line in enumerate(theme.wrap(self.t("pause.saved"), "sans", 13, box.w - 60, max_lines=2)):
+        # Online the table's server keeps the match (and the seat, for coming back).
+        remote = getattr(getattr(self.table, "session", None), "remote", False)
+        saved = self.t("online.pause_note" if remote else "pause.saved")
+        for i, line in enumerate(theme.wrap(saved, "sans", 13, box.w - 60, max_lines=2)):
             theme.blit_text(surface, line, (box.centerx, box.bottom - 64 + i * 17), "sans", 13, theme.CREAM_DIM,
                             anchor="midtop")
         hint = self.t("pause.hint")

@@ -117,6 +117,11 @@ for _name, _module, _parents in (
     ("replays", "scenes.replay.library", ("menu",)),
     ("watch", "scenes.replay.watch", ("menu",)),
     ("save_record", "scenes.replay.prompt", ("menu",)),
+    # Online tables (issue 20): host or join, the two forms, the lobby (the table is "table").
+    ("online", "scenes.online.choice", ("menu",)),
+    ("online_host", "scenes.online.host", ("menu", "online")),
+    ("online_join", "scenes.online.join", ("menu", "online")),
+    ("online_lobby", "scenes.online.lobby", ("menu", "online")),
 ):
     register_scene(_name, _module, _parents)
 

@@ -159,7 +159,8 @@ class ResultsScene(UIScene):
         # The match's score sheet, deal by deal (scenes.table.sheet, the "scoresheet" scene).
         self.ui.add(Button((self.rect.right - TABLE_PAD - 180, y + 3, 180, 42), self.label("sheet.title"),
                            lambda: self.app.open_scene("scoresheet", session=self.session), size=14, name="sheet"))
-        if self.over:  # the whole match, to watch again or to keep as a file (issue 21)
+        # (An online match's record is the server's, with the other hands hidden: not replayed here.)
+        if self.over and not getattr(self.session, "remote", False):  # to watch again or keep (issue 21)
             ry, rw = y - REPLAY_ROW, 260
             self.ui.add(Button((self.rect.centerx - rw - 8, ry, rw, 40), self.label("replay.watch_replay"),
                                lambda: self.app.open_scene("replay", session=self.session), size=14,
@@ -186,8 +187,14 @@ class ResultsScene(UIScene):
         self.app.stack.pop_to("menu")  # the menu beneath, or a new one when there is none
 
     def new_match(self) -> None:
-        """The same game and options again: the table below is replaced by a fresh one."""
+        """The same game and options again: the table below is replaced by a fresh one.
+        Online: back to hosting or joining a table."""
         from scenes.scene import make_scene
+
+        if getattr(self.session, "remote", False):
+            self.session.close()
+            self.app.stack.pop_to("online")
+            return
 
         r = self.rules
         params = {"deck": r.deck.id, "game": r.game_id, "players": r.players, "options": dict(r.options),

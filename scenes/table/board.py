@@ -64,8 +64,10 @@ def draw_cards(surface: pygame.Surface, s: Any, P: CardPainter) -> None:
 
 def hands_open(s: Any) -> bool:
     """Open hands practice (the ``open_hands`` setting): the computer's hands face up; the
-    controller counts such a match as practice."""
-    return bool(getattr(s.app.settings, "open_hands", False)) and not s.spectator
+    controller counts such a match as practice. Never at an online table: the other hands
+    arrive hidden (None), drawn as backs."""
+    return bool(getattr(s.app.settings, "open_hands", False)) and not s.spectator \
+        and not getattr(s.session, "remote", False)
 
 
 def open_hand_places(s: Any) -> dict[str, TL.Place]:

@@ -42,13 +42,18 @@ def build(s: Any, ui: UI) -> tuple[dict[str, Button], Button, list[Button]]:
     specs = _specs(s)
     c = s.controller
     buttons: dict[str, Button] = {}
-    # Help against the computer above the decisions (an all-computer table has none).
-    helpers = 0 if c.spectator else 2
+    # Help against the computer above the decisions (an all-computer table has none); an
+    # online table has the quick messages there instead.
+    remote = bool(getattr(s.session, "remote", False))
+    helpers = 0 if c.spectator else (1 if remote else 2)
     rects = s.layout.buttons(len(specs) + helpers)
     for (name, label, fn, legal), rect in zip(specs, rects[helpers:]):
         b = Button(rect, label, fn, size=14, name=name, enabled=(lambda legal=legal: s.can_act and legal()))
         buttons[name] = ui.add(b)
-    if helpers:
+    if remote and helpers:
+        buttons["say"] = ui.add(Button(rects[0], lambda: s.t("online.say_button"), s.online.toggle_menu, size=14,
+                                       name="say"))
+    elif helpers:
         buttons["suggest"] = ui.add(Button(rects[0], lambda: s.t("suggest.button"), c.suggest, size=14,
                                            name="suggest", enabled=lambda: s.can_act and not c.suggesting))
         buttons["undo"] = ui.add(Button(rects[1], lambda: s.t("undo.button"), c.take_back, size=14, name="undo",

@@ -54,6 +54,9 @@ class TableController:
         self.rules = session.rules
         #: All seats AI (the smoke test, demos): watch from seat 0, record no statistics.
         self.spectator = session.human_seat is None
+        #: An online table (game.online.client.RemoteSession): the server keeps the record;
+        #: no local save, statistics, replays, suggestions or undo.
+        self.remote = bool(getattr(session, "remote", False))
         self.human = session.human_seat if session.human_seat is not None else 0
         self.human_team = self.rules.team_of(self.human)
         self.finished = False        # stats recorded, save cleared
@@ -121,6 +124,9 @@ class TableController:
     def save(self) -> None:
         from game import saves
 
+        if self.remote:
+            self.finished = self.finished or self.session.over
+            return
         if self.session.over:
             if not self.finished:
                 self.finish_match()
@@ -174,7 +180,7 @@ class TableController:
         match is practice, and the save says so (a resume keeps it)."""
         s = self.session
         shown = bool(getattr(self.app.settings, "open_hands", False))
-        if self.spectator or s.over or getattr(s, "open_hands", False) or not shown:
+        if self.spectator or self.remote or s.over or getattr(s, "open_hands", False) or not shown:
             return
         s.open_hands = True
         self.app.toast(self.app.t("replay.open_hands_on"))
@@ -325,7 +331,7 @@ class TableController:
         with each hand card, the most telling one (not leading; a King or Queen without its
         partner, the pointed-at card first; else the pointed-at card's)."""
         m = self.session.match
-        if m.over or m.state is None or not self.hand:
+        if m.over or getattr(m, "state", None) is None or not self.hand:  # (online: no state here)
             return
         legal = set(self.legal())
         order = self.hand[self.cursor:] + self.hand[:self.cursor] if 0 <= self.cursor < len(self.hand) else self.hand
@@ -383,7 +389,7 @@ class TableController:
         """G / the Suggest button: the normal level's choice for this decision, shown on the
         card (and chosen, so Enter or a click plays it), with its reason. Worked out in a
         worker thread when the session is threaded; counted in the statistics."""
-        if not self.can_act or self.spectator:
+        if not self.can_act or self.spectator or self.remote:
             return
         key = self._decision_key()
         if self.current_suggestion() is not None:
@@ -465,7 +471,7 @@ class TableController:
         """Ctrl+Z / the Undo button: the human's last decision and the computer's plays after
         it are taken back, until the deal is scored; the table shows the position again. The
         match then counts as practice. Refused (with the reason) when nothing can be."""
-        if self.spectator or self.host.final_panel or self.host.motion.awaiting_results:
+        if self.spectator or self.remote or self.host.final_panel or self.host.motion.awaiting_results:
             return False
         if not self.session.can_undo:
             scored = self.session.match.deal_start > 0 and not self.session.over

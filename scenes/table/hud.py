@@ -159,6 +159,8 @@ def draw_status(surface: pygame.Surface, s: Any) -> None:
         else:
             text = s.t("table.your_turn_choose")
             key = f"table.keys_{s.game}"
+            if s.rules.draws_public and s.app.i18n.has(key + "_public_draws", "en"):
+                key += "_public_draws"  # … K: the cards drawn face up
             sub = s.t(key) if s.app.i18n.has(key) or s.app.i18n.has(key, "en") else None
     elif s.idle and not s.session.over and s.session.to_act is not None:
         seat = s.session.to_act
@@ -234,7 +236,8 @@ def draw_final(surface: pygame.Surface, s: Any) -> None:
     theme.heading(surface, s.t("table.match_over"), (640, box.y + 28), 26, anchor="midtop")
     theme.blit_text(surface, s.t(msg), (640, box.y + 84), "serif", 20, theme.CREAM, anchor="midtop")
     a, b = final_buttons()
-    for r, key, primary in ((a, "table.play_again", True), (b, "table.to_menu", False)):
+    again = "online.again" if getattr(s.session, "remote", False) else "table.play_again"  # online: another table
+    for r, key, primary in ((a, again, True), (b, "table.to_menu", False)):
         body = theme.rounded(r.size, 12, (*theme.BRASS, 255) if primary else (12, 34, 24, 220), 1,
                              (*theme.BRASS_DARK, 255))
         surface.blit(body, r)

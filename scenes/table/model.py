@@ -25,7 +25,9 @@ SUIT_ORDER = {"D": 0, "C": 1, "S": 2, "B": 3}
 
 def rank_key(ranks: list[str]) -> Callable[[str], tuple]:
     """Sort key for card codes: by suit, then by ``ranks`` (A, 2, … K, or A 10 K Q J)."""
-    def key(code: str) -> tuple:
+    def key(code: str | None) -> tuple:
+        if not code:  # a hidden card (an online table's other hands): after every known one
+            return (10, 100)
         r, s = code[:-1], code[-1]
         return (SUIT_ORDER.get(s, 9), ranks.index(r) if r in ranks else 99)
     return key
@@ -155,8 +157,12 @@ def new_hands(m: TableModel, ev: Event) -> None:
 
 
 def take_from_hand(m: TableModel, seat: int, code: str) -> None:
+    """A card leaves a hand: that card, or — a hand the viewer may not see (an online table
+    sends its cards as None) — one hidden card."""
     if code in m.hands[seat]:
         m.hands[seat].remove(code)
+    elif None in m.hands[seat]:
+        m.hands[seat].remove(None)
     if code in m.known[seat]:
         m.known[seat].remove(code)
 

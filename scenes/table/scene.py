@@ -24,6 +24,7 @@ from scenes.table import assist, board, buttons, hud
 from scenes.table.controller import TableController
 from scenes.table.model import TableModel, new_model
 from scenes.table.motion import TableMotion
+from scenes.table.online import OnlineTable
 from scenes.table.story import TableStory
 from sprites import table_layout as TL
 from sprites import theme, tween
@@ -138,6 +139,7 @@ class TableScene(Scene):
         self.hover_code: str | None = None
         self.active_glow = {s: Smooth(0.0, 8) for s in range(self.players)}
         self.ui = UI()
+        self.online = OnlineTable(self)  # an online table's extras: quick messages, a dropped seat's countdown
         self.buttons, self.menu_button, self.ask_buttons = buttons.build(self, self.ui)
         self.story = TableStory(self, self.ui)  # L, T, S, the piles, a finished trick's click
         self._load(fresh, preselect)
@@ -148,6 +150,9 @@ class TableScene(Scene):
         if fresh and not self.session.match.events:
             self.session.start()
             self.controller.pull()
+            return
+        if self.controller.remote and not self.session.match.decisions:
+            self.controller.pull()  # an online match just begun: its first deal is dealt as at home
             return
         self.session.take_events()  # already in the record, which is replayed below
         self.motion.fast_forward(list(self.session.match.events),
@@ -290,6 +295,7 @@ class TableScene(Scene):
             text, left = self.summary
             left -= dt
             self.summary = None if left <= 0 else (text, left)
+        self.online.update(dt)
         self.controller.tick()
 
     def _active_seat(self) -> int | None:
@@ -321,6 +327,8 @@ class TableScene(Scene):
         self.app.open_scene("pause", table=self)
 
     def handle(self, event: pygame.event.Event) -> None:
+        if self.online.handle(event):  # Q: quick messages (also "Good game" once it is over)
+            return
         if self.final_panel:
             self._handle_final(event)
             return
@@ -421,7 +429,12 @@ class TableScene(Scene):
                 self.to_menu()
 
     def play_again(self) -> None:
-        """A new match of the same game, options and players: it replaces this table."""
+        """A new match of the same game, options and players: it replaces this table. Online:
+        back to hosting or joining a table."""
+        if self.controller.remote:
+            self.close()
+            self.app.stack.pop_to("online")
+            return
         s = self.session
         self.app.stack.replace("table", deck=self.deck.id, game=self.game, players=self.players,
                                options=dict(self.rules.options), ai_level=s.bot_name,
@@ -456,6 +469,7 @@ class TableScene(Scene):
             banner(surface, self.summary[0], (640, 300), theme.BRASS, 1.0)
         if self.final_panel:
             hud.draw_final(surface, self)
+        self.online.draw(surface)
 
 
 __all__ = ["TableScene", "NUMBER_KEYS", "ROW_SCANCODES", "ENTER_KEYS", "card_number", "OVERLAYS"]

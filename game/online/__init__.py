@@ -1,0 +1,14 @@
+"""Online tables (issue 20): an authoritative table server and its clients, pure Python.
+
+- :mod:`game.online.protocol` — the JSON protocol (version, limits, the strict schema of
+  every client message, actions as JSON, table codes and seat tokens);
+- :mod:`game.online.redact` — what one seat may receive of a record (``seat_events``);
+- :mod:`game.online.store` — a table kept on disk (its record, appended; its meta, atomic)
+  and resumed after a restart;
+- :mod:`game.online.worker` — computer seats think in worker processes;
+- :mod:`game.online.server` — the asyncio server (``python main.py serve``) and
+  :func:`game.online.server.start_server_in_thread` for the window and the tests;
+- :mod:`game.online.cli` — the ``serve`` and ``online`` sub-commands.
+
+See docs/ONLINE.md. Nothing here imports pygame.
+"""

@@ -1,0 +1,89 @@
+"""The online sub-commands: ``serve`` (engineer A) and ``online host`` / ``online join`` (B).
+
+  python main.py serve [--host 127.0.0.1] [--port 7420] [--data DIR] [--workers N]
+                       [--certfile F --keyfile F]
+
+Bad arguments: one line on stderr, exit code 2 (as game/cli.py).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error and exit code 2 (no usage dump)."""
+
+    def error(self, message: str):  # noqa: D401
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+# ---------------------------------------------------------------------------------- serve
+def _add_serve(sub: argparse._SubParsersAction) -> None:
+    from game.online.protocol import DEFAULT_PORT
+
+    s = sub.add_parser("serve", help="run a table server (players join with 'Play online')")
+    s.add_argument("--host", default="127.0.0.1",
+                   help="interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)")
+    s.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
+    s.add_argument("--data", help="folder for the tables' records (default: the game's data folder)")
+    s.add_argument("--workers", type=int, default=1, help="processes the computer seats think in (default 1)")
+    s.add_argument("--certfile", help="TLS certificate chain (PEM): serve wss://")
+    s.add_argument("--keyfile", help="TLS private key (PEM), with --certfile")
+
+
+def serve(args: argparse.Namespace) -> int:
+    from game.online.server import MAX_WORKERS, ServerError, run_forever
+    from game.online.store import default_data_dir
+
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port} is not a TCP port (0-65535)")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise ValueError(f"--workers must be 1 to {MAX_WORKERS}, not {args.workers}")
+    if (args.certfile is None) != (args.keyfile is None):
+        raise ValueError("--certfile and --keyfile go together")
+    data = Path(args.data) if args.data else default_data_dir()
+    try:
+        return run_forever(args.host, args.port, data, workers=args.workers,
+                           certfile=args.certfile, keyfile=args.keyfile)
+    except ServerError as e:
+        raise ValueError(str(e)) from None
+
+
+# ---------------------------------------------------------------------------------- online
+def _add_online(sub: argparse._SubParsersAction) -> None:
+    """``online host`` / ``online join`` (engineer B): game/online/headless.py."""
+    from game.online.headless import add_parser
+
+    add_parser(sub, _Parser)
+
+
+def online(args: argparse.Namespace) -> int:
+    from game.config import ConfigError
+    from game.online.headless import run
+
+    try:
+        return run(args)
+    except ConfigError as e:
+        raise ValueError(str(e)) from None
+
+
+# ---------------------------------------------------------------------------------- entry
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="cardavia", description="Cardavia online commands")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add_serve(sub)
+    _add_online(sub)
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            return serve(args)
+        return online(args)
+    except ValueError as e:
+        print(f"cardavia {args.command}: {e}", file=sys.stderr)
+        return 2

@@ -1,0 +1,731 @@
+"""Online tables, the client side: a :class:`Connection` (the socket in a daemon thread, a
+queue of what arrived) and :class:`RemoteSession`, which the table drives like
+game.session.Session.
+
+The window never waits on the network: the connection's thread connects, greets the server
+(``hello`` then ``join`` with the seat's token, ``host`` with the host token), reads frames
+into a queue and, when the connection drops, connects again with a growing pause, for a
+bounded time. The session's :meth:`RemoteSession.poll` (called every tick) drains that queue
+and applies it: the seat's redacted events, whose turn it is and what it may play, pauses,
+quick messages, refusals. A rejoin receives the seat's whole stream again; what the session
+already had is kept and only the new events are handed to the table.
+
+Addresses are parsed in one place, :func:`parse_address`: ``ws://`` and ``wss://`` URLs,
+bare ``host:port``, and the ``cardavia://host:port/CODE`` links a host gives out.
+
+Pure Python: no pygame here.
+"""
+from __future__ import annotations
+
+import json
+import queue
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from game.online import protocol as P
+from game.rules import make_rules
+from game.rules.base import Action, Event, GameRules, IllegalAction
+
+#: Link scheme of a table (``cardavia://host:port/CODE``); ``cardavias://`` for a TLS server.
+LINK_SCHEME = "cardavia"
+LINK_SCHEME_TLS = "cardavias"
+#: Seconds for the TCP + websocket handshake of one attempt.
+OPEN_TIMEOUT = 5.0
+#: After a drop: the first pause before connecting again, doubled each failed attempt up to
+#: RETRY_MAX, for RETRY_FOR seconds in all (then the session says the server is gone).
+RETRY_FIRST = 0.25
+RETRY_MAX = 4.0
+RETRY_FOR = 120.0
+#: Before any connection succeeded (a wrong address, the server not up): give up sooner.
+FIRST_CONNECT_FOR = 10.0
+#: Close codes after which the client does not come back by itself: a normal close, a
+#: policy violation (flooding, a seat taken over by another connection), the 4000s a server
+#: uses for "do not reconnect". Anything else (1001 going away, 1006 no close frame — the
+#: server killed —, 1011, 1012 restart …) is a drop worth reconnecting after.
+FINAL_CLOSE_CODES = frozenset({1000, 1002, 1008, 1009})
+#: Server error codes that end the session: retrying cannot help (the connection's thread
+#: stops reconnecting as soon as it reads one).
+FATAL_ERRORS = frozenset({"version", "no_table", "full", "bad_token", "kicked", "replaced"})
+
+
+# ------------------------------------------------------------------------------ addresses
+def parse_address(text: str) -> tuple[str, str | None]:
+    """A server address as typed or pasted → (websocket URL, table code or None).
+
+    ``ws://host:port[/path]`` and ``wss://…`` are used as they are; ``host:port`` (or just
+    ``host``) means ``ws://``; ``cardavia://host:port/CODE`` (``cardavias://`` over TLS)
+    is a table's link: its server and its code. A missing port is DEFAULT_PORT.
+    ValueError (one line) for anything else."""
+    raw = (text or "").strip()
+    if not raw:
+        raise ValueError("no server address given")
+    if len(raw) > 300 or not raw.isprintable() or any(ch.isspace() for ch in raw):
+        raise ValueError(f"{raw[:40]!r} is not a server address")
+    if "://" not in raw:
+        raw = "ws://" + raw
+    try:
+        parts = urlsplit(raw)
+        port = parts.port
+    except ValueError as e:
+        raise ValueError(f"{text.strip()[:60]!r} is not a server address ({e})") from None
+    scheme = parts.scheme.lower()
+    host = parts.hostname
+    if scheme not in ("ws", "wss", LINK_SCHEME, LINK_SCHEME_TLS):
+        raise ValueError(f"{text.strip()[:60]!r}: an address starts with ws://, wss:// or {LINK_SCHEME}://")
+    if not host:
+        raise ValueError(f"{text.strip()[:60]!r} names no server")
+    if parts.username or parts.password:
+        raise ValueError("a server address carries no user name or password")
+    netloc = f"[{host}]" if ":" in host else host
+    netloc += f":{port if port is not None else P.DEFAULT_PORT}"
+    if scheme in ("ws", "wss"):
+        path = parts.path or ""
+        query = f"?{parts.query}" if parts.query else ""
+        return f"{scheme}://{netloc}{path}{query}", None
+    code_text = parts.path.strip("/")
+    code = code_text.upper() if code_text else None
+    if code is not None and not P.is_code(code):
+        raise ValueError(f"{code_text[:20]!r} in the link is not a table code "
+                         f"({P.CODE_LENGTH} characters of {P.CODE_ALPHABET})")
+    return f"{'wss' if scheme == LINK_SCHEME_TLS else 'ws'}://{netloc}", code
+
+
+def make_link(host: str, port: int, code: str, tls: bool = False) -> str:
+    """The link a host gives friends: ``cardavia://host:port/CODE``."""
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"{LINK_SCHEME_TLS if tls else LINK_SCHEME}://{shown}:{port}/{code}"
+
+
+def check_code(text: str) -> str:
+    """A table code as a player typed it (any case, spaces or dashes between groups) →
+    the code. ValueError (one line) when it cannot be one."""
+    code = "".join(ch for ch in (text or "") if ch not in " -").upper()
+    if not P.is_code(code):
+        raise ValueError(f"{(text or '')[:20]!r} is not a table code ({P.CODE_LENGTH} characters of {P.CODE_ALPHABET})")
+    return code
+
+
+# ------------------------------------------------------------------------------ the socket
+class Connection:
+    """One websocket to a server, in a daemon thread.
+
+    ``greeting()`` gives the messages sent first on every (re)connection. What arrives is put
+    on ``inbox`` as dicts; the thread adds its own news there too, as ``{"type": "_open"}``,
+    ``{"type": "_lost", "code": …, "reason": …}`` (it will try again) and ``{"type":
+    "_failed", "message": …}`` (it gave up). ``send`` never blocks the caller for long and
+    returns False when there is no open socket (the next greeting restores the seat)."""
+
+    def __init__(self, url: str, greeting: Callable[[], list[dict]] | None = None, *,
+                 reconnect: bool = True, retry_for: float = RETRY_FOR, open_timeout: float = OPEN_TIMEOUT,
+                 first_connect_for: float = FIRST_CONNECT_FOR):
+        self.url = url
+        self.greeting = greeting or (lambda: [])
+        self.reconnect = reconnect
+        self.retry_for = retry_for
+        self.first_connect_for = first_connect_for
+        self.open_timeout = open_timeout
+        self.inbox: queue.Queue[dict] = queue.Queue()
+        self._ws: Any = None
+        self._send_lock = threading.Lock()
+        self._closing = threading.Event()
+        self._retry = threading.Event()  # set: keep reconnecting after drops
+        self._retry.set()
+        self.thread = threading.Thread(target=self._run, name="cardavia-online", daemon=True)
+        self._tokens, self._stamp = float(P.BURST) - 1, time.monotonic()
+        #: Successful connections so far (1 after the first; more after reconnects).
+        self.connects = 0
+
+    def start(self) -> Connection:
+        self.thread.start()
+        return self
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None
+
+    def send(self, message: dict) -> bool:
+        ws = self._ws
+        if ws is None:
+            return False
+        try:
+            with self._send_lock:  # websockets' sync connection refuses concurrent sends
+                self._pace()
+                ws.send(P.encode(message))
+        except Exception:  # noqa: BLE001 - a dead socket: the reader notices and reconnects
+            return False
+        return True
+
+    def _pace(self) -> None:
+        """Keep under the server's rate (RATE a second, bursts of BURST): a message the
+        server drops for flooding is lost, so the client waits a little instead. (A person
+        never gets near it; a fast bot against computer seats does.)"""
+        now = time.monotonic()
+        self._tokens = min(float(P.BURST) - 1, self._tokens + (now - self._stamp) * P.RATE * 0.9)
+        self._stamp = now
+        if self._tokens < 1.0:
+            wait = (1.0 - self._tokens) / (P.RATE * 0.9)
+            time.sleep(wait)
+            self._tokens, self._stamp = 1.0, time.monotonic()
+        self._tokens -= 1.0
+
+    def get(self, timeout: float | None = None) -> dict | None:
+        """The next message, waiting at most ``timeout`` seconds (None: no message)."""
+        try:
+            return self.inbox.get(timeout=timeout) if timeout else self.inbox.get_nowait()
+        except queue.Empty:
+            return None
+
+    def stop_retrying(self) -> None:
+        """Do not reconnect after the next drop (a fatal error: no such table …)."""
+        self._retry.clear()
+
+    def drop(self) -> None:
+        """Close the socket as if the network dropped it: the thread reconnects (tests)."""
+        ws = self._ws
+        if ws is not None:
+            try:
+                ws.socket.shutdown(socket.SHUT_RDWR)  # wakes the reader: it sees the drop
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        """Close for good. The closing handshake runs in a daemon thread (at most
+        close_timeout on a server that no longer answers): the window never waits for it."""
+        self._closing.set()
+        self._retry.clear()
+        ws = self._ws
+        if ws is not None:
+            def shut() -> None:
+                try:
+                    ws.close(code=1000)
+                except Exception:  # noqa: BLE001 - closing a broken socket
+                    pass
+
+            threading.Thread(target=shut, name="cardavia-online-close", daemon=True).start()
+        if self.thread.is_alive() and self.thread is not threading.current_thread():
+            self.thread.join(timeout=0.2)
+
+    # ---------------------------------------------------------------- the thread
+    def _connect(self) -> Any:
+        from websockets.sync.client import connect
+
+        # legacy=True: this thread owns the connection and closes it itself (websockets 17
+        # warns about a bare connect() otherwise). No proxy: a table server is reached
+        # directly; no compression: the server offers none and messages are small.
+        return connect(self.url, open_timeout=self.open_timeout, close_timeout=1.0, max_size=2 ** 22,
+                       proxy=None, compression=None, ping_interval=20, ping_timeout=20, legacy=True)
+
+    def _run(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        pause, failing_since = RETRY_FIRST, None
+        while not self._closing.is_set():
+            try:
+                ws = self._connect()
+            except Exception as e:  # noqa: BLE001 - OSError, InvalidURI, InvalidHandshake, TimeoutError …
+                now = time.monotonic()
+                failing_since = failing_since or now
+                window = self.retry_for if self.connects else self.first_connect_for
+                if not self.reconnect or not self._retry.is_set() or now - failing_since > window:
+                    self.inbox.put({"type": "_failed", "message": f"cannot reach {self.url}: {_reason(e)}"})
+                    return
+                self._closing.wait(pause)
+                pause = min(pause * 2, RETRY_MAX)
+                continue
+            pause, failing_since = RETRY_FIRST, None
+            self.connects += 1
+            code, reason = None, ""
+            try:
+                for message in self.greeting():
+                    with self._send_lock:
+                        self._pace()
+                        ws.send(P.encode(message))
+                # Only now may others send: nothing goes out before the greeting.
+                self._ws = ws
+                self.inbox.put({"type": "_open"})
+                while not self._closing.is_set():
+                    try:
+                        frame = ws.recv(timeout=1.0)
+                    except TimeoutError:
+                        continue
+                    try:
+                        data = json.loads(frame)
+                    except (TypeError, ValueError):
+                        continue  # a server speaks JSON; anything else is ignored
+                    if isinstance(data, dict) and isinstance(data.get("type"), str):
+                        if data["type"] == "error" and data.get("code") in FATAL_ERRORS:
+                            self._retry.clear()
+                        self.inbox.put(data)
+            except ConnectionClosed as e:
+                rcvd = e.rcvd
+                code, reason = (rcvd.code, rcvd.reason) if rcvd is not None else (1006, "")
+            except Exception as e:  # noqa: BLE001 - a reset socket, a bad frame …
+                code, reason = 1006, _reason(e)
+            finally:
+                self._ws = None
+                try:
+                    ws.close()
+                except Exception:  # noqa: BLE001
+                    pass
+            if self._closing.is_set():
+                return
+            final = code in FINAL_CLOSE_CODES or (code is not None and 4000 <= code < 5000)
+            again = self.reconnect and self._retry.is_set() and not final
+            self.inbox.put({"type": "_lost", "code": code, "reason": reason, "again": again})
+            if not again:
+                self.inbox.put({"type": "_failed", "message": f"the server closed the connection ({code} {reason})".strip()})
+                return
+            self._closing.wait(RETRY_FIRST)
+
+
+def _reason(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return text[0] if text else type(e).__name__
+
+
+# ------------------------------------------------------------------------------ the match facade
+class RemoteMatch:
+    """What the table reads of ``session.match``: the seat's redacted events and what they
+    say (decisions so far, the current deal's first decision, totals, the end)."""
+
+    def __init__(self, rules: GameRules | None):
+        self.rules = rules
+        self.events: list[Event] = []
+        #: One placeholder per decision made (the table reads ``len()``).
+        self.decisions: list[None] = []
+        self.deal_start = 0
+        self.totals: list[int] = rules.initial_totals() if rules is not None else []
+        self.winner: int | None = None
+        self.over = False
+        #: No state online (the table's marriage hints return at once on None).
+        self.state: Any = None
+        self.seed = 0
+
+    def extend(self, events: list[Event]) -> None:
+        """Append events, keeping the counters in step."""
+        rules = self.rules
+        for ev in events:
+            i = len(self.events)
+            self.events.append(ev)
+            kind = ev.get("event")
+            if kind == "deal":
+                self.deal_start = len(self.decisions)
+            elif kind == "deal_end":
+                totals = ev.get("totals")
+                if isinstance(totals, list):
+                    self.totals = list(totals)
+            elif kind == "match_end":
+                self.over = True
+                self.winner = ev.get("winner")
+                if isinstance(ev.get("totals"), list):
+                    self.totals = list(ev["totals"])
+            if rules is not None and kind in rules.decisions and not self._continues(i):
+                self.decisions.append(None)
+
+    def _continues(self, i: int) -> bool:
+        """Whether line ``i`` (a ``play``) belongs to the decision of line i-1: a lead that
+        declares something on a line of its own first (a Schnapsen marriage), the way
+        Session.from_save counts the events one decision produces."""
+        ev = self.events[i]
+        if ev.get("event") != "play" or i == 0:
+            return False
+        prev = self.events[i - 1]
+        if prev.get("event") == "play" or prev.get("event") not in self.rules.decisions or prev.get("seat") != ev.get("seat"):
+            return False
+        try:
+            return bool(self.rules.action_from_record(self.events, i - 1).marriage)
+        except (ValueError, KeyError, TypeError, IndexError):
+            return False
+
+
+# ------------------------------------------------------------------------------ the session
+class RemoteSession:
+    """A seat at a table on a server, with game.session.Session's interface (see
+    /tmp/team/ONLINE_SPEC.md): the table polls it, takes its events and submits the human's
+    decisions; the server decides everything.
+
+    ``url`` is a server address or a table link (:func:`parse_address`); ``code`` may then be
+    None. ``token`` (re)takes that seat, else the next free friend's seat is claimed and its
+    token kept in ``token`` (a rejoin uses it). ``host_token`` also makes this connection the
+    table's host (``configure``, ``kick`` before the start)."""
+
+    remote = True
+    threaded = True
+    can_undo = False
+    undos = 0
+    suggestions = 0
+    open_hands = False
+    rewinds = 0
+    seed = 0
+
+    def __init__(self, url: str, code: str | None, name: str, token: str | None = None,
+                 rules: GameRules | None = None, *, host_token: str | None = None,
+                 retry_for: float = RETRY_FOR, first_connect_for: float = FIRST_CONNECT_FOR,
+                 connect: bool = True):
+        self.url, link_code = parse_address(url)
+        self.code = check_code(code) if code else link_code
+        if self.code is None:
+            raise ValueError("no table code given")
+        self.name = name
+        self.token = token
+        self.host_token = host_token
+        self.rules = rules
+        self.match = RemoteMatch(rules)
+        self.human_seat: int | None = None
+        self.lobby: dict | None = None
+        self.started = False
+        self.server: str | None = None
+        #: The last ``turn`` message (None once the decision it asked for was made).
+        self._turn: dict | None = None
+        self._legal: list[Action] | None = None
+        #: The decision number of an ``act`` sent and not yet answered.
+        self._awaiting: int | None = None
+        self._pending: deque[Event] = deque()
+        #: The server's refusal of the last submitted action: an IllegalAction(rule, text,
+        #: **params) for the table to translate (``take_refusal``).
+        self.last_refusal: IllegalAction | None = None
+        #: Dropped friends' seats holding the table up: seat -> (deadline in time.monotonic()
+        #: seconds, what happens then: "ai" or "wait"). ``paused`` shows the soonest.
+        self.pauses: dict[int, tuple[float, str | None]] = {}
+        #: Seats a computer plays for a dropped friend (until the friend is back).
+        self.ai_seats: set[int] = set()
+        #: Quick messages not yet shown: (seat, phrase).
+        self.said: list[tuple[int, str]] = []
+        #: Errors the server sent that did not end the session: (code, message), latest last.
+        self.errors: deque[tuple[str, str]] = deque(maxlen=20)
+        #: Why the session cannot go on (a fatal error, the server gone), None while it can.
+        self.failed: str | None = None
+        #: The server's error code when it ended the session (``no_table`` …), else None.
+        self.failed_code: str | None = None
+        self.connected = False
+        #: Where the server keeps the finished match's record (the ``over`` message).
+        self.record_path: str | None = None
+        #: The ``created`` reply, for a session that made its table (``create_table``).
+        self.created: dict | None = None
+        self.conn = Connection(self.url, self._greeting, retry_for=retry_for, first_connect_for=first_connect_for)
+        if connect:
+            self.conn.start()
+
+    # ---------------------------------------------------------------- the greeting
+    def _greeting(self) -> list[dict]:
+        out: list[dict] = [{"type": "hello", "version": P.PROTOCOL_VERSION, "name": self.name}]
+        if self.host_token:
+            out.append({"type": "host", "code": self.code, "host_token": self.host_token})
+        out.append({"type": "join", "code": self.code, "name": self.name, "token": self.token})
+        return out
+
+    # ---------------------------------------------------------------- Session's interface
+    def start(self) -> None:
+        """Nothing to do: the server starts the match once every friend's seat is taken."""
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def to_act(self) -> int | None:
+        turn = self._turn
+        if self.match.over or turn is None:
+            return None
+        return turn.get("seat")
+
+    @property
+    def human_to_act(self) -> bool:
+        return (self.human_seat is not None and self.to_act == self.human_seat and self._awaiting is None
+                and self.connected and self.failed is None)
+
+    @property
+    def thinking(self) -> bool:
+        """Another seat is to act (a friend or a computer): the table shows who."""
+        seat = self.to_act
+        return seat is not None and seat != self.human_seat
+
+    @property
+    def paused(self) -> tuple[int, float] | None:
+        """(seat, deadline) of the paused seat whose countdown ends first, None when none is."""
+        if not self.pauses:
+            return None
+        seat = min(self.pauses, key=lambda k: (self.pauses[k][0], k))
+        return seat, self.pauses[seat][0]
+
+    @property
+    def paused_then(self) -> str | None:
+        """What happens when ``paused``'s countdown ends: "ai" (a computer plays the seat) or
+        "wait" (the table waits for the player)."""
+        p = self.paused
+        return None if p is None else self.pauses[p[0]][1]
+
+    @property
+    def decision(self) -> int | None:
+        """The number of the decision now asked for (as the server counts), None when none is."""
+        turn = self._turn
+        return None if turn is None else turn.get("decision")
+
+    @property
+    def decisions(self) -> list[None]:
+        return list(self.match.decisions)
+
+    def poll(self) -> bool:
+        """Apply everything the connection received; True when new events came."""
+        before = len(self._pending)
+        while True:
+            message = self.conn.get()
+            if message is None:
+                break
+            self._handle(message)
+        return len(self._pending) > before
+
+    def wait(self, timeout: float) -> bool:
+        """Block up to ``timeout`` seconds for a message, then poll (headless clients)."""
+        before = len(self._pending)
+        message = self.conn.get(timeout=timeout)
+        if message is not None:
+            self._handle(message)
+        self.poll()
+        return len(self._pending) > before
+
+    def take_events(self) -> list[Event]:
+        out = list(self._pending)
+        self._pending.clear()
+        return out
+
+    def view(self, seat: int | None = None) -> Any:
+        raise NotImplementedError("an online seat has no view to search: no suggestions online")
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None or self.to_act is None:
+            return []
+        return list(self._legal)
+
+    def submit(self, action: Action) -> list[Event]:
+        """Send the human's decision. The events it causes arrive later (``poll``); a
+        refusal arrives as ``last_refusal``."""
+        if not self.human_to_act:
+            raise RuntimeError("it is not this seat's turn")
+        k = self.decision
+        if not self.conn.send({"type": "act", "decision": k, "action": P.action_to_json(action)}):
+            raise IllegalAction("disconnected", "the connection to the server is down")
+        self._awaiting = k
+        self.last_refusal = None
+        return []
+
+    def take_refusal(self) -> IllegalAction | None:
+        out, self.last_refusal = self.last_refusal, None
+        return out
+
+    def undo(self) -> bool:
+        return False
+
+    def undo_point(self) -> None:
+        return None
+
+    def say(self, phrase: str) -> bool:
+        if phrase not in P.PHRASES:
+            raise ValueError(f"{phrase!r} is not a quick message ({', '.join(P.PHRASES)})")
+        return self.conn.send({"type": "say", "phrase": phrase})
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # ---------------------------------------------------------------- the host's lobby
+    def become_host(self, host_token: str) -> bool:
+        """Act as the table's host (kept for rejoins)."""
+        self.host_token = host_token
+        return self.conn.send({"type": "host", "code": self.code, "host_token": host_token})
+
+    def configure(self, game: str, deck: str | None, players: int, options: dict, seats: list[str],
+                  pause_seconds: int, ai_takes_over: bool) -> bool:
+        """Host only, before the start: change the table (the server answers with a lobby)."""
+        return self.conn.send({"type": "configure", "game": game, "deck": deck, "players": players,
+                               "options": dict(options), "seats": list(seats), "pause_seconds": pause_seconds,
+                               "ai_takes_over": ai_takes_over})
+
+    def kick(self, seat: int) -> bool:
+        return self.conn.send({"type": "kick", "seat": seat})
+
+    def ping(self) -> bool:
+        return self.conn.send({"type": "ping"})
+
+    # ---------------------------------------------------------------- messages
+    def _handle(self, m: dict) -> None:
+        kind = m.get("type")
+        handler = getattr(self, f"_on_{kind.lstrip('_')}", None) if isinstance(kind, str) else None
+        if handler is None:
+            return
+        try:
+            handler(m)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            # A server of this protocol does not send these; a broken one must not crash the window.
+            self.errors.append(("client", f"a {kind!r} message could not be read: {e}"))
+
+    def _on_open(self, m: dict) -> None:
+        self.connected = True
+
+    def _on_lost(self, m: dict) -> None:
+        self.connected = False
+        # What was asked before the drop is asked again after the rejoin (a fresh ``turn``).
+        self._turn, self._legal, self._awaiting = None, None, None
+
+    def _on_failed(self, m: dict) -> None:
+        self.connected = False
+        self._turn, self._legal, self._awaiting = None, None, None
+        if self.failed is None:
+            self.failed = str(m.get("message") or "the connection failed")
+
+    def _on_welcome(self, m: dict) -> None:
+        self.server = m.get("server")
+
+    def _on_error(self, m: dict) -> None:
+        code, message = str(m.get("code")), str(m.get("message", ""))
+        self.errors.append((code, message))
+        if code == "rate" and self._awaiting is not None:
+            self._awaiting = None  # the server may have dropped the act: it is asked again
+        if code in FATAL_ERRORS:
+            self.failed, self.failed_code = message or code, code
+            self.conn.stop_retrying()
+
+    def _on_created(self, m: dict) -> None:
+        self.created = m
+
+    def _on_joined(self, m: dict) -> None:
+        self.human_seat = int(m["seat"])
+        self.token = m.get("token") or self.token
+        self.code = m.get("code") or self.code
+
+    def _on_lobby(self, m: dict) -> None:
+        self.lobby = m
+        you = m.get("you")
+        if isinstance(you, int):
+            self.human_seat = you
+        self.started = bool(m.get("started")) or self.started
+        config = (m["game"], m.get("deck"), int(m["players"]), dict(m.get("options") or {}))
+        rules = self.rules
+        if rules is None or (not self.match.events and config != _config_of(rules)):
+            self._set_rules(make_rules(*config))
+
+    def _set_rules(self, rules: GameRules) -> None:
+        self.rules = rules
+        self.match.rules = rules
+        if not self.match.events:
+            self.match.totals = rules.initial_totals()
+
+    def _on_events(self, m: dict) -> None:
+        start = int(m["from"])
+        events = list(m["events"])
+        have = len(self.match.events)
+        if start > have:
+            # A gap (messages lost): ask for the whole stream again by rejoining.
+            self.errors.append(("client", f"events from {start} while {have} were received: rejoining"))
+            self.conn.drop()
+            return
+        overlap = have - start
+        if self.match.events[start:start + len(events[:overlap])] != events[:overlap]:
+            # The stream differs from what was shown (cannot happen with one server): show it anew.
+            self._restart_stream(self.match.events[:start] + events)
+            return
+        new = events[overlap:]
+        if not new:
+            return
+        if self.rules is None and new[0].get("event") == "match":
+            first = new[0]
+            self._set_rules(make_rules(first["game"], first.get("deck"), int(first["players"]), first.get("options")))
+        made = len(self.match.decisions)
+        self.match.extend(new)
+        self._pending.extend(new)
+        self.started = True
+        if len(self.match.decisions) != made:
+            self._turn, self._legal, self._awaiting = None, None, None
+
+    def _restart_stream(self, events: list[Event]) -> None:
+        self.match = RemoteMatch(self.rules)
+        self.match.extend(events)
+        self._pending.clear()
+        self.rewinds += 1  # the table redraws from match.events
+        self._turn, self._legal, self._awaiting = None, None, None
+
+    def _on_turn(self, m: dict) -> None:
+        legal = [P.action_from_json(a) for a in m.get("legal") or []]
+        self._turn = {"seat": int(m["seat"]), "decision": int(m["decision"])}
+        self._legal = legal
+        if self._awaiting is not None and self._turn["decision"] != self._awaiting:
+            self._awaiting = None
+
+    def _on_refused(self, m: dict) -> None:
+        rule = str(m.get("rule"))
+        params = m.get("params") if isinstance(m.get("params"), dict) else {}
+        text = str(m.get("message") or f"refused by the server: {rule}")
+        self.last_refusal = IllegalAction(rule, text, **{str(k): v for k, v in params.items()})
+        self._awaiting = None
+
+    def _on_paused(self, m: dict) -> None:
+        then = m.get("then")
+        self.pauses[int(m["seat"])] = (time.monotonic() + float(m.get("seconds") or 0),
+                                       then if then in ("ai", "wait") else None)
+
+    def _on_resumed(self, m: dict) -> None:
+        seat = int(m["seat"])
+        self.pauses.pop(seat, None)
+        if m.get("by") == "ai":
+            self.ai_seats.add(seat)
+        else:
+            self.ai_seats.discard(seat)
+
+    def _on_said(self, m: dict) -> None:
+        phrase = m.get("phrase")
+        if phrase in P.PHRASES:
+            self.said.append((int(m["seat"]), phrase))
+
+    def _on_over(self, m: dict) -> None:
+        self.record_path = m.get("record")
+
+    def _on_pong(self, m: dict) -> None:
+        pass
+
+
+def _config_of(rules: GameRules) -> tuple:
+    return (rules.game_id, rules.deck.id, rules.players, dict(rules.options))
+
+
+# ------------------------------------------------------------------------------ making a table
+def create_table(url: str, name: str, game: str, players: int, seats: list[str], *, deck: str | None = None,
+                 options: dict | None = None, pause_seconds: int = 60, ai_takes_over: bool = True,
+                 timeout: float = 10.0) -> dict:
+    """Make a table on the server at ``url``: the ``created`` reply (``code``, ``host_token``,
+    ``tokens`` per friend's seat as {"0": token, …}). The creator is not seated by this.
+    ValueError (one line: the server's message) when the server refuses, OSError-like
+    ConnectionError when it cannot be reached in ``timeout`` seconds."""
+    ws_url, _ = parse_address(url)
+    create = {"type": "create", "game": game, "deck": deck, "players": players, "options": dict(options or {}),
+              "seats": list(seats), "pause_seconds": pause_seconds, "ai_takes_over": ai_takes_over}
+    P.check_message(create)  # ProtocolError (a ValueError) before anything is sent
+    hello = {"type": "hello", "version": P.PROTOCOL_VERSION, "name": name}
+    P.check_message(hello)
+    conn = Connection(ws_url, lambda: [hello, create], reconnect=False, open_timeout=min(timeout, OPEN_TIMEOUT))
+    conn.start()
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ConnectionError(f"no answer from {ws_url} within {timeout:g} s")
+            m = conn.get(timeout=left)
+            if m is None:
+                continue
+            kind = m.get("type")
+            if kind == "created":
+                return m
+            if kind == "error":
+                raise ValueError(str(m.get("message") or m.get("code")))
+            if kind == "_failed":
+                raise ConnectionError(str(m.get("message")))
+    finally:
+        conn.close()
+
+
+__all__ = ["Connection", "RemoteMatch", "RemoteSession", "check_code", "create_table", "make_link",
+           "parse_address", "FATAL_ERRORS"]
