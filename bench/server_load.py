@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -290,6 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     core = args.server_core if args.server_core is not None else (cores[-1] if cores else None)
     if args.no_pin:
         core = None
+    # The clients' own garbage collector would pause this process for a few hundred ms now
+    # and then with 2,000 connections, and the pause would be timed as the server's latency
+    # (measured: p99 118 ms with it, 27 ms without, the same server). The run is short.
+    gc.disable()
     data = Path(tempfile.mkdtemp(prefix="cardavia-load-"))
     port = free_port()
     server = start_server(port, data, core)

@@ -253,17 +253,17 @@ class Connection:
                         frame = ws.recv(timeout=1.0)
                     except TimeoutError:
                         continue
-                    try:
-                        data = json.loads(frame)
-                    except (TypeError, ValueError):
-                        continue  # a server speaks JSON; anything else is ignored
-                    if isinstance(data, dict) and isinstance(data.get("type"), str):
-                        if data["type"] == "error" and data.get("code") in FATAL_ERRORS:
-                            self._retry.clear()
-                        self.inbox.put(data)
+                    self._deliver(frame)
             except ConnectionClosed as e:
                 rcvd = e.rcvd
                 code, reason = (rcvd.code, rcvd.reason) if rcvd is not None else (1006, "")
+                # What arrived before the close is still read: a server that refuses the
+                # greeting (another version) says why and closes while the join is being sent.
+                for _ in range(64):
+                    try:
+                        self._deliver(ws.recv(timeout=0))
+                    except Exception:  # noqa: BLE001 - nothing more buffered
+                        break
             except Exception as e:  # noqa: BLE001 - a reset socket, a bad frame …
                 code, reason = 1006, _reason(e)
             finally:
@@ -281,6 +281,17 @@ class Connection:
                 self.inbox.put({"type": "_failed", "message": f"the server closed the connection ({code} {reason})".strip()})
                 return
             self._closing.wait(RETRY_FIRST)
+
+
+    def _deliver(self, frame: Any) -> None:
+        try:
+            data = json.loads(frame)
+        except (TypeError, ValueError):
+            return  # a server speaks JSON; anything else is ignored
+        if isinstance(data, dict) and isinstance(data.get("type"), str):
+            if data["type"] == "error" and data.get("code") in FATAL_ERRORS:
+                self._retry.clear()
+            self.inbox.put(data)
 
 
 def _reason(e: BaseException) -> str:

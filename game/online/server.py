@@ -19,6 +19,7 @@ Entry points: :func:`run_forever` (``python main.py serve``) and
 from __future__ import annotations
 
 import asyncio
+import gc
 import ipaddress
 import logging
 import secrets
@@ -37,7 +38,7 @@ from websockets.exceptions import ConnectionClosed
 
 from game.match import Match
 from game.online import protocol as P
-from game.online.redact import SeatRedactor
+from game.online.redact import SeatRedactor, seat_events
 from game.online.store import StoredTable, StoreError, TableStore, default_data_dir, normalised
 from game.online.worker import choose_action, make_pool, stop_pool, warm_up
 from game.rules import make_rules
@@ -59,6 +60,9 @@ HELLO_TIMEOUT = 10.0
 OUT_QUEUE = 1024
 #: How long stop() waits for connections to close and the loop to end.
 STOP_TIMEOUT = 5.0
+#: ``serve``'s garbage-collector schedule (TableServer._age_objects), in seconds.
+AGE_SECONDS = 10.0
+THAW_SECONDS = 1800.0
 
 
 class ServerError(RuntimeError):
@@ -97,9 +101,11 @@ class Table:
     host_conn: Conn | None = None
     match: Match | None = None
     finished: bool = False
-    #: Per seat: the redactor and the stream sent so far (index i = record event i).
+    #: Per seat: the redactor that turns the next record events into what the seat sees. The
+    #: seat's stream so far is not kept: it is redacted again from the record when a seat
+    #: (re)joins (:meth:`stream`) — four copies of every event per table would be mostly what
+    #: the garbage collector walks, and its full passes were the load test's p99.
     redactors: list[SeatRedactor] = field(default_factory=list)
-    streams: list[list[Event]] = field(default_factory=list)
     #: The computer's decision in progress: (decision number, seat, task).
     thinking: tuple[int, int, asyncio.Task] | None = None
     idle_since: float = field(default_factory=time.monotonic)
@@ -218,6 +224,9 @@ class TableServer:
         self._per_address: dict[str, int] = {}
         self._tasks: set[asyncio.Task] = set()
         self._sweeper: asyncio.Task | None = None
+        #: ``serve`` (not the window's small server): keep the garbage collector's full passes
+        #: short (see :meth:`_age_objects`).
+        self.tune_gc = False
 
     # ---- life cycle
     async def start(self, host: str, port: int, ssl_context: ssl.SSLContext | None = None) -> int:
@@ -235,6 +244,8 @@ class TableServer:
         self.pool = make_pool(self.workers)
         self._spawn(self._warm())
         self._sweeper = self._spawn(self._sweep())
+        if self.tune_gc:
+            self._spawn(self._age_objects())
         for table in list(self.tables.values()):
             self._advance(table)
         return self.ws_server.sockets[0].getsockname()[1]
@@ -283,6 +294,25 @@ class TableServer:
                 if not table.started and not table.conns() and now - table.idle_since > LOBBY_IDLE_SECONDS:
                     self._write_meta(table, closed=True)
                     self.tables.pop(table.code, None)
+
+    async def _age_objects(self) -> None:
+        """Python's full collections walk every live object — with hundreds of tables a pause
+        of a few hundred ms, which was the load test's p99 (bench/server_load.py). So every
+        AGE_SECONDS what has survived a young collection is frozen (never walked again), and
+        every THAW_SECONDS everything is thawed and collected once: garbage in a cycle among
+        frozen objects waits at most that long, and one long pause per THAW_SECONDS is far
+        below one in a hundred decisions."""
+        since_thaw = 0.0
+        while True:
+            await asyncio.sleep(AGE_SECONDS)
+            since_thaw += AGE_SECONDS
+            if since_thaw >= THAW_SECONDS:
+                since_thaw = 0.0
+                gc.unfreeze()
+                gc.collect()
+            else:
+                gc.collect(1)
+            gc.freeze()
 
     def _admit_request(self, connection: ServerConnection, request: Any) -> Any:
         if len(self.conns) >= P.MAX_CONNECTIONS:
@@ -357,7 +387,13 @@ class TableServer:
     def _redact_all(self, table: Table) -> None:
         table.redactors = [SeatRedactor(table.rules, s) for s in range(table.rules.players)]
         events = table.match.events if table.match is not None else []
-        table.streams = [r.feed(events) for r in table.redactors]
+        for r in table.redactors:
+            r.feed(events)  # only to follow the face-up card up to now
+
+    @staticmethod
+    def _stream(table: Table, seat: int) -> list[Event]:
+        """Seat ``seat``'s whole stream so far (index i = record event i)."""
+        return seat_events(table.rules, table.match.events if table.match is not None else [], seat)
 
     def _write_meta(self, table: Table, **extra: Any) -> None:
         try:
@@ -625,7 +661,7 @@ class TableServer:
         conn.send({"type": "joined", "code": table.code, "seat": i, "token": token})
         self._send_lobby(table)
         if table.started:
-            conn.send({"type": "events", "from": 0, "events": table.streams[i]})
+            conn.send({"type": "events", "from": 0, "events": self._stream(table, i)})
             for k, other in enumerate(table.seats):
                 if k != i and other.paused_until is not None:
                     left = max(0, round(other.paused_until - time.monotonic()))
@@ -751,7 +787,7 @@ class TableServer:
         self._send_lobby(table)
         for i, s in enumerate(table.seats):
             if s.conn is not None:
-                s.conn.send({"type": "events", "from": 0, "events": table.streams[i]})
+                s.conn.send({"type": "events", "from": 0, "events": self._stream(table, i)})
         self._advance(table)
 
     def _commit(self, table: Table, events: list[Event]) -> None:
@@ -762,10 +798,9 @@ class TableServer:
             table.unsaved = []
         except StoreError as e:  # kept in memory and written, in order, with the next decision
             log.error("table %s: %s", table.code, e)
+        start = len(table.match.events) - len(events) if table.match is not None else 0
         for i, seat in enumerate(table.seats):
-            start = len(table.streams[i])
             out = table.redactors[i].feed(events)
-            table.streams[i] += out
             if seat.conn is not None:
                 seat.conn.send({"type": "events", "from": start, "events": out})
         m = table.match
@@ -962,6 +997,7 @@ def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile
 
     async def main() -> int:
         srv = _make_server(data_dir, workers)
+        srv.tune_gc = True
         bound = await srv.start(host, port, ctx)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -180,10 +180,6 @@ def session_problem(session: Any, address: str = "") -> OnlineError | None:
     if getattr(session, "failed", None) is None:
         return None
     code = getattr(session, "failed_code", None)
-    if code is None and "(1002" in str(session.failed):
-        # The server closes with 1002 (protocol error) for another version; its error message
-        # can be lost when the close overtakes the client's greeting (reported to the client's owner).
-        code = "version"
     if code is not None:
         return OnlineError(FATAL_KEYS.get(code, "error_other"), reason=str(session.failed), address=address)
     conn = getattr(session, "conn", None)

@@ -306,3 +306,60 @@ def test_quick_messages_reach_the_table_and_unknown_codes_fail_clearly(server):
     finally:
         for s in (a, b, ghost):
             s.close()
+
+
+def test_a_refused_greeting_is_read_even_when_the_close_overtakes_the_join(monkeypatch):
+    """A server of another version answers ``hello`` with an error and closes at once; the
+    client is still sending its ``join``. The error must reach the session all the same (the
+    send is slowed here so that the close always comes first)."""
+    import asyncio
+    import threading
+    import time
+
+    from websockets.asyncio.server import serve
+
+    from game.online import client as C
+
+    async def handler(ws):
+        await ws.recv()
+        await ws.send(json.dumps({"type": "error", "code": "version", "message": "version 9 here", "server_version": 9}))
+        await ws.close(1002, "version")
+
+    ready, ports, stop = threading.Event(), [], threading.Event()
+
+    def run() -> None:
+        async def main() -> None:
+            async with serve(handler, "127.0.0.1", 0) as srv:
+                ports.append(srv.sockets[0].getsockname()[1])
+                ready.set()
+                while not stop.is_set():
+                    await asyncio.sleep(0.05)
+        asyncio.run(main())
+
+    threading.Thread(target=run, daemon=True).start()
+    assert ready.wait(5)
+    pace = C.Connection._pace
+    calls = []
+
+    def slow_second_send(self):
+        calls.append(1)
+        if len(calls) % 2 == 0:
+            time.sleep(0.2)
+        return pace(self)
+
+    monkeypatch.setattr(C.Connection, "_pace", slow_second_send)
+    try:
+        for _ in range(3):
+            conn = C.Connection(f"ws://127.0.0.1:{ports[0]}", lambda: [
+                {"type": "hello", "version": 1, "name": "Anna"},
+                {"type": "join", "code": "ABCDEFGHJK", "name": "Anna", "token": None}], reconnect=False)
+            conn.start()
+            seen, deadline = [], time.monotonic() + 5
+            while time.monotonic() < deadline and "_failed" not in seen:
+                m = conn.get(timeout=0.2)
+                if m is not None:
+                    seen.append(m["type"] if m["type"] != "error" else m["code"])
+            conn.close()
+            assert "version" in seen and seen.index("version") < seen.index("_failed")
+    finally:
+        stop.set()

@@ -426,3 +426,41 @@ def test_the_per_address_limit_counts_every_address_but_loopback():
     assert _counted_address(ws(("2001:db8::1", 5000, 0, 0))) == "2001:db8::1"
     assert _counted_address(ws(None)) is None
     assert P.MAX_CONNECTIONS_PER_ADDRESS >= P.MAX_CONNECTIONS_PER_TABLE
+
+
+def test_serve_freezes_old_objects_and_thaws_them_on_schedule(monkeypatch, tmp_path):
+    """``serve``'s collector schedule: survivors are frozen every AGE_SECONDS (full passes stay
+    short), and everything is thawed and collected every THAW_SECONDS (cyclic garbage among
+    frozen objects is not kept for ever)."""
+    import asyncio
+    import gc
+    import weakref
+
+    from game.online import server as S
+
+    monkeypatch.setattr(S, "AGE_SECONDS", 0.02)
+    monkeypatch.setattr(S, "THAW_SECONDS", 0.1)
+
+    class Node:
+        pass
+
+    async def run() -> tuple[int, bool]:
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle: only a full collection frees it
+        gone = weakref.ref(a)
+        gc.freeze()  # an old cycle, frozen while it was alive; then it becomes garbage
+        del a, b
+        gc.collect(1)
+        assert gone() is not None
+        task = asyncio.get_running_loop().create_task(S.TableServer(tmp_path)._age_objects())
+        await asyncio.sleep(0.05)
+        frozen = gc.get_freeze_count()
+        await asyncio.sleep(0.12)
+        task.cancel()
+        return frozen, gone() is None
+
+    try:
+        frozen, freed = asyncio.run(run())
+    finally:
+        gc.unfreeze()
+    assert frozen > 0 and freed
