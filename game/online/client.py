@@ -608,6 +608,16 @@ class RemoteSession:
         self.token = m.get("token") or self.token
         self.code = m.get("code") or self.code
 
+    def seat_names(self) -> dict[int, str]:
+        """The names the friends chose, by seat (the computer seats have none)."""
+        seats = (self.lobby or {}).get("seats") if isinstance(self.lobby, dict) else None
+        out: dict[int, str] = {}
+        for i, seat in enumerate(seats if isinstance(seats, list) else []):
+            name = seat.get("name") if isinstance(seat, dict) else None
+            if isinstance(name, str) and name.strip():
+                out[i] = name.strip()
+        return out
+
     def _on_lobby(self, m: dict) -> None:
         self.lobby = m
         you = m.get("you")

@@ -61,6 +61,7 @@ class TableMotion:
         #: What happened, in words (the caption over the felt; the log tells the same); the
         #: seat whose play is shown (its plate lights); a finished trick in view / waiting.
         self.narrator = Narrator(host.rules, host.t, host.lang, self.model.viewer)
+        self.narrator.given = host.given_names()
         self.caption: str | None = None
         self.caption_age = 0.0
         self.acting: int | None = None
@@ -419,8 +420,7 @@ class TableMotion:
                 self.sprites[code] = sp
                 sp.turn(code, FLY * 0.5)
             elif code in m.known[seat]:
-                # Drawn face up (Tressette for two): it stays face up in that hand, keyed by
-                # its code, so everyone sees it until it is played.
+                # Drawn face up (Tressette for two): it stays so, keyed by its code, until played.
                 sp.key = code
                 self.sprites[code] = sp
                 self.backs[seat].append(code)

@@ -108,10 +108,14 @@ class Narrator:
         self.match_end: dict | None = None
         self.totals: list[int] = list(rules.initial_totals())
         self._articles = _parse_articles(t("narrate.articles"))
+        #: Names that replace the table's words for some seats (friends online), by seat.
+        self.given: dict[int, str] = {}
         self.deal = self._new_deal(0, None)
 
     # ------------------------------------------------------------------ words
     def name(self, seat: int, subject: bool = True) -> str:
+        if seat != self.viewer and seat in self.given:
+            return self.given[seat]  # a friend at an online table, by the name they chose
         return names.seat_name(self.t, seat, self.viewer, self.players, subject, self.team_of)
 
     def team(self, team: int) -> str:

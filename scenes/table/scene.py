@@ -170,7 +170,16 @@ class TableScene(Scene):
     def lang(self) -> str:
         return self.app.language
 
+    def given_names(self) -> dict[int, str]:
+        """Friends' own names at an online table, by seat (the viewer is always "You")."""
+        names_of = getattr(self.session, "seat_names", None)
+        given = names_of() if callable(names_of) else {}
+        return {k: v for k, v in given.items() if k != self.human}
+
     def seat_name(self, seat: int, subject: bool = False) -> str:
+        given = self.given_names().get(seat) if getattr(self.session, "remote", False) else None
+        if given:
+            return given
         """The seat's label; ``subject``: as a sentence's subject ("Il compagno sta pensando…")."""
         return names.seat_name(self.t, seat, self.human, self.players, subject, self.rules.team_of)
 

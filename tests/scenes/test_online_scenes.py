@@ -194,7 +194,12 @@ def test_host_lobby_table_flow_by_keys(online):
     other = table.model.hands[1]
     assert other and all(c is None for c in other) and all(c is not None for c in table.model.hand)
     assert len(table.backs[1]) == len(other)
-    app.render(1.0)
+    # The friend is called by the name they chose: on their plate and in the told plays.
+    assert table.seat_name(1) == "Bruno" and table.seat_name(0) == table.t("table.you")
+    assert table.motion.narrator.name(1) == "Bruno"
+    with theme.measure_text() as m:
+        app.render(1.0)
+    assert "Bruno" in {s for s, _, _ in m.entries}
     # No suggestion, no undo online: G and Ctrl+Z change nothing.
     before = list(table.model.hand)
     press(app, pygame.K_g)
