@@ -388,9 +388,14 @@ class ResultsScene(UIScene):
                     theme.blit_text(surface, "✓", (centre, c.centery), "sans_bold", 20, theme.BRASS_LIGHT,
                                     anchor="center")
                 elif cell.text:
-                    self._fit(surface, cell.text, (centre, c.centery), col_w - (96 if pill else 16),
-                              "sans_bold" if strong else "sans", 17 if strong else 16,
-                              theme.BRASS_LIGHT if strong else theme.CREAM, "center")
+                    face, size = ("sans_bold", 17) if strong else ("sans", 16)
+                    pos, anchor, room = (centre, c.centery), "center", col_w - (96 if pill else 16)
+                    # A long cell ("3 in a row") beside a pill: it ends just short of the pill.
+                    gap = c.centerx + 34 - 16 - 8  # the pill's left edge, less a margin
+                    if pill and theme.text_width(cell.text, face, size) / 2 > gap - centre:
+                        pos, anchor, room = (gap, c.centery), "midright", gap - c.x - 12
+                    self._fit(surface, cell.text, pos, room, face, size,
+                              theme.BRASS_LIGHT if strong else theme.CREAM, anchor)
                 if pill:
                     self._pill(surface, cell.points, (c.centerx + 34, c.centery))
             y += self.row_h + 2

@@ -96,6 +96,15 @@ def explainer(game_id: str) -> Any:
     return importlib.import_module(name)
 
 
+def shown_lines(rules: Any) -> list[dict[str, Any]]:
+    """The game's results lines for this match: no match total for a single deal, and a house
+    rule's row only when that house rule is in force."""
+    single = rules.match_goal()[0] == "single"
+    return [ln for ln in (rules.result_lines or DEFAULT_LINES)
+            if not (ln.get("cells") == "@totals" and single)
+            and not (ln.get("option") and not rules.options.get(ln["option"]))]
+
+
 def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: str) -> Breakdown:
     """The rows of the results table for one ``deal_end`` event (any game)."""
     cols = team_names(t, rules.players, human_seat)
@@ -105,9 +114,7 @@ def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: 
     goal, value = rules.match_goal()
     params = {**names, "target": value, "count": value}
     n = len(cols)
-    for line in rules.result_lines or DEFAULT_LINES:
-        if line.get("cells") == "@totals" and goal == "single":
-            continue  # one deal: no match total
+    for line in shown_lines(rules):
         b.rows.append(_row(line, t, params, deal_end, n, b.notes))
     module = explainer(rules.game_id)
     if module is not None:

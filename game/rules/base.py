@@ -133,7 +133,8 @@ class GameRules:
     #:   "points" a detail key (or "@points") whose value is drawn as a "+n" pill;
     #:   "mark"   a detail key: a ✓ (and the pill) where its value is not 0;
     #:   "kind"   "line" (default), "total", "match" or "bummerl" (drawn as tally strokes);
-    #:   "none_note" a locale key added below the table when a cell's value is None.
+    #:   "none_note" a locale key added below the table when a cell's value is None;
+    #:   "option" the row is shown only when that option (a house rule) is in force.
     #: Sentences about a deal (who won it and why) come from ``scenes/results_<id>.py``.
     result_lines: ClassVar[tuple[dict[str, Any], ...]] = ()
     #: ``deal_end.detail`` keys a record must hold (RECORD.md: Schnapsen's card_points, reason).

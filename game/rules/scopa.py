@@ -103,6 +103,10 @@ class ScopaRules(GameRules):
         {"label": "results.scopa.primiera", "cells": "primiera_values", "points": "primiera",
          "none_note": "results.scopa.no_primiera"},
         {"label": "results.scopa.scope", "cells": "scope", "points": "scope"},
+        # House rules: their rows only when they are in force (``option``).
+        {"label": "results.scopa.re_bello", "suit": "D", "mark": "re_bello", "option": "re_bello"},
+        {"label": "results.scopa.napola", "suit": "D", "cells": "napola", "points": "napola", "option": "napola",
+         "text": "results.scopa.napola_run"},
         {"label": "results.deal_points", "cells": "@points", "kind": "total"},
         {"label": "results.match_total_to", "cells": "@totals", "kind": "match"},
     )

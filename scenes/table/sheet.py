@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from scenes.results_breakdown import DEFAULT_LINES, Breakdown, breakdown
+from scenes.results_breakdown import Breakdown, breakdown, shown_lines
 from scenes.table.overlays import StoryPanel, team_color
 from sprites import theme
 
@@ -48,9 +48,7 @@ class SheetPanel(StoryPanel):
 
     def lines(self) -> list[dict[str, Any]]:
         """The results lines the breakdown keeps (a single deal has no match total)."""
-        single = self.rules.match_goal()[0] == "single"
-        return [ln for ln in (self.rules.result_lines or DEFAULT_LINES)
-                if not (ln.get("cells") == "@totals" and single)]
+        return shown_lines(self.rules)
 
     def sheets(self) -> list[Breakdown]:
         lang = self.app.language

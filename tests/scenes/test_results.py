@@ -92,6 +92,36 @@ def test_scopa_breakdown_shows_every_award_with_counts_values_and_totals():
     assert m.columns == ["You", "North"] and m.mine == 0  # as the table names the seats
 
 
+def test_re_bello_and_napola_have_their_rows_only_when_in_force_and_the_pills_add_up():
+    from scenes.results_breakdown import shown_lines
+
+    app = make_app()
+    plain, _ = open_over_table(app, "scopa")
+    assert not any("Re bello" in r.label or "Napola" in r.label for r in plain.model().rows)
+    for seed in range(1, 40):
+        s, de, me = results.demo(SimpleNamespace(settings=Settings()), "scopa", None, 2, False, seed=seed,
+                                 options={"re_bello": True, "napola": True})
+        if any(de["detail"]["napola"]) and any(de["detail"]["re_bello"]):
+            break
+    else:
+        raise AssertionError("no deal with a napola found")
+    d = de["detail"]
+    lines = [ln.get("option") for ln in shown_lines(s.rules)]
+    assert "re_bello" in lines and "napola" in lines
+    app.open_path("menu")
+    app.stack.push(FakeTable(app))
+    assert app.open_scene("results", session=s, deal_end=de, match_end=None)
+    m = app.stack.top.model()
+    rows = {r.label: r for r in m.rows}
+    bello, napola = rows["Re bello (King of Coins)"], rows["Napola (a run of Coins from the Ace)"]
+    assert [c.mark for c in bello.cells] == [bool(v) for v in d["re_bello"]]
+    assert [c.points or 0 for c in napola.cells] == d["napola"]
+    assert [c.text for c in napola.cells] == [f"run of {v}" if v else "—" for v in d["napola"]]
+    # Every point of the deal is on a row: the pills of each column add up to its points.
+    award_rows = [r for r in m.rows if r.kind == "line"]
+    assert [sum(r.cells[i].points or 0 for r in award_rows) for i in range(2)] == de["points"]
+
+
 def test_scopa_four_players_are_teams_and_three_players_have_sides():
     app = make_app()
     scene, _ = open_over_table(app, "scopa", players=4)
