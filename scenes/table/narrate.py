@@ -119,6 +119,8 @@ class Narrator:
         return names.seat_name(self.t, seat, self.viewer, self.players, subject, self.team_of)
 
     def team(self, team: int) -> str:
+        if self.players != 4:  # a team is a seat (see name)
+            return self.name(team, subject=False)
         return names.team_name(self.t, team, self.viewer, self.players, team_of=self.team_of)
 
     def card(self, code: str) -> str:

@@ -184,6 +184,8 @@ class TableScene(Scene):
         return names.seat_name(self.t, seat, self.human, self.players, subject, self.rules.team_of)
 
     def team_name(self, team: int) -> str:
+        if self.players != 4:  # a team is a seat: a friend online by their name
+            return self.seat_name(team)
         return names.team_name(self.t, team, self.human, self.players, team_of=self.rules.team_of)
 
     def card_name(self, code: str) -> str:

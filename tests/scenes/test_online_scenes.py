@@ -197,6 +197,8 @@ def test_host_lobby_table_flow_by_keys(online):
     # The friend is called by the name they chose: on their plate and in the told plays.
     assert table.seat_name(1) == "Bruno" and table.seat_name(0) == table.t("table.you")
     assert table.motion.narrator.name(1) == "Bruno"
+    if table.players != 4:  # two players: the scores are the seats' own, named alike
+        assert table.team_name(1) == "Bruno" and table.motion.narrator.team(1) == "Bruno"
     with theme.measure_text() as m:
         app.render(1.0)
     assert "Bruno" in {s for s, _, _ in m.entries}
