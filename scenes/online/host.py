@@ -16,6 +16,7 @@ import pygame
 from game.rules import game_ids, make_rules
 from game.settings import AI_LEVELS
 from scenes import names
+from scenes.game_choice import GameChoice
 from scenes.online import hosting
 from scenes.online.address import DEFAULT_PORT, AddressError, clean_name, parse_port
 from scenes.online.fields import ERROR, TextField, route_text, typing
@@ -69,7 +70,7 @@ def remember(app: Any, **values: Any) -> None:
     app.save_settings()
 
 
-class HostScene(UIScene):
+class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
     def __init__(self, app: Any, game: str | None = None, deck: str | None = None, **params: Any):
         self.app = app
         cfg = app.config
@@ -88,49 +89,13 @@ class HostScene(UIScene):
         super().__init__(app)
 
     # ------------------------------------------------------------------ choices
-    def _first_deck(self) -> str:
-        return next(d.id for d in self.app.config.decks_for(self.game))
-
-    def _remembered_players(self) -> int:
-        from game.settings import game_choice
-
-        return game_choice(self.app.settings, self.app.config.games[self.game]).players
-
-    def options(self) -> dict[str, Any]:
-        """Every option in force: the game screen's (when it sent them for this game and
-        count), else what it remembers for this game at this count."""
-        from game.settings import game_choice
-        from scenes.game_select import in_force
-
-        game = self.app.config.games[self.game]
-        if self.given is not None and self.given[:2] == (self.game, self.players):
-            return dict(self.given[2])
-        choice = game_choice(self.app.settings, game)
-        choice.players = self.players
-        try:
-            return game.resolve_options(in_force(game, choice), self.players)
-        except ValueError:
-            return game.resolve_options(game.default_options(), self.players)
-
     def set_game(self, gid: str) -> None:
-        self.game = gid
-        if gid not in self.app.config.decks[self.deck].games:
-            self.deck = self._first_deck()
-        self.players = self._remembered_players()
+        self.choose_game(gid)
 
     def picked(self, deck: str, game: str, players: int, options: dict) -> None:
         """The game screen's Choose: its game, count and options come here."""
         self.deck, self.game, self.players = deck, game, players
         self.given = (game, players, dict(options))
-
-    @property
-    def _deck_values(self) -> list[tuple[str, Any]]:
-        lang = self.app.language
-        return [(d.id, d.name.get(lang) or d.name.get("en", d.id)) for d in self.app.config.decks_for(self.game)]
-
-    @property
-    def _player_values(self) -> list[tuple[int, str]]:
-        return [(n, str(n)) for n in self.app.config.games[self.game].players]
 
     # ------------------------------------------------------------------ layout
     def build(self) -> None:
@@ -239,18 +204,6 @@ class HostScene(UIScene):
         self._drop()
         super().back()
 
-    def _drop(self) -> None:
-        if self.connecting is not None:
-            self.connecting.session.close()
-            self.connecting = None
-
-    def leave(self) -> None:
-        if self not in self.app.stack.scenes:
-            self._drop()
-
-    def close(self) -> None:
-        self._drop()
-
     def update(self, dt: float) -> None:
         for w in self.ui.widgets:
             if w.name == "deck":
@@ -258,30 +211,16 @@ class HostScene(UIScene):
             elif w.name == "players":
                 w.options = self._player_values
         super().update(dt)
-        if self.connecting is None:
+        arrived = self._arrived()
+        if arrived is None:
             return
-        state = self.connecting.step()
-        if state == "wait":
-            return
-        session, self.connecting = self.connecting.session, None
-        if isinstance(state, hosting.OnlineError):
-            session.close()
-            self.problem = hosting.describe(state, self.t)
+        session, error = arrived
+        if error is not None:
+            self.problem = hosting.describe(error, self.t)
             return
         self.app.open_scene("online_lobby", session=session, hosted=self.hosted)
 
     # ------------------------------------------------------------------ drawing
-    def rules_line(self) -> str:
-        """"Scopone scientifico · 4 players · Match to 11": what will be played."""
-        from game.variants import variant_name
-        from scenes.game_select import game_line
-
-        game = self.app.config.games[self.game]
-        opts = self.options()
-        variant = variant_name(self.app.i18n, game, opts, self.players)
-        parts = ([variant] if variant else []) + [self.t("line.players", count=self.players)]
-        return " · ".join(parts + game_line(self.t, game, opts).split(" · ")[2:])
-
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(theme.table_background(), (0, 0))
         r = PANEL

@@ -188,6 +188,40 @@ def session_problem(session: Any, address: str = "") -> OnlineError | None:
     return OnlineError("error_lost", reason=str(session.failed), address=address)
 
 
+class HoldsConnecting:
+    """A screen that may hold a session on its way to its seat (``connecting``): dropped when
+    the screen leaves the stack or the app closes."""
+
+    app: Any
+    connecting: Connecting | None
+
+    def _drop(self) -> None:
+        if self.connecting is not None:
+            self.connecting.session.close()
+            self.connecting = None
+
+    def leave(self) -> None:
+        if self not in self.app.stack.scenes:
+            self._drop()
+
+    def close(self) -> None:
+        self._drop()
+
+    def _arrived(self) -> tuple[Any, OnlineError | None] | None:
+        """Poll the session on its way: None while it is, else (the session, None) once it is
+        seated or (the session, closed, the error) when it cannot be."""
+        if self.connecting is None:
+            return None
+        state = self.connecting.step()
+        if state == "wait":
+            return None
+        session, self.connecting = self.connecting.session, None
+        if isinstance(state, OnlineError):
+            session.close()
+            return session, state
+        return session, None
+
+
 class Connecting:
     """A session on its way to its seat: :meth:`step` polls it and says "wait", "seated"
     (the lobby has come: the seat and the rules are known) or gives the OnlineError."""

@@ -24,7 +24,7 @@ PANEL = pygame.Rect(240, 70, 800, 580)
 FIELD_X, FIELD_W = PANEL.x + 48, PANEL.w - 96
 
 
-class JoinScene(UIScene):
+class JoinScene(hosting.HoldsConnecting, UIScene):
     def __init__(self, app: Any, link: str | None = None, **params: Any):
         self.link = link
         self.problem: str | None = None
@@ -115,28 +115,13 @@ class JoinScene(UIScene):
             return
         super().back()
 
-    def _drop(self) -> None:
-        if self.connecting is not None:
-            self.connecting.session.close()
-            self.connecting = None
-
-    def leave(self) -> None:
-        if self not in self.app.stack.scenes:
-            self._drop()
-
-    def close(self) -> None:
-        self._drop()
-
     def update(self, dt: float) -> None:
         super().update(dt)
-        if self.connecting is None:
+        arrived = self._arrived()
+        if arrived is None:
             return
-        state = self.connecting.step()
-        if state == "wait":
-            return
-        session, self.connecting = self.connecting.session, None
-        if isinstance(state, hosting.OnlineError):
-            session.close()
+        session, error = arrived
+        if error is not None:
             if self.token is not None and getattr(session, "failed_code", None) == "bad_token":
                 # The kept secret is not that table's seat any more: forget it, ask for a free seat.
                 tokens = dict(remembered(self.app).get("tokens", {}))
@@ -146,7 +131,7 @@ class JoinScene(UIScene):
                 self.connecting = hosting.Connecting(hosting.join_table(session.url, session.code, session.name),
                                                      self.connecting_address(session))
                 return
-            self.problem = hosting.describe(state, self.t)
+            self.problem = hosting.describe(error, self.t)
             return
         remember_seat(self.app, session.code, session.token)
         self.app.open_scene("online_lobby", session=session)

@@ -18,6 +18,7 @@ import pygame
 
 from game.rules import game_ids, make_rules
 from game.settings import AI_LEVELS
+from scenes.game_choice import GameChoice
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.widgets import Button, Choice
@@ -54,7 +55,7 @@ class LiveFeed:
         self.session.close()
 
 
-class WatchScene(UIScene):
+class WatchScene(GameChoice, UIScene):
     def __init__(self, app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
                  options: dict | None = None):
         self.app = app  # (UIScene sets it too; the choices below need it first)
@@ -73,35 +74,8 @@ class WatchScene(UIScene):
         super().__init__(app)
 
     # ------------------------------------------------------------------ choices
-    def _first_deck(self) -> str:
-        return next(d.id for d in self.app.config.decks_for(self.game))
-
-    def _remembered_players(self) -> int:
-        from game.settings import game_choice
-
-        return game_choice(self.app.settings, self.app.config.games[self.game]).players
-
-    def options(self) -> dict[str, Any]:
-        """Every option in force: the game screen's (when it sent them), else the choices it
-        remembers for this game (house rules, length) at this player count."""
-        game = self.app.config.games[self.game]
-        if self.given is not None and self.given[:2] == (self.game, self.players):
-            return dict(self.given[2])
-        from game.settings import game_choice
-        from scenes.game_select import in_force  # the game screen's own rule for what is in force
-
-        choice = game_choice(self.app.settings, game)
-        choice.players = self.players
-        try:
-            return game.resolve_options(in_force(game, choice), self.players)
-        except ValueError:
-            return game.resolve_options(game.default_options(), self.players)
-
     def set_game(self, gid: str) -> None:
-        self.game = gid
-        if self.deck not in self.app.config.decks or gid not in self.app.config.decks[self.deck].games:
-            self.deck = self._first_deck()
-        self.players = self._remembered_players()
+        self.choose_game(gid)
         self._reseat()
 
     def set_players(self, n: int) -> None:
@@ -142,16 +116,6 @@ class WatchScene(UIScene):
                                                self.start, style="primary", size=17, name="start"))
         self.ui.focus(self.start_button)
 
-    # Choice reads its options once: these lists follow the chosen game.
-    @property
-    def _deck_values(self) -> list[tuple[str, Any]]:
-        lang = self.app.language
-        return [(d.id, d.name.get(lang) or d.name.get("en", d.id)) for d in self.app.config.decks_for(self.game)]
-
-    @property
-    def _player_values(self) -> list[tuple[int, str]]:
-        return [(n, str(n)) for n in self.app.config.games[self.game].players]
-
     def _set_deck(self, d: str) -> None:
         self.deck = d
 
@@ -178,20 +142,6 @@ class WatchScene(UIScene):
         self.app.open_scene("replay", live=feed, levels=levels)
 
     # ------------------------------------------------------------------ drawing
-    def rules_line(self) -> str:
-        """"Scopone scientifico · 4 players · Match to 11": what will be played."""
-        from game.variants import variant_name
-        from scenes.game_select import game_line
-
-        game = self.app.config.games[self.game]
-        opts = self.options()
-        line = game_line(self.t, game, opts)
-        variant = variant_name(self.app.i18n, game, opts, self.players)
-        # The count as chosen, then the length of the match (the line's own "AI opponents"
-        # part does not apply: every seat is the computer's).
-        parts = ([variant] if variant else []) + [self.t("line.players", count=self.players)]
-        return " · ".join(parts + line.split(" · ")[2:])
-
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(theme.table_background(), (0, 0))
         r = PANEL
