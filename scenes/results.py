@@ -136,7 +136,13 @@ class ResultsScene(UIScene):
         top = (22 + 80 + 30 + (0 if self.single_deal else 22) + 22) if self.over else (22 + 46 + 24 + 22)
         notes = sum(len(theme.wrap(n, "serif", 15, PANEL_W - 2 * TABLE_PAD - 20)) for n in m.notes)
         return (top + (34 if m.headline else 0) + (30 if m.bar else 0) + 32 + len(m.rows) * (row_h + 2) + 10
-                + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.over else 0))
+                + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0))
+
+    @property
+    def offers_replay(self) -> bool:
+        """Watch again / keep the record (issue 21): a finished match that is ours — an online
+        match's record is the server's, with the other hands hidden."""
+        return self.over and not getattr(self.session, "remote", False)
 
     def build(self) -> None:
         # Rows shrink a little when a long breakdown (Cìcera's match end) would not fit.
@@ -159,8 +165,7 @@ class ResultsScene(UIScene):
         # The match's score sheet, deal by deal (scenes.table.sheet, the "scoresheet" scene).
         self.ui.add(Button((self.rect.right - TABLE_PAD - 180, y + 3, 180, 42), self.label("sheet.title"),
                            lambda: self.app.open_scene("scoresheet", session=self.session), size=14, name="sheet"))
-        # (An online match's record is the server's, with the other hands hidden: not replayed here.)
-        if self.over and not getattr(self.session, "remote", False):  # to watch again or keep (issue 21)
+        if self.offers_replay:
             ry, rw = y - REPLAY_ROW, 260
             self.ui.add(Button((self.rect.centerx - rw - 8, ry, rw, 40), self.label("replay.watch_replay"),
                                lambda: self.app.open_scene("replay", session=self.session), size=14,

@@ -430,3 +430,18 @@ def test_standalone_demo_is_opaque_and_match_end_demo_is_over():
     assert not scene.is_overlay and scene.over
     scene = results.create(app, game="nonsense")  # unknown game: a Scopa demo, never a traceback
     assert scene.rules.game_id == "scopa" and not scene.over
+
+
+def test_an_online_match_end_has_no_replay_row_and_no_room_kept_for_it():
+    from types import SimpleNamespace as NS
+
+    app = make_app()
+    local, _ = open_over_table(app, "scopa", to_end=True)
+    assert local.offers_replay and {"watch_replay", "save_record"} <= {w.name for w in local.ui.widgets}
+    s, de, me = demo("scopa", True)
+    remote = NS(**{k: getattr(s, k) for k in ("rules", "match", "human_seat", "seed")}, remote=True)
+    app.stack.push(FakeTable(app))
+    assert app.open_scene("results", session=remote, deal_end=de, match_end=me)
+    online = app.stack.top
+    assert not online.offers_replay and not {"watch_replay", "save_record"} & {w.name for w in online.ui.widgets}
+    assert online.rect.h == local.rect.h - results.REPLAY_ROW  # the panel closes up: no empty band
