@@ -140,9 +140,10 @@ def tally_points(s: Any) -> list[int] | None:
     """The running tally (Settings, off by default): per team, the points the deal's awards
     and bonuses would give if it ended now (the rules' ``tally``); None when off or the
     game has no such awards."""
-    if not getattr(s.app.settings, "running_tally", False):
+    narrator = getattr(s.motion, "narrator", None)  # the replay viewer's HUD tells no tally
+    if not getattr(s.app.settings, "running_tally", False) or narrator is None:
         return None
-    deal = s.motion.narrator.deal
+    deal = narrator.deal
     result = s.rules.tally(deal.piles, deal.bonuses)
     return None if result is None else list(result.points)
 

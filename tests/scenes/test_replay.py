@@ -619,3 +619,15 @@ def test_a_finished_window_match_is_kept_for_replays():
     assert kept[0].seats == ["human", "easy"]
     tl = T.from_file(kept[0].path)
     assert tl.problem is None and tl.events[1:] == scene.session.match.events[1:]
+
+
+def test_the_viewer_draws_with_the_running_tally_on():
+    """The running tally (Settings) belongs to the table; the viewer's HUD draws without it
+    (found by the monkey test: a crash drawing Cìcera's replay with the tally on)."""
+    events = simulate("cicera", 4, seed=5)
+    app = make_app(running_tally=True)
+    scene = open_viewer(app, events=events)
+    for p in (1, len(events) // 2, len(events)):
+        scene.go(p)
+        app.render(1.0)
+    assert app.settings.running_tally and scene.model.totals == events[-1]["totals"]
