@@ -7,7 +7,7 @@
   and resumed after a restart;
 - :mod:`game.online.worker` — computer seats think in worker processes;
 - :mod:`game.online.server` — the asyncio server (``python main.py serve``) and
-  :func:`game.online.server.start_server_in_thread` for the window and the tests;
+  :func:`game.online.serving.start_server_in_thread` for the window and the tests;
 - :mod:`game.online.cli` — the ``serve`` and ``online`` sub-commands.
 
 See docs/ONLINE.md. Nothing here imports pygame.

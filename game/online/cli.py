@@ -34,7 +34,8 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from game.online.server import MAX_WORKERS, ServerError, run_forever
+    from game.online.server import MAX_WORKERS, ServerError
+    from game.online.serving import run_forever
     from game.online.store import default_data_dir
 
     if not 0 <= args.port <= 65535:

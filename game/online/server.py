@@ -23,13 +23,10 @@ import gc
 import ipaddress
 import logging
 import secrets
-import signal
 import ssl
-import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +36,8 @@ from websockets.exceptions import ConnectionClosed
 from game.match import Match
 from game.online import protocol as P
 from game.online.redact import SeatRedactor, seat_events
-from game.online.store import StoredTable, StoreError, TableStore, default_data_dir, normalised
+from game.online.seats import Conn, Refusal, Seat, Table
+from game.online.store import StoredTable, StoreError, TableStore, normalised
 from game.online.worker import choose_action, make_pool, stop_pool, warm_up
 from game.rules import make_rules
 from game.rules.base import Event, GameRules, IllegalAction
@@ -56,8 +54,6 @@ FINISHED_KEEP_SECONDS = 600.0
 LOBBY_IDLE_SECONDS = 6 * 3600.0
 #: A connection that has not said hello by then is closed.
 HELLO_TIMEOUT = 10.0
-#: Messages waiting to be sent to one connection; a client that reads slower is closed.
-OUT_QUEUE = 1024
 #: How long stop() waits for connections to close and the loop to end.
 STOP_TIMEOUT = 5.0
 #: ``serve``'s garbage-collector schedule (TableServer._age_objects), in seconds.
@@ -67,146 +63,6 @@ THAW_SECONDS = 1800.0
 
 class ServerError(RuntimeError):
     """The server cannot start (the port is taken, the data folder or a TLS file is bad): one line."""
-
-
-# ------------------------------------------------------------------------------ tables
-@dataclass
-class Seat:
-    kind: str  # "friend" or "ai"
-    level: str | None = None  # an AI seat's level
-    token_hash: str | None = None  # a friend seat's (sha256 of its token)
-    name: str | None = None  # the player who claimed the friend seat
-    conn: Conn | None = None
-    #: A friend seat left during the match: when (monotonic) its countdown ends (then the
-    #: computer takes it, or the table goes on waiting: the host's setting).
-    paused_until: float | None = None
-    timer: asyncio.TimerHandle | None = None
-    #: The computer plays this friend seat until the player rejoins.
-    by_ai: bool = False
-
-    @property
-    def spec(self) -> str:
-        return "friend" if self.kind == "friend" else f"ai:{self.level}"
-
-
-@dataclass
-class Table:
-    code: str
-    rules: GameRules
-    seats: list[Seat]
-    host_hash: str
-    pause_seconds: int
-    ai_takes_over: bool
-    created: float = field(default_factory=time.time)
-    host_conn: Conn | None = None
-    match: Match | None = None
-    finished: bool = False
-    #: Per seat: the redactor that turns the next record events into what the seat sees. The
-    #: seat's stream so far is not kept: it is redacted again from the record when a seat
-    #: (re)joins (:meth:`stream`) — four copies of every event per table would be mostly what
-    #: the garbage collector walks, and its full passes were the load test's p99.
-    redactors: list[SeatRedactor] = field(default_factory=list)
-    #: The computer's decision in progress: (decision number, seat, task).
-    thinking: tuple[int, int, asyncio.Task] | None = None
-    idle_since: float = field(default_factory=time.monotonic)
-    evict: asyncio.TimerHandle | None = None
-    #: Events the record could not take yet (a full disk): written first next time, in order.
-    unsaved: list[Event] = field(default_factory=list)
-
-    @property
-    def started(self) -> bool:
-        return self.match is not None
-
-    def conns(self) -> list[Conn]:
-        """Every connection at the table (seated ones and the host), once each."""
-        out: list[Conn] = []
-        for c in [s.conn for s in self.seats] + [self.host_conn]:
-            if c is not None and c not in out:
-                out.append(c)
-        return out
-
-    def meta(self) -> dict[str, Any]:
-        r = self.rules
-        return {
-            "code": self.code, "game": r.game_id, "deck": r.deck.id, "players": r.players,
-            "options": dict(r.options),
-            "seats": [{"kind": s.kind, "level": s.level, "token_sha256": s.token_hash, "name": s.name}
-                      for s in self.seats],
-            "host_token_sha256": self.host_hash, "pause_seconds": self.pause_seconds,
-            "ai_takes_over": self.ai_takes_over, "created": self.created,
-            "started": self.started, "finished": self.finished,
-        }
-
-
-# ------------------------------------------------------------------------------ connections
-class Conn:
-    """One client connection: its rate bucket, what it is (seated, host) and its outbox."""
-
-    def __init__(self, ws: ServerConnection, number: int):
-        self.ws = ws
-        self.number = number
-        self.name: str | None = None
-        self.hello = False
-        self.tokens = float(P.BURST)
-        self.stamp = time.monotonic()
-        self.excess = 0
-        self.failures = 0
-        self.created = 0
-        self.table: Table | None = None
-        self.seat: int | None = None
-        self.hosting: Table | None = None
-        #: The host token as this connection gave it (to repeat it in ``created`` after a configure).
-        self.host_token: str | None = None
-        self.out: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(OUT_QUEUE)
-        self.closing = False
-
-    def admit(self) -> bool:
-        """Take one message from the token bucket (RATE a second, BURST at once)."""
-        now = time.monotonic()
-        self.tokens = min(float(P.BURST), self.tokens + (now - self.stamp) * P.RATE)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        self.excess += 1
-        return False
-
-    def refund(self) -> None:
-        """Give back the message's token: an ``act`` the rules accepted. The game's own pace
-        is then never limited (a decision can only be made once, when the seat is to act:
-        such acts cannot flood), so bots play at full speed, while a flood of anything else —
-        refused acts included — is."""
-        self.tokens = min(float(P.BURST), self.tokens + 1.0)
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.send_text(P.encode(message))
-
-    def send_text(self, text: str) -> None:
-        """Queue an encoded message (one text for many connections: encoded once)."""
-        if self.closing:
-            return
-        try:
-            self.out.put_nowait(text)
-        except asyncio.QueueFull:
-            self.close(1008, "too slow: messages are waiting")
-
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        """Close after what is queued has been sent."""
-        if self.closing:
-            return
-        self.closing = True
-        try:
-            self.out.put_nowait((code, reason))
-        except asyncio.QueueFull:
-            asyncio.get_running_loop().create_task(self.ws.close(code, reason))
-
-
-class Refusal(Exception):
-    """An ``error`` reply to the message being handled (the connection stays open)."""
-
-    def __init__(self, code: str, message: str, close: bool = False):
-        self.code, self.close = code, close
-        super().__init__(message)
 
 
 # ------------------------------------------------------------------------------ the server
@@ -957,133 +813,5 @@ def _counted_address(ws: ServerConnection) -> str | None:
         return None
 
 
-# ------------------------------------------------------------------------------ running it
-def tls_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | None:
-    """The server's TLS context from PEM files (None without them); ServerError (one line)
-    when they cannot be used."""
-    if certfile is None and keyfile is None:
-        return None
-    if not certfile or not keyfile:
-        raise ServerError("--certfile and --keyfile go together")
-    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
-    try:
-        ctx.load_cert_chain(certfile, keyfile)
-    except (OSError, ssl.SSLError) as e:
-        raise ServerError(f"cannot use the TLS certificate {certfile} and key {keyfile} "
-                          f"({getattr(e, 'strerror', None) or getattr(e, 'reason', None) or e})") from None
-    return ctx
 
-
-def _url(host: str, port: int, tls: bool) -> str:
-    shown = "127.0.0.1" if host in ("", "0.0.0.0") else "::1" if host == "::" else host
-    if ":" in shown:
-        shown = f"[{shown}]"
-    return f"{'wss' if tls else 'ws'}://{shown}:{port}"
-
-
-def _make_server(data_dir: Path, workers: int) -> TableServer:
-    try:
-        return TableServer(Path(data_dir), workers)
-    except StoreError as e:
-        raise ServerError(str(e)) from None
-
-
-def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile: str | None = None,
-                keyfile: str | None = None) -> int:
-    """``python main.py serve``: serve until SIGINT or SIGTERM, then stop cleanly (exit 0)."""
-    ctx = tls_context(certfile, keyfile)
-    logging.basicConfig(level=logging.WARNING, format="cardavia serve: %(message)s")
-
-    async def main() -> int:
-        srv = _make_server(data_dir, workers)
-        srv.tune_gc = True
-        bound = await srv.start(host, port, ctx)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(sig, stop.set)
-            except (NotImplementedError, RuntimeError, ValueError):
-                pass
-        print(f"cardavia server on {_url(host, bound, ctx is not None)}, data in {srv.store.root.resolve()} "
-              f"({srv.resumed} table(s) resumed); Ctrl+C stops it", flush=True)
-        await stop.wait()
-        await srv.close()
-        return 0
-
-    return asyncio.run(main())
-
-
-class ServerHandle:
-    """A server running in a thread of this process (see :func:`start_server_in_thread`)."""
-
-    def __init__(self, host: str, port: int, tls: bool, thread: threading.Thread, loop: asyncio.AbstractEventLoop,
-                 stop_event: asyncio.Event, server: TableServer):
-        self.host, self.port, self.tls = host, port, tls
-        self.thread, self.loop, self._stop, self.server = thread, loop, stop_event, server
-        self.url = _url(host, port, tls)
-        self.data_dir = server.store.root
-
-    @property
-    def running(self) -> bool:
-        return self.thread.is_alive()
-
-    def stop(self, timeout: float = 10.0) -> bool:
-        """Stop serving, close the connections and the workers; True when the thread ended
-        within ``timeout`` seconds (it is a daemon: it never keeps the program alive)."""
-        if self.thread.is_alive():
-            try:
-                self.loop.call_soon_threadsafe(self._stop.set)
-            except RuntimeError:  # the loop has already closed
-                pass
-            self.thread.join(timeout)
-        return not self.thread.is_alive()
-
-
-def start_server_in_thread(host: str = "127.0.0.1", port: int = 0, data_dir: Path | str | None = None,
-                           workers: int = 1, certfile: str | None = None, keyfile: str | None = None,
-                           timeout: float = 30.0) -> ServerHandle:
-    """Start a table server in a daemon thread and return once it listens: ``.port`` (the
-    one the system chose for port 0), ``.url``, ``.stop()``. ``data_dir`` defaults to the
-    game's data folder (as ``serve``). Raises ServerError (one line) when it cannot start."""
-    if data_dir is None:
-        data_dir = default_data_dir()
-    ctx = tls_context(certfile, keyfile)
-    ready = threading.Event()
-    box: dict[str, Any] = {}
-
-    async def main() -> None:
-        try:
-            srv = _make_server(Path(data_dir), workers)
-            bound = await srv.start(host, port, ctx)
-        except BaseException as e:  # noqa: BLE001 - handed to the starting thread
-            box["error"] = e
-            ready.set()
-            return
-        stop = asyncio.Event()
-        box.update(port=bound, loop=asyncio.get_running_loop(), stop=stop, server=srv)
-        ready.set()
-        try:
-            await stop.wait()
-        finally:
-            await srv.close()
-
-    def run() -> None:
-        try:
-            asyncio.run(main())
-        except Exception as e:  # noqa: BLE001 - a thread has nobody to raise to
-            log.error("the table server stopped: %s", e)
-
-    thread = threading.Thread(target=run, name="cardavia-server", daemon=True)
-    thread.start()
-    if not ready.wait(timeout):
-        raise ServerError(f"the server did not start within {timeout:g} s")
-    if "error" in box:
-        e = box["error"]
-        raise e if isinstance(e, ServerError) else ServerError(str(e))
-    return ServerHandle(host, box["port"], ctx is not None, thread, box["loop"], box["stop"], box["server"])
-
-
-__all__ = ["MAX_WORKERS", "ServerError", "ServerHandle", "TableServer", "run_forever",
-           "start_server_in_thread", "tls_context"]
+__all__ = ["MAX_WORKERS", "ServerError", "TableServer"]

@@ -2,7 +2,7 @@
 the game, the table it creates, the seat it joins, and the server's answers in the
 player's words.
 
-The server is ``game.online.server.start_server_in_thread`` (its handle has ``port``,
+The server is ``game.online.serving.start_server_in_thread`` (its handle has ``port``,
 ``url`` and ``stop()``); one runs at a time, owned by the "online" scene
 (:mod:`scenes.online.choice`), which stops it when the player leaves the online screens or
 the app closes. The tables' records are kept where ``main.py serve`` keeps them.
@@ -76,7 +76,7 @@ def start_server(port: int) -> Any:
             return _server
     stop_server()
     try:
-        from game.online.server import start_server_in_thread
+        from game.online.serving import start_server_in_thread
     except ImportError as e:
         raise OnlineError("error_server", reason=str(e)) from None
     folder = data_dir()

@@ -100,7 +100,7 @@ def test_bot_player_chooses_what_the_bot_would_with_the_true_view():
 # ------------------------------------------------------------------------------ through a server
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from game.online.server import start_server_in_thread
+    from game.online.serving import start_server_in_thread
 
     handle = start_server_in_thread("127.0.0.1", 0, tmp_path_factory.mktemp("tables"))
     yield handle
@@ -338,7 +338,7 @@ def test_a_refused_greeting_is_read_even_when_the_close_overtakes_the_join(monke
 
     threading.Thread(target=run, daemon=True).start()
     assert ready.wait(5)
-    pace = C.Connection._pace
+    pace = C.Connection._pace  # (game.online.connection.Connection)
     calls = []
 
     def slow_second_send(self):

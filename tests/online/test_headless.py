@@ -36,7 +36,7 @@ def _lines(text: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from game.online.server import start_server_in_thread
+    from game.online.serving import start_server_in_thread
 
     handle = start_server_in_thread("127.0.0.1", 0, tmp_path_factory.mktemp("tables"))
     yield handle

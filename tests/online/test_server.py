@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from game.online import protocol as P
 from game.online.redact import seat_events
-from game.online.server import start_server_in_thread
+from game.online.serving import start_server_in_thread
 from game.record import read_record
 from game.rules import make_rules
 from game.verify import verify_file

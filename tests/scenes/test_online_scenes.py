@@ -32,7 +32,7 @@ import pytest
 from game.config import get_config
 from game.i18n import I18n
 from game.online import client, headless
-from game.online.server import start_server_in_thread
+from game.online.serving import start_server_in_thread
 from game.rules.base import play
 from game.settings import Settings
 from scenes.app import TICK, App

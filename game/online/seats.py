@@ -1,0 +1,162 @@
+"""The server's tables, seats and connections as plain records (:mod:`game.online.server`
+drives them): a table's rules, match, seats and lobby settings; a seat's kind, claim and
+pause; a connection's outgoing queue and rate limit (a token bucket). Pure Python.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+
+from game.match import Match
+from game.online import protocol as P
+from game.online.redact import SeatRedactor
+from game.rules.base import Event, GameRules
+
+#: Messages waiting to be sent to one connection; a client that reads slower is closed.
+OUT_QUEUE = 1024
+
+
+@dataclass
+class Seat:
+    kind: str  # "friend" or "ai"
+    level: str | None = None  # an AI seat's level
+    token_hash: str | None = None  # a friend seat's (sha256 of its token)
+    name: str | None = None  # the player who claimed the friend seat
+    conn: Conn | None = None
+    #: A friend seat left during the match: when (monotonic) its countdown ends (then the
+    #: computer takes it, or the table goes on waiting: the host's setting).
+    paused_until: float | None = None
+    timer: asyncio.TimerHandle | None = None
+    #: The computer plays this friend seat until the player rejoins.
+    by_ai: bool = False
+
+    @property
+    def spec(self) -> str:
+        return "friend" if self.kind == "friend" else f"ai:{self.level}"
+
+
+@dataclass
+class Table:
+    code: str
+    rules: GameRules
+    seats: list[Seat]
+    host_hash: str
+    pause_seconds: int
+    ai_takes_over: bool
+    created: float = field(default_factory=time.time)
+    host_conn: Conn | None = None
+    match: Match | None = None
+    finished: bool = False
+    #: Per seat: the redactor that turns the next record events into what the seat sees. The
+    #: seat's stream so far is not kept: it is redacted again from the record when a seat
+    #: (re)joins (:meth:`stream`) — four copies of every event per table would be mostly what
+    #: the garbage collector walks, and its full passes were the load test's p99.
+    redactors: list[SeatRedactor] = field(default_factory=list)
+    #: The computer's decision in progress: (decision number, seat, task).
+    thinking: tuple[int, int, asyncio.Task] | None = None
+    idle_since: float = field(default_factory=time.monotonic)
+    evict: asyncio.TimerHandle | None = None
+    #: Events the record could not take yet (a full disk): written first next time, in order.
+    unsaved: list[Event] = field(default_factory=list)
+
+    @property
+    def started(self) -> bool:
+        return self.match is not None
+
+    def conns(self) -> list[Conn]:
+        """Every connection at the table (seated ones and the host), once each."""
+        out: list[Conn] = []
+        for c in [s.conn for s in self.seats] + [self.host_conn]:
+            if c is not None and c not in out:
+                out.append(c)
+        return out
+
+    def meta(self) -> dict[str, Any]:
+        r = self.rules
+        return {
+            "code": self.code, "game": r.game_id, "deck": r.deck.id, "players": r.players,
+            "options": dict(r.options),
+            "seats": [{"kind": s.kind, "level": s.level, "token_sha256": s.token_hash, "name": s.name}
+                      for s in self.seats],
+            "host_token_sha256": self.host_hash, "pause_seconds": self.pause_seconds,
+            "ai_takes_over": self.ai_takes_over, "created": self.created,
+            "started": self.started, "finished": self.finished,
+        }
+
+
+# ------------------------------------------------------------------------------ connections
+class Conn:
+    """One client connection: its rate bucket, what it is (seated, host) and its outbox."""
+
+    def __init__(self, ws: ServerConnection, number: int):
+        self.ws = ws
+        self.number = number
+        self.name: str | None = None
+        self.hello = False
+        self.tokens = float(P.BURST)
+        self.stamp = time.monotonic()
+        self.excess = 0
+        self.failures = 0
+        self.created = 0
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.hosting: Table | None = None
+        #: The host token as this connection gave it (to repeat it in ``created`` after a configure).
+        self.host_token: str | None = None
+        self.out: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(OUT_QUEUE)
+        self.closing = False
+
+    def admit(self) -> bool:
+        """Take one message from the token bucket (RATE a second, BURST at once)."""
+        now = time.monotonic()
+        self.tokens = min(float(P.BURST), self.tokens + (now - self.stamp) * P.RATE)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.excess += 1
+        return False
+
+    def refund(self) -> None:
+        """Give back the message's token: an ``act`` the rules accepted. The game's own pace
+        is then never limited (a decision can only be made once, when the seat is to act:
+        such acts cannot flood), so bots play at full speed, while a flood of anything else —
+        refused acts included — is."""
+        self.tokens = min(float(P.BURST), self.tokens + 1.0)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_text(P.encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue an encoded message (one text for many connections: encoded once)."""
+        if self.closing:
+            return
+        try:
+            self.out.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close(1008, "too slow: messages are waiting")
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close after what is queued has been sent."""
+        if self.closing:
+            return
+        self.closing = True
+        try:
+            self.out.put_nowait((code, reason))
+        except asyncio.QueueFull:
+            asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+
+
+class Refusal(Exception):
+    """An ``error`` reply to the message being handled (the connection stays open)."""
+
+    def __init__(self, code: str, message: str, close: bool = False):
+        self.code, self.close = code, close
+        super().__init__(message)
+
+
+__all__ = ["Conn", "Refusal", "Seat", "Table"]

@@ -1,0 +1,149 @@
+"""Running a table server: ``python main.py serve`` (:func:`run_forever`, until SIGINT or
+SIGTERM) and a server in a thread of this process (:func:`start_server_in_thread`: the
+window's "Host a table", the tests). The server itself is :mod:`game.online.server`. Pure
+Python: no pygame.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import ssl
+import threading
+from pathlib import Path
+from typing import Any
+
+from game.online.server import ServerError, TableServer
+from game.online.store import StoreError, default_data_dir
+
+log = logging.getLogger("cardavia.server")
+
+
+def tls_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | None:
+    """The server's TLS context from PEM files (None without them); ServerError (one line)
+    when they cannot be used."""
+    if certfile is None and keyfile is None:
+        return None
+    if not certfile or not keyfile:
+        raise ServerError("--certfile and --keyfile go together")
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        ctx.load_cert_chain(certfile, keyfile)
+    except (OSError, ssl.SSLError) as e:
+        raise ServerError(f"cannot use the TLS certificate {certfile} and key {keyfile} "
+                          f"({getattr(e, 'strerror', None) or getattr(e, 'reason', None) or e})") from None
+    return ctx
+
+
+def _url(host: str, port: int, tls: bool) -> str:
+    shown = "127.0.0.1" if host in ("", "0.0.0.0") else "::1" if host == "::" else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"{'wss' if tls else 'ws'}://{shown}:{port}"
+
+
+def _make_server(data_dir: Path, workers: int) -> TableServer:
+    try:
+        return TableServer(Path(data_dir), workers)
+    except StoreError as e:
+        raise ServerError(str(e)) from None
+
+
+def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile: str | None = None,
+                keyfile: str | None = None) -> int:
+    """``python main.py serve``: serve until SIGINT or SIGTERM, then stop cleanly (exit 0)."""
+    ctx = tls_context(certfile, keyfile)
+    logging.basicConfig(level=logging.WARNING, format="cardavia serve: %(message)s")
+
+    async def main() -> int:
+        srv = _make_server(data_dir, workers)
+        srv.tune_gc = True
+        bound = await srv.start(host, port, ctx)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, stop.set)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
+        print(f"cardavia server on {_url(host, bound, ctx is not None)}, data in {srv.store.root.resolve()} "
+              f"({srv.resumed} table(s) resumed); Ctrl+C stops it", flush=True)
+        await stop.wait()
+        await srv.close()
+        return 0
+
+    return asyncio.run(main())
+
+
+class ServerHandle:
+    """A server running in a thread of this process (see :func:`start_server_in_thread`)."""
+
+    def __init__(self, host: str, port: int, tls: bool, thread: threading.Thread, loop: asyncio.AbstractEventLoop,
+                 stop_event: asyncio.Event, server: TableServer):
+        self.host, self.port, self.tls = host, port, tls
+        self.thread, self.loop, self._stop, self.server = thread, loop, stop_event, server
+        self.url = _url(host, port, tls)
+        self.data_dir = server.store.root
+
+    @property
+    def running(self) -> bool:
+        return self.thread.is_alive()
+
+    def stop(self, timeout: float = 10.0) -> bool:
+        """Stop serving, close the connections and the workers; True when the thread ended
+        within ``timeout`` seconds (it is a daemon: it never keeps the program alive)."""
+        if self.thread.is_alive():
+            try:
+                self.loop.call_soon_threadsafe(self._stop.set)
+            except RuntimeError:  # the loop has already closed
+                pass
+            self.thread.join(timeout)
+        return not self.thread.is_alive()
+
+
+def start_server_in_thread(host: str = "127.0.0.1", port: int = 0, data_dir: Path | str | None = None,
+                           workers: int = 1, certfile: str | None = None, keyfile: str | None = None,
+                           timeout: float = 30.0) -> ServerHandle:
+    """Start a table server in a daemon thread and return once it listens: ``.port`` (the
+    one the system chose for port 0), ``.url``, ``.stop()``. ``data_dir`` defaults to the
+    game's data folder (as ``serve``). Raises ServerError (one line) when it cannot start."""
+    if data_dir is None:
+        data_dir = default_data_dir()
+    ctx = tls_context(certfile, keyfile)
+    ready = threading.Event()
+    box: dict[str, Any] = {}
+
+    async def main() -> None:
+        try:
+            srv = _make_server(Path(data_dir), workers)
+            bound = await srv.start(host, port, ctx)
+        except BaseException as e:  # noqa: BLE001 - handed to the starting thread
+            box["error"] = e
+            ready.set()
+            return
+        stop = asyncio.Event()
+        box.update(port=bound, loop=asyncio.get_running_loop(), stop=stop, server=srv)
+        ready.set()
+        try:
+            await stop.wait()
+        finally:
+            await srv.close()
+
+    def run() -> None:
+        try:
+            asyncio.run(main())
+        except Exception as e:  # noqa: BLE001 - a thread has nobody to raise to
+            log.error("the table server stopped: %s", e)
+
+    thread = threading.Thread(target=run, name="cardavia-server", daemon=True)
+    thread.start()
+    if not ready.wait(timeout):
+        raise ServerError(f"the server did not start within {timeout:g} s")
+    if "error" in box:
+        e = box["error"]
+        raise e if isinstance(e, ServerError) else ServerError(str(e))
+    return ServerHandle(host, box["port"], ctx is not None, thread, box["loop"], box["stop"], box["server"])
+
+
+__all__ = ["ServerHandle", "run_forever", "start_server_in_thread", "tls_context"]
