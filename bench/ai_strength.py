@@ -12,6 +12,11 @@ A bot is a name from game.ai.BOTS, optionally with SearchBot settings:
 deals over N processes (decision times are then inflated by sharing the CPU). ``--hook
 briscola.CARD_READING=false`` sets a constant of a hook module (game/ai/hooks_<game>.py) for
 the run, for tuning experiments (it applies to both bots).
+
+``--partner SPEC`` (four players) measures a partner's worth: A's team is A plus SPEC, B plays
+both other seats, and A sits in each of the four seats in turn (its partner opposite), so
+``--a hard --partner greedy --b greedy`` is (hard + greedy) against (greedy + greedy) on the
+same cards, and the margin is what one hard seat adds to a greedy team.
 """
 from __future__ import annotations
 
@@ -118,8 +123,11 @@ class Timed:
         return a
 
 
-def seatings(players: int, teams: int) -> list[list[bool]]:
-    """Per seating, which seats A plays."""
+def seatings(players: int, teams: int, partner: bool = False) -> list[list[bool]]:
+    """Per seating, which seats A's side plays. With ``partner`` there are four seatings, and
+    in seating k A itself sits at seat k (its partner at the other seat of the team)."""
+    if partner:
+        return [[s % 2 == k % 2 for s in range(players)] for k in range(players)]
     if teams == 2 and players in (2, 4):
         first = [s % 2 == 0 for s in range(players)]
         return [first, [not x for x in first]]
@@ -128,14 +136,18 @@ def seatings(players: int, teams: int) -> list[list[bool]]:
 
 def play_duplicate(args: tuple) -> tuple[list[float], list[float], list[float], list[float]]:
     """One deal (or match) seed played in every seating → (A margins, A scores 1/0.5/0, A times, B times)."""
-    game, players, deck, options, a_spec, b_spec, seed, unit, hooks = args
+    game, players, deck, options, a_spec, b_spec, seed, unit, hooks, partner_spec = args
     apply_hooks(hooks)  # worker processes need them too
     margins, scores, ta, tb = [], [], [], []
-    for k, a_seats in enumerate(seatings(players, 2 if players == 4 else players)):
+    partner_times: list[float] = []
+    for k, a_seats in enumerate(seatings(players, 2 if players == 4 else players, partner_spec is not None)):
         rules = make_rules(game, deck, players, options)
         bots = []
         for s in range(players):
-            spec, times = (a_spec, ta) if a_seats[s] else (b_spec, tb)
+            if partner_spec is not None and a_seats[s] and s != k:
+                spec, times = partner_spec, partner_times  # A sits at seat k, its partner opposite
+            else:
+                spec, times = (a_spec, ta) if a_seats[s] else (b_spec, tb)
             # The bot seed depends on the seating too, so the two sides never share random streams.
             bots.append(Timed(build_bot(spec, rules, s, seed * 31 + k), times))
         a_team = rules.team_of(a_seats.index(True))
@@ -217,12 +229,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--progress", action="store_true", help="print the running margin every 5 seeds")
     ap.add_argument("--hook", action="append", default=[], metavar="GAME.NAME=VALUE",
                     help="set a hook module constant for this run (tuning)")
+    ap.add_argument("--partner", metavar="SPEC",
+                    help="four players: A's partner is this bot (A takes each seat in turn)")
     args = ap.parse_args(argv)
     try:
         options, players = game_options(args.game, args.preset, args.option, args.players)
         rules = make_rules(args.game, args.deck, players, options)
         parse_spec(args.a)
         parse_spec(args.b)
+        if args.partner is not None:
+            parse_spec(args.partner)
+            if rules.players != 4:
+                raise ValueError("--partner needs four players (two teams of two)")
         hooks = parse_hooks(args.hook)
         if args.deals < 1:
             raise ValueError("--deals must be at least 1")
@@ -230,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ai_strength: {e}", file=sys.stderr)
         return 2
     seeds = random.Random(args.seed)
-    jobs = [(args.game, rules.players, rules.deck.id, options, args.a, args.b, seeds.getrandbits(31), args.unit, hooks)
+    jobs = [(args.game, rules.players, rules.deck.id, options, args.a, args.b, seeds.getrandbits(31), args.unit, hooks,
+             args.partner)
             for _ in range(args.deals)]
     margins: list[float] = []  # per seed: A's mean margin over its seatings
     scores: list[float] = []
@@ -264,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     house = ",".join(f"{k}={v}" for k, v in options.items())
     print(f"{args.game} {rules.players}p on {rules.deck.id}"
           + (f" (preset {args.preset})" if args.preset else "") + (f" [{house}]" if house else "")
-          + f": A={args.a} vs B={args.b}, {n} duplicate {unit} seeds "
+          + f": A={args.a}" + (f" + partner {args.partner}" if args.partner else "")
+          + f" vs B={args.b}, {n} duplicate {unit} seeds "
           f"({len(scores)} {unit}s), seed {args.seed}, jobs {args.jobs}"
           + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks))
     print(f"  A margin per {unit}: {mean:+.3f} ± {se:.3f} (standard error over seeds)")

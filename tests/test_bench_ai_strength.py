@@ -64,3 +64,20 @@ def test_an_option_is_read_as_the_config_reads_it(capsys):
 def test_bad_house_rules_get_a_clear_message(capsys, args, message):
     assert ai_strength.main(["--game", "scopa", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_partner_run_seats_a_in_every_seat_beside_its_partner(capsys):
+    rc = ai_strength.main(["--game", "briscola", "--players", "4", "--a", "greedy", "--partner", "random",
+                           "--b", "random", "--deals", "2"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "A=greedy + partner random vs B=random" in out and "(8 deals)" in out
+    # Seating k: A at seat k, its partner opposite, B on the other team.
+    assert ai_strength.seatings(4, 2, partner=True) == [
+        [True, False, True, False], [False, True, False, True],
+        [True, False, True, False], [False, True, False, True]]
+
+
+def test_a_partner_needs_four_players(capsys):
+    assert ai_strength.main(["--game", "briscola", "--players", "2", "--partner", "greedy"]) == 2
+    assert "needs four players" in capsys.readouterr().err
