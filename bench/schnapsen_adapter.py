@@ -47,7 +47,7 @@ except ImportError:  # a clear message instead of a traceback
           file=sys.stderr)
     raise SystemExit(2) from None
 
-from ai_strength import p95, wilson  # noqa: E402  (the same statistics as our own tournaments)
+from ai_strength import apply_hooks, p95, parse_hooks, wilson  # noqa: E402  (the same statistics as our own tournaments)
 
 from game.ai import make_bot  # noqa: E402
 from game.cards import Card, card  # noqa: E402
@@ -217,7 +217,8 @@ def build(spec: str, seed: int, times: list[float]) -> Bot:
 
 def play_pair(args: tuple) -> tuple[list[int], list[float], list[float]]:
     """One deal seed, played with A leading first and then B: (A's signed game points per game, times)."""
-    a_spec, b_spec, seed = args
+    a_spec, b_spec, seed, hooks = args
+    apply_hooks(hooks)  # worker processes need them too
     engine = SchnapsenGamePlayEngine()
     out: list[int] = []
     ta: list[float] = []
@@ -239,12 +240,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--hook", action="append", default=[], metavar="schnapsen.NAME=VALUE",
+                    help="set a hook module constant for this run (tuning; it applies to our bots)")
     args = ap.parse_args(argv)
     if args.games < 1:
         print("schnapsen_adapter: --games must be at least 1", file=sys.stderr)
         return 2
+    try:
+        hooks = parse_hooks(args.hook)
+    except ValueError as e:
+        print(f"schnapsen_adapter: {e}", file=sys.stderr)
+        return 2
     seeds = random.Random(args.seed)
-    jobs = [(args.a, args.b, seeds.getrandbits(31)) for _ in range(args.games)]
+    jobs = [(args.a, args.b, seeds.getrandbits(31), hooks) for _ in range(args.games)]
     results: list[int] = []
     ta: list[float] = []
     tb: list[float] = []
@@ -275,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     wr = wins / n
     lo, hi = wilson(wr, n)
     print(f"schnapsen 0.0.5 engine: A={args.a} vs B={args.b}, {args.games} deal seeds ({n} seat-swapped games), "
-          f"seed {args.seed}, jobs {args.jobs}")
+          f"seed {args.seed}, jobs {args.jobs}" + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks))
     print(f"  A game-point margin per game: {statistics.fmean(results):+.3f}")
     print(f"  A win rate: {wr:.3f} (95% Wilson {lo:.3f}–{hi:.3f}; {wins} of {n})")
     for label, t in (("A", ta), ("B", tb)):

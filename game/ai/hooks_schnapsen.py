@@ -20,10 +20,11 @@ alpha-beta solver in :mod:`game.ai.schnapsen_solver` decides.
 """
 from __future__ import annotations
 
+import math
 import random
 
 from game.ai import schnapsen_solver
-from game.ai.determinize import check_count, hidden_cards, split_hidden
+from game.ai.determinize import check_count, hidden_cards, sample_by_likelihood, split_hidden, without
 from game.ai.heuristics_schnapsen import WIN_BONUS, evaluate
 from game.cards import Card
 from game.rules.base import Action
@@ -32,10 +33,27 @@ from game.rules.schnapsen import SchnapsenRules, SchnapsenState, SchnapsenView
 #: Card-point tiebreak weight: a deal's game points dominate; among equal outcomes more card
 #: points (a better Schneider margin next time, a safer lead) are slightly preferred.
 TIEBREAK = 0.03
+#: Weight of winning the deal at all beside its game points: the utility of a seat's signed
+#: game points g (−3..3) is (1 − WIN_WEIGHT)·g/3 + WIN_WEIGHT·sign(g). Why: a sure 1 against
+#: a gamble for 2 or 3 — a deal won is a step to the Bummerl, and a lost one can be worse than
+#: the points say. 0 counts game points only. (The solver's minimax is unchanged: the map is
+#: monotone.)
+WIN_WEIGHT = 0.0
 #: Chance that the playout plays a random card instead of the heuristic's choice.
 EPSILON = 0.1
 #: Playouts finish the strict phase (closed or exhausted stock) with the exact solver's moves.
 SOLVED_PLAYOUTS = True
+
+#: Card reading while the stock is open: the opponent's hand is drawn in proportion to how
+#: likely his last play was from it, under the rollout's policy as a model of a sensible player
+#: (a softmax READ_TEMPERATURE policy points wide, mixed with READ_UNIFORM random play).
+#: Why: a player who throws a Jack on your Ace rather than trumping it most likely holds no
+#: small trump; one who leads a King without declaring most likely lacks its Queen.
+#: Rejection sampling, at most READ_TRIES draws.
+CARD_READING = True
+READ_TEMPERATURE = 3.0
+READ_UNIFORM = 0.15
+READ_TRIES = 24
 
 #: The levels' settings in Schnapsen (game.ai.levels applies them under the caller's keywords).
 LEVELS: dict[str, dict] = {
@@ -86,6 +104,106 @@ def excluded(rules: SchnapsenRules, view: SchnapsenView) -> set[Card]:
     return out
 
 
+def _last_clue(rules: SchnapsenRules, view: SchnapsenView) -> tuple[Card, Card | None, bool] | None:
+    """The opponent's most recent play while the stock was open: (card, the card it answered or
+    None when it led, whether he has drawn a card since). None when there is nothing to read:
+    no play yet, a declared marriage, or a play under the strict rules (``excluded`` reads
+    those exactly)."""
+    opp = 1 - view.seat
+    hist = view.history
+    for j in range(len(hist) - 1, -1, -1):
+        if hist[j][0] == opp:
+            break
+    else:
+        return None
+    trick = j // 2
+    first_strict = strict_tricks_from(rules, view)
+    if first_strict is not None and trick >= first_strict:
+        return None
+    card = hist[j][1]
+    led = None if j % 2 == 0 else hist[j - 1][1]
+    if led is None and card.rank in ("K", "Q") and any(s == opp and su == card.suit for s, su, _ in view.marriages):
+        return None  # a declared marriage: its partner is known, nothing more to read
+    drew = trick < len(hist) // 2  # the trick is complete, and the stock was open: he drew
+    return card, led, drew
+
+
+def _clue_weights(rules: SchnapsenRules, view: SchnapsenView, clue: tuple) -> dict[Card, float]:
+    """Each card's softmax weight exp(value / READ_TEMPERATURE) as the clue's play (the
+    rollout's values, shifted so none overflows), for every card he may have held; cached per
+    view, since every determinization of one decision reads the same clue."""
+    cached = _read_cache.get(id(view))
+    if cached is not None and cached[0] is view:
+        return cached[1]
+    card, led, _ = clue
+    trump = view.trump
+    opp = 1 - view.seat
+    pool = [card, *view.known_opponent, *hidden_cards(view.unseen)]
+    if led is None:
+        vals = {x: -rules.points[x] - _worth(rules, x, trump) for x in pool}
+    else:
+        need = rules.win_points - sum(rules.points[c] for c in view.won[opp]) - sum(
+            p for s, _, p in view.marriages if s == opp)
+        vals = {x: _follow_value(rules, led, x, trump, need, False) for x in pool}
+    top = max(vals.values())
+    weights = {x: math.exp((v - top) / READ_TEMPERATURE) for x, v in vals.items()}
+    if len(_read_cache) > 64:
+        _read_cache.clear()
+    _read_cache[id(view)] = (view, weights)
+    return weights
+
+
+_read_cache: dict[int, tuple[SchnapsenView, dict[Card, float]]] = {}
+#: A lead that breaks up a marriage, as a softmax factor (_plain_lead_value's 12 points).
+_SPLIT = math.exp(-12.0 / READ_TEMPERATURE)
+
+
+def _play_likelihood(rules: SchnapsenRules, view: SchnapsenView, weights: dict[Card, float], hand: list[Card],
+                     card: Card, led: Card | None) -> float:
+    """P(the policy model plays ``card`` from ``hand`` — which includes it): a softmax over the
+    rollout's values (``weights``), mixed with READ_UNIFORM random play. A lead also weighs
+    keeping a marriage together and declaring it, as the rollout does."""
+    n = len(hand)
+    z = 0.0
+    if led is None:
+        partner = rules.partner
+        mine = 0.0
+        declarable = False
+        for x in hand:
+            w = weights[x]
+            q = partner.get(x)
+            if q is not None and q in hand:
+                w *= _SPLIT
+                if x.rank == "K":
+                    declarable = True
+                    n += 1
+            z += w
+            if x is card:
+                mine = w
+        if declarable:
+            # Declaring is worth far more to the policy than any plain lead (_marriage_value):
+            # the softmax leaves the plain lead he made next to nothing.
+            return READ_UNIFORM / n
+    else:
+        for x in hand:
+            z += weights[x]
+        mine = weights[card]
+    return (1.0 - READ_UNIFORM) * mine / z + READ_UNIFORM / n
+
+
+def _clue_likelihood(rules: SchnapsenRules, view: SchnapsenView, clue: tuple, opp_hand: list[Card]) -> float:
+    """How likely the opponent's last play was had he held ``opp_hand`` now (when he has drawn
+    since, one of its cards is new: the likelihood is averaged over which)."""
+    card, led, drew = clue
+    weights = _clue_weights(rules, view, clue)
+    if not drew:
+        return _play_likelihood(rules, view, weights, [card, *opp_hand], card, led)
+    total = 0.0
+    for i in range(len(opp_hand)):
+        total += _play_likelihood(rules, view, weights, [card, *opp_hand[:i], *opp_hand[i + 1:]], card, led)
+    return total / len(opp_hand)
+
+
 def determinize(rules: SchnapsenRules, view: SchnapsenView, rng: random.Random) -> SchnapsenState:
     """A full state with this view: the opponent's unknown cards drawn at random from the unseen
     cards it may hold, the rest face down in the stock."""
@@ -98,7 +216,15 @@ def determinize(rules: SchnapsenRules, view: SchnapsenView, rng: random.Random) 
     if need < 0:
         raise ValueError(f"the opponent holds {view.opponent_count} cards but {len(known)} are known")
     check_count(hidden, need + stock_hidden, "the opponent and stock")
-    drawn, stock = split_hidden(rng, hidden, need, excluded(rules, view))
+    clue = _last_clue(rules, view) if CARD_READING and need and stock_hidden else None
+    if clue is None:
+        drawn, stock = split_hidden(rng, hidden, need, excluded(rules, view))
+    else:
+        # The stock is open (a clue is read only then), so nothing is excluded.
+        drawn = sample_by_likelihood(rng, hidden, need,
+                                     lambda pick: _clue_likelihood(rules, view, clue, known + pick), READ_TRIES)
+        stock = without(hidden, drawn)
+        rng.shuffle(stock)
     opp_hand = known + drawn
     if view.indicator is not None:
         stock.append(view.indicator)
@@ -136,8 +262,14 @@ def determinize(rules: SchnapsenRules, view: SchnapsenView, rng: random.Random) 
 def utilities(rules: SchnapsenRules, state: SchnapsenState) -> list[float]:
     """Per seat: ± game points / 3, plus a small card-point margin tiebreak."""
     gp = rules.deal_result(state).points
-    u0 = (gp[0] - gp[1]) / 3.0 + TIEBREAK * (state.points(0) - state.points(1)) / 66.0
+    u0 = game_point_value(gp[0] - gp[1]) + TIEBREAK * (state.points(0) - state.points(1)) / 66.0
     return [u0, -u0]
+
+
+def game_point_value(g: int) -> float:
+    """The utility of ``g`` signed game points (see WIN_WEIGHT)."""
+    w = WIN_WEIGHT
+    return (1.0 - w) * g / 3.0 + (w if g > 0 else -w if g < 0 else 0.0)
 
 
 def complete(rules: SchnapsenRules, view: SchnapsenView) -> bool:
@@ -146,8 +278,11 @@ def complete(rules: SchnapsenRules, view: SchnapsenView) -> bool:
 
 
 def solve(rules: SchnapsenRules, state: SchnapsenState, seat: int):
-    """Exact values by alpha-beta (see :mod:`game.ai.schnapsen_solver`)."""
-    return schnapsen_solver.solve(rules, state, seat)
+    """Exact values by alpha-beta (see :mod:`game.ai.schnapsen_solver`), as utilities."""
+    if not schnapsen_solver.strict(state):
+        return None
+    values, _ = schnapsen_solver.solve_values(rules, state, seat)
+    return {a: game_point_value(v) for a, v in values.items()}
 
 
 # ---------------------------------------------------------------------- playouts
@@ -157,6 +292,36 @@ def _worth(rules: SchnapsenRules, c: Card, trump: str) -> float:
     if c.suit == trump:
         w += 7.0
     return w
+
+
+def _plain_lead_value(rules: SchnapsenRules, c: Card, hand, trump: str) -> float:
+    """The policy's value of leading ``c`` with the stock open (no marriage): cheap cards
+    first, a marriage kept together."""
+    v = -rules.points[c] - _worth(rules, c, trump)
+    q = rules.partner.get(c)
+    if q is not None and q in hand:
+        v -= 12.0
+    return v
+
+
+def _marriage_value(c: Card, trump: str) -> float:
+    """The policy's value of declaring the marriage led with ``c``."""
+    return 100.0 + (40 if c.suit == trump else 20) + (0.5 if c.rank == "Q" else 0)
+
+
+def _follow_value(rules: SchnapsenRules, led: Card, c: Card, trump: str, need: int, strict: bool) -> float:
+    """The policy's value of answering ``led`` with ``c`` (``need``: points still missing to
+    win): take the deal, win valuable tricks cheaply, no trump on a cheap lead, else throw
+    the cheapest card."""
+    pts = rules.points
+    lp = pts[led]
+    if rules.follower_wins(led, c, trump):
+        if lp + pts[c] >= need:
+            return 1000.0
+        if not strict and c.suit == trump and led.suit != trump and lp < 10:
+            return -pts[c] - _worth(rules, c, trump)  # not worth a trump
+        return lp + pts[c] - 0.5 * _worth(rules, c, trump)
+    return -pts[c] - 0.3 * _worth(rules, c, trump) - lp * 0.2
 
 
 def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], rng: random.Random, *,
@@ -192,7 +357,7 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
                 continue
             c = a.card
             if a.marriage:
-                v = 100.0 + (40 if c.suit == trump else 20) + (0.5 if c.rank == "Q" else 0)
+                v = _marriage_value(c, trump)
             elif strict:
                 # Sure winner against the (determinized) opponent hand: cash it. (Inlined: the
                 # same answer as any(follower_wins) over rules.strict_follows, which costs the
@@ -210,36 +375,42 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
                     beaten = any(o.suit == trump for o in opp)
                 v = 20.0 + pts[c] if not beaten else -pts[c] - _worth(rules, c, trump)
             else:
-                v = -pts[c] - _worth(rules, c, trump)
-                q = rules.partner.get(c)
-                if q is not None and q in hand:
-                    v -= 12.0  # keep a marriage together
+                v = _plain_lead_value(rules, c, hand, trump)
             v += rng.random() * 0.5
             if v > best_v:
                 best_v, best = v, a
         return best if best is not None else legal[0]
     # Following.
     need = rules.win_points - state.points(p) - state.pending[p]
-    lp = pts[led]
     best = legal[0]
     best_v = -1e9
-    ls = led.suit
     for a in legal:
-        c = a.card
-        gain = lp + pts[c]
-        if rules.follower_wins(led, c, trump):
-            if gain >= need:
-                v = 1000.0
-            elif not strict and c.suit == trump and ls != trump and lp < 10:
-                v = -pts[c] - _worth(rules, c, trump)  # not worth a trump
-            else:
-                v = gain - 0.5 * _worth(rules, c, trump)
-        else:
-            v = -pts[c] - 0.3 * _worth(rules, c, trump) - lp * 0.2
-        v += rng.random() * 0.5
+        v = _follow_value(rules, led, a.card, trump, need, strict) + rng.random() * 0.5
         if v > best_v:
             best_v, best = v, a
     return best
+
+
+def playout(rules: SchnapsenRules, state: SchnapsenState, rng: random.Random, trace: list | None = None, *,
+            solved: bool | None = None, epsilon: float = EPSILON) -> None:
+    """The deal played to its end in place: the rollout's policy while the stock is open, then
+    (``solved``, default SOLVED_PLAYOUTS) the exact solver's line for both seats, found with
+    one search (:func:`schnapsen_solver.line`) rather than one per move."""
+    solve_strict = SOLVED_PLAYOUTS if solved is None else solved
+    apply = rules.apply
+    while not state.over:
+        legal = rules.legal_actions(state)
+        if solve_strict and schnapsen_solver.strict(state):
+            for c, marry in schnapsen_solver.line(rules, state):
+                a = next(x for x in rules.legal_actions(state) if x.card is c and x.marriage == marry)
+                apply(state, a, check=False)
+                if trace is not None:
+                    trace.append(a)
+            continue
+        a = legal[0] if len(legal) == 1 else rollout(rules, state, legal, rng, solved=False, epsilon=epsilon)
+        apply(state, a, check=False)
+        if trace is not None:
+            trace.append(a)
 
 
 # ---------------------------------------------------------------------- prior

@@ -15,6 +15,7 @@ may be led with the King or the Queen).
 """
 from __future__ import annotations
 
+from game.cards import Card
 from game.rules.base import Action
 from game.rules.schnapsen import SchnapsenRules, SchnapsenState
 
@@ -75,6 +76,10 @@ class Solver:
         self.closure_points = state.closure_points
         self.closure_trick = state.closure_trick
         self.nodes = 0
+        #: Transposition table of lead positions → (lower, upper) bound on the value.
+        self.tt: dict[tuple, tuple[int, int]] = {}
+        #: The principal variation per ply, kept only when a list (``line`` asks for it).
+        self.pv: list[list[tuple[int, bool]]] | None = None
 
     # ------------------------------------------------------------------ outcomes
     def _gp(self, loser_points: int, loser_trick: bool) -> int:
@@ -103,26 +108,62 @@ class Solver:
         return gp if w == 0 else -gp
 
     # ------------------------------------------------------------------ search
-    def lead(self, p: int, alpha: int, beta: int) -> int:
-        """Value (seat 0) with seat ``p`` to lead."""
+    def lead(self, p: int, alpha: int, beta: int, ply: int = 0) -> int:
+        """Value (seat 0) with seat ``p`` to lead. ``ply`` (half-moves from the search's root)
+        indexes the principal variation kept when ``self.pv`` is a list (see :func:`line`)."""
         self.nodes += 1
-        h = self.hand[p]
+        # Transposition table: the same hands, leader and scores are reached by playing tricks
+        # in another order. Entries are (lower, upper) bounds on the value.
+        hand = self.hand
+        pts = self.pts
+        pend = self.pend
+        trick = self.trick
+        key = (hand[0], hand[1], p, pts[0], pts[1], pend[0], pend[1], trick[0], trick[1])
+        tt = self.tt
+        bounds = tt.get(key)
+        if bounds is not None:
+            lo, hi = bounds
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        alpha0, beta0 = alpha, beta
+        h = hand[p]
         maximize = p == 0
         best = -INF if maximize else INF
+        pv = self.pv
         for i, marry in self._lead_moves(h):
-            v = self.play_lead(p, i, marry, alpha, beta)
+            if pv is not None:
+                pv[ply + 1] = []
+            v = self.play_lead(p, i, marry, alpha, beta, ply)
             if maximize:
                 if v > best:
                     best = v
+                    if pv is not None:
+                        pv[ply] = [(i, marry), *pv[ply + 1]]
                     if v > alpha:
                         alpha = v
             else:
                 if v < best:
                     best = v
+                    if pv is not None:
+                        pv[ply] = [(i, marry), *pv[ply + 1]]
                     if v < beta:
                         beta = v
             if alpha >= beta:
                 break
+        lo, hi = bounds if bounds is not None else (-INF, INF)
+        if best <= alpha0:
+            hi = min(hi, best)
+        elif best >= beta0:
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        tt[key] = (lo, hi)
         return best
 
     def _lead_moves(self, h: int) -> list[tuple[int, bool]]:
@@ -140,7 +181,7 @@ class Solver:
         out.sort(key=lambda m: t.suit[m[0]] != self.trump)
         return out + plain
 
-    def play_lead(self, p: int, i: int, marry: bool, alpha: int, beta: int) -> int:
+    def play_lead(self, p: int, i: int, marry: bool, alpha: int, beta: int, ply: int = 0) -> int:
         """Seat ``p`` leads card bit ``i`` (declaring its marriage if ``marry``)."""
         t = self.t
         added_pend = added_pts = 0
@@ -157,13 +198,13 @@ class Solver:
                 self.pend[p] += val
                 added_pend = val
         self.hand[p] &= ~(1 << i)
-        v = self.follow(1 - p, i, alpha, beta)
+        v = self.follow(1 - p, i, alpha, beta, ply + 1)
         self.hand[p] |= 1 << i
         self.pts[p] -= added_pts
         self.pend[p] -= added_pend
         return v
 
-    def follow(self, f: int, led: int, alpha: int, beta: int) -> int:
+    def follow(self, f: int, led: int, alpha: int, beta: int, ply: int = 0) -> int:
         """Seat ``f`` answers the lead ``led`` under follow-and-beat."""
         self.nodes += 1
         t = self.t
@@ -193,7 +234,10 @@ class Solver:
         maximize = f == 0
         best = -INF if maximize else INF
         leader = 1 - f
+        pv = self.pv
         for _, _, j, wins in moves:
+            if pv is not None:
+                pv[ply + 1] = []
             w = f if wins else leader
             gain = lp + t.pts[j]
             # Play the trick.
@@ -207,17 +251,21 @@ class Solver:
             elif not self.hand[f]:
                 v = self._out_of_cards(w)
             else:
-                v = self.lead(w, alpha, beta)
+                v = self.lead(w, alpha, beta, ply + 1)
             self.pts[w], self.pend[w], self.trick[w] = old_pts, old_pend, old_trick
             self.hand[f] |= 1 << j
             if maximize:
                 if v > best:
                     best = v
+                    if pv is not None:
+                        pv[ply] = [(j, False), *pv[ply + 1]]
                     if v > alpha:
                         alpha = v
             else:
                 if v < best:
                     best = v
+                    if pv is not None:
+                        pv[ply] = [(j, False), *pv[ply + 1]]
                     if v < beta:
                         beta = v
             if alpha >= beta:
@@ -315,3 +363,21 @@ def best_action(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action
         if a.card is card and a.marriage == marry:
             return a
     return legal[0]
+
+
+def line(rules: SchnapsenRules, state: SchnapsenState) -> list[tuple[Card, bool]]:
+    """Perfect play from ``state`` to the end of the deal, both seats: (card, declares a
+    marriage) per half-move, found with one full-window alpha-beta search that keeps its
+    principal variation. A playout plays it instead of asking :func:`best_action` before every
+    move (which searched the same subtrees again: about 2.4 searches per playout)."""
+    if not strict(state):
+        raise ValueError("the exact solver needs a closed or exhausted stock")
+    s = Solver(rules, state)
+    s.pv = [[] for _ in range(2 * len(state.hands[state.to_act]) + 3)]
+    p = state.to_act
+    if state.led is None:
+        s.lead(p, -INF, INF)
+    else:
+        s.follow(p, s.t.bit[state.led], -INF, INF)
+    cards = s.t.cards
+    return [(cards[i], marry) for i, marry in s.pv[0]]

@@ -218,3 +218,74 @@ def test_rollout_solves_the_strict_phase_only_when_asked(monkeypatch):
         assert H.rollout(R, s, legal, random.Random(seed), solved=False, epsilon=0.0) in legal
         assert len(calls) == before  # the heuristic decided, not the solver
     assert strict_positions >= 10 and len(calls) == strict_positions
+
+
+def _open_stock_deal(hands: str, stock: str, leader: int) -> SchnapsenState:
+    """A deal with the stock open: hands "seat0 | seat1", the stock top first, its last card face up."""
+    h0, h1 = (cards(x) for x in hands.split("|"))
+    st_cards = cards(stock)
+    return SchnapsenState(dealer=1 - leader, number=1, hands=[h0, h1], stock=st_cards, trump=st_cards[-1].suit,
+                          indicator=st_cards[-1], leader=leader, to_act=leader)
+
+
+def _count_in_opponent_hand(view, wanted, reading: bool) -> int:
+    rng = random.Random(3)
+    old = H.CARD_READING
+    H.CARD_READING = reading
+    try:
+        return sum(sum(wanted(c) for c in H.determinize(R, view, rng).hands[1]) for _ in range(600))
+    finally:
+        H.CARD_READING = old
+
+
+def test_card_reading_believes_a_player_who_lets_an_ace_go_untrumped_has_no_small_trump():
+    # Hearts are trumps. Seat 0 leads the Ace of Spades (11 points); seat 1 throws the Jack of
+    # Clubs, which the policy would not do holding a Jack or Queen of Hearts to take 13 points.
+    s = _open_stock_deal("AS QD KD JD 10C | JC QC KC AC QS", "JS KS 10S AD 10D JB QB KB 10B AB", leader=0)
+    R.apply(s, play("AS"))
+    R.apply(s, play("JC"))
+    assert s.stock and s.to_act == 0
+    v = R.view(s, 0)
+    small_trump = lambda c: c.suit == "B" and c.rank in ("J", "Q")  # noqa: E731
+    read = _count_in_opponent_hand(v, small_trump, True)
+    blind = _count_in_opponent_hand(v, small_trump, False)
+    assert read < 0.7 * blind
+
+
+def test_card_reading_believes_a_king_led_without_its_marriage_has_no_queen():
+    s = _open_stock_deal("AS QD KD JD 10C | JC QC KS AC QS", "JS KC 10S AD 10D JB QB KB 10B AB", leader=1)
+    s.won[1] = cards("10B JB")  # seat 1 has a trick, so it could have declared
+    R.apply(s, play("KS"))
+    v = R.view(s, 0)
+    assert s.to_act == 0 and not v.marriages
+    # Seat 0 answers before either draws: seat 1's four other cards are the clue's hand.
+    queen = lambda c: c is card("QS")  # noqa: E731
+    assert _count_in_opponent_hand(v, queen, True) < 0.5 * _count_in_opponent_hand(v, queen, False)
+
+
+def test_the_solvers_line_is_perfect_play_for_both_seats():
+    rng = random.Random(5)
+    lines = 0
+    while lines < 25:
+        s = random_position(rng.getrandbits(31), close_bias=0.7, extra=rng.randrange(6, 14))
+        if s.over or not S.strict(s):
+            continue
+        value = max(S.solve_values(R, s, s.to_act)[0].values())
+        seat = s.to_act
+        for c, marry in S.line(R, s):
+            values, _ = S.solve_values(R, s, s.to_act)
+            a = play(c.code, marriage=marry)
+            assert values[a] == max(values.values()), (a, values)
+            R.apply(s, a)
+        assert s.over  # the line runs to the end of the deal
+        gp = R.deal_result(s).points
+        assert gp[seat] - gp[1 - seat] == value
+        lines += 1
+
+
+def test_winning_at_all_weighs_beside_the_game_points(monkeypatch):
+    assert H.game_point_value(3) == 1.0 and H.game_point_value(-1) == -1 / 3  # WIN_WEIGHT 0: points only
+    monkeypatch.setattr(H, "WIN_WEIGHT", 0.5)
+    assert H.game_point_value(1) == 0.5 + 0.5 / 3 and H.game_point_value(0) == 0.0
+    values = [H.game_point_value(g) for g in range(-3, 4)]
+    assert values == sorted(values) and len(set(values)) == 7  # monotone: the solver's order holds
