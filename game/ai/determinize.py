@@ -92,3 +92,12 @@ def sample_by_likelihood(rng: random.Random, pool: Sequence[Card], k: int,
         if rng.random() < likelihood(pick):
             break
     return pick
+
+
+def last_play_index(history: Sequence[tuple[int, Card]], seat: int) -> int | None:
+    """Index in a trick history of (seat, card) of ``seat``'s most recent play, None before it
+    has played: where card reading finds its clue."""
+    for j in range(len(history) - 1, -1, -1):
+        if history[j][0] == seat:
+            return j
+    return None

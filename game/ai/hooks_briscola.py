@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable
 from itertools import combinations
 
-from game.ai.determinize import check_count, hidden_cards, sample_by_likelihood, split_hidden, without
+from game.ai.determinize import check_count, hidden_cards, last_play_index, sample_by_likelihood, split_hidden, without
 from game.ai.heuristics_briscola import (
     AHEAD,
     AHEAD_TRUMP,
@@ -99,10 +99,8 @@ def _last_clue(view: BriscolaView) -> tuple[Card, Card | None, bool] | None:
     whether it has drawn one card since). None before he has played."""
     opp = 1 - view.seat
     hist = view.history
-    for j in range(len(hist) - 1, -1, -1):
-        if hist[j][0] == opp:
-            break
-    else:
+    j = last_play_index(hist, opp)
+    if j is None:
         return None
     led = None if j % 2 == 0 else hist[j - 1][1]
     trick = j // 2

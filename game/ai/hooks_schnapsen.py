@@ -24,7 +24,7 @@ import math
 import random
 
 from game.ai import schnapsen_solver
-from game.ai.determinize import check_count, hidden_cards, sample_by_likelihood, split_hidden, without
+from game.ai.determinize import check_count, hidden_cards, last_play_index, sample_by_likelihood, split_hidden, without
 from game.ai.heuristics_schnapsen import WIN_BONUS, evaluate
 from game.cards import Card
 from game.rules.base import Action
@@ -111,10 +111,8 @@ def _last_clue(rules: SchnapsenRules, view: SchnapsenView) -> tuple[Card, Card |
     those exactly)."""
     opp = 1 - view.seat
     hist = view.history
-    for j in range(len(hist) - 1, -1, -1):
-        if hist[j][0] == opp:
-            break
-    else:
+    j = last_play_index(hist, opp)
+    if j is None:
         return None
     trick = j // 2
     first_strict = strict_tricks_from(rules, view)
