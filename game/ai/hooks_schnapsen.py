@@ -194,12 +194,43 @@ def _clue_likelihood(rules: SchnapsenRules, view: SchnapsenView, clue: tuple, op
     since, one of its cards is new: the likelihood is averaged over which)."""
     card, led, drew = clue
     weights = _clue_weights(rules, view, clue)
+    if led is not None:
+        # A follow: the softmax over {card} ∪ hand, with one card of opp_hand new when he drew
+        # since — each sum is the whole hand's minus that card (linear, not quadratic).
+        w_card = weights[card]
+        total_w = w_card + sum(weights[x] for x in opp_hand)
+        if not drew:
+            return (1.0 - READ_UNIFORM) * w_card / total_w + READ_UNIFORM / (len(opp_hand) + 1)
+        n = len(opp_hand)
+        return (1.0 - READ_UNIFORM) * sum(w_card / (total_w - weights[x]) for x in opp_hand) / n + READ_UNIFORM / n
     if not drew:
         return _play_likelihood(rules, view, weights, [card, *opp_hand], card, led)
     total = 0.0
     for i in range(len(opp_hand)):
         total += _play_likelihood(rules, view, weights, [card, *opp_hand[:i], *opp_hand[i + 1:]], card, led)
     return total / len(opp_hand)
+
+
+def _likelihood_bound(rules: SchnapsenRules, view: SchnapsenView, clue: tuple, known: list[Card],
+                      hidden: list[Card], need: int) -> float:
+    """An upper bound of :func:`_clue_likelihood` over the hands ``known`` + ``need`` of
+    ``hidden``: rejection sampling divides by it, so that it accepts often rather than
+    running out of tries (many clues' likelihoods stay below 0.1)."""
+    card, led, drew = clue
+    weights = _clue_weights(rules, view, clue)
+    w_card = weights[card]
+    # A lead's other cards weigh at least SPLIT times their weight (a marriage kept together);
+    # the card's own share only grows with its weight, so w_card bounds it.
+    floor = _SPLIT if led is None else 1.0
+    lightest = sorted(weights[x] for x in hidden)
+    rest = sum(weights[x] for x in known)
+    n = len(known) + need
+    if not drew:
+        least = rest + sum(lightest[:need])
+        return (1.0 - READ_UNIFORM) * w_card / (w_card + floor * least) + READ_UNIFORM / (n + 1)
+    # Each term leaves one card out: at best the heaviest, so n − 1 of the lightest stay.
+    least = sum(sorted([*(weights[x] for x in known), *lightest[:need]])[:n - 1])
+    return (1.0 - READ_UNIFORM) * w_card / (w_card + floor * least) + READ_UNIFORM / n
 
 
 def determinize(rules: SchnapsenRules, view: SchnapsenView, rng: random.Random) -> SchnapsenState:
@@ -219,8 +250,10 @@ def determinize(rules: SchnapsenRules, view: SchnapsenView, rng: random.Random) 
         drawn, stock = split_hidden(rng, hidden, need, excluded(rules, view))
     else:
         # The stock is open (a clue is read only then), so nothing is excluded.
+        bound = _likelihood_bound(rules, view, clue, known, hidden, need)
         drawn = sample_by_likelihood(rng, hidden, need,
-                                     lambda pick: _clue_likelihood(rules, view, clue, known + pick), READ_TRIES)
+                                     lambda pick: _clue_likelihood(rules, view, clue, known + pick) / bound,
+                                     READ_TRIES)
         stock = without(hidden, drawn)
         rng.shuffle(stock)
     opp_hand = known + drawn

@@ -289,3 +289,29 @@ def test_winning_at_all_weighs_beside_the_game_points(monkeypatch):
     assert H.game_point_value(1) == 0.5 + 0.5 / 3 and H.game_point_value(0) == 0.0
     values = [H.game_point_value(g) for g in range(-3, 4)]
     assert values == sorted(values) and len(set(values)) == 7  # monotone: the solver's order holds
+
+
+def test_card_readings_bound_is_above_every_hands_likelihood():
+    # Rejection sampling divides the likelihood by this bound: were it ever below a hand's
+    # likelihood, that hand would be under-drawn.
+    import itertools
+
+    from game.ai.determinize import hidden_cards
+
+    checked = {"lead": 0, "follow": 0}
+    for seed in range(300):
+        s = random_position(seed, close_bias=0.0)
+        if s.over or not s.stock:
+            continue
+        v = R.view(s, s.to_act)
+        clue = H._last_clue(R, v)
+        known = list(v.known_opponent)
+        need = v.opponent_count - len(known)
+        if clue is None or need <= 0:
+            continue
+        hidden = hidden_cards(v.unseen)
+        bound = H._likelihood_bound(R, v, clue, known, hidden, need)
+        best = max(H._clue_likelihood(R, v, clue, known + list(h)) for h in itertools.combinations(hidden, need))
+        assert best <= bound + 1e-12
+        checked["lead" if clue[1] is None else "follow"] += 1
+    assert min(checked.values()) >= 10
