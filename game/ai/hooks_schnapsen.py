@@ -145,7 +145,9 @@ def _clue_weights(rules: SchnapsenRules, view: SchnapsenView, clue: tuple) -> di
             p for s, _, p in view.marriages if s == opp)
         vals = {x: _follow_value(rules, led, x, trump, need, False) for x in pool}
     top = max(vals.values())
-    weights = {x: math.exp((v - top) / READ_TEMPERATURE) for x, v in vals.items()}
+    # Floored: a play far below the best (beside a card that wins the deal) must not weigh 0,
+    # or a hand of such cards divides by zero; the uniform mix dominates there anyway.
+    weights = {x: max(math.exp((v - top) / READ_TEMPERATURE), 1e-12) for x, v in vals.items()}
     if len(_read_cache) > 64:
         _read_cache.clear()
     _read_cache[id(view)] = (view, weights)

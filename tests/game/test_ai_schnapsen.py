@@ -315,3 +315,11 @@ def test_card_readings_bound_is_above_every_hands_likelihood():
         assert best <= bound + 1e-12
         checked["lead" if clue[1] is None else "follow"] += 1
     assert min(checked.values()) >= 10
+
+
+def test_card_reading_survives_a_clue_beside_a_card_that_wins_the_deal():
+    # Found by the property test (seed 3783): when one answer would have won the deal, every
+    # other card's softmax weight underflowed to 0 and a hand of them divided by zero.
+    s = random_position(3783)
+    v = R.view(s, s.to_act)
+    H.determinize(R, v, random.Random(0))
