@@ -5,8 +5,8 @@ follow is forced by follow-and-beat, so the remaining game is a small perfect-in
 tree: at most 5 leads × 5 follows per trick. The solver works on bit masks (cards are bits
 0..19), plays and undoes moves in place and orders moves (marriages, then winners, then the
 most points first) so that alpha-beta cuts most of the tree. Values are signed game points
-(−3..3) for seat 0; :func:`solve` returns them per legal action, scaled to the hooks' utility
-(game points / 3), from the asking seat's point of view.
+(−3..3) for seat 0; :func:`solve_values` returns them per legal action from the asking seat's
+point of view (the hooks' ``solve`` maps them to utilities).
 
 Two rule variants are read off the rules object (the benchmark adapter's engine differs):
 ``ai_marriage_counts_at_once`` (default True: a declarer who has a trick is credited at once,
@@ -324,14 +324,6 @@ def _follow_with_rest(s: Solver, f: int, led: int, j: int, rest: int, alpha: int
         v = s.lead(w, alpha, beta)
     s.hand[f], s.pts[w], s.pend[w], s.trick[w] = saved
     return v
-
-
-def solve(rules: SchnapsenRules, state: SchnapsenState, seat: int) -> dict[Action, float] | None:
-    """The ``solve`` hook: exact values scaled like the utility (game points / 3)."""
-    if not strict(state):
-        return None
-    values, _ = solve_values(rules, state, seat)
-    return {a: v / 3.0 for a, v in values.items()}
 
 
 def best_action(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action]) -> Action:
