@@ -195,8 +195,8 @@ def read_summary(path: Path) -> KeptMatch:
     except (OSError, JSONError) as e:
         raise ValueError(f"cannot be read ({getattr(e, 'strerror', None) or getattr(e, 'problem', None) or e})") from None
     with f:
-        first = f.readline(MAX_LINE + 2)
         try:
+            first = f.readline(MAX_LINE + 2)
             size = os.fstat(f.fileno()).st_size
             f.seek(max(0, size - TAIL_BYTES))
             tail = f.read(TAIL_BYTES)

@@ -23,6 +23,7 @@ import contextlib
 import functools
 import json
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -30,7 +31,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from game.safejson import MAX_BYTES, JSONError, load_file
+from game.safejson import MAX_BYTES, JSONError, file_kind, load_file
 
 T = TypeVar("T")
 
@@ -47,6 +48,9 @@ def write_bytes(path: Path, data: bytes, overwrite: bool = True) -> str | None:
     try:
         if os.path.islink(path):
             return f"{path.name} is a symbolic link; it was not written through"
+        kind = not_regular(path)
+        if kind:  # a FIFO, a device, a socket, a folder: never replaced, whatever overwrite says
+            return f"{path.name} is {kind}, not a file; it was not replaced"
         if not overwrite and os.path.lexists(path):
             return f"{path.name} already exists"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -71,6 +75,20 @@ def write_bytes(path: Path, data: bytes, overwrite: bool = True) -> str | None:
                 os.unlink(tmp_name)
             except OSError:
                 pass
+
+
+def not_regular(path: Path | str) -> str | None:
+    """What stands at ``path`` when it is there but is not a regular file ("a pipe", "a
+    device", "a socket", "a folder", "a symbolic link"), else None (a file, or nothing)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return file_kind(mode)
 
 
 def _no_clobber_rename(tmp: str, path: Path) -> None:

@@ -152,6 +152,11 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
             raise ArgError(f"--screenshot {path} is a symbolic link; it is not written through")
         if path.is_dir():
             raise ArgError(f"--screenshot {path} is a folder")
+        from game.storage import not_regular
+
+        kind = not_regular(path)
+        if kind:  # a FIFO, a device, a socket: --force replaces only a file
+            raise ArgError(f"--screenshot {path} is {kind}, not a file; it is not replaced")
         if path.exists() and not args.force:
             raise ArgError(f"--screenshot {path} already exists (add --force to replace it)")
 
