@@ -20,6 +20,7 @@ removes the temporary files a killed process left behind.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import functools
 import json
 import os
@@ -54,7 +55,8 @@ def write_bytes(path: Path, data: bytes, overwrite: bool = True) -> str | None:
         if not overwrite and os.path.lexists(path):
             return f"{path.name} already exists"
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+        # The writer's pid in the name: a temporary whose process is gone is an orphan anyone may remove.
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}-{os.getpid()}-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -290,6 +292,8 @@ def locked(path: Path) -> Iterator[bool]:
             time.sleep(0.01)
     except OSError:
         got = False
+    if got:  # every writer of this file holds the lock: a temporary of a dead writer is an orphan
+        clean_temp_files([path.parent], (path.name,), min_age=LOCK_STALE_SECONDS, locks=False)
     try:
         yield got
     finally:
@@ -337,22 +341,36 @@ def claim_home(folder: Path) -> HomeLock:
     return HomeLock(folder, True, None)
 
 
-def clean_temp_files(folders: list[Path], names: tuple[str, ...], min_age: float = 0.0) -> int:
-    """Remove the temporary files (``.<name>-*.tmp``) and stale per-file locks a killed
-    process left in ``folders``; only those older than ``min_age`` seconds (a second window
-    passes an hour, so a write in progress in the first is never touched). Returns the count."""
+def temp_pid(file_name: str, name: str) -> int | None:
+    """The writer's pid in a temporary file's name (``.<name>-<pid>-<random>.tmp``; ``name``
+    may be a glob such as ``*.jsonl``), or None for an older name without one."""
+    stem = file_name[1:-4] if file_name.startswith(".") and file_name.endswith(".tmp") else ""
+    parts = stem.rsplit("-", 2)
+    if len(parts) == 3 and parts[1].isdigit() and fnmatch.fnmatchcase(parts[0], name):
+        return int(parts[1])
+    return None
+
+
+def clean_temp_files(folders: list[Path], names: tuple[str, ...], min_age: float = 0.0, locks: bool = True) -> int:
+    """Remove the temporary files (``.<name>-*.tmp``; a name may be a glob such as
+    ``*.jsonl``) and, with ``locks``, the stale per-file locks a killed process left in
+    ``folders``. A temporary whose writer's pid (in its name) is gone goes at once; any other
+    only when older than ``min_age`` seconds (a second window passes an hour, so a write in
+    progress in the first is never touched). Links and folders are never touched. Returns
+    the count."""
     removed = 0
     for folder in dict.fromkeys(folders):
         for name in names:
             try:
-                found = list(folder.glob(f".{name}-*.tmp"))
+                found = [(p, temp_pid(p.name, name)) for p in folder.glob(f".{name}-*.tmp")]
             except OSError:
                 continue
             lock = folder / f"{name}.lock"
-            if lock.exists() and _stale(lock, LOCK_STALE_SECONDS):
-                found.append(lock)
-            for p in found:
-                if p.is_symlink() or not p.is_file() or _age(p) < min_age:
+            if locks and "*" not in name and lock.exists() and _stale(lock, LOCK_STALE_SECONDS):
+                found.append((lock, None))
+            for p, pid in found:
+                orphan = pid is not None and pid != os.getpid() and not pid_alive(pid)
+                if p.is_symlink() or not p.is_file() or not (orphan or _age(p) >= min_age):
                     continue
                 try:
                     p.unlink()

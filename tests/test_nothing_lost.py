@@ -131,3 +131,160 @@ def test_the_readme_lists_every_exit_code_of_every_command():
         assert line in section, line
     for code in ("| 0 ", "| 1 ", "| 2 ", "| 3 "):
         assert code in section, code
+
+
+# ====================================================================== 3. the replays folder
+def _finished() -> list[dict]:
+    from game.ai import make_bot
+    from game.match import Match
+    from game.rules import game_ids, make_rules
+
+    rules = make_rules(game_ids()[0], None, 2)
+    return Match(rules, 3, [make_bot("greedy", rules, s, 3) for s in range(2)]).run()
+
+
+def test_a_file_in_the_replays_folders_place_is_set_aside_and_the_match_kept():
+    from game import replays
+
+    place = replays.replays_dir()
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.write_text("the player's notes", encoding="utf-8")
+    path, note = replays.keep(_finished())
+    assert path is not None and path.parent == place and place.is_dir() and not place.is_symlink()
+    assert note == "replays was not a folder; it was kept as replays.bad" and note.bad == "replays.bad"
+    assert place.with_name("replays.bad").read_text(encoding="utf-8") == "the player's notes"
+    assert [m.path for m in replays.list_kept().matches] == [path]
+
+
+def test_a_link_in_the_replays_folders_place_is_set_aside_never_written_through(tmp_path):
+    from game import replays
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    place = replays.replays_dir()
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.symlink_to(elsewhere, target_is_directory=True)
+    path, note = replays.keep(_finished())
+    assert list(elsewhere.iterdir()) == []  # nothing where the link pointed
+    assert path is not None and path.parent == place and place.is_dir() and not place.is_symlink()
+    assert place.with_name("replays.bad").is_symlink() and note.bad == "replays.bad"
+
+
+def test_listing_sets_a_link_aside_instead_of_reading_where_it_points(tmp_path):
+    from game import replays
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    replays.keep(_finished(), folder=elsewhere)
+    place = replays.replays_dir()
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.symlink_to(elsewhere, target_is_directory=True)
+    listing = replays.list_kept()
+    assert listing.matches == [] and listing.skipped == ["replays was not a folder; it was kept as replays.bad"]
+
+
+def test_pruning_never_touches_a_players_own_records_among_thousands(tmp_path, monkeypatch):
+    from game import replays
+
+    folder = tmp_path / "replays"
+    folder.mkdir()
+    mine = [folder / f"scopa-2p-{i}-0001.jsonl" for i in range(3000)]  # as simulate names them
+    mine += [folder / "20240101-120000-my-best-match.jsonl", folder / "20240101-120000-scopa.jsonl"]
+    for p in mine:
+        p.write_text("my own\n", encoding="utf-8")
+    events = _finished()
+    kept = [replays.keep(events, folder=folder, limit=5, now=1_700_000_000 + 60 * i)[0] for i in range(8)]
+    assert all(p.read_text(encoding="utf-8") == "my own\n" for p in mine)
+    assert sorted(p.name for p in folder.glob("2023*.jsonl")) == sorted(p.name for p in kept[-5:])
+
+    # Pruning reads the index, not the folder: thousands of files cost it nothing.
+    def no_listing(self):
+        raise AssertionError(f"pruning listed {self}")
+
+    monkeypatch.setattr(type(folder), "iterdir", no_listing)
+    path, problem = replays.keep(events, folder=folder, limit=5, now=1_800_000_000)
+    assert problem is None and not kept[-5].exists() and path.exists()
+    assert all(p.exists() for p in mine)
+
+
+def test_an_older_versions_folder_without_an_index_adopts_the_games_own_names_once(tmp_path):
+    from game import replays
+
+    events = _finished()
+    old = [replays.keep(events, folder=tmp_path, limit=100, now=1_600_000_000 + 60 * i)[0] for i in range(4)]
+    (tmp_path / replays.INDEX).unlink()  # as an older version left it
+    (tmp_path / "notes.jsonl").write_text("mine\n", encoding="utf-8")
+    replays.keep(events, folder=tmp_path, limit=2, now=1_700_000_000)
+    assert [p.exists() for p in old] == [False, False, False, True] and (tmp_path / "notes.jsonl").exists()
+    index = json.loads((tmp_path / replays.INDEX).read_text(encoding="utf-8"))
+    assert len(index["kept"]) == 2 and index["kept"][0] == old[-1].name
+
+
+# ====================================================================== 4. temporary files of interrupted writes
+_KILLED_WRITE = """
+import os, signal, sys
+sys.path.insert(0, {root!r})
+from game import storage
+def die(fd):
+    os.kill(os.getpid(), signal.SIGKILL)  # killed between the write and the rename
+storage.os.fsync = die
+{call}
+"""
+
+
+def _killed_during(call: str, home: Path) -> None:
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "CARDAVIA_HOME": str(home)}
+    r = subprocess.run([sys.executable, "-c", _KILLED_WRITE.format(root=root, call=call)], env=env, timeout=120)
+    assert r.returncode == -9
+
+
+def _temps(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.glob(".*.tmp")) if folder.is_dir() else []
+
+
+def test_a_statistics_write_cleans_what_killed_writes_left(_private_home):
+    from game import stats
+
+    for _ in range(3):
+        _killed_during("from game import stats; stats.record_result('g', 'versus', 'won', 1)", _private_home)
+    assert len(_temps(_private_home)) == 1  # each write removed the one a kill before it left
+    assert stats.record_result("g", "versus", "won", 1) is None
+    assert _temps(_private_home) == [] and stats.load_stats()[0]["g/versus"].played == 1
+
+
+def test_a_second_window_cleans_the_temporaries_of_gone_processes_in_every_folder(_private_home):
+    from game import replays, saves, storage
+    from scenes.launch import claim_home_folder
+
+    _killed_during("from game import settings; settings.save_settings(settings.Settings())", _private_home)
+    _killed_during("import json; from game import replays; replays.keep(json.loads("
+                   + repr(json.dumps(_finished())) + "))", _private_home)
+    shots = _private_home / "screenshots"
+    shots.mkdir()
+    _killed_during(f"from game import storage; from pathlib import Path; "
+                   f"storage.write_bytes(Path({str(shots / 'a.png')!r}), b'png')", _private_home)
+    left = _temps(_private_home) + _temps(replays.replays_dir()) + _temps(shots)
+    assert len(left) == 3, left
+    (_private_home / storage.HOME_LOCK).write_text(f"{os.getppid()}\n")  # the first window runs
+    try:
+        home = claim_home_folder()
+        assert not home.owner
+    finally:
+        saves.read_only = False
+    assert _temps(_private_home) == _temps(replays.replays_dir()) == _temps(shots) == []
+
+
+def test_the_server_cleans_its_data_folders_interrupted_writes_at_start(tmp_path):
+    from game.online.store import TableStore
+
+    _killed_during(f"from game import storage; from pathlib import Path; "
+                   f"storage.write_json(Path({str(tmp_path / 'ABCDEF.table.json')!r}), {{}})", tmp_path)
+    assert len(_temps(tmp_path)) == 1
+    live = tmp_path / f".ABCDEF.jsonl-{os.getppid()}-x1.tmp"  # another server, writing right now
+    live.write_text("{}")
+    TableStore(tmp_path)
+    assert _temps(tmp_path) == [live.name]

@@ -26,7 +26,7 @@ from game.online.protocol import is_code
 from game.record import dumps
 from game.rules.base import Event
 from game.safejson import JSONError, load_file, loads
-from game.storage import write_bytes, write_json
+from game.storage import clean_temp_files, write_bytes, write_json
 
 META_FORMAT = 1
 RECORD_SUFFIX = ".jsonl"
@@ -68,6 +68,9 @@ class TableStore:
         except OSError as e:
             raise StoreError(f"cannot use {self.root} for the tables ({e.strerror or e})") from None
         self._files: dict[str, int] = {}
+        # A killed server's interrupted meta and record writes (another server on the same
+        # folder may be writing one: only a gone process's, or one an hour old).
+        clean_temp_files([self.root], (f"*{META_SUFFIX}", f"*{RECORD_SUFFIX}"), min_age=3600.0)
 
     # ---- paths
     def record_path(self, code: str) -> Path:
