@@ -248,8 +248,14 @@ def _try_create(lock: Path) -> bool:
         fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
     except FileExistsError:
         return False
-    with os.fdopen(fd, "w") as f:
-        f.write(f"{os.getpid()}\n")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(f"{os.getpid()}\n")
+    except OSError:
+        # A full disk: an empty lock left here would make every later write wait for it.
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        raise
     return True
 
 
