@@ -288,3 +288,57 @@ def test_the_server_cleans_its_data_folders_interrupted_writes_at_start(tmp_path
     live.write_text("{}")
     TableStore(tmp_path)
     assert _temps(tmp_path) == [live.name]
+
+
+# ====================================================================== 6. a real damaged saved match
+def _real_save(game: str = "briscola"):
+    """A match left at a real table (the scene saved it), and the menu it went back to."""
+    from tests.scenes.test_resume import leave_a_match, make_app
+
+    app = make_app()
+    leave_a_match(app, game, 2, moves=8)
+    from game import saves
+
+    return app, saves.save_path(), json.loads(saves.save_path().read_text(encoding="utf-8"))
+
+
+def _damage(data: dict, how: str) -> str:
+    from game.rules import game_ids
+
+    events = data["events"]
+    plays = [i for i, e in enumerate(events) if e["event"] == "play"]
+    if how == "a decision removed":
+        del events[plays[1]]
+    elif how == "a wrong card":  # a card the seat does not hold: the other seat's, from the deal
+        seat = events[plays[1]]["seat"]
+        deal = next(e for e in events if e["event"] == "deal")
+        events[plays[1]]["card"] = deal["hands"][1 - seat][-1]
+    elif how == "another game's save":
+        other = next(g for g in game_ids() if g != data["game"])
+        data["game"] = other  # the head of the events still says which match it is
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("how", ["truncated", "a decision removed", "a wrong card", "another game's save"])
+def test_a_real_damaged_save_is_set_aside_with_one_line_and_the_menu_offers_a_new_match(how):
+    import pygame
+
+    from tests.scenes.test_resume import key, widget
+
+    app, path, data = _real_save()
+    text = path.read_text(encoding="utf-8")
+    text = text[: len(text) // 2] if how == "truncated" else _damage(data, how)
+    path.write_text(text, encoding="utf-8")
+    shown: list[str] = []
+    real = app.toast
+    app.toast = lambda m: (shown.append(m), real(m))[1]
+    menu = app.stack.top
+    menu.refresh_saved()
+    if menu.saved is not None:  # it reads as a save: only replaying it can tell
+        key(app, pygame.K_RETURN)  # Continue has the focus
+    assert app.stack.top is menu and menu.saved is None
+    assert shown == ["The saved match was damaged; it was kept aside as match.json.bad."]
+    assert path.with_name("match.json.bad").read_text(encoding="utf-8") == text and not path.exists()
+    assert not widget(menu, "continue").visible and menu.ui.focused is menu.play
+    key(app, pygame.K_RETURN)  # Play: a new match, nothing to ask about
+    assert app.stack.top.name == "decks" and not menu.confirming

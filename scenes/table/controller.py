@@ -133,6 +133,11 @@ class TableController:
             return
         if self.spectator:
             return
+        if saves.read_only:  # a second window: saving would overwrite the first one's match
+            if self.problem != "open elsewhere":
+                self.problem = "open elsewhere"
+                self.app.toast(self.app.t("table.open_elsewhere"))
+            return
         problem = saves.save_match(self.session.to_save())
         if problem and problem != self.problem:
             self.problem = problem
