@@ -1,10 +1,12 @@
 """Small files in the user's folders: written atomically, read without ever crashing.
 
-Writing: a temporary file made by :mod:`tempfile` in the target folder (a random name, so a
-link planted at a fixed ``.tmp`` name in a shared folder redirects nothing), fsync, then a
-rename. A symbolic link at the target is refused, and a caller may refuse to replace an
-existing file (``overwrite=False``: the rename is then a hard link, which fails if the name
-was taken meanwhile).
+Writing: a temporary file made by :mod:`tempfile` in the target folder (a random name with
+the writer's pid, so a link planted at a fixed ``.tmp`` name in a shared folder redirects
+nothing and an orphan is known by its gone process), fsync, then a rename. A symbolic link
+or anything else that is not a regular file (a FIFO, a device, a socket, a folder) at the
+target is never replaced, and a caller may refuse to replace an existing file
+(``overwrite=False``: the rename is then a hard link, which fails if the name was taken
+meanwhile).
 
 Reading: every JSON file goes through the one hardened reader (:mod:`game.safejson`). A file
 that cannot be read or parsed is moved aside as ``<name>.bad`` (never over an earlier
@@ -15,7 +17,8 @@ Two windows on one home folder: :func:`claim_home` takes the folder's lock file
 (``cardavia.lock``, holding the pid; a lock whose process is gone is stale and taken over);
 :func:`locked` serialises one read-modify-write of a file between processes, and
 :func:`merge_changes` lets a window write only what it changed. :func:`clean_temp_files`
-removes the temporary files a killed process left behind.
+removes the temporary files a killed process left behind (at start, and under a file's lock
+for that file's own).
 """
 from __future__ import annotations
 
