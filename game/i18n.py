@@ -187,10 +187,6 @@ class I18n:
     def subscribe(self, fn: Callable[[str], None]) -> None:
         self._listeners.append(fn)
 
-    def unsubscribe(self, fn: Callable[[str], None]) -> None:
-        if fn in self._listeners:
-            self._listeners.remove(fn)
-
     def has(self, key: str, lang: str | None = None) -> bool:
         return key in self._table(lang or self.language)
 
