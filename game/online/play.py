@@ -49,7 +49,6 @@ class PlayLoop:
 
     # ---- the workers
     def start_workers(self) -> None:
-        self.loop = asyncio.get_running_loop()
         self.pool = make_pool(self.workers)
         self.spawn(self._warm())
 

@@ -93,7 +93,7 @@ class TableServer:
     # ---- life cycle
     async def start(self, host: str, port: int, ssl_context: ssl.SSLContext | None = None) -> int:
         """Resume the data folder's tables, start the workers, listen. Returns the port."""
-        self.loop = asyncio.get_running_loop()
+        self.loop = self.play.loop = asyncio.get_running_loop()  # resuming sets pause timers
         self._resume_all()
         try:
             self.ws_server = await serve(
