@@ -215,7 +215,7 @@ def _add_to_index(folder: Path, name: str | None, limit: Any) -> list[Path]:
     one read-modify-write under the index's lock (two windows lose neither's record)."""
     limit = clamp_limit(limit)
     removed: list[Path] = []
-    with locked(folder / INDEX):
+    with locked(folder / INDEX, clean=False):  # no look at the folder: its leftovers go at start
         names = [n for n in _read_index(folder) if os.path.lexists(folder / n)]
         if name is not None and name not in names:
             names.append(name)

@@ -279,10 +279,12 @@ def _age(path: Path) -> float:
 
 
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[bool]:
+def locked(path: Path, clean: bool = True) -> Iterator[bool]:
     """Hold ``<path>.lock`` for one read-modify-write of ``path`` (statistics, settings), so
     two windows never lose each other's update. Yields whether the lock was taken: after
-    LOCK_WAIT_SECONDS the write goes ahead without it rather than hang the window."""
+    LOCK_WAIT_SECONDS the write goes ahead without it rather than hang the window. With
+    ``clean``, the temporaries killed writers of ``path`` left are removed once it is held
+    (a look at the folder: the replays index, in a folder of thousands, passes False)."""
     lock = path.with_name(path.name + ".lock")
     got = False
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
@@ -301,7 +303,7 @@ def locked(path: Path) -> Iterator[bool]:
             time.sleep(0.01)
     except OSError:
         got = False
-    if got:  # every writer of this file holds the lock: a temporary of a dead writer is an orphan
+    if got and clean:  # every writer of this file holds the lock: a dead writer's temporary is an orphan
         clean_temp_files([path.parent], (path.name,), min_age=LOCK_STALE_SECONDS, locks=False)
     try:
         yield got

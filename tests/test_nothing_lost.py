@@ -198,10 +198,13 @@ def test_pruning_never_touches_a_players_own_records_among_thousands(tmp_path, m
     assert sorted(p.name for p in folder.glob("2023*.jsonl")) == sorted(p.name for p in kept[-5:])
 
     # Pruning reads the index, not the folder: thousands of files cost it nothing.
-    def no_listing(self):
-        raise AssertionError(f"pruning listed {self}")
+    def no_listing(*args, **kwargs):
+        raise AssertionError("pruning listed the folder")
 
     monkeypatch.setattr(type(folder), "iterdir", no_listing)
+    monkeypatch.setattr(type(folder), "glob", no_listing)
+    monkeypatch.setattr(replays.os, "scandir", no_listing)
+    monkeypatch.setattr(replays.os, "listdir", no_listing)
     path, problem = replays.keep(events, folder=folder, limit=5, now=1_800_000_000)
     assert problem is None and not kept[-5].exists() and path.exists()
     assert all(p.exists() for p in mine)
