@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from game.ai import hooks_briscola
+from game.games.briscola import ai as hooks_briscola
 
 _PATH = Path(__file__).resolve().parent.parent / "bench" / "ai_strength.py"
 _spec = importlib.util.spec_from_file_location("ai_strength", _PATH)

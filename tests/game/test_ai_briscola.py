@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.ai import heuristics_briscola as hb
-from game.ai import hooks_briscola as H
 from game.ai.search import OBVIOUS, SearchBot, solve_exact
 from game.cards import card, cards
+from game.games.briscola import ai as H
+from game.games.briscola import heuristics as hb
+from game.games.briscola.rules import BriscolaState
 from game.rules import make_rules
 from game.rules.base import play
-from game.rules.briscola import BriscolaState
 
 R = make_rules("briscola", "piacentine", 2)
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)

@@ -68,11 +68,16 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("path", sorted(AI.glob("hooks_*.py")), ids=lambda p: p.stem)
-def test_no_hooks_module_imports_another_games_hooks(path):
-    own = path.stem
-    others = {i for i in _imports(path) if i.rpartition(".")[2].startswith("hooks_") and i.rpartition(".")[2] != own}
-    assert not others, f"{path.name} imports {others}: shared helpers belong in game/ai/determinize.py"
+GAMES = ROOT / "game" / "games"
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_no_game_folder_imports_another_games_folder(game):
+    files = sorted((GAMES / game).rglob("*.py"))
+    assert files
+    others = {i for path in files for i in _imports(path)
+              if i.startswith("game.games.") and i.split(".")[2] != game}
+    assert not others, f"game/games/{game}/ imports {others}: shared helpers belong in game/ai/determinize.py or game/rules/"
 
 
 @pytest.mark.parametrize("name", ["levels.py", "search.py", "greedy.py", "__init__.py", "hooks.py", "base.py",

@@ -7,13 +7,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.ai import hooks_schnapsen as H
-from game.ai import schnapsen_solver as S
 from game.ai.search import SearchBot
 from game.cards import card, cards
+from game.games.schnapsen import ai as H
+from game.games.schnapsen import solver as S
+from game.games.schnapsen.rules import SchnapsenState
 from game.rules import make_rules
 from game.rules.base import CLOSE, play
-from game.rules.schnapsen import SchnapsenState
 
 R = make_rules("schnapsen", "schnapsen-german")
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)

@@ -8,12 +8,12 @@ from collections import Counter
 
 import pytest
 
-from game.ai import hooks_tressette as H
 from game.ai import make_bot
 from game.ai.search import solve_exact
 from game.cards import card, cards
+from game.games.tressette import ai as H
+from game.games.tressette.rules import TressetteState
 from game.rules import make_rules
-from game.rules.tressette import TressetteState
 
 
 def rules(players: int = 2):

@@ -122,7 +122,7 @@ class TressetteRules(GameRules):
     hud_scores = "thirds"
     scoring_schema = {"strength": "rank_order", "thirds": "rank_table", "hand_size": "int",
                       "last_trick": "int"}
-    #: The results rows (see GameRules.result_lines); scenes/results_tressette.py shows the
+    #: The results rows (see GameRules.result_lines); game/games/tressette/results.py shows the
     #: thirds as "5 ⅔" and adds the whole points and the last trick.
     result_lines = (
         {"label": "results.tressette.thirds", "cells": "thirds"},

@@ -23,7 +23,8 @@ from collections.abc import Callable
 from itertools import combinations
 
 from game.ai.determinize import check_count, hidden_cards, last_play_index, sample_by_likelihood, split_hidden, without
-from game.ai.heuristics_briscola import (
+from game.cards import Card
+from game.games.briscola.heuristics import (
     AHEAD,
     AHEAD_TRUMP,
     BEHIND,
@@ -34,9 +35,8 @@ from game.ai.heuristics_briscola import (
     play_value,
     trick_so_far,
 )
-from game.cards import Card
+from game.games.briscola.rules import BriscolaRules, BriscolaState, BriscolaView
 from game.rules.base import Action
-from game.rules.briscola import BriscolaRules, BriscolaState, BriscolaView
 
 #: Utility = WIN_WEIGHT · sign(margin) + (1 − WIN_WEIGHT) · margin / 120: winning the deal
 #: matters most, but a bigger margin still counts (match play, and a cushion against bad luck).

@@ -25,10 +25,10 @@ import time
 from itertools import combinations
 
 from game.ai.determinize import check_count, hidden_cards, split_hidden
-from game.ai.heuristics_tressette import KEEP, PARTNER_LATER, UNSURE_WIN, evaluate, top_out
 from game.cards import Card
+from game.games.tressette.heuristics import KEEP, PARTNER_LATER, UNSURE_WIN, evaluate, top_out
+from game.games.tressette.rules import TressetteRules, TressetteState, TressetteView
 from game.rules.base import Action
-from game.rules.tressette import TressetteRules, TressetteState, TressetteView
 
 #: The levels' settings in Tressette (game.ai.levels applies them under the caller's keywords).
 LEVELS: dict[str, dict] = {
@@ -698,7 +698,7 @@ def rollout(rules: TressetteRules, state: TressetteState, legal: list[Action], r
     seat = state.to_act
     out = [c for s, h in enumerate(state.hands) if s != seat for c in h] + list(state.stock)
     top = top_out(rules, out)
-    from game.ai.heuristics_tressette import play_value
+    from game.games.tressette.heuristics import play_value
 
     return max(legal, key=lambda a: play_value(rules, a.card, state.hands[seat], state.trick, seat,
                                                state.leader, top, state.players))

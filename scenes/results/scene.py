@@ -1,0 +1,450 @@
+"""The results of a deal, and of the match when it is over.
+
+The table pushes this scene when a deal has been animated::
+
+    app.open_scene("results", session=session, deal_end=<deal_end event>, match_end=<match_end or None>)
+
+"Continue" (Enter, Esc; it has the focus) pops it and the table goes on with the next deal; "Menu" pops down
+to the menu. With ``match_end`` the scene also announces the match result (a celebration
+for a win) and offers "New match" (same game and options: the table is replaced) and "Menu".
+For the first ``INPUT_GUARD`` seconds keys and clicks are ignored, so the Enter that ended
+the deal does not also dismiss its results.
+
+The breakdown is built by :func:`scenes.results.breakdown.breakdown` from the game's
+``deal_end.detail`` into plain rows (the game declares them: its rules class's
+``result_lines``), so tests can read exactly what is shown.
+
+Without a session (``--screenshot F --scene results --game G [--match-end]``) the scene
+plays a match headless with bots up to its first ``deal_end`` (or to ``match_end``).
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pygame
+
+from game.rules import game_ids
+from scenes.names import game_and_deck, team_names
+from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, match_verdict
+from scenes.scene import UIScene
+from sprites import theme
+from sprites.tween import Tween, ease_out_back, ease_out_cubic
+from sprites.widgets import Button
+
+PANEL_W = 960
+TABLE_PAD = 40
+LABEL_W = 340
+ROW_H = 31
+DEMO_SEED = 11
+#: Seconds after the screen appears during which keys and clicks are ignored: the Enter (or
+#: click) that finished the last trick must not also start the next deal or a new match.
+INPUT_GUARD = 0.4
+WIN = (236, 202, 128)
+LOSS = (214, 120, 100)
+REPLAY_ROW = 50  # "Watch the replay" and "Save the record as…" above the buttons, once the match is over
+
+
+# ====================================================================== celebration
+class Confetti:
+    """Paper scraps falling in brass, cream and the card colours: the celebration of a win."""
+
+    COLORS = [(236, 202, 128), (243, 234, 215), (192, 38, 45), (46, 90, 168), (224, 165, 38), (63, 143, 74)]
+
+    def __init__(self, rng: random.Random, n: int = 150):
+        self.bits = []
+        for _ in range(n):
+            self.bits.append([rng.uniform(40, 1240), rng.uniform(-720, 700), rng.uniform(-40, 40),
+                              rng.uniform(70, 170), rng.uniform(0, 6.28), rng.uniform(-5, 5),
+                              rng.choice(self.COLORS), rng.uniform(5, 10)])
+
+    def update(self, dt: float) -> None:
+        for b in self.bits:
+            b[0] += (b[2] + 30 * math.sin(b[4] * 0.7)) * dt
+            b[1] += b[3] * dt
+            b[4] += b[5] * dt
+            if b[1] > 740:
+                b[1] -= 760
+
+    def draw(self, surface: pygame.Surface) -> None:
+        for x, y, _vx, _vy, ang, _sp, col, size in self.bits:
+            if y < -12:
+                continue
+            w = size * abs(math.cos(ang)) + 1.5  # the scrap turns: its width flickers
+            h = size * 0.55
+            ca, sa = math.cos(ang * 0.5), math.sin(ang * 0.5)
+            pts = [(x + dx * ca - dy * sa, y + dx * sa + dy * ca)
+                   for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))]
+            pygame.draw.polygon(surface, col, pts)
+
+
+# ====================================================================== the scene
+class ResultsScene(UIScene):
+    is_overlay = True
+
+    def __init__(self, app: Any, session: Any, deal_end: dict, match_end: dict | None, *, standalone: bool = False):
+        self.session = session
+        self.rules = session.rules
+        self.deal_end = deal_end
+        self.match_end = match_end
+        self.human_seat = session.human_seat
+        self.standalone = standalone
+        # Over the table it is an overlay (the table shows through); alone it draws its own felt.
+        self.is_overlay = not standalone
+        #: (text, rendered width, box width) of every fitted text drawn last frame (tests).
+        self.text_log: list[tuple[str, int, int]] = []
+        self.appear = Tween(0.0, 1.0, 0.45, ease_out_cubic)
+        self.pop = Tween(0.0, 1.0, 0.6, ease_out_back, delay=0.15)
+        self._lang: str | None = None
+        self._model: Breakdown | None = None
+        #: Seconds shown so far (the input guard), and keys pressed during the guard: one
+        #: held down (auto-repeat) acts only after it has been let go and pressed again.
+        self.age = 0.0
+        self._held: set[int] = set()
+        super().__init__(app)
+        self.confetti: Confetti | None = None
+        if self.over and self.tone == "win":
+            self.confetti = Confetti(random.Random(deal_end.get("number", 1)))
+
+    # ------------------------------------------------------------------ model
+    def model(self) -> Breakdown:
+        lang = self.app.language
+        if self._model is None or self._lang != lang:
+            self._model = breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang)
+            self._lang = lang
+        return self._model
+
+    @property
+    def over(self) -> bool:
+        return self.match_end is not None
+
+    @property
+    def tone(self) -> str:
+        if self.match_end is None:
+            return ""
+        return match_verdict(self.t, self.rules, self.match_end, self.human_seat, self.model().columns)[1]
+
+    # ------------------------------------------------------------------ layout
+    @property
+    def single_deal(self) -> bool:
+        return self.rules.options.get("format") == "single"
+
+    def _height(self, row_h: int) -> int:
+        """The panel's height, block by block as :meth:`draw` lays them out."""
+        m = self.model()
+        top = (22 + 80 + 30 + (0 if self.single_deal else 22) + 22) if self.over else (22 + 46 + 24 + 22)
+        notes = sum(len(theme.wrap(n, "serif", 15, PANEL_W - 2 * TABLE_PAD - 20)) for n in m.notes)
+        return (top + (34 if m.headline else 0) + (30 if m.bar else 0) + 32 + len(m.rows) * (row_h + 2) + 10
+                + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0))
+
+    @property
+    def offers_replay(self) -> bool:
+        """Watch again / keep the record (issue 21): a finished match that is ours — an online
+        match's record is the server's, with the other hands hidden."""
+        return self.over and not getattr(self.session, "remote", False)
+
+    def build(self) -> None:
+        # Rows shrink a little when a long breakdown (Cìcera's match end) would not fit.
+        self.row_h = ROW_H
+        while self._height(self.row_h) > 700 and self.row_h > 24:
+            self.row_h -= 1
+        h = max(400, self._height(self.row_h))
+        self.rect = pygame.Rect((1280 - PANEL_W) // 2, (720 - h) // 2 - 6, PANEL_W, h)
+        y = self.rect.bottom - 70
+        bw, gap = 230, 22
+        x = self.rect.centerx - bw - gap // 2
+        if self.over:
+            self.primary = self.ui.add(Button((x, y, bw, 48), self.label("results.new_match"), self.new_match,
+                                              style="primary", size=17, name="new_match"))
+        else:
+            self.primary = self.ui.add(Button((x, y, bw, 48), self.label("results.continue"), self.continue_,
+                                              style="primary", size=17, name="continue"))
+        self.menu_button = self.ui.add(Button((x + bw + gap, y + 3, bw, 42), self.label("results.menu"),
+                                              self.to_menu, size=15, name="menu"))
+        # The match's score sheet, deal by deal (scenes.table.sheet, the "scoresheet" scene).
+        self.ui.add(Button((self.rect.right - TABLE_PAD - 180, y + 3, 180, 42), self.label("sheet.title"),
+                           lambda: self.app.open_scene("scoresheet", session=self.session), size=14, name="sheet"))
+        if self.offers_replay:
+            ry, rw = y - REPLAY_ROW, 260
+            self.ui.add(Button((self.rect.centerx - rw - 8, ry, rw, 40), self.label("replay.watch_replay"),
+                               lambda: self.app.open_scene("replay", session=self.session), size=14,
+                               name="watch_replay"))
+            self.ui.add(Button((self.rect.centerx + 8, ry, rw, 40), self.label("replay.save_record"),
+                               lambda: self.app.open_scene("save_record", session=self.session), size=14,
+                               name="save_record"))
+        self.ui.focus(self.primary)
+
+    # ------------------------------------------------------------------ actions
+    def continue_(self) -> None:
+        """Back to the table, which goes on with the next deal."""
+        if self.app.stack.top is self:
+            self.app.stack.pop()
+
+    def back(self) -> None:
+        # Esc: the same as Continue during a match; to the menu once it is over.
+        if self.over:
+            self.to_menu()
+        else:
+            self.continue_()
+
+    def to_menu(self) -> None:
+        self.app.stack.pop_to("menu")  # the menu beneath, or a new one when there is none
+
+    def new_match(self) -> None:
+        """The same game and options again: the table below is replaced by a fresh one.
+        Online: back to hosting or joining a table."""
+        from scenes.scene import make_scene
+
+        if getattr(self.session, "remote", False):
+            self.session.close()
+            self.app.stack.pop_to("online")
+            return
+
+        r = self.rules
+        params = {"deck": r.deck.id, "game": r.game_id, "players": r.players, "options": dict(r.options),
+                  "ai_level": self.app.settings.ai_level}
+        try:
+            table = make_scene(self.app, "table", **params)
+        except (ValueError, TypeError, KeyError) as e:  # the table refused: say so, lose nothing
+            self.app.toast(str(e))
+            return
+        if table is None:
+            self.app.toast(self.t("toast.not_ready", what=self.t("scene.table")))
+            return
+        stack = self.app.stack
+        if stack.top is self:
+            stack.pop()
+        if stack.top is not None and getattr(stack.top, "name", "") == "table":
+            stack.replace(table)
+        else:
+            stack.push(table)
+
+    # ------------------------------------------------------------------ input
+    @property
+    def guarded(self) -> bool:
+        """True while the screen has only just appeared: input is ignored."""
+        return self.age < INPUT_GUARD
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYUP:
+            self._held.discard(event.key)
+        elif event.type == pygame.KEYDOWN:
+            if self.guarded or event.key in self._held:
+                self._held.add(event.key)
+                return
+        elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and self.guarded:
+            return
+        super().handle(event)
+
+    # ------------------------------------------------------------------ loop
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.age += dt
+        self.appear.update(dt)
+        self.pop.update(dt)
+        if self.confetti is not None:
+            self.confetti.update(dt)
+
+    def label_width(self) -> int:
+        """The label column: wide enough for the longest label (German), never starving the
+        numbers (each column keeps at least 150 px)."""
+        m = self.model()
+        need = max(theme.text_width(r.label, "sans_bold" if r.kind != "line" else "sans", 16) for r in m.rows) + 28
+        most = PANEL_W - 2 * TABLE_PAD - 150 * len(m.columns)
+        return max(LABEL_W, min(need, most, 430))
+
+    # ------------------------------------------------------------------ drawing helpers
+    def _fit(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, face: str = "sans",
+             size: int = 16, color=theme.CREAM, anchor: str = "topleft", min_size: int = 11) -> pygame.Rect:
+        """Text shrunk to fit ``width`` (German is long); logged so tests can check every box."""
+        size = theme.fit(s, face, size, width, min_size)
+        rect = theme.blit_text(surface, s, pos, face, size, color, anchor)
+        self.text_log.append((s, theme.text_width(s, face, size), width))
+        return rect
+
+    def _caps(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, size: int = 13,
+              color=theme.BRASS, anchor: str = "topleft") -> pygame.Rect:
+        size = theme.fit(s, "cond_bold", size, width, 9, 0.16, True)
+        rect = theme.small_caps(surface, s, pos, size, color, anchor)
+        self.text_log.append((s, theme.text_width(s, "cond_bold", size, size * 0.16, True), width))
+        return rect
+
+    def _pill(self, surface: pygame.Surface, n: int, center: tuple[int, int]) -> None:
+        img = theme.text(f"+{n}", "sans_bold", 14, (40, 28, 12))
+        w = max(32, img.get_width() + 14)
+        pill = theme.rounded((w, 22), 11, (*theme.BRASS_LIGHT, 255), 1, (*theme.BRASS_DARK, 255))
+        r = pill.get_rect(center=center)
+        surface.blit(pill, r)
+        surface.blit(img, img.get_rect(center=(r.centerx, r.centery + 1)))
+
+    def _bummerl(self, surface: pygame.Surface, count: int, start: int, centre: tuple[int, int]) -> None:
+        """The count as tally strokes: ``count`` standing in cream, the spent ones faint."""
+        step = 11
+        x0 = centre[0] - (start * step) // 2
+        cy = centre[1]
+        for i in range(start):
+            x = x0 + i * step
+            standing = i < count
+            col = theme.CREAM if standing else (78, 104, 88)
+            pygame.draw.line(surface, col, (x, cy - 9), (x + 3, cy + 9), 3 if standing else 2)
+        if count == 0:  # the Bummerl is paid off: a bold stroke through the tally
+            pygame.draw.line(surface, WIN, (x0 - 6, cy + 7), (x0 + start * step, cy - 7), 3)
+
+    # ------------------------------------------------------------------ draw
+    def draw(self, surface: pygame.Surface) -> None:
+        self.text_log = []
+        if self.standalone:
+            surface.blit(theme.table_background(), (0, 0))
+        a = float(self.appear.value_at(self.alpha))
+        dim = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        dim.fill((0, 0, 0, int(110 * a)))
+        surface.blit(dim, (0, 0))
+        if self.confetti is not None:
+            self.confetti.draw(surface)
+        r = self.rect.move(0, round((1 - a) * 24))
+        surface.blit(theme.shadow(r.size, 18, 12, 150), (r.x - 12, r.y - 12 + 8))
+        surface.blit(theme.panel(r.size, 18, fill=(10, 30, 21, 238)), r)
+        m = self.model()
+        lang = self.app.language
+        inner_w = r.w - 2 * TABLE_PAD
+        y = r.y + 22
+        game_name = self.rules.game.name.get(lang, self.rules.game.name["en"])
+        deck_name = self.rules.deck.name.get(lang, self.rules.deck.name["en"])
+        # --- title block
+        if self.over:
+            title, tone = match_verdict(self.t, self.rules, self.match_end, self.human_seat, m.columns)
+            color = WIN if tone == "win" else LOSS if tone == "loss" else theme.CREAM
+            self._caps(surface, self.t("results.match_over", game=game_name), (r.centerx, y), inner_w, 14,
+                       anchor="midtop")
+            size = theme.fit(title, "serif_bold", 38, inner_w, 18, 0.16, True)
+            img = theme.text(title, "serif_bold", size, color, tracking=size * 0.16, caps=True, shadow=3)
+            self.text_log.append((title, theme.text_width(title, "serif_bold", size, size * 0.16, True), inner_w))
+            p = float(self.pop.value_at(self.alpha))
+            if p < 0.999:
+                img = pygame.transform.rotozoom(img, 0, max(0.05, p))
+            rect = img.get_rect(center=(r.centerx, y + 50))
+            if tone == "win":
+                g = theme.spotlight((min(1200, rect.w + 260), 130), (64, 50, 18), 1.5)
+                surface.blit(g, g.get_rect(center=rect.center), special_flags=pygame.BLEND_RGB_ADD)
+            surface.blit(img, rect)
+            y += 80
+            totals = "   ·   ".join(f"{c} {v}" for c, v in zip(m.columns, self.match_end.get("totals", [])))
+            self._fit(surface, self.t("results.final_totals", totals=totals), (r.centerx, y), inner_w, "sans_bold",
+                      16, theme.BRASS_LIGHT, "midtop")
+            y += 30
+            if not self.single_deal:
+                self._caps(surface, self.t("results.last_deal", number=self.deal_end.get("number", 1)),
+                           (r.centerx, y), inner_w, 12, anchor="midtop")
+                y += 22
+        else:
+            title = self.t("results.deal_title", number=self.deal_end.get("number", 1))
+            size = theme.fit(title, "serif_bold", 30, inner_w, 16, 0.22, True)
+            theme.heading(surface, title, (r.centerx, y), size, anchor="midtop")
+            self.text_log.append((title, theme.text_width(title, "serif_bold", size, size * 0.22, True), inner_w))
+            y += 46
+            sub = game_and_deck(game_name, deck_name)
+            self._caps(surface, sub, (r.centerx, y), inner_w, 13, anchor="midtop")
+            y += 24
+        orn = theme.ornament(min(520, inner_w))
+        surface.blit(orn, orn.get_rect(midtop=(r.centerx, y)))
+        y += 22
+        if m.headline:
+            self._fit(surface, m.headline, (r.centerx, y), inner_w, "serif_bold", 20, theme.CREAM, "midtop")
+            y += 34
+        x0 = r.x + TABLE_PAD
+        n = len(m.columns)
+        label_w = self.label_width()
+        col_w = (inner_w - label_w) // n
+        if m.bar:
+            self._split_bar(surface, pygame.Rect(x0 + label_w + 16, y, n * col_w - 32, 14), m)
+            y += 30
+        # --- the table: a header of names, then one band per line
+        for i, name in enumerate(m.columns):
+            cx = x0 + label_w + i * col_w + col_w // 2
+            self._caps(surface, name, (cx, y + 4), col_w - 16, 14, theme.BRASS_LIGHT if i == m.mine else theme.BRASS,
+                       anchor="midtop")
+        y += 28
+        pygame.draw.line(surface, theme.BRASS_DARK, (x0, y), (x0 + inner_w, y))
+        y += 4
+        for k, row in enumerate(m.rows):
+            band = pygame.Rect(x0, y, inner_w, self.row_h)
+            if row.kind != "line":
+                surface.blit(theme.rounded(band.size, 6, (201, 164, 92, 40 if row.kind == "total" else 26)), band)
+            elif k % 2 == 0:
+                surface.blit(theme.rounded(band.size, 6, (255, 255, 255, 11)), band)
+            if m.mine is not None:  # the player's own column is lit a little
+                mine = pygame.Rect(x0 + label_w + m.mine * col_w + 6, y, col_w - 12, self.row_h)
+                surface.blit(theme.rounded(mine.size, 6, (255, 230, 170, 14)), mine)
+            strong = row.kind != "line"
+            self._fit(surface, row.label, (x0 + 12, band.centery), label_w - 24, "sans_bold" if strong else "sans",
+                      16, theme.BRASS_LIGHT if strong else theme.CREAM, "midleft")
+            for i, cell in enumerate(row.cells):
+                c = pygame.Rect(x0 + label_w + i * col_w, y, col_w, self.row_h)
+                if row.kind == "bummerl":
+                    start = int(self.rules.initial_totals()[i])
+                    self._bummerl(surface, int(cell.text), start, (c.centerx - 20, c.centery))
+                    self._fit(surface, cell.text, (c.centerx + start * 6 - 6, c.centery), 30, "sans_bold", 17,
+                              theme.BRASS_LIGHT, "midleft")
+                    continue
+                pill = cell.points is not None
+                centre = c.centerx - (22 if pill else 0)
+                if cell.mark:
+                    theme.blit_text(surface, "✓", (centre, c.centery), "sans_bold", 20, theme.BRASS_LIGHT,
+                                    anchor="center")
+                elif cell.text:
+                    face, size = ("sans_bold", 17) if strong else ("sans", 16)
+                    pos, anchor, room = (centre, c.centery), "center", col_w - (96 if pill else 16)
+                    # A long cell ("3 in a row") beside a pill: it ends just short of the pill.
+                    gap = c.centerx + 34 - 16 - 8  # the pill's left edge, less a margin
+                    if pill and theme.text_width(cell.text, face, size) / 2 > gap - centre:
+                        pos, anchor, room = (gap, c.centery), "midright", gap - c.x - 12
+                    self._fit(surface, cell.text, pos, room, face, size,
+                              theme.BRASS_LIGHT if strong else theme.CREAM, anchor)
+                if pill:
+                    self._pill(surface, cell.points, (c.centerx + 34, c.centery))
+            y += self.row_h + 2
+        y += 10
+        for note in m.notes:
+            for line in theme.wrap(note, "serif", 15, inner_w - 20):
+                self._fit(surface, line, (r.centerx, y), inner_w - 20, "serif", 15, theme.CREAM_DIM, "midtop")
+                y += 21
+        self.ui.draw(surface)
+        hint = self.t("results.hint_over" if self.over else "results.hint")
+        self._fit(surface, hint, (640, 714), 1200, "sans", 13, theme.CREAM_FAINT, "midbottom")
+
+    def _split_bar(self, surface: pygame.Surface, rect: pygame.Rect, m: Breakdown) -> None:
+        """Briscola's 120 card points as one bar split between the two players; a tick at 60."""
+        a, b = m.bar
+        wa = round(rect.w * a / max(1, a + b))
+        surface.blit(theme.rounded(rect.size, 7, (255, 255, 255, 18)), rect)
+        cols = [WIN if m.mine == i else (132, 160, 176) for i in range(2)]
+        if wa > 0:
+            surface.blit(theme.rounded((wa, rect.h), 7, (*cols[0], 225)), rect.topleft)
+        if rect.w - wa > 0:
+            surface.blit(theme.rounded((rect.w - wa, rect.h), 7, (*cols[1], 170)), (rect.x + wa, rect.y))
+        mid = rect.centerx
+        pygame.draw.line(surface, theme.CREAM, (mid, rect.y - 4), (mid, rect.bottom + 3), 2)
+
+
+def _truthy(v: Any) -> bool:
+    return v is True or str(v).lower() in ("1", "true", "yes", "on")
+
+
+def create(app: Any, session: Any = None, deal_end: dict | None = None, match_end: Any = None,
+           game: str | None = None, deck: str | None = None, players: int | None = None,
+           **params: Any) -> ResultsScene:
+    """From the table: a session and its events. Alone (screenshots, smoke): a demo deal of
+    ``game`` (the first registered game by default); ``match_end=True`` plays the demo to the
+    end of the match."""
+    if session is not None and deal_end is not None:
+        return ResultsScene(app, session, deal_end, match_end if isinstance(match_end, dict) else None)
+    cfg = app.config
+    game = game if game in cfg.games else game_ids()[0]
+    if deck not in cfg.decks or game not in cfg.decks[deck].games:
+        deck = cfg.decks_for(game)[0].id
+    s, de, me = demo(app, game, deck, players, _truthy(match_end), seed=DEMO_SEED)
+    return ResultsScene(app, s, de, me, standalone=True)
+
+
+__all__ = ["ResultsScene", "Breakdown", "Row", "Cell", "breakdown", "team_names", "match_verdict", "demo", "create"]
