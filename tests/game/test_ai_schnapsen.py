@@ -168,7 +168,7 @@ def with_tricks(s: SchnapsenState, tricks: str) -> SchnapsenState:
         leader = int(leader)
         led, follow = (card(x) for x in pair.split("-"))
         s.history += [(leader, led), (1 - leader, follow)]
-        w = 1 - leader if R.follower_wins(led, follow, s.trump) else leader
+        w = 1 - leader if R.beats(follow, led, s.trump) else leader
         s.won[w] += [led, follow]
     s.card_points = [sum(R.points[c] for c in w) for w in s.won]
     return s

@@ -349,7 +349,7 @@ def _follow_value(rules: SchnapsenRules, led: Card, c: Card, trump: str, need: i
     the cheapest card."""
     pts = rules.points
     lp = pts[led]
-    if rules.follower_wins(led, c, trump):
+    if rules.beats(c, led, trump):
         if lp + pts[c] >= need:
             return 1000.0
         if not strict and c.suit == trump and led.suit != trump and lp < 10:
@@ -394,7 +394,7 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
                 v = _marriage_value(c, trump)
             elif strict:
                 # Sure winner against the (determinized) opponent hand: cash it. (Inlined: the
-                # same answer as any(follower_wins) over rules.strict_follows, which costs the
+                # same answer as any(beats) over rules.strict_follows, which costs the
                 # heuristic playout about 20 %, measured.)
                 beaten = False
                 has_suit = False
@@ -476,7 +476,7 @@ def reason(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> tuple[
     led = view.led
     if led is None:
         return None
-    if rules.follower_wins(led, c, trump):
+    if rules.beats(c, led, trump):
         if c.suit == trump and led.suit != trump:
             return ("suggest.reason.trumps", {"card": led.code, "points": pts[led] + pts[c]})
         return ("suggest.reason.sure_trick", {"points": pts[led] + pts[c]})
