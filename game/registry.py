@@ -26,7 +26,7 @@ GAMES_PACKAGE = "game.games"
 #: without them.
 PARTS: dict[str, str] = {
     "rules": "the GameRules subclass (game.rules.base)",
-    "ai": "the search AI's hooks (game.ai.hooks); a package may keep its tuning constants in ai.tuning",
+    "ai": "the search AI's hooks (game.ai.hooks); a package keeps its tuning constants in its tuning module",
     "heuristics": "the greedy bot's move values (game.ai.greedy)",
     "solver": "an exact endgame solver the hooks use",
     "results": "the results screen's sentences about a deal: explain(b, t, rules, deal_end, names)",
@@ -38,7 +38,7 @@ def _module_name(game_id: object, part: str) -> str | None:
     """``game.games.<id>.<part>``, or None when ``game_id`` or ``part`` cannot name a module."""
     if not isinstance(game_id, str) or not game_id.isidentifier():
         return None
-    if not all(p.isidentifier() for p in part.split(".")):
+    if not part.isidentifier():
         return None
     return f"{GAMES_PACKAGE}.{game_id}.{part}"
 
@@ -68,8 +68,7 @@ def game_module(game_id: str, part: str, *, optional: bool = False) -> ModuleTyp
     if not has_part(game_id, part):
         if optional:
             return None
-        raise ValueError(f"unknown {part} of game {game_id!r}: there is no "
-                         f"game/games/{game_id}/{part.replace('.', '/')}.py")
+        raise ValueError(f"unknown {part} of game {game_id!r}: there is no game/games/{game_id}/{part}.py")
     return importlib.import_module(f"{GAMES_PACKAGE}.{game_id}.{part}")
 
 

@@ -15,13 +15,14 @@ argument, the bot's, so the same seed gives the same decisions.
 """
 from __future__ import annotations
 
+import importlib
 import inspect
 import random
 from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
-from game.registry import game_module, has_part
+from game.registry import game_module
 from game.rules.base import Action, GameRules
 
 #: A prior at or above this marks a move a human never overlooks (a sweep, the settebello).
@@ -137,9 +138,10 @@ def tuning_module(game_id: str) -> ModuleType:
     """Where the game's AI reads its tuning constants (``EPSILON``, ``CARD_READING``, ...): the
     ``tuning`` module of an ``ai`` package, else the ``ai`` module itself. A tuning run or a
     test sets a constant there as a module attribute; the hooks read it at call time."""
-    if has_part(game_id, "ai.tuning"):
-        return game_module(game_id, "ai.tuning")
-    return hooks_module(game_id)
+    module = hooks_module(game_id)
+    if hasattr(module, "__path__"):  # a package: its parts share one tuning module
+        return importlib.import_module(f"{module.__name__}.tuning")
+    return module
 
 
 def load_hooks(game_id: str) -> Hooks:
