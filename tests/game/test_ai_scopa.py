@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from game.ai import make_bot
 from game.ai.search import OBVIOUS, SearchBot, load_hooks
 from game.cards import cards
 from game.games.scopa import ai as hooks_scopa
-from game.games.scopa import make_bot
 from game.games.scopa.rules import ScopaState
 from game.rules import make_rules
 
