@@ -53,6 +53,18 @@ class CaptureView:
         return frozenset(self.deck) - seen
 
 
+def target_race(totals: list[int], target: int) -> tuple[bool, int | None, str]:
+    """A capture match's status (GameRules.match_status): won by the one team at or above
+    ``target`` with the highest total; a tie for the lead plays on."""
+    top = max(totals)
+    if top < target:
+        return False, None, f"nobody has reached {target}"
+    leaders = [t for t, v in enumerate(totals) if v == top]
+    if len(leaders) > 1:
+        return False, None, f"teams {leaders} are tied for the lead at {top}: the match goes on"
+    return True, leaders[0], f"team {leaders[0]} leads with {top} (target {target})"
+
+
 def sums_by_value(table: list[Card], values: dict[Card, int], max_value: int, min_size: int = 2) -> dict[int, list[tuple[Card, ...]]]:
     """Every set of table cards (at least ``min_size``) with a total of at most ``max_value``,
     grouped by that total.

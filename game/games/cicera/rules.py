@@ -26,7 +26,7 @@ from game.rules.base import (
     play,
     unique_max,
 )
-from game.rules.capture import CaptureState, CaptureView, sums_by_value
+from game.rules.capture import CaptureState, CaptureView, sums_by_value, target_race
 
 #: The capture bonuses, in the order a play event lists them.
 BONUSES: tuple[str, ...] = ("scua", "picada", "simili", "quadriglia")
@@ -381,13 +381,7 @@ class CiceraRules(GameRules):
             if w is None:
                 return True, None, f"a single deal, equal totals {totals}: a draw"
             return True, w, f"a single deal: team {w} has the higher total"
-        top = max(totals)
-        if top < self.target:
-            return False, None, f"nobody has reached {self.target}"
-        leaders = [t for t, v in enumerate(totals) if v == top]
-        if len(leaders) > 1:
-            return False, None, f"teams {leaders} are tied for the lead at {top}: the match goes on"
-        return True, leaders[0], f"team {leaders[0]} leads with {top} (target {self.target})"
+        return target_race(totals, self.target)
 
     # ------------------------------------------------------------------ views, copies, records
     def view(self, state: CiceraState, seat: int) -> CiceraView:

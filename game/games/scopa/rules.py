@@ -29,7 +29,7 @@ from game.rules.base import (
     play,
     unique_max,
 )
-from game.rules.capture import CaptureState, CaptureView, sum_sets, sums_by_value
+from game.rules.capture import CaptureState, CaptureView, sum_sets, sums_by_value, target_race
 
 #: The ``deal`` option's values; rules.yaml's ``scoring.deals`` gives each one's sizes.
 DEAL_KINDS: tuple[str, ...] = ("three", "scopone", "scopone10")
@@ -385,13 +385,7 @@ class ScopaRules(GameRules):
         return self.deal_result(state)
 
     def match_status(self, totals: list[int], deals_played: int) -> tuple[bool, int | None, str]:
-        top = max(totals)
-        if top < self.target:
-            return False, None, f"nobody has reached {self.target}"
-        leaders = [t for t, v in enumerate(totals) if v == top]
-        if len(leaders) > 1:
-            return False, None, f"teams {leaders} are tied for the lead at {top}: the match goes on"
-        return True, leaders[0], f"team {leaders[0]} leads with {top} (target {self.target})"
+        return target_race(totals, self.target)
 
     # ------------------------------------------------------------------ views, copies, records
     def view(self, state: ScopaState, seat: int) -> ScopaView:
