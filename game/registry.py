@@ -72,17 +72,12 @@ def game_module(game_id: str, part: str, *, optional: bool = False) -> ModuleTyp
     return importlib.import_module(f"{GAMES_PACKAGE}.{game_id}.{part}")
 
 
-def has_rules_module(game_id: object) -> bool:
-    """Whether ``game/games/<game_id>/rules.py`` exists (without importing it)."""
-    return has_part(game_id, "rules")
-
-
 def rules_class(game_id: str) -> type[GameRules]:
     """The rules class of a registered game; ValueError naming the problem otherwise."""
     cls = _CLASSES.get(game_id) if isinstance(game_id, str) else None
     if cls is not None:
         return cls
-    if not has_rules_module(game_id):
+    if not has_part(game_id, "rules"):
         raise ValueError(f"unknown game {game_id!r}: there is no rules module game/games/{game_id}/rules.py")
     module = game_module(game_id, "rules")
     # The class defined in that module that names this game (its GameRules subclass).
