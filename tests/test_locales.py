@@ -129,7 +129,7 @@ def expected_keys() -> set[str]:
 
     cfg = get_config()
     keys: set[str] = set()
-    for path in sorted((ROOT / "game" / "rules").glob("*.py")):
+    for path in sorted((ROOT / "game" / "rules").glob("*.py")) + sorted((ROOT / "game" / "games").glob("*/rules.py")):
         keys.update(f"refusals.{r}" for r in re.findall(r'IllegalAction\(\s*"([a-z_]+)"', path.read_text()))
     keys.update(f"ai.{lvl}" for lvl in AI_LEVELS)
     keys.update(f"settings.speed_{s}" for s in SPEED_FACTORS)

@@ -9,7 +9,7 @@ Where the search cannot play a game or a variant yet (its hooks refuse the view 
 ValueError), the greedy baseline's choice is suggested instead and ``level`` says so.
 
 The one-line reason comes from the game's optional hook ``reason(rules, view, action)`` in
-``game/ai/hooks_<game>.py`` (see game.ai.hooks.OPTIONAL): a locale key and its parameters;
+``game/games/<game>/ai`` (see game.ai.hooks.OPTIONAL): a locale key and its parameters;
 card codes in the parameters are under ``card``, ``led``, ``partner`` (one code) or
 ``cards`` (a list), a bonus under ``bonus``; the table turns them into the deck's names.
 """

@@ -414,7 +414,7 @@ def test_the_menu_lists_the_kept_matches_and_opens_one():
 
 
 def test_the_results_screen_watches_the_replay_and_saves_the_record(tmp_path):
-    from scenes import results
+    from scenes.results import scene as results
 
     app = make_app()
     s, de, me = results.demo(app, game_ids()[0], None, 2, True, seed=11)

@@ -11,10 +11,10 @@ import pytest
 from game.config import get_config
 from game.i18n import I18n
 from game.settings import Settings
-from scenes import results
 from scenes.app import TICK, App
 from scenes.launch import main
 from scenes.menu import MenuScene
+from scenes.results import scene as results
 from scenes.scene import Scene, register_scene, unregister_scene
 
 GAMES = ("scopa", "cicera", "briscola", "schnapsen")
@@ -93,7 +93,7 @@ def test_scopa_breakdown_shows_every_award_with_counts_values_and_totals():
 
 
 def test_re_bello_and_napola_have_their_rows_only_when_in_force_and_the_pills_add_up():
-    from scenes.results_breakdown import shown_lines
+    from scenes.results.breakdown import shown_lines
 
     app = make_app()
     plain, _ = open_over_table(app, "scopa")

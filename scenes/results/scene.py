@@ -10,7 +10,7 @@ for a win) and offers "New match" (same game and options: the table is replaced)
 For the first ``INPUT_GUARD`` seconds keys and clicks are ignored, so the Enter that ended
 the deal does not also dismiss its results.
 
-The breakdown is built by :func:`scenes.results_breakdown.breakdown` from the game's
+The breakdown is built by :func:`scenes.results.breakdown.breakdown` from the game's
 ``deal_end.detail`` into plain rows (the game declares them: its rules class's
 ``result_lines``), so tests can read exactly what is shown.
 
@@ -27,7 +27,7 @@ import pygame
 
 from game.rules import game_ids
 from scenes.names import game_and_deck, team_names
-from scenes.results_breakdown import Breakdown, Cell, Row, breakdown, demo, match_verdict
+from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, match_verdict
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
