@@ -13,6 +13,7 @@ import os
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 from game.ai import bot_names, make_bot
 from game.config import ConfigError, get_config
@@ -44,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--out", help="folder for the .jsonl records")
     s.add_argument("--force", action="store_true", help="replace records of the same name in --out")
     s.add_argument("--quiet", action="store_true")
+    s.add_argument("--duplicate", action="store_true",
+                   help="play each match twice, the second time with every player one seat on (hands swapped)")
     v = sub.add_parser("verify", help="replay records through the rules core")
     v.add_argument("files", nargs="+")
     v.add_argument("--strict", action="store_true", help="also demand this program's own writing conventions")
@@ -84,7 +87,7 @@ def simulate(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ValueError(f"--out {out}: cannot make the folder ({e.strerror or e})") from None
-        names_out = [_record_name(args, rules.players, i) for i in range(args.matches)]
+        names_out = [n for i in range(args.matches) for n in _record_names(args, rules.players, i)]
         taken = [n for n in names_out if os.path.lexists(out / n)]
         if taken and not args.force:
             more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
@@ -97,6 +100,8 @@ def simulate(args: argparse.Namespace) -> int:
             if kind:
                 raise ValueError(f"{out / n} is {kind}, not a file; it is not replaced")
     seeds = random.Random(args.seed)
+    if args.duplicate:
+        return _simulate_duplicate(args, rules, options, names, seeds, out)
     wins = [0] * rules.teams
     draws = 0
     for i in range(args.matches):
@@ -126,6 +131,41 @@ def simulate(args: argparse.Namespace) -> int:
 
 def _record_name(args: argparse.Namespace, players: int, i: int) -> str:
     return f"{args.game}-{players}p-{args.seed}-{i + 1:04d}.jsonl"
+
+
+def _record_names(args: argparse.Namespace, players: int, i: int) -> list[str]:
+    """One record per match; a duplicate match's two halves end in ``a`` and ``b``."""
+    if not args.duplicate:
+        return [_record_name(args, players, i)]
+    base = f"{args.game}-{players}p-{args.seed}-{i + 1:04d}"
+    return [f"{base}a.jsonl", f"{base}b.jsonl"]
+
+
+def _simulate_duplicate(args: argparse.Namespace, rules: Any, options: dict, names: list[str],
+                        seeds: random.Random, out: Path | None) -> int:
+    """``simulate --duplicate``: every match seed played twice (game.par.play_duplicate), both
+    halves written as ordinary records; the score is the first seating's side's margin."""
+    from game.par import play_duplicate
+
+    total = 0.0
+    for i in range(args.matches):
+        seed = seeds.getrandbits(31)
+        dup = play_duplicate(args.game, rules.deck.id, rules.players, options, seed, names)
+        if out:
+            for name, events in zip(_record_names(args, rules.players, i), dup.records()):
+                try:
+                    write_record(out / name, events, overwrite=args.force)
+                except OSError as e:
+                    raise ValueError(str(e)) from None
+        total += dup.margin
+        if not args.quiet:
+            a, b = dup.halves
+            print(f"match {i + 1}: seed {seed}, first half totals {a.totals}, second half (hands swapped) "
+                  f"totals {b.totals}; duplicate margin of {names[0]}'s side {dup.margin:+g}")
+    print(f"{args.matches} duplicate {args.game} match(es) on {rules.deck.id}, {rules.players} players, bots "
+          f"{','.join(names)}: margin of {names[0]}'s side {total:+g} in all, {total / args.matches:+.2f} a match"
+          + (f"; records in {out}" if out else ""))
+    return 0
 
 
 def damaged(path: str) -> bool:

@@ -8,9 +8,19 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from game.rules.base import Action, DealResult, Event, GameRules
+from game.rules.base import Action, DealResult, Event, GameRules, unique_max
 
 RECORD_FORMAT = 1
+
+
+def limit_status(limit: int | None, deals_played: int, deal_points: list[int]) -> tuple[bool, int | None]:
+    """A match line's ``deals`` field (docs/RECORD.md): a record of the match's first
+    ``limit`` deals ends after deal ``limit`` even when the rules would go on (a daily deal,
+    a duplicate half of one deal). The winner is then the team with the unique highest sum
+    of deal ``points`` (None on a tie). (False, None) when there is no limit or it is not reached."""
+    if limit is None or deals_played < limit:
+        return False, None
+    return True, unique_max(list(deal_points))
 
 
 class Bot(Protocol):
@@ -42,8 +52,13 @@ class Match:
     of them to the same position (the base of resume, undo, replays and online tables).
     """
 
-    def __init__(self, rules: GameRules, seed: int, bots: list[Bot | None] | None = None):
+    def __init__(self, rules: GameRules, seed: int, bots: list[Bot | None] | None = None,
+                 deals: int | None = None):
+        if deals is not None and deals < 1:
+            raise ValueError("a match of at least one deal")
         self.rules = rules
+        #: Play only the first ``deals`` deals (the match line's ``deals`` field), or None.
+        self.deal_limit = deals
         self.seed = seed
         self.rng = random.Random(seed)
         self.bots: list[Bot | None] = list(bots) if bots is not None else [None] * rules.players
@@ -56,6 +71,8 @@ class Match:
         self.over = False
         self.winner: int | None = None
         self.last_result: DealResult | None = None
+        #: Per team, the sum of its deal ``points`` so far (what a deal limit's winner is read from).
+        self.deal_points: list[int] = [0] * rules.teams
         self.events: list[Event] = []
         self.decisions: list[tuple[int, Action]] = []
         #: Index in ``decisions`` of the current deal's first decision.
@@ -63,11 +80,11 @@ class Match:
 
     @classmethod
     def rebuild(cls, rules: GameRules, seed: int, decisions: list[tuple[int, Action]],
-                bots: list[Bot | None] | None = None) -> Match:
+                bots: list[Bot | None] | None = None, deals: int | None = None) -> Match:
         """The match started with ``seed`` and replayed through ``decisions`` (each checked by
         the rules: IllegalAction naming the rule, or ValueError when a decision is made by
         a seat that is not to act)."""
-        m = cls(rules, seed, bots)
+        m = cls(rules, seed, bots, deals)
         m.start()
         for i, (seat, action) in enumerate(decisions):
             if m.over:
@@ -87,6 +104,8 @@ class Match:
             "event": "match", "format": RECORD_FORMAT, "game": r.game_id, "deck": r.deck.id,
             "players": r.players, "seed": self.seed, "options": dict(r.options),
         }]
+        if self.deal_limit is not None:
+            out[0]["deals"] = self.deal_limit
         out += self._next_deal()
         self.events += out
         return out
@@ -121,8 +140,11 @@ class Match:
             result = r.deal_result(self.state)
             self.last_result = result
             self.totals = r.add_deal(self.totals, result)
+            self.deal_points = [a + b for a, b in zip(self.deal_points, result.points)]
             out.append(deal_end_event(self.deal_number, result, self.totals))
             over, winner, _ = r.match_status(self.totals, self.deal_number)
+            if not over:
+                over, winner = limit_status(self.deal_limit, self.deal_number, self.deal_points)
             if over:
                 self.over = True
                 self.winner = winner

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.config import Config, get_config
-from game.match import deal_end_event
+from game.match import deal_end_event, limit_status
 from game.record import EventList, RecordFormatError, RecordStream, open_record
 from game.rules import make_rules
 from game.rules.base import Event, IllegalAction, RecordError
-from game.safejson import JSONError, exact_equal
+from game.safejson import JSONError, exact_equal, is_int
 
 DECISIONS = ("play", "exchange", "marriage", "close")
 #: Card lists whose order carries no meaning, as (event, field) or (event, field, sub-field):
@@ -184,9 +184,13 @@ class _Replay:
             self.fail(f"match: {e}")
         if self.strict and head["options"] != self.rules.options:
             self.fail(f"match: options must list every option in force (strict): {self.rules.options}")
+        limit = head.get("deals")
+        if limit is not None and not (is_int(limit) and 1 <= limit < 2 ** 31):
+            self.fail("match: 'deals' (the first deals only) must be a whole number of at least 1")
         r = self.rules
         self.i = 1
         totals = r.initial_totals()
+        deal_points = [0] * r.teams
         dealer = None
         number = 0
         while True:
@@ -215,9 +219,14 @@ class _Replay:
             end = self.expect("deal_end")
             result = r.deal_result(state)
             totals = r.add_deal(totals, result)
+            deal_points = [a + b for a, b in zip(deal_points, result.points)]
             self.compare(deal_end_event(number, result, totals), end, state)
             self.i += 1
             over, winner, reason = r.match_status(totals, number)
+            if not over:
+                over, winner = limit_status(limit, number, deal_points)
+                if over:
+                    reason = f"the record holds the first {limit} deal(s) only"
             if over:
                 end = self.peek()
                 if end is None:
