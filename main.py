@@ -3,6 +3,7 @@
 No arguments open the window. Sub-commands run headless:
   python main.py simulate --game G [--players N] [--deck D] [--matches M] [--seed S] [--bots …] [--out DIR]
   python main.py verify FILE…
+  python main.py daily --game G [--preset P] [--date YYYY-MM-DD] --bot LEVEL [--out DIR]
   python main.py serve [--host H] [--port P] [--data DIR] [--workers N] [--certfile F --keyfile F]
   python main.py online host|join …   (see docs/ONLINE.md)
 Window options (see ``python main.py --help``) include --screenshot FILE --scene NAME.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-HEADLESS_COMMANDS = ("simulate", "verify")
+HEADLESS_COMMANDS = ("simulate", "verify", "daily")
 #: Sub-commands of game/online/cli.py: the table server and the headless online clients.
 ONLINE_COMMANDS = ("serve", "online")
 

@@ -47,6 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true")
     s.add_argument("--duplicate", action="store_true",
                    help="play each match twice, the second time with every player one seat on (hands swapped)")
+    d = sub.add_parser("daily", help="the offline daily deal played by a bot, scored against par")
+    d.add_argument("--game", required=True)
+    d.add_argument("--preset", help="the preset (default the game's first; 'standard' for a game without)")
+    d.add_argument("--date", help="YYYY-MM-DD (default today)")
+    d.add_argument("--bot", required=True, help="the bot in the player's seat (easy, normal, hard, …)")
+    d.add_argument("--out", help="folder for the record (default the replays folder)")
     v = sub.add_parser("verify", help="replay records through the rules core")
     v.add_argument("files", nargs="+")
     v.add_argument("--strict", action="store_true", help="also demand this program's own writing conventions")
@@ -168,6 +174,44 @@ def _simulate_duplicate(args: argparse.Namespace, rules: Any, options: dict, nam
     return 0
 
 
+def daily(args: argparse.Namespace) -> int:
+    """``daily``: the day's deal with a bot in the player's seat; prints score, par, the
+    difference and where the record went."""
+    from game.daily import daily_deal, parse_day, play_with_bot
+    from game.par import over_par
+
+    day = parse_day(args.date) if args.date is not None else None
+    if args.bot not in bot_names():
+        raise ValueError(f"unknown bot {args.bot!r} (bots: {', '.join(bot_names())})")
+    deal = daily_deal(args.game, args.preset, day)
+    out = Path(args.out) if args.out else None
+    if out is not None and out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file, not a folder")
+    result = play_with_bot(deal, args.bot)
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ValueError(f"--out {out}: cannot make the folder ({e.strerror or e})") from None
+        path = out / f"daily-{deal.day.isoformat()}-{deal.game}-{deal.preset}-{args.bot}.jsonl"
+        try:
+            write_record(path, result.events, overwrite=True)
+        except OSError as e:
+            raise ValueError(str(e)) from None
+    else:
+        from game.replays import keep
+
+        head = result.events[0]
+        kept, problem = keep(result.events, seats=head["seats"])
+        if kept is None:
+            raise ValueError(problem or "the record could not be kept")
+        path = kept
+    print(f"daily deal {deal.day.isoformat()} {deal.game} {deal.preset}, {args.bot} in seat {deal.seat}: "
+          f"score {result.score}, par {result.par.value:.2f}, difference {over_par(result.score, result.par.value)}; "
+          f"record {path}")
+    return 0
+
+
 def damaged(path: str) -> bool:
     """True when ``path`` is not a readable record at all: missing or unreadable, not a
     regular file, not UTF-8, a line that is not one JSON object within the reader's limits
@@ -219,6 +263,8 @@ def main(argv: list[str]) -> int:
     try:
         if args.command == "simulate":
             return simulate(args)
+        if args.command == "daily":
+            return daily(args)
         return verify(args)
     except ConfigError as e:
         print(f"cardavia: {e}", file=sys.stderr)

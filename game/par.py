@@ -78,9 +78,10 @@ def fixed_bot(level: str, rules: GameRules, seat: int, seed: int, iterations: in
 
 
 def house_bots(rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT,
-               iterations: int = HOUSE_ITERATIONS) -> list[Any]:
+               iterations: int | None = None) -> list[Any]:
     """The house bots for a deal: every seat but ``seat`` (None there), each seeded from the
     deal's seed and its own seat, so a person and par meet the same opponents."""
+    iterations = HOUSE_ITERATIONS if iterations is None else iterations  # read now: tests set it
     bots: list[Any] = []
     for s in range(rules.players):
         bot = None if s == seat else fixed_bot(level, rules, s, sub_seed("house", seed, s))
@@ -104,7 +105,7 @@ def deal_points(events: list[Event]) -> list[int]:
 
 
 def play_deal(deal: Deal, seat: int, player: Any, opponent: str = PAR_OPPONENT,
-              house_iterations: int = HOUSE_ITERATIONS) -> Match:
+              house_iterations: int | None = None) -> Match:
     """The deal played once: ``player`` in ``seat``, the house bots elsewhere."""
     rules = deal.rules()
     bots = house_bots(rules, deal.seed, seat, opponent, house_iterations)
@@ -114,9 +115,11 @@ def play_deal(deal: Deal, seat: int, player: Any, opponent: str = PAR_OPPONENT,
     return m
 
 
-def par(deal: Deal, seat: int, runs: int = PAR_RUNS, iterations: int = PAR_ITERATIONS,
-        opponent: str = PAR_OPPONENT, house_iterations: int = HOUSE_ITERATIONS) -> Par:
-    """Par of ``deal`` for ``seat`` (see the module)."""
+def par(deal: Deal, seat: int, runs: int | None = None, iterations: int | None = None,
+        opponent: str = PAR_OPPONENT, house_iterations: int | None = None) -> Par:
+    """Par of ``deal`` for ``seat`` (see the module); None: the module's budgets (read now)."""
+    runs = PAR_RUNS if runs is None else runs
+    iterations = PAR_ITERATIONS if iterations is None else iterations
     if runs < 1 or iterations < 1:
         raise ValueError("par needs at least one run of at least one iteration")
     scores = []
