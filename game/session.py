@@ -41,14 +41,23 @@ class _Job:
 
 class Session:
     def __init__(self, rules: GameRules, seed: int, human_seat: int | None = 0,
-                 bot_name: str = "greedy", partner_bot: str | None = None, threaded: bool = True):
+                 bot_name: str = "greedy", partner_bot: str | None = None, threaded: bool = True,
+                 deals: int | None = None, bot_factory: Any = None):
         self.rules = rules
+        #: Only the first ``deals`` deals are played (a daily deal, a duplicate half), or None.
+        self.deals = deals
+        #: ``bot_factory(rules)`` → the bots of every seat (None at the human's), instead of
+        #: ``bot_name``'s: the daily deal's seeded house bots.
+        self.bot_factory = bot_factory
+        #: What the match is part of (game.challenge: a daily deal, a duplicate half), or None
+        #: for an ordinary match: the table then neither saves it nor counts it in the statistics.
+        self.context: Any = None
         self.seed = seed
         self.human_seat = human_seat
         self.bot_name = bot_name
         self.partner_bot = partner_bot or bot_name
         self.threaded = threaded
-        self.match = Match(rules, seed, self._make_bots())
+        self.match = Match(rules, seed, self._make_bots(), deals)
         self._pending: deque[Event] = deque()
         self._job: _Job | None = None
         self._stop = threading.Event()
@@ -64,6 +73,8 @@ class Session:
 
     def _make_bots(self) -> list[Bot | None]:
         rules, human = self.rules, self.human_seat
+        if self.bot_factory is not None:
+            return list(self.bot_factory(rules))
         bots: list[Bot | None] = []
         for seat in range(rules.players):
             if seat == human:
@@ -87,7 +98,7 @@ class Session:
         this seed). Its events so far are in ``match.events`` (none pending, as after a resume).
         Raises IllegalAction or ValueError when the decisions do not replay."""
         s = cls(rules, seed, human_seat, bot_name, partner_bot, threaded=threaded)
-        s.match = Match.rebuild(rules, seed, decisions, s.match.bots)
+        s.match = Match.rebuild(rules, seed, decisions, s.match.bots, s.deals)
         return s
 
     def start(self) -> None:
@@ -229,7 +240,7 @@ class Session:
         bots = self.match.bots
         if not self._abandon_search():
             bots = self._make_bots()  # the old search still runs on the old bots: do not share them
-        self.match = Match.rebuild(self.rules, self.seed, self.match.decisions[:k], bots)
+        self.match = Match.rebuild(self.rules, self.seed, self.match.decisions[:k], bots, self.deals)
         self._pending.clear()
         self.rewinds += 1
 

@@ -232,6 +232,10 @@ class GameSelectScene(UIScene):
         # Watch the computer play this game as chosen here (issue 21), at the block's top right.
         self.ui.add(Button((bx - 18 - 150, r.y + 12, 150, 32), self.label("replay.watch_button"),
                            lambda: self.watch(p), size=13, name=f"watch:{gid}", visible=self.listing))
+        # The daily deal and duplicate deals of this game (issue 31), beside Watch.
+        self.ui.add(Button((bx - 18 - 150 - 12 - 150, r.y + 12, 150, 32), self.label("daily.button"),
+                           lambda: self.app.open_scene("daily", game=gid), size=13, name=f"daily:{gid}",
+                           visible=self.listing))
         y = self._row_y(r)
         row = pygame.Rect(r.x + 24, y, 10, 58)
         if len(game.players) > 1:

@@ -98,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, metavar="S", help="fixed cards for the table scene (a mid-deal screenshot)")
     p.add_argument("--overlay", metavar="NAME",
                    help="table scene: show a panel or aid over the table: log (the play log), review (the last "
-                        "trick or capture), pile (your pile), sheet (the score sheet), suggest (the suggested move)")
+                        "trick or capture), pile (your pile), sheet (the score sheet), suggest (the suggested move); "
+                        "daily scene: daily or duplicate (a deal played by bots, then its results)")
     p.add_argument("--match-end", action="store_true",
                    help="results scene: play the demo match to its end and show the match result")
     p.add_argument("--contrast", type=_percent, metavar="N", help="picture contrast 0–100 (50 neutral)")
@@ -137,7 +138,10 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
                 raise ArgError(f"--record {rec}: there is no such file")
             if rec.is_dir():
                 raise ArgError(f"--record {rec} is a folder")
-    if args.overlay is not None:
+    if args.overlay is not None and args.scene == "daily":
+        if args.overlay not in ("daily", "duplicate"):
+            raise ArgError(f"unknown overlay {args.overlay!r} for the daily scene (overlays: daily, duplicate)")
+    elif args.overlay is not None:
         from scenes.table.scene import OVERLAYS
 
         if args.scene != "table":

@@ -111,6 +111,8 @@ for _name, _module, _parents in (
     ("rules", "scenes.rules", ("menu",)),
     ("pause", "scenes.pause", ("menu", "decks", "games", "table")),
     ("stats", "scenes.stats", ("menu",)),
+    # The daily deal and duplicate deals (issue 31), opened from a game's block on the games screen.
+    ("daily", "scenes.daily", ("menu",)),
     ("scoresheet", "scenes.table.sheet", ("menu", "decks", "games", "table")),
     # Replays and watching (issue 21): the viewer, the kept matches, a computer match, saving a record.
     ("replay", "scenes.replay", ("menu",)),

@@ -98,6 +98,7 @@ class ResultsScene(UIScene):
         self.pop = Tween(0.0, 1.0, 0.6, ease_out_back, delay=0.15)
         self._lang: str | None = None
         self._model: Breakdown | None = None
+        self._extra: list[str] = []
         #: Seconds shown so far (the input guard), and keys pressed during the guard: one
         #: held down (auto-repeat) acts only after it has been let go and pressed again.
         self.age = 0.0
@@ -110,9 +111,13 @@ class ResultsScene(UIScene):
     # ------------------------------------------------------------------ model
     def model(self) -> Breakdown:
         lang = self.app.language
-        if self._model is None or self._lang != lang:
+        # A daily or duplicate deal (game.challenge) adds its lines: score, par, both halves.
+        ctx = getattr(self.session, "context", None)
+        extra = ctx.lines(self.t, self.session) if ctx is not None else []
+        if self._model is None or self._lang != lang or self._extra != extra:
             self._model = breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang)
-            self._lang = lang
+            self._model.notes = [*extra, *self._model.notes]
+            self._lang, self._extra = lang, extra
         return self._model
 
     @property
@@ -154,7 +159,12 @@ class ResultsScene(UIScene):
         y = self.rect.bottom - 70
         bw, gap = 230, 22
         x = self.rect.centerx - bw - gap // 2
-        if self.over:
+        ctx = getattr(self.session, "context", None)
+        if self.over and ctx is not None:  # a daily or duplicate deal: its next step
+            key = "duplicate.second_half" if ctx.next_session(threaded=False) is not None else "daily.back"
+            self.primary = self.ui.add(Button((x, y, bw, 48), self.label(key), self.new_match,
+                                              style="primary", size=17, name="new_match"))
+        elif self.over:
             self.primary = self.ui.add(Button((x, y, bw, 48), self.label("results.new_match"), self.new_match,
                                               style="primary", size=17, name="new_match"))
         else:
@@ -204,6 +214,13 @@ class ResultsScene(UIScene):
         r = self.rules
         params = {"deck": r.deck.id, "game": r.game_id, "players": r.players, "options": dict(r.options),
                   "ai_level": self.app.settings.ai_level}
+        ctx = getattr(self.session, "context", None)
+        if ctx is not None:
+            nxt = ctx.next_session(getattr(self.app, "has_window", True))
+            if nxt is None:  # done: back to the daily deals screen
+                self.app.stack.pop_to("daily")
+                return
+            params = {"session": nxt, "fresh": True}
         try:
             table = make_scene(self.app, "table", **params)
         except (ValueError, TypeError, KeyError) as e:  # the table refused: say so, lose nothing

@@ -131,7 +131,7 @@ class TableController:
             if not self.finished:
                 self.finish_match()
             return
-        if self.spectator:
+        if self.spectator or self.session_context is not None:  # a daily or duplicate deal is not saved
             return
         if saves.read_only:  # a second window: saving would overwrite the first one's match
             if self.problem != "open elsewhere":
@@ -149,6 +149,11 @@ class TableController:
 
         self.finished = True
         if self.spectator:
+            return
+        ctx = self.session_context
+        if ctx is not None:  # a daily or duplicate deal: its own results, not the statistics
+            ctx.finished(self.session)
+            self._keep_replay()
             return
         saves.clear_match()
         m = self.session.match
@@ -173,6 +178,14 @@ class TableController:
             problem = str(e)
         if problem:
             self.app.toast(problem)
+        self._keep_replay()
+
+    @property
+    def session_context(self) -> Any:
+        """The daily or duplicate deal the session plays (game.challenge), or None."""
+        return getattr(self.session, "context", None)
+
+    def _keep_replay(self) -> None:
         # Kept for Replays (issue 21): the record, who played which seat, practice or not.
         from game import replays
 

@@ -29,10 +29,14 @@ def create(app: Any, deck: str | None = None, game: str | None = None, players: 
     ``autoplay_moves`` plays that many decisions first (the human's by the greedy bot;
     ``close_stock`` makes the human close the stock when allowed) and stops at the human's
     turn, with a card chosen (``preselect``, on by default when fast-forwarding).
-    ``overlay`` (``--overlay``) shows one of the scene's OVERLAYS at once.
+    ``overlay`` (``--overlay``) shows one of the scene's OVERLAYS at once. ``fresh=True`` with
+    a ``session`` that has not started: the table deals it (a daily or duplicate deal).
     """
-    scene = _create(app, deck, game, players, options, ai_level, seed, session, threaded, autoplay_moves, preselect,
-                    close_stock, human_seat)
+    if session is not None and params.get("fresh"):  # a given session not started yet (a daily deal)
+        scene = TableScene(app, session, fresh=True, preselect=False)
+    else:
+        scene = _create(app, deck, game, players, options, ai_level, seed, session, threaded, autoplay_moves,
+                        preselect, close_stock, human_seat)
     scene.show_overlay(overlay)
     return scene
 

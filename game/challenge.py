@@ -1,0 +1,151 @@
+"""The window's daily deal and duplicate deal: the sessions they play and what their results
+screen says. Pure Python: no pygame.
+
+A session's ``context`` is one of these. The table then neither saves the match (the
+ordinary saved match stays as it was) nor counts it in the statistics: a daily deal's result
+goes to the daily calendar (game.daily), a duplicate's is shown and kept as replays only.
+
+- :class:`DailyPlay`: the day's deal (game.daily) with the human at the player's seat and the
+  seeded house bots elsewhere; par is computed in a background thread while the human plays.
+- :class:`DuplicatePlay`: one deal played twice against the computer at the chosen level,
+  the second time with everyone one seat on (game.par.swapped): the human holds the cards
+  the computer held. Scored by the difference of the two halves.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+from game.daily import DailyDeal, record_day
+from game.par import PAR_OPPONENT, Par, house_bots, margin, over_par, par, seat_score
+from game.rules import make_rules
+from game.session import Session
+
+Translate = Callable[..., str]
+
+
+def _practice(session: Session) -> bool:
+    return session.undos > 0 or bool(getattr(session, "open_hands", False))
+
+
+class DailyPlay:
+    kind = "daily"
+
+    def __init__(self, daily: DailyDeal, threaded: bool = True):
+        self.daily = daily
+        self.par: Par | None = None
+        self.score: int | None = None
+        #: True: kept as the day's result; False: the day was already played (or an undo
+        #: made this practice); None: not finished yet.
+        self.kept: bool | None = None
+        self.problem: str | None = None
+        self._lock = threading.Lock()
+        self._practice = False
+        if threaded:
+            threading.Thread(target=self._compute_par, name="par", daemon=True).start()
+        else:
+            self._compute_par()
+
+    def _compute_par(self) -> None:
+        p = par(self.daily.deal, self.daily.seat)
+        with self._lock:
+            self.par = p
+
+    def session(self, threaded: bool = True) -> Session:
+        d = self.daily
+        s = Session(d.deal.rules(), d.deal.seed, human_seat=d.seat, bot_name=PAR_OPPONENT, threaded=threaded,
+                    deals=1, bot_factory=lambda rules: house_bots(rules, d.deal.seed, d.seat))
+        s.context = self
+        return s
+
+    def finished(self, session: Session) -> None:
+        """The deal is over (called once by the table): the score, and the day kept once par is known."""
+        m = session.match
+        self.score = seat_score(m.rules, m.deal_points, self.daily.seat)
+        self._practice = _practice(session)
+        self.poll()
+
+    def poll(self) -> None:
+        with self._lock:
+            ready = self.score is not None and self.par is not None and self.kept is None
+        if not ready:
+            return
+        if self._practice:
+            self.kept = False
+            return
+        self.kept, self.problem = record_day(self.daily.key, self.daily.day, self.score, self.par.value)
+
+    def lines(self, t: Translate, session: Session | None = None) -> list[str]:
+        """The results screen's lines: your score, par and the difference."""
+        self.poll()
+        if self.score is None:
+            return []
+        if self.par is None:
+            return [t("daily.result_waiting", score=self.score)]
+        out = [t("daily.result", score=self.score, par=f"{self.par.value:.1f}",
+                 diff=over_par(self.score, self.par.value))]
+        if self.kept is False:
+            out.append(t("daily.practice"))
+        return out
+
+    def next_session(self, threaded: bool = True) -> Session | None:
+        return None
+
+
+class DuplicatePlay:
+    kind = "duplicate"
+
+    def __init__(self, game: str, deck: str | None, players: int, options: dict, seed: int, level: str):
+        self.args = (game, deck, players, dict(options))
+        self.seed = seed
+        self.level = level
+        #: Per half (1, 2): the human's margin over the computer's side, once played.
+        self.margins: dict[int, float] = {}
+        self.scores: dict[int, tuple[int, float]] = {}
+
+    def _rules(self) -> Any:
+        game, deck, players, options = self.args
+        return make_rules(game, deck, players, options)
+
+    def seat(self, half: int) -> int:
+        """The human's seat: 0, then one seat on (the player of seat 0 moves to seat n-1)."""
+        return 0 if half == 1 else self._rules().players - 1
+
+    def session(self, half: int = 1, threaded: bool = True) -> Session:
+        s = Session(self._rules(), self.seed, human_seat=self.seat(half), bot_name=self.level, threaded=threaded,
+                    deals=1)
+        s.context = self
+        s.half = half  # type: ignore[attr-defined]
+        return s
+
+    def finished(self, session: Session) -> None:
+        half = getattr(session, "half", 1)
+        m = session.match
+        team = m.rules.team_of(self.seat(half))
+        others = [p for t, p in enumerate(m.deal_points) if t != team]
+        self.scores[half] = (m.deal_points[team], sum(others) / len(others))
+        self.margins[half] = margin(m.rules, m.deal_points, team)
+
+    @property
+    def total(self) -> float | None:
+        return self.margins[1] + self.margins[2] if len(self.margins) == 2 else None
+
+    def lines(self, t: Translate, session: Session | None = None) -> list[str]:
+        """Both halves side by side, and the duplicate difference once both are played."""
+        out = []
+        for half in (1, 2):
+            if half in self.scores:
+                mine, theirs = self.scores[half]
+                out.append(t(f"duplicate.half{half}", mine=mine, theirs=f"{theirs:g}"))
+        if self.total is not None:
+            out.append(t("duplicate.total", diff=over_par(self.total, 0)))
+        elif 1 in self.scores:
+            out.append(t("duplicate.next"))
+        return out
+
+    def next_session(self, threaded: bool = True) -> Session | None:
+        """The second half after the first; None when both are played."""
+        return self.session(2, threaded) if 1 in self.margins and 2 not in self.margins else None
+
+
+__all__ = ["DailyPlay", "DuplicatePlay"]

@@ -1,0 +1,228 @@
+"""Daily deals: today's deal of a game and preset (game.daily), a duplicate deal
+(game.challenge), and the calendar of past days with the streak and the best.
+
+Opened from a game's block on the games screen (``app.open_scene("daily", game=G)``) or
+directly (``--scene daily --game G``). The game and preset are chosen here; the duplicate
+deal is played against the computer at the level chosen on the games screen.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+import pygame
+
+from game.rules import game_ids
+from scenes.scene import UIScene
+from sprites import theme
+from sprites.widgets import Button, Choice
+
+PANEL = pygame.Rect(150, 40, 980, 640)
+CARD_W, CARD_H = 430, 200
+DAYS = 28
+CELL_W, CELL_H, CELL_GAP = 56, 44, 6
+UP, DOWN = (150, 205, 140), (226, 136, 112)
+
+
+class DailyScene(UIScene):
+    def __init__(self, app: Any, game: str | None = None, preset: str | None = None, demo: str | None = None):
+        self.game = game if game in app.config.games else game_ids()[0]
+        self.preset = preset
+        #: Screenshots: "daily" or "duplicate" plays that deal by bots and shows its results.
+        self.demo = demo
+        super().__init__(app)
+
+    # ------------------------------------------------------------------ choices
+    @property
+    def presets(self) -> list[str]:
+        from game.daily import presets_of
+
+        return presets_of(self.game)
+
+    def _preset_values(self) -> list[tuple[str, Any]]:
+        g = self.app.config.games[self.game]
+        names = {p.id: p.name for p in g.presets}
+        return [(p, self.label(names[p]) if p in names else self.label("daily.standard")) for p in self.presets]
+
+    def set_game(self, gid: str) -> None:
+        self.game = gid
+        self.preset = None
+
+    @property
+    def current_preset(self) -> str:
+        return self.preset if self.preset in self.presets else self.presets[0]
+
+    def deal(self) -> Any:
+        from game.daily import daily_deal
+
+        return daily_deal(self.game, self.current_preset)
+
+    def build(self) -> None:
+        cfg = self.app.config
+        lang = lambda: self.app.language  # noqa: E731
+        r = PANEL
+        games = [(g, (lambda g=g: cfg.games[g].name.get(lang()) or cfg.games[g].name.get("en", g)))
+                 for g in game_ids() if g in cfg.games]
+        y = r.y + 124
+        self.ui.add(Choice((r.x + 46, y, 300, 58), self.label("daily.game"), games, lambda: self.game,
+                           self.set_game, compact=True, name="game"))
+        self.preset_choice = self.ui.add(Choice((r.x + 370, y, 300, 58), self.label("daily.preset"),
+                                                self._preset_values(), lambda: self.current_preset, self._set_preset,
+                                                compact=True, name="preset"))
+        self.cards = []
+        cy = r.y + 204
+        for i, (key, fn, label) in enumerate((("today", self.play_today, self._play_label),
+                                              ("duplicate", self.play_duplicate, self.label("daily.duplicate_play")))):
+            x = r.x + 46 + i * (CARD_W + 28)
+            self.cards.append((key, pygame.Rect(x, cy, CARD_W, CARD_H)))
+            self.ui.add(Button((x + 24, cy + CARD_H - 66, CARD_W - 48, 46), label, fn,
+                               style="primary" if key == "today" else "secondary", size=16, name=key))
+        self.ui.add(Button((r.x + 46, r.bottom - 62, 160, 44), self.label("common.back"), self.back, icon="‹",
+                           size=15, name="back"))
+        self.ui.focus(self.ui.widgets[2])
+
+    def _set_preset(self, p: str) -> None:
+        self.preset = p
+
+    def _play_label(self) -> str:
+        played = dt.date.today().isoformat() in self.calendar().days
+        return self.t("daily.play_again" if played else "daily.play")
+
+    def calendar(self) -> Any:
+        from game.daily import calendar
+
+        return calendar(f"{self.game}/{self.current_preset}")
+
+    def update(self, dt_: float) -> None:
+        super().update(dt_)
+        self.preset_choice.options = self._preset_values()
+        if self.demo is not None and self.app.stack.top is self:
+            kind, self.demo = self.demo, None
+            _show_demo(self, kind)
+
+    # ------------------------------------------------------------------ actions
+    def play_today(self) -> None:
+        from game.challenge import DailyPlay
+
+        threaded = getattr(self.app, "has_window", True)
+        play = DailyPlay(self.deal(), threaded=threaded)
+        self._open(play.session(threaded))
+
+    def play_duplicate(self) -> None:
+        from game.challenge import DuplicatePlay
+
+        d = self.deal().deal
+        level = getattr(self.app.settings, "ai_level", "normal")
+        play = DuplicatePlay(d.game, d.deck, d.players, dict(d.options), random.randrange(1, 2 ** 31), level)
+        self._open(play.session(1, getattr(self.app, "has_window", True)))
+
+    def _open(self, session: Any) -> None:
+        self.app.open_scene("table", session=session, fresh=True)
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(theme.table_background(), (0, 0))
+        r = PANEL
+        surface.blit(theme.shadow(r.size, 16, 10, 130), (r.x - 10, r.y - 4))
+        surface.blit(theme.panel(r.size, 16, (10, 30, 21, 238), theme.BRASS), r)
+        title = self.t("daily.title")
+        theme.heading(surface, title, (r.x + 46, r.y + 26), theme.fit(title, "serif_bold", 30, r.w - 92, 16, 0.22, True))
+        for i, ln in enumerate(theme.wrap(self.t("daily.intro"), "sans", 15, r.w - 92, max_lines=2)):
+            theme.blit_text(surface, ln, (r.x + 46, r.y + 70 + 20 * i), "sans", 15, theme.CREAM_DIM)
+        today = dt.date.today()
+        for key, c in self.cards:
+            surface.blit(theme.rounded(c.size, 12, (255, 244, 214, 12), 1, (*theme.BRASS_DARK, 255)), c)
+            head = self.t(f"daily.{key}_head")
+            theme.small_caps(surface, head, (c.x + 24, c.y + 16), theme.fit(head, "cond_bold", 14, c.w - 48, 9, 0.16, True),
+                             theme.BRASS_LIGHT)
+            about = self.t(f"daily.{key}_about", date=today.isoformat())
+            for i, ln in enumerate(theme.wrap(about, "sans", 14, c.w - 48, max_lines=5)):
+                theme.blit_text(surface, ln, (c.x + 24, c.y + 42 + 19 * i), "sans", 14, theme.CREAM)
+        self._draw_calendar(surface, today)
+        self.ui.draw(surface)
+
+    def _draw_calendar(self, surface: pygame.Surface, today: dt.date) -> None:
+        from game.par import over_par
+
+        r = PANEL
+        cal = self.calendar()
+        top = r.y + 420
+        head = self.t("daily.calendar")
+        theme.small_caps(surface, head, (r.x + 46, top), theme.fit(head, "cond_bold", 14, 400, 9, 0.16, True),
+                         theme.BRASS_LIGHT)
+        first = today - dt.timedelta(days=DAYS - 1)
+        for i in range(DAYS):
+            day = first + dt.timedelta(days=i)
+            cell = pygame.Rect(r.x + 46 + (i % 14) * (CELL_W + CELL_GAP), top + 26 + (i // 14) * (CELL_H + CELL_GAP),
+                               CELL_W, CELL_H)
+            diff = cal.difference(day.isoformat())
+            fill = (255, 244, 214, 10) if diff is None else ((*UP, 60) if diff >= 0 else (*DOWN, 60))
+            edge = theme.BRASS if day == today else theme.BRASS_DARK
+            surface.blit(theme.rounded(cell.size, 6, fill, 1, (*edge, 255)), cell)
+            theme.blit_text(surface, str(day.day), (cell.x + 5, cell.y + 3), "sans", 11, theme.CREAM_DIM)
+            if diff is not None:
+                text = over_par(cal.days[day.isoformat()]["score"], cal.days[day.isoformat()]["par"])
+                theme.blit_text(surface, text, (cell.centerx, cell.bottom - 4), "cond_bold", 15,
+                                UP if diff >= 0 else DOWN, anchor="midbottom")
+        y = top + 26 + 2 * (CELL_H + CELL_GAP) + 6
+        streak = self.t("daily.streak", n=cal.streak)
+        if cal.best is None:
+            best = self.t("daily.best_none")
+        else:
+            day, diff = cal.best
+            best = self.t("daily.best", diff=over_par(diff, 0), date=day)
+        line = f"{streak}   ·   {best}"
+        theme.blit_text(surface, line, (r.x + 46, y), "sans", theme.fit(line, "sans", 15, r.w - 92, 10), theme.CREAM)
+
+
+def _show_demo(scene: DailyScene, kind: str) -> None:
+    """Screenshots (``--scene daily --overlay daily|duplicate``): the deal played by greedy
+    bots in the human's seat, then its results screen over the table."""
+    from game.ai import make_bot
+    from game.challenge import DailyPlay, DuplicatePlay
+
+    app = scene.app
+    d = scene.deal()
+    if kind == "duplicate":
+        play: Any = DuplicatePlay(d.game, d.deal.deck, d.deal.players, dict(d.deal.options), d.deal.seed, "normal")
+        halves = [play.session(1, threaded=False), play.session(2, threaded=False)]
+    else:
+        play = DailyPlay(d, threaded=False)
+        halves = [play.session(threaded=False)]
+    for s in halves:
+        helper = make_bot("greedy", s.rules, s.human_seat, s.seed)
+        s.start()
+        while not s.over:
+            if s.human_to_act:
+                s.submit(helper.choose(s.view(), s.legal_actions()))
+            else:
+                s.poll()
+        s.take_events()
+        play.finished(s)
+    last = halves[-1]
+    ends = [e for e in last.match.events if e["event"] in ("deal_end", "match_end")]
+    app.open_scene("table", session=last)
+    app.open_scene("results", session=last, deal_end=ends[0], match_end=ends[-1])
+
+
+def _demo_days(seed: int, game: str, preset: str) -> None:
+    """Screenshots (``--scene daily --seed S``): a few past days in the throw-away home."""
+    from game.daily import record_day, today
+
+    rng = random.Random(seed)
+    for back in range(1, DAYS):
+        if rng.random() < 0.6:
+            p = rng.uniform(2, 6)
+            record_day(f"{game}/{preset}", today() - dt.timedelta(days=back), rng.randint(1, 8), p)
+
+
+def create(app: Any, game: str | None = None, preset: str | None = None, seed: int | None = None,
+           overlay: str | None = None, **params: Any) -> DailyScene:
+    scene = DailyScene(app, game, preset, demo=overlay if overlay in ("daily", "duplicate") else None)
+    if seed is not None and not getattr(app, "has_window", True):
+        _demo_days(int(seed), scene.game, scene.current_preset)
+    return scene
+
+
+__all__ = ["DailyScene", "create"]
