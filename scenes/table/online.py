@@ -31,6 +31,19 @@ BUBBLE_SECONDS = 4.0
 MENU_SIZE = (300, 56 + 40 * len(PHRASES))
 
 
+def fixed_names(s: Any, given: dict[int, str]) -> dict[int, str]:
+    """An online table's names, the same on every screen (issue 29): the friends' own, and
+    each computer seat by its number in the lobby ("Computer 3"), never "East" on one screen
+    and "West" on another."""
+    lobby = getattr(s.session, "lobby", None) or {}
+    seats = lobby.get("seats") if isinstance(lobby, dict) else None
+    out = dict(given)
+    for i, seat in enumerate(seats if isinstance(seats, list) else []):
+        if i not in out and isinstance(seat, dict) and seat.get("kind") == "ai":
+            out[i] = s.t("online.computer_seat", n=i + 1)
+    return out
+
+
 class OnlineTable:
     def __init__(self, s: Any):
         self.s = s
@@ -40,6 +53,7 @@ class OnlineTable:
         self.rewinds = getattr(self.session, "rewinds", 0)
         #: Received phrases being shown: [seat, text, seconds left].
         self.bubbles: list[list[Any]] = []
+        self.forgotten = False  # the menu's Rejoin dropped once the match is over
 
     @property
     def menu_rect(self) -> pygame.Rect:
@@ -79,6 +93,11 @@ class OnlineTable:
             self.rewinds = session.rewinds
             s.redraw()
         s.controller.pull()
+        if session.over and not self.forgotten:  # nothing to rejoin any more (scenes.online.rejoin)
+            self.forgotten = True
+            from scenes.online import rejoin
+
+            rejoin.forget(s.app, getattr(session, "code", None))
         refusal = getattr(session, "last_refusal", None)
         if refusal is not None:
             session.last_refusal = None

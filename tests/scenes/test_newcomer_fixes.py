@@ -9,6 +9,7 @@ from scenes.app import TICK
 from scenes.table import hud
 from sprites import theme
 from tests.scenes.test_table import key, make_app, table
+from tests.scenes.test_online_scenes import online  # noqa: F401  (a fixture)
 
 
 # ---------------------------------------------------------------------- 2: partners' scores
@@ -59,3 +60,163 @@ def test_tressette_for_four_offers_no_key_for_cards_drawn():
     four.recall_known = lambda: recalled.append(1)
     key(four.app, pygame.K_k)
     assert recalled == []
+
+
+# ---------------------------------------------------------------------- 1, 4, 5: the host's quit, Rejoin, fixed names
+def _names_shown(app) -> set[str]:
+    with theme.measure_text() as m:
+        app.render(1.0)
+    return {s for s, _, _ in m.entries}
+
+
+def _text_shown(app) -> str:
+    """Everything drawn, one line after another (a wrapped sentence reads whole)."""
+    with theme.measure_text() as m:
+        app.render(1.0)
+    return " ".join(s for s, _, _ in m.entries)
+
+
+def _quit_to_menu(app) -> str:
+    """Esc, then Quit to menu by keys; the pause panel's note on the way."""
+    from tests.scenes.test_online_scenes import press, top
+
+    press(app, pygame.K_ESCAPE)
+    pause = top(app)
+    assert pause.name == "pause"
+    note = pause.t(pause._note_key())
+    assert note in _text_shown(app)
+    for _ in range(3):
+        press(app, pygame.K_DOWN)
+    assert top(app).ui.focused.name == "quit"
+    press(app, pygame.K_RETURN)
+    assert top(app).name == "menu"
+    return note
+
+
+def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online):
+    import socket
+
+    from game.online import client
+    from scenes.online import hosting
+    from tests.scenes.test_online_scenes import (LIMIT, bot_thread, host_by_keys, make_app as online_app,
+                                                 play_to_results, press, pump, single_deal_game, top)
+
+    app = online_app("en")
+    lobby = host_by_keys(app, single_deal_game())
+    h = lobby.hosted
+    bot = client.RemoteSession(f"ws://127.0.0.1:{h.port}", h.code, "Bruno")
+    th = bot_thread(bot)
+    pump(app, lambda: top(app).name == "table", "the table")
+    table = top(app)
+    moves = [0]
+
+    def one_move() -> None:
+        if top(app) is table and table.can_act:
+            press(app, pygame.K_RETURN)
+            moves[0] += 1
+    pump(app, lambda: moves[0] >= 1 and not table.can_act, "a move", one_move)
+    note = _quit_to_menu(app)
+    # The pause panel told the truth: the table stays open while the game runs …
+    assert note == app.t("online.pause_note_host")
+    menu = top(app)
+    assert hosting.running_server() is not None and h.code in hosting.live_tables()
+    with socket.create_connection(("127.0.0.1", h.port), timeout=5):
+        pass  # … the port still listens …
+    # … and the menu says so and offers the seat back.
+    assert menu.online_last is not None and menu.online_last["code"] == h.code
+    assert app.t("online.rejoin_open", code=h.code) in _text_shown(app)
+    rejoin = next(w for w in menu.ui.widgets if w.name == "rejoin")
+    menu.ui.focus(rejoin)
+    press(app, pygame.K_RETURN)
+    pump(app, lambda: top(app).name == "table", "the table again")
+    again = top(app)
+    assert again is not table and again.human == 0 and len(again.session.match.decisions) >= 1
+    play_to_results(app, again)
+    th.join(timeout=LIMIT)
+    assert not th.is_alive()
+    # The match is over: nothing to rejoin; back on the menu the server stops.
+    app.stack.pop_to("menu")
+    app.update(TICK)
+    assert top(app).online_last is None and hosting.running_server() is None
+
+
+def test_a_hosted_table_comes_back_after_the_game_was_closed(online):
+    from game.online import client
+    from scenes.app import App
+    from scenes.online import hosting
+    from tests.scenes.test_online_scenes import (LIMIT, bot_thread, host_by_keys, make_app as online_app,
+                                                 play_to_results, press, pump, single_deal_game, top)
+
+    app = online_app("de")
+    lobby = host_by_keys(app, single_deal_game(), name="Dora")
+    h = lobby.hosted
+    bot = client.RemoteSession(f"ws://127.0.0.1:{h.port}", h.code, "Bruno")
+    pump(app, lambda: top(app).name == "table", "the table", bot.poll)
+    table = top(app)
+    pump(app, lambda: bool(table.session.match.events), "the deal", bot.poll)
+    app.shutdown()  # the window closes: its server with it
+    assert hosting.running_server() is None
+    # The friend's client keeps trying; the game starts again with the same settings.
+    again = App(app.config, app.settings, app.i18n, window=False, persist=False)
+    again.open_path("menu")
+    again.settle(2)
+    menu = top(again)
+    assert menu.online_last is not None and menu.online_last["port"] == h.port
+    assert again.t("online.rejoin_paused", code=h.code) in _text_shown(again)
+    menu._rejoin()
+    th = bot_thread(bot)
+    pump(again, lambda: top(again).name == "table", "the table, resumed")
+    assert hosting.running_server() is not None and hosting.running_server().port == h.port
+    resumed = top(again)
+    assert resumed.human == 0
+    # Seat names are fixed online: the friend by name, a computer seat by its number (none here).
+    assert resumed.seat_name(1) == "Bruno"
+    play_to_results(again, resumed)
+    th.join(timeout=LIMIT)
+
+
+def test_a_typed_link_is_split_only_when_it_is_whole(online):
+    from tests.scenes.test_online_scenes import open_online, press, top, type_text
+    from tests.scenes.test_online_scenes import make_app as online_app
+
+    app = online_app("en")
+    open_online(app)
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_RETURN)
+    join = top(app)
+    assert join.ui.focused is join.address_field
+    for ch in "cardavia://127.0.0.1:7420/QGNWELANMY":
+        type_text(app, ch)
+    assert join.address_field.text == "127.0.0.1:7420" and join.code_field.text == "QGNWELANMY"
+
+
+def test_the_join_form_keeps_the_code_of_the_table_left(online):
+    from scenes.online import rejoin
+    from scenes.online.host import remember_seat
+    from tests.scenes.test_online_scenes import open_online, press, top
+    from tests.scenes.test_online_scenes import make_app as online_app
+
+    app = online_app("it")
+    remember_seat(app, "K7QMZ2HXPA", "ab" * 16)
+    rejoin.keep(app, "K7QMZ2HXPA", "192.168.1.20:7420")
+    open_online(app)
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_RETURN)
+    join = top(app)
+    assert join.address_field.text == "192.168.1.20:7420" and join.code_field.text == "K7QMZ2HXPA"
+    app.stack.pop_to("menu")
+    assert app.t("online.rejoin_left", code="K7QMZ2HXPA") in _text_shown(app)
+
+
+def test_computer_seats_online_have_the_same_name_on_every_screen():
+    from scenes.table.online import fixed_names
+
+    class Seat:
+        lobby = {"seats": [{"kind": "friend", "name": "Anna"}, {"kind": "ai", "name": None},
+                           {"kind": "friend", "name": "Bruno"}, {"kind": "ai", "name": None}]}
+
+    class S:
+        session = Seat()
+        t = staticmethod(make_app("en").t)
+    names = fixed_names(S, {0: "Anna", 2: "Bruno"})
+    assert names == {0: "Anna", 1: "Computer 2", 2: "Bruno", 3: "Computer 4"}
