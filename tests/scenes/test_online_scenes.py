@@ -330,8 +330,8 @@ def test_join_flow_by_keys(server):
     press(app, pygame.K_RETURN)
     join = top(app)
     assert join.address_field.text == f"127.0.0.1:{server.port}" and join.name_field.text == "Carl"
+    assert join.code_field.text == code  # the table left is kept too (issue 29)
     join.ui.focus(join.code_field)
-    type_text(app, code)
     press(app, pygame.K_RETURN)
     assert join.token is not None
     pump(app, lambda: top(app).name == "table", "the table again")
