@@ -234,6 +234,7 @@ def test_host_lobby_table_flow_by_keys(online):
     assert not th.is_alive()
     # "New match" leads back to hosting or joining; the menu then stops the in-game server.
     results.age = 10.0  # past the results screen's input guard
+    results.ui.focus(widget(results, "new_match"))  # Enter alone opens the score sheet (issue 29)
     press(app, pygame.K_RETURN)
     assert top(app).name == "online" and hosting.running_server() is not None
     press(app, pygame.K_ESCAPE)
