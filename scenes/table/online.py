@@ -21,6 +21,7 @@ from typing import Any
 import pygame
 
 from game.online.protocol import PHRASES  # the quick messages, in the protocol's order
+from sprites import table_layout as TL
 from sprites import theme
 from sprites.table_draw import WARN, banner
 
@@ -61,6 +62,9 @@ class OnlineTable:
         r = pygame.Rect((0, 0), MENU_SIZE)
         say = getattr(self.s, "buttons", {}).get("say")
         r.bottomright = (say.rect.right, say.rect.y - 10) if say is not None else (1256, 720 - 80)
+        # Beside the hand, never over its last card (issue 29); the texts fit the width left.
+        r.w = min(r.w, r.right - (TL.HAND_AREA.right + 10))
+        r.right = say.rect.right if say is not None else 1256
         return r
 
     @property

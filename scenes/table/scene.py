@@ -83,6 +83,8 @@ class _Via:
 
 
 class TableScene(Scene):
+    #: Toasts start below the top row of buttons (Scores, Log, Menu), over the felt's free top.
+    toast_top = TL.TABLE_AREA.y
     # ---- the model: what the table shows
     hand = _Via("model")
     table = _Via("model")

@@ -220,3 +220,53 @@ def test_computer_seats_online_have_the_same_name_on_every_screen():
         t = staticmethod(make_app("en").t)
     names = fixed_names(S, {0: "Anna", 2: "Bruno"})
     assert names == {0: "Anna", 1: "Computer 2", 2: "Bruno", 3: "Computer 4"}
+
+
+# ---------------------------------------------------------------------- 10, 18: messages that are seen and hide nothing
+def test_undo_says_so_where_the_player_looks_and_covers_no_button(_private_home):
+    import random
+
+    from tests.scenes.test_table import keyboard_play
+    from tests.scenes.test_table_undo import settle, undo_key
+
+    app = make_app("nl")
+    game = next(g for g, c in app.config.games.items() if rules_class(g).family == "capture")
+    scene = table(app, game, players=2, seed=7, moves=2)
+    settle(app, scene)
+    keyboard_play(app, scene, random.Random(3).choice(scene.session.legal_actions()))
+    settle(app, scene)
+    undo_key(app)
+    assert app.toasts.active == [app.t("undo.practice")]
+    app.render(1.0)
+    assert app.toasts.rects and all(r.y >= scene.toast_top for r in app.toasts.rects)
+    buttons = [w.rect for w in scene.ui.widgets if w.visible and w.rect.y < 120]
+    assert buttons and not any(r.colliderect(b) for r in app.toasts.rects for b in buttons)
+
+
+def test_the_cards_drawn_toast_leaves_the_scores_button_free():
+    app = make_app("de")
+    game = next(g for g, c in app.config.games.items() if rules_class(g).draws_public)
+    scene = table(app, game, players=2, seed=3, moves=8)
+    key(app, pygame.K_k)
+    assert app.toasts.active
+    app.render(1.0)
+    top_row = [w.rect for w in scene.ui.widgets if w.visible and w.rect.y < 120]
+    assert top_row and app.toasts.rects
+    assert not any(r.colliderect(b) for r in app.toasts.rects for b in top_row)
+
+
+def test_the_quick_messages_leave_the_hand_s_last_card_free():
+    from sprites import table_layout as TL
+
+    app = make_app("it")
+    scene = table(app, next(iter(app.config.games)), players=2, seed=3, moves=0)
+    scene.buttons["say"] = scene.buttons["suggest"]  # where the Messages button sits online
+    menu = scene.online.menu_rect
+    assert menu.left > TL.HAND_AREA.right and menu.right == scene.buttons["say"].rect.right
+    aspect = scene.deck.aspect
+    cards = []
+    for p in scene.layout.hand(10):
+        w, h = p.size(aspect)
+        cards.append(pygame.Rect(round(p.x - w / 2), round(p.y - h / 2), w, h))
+    assert cards and not any(menu.colliderect(c) for c in cards)
+    assert all(r.width >= 180 for r in scene.online.rows)
