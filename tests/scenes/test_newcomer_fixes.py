@@ -270,3 +270,34 @@ def test_the_quick_messages_leave_the_hand_s_last_card_free():
         cards.append(pygame.Rect(round(p.x - w / 2), round(p.y - h / 2), w, h))
     assert cards and not any(menu.colliderect(c) for c in cards)
     assert all(r.width >= 180 for r in scene.online.rows)
+
+
+# ---------------------------------------------------------------------- 11: nobody's chair in a computer-only record
+def test_the_viewer_names_a_computer_only_record_s_seats_by_number():
+    from game.rules import game_ids
+    from game.replays import seats_of
+    from scenes.replay.view import HudView
+    from tests.scenes.test_replay import open_viewer, record_text, simulate
+
+    for game in game_ids():
+        players = max(make_app().config.games[game].players)
+        events = simulate(game, players, seed=5)
+        app = make_app("en")
+        scene = open_viewer(app, text=record_text(events))
+        assert scene.player is None and scene.naming_seat is None
+        view = HudView(scene, scene.model, None)
+        assert [view.seat_name(s) for s in range(players)] == [f"Player {s + 1}" for s in range(players)]
+        if players == 4:
+            assert [view.team_name(t) for t in range(2)] == ["Team 1", "Team 2"]
+        key(app, pygame.K_END)
+        told = scene.timeline.lines(app.t, "en", None)
+        assert len(told) == len(events) and told[-1] is not None  # every line told, the end too
+        shown = _text_shown(app)
+        for word in ("You", "Partner", "Us", "Them"):
+            assert f"{word} " not in shown and not shown.endswith(word), (game, word)
+    # A record that says who sat where keeps "You" for that seat.
+    events = simulate(game_ids()[0], 2, seed=5)
+    events[0] = {**events[0], "seats": seats_of(2, 0, "greedy")}
+    app = make_app("en")
+    scene = open_viewer(app, text=record_text(events))
+    assert scene.player == 0 and HudView(scene, scene.model, None).seat_name(0) == "You"
