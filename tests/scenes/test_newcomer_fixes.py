@@ -301,3 +301,26 @@ def test_the_viewer_names_a_computer_only_record_s_seats_by_number():
     app = make_app("en")
     scene = open_viewer(app, text=record_text(events))
     assert scene.player == 0 and HudView(scene, scene.model, None).seat_name(0) == "You"
+
+
+# ---------------------------------------------------------------------- 14: the words
+def test_a_third_is_one_point_s_third_and_a_capture_names_its_cards_with_articles():
+    from game.i18n import I18n
+
+    en = I18n("en")
+    assert en.t("narrate.points", count="⅓") == "⅓ point" and en.t("narrate.points", count="⅔") == "⅔ point"
+    assert en.t("narrate.points", count="1 ⅔") == "1 ⅔ points" and en.t("narrate.points", count="1") == "1 point"
+    assert en.t("narrate.points", count=0) == "0 points" and en.t("narrate.points", count="12") == "12 points"
+    assert I18n("de").t("narrate.points", count="⅓") == "⅓ Punkt"
+
+    from game.rules.base import Action
+    from game.cards import card
+    from scenes.table.assist import move_text
+
+    for lang, want in (("en", "play the Knave of Cups and take the Knave of Coins"),
+                       ("it", "gioca il Fante di Coppe e prendi il Fante di Denari")):
+        app = make_app(lang)
+        game = next(g for g in app.config.games if rules_class(g).family == "capture")
+        scene = table(app, game, players=2, seed=3, moves=0, deck="piacentine")
+        text = move_text(scene, Action("play", card("JC"), (card("JD"),)))
+        assert text == want, text
