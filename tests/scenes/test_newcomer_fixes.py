@@ -324,3 +324,23 @@ def test_a_third_is_one_point_s_third_and_a_capture_names_its_cards_with_article
         scene = table(app, game, players=2, seed=3, moves=0, deck="piacentine")
         text = move_text(scene, Action("play", card("JC"), (card("JD"),)))
         assert text == want, text
+
+
+# ---------------------------------------------------------------------- 16: every game on its deck's tile
+def test_each_deck_tile_names_all_its_games_and_the_fans_differ():
+    from sprites.fans import sample_codes
+
+    for lang in ("en", "de", "nl", "it"):
+        app = make_app(lang)
+        app.open_path("menu")
+        app.open_scene("decks")
+        app.render(1.0)
+        scene = app.stack.top
+        tiles = [w for w in scene.ui.widgets if w.name.startswith("deck:")]
+        assert tiles
+        for tile in tiles:
+            tile._static(lang)
+            assert tile.chips == len(tile.deck.games), (lang, tile.deck.id)
+    cfg = make_app().config
+    fans = {tuple(sample_codes(d, 5)) for d in cfg.decks.values() if d.suit_system == "italian"}
+    assert len(fans) == sum(1 for d in cfg.decks.values() if d.suit_system == "italian")
