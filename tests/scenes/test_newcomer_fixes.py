@@ -344,3 +344,68 @@ def test_each_deck_tile_names_all_its_games_and_the_fans_differ():
     cfg = make_app().config
     fans = {tuple(sample_codes(d, 5)) for d in cfg.decks.values() if d.suit_system == "italian"}
     assert len(fans) == sum(1 for d in cfg.decks.values() if d.suit_system == "italian")
+
+
+# ---------------------------------------------------------------------- 19: a row that keeps still, a page Enter does not leave
+def test_choosing_custom_house_rules_moves_no_control_of_the_row():
+    from game.variants import CUSTOM
+    from tests.scenes.test_game_select import GAME, make_app as games_app, open_games
+
+    for lang in ("en", "de"):
+        app = games_app(lang)
+        scene = open_games(app)
+        panel = next(p for p in scene.panels if p.game.id == GAME.id)
+        row = [s.widget for s in panel.slots if s.widget is not panel.edit]
+
+        def layout():
+            scene._reflow(panel)
+            return [(w.name, w.rect.x, w.rect.w, getattr(w, "compact", None)) for w in row if w.visible]
+        first = next(q.id for q in GAME.presets_for(panel.players))
+        scene._set_preset(panel, first)
+        before = layout()
+        scene._set_preset(panel, CUSTOM)
+        assert panel.edit.visible
+        assert layout() == before and before
+
+
+def test_the_rules_page_is_left_by_esc_not_by_down_then_enter():
+    app = make_app("en")
+    app.open_path("menu")
+    app.open_scene("rules")
+    app.update(TICK)
+    rules = app.stack.top
+    assert rules.ui.focused is None
+    for k in (pygame.K_DOWN, pygame.K_RETURN):
+        key(app, k)
+        app.update(TICK)
+    assert app.stack.top is rules
+    key(app, pygame.K_ESCAPE)
+    app.update(TICK)
+    assert app.stack.top is not rules
+
+
+# ---------------------------------------------------------------------- 17: one labelled pile per side
+def test_four_player_capture_piles_say_whose_they_are():
+    from scenes.table import board
+
+    app = make_app("en")
+    game = next(g for g in app.config.games if rules_class(g).family == "capture" and 4 in app.config.games[g].players)
+    scene = table(app, game, players=4, seed=11, moves=8)
+    m = scene.model
+    assert len(m.piles) == 2
+    for t in range(2):
+        text = board.pile_text(scene, t)
+        assert text is None if not m.piles[t] else text == f"{scene.team_name(t)} · {m.piles[t]}"
+    drawn = []
+    real = board.badge
+    board.badge = lambda surface, text, *a, **k: drawn.append(text) or real(surface, text, *a, **k)
+    try:
+        app.render(1.0)
+    finally:
+        board.badge = real
+    import sprites.table_draw as draw
+    assert all((f"{scene.team_name(t)} · {m.piles[t]}" if m.piles[t] else scene.team_name(t)) in drawn
+               or m.piles[t] for t in range(2)) and draw.badge is real
+    # Two players: the count alone, as before.
+    two = table(make_app("en"), game, players=2, seed=11, moves=8)
+    assert all(board.pile_text(two, t) in (None, str(two.model.piles[t])) for t in range(2))
