@@ -409,3 +409,21 @@ def test_four_player_capture_piles_say_whose_they_are():
     # Two players: the count alone, as before.
     two = table(make_app("en"), game, players=2, seed=11, moves=8)
     assert all(board.pile_text(two, t) in (None, str(two.model.piles[t])) for t in range(2))
+
+
+def test_the_new_lines_fit_in_every_language():
+    from game.i18n import I18n
+    from scenes.menu import ONLINE, RESUME
+    from scenes.pause import BOX
+
+    pygame.font.init()
+    for lang in ("en", "nl", "de", "it"):
+        t = I18n(lang).t
+        for k in ("online.pause_note", "online.pause_note_host"):
+            lines = theme.wrap(t(k), "sans", 13, BOX.w - 60)
+            assert len(lines) <= 2, (lang, k, lines)
+        for k in ("online.rejoin_open", "online.rejoin_paused", "online.rejoin_left"):
+            lines = theme.wrap(t(k, code="K7QMZ2HXPA"), "sans_bold", 14, ONLINE.w - 18 - 150 - 28)
+            assert len(lines) <= 2, (lang, k, lines)
+        assert len(theme.wrap(t("menu.second_window"), "sans", 14, RESUME.w - 36)) <= 2, lang
+        assert theme.text_width(t("online.rejoin"), "sans_bold", 15) <= 150 - 24, lang
