@@ -224,9 +224,9 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
             self.problem = hosting.describe(error, self.t)
             return
         remember_seat(self.app, session.code, session.token)
-        from scenes.online import rejoin
-
-        rejoin.keep(self.app, session.code, f"127.0.0.1:{self.hosted.port}", hosted_port=self.hosted.port)
+        # The table to offer again on the menu (scenes.online.rejoin): this window hosts it.
+        remember(self.app, last={"code": session.code, "address": f"127.0.0.1:{self.hosted.port}",
+                                 "port": self.hosted.port})
         self.app.open_scene("online_lobby", session=session, hosted=self.hosted)
 
     # ------------------------------------------------------------------ drawing

@@ -427,3 +427,18 @@ def test_the_new_lines_fit_in_every_language():
             assert len(lines) <= 2, (lang, k, lines)
         assert len(theme.wrap(t("menu.second_window"), "sans", 14, RESUME.w - 36)) <= 2, lang
         assert theme.text_width(t("online.rejoin"), "sans_bold", 15) <= 150 - 24, lang
+
+
+# ---------------------------------------------------------------------- 7: a lasting note for the second window
+def test_a_second_window_s_menu_keeps_saying_why_no_match_is_offered(monkeypatch):
+    from game import saves
+
+    monkeypatch.setattr(saves, "read_only", True)
+    app = make_app("nl")
+    app.open_path("menu")
+    app.settle(400)  # long after any toast is gone
+    menu = app.stack.top
+    assert menu.saved is None and menu.second_window_note() == app.t("menu.second_window")
+    assert app.t("menu.second_window") in _text_shown(app)
+    monkeypatch.setattr(saves, "read_only", False)
+    assert menu.second_window_note() is None
