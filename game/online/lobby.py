@@ -92,6 +92,63 @@ class Lobby:
         table.send_lobby()
 
 
+    def on_daily(self, conn: Conn, msg: dict) -> None:
+        """Today's server daily deal (game.online.daily): a table of the player's own, seat 0
+        a friend's (the player joins it with the token, as any table), the house level at
+        the other seats. Refused when the player has played today's deal already."""
+        import datetime as dt
+
+        from game.online.daily import PLAYER_SEAT
+        from game.par import PAR_OPPONENT
+
+        board = self.play.daily_board
+        if board is None:
+            raise Refusal("daily", "this server keeps no daily deal")
+        if conn.created >= P.MAX_TABLES_PER_CONNECTION or self.active_tables() >= P.MAX_TABLES:
+            raise Refusal("limit", "no more tables now: try again later")
+        day = dt.date.today().isoformat()
+        try:
+            deal, word = board.rules_deal(day, msg["game"], msg["preset"])
+            rules = deal.rules()
+        except ValueError as e:
+            raise Refusal("config", str(e)) from None
+        name = conn.name or ""
+        if board.played(day, deal.game, word, name):
+            raise Refusal("played", f"{name} has already played today's {deal.game} deal")
+        seats = [Seat("friend") if i == PLAYER_SEAT else Seat("ai", level=PAR_OPPONENT) for i in range(rules.players)]
+        code = P.new_code()
+        while code in self.tables or self.store.exists(code):
+            code = P.new_code()
+        host_token, token = P.new_token(), P.new_token()
+        seats[PLAYER_SEAT].token_hash = P.hash_token(token)
+        table = Table(code, rules, seats, P.hash_token(host_token), 0, True)
+        table.daily = {"date": day, "game": deal.game, "preset": word, "seed": deal.seed, "name": name,
+                       "since": time.time()}
+        self.store.write_meta(code, table.meta())
+        self.tables[code] = table
+        conn.created += 1
+        self._set_host(conn, table, host_token)
+        conn.send({"type": "created", "code": code, "host_token": host_token, "tokens": {str(PLAYER_SEAT): token}})
+        conn.send({"type": "daily_info", **board.public(day, deal.game, word, dt.date.today())})
+
+    def on_daily_board(self, conn: Conn, msg: dict) -> None:
+        """A day's leaderboard (default today) with its commitment (and seed once closed)."""
+        import datetime as dt
+
+        board = self.play.daily_board
+        if board is None:
+            raise Refusal("daily", "this server keeps no daily deal")
+        day = msg["date"] or dt.date.today().isoformat()
+        if dt.date.fromisoformat(day) > dt.date.today():
+            raise Refusal("daily", f"the {day} deal is not open yet")
+        try:
+            info = board.public(day, msg["game"], msg["preset"], dt.date.today())
+        except ValueError as e:
+            raise Refusal("config", str(e)) from None
+        lines = board.leaderboard(day, msg["game"], info["preset"])
+        mine = next((ln for ln in lines if ln["name"].casefold() == (conn.name or "").casefold()), None)
+        conn.send({"type": "daily_board", "info": info, "lines": lines[:100], "mine": mine})
+
     def _set_host(self, conn: Conn, table: Table, host_token: str) -> None:
         old = table.host_conn
         if conn.hosting is not None and conn.hosting is not table and conn.hosting.host_conn is conn:

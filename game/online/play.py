@@ -79,7 +79,7 @@ class PlayLoop:
         head = events[0]
         if head.get("event") != "match" or not isinstance(head.get("seed"), int):
             raise ValueError("the record does not begin with its match line")
-        m = Match(rules, head["seed"])
+        m = Match(rules, head["seed"], deals=head.get("deals"))
         m.start()
         i = len(m.events)
         if normalised(m.events) != events[:i]:
@@ -186,7 +186,9 @@ class PlayLoop:
     def maybe_start(self, table: Table) -> None:
         if table.started or any(s.kind == "friend" and s.conn is None for s in table.seats):
             return
-        match = Match(table.rules, secrets.randbits(31))
+        daily = table.daily
+        # A daily deal's table deals the day's secret seed, its first deal only.
+        match = Match(table.rules, daily["seed"], deals=1) if daily else Match(table.rules, secrets.randbits(31))
         events = match.start()
         self.store.start_record(table.code, events)  # StoreError: the table stays in its lobby
         table.match = match
@@ -217,6 +219,31 @@ class PlayLoop:
         else:
             self.advance(table)
 
+    #: The server's daily deals (game.online.daily.DailyBoard), set by the server.
+    daily_board: Any = None
+
+    def _spawn_daily(self, table: Table) -> None:
+        """Take a finished daily deal to the leaderboard (par may take seconds: a thread),
+        then tell the player its line."""
+        d, m = table.daily, table.match
+        board = self.daily_board
+        seconds = time.time() - d["since"]
+
+        async def take() -> None:
+            from game.online.daily import DailyRefusal
+
+            loop = asyncio.get_running_loop()
+            try:
+                line = await loop.run_in_executor(None, board.accept, d["date"], d["game"], d["preset"], d["name"],
+                                                  list(m.events), seconds)
+                msg: dict[str, Any] = {"type": "daily_result", **line}
+            except (DailyRefusal, OSError, ValueError) as e:
+                msg = P.error(getattr(e, "code", "daily"), str(e))
+            for c in table.conns():  # the seat, and the connection that asked for the deal
+                c.send(msg)
+
+        self.spawn(take())
+
     def _finish(self, table: Table) -> None:
         if table.unsaved:
             try:
@@ -236,6 +263,8 @@ class PlayLoop:
         for s in table.seats:
             if s.conn is not None:
                 s.conn.send({"type": "over", "record": record})
+        if table.daily is not None and self.daily_board is not None:
+            self._spawn_daily(table)
         table.evict = self._call_later(FINISHED_KEEP_SECONDS, self._evict, table)
 
     def _evict(self, table: Table) -> None:

@@ -302,6 +302,21 @@ def _phrase(field: str, v: Any) -> Any:
     return v
 
 
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _date(field: str, v: Any) -> Any:
+    import datetime
+
+    try:
+        if not isinstance(v, str) or _DATE_RE.fullmatch(v) is None:
+            raise ValueError
+        datetime.date.fromisoformat(v)
+    except ValueError:
+        raise _fail(field, "a date written YYYY-MM-DD") from None
+    return v
+
+
 _TABLE_FIELDS: dict[str, Check] = {
     "game": _ident, "deck": _optional(_ident), "players": _int(1, MAX_SEATS), "options": _options,
     "seats": _seats, "pause_seconds": _int(0, MAX_PAUSE_SECONDS), "ai_takes_over": _bool,
@@ -318,6 +333,9 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "act": {"decision": _int(0, 10**6), "action": _action},
     "say": {"phrase": _phrase},
     "ping": {},
+    # The server's daily deal (game.online.daily): play today's, or ask a day's leaderboard.
+    "daily": {"game": _ident, "preset": _optional(_ident)},
+    "daily_board": {"game": _ident, "preset": _optional(_ident), "date": _optional(_date)},
 }
 
 

@@ -62,6 +62,9 @@ class Table:
     evict: asyncio.TimerHandle | None = None
     #: Events the record could not take yet (a full disk): written first next time, in order.
     unsaved: list[Event] = field(default_factory=list)
+    #: A server daily deal's table (game.online.daily): {"date", "game", "preset", "seed",
+    #: "name", "since"} — kept on the server only, never in a message; None otherwise.
+    daily: dict[str, Any] | None = None
 
     @property
     def started(self) -> bool:

@@ -72,12 +72,16 @@ class TableServer:
         # The parts share the tables: the lobby's actions, the play loop of started tables.
         self.play = PlayLoop(self.store, self.tables, self._spawn, workers)
         self.lobby = Lobby(self.store, self.tables, self.play)
+        from game.online.daily import DailyBoard
+
+        self.play.daily_board = DailyBoard(Path(data_dir))
         #: What each message type is handled by (protocol.check_message knows the types).
         self.handlers: dict[str, Callable[[Conn, dict], None]] = {
             "hello": self._on_hello, "ping": self._on_ping,
             "create": self.lobby.on_create, "host": self.lobby.on_host, "configure": self.lobby.on_configure,
             "kick": self.lobby.on_kick, "join": self.lobby.on_join,
             "act": self.play.on_act, "say": self.play.on_say,
+            "daily": self.lobby.on_daily, "daily_board": self.lobby.on_daily_board,
         }
         self.ws_server: Server | None = None
         self.loop: asyncio.AbstractEventLoop | None = None

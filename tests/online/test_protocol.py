@@ -32,6 +32,8 @@ VALID: dict[str, dict] = {
                                                      "marriage": False}},
     "say": {"type": "say", "phrase": "good_game"},
     "ping": {"type": "ping"},
+    "daily": {"type": "daily", "game": "scopa", "preset": "classica"},
+    "daily_board": {"type": "daily_board", "game": "briscola", "preset": None, "date": "2026-12-01"},
 }
 
 #: Per field, values of the wrong JSON type or out of range (every one must be refused).
@@ -57,6 +59,8 @@ BAD_VALUES: dict[str, list] = {
                {"kind": "close", "card": "7D"}, {"kind": "play", "card": 7}, {"kind": "play", "card": "7D",
                                                                               "capture": ["3C"] * 21}],
     "phrase": ["hello", "", None, 1, "Well played!"],
+    "preset": ["", "Classica!", 3, ["classica"], True],
+    "date": ["2026-13-01", "2026-02-30", "1.12.2026", "2026-1-1", 20261201, "", True, ["2026-12-01"]],
 }
 
 

@@ -83,10 +83,10 @@ def cases() -> list[tuple[str, int, dict, int]]:
     return out
 
 
-def run_checked(gid: str, players: int, options: dict, seed: int) -> dict[str, int]:
+def run_checked(gid: str, players: int, options: dict, seed: int, deals: int | None = None) -> dict[str, int]:
     rules = make_rules(gid, None, players, options)
     bots = [make_bot("greedy", rules, s, seed) for s in range(players)]
-    m = Match(rules, seed, bots)
+    m = Match(rules, seed, bots, deals=deals)
     redactors = [SeatRedactor(rules, s) for s in range(players)]
     known: list[set[str]] = [set() for _ in range(players)]
     stream: list[list[dict]] = [[] for _ in range(players)]
@@ -155,3 +155,33 @@ def test_own_hand_and_face_up_card_stay_and_the_seed_goes():
                     assert deal["stock"][:-1] == [None] * (len(real["stock"]) - 1)
                 else:
                     assert deal["stock"] == [None] * len(real["stock"])
+
+
+def daily_cases() -> list[tuple[str, str]]:
+    from game.daily import presets_of
+
+    return [(gid, p) for gid in game_ids() for p in presets_of(gid)]
+
+
+@pytest.mark.parametrize("gid,preset", daily_cases())
+def test_a_server_daily_deal_sends_no_hidden_card_and_no_seed(gid, preset, tmp_path):
+    """The club server's daily deal (game.online.daily): its table deals a 62-bit secret
+    seed, its first deal only; every seat's stream keeps the property above, and neither the
+    seed nor anything but its commitment is in what a client may be sent while the day is open."""
+    import datetime as dt
+
+    from game.online.daily import DailyBoard
+
+    board = DailyBoard(tmp_path)
+    today = dt.date.today()
+    deal, word = board.rules_deal(today.isoformat(), gid, preset)
+    counts = run_checked(gid, deal.players, dict(deal.options), deal.seed, deals=1)
+    assert counts["checked"] > 0 and counts["hidden"] > 0
+    rules = deal.rules()
+    events = Match(rules, deal.seed, [make_bot("greedy", rules, s, 1) for s in range(rules.players)], deals=1).run()
+    for seat in range(rules.players):
+        got = seat_events(rules, events, seat)
+        assert got[0]["seed"] is None and got[0]["deals"] == 1
+        assert str(deal.seed) not in str(got)
+    info = board.public(today.isoformat(), gid, preset, today)
+    assert info["seed"] is None and info["nonce"] is None and str(deal.seed) not in str(info)
