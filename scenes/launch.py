@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="cardavia",
         description="Cardavia — the card games of Italy and Austria against the computer.",
-        epilog="Headless commands: 'simulate' and 'verify' (see 'main.py simulate --help'). "
+        epilog="Headless commands: 'simulate', 'verify' and 'daily' (see 'main.py simulate --help'). "
                "'main.py replay FILE' opens a record in the replay viewer. "
                "In the window: F11 fullscreen, F12 screenshot.",
     )
