@@ -88,6 +88,7 @@ class Table:
             "host_token_sha256": self.host_hash, "pause_seconds": self.pause_seconds,
             "ai_takes_over": self.ai_takes_over, "created": self.created,
             "started": self.started, "finished": self.finished,
+            "daily": self.daily,  # the data folder's copy only: a resumed daily table stays one
         }
 
     # What the table tells its connections: the lobby and the play loop both do.

@@ -210,6 +210,8 @@ class TableServer:
             raise ValueError(f"{len(seats)} seats for {rules.players} players")
         table = Table(st.code, rules, seats, meta["host_token_sha256"], int(meta["pause_seconds"]),
                       bool(meta["ai_takes_over"]), created=float(meta.get("created") or time.time()))
+        daily = meta.get("daily")
+        table.daily = daily if isinstance(daily, dict) and isinstance(daily.get("seed"), int) else None
         events = st.events
         if events:
             table.match = self.play.replay(rules, events)

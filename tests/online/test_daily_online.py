@@ -127,3 +127,32 @@ def test_a_daily_deal_on_the_server_end_to_end(tmp_path):
         host.close()
     finally:
         assert handle.stop(timeout=10)
+
+
+def test_a_daily_table_resumed_after_a_restart_stays_a_daily_table(tmp_path):
+    import time
+
+    handle = start_server_in_thread("127.0.0.1", 0, tmp_path, workers=1)
+    try:
+        host = Client(handle.url, "Bert")
+        created = host.request({"type": "daily", "game": "tressette", "preset": None}, "created")
+        code, token = created["code"], created["tokens"]["0"]
+        first = Player(handle.url, code, token, "Bert", seed=5, stop_after=4).start()
+        first.join(120)
+        daily = dict(handle.server.tables[code].daily)
+        host.close()
+    finally:
+        assert handle.stop(timeout=10)
+    handle = start_server_in_thread("127.0.0.1", 0, tmp_path, workers=1)
+    try:
+        table = handle.server.tables[code]
+        assert table.daily == daily and table.match.deal_limit == 1
+        again = Player(handle.url, code, first.token, "Bert", seed=6).start()
+        again.join(120)
+        board = handle.server.play.daily_board
+        deadline = time.monotonic() + 60
+        while not board.leaderboard(DAY, "tressette") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert [ln["name"] for ln in board.leaderboard(DAY, "tressette")] == ["Bert"]
+    finally:
+        assert handle.stop(timeout=10)
