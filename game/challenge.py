@@ -132,11 +132,12 @@ class DuplicatePlay:
 
     def lines(self, t: Translate, session: Session | None = None) -> list[str]:
         """Both halves side by side, and the duplicate difference once both are played."""
-        out = []
+        halves = []
         for half in (1, 2):
             if half in self.scores:
                 mine, theirs = self.scores[half]
-                out.append(t(f"duplicate.half{half}", mine=mine, theirs=f"{theirs:g}"))
+                halves.append(t(f"duplicate.half{half}", mine=mine, theirs=f"{theirs:g}"))
+        out = ["   |   ".join(halves)] if halves else []  # the two halves side by side on one line
         if self.total is not None:
             out.append(t("duplicate.total", diff=over_par(self.total, 0)))
         elif 1 in self.scores:
