@@ -13,12 +13,14 @@ from __future__ import annotations
 import ast
 import re
 import string
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from game.config import LANGUAGES, get_config
 from game.i18n import PLURAL_FORMS, I18n, load_locale
+from tests.source_tree import GROUP, Source, sources
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "nl", "de", "it")
@@ -43,8 +45,8 @@ SAME_AS_ENGLISH = {
 
 
 # ---------------------------------------------------------------------- keys the code uses
-def _sources() -> list[Path]:
-    return [p for d in CODE_DIRS if (ROOT / d).is_dir() for p in sorted((ROOT / d).rglob("*.py"))]
+def _sources() -> list[Source]:
+    return [s for s in sources() if s.rel.split("/")[0] in CODE_DIRS]
 
 
 def _key_shaped(s: str) -> bool:
@@ -92,12 +94,14 @@ def _loop_values(tree: ast.AST) -> dict[ast.AST, dict[str, list[str]]]:
     return out
 
 
-def code_keys() -> tuple[set[str], set[str]]:
-    """(full keys, prefixes of keys built at run time) found in the code."""
+@cache
+def code_keys() -> tuple[frozenset[str], frozenset[str]]:
+    """(full keys, prefixes of keys built at run time) found in the code (scanned once, when a
+    test first asks: not while the tests are collected)."""
     keys: set[str] = set()
     prefixes: set[str] = set()
-    for path in _sources():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for src in _sources():
+        tree = src.tree
         loops = _loop_values(tree)
         # The literal pieces of an f-string are prefixes, not keys.
         pieces = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
@@ -117,7 +121,7 @@ def code_keys() -> tuple[set[str], set[str]]:
                         keys.update(head + v for v in vals)
                         continue
                 prefixes.add(head)
-    return keys, prefixes
+    return frozenset(keys), frozenset(prefixes)
 
 
 def expected_keys() -> set[str]:
@@ -148,18 +152,19 @@ def expected_keys() -> set[str]:
     return keys
 
 
-CODE_KEYS, CODE_PREFIXES = code_keys()
-
-
+@pytest.mark.xdist_group(GROUP)
 def test_the_scan_finds_the_code_keys():
+    CODE_KEYS, CODE_PREFIXES = code_keys()
     # The scan itself works: literal, conditional and loop-built keys are all seen.
     assert {"menu.play", "table.thinking", "table.to_play", "pause.quit", "results.scopa.cards"} <= CODE_KEYS
     assert any(p.startswith("refusals.") for p in CODE_PREFIXES)
     assert len(CODE_KEYS) > 100
 
 
+@pytest.mark.xdist_group(GROUP)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_key_the_code_uses_exists(lang):
+    CODE_KEYS, CODE_PREFIXES = code_keys()
     table = TABLES[lang]
     missing = sorted(k for k in CODE_KEYS | expected_keys() if k not in table)
     assert not missing, f"{lang}.yaml lacks {missing}"
