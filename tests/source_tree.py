@@ -24,6 +24,7 @@ class Source:
     module: str  # "game.config" ("" for main.py)
     lines: int
     tree: ast.Module
+    nodes: tuple[ast.AST, ...]  # every node of the tree, as ast.walk gives them (walked once)
 
 
 def module_name(rel: str) -> str:
@@ -41,6 +42,7 @@ def sources() -> tuple[Source, ...]:
     for path in files:
         text = path.read_text(encoding="utf-8")
         rel = path.relative_to(ROOT).as_posix()
+        tree = ast.parse(text, filename=rel)
         out.append(Source(path, rel, "" if rel == "main.py" else module_name(rel), len(text.splitlines()),
-                          ast.parse(text, filename=rel)))
+                          tree, tuple(ast.walk(tree))))
     return tuple(out)

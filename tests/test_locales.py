@@ -54,7 +54,7 @@ def _key_shaped(s: str) -> bool:
         and not re.search(r"\.(ya?ml|py|json|png|txt)$", s)
 
 
-def _loop_values(tree: ast.AST) -> dict[ast.AST, dict[str, list[str]]]:
+def _loop_values(nodes: tuple[ast.AST, ...]) -> dict[ast.AST, dict[str, list[str]]]:
     """For every node inside ``for x in ("a", "b")`` loops (and comprehensions): {name: values}."""
     out: dict[ast.AST, dict[str, list[str]]] = {}
 
@@ -81,7 +81,7 @@ def _loop_values(tree: ast.AST) -> dict[ast.AST, dict[str, list[str]]]:
             return {target.elts[0].id: vals}
         return {}
 
-    for node in ast.walk(tree):
+    for node in nodes:
         scopes: dict[str, list[str]] = {}
         if isinstance(node, ast.For):
             scopes = bind(node.target, node.iter)
@@ -101,11 +101,10 @@ def code_keys() -> tuple[frozenset[str], frozenset[str]]:
     keys: set[str] = set()
     prefixes: set[str] = set()
     for src in _sources():
-        tree = src.tree
-        loops = _loop_values(tree)
+        loops = _loop_values(src.nodes)
         # The literal pieces of an f-string are prefixes, not keys.
-        pieces = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
-        for node in ast.walk(tree):
+        pieces = {id(v) for n in src.nodes if isinstance(n, ast.JoinedStr) for v in n.values}
+        for node in src.nodes:
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and _key_shaped(node.value) \
                     and id(node) not in pieces:
                 keys.add(node.value)

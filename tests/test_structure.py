@@ -45,9 +45,9 @@ pytestmark = pytest.mark.xdist_group(GROUP)  # one worker parses the tree for al
 
 
 # ---------------------------------------------------------------------- game-id literals
-def _docstring_nodes(tree: ast.AST) -> set[int]:
+def _docstring_nodes(nodes: Iterable[ast.AST]) -> set[int]:
     ids = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = getattr(node, "body", [])
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
@@ -60,8 +60,8 @@ def game_id_literals() -> list[str]:
     ids = set(game_ids())
     found = []
     for src in sources():
-        docs = _docstring_nodes(src.tree)
-        for node in ast.walk(src.tree):
+        docs = _docstring_nodes(src.nodes)
+        for node in src.nodes:
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
                 if node.value in ids and node.value not in src.path.stem:
                     found.append(f"{src.rel}:{node.lineno}: {node.value!r}")
@@ -146,11 +146,11 @@ def _patterns(expr: ast.expr, scopes: list[dict[str, list[ast.expr]]], depth: in
     return out
 
 
-def _module_strings(tree: ast.AST, modules: Iterable[str]) -> set[str]:
+def _module_strings(nodes: Iterable[ast.AST], modules: Iterable[str]) -> set[str]:
     """Product modules named by a string constant of the file (``"pkg.mod"`` or ``"pkg.mod:attr"``)."""
     known = set(modules)
     out = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             name = node.value.split(":")[0]
             if name in known:
@@ -158,10 +158,15 @@ def _module_strings(tree: ast.AST, modules: Iterable[str]) -> set[str]:
     return out
 
 
-def _type_checking_nodes(tree: ast.AST) -> set[int]:
+def _names_type_checking(test: ast.expr) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == "TYPE_CHECKING"
+               or isinstance(n, ast.Attribute) and n.attr == "TYPE_CHECKING" for n in ast.walk(test))
+
+
+def _type_checking_nodes(nodes: Iterable[ast.AST]) -> set[int]:
     inside: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+    for node in nodes:
+        if isinstance(node, ast.If) and _names_type_checking(node.test):
             for stmt in node.body:
                 inside |= {id(n) for n in ast.walk(stmt)}
     return inside
@@ -181,12 +186,13 @@ def _functions(tree: ast.AST) -> dict[int, ast.AST]:
     return owner
 
 
-def import_edges(tree: ast.Module, module: str, rel: str, modules: set[str],
-                 is_package: bool = False) -> tuple[list[Edge], list[str]]:
+def import_edges(tree: ast.Module, module: str, rel: str, modules: set[str], is_package: bool = False,
+                 nodes: tuple[ast.AST, ...] | None = None) -> tuple[list[Edge], list[str]]:
     """The product modules that ``module`` imports, each with its line and how; and the dynamic
-    imports whose names cannot be told (``"rel:line: text"``)."""
+    imports whose names cannot be told (``"rel:line: text"``). ``nodes``: the tree, walked."""
+    nodes = tuple(ast.walk(tree)) if nodes is None else nodes
     lazy = _functions(tree)
-    typing_only = _type_checking_nodes(tree)
+    typing_only = _type_checking_nodes(nodes)
     module_scope = _string_bindings(tree)
     package = module if is_package else module.rpartition(".")[0]
     own_packages = {module.rsplit(".", i)[0] for i in range(module.count(".") + 1)}
@@ -206,7 +212,7 @@ def import_edges(tree: ast.Module, module: str, rel: str, modules: set[str],
             if name in modules and name != module and name not in own_packages:
                 edges.append(Edge(module, name, rel, node.lineno, how))
 
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 add(alias.name, node, "")
@@ -233,7 +239,7 @@ def import_edges(tree: ast.Module, module: str, rel: str, modules: set[str],
                 for t in targets:
                     add(t, node, "importlib" if "*" not in shown else f"importlib {shown}")
                 continue
-            named = _module_strings(tree, modules) - {module}
+            named = _module_strings(nodes, modules) - {module}
             if not named:
                 unknown.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
             for t in sorted(named):
@@ -248,7 +254,7 @@ def import_graph(srcs: Iterable[Source]) -> tuple[dict[str, list[Edge]], list[st
     graph: dict[str, list[Edge]] = {}
     unknown: list[str] = []
     for s in srcs:
-        edges, blind = import_edges(s.tree, s.module, s.rel, modules, s.path.name == "__init__.py")
+        edges, blind = import_edges(s.tree, s.module, s.rel, modules, s.path.name == "__init__.py", s.nodes)
         graph[s.module] = edges
         unknown += blind
     return graph, unknown
@@ -329,7 +335,8 @@ def test_no_import_circles():
 
 
 def _graph_of(files: dict[str, str]) -> tuple[dict[str, list[Edge]], list[str]]:
-    srcs = [Source(Path(rel), rel, module_name(rel), len(text.splitlines()), ast.parse(text))
+    trees = {rel: ast.parse(text) for rel, text in files.items()}
+    srcs = [Source(Path(rel), rel, module_name(rel), len(text.splitlines()), trees[rel], tuple(ast.walk(trees[rel])))
             for rel, text in files.items()]
     return import_graph(srcs)
 
@@ -372,9 +379,9 @@ def test_the_circle_check_sees_type_checking_and_importlib():
 PURE = ("game", "scenes/table/model.py", "scenes/table/controller.py")
 
 
-def _all_imports(tree: ast.AST) -> set[str]:
+def _all_imports(nodes: Iterable[ast.AST]) -> set[str]:
     out = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -386,7 +393,7 @@ def _all_imports(tree: ast.AST) -> set[str]:
 def test_pure_modules_never_import_pygame(place):
     picked = [s for s in sources() if s.rel == place or s.rel.startswith(place + "/")]
     assert picked
-    offenders = [s.rel for s in picked if "pygame" in {n.split(".")[0] for n in _all_imports(s.tree)}]
+    offenders = [s.rel for s in picked if "pygame" in {n.split(".")[0] for n in _all_imports(s.nodes)}]
     assert not offenders
 
 
