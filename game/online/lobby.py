@@ -71,6 +71,8 @@ class Lobby:
             raise Refusal("limit", f"one connection makes at most {P.MAX_TABLES_PER_CONNECTION} tables")
         if self.active_tables() >= P.MAX_TABLES:
             raise Refusal("limit", "the server has as many tables as it can take: try again later")
+        if not self.store.has_room():  # a full disk: the tables under way keep what space is left
+            raise Refusal("limit", "the server's disk is full: it takes no new table now (those under way play on)")
         rules, seats = self._config(msg)
         code = P.new_code()
         while code in self.tables or self.store.exists(code):
