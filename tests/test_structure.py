@@ -12,10 +12,10 @@
   * ``importlib.import_module(...)`` / ``import_module(...)`` / ``__import__(...)`` calls.
     Their names are followed *conservatively but accurately*: a literal names its module; an
     f-string or ``+`` concatenation whose text parts (and names bound to string constants in
-    the same module or function) give a known prefix such as ``f"game.ai.hooks_{id}"``
-    stands for every product module that fits that pattern (each formatted part matching any
-    dotted name) and no other; a plain variable is followed to its assignments in the same
-    function or module. A name that comes from data (``BOTS[name]``, a registry entry) counts
+    the same module or function) give a known prefix or suffix, such as
+    ``f"game.games.{id}.{part}"`` or ``f"{package}.tuning"``, stands for every product module
+    that fits that pattern (each unknown part matching any dotted name) and no other; a plain
+    variable is followed to its assignments in the same function or module. A name that comes from data (``BOTS[name]``, a registry entry) counts
     as every product module named by a string constant of that module (``"scenes.menu"``,
     ``"game.ai.levels:HardBot"``): its table is where such names live. A dynamic import with
     no literal to go by at all fails the check, since a circle could hide behind it.
@@ -232,7 +232,7 @@ def import_edges(tree: ast.Module, module: str, rel: str, modules: set[str], is_
             owner = lazy.get(id(node))
             scopes = ([_string_bindings(owner)] if owner is not None else []) + [module_scope]
             patterns = _patterns(node.args[0], scopes)
-            if patterns is not None and not any(p.startswith(_ANY_NAME) for p in patterns):
+            if patterns is not None and all(re.search(r"\w", p.replace(_ANY_NAME, "")) for p in patterns):
                 regexes = [re.compile(p) for p in patterns]
                 targets = sorted(m for m in modules if any(r.fullmatch(m) for r in regexes))
                 shown = " | ".join(p.replace(_ANY_NAME, "*").replace("\\", "") for p in patterns)
@@ -326,7 +326,7 @@ def describe(circle: list[Edge]) -> str:
 
 def test_no_import_circles():
     graph, unknown = import_graph(sources())
-    assert not unknown, "dynamic imports whose module this test cannot tell (give them a literal prefix):\n" + \
+    assert not unknown, "dynamic imports whose module this test cannot tell (give them a literal prefix or suffix):\n" + \
         "\n".join(unknown)
     circles = import_circles(graph)
     groups = sorted(", ".join(sorted(g)) for g in import_groups(graph) if len(g) > 2)
@@ -363,6 +363,11 @@ def test_the_circle_check_sees_type_checking_and_importlib():
     assert [[e.source for e in c] for c in import_circles(graph)] == [["pk.core", "pk.hooks_x"]]
     blind = {"pk/__init__.py": "", "pk/a.py": "import importlib\ndef f(n):\n    return importlib.import_module(n)\n"}
     assert _graph_of(blind)[1] == ["pk/a.py:3: importlib.import_module(n)"]
+    suffixed = {"pk/__init__.py": "", "pk/x/__init__.py": "", "pk/x/tuning.py": "import pk.a\n", "pk/x/other.py": "",
+                "pk/a.py": "import importlib\ndef f(m):\n    return importlib.import_module(f'{m.__name__}.tuning')\n"}
+    graph, unknown = _graph_of(suffixed)
+    assert not unknown and {e.target for e in graph["pk.a"]} == {"pk.x", "pk.x.tuning"}
+    assert len(import_circles(graph)) == 1
     table = {"pk/__init__.py": "", "pk/b.py": "import pk.a\n",
              "pk/a.py": "import importlib\nT = {'x': 'pk.b:Cls'}\ndef f(n):\n"
                         "    return importlib.import_module(T[n].split(':')[0])\n"}
