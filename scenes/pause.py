@@ -72,8 +72,9 @@ class PauseScene(UIScene):
         surface.blit(theme.ornament(220), (box.centerx - 110, box.y + 68))
         self.ui.draw(surface)
         # Online the table's server keeps the match (and the seat, for coming back).
-        remote = getattr(getattr(self.table, "session", None), "remote", False)
-        saved = self.t("online.pause_note" if remote else "pause.saved")
+        session = getattr(self.table, "session", None)
+        kept_here = session is None or session.capabilities.save
+        saved = self.t("pause.saved" if kept_here else "online.pause_note")
         for i, line in enumerate(theme.wrap(saved, "sans", 13, box.w - 60, max_lines=2)):
             theme.blit_text(surface, line, (box.centerx, box.bottom - 64 + i * 17), "sans", 13, theme.CREAM_DIM,
                             anchor="midtop")

@@ -11,6 +11,7 @@ from typing import Any
 
 import pygame
 
+from game.table_session import RecordSession
 from scenes.table import board
 from sprites import table_layout as TL
 from sprites import theme
@@ -31,11 +32,6 @@ BANNER_Y = 138
 class _Glow:
     def __init__(self, value: float):
         self.value = value
-
-
-class _NoSession:
-    thinking = False
-    to_act = None
 
 
 class _NoStory:
@@ -75,7 +71,7 @@ class HudView:
         self.backs = {s: list(model.hands[s]) for s in range(self.players)}
         actor = scene.actor()
         self.active_glow = {s: _Glow(1.0 if s == actor else 0.0) for s in range(self.players)}
-        self.session = _NoSession()
+        self.session = RecordSession(scene.rules, scene.seat)
         self.idle = True
         self.story = _NoStory()
         self.motion = _Words(caption, scene.fresh_caption())

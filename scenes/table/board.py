@@ -67,7 +67,7 @@ def hands_open(s: Any) -> bool:
     controller counts such a match as practice. Never at an online table: the other hands
     arrive hidden (None), drawn as backs."""
     return bool(getattr(s.app.settings, "open_hands", False)) and not s.spectator \
-        and not getattr(s.session, "remote", False)
+        and s.session.capabilities.open_hands
 
 
 def open_hand_places(s: Any) -> dict[str, TL.Place]:

@@ -44,19 +44,21 @@ def build(s: Any, ui: UI) -> tuple[dict[str, Button], Button, list[Button]]:
     buttons: dict[str, Button] = {}
     # Help against the computer above the decisions (an all-computer table has none); an
     # online table has the quick messages there instead.
-    remote = bool(getattr(s.session, "remote", False))
-    helpers = 0 if c.spectator else (1 if remote else 2)
+    caps = s.session.capabilities
+    helpers = 0 if c.spectator else int(caps.chat) + int(caps.suggest) + int(caps.undo)
     rects = s.layout.buttons(len(specs) + helpers)
     for (name, label, fn, legal), rect in zip(specs, rects[helpers:]):
         b = Button(rect, label, fn, size=14, name=name, enabled=(lambda legal=legal: s.can_act and legal()))
         buttons[name] = ui.add(b)
-    if remote and helpers:
-        buttons["say"] = ui.add(Button(rects[0], lambda: s.t("online.say_button"), s.online.toggle_menu, size=14,
+    free = iter(rects[:helpers])
+    if helpers and caps.chat:
+        buttons["say"] = ui.add(Button(next(free), lambda: s.t("online.say_button"), s.online.toggle_menu, size=14,
                                        name="say"))
-    elif helpers:
-        buttons["suggest"] = ui.add(Button(rects[0], lambda: s.t("suggest.button"), c.suggest, size=14,
+    if helpers and caps.suggest:
+        buttons["suggest"] = ui.add(Button(next(free), lambda: s.t("suggest.button"), c.suggest, size=14,
                                            name="suggest", enabled=lambda: s.can_act and not c.suggesting))
-        buttons["undo"] = ui.add(Button(rects[1], lambda: s.t("undo.button"), c.take_back, size=14, name="undo",
+    if helpers and caps.undo:
+        buttons["undo"] = ui.add(Button(next(free), lambda: s.t("undo.button"), c.take_back, size=14, name="undo",
                                         enabled=c.can_take_back))
     menu = ui.add(Button(TL.MENU_RECT, lambda: s.t("table.menu"), s.open_pause, style="secondary", size=14,
                          icon="≡", name="menu"))

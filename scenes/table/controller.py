@@ -54,9 +54,9 @@ class TableController:
         self.rules = session.rules
         #: All seats AI (the smoke test, demos): watch from seat 0, record no statistics.
         self.spectator = session.human_seat is None
-        #: An online table (game.online.client.RemoteSession): the server keeps the record;
-        #: no local save, statistics, replays, suggestions or undo.
-        self.remote = bool(getattr(session, "remote", False))
+        #: What this session offers (game.table_session): an online seat's server keeps the
+        #: record, so it has no local save, statistics, replays, suggestions or undo.
+        self.caps = session.capabilities
         self.human = session.human_seat if session.human_seat is not None else 0
         self.human_team = self.rules.team_of(self.human)
         self.finished = False        # stats recorded, save cleared
@@ -124,7 +124,7 @@ class TableController:
     def save(self) -> None:
         from game import saves
 
-        if self.remote:
+        if not self.caps.save:
             self.finished = self.finished or self.session.over
             return
         if self.session.over:
@@ -140,12 +140,13 @@ class TableController:
 
     def finish_match(self) -> None:
         """Once, when the match ends: statistics, and the save is cleared."""
-        from game import saves, stats
+        from game import saves
 
         self.finished = True
         if self.spectator:
             return
-        saves.clear_match()
+        if self.caps.save:
+            saves.clear_match()
         m = self.session.match
         winner = m.winner
         outcome = "drawn" if winner is None else ("won" if winner == self.human_team else "lost")
@@ -155,20 +156,31 @@ class TableController:
         margin = mine - max(others) if others else 0
         if self.rules.totals_count_down:
             margin = -margin  # fewer left is better (the Schnapsen Bummerl)
+        problem = self._count_result(margin, outcome) if self.caps.statistics else None
+        if problem:
+            self.app.toast(problem)
+        if self.caps.replays:
+            self._keep_replay()
+
+    def _count_result(self, margin: int, outcome: str) -> str | None:
+        """The finished match in the statistics; the problem in words, None when counted."""
+        from game import stats
+
         try:
             mode = self.rules.game.mode_for(self.rules.players).id
             # A match with a decision taken back is practice; one with suggestions says so.
             from game.variants import variant_key  # each preset / custom set keeps its own record
 
             problem = stats.record_result(self.rules.game_id, mode, outcome, abs(margin),
-                                          practice=self.session.undos > 0 or getattr(self.session, "open_hands", False),
+                                          practice=self.session.undos > 0 or self.session.open_hands,
                                           suggested=self.session.suggestions > 0,
                                           variant=variant_key(self.rules.game, self.rules.options, self.rules.players))
         except (ValueError, OSError) as e:
             problem = str(e)
-        if problem:
-            self.app.toast(problem)
-        # Kept for Replays (issue 21): the record, who played which seat, practice or not.
+        return problem
+
+    def _keep_replay(self) -> None:
+        """Kept for Replays (issue 21): the record, who played which seat, practice or not."""
         from game import replays
 
         _, kept = replays.keep_session(self.session, getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT))
@@ -180,7 +192,7 @@ class TableController:
         match is practice, and the save says so (a resume keeps it)."""
         s = self.session
         shown = bool(getattr(self.app.settings, "open_hands", False))
-        if self.spectator or self.remote or s.over or getattr(s, "open_hands", False) or not shown:
+        if self.spectator or not self.caps.open_hands or s.over or s.open_hands or not shown:
             return
         s.open_hands = True
         self.app.toast(self.app.t("replay.open_hands_on"))
@@ -389,7 +401,7 @@ class TableController:
         """G / the Suggest button: the normal level's choice for this decision, shown on the
         card (and chosen, so Enter or a click plays it), with its reason. Worked out in a
         worker thread when the session is threaded; counted in the statistics."""
-        if not self.can_act or self.spectator or self.remote:
+        if not self.can_act or self.spectator or not self.caps.suggest:
             return
         key = self._decision_key()
         if self.current_suggestion() is not None:
@@ -471,7 +483,7 @@ class TableController:
         """Ctrl+Z / the Undo button: the human's last decision and the computer's plays after
         it are taken back, until the deal is scored; the table shows the position again. The
         match then counts as practice. Refused (with the reason) when nothing can be."""
-        if self.spectator or self.remote or self.host.final_panel or self.host.motion.awaiting_results:
+        if self.spectator or not self.caps.undo or self.host.final_panel or self.host.motion.awaiting_results:
             return False
         if not self.session.can_undo:
             scored = self.session.match.deal_start > 0 and not self.session.over

@@ -237,7 +237,7 @@ def draw_final(surface: pygame.Surface, s: Any) -> None:
     theme.heading(surface, s.t("table.match_over"), (640, box.y + 28), 26, anchor="midtop")
     theme.blit_text(surface, s.t(msg), (640, box.y + 84), "serif", 20, theme.CREAM, anchor="midtop")
     a, b = final_buttons()
-    again = "online.again" if getattr(s.session, "remote", False) else "table.play_again"  # online: another table
+    again = "online.again" if s.session.capabilities.again == "another_table" else "table.play_again"
     for r, key, primary in ((a, again, True), (b, "table.to_menu", False)):
         body = theme.rounded(r.size, 12, (*theme.BRASS, 255) if primary else (12, 34, 24, 220), 1,
                              (*theme.BRASS_DARK, 255))

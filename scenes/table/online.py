@@ -35,7 +35,7 @@ class OnlineTable:
     def __init__(self, s: Any):
         self.s = s
         self.session = s.session
-        self.active = bool(getattr(self.session, "remote", False))
+        self.active = self.session.capabilities.streamed
         self.menu_open = False
         self.rewinds = getattr(self.session, "rewinds", 0)
         #: Received phrases being shown: [seat, text, seconds left].

@@ -151,7 +151,7 @@ class TableScene(Scene):
             self.session.start()
             self.controller.pull()
             return
-        if self.controller.remote and not self.session.match.decisions:
+        if self.session.capabilities.streamed and not self.session.match.decisions:
             self.controller.pull()  # an online match just begun: its first deal is dealt as at home
             return
         self.session.take_events()  # already in the record, which is replayed below
@@ -172,15 +172,15 @@ class TableScene(Scene):
 
     def given_names(self) -> dict[int, str]:
         """Friends' own names at an online table, by seat (the viewer is always "You")."""
-        names_of = getattr(self.session, "seat_names", None)
-        given = names_of() if callable(names_of) else {}
-        return {k: v for k, v in given.items() if k != self.human}
+        if not self.session.capabilities.given_names:
+            return {}
+        return {k: v for k, v in self.session.seat_names().items() if k != self.human}
 
     def seat_name(self, seat: int, subject: bool = False) -> str:
-        given = self.given_names().get(seat) if getattr(self.session, "remote", False) else None
+        """The seat's label; ``subject``: as a sentence's subject ("Il compagno sta pensando…")."""
+        given = self.given_names().get(seat)
         if given:
             return given
-        """The seat's label; ``subject``: as a sentence's subject ("Il compagno sta pensando…")."""
         return names.seat_name(self.t, seat, self.human, self.players, subject, self.rules.team_of)
 
     def team_name(self, team: int) -> str:
@@ -225,9 +225,6 @@ class TableScene(Scene):
 
     def asked_marriage(self) -> None:
         buttons.place_ask_buttons(self)
-
-    def hand_codes(self) -> list[str]:
-        return list(self.hand)
 
     def show_overlay(self, name: str | None) -> None:
         """Show one of :data:`OVERLAYS` (``--overlay``); an unknown name shows nothing."""
@@ -442,7 +439,7 @@ class TableScene(Scene):
     def play_again(self) -> None:
         """A new match of the same game, options and players: it replaces this table. Online:
         back to hosting or joining a table."""
-        if self.controller.remote:
+        if self.session.capabilities.again == "another_table":
             self.close()
             self.app.stack.pop_to("online")
             return

@@ -35,6 +35,7 @@ from game.online import client, headless
 from game.online.serving import start_server_in_thread
 from game.rules.base import play
 from game.settings import Settings
+from game.table_session import ONLINE
 from scenes.app import TICK, App
 from scenes.online import fields, hosting
 from scenes.table import model as M
@@ -187,7 +188,7 @@ def test_host_lobby_table_flow_by_keys(online):
     pump(app, lambda: top(app).name == "table", "the table")
     table = top(app)
     assert app.stack.names()[-3:] == ["online", "online_host", "table"]
-    assert table.session.remote and table.human == 0
+    assert table.session.capabilities is ONLINE and table.human == 0
     assert "suggest" not in table.buttons and "undo" not in table.buttons and "say" in table.buttons
     pump(app, lambda: table.can_act, "the player's first turn")
     # The other hand arrives hidden: the model holds None for each of its cards, drawn face down.
@@ -308,7 +309,7 @@ def test_join_flow_by_keys(server):
     pump(app, lambda: top(app).name in ("online_lobby", "table"), "the lobby")
     pump(app, lambda: top(app).name == "table", "the table")
     table = top(app)
-    assert table.human == 1 and table.session.remote
+    assert table.human == 1 and table.session.capabilities is ONLINE
     # Two moves, then the window leaves the table (Esc, Quit to menu) in the middle of the match…
     moves = [0]
 
@@ -528,7 +529,7 @@ def test_the_online_texts_fit_in_every_language(lang):
     cfg = get_config()
     game = next(g for g, c in cfg.games.items() if 4 in c.players)
     s = Session.new(game, None, 4, None, 7, human_seat=0, threaded=False)
-    s.remote = True
+    s.capabilities = ONLINE
     s.lobby = {"seats": [{"name": "Wwwwwwwwwwwwwwwwwwww"} for _ in range(4)]}
     app.open_path("menu")
     table = make_scene(app, "table", session=s)

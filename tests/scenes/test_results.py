@@ -11,6 +11,7 @@ import pytest
 from game.config import get_config
 from game.i18n import I18n
 from game.settings import Settings
+from game.table_session import ONLINE
 from scenes import results
 from scenes.app import TICK, App
 from scenes.launch import main
@@ -439,7 +440,7 @@ def test_an_online_match_end_has_no_replay_row_and_no_room_kept_for_it():
     local, _ = open_over_table(app, "scopa", to_end=True)
     assert local.offers_replay and {"watch_replay", "save_record"} <= {w.name for w in local.ui.widgets}
     s, de, me = demo("scopa", True)
-    remote = NS(**{k: getattr(s, k) for k in ("rules", "match", "human_seat", "seed")}, remote=True)
+    remote = NS(**{k: getattr(s, k) for k in ("rules", "match", "human_seat", "seed")}, capabilities=ONLINE)
     app.stack.push(FakeTable(app))
     assert app.open_scene("results", session=remote, deal_end=de, match_end=me)
     online = app.stack.top
