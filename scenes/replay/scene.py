@@ -369,7 +369,7 @@ class ReplayScene(Scene):
 
         surface.blit(theme.table_background(), (0, 0))
         if self.rules is not None and self.model is not None:
-            shown = view.HudView(self, self.model, self.caption())
+            shown = view.hud_view(self, self.model, self.caption())
             hud.draw_hud(surface, shown)
             view.draw_cards(surface, self, self.model, self._painter())
             hud.draw_caption(surface, shown)

@@ -90,7 +90,7 @@ def play_to_results(app: App, table: Any, also: Callable[[], None] | None = None
     moves = [0]
 
     def step() -> None:
-        if top(app) is table and table.can_act:
+        if top(app) is table and table.controller.can_act:
             press(app, pygame.K_RETURN)
             moves[0] += 1
         if also is not None:
@@ -190,16 +190,16 @@ def test_host_lobby_table_flow_by_keys(online):
     assert app.stack.names()[-3:] == ["online", "online_host", "table"]
     assert table.session.capabilities is ONLINE and table.human == 0
     assert "suggest" not in table.buttons and "undo" not in table.buttons and "say" in table.buttons
-    pump(app, lambda: table.can_act, "the player's first turn")
+    pump(app, lambda: table.controller.can_act, "the player's first turn")
     # The other hand arrives hidden: the model holds None for each of its cards, drawn face down.
     other = table.model.hands[1]
     assert other and all(c is None for c in other) and all(c is not None for c in table.model.hand)
-    assert len(table.backs[1]) == len(other)
+    assert len(table.motion.backs[1]) == len(other)
     # The friend is called by the name they chose: on their plate and in the told plays.
-    assert table.seat_name(1) == "Bruno" and table.seat_name(0) == table.t("table.you")
+    assert table.names.seat_name(1) == "Bruno" and table.names.seat_name(0) == table.t("table.you")
     assert table.motion.narrator.name(1) == "Bruno"
     if table.players != 4:  # two players: the scores are the seats' own, named alike
-        assert table.team_name(1) == "Bruno" and table.motion.narrator.team(1) == "Bruno"
+        assert table.names.team_name(1) == "Bruno" and table.motion.narrator.team(1) == "Bruno"
     with theme.measure_text() as m:
         app.render(1.0)
     assert "Bruno" in {s for s, _, _ in m.entries}
@@ -207,7 +207,7 @@ def test_host_lobby_table_flow_by_keys(online):
     before = list(table.model.hand)
     press(app, pygame.K_g)
     press(app, pygame.K_z, pygame.KMOD_CTRL)
-    assert table.suggestion is None and table.refusal is None and table.model.hand == before
+    assert table.controller.suggestion is None and table.refusal is None and table.model.hand == before
     # Quick messages: Q opens them, 1 sends the first; the friend's arrives as a bubble by its plate.
     press(app, pygame.K_q)
     assert table.online.menu_open
@@ -219,7 +219,7 @@ def test_host_lobby_table_flow_by_keys(online):
     assert [b[1] for b in table.online.bubbles if b[0] == 1] == ["Thanks"]
     app.render(1.0)
     # A play the server refuses comes back with its rule id and is shown in the player's words.
-    pump(app, lambda: table.can_act, "the player's turn")
+    pump(app, lambda: table.controller.can_act, "the player's turn")
     seen = set(table.model.hand) | set(table.model.table) | {c for _, c in table.model.trick}
     stranger = next(f"{r}{suit}" for r in table.rules.deck.ranks() for suit in "DCSB" if f"{r}{suit}" not in seen)
     assert table.controller.submit(play(stranger))  # sent: only the server judges it
@@ -314,10 +314,10 @@ def test_join_flow_by_keys(server):
     moves = [0]
 
     def two_moves() -> None:
-        if top(app) is table and table.can_act:
+        if top(app) is table and table.controller.can_act:
             press(app, pygame.K_RETURN)
             moves[0] += 1
-    pump(app, lambda: moves[0] >= 2 and not table.can_act, "two moves", two_moves)
+    pump(app, lambda: moves[0] >= 2 and not table.controller.can_act, "two moves", two_moves)
     press(app, pygame.K_ESCAPE)
     assert top(app).name == "pause"
     for _ in range(3):

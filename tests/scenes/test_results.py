@@ -313,9 +313,9 @@ def test_the_results_name_the_seats_as_the_table_does(game, players):
                        threaded=False, preselect=False)
     s, de, _ = demo(game, players=players)
     cols = results.breakdown(app.i18n.t, s.rules, de, 0, "en").columns
-    assert cols == [table.team_name(t) for t in range(s.rules.teams)]
+    assert cols == [table.names.team_name(t) for t in range(s.rules.teams)]
     if players < 4:  # a seat is its own team: the names on the plates
-        assert cols == [table.seat_name(seat) for seat in range(players)]
+        assert cols == [table.names.seat_name(seat) for seat in range(players)]
 
 
 def test_menu_button_returns_to_the_menu_by_tab_and_enter():
