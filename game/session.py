@@ -120,9 +120,6 @@ class Session:
         job = self._job
         return None if job is None else job.thread
 
-    #: The old name of :attr:`worker` (tests/scenes/test_close.py reads it).
-    _thread = worker
-
     @property
     def decisions(self) -> list[tuple[int, Action]]:
         """Every decision of the match so far, (seat, Action), in order (read-only)."""
