@@ -19,6 +19,7 @@ from game.config import ConfigError, get_config
 from game.match import Match
 from game.record import write_record
 from game.rules import make_rules
+from game.storage import not_regular
 
 
 class _Parser(argparse.ArgumentParser):
@@ -91,6 +92,10 @@ def simulate(args: argparse.Namespace) -> int:
         links = [n for n in taken if os.path.islink(out / n)]
         if links:
             raise ValueError(f"{out / links[0]} is a symbolic link; it is not written through")
+        for n in taken:  # --force replaces only a file: never a FIFO, a device, a socket, a folder
+            kind = not_regular(out / n)
+            if kind:
+                raise ValueError(f"{out / n} is {kind}, not a file; it is not replaced")
     seeds = random.Random(args.seed)
     wins = [0] * rules.teams
     draws = 0
@@ -145,7 +150,7 @@ def damaged(path: str) -> bool:
                 if not isinstance(ev, dict):
                     return True
                 last = ev
-        except (JSONError, RecordFormatError):
+        except (JSONError, RecordFormatError, OSError):
             return True
     return last is None or last.get("event") != "match_end"
 

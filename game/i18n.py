@@ -19,10 +19,10 @@ from typing import Any
 
 import yaml
 
-from game.config import LANGUAGES, data_dir
+from game.config_types import LANGUAGES, data_dir
+from game.safeyaml import LOADER, MAX_YAML_BYTES, ConfigError, scan_yaml
 
 FALLBACK = "en"
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: faster start-up
 
 #: Each language's name in its own language (what the language chooser shows).
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "it": "Italiano"}
@@ -88,18 +88,17 @@ def message_problem(template: str) -> str | None:
 def load_locale(lang: str, folder: Path | None = None) -> tuple[dict[str, Any], str | None]:
     """The flattened messages of ``lang`` and a problem message (None when all is well).
 
-    The file is checked before PyYAML builds anything (game.config.scan_yaml): no anchors or
+    The file is checked before PyYAML builds anything (game.safeyaml.scan_yaml): no anchors or
     aliases at all (an alias bomb in an unused key hung the game), nesting and size bounded,
     no key given twice. A message that cannot be used (:func:`message_problem`) is left out
     (the English one, or the key, shows instead) and named in the problem."""
-    from game.config import MAX_YAML_BYTES, ConfigError, scan_yaml
     from game.safejson import JSONError, read_bytes
 
     path = (folder or locales_dir()) / f"{lang}.yaml"
     try:
         text = read_bytes(path, MAX_YAML_BYTES).decode("utf-8")
         lines = scan_yaml(text, path.name, allow_aliases=False, max_depth=MAX_DEPTH)
-        data = yaml.load(text, Loader=_LOADER)
+        data = yaml.load(text, Loader=LOADER)
     except FileNotFoundError:
         return {}, f"{path.name}: file not found"
     except JSONError as e:
@@ -187,10 +186,6 @@ class I18n:
 
     def subscribe(self, fn: Callable[[str], None]) -> None:
         self._listeners.append(fn)
-
-    def unsubscribe(self, fn: Callable[[str], None]) -> None:
-        if fn in self._listeners:
-            self._listeners.remove(fn)
 
     def has(self, key: str, lang: str | None = None) -> bool:
         return key in self._table(lang or self.language)

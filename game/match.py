@@ -133,10 +133,6 @@ class Match:
         self.events += out
         return out
 
-    def bot_to_act(self) -> Bot | None:
-        seat = self.to_act
-        return None if seat is None else self.bots[seat]
-
     def bot_turn(self) -> tuple[Bot, Any, list[Action]] | None:
         """The bot in the seat to act, ready for this decision (``begin_decision`` called with
         the decision's number), with its view and the legal actions; None when the match is

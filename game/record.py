@@ -214,6 +214,10 @@ class RecordStream:
         except JSONError as e:  # a line over the limits or not UTF-8
             self._ended = True
             raise RecordFormatError(e.line or self._count + 1, e.problem, damaged=True) from None
+        except OSError as e:  # a read error (EIO, a file on a disk going bad): damaged, never a bug
+            self._ended = True
+            raise RecordFormatError(self._count + 1, f"cannot read the file: {e.strerror or e}",
+                                    damaged=True) from None
         ev = parse_line(raw, number)
         self.rules_cls = check_event(ev, number, self.rules_cls)
         if self.head is None:

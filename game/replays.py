@@ -10,13 +10,22 @@ computer's level — and ``practice`` (a move was taken back, or the hands were 
 
 Listing reads only a record's first and last lines (its ``match`` and ``match_end``), through
 the hardened reader; an entry that cannot be read, or is not a finished match, is skipped
-with a note, never a crash. The folder never holds more than ``limit`` records: the oldest
-go when a new one is kept. Writes are atomic and never replace a file (game.storage).
-Nothing here imports pygame.
+with a note, never a crash. The folder never holds more than ``limit`` of the game's own
+records: the oldest go when a new one is kept. Writes are atomic and never replace a file
+(game.storage). Nothing here imports pygame.
+
+The folder is the game's, but a player may put records of their own in it: pruning removes
+only what the game kept — a file in its index (``index.json``, the names in the order they
+were kept, updated under a lock: two windows) that has its own naming. A folder without an
+index (kept by an older version) adopts the files that have the game's naming once. The
+index is all pruning reads, so it stays fast however many files the folder holds. A file or
+a symbolic link where the folder should be is set aside (``replays.bad``, as a damaged
+player file is) and a real folder made: nothing is ever written where a link points.
 """
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +34,7 @@ from typing import Any
 from game.record import FORMAT, MAX_LINE, RecordFormatError, check_event, dumps, parse_line
 from game.safejson import JSONError, is_int, open_regular
 from game.settings import user_data_dir
-from game.storage import write_bytes
+from game.storage import Problem, locked, quarantine, read_json, write_bytes, write_json
 
 FOLDER = "replays"
 SUFFIX = ".jsonl"
@@ -37,6 +46,11 @@ MAX_LIMIT = 5000
 TAIL_BYTES = 64 * 1024
 HUMAN = "human"
 _STAMP = "%Y%m%d-%H%M%S"
+#: The game's own list of the records it kept, oldest first (what pruning may remove).
+INDEX = "index.json"
+INDEX_FORMAT = 1
+#: The names the game gives what it keeps: <stamp>-<game>-<players>p[-n].jsonl.
+_OWN_NAME = re.compile(r"\d{8}-\d{6}-[a-z][a-z0-9_]*-\d+p(?:-\d+)?\.jsonl")
 
 
 def replays_dir() -> Path:
@@ -100,7 +114,8 @@ def keep(events: list[dict], seats: list[str] | None = None, practice: bool = Fa
          limit: Any = DEFAULT_LIMIT, folder: Path | None = None, now: float | None = None) -> tuple[Path | None, str | None]:
     """Keep a finished match's record (``events``: from its ``match`` line to ``match_end``).
 
-    Returns (the file, None), or (None, a one-line problem) — never raises. The oldest kept
+    Returns (the file, None), or (None, a one-line problem) — never raises; (the file, a
+    note) when a file or link in the folder's place was set aside first. The oldest kept
     matches beyond ``limit`` are removed afterwards; ``limit`` 0 keeps nothing."""
     limit = clamp_limit(limit)
     if limit == 0:
@@ -110,6 +125,9 @@ def keep(events: list[dict], seats: list[str] | None = None, practice: bool = Fa
     if events[-1].get("event") != "match_end":
         return None, "the match is not finished"
     folder = folder or replays_dir()
+    note = own_folder(folder)
+    if note is not None and not folder.is_dir():
+        return None, f"the match could not be kept ({note})"
     head = dict(events[0])
     if seats is not None:
         head["seats"] = list(seats)
@@ -122,8 +140,8 @@ def keep(events: list[dict], seats: list[str] | None = None, practice: bool = Fa
         path = folder / f"{base}{'' if n == 1 else f'-{n}'}{SUFFIX}"
         problem = write_bytes(path, text.encode("utf-8"), overwrite=False)
         if problem is None:
-            prune(limit, folder)
-            return path, None
+            _add_to_index(folder, path.name, limit)
+            return path, note
         if not problem.endswith("already exists"):
             break
     return None, f"the match could not be kept ({problem})"
@@ -150,9 +168,27 @@ def session_seats(session: Any) -> list[str]:
     return seats_of(rules.players, human, levels)
 
 
+def own_folder(folder: Path, create: bool = True) -> Problem | None:
+    """Make ``folder`` a real folder: a file or a symbolic link in its place is set aside
+    (``<name>.bad``) and, with ``create``, a folder made. None, or the one line saying what
+    was set aside (or why the folder cannot be made)."""
+    note = None
+    if os.path.islink(folder) or (os.path.lexists(folder) and not os.path.isdir(folder)):
+        note = quarantine(folder, "was not a folder")
+    if create:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            return Problem(f"{folder.name} could not be made ({e.strerror or e})", folder.name)
+    return note
+
+
 def kept_files(folder: Path | None = None) -> list[Path]:
-    """Every record in the folder (its ``*.jsonl`` files), newest first."""
+    """Every record in the folder (its ``*.jsonl`` files), newest first; nothing when the
+    folder is a link (it is never read through)."""
     folder = folder or replays_dir()
+    if os.path.islink(folder):
+        return []
     try:
         entries = [p for p in folder.iterdir() if p.name.endswith(SUFFIX) and not p.name.startswith(".")]
     except OSError:
@@ -160,19 +196,50 @@ def kept_files(folder: Path | None = None) -> list[Path]:
     return sorted(entries, key=lambda p: (_when(p), p.name), reverse=True)
 
 
-def prune(limit: Any, folder: Path | None = None) -> list[Path]:
-    """Remove the oldest records beyond ``limit`` (readable or not: the folder never grows
-    past it). Returns the files removed."""
+def _read_index(folder: Path) -> list[str]:
+    """The names in the game's index, oldest first. No index yet (an older version's folder)
+    or a damaged one (set aside): the files with the game's naming, adopted once."""
+    data, _ = read_json(folder / INDEX, expect=dict, what="an index of kept matches")
+    names = data.get("kept") if isinstance(data, dict) else None
+    if isinstance(names, list):
+        return [n for n in dict.fromkeys(names) if isinstance(n, str) and _OWN_NAME.fullmatch(n)]
+    try:
+        found = [p for p in folder.iterdir() if _OWN_NAME.fullmatch(p.name) and p.is_file() and not p.is_symlink()]
+    except OSError:
+        return []
+    return [p.name for p in sorted(found, key=lambda p: (_when(p), p.name))]
+
+
+def _add_to_index(folder: Path, name: str | None, limit: Any) -> list[Path]:
+    """Add ``name`` to the index and remove the game's oldest records beyond ``limit``, in
+    one read-modify-write under the index's lock (two windows lose neither's record)."""
     limit = clamp_limit(limit)
-    removed = []
-    for p in kept_files(folder)[limit:]:
-        try:
-            if p.is_symlink() or p.is_file():
-                p.unlink()
-                removed.append(p)
-        except OSError:
-            pass  # a file we may not remove stays; the next keep tries again
+    removed: list[Path] = []
+    with locked(folder / INDEX, clean=False):  # no look at the folder: its leftovers go at start
+        names = [n for n in _read_index(folder) if os.path.lexists(folder / n)]
+        if name is not None and name not in names:
+            names.append(name)
+        keep_from = max(0, len(names) - limit)
+        for n in names[:keep_from]:
+            p = folder / n
+            try:
+                if p.is_symlink() or p.is_file():
+                    p.unlink()
+                    removed.append(p)
+            except OSError:
+                pass  # a file we may not remove stays; the next keep tries again
+        names = [n for n in names[:keep_from] if os.path.lexists(folder / n)] + names[keep_from:]
+        write_json(folder / INDEX, {"format": INDEX_FORMAT, "kept": names})
     return removed
+
+
+def prune(limit: Any, folder: Path | None = None) -> list[Path]:
+    """Remove the game's oldest kept records beyond ``limit`` (readable or not), never a file
+    it did not keep. Returns the files removed."""
+    folder = folder or replays_dir()
+    if not os.path.isdir(folder) or os.path.islink(folder):
+        return []
+    return _add_to_index(folder, None, limit)
 
 
 def _when(path: Path) -> float:
@@ -195,8 +262,8 @@ def read_summary(path: Path) -> KeptMatch:
     except (OSError, JSONError) as e:
         raise ValueError(f"cannot be read ({getattr(e, 'strerror', None) or getattr(e, 'problem', None) or e})") from None
     with f:
-        first = f.readline(MAX_LINE + 2)
         try:
+            first = f.readline(MAX_LINE + 2)
             size = os.fstat(f.fileno()).st_size
             f.seek(max(0, size - TAIL_BYTES))
             tail = f.read(TAIL_BYTES)
@@ -231,6 +298,9 @@ def list_kept(folder: Path | None = None) -> Listing:
     """The kept matches, newest first; an entry that cannot be read is skipped with a note
     ("20240102-…jsonl is not a finished match"). Never raises."""
     out = Listing()
+    note = own_folder(folder or replays_dir(), create=False)  # a file or link in its place: set aside
+    if note is not None:
+        out.skipped.append(str(note))
     for path in kept_files(folder):
         try:
             out.matches.append(read_summary(path))
@@ -242,4 +312,4 @@ def list_kept(folder: Path | None = None) -> Listing:
 
 
 __all__ = ["FOLDER", "DEFAULT_LIMIT", "MAX_LIMIT", "HUMAN", "KeptMatch", "Listing", "replays_dir", "clamp_limit",
-           "seats_of", "session_seats", "keep", "keep_session", "kept_files", "prune", "read_summary", "list_kept"]
+           "seats_of", "session_seats", "keep", "keep_session", "kept_files", "own_folder", "prune", "read_summary", "list_kept"]

@@ -146,7 +146,7 @@ def open_regular(path: str | os.PathLike) -> Any:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise JSONError(f"not a regular file ({_file_kind(mode)})", Path(path).name)
+            raise JSONError(f"not a regular file ({file_kind(mode)})", Path(path).name)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
@@ -155,7 +155,8 @@ def open_regular(path: str | os.PathLike) -> Any:
         raise
 
 
-def _file_kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """How a file that is not a regular one is named in a message ("a pipe", "a device" …)."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -263,5 +264,5 @@ def exact_equal(a: Any, b: Any) -> bool:
     return True
 
 
-__all__ = ["JSONError", "MAX_BYTES", "MAX_DEPTH", "check_depth", "exact_equal", "is_int", "iter_lines", "kind",
+__all__ = ["JSONError", "MAX_BYTES", "MAX_DEPTH", "check_depth", "exact_equal", "file_kind", "is_int", "iter_lines", "kind",
            "load_file", "loads", "open_regular", "read_bytes"]

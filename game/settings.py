@@ -9,7 +9,6 @@ for that field only. Nothing here raises on bad data, and nothing imports pygame
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -254,10 +253,6 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
     if not problem:
         _BASE[str(p)] = new
     return f"Settings could not be saved ({problem})." if problem else None
-
-
-def _warn(msg: str) -> None:
-    print(f"cardavia: {msg}", file=sys.stderr)
 
 
 __all__ = [

@@ -1,10 +1,12 @@
 """Small files in the user's folders: written atomically, read without ever crashing.
 
-Writing: a temporary file made by :mod:`tempfile` in the target folder (a random name, so a
-link planted at a fixed ``.tmp`` name in a shared folder redirects nothing), fsync, then a
-rename. A symbolic link at the target is refused, and a caller may refuse to replace an
-existing file (``overwrite=False``: the rename is then a hard link, which fails if the name
-was taken meanwhile).
+Writing: a temporary file made by :mod:`tempfile` in the target folder (a random name with
+the writer's pid, so a link planted at a fixed ``.tmp`` name in a shared folder redirects
+nothing and an orphan is known by its gone process), fsync, then a rename. A symbolic link
+or anything else that is not a regular file (a FIFO, a device, a socket, a folder) at the
+target is never replaced, and a caller may refuse to replace an existing file
+(``overwrite=False``: the rename is then a hard link, which fails if the name was taken
+meanwhile).
 
 Reading: every JSON file goes through the one hardened reader (:mod:`game.safejson`). A file
 that cannot be read or parsed is moved aside as ``<name>.bad`` (never over an earlier
@@ -15,14 +17,17 @@ Two windows on one home folder: :func:`claim_home` takes the folder's lock file
 (``cardavia.lock``, holding the pid; a lock whose process is gone is stale and taken over);
 :func:`locked` serialises one read-modify-write of a file between processes, and
 :func:`merge_changes` lets a window write only what it changed. :func:`clean_temp_files`
-removes the temporary files a killed process left behind.
+removes the temporary files a killed process left behind (at start, and under a file's lock
+for that file's own).
 """
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import functools
 import json
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -30,7 +35,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from game.safejson import MAX_BYTES, JSONError, load_file
+from game.safejson import MAX_BYTES, JSONError, file_kind, load_file
 
 T = TypeVar("T")
 
@@ -47,10 +52,14 @@ def write_bytes(path: Path, data: bytes, overwrite: bool = True) -> str | None:
     try:
         if os.path.islink(path):
             return f"{path.name} is a symbolic link; it was not written through"
+        kind = not_regular(path)
+        if kind:  # a FIFO, a device, a socket, a folder: never replaced, whatever overwrite says
+            return f"{path.name} is {kind}, not a file; it was not replaced"
         if not overwrite and os.path.lexists(path):
             return f"{path.name} already exists"
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+        # The writer's pid in the name: a temporary whose process is gone is an orphan anyone may remove.
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}-{os.getpid()}-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -71,6 +80,20 @@ def write_bytes(path: Path, data: bytes, overwrite: bool = True) -> str | None:
                 os.unlink(tmp_name)
             except OSError:
                 pass
+
+
+def not_regular(path: Path | str) -> str | None:
+    """What stands at ``path`` when it is there but is not a regular file ("a pipe", "a
+    device", "a socket", "a folder", "a symbolic link"), else None (a file, or nothing)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return file_kind(mode)
 
 
 def _no_clobber_rename(tmp: str, path: Path) -> None:
@@ -228,8 +251,14 @@ def _try_create(lock: Path) -> bool:
         fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
     except FileExistsError:
         return False
-    with os.fdopen(fd, "w") as f:
-        f.write(f"{os.getpid()}\n")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(f"{os.getpid()}\n")
+    except OSError:
+        # A full disk: an empty lock left here would make every later write wait for it.
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        raise
     return True
 
 
@@ -250,10 +279,12 @@ def _age(path: Path) -> float:
 
 
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[bool]:
+def locked(path: Path, clean: bool = True) -> Iterator[bool]:
     """Hold ``<path>.lock`` for one read-modify-write of ``path`` (statistics, settings), so
     two windows never lose each other's update. Yields whether the lock was taken: after
-    LOCK_WAIT_SECONDS the write goes ahead without it rather than hang the window."""
+    LOCK_WAIT_SECONDS the write goes ahead without it rather than hang the window. With
+    ``clean``, the temporaries killed writers of ``path`` left are removed once it is held
+    (a look at the folder: the replays index, in a folder of thousands, passes False)."""
     lock = path.with_name(path.name + ".lock")
     got = False
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
@@ -272,6 +303,8 @@ def locked(path: Path) -> Iterator[bool]:
             time.sleep(0.01)
     except OSError:
         got = False
+    if got and clean:  # every writer of this file holds the lock: a dead writer's temporary is an orphan
+        clean_temp_files([path.parent], (path.name,), min_age=LOCK_STALE_SECONDS, locks=False)
     try:
         yield got
     finally:
@@ -319,22 +352,36 @@ def claim_home(folder: Path) -> HomeLock:
     return HomeLock(folder, True, None)
 
 
-def clean_temp_files(folders: list[Path], names: tuple[str, ...], min_age: float = 0.0) -> int:
-    """Remove the temporary files (``.<name>-*.tmp``) and stale per-file locks a killed
-    process left in ``folders``; only those older than ``min_age`` seconds (a second window
-    passes an hour, so a write in progress in the first is never touched). Returns the count."""
+def temp_pid(file_name: str, name: str) -> int | None:
+    """The writer's pid in a temporary file's name (``.<name>-<pid>-<random>.tmp``; ``name``
+    may be a glob such as ``*.jsonl``), or None for an older name without one."""
+    stem = file_name[1:-4] if file_name.startswith(".") and file_name.endswith(".tmp") else ""
+    parts = stem.rsplit("-", 2)
+    if len(parts) == 3 and parts[1].isdigit() and fnmatch.fnmatchcase(parts[0], name):
+        return int(parts[1])
+    return None
+
+
+def clean_temp_files(folders: list[Path], names: tuple[str, ...], min_age: float = 0.0, locks: bool = True) -> int:
+    """Remove the temporary files (``.<name>-*.tmp``; a name may be a glob such as
+    ``*.jsonl``) and, with ``locks``, the stale per-file locks a killed process left in
+    ``folders``. A temporary whose writer's pid (in its name) is gone goes at once; any other
+    only when older than ``min_age`` seconds (a second window passes an hour, so a write in
+    progress in the first is never touched). Links and folders are never touched. Returns
+    the count."""
     removed = 0
     for folder in dict.fromkeys(folders):
         for name in names:
             try:
-                found = list(folder.glob(f".{name}-*.tmp"))
+                found = [(p, temp_pid(p.name, name)) for p in folder.glob(f".{name}-*.tmp")]
             except OSError:
                 continue
             lock = folder / f"{name}.lock"
-            if lock.exists() and _stale(lock, LOCK_STALE_SECONDS):
-                found.append(lock)
-            for p in found:
-                if p.is_symlink() or not p.is_file() or _age(p) < min_age:
+            if locks and "*" not in name and lock.exists() and _stale(lock, LOCK_STALE_SECONDS):
+                found.append((lock, None))
+            for p, pid in found:
+                orphan = pid is not None and pid != os.getpid() and not pid_alive(pid)
+                if p.is_symlink() or not p.is_file() or not (orphan or _age(p) >= min_age):
                     continue
                 try:
                     p.unlink()

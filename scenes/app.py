@@ -54,6 +54,8 @@ class App:
         self.stack = SceneStack(self)
         self.stack.on_change = self._on_scene_change
         self.toasts = Toasts()
+        #: The last settings write's problem: a full disk is said once, not at every change.
+        self._settings_problem: str | None = None
         self.postfx = PostFX(CANVAS_SIZE)
         self.clock: Clock = clock or pygame.time.Clock()
         self.running = True
@@ -140,8 +142,9 @@ class App:
         from game.settings import save_settings
 
         problem = save_settings(self.settings)
-        if problem:
-            self.toast(problem)
+        if problem and problem != self._settings_problem:
+            self.toast(problem)  # once: a full disk must not toast at every slider step
+        self._settings_problem = problem
 
     def toast(self, message: str) -> None:
         self.toasts.show(message)

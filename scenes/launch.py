@@ -152,6 +152,11 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
             raise ArgError(f"--screenshot {path} is a symbolic link; it is not written through")
         if path.is_dir():
             raise ArgError(f"--screenshot {path} is a folder")
+        from game.storage import not_regular
+
+        kind = not_regular(path)
+        if kind:  # a FIFO, a device, a socket: --force replaces only a file
+            raise ArgError(f"--screenshot {path} is {kind}, not a file; it is not replaced")
         if path.exists() and not args.force:
             raise ArgError(f"--screenshot {path} already exists (add --force to replace it)")
 
@@ -290,15 +295,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 def claim_home_folder() -> Any:
     """Take the home folder's lock and clean what killed runs left; a second window on the
     same folder leaves the first one's match save alone (game.saves.read_only)."""
-    from game import saves, settings, stats
+    from game import replays, saves, settings, stats
     from game.settings import user_config_dir, user_data_dir
     from game.storage import claim_home, clean_temp_files
 
     home = claim_home(user_data_dir())
-    # The owner cleans every leftover; a second window only those an hour old (the first
-    # window may be writing one this very moment).
+    # The owner cleans every leftover; a second window only those of a process that is gone
+    # or an hour old (the first window may be writing one this very moment). The server's
+    # data folder is cleaned by the server as it starts (game.online.store).
+    age = 0.0 if home.owner else 3600.0
     clean_temp_files([user_data_dir(), user_config_dir()], (saves.FILE_NAME, settings.FILE_NAME, stats.FILE_NAME),
-                     min_age=0.0 if home.owner else 3600.0)
+                     min_age=age)
+    if not os.path.islink(replays.replays_dir()):  # a link there is set aside, never cleaned through
+        clean_temp_files([replays.replays_dir()], (f"*{replays.SUFFIX}", replays.INDEX), min_age=age)
+    clean_temp_files([user_data_dir() / "screenshots"], ("*.png",), min_age=age)
     saves.read_only = not home.owner
     return home
 

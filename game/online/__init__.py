@@ -7,7 +7,8 @@
   and resumed after a restart;
 - :mod:`game.online.worker` — computer seats think in worker processes;
 - :mod:`game.online.server` — the asyncio server (``python main.py serve``) and
-  :func:`game.online.serving.start_server_in_thread` for the window and the tests;
+  :func:`game.online.serving.start_server_in_thread` for the window and the tests; its
+  lobby actions in :mod:`game.online.lobby`, its play loop in :mod:`game.online.play`;
 - :mod:`game.online.cli` — the ``serve`` and ``online`` sub-commands.
 
 See docs/ONLINE.md. Nothing here imports pygame.

@@ -87,6 +87,34 @@ class Table:
             "started": self.started, "finished": self.finished,
         }
 
+    # What the table tells its connections: the lobby and the play loop both do.
+    def lobby(self, conn: Conn) -> dict[str, Any]:
+        """The ``lobby`` message as ``conn`` sees it (its seat, whether it hosts)."""
+        r = self.rules
+        seats = []
+        for s in self.seats:
+            if s.kind == "friend":
+                seats.append({"kind": "friend", "name": s.name, "connected": s.conn is not None, "level": None})
+            else:
+                seats.append({"kind": "ai", "name": None, "connected": True, "level": s.level})
+        you = conn.seat if conn.table is self else None
+        return {"type": "lobby", "code": self.code, "game": r.game_id, "deck": r.deck.id, "players": r.players,
+                "options": dict(r.options), "seats": seats, "you": you, "host": self.host_conn is conn,
+                "started": self.started, "pause_seconds": self.pause_seconds,
+                "ai_takes_over": self.ai_takes_over}
+
+    def send_lobby(self) -> None:
+        for c in self.conns():
+            c.send(self.lobby(c))
+
+    def send_lobby_to(self, conn: Conn) -> None:
+        conn.send(self.lobby(conn))
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        text = P.encode(message)
+        for c in self.conns():
+            c.send_text(text)
+
 
 # ------------------------------------------------------------------------------ connections
 class Conn:

@@ -11,13 +11,19 @@ player's name, the sha256 of the seat's token — never a token), the sha256 of 
 token, the host's settings, whether it has started or finished. It is written as a whole
 by game.storage (a tempfile in DIR, fsync, rename), so it is always one complete version.
 
+A full disk: a record write that fails is cut back to its last whole decision (the server
+keeps the decisions in memory and writes them with the next one), and no new table is made
+while DIR has less than MIN_FREE_BYTES free (:meth:`TableStore.has_room`).
+
 Every file is made 0600 in a 0700 folder: tokens are hashed, but the records hold the
 hidden cards of matches still being played.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,9 +32,12 @@ from game.online.protocol import is_code
 from game.record import dumps
 from game.rules.base import Event
 from game.safejson import JSONError, load_file, loads
-from game.storage import write_bytes, write_json
+from game.storage import clean_temp_files, write_bytes, write_json
 
 META_FORMAT = 1
+#: Below this much free space in DIR no new table is made: what is left is for the tables
+#: under way (a whole record is some 50 KB).
+MIN_FREE_BYTES = 1024 * 1024
 RECORD_SUFFIX = ".jsonl"
 META_SUFFIX = ".table.json"
 #: The longest record line the server reads back (a real one is about 1 KB).
@@ -68,6 +77,10 @@ class TableStore:
         except OSError as e:
             raise StoreError(f"cannot use {self.root} for the tables ({e.strerror or e})") from None
         self._files: dict[str, int] = {}
+        self._out_of_space = False
+        # A killed server's interrupted meta and record writes (another server on the same
+        # folder may be writing one: only a gone process's, or one an hour old).
+        clean_temp_files([self.root], (f"*{META_SUFFIX}", f"*{RECORD_SUFFIX}"), min_age=3600.0)
 
     # ---- paths
     def record_path(self, code: str) -> Path:
@@ -78,6 +91,16 @@ class TableStore:
 
     def exists(self, code: str) -> bool:
         return os.path.lexists(self.meta_path(code)) or os.path.lexists(self.record_path(code))
+
+    def has_room(self) -> bool:
+        """Whether a new table may be made: DIR has MIN_FREE_BYTES free and the last record
+        write did not fail for lack of space (a full disk)."""
+        if self._out_of_space:
+            return False
+        try:
+            return shutil.disk_usage(self.root).free >= MIN_FREE_BYTES
+        except OSError:
+            return True  # cannot tell: the writes themselves will say
 
     # ---- writing
     def write_meta(self, code: str, meta: dict[str, Any]) -> None:
@@ -119,7 +142,10 @@ class TableStore:
             while view:
                 n = os.write(fd, view)
                 view = view[n:]
+            self._out_of_space = False
         except OSError as e:
+            if e.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+                self._out_of_space = True
             if fd is not None and start is not None:
                 try:  # a write cut short (a full disk): the record ends after its last whole decision
                     os.ftruncate(fd, start)

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from game.cards import Card, card, codes
 
-if TYPE_CHECKING:  # the config asks the rules classes for their schemas: no import back at run time
-    from game.config import DeckConfig, GameConfig
+if TYPE_CHECKING:  # the types only: they import no registry, so no circle even here
+    from game.config_types import DeckConfig, GameConfig
 
 Event = dict[str, Any]
 

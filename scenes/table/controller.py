@@ -143,6 +143,11 @@ class TableController:
             return
         if self.spectator:
             return
+        if saves.read_only:  # a second window: saving would overwrite the first one's match
+            if self.problem != "open elsewhere":
+                self.problem = "open elsewhere"
+                self.app.toast(self.app.t("table.open_elsewhere"))
+            return
         problem = saves.save_match(self.session.to_save())
         if problem and problem != self.problem:
             self.problem = problem
@@ -193,9 +198,11 @@ class TableController:
         """Kept for Replays (issue 21): the record, who played which seat, practice or not."""
         from game import replays
 
-        _, kept = replays.keep_session(self.session, getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT))
-        if kept:
+        path, kept = replays.keep_session(self.session, getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT))
+        if kept and path is None:
             self.app.toast(self.app.t("replay.kept_failed", reason=kept))
+        elif kept:  # kept, after a file or link in the folder's place was set aside
+            self.app.toast(self.app.t("replay.folder_set_aside", file=getattr(kept, "bad", None) or replays.FOLDER))
 
     def note_open_hands(self) -> None:
         """Open hands practice (Settings, issue 21): once the computer's hands are shown, the

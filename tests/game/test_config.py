@@ -121,3 +121,27 @@ def test_broken_file_from_cli_exits_2_without_traceback(tmp_path, monkeypatch, c
     code = cli.main(["simulate", "--game", "scopa", "--matches", "1"])
     err = capsys.readouterr().err
     assert code == 2 and "unknown game 'tresette'" in err and "Traceback" not in err
+
+
+def test_the_validator_asks_the_rules_classes_through_the_lookup_it_is_given():
+    """game.config_check imports no registry: each game's facts come from ``rules_of``, and
+    a lookup that refuses a game is reported at that game's place, as the registry's own
+    refusal is."""
+    from game import config_check
+    from game.registry import rules_class
+
+    asked = []
+
+    def lookup(game_id):
+        asked.append(game_id)
+        return rules_class(game_id)
+
+    c = config_check.parse_config(TEXT, "rules.yaml", lookup)
+    assert asked == list(c.games)
+
+    def refuse(game_id):
+        raise ValueError(f"no rules here for {game_id}")
+
+    with pytest.raises(ConfigError) as e:
+        config_check.parse_config(TEXT, "rules.yaml", refuse)
+    assert e.value.place == f"games → {asked[0]}" and e.value.problem == f"no rules here for {asked[0]}"

@@ -85,11 +85,19 @@ def test_a_limit_of_zero_keeps_nothing_and_a_bad_limit_is_the_default(tmp_path):
 
 
 def test_corrupt_files_count_towards_the_limit_too(tmp_path):
+    # Kept by the game, then damaged: still the game's, so they count and the oldest go.
+    events = finished()
     for i in range(6):
-        (tmp_path / f"2000010{i}-000000-junk.jsonl").write_text("not a record\n")
-    replays.keep(finished(), folder=tmp_path, limit=4, now=1_800_000_000)
+        path, _ = replays.keep(events, folder=tmp_path, limit=10, now=1_700_000_000 + 60 * i)
+        path.write_text("not a record\n")
+    replays.keep(events, folder=tmp_path, limit=4, now=1_800_000_000)
     names = sorted(p.name for p in tmp_path.glob("*.jsonl"))
-    assert len(names) == 4 and any("junk" not in n for n in names)
+    assert len(names) == 4 and sum(1 for p in tmp_path.glob("*.jsonl") if p.read_text() != "not a record\n") == 1
+    # Files the game did not write (issue 37) are never its to prune.
+    (tmp_path / "2000-01-01-junk.jsonl").write_text("not a record\n")
+    replays.keep(events, folder=tmp_path, limit=1, now=1_900_000_000)
+    assert sorted(p.name for p in tmp_path.glob("*.jsonl"))[0] == "2000-01-01-junk.jsonl"
+    assert len(list(tmp_path.glob("*.jsonl"))) == 2
 
 
 def test_the_setting_is_200_by_default_and_is_kept_within_its_range():

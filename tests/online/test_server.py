@@ -464,3 +464,15 @@ def test_serve_freezes_old_objects_and_thaws_them_on_schedule(monkeypatch, tmp_p
     finally:
         gc.unfreeze()
     assert frozen > 0 and freed
+
+
+def test_every_client_message_type_has_one_handler(tmp_path):
+    """The server dispatches by table (lobby actions, the play loop, its own hello/ping): a
+    message type the protocol accepts but nothing handles would cost the player an error."""
+    from game.online.server import TableServer
+
+    server = TableServer(tmp_path)
+    try:
+        assert set(server.handlers) == set(P.CLIENT_MESSAGES)
+    finally:
+        server.store.close()
