@@ -10,8 +10,8 @@ single deals (same duplicate scheme; the margin is then the match totals' differ
 A bot is a name from game.ai.BOTS, optionally with SearchBot settings:
 ``hard:time_cap=none`` or ``search:iterations=800,tree_depth=1``. ``--jobs N`` spreads the
 deals over N processes (decision times are then inflated by sharing the CPU). ``--hook
-briscola.CARD_READING=false`` sets a constant of a hook module (game/ai/hooks_<game>.py) for
-the run, for tuning experiments (it applies to both bots).
+briscola.CARD_READING=false`` sets a constant of the game's AI (game/games/<game>/ai, its
+tuning module when it has one: game.ai.hooks.tuning_module) for the run, for tuning experiments (it applies to both bots).
 
 ``--partner SPEC`` (four players) measures a partner's worth: A's team is A plus SPEC, B plays
 both other seats, and A sits in each of the four seats in turn (its partner opposite), so
@@ -21,7 +21,6 @@ same cards, and the margin is what one hard seat adds to a greedy team.
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 import random
 import statistics
@@ -33,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.ai import BOTS, make_bot  # noqa: E402
+from game.ai.hooks import tuning_module  # noqa: E402
 from game.config import get_config  # noqa: E402
 from game.match import Match  # noqa: E402
 from game.rules import make_rules  # noqa: E402
@@ -75,18 +75,18 @@ def parse_hooks(settings: list[str]) -> list[tuple[str, str, object]]:
         if not sep or not dot:
             raise ValueError(f"--hook {item!r} must look like game.NAME=value")
         try:
-            module = importlib.import_module(f"game.ai.hooks_{game}")
-        except ModuleNotFoundError:
+            module = tuning_module(game)
+        except ValueError:
             raise ValueError(f"--hook {item!r}: no hook module for {game!r}") from None
         if not hasattr(module, name):
-            raise ValueError(f"--hook {item!r}: game/ai/hooks_{game}.py has no {name}")
+            raise ValueError(f"--hook {item!r}: {module.__name__} has no {name}")
         out.append((game, name, _value(text)))
     return out
 
 
 def apply_hooks(hooks: list[tuple[str, str, object]]) -> None:
     for game, name, value in hooks:
-        setattr(importlib.import_module(f"game.ai.hooks_{game}"), name, value)
+        setattr(tuning_module(game), name, value)
 
 
 def build_bot(spec: str, rules, seat: int, seed: int):

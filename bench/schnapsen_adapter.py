@@ -20,7 +20,7 @@ How the engines differ, and what the adapter does about it: the package has no c
 marriage is declared with both cards and led with the King, its points stay pending until
 the declarer's next trick and 66 counts only after a trick. Our bot thinks with
 :class:`EngineRules`, our Schnapsen rules shaped like that engine, and sees a
-:class:`~game.rules.schnapsen.SchnapsenView` built from the package's PlayerPerspective (its
+:class:`~game.games.schnapsen.rules.SchnapsenView` built from the package's PlayerPerspective (its
 hand, the trick history, the scores, the face-up trump, the known cards of the opponent);
 our choice is mapped back to one of the package's valid moves.
 """
@@ -51,9 +51,9 @@ from ai_strength import apply_hooks, p95, parse_hooks, wilson  # noqa: E402  (th
 
 from game.ai import make_bot  # noqa: E402
 from game.cards import Card, card  # noqa: E402
+from game.games.schnapsen.rules import SchnapsenRules, SchnapsenState, SchnapsenView  # noqa: E402
 from game.rules import make_rules  # noqa: E402
 from game.rules.base import CLOSE, EXCHANGE, Action, Event  # noqa: E402
-from game.rules.schnapsen import SchnapsenRules, SchnapsenState, SchnapsenView  # noqa: E402
 
 SUIT = {Suit.HEARTS: "B", Suit.DIAMONDS: "D", Suit.CLUBS: "C", Suit.SPADES: "S"}
 RANK = {Rank.ACE: "A", Rank.TEN: "10", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}

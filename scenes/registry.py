@@ -107,7 +107,7 @@ for _name, _module, _parents in (
     ("games", "scenes.game_select", ("menu", "decks")),
     ("settings", "scenes.settings", ("menu",)),
     ("table", "scenes.table", ("menu", "decks", "games")),
-    ("results", "scenes.results", ("menu", "decks", "games")),
+    ("results", "scenes.results.scene", ("menu", "decks", "games")),
     ("rules", "scenes.rules", ("menu",)),
     ("pause", "scenes.pause", ("menu", "decks", "games", "table")),
     ("stats", "scenes.stats", ("menu",)),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from game.ai import hooks_briscola
+from game.games.briscola.ai import tuning as briscola_tuning
 
 _PATH = Path(__file__).resolve().parent.parent / "bench" / "ai_strength.py"
 _spec = importlib.util.spec_from_file_location("ai_strength", _PATH)
@@ -17,14 +17,14 @@ _spec.loader.exec_module(ai_strength)
 
 
 def test_a_small_tournament_prints_margin_win_rate_and_times(capsys, monkeypatch):
-    monkeypatch.setattr(hooks_briscola, "EPSILON", hooks_briscola.EPSILON)  # restored afterwards
+    monkeypatch.setattr(briscola_tuning, "EPSILON", briscola_tuning.EPSILON)  # restored afterwards
     rc = ai_strength.main(["--game", "briscola", "--a", "greedy", "--b", "random", "--deals", "3",
                            "--hook", "briscola.EPSILON=0.2"])
     out = capsys.readouterr().out
     assert rc == 0
     assert "3 duplicate deal seeds (6 deals)" in out and "briscola.EPSILON=0.2" in out
     assert "A margin per deal:" in out and "95% Wilson" in out
-    assert hooks_briscola.EPSILON == 0.2  # the hook setting was applied for the run
+    assert briscola_tuning.EPSILON == 0.2  # the hook setting was applied for the run
 
 
 @pytest.mark.parametrize("args, message", [

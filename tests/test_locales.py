@@ -36,6 +36,7 @@ SAME_AS_ENGLISH = {
     "Normal",          # de
     "Menu",            # it
     "Partner",         # de
+    "Computer {n}",    # nl, de, it: the same word (an online table's computer seat)
     "{count} scope",   # it: Scopa is an Italian word
     "Scopone scientifico", "Scopa d'assi", "Scopa a quindici",  # the variants' own names
     "Scopone", "Scopone a 10", "Re bello", "Napola",  # the house rules' own names (issue 18)
@@ -129,7 +130,7 @@ def expected_keys() -> set[str]:
 
     cfg = get_config()
     keys: set[str] = set()
-    for path in sorted((ROOT / "game" / "rules").glob("*.py")):
+    for path in sorted((ROOT / "game" / "rules").glob("*.py")) + sorted((ROOT / "game" / "games").glob("*/rules.py")):
         keys.update(f"refusals.{r}" for r in re.findall(r'IllegalAction\(\s*"([a-z_]+)"', path.read_text()))
     keys.update(f"ai.{lvl}" for lvl in AI_LEVELS)
     keys.update(f"settings.speed_{s}" for s in SPEED_FACTORS)

@@ -1,15 +1,15 @@
 """The greedy baseline: one ply, a simple value of what an action gains and what it leaves.
 
 Each game has its own evaluator ``evaluate(rules, view, action) -> float`` in
-``game/ai/heuristics_<game>.py``; ties are broken at random.
+the game's folder, ``game/games/<game>/heuristics.py``; ties are broken at random.
 """
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from game.ai.base import BaseBot
+from game.registry import game_module
 from game.rules.base import Action
 
 
@@ -18,7 +18,7 @@ class GreedyBot(BaseBot):
 
     def __init__(self, rules, seat, seed=0):
         super().__init__(rules, seat, seed)
-        module = importlib.import_module(f"game.ai.heuristics_{rules.game_id}")
+        module = game_module(rules.game_id, "heuristics")
         self.evaluate = module.evaluate
 
     def choose(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:

@@ -1,7 +1,8 @@
 """What the search AI asks of a game: the hooks interface.
 
-Every game the search plays has a module ``game/ai/hooks_<game_id>.py`` (found by that
-name, so nothing outside the game's own modules names the game). :class:`GameHooks` states
+Every game the search plays has a part ``ai`` in its folder, ``game/games/<game_id>/ai.py``
+or an ``ai/`` package (found by :func:`game.registry.game_module`, so nothing outside the
+game's own modules names the game). :class:`GameHooks` states
 what such a module must define; :data:`OPTIONAL` what it may define, and what the search does
 without it. :func:`load_hooks` reads a module into a :class:`Hooks` object with every member
 present (the defaults filled in), so the search never probes a module with ``getattr``, and
@@ -21,6 +22,7 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
+from game.registry import game_module
 from game.rules.base import Action, GameRules
 
 #: A prior at or above this marks a move a human never overlooks (a sweep, the settebello).
@@ -32,7 +34,7 @@ LEVEL_NAMES = ("easy", "normal", "hard")
 
 @runtime_checkable
 class GameHooks(Protocol):
-    """The members every ``hooks_<game_id>`` module defines (plain functions, no ``self``).
+    """The members every game's ``ai`` module defines (plain functions, no ``self``).
 
     - ``determinize(rules, view, rng)``: a full state consistent with everything ``view``
       shows, the cards the seat has not seen placed at random (drawn with ``rng`` only) —
@@ -87,7 +89,8 @@ class Hooks:
     """One game's hooks with every member present: the module's own, or None / the default.
 
     Built afresh by :func:`load_hooks` for each bot, so a test or a tuning run that replaces a
-    module's function or constant (``--hook briscola.EPSILON=0.2``) is seen by the next bot.
+    module's function or constant (``--hook briscola.EPSILON=0.2``, set on
+    :func:`tuning_module`) is seen by the next bot.
     """
 
     __slots__ = ("game_id", "module", "determinize", "utilities", "utility", "playout", "rollout",
@@ -98,7 +101,7 @@ class Hooks:
         self.module = module
         missing = [m for m in ("determinize", "utilities") if not callable(getattr(module, m, None))]
         if missing:
-            raise ValueError(f"game/ai/hooks_{game_id}.py lacks {' and '.join(missing)} (see game/ai/hooks.py)")
+            raise ValueError(f"the ai module of {game_id} lacks {' and '.join(missing)} (see game/ai/hooks.py)")
         self.determinize: Callable[[GameRules, Any, random.Random], Any] = module.determinize
         self.utilities: Callable[[GameRules, Any], list[float]] = module.utilities
         utility = getattr(module, "utility", None)
@@ -124,14 +127,21 @@ class Hooks:
 
 
 def hooks_module(game_id: str) -> ModuleType:
-    """The game's hook module, ``game.ai.hooks_<game_id>`` (a clear error when there is none)."""
-    name = f"game.ai.hooks_{game_id}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name == name:
-            raise ValueError(f"the search AI does not play {game_id} yet (no game/ai/hooks_{game_id}.py)") from None
-        raise
+    """The game's hook module, its part ``ai`` (a clear error when there is none)."""
+    module = game_module(game_id, "ai", optional=True)
+    if module is None:
+        raise ValueError(f"the search AI does not play {game_id} yet (no game/games/{game_id}/ai.py)")
+    return module
+
+
+def tuning_module(game_id: str) -> ModuleType:
+    """Where the game's AI reads its tuning constants (``EPSILON``, ``CARD_READING``, ...): the
+    ``tuning`` module of an ``ai`` package, else the ``ai`` module itself. A tuning run or a
+    test sets a constant there as a module attribute; the hooks read it at call time."""
+    module = hooks_module(game_id)
+    if hasattr(module, "__path__"):  # a package: its parts share one tuning module
+        return importlib.import_module(f"{module.__name__}.tuning")
+    return module
 
 
 def load_hooks(game_id: str) -> Hooks:

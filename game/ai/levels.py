@@ -11,7 +11,7 @@ choices.
           settebello, a Cìcera bonus) and never an action far below the best it found.
 
 What a level does differently in one game (a budget, a playout policy, a temperature) is that
-game's fact: ``LEVELS[level name]`` in its hooks module (game/ai/hooks_<game>.py), applied
+game's fact: ``LEVELS[level name]`` in its hooks module (game/games/<game>/ai), applied
 here under the caller's own keywords. This module names no game.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from game.rules.base import Action, GameRules
 
 def _per_game(cls: type, rules: GameRules, kw: dict[str, Any]) -> None:
     """Apply this level's settings for the game — ``LEVELS[level name]`` of the game's hooks
-    module (game/ai/hooks_<game>.py) — under the caller's keywords."""
+    module (game/games/<game>/ai) — under the caller's keywords."""
     for k, v in load_hooks(rules.game_id).level_settings(cls.name).items():
         kw.setdefault(k, v)
 

@@ -15,9 +15,9 @@ actions only, the rest is playout). Strength is set by ``iterations`` (determini
 simulations — the same on every machine); ``time_cap`` (seconds) and ``should_stop`` bound
 the wall time so a window can abandon a search at once.
 
-Per game, ``game/ai/hooks_<game_id>.py`` provides what :mod:`game.ai.hooks` declares (the
-``GameHooks`` interface: ``determinize``, ``utilities``, ``LEVELS``; optionally ``playout`` /
-``rollout``, ``prior``, ``complete``, ``solve``, ``ROOT_TOP_K``); the bot reads it through
+Per game, its part ``ai`` (``game/games/<game_id>/ai.py`` or ``ai/``) provides what
+:mod:`game.ai.hooks` declares (the ``GameHooks`` interface: ``determinize``, ``utilities``,
+``LEVELS``; optionally ``playout`` / ``rollout``, ``prior``, ``complete``, ``solve``, ``ROOT_TOP_K``); the bot reads it through
 :func:`game.ai.hooks.load_hooks`, every member present. A bot's ``playout_kw`` dict is passed
 to the playout (or the rollout) as keywords, when set.
 

@@ -135,7 +135,7 @@ class GameRules:
     #:   "kind"   "line" (default), "total", "match" or "bummerl" (drawn as tally strokes);
     #:   "none_note" a locale key added below the table when a cell's value is None;
     #:   "option" the row is shown only when that option (a house rule) is in force.
-    #: Sentences about a deal (who won it and why) come from ``scenes/results_<id>.py``.
+    #: Sentences about a deal (who won it and why) come from the game's part ``results`` (game/games/<id>/results.py).
     result_lines: ClassVar[tuple[dict[str, Any], ...]] = ()
     #: ``deal_end.detail`` keys a record must hold (RECORD.md: Schnapsen's card_points, reason).
     required_detail: ClassVar[tuple[str, ...]] = ()

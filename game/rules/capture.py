@@ -1,7 +1,68 @@
-"""Capture helpers shared by the fishing games (Scopa, Cìcera)."""
+"""What the fishing games (Scopa, Cìcera) share: the state and view every capture game
+extends with its own fields (kw_only dataclasses: a game adds fields in any order), and the
+capture sums."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from functools import cached_property
+
 from game.cards import Card
+from game.rules.base import Event
+
+
+@dataclass(kw_only=True)
+class CaptureState:
+    """A capture game's deal in progress: the hands, the table, and each team's pile."""
+
+    players: int
+    dealer: int
+    number: int
+    hands: list[list[Card]]
+    table: list[Card]
+    piles: list[list[Card]]  # per team
+    to_act: int
+    last_capture_team: int | None = None
+    over: bool = False
+    opening_events: list[Event] = field(default_factory=list)
+    #: Every play so far, as (seat, card, captured cards) — public information.
+    history: list[tuple[int, Card, tuple[Card, ...]]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaptureView:
+    """What one seat may see: its own hand, the table, every pile, the other hands' counts."""
+
+    seat: int
+    players: int
+    dealer: int
+    to_act: int
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    piles: tuple[tuple[Card, ...], ...]
+    history: tuple[tuple[int, Card, tuple[Card, ...]], ...]
+    last_capture_team: int | None
+    deck: tuple[Card, ...]
+
+    @cached_property
+    def unseen(self) -> frozenset[Card]:
+        """Cards this seat has not seen: in other hands (or the stock); computed once per view."""
+        seen = set(self.hand) | set(self.table)
+        for p in self.piles:
+            seen.update(p)
+        return frozenset(self.deck) - seen
+
+
+def target_race(totals: list[int], target: int) -> tuple[bool, int | None, str]:
+    """A capture match's status (GameRules.match_status): won by the one team at or above
+    ``target`` with the highest total; a tie for the lead plays on."""
+    top = max(totals)
+    if top < target:
+        return False, None, f"nobody has reached {target}"
+    leaders = [t for t, v in enumerate(totals) if v == top]
+    if len(leaders) > 1:
+        return False, None, f"teams {leaders} are tied for the lead at {top}: the match goes on"
+    return True, leaders[0], f"team {leaders[0]} leads with {top} (target {target})"
 
 
 def sums_by_value(table: list[Card], values: dict[Card, int], max_value: int, min_size: int = 2) -> dict[int, list[tuple[Card, ...]]]:

@@ -59,7 +59,8 @@ def hud_view(scene: Any, model: Any, caption: str | None) -> TableView:
     session = RecordSession(rules, scene.seat)
     actor = scene.actor()
     return TableView(app=scene.app, rules=rules, layout=scene.layout, session=session,
-                     names=TableNames(scene.app, rules, scene.seat), model=model,
+                     # "You" only where a person played (issue 29): nobody's chair otherwise.
+                     names=TableNames(scene.app, rules, scene.naming_seat), model=model,
                      motion=_Words(model, caption, scene.fresh_caption()), choice=NoChoice(), human=scene.seat,
                      time=scene.time, active_glow={s: _Glow(1.0 if s == actor else 0.0) for s in range(rules.players)})
 

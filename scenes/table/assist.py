@@ -81,12 +81,16 @@ def mark(surface: pygame.Surface, v: TableView, action: Any) -> None:
 
 
 def move_text(v: TableView, action: Any) -> str:
-    """The suggested move in words: "play the 7 of Coins and take the 3 of Cups + …"."""
+    """The suggested move in words: "play the 7 of Coins and take the 3 of Cups + the …"."""
     if action.kind != "play" or action.card is None:
         return v.t(f"suggest.move.{action.kind}")
-    card = v.names.card_name(action.card.code)
+    # Each card with the article its language puts before it ("the Knave of Coins", "il 7 di
+    # Denari"): the narrator's, as the play log says them (issue 29).
+    narrator = v.motion.narrator
+    name = narrator.card if narrator is not None else v.names.card_name
+    card = name(action.card.code)
     if action.capture:
-        return v.t("suggest.move.capture", card=card, cards=" + ".join(v.names.card_name(t.code) for t in action.capture))
+        return v.t("suggest.move.capture", card=card, cards=" + ".join(name(t.code) for t in action.capture))
     if action.marriage:
         return v.t("suggest.move.marriage", card=card)
     return v.t("suggest.move.play", card=card)

@@ -17,6 +17,21 @@ from sprites.table_draw import CANDIDATE, OUTLINE, CardPainter, CardSprite, badg
 Highlight = tuple[tuple[int, int, int], float]
 
 
+def pile_text(v: TableView, team: int) -> str | None:
+    """The pile's badge: its count, and with partners whose pile it is ("Them · 12": one pile
+    per side, wherever its cards were won, issue 29)."""
+    n = v.model.piles[team]
+    if v.teams < v.players:
+        return f"{v.names.team_name(team)} · {n}" if n else None
+    return str(n) if n else None
+
+
+def pile_label(surface: pygame.Surface, v: TableView, team: int, rect: pygame.Rect) -> None:
+    """An empty team pile still says whose it is, under its outline."""
+    if v.teams < v.players and not v.model.piles[team]:
+        badge(surface, v.names.team_name(team), (rect.centerx, rect.bottom + 2), theme.CREAM_DIM)
+
+
 def draw_cards(surface: pygame.Surface, v: TableView, P: CardPainter) -> None:
     L, m = v.layout, v.model
     # The trump under the stock, then the stock, then everything else by depth.
@@ -37,7 +52,7 @@ def draw_cards(surface: pygame.Surface, v: TableView, P: CardPainter) -> None:
     if st is not None and m.trump_suit and v.rules.has_trump:
         trump_chip(surface, v, P, m.trump_suit, (round(st.x), round(st.y + st.h / 2 + 28)))
     for t in range(v.teams):
-        stack(P, surface, L.pile(t), m.piles[t], str(m.piles[t]) if m.piles[t] else None)
+        pile_label(surface, v, t, stack(P, surface, L.pile(t), m.piles[t], pile_text(v, t)))
     highlights = highlights_of(v)
     hand_set = set(m.hand)
     # Open hands practice (issue 21): the other seats' cards face up where their backs rest.

@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from scenes.results_breakdown import breakdown
+from scenes.results.breakdown import breakdown
 from scenes.scene import UIScene
 from scenes.table.narrate import Capture, Line, Narrator, Trick, narrate
 from sprites import theme

@@ -25,7 +25,7 @@ from scenes.table.animate import ANIMATE
 from scenes.table.controller import TableController
 from scenes.table.model import TableModel, new_model
 from scenes.table.motion import TableMotion
-from scenes.table.online import OnlineTable
+from scenes.table.online import OnlineTable, fixed_names
 from scenes.table.story import TableStory
 from scenes.table.view import TableNames, TableView
 from sprites import table_layout as TL
@@ -72,6 +72,9 @@ class TableScene(Scene):
     reached by name; the views get :meth:`view`, the controller and the animation their
     declared hosts (scenes.table.view)."""
 
+    #: Toasts start below the top row of buttons (Scores, Log, Menu), over the felt's free top.
+    toast_top = TL.TABLE_AREA.y
+
     def __init__(self, app: Any, session: TableSession, *, fresh: bool = True, preselect: bool = False):
         super().__init__(app)
         self.session = session
@@ -84,7 +87,9 @@ class TableScene(Scene):
         self.teams = self.rules.teams
         self.capture_game = self.rules.is_capture_game
         self.layout = TableLayout(self.players, self.deck.aspect, self.rules, self.human)
-        self.names = TableNames(app, self.rules, self.human, session)
+        # Online, every seat by the same name on every screen (the computer's by number).
+        self.names = TableNames(app, self.rules, self.human, session,
+                                fix=lambda given: fixed_names(session, app.t, given))
         self.time = 0.0
         self.painter: CardPainter | None = None
         self.model: TableModel = new_model(self.rules, self.human)
@@ -99,7 +104,7 @@ class TableScene(Scene):
         self.buttons: dict[str, Button] = {}
         self.buttons, self.menu_button, self.ask_buttons = buttons.build(
             self.ui, self.view, self.controller, self.open_pause, self.online.toggle_menu)
-        self.online.say_button = self.buttons.get("say")
+        self.online.buttons = self.buttons
         self.story = TableStory(self, self.ui)  # L, T, S, the piles, a finished trick's click
         self._load(fresh, preselect)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from scenes.results_breakdown import Breakdown, breakdown, shown_lines
+from scenes.results.breakdown import Breakdown, breakdown, shown_lines
 from scenes.table.overlays import StoryPanel, team_color
 from sprites import theme
 

@@ -11,7 +11,7 @@ controller's and that nothing there writes it. The scene makes one per frame
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -31,11 +31,15 @@ class TableNames:
     """The seats, teams and cards in the player's language; friends online by their own
     names (when the session's ``capabilities.given_names``; the viewer is always "You")."""
 
-    def __init__(self, app: Any, rules: Any, human: int, session: TableSession | None = None):
+    def __init__(self, app: Any, rules: Any, human: int | None, session: TableSession | None = None,
+                 fix: Callable[[dict[int, str]], dict[int, str]] | None = None):
         self.app = app
         self.rules = rules
+        #: Whose eyes the names are from ("You"); None: nobody's ("Player 1", "Team 2").
         self.human = human
         self.session = session
+        #: Completes the given names (an online table names its computer seats too).
+        self.fix = fix
 
     def t(self, key: str, **params: Any) -> str:
         return self.app.t(key, **params)
@@ -49,7 +53,10 @@ class TableNames:
         s = self.session
         if s is None or not s.capabilities.given_names:
             return {}
-        return {k: v for k, v in s.seat_names().items() if k != self.human}
+        given = s.seat_names()
+        if self.fix is not None:
+            given = self.fix(given)
+        return {k: v for k, v in given.items() if k != self.human}
 
     def seat_name(self, seat: int, subject: bool = False) -> str:
         """The seat's label; ``subject``: as a sentence's subject ("Il compagno sta pensando…")."""

@@ -8,13 +8,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.ai import heuristics_briscola as hb
-from game.ai import hooks_briscola as H
 from game.ai.search import OBVIOUS, SearchBot, solve_exact
 from game.cards import card, cards
+from game.games.briscola import ai as H
+from game.games.briscola import heuristics as hb
+from game.games.briscola.ai import policy as HP
+from game.games.briscola.ai import reading as HR
+from game.games.briscola.ai import solver as HS
+from game.games.briscola.ai import team_policy as HTP
+from game.games.briscola.ai import team_solver as HTS
+from game.games.briscola.ai import tuning as HT
+from game.games.briscola.ai import values as HV
+from game.games.briscola.rules import BriscolaState
 from game.rules import make_rules
 from game.rules.base import play
-from game.rules.briscola import BriscolaState
 
 R = make_rules("briscola", "piacentine", 2)
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
@@ -157,13 +164,13 @@ def test_last_draw_solve_uses_only_the_view(seed, det_seed):
     assert len(hidden) == v.hand_counts[1 - seat] + 1
     # Each world is weighted by how well it explains the opponent's last play (card reading).
     expect = {a: 0.0 for a in values}
-    clue = H._last_clue(v)
+    clue = HR._last_clue(v)
     total = 0.0
     for stock_card in hidden:
         w = R.clone(s)
         w.hands[1 - seat] = [c for c in hidden if c is not stock_card]
         w.stock = [stock_card, v.trump_card]
-        weight = H._clue_likelihood(R, v, clue, w.hands[1 - seat]) if clue else 1.0
+        weight = HR._clue_likelihood(R, v, clue, w.hands[1 - seat]) if clue else 1.0
         assert 0.0 < weight <= 1.0
         total += weight
         for a, u in solve_exact(R, w, seat).items():
@@ -197,7 +204,7 @@ def test_playout_finishes_with_perfect_play_and_all_points(seed):
     s = _position_with_stock(seed, 0)
     if s is None:
         return
-    best = max(H._exact_margins(R, s, s.to_act).values())
+    best = max(HS._exact_margins(R, s, s.to_act).values())
     p = R.clone(s)
     H.playout(R, p, random.Random(seed))
     assert p.over and sum(p.points) == 120
@@ -224,7 +231,7 @@ def test_fast_playout_follows_the_engine_and_its_own_policy(seed):
     for c in trace:
         R.apply(ref, play(c), check=True)
     assert not ref.stock
-    H._finish_exact(R, ref)
+    HP._finish_exact(R, ref)
     assert ref.points == fast.points
     # Policy check: replay with the same rng stream through ``rollout`` (EPSILON kept).
     pol = R.clone(s)
@@ -262,13 +269,13 @@ def test_card_reading_believes_a_player_who_does_not_trump_an_ace_has_no_trump()
     for _ in range(600):
         d = H.determinize(R, v, rng)
         trumps_read += sum(c.suit == v.trump_suit for c in d.hands[1])
-    H.CARD_READING = False
+    HT.CARD_READING = False
     try:
         for _ in range(600):
             d = H.determinize(R, v, rng)
             trumps_blind += sum(c.suit == v.trump_suit for c in d.hands[1])
     finally:
-        H.CARD_READING = True
+        HT.CARD_READING = True
     assert trumps_read < 0.7 * trumps_blind
 
 
@@ -276,12 +283,12 @@ def test_play_likelihood_follows_the_sensible_player_model():
     hand = cards("AC 2D 4S")
     # Answering a led Three of cups: trumping with the 2 of coins is the sensible play.
     led = card("3C")
-    p_trump = H._play_likelihood(R, hand, card("2D"), led, "D")
-    p_ace = H._play_likelihood(R, hand, card("AC"), led, "D")
-    p_low = H._play_likelihood(R, hand, card("4S"), led, "D")
+    p_trump = HR._play_likelihood(R, hand, card("2D"), led, "D")
+    p_ace = HR._play_likelihood(R, hand, card("AC"), led, "D")
+    p_low = HR._play_likelihood(R, hand, card("4S"), led, "D")
     assert p_trump > p_low and p_ace > p_low
     assert p_trump + p_ace + p_low == pytest.approx(1.0)
-    assert min(p_trump, p_ace, p_low) >= H.UNIFORM / 3
+    assert min(p_trump, p_ace, p_low) >= HT.UNIFORM / 3
 
 
 @settings(max_examples=20, deadline=None)
@@ -441,14 +448,14 @@ def test_briscola_4p_team_solver_equals_the_generic_minimax(seed, extra):
     if s is None:
         return
     seat = s.to_act
-    exact = {a: H._utility_of_margin(m) for a, m in H._team_margins(R4, s, seat).items()}
+    exact = {a: HV._utility_of_margin(m) for a, m in HTS._team_margins(R4, s, seat).items()}
     assert exact == pytest.approx(solve_exact(R4, s, seat, node_limit=10**6))
     # The playout's exact finish gives each team what perfect play gives it.
     p = R4.clone(s)
-    H._finish_exact(R4, p)
+    HP._finish_exact(R4, p)
     assert p.over and sum(p.points) == 120
     mine = H.team_points(R4, p.points)[R4.team_of(seat)] - H.team_points(R4, p.points)[1 - R4.team_of(seat)]
-    assert mine == max(H._team_margins(R4, s, seat).values())
+    assert mine == max(HTS._team_margins(R4, s, seat).values())
 
 
 @settings(max_examples=10, deadline=None)
@@ -501,15 +508,15 @@ def test_briscola_4p_playout_policy_ranks_cards_as_the_heuristic_model(seed, poo
         return
     seat = s.to_act
     hand = s.hands[seat]
-    best, best_seat, count, pts = H._team_trick(R4, s)
+    best, best_seat, count, pts = HV._team_trick(R4, s)
     ours = R4.team_of(best_seat) == R4.team_of(seat)
     opp_after, mate_after = hb.after_me(R4, seat, count)
-    keep = H._keep_table(R4, s.trump_suit)
+    keep = HV._keep_table(R4, s.trump_suit)
     unplayed = [c for h in s.hands for c in h] + s.stock
-    later = H._later(R4, s.hands, seat, count)
-    chance = H._pool_chance(H._unplayed_counts(R4, s), s.trump_suit, R4.strength, hand,
-                            len(unplayed) - len(hand), later, H._nobody_table(R4)) if pooled else None
-    got = H._pick_team(hand, best, pts, ours, opp_after, mate_after, s.trump_suit, keep,
+    later = HTP._later(R4, s.hands, seat, count)
+    chance = HTP._pool_chance(HTP._unplayed_counts(R4, s), s.trump_suit, R4.strength, hand,
+                            len(unplayed) - len(hand), later, HTP._nobody_table(R4)) if pooled else None
+    got = HTP._pick_team(hand, best, pts, ours, opp_after, mate_after, s.trump_suit, keep,
                        R4.card_points, R4.beats, lambda: 0.0, chance)
 
     def model(c):
@@ -537,11 +544,11 @@ def test_briscola_4p_card_reading_believes_a_player_who_does_not_trump_an_ace_ha
         return sum(sum(c.suit == v.trump_suit for c in H.determinize(R4, v, rng).hands[1]) for _ in range(600))
 
     read = trumps()
-    H.CARD_READING = False
+    HT.CARD_READING = False
     try:
         blind = trumps()
     finally:
-        H.CARD_READING = True
+        HT.CARD_READING = True
     assert read < 0.7 * blind
 
 

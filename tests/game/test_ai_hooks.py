@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import ast
 import random
+import sys
 import types
 from pathlib import Path
 
 import pytest
 
 from game.ai import make_bot
-from game.ai.hooks import LEVEL_NAMES, GameHooks, Hooks, check_hooks, hooks_module, load_hooks
+from game.ai.hooks import LEVEL_NAMES, GameHooks, Hooks, check_hooks, hooks_module, load_hooks, tuning_module
 from game.ai.search import SearchBot
+from game.registry import game_module, rules_class
 from game.rules import game_ids, make_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,11 +70,16 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("path", sorted(AI.glob("hooks_*.py")), ids=lambda p: p.stem)
-def test_no_hooks_module_imports_another_games_hooks(path):
-    own = path.stem
-    others = {i for i in _imports(path) if i.rpartition(".")[2].startswith("hooks_") and i.rpartition(".")[2] != own}
-    assert not others, f"{path.name} imports {others}: shared helpers belong in game/ai/determinize.py"
+GAMES = ROOT / "game" / "games"
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_no_game_folder_imports_another_games_folder(game):
+    files = sorted((GAMES / game).rglob("*.py"))
+    assert files
+    others = {i for path in files for i in _imports(path)
+              if i.startswith("game.games.") and i.split(".")[2] != game}
+    assert not others, f"game/games/{game}/ imports {others}: shared helpers belong in game/ai/determinize.py or game/rules/"
 
 
 @pytest.mark.parametrize("name", ["levels.py", "search.py", "greedy.py", "__init__.py", "hooks.py", "base.py",
@@ -113,3 +120,51 @@ def test_check_hooks_names_what_a_module_gets_wrong():
 def test_a_game_without_a_hooks_module_is_a_clear_error():
     with pytest.raises(ValueError, match="does not play poker yet"):
         load_hooks("poker")
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_one_lookup_finds_every_part_of_a_game_in_its_folder(game):
+    """game_module is the one way to a game's parts: rules, ai and heuristics in every game's
+    folder, the optional ones None where a game has none, and nothing outside the folder."""
+    for part in ("rules", "ai", "heuristics"):
+        module = game_module(game, part)
+        assert module.__name__.startswith(f"game.games.{game}.")
+        assert Path(module.__file__).resolve().is_relative_to(GAMES / game)
+    assert game_module(game, "rules") is sys.modules[rules_class(game).__module__]
+    assert load_hooks(game).module is game_module(game, "ai")
+    for part in ("solver", "results"):
+        module = game_module(game, part, optional=True)
+        assert module is None or module.__name__ == f"game.games.{game}.{part}"
+
+
+def test_a_missing_part_or_game_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"no game/games/poker/rules\.py"):
+        game_module("poker", "rules")
+    assert game_module("poker", "results", optional=True) is None
+    assert game_module("../scopa", "rules", optional=True) is None  # not a module name: never imported
+    with pytest.raises(ValueError, match="unknown game 'poker'"):
+        rules_class("poker")
+
+
+@pytest.mark.parametrize("game", [g for g in game_ids() if hasattr(hooks_module(g), "__path__")])
+def test_a_tuning_constant_set_on_tuning_module_reaches_the_playout(game, monkeypatch):
+    """--hook game.EPSILON=VALUE sets an attribute of tuning_module(game); the playout (in an
+    ai package, another part than the tuning module) reads it at call time, so the same
+    seed plays differently when every move is random and when none is (the games whose ai
+    is a package)."""
+    tuning = tuning_module(game)
+    ai = hooks_module(game)
+    assert tuning.__name__ == f"{ai.__name__}.tuning"
+    rules = make_rules(game)
+    state = rules.new_deal(random.Random(3), 0)
+
+    def traces(epsilon: float) -> list[tuple]:
+        monkeypatch.setattr(tuning, "EPSILON", epsilon)
+        out = []
+        for seed in range(4):
+            trace: list = []
+            ai.playout(rules, rules.clone(state), random.Random(seed), trace=trace)
+            out.append(tuple(trace))
+        return out
+
+    assert traces(0.0) != traces(1.0)

@@ -13,10 +13,10 @@ import pytest
 
 from game.ai import make_bot
 from game.cards import Card, card, cards
+from game.games.briscola.rules import BriscolaState
+from game.games.cicera.rules import CiceraState
+from game.games.scopa.rules import ScopaState
 from game.rules import make_rules
-from game.rules.briscola import BriscolaState
-from game.rules.cicera import CiceraState
-from game.rules.scopa import ScopaState
 
 SCOPA = make_rules("scopa", None, 4, {})
 CICERA = make_rules("cicera", None, 4, {})

@@ -7,13 +7,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.ai import hooks_schnapsen as H
-from game.ai import schnapsen_solver as S
 from game.ai.search import SearchBot
 from game.cards import card, cards
+from game.games.schnapsen import ai as H
+from game.games.schnapsen import solver as S
+from game.games.schnapsen.rules import SchnapsenState
 from game.rules import make_rules
 from game.rules.base import CLOSE, play
-from game.rules.schnapsen import SchnapsenState
 
 R = make_rules("schnapsen", "schnapsen-german")
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
@@ -168,7 +168,7 @@ def with_tricks(s: SchnapsenState, tricks: str) -> SchnapsenState:
         leader = int(leader)
         led, follow = (card(x) for x in pair.split("-"))
         s.history += [(leader, led), (1 - leader, follow)]
-        w = 1 - leader if R.follower_wins(led, follow, s.trump) else leader
+        w = 1 - leader if R.beats(follow, led, s.trump) else leader
         s.won[w] += [led, follow]
     s.card_points = [sum(R.points[c] for c in w) for w in s.won]
     return s

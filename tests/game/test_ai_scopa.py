@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from game.ai import hooks_scopa, make_bot
+from game.ai import make_bot
 from game.ai.search import OBVIOUS, SearchBot, load_hooks
 from game.cards import cards
+from game.games.scopa import ai as hooks_scopa
+from game.games.scopa.rules import ScopaState
 from game.rules import make_rules
-from game.rules.scopa import ScopaState
 
 
 def position(players: int, hands: list[str], table: str, stock: int, to_act: int, dealer: int,
@@ -277,7 +278,7 @@ def test_card_reading_believes_a_player_who_drops_a_card_had_nothing_to_take():
 
 
 def _greedy(rules, state) -> str:
-    from game.ai.heuristics_scopa import evaluate
+    from game.games.scopa.heuristics import evaluate
 
     view = rules.view(state, state.to_act)
     return str(max(rules.legal_actions(state), key=lambda a: evaluate(rules, view, a)))

@@ -8,12 +8,13 @@ from collections import Counter
 
 import pytest
 
-from game.ai import hooks_tressette as H
 from game.ai import make_bot
 from game.ai.search import solve_exact
 from game.cards import card, cards
+from game.games.tressette import ai as H
+from game.games.tressette.ai import tuning as HT
+from game.games.tressette.rules import TressetteState
 from game.rules import make_rules
-from game.rules.tressette import TressetteState
 
 
 def rules(players: int = 2):
@@ -120,7 +121,7 @@ def test_complete_two_players_once_the_stock_is_gone_four_in_the_last_four_trick
     r4 = rules(4)
     st = advance(r4, 4, lambda s: len(s.hands[0]) == 5 and not s.trick)
     assert not H.complete(r4, r4.view(st, st.to_act))
-    st = advance(r4, 4, lambda s: len(s.hands[0]) == H.EXACT_TRICKS_4P and not s.trick)
+    st = advance(r4, 4, lambda s: len(s.hands[0]) == HT.EXACT_TRICKS_4P and not s.trick)
     assert H.complete(r4, r4.view(st, st.to_act))
 
 

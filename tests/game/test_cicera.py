@@ -8,10 +8,10 @@ import pytest
 
 from game.ai import make_bot
 from game.cards import SUITS, card, cards, codes
+from game.games.cicera.rules import CiceraState
 from game.match import Match
 from game.rules import make_rules
 from game.rules.base import CLOSE, IllegalAction, RecordError, play
-from game.rules.cicera import CiceraState
 from game.verify import verify_events, verify_text
 
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from game.ai import make_bot
 from game.cards import card
+from game.games.cicera.rules import BONUSES
 from game.match import Match
 from game.rules import make_rules
-from game.rules.cicera import BONUSES
 from game.verify import verify_events
 
 RULES = make_rules("cicera")

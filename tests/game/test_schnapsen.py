@@ -8,10 +8,10 @@ import pytest
 
 from game.ai import make_bot
 from game.cards import card, cards
+from game.games.schnapsen.rules import SchnapsenState
 from game.match import Match
 from game.rules import make_rules
 from game.rules.base import CLOSE, EXCHANGE, DealResult, IllegalAction, RecordError, play
-from game.rules.schnapsen import SchnapsenState
 from game.verify import verify_events
 
 R = make_rules("schnapsen", "schnapsen-german")
@@ -533,7 +533,7 @@ def test_an_illegal_action_raises_with_its_rule_id_and_changes_nothing():
 
 # ---------------------------------------------------------------- the greedy heuristic
 def test_greedy_exchanges_the_jack_first_and_declares_marriages():
-    from game.ai.heuristics_schnapsen import evaluate
+    from game.games.schnapsen.heuristics import evaluate
 
     s = deal("JC KS QS JD QD", "AS 10S 10D AD JS", "KD AB 10B KB QB JB 10C KC QC AC")
     v, legal = R.view(s, 0), R.legal_actions(s)

@@ -6,9 +6,9 @@ import random
 import pytest
 
 from game.cards import card, cards, codes
+from game.games.scopa.rules import ScopaState
 from game.rules import make_rules
 from game.rules.base import IllegalAction, play
-from game.rules.scopa import ScopaState
 
 
 def rules(players: int = 2, target: int = 11, deck: str = "piacentine", **options):

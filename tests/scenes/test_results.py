@@ -12,10 +12,10 @@ from game.config import get_config
 from game.i18n import I18n
 from game.settings import Settings
 from game.table_session import ONLINE
-from scenes import results
 from scenes.app import TICK, App
 from scenes.launch import main
 from scenes.menu import MenuScene
+from scenes.results import scene as results
 from scenes.scene import Scene, register_scene, unregister_scene
 
 GAMES = ("scopa", "cicera", "briscola", "schnapsen")
@@ -94,7 +94,7 @@ def test_scopa_breakdown_shows_every_award_with_counts_values_and_totals():
 
 
 def test_re_bello_and_napola_have_their_rows_only_when_in_force_and_the_pills_add_up():
-    from scenes.results_breakdown import shown_lines
+    from scenes.results.breakdown import shown_lines
 
     app = make_app()
     plain, _ = open_over_table(app, "scopa")
@@ -352,6 +352,8 @@ def test_match_end_shows_winner_totals_and_new_match_replaces_the_table():
 
     register_scene("table", factory)
     try:
+        assert scene.ui.focused.name == "sheet"  # Enter alone never starts a new match (issue 29)
+        scene.ui.focus(scene.primary)
         app.dispatch(key(pygame.K_RETURN))
     finally:
         unregister_scene("table")
@@ -359,6 +361,20 @@ def test_match_end_shows_winner_totals_and_new_match_replaces_the_table():
                      "options": dict(scene.rules.options), "ai_level": app.settings.ai_level}]
     assert isinstance(app.stack.top, FakeTable) and app.stack.top is not table
     assert table not in app.stack.scenes and isinstance(app.stack.scenes[0], MenuScene)
+
+
+def test_enter_on_the_match_result_opens_the_score_sheet_not_a_new_match():
+    app = make_app()
+    scene, table = open_over_table(app, "scopa", to_end=True)
+    made = []
+    register_scene("table", lambda app_, **params: made.append(params) or FakeTable(app_))
+    try:
+        app.settle(round(results.INPUT_GUARD / TICK) + 2)
+        app.dispatch(key(pygame.K_RETURN))
+        app.update(TICK)
+    finally:
+        unregister_scene("table")
+    assert not made and app.stack.top.name == "scoresheet" and scene in app.stack.scenes
 
 
 def test_match_end_esc_goes_to_the_menu():

@@ -20,16 +20,8 @@ import random
 from dataclasses import dataclass, field
 
 from game.cards import Card, codes
-from game.rules.base import (
-    Action,
-    DealResult,
-    Event,
-    GameRules,
-    IllegalAction,
-    RecordError,
-    play,
-    unique_max,
-)
+from game.rules.base import Action, DealResult, Event, IllegalAction, RecordError, play, unique_max
+from game.rules.trick import TrickRules, TrickView
 
 
 @dataclass(slots=True)
@@ -58,7 +50,7 @@ class TressetteState:
 
 
 @dataclass(frozen=True)
-class TressetteView:
+class TressetteView(TrickView):
     """What one seat may see: its own hand, the trick on the table, every card played (and
     by whom), the cards each other seat is known to hold (public draws not yet played), the
     suits each seat is known to lack, the thirds and tricks won, and the counts of the hidden
@@ -81,14 +73,6 @@ class TressetteView:
     deck: tuple[Card, ...]
 
     @property
-    def leading(self) -> bool:
-        return not self.trick
-
-    @property
-    def played(self) -> frozenset[Card]:
-        return frozenset(c for _, c in self.history)
-
-    @property
     def opponent_known(self) -> tuple[Card, ...]:
         """Cards known to be in the other seats' hands (the public draws they still hold)."""
         return tuple(c for s, cs in enumerate(self.known) if s != self.seat for c in cs)
@@ -99,7 +83,7 @@ class TressetteView:
         return frozenset(self.deck) - set(self.hand) - self.played - set(self.opponent_known)
 
 
-class TressetteRules(GameRules):
+class TressetteRules(TrickRules):
     # Every fact GameRules declares, stated here (defaults included) so a reader sees the game whole.
     game_id = "tressette"
     family = "trick"
@@ -122,7 +106,7 @@ class TressetteRules(GameRules):
     hud_scores = "thirds"
     scoring_schema = {"strength": "rank_order", "thirds": "rank_table", "hand_size": "int",
                       "last_trick": "int"}
-    #: The results rows (see GameRules.result_lines); scenes/results_tressette.py shows the
+    #: The results rows (see GameRules.result_lines); game/games/tressette/results.py shows the
     #: thirds as "5 ⅔" and adds the whole points and the last trick.
     result_lines = (
         {"label": "results.tressette.thirds", "cells": "thirds"},
@@ -139,24 +123,20 @@ class TressetteRules(GameRules):
     def __init__(self, game, deck, players, options):
         super().__init__(game, deck, players, options)
         sc = self.scoring
-        order = list(sc["strength"])
-        # Higher number = stronger card; the value table (in thirds) is separate.
-        self.strength: dict[Card, int] = {c: len(order) - order.index(c.rank) for c in self.cards}
+        # Strength (TrickRules) and the value table (in thirds) are separate.
         self.card_thirds: dict[Card, int] = {c: int(sc["thirds"][c.rank]) for c in self.cards}
         self.hand_size: int = int(sc["hand_size"])
         self.last_trick_points: int = int(sc["last_trick"])
         self.target: int = int(self.options.get("target", 21))
-        self.deck_cards: tuple[Card, ...] = tuple(self.cards)
         self.stock_size: int = len(self.cards) - players * self.hand_size
         if self.stock_size < 0 or self.stock_size % players:
             raise ValueError(f"{len(self.cards)} cards cannot deal {self.hand_size} to {players} players "
                              "and draw evenly from the rest")
         # Only the two-player deal leaves a stock (the fact above is for the game as a whole).
         self.has_stock = self.stock_size > 0  # type: ignore[misc]
+        self.draws_public = self.has_stock  # type: ignore[misc]  # nothing drawn: no K to recall draws
         #: All the thirds in the pack (32 in a 40-card pack: 10 whole points and 2 thirds).
         self.total_thirds: int = sum(self.card_thirds.values())
-        # Shared, immutable play actions: legal_actions allocates nothing per card.
-        self._play: dict[Card, Action] = {c: Action("play", c) for c in self.cards}
 
     # ------------------------------------------------------------------ dealing
     def _deal_from(self, hands: list[list[Card]], stock: list[Card], dealer: int, number: int) -> TressetteState:
@@ -184,10 +164,7 @@ class TressetteRules(GameRules):
         hands, _table, stock = self.read_deal(ev, self.hand_size, 0, self.stock_size)
         if ev.get("trump") is not None:
             raise RecordError(f"Tressette has no trump: 'trump' must be null, not {ev.get('trump')!r}")
-        dealer, number = ev["dealer"], ev["number"]
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.players:
-            raise RecordError(f"dealer {dealer!r} is not a seat")
-        return self._deal_from(hands, stock, dealer, number)
+        return self._deal_from(hands, stock, *self.read_dealer(ev))
 
     # ------------------------------------------------------------------ play
     def follows(self, hand: list[Card], led: Card) -> list[Card]:
@@ -224,17 +201,6 @@ class TressetteRules(GameRules):
                 return IllegalAction("must_follow", f"follow suit when able: {led.suit} was led, play {opts}",
                                      led=led.code, suit=led.suit, options=opts)
         return super().explain_refusal(state, action)
-
-    def trick_winner(self, trick: list[Card], leader: int) -> int:
-        """The seat whose card wins: the strongest of the led suit (there is no trump)."""
-        suit = trick[0].suit
-        st = self.strength
-        best = 0
-        for i in range(1, len(trick)):
-            c = trick[i]
-            if c.suit == suit and st[c] > st[trick[best]]:
-                best = i
-        return (leader + best) % self.players
 
     def apply(self, state: TressetteState, action: Action, check: bool = True) -> list[Event]:
         if check:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from scenes.names import team_names
-
 
 def explain(b: Any, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None:
     d = ev["detail"]
@@ -15,8 +13,7 @@ def explain(b: Any, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None
     # The subject changes the verb in nl/de/it: a "_you" message when it is the player.
     actor = closer if reason == "closed_lost" and closer is not None else w
     you = "_you" if b.mine == actor else ""
-    subjects = team_names(t, rules.players, b.mine, subject=True)  # two players: team = seat
-    b.headline = t(f"results.schnapsen.reason_{reason}{you}", name=subjects[actor])
+    b.headline = t(f"results.schnapsen.reason_{reason}{you}", name=b.subjects[actor])  # two players: team = seat
     gp = ev["points"][w]
     # Why this many game points: the loser's points and tricks (as recorded at the closure).
     if reason == "closed_lost":

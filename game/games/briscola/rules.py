@@ -19,16 +19,8 @@ import random
 from dataclasses import dataclass, field
 
 from game.cards import Card, card
-from game.rules.base import (
-    Action,
-    DealResult,
-    Event,
-    GameRules,
-    IllegalAction,
-    RecordError,
-    play,
-    unique_max,
-)
+from game.rules.base import Action, DealResult, Event, IllegalAction, RecordError, play, unique_max
+from game.rules.trick import TrickRules, TrickView
 
 
 @dataclass
@@ -56,7 +48,7 @@ class BriscolaState:
 
 
 @dataclass(frozen=True)
-class BriscolaView:
+class BriscolaView(TrickView):
     """What one seat may see: its own hand, the trick on the table, the turned trump, every
     card played (and by whom), the points won so far and the counts of the hidden cards."""
 
@@ -77,14 +69,6 @@ class BriscolaView:
     deck: tuple[Card, ...]
 
     @property
-    def leading(self) -> bool:
-        return not self.trick
-
-    @property
-    def played(self) -> frozenset[Card]:
-        return frozenset(c for _, c in self.history)
-
-    @property
     def unseen(self) -> frozenset[Card]:
         """Cards whose place this seat does not know: in the other hand or in the stock.
 
@@ -101,11 +85,10 @@ class BriscolaView:
         return ()
 
 
-class BriscolaRules(GameRules):
+class BriscolaRules(TrickRules):
     game_id = "briscola"
     scoring_schema = {"strength": "rank_order", "card_points": "rank_table", "hand_size": "int",
                       "total_points": "int"}
-    family = "trick"
     record_events = ("trick", "draw")
     has_trump = True
     table_capacity = 3
@@ -124,18 +107,13 @@ class BriscolaRules(GameRules):
     def __init__(self, game, deck, players, options):
         super().__init__(game, deck, players, options)
         sc = self.scoring
-        order = list(sc["strength"])
-        # Higher number = stronger card; strength and points are separate tables (RULES.md).
-        self.strength: dict[Card, int] = {c: len(order) - order.index(c.rank) for c in self.cards}
+        # Strength (TrickRules) and points are separate tables (RULES.md).
         self.card_points: dict[Card, int] = {c: sc["card_points"][c.rank] for c in self.cards}
         self.hand_size: int = sc["hand_size"]
         self.total_points: int = sc["total_points"]
         self.format: str = str(self.options.get("format", "single"))
         self.deals_to_win: int = int(self.options.get("deals_to_win", 2))
-        self.deck_cards: tuple[Card, ...] = tuple(self.cards)
         self.stock_size: int = len(self.cards) - players * self.hand_size
-        # Shared, immutable play actions: legal_actions allocates nothing per card.
-        self._play: dict[Card, Action] = {c: Action("play", c, (), False) for c in self.cards}
 
     # ------------------------------------------------------------------ dealing
     def _deal_from(self, hands: list[list[Card]], stock: list[Card], dealer: int, number: int) -> BriscolaState:
@@ -166,10 +144,7 @@ class BriscolaRules(GameRules):
         trump = ev.get("trump")
         if trump != stock[-1].code:
             raise RecordError(f"'trump' is {trump!r}, but the turned trump is the stock's last card, {stock[-1]}")
-        dealer, number = ev["dealer"], ev["number"]
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.players:
-            raise RecordError(f"dealer {dealer!r} is not a seat")
-        return self._deal_from(hands, stock, dealer, number)
+        return self._deal_from(hands, stock, *self.read_dealer(ev))
 
     # ------------------------------------------------------------------ play
     def legal_actions(self, state: BriscolaState) -> list[Action]:
@@ -193,24 +168,6 @@ class BriscolaRules(GameRules):
             code = c.code if c is not None else None
             return IllegalAction("not_in_hand", f"{c} is not in seat {state.to_act}'s hand", card=code)
         return super().explain_refusal(state, action)
-
-    def beats(self, follow: Card, led: Card, trump_suit: str) -> bool:
-        """Does the second card win the trick? A higher card of the led suit, or a trump on a
-        non-trump; a card of a third suit never wins."""
-        if follow.suit == led.suit:
-            return self.strength[follow] > self.strength[led]
-        return follow.suit == trump_suit
-
-    def trick_winner(self, cards: list[Card], leader: int, trump_suit: str) -> int:
-        """The seat that wins ``cards`` (in play order, led by ``leader``): the highest trump,
-        else the highest card of the led suit."""
-        n = self.players
-        best, winner = cards[0], leader
-        for i in range(1, len(cards)):
-            c = cards[i]
-            if self.beats(c, best, trump_suit):
-                best, winner = c, (leader + i) % n
-        return winner
 
     def apply(self, state: BriscolaState, action: Action, check: bool = True) -> list[Event]:
         if check:

@@ -16,8 +16,8 @@ may be led with the King or the Queen).
 from __future__ import annotations
 
 from game.cards import Card
+from game.games.schnapsen.rules import SchnapsenRules, SchnapsenState
 from game.rules.base import Action
-from game.rules.schnapsen import SchnapsenRules, SchnapsenState
 
 INF = 100
 

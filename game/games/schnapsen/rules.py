@@ -18,17 +18,8 @@ import random
 from dataclasses import dataclass, field
 
 from game.cards import SUITS, Card, card, codes
-from game.rules.base import (
-    CLOSE,
-    EXCHANGE,
-    Action,
-    DealResult,
-    Event,
-    GameRules,
-    IllegalAction,
-    RecordError,
-    play,
-)
+from game.rules.base import CLOSE, EXCHANGE, Action, DealResult, Event, IllegalAction, RecordError, play
+from game.rules.trick import TrickRules
 
 REASONS = ("66", "closed_won", "closed_lost", "last_trick")
 
@@ -112,11 +103,10 @@ class SchnapsenView:
         return frozenset(self.deck) - seen
 
 
-class SchnapsenRules(GameRules):
+class SchnapsenRules(TrickRules):
     game_id = "schnapsen"
     scoring_schema = {"strength": "rank_order", "card_points": "rank_table", "marriage": "int",
                       "trump_marriage": "int", "win_points": "int", "schneider": "int"}
-    family = "trick"
     record_events = ("trick", "draw", "exchange", "marriage", "close")
     decisions = ("play", "close", "exchange", "marriage")
     has_trump = True
@@ -137,18 +127,14 @@ class SchnapsenRules(GameRules):
     def __init__(self, game, deck, players, options):
         super().__init__(game, deck, players, options)
         sc = self.scoring
-        order = list(sc["strength"])
-        # Higher number = stronger; the points table is separate (A 11, 10 10, K 4, Q 3, J 2).
-        self.strength: dict[Card, int] = {c: len(order) - order.index(c.rank) for c in self.cards}
+        # Strength (TrickRules) and the points table are separate (A 11, 10 10, K 4, Q 3, J 2).
         self.points: dict[Card, int] = {c: int(sc["card_points"][c.rank]) for c in self.cards}
         self.marriage_value: int = int(sc["marriage"])
         self.trump_marriage_value: int = int(sc["trump_marriage"])
         self.win_points: int = int(sc["win_points"])
         self.schneider: int = int(sc["schneider"])
         self.start_count: int = int(self.options.get("bummerl", 7))
-        self.deck_cards: tuple[Card, ...] = tuple(self.cards)
-        # Precomputed actions and lookups: no Action is built in the hot paths.
-        self._play: dict[Card, Action] = {c: Action("play", c) for c in self.cards}
+        # Precomputed actions and lookups (the plays: TrickRules): no Action is built in the hot paths.
         self._marry: dict[Card, Action] = {}
         self.partner: dict[Card, Card] = {}
         for s in SUITS:
@@ -186,10 +172,7 @@ class SchnapsenRules(GameRules):
         if ev.get("trump") != stock[-1].code:
             raise RecordError(f"'trump' must be the indicator, the last card of the stock ({stock[-1].code}), "
                               f"not {ev.get('trump')!r}")
-        dealer, number = ev["dealer"], ev["number"]
-        if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise RecordError(f"dealer {dealer!r} is not a seat (0 or 1)")
-        return self._deal_from(hands, stock, dealer, number)
+        return self._deal_from(hands, stock, *self.read_dealer(ev))
 
     # ------------------------------------------------------------------ play
     def strict_follows(self, hand: list[Card], led: Card, trump: str) -> list[Card]:
@@ -203,12 +186,6 @@ class SchnapsenRules(GameRules):
             return higher or same
         trumps = [c for c in hand if c.suit == trump]
         return trumps or hand
-
-    def follower_wins(self, led: Card, follow: Card, trump: str) -> bool:
-        """The higher card of the led suit wins unless a trump is played; the higher trump wins."""
-        if follow.suit == led.suit:
-            return self.strength[follow] > self.strength[led]
-        return follow.suit == trump
 
     def legal_actions(self, state: SchnapsenState) -> list[Action]:
         if state.over:

@@ -11,11 +11,11 @@ import random
 from collections.abc import Callable
 
 from game.ai.determinize import deal_hidden, hidden_cards, sample_by_likelihood
-from game.ai.heuristics_scopa import evaluate, house_worth, play_score
 from game.cards import Card
+from game.games.scopa.heuristics import evaluate, house_worth, play_score
+from game.games.scopa.rules import ACE, ScopaRules, ScopaState, ScopaView
 from game.rules.base import Action
 from game.rules.capture import sums_by_value
-from game.rules.scopa import ACE, ScopaRules, ScopaState, ScopaView
 
 #: Deal-point margins are divided by this so utilities sit roughly in [-1, 1].
 SCALE = 4.0

@@ -59,7 +59,7 @@ def evaluate(rules, view, action: Action) -> float:
             return 10.0 + pts[c]
         return -_card_cost(rules, view, c) - pts[c] * 0.5
     led = view.led
-    if rules.follower_wins(led, c, trump):
+    if rules.beats(c, led, trump):
         gain = pts[led] + pts[c]
         pending = view.pending[view.seat]
         if own + gain + pending >= rules.win_points:

@@ -10,11 +10,11 @@ import random
 from collections.abc import Callable
 
 from game.ai.determinize import deal_hidden
-from game.ai.heuristics_cicera import evaluate
 from game.cards import Card
+from game.games.cicera.heuristics import evaluate
+from game.games.cicera.rules import CiceraRules, CiceraState, CiceraView
 from game.rules.base import Action
 from game.rules.capture import sums_by_value
-from game.rules.cicera import CiceraRules, CiceraState, CiceraView
 
 #: Deal-point margins are divided by this so utilities sit roughly in [-1, 1].
 SCALE = 8.0

@@ -3,16 +3,18 @@
 The rows are the game's own declaration (its rules class's ``result_lines``: which
 ``deal_end.detail`` value each row shows and how); a game that declares none still gets
 the deal's points and the match totals. The sentences about a deal — who won it and why —
-come from an optional module ``scenes/results_<game id>.py`` whose ``explain(b, t, rules,
-deal_end, names)`` may set the headline, add notes or the split bar. No pygame here.
+come from the game's optional part ``results`` (``game/games/<id>/results.py``, found by
+game.registry.game_module) whose ``explain(b, t, rules, deal_end, names)`` may set the
+headline, add notes or rows (``b.Row``, ``b.Cell``) or the split bar; it imports nothing from
+scenes. No pygame here.
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from dataclasses import dataclass, field
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
+from game.registry import game_module
 from scenes.names import deck_names, team_names
 
 #: What a game without ``result_lines`` shows: its points and, in a match, the totals.
@@ -44,6 +46,10 @@ class Breakdown:
     headline: str = ""             # the deal's one-line verdict
     notes: list[str] = field(default_factory=list)
     bar: tuple[int, int] | None = None  # two card-point totals for the split bar (Briscola)
+    subjects: list[str] = field(default_factory=list)  # the columns as a sentence's subject
+    #: The row and cell types, for a game's explainer that adds rows.
+    Row: ClassVar[type[Row]] = Row
+    Cell: ClassVar[type[Cell]] = Cell
 
 
 def _pts(v: Any) -> int | None:
@@ -85,15 +91,9 @@ def _row(line: dict[str, Any], t: Any, params: dict[str, Any], ev: dict, n: int,
     return Row(t(line["label"], **label_params), cells, line.get("kind", "line"))
 
 
-def explainer(game_id: str) -> Any:
-    """The game's ``scenes/results_<id>.py`` module, or None when it has none."""
-    name = f"scenes.results_{game_id}"
-    try:
-        if importlib.util.find_spec(name) is None:
-            return None
-    except (ImportError, ValueError):
-        return None
-    return importlib.import_module(name)
+def explainer(game_id: str) -> ModuleType | None:
+    """The game's part ``results`` (its sentences about a deal), or None when it has none."""
+    return game_module(game_id, "results", optional=True)
 
 
 def shown_lines(rules: Any) -> list[dict[str, Any]]:
@@ -109,7 +109,8 @@ def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: 
     """The rows of the results table for one ``deal_end`` event (any game)."""
     cols = team_names(t, rules.players, human_seat)
     mine = None if human_seat is None else rules.team_of(human_seat)
-    b = Breakdown(columns=cols, mine=mine, rows=[])
+    b = Breakdown(columns=cols, mine=mine, rows=[],
+                  subjects=team_names(t, rules.players, mine, subject=True))
     names = deck_names(rules.deck, lang)
     goal, value = rules.match_goal()
     params = {**names, "target": value, "count": value}

@@ -16,19 +16,19 @@ Determinizations give the opponent a uniformly random hand among those consisten
 of this; the rest of the unseen cards lie face down in the stock over the indicator.
 
 Once the stock is exhausted the view fixes the whole state (``complete``) and the exact
-alpha-beta solver in :mod:`game.ai.schnapsen_solver` decides.
+alpha-beta solver in :mod:`game.games.schnapsen.solver` decides.
 """
 from __future__ import annotations
 
 import math
 import random
 
-from game.ai import schnapsen_solver
 from game.ai.determinize import check_count, hidden_cards, last_play_index, sample_by_likelihood, split_hidden, without
-from game.ai.heuristics_schnapsen import WIN_BONUS, evaluate
 from game.cards import Card
+from game.games.schnapsen import solver as schnapsen_solver
+from game.games.schnapsen.heuristics import WIN_BONUS, evaluate
+from game.games.schnapsen.rules import SchnapsenRules, SchnapsenState, SchnapsenView
 from game.rules.base import Action
-from game.rules.schnapsen import SchnapsenRules, SchnapsenState, SchnapsenView
 
 #: Card-point tiebreak weight: a deal's game points dominate; among equal outcomes more card
 #: points (a better Schneider margin next time, a safer lead) are slightly preferred.
@@ -312,7 +312,7 @@ def complete(rules: SchnapsenRules, view: SchnapsenView) -> bool:
 
 
 def solve(rules: SchnapsenRules, state: SchnapsenState, seat: int):
-    """Exact values by alpha-beta (see :mod:`game.ai.schnapsen_solver`), as utilities."""
+    """Exact values by alpha-beta (see :mod:`game.games.schnapsen.solver`), as utilities."""
     if not schnapsen_solver.strict(state):
         return None
     values, _ = schnapsen_solver.solve_values(rules, state, seat)
@@ -349,7 +349,7 @@ def _follow_value(rules: SchnapsenRules, led: Card, c: Card, trump: str, need: i
     the cheapest card."""
     pts = rules.points
     lp = pts[led]
-    if rules.follower_wins(led, c, trump):
+    if rules.beats(c, led, trump):
         if lp + pts[c] >= need:
             return 1000.0
         if not strict and c.suit == trump and led.suit != trump and lp < 10:
@@ -394,7 +394,7 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
                 v = _marriage_value(c, trump)
             elif strict:
                 # Sure winner against the (determinized) opponent hand: cash it. (Inlined: the
-                # same answer as any(follower_wins) over rules.strict_follows, which costs the
+                # same answer as any(beats) over rules.strict_follows, which costs the
                 # heuristic playout about 20 %, measured.)
                 beaten = False
                 has_suit = False
@@ -476,7 +476,7 @@ def reason(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> tuple[
     led = view.led
     if led is None:
         return None
-    if rules.follower_wins(led, c, trump):
+    if rules.beats(c, led, trump):
         if c.suit == trump and led.suit != trump:
             return ("suggest.reason.trumps", {"card": led.code, "points": pts[led] + pts[c]})
         return ("suggest.reason.sure_trick", {"points": pts[led] + pts[c]})

@@ -12,8 +12,7 @@ napula. Format "single" (one deal) or "match" to a target, won as in Scopa.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any
 
 from game.cards import Card, card, codes
@@ -27,63 +26,32 @@ from game.rules.base import (
     play,
     unique_max,
 )
-from game.rules.capture import sums_by_value
+from game.rules.capture import CaptureState, CaptureView, sums_by_value, target_race
 
 #: The capture bonuses, in the order a play event lists them.
 BONUSES: tuple[str, ...] = ("scua", "picada", "simili", "quadriglia")
 _SCUA, _PICADA, _SIMILI, _QUADRIGLIA = range(4)
 
 
-@dataclass
-class CiceraState:
-    players: int
-    dealer: int
-    number: int
-    hands: list[list[Card]]
-    table: list[Card]
-    piles: list[list[Card]]  # per team
+@dataclass(kw_only=True)
+class CiceraState(CaptureState):
     #: bonus counts per team, indexed like BONUSES
     bonuses: list[list[int]]
-    to_act: int
-    last_capture_team: int | None = None
     #: The card the immediately preceding play placed on the table (None after a capture and
     #: at the start of the deal): the only card a picada can take.
     last_placed: Card | None = None
-    over: bool = False
-    opening_events: list[Event] = field(default_factory=list)
-    #: Every play so far, as (seat, card, captured cards) — public information.
-    history: list[tuple[int, Card, tuple[Card, ...]]] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class CiceraView:
-    """What one seat may see: its own hand, the table, every pile and bonus, the hand counts."""
+@dataclass(frozen=True, kw_only=True)
+class CiceraView(CaptureView):
+    """What one seat may see (CaptureView: the other three hands unseen), and every bonus."""
 
-    seat: int
-    players: int
-    dealer: int
-    to_act: int
-    hand: tuple[Card, ...]
-    table: tuple[Card, ...]
-    hand_counts: tuple[int, ...]
-    piles: tuple[tuple[Card, ...], ...]
     bonuses: tuple[tuple[int, ...], ...]
-    history: tuple[tuple[int, Card, tuple[Card, ...]], ...]
-    last_capture_team: int | None
     last_placed: Card | None
-    deck: tuple[Card, ...]
 
     @property
     def team(self) -> int:
         return self.seat % 2
-
-    @cached_property
-    def unseen(self) -> frozenset[Card]:
-        """Cards this seat has not seen: the other three hands (computed once per view)."""
-        seen = set(self.hand) | set(self.table)
-        for p in self.piles:
-            seen.update(p)
-        return frozenset(self.deck) - seen
 
 
 class CiceraRules(GameRules):
@@ -413,13 +381,7 @@ class CiceraRules(GameRules):
             if w is None:
                 return True, None, f"a single deal, equal totals {totals}: a draw"
             return True, w, f"a single deal: team {w} has the higher total"
-        top = max(totals)
-        if top < self.target:
-            return False, None, f"nobody has reached {self.target}"
-        leaders = [t for t, v in enumerate(totals) if v == top]
-        if len(leaders) > 1:
-            return False, None, f"teams {leaders} are tied for the lead at {top}: the match goes on"
-        return True, leaders[0], f"team {leaders[0]} leads with {top} (target {self.target})"
+        return target_race(totals, self.target)
 
     # ------------------------------------------------------------------ views, copies, records
     def view(self, state: CiceraState, seat: int) -> CiceraView:

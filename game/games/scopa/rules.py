@@ -15,7 +15,7 @@ The Kings redeal only applies with match_first, normal aces and a deal with a ta
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from game.cards import SUITS, Card, card, codes
@@ -29,7 +29,7 @@ from game.rules.base import (
     play,
     unique_max,
 )
-from game.rules.capture import sum_sets, sums_by_value
+from game.rules.capture import CaptureState, CaptureView, sum_sets, sums_by_value, target_race
 
 #: The ``deal`` option's values; rules.yaml's ``scoring.deals`` gives each one's sizes.
 DEAL_KINDS: tuple[str, ...] = ("three", "scopone", "scopone10")
@@ -37,50 +37,18 @@ DEAL_KINDS: tuple[str, ...] = ("three", "scopone", "scopone10")
 ACE = "A"
 
 
-@dataclass
-class ScopaState:
-    players: int
-    dealer: int
-    number: int
-    hands: list[list[Card]]
-    table: list[Card]
+@dataclass(kw_only=True)
+class ScopaState(CaptureState):
     stock: list[Card]  # top first
-    piles: list[list[Card]]  # per team
     scope: list[int]  # per team
-    to_act: int
-    last_capture_team: int | None = None
-    over: bool = False
-    opening_events: list[Event] = field(default_factory=list)
-    #: Every play so far, as (seat, card, captured cards) — public information.
-    history: list[tuple[int, Card, tuple[Card, ...]]] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class ScopaView:
-    """What one seat may see: its own hand, the table, every pile, the counts of the rest."""
+@dataclass(frozen=True, kw_only=True)
+class ScopaView(CaptureView):
+    """What one seat may see (CaptureView), and the stock's count and the scope."""
 
-    seat: int
-    players: int
-    dealer: int
-    to_act: int
-    hand: tuple[Card, ...]
-    table: tuple[Card, ...]
-    hand_counts: tuple[int, ...]
     stock_count: int
-    piles: tuple[tuple[Card, ...], ...]
     scope: tuple[int, ...]
-    history: tuple[tuple[int, Card, tuple[Card, ...]], ...]
-    last_capture_team: int | None
-    deck: tuple[Card, ...]
-
-    @property
-    def unseen(self) -> frozenset[Card]:
-        """Cards this seat has not seen: in other hands or in the stock."""
-        seen = set(self.hand) | set(self.table)
-        for p in self.piles:
-            seen.update(p)
-        return frozenset(self.deck) - seen
-
 
 
 class ScopaRules(GameRules):
@@ -417,13 +385,7 @@ class ScopaRules(GameRules):
         return self.deal_result(state)
 
     def match_status(self, totals: list[int], deals_played: int) -> tuple[bool, int | None, str]:
-        top = max(totals)
-        if top < self.target:
-            return False, None, f"nobody has reached {self.target}"
-        leaders = [t for t, v in enumerate(totals) if v == top]
-        if len(leaders) > 1:
-            return False, None, f"teams {leaders} are tied for the lead at {top}: the match goes on"
-        return True, leaders[0], f"team {leaders[0]} leads with {top} (target {self.target})"
+        return target_race(totals, self.target)
 
     # ------------------------------------------------------------------ views, copies, records
     def view(self, state: ScopaState, seat: int) -> ScopaView:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.rules.tressette import thirds_text
-from scenes.results_breakdown import Cell, Row
+from game.games.tressette.rules import thirds_text
 
 
 def explain(b: Any, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None:
@@ -17,14 +16,14 @@ def explain(b: Any, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None
     for row in b.rows:
         if row.label == label:
             # The values count thirds: show them as a player counts them ("5 ⅔").
-            row.cells = [Cell(thirds_text(v)) for v in thirds]
+            row.cells = [b.Cell(thirds_text(v)) for v in thirds]
     at = next((i for i, row in enumerate(b.rows) if row.label == label), -1) + 1
     whole = [v // 3 for v in thirds]
     pts = rules.last_trick_points
     b.rows[at:at] = [
-        Row(t("results.tressette.whole_points"), [Cell(str(w), w or None) for w in whole]),
-        Row(t("results.tressette.last_trick"),
-            [Cell("", pts if team == last else None, mark=team == last) for team in range(len(b.columns))]),
+        b.Row(t("results.tressette.whole_points"), [b.Cell(str(w), w or None) for w in whole]),
+        b.Row(t("results.tressette.last_trick"),
+            [b.Cell("", pts if team == last else None, mark=team == last) for team in range(len(b.columns))]),
     ]
     if last is not None:
         if rules.partnerships and b.mine is not None:
@@ -33,9 +32,6 @@ def explain(b: Any, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None
         elif b.mine is not None and last == b.mine:
             b.headline = t("results.tressette.last_trick_by_you")
         else:
-            from scenes.names import team_names
-
-            subjects = team_names(t, rules.players, b.mine, subject=True)
-            b.headline = t("results.tressette.last_trick_by", name=subjects[last])
+            b.headline = t("results.tressette.last_trick_by", name=b.subjects[last])
     b.notes.append(t("results.tressette.why_thirds", **names))
     b.notes.append(t("results.tressette.why_11"))

@@ -1,0 +1,1 @@
+"""Briscola: its rules, AI and results sentences (see game/games/__init__.py)."""

@@ -1,0 +1,1 @@
+"""Schnapsen: its rules, AI and results sentences (see game/games/__init__.py)."""

@@ -1,0 +1,1 @@
+"""Scopa: its rules, AI and results sentences (see game/games/__init__.py)."""
