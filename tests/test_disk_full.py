@@ -144,7 +144,7 @@ def _play_moves(app, scene, n: int) -> int:
     for _ in range(4000):
         if done >= n or scene.session.over:
             break
-        if app.stack.top is scene and scene.can_act:
+        if app.stack.top is scene and scene.controller.can_act:
             keyboard_play(app, scene, scene.session.legal_actions()[0])
             done += 1
         app.update(TICK)

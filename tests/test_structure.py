@@ -381,7 +381,7 @@ def test_the_circle_check_sees_type_checking_and_importlib():
 # ---------------------------------------------------------------------- pygame-free parts
 #: Pure Python by design: the rules core, and the table's model and controller (the replay
 #: viewer and online tables reuse them without a window).
-PURE = ("game", "scenes/table/model.py", "scenes/table/controller.py")
+PURE = ("game", "scenes/table/model.py", "scenes/table/controller.py", "scenes/table/view.py")
 
 
 def _all_imports(nodes: Iterable[ast.AST]) -> set[str]:

@@ -143,7 +143,7 @@ class ResultsScene(UIScene):
     def offers_replay(self) -> bool:
         """Watch again / keep the record (issue 21): a finished match that is ours — an online
         match's record is the server's, with the other hands hidden."""
-        return self.over and not getattr(self.session, "remote", False)
+        return self.over and self.session.capabilities.replays
 
     def build(self) -> None:
         # Rows shrink a little when a long breakdown (Cìcera's match end) would not fit.
@@ -199,7 +199,7 @@ class ResultsScene(UIScene):
         Online: back to hosting or joining a table."""
         from scenes.scene import make_scene
 
-        if getattr(self.session, "remote", False):
+        if self.session.capabilities.again == "another_table":
             self.session.close()
             self.app.stack.pop_to("online")
             return

@@ -210,23 +210,23 @@ def test_digit_keys_reach_every_card_of_a_twelve_card_hand_and_the_hint_says_whi
     app.stack.push(scene)
     for _ in range(400):  # the deal, then the bots before the human's first turn
         app.update(TICK)
-        if scene.can_act:
+        if scene.controller.can_act:
             break
-    assert scene.can_act and len(scene.hand) == 12
+    assert scene.controller.can_act and len(scene.model.hand) == 12
     presses = [(getattr(pygame, f"K_{i}"), 0) for i in range(1, 10)] + [(pygame.K_0, 0)]
     presses += [(pygame.K_MINUS, pygame.KSCAN_MINUS), (pygame.K_EQUALS, pygame.KSCAN_EQUALS)]
     seen = []
     for k, sc in presses:
         app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=sc))
-        seen.append(scene.cursor)
+        seen.append(scene.controller.cursor)
     assert seen == list(range(12))
     # By position: the German keyboard's ß sits where "-" is and picks the same card.
     app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_1, mod=0, unicode="", scancode=0))
     app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=223, mod=0, unicode="ß", scancode=pygame.KSCAN_MINUS))
-    assert scene.cursor == 10
+    assert scene.controller.cursor == 10
     # A period (keycode 46, the "=" key's scancode number) is not a card key.
     app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_PERIOD, mod=0, unicode=".", scancode=0))
-    assert scene.cursor == 10
+    assert scene.controller.cursor == 10
     # The hint names the keys, in every language.
     for lang, keys in (("en", "0, -, ="), ("nl", "0, -, ="), ("de", "0, ß, ´"), ("it", "0, ', ì")):
         assert keys in I18n(lang).t(f"table.keys_{gid}")

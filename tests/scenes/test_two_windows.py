@@ -52,7 +52,7 @@ def play(limit):
         if scene.session.over or done >= limit:
             break
         top = app.stack.top
-        if top is scene and scene.can_act:
+        if top is scene and scene.controller.can_act:
             keyboard_play(app, scene, rng.choice(scene.session.legal_actions()))
             done += 1
         elif top.name == "results" and not top.guarded:  # a deal's result: Continue (Enter)
