@@ -134,7 +134,6 @@ class MenuScene(UIScene):
     def refresh_saved(self) -> None:
         """Read the save (a damaged one is moved aside, with a toast) and show or hide the offer."""
         from game import saves
-
         from scenes.online import rejoin
 
         self.online_last = rejoin.last_table(self.app)

@@ -3,7 +3,6 @@ command line against real servers on 127.0.0.1 (subprocesses, every wait bounded
 from __future__ import annotations
 
 import json
-
 import signal
 import socket
 import subprocess

@@ -8,8 +8,8 @@ from game.registry import rules_class
 from scenes.app import TICK
 from scenes.table import hud
 from sprites import theme
-from tests.scenes.test_table import key, make_app, table
 from tests.scenes.test_online_scenes import online  # noqa: F401  (a fixture)
+from tests.scenes.test_table import key, make_app, table
 
 
 # ---------------------------------------------------------------------- 2: partners' scores
@@ -93,13 +93,22 @@ def _quit_to_menu(app) -> str:
     return note
 
 
-def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online):
+def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online):  # noqa: F811  (the fixture imported above)
     import socket
 
     from game.online import client
     from scenes.online import hosting
-    from tests.scenes.test_online_scenes import (LIMIT, bot_thread, host_by_keys, make_app as online_app,
-                                                 play_to_results, press, pump, single_deal_game, top)
+    from tests.scenes.test_online_scenes import (
+        LIMIT,
+        bot_thread,
+        host_by_keys,
+        play_to_results,
+        press,
+        pump,
+        single_deal_game,
+        top,
+    )
+    from tests.scenes.test_online_scenes import make_app as online_app
 
     app = online_app("en")
     lobby = host_by_keys(app, single_deal_game())
@@ -140,12 +149,20 @@ def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online):
     assert top(app).online_last is None and hosting.running_server() is None
 
 
-def test_a_hosted_table_comes_back_after_the_game_was_closed(online):
+def test_a_hosted_table_comes_back_after_the_game_was_closed(online):  # noqa: F811  (the fixture imported above)
     from game.online import client
     from scenes.app import App
     from scenes.online import hosting
-    from tests.scenes.test_online_scenes import (LIMIT, bot_thread, host_by_keys, make_app as online_app,
-                                                 play_to_results, press, pump, single_deal_game, top)
+    from tests.scenes.test_online_scenes import (
+        LIMIT,
+        bot_thread,
+        host_by_keys,
+        play_to_results,
+        pump,
+        single_deal_game,
+        top,
+    )
+    from tests.scenes.test_online_scenes import make_app as online_app
 
     app = online_app("de")
     lobby = host_by_keys(app, single_deal_game(), name="Dora")
@@ -175,9 +192,9 @@ def test_a_hosted_table_comes_back_after_the_game_was_closed(online):
     th.join(timeout=LIMIT)
 
 
-def test_a_typed_link_is_split_only_when_it_is_whole(online):
-    from tests.scenes.test_online_scenes import open_online, press, top, type_text
+def test_a_typed_link_is_split_only_when_it_is_whole(online):  # noqa: F811  (the fixture imported above)
     from tests.scenes.test_online_scenes import make_app as online_app
+    from tests.scenes.test_online_scenes import open_online, press, top, type_text
 
     app = online_app("en")
     open_online(app)
@@ -190,11 +207,11 @@ def test_a_typed_link_is_split_only_when_it_is_whole(online):
     assert join.address_field.text == "127.0.0.1:7420" and join.code_field.text == "QGNWELANMY"
 
 
-def test_the_join_form_keeps_the_code_of_the_table_left(online):
+def test_the_join_form_keeps_the_code_of_the_table_left(online):  # noqa: F811  (the fixture imported above)
     from scenes.online import rejoin
     from scenes.online.host import remember_seat
-    from tests.scenes.test_online_scenes import open_online, press, top
     from tests.scenes.test_online_scenes import make_app as online_app
+    from tests.scenes.test_online_scenes import open_online, press, top
 
     app = online_app("it")
     remember_seat(app, "K7QMZ2HXPA", "ab" * 16)
@@ -274,8 +291,8 @@ def test_the_quick_messages_leave_the_hand_s_last_card_free():
 
 # ---------------------------------------------------------------------- 11: nobody's chair in a computer-only record
 def test_the_viewer_names_a_computer_only_record_s_seats_by_number():
-    from game.rules import game_ids
     from game.replays import seats_of
+    from game.rules import game_ids
     from scenes.replay.view import hud_view
     from tests.scenes.test_replay import open_viewer, record_text, simulate
 
@@ -313,8 +330,8 @@ def test_a_third_is_one_point_s_third_and_a_capture_names_its_cards_with_article
     assert en.t("narrate.points", count=0) == "0 points" and en.t("narrate.points", count="12") == "12 points"
     assert I18n("de").t("narrate.points", count="⅓") == "⅓ Punkt"
 
-    from game.rules.base import Action
     from game.cards import card
+    from game.rules.base import Action
     from scenes.table.assist import move_text
 
     for lang, want in (("en", "play the Knave of Cups and take the Knave of Coins"),
@@ -349,7 +366,8 @@ def test_each_deck_tile_names_all_its_games_and_the_fans_differ():
 # ---------------------------------------------------------------------- 19: a row that keeps still, a page Enter does not leave
 def test_choosing_custom_house_rules_moves_no_control_of_the_row():
     from game.variants import CUSTOM
-    from tests.scenes.test_game_select import GAME, make_app as games_app, open_games
+    from tests.scenes.test_game_select import GAME, open_games
+    from tests.scenes.test_game_select import make_app as games_app
 
     for lang in ("en", "de"):
         app = games_app(lang)
@@ -357,7 +375,7 @@ def test_choosing_custom_house_rules_moves_no_control_of_the_row():
         panel = next(p for p in scene.panels if p.game.id == GAME.id)
         row = [s.widget for s in panel.slots if s.widget is not panel.edit]
 
-        def layout():
+        def layout(scene=scene, panel=panel, row=row):
             scene._reflow(panel)
             return [(w.name, w.rect.x, w.rect.w, getattr(w, "compact", None)) for w in row if w.visible]
         first = next(q.id for q in GAME.presets_for(panel.players))
