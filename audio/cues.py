@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from game.events import EventHandlers
-from game.rules import rules_class
+from game.registry import rules_class
 
 TeamsOf = Callable[[int], int] | Sequence[int] | None
 

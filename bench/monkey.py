@@ -249,7 +249,7 @@ class Monkey:
 
 def random_bots() -> dict[str, str]:
     """Every bot level played by the random bot (a table never waits); returns the old map."""
-    from game.ai import BOTS
+    from game.ai.bots import BOTS
 
     old = dict(BOTS)
     for name in ("greedy", "easy", "normal", "hard"):
@@ -265,7 +265,7 @@ def main() -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ["CARDAVIA_HOME"] = tempfile.mkdtemp(prefix="cardavia-monkey-")  # never the player's saves
-    from game.ai import BOTS
+    from game.ai.bots import BOTS
 
     old = random_bots()
     start = time.perf_counter()

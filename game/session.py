@@ -19,10 +19,10 @@ import threading
 from collections import deque
 from typing import Any
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.match import Bot, Match
-from game.rules import make_rules
 from game.rules.base import Action, Event, GameRules
+from game.rulesets import make_rules
 from game.table_session import LOCAL, Capabilities
 
 #: Seconds to wait for an abandoned search (undo, rewind) to notice its stop flag before

@@ -152,7 +152,7 @@ def _play_moves(app, scene, n: int) -> int:
 
 
 def _a_table(app):
-    from scenes.scene import make_scene
+    from scenes.registry import make_scene
 
     scene = make_scene(app, "table", game="briscola", players=2, seed=5, ai_level="greedy", threaded=False,
                        autoplay_moves=0, preselect=False)

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from game.rules import game_ids
+from game.rulesets import game_ids
 from tests.source_tree import GROUP, Source, module_name, sources
 
 MAX_LINES = 620  # "about 600", for the window code in scenes/ and sprites/

@@ -25,8 +25,8 @@ from urllib.parse import urlsplit
 
 from game.online import protocol as P
 from game.online.connection import FATAL_ERRORS, FIRST_CONNECT_FOR, OPEN_TIMEOUT, RETRY_FOR, Connection
-from game.rules import make_rules
 from game.rules.base import Action, Event, GameRules, IllegalAction
+from game.rulesets import make_rules
 from game.table_session import ONLINE, Capabilities
 
 #: Link scheme of a table (``cardavia://host:port/CODE``); ``cardavias://`` for a TLS server.

@@ -26,7 +26,7 @@ from typing import Any
 
 import pygame
 
-from game.rules import game_ids
+from game.rulesets import game_ids
 from scenes.names import game_and_deck, team_names
 from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, match_verdict
 from scenes.scene import UIScene
@@ -197,8 +197,6 @@ class ResultsScene(UIScene):
     def new_match(self) -> None:
         """The same game and options again: the table below is replaced by a fresh one.
         Online: back to hosting or joining a table."""
-        from scenes.scene import make_scene
-
         if self.session.capabilities.again == "another_table":
             self.session.close()
             self.app.stack.pop_to("online")
@@ -208,10 +206,12 @@ class ResultsScene(UIScene):
         params = {"deck": r.deck.id, "game": r.game_id, "players": r.players, "options": dict(r.options),
                   "ai_level": self.app.settings.ai_level}
         try:
-            table = make_scene(self.app, "table", **params)
+            table = self.app.stack.make("table", **params)
         except (ValueError, TypeError, KeyError) as e:  # the table refused: say so, lose nothing
             self.app.toast(str(e))
             return
+        except LookupError:  # no table scene registered (a test's stand-in stack)
+            table = None
         if table is None:
             self.app.toast(self.t("toast.not_ready", what=self.t("scene.table")))
             return

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.config import get_config
 from game.match import Match
 from game.online.client import RemoteSession, check_code, create_table, make_link, parse_address
 from game.online.headless import BotPlayer, play_seat
 from game.online.redact import SeatRedactor, seat_events
 from game.online.seatview import SeatReplay
-from game.rules import game_ids, make_rules
 from game.rules.base import Action, IllegalAction
+from game.rulesets import game_ids, make_rules
 from game.table_session import ONLINE
 from game.verify import verify_file
 

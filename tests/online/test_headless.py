@@ -15,7 +15,7 @@ import pytest
 from game.online.cli import main as online_main
 from game.online.client import RemoteSession, parse_address
 from game.online.headless import BotPlayer
-from game.rules import game_ids
+from game.rulesets import game_ids
 from game.verify import verify_file
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ import pygame
 import pytest
 
 from game import saves
-from game.ai import BOTS
+from game.ai.bots import BOTS
 from game.ai.greedy import GreedyBot
 from game.config import get_config
 from game.i18n import I18n

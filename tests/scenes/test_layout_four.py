@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 from sprites import table_layout as TL
 from sprites.table_layout import CANVAS, TableLayout
 
@@ -101,7 +101,7 @@ def test_no_button_of_the_real_table_covers_a_plate_a_pile_or_a_hand(gid, player
     from game.i18n import I18n
     from game.settings import Settings
     from scenes.app import App
-    from scenes.scene import make_scene
+    from scenes.registry import make_scene
 
     app = App(get_config(), Settings(language="en", animation_speed="instant"), I18n("en"), window=False,
               persist=False)
@@ -199,7 +199,7 @@ def test_digit_keys_reach_every_card_of_a_twelve_card_hand_and_the_hint_says_whi
     from game.i18n import I18n
     from game.settings import Settings
     from scenes.app import TICK, App
-    from scenes.scene import make_scene
+    from scenes.registry import make_scene
 
     app = App(get_config(), Settings(language="en", animation_speed="instant"), I18n("en"), window=False,
               persist=False)

@@ -292,7 +292,7 @@ def test_the_quick_messages_leave_the_hand_s_last_card_free():
 # ---------------------------------------------------------------------- 11: nobody's chair in a computer-only record
 def test_the_viewer_names_a_computer_only_record_s_seats_by_number():
     from game.replays import seats_of
-    from game.rules import game_ids
+    from game.rulesets import game_ids
     from scenes.replay.view import hud_view
     from tests.scenes.test_replay import open_viewer, record_text, simulate
 

@@ -447,10 +447,10 @@ def test_what_goes_wrong_is_one_translated_line(server, lang, monkeypatch):
 def test_the_model_takes_a_seat_s_redacted_stream():
     """For every game: the seat's redacted stream (other hands None) gives the same hand
     sizes, table, trick and scores as the full record, and the seat's own hand exactly."""
-    from game.ai import make_bot
+    from game.ai.bots import make_bot
     from game.match import Match
     from game.online.redact import seat_events
-    from game.rules import game_ids, make_rules
+    from game.rulesets import game_ids, make_rules
 
     for gid in game_ids():
         rules = make_rules(gid, None, 2 if 2 in get_config().games[gid].players else None)

@@ -23,17 +23,17 @@ import pygame
 import pytest
 
 from game import replays
-from game.ai import BOTS, make_bot
+from game.ai.bots import BOTS, make_bot
 from game.config import get_config
 from game.i18n import I18n
 from game.match import Match
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 from game.settings import Settings
 from game.verify import verify_events, verify_file
 from scenes.app import TICK, App
 from scenes.launch import main as launch
+from scenes.registry import make_scene
 from scenes.replay import timeline as T
-from scenes.scene import make_scene
 from scenes.table.narrate import narrate
 from tests.scenes.test_table_model import check
 

@@ -15,8 +15,9 @@ from game.table_session import ONLINE
 from scenes.app import TICK, App
 from scenes.launch import main
 from scenes.menu import MenuScene
+from scenes.registry import register_scene, unregister_scene
 from scenes.results import scene as results
-from scenes.scene import Scene, register_scene, unregister_scene
+from scenes.scene import Scene
 
 GAMES = ("scopa", "cicera", "briscola", "schnapsen")
 LANGS = ("en", "nl", "de", "it")
@@ -305,7 +306,7 @@ def test_an_enter_the_moment_the_match_result_appears_starts_no_new_match():
 
 @pytest.mark.parametrize("game,players", [("scopa", 2), ("scopa", 3), ("scopa", 4), ("schnapsen", 2)])
 def test_the_results_name_the_seats_as_the_table_does(game, players):
-    from scenes.scene import make_scene
+    from scenes.registry import make_scene
 
     app = make_app()
     app.open_path("menu")

@@ -20,7 +20,7 @@ from game.i18n import I18n
 from game.session import Session
 from game.settings import Settings
 from scenes.app import TICK, App
-from scenes.scene import make_scene
+from scenes.registry import make_scene
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ from game.i18n import I18n
 from game.rules.base import CLOSE, EXCHANGE, IllegalAction
 from game.settings import Settings
 from scenes.app import TICK, App
-from scenes.scene import make_scene
+from scenes.registry import make_scene
 from scenes.table import board
 from sprites import table_layout as TL
 from sprites.table_layout import CANVAS, TableLayout

@@ -13,11 +13,11 @@ import pytest
 from game.ai.suggest import suggest_for
 from game.cards import card
 from game.config import get_config
-from game.rules import game_ids
 from game.rules.base import CLOSE, play
+from game.rulesets import game_ids
 from game.session import Session
 from scenes.app import TICK
-from scenes.scene import make_scene
+from scenes.registry import make_scene
 from scenes.table import board
 from tests.scenes.test_table import click, key, keyboard_play, make_app, table
 from tests.scenes.test_table_e2e import results_log  # noqa: F401 - the stand-in results screen

@@ -10,11 +10,12 @@ import time
 import pygame
 import pytest
 
-from game.ai import BOTS
+from game.ai.bots import BOTS
 from game.ai.greedy import GreedyBot
 from game.verify import verify_events
 from scenes.app import TICK
-from scenes.scene import Scene, make_scene, register_scene, unregister_scene
+from scenes.registry import make_scene, register_scene, unregister_scene
+from scenes.scene import Scene
 from tests.scenes.test_table import keyboard_play, make_app
 
 

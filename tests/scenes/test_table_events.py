@@ -6,7 +6,8 @@ import pytest
 
 from audio.cues import SOUNDS
 from game.events import KINDS, EventHandlers
-from game.rules import game_ids, rules_class
+from game.registry import rules_class
+from game.rulesets import game_ids
 from scenes.table.animate import ANIMATE
 from scenes.table.model import APPLY
 from scenes.table.narrate import TELL

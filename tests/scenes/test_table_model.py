@@ -9,10 +9,10 @@ import inspect
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.config import get_config
 from game.match import Match
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 from scenes.table import model as M
 
 

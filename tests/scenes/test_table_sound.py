@@ -7,7 +7,8 @@ import pytest
 
 from audio.cues import sounds_for, sounds_for_batch
 from scenes.app import TICK
-from scenes.scene import Scene, make_scene, register_scene, unregister_scene
+from scenes.registry import make_scene, register_scene, unregister_scene
+from scenes.scene import Scene
 from tests.scenes.test_table import keyboard_play, make_app
 
 

@@ -380,7 +380,7 @@ def test_a_screenshot_opens_the_panel_over_the_table():
 
 # ---------------------------------------------------------------------- every panel fits, everywhere
 def _panel_views() -> list[tuple[str, int]]:
-    from game.rules import game_ids, make_rules
+    from game.rulesets import game_ids, make_rules
 
     return [(g, n) for g in game_ids() for n in sorted({min(make_rules(g).game.players),
                                                           max(make_rules(g).game.players)})]

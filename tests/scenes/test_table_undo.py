@@ -11,10 +11,10 @@ import pygame
 import pytest
 
 from game import saves
-from game.rules import game_ids
+from game.rulesets import game_ids
 from game.session import Session
 from scenes.app import TICK
-from scenes.scene import make_scene
+from scenes.registry import make_scene
 from tests.scenes.test_table import click, key, keyboard_play, make_app, table
 from tests.scenes.test_table_e2e import results_log  # noqa: F401 - the stand-in results screen
 

@@ -14,7 +14,7 @@ from typing import Any
 import pygame
 import pytest
 
-from game.ai import BOTS
+from game.ai.bots import BOTS
 from game.config import get_config
 from game.i18n import I18n
 from game.rules.base import Action
@@ -87,7 +87,7 @@ class _Remembered:
     the same answer, so each language's table reaches the same positions and only the repeated
     search is spared. A question asked for the first time goes to the real bot."""
 
-    path = ""  # the real bot, as in game.ai.BOTS
+    path = ""  # the real bot, as in game.ai.bots.BOTS
 
     def __init__(self, rules: Any, seat: int, seed: int = 0):
         module, cls = self.path.split(":")

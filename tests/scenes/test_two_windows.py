@@ -27,7 +27,7 @@ from game.i18n import I18n
 from game.settings import load_settings
 from scenes.app import TICK, App
 from scenes.launch import claim_home_folder
-from scenes.scene import make_scene
+from scenes.registry import make_scene
 from tests.scenes.test_table import keyboard_play
 
 home = claim_home_folder()  # as scenes.launch.main does for a window

@@ -11,7 +11,7 @@ from game.config import get_config
 from game.i18n import I18n
 from game.settings import Settings
 from scenes.app import TICK, App
-from scenes.scene import make_scene
+from scenes.registry import make_scene
 from scenes.table import board
 
 
