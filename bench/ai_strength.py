@@ -7,7 +7,7 @@ team 0's seats, then team 1's; with three players A takes each seat in turn (B t
 That cancels most of the luck of the cards. ``--unit match`` plays whole matches instead of
 single deals (same duplicate scheme; the margin is then the match totals' difference).
 
-A bot is a name from game.ai.BOTS, optionally with SearchBot settings:
+A bot is a name from game.ai.bots.BOTS, optionally with SearchBot settings:
 ``hard:time_cap=none`` or ``search:iterations=800,tree_depth=1``. ``--jobs N`` spreads the
 deals over N processes (decision times are then inflated by sharing the CPU). ``--hook
 briscola.CARD_READING=false`` sets a constant of the game's AI (game/games/<game>/ai, its
@@ -31,11 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.ai import BOTS, make_bot  # noqa: E402
+from game.ai.bots import BOTS, make_bot  # noqa: E402
 from game.ai.hooks import tuning_module  # noqa: E402
 from game.config import get_config  # noqa: E402
 from game.match import Match  # noqa: E402
-from game.rules import make_rules  # noqa: E402
+from game.rulesets import make_rules  # noqa: E402
 
 
 def _value(text: str):

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.match import Match  # noqa: E402
 from game.par import fixed_bot, margin, sub_seed, swapped  # noqa: E402
-from game.rules import make_rules  # noqa: E402
+from game.rulesets import make_rules  # noqa: E402
 
 
 def one_deal(job: tuple) -> tuple[float, float]:

@@ -49,11 +49,11 @@ except ImportError:  # a clear message instead of a traceback
 
 from ai_strength import apply_hooks, p95, parse_hooks, wilson  # noqa: E402  (the same statistics as our own tournaments)
 
-from game.ai import make_bot  # noqa: E402
+from game.ai.bots import make_bot  # noqa: E402
 from game.cards import Card, card  # noqa: E402
 from game.games.schnapsen.rules import SchnapsenRules, SchnapsenState, SchnapsenView  # noqa: E402
-from game.rules import make_rules  # noqa: E402
 from game.rules.base import CLOSE, EXCHANGE, Action, Event  # noqa: E402
+from game.rulesets import make_rules  # noqa: E402
 
 SUIT = {Suit.HEARTS: "B", Suit.DIAMONDS: "D", Suit.CLUBS: "C", Suit.SPADES: "S"}
 RANK = {Rank.ACE: "A", Rank.TEN: "10", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}

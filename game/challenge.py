@@ -13,13 +13,19 @@ goes to the daily calendar (game.daily), a duplicate's is shown and kept as repl
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
 from typing import Any, Callable
 
 from game.daily import DailyDeal, record_day
 from game.par import PAR_OPPONENT, Par, house_bots, margin, over_par, par, seat_score
-from game.rules import make_rules
+from game.rulesets import make_rules
 from game.session import Session
+from game.table_session import LOCAL
+
+#: A daily or duplicate deal's table: as a local match's, but not saved over the match in
+#: progress and not counted in the statistics (its result has its own place).
+CHALLENGE = dataclasses.replace(LOCAL, save=False, statistics=False)
 
 Translate = Callable[..., str]
 
@@ -56,6 +62,7 @@ class DailyPlay:
         s = Session(d.deal.rules(), d.deal.seed, human_seat=d.seat, bot_name=PAR_OPPONENT, threaded=threaded,
                     deals=1, bot_factory=lambda rules: house_bots(rules, d.deal.seed, d.seat))
         s.context = self
+        s.capabilities = CHALLENGE
         return s
 
     def finished(self, session: Session) -> None:
@@ -115,6 +122,7 @@ class DuplicatePlay:
         s = Session(self._rules(), self.seed, human_seat=self.seat(half), bot_name=self.level, threaded=threaded,
                     deals=1)
         s.context = self
+        s.capabilities = CHALLENGE
         s.half = half  # type: ignore[attr-defined]
         return s
 

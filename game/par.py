@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.match import Match
-from game.rules import make_rules
+from game.rulesets import make_rules
 from game.rules.base import Event, GameRules
 
 #: The hard player's search budget for par: iterations per decision, no time cap.

@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from game.rules import game_ids
+from game.rulesets import game_ids
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.widgets import Button, Choice
@@ -179,7 +179,7 @@ class DailyScene(UIScene):
 def _show_demo(scene: DailyScene, kind: str) -> None:
     """Screenshots (``--scene daily --overlay daily|duplicate``): the deal played by greedy
     bots in the human's seat, then its results screen over the table."""
-    from game.ai import make_bot
+    from game.ai.bots import make_bot
     from game.challenge import DailyPlay, DuplicatePlay
 
     app = scene.app

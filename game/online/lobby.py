@@ -15,8 +15,8 @@ from game.online import protocol as P
 from game.online.play import PlayLoop
 from game.online.seats import Conn, Refusal, Seat, Table
 from game.online.store import TableStore
-from game.rules import make_rules
 from game.rules.base import GameRules
+from game.rulesets import make_rules
 
 
 class Lobby:
@@ -121,7 +121,8 @@ class Lobby:
             code = P.new_code()
         host_token, token = P.new_token(), P.new_token()
         seats[PLAYER_SEAT].token_hash = P.hash_token(token)
-        table = Table(code, rules, seats, P.hash_token(host_token), 0, True)
+        # A dropped player's seat waits for them: the computer never plays someone's daily deal.
+        table = Table(code, rules, seats, P.hash_token(host_token), P.MAX_PAUSE_SECONDS, False)
         table.daily = {"date": day, "game": deal.game, "preset": word, "seed": deal.seed, "name": name,
                        "since": time.time()}
         self.store.write_meta(code, table.meta())

@@ -10,7 +10,7 @@ import json
 import pytest
 
 import game.par
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.match import Match
 from game.online.daily import SEED_BITS, DailyBoard, DailyRefusal, commitment
 from game.online.serving import start_server_in_thread

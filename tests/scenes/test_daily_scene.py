@@ -37,7 +37,7 @@ def widget(scene, name: str):
 def play_out(app: App) -> None:
     """Play the table's match to its end with the greedy bot in the human's seat, then let
     the table notice (the controller's tick) and show the results."""
-    from game.ai import make_bot
+    from game.ai.bots import make_bot
 
     table = app.stack.find("table")
     s = table.session
