@@ -29,18 +29,37 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
 
 
+def _choices() -> tuple[str, str, str]:
+    """What --help lists (issue 29): the games, the decks, and each game's options with their
+    values; blank when rules.yaml cannot be read (the command then says why, in one line)."""
+    try:
+        cfg = get_config()
+    except (ConfigError, OSError):
+        return "", "", ""
+    lines = []
+    for gid, game in cfg.games.items():
+        opts = [f"{k}={'|'.join(str(v) for v in [spec.default, *(a for a in spec.allowed if a != spec.default)])}"
+                for k, spec in game.options.items() if len(spec.allowed) > 1]
+        lines.append(f"  {gid}: {', '.join(opts) if opts else '(none)'}")
+    return ", ".join(cfg.games), ", ".join(cfg.decks), "\n".join(lines)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardavia", description="Cardavia headless commands")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    s = sub.add_parser("simulate", help="bot-vs-bot matches, one record file per match")
-    s.add_argument("--game", required=True)
-    s.add_argument("--players", type=int)
-    s.add_argument("--deck")
+    games, decks, options = _choices()
+    s = sub.add_parser("simulate", help="bot-vs-bot matches, one record file per match",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="options per game (NAME=VALUE, the first value is the default):\n" + options)
+    s.add_argument("--game", required=True, help=f"one of: {games}")
+    s.add_argument("--players", type=int, help="the number of players (default: the first the game allows)")
+    s.add_argument("--deck", help=f"one of the game's decks: {decks} (default: the game's first)")
     s.add_argument("--matches", type=int, default=1)
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--bots", help="one bot name per seat, comma-separated (default greedy)")
+    s.add_argument("--bots", help=f"one bot per seat, comma-separated, each one of: {', '.join(bot_names())} "
+                                  "(default greedy)")
     s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a game option, e.g. target=21 (repeatable)")
+                   help="a game option, e.g. target=21 (repeatable; the values are listed below)")
     s.add_argument("--out", help="folder for the .jsonl records")
     s.add_argument("--force", action="store_true", help="replace records of the same name in --out")
     s.add_argument("--quiet", action="store_true")

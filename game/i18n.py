@@ -132,11 +132,25 @@ def load_locale(lang: str, folder: Path | None = None) -> tuple[dict[str, Any], 
 
 
 def _plural_category(lang: str, count: Any) -> str:
-    # All four languages use the same rule: exactly 1 is "one", everything else "other".
+    # All four languages use the same rule: exactly 1 is "one", and so is a proper fraction
+    # ("⅓ point", the thirds of Tressette); everything else "other".
     try:
-        return "one" if abs(float(count)) == 1 else "other"
+        amount = abs(_amount(count))
     except (TypeError, ValueError):
         return "other"
+    return "one" if amount == 1 or 0 < amount < 1 else "other"
+
+
+def _amount(count: Any) -> float:
+    """A count as a number: 3, "3", or a mixed number as the thirds are written ("4 ⅔", "⅓")."""
+    if not isinstance(count, str):
+        return float(count)
+    import unicodedata
+
+    parts = count.split()
+    if not parts:
+        raise ValueError(count)
+    return sum(unicodedata.numeric(p) if len(p) == 1 else float(p) for p in parts)
 
 
 class _SafeParams(dict):

@@ -280,7 +280,7 @@ class App:
             t = 1.0 if d <= 0 else min(1.0, elapsed / d)
             snap.set_alpha(int(255 * (1 - self._tween.ease_out_cubic(t))))
             canvas.blit(snap, (0, 0))
-        self.toasts.draw(canvas)
+        self.toasts.draw(canvas, getattr(self.stack.top, "toast_top", None))  # a scene may move them
         self.postfx.apply(canvas, self.time)
         self.frames += 1
         return canvas

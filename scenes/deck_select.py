@@ -87,15 +87,20 @@ class DeckPanel(Widget):
         for line in theme.wrap(_loc(d.description, lang), "sans", 13, w - 30, max_lines=3):
             theme.blit_text(surf, line, (16, y), "sans", 13, theme.CREAM_DIM)
             y += 17
-        # Games offered, as small chips along the bottom.
+        # Games offered, as small chips along the bottom: all of them (issue 29), a little
+        # smaller and tighter when four would not fit.
         x = 16
         cy = h - 30
-        for gid in d.games:
-            g = self.scene.app.config.games[gid]
-            label = theme.text(_loc(g.name, lang), "sans_bold", 12, theme.CREAM)
-            chip = theme.rounded((label.get_width() + 18, 22), 11, (255, 240, 210, 20), 1, (*theme.BRASS, 200))
+        names = [_loc(self.scene.app.config.games[gid].name, lang) for gid in d.games]
+        size, pad = next(((sz, pd) for sz, pd in ((12, 18), (11, 14), (11, 10), (10, 8))
+                          if sum(theme.text_width(n, "sans_bold", sz) + pd + 6 for n in names) <= w - 28), (10, 8))
+        self.chips = 0  # how many were drawn (tests)
+        for name in names:
+            label = theme.text(name, "sans_bold", size, theme.CREAM)
+            chip = theme.rounded((label.get_width() + pad, 22), 11, (255, 240, 210, 20), 1, (*theme.BRASS, 200))
             if x + chip.get_width() > w - 12:
                 break
+            self.chips += 1
             surf.blit(chip, (x, cy))
             surf.blit(label, label.get_rect(center=(x + chip.get_width() // 2, cy + 11)))
             x += chip.get_width() + 6

@@ -116,6 +116,8 @@ class Slot:
     shown: Any  # () -> bool
     fixed_w: int = 0  # a button's width; 0 for a chooser (measured from its labels)
     always_compact: bool = False
+    #: Its room is kept while it is hidden (Edit beside "Custom"), so the row never jumps.
+    reserve: bool = False
 
 
 class GamePanel:
@@ -248,7 +250,7 @@ class GameSelectScene(UIScene):
             custom = lambda: self.listing() and p.preset_id() == CUSTOM  # noqa: E731
             p.edit = self.ui.add(Button(pygame.Rect(row.x, y + 22, 10, 36), self.label("house_rules.edit"),
                                         lambda: self.open_custom(p), size=14, name=f"edit:{gid}", visible=custom))
-            p.slots.append(Slot(p.edit, custom, fixed_w=104))
+            p.slots.append(Slot(p.edit, custom, fixed_w=104, reserve=True))
         house = {s.name for s in house_rules(game)} if presets else set()
         for key, spec in game.options.items():
             if len(spec.allowed) < 2 or key in house:
@@ -310,7 +312,7 @@ class GameSelectScene(UIScene):
     def _reflow(self, p: GamePanel) -> None:
         """Lay the shown controls out left to right; when they do not fit before Start, the
         widest chooser turns into its compact ‹ value › form, then the next."""
-        shown = [s for s in p.slots if s.shown()]
+        shown = [s for s in p.slots if s.shown() or (s.reserve and self.listing())]
         room = p.rect.right - 24 - 150 - 24 - (p.rect.x + 24)
         compact = {id(s): s.always_compact for s in shown}
         widths = {id(s): self._natural_width(s, compact[id(s)]) for s in shown}

@@ -21,6 +21,7 @@ from sprites.widgets import Button, card_fan, sample_codes
 LEFT = 96
 BAR = pygame.Rect(40, 600, 1200, 86)
 RESUME = pygame.Rect(688, 394, 484, 160)  # the "Match in progress" panel, under the fan
+ONLINE = pygame.Rect(688, 22, 484, 58)    # "Rejoin" an online table left mid-match, above the fan
 
 
 def fit_or_cut(s: str, face: str, size: int, room: int, min_size: int) -> tuple[str, int]:
@@ -106,6 +107,11 @@ class MenuScene(UIScene):
                                                  size=15, name="discard", visible=asking))
         self.keep_button = self.ui.add(Button((bx + bw + 16, by, bw, 44), self.label("resume.keep"),
                                               self._keep, style="primary", size=16, name="keep", visible=asking))
+        # An online table left in the middle of its match (issue 29): Rejoin takes the seat back.
+        self.online_last: dict | None = None
+        self.rejoin_button = self.ui.add(Button((ONLINE.right - 14 - 150, ONLINE.y + 9, 150, 40),
+                                                self.label("online.rejoin"), self._rejoin, size=15, name="rejoin",
+                                                visible=lambda: self.online_last is not None))
         # The bottom bar: the same four controls as the product page's header.
         inner = BAR.inflate(-56, 0)
         w = (inner.w - 3 * 40) // 4
@@ -129,6 +135,9 @@ class MenuScene(UIScene):
         """Read the save (a damaged one is moved aside, with a toast) and show or hide the offer."""
         from game import saves
 
+        from scenes.online import rejoin
+
+        self.online_last = rejoin.last_table(self.app)
         had = self.saved is not None
         self.confirming = False
         data, problem = saves.load_match()
@@ -165,6 +174,18 @@ class MenuScene(UIScene):
         r = session.rules
         self.app.open_scene("table", deck=r.deck.id, game=r.game_id, players=r.players, options=dict(r.options),
                             ai_level=session.bot_name, session=session)
+
+    def _rejoin(self) -> None:
+        """Back to the online table: its join form, joining at once with the kept seat."""
+        self.app.open_scene("online")
+        self.app.open_scene("online_join", rejoin=True)
+
+    def second_window_note(self) -> str | None:
+        """Another window owns the home folder: its match in progress is not offered here
+        (a lasting line, not only the start's toast)."""
+        from game import saves
+
+        return self.t("menu.second_window") if saves.read_only and self.saved is None else None
 
     def _ask_new(self, then: Any = None) -> None:
         self.confirming = True
@@ -226,8 +247,17 @@ class MenuScene(UIScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        from scenes.online import hosting
+
+        if hosting.running_server() is not None and not hosting.live_tables():
+            hosting.stop_server()  # the hosted match that outlived the online screens is over
         self.intro.update(dt)
         self.fan_in.update(dt)
+
+    def close(self) -> None:
+        from scenes.online import hosting
+
+        hosting.stop_server()  # the app closes: a hosted table waits on disk for Rejoin
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
@@ -269,6 +299,10 @@ class MenuScene(UIScene):
                         anchor="midtop")
         if saved:
             self._draw_offer(surface, a)
+        elif self.second_window_note():
+            self._draw_note(surface, self.second_window_note() or "")
+        if self.online_last is not None:
+            self._draw_online(surface)
         # Bottom bar of global controls.
         surface.blit(theme.shadow(BAR.size, 14, 8, 110), (BAR.x - 8, BAR.y - 8 + 4))
         surface.blit(theme.panel(BAR.size, 14), BAR)
@@ -346,6 +380,27 @@ class MenuScene(UIScene):
             theme.blit_text(surface, variant, (r.x + 24, y + 25), "sans_bold", size, theme.BRASS_LIGHT)
         theme.blit_text(surface, score, (r.x + 24, y + (46 if variant else 30)), "sans",
                         theme.fit(score, "sans", 15, inner, 10), theme.CREAM_DIM)
+
+
+    def _draw_note(self, surface: pygame.Surface, text: str) -> None:
+        r = pygame.Rect(RESUME.x, RESUME.bottom - 56, RESUME.w, 56)
+        surface.blit(theme.panel(r.size, 12, (10, 30, 20, 220), theme.BRASS_DARK), r)
+        lines = theme.wrap(text, "sans", 14, r.w - 36, max_lines=2)
+        for i, line in enumerate(lines):
+            theme.blit_text(surface, line, (r.x + 18, r.y + (19 if len(lines) == 1 else 10) + 18 * i), "sans", 14,
+                            theme.CREAM_DIM)
+
+    def _draw_online(self, surface: pygame.Surface) -> None:
+        from scenes.online import rejoin
+
+        r = ONLINE
+        surface.blit(theme.shadow(r.size, 12, 6, 110), (r.x - 6, r.y - 3))
+        surface.blit(theme.panel(r.size, 12, (10, 30, 20, 236), theme.BRASS), r)
+        room = r.w - 18 - 150 - 14 - 14
+        lines = theme.wrap(rejoin.menu_line(self.app, self.online_last or {}), "sans_bold", 14, room, max_lines=2)
+        for i, line in enumerate(lines):
+            theme.blit_text(surface, line, (r.x + 18, r.y + (20 if len(lines) == 1 else 11) + 18 * i), "sans_bold", 14,
+                            theme.CREAM)
 
 
 def create(app: Any, **params: Any) -> MenuScene:

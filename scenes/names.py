@@ -34,12 +34,15 @@ def _team_of(seat: int, players: int) -> int:
 
 
 # ---------------------------------------------------------------------- the table's words
-def seat_name(t: Translate, seat: int, viewer: int, players: int, subject: bool = False,
+def seat_name(t: Translate, seat: int, viewer: int | None, players: int, subject: bool = False,
               team_of: Callable[[int], int] | None = None) -> str:
     """A seat at the table: "You", "Partner" (four players) or West / North / East.
 
     ``subject``: as a sentence's subject ("Il compagno sta pensando…"), which takes an
-    article in nl/de/it. ``team_of`` maps seats to teams (default: partners sit opposite)."""
+    article in nl/de/it. ``team_of`` maps seats to teams (default: partners sit opposite).
+    ``viewer`` None (nobody's chair: a computer-only record): "Player 1", "Player 2"…"""
+    if viewer is None:
+        return t(f"results.{'subject.' if subject else ''}player_n", n=seat + 1)
     if seat == viewer:
         return t("table.you")
     team = team_of or (lambda s: _team_of(s, players))
@@ -48,9 +51,12 @@ def seat_name(t: Translate, seat: int, viewer: int, players: int, subject: bool 
     return t(_COMPASS[side(seat, viewer, players)])
 
 
-def team_name(t: Translate, team: int, viewer: int, players: int, subject: bool = False,
+def team_name(t: Translate, team: int, viewer: int | None, players: int, subject: bool = False,
               team_of: Callable[[int], int] | None = None) -> str:
-    """A team at the table: "Us"/"Them" with partners, else the seat (team = seat)."""
+    """A team at the table: "Us"/"Them" with partners, else the seat (team = seat); nobody's
+    chair (``viewer`` None): "Team 1", "Team 2"."""
+    if players == 4 and viewer is None:
+        return t("results.team_n", n=team + 1)
     if players == 4:
         mine = (team_of or (lambda s: _team_of(s, players)))(viewer)
         return t("table.us" if team == mine else "table.them")

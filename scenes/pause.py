@@ -56,6 +56,17 @@ class PauseScene(UIScene):
         else:
             self.app.stack.pop()
 
+    def _note_key(self) -> str:
+        """What leaving does to the match: saved here, kept by a friend's server, or kept by
+        this window's own server while the game runs (scenes.online.rejoin)."""
+        session = getattr(self.table, "session", None)
+        if not getattr(session, "remote", False):
+            return "pause.saved"
+        from scenes.online import hosting
+
+        return "online.pause_note_host" if getattr(session, "code", None) in hosting.live_tables() \
+            else "online.pause_note"
+
     def update(self, dt: float) -> None:
         super().update(dt)
         self.appear.update(dt)
@@ -72,8 +83,7 @@ class PauseScene(UIScene):
         surface.blit(theme.ornament(220), (box.centerx - 110, box.y + 68))
         self.ui.draw(surface)
         # Online the table's server keeps the match (and the seat, for coming back).
-        remote = getattr(getattr(self.table, "session", None), "remote", False)
-        saved = self.t("online.pause_note" if remote else "pause.saved")
+        saved = self.t(self._note_key())
         for i, line in enumerate(theme.wrap(saved, "sans", 13, box.w - 60, max_lines=2)):
             theme.blit_text(surface, line, (box.centerx, box.bottom - 64 + i * 17), "sans", 13, theme.CREAM_DIM,
                             anchor="midtop")

@@ -13,7 +13,8 @@ bello and napola; Cìcera's format; Briscola for four). Opened from a table (``o
 variant's name and every option chosen — followed by the sections of the house rules in
 force, then the standard rules and the other house rules.
 
-Keys: ←/→, Tab/Shift+Tab or 1–9 switch game; ↑/↓, PgUp/PgDn, Home/End scroll; Esc goes back.
+Keys: ←/→, Tab/Shift+Tab or 1–9 switch game; ↑/↓, PgUp/PgDn, Home/End scroll; Esc goes back
+(Enter does not: nothing on the page has the focus).
 Mouse: click a tab or a contents entry, wheel, drag the page or the scrollbar.
 """
 from __future__ import annotations
@@ -116,6 +117,9 @@ class RulesScene(UIScene):
         #: (text, rendered width, box width) for every fitted text drawn (tests check them).
         self.text_log: list[tuple[str, int, int]] = []
         super().__init__(app)
+        # The keys read the page (issue 29): nothing has the focus, so ↓ then Enter does not
+        # leave it by surprise; Esc (or Backspace, or a click on Back) goes back.
+        self.ui.focus_index = -1
 
     # ------------------------------------------------------------------ widgets
     def build(self) -> None:
@@ -323,7 +327,7 @@ class RulesScene(UIScene):
                 self.scroll_to(0)
             elif k == pygame.K_END:
                 self.scroll_to(self.max_offset())
-            elif k in (pygame.K_ESCAPE, pygame.K_BACKSPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+            elif k in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
                 self.back()
             return
         if event.type == pygame.MOUSEWHEEL:

@@ -80,10 +80,18 @@ def card_art(deck: Any) -> Any:
 
 def sample_codes(deck: Any, n: int = 5) -> list[str]:
     """A handsome hand for a deck's fan: an ace, a court or two, a seven where it exists."""
+    import zlib
+
     ranks = list(deck.ranks()) if hasattr(deck, "ranks") else ["A", "7", "K", "3", "Q"]
-    preferred = ["A", "7", "K", "3", "Q", "J", "10", "2", "5"]
+    # Each deck its own suits and court (issue 29: the Italian packs' fans looked alike),
+    # the same every run: from the deck's id.
+    h = zlib.crc32(str(getattr(deck, "id", deck)).encode())
+    court = ("K", "Q", "J")[h % 3]
+    preferred = ["A", "7", court, "3", *(c for c in ("K", "Q", "J") if c != court), "10", "2", "5"]
     chosen = [r for r in preferred if r in ranks][:n]
-    suits = ["D", "C", "S", "B", "D"]
+    suits = ["D", "C", "S", "B"]
+    suits = suits[(h >> 4) % 4:] + suits[:(h >> 4) % 4]
+    suits.append(suits[0])
     codes = []
     for i, r in enumerate(chosen):
         codes.append(r + suits[i % len(suits)])

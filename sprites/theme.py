@@ -149,6 +149,52 @@ def render_line(f: pygame.font.Font, s: str, color: tuple) -> pygame.Surface:
     zero width": an empty or zero-width-only string from a locale or rules.yaml) and a NUL
     ("A null character was found"); those become an empty, transparent line."""
     s = s.replace("\x00", "")
+    if f.get_height() <= SMALL_ACCENT_HEIGHT and any(ch in _DRAWN_ACCENTS for ch in s):
+        return _render_drawn_accents(f, s, color)
+    return _plain(f, s, color)
+
+
+# At small sizes the font's accent on an i is clipped at the line's top (Ì) or hinted into a
+# dot (ì), so "CÌCERA" read "CİCERA" and "Cìcera" read "Cicera" (issue 29): those letters get
+# a dotless base and an accent stroke drawn by hand inside the line box.
+SMALL_ACCENT_HEIGHT = 22  # line heights up to this (about 18 px type)
+_DRAWN_ACCENTS = {"ì": ("ı", -1), "í": ("ı", 1), "Ì": ("I", -1), "Í": ("I", 1)}
+
+
+def _render_drawn_accents(f: pygame.font.Font, s: str, color: tuple) -> pygame.Surface:
+    parts: list[tuple[pygame.Surface, int, int]] = []  # (glyphs, advance, accent slant or 0)
+    run = ""
+    for ch in s + "\x00":
+        if ch in _DRAWN_ACCENTS or ch == "\x00":
+            if run:
+                parts.append((_plain(f, run, color), f.size(run)[0], 0))
+                run = ""
+            if ch != "\x00":
+                base, slant = _DRAWN_ACCENTS[ch]
+                parts.append((_plain(f, base, color), f.size(base)[0], slant))
+        else:
+            run += ch
+    height = f.get_height()
+    surf = pygame.Surface((max(1, sum(adv for _, adv, _ in parts)), height), pygame.SRCALPHA)
+    x = 0
+    for glyphs, adv, slant in parts:
+        surf.blit(glyphs, (x, 0))
+        if slant:
+            top = glyphs.get_bounding_rect().top  # the base letter's first inked row
+            rise = max(2, round(height * 0.16))
+            cx = x + adv / 2
+            y1 = max(1, top - 1)  # one clear row above the letter
+            y0 = max(0, y1 - rise)
+            half = max(1.5, rise * 0.7)
+            # grave (slant -1): from upper left down to the stem; acute (+1): from upper right
+            start, end = (cx + slant * half, y0), (cx - slant * half * 0.2, y1)
+            for dx in (0, 0.8):  # two strokes side by side: an accent as heavy as the letter's stem
+                pygame.draw.aaline(surf, color, (start[0] + dx, start[1]), (end[0] + dx, end[1]))
+        x += adv
+    return surf
+
+
+def _plain(f: pygame.font.Font, s: str, color: tuple) -> pygame.Surface:
     try:
         return f.render(s or " ", True, color)
     except (pygame.error, ValueError):

@@ -35,9 +35,11 @@ class Toasts:
             it[1] += dt
         self.items = [it for it in self.items if it[1] < self.seconds]
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw(self, surface: pygame.Surface, top: int | None = None) -> None:
+        """``top``: where the first pill starts, when the scene keeps its top edge for buttons
+        (the table's Scores and Log, issue 29)."""
         w, h = surface.get_size()
-        y = self.TOP
+        y = self.TOP if top is None else top
         self.rects = []
         for message, age in reversed(self.items):
             t_in = min(1.0, age / 0.25)

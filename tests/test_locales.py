@@ -36,6 +36,7 @@ SAME_AS_ENGLISH = {
     "Normal",          # de
     "Menu",            # it
     "Partner",         # de
+    "Computer {n}",    # nl, de, it: the same word (an online table's computer seat)
     "{count} scope",   # it: Scopa is an Italian word
     "Scopone scientifico", "Scopa d'assi", "Scopa a quindici",  # the variants' own names
     "Scopone", "Scopone a 10", "Re bello", "Napola",  # the house rules' own names (issue 18)

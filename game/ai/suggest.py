@@ -29,6 +29,8 @@ SUGGEST_LEVEL = "normal"
 FALLBACK_LEVEL = "greedy"
 #: The reason given to a move that is the only legal one.
 ONLY_MOVE = "suggest.reason.only_move"
+#: The reason given when the game's hook names none: what the level weighed, by level.
+PLAIN_REASON = {SUGGEST_LEVEL: "suggest.reason.looks_ahead", FALLBACK_LEVEL: "suggest.reason.counts_now"}
 
 Reason = tuple[str, dict[str, Any]]
 
@@ -65,8 +67,42 @@ def suggest(rules: GameRules, view: Any, legal: list[Action], seat: int, seed: i
         action = _choose(FALLBACK_LEVEL, rules, view, legal, seat, seed, decision, should_stop)
     if action not in legal:  # a bot's bug must never become a suggestion the rules refuse
         raise RuntimeError(f"the {level} level chose {action}, which is not legal here")
+    action = _vetted(rules, view, legal, action, seat, seed, decision, should_stop)
     stopped = bool(should_stop is not None and should_stop())
-    return Suggestion(action, decision, reason_for(rules, view, legal, action), level, stopped)
+    reason = reason_for(rules, view, legal, action) or (PLAIN_REASON[level], {})
+    return Suggestion(action, decision, reason, level, stopped)
+
+
+def _vetted(rules: GameRules, view: Any, legal: list[Action], action: Action, seat: int, seed: int,
+            decision: int, should_stop: Callable[[], bool] | None) -> Action:
+    """The move a player would accept from a suggestion (issue 29). A trump exchange, when
+    the rules allow one, comes first: it costs nothing and improves the hand (the turn goes on).
+    In a capture game, placing a card that an unseen card can take while a capture was there
+    that leaves the next player no sweep is never suggested: the best such capture (by the
+    one-move count) is, instead."""
+    exchange = next((a for a in legal if a.kind == "exchange"), None)
+    if exchange is not None:
+        return exchange
+    if rules.family != "capture" or action.kind != "play" or action.capture or action.card is None:
+        return action
+    unseen = getattr(view, "unseen", None)
+    captures = [a for a in legal if a.kind == "play" and a.capture]
+    if unseen is None or not captures:
+        return action
+    table = list(view.table)
+    placed = [*table, action.card]
+    if not any(action.card in cap for x in unseen for cap in rules.captures_for(x, placed)):
+        return action  # nobody can take the card placed: a safe way to wait
+    safe = [a for a in captures if not _sweepable(rules, unseen, [t for t in table if t not in a.capture])]
+    if not safe:
+        return action
+    choice = _choose(FALLBACK_LEVEL, rules, view, safe, seat, seed, decision, should_stop)
+    return choice if choice in safe else safe[0]
+
+
+def _sweepable(rules: Any, unseen: Any, left: list[Any]) -> bool:
+    """Could an unseen card take all of ``left`` (a sweep for the next player)?"""
+    return bool(left) and any(len(cap) == len(left) for x in unseen for cap in rules.captures_for(x, left))
 
 
 def _choose(level: str, rules: GameRules, view: Any, legal: list[Action], seat: int, seed: int, decision: int,
@@ -105,4 +141,5 @@ def suggest_for(session: Any, should_stop: Callable[[], bool] | None = None) -> 
                    len(session.decisions), should_stop)
 
 
-__all__ = ["Suggestion", "suggest", "suggest_for", "reason_for", "SUGGEST_LEVEL", "FALLBACK_LEVEL", "ONLY_MOVE"]
+__all__ = ["Suggestion", "suggest", "suggest_for", "reason_for", "SUGGEST_LEVEL", "FALLBACK_LEVEL", "ONLY_MOVE",
+           "PLAIN_REASON"]

@@ -10,7 +10,8 @@ plays a friend's seat with a bot until the match ends.
                              [--seed S] [--timeout S] [--retry-seconds S]
       takes the next free friend's seat (or the token's), prints ``seat <i>: <token>``,
       plays it with bot B until the match ends — reconnecting by itself, with its token,
-      when the server goes away and comes back — and prints ``record: <path>``; exit 0.
+      when the server goes away and comes back — and prints ``final score: totals […],
+      winner team W (your side)`` and ``record: <path>``; exit 0.
 
 ``--server`` takes ws:// and wss:// URLs, ``host:port`` and ``cardavia://host:port/CODE``
 links (then ``--code`` may be left out). Exit codes: 0 done, 1 the server could not be
@@ -103,6 +104,7 @@ def play_seat(session: RemoteSession, bot: str, seed: int, timeout: float = JOIN
                 announced = True
             if session.over:
                 if session.record_path:
+                    print(final_score(session), file=out)
                     print(f"record: {session.record_path}", file=out, flush=True)
                     return 0
                 continue
@@ -125,6 +127,20 @@ def play_seat(session: RemoteSession, bot: str, seed: int, timeout: float = JOIN
                     continue
     finally:
         session.close()
+
+
+def final_score(session: RemoteSession) -> str:
+    """The match's end as the record says it: "final score: totals [11, 7], winner team 0
+    (your side)" — or "a draw"."""
+    end = next((e for e in reversed(session.match.events) if e.get("event") == "match_end"), None)
+    if end is None:
+        return "final score: unknown (the record has no match_end)"
+    totals, winner = end.get("totals"), end.get("winner")
+    if winner is None:
+        return f"final score: totals {totals}, a draw"
+    rules, seat = session.rules, session.human_seat
+    mine = rules is not None and seat is not None and rules.team_of(seat) == winner
+    return f"final score: totals {totals}, winner team {winner} ({'your side' if mine else 'the other side'})"
 
 
 # ------------------------------------------------------------------------------ the command line

@@ -3,7 +3,9 @@
 The table server a host starts runs inside the game (:mod:`scenes.online.hosting`). This
 scene lies beneath every online screen (host, join, lobby and the table itself), so the
 server lives as long as the player stays among them: it is stopped when this scene leaves
-the stack (back to the menu, from anywhere) and when the app closes with it open.
+the stack (back to the menu, from anywhere) and when the app closes with it open — except
+that a match under way keeps it (and its table) running until the match ends or the app
+closes: the menu offers Rejoin meanwhile (:mod:`scenes.online.rejoin`).
 """
 from __future__ import annotations
 
@@ -41,8 +43,8 @@ class OnlineScene(UIScene):
         self.app.open_scene("online_join")
 
     def leave(self) -> None:
-        if self not in self.app.stack.scenes:  # back to the menu: the hosted table closes
-            hosting.stop_server()
+        if self not in self.app.stack.scenes:  # back to the menu: the hosted table closes,
+            hosting.stop_unless_playing()      # unless its match runs (the menu stops it after)
 
     def close(self) -> None:
         hosting.stop_server()

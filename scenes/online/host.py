@@ -43,6 +43,11 @@ def remembered(app: Any) -> dict[str, Any]:
     data = data if isinstance(data, dict) else {}
     out: dict[str, Any] = {k: v for k, v in data.items() if k in ("name", "port", "address")
                            and isinstance(v, str) and len(v) <= 300}
+    last = data.get("last")  # the table left mid-match (scenes.online.rejoin)
+    if isinstance(last, dict) and all(isinstance(last.get(k), str) and len(last[k]) <= 300 for k in ("code", "address")):
+        out["last"] = {"code": last["code"], "address": last["address"],
+                       "port": last["port"] if isinstance(last.get("port"), int) and not isinstance(last["port"], bool)
+                       and 0 < last["port"] < 65536 else None}
     tokens = data.get("tokens")
     if isinstance(tokens, dict):
         out["tokens"] = {k: v for k, v in list(tokens.items())[-MAX_TOKENS:]
@@ -218,6 +223,10 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
         if error is not None:
             self.problem = hosting.describe(error, self.t)
             return
+        remember_seat(self.app, session.code, session.token)
+        # The table to offer again on the menu (scenes.online.rejoin): this window hosts it.
+        remember(self.app, last={"code": session.code, "address": f"127.0.0.1:{self.hosted.port}",
+                                 "port": self.hosted.port})
         self.app.open_scene("online_lobby", session=session, hosted=self.hosted)
 
     # ------------------------------------------------------------------ drawing

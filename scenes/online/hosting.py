@@ -121,6 +121,28 @@ def stop_server() -> None:
             pass
 
 
+def live_tables() -> list[str]:
+    """The codes of the tables whose match is under way on the in-game server (none: no server)."""
+    srv = getattr(_server, "server", None)
+    if srv is None:
+        return []
+    try:  # the server's own thread changes the dict: a copy taken mid-change is tried again
+        tables = list(srv.tables.values())
+    except RuntimeError:
+        tables = list(srv.tables.values())
+    return [t.code for t in tables if t.started and not t.finished]
+
+
+def stop_unless_playing() -> bool:
+    """Leaving the online screens: stop the in-game server unless a match runs on it (then
+    the table outlives the host's "Quit to menu": friends play on, the host rejoins from the
+    menu). True when it was kept."""
+    if live_tables():
+        return True
+    stop_server()
+    return False
+
+
 # ---------------------------------------------------------------------- hosting a table
 @dataclass
 class Hosted:
@@ -250,5 +272,5 @@ class Connecting:
 
 
 __all__ = ["BIND_HOST", "WORKERS", "HEADLESS_NETWORK", "network_allowed", "PAUSE_SECONDS", "OnlineError", "describe", "data_dir", "start_server",
-           "running_server", "stop_server", "port_taken", "Hosted", "host_table", "join_table", "session_problem", "Connecting",
+           "running_server", "stop_server", "live_tables", "stop_unless_playing", "port_taken", "Hosted", "host_table", "join_table", "session_problem", "Connecting",
            "FATAL_KEYS"]

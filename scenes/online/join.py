@@ -13,6 +13,7 @@ from typing import Any
 import pygame
 
 from scenes.online import hosting
+from scenes.online import rejoin as back_to
 from scenes.online.address import AddressError, clean_code, clean_name, is_link, server_url, shown_address
 from scenes.online.fields import ERROR, TextField, route_text, typing
 from scenes.online.host import remember, remember_seat, remembered
@@ -25,7 +26,7 @@ FIELD_X, FIELD_W = PANEL.x + 48, PANEL.w - 96
 
 
 class JoinScene(hosting.HoldsConnecting, UIScene):
-    def __init__(self, app: Any, link: str | None = None, **params: Any):
+    def __init__(self, app: Any, link: str | None = None, rejoin: bool = False, **params: Any):
         self.link = link
         self.problem: str | None = None
         self.connecting: hosting.Connecting | None = None
@@ -34,6 +35,16 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
         super().__init__(app)
         if link:
             self.address_field.set_text(link)
+        #: The table left mid-match (the menu's Rejoin, scenes.online.rejoin): its server, when
+        #: this window hosts it, is started again before the seat is taken back.
+        self.hosted_port: int | None = None
+        last = back_to.last_table(app)
+        if last is not None and not link:
+            self.address_field.set_text(last["address"])
+            self.code_field.set_text(last["code"])
+            if rejoin:
+                self.hosted_port = last.get("port")
+                self.join()
 
     def build(self) -> None:
         saved = remembered(self.app)
@@ -69,6 +80,8 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
             url, code = server_url(text)
         except AddressError:
             return  # not finished yet (or mistyped): Join says what is wrong
+        if not code:
+            return  # typed, the link is whole only with its code: "cardavia://1" is no address yet
         self.address_field.text, self.address_field.caret = shown_address(url), len(shown_address(url))
         if code:
             self.code_field.text, self.code_field.caret = code, len(code)
@@ -96,6 +109,12 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
         if not hosting.network_allowed(self.app):
             self.problem = hosting.describe(hosting.OnlineError("error_headless"), self.t)
             return
+        if self.hosted_port is not None:
+            try:  # this window's own table: its server comes back first, resuming it from its files
+                hosting.start_server(self.hosted_port)
+            except hosting.OnlineError as e:
+                self.problem = hosting.describe(e, self.t)
+                return
         try:
             # A seat held here before (the window closed mid-match) is taken back with its secret.
             self.token = remembered(self.app).get("tokens", {}).get(code)
@@ -131,9 +150,12 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
                 self.connecting = hosting.Connecting(hosting.join_table(session.url, session.code, session.name),
                                                      self.connecting_address(session))
                 return
+            if getattr(session, "failed_code", None) == "no_table":
+                back_to.forget(self.app, session.code)  # that table is over and gone
             self.problem = hosting.describe(error, self.t)
             return
         remember_seat(self.app, session.code, session.token)
+        back_to.keep(self.app, session.code, shown_address(session.url), self.hosted_port)
         self.app.open_scene("online_lobby", session=session)
 
     # ------------------------------------------------------------------ drawing
@@ -162,8 +184,8 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
                         theme.CREAM_FAINT, anchor="midbottom")
 
 
-def create(app: Any, link: str | None = None, **params: Any) -> JoinScene:
-    return JoinScene(app, link=link)
+def create(app: Any, link: str | None = None, rejoin: bool = False, **params: Any) -> JoinScene:
+    return JoinScene(app, link=link, rejoin=rejoin)
 
 
 __all__ = ["JoinScene", "create"]

@@ -115,6 +115,10 @@ class LobbyScene(UIScene):
         if self.session is not None and not self.handed_over:
             self.session.close()
             self.handed_over = True
+            if self not in self.app.stack.scenes:  # left before the match: nothing to rejoin
+                from scenes.online import rejoin
+
+                rejoin.forget(self.app, getattr(self.session, "code", None))
 
     # ------------------------------------------------------------------ what it says
     def seat_lines(self) -> list[tuple[str, str, Any]]:

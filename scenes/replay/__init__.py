@@ -56,9 +56,11 @@ def create(app: Any, record: str | None = None, events: list[dict] | None = None
     """The viewer for one record (see the module), or for ``session``'s match (the results
     screen's); ``step`` the position to show, ``seat`` the seat at the bottom, ``hands``
     "all" (default) or "one" (that seat's only)."""
+    player = None
     if session is not None:  # the results screen's match: its record, seen from the player's chair
         from game.replays import session_seats
 
+        player = session.human_seat
         events = list(session.match.events)
         seat = session.human_seat if seat is None else seat
         levels = levels if levels is not None else [None if s == "human" else s for s in session_seats(session)]
@@ -72,7 +74,8 @@ def create(app: Any, record: str | None = None, events: list[dict] | None = None
         tl = T.from_events(events if events is not None else demo_events(app, game, players), name or "")
     human, kept_levels = seats_info(tl.events[0] if tl.events else None)
     return ReplayScene(app, tl, seat=seat if seat is not None else human, step=step, open_hands=hands != "one",
-                       levels=levels if levels is not None else kept_levels, live=live)
+                       levels=levels if levels is not None else kept_levels, live=live,
+                       player=player if session is not None else human)
 
 
 __all__ = ["ReplayScene", "create", "demo_events", "seats_info"]

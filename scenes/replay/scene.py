@@ -50,8 +50,11 @@ class _Source:
 class ReplayScene(Scene):
     def __init__(self, app: Any, timeline: Timeline, *, seat: int | None = None, step: int | None = None,
                  open_hands: bool = True, levels: list[str | None] | None = None, live: Any = None,
-                 playing: bool | None = None):
+                 playing: bool | None = None, player: int | None = None):
         super().__init__(app)
+        #: The seat a person played, as the record or the session says (None: computer-only or
+        #: unknown): only that seat, at the bottom, is "You" (issue 29).
+        self.player = player
         self.timeline = timeline
         self.rules = timeline.rules
         self.live = live
@@ -110,6 +113,12 @@ class ReplayScene(Scene):
         self.ui.add(Button((x0, y, full, 28), lambda: t("replay.save"), self.save_as, size=12, name="save",
                            visible=lambda: bool(self.timeline.events)))
         self.ui.focus_index = -1  # the keys step; Tab changes the seat
+
+    @property
+    def naming_seat(self) -> int | None:
+        """Whose eyes the names are from: the player's seat when it is at the bottom, else
+        nobody's ("Player 1", "Team 2")."""
+        return self.seat if self.player is not None and self.seat == self.player else None
 
     def hands_label(self) -> str:
         return self.app.t("replay.all_hands" if self.open_hands else "replay.one_hand")
@@ -201,10 +210,10 @@ class ReplayScene(Scene):
     def caption(self) -> str | None:
         if self.rules is None:
             return None
-        return self.timeline.caption_at(self.pos, self.app.t, self.app.language, self.seat)
+        return self.timeline.caption_at(self.pos, self.app.t, self.app.language, self.naming_seat)
 
     def fresh_caption(self) -> bool:
-        told = self.timeline.lines(self.app.t, self.app.language, self.seat) if self.rules is not None else []
+        told = self.timeline.lines(self.app.t, self.app.language, self.naming_seat) if self.rules is not None else []
         line = told[self.pos - 1] if 1 <= self.pos <= len(told) else None
         return line is not None and bool(line.caption)
 
@@ -254,7 +263,7 @@ class ReplayScene(Scene):
             if to_act is not None:
                 from scenes import names
 
-                name = names.seat_name(self.t, to_act, self.seat, self.rules.players, True, self.rules.team_of)
+                name = names.seat_name(self.t, to_act, self.naming_seat, self.rules.players, True, self.rules.team_of)
                 return self.t("table.thinking", name=name)
         return self.t("replay.keys")
 

@@ -166,7 +166,7 @@ class Timeline:
         return seat if isinstance(seat, int) and self.rules is not None and 0 <= seat < self.rules.players else None
 
     # ------------------------------------------------------------------ the words
-    def lines(self, t: Callable[..., str], lang: str, viewer: int) -> list[Line | None]:
+    def lines(self, t: Callable[..., str], lang: str, viewer: int | None) -> list[Line | None]:
         """Per shown line, what the narrator told of it (None: nothing), for ``viewer``'s
         eyes in ``lang``: told once, then only the new lines of a watched match."""
         key = (lang, viewer)
@@ -182,7 +182,7 @@ class Timeline:
                 out.append(None)
         return out
 
-    def caption_at(self, p: int, t: Callable[..., str], lang: str, viewer: int) -> str | None:
+    def caption_at(self, p: int, t: Callable[..., str], lang: str, viewer: int | None) -> str | None:
         """The caption after ``p`` lines: the last told play of the deal so far."""
         told = self.lines(t, lang, viewer)
         for i in range(min(p, len(told)) - 1, -1, -1):

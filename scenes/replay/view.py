@@ -67,6 +67,7 @@ class HudView:
         self.players = self.rules.players
         self.teams = self.rules.teams
         self.human = scene.seat
+        self.naming = scene.naming_seat  # "You" only where a person played (issue 29)
         self.human_team = self.rules.team_of(scene.seat)
         self.layout = scene.layout
         self.model = model
@@ -83,12 +84,12 @@ class HudView:
     def seat_name(self, seat: int, subject: bool = False) -> str:
         from scenes import names
 
-        return names.seat_name(self.t, seat, self.human, self.players, subject, self.rules.team_of)
+        return names.seat_name(self.t, seat, self.naming, self.players, subject, self.rules.team_of)
 
     def team_name(self, team: int) -> str:
         from scenes import names
 
-        return names.team_name(self.t, team, self.human, self.players, team_of=self.rules.team_of)
+        return names.team_name(self.t, team, self.naming, self.players, team_of=self.rules.team_of)
 
 
 # ---------------------------------------------------------------------- the cards

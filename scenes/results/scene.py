@@ -6,7 +6,8 @@ The table pushes this scene when a deal has been animated::
 
 "Continue" (Enter, Esc; it has the focus) pops it and the table goes on with the next deal; "Menu" pops down
 to the menu. With ``match_end`` the scene also announces the match result (a celebration
-for a win) and offers "New match" (same game and options: the table is replaced) and "Menu".
+for a win) and offers "New match" (same game and options: the table is replaced) and "Menu";
+the focus is then on the score sheet, so that Enter never starts a new match by surprise.
 For the first ``INPUT_GUARD`` seconds keys and clicks are ignored, so the Enter that ended
 the deal does not also dismiss its results.
 
@@ -163,7 +164,7 @@ class ResultsScene(UIScene):
         self.menu_button = self.ui.add(Button((x + bw + gap, y + 3, bw, 42), self.label("results.menu"),
                                               self.to_menu, size=15, name="menu"))
         # The match's score sheet, deal by deal (scenes.table.sheet, the "scoresheet" scene).
-        self.ui.add(Button((self.rect.right - TABLE_PAD - 180, y + 3, 180, 42), self.label("sheet.title"),
+        self.sheet_button = self.ui.add(Button((self.rect.right - TABLE_PAD - 180, y + 3, 180, 42), self.label("sheet.title"),
                            lambda: self.app.open_scene("scoresheet", session=self.session), size=14, name="sheet"))
         if self.offers_replay:
             ry, rw = y - REPLAY_ROW, 260
@@ -173,7 +174,9 @@ class ResultsScene(UIScene):
             self.ui.add(Button((self.rect.centerx + 8, ry, rw, 40), self.label("replay.save_record"),
                                lambda: self.app.open_scene("save_record", session=self.session), size=14,
                                name="save_record"))
-        self.ui.focus(self.primary)
+        # Once the match is over Enter opens the score sheet: a stray Enter (the one that
+        # ended the last deal, say) must not start a new match (issue 29).
+        self.ui.focus(self.sheet_button if self.over else self.primary)
 
     # ------------------------------------------------------------------ actions
     def continue_(self) -> None:

@@ -79,12 +79,16 @@ def mark(surface: pygame.Surface, s: Any, action: Any) -> None:
 
 
 def move_text(s: Any, action: Any) -> str:
-    """The suggested move in words: "play the 7 of Coins and take the 3 of Cups + …"."""
+    """The suggested move in words: "play the 7 of Coins and take the 3 of Cups + the …"."""
     if action.kind != "play" or action.card is None:
         return s.t(f"suggest.move.{action.kind}")
-    card = s.card_name(action.card.code)
+    # Each card with the article its language puts before it ("the Knave of Coins", "il 7 di
+    # Denari"): the narrator's, as the play log says them (issue 29).
+    told = getattr(getattr(s.motion, "narrator", None), "card", None)
+    name = told if callable(told) else s.card_name
+    card = name(action.card.code)
     if action.capture:
-        return s.t("suggest.move.capture", card=card, cards=" + ".join(s.card_name(t.code) for t in action.capture))
+        return s.t("suggest.move.capture", card=card, cards=" + ".join(name(t.code) for t in action.capture))
     if action.marriage:
         return s.t("suggest.move.marriage", card=card)
     return s.t("suggest.move.play", card=card)

@@ -15,6 +15,21 @@ from sprites.table_draw import CANDIDATE, OUTLINE, CardPainter, CardSprite, badg
 Highlight = tuple[tuple[int, int, int], float]
 
 
+
+def pile_text(s: Any, team: int) -> str | None:
+    """The pile's badge: its count, and with partners whose pile it is ("Them · 12": one pile
+    per side, wherever its cards were won, issue 29)."""
+    n = s.model.piles[team]
+    if s.teams < s.players:
+        return f"{s.team_name(team)} · {n}" if n else None
+    return str(n) if n else None
+
+
+def pile_label(surface: pygame.Surface, s: Any, team: int, rect: pygame.Rect) -> None:
+    """An empty team pile still says whose it is, under its outline."""
+    if s.teams < s.players and not s.model.piles[team]:
+        badge(surface, s.team_name(team), (rect.centerx, rect.bottom + 2), theme.CREAM_DIM)
+
 def draw_cards(surface: pygame.Surface, s: Any, P: CardPainter) -> None:
     L, m = s.layout, s.model
     # The trump under the stock, then the stock, then everything else by depth.
@@ -35,7 +50,7 @@ def draw_cards(surface: pygame.Surface, s: Any, P: CardPainter) -> None:
     if st is not None and m.trump_suit and s.rules.has_trump:
         trump_chip(surface, s, P, m.trump_suit, (round(st.x), round(st.y + st.h / 2 + 28)))
     for t in range(s.teams):
-        stack(P, surface, L.pile(t), m.piles[t], str(m.piles[t]) if m.piles[t] else None)
+        pile_label(surface, s, t, stack(P, surface, L.pile(t), m.piles[t], pile_text(s, t)))
     highlights = highlights_of(s)
     hand_set = set(m.hand)
     # Open hands practice (issue 21): the other seats' cards face up where their backs rest.

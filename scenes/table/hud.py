@@ -95,6 +95,8 @@ def score_rows(s: Any) -> list[Row]:
     single = rules.match_goal()[0] == "single"
     scores = rules.hud_scores
     rows: list[Row] = []
+    if scores == "card_points" and s.teams < s.players:
+        return team_card_points(s, single)
     if scores == "card_points":
         # Card points of the deal per seat; in a match, the deals won beside them.
         for seat in range(s.players):
@@ -133,6 +135,18 @@ def score_rows(s: Any) -> list[Row]:
         if single:  # one deal: its points are shown when it is over
             total = m.totals[t] if m.deal_number > 1 or m.match_over else 0
         rows.append((team_color(s, t), s.team_name(t), str(total), note))
+    return rows
+
+
+def team_card_points(s: Any, single: bool) -> list[Row]:
+    """Partners count their tricks together (Briscola for four): the deal's card points per
+    team, "Us" and "Them", and in a match the deals each team has won."""
+    m, rules = s.model, s.rules
+    rows: list[Row] = []
+    for t in range(s.teams):
+        points = sum(m.card_points[p] for p in range(s.players) if rules.team_of(p) == t)
+        note = s.t("table.card_points") if single else f"{s.t('table.deals_won')} {m.totals[t]}"
+        rows.append((team_color(s, t), s.team_name(t), str(points), note))
     return rows
 
 

@@ -95,7 +95,7 @@ class Narrator:
 
     ``t`` looks messages up (``app.t``); ``lang`` picks the deck's card names."""
 
-    def __init__(self, rules: Any, t: Translate, lang: str, viewer: int):
+    def __init__(self, rules: Any, t: Translate, lang: str, viewer: int | None):
         self.rules = rules
         self.t = t
         self.lang = lang
@@ -188,7 +188,7 @@ class Narrator:
                     s += f" ({self.bonus_count(len(counted))})"
                 parts.append(s)
             return "  ·  ".join(parts)
-        if self.rules.hud_scores == "bummerl":
+        if self.rules.hud_scores == "bummerl" and self.viewer is not None:
             mine = self.viewer
             return f"{self.name(mine, subject=False)} {d.seat_points[mine] + d.marriages[mine]}"
         return "  ·  ".join(f"{self.team(team)} {self.rules.points_text(d.points[team])}"
@@ -385,9 +385,11 @@ class Narrator:
     def _on_match_end(self, ev: Event) -> Line:
         self.match_end = dict(ev)
         w = ev.get("winner")
-        mine = self.team_of(self.viewer)
+        mine = self.team_of(self.viewer) if self.viewer is not None else None
         if w is None:
             text = self.t("narrate.match_draw")
+        elif mine is None:  # nobody's chair (a computer-only record): the winners by name
+            text = self.t("narrate.match_won", name=self.team(int(w)) if self.rules.partnerships else self.name(int(w)))
         elif self.rules.partnerships:
             text = self.t("narrate.match_won_team" if w == mine else "narrate.match_lost_team")
         elif w == mine:

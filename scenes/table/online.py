@@ -21,6 +21,7 @@ from typing import Any
 import pygame
 
 from game.online.protocol import PHRASES  # the quick messages, in the protocol's order
+from sprites import table_layout as TL
 from sprites import theme
 from sprites.table_draw import WARN, banner
 
@@ -29,6 +30,19 @@ PHRASE_KEYS = {getattr(pygame, f"K_{i + 1}"): i for i in range(len(PHRASES))}
 PHRASE_KEYS.update({getattr(pygame, f"K_KP{i + 1}"): i for i in range(len(PHRASES))})
 BUBBLE_SECONDS = 4.0
 MENU_SIZE = (300, 56 + 40 * len(PHRASES))
+
+
+def fixed_names(s: Any, given: dict[int, str]) -> dict[int, str]:
+    """An online table's names, the same on every screen (issue 29): the friends' own, and
+    each computer seat by its number in the lobby ("Computer 3"), never "East" on one screen
+    and "West" on another."""
+    lobby = getattr(s.session, "lobby", None) or {}
+    seats = lobby.get("seats") if isinstance(lobby, dict) else None
+    out = dict(given)
+    for i, seat in enumerate(seats if isinstance(seats, list) else []):
+        if i not in out and isinstance(seat, dict) and seat.get("kind") == "ai":
+            out[i] = s.t("online.computer_seat", n=i + 1)
+    return out
 
 
 class OnlineTable:
@@ -40,6 +54,7 @@ class OnlineTable:
         self.rewinds = getattr(self.session, "rewinds", 0)
         #: Received phrases being shown: [seat, text, seconds left].
         self.bubbles: list[list[Any]] = []
+        self.forgotten = False  # the menu's Rejoin dropped once the match is over
 
     @property
     def menu_rect(self) -> pygame.Rect:
@@ -47,6 +62,9 @@ class OnlineTable:
         r = pygame.Rect((0, 0), MENU_SIZE)
         say = getattr(self.s, "buttons", {}).get("say")
         r.bottomright = (say.rect.right, say.rect.y - 10) if say is not None else (1256, 720 - 80)
+        # Beside the hand, never over its last card (issue 29); the texts fit the width left.
+        r.w = min(r.w, r.right - (TL.HAND_AREA.right + 10))
+        r.right = say.rect.right if say is not None else 1256
         return r
 
     @property
@@ -79,6 +97,11 @@ class OnlineTable:
             self.rewinds = session.rewinds
             s.redraw()
         s.controller.pull()
+        if session.over and not self.forgotten:  # nothing to rejoin any more (scenes.online.rejoin)
+            self.forgotten = True
+            from scenes.online import rejoin
+
+            rejoin.forget(s.app, getattr(session, "code", None))
         refusal = getattr(session, "last_refusal", None)
         if refusal is not None:
             session.last_refusal = None

@@ -24,7 +24,7 @@ from scenes.table import assist, board, buttons, hud
 from scenes.table.controller import TableController
 from scenes.table.model import TableModel, new_model
 from scenes.table.motion import TableMotion
-from scenes.table.online import OnlineTable
+from scenes.table.online import OnlineTable, fixed_names
 from scenes.table.story import TableStory
 from sprites import table_layout as TL
 from sprites import theme, tween
@@ -83,6 +83,8 @@ class _Via:
 
 
 class TableScene(Scene):
+    #: Toasts start below the top row of buttons (Scores, Log, Menu), over the felt's free top.
+    toast_top = TL.TABLE_AREA.y
     # ---- the model: what the table shows
     hand = _Via("model")
     table = _Via("model")
@@ -173,7 +175,7 @@ class TableScene(Scene):
     def given_names(self) -> dict[int, str]:
         """Friends' own names at an online table, by seat (the viewer is always "You")."""
         names_of = getattr(self.session, "seat_names", None)
-        given = names_of() if callable(names_of) else {}
+        given = fixed_names(self, names_of()) if callable(names_of) else {}
         return {k: v for k, v in given.items() if k != self.human}
 
     def seat_name(self, seat: int, subject: bool = False) -> str:

@@ -77,3 +77,22 @@ def test_main_py_runs_headless(tmp_path):
     r2 = subprocess.run([sys.executable, str(ROOT / "main.py"), "verify", str(files[0])],
                         capture_output=True, text=True, timeout=120)
     assert r2.returncode == 0 and "OK" in r2.stdout
+
+
+def test_simulate_help_lists_the_values_of_its_choices(capsys):
+    """Issue 29: --game, --deck, --bots and --option with what they accept."""
+    from game.ai import bot_names
+    from game.cli import main as cli_main
+    from game.config import get_config
+
+    with pytest.raises(SystemExit) as e:
+        cli_main(["simulate", "--help"])
+    assert e.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    cfg = get_config()
+    assert all(g in text for g in cfg.games) and all(d in text for d in cfg.decks)
+    assert all(b in text for b in bot_names())
+    for gid, game in cfg.games.items():
+        for key, spec in game.options.items():
+            if len(spec.allowed) > 1:
+                assert f"{key}={spec.default}" in text, (gid, key)

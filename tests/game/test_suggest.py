@@ -10,7 +10,8 @@ import pytest
 from game import stats
 from game.ai import make_bot
 from game.ai.hooks import OPTIONAL, check_hooks, hooks_module, load_hooks
-from game.ai.suggest import FALLBACK_LEVEL, ONLY_MOVE, SUGGEST_LEVEL, reason_for, suggest, suggest_for
+from game.ai import suggest as suggest_module
+from game.ai.suggest import FALLBACK_LEVEL, ONLY_MOVE, SUGGEST_LEVEL, _vetted, reason_for, suggest, suggest_for
 from game.config import get_config
 from game.i18n import I18n
 from game.rules import game_ids
@@ -29,7 +30,10 @@ def _reference(session) -> tuple[str, object]:
             bot.time_cap = None
         bot.begin_decision(len(session.decisions))
         try:
-            return level, bot.choose(session.view(), session.legal_actions())
+            chosen = bot.choose(session.view(), session.legal_actions())
+            # As the table suggests it: an exchange first, no capture handed over (issue 29).
+            return level, _vetted(session.rules, session.view(), session.legal_actions(), chosen, seat,
+                                  session.seed, len(session.decisions), None)
         except ValueError:
             if level == FALLBACK_LEVEL:
                 raise
@@ -66,10 +70,10 @@ def test_the_suggestion_is_the_normal_levels_choice_and_legal(gid, players):
         assert sg.decision == len(s.decisions) and not sg.stopped
         assert suggest_for(s) == sg  # the same seed and decision: the same suggestion
         assert s.match.events == before  # asking changes nothing
-        if sg.reason is not None:
-            key, params = sg.reason
-            assert en.has(key), key
-            assert isinstance(params, dict)
+        assert sg.reason is not None  # every suggestion says why (issue 29)
+        key, params = sg.reason
+        assert en.has(key), key
+        assert isinstance(params, dict)
         seen += 1
     assert seen == 3
 
@@ -149,6 +153,58 @@ def test_briscola_names_a_sure_trick():
     v = s.view()
     pts = s.rules.card_points[v.trick[0]] + s.rules.card_points[a.card]
     assert reason_for(s.rules, v, s.legal_actions(), a) == ("suggest.reason.sure_trick", {"points": pts})
+
+
+def test_the_schnapsen_exchange_is_suggested_when_the_rules_allow_it():
+    from game.registry import rules_class
+
+    gid = next(g for g in game_ids() if "exchange" in rules_class(g).decisions)
+    s, a = _first(gid, 2, lambda s, a: a.kind == "exchange")
+    sg = suggest_for(s)
+    assert sg.action == a and sg.reason[0] == "suggest.reason.exchange"
+    assert sg.reason[1] == {"card": s.view().indicator.code}
+
+
+def _handing_over(s, a) -> bool:
+    """A place whose card an unseen card can take, while a capture leaves no sweep."""
+    v, rules = s.view(), s.rules
+    if a.kind != "play" or a.capture or rules.family != "capture":
+        return False
+    table = list(v.table)
+    if not any(a.card in cap for x in v.unseen for cap in rules.captures_for(x, [*table, a.card])):
+        return False
+    return any(b.capture and not suggest_module._sweepable(rules, v.unseen, [t for t in table if t not in b.capture])
+               for b in s.legal_actions())
+
+
+@pytest.mark.parametrize("players", (2, 4))
+def test_no_suggestion_hands_a_capture_over_when_a_safe_capture_is_there(players, monkeypatch):
+    # The newcomer's Scopone: "play the 4 — it leaves no sum", with the 5 taking a 5 in hand,
+    # and the 4 taken at once. Whatever the search prefers, such a place is not suggested.
+    from game.registry import rules_class
+
+    gid = next(g for g in game_ids() if rules_class(g).family == "capture" and players in get_config().games[g].players)
+    s, place = _first(gid, players, _handing_over)
+    real = suggest_module._choose
+
+    def search(level, rules, view, legal, seat, seed, decision, should_stop):
+        return place if level == SUGGEST_LEVEL else real(level, rules, view, legal, seat, seed, decision, should_stop)
+    monkeypatch.setattr(suggest_module, "_choose", search)
+    sg = suggest_for(s)
+    v = s.view()
+    assert sg.action.capture and sg.action in s.legal_actions()
+    assert not suggest_module._sweepable(s.rules, v.unseen, [t for t in v.table if t not in sg.action.capture])
+    assert sg.reason[0] in ("suggest.reason.takes_safe", "suggest.reason.settebello", "suggest.reason.primiera",
+                            "suggest.reason.suit_cards", "suggest.reason.special", "suggest.reason.bonus",
+                            "suggest.reason.sweep")
+
+
+def test_a_move_the_hook_has_no_words_for_still_gets_a_reason(monkeypatch):
+    s = next(_human_turns("briscola", 2, seed=4, stops=(1,)))
+    monkeypatch.setattr(suggest_module, "reason_for", lambda *a: None)
+    sg = suggest_for(s)
+    assert sg.reason == (suggest_module.PLAIN_REASON[sg.level], {})
+    assert I18n("en").has(sg.reason[0])
 
 
 # ---------------------------------------------------------------------- the statistics

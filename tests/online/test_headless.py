@@ -2,6 +2,8 @@
 command line against real servers on 127.0.0.1 (subprocesses, every wait bounded)."""
 from __future__ import annotations
 
+import json
+
 import signal
 import socket
 import subprocess
@@ -127,6 +129,11 @@ def test_host_then_two_bot_clients_play_four_player_scopa_with_two_computers(ser
     assert outs[1]["record"] == record and Path(record).name == f"{code}.jsonl"
     verdict = verify_file(record)
     assert verdict.ok, str(verdict)
+    # Each client ends with the final score (issue 29): the record's, and partners agree.
+    end = json.loads(Path(record).read_text(encoding="utf-8").splitlines()[-1])
+    side = "your side" if end["winner"] == 0 else "the other side"  # seats 0 and 2: team 0
+    assert outs[0]["final score"] == outs[1]["final score"] == \
+        f"totals {end['totals']}, winner team {end['winner']} ({side})"
 
 
 def _free_port() -> int:

@@ -234,6 +234,7 @@ def test_host_lobby_table_flow_by_keys(online):
     assert not th.is_alive()
     # "New match" leads back to hosting or joining; the menu then stops the in-game server.
     results.age = 10.0  # past the results screen's input guard
+    results.ui.focus(widget(results, "new_match"))  # Enter alone opens the score sheet (issue 29)
     press(app, pygame.K_RETURN)
     assert top(app).name == "online" and hosting.running_server() is not None
     press(app, pygame.K_ESCAPE)
@@ -330,8 +331,8 @@ def test_join_flow_by_keys(server):
     press(app, pygame.K_RETURN)
     join = top(app)
     assert join.address_field.text == f"127.0.0.1:{server.port}" and join.name_field.text == "Carl"
+    assert join.code_field.text == code  # the table left is kept too (issue 29)
     join.ui.focus(join.code_field)
-    type_text(app, code)
     press(app, pygame.K_RETURN)
     assert join.token is not None
     pump(app, lambda: top(app).name == "table", "the table again")

@@ -351,6 +351,8 @@ def test_match_end_shows_winner_totals_and_new_match_replaces_the_table():
 
     register_scene("table", factory)
     try:
+        assert scene.ui.focused.name == "sheet"  # Enter alone never starts a new match (issue 29)
+        scene.ui.focus(scene.primary)
         app.dispatch(key(pygame.K_RETURN))
     finally:
         unregister_scene("table")
@@ -358,6 +360,20 @@ def test_match_end_shows_winner_totals_and_new_match_replaces_the_table():
                      "options": dict(scene.rules.options), "ai_level": app.settings.ai_level}]
     assert isinstance(app.stack.top, FakeTable) and app.stack.top is not table
     assert table not in app.stack.scenes and isinstance(app.stack.scenes[0], MenuScene)
+
+
+def test_enter_on_the_match_result_opens_the_score_sheet_not_a_new_match():
+    app = make_app()
+    scene, table = open_over_table(app, "scopa", to_end=True)
+    made = []
+    register_scene("table", lambda app_, **params: made.append(params) or FakeTable(app_))
+    try:
+        app.settle(round(results.INPUT_GUARD / TICK) + 2)
+        app.dispatch(key(pygame.K_RETURN))
+        app.update(TICK)
+    finally:
+        unregister_scene("table")
+    assert not made and app.stack.top.name == "scoresheet" and scene in app.stack.scenes
 
 
 def test_match_end_esc_goes_to_the_menu():

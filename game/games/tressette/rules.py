@@ -134,6 +134,7 @@ class TressetteRules(TrickRules):
                              "and draw evenly from the rest")
         # Only the two-player deal leaves a stock (the fact above is for the game as a whole).
         self.has_stock = self.stock_size > 0  # type: ignore[misc]
+        self.draws_public = self.has_stock  # type: ignore[misc]  # nothing drawn: no K to recall draws
         #: All the thirds in the pack (32 in a 40-card pack: 10 whole points and 2 thirds).
         self.total_thirds: int = sum(self.card_thirds.values())
 
