@@ -14,8 +14,13 @@ $(STAMP): requirements.txt
 run: $(STAMP)
 	$(PY) main.py
 
+# In parallel on every core (pytest-xdist); the executable's build runs beside the tests
+# (tests/exe_build.py). Bytecode is cached even where the environment turns that off: every
+# worker and every `main.py` the tests start would otherwise compile the whole program again.
+TEST_WORKERS ?= auto
 test: $(STAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q
+	env -u PYTHONDONTWRITEBYTECODE SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
+		$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from game.rules import rules_class
+from game.events import EventHandlers
+from game.registry import rules_class
 
 TeamsOf = Callable[[int], int] | Sequence[int] | None
 
@@ -57,6 +58,85 @@ def _result(points: Any, human_team: int | None, won: str, lost: str) -> list[st
     return []
 
 
+#: The sound's share of each record event, registered by kind: (event, game, human_team,
+#: teams_of) -> names. A new match makes no sound of its own (its first deal shuffles).
+SOUNDS = EventHandlers("audio", ignores=("match",))
+
+
+@SOUNDS.on("deal")
+def _deal(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    return ["shuffle", "deal"]
+
+
+@SOUNDS.on("redeal")
+def _redeal(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    return ["trick"]  # the void deal is gathered up; the next "deal" shuffles
+
+
+@SOUNDS.on("hands")
+def _hands(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    return ["deal"]
+
+
+@SOUNDS.on("play")
+def _play(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    capture = event.get("capture")
+    sweeps, chimes, captures = bonus_sounds(game)
+    if captures or "capture" in event:
+        if not capture:
+            return ["play"]
+        bonuses = set(event.get("bonuses") or ())
+        out = ["capture"]
+        if bonuses & sweeps:
+            out.append("sweep")
+        if bonuses & chimes:
+            out.append("bonus")
+        return out
+    return ["play"]
+
+
+@SOUNDS.on("trick")
+def _trick(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    return ["trick"]
+
+
+@SOUNDS.on("draw")
+def _draw(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    # Both players draw at once: one flick for the human's own card is enough (two
+    # identical flicks together only sound louder). Bots only: every draw flicks.
+    if human_team is None or _team(teams_of, event.get("seat")) == human_team:
+        return ["deal"]
+    return []
+
+
+@SOUNDS.on("marriage")
+def _marriage(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    return ["bonus"]
+
+
+@SOUNDS.on("close")
+def _close(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    return ["close"]
+
+
+@SOUNDS.on("exchange")
+def _exchange(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    return ["capture"]  # the trump Jack slides under the stock, the trump card slides out
+
+
+@SOUNDS.on("deal_end")
+def _deal_end(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    return _result(event.get("points"), human_team, "deal_won", "deal_lost")
+
+
+@SOUNDS.on("match_end")
+def _match_end(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    winner = event.get("winner")
+    if human_team is None or winner is None or isinstance(winner, bool) or not isinstance(winner, int):
+        return []
+    return ["match_won"] if winner == human_team else ["match_lost"]
+
+
 def sounds_for(event: Mapping[str, Any], game: str, human_team: int | None,
                teams_of: TeamsOf = None) -> list[str]:
     """The sound names for one record event, in the order to play them (usually one; a
@@ -67,49 +147,8 @@ def sounds_for(event: Mapping[str, Any], game: str, human_team: int | None,
     """
     if not isinstance(event, Mapping):
         return []
-    kind = event.get("event")
-    if kind == "deal":
-        return ["shuffle", "deal"]
-    if kind == "redeal":
-        return ["trick"]  # the void deal is gathered up; the next "deal" shuffles
-    if kind == "hands":
-        return ["deal"]
-    if kind == "play":
-        capture = event.get("capture")
-        sweeps, chimes, captures = bonus_sounds(game)
-        if captures or "capture" in event:
-            if not capture:
-                return ["play"]
-            bonuses = set(event.get("bonuses") or ())
-            out = ["capture"]
-            if bonuses & sweeps:
-                out.append("sweep")
-            if bonuses & chimes:
-                out.append("bonus")
-            return out
-        return ["play"]
-    if kind == "trick":
-        return ["trick"]
-    if kind == "draw":
-        # Both players draw at once: one flick for the human's own card is enough (two
-        # identical flicks together only sound louder). Bots only: every draw flicks.
-        if human_team is None or _team(teams_of, event.get("seat")) == human_team:
-            return ["deal"]
-        return []
-    if kind == "marriage":
-        return ["bonus"]
-    if kind == "close":
-        return ["close"]
-    if kind == "exchange":
-        return ["capture"]  # the trump Jack slides under the stock, the trump card slides out
-    if kind == "deal_end":
-        return _result(event.get("points"), human_team, "deal_won", "deal_lost")
-    if kind == "match_end":
-        winner = event.get("winner")
-        if human_team is None or winner is None or isinstance(winner, bool) or not isinstance(winner, int):
-            return []
-        return ["match_won"] if winner == human_team else ["match_lost"]
-    return []  # "match" and anything unknown
+    fn = SOUNDS.handler(event)
+    return fn(event, game, human_team, teams_of) if fn is not None else []  # "match" and anything unknown
 
 
 def sounds_for_batch(events: Sequence[Mapping[str, Any]], game: str, human_team: int | None,
@@ -126,4 +165,4 @@ def sounds_for_batch(events: Sequence[Mapping[str, Any]], game: str, human_team:
     return out
 
 
-__all__ = ["sounds_for", "sounds_for_batch", "bonus_sounds"]
+__all__ = ["SOUNDS", "sounds_for", "sounds_for_batch", "bonus_sounds"]

@@ -32,10 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ai_strength import build_bot, parse_spec  # noqa: E402
 
-from game.ai import make_bot  # noqa: E402
+from game.ai.bots import make_bot  # noqa: E402
 from game.ai.levels import HardBot  # noqa: E402
 from game.config import get_config  # noqa: E402
-from game.rules import make_rules  # noqa: E402
+from game.rulesets import make_rules  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "ai_positions.json"
 #: Tuning seeds stay below this (docs/AI.md: results are reported on seeds above it).

@@ -7,7 +7,7 @@ team 0's seats, then team 1's; with three players A takes each seat in turn (B t
 That cancels most of the luck of the cards. ``--unit match`` plays whole matches instead of
 single deals (same duplicate scheme; the margin is then the match totals' difference).
 
-A bot is a name from game.ai.BOTS, optionally with SearchBot settings:
+A bot is a name from game.ai.bots.BOTS, optionally with SearchBot settings:
 ``hard:iterations=2000`` or ``search:iterations=800,tree_depth=1``.
 
 The search levels play **at their budget**: their time cap is lifted (``time_cap=None``), so
@@ -15,8 +15,10 @@ the iterations, not the machine's load, decide every move and the same command g
 games on a busy machine as on a quiet one. The shipped cap (the game's safety net) is still
 counted: the report says how many decisions took longer than it, i.e. how often the game
 would have cut the search short here. ``--capped`` plays with the shipped caps instead (the
-game as it runs, load-dependent), and a spec's own ``time_cap=0.5`` is always kept. ``--jobs N`` spreads the
-deals over N processes (decision times are then inflated by sharing the CPU). ``--hook
+game as it runs, load-dependent), and a spec's own ``time_cap=0.5`` is always kept.
+
+``--jobs N`` spreads the deals over N processes (decision times are then inflated by sharing
+the CPU). ``--hook
 briscola.CARD_READING=false`` sets a constant of the game's AI (game/games/<game>/ai, its
 tuning module when it has one: game.ai.hooks.tuning_module) for the run, for tuning experiments (it applies to both bots).
 
@@ -38,11 +40,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.ai import BOTS, make_bot  # noqa: E402
+from game.ai.bots import BOTS, make_bot  # noqa: E402
 from game.ai.hooks import tuning_module  # noqa: E402
 from game.config import get_config  # noqa: E402
 from game.match import Match  # noqa: E402
-from game.rules import make_rules  # noqa: E402
+from game.rulesets import make_rules  # noqa: E402
 
 
 def _value(text: str):

@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.config import get_config  # noqa: E402
-from game.rules import make_rules  # noqa: E402
+from game.rulesets import make_rules  # noqa: E402
 
 
 def deals_per_second(game: str, players: int, seconds: float, seed: int = 1,

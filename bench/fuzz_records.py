@@ -45,11 +45,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from game import cli  # noqa: E402
-from game.ai import make_bot  # noqa: E402
+from game.ai.bots import make_bot  # noqa: E402
 from game.config import get_config  # noqa: E402
 from game.match import Match  # noqa: E402
 from game.record import dumps  # noqa: E402
-from game.rules import game_ids, make_rules  # noqa: E402
+from game.rulesets import game_ids, make_rules  # noqa: E402
 
 HOSTILE = [[], {}, True, False, None, -0.0, 0.0, 1.5, 0, 1, -1, 7, 2 ** 40, -(2 ** 70), "", "x", "7D", "KS",
            [[]], [["7D"]], ["7D", 3], [1, 2, 3], {"team": "x"}, {"a": [1]}, "\u200b", "\x00"]

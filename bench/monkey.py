@@ -117,9 +117,11 @@ class Monkey:
         if widgets and self.rng.random() < 0.5:
             r = self.rng.choice(widgets).rect
             return (r.x + self.rng.randrange(max(1, r.w)), r.y + self.rng.randrange(max(1, r.h)))
-        hand = getattr(top, "hand", None)
-        if hand and self.rng.random() < 0.5 and hasattr(top, "sprites"):
-            sp = top.sprites.get(self.rng.choice(list(hand)))
+        # The table's hand (its model's) and where its cards are drawn (its motion's sprites).
+        motion = getattr(top, "motion", None)
+        hand = getattr(getattr(top, "model", None), "hand", None)
+        if hand and self.rng.random() < 0.5 and hasattr(motion, "sprites"):
+            sp = motion.sprites.get(self.rng.choice(list(hand)))
             rect = getattr(sp, "rect", None)
             if rect is not None:
                 return rect.center
@@ -132,7 +134,7 @@ class Monkey:
         top = self.app.stack.top
         if getattr(top, "name", "") == "table" and rng.random() < 0.3:
             # Half-sensible play at the table: a card by its number, then Enter (or twice).
-            digit = pg.K_1 + rng.randrange(max(1, len(getattr(top, "hand", ())) or 1))
+            digit = pg.K_1 + rng.randrange(max(1, len(top.model.hand) or 1))
             return [E(pg.KEYDOWN, key=k, mod=0, unicode="", scancode=0)
                     for k in (digit, *([pg.K_RETURN] * rng.randrange(1, 3)))]
         roll = rng.random()
@@ -225,7 +227,7 @@ class Monkey:
                     name = getattr(self.app.stack.top, "name", "")
                     self.seen[name] = self.seen.get(name, 0) + 1
                     if name == "table":
-                        self._moves[id(self.app.stack.top)] = len(self.app.stack.top.submitted)
+                        self._moves[id(self.app.stack.top)] = len(self.app.stack.top.controller.submitted)
                     if self.gestures % self.render_every == 0:
                         self.app.render(self.rng.random())
                 except Exception as e:
@@ -247,7 +249,7 @@ class Monkey:
 
 def random_bots() -> dict[str, str]:
     """Every bot level played by the random bot (a table never waits); returns the old map."""
-    from game.ai import BOTS
+    from game.ai.bots import BOTS
 
     old = dict(BOTS)
     for name in ("greedy", "easy", "normal", "hard"):
@@ -263,7 +265,7 @@ def main() -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ["CARDAVIA_HOME"] = tempfile.mkdtemp(prefix="cardavia-monkey-")  # never the player's saves
-    from game.ai import BOTS
+    from game.ai.bots import BOTS
 
     old = random_bots()
     start = time.perf_counter()

@@ -60,11 +60,11 @@ from ai_strength import (  # noqa: E402  (the same statistics as our own tournam
     wilson,
 )
 
-from game.ai import make_bot  # noqa: E402
+from game.ai.bots import make_bot  # noqa: E402
 from game.cards import Card, card  # noqa: E402
 from game.games.schnapsen.rules import SchnapsenRules, SchnapsenState, SchnapsenView  # noqa: E402
-from game.rules import make_rules  # noqa: E402
 from game.rules.base import CLOSE, EXCHANGE, Action, Event  # noqa: E402
+from game.rulesets import make_rules  # noqa: E402
 
 SUIT = {Suit.HEARTS: "B", Suit.DIAMONDS: "D", Suit.CLUBS: "C", Suit.SPADES: "S"}
 RANK = {Rank.ACE: "A", Rank.TEN: "10", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}

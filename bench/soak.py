@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.ai import make_bot  # noqa: E402
+from game.ai.bots import make_bot  # noqa: E402
 from game.config import get_config  # noqa: E402
 from game.match import Match  # noqa: E402
-from game.rules import make_rules  # noqa: E402
+from game.rulesets import make_rules  # noqa: E402
 from game.verify import verify_events  # noqa: E402
 
 

@@ -14,11 +14,11 @@ import random
 import sys
 from pathlib import Path
 
-from game.ai import bot_names, make_bot
+from game.ai.bots import bot_names, make_bot
 from game.config import ConfigError, get_config
 from game.match import Match
 from game.record import write_record
-from game.rules import make_rules
+from game.rulesets import make_rules
 from game.storage import not_regular
 
 

@@ -6,7 +6,7 @@ subclass whose ``game_id`` is that id. The folder holds the rest of the game as 
 part a module found by :func:`game_module` (see :data:`PARTS`). Everything else (records,
 verify, the table, results, rules pages, audio, the AI levels) asks the registry and the rules
 class; nothing compares game ids. Modules are imported lazily, so one game's module never
-slows another's start. ``game.rules.game_ids()`` lists the registered games in rules.yaml's
+slows another's start. ``game.rulesets.game_ids()`` lists the registered games in rules.yaml's
 order.
 """
 from __future__ import annotations

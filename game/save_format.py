@@ -20,7 +20,7 @@ def check_save(data: Any) -> str | None:
     one that can be — a registered game, a deck offering it, a player count and options it
     allows, seeds and seats that are whole numbers in range, known bots, and events each a
     well-formed record line."""
-    from game.ai import bot_names
+    from game.ai.bots import bot_names
     from game.config import get_config
     from game.record import RecordFormatError, check_event
 

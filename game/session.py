@@ -19,10 +19,11 @@ import threading
 from collections import deque
 from typing import Any
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.match import Bot, Match
-from game.rules import make_rules
 from game.rules.base import Action, Event, GameRules
+from game.rulesets import make_rules
+from game.table_session import LOCAL, Capabilities
 
 #: Seconds to wait for an abandoned search (undo, rewind) to notice its stop flag before
 #: the session gives up on reusing its bots and makes fresh ones.
@@ -40,6 +41,10 @@ class _Job:
 
 
 class Session:
+    """A :class:`game.table_session.TableSession` played here: every offer of the table."""
+
+    capabilities: Capabilities = LOCAL
+
     def __init__(self, rules: GameRules, seed: int, human_seat: int | None = 0,
                  bot_name: str = "greedy", partner_bot: str | None = None, threaded: bool = True):
         self.rules = rules
@@ -115,9 +120,6 @@ class Session:
         job = self._job
         return None if job is None else job.thread
 
-    #: The old name of :attr:`worker` (tests/scenes/test_close.py reads it).
-    _thread = worker
-
     @property
     def decisions(self) -> list[tuple[int, Action]]:
         """Every decision of the match so far, (seat, Action), in order (read-only)."""
@@ -175,6 +177,10 @@ class Session:
         out = list(self._pending)
         self._pending.clear()
         return out
+
+    def seat_names(self) -> dict[int, str]:
+        """No names but the table's own words for the seats."""
+        return {}
 
     # ------------------------------------------------------------------ the human
     def view(self, seat: int | None = None) -> Any:

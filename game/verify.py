@@ -29,8 +29,8 @@ from typing import Any
 from game.config import Config, get_config
 from game.match import deal_end_event
 from game.record import EventList, RecordFormatError, RecordStream, open_record
-from game.rules import make_rules
 from game.rules.base import Event, IllegalAction, RecordError
+from game.rulesets import make_rules
 from game.safejson import JSONError, exact_equal
 
 DECISIONS = ("play", "exchange", "marriage", "close")

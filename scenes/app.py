@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+from scenes import registry
 from scenes.scene import SceneStack
 from scenes.window import CANVAS_SIZE, GameWindow
 
@@ -51,7 +52,7 @@ class App:
         self.theme = theme
         self.fonts = theme.font
         self.persist = persist
-        self.stack = SceneStack(self)
+        self.stack = SceneStack(self, registry)
         self.stack.on_change = self._on_scene_change
         self.toasts = Toasts()
         #: The last settings write's problem: a full disk is said once, not at every change.

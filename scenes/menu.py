@@ -60,7 +60,7 @@ def saved_match_info(data: dict) -> SavedMatch | None:
                 totals = list(ev["totals"])
                 break
         if totals is None:
-            from game.rules import make_rules
+            from game.rulesets import make_rules
 
             totals = list(make_rules(data["game"], data["deck"], data["players"], data["options"]).initial_totals())
         deal = sum(1 for ev in events if isinstance(ev, dict) and ev.get("event") == "deal")
@@ -134,7 +134,6 @@ class MenuScene(UIScene):
     def refresh_saved(self) -> None:
         """Read the save (a damaged one is moved aside, with a toast) and show or hide the offer."""
         from game import saves
-
         from scenes.online import rejoin
 
         self.online_last = rejoin.last_table(self.app)
@@ -338,7 +337,7 @@ class MenuScene(UIScene):
     @staticmethod
     def _rules_of(m: SavedMatch) -> Any:
         """The saved match's rules (their facts, never the game's name), or None."""
-        from game.rules import make_rules
+        from game.rulesets import make_rules
 
         try:
             return make_rules(m.game, m.deck, m.players, m.options)

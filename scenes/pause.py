@@ -60,7 +60,7 @@ class PauseScene(UIScene):
         """What leaving does to the match: saved here, kept by a friend's server, or kept by
         this window's own server while the game runs (scenes.online.rejoin)."""
         session = getattr(self.table, "session", None)
-        if not getattr(session, "remote", False):
+        if session is None or session.capabilities.save:
             return "pause.saved"
         from scenes.online import hosting
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import pygame
 
-from game.rules import game_ids
+from game.rulesets import game_ids
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Smooth, Tween, ease_out_cubic

@@ -6,7 +6,8 @@ scene so an overlay (settings, pause) is drawn over the scene beneath it.
 Scenes are known by name: the stack opens, finds and unwinds them by name
 (``push("rules", deck=…)``, ``pop_to("menu")``, ``replace("table", …)``, ``find("table")``)
 through the one registry in :mod:`scenes.registry`, so no scene imports another scene or
-tests ``isinstance`` to find its way back.
+tests ``isinstance`` to find its way back. The app hands the registry to its stack: this
+module imports no registry, since every registered scene imports this module.
 
 Life cycle: ``enter`` when a scene becomes the top, ``leave`` when it stops being the top
 (covered, popped or replaced), and ``close`` once, when the app shuts down with the scene
@@ -15,12 +16,19 @@ still on the stack (``App.shutdown`` calls it on every scene, top first).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
-from scenes.registry import available_scenes, make_scene, register_scene, scene_parents, unregister_scene
 from sprites.focus import UI
+
+
+class SceneCatalogue(Protocol):
+    """What the stack asks of the scene registry (:mod:`scenes.registry` is one)."""
+
+    def make_scene(self, app: Any, name: str, **params: Any) -> Scene | None: ...
+
+    def scene_parents(self, name: str) -> tuple[str, ...]: ...
 
 
 class Scene:
@@ -60,12 +68,13 @@ class SceneStack:
     """push / pop / replace / pop_to / find, by scene or by registered name; input and
     updates go to the top scene only.
 
-    ``app`` is what by-name operations build scenes for (``make_scene(app, name, **params)``);
-    a stack without one handles scene objects only.
+    ``app`` is what by-name operations build scenes for, through ``catalogue`` (the registry:
+    ``catalogue.make_scene(app, name, **params)``); a stack without them handles scene objects only.
     """
 
-    def __init__(self, app: Any = None) -> None:
+    def __init__(self, app: Any = None, catalogue: SceneCatalogue | None = None) -> None:
         self.app = app
+        self.catalogue = catalogue
         self.scenes: list[Scene] = []
         #: Called with (old_top, new_top) after every change (the app uses it for fades).
         self.on_change: Callable[[Scene | None, Scene | None], None] | None = None
@@ -93,7 +102,9 @@ class SceneStack:
 
     def make(self, name: str, **params: Any) -> Scene:
         """A new scene ``name`` from the registry; LookupError when there is none."""
-        scene = make_scene(self.app, name, **params) if self.app is not None else None
+        scene = None
+        if self.app is not None and self.catalogue is not None:
+            scene = self.catalogue.make_scene(self.app, name, **params)
         if scene is None:
             raise LookupError(f"scene {name!r} is not available")
         return scene
@@ -167,7 +178,8 @@ class SceneStack:
         self.clear()
         on_change, self.on_change = self.on_change, None  # one change, not one per scene
         try:
-            for n in (*scene_parents(name), name):
+            parents = self.catalogue.scene_parents(name) if self.catalogue is not None else ()
+            for n in (*parents, name):
                 self.push(n, **params)
         finally:
             self.on_change = on_change
@@ -241,8 +253,4 @@ class UIScene(Scene):
         self.ui.update(dt)
 
 
-__all__ = [
-    "Scene", "SceneStack", "UIScene",
-    # The registry's functions, importable from here too (scenes.registry is their home).
-    "register_scene", "unregister_scene", "make_scene", "available_scenes",
-]
+__all__ = ["Scene", "SceneCatalogue", "SceneStack", "UIScene"]

@@ -12,7 +12,7 @@ import pygame
 
 from sprites import theme
 from sprites.table_layout import Place
-from sprites.tween import Tween, ease_out_cubic, lerp
+from sprites.tween import Tween, ease_out_cubic
 
 TEAM_COLORS = ((201, 164, 92), (176, 186, 196), (196, 128, 96))  # brass, silver, copper
 OUTLINE = (255, 226, 160)
@@ -296,10 +296,6 @@ def banner(surface: pygame.Surface, s: str, center: tuple[int, int], color=WARN,
     layer.set_alpha(int(255 * max(0.0, min(1.0, alpha))))
     surface.blit(layer, (r.x - 8, r.y - 8))
     return r
-
-
-def lerp_color(a, b, t: float):
-    return tuple(int(v) for v in lerp(tuple(a), tuple(b), t))  # type: ignore[arg-type]
 
 
 __all__ = ["CardSprite", "CardPainter", "Callout", "outline", "stack", "badge", "plate", "chip", "banner",

@@ -23,7 +23,7 @@ from typing import Any
 
 import pygame
 
-from game.rules import rules_class
+from game.registry import rules_class
 
 CANVAS = pygame.Rect(0, 0, 1280, 720)
 #: Inside the wooden rim, with a little breathing room.

@@ -112,17 +112,6 @@ class Tween:
         """The value between the previous and the current tick (render interpolation)."""
         return lerp(self._prev, self._value, max(0.0, min(1.0, alpha)))
 
-    def retarget(self, end: Value, duration: float | None = None) -> None:
-        """Head for a new end from wherever the tween is now (no jump)."""
-        self.start = self._value
-        self._prev = self._value
-        self.end = end
-        self.elapsed = 0.0
-        self.delay = 0.0
-        self._fired = False
-        if duration is not None:
-            self.duration = duration
-
 
 class Smooth:
     """A number that eases toward its target (exponential ease-out): hover lifts, glows.

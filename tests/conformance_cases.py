@@ -1,6 +1,6 @@
 """What the conformance suite (tests/game/test_conformance.py) runs over, and its instruments.
 
-Nothing here names a game: the cases come from the registry (``game.rules.game_ids()``) and
+Nothing here names a game: the cases come from the registry (``game.rulesets.game_ids()``) and
 rules.yaml (player counts, option specs, the decks offering each game), so a newly
 registered game is checked by every test of the suite without a line added.
 
@@ -26,8 +26,8 @@ from typing import Any
 
 from game.cards import Card, card
 from game.config import get_config
-from game.rules import game_ids, make_rules
 from game.rules.base import Event, GameRules
+from game.rulesets import game_ids, make_rules
 
 #: Above this many option combinations a game is covered by a rotating spread instead.
 FULL_PRODUCT_LIMIT = 4

@@ -20,3 +20,16 @@ def _private_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("cardavia_home")
     monkeypatch.setenv("CARDAVIA_HOME", str(home))
     yield home
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # Before xdist starts its workers (its hook runs last): they inherit where the build writes.
+    from tests import exe_build
+
+    exe_build.start(session.config)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from tests import exe_build
+
+    exe_build.finish()

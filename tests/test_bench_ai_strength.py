@@ -85,7 +85,7 @@ def test_a_partner_needs_four_players(capsys):
 
 def test_search_levels_play_at_their_budget_and_keep_their_shipped_cap_for_the_count():
     from game.ai.levels import HardBot
-    from game.rules import make_rules
+    from game.rulesets import make_rules
 
     rules = make_rules("briscola", None, 2)
     hard = ai_strength.build_bot("hard", rules, 0, 1)

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from game.config import get_config
-from game.rules import make_rules
+from game.rulesets import make_rules
 
 _PATH = Path(__file__).resolve().parent.parent / "bench" / "soak.py"
 _spec = importlib.util.spec_from_file_location("soak", _PATH)

@@ -144,7 +144,7 @@ def _play_moves(app, scene, n: int) -> int:
     for _ in range(4000):
         if done >= n or scene.session.over:
             break
-        if app.stack.top is scene and scene.can_act:
+        if app.stack.top is scene and scene.controller.can_act:
             keyboard_play(app, scene, scene.session.legal_actions()[0])
             done += 1
         app.update(TICK)
@@ -152,7 +152,7 @@ def _play_moves(app, scene, n: int) -> int:
 
 
 def _a_table(app):
-    from scenes.scene import make_scene
+    from scenes.registry import make_scene
 
     scene = make_scene(app, "table", game="briscola", players=2, seed=5, ai_level="greedy", threaded=False,
                        autoplay_moves=0, preselect=False)

@@ -13,12 +13,14 @@ from __future__ import annotations
 import ast
 import re
 import string
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from game.config import LANGUAGES, get_config
 from game.i18n import PLURAL_FORMS, I18n, load_locale
+from tests.source_tree import GROUP, Source, sources
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "nl", "de", "it")
@@ -44,8 +46,8 @@ SAME_AS_ENGLISH = {
 
 
 # ---------------------------------------------------------------------- keys the code uses
-def _sources() -> list[Path]:
-    return [p for d in CODE_DIRS if (ROOT / d).is_dir() for p in sorted((ROOT / d).rglob("*.py"))]
+def _sources() -> list[Source]:
+    return [s for s in sources() if s.rel.split("/")[0] in CODE_DIRS]
 
 
 def _key_shaped(s: str) -> bool:
@@ -53,7 +55,7 @@ def _key_shaped(s: str) -> bool:
         and not re.search(r"\.(ya?ml|py|json|png|txt)$", s)
 
 
-def _loop_values(tree: ast.AST) -> dict[ast.AST, dict[str, list[str]]]:
+def _loop_values(nodes: tuple[ast.AST, ...]) -> dict[ast.AST, dict[str, list[str]]]:
     """For every node inside ``for x in ("a", "b")`` loops (and comprehensions): {name: values}."""
     out: dict[ast.AST, dict[str, list[str]]] = {}
 
@@ -80,7 +82,7 @@ def _loop_values(tree: ast.AST) -> dict[ast.AST, dict[str, list[str]]]:
             return {target.elts[0].id: vals}
         return {}
 
-    for node in ast.walk(tree):
+    for node in nodes:
         scopes: dict[str, list[str]] = {}
         if isinstance(node, ast.For):
             scopes = bind(node.target, node.iter)
@@ -93,16 +95,17 @@ def _loop_values(tree: ast.AST) -> dict[ast.AST, dict[str, list[str]]]:
     return out
 
 
-def code_keys() -> tuple[set[str], set[str]]:
-    """(full keys, prefixes of keys built at run time) found in the code."""
+@cache
+def code_keys() -> tuple[frozenset[str], frozenset[str]]:
+    """(full keys, prefixes of keys built at run time) found in the code (scanned once, when a
+    test first asks: not while the tests are collected)."""
     keys: set[str] = set()
     prefixes: set[str] = set()
-    for path in _sources():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        loops = _loop_values(tree)
+    for src in _sources():
+        loops = _loop_values(src.nodes)
         # The literal pieces of an f-string are prefixes, not keys.
-        pieces = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
-        for node in ast.walk(tree):
+        pieces = {id(v) for n in src.nodes if isinstance(n, ast.JoinedStr) for v in n.values}
+        for node in src.nodes:
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and _key_shaped(node.value) \
                     and id(node) not in pieces:
                 keys.add(node.value)
@@ -118,7 +121,7 @@ def code_keys() -> tuple[set[str], set[str]]:
                         keys.update(head + v for v in vals)
                         continue
                 prefixes.add(head)
-    return keys, prefixes
+    return frozenset(keys), frozenset(prefixes)
 
 
 def expected_keys() -> set[str]:
@@ -149,18 +152,19 @@ def expected_keys() -> set[str]:
     return keys
 
 
-CODE_KEYS, CODE_PREFIXES = code_keys()
-
-
+@pytest.mark.xdist_group(GROUP)
 def test_the_scan_finds_the_code_keys():
+    CODE_KEYS, CODE_PREFIXES = code_keys()
     # The scan itself works: literal, conditional and loop-built keys are all seen.
     assert {"menu.play", "table.thinking", "table.to_play", "pause.quit", "results.scopa.cards"} <= CODE_KEYS
     assert any(p.startswith("refusals.") for p in CODE_PREFIXES)
     assert len(CODE_KEYS) > 100
 
 
+@pytest.mark.xdist_group(GROUP)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_key_the_code_uses_exists(lang):
+    CODE_KEYS, CODE_PREFIXES = code_keys()
     table = TABLES[lang]
     missing = sorted(k for k in CODE_KEYS | expected_keys() if k not in table)
     assert not missing, f"{lang}.yaml lacks {missing}"

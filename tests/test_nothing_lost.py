@@ -135,9 +135,9 @@ def test_the_readme_lists_every_exit_code_of_every_command():
 
 # ====================================================================== 3. the replays folder
 def _finished() -> list[dict]:
-    from game.ai import make_bot
+    from game.ai.bots import make_bot
     from game.match import Match
-    from game.rules import game_ids, make_rules
+    from game.rulesets import game_ids, make_rules
 
     rules = make_rules(game_ids()[0], None, 2)
     return Match(rules, 3, [make_bot("greedy", rules, s, 3) for s in range(2)]).run()
@@ -306,7 +306,7 @@ def _real_save(game: str = "briscola"):
 
 
 def _damage(data: dict, how: str) -> str:
-    from game.rules import game_ids
+    from game.rulesets import game_ids
 
     events = data["events"]
     plays = [i for i, e in enumerate(events) if e["event"] == "play"]

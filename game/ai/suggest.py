@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.ai.hooks import load_hooks
 from game.rules.base import Action, GameRules
 

@@ -25,8 +25,9 @@ from urllib.parse import urlsplit
 
 from game.online import protocol as P
 from game.online.connection import FATAL_ERRORS, FIRST_CONNECT_FOR, OPEN_TIMEOUT, RETRY_FOR, Connection
-from game.rules import make_rules
 from game.rules.base import Action, Event, GameRules, IllegalAction
+from game.rulesets import make_rules
+from game.table_session import ONLINE, Capabilities
 
 #: Link scheme of a table (``cardavia://host:port/CODE``); ``cardavias://`` for a TLS server.
 LINK_SCHEME = "cardavia"
@@ -147,8 +148,8 @@ class RemoteMatch:
 
 # ------------------------------------------------------------------------------ the session
 class RemoteSession:
-    """A seat at a table on a server, with game.session.Session's interface (see
-    /tmp/team/ONLINE_SPEC.md): the table polls it, takes its events and submits the human's
+    """A seat at a table on a server, a :class:`game.table_session.TableSession` (see
+    docs/ONLINE.md): the table polls it, takes its events and submits the human's
     decisions; the server decides everything.
 
     ``url`` is a server address or a table link (:func:`parse_address`); ``code`` may then be
@@ -156,7 +157,7 @@ class RemoteSession:
     token kept in ``token`` (a rejoin uses it). ``host_token`` also makes this connection the
     table's host (``configure``, ``kick`` before the start)."""
 
-    remote = True
+    capabilities: Capabilities = ONLINE
     threaded = True
     can_undo = False
     undos = 0
@@ -335,11 +336,6 @@ class RemoteSession:
         self.conn.close()
 
     # ---------------------------------------------------------------- the host's lobby
-    def become_host(self, host_token: str) -> bool:
-        """Act as the table's host (kept for rejoins)."""
-        self.host_token = host_token
-        return self.conn.send({"type": "host", "code": self.code, "host_token": host_token})
-
     def configure(self, game: str, deck: str | None, players: int, options: dict, seats: list[str],
                   pause_seconds: int, ai_takes_over: bool) -> bool:
         """Host only, before the start: change the table (the server answers with a lobby)."""

@@ -51,7 +51,7 @@ class BotPlayer:
     """A bot playing one seat from the seat's redacted stream."""
 
     def __init__(self, name: str, rules: GameRules, seat: int, seed: int):
-        from game.ai import make_bot
+        from game.ai.bots import make_bot
 
         self.rules = rules
         self.seat = seat
@@ -146,7 +146,7 @@ def final_score(session: RemoteSession) -> str:
 # ------------------------------------------------------------------------------ the command line
 def add_parser(sub: argparse._SubParsersAction, parser_class: type) -> None:
     """``online host`` and ``online join`` under ``sub`` (game/online/cli.py's sub-commands)."""
-    from game.ai import bot_names
+    from game.ai.bots import bot_names
 
     o = sub.add_parser("online", help="host or join a table on a server, headless")
     osub = o.add_subparsers(dest="online_command", required=True, parser_class=parser_class)
@@ -194,7 +194,7 @@ def _checked_name(text: str) -> str:
 
 def host(args: argparse.Namespace) -> int:
     from game.config import get_config
-    from game.rules import make_rules
+    from game.rulesets import make_rules
 
     url, _ = parse_address(args.server)
     name = _checked_name(args.name)

@@ -15,8 +15,8 @@ from game.online import protocol as P
 from game.online.play import PlayLoop
 from game.online.seats import Conn, Refusal, Seat, Table
 from game.online.store import TableStore
-from game.rules import make_rules
 from game.rules.base import GameRules
+from game.rulesets import make_rules
 
 
 class Lobby:

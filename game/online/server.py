@@ -41,7 +41,7 @@ from game.online.lobby import Lobby
 from game.online.play import PlayLoop
 from game.online.seats import Conn, Refusal, Seat, Table
 from game.online.store import StoredTable, StoreError, TableStore, normalised
-from game.rules import make_rules
+from game.rulesets import make_rules
 
 log = logging.getLogger("cardavia.server")
 

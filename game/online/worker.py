@@ -20,11 +20,11 @@ from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.match import Match
 from game.online.protocol import action_from_json, action_to_json
-from game.rules import make_rules
 from game.rules.base import Action
+from game.rulesets import make_rules
 
 #: Matches a worker process keeps rebuilt (one per table it thinks for).
 CACHE_SIZE = 64

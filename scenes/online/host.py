@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 from game.settings import AI_LEVELS
 from scenes import names
 from scenes.game_choice import GameChoice

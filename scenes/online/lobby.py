@@ -34,7 +34,7 @@ OK = (150, 214, 150)
 def sample(app: Any) -> tuple[dict, hosting.Hosted]:
     """A lobby as the host sees it while one friend is still awaited (screenshots, checks)."""
     from game.online.client import make_link
-    from game.rules import game_ids
+    from game.rulesets import game_ids
 
     cfg = app.config
     game = next((g for g in game_ids() if 4 in cfg.games[g].players), game_ids()[0])

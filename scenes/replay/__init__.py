@@ -29,9 +29,9 @@ DEMO_SEED = 21
 
 def demo_events(app: Any, game: str | None = None, players: int | None = None, seed: int = DEMO_SEED) -> list[dict]:
     """A whole match played by the greedy computer (screenshots, checks, a missing record)."""
-    from game.ai import make_bot
+    from game.ai.bots import make_bot
     from game.match import Match
-    from game.rules import game_ids, make_rules
+    from game.rulesets import game_ids, make_rules
 
     gid = game if game in app.config.games else game_ids()[0]
     rules = make_rules(gid, None, players if players in app.config.games[gid].players else None)

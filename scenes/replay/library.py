@@ -29,7 +29,7 @@ LEVELS = ("easy", "normal", "hard")
 
 def _team_of(m: replays.KeptMatch, seat: int) -> int | None:
     """The team of ``seat`` in a kept match, by its rules (None when they cannot be made)."""
-    from game.rules import make_rules
+    from game.rulesets import make_rules
 
     try:
         return make_rules(m.game, m.deck, m.players, m.options).team_of(seat)

@@ -18,6 +18,7 @@ from typing import Any
 import pygame
 
 from game.settings import AI_LEVELS
+from game.table_session import RecordSession
 from scenes.replay import view
 from scenes.replay.timeline import Timeline
 from scenes.scene import Scene
@@ -35,16 +36,6 @@ DELAYS = {"match": 0.5, "deal": 1.6, "redeal": 1.6, "hands": 0.8, "play": 0.9, "
 SPEED_KEYS_UP = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
 SPEED_KEYS_DOWN = (pygame.K_MINUS, pygame.K_KP_MINUS)
 HINT_Y = TL.STATUS_POS[1]
-
-
-class _Source:
-    """What the table's panels (log, review, score sheet) ask of a session: the rules and whose
-    eyes; the events are given to them."""
-
-    def __init__(self, rules: Any, seat: int, events: list[dict]):
-        self.rules = rules
-        self.human_seat = seat
-        self.match = type("Record", (), {"events": events})()
 
 
 class ReplayScene(Scene):
@@ -277,7 +268,7 @@ class ReplayScene(Scene):
         from scenes.table.sheet import SheetPanel
 
         events = self.timeline.shown(self.pos)
-        source = _Source(self.rules, self.seat, events)
+        source = RecordSession(self.rules, self.seat, events)
         cls = {"log": LogPanel, "sheet": SheetPanel, "review": ReviewPanel}[kind]
         self.app.stack.push(cls(self.app, source, events, self.seat))
 
@@ -387,7 +378,7 @@ class ReplayScene(Scene):
 
         surface.blit(theme.table_background(), (0, 0))
         if self.rules is not None and self.model is not None:
-            shown = view.HudView(self, self.model, self.caption())
+            shown = view.hud_view(self, self.model, self.caption())
             hud.draw_hud(surface, shown)
             view.draw_cards(surface, self, self.model, self._painter())
             hud.draw_caption(surface, shown)

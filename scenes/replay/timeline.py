@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from game.record import RecordFormatError, RecordStream, open_record
-from game.rules import make_rules
+from game.rulesets import make_rules
 from game.safejson import JSONError
 from game.verify import Verdict, verify_events, verify_file, verify_text
 from scenes.table import model as M

@@ -2,8 +2,8 @@
 it, every hand face up or only one seat's), the HUD and the caption as the table draws them,
 the control panel, the timeline bar and the banner that says where a record breaks.
 
-The HUD and the caption are the table's own (scenes.table.hud), drawn through
-:class:`HudView`, which shows them the viewer's model in the shape the table scene has.
+The HUD and the caption are the table's own (scenes.table.hud), drawn from
+:func:`hud_view`: the viewer's model as a table's view (scenes.table.view.TableView).
 """
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from typing import Any
 
 import pygame
 
+from game.table_session import RecordSession
 from scenes.table import board
+from scenes.table.view import NoChoice, TableNames, TableView
 from sprites import table_layout as TL
 from sprites import theme
 from sprites.table_draw import WARN, CardPainter, CardSprite, badge, stack
@@ -33,63 +35,34 @@ class _Glow:
         self.value = value
 
 
-class _NoSession:
-    thinking = False
-    to_act = None
-
-
-class _NoStory:
-    @staticmethod
-    def caption_hidden() -> bool:
-        return False
-
-
 class _Words:
-    """The caption in the shape the table's motion holds it."""
+    """The viewer's motion as the table's views read it: the caption (fresh or dimmed), each
+    seat's cards as backs, nothing moving, no running tally (no narrator)."""
 
-    def __init__(self, caption: str | None, fresh: bool):
+    def __init__(self, model: Any, caption: str | None, fresh: bool):
         from scenes.table.motion import CAPTION_FRESH
 
         self.caption = caption
         self.caption_age = 0.0 if fresh else CAPTION_FRESH
         self.narrator = None
-
-
-class HudView:
-    """The viewer's position in the shape :mod:`scenes.table.hud` reads a table scene."""
-
-    def __init__(self, scene: Any, model: Any, caption: str | None):
-        self.app = scene.app
-        self.t = scene.app.t
-        self.rules = scene.rules
-        self.game = self.rules.game_id
-        self.deck = self.rules.deck
-        self.players = self.rules.players
-        self.teams = self.rules.teams
-        self.human = scene.seat
-        self.naming = scene.naming_seat  # "You" only where a person played (issue 29)
-        self.human_team = self.rules.team_of(scene.seat)
-        self.layout = scene.layout
-        self.model = model
-        self.lang = scene.app.language
-        self.time = scene.time
-        self.backs = {s: list(model.hands[s]) for s in range(self.players)}
-        actor = scene.actor()
-        self.active_glow = {s: _Glow(1.0 if s == actor else 0.0) for s in range(self.players)}
-        self.session = _NoSession()
+        self.backs = {s: list(model.hands[s]) for s in range(len(model.hands))}
+        self.sprites: dict[str, CardSprite] = {}
+        self.lifts: dict[str, Any] = {}
         self.idle = True
-        self.story = _NoStory()
-        self.motion = _Words(caption, scene.fresh_caption())
+        self.waiting = False
 
-    def seat_name(self, seat: int, subject: bool = False) -> str:
-        from scenes import names
 
-        return names.seat_name(self.t, seat, self.naming, self.players, subject, self.rules.team_of)
-
-    def team_name(self, team: int) -> str:
-        from scenes import names
-
-        return names.team_name(self.t, team, self.naming, self.players, team_of=self.rules.team_of)
+def hud_view(scene: Any, model: Any, caption: str | None) -> TableView:
+    """The viewer's position as a table's view (scenes.table.view.TableView), for the
+    table's own HUD and caption."""
+    rules = scene.rules
+    session = RecordSession(rules, scene.seat)
+    actor = scene.actor()
+    return TableView(app=scene.app, rules=rules, layout=scene.layout, session=session,
+                     # "You" only where a person played (issue 29): nobody's chair otherwise.
+                     names=TableNames(scene.app, rules, scene.naming_seat), model=model,
+                     motion=_Words(model, caption, scene.fresh_caption()), choice=NoChoice(), human=scene.seat,
+                     time=scene.time, active_glow={s: _Glow(1.0 if s == actor else 0.0) for s in range(rules.players)})
 
 
 # ---------------------------------------------------------------------- the cards
@@ -171,7 +144,7 @@ def draw_cards(surface: pygame.Surface, scene: Any, m: Any, P: CardPainter) -> N
     if trump_sp is not None and m.closed:
         _sprite(surface, scene, P, trump_sp)
     if st is not None and m.trump_suit and scene.rules.has_trump:
-        board.trump_chip(surface, HudView(scene, m, None), P, m.trump_suit, (round(st.x), round(st.y + st.h / 2 + 28)))
+        board.trump_chip(surface, hud_view(scene, m, None), P, m.trump_suit, (round(st.x), round(st.y + st.h / 2 + 28)))
     for t in range(scene.rules.teams):
         stack(P, surface, L.pile(t), m.piles[t], str(m.piles[t]) if m.piles[t] else None)
     for sp in sorted(scene.sprites.values(), key=lambda s: (s.moving, s.z)):
@@ -311,5 +284,5 @@ def icon(surface: pygame.Surface, glyph: str, center: tuple[int, int], color: An
             pygame.draw.rect(surface, color, (cx - 1, cy - s, 3, 2 * s + 1))
 
 
-__all__ = ["PANEL", "BAR", "HudView", "targets", "settle_sprites", "draw_cards", "draw_banner", "draw_panel",
+__all__ = ["PANEL", "BAR", "hud_view", "targets", "settle_sprites", "draw_cards", "draw_banner", "draw_panel",
            "bar_position", "IconButton", "icon"]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pygame
 
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 from game.settings import AI_LEVELS
 from scenes.game_choice import GameChoice
 from scenes.scene import UIScene
@@ -32,7 +32,7 @@ class LiveFeed:
     made since the last call (starting a bot's thinking when none is under way)."""
 
     def __init__(self, rules: Any, seed: int, levels: list[str], threaded: bool = True):
-        from game.ai import make_bot
+        from game.ai.bots import make_bot
         from game.match import Match
         from game.session import Session
 

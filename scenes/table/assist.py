@@ -1,7 +1,8 @@
 """The table's help, drawn over the cards: the suggested move (its card and capture outlined,
 or its button, and one line saying what and why), the question before a decision that
 cannot be taken back ("Close the stock?"), and "looking for a move…" while a suggestion is
-worked out. ``s`` is the table scene; what is suggested and asked is the controller's.
+worked out. ``v`` is the table's view (scenes.table.view.TableView); what is suggested and
+asked is the controller's (``v.choice``).
 """
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 
 import pygame
 
+from scenes.table.board import card_rect
 from scenes.table.hud import CAPTION_BOTTOM
+from scenes.table.view import ChoiceState, TableView
 from sprites import theme
 from sprites.table_draw import outline
 
@@ -17,36 +20,35 @@ from sprites.table_draw import outline
 SUGGEST = (132, 196, 255)
 #: The widest the line may be (clear of the trump badge at the felt's left), its lines and
 #: text size; it sits where the caption of the last play does (which it replaces while
-#: shown: hud.draw_caption asks ``shows_line``).
+#: shown: the scene asks ``shows_line`` for the view's ``caption_hidden``).
 WIDTH = 600
 LINES = 3
 SIZE = 15
 
 
-def shows_line(s: Any) -> bool:
+def shows_line(c: ChoiceState) -> bool:
     """Whether the help has a line to show now (a question, a suggestion, or the search)."""
-    c = s.controller
-    return s.can_act and (c.confirming is not None or c.current_suggestion() is not None or c.suggesting)
+    return c.can_act and (c.confirming is not None or c.current_suggestion() is not None or c.suggesting)
 
 
-def draw(surface: pygame.Surface, s: Any) -> None:
-    c = s.controller
-    if not s.can_act:
+def draw(surface: pygame.Surface, v: TableView) -> None:
+    c = v.choice
+    if not c.can_act:
         return
-    if s.refusal is not None:  # the refusal's banner has the word; the marks stay
+    if v.refusal is not None:  # the refusal's banner has the word; the marks stay
         sg = c.current_suggestion()
         if sg is not None:
-            mark(surface, s, sg.action)
+            mark(surface, v, sg.action)
         return
     if c.confirming is not None:
-        line(surface, s.t(f"confirm.{c.confirming}"), theme.BRASS)
+        line(surface, v.t(f"confirm.{c.confirming}"), theme.BRASS)
         return
     sg = c.current_suggestion()
     if sg is not None:
-        mark(surface, s, sg.action)
-        line(surface, suggestion_line(s, sg), SUGGEST)
+        mark(surface, v, sg.action)
+        line(surface, suggestion_line(v, sg), SUGGEST)
     elif c.suggesting:
-        line(surface, s.t("suggest.thinking"), SUGGEST)
+        line(surface, v.t("suggest.thinking"), SUGGEST)
 
 
 def line(surface: pygame.Surface, text: str, color: tuple[int, int, int]) -> pygame.Rect:
@@ -65,66 +67,67 @@ def line(surface: pygame.Surface, text: str, color: tuple[int, int, int]) -> pyg
     return r
 
 
-def mark(surface: pygame.Surface, s: Any, action: Any) -> None:
+def mark(surface: pygame.Surface, v: TableView, action: Any) -> None:
     """The suggested card and what it takes outlined, or the decision's button."""
     if action.kind != "play" or action.card is None:
-        b = s.buttons.get(action.kind)
+        b = v.buttons.get(action.kind)
         if b is not None:
             outline(surface, b.rect, SUGGEST, 1.0, 2)
         return
     for code in [action.card.code, *(t.code for t in action.capture)]:
-        r = s.card_rect(code)
+        r = card_rect(v, code)
         if r is not None:
             outline(surface, r, SUGGEST, 1.0)
 
 
-def move_text(s: Any, action: Any) -> str:
+def move_text(v: TableView, action: Any) -> str:
     """The suggested move in words: "play the 7 of Coins and take the 3 of Cups + the …"."""
     if action.kind != "play" or action.card is None:
-        return s.t(f"suggest.move.{action.kind}")
+        return v.t(f"suggest.move.{action.kind}")
     # Each card with the article its language puts before it ("the Knave of Coins", "il 7 di
     # Denari"): the narrator's, as the play log says them (issue 29).
-    told = getattr(getattr(s.motion, "narrator", None), "card", None)
-    name = told if callable(told) else s.card_name
+    narrator = v.motion.narrator
+    name = narrator.card if narrator is not None else v.names.card_name
     card = name(action.card.code)
     if action.capture:
-        return s.t("suggest.move.capture", card=card, cards=" + ".join(name(t.code) for t in action.capture))
+        return v.t("suggest.move.capture", card=card, cards=" + ".join(name(t.code) for t in action.capture))
     if action.marriage:
-        return s.t("suggest.move.marriage", card=card)
-    return s.t("suggest.move.play", card=card)
+        return v.t("suggest.move.marriage", card=card)
+    return v.t("suggest.move.play", card=card)
 
 
-def reason_text(s: Any, reason: tuple[str, dict] | None) -> str | None:
+def reason_text(v: TableView, reason: tuple[str, dict] | None) -> str | None:
     """The hook's reason in the player's language, its card codes and bonuses named."""
     if reason is None:
         return None
     key, params = reason
-    if not s.app.i18n.has(key) and not s.app.i18n.has(key, "en"):
+    if not v.app.i18n.has(key) and not v.app.i18n.has(key, "en"):
         return None
     out: dict[str, Any] = {}
-    words = s.rules.bonus_callouts
-    for k, v in params.items():
-        if k in ("card", "led", "partner") and isinstance(v, str):
-            out[k] = s.card_name(v)
-        elif k == "cards" and isinstance(v, (list, tuple)):
-            out[k] = " + ".join(s.card_name(x) for x in v)
+    words = v.rules.bonus_callouts
+    name = v.names.card_name
+    for k, val in params.items():
+        if k in ("card", "led", "partner") and isinstance(val, str):
+            out[k] = name(val)
+        elif k == "cards" and isinstance(val, (list, tuple)):
+            out[k] = " + ".join(name(x) for x in val)
         elif k == "bonus":
-            names = [v] if isinstance(v, str) else list(v)
-            out[k] = " ".join(words.get(b, b) for b in names)
-        elif k == "suit" and isinstance(v, str):
+            bonuses = [val] if isinstance(val, str) else list(val)
+            out[k] = " ".join(words.get(b, b) for b in bonuses)
+        elif k == "suit" and isinstance(val, str):
             try:
-                out[k] = s.deck.suit_name(v, s.lang)
+                out[k] = v.deck.suit_name(val, v.lang)
             except (KeyError, TypeError):
-                out[k] = v
+                out[k] = val
         else:
-            out[k] = v
-    return s.t(key, **out)
+            out[k] = val
+    return v.t(key, **out)
 
 
-def suggestion_line(s: Any, sg: Any) -> str:
-    move = move_text(s, sg.action)
-    why = reason_text(s, sg.reason)
-    return s.t("suggest.line", move=move, reason=why) if why else s.t("suggest.line_plain", move=move)
+def suggestion_line(v: TableView, sg: Any) -> str:
+    move = move_text(v, sg.action)
+    why = reason_text(v, sg.reason)
+    return v.t("suggest.line", move=move, reason=why) if why else v.t("suggest.line_plain", move=move)
 
 
 __all__ = ["draw", "line", "mark", "move_text", "reason_text", "shows_line", "suggestion_line", "SUGGEST"]

@@ -1,6 +1,7 @@
 """The cards on the felt: the stock and its turned card, the piles, the table cards and the
 trick, the other seats' backs and the human's hand (lifted where the player points), with
-the hints' outlines and veils. ``s`` is the table scene.
+the hints' outlines and veils. ``v`` is the table's view (scenes.table.view.TableView): the
+model's cards, the motion's sprites and lifts, the choice the controller holds.
 """
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from scenes.table.view import TableView
 from sprites import table_layout as TL
 from sprites import theme
 from sprites.table_draw import CANDIDATE, OUTLINE, CardPainter, CardSprite, badge, outline, stack
@@ -15,47 +17,47 @@ from sprites.table_draw import CANDIDATE, OUTLINE, CardPainter, CardSprite, badg
 Highlight = tuple[tuple[int, int, int], float]
 
 
-
-def pile_text(s: Any, team: int) -> str | None:
+def pile_text(v: TableView, team: int) -> str | None:
     """The pile's badge: its count, and with partners whose pile it is ("Them · 12": one pile
     per side, wherever its cards were won, issue 29)."""
-    n = s.model.piles[team]
-    if s.teams < s.players:
-        return f"{s.team_name(team)} · {n}" if n else None
+    n = v.model.piles[team]
+    if v.teams < v.players:
+        return f"{v.names.team_name(team)} · {n}" if n else None
     return str(n) if n else None
 
 
-def pile_label(surface: pygame.Surface, s: Any, team: int, rect: pygame.Rect) -> None:
+def pile_label(surface: pygame.Surface, v: TableView, team: int, rect: pygame.Rect) -> None:
     """An empty team pile still says whose it is, under its outline."""
-    if s.teams < s.players and not s.model.piles[team]:
-        badge(surface, s.team_name(team), (rect.centerx, rect.bottom + 2), theme.CREAM_DIM)
+    if v.teams < v.players and not v.model.piles[team]:
+        badge(surface, v.names.team_name(team), (rect.centerx, rect.bottom + 2), theme.CREAM_DIM)
 
-def draw_cards(surface: pygame.Surface, s: Any, P: CardPainter) -> None:
-    L, m = s.layout, s.model
+
+def draw_cards(surface: pygame.Surface, v: TableView, P: CardPainter) -> None:
+    L, m = v.layout, v.model
     # The trump under the stock, then the stock, then everything else by depth.
-    sprites = sorted(s.sprites.values(), key=lambda sp: (sp.moving, sp.z))
-    trump_sp = s.sprites.get(m.trump) if m.trump else None
+    sprites = sorted(v.motion.sprites.values(), key=lambda sp: (sp.moving, sp.z))
+    trump_sp = v.motion.sprites.get(m.trump) if m.trump else None
     if trump_sp is not None and not trump_sp.moving and not m.closed:
-        draw_sprite(surface, s, P, trump_sp)
+        draw_sprite(surface, v, P, trump_sp)
     st = L.stock()
     if st is not None:
-        label = s.t("table.stock_closed") if m.closed else s.t("story.stock_left", count=m.stock_count)
+        label = v.t("table.stock_closed") if m.closed else v.t("story.stock_left", count=m.stock_count)
         count = m.stock_count - (1 if (m.trump and not m.closed and trump_sp is not None) else 0)
         if count > 0 or m.stock_count == 0:
             stack(P, surface, st, count, label if m.stock_count or m.closed else None)
         elif m.trump:
             badge(surface, label, (round(st.x), round(st.y + st.h / 2 + 2)))
     if trump_sp is not None and not trump_sp.moving and m.closed:
-        draw_sprite(surface, s, P, trump_sp)
-    if st is not None and m.trump_suit and s.rules.has_trump:
-        trump_chip(surface, s, P, m.trump_suit, (round(st.x), round(st.y + st.h / 2 + 28)))
-    for t in range(s.teams):
-        pile_label(surface, s, t, stack(P, surface, L.pile(t), m.piles[t], pile_text(s, t)))
-    highlights = highlights_of(s)
+        draw_sprite(surface, v, P, trump_sp)
+    if st is not None and m.trump_suit and v.rules.has_trump:
+        trump_chip(surface, v, P, m.trump_suit, (round(st.x), round(st.y + st.h / 2 + 28)))
+    for t in range(v.teams):
+        pile_label(surface, v, t, stack(P, surface, L.pile(t), m.piles[t], pile_text(v, t)))
+    highlights = highlights_of(v)
     hand_set = set(m.hand)
     # Open hands practice (issue 21): the other seats' cards face up where their backs rest.
-    faces = open_hand_places(s) if hands_open(s) else {}
-    backs = {k for keys in s.backs.values() for k in keys} if faces else set()
+    faces = open_hand_places(v) if hands_open(v) else {}
+    backs = {k for keys in v.motion.backs.values() for k in keys} if faces else set()
     for code, p in faces.items():
         P.draw(surface, code, p.x, p.y, p.angle, p.h, 0.0, 1.0, 60)
     for sp in sprites:
@@ -63,37 +65,37 @@ def draw_cards(surface: pygame.Surface, s: Any, P: CardPainter) -> None:
             continue
         if (sp.key in hand_set or sp.key in backs) and not sp.moving:
             continue
-        draw_sprite(surface, s, P, sp, highlight=highlights.get(sp.key))
+        draw_sprite(surface, v, P, sp, highlight=highlights.get(sp.key))
     # The hand last, left to right, lifted where the player points.
-    dim = dimmed(s)
+    dim = dimmed(v)
     for code in m.hand:
-        sp = s.sprites.get(code)
+        sp = v.motion.sprites.get(code)
         if sp is None or sp.moving:
             continue
-        lift = s.lifts[code].value_at(s.alpha) if code in s.lifts else 0.0
-        draw_sprite(surface, s, P, sp, lift=lift, highlight=highlights.get(code), dim=code in dim)
+        lift = v.motion.lifts[code].value_at(v.alpha) if code in v.motion.lifts else 0.0
+        draw_sprite(surface, v, P, sp, lift=lift, highlight=highlights.get(code), dim=code in dim)
     for sp in sprites:
         if sp.key in hand_set and sp.moving:
-            draw_sprite(surface, s, P, sp)
+            draw_sprite(surface, v, P, sp)
 
 
-def hands_open(s: Any) -> bool:
+def hands_open(v: TableView) -> bool:
     """Open hands practice (the ``open_hands`` setting): the computer's hands face up; the
     controller counts such a match as practice. Never at an online table: the other hands
     arrive hidden (None), drawn as backs."""
-    return bool(getattr(s.app.settings, "open_hands", False)) and not s.spectator \
-        and not getattr(s.session, "remote", False)
+    return bool(getattr(v.app.settings, "open_hands", False)) and not v.choice.spectator \
+        and v.session.capabilities.open_hands
 
 
-def open_hand_places(s: Any) -> dict[str, TL.Place]:
+def open_hand_places(v: TableView) -> dict[str, TL.Place]:
     """The other seats' cards face up, in hand order, where the layout puts their backs."""
-    m = s.model
+    m = v.model
     out: dict[str, TL.Place] = {}
     for seat in range(m.players):
         if seat == m.viewer:
             continue
         hand = sorted(m.hands[seat], key=m.sort_key) if m.sort_key else list(m.hands[seat])
-        out.update(zip(hand, s.layout.backs(seat, len(hand))))
+        out.update(zip(hand, v.layout.backs(seat, len(hand))))
     return out
 
 
@@ -121,14 +123,14 @@ def card_places(L: Any, m: Any, backs: dict[int, list[str]]) -> dict[str, TL.Pla
     return out
 
 
-def trump_chip(surface: pygame.Surface, s: Any, P: CardPainter, suit: str, midtop: tuple[int, int]) -> pygame.Rect:
+def trump_chip(surface: pygame.Surface, v: TableView, P: CardPainter, suit: str, midtop: tuple[int, int]) -> pygame.Rect:
     """"TRUMPS ⟨sign⟩ Coins" under the stock, all deal long: also once the turned card is
     drawn, and after a close, when it lies face down."""
     try:
-        name = s.deck.suit_name(suit, s.lang)
+        name = v.deck.suit_name(suit, v.lang)
     except (KeyError, TypeError):
         name = suit
-    head = s.t("story.trumps")
+    head = v.t("story.trumps")
     art = P.art
     sign = None
     inks = getattr(art, "inks", None)
@@ -156,9 +158,9 @@ def trump_chip(surface: pygame.Surface, s: Any, P: CardPainter, suit: str, midto
     return r
 
 
-def draw_sprite(surface: pygame.Surface, s: Any, P: CardPainter, sp: CardSprite, lift: float = 0.0,
+def draw_sprite(surface: pygame.Surface, v: TableView, P: CardPainter, sp: CardSprite, lift: float = 0.0,
                 highlight: Highlight | None = None, dim: bool = False) -> None:
-    x, y, a, h = sp.value(s.alpha)
+    x, y, a, h = sp.value(v.alpha)
     code = sp.code
     squash = 1.0
     if sp.flip is not None and not sp.flip.done:
@@ -177,67 +179,67 @@ def draw_sprite(surface: pygame.Surface, s: Any, P: CardPainter, sp: CardSprite,
         outline(surface, rect, color, strength)
 
 
-def highlights_of(s: Any) -> dict[str, Highlight]:
+def highlights_of(v: TableView) -> dict[str, Highlight]:
     """The chosen card glows; the capture it would take is outlined; hints show the rest."""
     out: dict[str, Highlight] = {}
-    if not s.can_act:
+    if not v.choice.can_act:
         return out
-    hints = bool(getattr(s.app.settings, "hints", True))
-    hand = s.model.hand
-    if s.selected is not None:
-        out[s.selected] = (OUTLINE, 1.0)
+    hints = bool(getattr(v.app.settings, "hints", True))
+    hand = v.model.hand
+    if v.choice.selected is not None:
+        out[v.choice.selected] = (OUTLINE, 1.0)
         if hints:
-            for a in s.cands:
+            for a in v.choice.cands:
                 for c in a.capture:
                     out[c.code] = (CANDIDATE, 0.45)
-        if s.built:
-            for c in s.built:
+        if v.choice.built:
+            for c in v.choice.built:
                 out[c] = (OUTLINE, 1.0)
-        elif s.cands and s.mode == "capture":
-            for c in s.cands[s.cand_i % len(s.cands)].capture:
+        elif v.choice.cands and v.choice.mode == "capture":
+            for c in v.choice.cands[v.choice.cand_i % len(v.choice.cands)].capture:
                 out[c.code] = (OUTLINE, 1.0)
-    elif hints and s.capture_game and 0 <= s.cursor < len(hand):
-        for a in s.candidates_for(hand[s.cursor]):
+    elif hints and v.capture_game and 0 <= v.choice.cursor < len(hand):
+        for a in v.choice.candidates_for(hand[v.choice.cursor]):
             for c in a.capture:
                 out[c.code] = (CANDIDATE, 0.55)
     return out
 
 
-def dimmed(s: Any) -> set[str]:
+def dimmed(v: TableView) -> set[str]:
     """Hints in trick games: cards the rules would refuse now are veiled."""
-    if not s.can_act or s.capture_game or not getattr(s.app.settings, "hints", True):
+    if not v.choice.can_act or v.capture_game or not getattr(v.app.settings, "hints", True):
         return set()
-    playable = {a.card.code for a in s._legal() if a.kind == "play" and a.card is not None}
-    return {c for c in s.model.hand if c not in playable}
+    playable = {a.card.code for a in v.choice.legal() if a.kind == "play" and a.card is not None}
+    return {c for c in v.model.hand if c not in playable}
 
 
-def lift_target(s: Any, code: str) -> float:
+def lift_target(v: TableView, code: str) -> float:
     """How far a hand card rises: the chosen one fully, the pointed-at one half."""
-    hand = s.model.hand
-    if not s.can_act or code not in hand:
+    hand = v.model.hand
+    if not v.choice.can_act or code not in hand:
         return 0.0
-    if code == s.selected:
+    if code == v.choice.selected:
         return TL.LIFT
     i = hand.index(code)
-    if s.selected is None and (i == s.cursor or code == s.hover_code):
+    if v.choice.selected is None and (i == v.choice.cursor or code == v.hover_code):
         return TL.LIFT * 0.55
     return 0.0
 
 
-def card_rect(s: Any, code: str) -> pygame.Rect | None:
+def card_rect(v: TableView, code: str) -> pygame.Rect | None:
     """Where a card is drawn now (lift included): the mouse's target."""
-    sp = s.sprites.get(code)
+    sp = v.motion.sprites.get(code)
     if sp is None:
         return None
     x, y, a, h = sp.value()
-    r = TL.Place(x, y, round(h), a).bounds(s.deck.aspect)
-    lift = s.lifts[code].value if code in s.lifts and code in s.model.hand else 0.0
+    r = TL.Place(x, y, round(h), a).bounds(v.deck.aspect)
+    lift = v.motion.lifts[code].value if code in v.motion.lifts and code in v.model.hand else 0.0
     return r.move(0, -round(lift))
 
 
-def hand_card_at(s: Any, pos: tuple[int, int]) -> str | None:
-    for code in reversed(s.model.hand):
-        r = card_rect(s, code)
+def hand_card_at(v: TableView, pos: tuple[int, int]) -> str | None:
+    for code in reversed(v.model.hand):
+        r = card_rect(v, code)
         if r is not None and r.collidepoint(pos):
             return code
     return None

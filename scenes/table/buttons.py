@@ -1,7 +1,7 @@
 """The table's buttons: one per decision the game has beyond playing a card (the rules'
 ``decisions`` and ``may_place_instead``), Suggest and Undo above them, the menu button,
-and the marriage question's two buttons over the hand. ``s`` is the table scene;
-labels follow the language at draw time.
+and the marriage question's two buttons over the hand; they act on the controller and
+read the table's view (scenes.table.view.TableView). Labels follow the language at draw time.
 
 Closing the stock asks first (the controller's ``ask_decision``): the button then reads
 "Confirm close" and a second click takes it.
@@ -12,82 +12,87 @@ from collections.abc import Callable
 from typing import Any
 
 from game.rules.base import CLOSE, EXCHANGE
+from scenes.table.controller import TableController
+from scenes.table.view import TableView
 from sprites import table_layout as TL
 from sprites.widgets import UI, Button
 
 Spec = tuple[str, Callable[[], str], Callable[[], None], Callable[[], bool]]  # name, label, action, legal now
 
 
-def _specs(s: Any) -> list[Spec]:
-    rules = s.rules
-    c = s.controller
+def _specs(c: TableController, rules: Any, t: Callable[..., str]) -> list[Spec]:
     specs: list[Spec] = []
     if rules.may_place_instead:
-        specs.append(("place", lambda: s.t("table.place_only"), s.place_only, lambda: True))
+        specs.append(("place", lambda: t("table.place_only"), c.place_only, lambda: True))
     if "marriage" in rules.decisions:
-        specs.append(("marriage", lambda: s.t("table.marriage_on" if s.marriage_toggle else "table.marriage"),
-                      s.toggle_marriage, lambda: any(a.marriage for a in s._legal())))
+        specs.append(("marriage", lambda: t("table.marriage_on" if c.marriage_toggle else "table.marriage"),
+                      c.toggle_marriage, lambda: any(a.marriage for a in c.legal())))
     if "exchange" in rules.decisions:
-        specs.append(("exchange", lambda: s.t("table.exchange"), lambda: c.ask_decision("exchange"),
-                      lambda: EXCHANGE in s._legal()))
+        specs.append(("exchange", lambda: t("table.exchange"), lambda: c.ask_decision("exchange"),
+                      lambda: EXCHANGE in c.legal()))
     if "close" in rules.decisions:
-        specs.append(("close", lambda: s.t("confirm.close_button" if c.confirming == "close" else "table.close"),
-                      lambda: c.ask_decision("close"), lambda: CLOSE in s._legal()))
+        specs.append(("close", lambda: t("confirm.close_button" if c.confirming == "close" else "table.close"),
+                      lambda: c.ask_decision("close"), lambda: CLOSE in c.legal()))
     return specs
 
 
-def build(s: Any, ui: UI) -> tuple[dict[str, Button], Button, list[Button]]:
+def build(ui: UI, view: Callable[[], TableView], c: TableController, open_pause: Callable[[], None],
+          say: Callable[[], None]) -> tuple[dict[str, Button], Button, list[Button]]:
     """(the decision buttons by name — "suggest" and "undo" among them —, the menu button,
-    the marriage question's two)."""
-    specs = _specs(s)
-    c = s.controller
+    the marriage question's two), for the table ``view()`` shows; they act on the controller
+    ``c``, the menu button opens the pause overlay, the Messages button (online) ``say``."""
+    v = view()
+    t, rules = v.t, v.rules
+    specs = _specs(c, rules, t)
     buttons: dict[str, Button] = {}
     # Help against the computer above the decisions (an all-computer table has none); an
     # online table has the quick messages there instead.
-    remote = bool(getattr(s.session, "remote", False))
-    helpers = 0 if c.spectator else (1 if remote else 2)
-    rects = s.layout.buttons(len(specs) + helpers)
+    caps = v.session.capabilities
+    helpers = 0 if c.spectator else int(caps.chat) + int(caps.suggest) + int(caps.undo)
+    rects = v.layout.buttons(len(specs) + helpers)
     for (name, label, fn, legal), rect in zip(specs, rects[helpers:]):
-        b = Button(rect, label, fn, size=14, name=name, enabled=(lambda legal=legal: s.can_act and legal()))
+        b = Button(rect, label, fn, size=14, name=name, enabled=(lambda legal=legal: c.can_act and legal()))
         buttons[name] = ui.add(b)
-    if remote and helpers:
-        buttons["say"] = ui.add(Button(rects[0], lambda: s.t("online.say_button"), s.online.toggle_menu, size=14,
-                                       name="say"))
-    elif helpers:
-        buttons["suggest"] = ui.add(Button(rects[0], lambda: s.t("suggest.button"), c.suggest, size=14,
-                                           name="suggest", enabled=lambda: s.can_act and not c.suggesting))
-        buttons["undo"] = ui.add(Button(rects[1], lambda: s.t("undo.button"), c.take_back, size=14, name="undo",
+    free = iter(rects[:helpers])
+    if helpers and caps.chat:
+        buttons["say"] = ui.add(Button(next(free), lambda: t("online.say_button"), say, size=14, name="say"))
+    if helpers and caps.suggest:
+        buttons["suggest"] = ui.add(Button(next(free), lambda: t("suggest.button"), c.suggest, size=14,
+                                           name="suggest", enabled=lambda: c.can_act and not c.suggesting))
+    if helpers and caps.undo:
+        buttons["undo"] = ui.add(Button(next(free), lambda: t("undo.button"), c.take_back, size=14, name="undo",
                                         enabled=c.can_take_back))
-    menu = ui.add(Button(TL.MENU_RECT, lambda: s.t("table.menu"), s.open_pause, style="secondary", size=14,
+    menu = ui.add(Button(TL.MENU_RECT, lambda: t("table.menu"), open_pause, style="secondary", size=14,
                          icon="≡", name="menu"))
     # The marriage question: two buttons over the hand, shown only while it is asked.
-    ask = lambda: s.mode == "marriage"  # noqa: E731
+    ask = lambda: c.mode == "marriage"  # noqa: E731
     ask_buttons = [
-        ui.add(Button((0, 0, 170, 40), lambda: declare_label(s), lambda: s.controller.choose(0), style="primary",
-                      size=14, visible=ask, name="declare")),
-        ui.add(Button((0, 0, 170, 40), lambda: s.t("table.just_play"), lambda: s.controller.choose(1), size=14,
+        ui.add(Button((0, 0, 170, 40), lambda: declare_label(view()), lambda: c.choose(0),
+                      style="primary", size=14, visible=ask, name="declare")),
+        ui.add(Button((0, 0, 170, 40), lambda: t("table.just_play"), lambda: c.choose(1), size=14,
                       visible=ask, name="just_play")),
     ]
     ui.focus_index = -1  # the hand, not a button, has the keyboard
     return buttons, menu, ask_buttons
 
 
-def declare_label(s: Any) -> str:
-    rules = s.rules
-    trump = bool(s.cands) and s.cands[0].card.suit == s.model.trump_suit
-    pts = getattr(rules, "trump_marriage_value" if trump else "marriage_value", 40 if trump else 20)
-    return s.t("table.declare", points=pts)
+def declare_label(v: TableView) -> str:
+    """"Declare 40" or "Declare 20": the marriage the chosen card would declare."""
+    cands = v.choice.cands
+    trump = bool(cands) and cands[0].card.suit == v.model.trump_suit
+    pts = getattr(v.rules, "trump_marriage_value" if trump else "marriage_value", 40 if trump else 20)
+    return v.t("table.declare", points=pts)
 
 
-def place_ask_buttons(s: Any) -> None:
+def place_ask_buttons(v: TableView, ask_buttons: list[Button]) -> None:
     """The question's buttons just above the chosen card, inside the hand's width."""
-    hand = s.model.hand
-    i = hand.index(s.selected) if s.selected in hand else 0
-    p = s.layout.hand(len(hand))[i]
+    hand = v.model.hand
+    i = hand.index(v.choice.selected) if v.choice.selected in hand else 0
+    p = v.layout.hand(len(hand))[i]
     y = round(p.y - p.h / 2 - TL.LIFT - 58)
     x = max(220, min(1060 - 350, round(p.x) - 175))
-    s.ask_buttons[0].rect.topleft = (x, y)
-    s.ask_buttons[1].rect.topleft = (x + 180, y)
+    ask_buttons[0].rect.topleft = (x, y)
+    ask_buttons[1].rect.topleft = (x + 180, y)
 
 
 __all__ = ["build", "declare_label", "place_ask_buttons"]

@@ -18,17 +18,25 @@ Help against the computer: ``suggest`` shows the normal level's choice
 ``take_back`` undoes the human's last decision of the deal with the computer's plays after it
 (``Session.undo``); the statistics count such matches as suggested, or as practice.
 
-No pygame here: the scene maps keys and clicks to these operations, and the ``host`` scene
-gives the animation's state (``motion.idle``), shows refusals (``refused``) and redraws a
-rewound session (``redraw``).
+No pygame here: the scene maps keys and clicks to these operations; the ``host``
+(scenes.table.view.ControllerHost: the scene) gives the model and the animation, shows
+refusals (``refused``) and redraws a rewound session (``redraw``). The controller is the
+animation's host in turn (scenes.table.view.MotionHost): an event shown drops a half-made
+choice, and a deal's end opens the results screen (``show_results``): navigation is the
+controller's, not the animation's.
 """
 from __future__ import annotations
 
+import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.rules.base import CLOSE, EXCHANGE, Action, IllegalAction, play
-from scenes.names import cards_list
+from scenes.names import card_name, cards_list
+
+if TYPE_CHECKING:
+    from game.table_session import TableSession
+    from scenes.table.view import ControllerHost
 
 #: Decisions asked twice before they are taken: closing the stock cannot be taken back.
 CONFIRM_DECISIONS = ("close",)
@@ -47,19 +55,21 @@ class _Hint:
 
 
 class TableController:
-    def __init__(self, host: Any, session: Any):
+    def __init__(self, host: ControllerHost, app: Any, session: TableSession):
         self.host = host
-        self.app = host.app
+        self.app = app
         self.session = session
         self.rules = session.rules
         #: All seats AI (the smoke test, demos): watch from seat 0, record no statistics.
         self.spectator = session.human_seat is None
-        #: An online table (game.online.client.RemoteSession): the server keeps the record;
-        #: no local save, statistics, replays, suggestions or undo.
-        self.remote = bool(getattr(session, "remote", False))
+        #: What this session offers (game.table_session): an online seat's server keeps the
+        #: record, so it has no local save, statistics, replays, suggestions or undo.
+        self.caps = session.capabilities
         self.human = session.human_seat if session.human_seat is not None else 0
         self.human_team = self.rules.team_of(self.human)
         self.finished = False        # stats recorded, save cleared
+        #: The match-over panel is up (once the last deal's results were seen).
+        self.final_panel = False
         self.problem: str | None = None
         # ---- the human's choice
         self.cursor = 0
@@ -85,7 +95,7 @@ class TableController:
     @property
     def can_act(self) -> bool:
         s = self.session
-        return self.host.motion.idle and not s.over and s.human_to_act and not self.host.final_panel
+        return self.host.motion.idle and not s.over and s.human_to_act and not self.final_panel
 
     def legal(self) -> list[Action]:
         return self.session.legal_actions() if self.can_act else []
@@ -110,11 +120,11 @@ class TableController:
         """Once the animation is still: bots play, the match ends, the cursor stays in the hand."""
         self._collect_hint()
         self.note_open_hands()
-        if not self.host.motion.idle or self.host.final_panel:
+        if not self.host.motion.idle or self.final_panel:
             return
         if self.session.over:
             if self.host.model.match_over and not self.host.motion.awaiting_results:
-                self.host.final_panel = True
+                self.final_panel = True
         elif not self.session.human_to_act:
             self.session.poll()
             self.pull()
@@ -124,7 +134,7 @@ class TableController:
     def save(self) -> None:
         from game import saves
 
-        if self.remote:
+        if not self.caps.save:
             self.finished = self.finished or self.session.over
             return
         if self.session.over:
@@ -145,12 +155,13 @@ class TableController:
 
     def finish_match(self) -> None:
         """Once, when the match ends: statistics, and the save is cleared."""
-        from game import saves, stats
+        from game import saves
 
         self.finished = True
         if self.spectator:
             return
-        saves.clear_match()
+        if self.caps.save:
+            saves.clear_match()
         m = self.session.match
         winner = m.winner
         outcome = "drawn" if winner is None else ("won" if winner == self.human_team else "lost")
@@ -160,20 +171,31 @@ class TableController:
         margin = mine - max(others) if others else 0
         if self.rules.totals_count_down:
             margin = -margin  # fewer left is better (the Schnapsen Bummerl)
+        problem = self._count_result(margin, outcome) if self.caps.statistics else None
+        if problem:
+            self.app.toast(problem)
+        if self.caps.replays:
+            self._keep_replay()
+
+    def _count_result(self, margin: int, outcome: str) -> str | None:
+        """The finished match in the statistics; the problem in words, None when counted."""
+        from game import stats
+
         try:
             mode = self.rules.game.mode_for(self.rules.players).id
             # A match with a decision taken back is practice; one with suggestions says so.
             from game.variants import variant_key  # each preset / custom set keeps its own record
 
             problem = stats.record_result(self.rules.game_id, mode, outcome, abs(margin),
-                                          practice=self.session.undos > 0 or getattr(self.session, "open_hands", False),
+                                          practice=self.session.undos > 0 or self.session.open_hands,
                                           suggested=self.session.suggestions > 0,
                                           variant=variant_key(self.rules.game, self.rules.options, self.rules.players))
         except (ValueError, OSError) as e:
             problem = str(e)
-        if problem:
-            self.app.toast(problem)
-        # Kept for Replays (issue 21): the record, who played which seat, practice or not.
+        return problem
+
+    def _keep_replay(self) -> None:
+        """Kept for Replays (issue 21): the record, who played which seat, practice or not."""
         from game import replays
 
         path, kept = replays.keep_session(self.session, getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT))
@@ -187,7 +209,7 @@ class TableController:
         match is practice, and the save says so (a resume keeps it)."""
         s = self.session
         shown = bool(getattr(self.app.settings, "open_hands", False))
-        if self.spectator or self.remote or s.over or getattr(s, "open_hands", False) or not shown:
+        if self.spectator or not self.caps.open_hands or s.over or s.open_hands or not shown:
             return
         s.open_hands = True
         self.app.toast(self.app.t("replay.open_hands_on"))
@@ -199,6 +221,20 @@ class TableController:
         if not self.session.over and not self.spectator:
             self.save()
         self.session.close()
+
+    # ================================================================== the animation's host
+    def new_deal(self) -> None:
+        self.cursor = 0
+
+    def show_results(self, deal_end: dict, match_end: dict | None) -> bool:
+        """The deal's results screen (the match's too, with ``match_end``); False when none
+        could be opened (the table then shows a short summary and plays on)."""
+        try:
+            return bool(self.app.open_scene("results", session=self.session, deal_end=deal_end,
+                                            match_end=match_end))
+        except Exception as e:  # noqa: BLE001 - a broken results screen must not end the match
+            print(f"cardavia: the results screen failed: {e!r}", file=sys.stderr)
+            return False
 
     # ================================================================== the human's choice
     def clear_choice(self) -> None:
@@ -396,7 +432,7 @@ class TableController:
         """G / the Suggest button: the normal level's choice for this decision, shown on the
         card (and chosen, so Enter or a click plays it), with its reason. Worked out in a
         worker thread when the session is threaded; counted in the statistics."""
-        if not self.can_act or self.spectator or self.remote:
+        if not self.can_act or self.spectator or not self.caps.suggest:
             return
         key = self._decision_key()
         if self.current_suggestion() is not None:
@@ -471,14 +507,14 @@ class TableController:
 
     # ================================================================== take back
     def can_take_back(self) -> bool:
-        return (not self.spectator and not self.host.final_panel and not self.host.motion.awaiting_results
+        return (not self.spectator and not self.final_panel and not self.host.motion.awaiting_results
                 and self.session.can_undo)
 
     def take_back(self) -> bool:
         """Ctrl+Z / the Undo button: the human's last decision and the computer's plays after
         it are taken back, until the deal is scored; the table shows the position again. The
         match then counts as practice. Refused (with the reason) when nothing can be."""
-        if self.spectator or self.remote or self.host.final_panel or self.host.motion.awaiting_results:
+        if self.spectator or not self.caps.undo or self.final_panel or self.host.motion.awaiting_results:
             return False
         if not self.session.can_undo:
             scored = self.session.match.deal_start > 0 and not self.session.over
@@ -532,7 +568,12 @@ class TableController:
 
     def refusal_text(self, e: IllegalAction) -> str:
         """The rules' refusal in the player's language, card codes turned into card names."""
-        deck, lang, name = self.host.deck, self.app.language, self.host.card_name
+        deck, lang = self.rules.deck, self.app.language
+        t = self.app.t
+
+        def name(code: str) -> str:
+            return card_name(t, deck, lang, code)
+
         # The deck's court names, for messages like "declared with a {K} or a {Q}".
         params: dict[str, Any] = {r: deck.court_name(r, lang) for r in ("J", "Q", "K")}
         for k, v in (e.params or {}).items():

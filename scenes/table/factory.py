@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from game.rules import game_ids
 from game.rules.base import CLOSE
+from game.rulesets import game_ids
 from scenes.table.scene import TableScene
 
 
 def _bot_name(level: str | None) -> str:
-    from game.ai import BOTS
+    from game.ai.bots import BOTS
 
     return level if level in BOTS else "greedy"
 
@@ -75,7 +75,7 @@ def _create(app: Any, deck: str | None, game: str | None, players: int | None, o
 def _autoplay(session: Any, moves: int, close_stock: bool = False) -> None:
     """Play ``moves`` decisions headlessly (the human's seat by a greedy bot), then go on
     until the human is to act in an unfinished deal."""
-    from game.ai import make_bot
+    from game.ai.bots import make_bot
 
     session.start()
     helper = make_bot("greedy", session.rules, session.human_seat, session.seed)

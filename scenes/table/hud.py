@@ -1,8 +1,8 @@
 """The table's HUD: name plates, the score panel, the status line and the match-over panel.
 
-Drawn from the table model and the controller's state (``s`` is the table scene); what the
-score panel shows per game comes from the rules' facts (``hud_scores``, ``match_goal()``,
-``counted_bonuses``), never from the game's name.
+Drawn from the table's view (``v``: scenes.table.view.TableView — the model, the motion's
+caption, the controller's choice); what the score panel shows per game comes from the rules'
+facts (``hud_scores``, ``match_goal()``, ``counted_bonuses``), never from the game's name.
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 
 import pygame
 
+from scenes.table.view import TableView
 from sprites import table_layout as TL
 from sprites import theme
 from sprites.table_draw import TEAM_COLORS, plate
@@ -17,29 +18,29 @@ from sprites.table_draw import TEAM_COLORS, plate
 Row = tuple[Any, str, str, str]  # colour, label, value, note
 
 
-def team_color(s: Any, team: int) -> tuple[int, int, int]:
-    if team == s.human_team:
+def team_color(v: TableView, team: int) -> tuple[int, int, int]:
+    if team == v.human_team:
         return TEAM_COLORS[0]
-    return TEAM_COLORS[1 + (team % 2 if s.players == 3 else 0)]
+    return TEAM_COLORS[1 + (team % 2 if v.players == 3 else 0)]
 
 
-def draw_hud(surface: pygame.Surface, s: Any) -> None:
-    L, m = s.layout, s.model
+def draw_hud(surface: pygame.Surface, v: TableView) -> None:
+    L, m = v.layout, v.model
     # Name plates.
-    for seat in range(s.players):
+    for seat in range(v.players):
         r = L.plate(seat)
-        n = len(m.hand) if seat == s.human else len(s.backs.get(seat, []))
-        color = team_color(s, s.rules.team_of(seat))
-        thinking = 1.0 if (s.session.thinking and s.session.to_act == seat and s.idle) else 0.0
-        count = s.t("table.cards_left", count=n) if seat != s.human else ""
-        plate(surface, r, s.seat_name(seat), count, color, s.active_glow[seat].value, m.dealer == seat,
-              thinking, s.time)
+        n = len(m.hand) if seat == v.human else len(v.motion.backs.get(seat, []))
+        color = team_color(v, v.rules.team_of(seat))
+        thinking = 1.0 if (v.session.thinking and v.session.to_act == seat and v.motion.idle) else 0.0
+        count = v.t("table.cards_left", count=n) if seat != v.human else ""
+        plate(surface, r, v.names.seat_name(seat), count, color, v.active_glow[seat].value, m.dealer == seat,
+              thinking, v.time)
     # The score panel.
     R = TL.SCORE_RECT
-    rows = score_rows(s)
+    rows = score_rows(v)
     from game.variants import variant_name  # the house rules' name, under the game's (issue 18)
 
-    variant = variant_name(s.app.i18n, s.rules.game, s.rules.options, s.players)
+    variant = variant_name(v.app.i18n, v.rules.game, v.rules.options, v.players)
     vsize = 13 if variant and theme.text_width(variant, "sans_bold", 13) <= R.w - 28 else 12
     vlines = theme.wrap(variant, "sans_bold", vsize, R.w - 28, max_lines=2) if variant else []
     top = 34 + 17 * len(vlines)
@@ -47,11 +48,11 @@ def draw_hud(surface: pygame.Surface, s: Any) -> None:
     rect = pygame.Rect(R.x, R.y, R.w, h)
     surface.blit(theme.shadow(rect.size, 12, 6, 110), (rect.x - 6, rect.y - 6 + 3))
     surface.blit(theme.panel(rect.size, 12), rect)
-    names = s.rules.game.name
-    name = names.get(s.lang) or names.get("en", s.game)
+    names = v.rules.game.name
+    name = names.get(v.lang) or names.get("en", v.game)
     nr = theme.blit_text(surface, name, (rect.x + 14, rect.y + 9), "serif_bold", 16, theme.CREAM, tracking=1.5,
                          caps=True)
-    caption = score_caption(s)
+    caption = score_caption(v)
     room = rect.right - 12 - (nr.right + 14)
     size = theme.fit(caption, "cond_bold", 11, room, 8, tracking_ratio=0.16, caps=True)
     if theme.text_width(caption, "cond_bold", size, size * 0.16, True) <= room:
@@ -71,118 +72,118 @@ def draw_hud(surface: pygame.Surface, s: Any) -> None:
         y += 22
 
 
-def score_caption(s: Any) -> str:
+def score_caption(v: TableView) -> str:
     """The panel's caption: the deal and the target, the Bummerl, or "single deal"."""
-    deal = s.t("table.deal_number", number=max(1, s.model.deal_number))
-    goal, value = s.rules.match_goal()
+    deal = v.t("table.deal_number", number=max(1, v.model.deal_number))
+    goal, value = v.rules.match_goal()
     if goal == "target":
-        return f"{deal} · {s.t('table.target', target=value)}"
+        return f"{deal} · {v.t('table.target', target=value)}"
     if goal == "bummerl":
-        return s.t("table.bummerl")
+        return v.t("table.bummerl")
     if goal == "single":
-        return s.t("table.single_deal")
+        return v.t("table.single_deal")
     return deal
 
 
-def _bonus_key(s: Any) -> str:
+def _bonus_key(v: TableView) -> str:
     """The game's own word for its counted bonuses ("3 scope"), else "3 bonuses"."""
-    key = f"table.bonuses_{s.game}"
-    return key if s.app.i18n.has(key) or s.app.i18n.has(key, "en") else "table.bonuses"
+    key = f"table.bonuses_{v.game}"
+    return key if v.app.i18n.has(key) or v.app.i18n.has(key, "en") else "table.bonuses"
 
 
-def score_rows(s: Any) -> list[Row]:
-    m, rules = s.model, s.rules
+def score_rows(v: TableView) -> list[Row]:
+    m, rules = v.model, v.rules
     single = rules.match_goal()[0] == "single"
     scores = rules.hud_scores
     rows: list[Row] = []
-    if scores == "card_points" and s.teams < s.players:
-        return team_card_points(s, single)
+    if scores == "card_points" and v.teams < v.players:
+        return team_card_points(v, single)
     if scores == "card_points":
         # Card points of the deal per seat; in a match, the deals won beside them.
-        for seat in range(s.players):
-            note = s.t("table.card_points")
+        for seat in range(v.players):
+            note = v.t("table.card_points")
             if not single:
-                note = f"{s.t('table.deals_won')} {m.totals[rules.team_of(seat)]}"
-            rows.append((team_color(s, seat), s.seat_name(seat), str(m.card_points[seat]), note))
+                note = f"{v.t('table.deals_won')} {m.totals[rules.team_of(seat)]}"
+            rows.append((team_color(v, seat), v.names.seat_name(seat), str(m.card_points[seat]), note))
         return rows
     if scores == "bummerl":
         # The Bummerl counts, your own points as you would keep them, their won cards.
-        for seat in range(s.players):
-            if seat == s.human:
+        for seat in range(v.players):
+            if seat == v.human:
                 pts = m.card_points[seat] + m.marriage_points[seat]
-                note = f"{s.t('table.your_points')} {pts}"
+                note = f"{v.t('table.your_points')} {pts}"
                 if m.pending[seat]:
-                    note += "  " + s.t("table.pending", points=m.pending[seat])
+                    note += "  " + v.t("table.pending", points=m.pending[seat])
             else:
-                note = s.t("table.won_cards", count=m.won_cards[seat])
+                note = v.t("table.won_cards", count=m.won_cards[seat])
             team = rules.team_of(seat)
             total = m.totals[team] if team < len(m.totals) else rules.initial_totals()[team]
-            rows.append((team_color(s, seat), s.seat_name(seat), str(total), note))
+            rows.append((team_color(v, seat), v.names.seat_name(seat), str(total), note))
         return rows
     # Match points per team, with the bonuses counted so far.
-    key = _bonus_key(s)
-    tally = tally_points(s)
-    for t in range(s.teams):
-        note = s.t(key, count=m.bonus_count[t]) if m.bonus_count[t] else ""
+    key = _bonus_key(v)
+    tally = tally_points(v)
+    for t in range(v.teams):
+        note = v.t(key, count=m.bonus_count[t]) if m.bonus_count[t] else ""
         if tally is not None:  # the running tally: what the awards would give now
-            now = s.t("story.tally_now", points=tally[t])
+            now = v.t("story.tally_now", points=tally[t])
             note = f"{note} · {now}" if note else now
         if scores == "thirds":
             # The deal's trick points so far, as players count them: "4 ⅔".
-            won = sum(m.card_points[p] for p in range(s.players) if rules.team_of(p) == t)
-            note = s.t("table.deal_thirds", value=rules.points_text(won))
+            won = sum(m.card_points[p] for p in range(v.players) if rules.team_of(p) == t)
+            note = v.t("table.deal_thirds", value=rules.points_text(won))
         total = m.totals[t] if t < len(m.totals) else 0
         if single:  # one deal: its points are shown when it is over
             total = m.totals[t] if m.deal_number > 1 or m.match_over else 0
-        rows.append((team_color(s, t), s.team_name(t), str(total), note))
+        rows.append((team_color(v, t), v.names.team_name(t), str(total), note))
     return rows
 
 
-def team_card_points(s: Any, single: bool) -> list[Row]:
+def team_card_points(v: TableView, single: bool) -> list[Row]:
     """Partners count their tricks together (Briscola for four): the deal's card points per
     team, "Us" and "Them", and in a match the deals each team has won."""
-    m, rules = s.model, s.rules
+    m, rules = v.model, v.rules
     rows: list[Row] = []
-    for t in range(s.teams):
-        points = sum(m.card_points[p] for p in range(s.players) if rules.team_of(p) == t)
-        note = s.t("table.card_points") if single else f"{s.t('table.deals_won')} {m.totals[t]}"
-        rows.append((team_color(s, t), s.team_name(t), str(points), note))
+    for t in range(v.teams):
+        points = sum(m.card_points[p] for p in range(v.players) if rules.team_of(p) == t)
+        note = v.t("table.card_points") if single else f"{v.t('table.deals_won')} {m.totals[t]}"
+        rows.append((team_color(v, t), v.names.team_name(t), str(points), note))
     return rows
 
 
-def tally_points(s: Any) -> list[int] | None:
+def tally_points(v: TableView) -> list[int] | None:
     """The running tally (Settings, off by default): per team, the points the deal's awards
     and bonuses would give if it ended now (the rules' ``tally``); None when off or the
     game has no such awards."""
-    narrator = getattr(s.motion, "narrator", None)  # the replay viewer's HUD tells no tally
-    if not getattr(s.app.settings, "running_tally", False) or narrator is None:
+    narrator = v.motion.narrator  # None: the replay viewer's HUD tells no tally
+    if not getattr(v.app.settings, "running_tally", False) or narrator is None:
         return None
     deal = narrator.deal
-    result = s.rules.tally(deal.piles, deal.bonuses)
+    result = v.rules.tally(deal.piles, deal.bonuses)
     return None if result is None else list(result.points)
 
 
-def draw_status(surface: pygame.Surface, s: Any) -> None:
+def draw_status(surface: pygame.Surface, v: TableView) -> None:
     text = sub = None
-    if s.can_act:
-        if s.mode == "capture":
-            text = s.t("table.choose_capture_or_place" if s.rules.may_place_instead else "table.choose_capture")
-        elif s.mode == "marriage":
-            text = s.t("table.choose_marriage")
-        elif s.selected is not None:  # chosen by a click: a second click (or Enter) plays it
-            text = s.t("confirm.play_selected")
+    if v.choice.can_act:
+        if v.choice.mode == "capture":
+            text = v.t("table.choose_capture_or_place" if v.rules.may_place_instead else "table.choose_capture")
+        elif v.choice.mode == "marriage":
+            text = v.t("table.choose_marriage")
+        elif v.choice.selected is not None:  # chosen by a click: a second click (or Enter) plays it
+            text = v.t("confirm.play_selected")
         else:
-            text = s.t("table.your_turn_choose")
-            key = f"table.keys_{s.game}"
-            if s.rules.draws_public and s.app.i18n.has(key + "_public_draws", "en"):
+            text = v.t("table.your_turn_choose")
+            key = f"table.keys_{v.game}"
+            if v.rules.draws_public and v.app.i18n.has(key + "_public_draws", "en"):
                 key += "_public_draws"  # … K: the cards drawn face up
-            sub = s.t(key) if s.app.i18n.has(key) or s.app.i18n.has(key, "en") else None
-    elif s.idle and not s.session.over and s.session.to_act is not None:
-        seat = s.session.to_act
-        text = s.t("table.thinking" if s.session.thinking else "table.to_play", name=s.seat_name(seat, subject=True))
-    elif s.motion.waiting:  # a finished trick stays until a click or a key (Settings)
-        text = s.t("story.go_on")
-    draw_caption(surface, s)
+            sub = v.t(key) if v.app.i18n.has(key) or v.app.i18n.has(key, "en") else None
+    elif v.motion.idle and not v.session.over and v.session.to_act is not None:
+        seat = v.session.to_act
+        text = v.t("table.thinking" if v.session.thinking else "table.to_play", name=v.names.seat_name(seat, subject=True))
+    elif v.motion.waiting:  # a finished trick stays until a click or a key (Settings)
+        text = v.t("story.go_on")
+    draw_caption(surface, v)
     if text:
         img = theme.text(text, "sans_bold", 15, theme.CREAM, shadow=1)
         w = img.get_width() + 36
@@ -190,14 +191,14 @@ def draw_status(surface: pygame.Surface, s: Any) -> None:
         r.center = TL.STATUS_POS
         surface.blit(theme.rounded(r.size, 14, (8, 24, 16, 170), 1, (*theme.BRASS_DARK, 200)), r)
         surface.blit(img, img.get_rect(center=(r.centerx, r.centery + 1)))
-    if sub and s.selected is None:
+    if sub and v.choice.selected is None:
         theme.blit_text(surface, sub, (640, TL.STATUS_POS[1] - 17), "sans", 12, theme.CREAM_FAINT,
                         anchor="midbottom")
 
 
-def caption_lines(s: Any) -> list[str]:
+def caption_lines(v: TableView) -> list[str]:
     """The caption in view, wrapped (at most two lines): what the last play was, in words."""
-    text = s.motion.caption
+    text = v.motion.caption
     return theme.wrap(text, "sans_bold", CAPTION_SIZE, CAPTION_W - 36, max_lines=2) if text else []
 
 
@@ -207,17 +208,17 @@ CAPTION_W = 820
 CAPTION_BOTTOM = 466
 
 
-def draw_caption(surface: pygame.Surface, s: Any) -> None:
+def draw_caption(surface: pygame.Surface, v: TableView) -> None:
     """What happened, in words, over the felt above the status line; it dims once it is old
     (it stays until the next one, so a play can be read while you think)."""
-    if s.story.caption_hidden():  # a suggestion or a question has the line now
+    if v.caption_hidden:  # a suggestion or a question has the line now
         return
-    lines = caption_lines(s)
+    lines = caption_lines(v)
     if not lines:
         return
     from scenes.table.motion import CAPTION_FRESH
 
-    fresh = s.motion.caption_age < CAPTION_FRESH
+    fresh = v.motion.caption_age < CAPTION_FRESH
     w = max(theme.text_width(ln, "sans_bold", CAPTION_SIZE) for ln in lines) + 36
     h = 10 + 20 * len(lines)
     r = pygame.Rect(0, 0, w, h)
@@ -238,7 +239,7 @@ def final_buttons() -> tuple[pygame.Rect, pygame.Rect]:
     return pygame.Rect(640 - 230, 400, 220, 48), pygame.Rect(640 + 10, 400, 220, 48)
 
 
-def draw_final(surface: pygame.Surface, s: Any) -> None:
+def draw_final(surface: pygame.Surface, v: TableView) -> None:
     veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
     veil.fill((0, 0, 0, 120))
     surface.blit(veil, (0, 0))
@@ -246,17 +247,17 @@ def draw_final(surface: pygame.Surface, s: Any) -> None:
     box.center = (640, 360)
     surface.blit(theme.shadow(box.size, 16, 10, 140), (box.x - 10, box.y - 4))
     surface.blit(theme.panel(box.size, 16, (10, 30, 20, 240), theme.BRASS), box)
-    w = s.session.match.winner
-    msg = "table.drawn" if w is None else ("table.you_won" if w == s.human_team else "table.you_lost")
-    theme.heading(surface, s.t("table.match_over"), (640, box.y + 28), 26, anchor="midtop")
-    theme.blit_text(surface, s.t(msg), (640, box.y + 84), "serif", 20, theme.CREAM, anchor="midtop")
+    w = v.session.match.winner
+    msg = "table.drawn" if w is None else ("table.you_won" if w == v.human_team else "table.you_lost")
+    theme.heading(surface, v.t("table.match_over"), (640, box.y + 28), 26, anchor="midtop")
+    theme.blit_text(surface, v.t(msg), (640, box.y + 84), "serif", 20, theme.CREAM, anchor="midtop")
     a, b = final_buttons()
-    again = "online.again" if getattr(s.session, "remote", False) else "table.play_again"  # online: another table
+    again = "online.again" if v.session.capabilities.again == "another_table" else "table.play_again"
     for r, key, primary in ((a, again, True), (b, "table.to_menu", False)):
         body = theme.rounded(r.size, 12, (*theme.BRASS, 255) if primary else (12, 34, 24, 220), 1,
                              (*theme.BRASS_DARK, 255))
         surface.blit(body, r)
-        theme.blit_text(surface, s.t(key), r.center, "sans_bold", 15, (40, 28, 12) if primary else theme.CREAM,
+        theme.blit_text(surface, v.t(key), r.center, "sans_bold", 15, (40, 28, 12) if primary else theme.CREAM,
                         anchor="center")
 
 

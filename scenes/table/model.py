@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.events import EventHandlers
+
 Event = Mapping[str, Any]
 
 #: Hand order: suits in this order, then the deck's rank order.
@@ -253,42 +255,81 @@ def end_match(m: TableModel, ev: Event) -> None:
 
 
 # ====================================================================== a whole event
+#: The model's share of each record event, registered by kind ("redeal" changes nothing the
+#: table shows: the void deal's cards go back with the next "deal").
+APPLY = EventHandlers("model", ignores=("redeal",))
+
+
+@APPLY.on("match")
+def _apply_match(m: TableModel, ev: Event) -> None:
+    start_match(m, ev)
+
+
+@APPLY.on("deal")
+def _apply_deal(m: TableModel, ev: Event) -> None:
+    start_deal(m, ev)
+    deal_hands(m, ev.get("hands") or [])
+    deal_table(m, ev.get("table") or [])
+
+
+@APPLY.on("hands")
+def _apply_hands(m: TableModel, ev: Event) -> None:
+    new_hands(m, ev)
+
+
+@APPLY.on("play")
+def _apply_play(m: TableModel, ev: Event) -> None:
+    capture = list(ev.get("capture") or [])
+    play_card(m, ev["seat"], ev["card"], bool(capture))
+    if capture:
+        take(m, ev["seat"], [ev["card"], *capture], list(ev.get("bonuses") or []))
+
+
+@APPLY.on("trick")
+def _apply_trick(m: TableModel, ev: Event) -> None:
+    gather_trick(m, ev["winner"], int(ev.get("points") or 0))
+
+
+@APPLY.on("draw")
+def _apply_draw(m: TableModel, ev: Event) -> None:
+    draw(m, ev["seat"], ev["card"])
+
+
+@APPLY.on("exchange")
+def _apply_exchange(m: TableModel, ev: Event) -> None:
+    exchange(m, ev["seat"], ev["gave"], ev["took"])
+
+
+@APPLY.on("marriage")
+def _apply_marriage(m: TableModel, ev: Event) -> None:
+    marriage(m, ev["seat"], int(ev.get("points") or 0))
+
+
+@APPLY.on("close")
+def _apply_close(m: TableModel, ev: Event) -> None:
+    close(m)
+
+
+@APPLY.on("deal_end")
+def _apply_deal_end(m: TableModel, ev: Event) -> None:
+    leftover(m, ev.get("leftover"))
+    end_deal(m, ev)
+
+
+@APPLY.on("match_end")
+def _apply_match_end(m: TableModel, ev: Event) -> None:
+    end_match(m, ev)
+
+
 def apply_event(m: TableModel, ev: Event) -> None:
     """Every step of one record event, in the order the table shows them."""
-    kind = ev.get("event")
-    if kind == "match":
-        start_match(m, ev)
-    elif kind == "deal":
-        start_deal(m, ev)
-        deal_hands(m, ev.get("hands") or [])
-        deal_table(m, ev.get("table") or [])
-    elif kind == "hands":
-        new_hands(m, ev)
-    elif kind == "play":
-        capture = list(ev.get("capture") or [])
-        play_card(m, ev["seat"], ev["card"], bool(capture))
-        if capture:
-            take(m, ev["seat"], [ev["card"], *capture], list(ev.get("bonuses") or []))
-    elif kind == "trick":
-        gather_trick(m, ev["winner"], int(ev.get("points") or 0))
-    elif kind == "draw":
-        draw(m, ev["seat"], ev["card"])
-    elif kind == "exchange":
-        exchange(m, ev["seat"], ev["gave"], ev["took"])
-    elif kind == "marriage":
-        marriage(m, ev["seat"], int(ev.get("points") or 0))
-    elif kind == "close":
-        close(m)
-    elif kind == "deal_end":
-        leftover(m, ev.get("leftover"))
-        end_deal(m, ev)
-    elif kind == "match_end":
-        end_match(m, ev)
-    # "redeal" changes nothing the table shows: the void deal's cards go back with the next "deal".
+    fn = APPLY.handler(ev)
+    if fn is not None:
+        fn(m, ev)
 
 
 __all__ = [
-    "TableModel", "new_model", "rank_key", "apply_event", "reset_deal", "start_match", "start_deal", "deal_hands",
+    "TableModel", "new_model", "rank_key", "apply_event", "APPLY", "reset_deal", "start_match", "start_deal", "deal_hands",
     "deal_table", "new_hands", "give", "take_from_hand", "play_card", "to_pile", "take", "gather_trick", "draw",
     "exchange", "marriage", "close", "leftover", "end_deal", "end_match",
 ]

@@ -18,10 +18,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.events import EventHandlers
 from scenes import names
 
 Translate = Callable[..., str]
 Event = Mapping[str, Any]
+#: The narration's share of each record event (a Narrator method per kind), registered by kind.
+TELL = EventHandlers("narration")
 
 
 @dataclass
@@ -217,14 +220,14 @@ class Narrator:
     def feed(self, ev: Event) -> Line | None:
         """Tell one event: the deal's story changes, and the line it adds (or extends) comes
         back (None: nothing to tell)."""
-        kind = ev.get("event")
-        fn = getattr(self, f"_on_{kind}", None)
-        return fn(ev) if fn is not None else None
+        fn = TELL.handler(ev)
+        return fn(self, ev) if fn is not None else None
 
     def _add(self, line: Line) -> Line:
         self.deal.lines.append(line)
         return line
 
+    @TELL.on("match")
     def _on_match(self, ev: Event) -> Line | None:
         self.deals = []
         self.match_end = None
@@ -232,6 +235,7 @@ class Narrator:
         self.deal = self._new_deal(0, None)
         return None
 
+    @TELL.on("deal")
     def _on_deal(self, ev: Event) -> Line:
         dealer = ev.get("dealer")
         number = int(ev.get("number") or len(self.deals) + 1)
@@ -254,15 +258,18 @@ class Narrator:
             text = f"{text} {self.t('narrate.table', cards=', '.join(self.card(c) for c in table))}"
         return self._add(Line("deal", text, dealer, caption=caption))
 
+    @TELL.on("redeal")
     def _on_redeal(self, ev: Event) -> Line:
         return self._add(Line("redeal", self.t("narrate.redeal"), caption=self.t("narrate.redeal")))
 
+    @TELL.on("hands")
     def _on_hands(self, ev: Event) -> Line:
         d = self.deal
         d.stock = max(0, d.stock - sum(len(h) for h in ev.get("hands") or []))
         text = self.t("narrate.hands_left", count=d.stock) if d.stock else self.t("narrate.hands_last")
         return self._add(Line("hands", text))
 
+    @TELL.on("play")
     def _on_play(self, ev: Event) -> Line:
         d = self.deal
         seat, code = int(ev["seat"]), str(ev["card"])
@@ -290,6 +297,7 @@ class Narrator:
         text = self.say(key, seat, card=self.card(code))
         return self._add(Line("play", text, seat, caption=text))
 
+    @TELL.on("trick")
     def _on_trick(self, ev: Event) -> Line:
         d = self.deal
         winner, pts = int(ev["winner"]), int(ev.get("points") or 0)
@@ -313,6 +321,7 @@ class Narrator:
             text = self.say("narrate.trick_plain", winner, points=self.points(pts))
         return self._add(Line("trick", text, winner, self.score(), caption=text))
 
+    @TELL.on("draw")
     def _on_draw(self, ev: Event) -> Line:
         d = self.deal
         seat, code = int(ev["seat"]), str(ev["card"])
@@ -336,6 +345,7 @@ class Narrator:
             return Line("draw", text, seat, caption=caption)
         return self._add(Line("draw", text, seat, caption=caption))
 
+    @TELL.on("exchange")
     def _on_exchange(self, ev: Event) -> Line:
         d = self.deal
         seat, gave, took = int(ev["seat"]), str(ev["gave"]), str(ev["took"])
@@ -343,6 +353,7 @@ class Narrator:
         text = self.say("narrate.exchange", seat, gave=self.card(gave), took=self.card(took))
         return self._add(Line("exchange", text, seat, caption=text))
 
+    @TELL.on("marriage")
     def _on_marriage(self, ev: Event) -> Line:
         d = self.deal
         seat, pts = int(ev["seat"]), int(ev.get("points") or 0)
@@ -353,11 +364,13 @@ class Narrator:
         text = self.say("narrate.marriage", seat, suit=self.suit(ev.get("suit")), points=pts)
         return self._add(Line("marriage", text, seat, self.score(), caption=text))
 
+    @TELL.on("close")
     def _on_close(self, ev: Event) -> Line:
         seat = int(ev["seat"])
         text = self.say("narrate.close", seat)
         return self._add(Line("close", text, seat, caption=text))
 
+    @TELL.on("deal_end")
     def _on_deal_end(self, ev: Event) -> Line:
         d = self.deal
         d.deal_end = dict(ev)
@@ -382,6 +395,7 @@ class Narrator:
         end = self._add(Line("deal_end", text))
         return line or end
 
+    @TELL.on("match_end")
     def _on_match_end(self, ev: Event) -> Line:
         self.match_end = dict(ev)
         w = ev.get("winner")
@@ -429,4 +443,4 @@ def narrate(events: Iterable[Event], rules: Any, t: Translate, lang: str, viewer
     return n
 
 
-__all__ = ["Narrator", "Line", "Trick", "Capture", "DealStory", "narrate"]
+__all__ = ["TELL", "Narrator", "Line", "Trick", "Capture", "DealStory", "narrate"]

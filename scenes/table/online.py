@@ -11,7 +11,9 @@ does not have.
 - A friend who dropped out: the table shows whose seat waits and the countdown, then that
   the computer plays it (the host's setting) until they are back.
 
-``s`` is the table scene; nothing here runs for a local session (``active`` is False).
+Nothing here runs for a session whose events are not streamed (``capabilities.streamed``:
+``active`` is False). It shows refusals and redraws through the table's ``host``
+(scenes.table.view.ControllerHost) and hands the events to the ``controller``.
 """
 from __future__ import annotations
 
@@ -21,6 +23,9 @@ from typing import Any
 import pygame
 
 from game.online.protocol import PHRASES  # the quick messages, in the protocol's order
+from game.table_session import TableSession
+from scenes.table.controller import TableController
+from scenes.table.view import ControllerHost, TableNames
 from sprites import table_layout as TL
 from sprites import theme
 from sprites.table_draw import WARN, banner
@@ -32,24 +37,32 @@ BUBBLE_SECONDS = 4.0
 MENU_SIZE = (300, 56 + 40 * len(PHRASES))
 
 
-def fixed_names(s: Any, given: dict[int, str]) -> dict[int, str]:
+def fixed_names(session: Any, t: Any, given: dict[int, str]) -> dict[int, str]:
     """An online table's names, the same on every screen (issue 29): the friends' own, and
     each computer seat by its number in the lobby ("Computer 3"), never "East" on one screen
     and "West" on another."""
-    lobby = getattr(s.session, "lobby", None) or {}
+    lobby = getattr(session, "lobby", None) or {}
     seats = lobby.get("seats") if isinstance(lobby, dict) else None
     out = dict(given)
     for i, seat in enumerate(seats if isinstance(seats, list) else []):
         if i not in out and isinstance(seat, dict) and seat.get("kind") == "ai":
-            out[i] = s.t("online.computer_seat", n=i + 1)
+            out[i] = t("online.computer_seat", n=i + 1)
     return out
 
 
 class OnlineTable:
-    def __init__(self, s: Any):
-        self.s = s
-        self.session = s.session
-        self.active = bool(getattr(self.session, "remote", False))
+    def __init__(self, host: ControllerHost, controller: TableController, session: TableSession,
+                 names: TableNames, layout: Any):
+        self.host = host
+        self.controller = controller
+        self.session = session
+        self.names = names
+        self.layout = layout
+        self.t = names.t
+        #: The table's buttons by name, the Messages button among them ("say"; the scene hands
+        #: them over once they are built).
+        self.buttons: dict[str, Any] = {}
+        self.active = self.session.capabilities.streamed
         self.menu_open = False
         self.rewinds = getattr(self.session, "rewinds", 0)
         #: Received phrases being shown: [seat, text, seconds left].
@@ -60,7 +73,7 @@ class OnlineTable:
     def menu_rect(self) -> pygame.Rect:
         """The phrases' menu, just above the Messages button (right-aligned with it)."""
         r = pygame.Rect((0, 0), MENU_SIZE)
-        say = getattr(self.s, "buttons", {}).get("say")
+        say = self.buttons.get("say")
         r.bottomright = (say.rect.right, say.rect.y - 10) if say is not None else (1256, 720 - 80)
         # Beside the hand, never over its last card (issue 29); the texts fit the width left.
         r.w = min(r.w, r.right - (TL.HAND_AREA.right + 10))
@@ -75,43 +88,43 @@ class OnlineTable:
     # ------------------------------------------------------------------ names
     def name(self, seat: int) -> str:
         """A seat as the players know it: the friend's own name, else the table's word for it."""
-        if seat != self.s.human:
+        if seat != self.names.human:
             lobby = getattr(self.session, "lobby", None) or {}
             seats = lobby.get("seats") if isinstance(lobby, dict) else None
             if isinstance(seats, list) and 0 <= seat < len(seats) and isinstance(seats[seat], dict):
                 name = seats[seat].get("name")
                 if isinstance(name, str) and name.strip():
                     return name
-        return self.s.seat_name(seat)
+        return self.names.seat_name(seat)
 
     # ------------------------------------------------------------------ the loop
     def update(self, dt: float) -> None:
         if not self.active:
             return
-        s, session = self.s, self.session
+        host, session = self.host, self.session
         try:
             session.poll()
         except Exception as e:  # noqa: BLE001 - a broken connection is a line, never a crash
-            s.refused(s.t("online.error_lost") + f" ({e})")
-        if getattr(session, "rewinds", 0) != self.rewinds:  # the server's stream was shown anew
+            host.refused(self.t("online.error_lost") + f" ({e})")
+        if session.rewinds != self.rewinds:  # the server's stream was shown anew
             self.rewinds = session.rewinds
-            s.redraw()
-        s.controller.pull()
+            host.redraw()
+        self.controller.pull()
         if session.over and not self.forgotten:  # nothing to rejoin any more (scenes.online.rejoin)
             self.forgotten = True
             from scenes.online import rejoin
 
-            rejoin.forget(s.app, getattr(session, "code", None))
+            rejoin.forget(self.names.app, getattr(session, "code", None))
         refusal = getattr(session, "last_refusal", None)
         if refusal is not None:
             session.last_refusal = None
-            s.refused(s.controller.refusal_text(refusal))
+            host.refused(self.controller.refusal_text(refusal))
         said = getattr(session, "said", None)
         while said:
             seat, phrase = said.pop(0)
-            if phrase in PHRASES and isinstance(seat, int) and 0 <= seat < s.players:
+            if phrase in PHRASES and isinstance(seat, int) and 0 <= seat < session.rules.players:
                 self.bubbles = [b for b in self.bubbles if b[0] != seat]
-                self.bubbles.append([seat, s.t(f"online.phrase_{phrase}"), BUBBLE_SECONDS])
+                self.bubbles.append([seat, self.t(f"online.phrase_{phrase}"), BUBBLE_SECONDS])
         for b in self.bubbles:
             b[2] -= dt
         self.bubbles = [b for b in self.bubbles if b[2] > 0]
@@ -121,7 +134,7 @@ class OnlineTable:
             try:
                 self.session.say(PHRASES[i])
             except Exception as e:  # noqa: BLE001 - the connection may be gone
-                self.s.refused(self.s.t("online.error_lost") + f" ({e})")
+                self.host.refused(self.t("online.error_lost") + f" ({e})")
         self.menu_open = False
 
     def toggle_menu(self) -> None:
@@ -164,9 +177,9 @@ class OnlineTable:
             from scenes.online.hosting import describe, session_problem
 
             problem = session_problem(session)
-            return describe(problem, self.s.t) if problem is not None else None
+            return describe(problem, self.t) if problem is not None else None
         if not getattr(session, "connected", True) and not session.over:
-            return self.s.t("online.reconnecting")
+            return self.t("online.reconnecting")
         return self.paused_text()
 
     def paused_text(self) -> str | None:
@@ -176,7 +189,7 @@ class OnlineTable:
         if not p:
             taken = sorted(getattr(self.session, "ai_seats", None) or ())
             if taken and not self.session.over:
-                return self.s.t("online.ai_plays", name=", ".join(self.name(seat) for seat in taken))
+                return self.t("online.ai_plays", name=", ".join(self.name(seat) for seat in taken))
             return None
         seat, deadline = p[0], p[1]
         then = getattr(self.session, "paused_then", None) or "ai"
@@ -185,22 +198,21 @@ class OnlineTable:
         key = "online.paused_ai" if then == "ai" else "online.paused_wait"
         if then == "ai" and left <= 0:
             key = "online.paused_ai_now"
-        return self.s.t(key, name=self.name(seat), time=clock)
+        return self.t(key, name=self.name(seat), time=clock)
 
     def draw(self, surface: pygame.Surface) -> None:
         if not self.active:
             return
-        s = self.s
         text = self.notice_text()
         if text:
             banner(surface, text, (640, 196), WARN, 1.0, width=720)
         for seat, phrase, left in self.bubbles:
-            self._bubble(surface, seat, s.t("online.said", name=self.name(seat), phrase=phrase), min(1.0, left / 0.4))
+            self._bubble(surface, seat, self.t("online.said", name=self.name(seat), phrase=phrase), min(1.0, left / 0.4))
         if self.menu_open:
             self._menu(surface)
 
     def _bubble(self, surface: pygame.Surface, seat: int, text: str, alpha: float) -> None:
-        plate = self.s.layout.plate(seat)
+        plate = self.layout.plate(seat)
         size = theme.fit(text, "sans_bold", 15, 360, 10)
         w = theme.text_width(text, "sans_bold", size) + 28
         r = pygame.Rect(0, 0, w, 32)
@@ -220,14 +232,14 @@ class OnlineTable:
         r = self.menu_rect
         surface.blit(theme.shadow(r.size, 14, 8, 140), (r.x - 8, r.y - 4))
         surface.blit(theme.panel(r.size, 14, (10, 30, 20, 245), theme.BRASS), r)
-        title = self.s.t("online.say_title")
+        title = self.t("online.say_title")
         theme.small_caps(surface, title, (r.x + 16, r.y + 14), theme.fit(title, "cond_bold", 13, r.w - 32, 9, 0.16, True),
                          theme.BRASS_LIGHT)
         for i, (phrase, row) in enumerate(zip(PHRASES, self.rows)):
             surface.blit(theme.rounded(row.size, 9, (255, 244, 214, 16), 1, (*theme.BRASS_DARK, 255)), row)
             theme.blit_text(surface, str(i + 1), (row.x + 16, row.centery), "sans_bold", 15, theme.BRASS_LIGHT,
                             anchor="center")
-            text = self.s.t(f"online.phrase_{phrase}")
+            text = self.t(f"online.phrase_{phrase}")
             theme.blit_text(surface, text, (row.x + 34, row.centery + 1), "sans_bold",
                             theme.fit(text, "sans_bold", 15, row.w - 46, 10), theme.CREAM, anchor="midleft")
 

@@ -18,20 +18,22 @@ from typing import Any
 
 import pygame
 
-from scenes import names
+from game.table_session import TableSession
 from scenes.scene import Scene
 from scenes.table import assist, board, buttons, hud
+from scenes.table.animate import ANIMATE
 from scenes.table.controller import TableController
 from scenes.table.model import TableModel, new_model
 from scenes.table.motion import TableMotion
 from scenes.table.online import OnlineTable, fixed_names
 from scenes.table.story import TableStory
+from scenes.table.view import TableNames, TableView
 from sprites import table_layout as TL
 from sprites import theme, tween
 from sprites.table_draw import WARN, CardPainter, banner
 from sprites.table_layout import TableLayout
 from sprites.tween import Smooth, Tween
-from sprites.widgets import UI, card_art
+from sprites.widgets import UI, Button, card_art
 
 NUMBER_KEYS = {getattr(pygame, f"K_{i}"): i for i in range(1, 10)}
 NUMBER_KEYS.update({getattr(pygame, f"K_KP{i}"): i for i in range(1, 10)})
@@ -65,61 +67,15 @@ OVERLAYS: dict[str, Callable[[Any], None]] = {
 }
 
 
-class _Via:
-    """An attribute of the scene that lives in one of its parts (model, motion, controller):
-    the tests, the pause overlay and the views read the table through the scene."""
-
-    def __init__(self, part: str):
-        self.part = part
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
-        return self if obj is None else getattr(getattr(obj, self.part), self.name)
-
-    def __set__(self, obj: Any, value: Any) -> None:
-        setattr(getattr(obj, self.part), self.name, value)
-
-
 class TableScene(Scene):
+    """The table: its parts (``model``, ``motion``, ``controller``, ``story``, ``online``) are
+    reached by name; the views get :meth:`view`, the controller and the animation their
+    declared hosts (scenes.table.view)."""
+
     #: Toasts start below the top row of buttons (Scores, Log, Menu), over the felt's free top.
     toast_top = TL.TABLE_AREA.y
-    # ---- the model: what the table shows
-    hand = _Via("model")
-    table = _Via("model")
-    trick = _Via("model")
-    totals = _Via("model")
-    card_points = _Via("model")
-    won_cards = _Via("model")
-    piles = _Via("model")
-    bonus_count = _Via("model")
-    match_over = _Via("model")
-    # ---- the motion: sprites and the events still to show
-    sprites = _Via("motion")
-    backs = _Via("motion")
-    lifts = _Via("motion")
-    queue = _Via("motion")
-    callouts = _Via("motion")
-    summary = _Via("motion")
-    awaiting_results = _Via("motion")
-    idle = _Via("motion")
-    # ---- the controller: the human's choice
-    cursor = _Via("controller")
-    selected = _Via("controller")
-    mode = _Via("controller")
-    cands = _Via("controller")
-    cand_i = _Via("controller")
-    built = _Via("controller")
-    marriage_toggle = _Via("controller")
-    submitted = _Via("controller")
-    can_act = _Via("controller")
-    spectator = _Via("controller")
-    finished = _Via("controller")
-    confirming = _Via("controller")
-    suggestion = _Via("controller")
 
-    def __init__(self, app: Any, session: Any, *, fresh: bool = True, preselect: bool = False):
+    def __init__(self, app: Any, session: TableSession, *, fresh: bool = True, preselect: bool = False):
         super().__init__(app)
         self.session = session
         self.rules = session.rules
@@ -131,20 +87,40 @@ class TableScene(Scene):
         self.teams = self.rules.teams
         self.capture_game = self.rules.is_capture_game
         self.layout = TableLayout(self.players, self.deck.aspect, self.rules, self.human)
+        # Online, every seat by the same name on every screen (the computer's by number).
+        self.names = TableNames(app, self.rules, self.human, session,
+                                fix=lambda given: fixed_names(session, app.t, given))
         self.time = 0.0
         self.painter: CardPainter | None = None
         self.model: TableModel = new_model(self.rules, self.human)
-        self.motion = TableMotion(self)
-        self.controller = TableController(self, session)
-        self.final_panel = False
+        self.controller = TableController(self, app, session)
+        self.motion = self._new_motion()
         self.refusal: tuple[str, Tween] | None = None
         self.hover_code: str | None = None
         self.active_glow = {s: Smooth(0.0, 8) for s in range(self.players)}
         self.ui = UI()
-        self.online = OnlineTable(self)  # an online table's extras: quick messages, a dropped seat's countdown
-        self.buttons, self.menu_button, self.ask_buttons = buttons.build(self, self.ui)
+        # An online table's extras: quick messages, a dropped seat's countdown.
+        self.online = OnlineTable(self, self.controller, session, self.names, self.layout)
+        self.buttons: dict[str, Button] = {}
+        self.buttons, self.menu_button, self.ask_buttons = buttons.build(
+            self.ui, self.view, self.controller, self.open_pause, self.online.toggle_menu)
+        self.online.buttons = self.buttons
         self.story = TableStory(self, self.ui)  # L, T, S, the piles, a finished trick's click
         self._load(fresh, preselect)
+
+    def _new_motion(self) -> TableMotion:
+        return TableMotion(self.model, self.layout, self.rules, self.names, self.app, self.controller, ANIMATE)
+
+    def view(self) -> TableView:
+        """This frame of the table, read-only, for the views (scenes.table.view)."""
+        c = self.controller
+        return TableView(app=self.app, rules=self.rules, layout=self.layout, session=self.session, names=self.names,
+                         model=self.model, motion=self.motion, choice=c, human=self.human, time=self.time,
+                         alpha=self.alpha, active_glow=self.active_glow, hover_code=self.hover_code,
+                         refusal=self.refusal, buttons=self.buttons, caption_hidden=assist.shows_line(c))
+
+    def on_stack(self) -> bool:
+        return self in self.app.stack.scenes
 
     def _load(self, fresh: bool, preselect: bool) -> None:
         """Show the match as it stands: a new one animates its deal; a resumed one (or a
@@ -153,7 +129,7 @@ class TableScene(Scene):
             self.session.start()
             self.controller.pull()
             return
-        if self.controller.remote and not self.session.match.decisions:
+        if self.session.capabilities.streamed and not self.session.match.decisions:
             self.controller.pull()  # an online match just begun: its first deal is dealt as at home
             return
         self.session.take_events()  # already in the record, which is replayed below
@@ -161,52 +137,28 @@ class TableScene(Scene):
                                  getattr(self.app.settings, "animation_speed", "normal"))
         if preselect:
             self.controller.preselect()
-            for code in self.hand:
-                self.lifts.setdefault(code, Smooth(0.0, 18)).snap(board.lift_target(self, code))
+            v = self.view()
+            for code in self.model.hand:
+                self.motion.lifts.setdefault(code, Smooth(0.0, 18)).snap(board.lift_target(v, code))
 
     # ================================================================== what the parts ask for
     def t(self, key: str, **params: Any) -> str:
         return self.app.t(key, **params)
 
-    @property
-    def lang(self) -> str:
-        return self.app.language
-
-    def given_names(self) -> dict[int, str]:
-        """Friends' own names at an online table, by seat (the viewer is always "You")."""
-        names_of = getattr(self.session, "seat_names", None)
-        given = fixed_names(self, names_of()) if callable(names_of) else {}
-        return {k: v for k, v in given.items() if k != self.human}
-
-    def seat_name(self, seat: int, subject: bool = False) -> str:
-        given = self.given_names().get(seat) if getattr(self.session, "remote", False) else None
-        if given:
-            return given
-        """The seat's label; ``subject``: as a sentence's subject ("Il compagno sta pensando…")."""
-        return names.seat_name(self.t, seat, self.human, self.players, subject, self.rules.team_of)
-
-    def team_name(self, team: int) -> str:
-        if self.players != 4:  # a team is a seat: a friend online by their name
-            return self.seat_name(team)
-        return names.team_name(self.t, team, self.human, self.players, team_of=self.rules.team_of)
-
-    def card_name(self, code: str) -> str:
-        return names.card_name(self.t, self.deck, self.lang, code)
-
     def known_cards_text(self) -> str:
         """What every player saw drawn and is still in the other seats' hands, in words."""
         from scenes.names import rank_name
 
-        m, lines = self.model, []
+        m, lines, lang = self.model, [], self.app.language
         for seat in range(m.players):
             if seat == m.viewer:
                 continue
-            name = self.seat_name(seat)
+            name = self.names.seat_name(seat)
             known = sorted(m.known[seat], key=m.sort_key) if m.sort_key else list(m.known[seat])
             groups: dict[str, list[str]] = {}
             for code in known:  # "Ace, 7 of Swords · King of Coins"
-                groups.setdefault(code[-1], []).append(rank_name(self.t, self.deck, self.lang, code[:-1]))
-            cards = " · ".join(self.t("table.ranks_of_suit", ranks=", ".join(ranks), suit=self.deck.suit_name(suit, self.lang))
+                groups.setdefault(code[-1], []).append(rank_name(self.t, self.deck, lang, code[:-1]))
+            cards = " · ".join(self.t("table.ranks_of_suit", ranks=", ".join(ranks), suit=self.deck.suit_name(suit, lang))
                                for suit, ranks in groups.items())
             if known:
                 lines.append(self.t("table.known_cards", name=name, cards=cards))
@@ -217,6 +169,7 @@ class TableScene(Scene):
     def recall_known(self) -> None:
         self.app.toast(self.known_cards_text())
 
+    # ---- scenes.table.view.ControllerHost
     def refused(self, text: str) -> None:
         """The controller's refusal: a banner over the hand, and a click."""
         self.refusal = (text, tween.Tween(0.0, 1.0, 3.2, lambda x: x))
@@ -226,10 +179,7 @@ class TableScene(Scene):
         self.refusal = None
 
     def asked_marriage(self) -> None:
-        buttons.place_ask_buttons(self)
-
-    def hand_codes(self) -> list[str]:
-        return list(self.hand)
+        buttons.place_ask_buttons(self.view(), self.ask_buttons)
 
     def show_overlay(self, name: str | None) -> None:
         """Show one of :data:`OVERLAYS` (``--overlay``); an unknown name shows nothing."""
@@ -242,50 +192,10 @@ class TableScene(Scene):
         at once, as a resumed match is shown."""
         self.session.take_events()
         self.model = new_model(self.rules, self.human)
-        self.motion = TableMotion(self)
+        self.motion = self._new_motion()
         self.refusal = None
         self.motion.fast_forward(list(self.session.match.events),
                                  getattr(self.app.settings, "animation_speed", "normal"))
-
-    # The controller's operations, under the names the tests and the buttons use.
-    def _legal(self) -> list:
-        return self.controller.legal()
-
-    def candidates_for(self, code: str) -> list:
-        return self.controller.candidates_for(code)
-
-    def select(self, code: str) -> None:
-        self.controller.select(code)
-
-    def confirm(self) -> None:
-        self.controller.confirm()
-
-    def cycle(self, step: int = 1) -> None:
-        self.controller.cycle(step)
-
-    def place_only(self) -> None:
-        self.controller.place_only()
-
-    def toggle_marriage(self) -> None:
-        self.controller.toggle_marriage()
-
-    def click_table_card(self, code: str) -> None:
-        self.controller.click_table_card(code)
-
-    def _submit(self, action: Any) -> bool:
-        return self.controller.submit(action)
-
-    def _clear_choice(self) -> None:
-        self.controller.clear_choice()
-
-    def refusal_text(self, e: Any) -> str:
-        return self.controller.refusal_text(e)
-
-    def _highlights(self) -> dict:
-        return board.highlights_of(self)
-
-    def card_rect(self, code: str) -> pygame.Rect | None:
-        return board.card_rect(self, code)
 
     # ================================================================== the loop
     def update(self, dt: float) -> None:
@@ -297,32 +207,33 @@ class TableScene(Scene):
             g = self.active_glow[s]
             g.target = 1.0 if active == s else 0.0
             g.update(dt)
-        for code, sm in self.lifts.items():
-            sm.target = board.lift_target(self, code)
+        v = self.view()
+        for code, sm in self.motion.lifts.items():
+            sm.target = board.lift_target(v, code)
             sm.update(dt)
         if self.refusal is not None:
             self.refusal[1].update(dt)
             if self.refusal[1].done:
                 self.refusal = None
-        if self.summary is not None:
-            text, left = self.summary
+        motion = self.motion
+        if motion.summary is not None:
+            text, left = motion.summary
             left -= dt
-            self.summary = None if left <= 0 else (text, left)
+            motion.summary = None if left <= 0 else (text, left)
         self.online.update(dt)
         self.controller.tick()
 
     def _active_seat(self) -> int | None:
-        if self.session.over or self.final_panel:
+        if self.session.over or self.controller.final_panel:
             return None
-        if not self.idle:
+        if not self.motion.idle:
             return self.motion.acting  # the seat whose play is being shown
         return self.session.to_act
 
-
     def enter(self) -> None:
         # Back from the results screen (or the pause menu): the table carries on.
-        if self.awaiting_results:
-            self.awaiting_results = False
+        if self.motion.awaiting_results:
+            self.motion.awaiting_results = False
         self.story.entered()  # a panel asked for before the table was shown (--overlay)
 
     def leave(self) -> None:
@@ -342,7 +253,7 @@ class TableScene(Scene):
     def handle(self, event: pygame.event.Event) -> None:
         if self.online.handle(event):  # Q: quick messages (also "Good game" once it is over)
             return
-        if self.final_panel:
+        if self.controller.final_panel:
             self._handle_final(event)
             return
         if self.story.handle(event):
@@ -352,9 +263,10 @@ class TableScene(Scene):
             return
         if event.type == pygame.MOUSEMOTION:
             self.ui.handle(event)
-            self.hover_code = board.hand_card_at(self, event.pos) if self.can_act else None
-            if self.hover_code is not None and self.selected is None:
-                self.cursor = self.hand.index(self.hover_code)
+            c = self.controller
+            self.hover_code = board.hand_card_at(self.view(), event.pos) if c.can_act else None
+            if self.hover_code is not None and c.selected is None:
+                c.cursor = self.model.hand.index(self.hover_code)
             return
         if event.type == pygame.MOUSEBUTTONDOWN:
             if event.button == 8:
@@ -412,15 +324,16 @@ class TableScene(Scene):
         c = self.controller
         if not c.can_act:
             return
-        code = board.hand_card_at(self, pos)
+        v = self.view()
+        code = board.hand_card_at(v, pos)
         if code is not None:
             if code == c.selected:
                 c.confirm()  # the second click on the chosen card plays it
             else:
                 c.pick(code)
             return
-        for tc in reversed(self.table):
-            r = self.card_rect(tc)
+        for tc in reversed(self.model.table):
+            r = board.card_rect(v, tc)
             if r is not None and r.collidepoint(pos):
                 c.click_table_card(tc)
                 return
@@ -444,7 +357,7 @@ class TableScene(Scene):
     def play_again(self) -> None:
         """A new match of the same game, options and players: it replaces this table. Online:
         back to hosting or joining a table."""
-        if self.controller.remote:
+        if self.session.capabilities.again == "another_table":
             self.close()
             self.app.stack.pop_to("online")
             return
@@ -460,28 +373,30 @@ class TableScene(Scene):
 
     # ================================================================== drawing
     def _painter(self) -> CardPainter:
-        if self.painter is None or self.painter.lang != self.lang:
-            self.painter = CardPainter(card_art(self.deck), self.deck.aspect, self.lang)
+        lang = self.app.language
+        if self.painter is None or self.painter.lang != lang:
+            self.painter = CardPainter(card_art(self.deck), self.deck.aspect, lang)
         return self.painter
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(theme.table_background(), (0, 0))
-        hud.draw_hud(surface, self)
-        board.draw_cards(surface, self, self._painter())
-        hud.draw_status(surface, self)
+        v = self.view()
+        hud.draw_hud(surface, v)
+        board.draw_cards(surface, v, self._painter())
+        hud.draw_status(surface, v)
         self.ui.draw(surface)
-        assist.draw(surface, self)
-        for c in self.callouts:
+        assist.draw(surface, v)
+        for c in self.motion.callouts:
             c.draw(surface, (TL.TABLE_AREA.centerx, TL.TABLE_AREA.centery - 10))
         if self.refusal is not None:
             text, tw = self.refusal
             p = float(tw.value)
             a = min(1.0, p / 0.06) * min(1.0, (1 - p) / 0.2)
             banner(surface, text, (640, 478 - round((1 - min(1.0, p / 0.06)) * 10)), WARN, a)
-        if self.summary is not None:
-            banner(surface, self.summary[0], (640, 300), theme.BRASS, 1.0)
-        if self.final_panel:
-            hud.draw_final(surface, self)
+        if self.motion.summary is not None:
+            banner(surface, self.motion.summary[0], (640, 300), theme.BRASS, 1.0)
+        if self.controller.final_panel:
+            hud.draw_final(surface, v)
         self.online.draw(surface)
 
 

@@ -4,15 +4,17 @@ others show what they took last) and the click or key that gathers a finished tr
 
 The panels are overlay scenes (:mod:`scenes.table.overlays`, :mod:`scenes.table.sheet`):
 the table beneath pauses while one is open. They are given the record as far as the table
-has shown it, so they never tell a play before it is seen. ``s`` is the table scene.
+has shown it, so they never tell a play before it is seen. What the story asks of the table
+is :class:`StoryHost`.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
-from scenes.table import assist
+from game.table_session import TableSession
+from scenes.table.motion import TableMotion
 from scenes.table.overlays import LogPanel, PilePanel, ReviewPanel
 from scenes.table.sheet import SheetPanel
 from sprites import table_layout as TL
@@ -32,33 +34,47 @@ def button_rects() -> list[pygame.Rect]:
     return [pygame.Rect(m.x - gap - w, m.y, w, h), pygame.Rect(m.x - 2 * (gap + w), m.y, w, h)]
 
 
+class StoryHost(Protocol):
+    """What the story reads of the table: the parts, whose eyes, and whether it is shown."""
+
+    app: Any
+    session: TableSession
+    rules: Any
+    layout: Any
+    human: int
+    ui: UI
+
+    @property
+    def motion(self) -> TableMotion: ...
+
+    def on_stack(self) -> bool:
+        """The table is on the scene stack (panels can be pushed over it)."""
+
+
 class TableStory:
-    def __init__(self, s: Any, ui: UI):
-        self.s = s
+    def __init__(self, host: StoryHost, ui: UI):
+        self.host = host
         self.pending: Any = None
+        t = host.app.t
         log, sheet = button_rects()
         self.buttons = {
-            "log": ui.add(Button(log, lambda: s.t("log.button"), lambda: self.open("log"), style="secondary",
+            "log": ui.add(Button(log, lambda: t("log.button"), lambda: self.open("log"), style="secondary",
                                  size=13, name="log")),
-            "sheet": ui.add(Button(sheet, lambda: s.t("sheet.button"), lambda: self.open("sheet"),
+            "sheet": ui.add(Button(sheet, lambda: t("sheet.button"), lambda: self.open("sheet"),
                                    style="secondary", size=13, name="sheet")),
         }
         ui.focus_index = -1  # the hand, not a button, has the keyboard
 
-    def caption_hidden(self) -> bool:
-        """The caption's line is taken by the table's help (a suggestion, a question)."""
-        return assist.shows_line(self.s)
-
     # ------------------------------------------------------------------ what has been shown
     def shown_events(self) -> list[dict]:
         """The record up to the last event the table has begun to show."""
-        events = list(self.s.session.match.events)
-        waiting = len(self.s.motion.queue)
+        events = list(self.host.session.match.events)
+        waiting = len(self.host.motion.queue)
         return events[:len(events) - waiting] if waiting else events
 
     def panel(self, kind: str, team: int | None = None) -> Any:
-        s = self.s
-        args = (s.app, s.session, self.shown_events(), s.human)
+        h = self.host
+        args = (h.app, h.session, self.shown_events(), h.human)
         if kind == "log":
             return LogPanel(*args)
         if kind == "sheet":
@@ -71,8 +87,8 @@ class TableStory:
         """Open a panel over the table: "log", "review" (the last trick or capture, or the
         last that went to ``team``'s pile), "pile" (your own) or "sheet"."""
         panel = self.panel(kind, team)
-        stack = self.s.app.stack
-        if self.s in stack.scenes:
+        stack = self.host.app.stack
+        if self.host.on_stack():
             stack.push(panel)
         else:
             self.pending = panel  # the table is being made (--overlay): shown once it is
@@ -82,13 +98,13 @@ class TableStory:
         """The table is on the stack: open the panel asked for before it was."""
         panel, self.pending = self.pending, None
         if panel is not None:
-            self.s.app.stack.push(panel)
+            self.host.app.stack.push(panel)
 
     def pile_at(self, pos: tuple[int, int]) -> int | None:
         """The team whose pile (or its count) is under ``pos``."""
-        s = self.s
-        for team in range(s.teams):
-            r = s.layout.pile(team).bounds(s.deck.aspect).inflate(12, 12)
+        h = self.host
+        for team in range(h.rules.teams):
+            r = h.layout.pile(team).bounds(h.rules.deck.aspect).inflate(12, 12)
             r.h += 22  # the count's badge under it
             if r.collidepoint(pos):
                 return team
@@ -97,8 +113,8 @@ class TableStory:
     # ------------------------------------------------------------------ input
     def handle(self, event: pygame.event.Event) -> bool:
         """The story's share of the table's input; True when it took the event."""
-        s = self.s
-        motion = s.motion
+        h = self.host
+        motion = h.motion
         if event.type == pygame.KEYDOWN:
             mod = getattr(event, "mod", 0)
             if mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
@@ -111,11 +127,12 @@ class TableStory:
                 return motion.release()
             return False
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            if any(w.visible and w.rect.collidepoint(event.pos) for w in s.ui.widgets):
+            if any(w.visible and w.rect.collidepoint(event.pos) for w in h.ui.widgets):
                 return False  # the buttons work as ever
             team = self.pile_at(event.pos)
+            mine = h.rules.team_of(h.human)
             if team is not None:
-                self.open("pile" if team == s.human_team else "review", None if team == s.human_team else team)
+                self.open("pile" if team == mine else "review", None if team == mine else team)
                 return True
             if motion.holding_trick:
                 return motion.release()

@@ -20,8 +20,8 @@ from game.games.briscola.ai import team_solver as HTS
 from game.games.briscola.ai import tuning as HT
 from game.games.briscola.ai import values as HV
 from game.games.briscola.rules import BriscolaState
-from game.rules import make_rules
 from game.rules.base import play
+from game.rulesets import make_rules
 
 R = make_rules("briscola", "piacentine", 2)
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
@@ -554,7 +554,7 @@ def test_briscola_4p_card_reading_believes_a_player_who_does_not_trump_an_ace_ha
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_briscola_4p_every_level_plays_a_whole_deal(level):
-    from game.ai import make_bot
+    from game.ai.bots import make_bot
 
     rng = random.Random(7)
     s = R4.new_deal(rng, 0)

@@ -11,7 +11,7 @@ import pytest
 
 from game.ai import levels
 from game.config import get_config
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 
 #: Hard's mid-deal searches at a smaller budget (the test's cost); its exact endgames as shipped.
 HARD_MIDGAME_ITERATIONS = 300

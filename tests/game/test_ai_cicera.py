@@ -12,7 +12,7 @@ from game.ai.search import OBVIOUS, SearchBot, load_hooks
 from game.cards import cards
 from game.games.cicera import ai as hooks_cicera
 from game.games.cicera.rules import CiceraState
-from game.rules import make_rules
+from game.rulesets import make_rules
 
 
 def position(hands: list[str], table: str, to_act: int, dealer: int, last_placed: str | None = None) -> tuple:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.ai.hooks import LEVEL_NAMES, GameHooks, Hooks, check_hooks, hooks_module, load_hooks, tuning_module
 from game.ai.search import SearchBot
 from game.registry import game_module, rules_class
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 AI = ROOT / "game" / "ai"

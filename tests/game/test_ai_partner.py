@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.cards import Card, card, cards
 from game.games.briscola.rules import BriscolaState
 from game.games.cicera.rules import CiceraState
 from game.games.scopa.rules import ScopaState
-from game.rules import make_rules
+from game.rulesets import make_rules
 
 SCOPA = make_rules("scopa", None, 4, {})
 CICERA = make_rules("cicera", None, 4, {})

@@ -12,8 +12,8 @@ from game.cards import card, cards
 from game.games.schnapsen import ai as H
 from game.games.schnapsen import solver as S
 from game.games.schnapsen.rules import SchnapsenState
-from game.rules import make_rules
 from game.rules.base import CLOSE, play
+from game.rulesets import make_rules
 
 R = make_rules("schnapsen", "schnapsen-german")
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.ai.search import OBVIOUS, SearchBot, load_hooks
 from game.cards import cards
 from game.games.scopa import ai as hooks_scopa
 from game.games.scopa.rules import ScopaState
-from game.rules import make_rules
+from game.rulesets import make_rules
 
 
 def position(players: int, hands: list[str], table: str, stock: int, to_act: int, dealer: int,

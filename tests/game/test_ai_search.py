@@ -14,13 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game import cli
-from game.ai import bot_names, levels, make_bot
+from game.ai import levels
+from game.ai.bots import bot_names, make_bot
 from game.ai.search import OBVIOUS, SearchBot, load_hooks, solve_exact
 from game.cards import card, cards
 from game.games.scopa.ai import determinize
 from game.games.scopa.rules import ScopaState
-from game.rules import make_rules
 from game.rules.base import Action
+from game.rulesets import make_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 

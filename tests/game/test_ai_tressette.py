@@ -8,13 +8,13 @@ from collections import Counter
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.ai.search import solve_exact
 from game.cards import card, cards
 from game.games.tressette import ai as H
 from game.games.tressette.ai import tuning as HT
 from game.games.tressette.rules import TressetteState
-from game.rules import make_rules
+from game.rulesets import make_rules
 
 
 def rules(players: int = 2):

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.cards import card, cards, codes
 from game.games.briscola import heuristics as hb
 from game.games.briscola.rules import BriscolaRules, BriscolaState
 from game.match import Match
-from game.rules import make_rules
 from game.rules.base import CLOSE, EXCHANGE, DealResult, IllegalAction, RecordError, play
+from game.rulesets import make_rules
 from game.verify import verify_events
 
 STRENGTH = ["A", "3", "K", "Q", "J", "7", "6", "5", "4", "2"]

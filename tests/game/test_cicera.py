@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.cards import SUITS, card, cards, codes
 from game.games.cicera.rules import CiceraState
 from game.match import Match
-from game.rules import make_rules
 from game.rules.base import CLOSE, IllegalAction, RecordError, play
+from game.rulesets import make_rules
 from game.verify import verify_events, verify_text
 
 

@@ -7,11 +7,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.cards import card
 from game.games.cicera.rules import BONUSES
 from game.match import Match
-from game.rules import make_rules
+from game.rulesets import make_rules
 from game.verify import verify_events
 
 RULES = make_rules("cicera")

@@ -81,7 +81,7 @@ def test_main_py_runs_headless(tmp_path):
 
 def test_simulate_help_lists_the_values_of_its_choices(capsys):
     """Issue 29: --game, --deck, --bots and --option with what they accept."""
-    from game.ai import bot_names
+    from game.ai.bots import bot_names
     from game.cli import main as cli_main
     from game.config import get_config
 

@@ -1,6 +1,6 @@
 """One conformance suite for every registered game.
 
-Each test runs over every game the registry lists (``game.rules.game_ids()``), every player
+Each test runs over every game the registry lists (``game.rulesets.game_ids()``), every player
 count rules.yaml allows, a spread of option combinations covering each option value, and
 the game's decks in turn (tests/conformance_cases.py builds the cases). No game is named
 here: registering a game is enough for it to be held to all of this.
@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from game import cli
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.ai.hooks import LEVEL_NAMES, check_hooks, hooks_module, load_hooks
 from game.ai.search import solve_exact
 from game.cards import RANKS, SUITS, Card, build_deck
@@ -35,8 +35,8 @@ from game.config import get_config
 from game.i18n import I18n, load_locale
 from game.match import Match
 from game.record import read_record, write_record
-from game.rules import game_ids
 from game.rules.base import Action, GameRules, IllegalAction, play
+from game.rulesets import game_ids
 from game.verify import verify_events, verify_file
 from tests.conformance_cases import (
     Case,

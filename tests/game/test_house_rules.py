@@ -10,7 +10,7 @@ import pytest
 from game import cli
 from game.config import ConfigError, default_rules_path, get_config, parse_config
 from game.i18n import load_locale
-from game.rules import make_rules
+from game.rulesets import make_rules
 from game.verify import verify_file
 
 TEXT = default_rules_path().read_text(encoding="utf-8")

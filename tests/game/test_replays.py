@@ -10,9 +10,9 @@ import os
 import pytest
 
 from game import replays
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.match import Match
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 from game.session import Session
 from game.settings import Settings
 from game.verify import verify_file

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.cards import card, cards
 from game.games.schnapsen.rules import SchnapsenState
 from game.match import Match
-from game.rules import make_rules
 from game.rules.base import CLOSE, EXCHANGE, DealResult, IllegalAction, RecordError, play
+from game.rulesets import make_rules
 from game.verify import verify_events
 
 R = make_rules("schnapsen", "schnapsen-german")

@@ -7,8 +7,8 @@ import pytest
 
 from game.cards import card, cards, codes
 from game.games.scopa.rules import ScopaState
-from game.rules import make_rules
 from game.rules.base import IllegalAction, play
+from game.rulesets import make_rules
 
 
 def rules(players: int = 2, target: int = 11, deck: str = "piacentine", **options):

@@ -8,9 +8,9 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.match import Match
-from game.rules import make_rules
+from game.rulesets import make_rules
 from game.verify import verify_events
 
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)

@@ -9,8 +9,8 @@ import pytest
 from game.ai import levels
 from game.config import get_config
 from game.match import Match
-from game.rules import game_ids, make_rules
 from game.rules.base import IllegalAction
+from game.rulesets import game_ids, make_rules
 from game.session import Session
 from game.verify import verify_events
 

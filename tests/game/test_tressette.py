@@ -8,15 +8,15 @@ import random
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.cards import card, cards, codes
 from game.config import get_config
 from game.games.tressette import heuristics as ht
 from game.games.tressette.rules import TressetteRules, TressetteState, thirds_text
 from game.match import Match
 from game.record import parse_lines
-from game.rules import make_rules
 from game.rules.base import CLOSE, IllegalAction, RecordError, play
+from game.rulesets import make_rules
 from game.verify import verify_events
 
 STRENGTH = ["3", "2", "A", "K", "Q", "J", "7", "6", "5", "4"]

@@ -8,10 +8,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.cards import card
 from game.match import Match
-from game.rules import make_rules
+from game.rulesets import make_rules
 from game.verify import verify_events
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,10 +5,10 @@ import copy
 import json
 import random
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.match import Match
 from game.record import dumps, parse_lines, write_record
-from game.rules import make_rules
+from game.rulesets import make_rules
 from game.verify import verify_events, verify_file, verify_text
 
 DECK40 = [r + s for s in "DCSB" for r in ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]]

@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.config import get_config
 from game.match import Match
 from game.online.client import RemoteSession, check_code, create_table, make_link, parse_address
 from game.online.headless import BotPlayer, play_seat
 from game.online.redact import SeatRedactor, seat_events
 from game.online.seatview import SeatReplay
-from game.rules import game_ids, make_rules
 from game.rules.base import Action, IllegalAction
+from game.rulesets import game_ids, make_rules
+from game.table_session import ONLINE
 from game.verify import verify_file
 
 #: The longest any one wait here may take (a whole match of greedy bots takes about a second).
@@ -281,7 +282,7 @@ def test_an_illegal_play_is_refused_with_the_rule_and_out_of_turn_is_named(serve
         assert me.take_refusal().rule == "stale"
         with pytest.raises(NotImplementedError):
             me.view()
-        assert me.remote and not me.can_undo and not me.undo() and me.undos == 0 and me.suggestions == 0
+        assert me.capabilities is ONLINE and not me.can_undo and not me.undo() and me.undos == 0 and me.suggestions == 0
     finally:
         a.close()
         b.close()

@@ -3,7 +3,6 @@ command line against real servers on 127.0.0.1 (subprocesses, every wait bounded
 from __future__ import annotations
 
 import json
-
 import signal
 import socket
 import subprocess
@@ -16,7 +15,7 @@ import pytest
 from game.online.cli import main as online_main
 from game.online.client import RemoteSession, parse_address
 from game.online.headless import BotPlayer
-from game.rules import game_ids
+from game.rulesets import game_ids
 from game.verify import verify_file
 
 ROOT = Path(__file__).resolve().parents[2]

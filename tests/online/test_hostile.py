@@ -16,7 +16,7 @@ from game.online import protocol as P
 from game.online.redact import seat_events
 from game.online.serving import start_server_in_thread
 from game.record import read_record
-from game.rules import make_rules
+from game.rulesets import make_rules
 from game.verify import verify_file
 from tests.online.wshelp import Client, Player, create
 

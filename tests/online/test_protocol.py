@@ -8,13 +8,13 @@ import math
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.cards import card
 from game.config import get_config
 from game.match import Match
 from game.online import protocol as P
-from game.rules import game_ids, make_rules
 from game.rules.base import CLOSE, EXCHANGE, play
+from game.rulesets import game_ids, make_rules
 
 TOKEN = "0123456789abcdef0123456789abcdef"
 CODE = "ABCDEFGH23"

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from game.ai import make_bot
+from game.ai.bots import make_bot
 from game.cards import Card, is_card_code
 from game.config import get_config
 from game.match import Match
 from game.online.redact import SeatRedactor, seat_events
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 
 #: View fields that are not what a seat knows (the whole pack, for the bots' bookkeeping).
 NOT_KNOWLEDGE = {"deck"}

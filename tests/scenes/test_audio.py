@@ -349,9 +349,9 @@ def test_batch_drops_the_deal_result_before_the_match_result():
 
 
 def _scopa_deal(seed: int):
-    from game.ai import make_bot
+    from game.ai.bots import make_bot
     from game.match import Match
-    from game.rules import make_rules
+    from game.rulesets import make_rules
 
     rules = make_rules("scopa", None, 2)
     m = Match(rules, seed, [make_bot("greedy", rules, s, seed + s) for s in range(2)])

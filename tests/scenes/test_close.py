@@ -16,7 +16,7 @@ import pygame
 import pytest
 
 from game import saves
-from game.ai import BOTS
+from game.ai.bots import BOTS
 from game.ai.greedy import GreedyBot
 from game.config import get_config
 from game.i18n import I18n
@@ -93,12 +93,12 @@ def test_close_mid_animation_keeps_the_match_with_every_event(_private_home):
     app = make_app("slow")
     scene = table(app)
     for _ in range(200):  # until a move is in flight
-        if scene.can_act:
+        if scene.controller.can_act:
             break
         app.update(TICK)
-    assert scene._submit(scene.session.legal_actions()[0])
+    assert scene.controller.submit(scene.session.legal_actions()[0])
     app.update(TICK)
-    assert not scene.idle  # cards are flying
+    assert not scene.motion.idle  # cards are flying
     (_private_home / "match.json").unlink(missing_ok=True)  # as if the last save had not happened yet
     assert close_window(app) == (0, 0)
     assert saved_events(_private_home) == scene.session.match.events
@@ -117,8 +117,8 @@ def test_close_while_a_bot_thinks_does_not_wait_for_it_and_keeps_the_match(monke
             app.update(TICK)
             if scene.session.thinking:
                 break
-            if scene.can_act:
-                scene._submit(scene.session.legal_actions()[0])
+            if scene.controller.can_act:
+                scene.controller.submit(scene.session.legal_actions()[0])
         assert scene.session.thinking
         worker = scene.session.worker
         real_join = worker.join

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from game.config import get_config
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 from scenes.names import game_and_deck
 from tests.scenes.test_resume import leave_a_match, make_app
 

@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 from sprites import table_layout as TL
 from sprites.table_layout import CANVAS, TableLayout
 
@@ -101,7 +101,7 @@ def test_no_button_of_the_real_table_covers_a_plate_a_pile_or_a_hand(gid, player
     from game.i18n import I18n
     from game.settings import Settings
     from scenes.app import App
-    from scenes.scene import make_scene
+    from scenes.registry import make_scene
 
     app = App(get_config(), Settings(language="en", animation_speed="instant"), I18n("en"), window=False,
               persist=False)
@@ -199,7 +199,7 @@ def test_digit_keys_reach_every_card_of_a_twelve_card_hand_and_the_hint_says_whi
     from game.i18n import I18n
     from game.settings import Settings
     from scenes.app import TICK, App
-    from scenes.scene import make_scene
+    from scenes.registry import make_scene
 
     app = App(get_config(), Settings(language="en", animation_speed="instant"), I18n("en"), window=False,
               persist=False)
@@ -210,23 +210,23 @@ def test_digit_keys_reach_every_card_of_a_twelve_card_hand_and_the_hint_says_whi
     app.stack.push(scene)
     for _ in range(400):  # the deal, then the bots before the human's first turn
         app.update(TICK)
-        if scene.can_act:
+        if scene.controller.can_act:
             break
-    assert scene.can_act and len(scene.hand) == 12
+    assert scene.controller.can_act and len(scene.model.hand) == 12
     presses = [(getattr(pygame, f"K_{i}"), 0) for i in range(1, 10)] + [(pygame.K_0, 0)]
     presses += [(pygame.K_MINUS, pygame.KSCAN_MINUS), (pygame.K_EQUALS, pygame.KSCAN_EQUALS)]
     seen = []
     for k, sc in presses:
         app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=sc))
-        seen.append(scene.cursor)
+        seen.append(scene.controller.cursor)
     assert seen == list(range(12))
     # By position: the German keyboard's ß sits where "-" is and picks the same card.
     app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_1, mod=0, unicode="", scancode=0))
     app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=223, mod=0, unicode="ß", scancode=pygame.KSCAN_MINUS))
-    assert scene.cursor == 10
+    assert scene.controller.cursor == 10
     # A period (keycode 46, the "=" key's scancode number) is not a card key.
     app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_PERIOD, mod=0, unicode=".", scancode=0))
-    assert scene.cursor == 10
+    assert scene.controller.cursor == 10
     # The hint names the keys, in every language.
     for lang, keys in (("en", "0, -, ="), ("nl", "0, -, ="), ("de", "0, ß, ´"), ("it", "0, ', ì")):
         assert keys in I18n(lang).t(f"table.keys_{gid}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bench.monkey import Monkey, stations
-from game.ai import BOTS
+from game.ai.bots import BOTS
 from game.config import get_config
 
 EVENTS = 3000

@@ -9,7 +9,8 @@ import re
 import pytest
 
 from game.i18n import I18n
-from game.rules import game_ids, make_rules, rules_class
+from game.registry import rules_class
+from game.rulesets import game_ids, make_rules
 from game.session import Session
 from scenes import names
 from scenes.table.narrate import Capture, Narrator, Trick, narrate

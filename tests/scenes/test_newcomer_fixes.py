@@ -8,8 +8,8 @@ from game.registry import rules_class
 from scenes.app import TICK
 from scenes.table import hud
 from sprites import theme
-from tests.scenes.test_table import key, make_app, table
 from tests.scenes.test_online_scenes import online  # noqa: F401  (a fixture)
+from tests.scenes.test_table import key, make_app, table
 
 
 # ---------------------------------------------------------------------- 2: partners' scores
@@ -25,8 +25,8 @@ def test_briscola_for_four_scores_the_teams_not_the_seats():
             won = [0, 0]
         elif ev["event"] == "trick":
             won[rules.team_of(ev["winner"])] += ev["points"]
-    rows = hud.score_rows(scene)
-    assert [r[1] for r in rows] == [scene.team_name(t) for t in range(2)]
+    rows = hud.score_rows(scene.view())
+    assert [r[1] for r in rows] == [scene.names.team_name(t) for t in range(2)]
     assert {r[1] for r in rows} == {app.t("table.us"), app.t("table.them")}
     assert [int(r[2]) for r in rows] == won and any(won)
     # The replay viewer draws the same HUD from the same rows.
@@ -46,10 +46,10 @@ def test_tressette_for_four_offers_no_key_for_cards_drawn():
 
     def status(scene) -> set[str]:
         for _ in range(200):
-            if scene.can_act:
+            if scene.controller.can_act:
                 break
             scene.app.update(TICK)
-        assert scene.can_act
+        assert scene.controller.can_act
         with theme.measure_text() as m:
             scene.app.render(1.0)
         return {s for s, _, _ in m.entries}
@@ -93,13 +93,22 @@ def _quit_to_menu(app) -> str:
     return note
 
 
-def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online):
+def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online):  # noqa: F811  (the fixture imported above)
     import socket
 
     from game.online import client
     from scenes.online import hosting
-    from tests.scenes.test_online_scenes import (LIMIT, bot_thread, host_by_keys, make_app as online_app,
-                                                 play_to_results, press, pump, single_deal_game, top)
+    from tests.scenes.test_online_scenes import (
+        LIMIT,
+        bot_thread,
+        host_by_keys,
+        play_to_results,
+        press,
+        pump,
+        single_deal_game,
+        top,
+    )
+    from tests.scenes.test_online_scenes import make_app as online_app
 
     app = online_app("en")
     lobby = host_by_keys(app, single_deal_game())
@@ -111,10 +120,10 @@ def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online):
     moves = [0]
 
     def one_move() -> None:
-        if top(app) is table and table.can_act:
+        if top(app) is table and table.controller.can_act:
             press(app, pygame.K_RETURN)
             moves[0] += 1
-    pump(app, lambda: moves[0] >= 1 and not table.can_act, "a move", one_move)
+    pump(app, lambda: moves[0] >= 1 and not table.controller.can_act, "a move", one_move)
     note = _quit_to_menu(app)
     # The pause panel told the truth: the table stays open while the game runs …
     assert note == app.t("online.pause_note_host")
@@ -140,12 +149,20 @@ def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online):
     assert top(app).online_last is None and hosting.running_server() is None
 
 
-def test_a_hosted_table_comes_back_after_the_game_was_closed(online):
+def test_a_hosted_table_comes_back_after_the_game_was_closed(online):  # noqa: F811  (the fixture imported above)
     from game.online import client
     from scenes.app import App
     from scenes.online import hosting
-    from tests.scenes.test_online_scenes import (LIMIT, bot_thread, host_by_keys, make_app as online_app,
-                                                 play_to_results, press, pump, single_deal_game, top)
+    from tests.scenes.test_online_scenes import (
+        LIMIT,
+        bot_thread,
+        host_by_keys,
+        play_to_results,
+        pump,
+        single_deal_game,
+        top,
+    )
+    from tests.scenes.test_online_scenes import make_app as online_app
 
     app = online_app("de")
     lobby = host_by_keys(app, single_deal_game(), name="Dora")
@@ -170,14 +187,14 @@ def test_a_hosted_table_comes_back_after_the_game_was_closed(online):
     resumed = top(again)
     assert resumed.human == 0
     # Seat names are fixed online: the friend by name, a computer seat by its number (none here).
-    assert resumed.seat_name(1) == "Bruno"
+    assert resumed.names.seat_name(1) == "Bruno"
     play_to_results(again, resumed)
     th.join(timeout=LIMIT)
 
 
-def test_a_typed_link_is_split_only_when_it_is_whole(online):
-    from tests.scenes.test_online_scenes import open_online, press, top, type_text
+def test_a_typed_link_is_split_only_when_it_is_whole(online):  # noqa: F811  (the fixture imported above)
     from tests.scenes.test_online_scenes import make_app as online_app
+    from tests.scenes.test_online_scenes import open_online, press, top, type_text
 
     app = online_app("en")
     open_online(app)
@@ -190,11 +207,11 @@ def test_a_typed_link_is_split_only_when_it_is_whole(online):
     assert join.address_field.text == "127.0.0.1:7420" and join.code_field.text == "QGNWELANMY"
 
 
-def test_the_join_form_keeps_the_code_of_the_table_left(online):
+def test_the_join_form_keeps_the_code_of_the_table_left(online):  # noqa: F811  (the fixture imported above)
     from scenes.online import rejoin
     from scenes.online.host import remember_seat
-    from tests.scenes.test_online_scenes import open_online, press, top
     from tests.scenes.test_online_scenes import make_app as online_app
+    from tests.scenes.test_online_scenes import open_online, press, top
 
     app = online_app("it")
     remember_seat(app, "K7QMZ2HXPA", "ab" * 16)
@@ -218,7 +235,7 @@ def test_computer_seats_online_have_the_same_name_on_every_screen():
     class S:
         session = Seat()
         t = staticmethod(make_app("en").t)
-    names = fixed_names(S, {0: "Anna", 2: "Bruno"})
+    names = fixed_names(S.session, S.t, {0: "Anna", 2: "Bruno"})
     assert names == {0: "Anna", 1: "Computer 2", 2: "Bruno", 3: "Computer 4"}
 
 
@@ -274,9 +291,9 @@ def test_the_quick_messages_leave_the_hand_s_last_card_free():
 
 # ---------------------------------------------------------------------- 11: nobody's chair in a computer-only record
 def test_the_viewer_names_a_computer_only_record_s_seats_by_number():
-    from game.rules import game_ids
     from game.replays import seats_of
-    from scenes.replay.view import HudView
+    from game.rulesets import game_ids
+    from scenes.replay.view import hud_view
     from tests.scenes.test_replay import open_viewer, record_text, simulate
 
     for game in game_ids():
@@ -285,10 +302,10 @@ def test_the_viewer_names_a_computer_only_record_s_seats_by_number():
         app = make_app("en")
         scene = open_viewer(app, text=record_text(events))
         assert scene.player is None and scene.naming_seat is None
-        view = HudView(scene, scene.model, None)
-        assert [view.seat_name(s) for s in range(players)] == [f"Player {s + 1}" for s in range(players)]
+        view = hud_view(scene, scene.model, None)
+        assert [view.names.seat_name(s) for s in range(players)] == [f"Player {s + 1}" for s in range(players)]
         if players == 4:
-            assert [view.team_name(t) for t in range(2)] == ["Team 1", "Team 2"]
+            assert [view.names.team_name(t) for t in range(2)] == ["Team 1", "Team 2"]
         key(app, pygame.K_END)
         told = scene.timeline.lines(app.t, "en", None)
         assert len(told) == len(events) and told[-1] is not None  # every line told, the end too
@@ -300,7 +317,7 @@ def test_the_viewer_names_a_computer_only_record_s_seats_by_number():
     events[0] = {**events[0], "seats": seats_of(2, 0, "greedy")}
     app = make_app("en")
     scene = open_viewer(app, text=record_text(events))
-    assert scene.player == 0 and HudView(scene, scene.model, None).seat_name(0) == "You"
+    assert scene.player == 0 and hud_view(scene, scene.model, None).names.seat_name(0) == "You"
 
 
 # ---------------------------------------------------------------------- 14: the words
@@ -313,8 +330,8 @@ def test_a_third_is_one_point_s_third_and_a_capture_names_its_cards_with_article
     assert en.t("narrate.points", count=0) == "0 points" and en.t("narrate.points", count="12") == "12 points"
     assert I18n("de").t("narrate.points", count="⅓") == "⅓ Punkt"
 
-    from game.rules.base import Action
     from game.cards import card
+    from game.rules.base import Action
     from scenes.table.assist import move_text
 
     for lang, want in (("en", "play the Knave of Cups and take the Knave of Coins"),
@@ -349,7 +366,8 @@ def test_each_deck_tile_names_all_its_games_and_the_fans_differ():
 # ---------------------------------------------------------------------- 19: a row that keeps still, a page Enter does not leave
 def test_choosing_custom_house_rules_moves_no_control_of_the_row():
     from game.variants import CUSTOM
-    from tests.scenes.test_game_select import GAME, make_app as games_app, open_games
+    from tests.scenes.test_game_select import GAME, open_games
+    from tests.scenes.test_game_select import make_app as games_app
 
     for lang in ("en", "de"):
         app = games_app(lang)
@@ -357,7 +375,7 @@ def test_choosing_custom_house_rules_moves_no_control_of_the_row():
         panel = next(p for p in scene.panels if p.game.id == GAME.id)
         row = [s.widget for s in panel.slots if s.widget is not panel.edit]
 
-        def layout():
+        def layout(scene=scene, panel=panel, row=row):
             scene._reflow(panel)
             return [(w.name, w.rect.x, w.rect.w, getattr(w, "compact", None)) for w in row if w.visible]
         first = next(q.id for q in GAME.presets_for(panel.players))
@@ -394,8 +412,8 @@ def test_four_player_capture_piles_say_whose_they_are():
     m = scene.model
     assert len(m.piles) == 2
     for t in range(2):
-        text = board.pile_text(scene, t)
-        assert text is None if not m.piles[t] else text == f"{scene.team_name(t)} · {m.piles[t]}"
+        text = board.pile_text(scene.view(), t)
+        assert text is None if not m.piles[t] else text == f"{scene.names.team_name(t)} · {m.piles[t]}"
     drawn = []
     real = board.badge
     board.badge = lambda surface, text, *a, **k: drawn.append(text) or real(surface, text, *a, **k)
@@ -404,7 +422,7 @@ def test_four_player_capture_piles_say_whose_they_are():
     finally:
         board.badge = real
     import sprites.table_draw as draw
-    assert all((f"{scene.team_name(t)} · {m.piles[t]}" if m.piles[t] else scene.team_name(t)) in drawn
+    assert all((f"{scene.names.team_name(t)} · {m.piles[t]}" if m.piles[t] else scene.names.team_name(t)) in drawn
                or m.piles[t] for t in range(2)) and draw.badge is real
     # Two players: the count alone, as before.
     two = table(make_app("en"), game, players=2, seed=11, moves=8)

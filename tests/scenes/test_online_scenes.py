@@ -35,6 +35,7 @@ from game.online import client, headless
 from game.online.serving import start_server_in_thread
 from game.rules.base import play
 from game.settings import Settings
+from game.table_session import ONLINE
 from scenes.app import TICK, App
 from scenes.online import fields, hosting
 from scenes.table import model as M
@@ -89,7 +90,7 @@ def play_to_results(app: App, table: Any, also: Callable[[], None] | None = None
     moves = [0]
 
     def step() -> None:
-        if top(app) is table and table.can_act:
+        if top(app) is table and table.controller.can_act:
             press(app, pygame.K_RETURN)
             moves[0] += 1
         if also is not None:
@@ -187,18 +188,18 @@ def test_host_lobby_table_flow_by_keys(online):
     pump(app, lambda: top(app).name == "table", "the table")
     table = top(app)
     assert app.stack.names()[-3:] == ["online", "online_host", "table"]
-    assert table.session.remote and table.human == 0
+    assert table.session.capabilities is ONLINE and table.human == 0
     assert "suggest" not in table.buttons and "undo" not in table.buttons and "say" in table.buttons
-    pump(app, lambda: table.can_act, "the player's first turn")
+    pump(app, lambda: table.controller.can_act, "the player's first turn")
     # The other hand arrives hidden: the model holds None for each of its cards, drawn face down.
     other = table.model.hands[1]
     assert other and all(c is None for c in other) and all(c is not None for c in table.model.hand)
-    assert len(table.backs[1]) == len(other)
+    assert len(table.motion.backs[1]) == len(other)
     # The friend is called by the name they chose: on their plate and in the told plays.
-    assert table.seat_name(1) == "Bruno" and table.seat_name(0) == table.t("table.you")
+    assert table.names.seat_name(1) == "Bruno" and table.names.seat_name(0) == table.t("table.you")
     assert table.motion.narrator.name(1) == "Bruno"
     if table.players != 4:  # two players: the scores are the seats' own, named alike
-        assert table.team_name(1) == "Bruno" and table.motion.narrator.team(1) == "Bruno"
+        assert table.names.team_name(1) == "Bruno" and table.motion.narrator.team(1) == "Bruno"
     with theme.measure_text() as m:
         app.render(1.0)
     assert "Bruno" in {s for s, _, _ in m.entries}
@@ -206,7 +207,7 @@ def test_host_lobby_table_flow_by_keys(online):
     before = list(table.model.hand)
     press(app, pygame.K_g)
     press(app, pygame.K_z, pygame.KMOD_CTRL)
-    assert table.suggestion is None and table.refusal is None and table.model.hand == before
+    assert table.controller.suggestion is None and table.refusal is None and table.model.hand == before
     # Quick messages: Q opens them, 1 sends the first; the friend's arrives as a bubble by its plate.
     press(app, pygame.K_q)
     assert table.online.menu_open
@@ -218,7 +219,7 @@ def test_host_lobby_table_flow_by_keys(online):
     assert [b[1] for b in table.online.bubbles if b[0] == 1] == ["Thanks"]
     app.render(1.0)
     # A play the server refuses comes back with its rule id and is shown in the player's words.
-    pump(app, lambda: table.can_act, "the player's turn")
+    pump(app, lambda: table.controller.can_act, "the player's turn")
     seen = set(table.model.hand) | set(table.model.table) | {c for _, c in table.model.trick}
     stranger = next(f"{r}{suit}" for r in table.rules.deck.ranks() for suit in "DCSB" if f"{r}{suit}" not in seen)
     assert table.controller.submit(play(stranger))  # sent: only the server judges it
@@ -309,15 +310,15 @@ def test_join_flow_by_keys(server):
     pump(app, lambda: top(app).name in ("online_lobby", "table"), "the lobby")
     pump(app, lambda: top(app).name == "table", "the table")
     table = top(app)
-    assert table.human == 1 and table.session.remote
+    assert table.human == 1 and table.session.capabilities is ONLINE
     # Two moves, then the window leaves the table (Esc, Quit to menu) in the middle of the match…
     moves = [0]
 
     def two_moves() -> None:
-        if top(app) is table and table.can_act:
+        if top(app) is table and table.controller.can_act:
             press(app, pygame.K_RETURN)
             moves[0] += 1
-    pump(app, lambda: moves[0] >= 2 and not table.can_act, "two moves", two_moves)
+    pump(app, lambda: moves[0] >= 2 and not table.controller.can_act, "two moves", two_moves)
     press(app, pygame.K_ESCAPE)
     assert top(app).name == "pause"
     for _ in range(3):
@@ -446,10 +447,10 @@ def test_what_goes_wrong_is_one_translated_line(server, lang, monkeypatch):
 def test_the_model_takes_a_seat_s_redacted_stream():
     """For every game: the seat's redacted stream (other hands None) gives the same hand
     sizes, table, trick and scores as the full record, and the seat's own hand exactly."""
-    from game.ai import make_bot
+    from game.ai.bots import make_bot
     from game.match import Match
     from game.online.redact import seat_events
-    from game.rules import game_ids, make_rules
+    from game.rulesets import game_ids, make_rules
 
     for gid in game_ids():
         rules = make_rules(gid, None, 2 if 2 in get_config().games[gid].players else None)
@@ -529,7 +530,7 @@ def test_the_online_texts_fit_in_every_language(lang):
     cfg = get_config()
     game = next(g for g, c in cfg.games.items() if 4 in c.players)
     s = Session.new(game, None, 4, None, 7, human_seat=0, threaded=False)
-    s.remote = True
+    s.capabilities = ONLINE
     s.lobby = {"seats": [{"name": "Wwwwwwwwwwwwwwwwwwww"} for _ in range(4)]}
     app.open_path("menu")
     table = make_scene(app, "table", session=s)

@@ -23,17 +23,17 @@ import pygame
 import pytest
 
 from game import replays
-from game.ai import BOTS, make_bot
+from game.ai.bots import BOTS, make_bot
 from game.config import get_config
 from game.i18n import I18n
 from game.match import Match
-from game.rules import game_ids, make_rules
+from game.rulesets import game_ids, make_rules
 from game.settings import Settings
 from game.verify import verify_events, verify_file
 from scenes.app import TICK, App
 from scenes.launch import main as launch
+from scenes.registry import make_scene
 from scenes.replay import timeline as T
-from scenes.scene import make_scene
 from scenes.table.narrate import narrate
 from tests.scenes.test_table_model import check
 
@@ -559,18 +559,18 @@ def test_open_hands_shows_the_computer_s_cards_and_the_match_counts_as_practice(
     drawn.clear()
     app.render()
     theirs = set(scene.model.hands[1])
-    assert theirs and theirs <= set(drawn) and board.hands_open(scene)
+    assert theirs and theirs <= set(drawn) and board.hands_open(scene.view())
     assert scene.session.open_hands  # shown once: practice from now on (the save says so)
     rng = random.Random(1)
     for _ in range(20000):
-        if scene.final_panel:
+        if scene.controller.final_panel:
             break
-        if app.stack.top is scene and scene.can_act:
+        if app.stack.top is scene and scene.controller.can_act:
             keyboard_play(app, scene, rng.choice(scene.session.legal_actions()))
         elif app.stack.top is not scene:
             app.stack.pop()  # the results screen: go on
         app.update(TICK)
-    assert scene.final_panel
+    assert scene.controller.final_panel
     stats = json.loads((Path(replays.user_data_dir()) / "stats.json").read_text())
     r = next(iter(stats.values()))
     assert r["practice"] == 1 and r["played"] == 0
@@ -608,15 +608,15 @@ def test_a_finished_window_match_is_kept_for_replays():
     app.stack.push(scene)
     rng = random.Random(2)
     for _ in range(40000):
-        if scene.final_panel:
+        if scene.controller.final_panel:
             break
-        if app.stack.top is scene and scene.can_act:
+        if app.stack.top is scene and scene.controller.can_act:
             keyboard_play(app, scene, rng.choice(scene.session.legal_actions()))
         elif app.stack.top is not scene:
             app.stack.pop()
         app.update(TICK)
     kept = replays.list_kept().matches
-    assert scene.final_panel and len(kept) == 1 and not kept[0].practice
+    assert scene.controller.final_panel and len(kept) == 1 and not kept[0].practice
     assert kept[0].seats == ["human", "easy"]
     tl = T.from_file(kept[0].path)
     assert tl.problem is None and tl.events[1:] == scene.session.match.events[1:]

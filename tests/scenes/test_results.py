@@ -11,11 +11,13 @@ import pytest
 from game.config import get_config
 from game.i18n import I18n
 from game.settings import Settings
+from game.table_session import ONLINE
 from scenes.app import TICK, App
 from scenes.launch import main
 from scenes.menu import MenuScene
+from scenes.registry import register_scene, unregister_scene
 from scenes.results import scene as results
-from scenes.scene import Scene, register_scene, unregister_scene
+from scenes.scene import Scene
 
 GAMES = ("scopa", "cicera", "briscola", "schnapsen")
 LANGS = ("en", "nl", "de", "it")
@@ -304,7 +306,7 @@ def test_an_enter_the_moment_the_match_result_appears_starts_no_new_match():
 
 @pytest.mark.parametrize("game,players", [("scopa", 2), ("scopa", 3), ("scopa", 4), ("schnapsen", 2)])
 def test_the_results_name_the_seats_as_the_table_does(game, players):
-    from scenes.scene import make_scene
+    from scenes.registry import make_scene
 
     app = make_app()
     app.open_path("menu")
@@ -312,9 +314,9 @@ def test_the_results_name_the_seats_as_the_table_does(game, players):
                        threaded=False, preselect=False)
     s, de, _ = demo(game, players=players)
     cols = results.breakdown(app.i18n.t, s.rules, de, 0, "en").columns
-    assert cols == [table.team_name(t) for t in range(s.rules.teams)]
+    assert cols == [table.names.team_name(t) for t in range(s.rules.teams)]
     if players < 4:  # a seat is its own team: the names on the plates
-        assert cols == [table.seat_name(seat) for seat in range(players)]
+        assert cols == [table.names.seat_name(seat) for seat in range(players)]
 
 
 def test_menu_button_returns_to_the_menu_by_tab_and_enter():
@@ -455,7 +457,7 @@ def test_an_online_match_end_has_no_replay_row_and_no_room_kept_for_it():
     local, _ = open_over_table(app, "scopa", to_end=True)
     assert local.offers_replay and {"watch_replay", "save_record"} <= {w.name for w in local.ui.widgets}
     s, de, me = demo("scopa", True)
-    remote = NS(**{k: getattr(s, k) for k in ("rules", "match", "human_seat", "seed")}, remote=True)
+    remote = NS(**{k: getattr(s, k) for k in ("rules", "match", "human_seat", "seed")}, capabilities=ONLINE)
     app.stack.push(FakeTable(app))
     assert app.open_scene("results", session=remote, deal_end=de, match_end=me)
     online = app.stack.top

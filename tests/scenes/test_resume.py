@@ -20,7 +20,7 @@ from game.i18n import I18n
 from game.session import Session
 from game.settings import Settings
 from scenes.app import TICK, App
-from scenes.scene import make_scene
+from scenes.registry import make_scene
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,7 +84,7 @@ def test_the_menu_offers_the_saved_match_and_enter_resumes_it_exactly(game, play
     for _ in range(10):
         app.update(TICK)
     app.render()
-    assert sorted(table.hand) == sorted(c.code for c in s.view().hand) or not s.human_to_act
+    assert sorted(table.model.hand) == sorted(c.code for c in s.view().hand) or not s.human_to_act
 
 
 def test_a_click_on_continue_resumes_and_the_offer_follows_the_language():

@@ -55,5 +55,4 @@ def test_large_type_keeps_the_font_s_own_accent_and_widths_follow_the_text():
     pygame.font.init()
     big = theme.font("sans_bold", 24)
     assert theme.render_line(big, "Cìcera", theme.CREAM).get_size() == big.render("Cìcera", True, theme.CREAM).get_size()
-    small = theme.font("sans_bold", 11)
     assert abs(theme.text("Cìcera", "sans_bold", 11).get_width() - theme.text_width("Cìcera", "sans_bold", 11)) <= 1

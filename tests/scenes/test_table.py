@@ -13,7 +13,8 @@ from game.i18n import I18n
 from game.rules.base import CLOSE, EXCHANGE, IllegalAction
 from game.settings import Settings
 from scenes.app import TICK, App
-from scenes.scene import make_scene
+from scenes.registry import make_scene
+from scenes.table import board
 from sprites import table_layout as TL
 from sprites.table_layout import CANVAS, TableLayout
 
@@ -56,23 +57,23 @@ def keyboard_play(app: App, scene, action) -> None:
     if action == EXCHANGE:
         key(app, pygame.K_x)
         return
-    i = scene.hand.index(action.card.code)
+    i = scene.model.hand.index(action.card.code)
     if i < 9:
         key(app, pygame.K_1 + i)
     else:
         key(app, pygame.K_1)
         for _ in range(i):
             key(app, pygame.K_RIGHT)
-    assert scene.cursor == i
+    assert scene.controller.cursor == i
     key(app, pygame.K_RETURN)
-    if scene.mode is None:
+    if scene.controller.mode is None:
         return
-    if action not in scene.cands:
+    if action not in scene.controller.cands:
         assert scene.capture_game and not action.capture
         key(app, pygame.K_p)
         return
-    for _ in range(len(scene.cands)):
-        if scene.cands[scene.cand_i] == action:
+    for _ in range(len(scene.controller.cands)):
+        if scene.controller.cands[scene.controller.cand_i] == action:
             break
         key(app, pygame.K_TAB)
     key(app, pygame.K_RETURN)
@@ -80,7 +81,7 @@ def keyboard_play(app: App, scene, action) -> None:
 
 def free_felt_point(scene) -> tuple[int, int]:
     area = scene.layout.table_area()
-    rects = [scene.card_rect(c) for c in scene.table]
+    rects = [board.card_rect(scene.view(), c) for c in scene.model.table]
     for x, y in itertools.product(range(area.x + 4, area.right - 4, 9), range(area.y + 4, area.bottom - 4, 9)):
         if not any(r.inflate(4, 4).collidepoint(x, y) for r in rects if r is not None):
             return x, y
@@ -95,27 +96,27 @@ def mouse_play(app: App, scene, action) -> None:
             click(app, scene.buttons["close"].rect.center)
         return
     code = action.card.code
-    r = scene.card_rect(code)
+    r = board.card_rect(scene.view(), code)
     click(app, (r.x + 6, r.bottom - 24))  # the visible edge of an overlapped card
-    if scene.mode is None and scene.selected == code:
-        r = scene.card_rect(code)
+    if scene.controller.mode is None and scene.controller.selected == code:
+        r = board.card_rect(scene.view(), code)
         click(app, (r.x + 6, r.bottom - 24))  # one click chooses the card, a second plays it
         return
-    if scene.mode == "marriage":
+    if scene.controller.mode == "marriage":
         b = scene.ask_buttons[0 if action.marriage else 1]
         click(app, b.rect.center)
         return
-    if scene.mode != "capture":
+    if scene.controller.mode != "capture":
         return
     if not action.capture:
         click(app, free_felt_point(scene))
         return
     for c in action.capture:
-        if scene.mode != "capture":
+        if scene.controller.mode != "capture":
             break
-        click(app, scene.card_rect(c.code).center)
-    if scene.mode == "capture":
-        r = scene.card_rect(code)
+        click(app, board.card_rect(scene.view(), c.code).center)
+    if scene.controller.mode == "capture":
+        r = board.card_rect(scene.view(), code)
         click(app, (r.x + 6, r.bottom - 24))  # a second click on the chosen card confirms
 
 
@@ -196,7 +197,7 @@ def test_every_legal_action_is_reachable(how, game, players, deck, seeds, moves_
     seen_kinds = set()
     for seed, moves in positions(game, players, seeds, moves_list):
         scene = table(app, game, players, deck, seed, moves)
-        if not scene.can_act:
+        if not scene.controller.can_act:
             continue
         rec = Recorder(scene.session)
         scene.session.submit = rec
@@ -205,9 +206,9 @@ def test_every_legal_action_is_reachable(how, game, players, deck, seeds, moves_
             (keyboard_play if how == "keyboard" else mouse_play)(app, scene, action)
             assert rec.actions[before:] == [action], f"{how}: wanted {action}, got {rec.actions[before:]}"
             seen_kinds.add((action.kind, bool(action.capture), len(action.capture) > 1, action.marriage))
-            key(app, pygame.K_ESCAPE) if scene.selected else None
-            scene._clear_choice()
-            scene.marriage_toggle = False
+            key(app, pygame.K_ESCAPE) if scene.controller.selected else None
+            scene.controller.clear_choice()
+            scene.controller.marriage_toggle = False
     # The positions cover the interesting shapes: multi-card captures, exchanges, marriages.
     if game in ("scopa", "cicera"):
         assert ("play", True, True, False) in seen_kinds
@@ -222,8 +223,8 @@ def test_every_legal_action_is_reachable(how, game, players, deck, seeds, moves_
 def _scopa_with_capture(app, lang_seed_range=range(1, 40)):
     for seed in lang_seed_range:
         scene = table(app, "scopa", 2, None, seed, 2)
-        for code in scene.hand:
-            if any(a.capture for a in scene.candidates_for(code)):
+        for code in scene.model.hand:
+            if any(a.capture for a in scene.controller.candidates_for(code)):
                 return scene, code
     raise AssertionError("no position with a capture")
 
@@ -233,15 +234,15 @@ def test_an_illegal_choice_is_refused_in_the_players_language_and_nothing_change
     app = make_app(lang)
     scene, code = _scopa_with_capture(app)
     events = len(scene.session.match.events)
-    hand, tbl = list(scene.hand), list(scene.table)
-    key(app, pygame.K_1 + scene.hand.index(code))
+    hand, tbl = list(scene.model.hand), list(scene.model.table)
+    key(app, pygame.K_1 + scene.model.hand.index(code))
     key(app, pygame.K_p)  # place only, though the card can capture
     assert scene.refusal is not None
-    name = scene.card_name(code)
+    name = scene.names.card_name(code)
     assert scene.refusal[0] == app.t("refusals.capture_mandatory", card=name)
     assert name in scene.refusal[0] and "{" not in scene.refusal[0]
-    assert len(scene.session.match.events) == events and scene.hand == hand and scene.table == tbl
-    assert scene.can_act
+    assert len(scene.session.match.events) == events and scene.model.hand == hand and scene.model.table == tbl
+    assert scene.controller.can_act
     app.render()  # the refusal banner draws
 
 
@@ -265,9 +266,9 @@ def test_refusal_params_become_card_names():
     scene = table(app, "schnapsen", 2, "schnapsen-german", 5, 0)
     # In the German pack "C" is Herz (hearts).
     e = IllegalAction("must_follow_suit", "x", led="KC", options="AC, 10C")
-    text = scene.refusal_text(e)
+    text = scene.controller.refusal_text(e)
     assert "Ass oder 10 (Herz)" in text and "AC" not in text
-    beat = scene.refusal_text(IllegalAction("must_follow_and_beat", "x", led="KC", options="AC"))
+    beat = scene.controller.refusal_text(IllegalAction("must_follow_and_beat", "x", led="KC", options="AC"))
     assert "Herz-König" in beat
 
 
@@ -275,17 +276,17 @@ def test_a_wrong_mouse_built_set_is_refused_by_the_rules():
     app = make_app()
     for seed in range(1, 80):
         scene = table(app, "scopa", 2, None, seed, 2)
-        if not scene.can_act:
+        if not scene.controller.can_act:
             continue
-        for code in scene.hand:
-            caps = [a for a in scene.candidates_for(code) if a.capture]
-            others = [t for t in scene.table if all(t not in {c.code for c in a.capture} for a in caps)]
+        for code in scene.model.hand:
+            caps = [a for a in scene.controller.candidates_for(code) if a.capture]
+            others = [t for t in scene.model.table if all(t not in {c.code for c in a.capture} for a in caps)]
             if len(caps) >= 2 and others:
-                r = scene.card_rect(code)
+                r = board.card_rect(scene.view(), code)
                 click(app, (r.x + 6, r.bottom - 24))
-                assert scene.mode == "capture"
+                assert scene.controller.mode == "capture"
                 events = len(scene.session.match.events)
-                click(app, scene.card_rect(others[0]).center)
+                click(app, board.card_rect(scene.view(), others[0]).center)
                 click(app, (r.x + 6, r.bottom - 24))
                 assert scene.refusal is not None and len(scene.session.match.events) == events
                 return
@@ -305,22 +306,22 @@ def test_every_batch_is_saved_and_a_resumed_table_shows_the_same_position(_priva
     session, problem = saves.resume_session(threaded=False)
     assert problem is None
     again = make_scene(app, "table", session=session)
-    assert sorted(again.hand) == sorted(c.code for c in session.view().hand)
+    assert sorted(again.model.hand) == sorted(c.code for c in session.view().hand)
     for _ in range(20):  # the bot answers, the trick is gathered, both draw
         again.update(TICK)
-    assert again.idle and again.can_act
-    assert sorted(again.hand) == sorted(c.code for c in session.view().hand)
-    assert len(again.sprites) >= len(again.hand) + len(again.backs[1])
+    assert again.motion.idle and again.controller.can_act
+    assert sorted(again.model.hand) == sorted(c.code for c in session.view().hand)
+    assert len(again.motion.sprites) >= len(again.model.hand) + len(again.motion.backs[1])
 
 
 def test_hints_key_toggles_the_setting_and_the_outline():
     app = make_app(hints=True)
     scene, code = _scopa_with_capture(app)
-    key(app, pygame.K_1 + scene.hand.index(code))
-    assert scene._highlights(), "with hints the cursor card shows what it would take"
+    key(app, pygame.K_1 + scene.model.hand.index(code))
+    assert board.highlights_of(scene.view()), "with hints the cursor card shows what it would take"
     key(app, pygame.K_h)
     assert app.settings.hints is False
-    assert not scene._highlights()
+    assert not board.highlights_of(scene.view())
 
 
 def test_escape_opens_the_pause_overlay_and_quit_goes_to_the_menu_with_the_match_saved(_private_home):
@@ -343,12 +344,12 @@ def test_escape_opens_the_pause_overlay_and_quit_goes_to_the_menu_with_the_match
 def test_selection_glow_and_capture_highlight_are_drawn():
     app = make_app()
     scene, code = _scopa_with_capture(app)
-    key(app, pygame.K_1 + scene.hand.index(code))
+    key(app, pygame.K_1 + scene.model.hand.index(code))
     key(app, pygame.K_RETURN)
-    if scene.mode == "capture":
-        hi = scene._highlights()
+    if scene.controller.mode == "capture":
+        hi = board.highlights_of(scene.view())
         assert hi[code][1] == 1.0
-        assert any(c.code in hi for c in scene.cands[scene.cand_i].capture)
+        assert any(c.code in hi for c in scene.controller.cands[scene.controller.cand_i].capture)
     app.render()
 
 
@@ -358,22 +359,22 @@ def test_random_seeds_start_a_table_in_every_language():
         g = random.Random(lang).choice(["scopa", "briscola", "schnapsen", "cicera"])
         scene = table(app, g, 4 if g == "cicera" else 2, None, 9, 3)
         app.render()
-        assert scene.seat_name(scene.human) == app.t("table.you")
+        assert scene.names.seat_name(scene.human) == app.t("table.you")
 
 
 # ---------------------------------------------------------------------- motion and call-outs
 def test_cards_fly_rather_than_teleport_and_a_scopa_is_called_out():
     app = make_app(speed="normal")
     scene = table(app, "scopa", 2, None, 6, 2)
-    assert scene.can_act
+    assert scene.controller.can_act
     action = scene.session.legal_actions()[0]
     code = action.card.code
-    start = scene.sprites[code].value()[:2]
+    start = scene.motion.sprites[code].value()[:2]
     keyboard_play(app, scene, action)
     positions_seen = []
     for _ in range(40):
         app.update(TICK)
-        sp = scene.sprites.get(code)
+        sp = scene.motion.sprites.get(code)
         if sp is not None:
             positions_seen.append(sp.value()[:2])
     end = positions_seen[-1] if positions_seen else start
@@ -382,16 +383,16 @@ def test_cards_fly_rather_than_teleport_and_a_scopa_is_called_out():
     # A capture that clears the table is called out, in the game's own word, as it lands.
     for _ in range(200):
         app.update(TICK)
-        if scene.idle and scene.table:
+        if scene.motion.idle and scene.model.table:
             break
-    seen = set(scene.hand) | set(scene.table)
-    card = next(c.code for c in scene.rules.cards if c.code not in seen and c.code not in scene.sprites)
-    scene.queue.append({"event": "play", "seat": 1, "card": card, "capture": list(scene.table), "bonuses": ["scopa"]})
+    seen = set(scene.model.hand) | set(scene.model.table)
+    card = next(c.code for c in scene.rules.cards if c.code not in seen and c.code not in scene.motion.sprites)
+    scene.motion.queue.append({"event": "play", "seat": 1, "card": card, "capture": list(scene.model.table), "bonuses": ["scopa"]})
     texts = set()
     for _ in range(120):
         app.update(TICK)
-        texts |= {c.text for c in scene.callouts}
-    assert "Scopa!" in texts and not scene.table
+        texts |= {c.text for c in scene.motion.callouts}
+    assert "Scopa!" in texts and not scene.model.table
     app.render()
 
 

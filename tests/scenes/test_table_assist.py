@@ -13,11 +13,12 @@ import pytest
 from game.ai.suggest import suggest_for
 from game.cards import card
 from game.config import get_config
-from game.rules import game_ids
 from game.rules.base import CLOSE, play
+from game.rulesets import game_ids
 from game.session import Session
 from scenes.app import TICK
-from scenes.scene import make_scene
+from scenes.registry import make_scene
+from scenes.table import board
 from tests.scenes.test_table import click, key, keyboard_play, make_app, table
 from tests.scenes.test_table_e2e import results_log  # noqa: F401 - the stand-in results screen
 
@@ -25,12 +26,12 @@ from tests.scenes.test_table_e2e import results_log  # noqa: F401 - the stand-in
 def settle(app, scene, ticks: int = 400) -> None:
     for _ in range(ticks):
         app.update(TICK)
-        if scene.can_act or scene.session.over:
+        if scene.controller.can_act or scene.session.over:
             return
 
 
 def edge(scene, code):
-    r = scene.card_rect(code)
+    r = board.card_rect(scene.view(), code)
     return (r.x + 6, r.bottom - 24)  # the visible edge of an overlapped card
 
 
@@ -52,11 +53,11 @@ def test_g_suggests_the_normal_levels_move_and_enter_plays_it(gid, _private_home
     assert scene.session.suggestions == 1
     scene.draw(app.canvas)  # the card outlined and the line drawn, in any game
     if sg.action.kind == "play":
-        assert scene.selected == sg.action.card.code
+        assert scene.controller.selected == sg.action.card.code
         key(app, pygame.K_RETURN)
     else:
         keyboard_play(app, scene, sg.action)
-    assert scene.submitted[-1] == sg.action
+    assert scene.controller.submitted[-1] == sg.action
     assert scene.controller.current_suggestion() is None  # it held for that decision only
 
 
@@ -70,7 +71,7 @@ def test_the_suggest_button_and_its_line_in_the_players_language(_private_home):
     from scenes.table.assist import suggestion_line
 
     line = suggestion_line(scene, sg)
-    assert line.startswith("Consiglio: ") and scene.card_name(sg.action.card.code) in line
+    assert line.startswith("Consiglio: ") and scene.names.card_name(sg.action.card.code) in line
 
 
 def test_a_threaded_suggestion_is_worked_out_while_frames_go_on(_private_home):
@@ -100,15 +101,15 @@ def test_a_match_with_suggestions_counts_as_suggested(results_log, _private_home
     rng = random.Random(9)
     asked = False
     for _ in range(6000):
-        if scene.final_panel:
+        if scene.controller.final_panel:
             break
-        if app.stack.top is scene and scene.can_act:
+        if app.stack.top is scene and scene.controller.can_act:
             if not asked:
                 key(app, pygame.K_g)
                 asked = True
             keyboard_play(app, scene, rng.choice(scene.session.legal_actions()))
         app.update(TICK)
-    assert asked and scene.final_panel
+    assert asked and scene.controller.final_panel
     records = json.loads((_private_home / "stats.json").read_text())
     r = next(iter(records.values()))
     assert r["played"] == 1 and r["suggested"] == 1 and r["practice"] == 0
@@ -123,12 +124,12 @@ def test_one_click_chooses_a_card_and_a_second_click_plays_it(_private_home):
     first, other = legal[0], legal[1]
     n = len(scene.session.decisions)
     click(app, edge(scene, first))
-    assert scene.selected == first and len(scene.session.decisions) == n and not scene.submitted
+    assert scene.controller.selected == first and len(scene.session.decisions) == n and not scene.controller.submitted
     assert app.t("confirm.play_selected")  # the status says how to play it
     click(app, edge(scene, other))  # another card: chosen instead, still nothing played
-    assert scene.selected == other and len(scene.session.decisions) == n
+    assert scene.controller.selected == other and len(scene.session.decisions) == n
     click(app, edge(scene, other))
-    assert scene.submitted[-1].card.code == other and len(scene.session.decisions) > n
+    assert scene.controller.submitted[-1].card.code == other and len(scene.session.decisions) > n
 
 
 def test_enter_plays_the_card_chosen_by_a_click_and_esc_drops_it(_private_home):
@@ -138,10 +139,10 @@ def test_enter_plays_the_card_chosen_by_a_click_and_esc_drops_it(_private_home):
     code = scene.session.legal_actions()[0].card.code
     click(app, edge(scene, code))
     key(app, pygame.K_ESCAPE)
-    assert scene.selected is None and app.stack.top is scene  # dropped, not paused
+    assert scene.controller.selected is None and app.stack.top is scene  # dropped, not paused
     click(app, edge(scene, code))
     key(app, pygame.K_RETURN)
-    assert scene.submitted[-1].card.code == code
+    assert scene.controller.submitted[-1].card.code == code
 
 
 # ---------------------------------------------------------------------- closing asks first
@@ -162,16 +163,16 @@ def test_c_asks_before_closing_and_esc_cancels(_private_home):
     app = make_app()
     scene = _can_close(app)
     key(app, pygame.K_c)
-    assert scene.confirming == "close" and not _closed(scene)
+    assert scene.controller.confirming == "close" and not _closed(scene)
     scene.draw(app.canvas)  # the question is drawn
     key(app, pygame.K_ESCAPE)
-    assert scene.confirming is None and not _closed(scene) and app.stack.top is scene
+    assert scene.controller.confirming is None and not _closed(scene) and app.stack.top is scene
     key(app, pygame.K_c)
     key(app, pygame.K_RIGHT)  # anything else drops the question too
-    assert scene.confirming is None and not _closed(scene)
+    assert scene.controller.confirming is None and not _closed(scene)
     key(app, pygame.K_c)
     key(app, pygame.K_RETURN)
-    assert _closed(scene) and scene.submitted[-1] == CLOSE
+    assert _closed(scene) and scene.controller.submitted[-1] == CLOSE
 
 
 def test_the_close_button_needs_a_second_click(_private_home):
@@ -180,7 +181,7 @@ def test_the_close_button_needs_a_second_click(_private_home):
     b = scene.buttons["close"]
     label = b.label()
     click(app, b.rect.center)
-    assert scene.confirming == "close" and not _closed(scene) and b.label() != label
+    assert scene.controller.confirming == "close" and not _closed(scene) and b.label() != label
     click(app, b.rect.center)
     assert _closed(scene)
 
@@ -190,7 +191,7 @@ def test_a_click_on_the_felt_drops_the_close_question(_private_home):
     scene = _can_close(app)
     click(app, scene.buttons["close"].rect.center)
     click(app, (640, 200))
-    assert scene.confirming is None and not _closed(scene)
+    assert scene.controller.confirming is None and not _closed(scene)
 
 
 # ---------------------------------------------------------------------- R explains itself
@@ -199,16 +200,16 @@ def test_r_says_why_no_marriage_can_be_declared(_private_home):
     for seed in range(1, 60):
         scene = table(app, "schnapsen", seed=seed, moves=2)
         settle(app, scene)
-        if scene.can_act and not any(a.marriage for a in scene.session.legal_actions()):
+        if scene.controller.can_act and not any(a.marriage for a in scene.session.legal_actions()):
             break
     else:
         raise AssertionError("no position without a marriage")
     events = list(scene.session.match.events)
     key(app, pygame.K_r)
-    assert not scene.marriage_toggle and scene.session.match.events == events
+    assert not scene.controller.marriage_toggle and scene.session.match.events == events
     # The rules' own reason for declaring with one of the hand cards, in the player's words.
     m = scene.session.match
-    refusals = [scene.rules.explain_refusal(m.state, play(c, marriage=True)) for c in scene.hand]
+    refusals = [scene.rules.explain_refusal(m.state, play(c, marriage=True)) for c in scene.model.hand]
     assert all(e.rule.startswith("marriage_") for e in refusals)
     assert scene.refusal is not None
     assert scene.refusal[0] in {scene.controller.refusal_text(e) for e in refusals}
@@ -224,7 +225,7 @@ def test_r_still_toggles_when_a_marriage_can_be_declared(_private_home):
     else:
         raise AssertionError("no position with a marriage")
     key(app, pygame.K_r)
-    assert scene.marriage_toggle and scene.refusal is None
+    assert scene.controller.marriage_toggle and scene.refusal is None
 
 
 # ---------------------------------------------------------------------- a marriage shows its partner
@@ -258,13 +259,13 @@ def test_a_declared_marriage_shows_its_partner_card_face_up(_private_home):
     start = len(before.match.events)
     for _ in range(900):
         app.update(TICK)
-        if any(sp.code == partner and sp.key.startswith("b") for sp in scene.sprites.values()):
+        if any(sp.code == partner and sp.key.startswith("b") for sp in scene.motion.sprites.values()):
             seen = True
-        if scene.can_act and len(scene.session.match.events) > start:
+        if scene.controller.can_act and len(scene.session.match.events) > start:
             break
     assert seen
     # Once shown, it is face down again in North's hand.
-    assert not any(sp.code == partner and sp.key.startswith("b") for sp in scene.sprites.values())
+    assert not any(sp.code == partner and sp.key.startswith("b") for sp in scene.motion.sprites.values())
 
 
 # ---------------------------------------------------------------------- the screenshot

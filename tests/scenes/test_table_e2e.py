@@ -10,11 +10,12 @@ import time
 import pygame
 import pytest
 
-from game.ai import BOTS
+from game.ai.bots import BOTS
 from game.ai.greedy import GreedyBot
 from game.verify import verify_events
 from scenes.app import TICK
-from scenes.scene import Scene, make_scene, register_scene, unregister_scene
+from scenes.registry import make_scene, register_scene, unregister_scene
+from scenes.scene import Scene
 from tests.scenes.test_table import keyboard_play, make_app
 
 
@@ -49,12 +50,12 @@ def play_match(game: str, players: int, options: dict, seed: int, deck: str | No
     rng = random.Random(seed)
     decisions = 0
     for _ in range(max_ticks):
-        if scene.final_panel:
+        if scene.controller.final_panel:
             break
-        if app.stack.top is scene and scene.can_act:
+        if app.stack.top is scene and scene.controller.can_act:
             action = rng.choice(scene.session.legal_actions())
             keyboard_play(app, scene, action)
-            assert scene.submitted[-1] == action
+            assert scene.controller.submitted[-1] == action
             decisions += 1
         app.update(TICK)
     return app, scene, decisions
@@ -62,7 +63,7 @@ def play_match(game: str, players: int, options: dict, seed: int, deck: str | No
 
 def check_match(scene, log, home, decisions):
     events = scene.session.match.events
-    assert scene.session.over and scene.final_panel
+    assert scene.session.over and scene.controller.final_panel
     verdict = verify_events(events)
     assert verdict.ok, str(verdict)
     deal_ends = [e for e in events if e["event"] == "deal_end"]
@@ -75,7 +76,7 @@ def check_match(scene, log, home, decisions):
     assert sum(r["played"] for r in stats.values()) == 1
     assert not (home / "match.json").exists()
     # The model the table built from the events agrees with the record's totals.
-    assert scene.totals == events[-1]["totals"]
+    assert scene.model.totals == events[-1]["totals"]
 
 
 @pytest.mark.parametrize("players,seed", [(2, 21), (4, 22)])
@@ -96,13 +97,13 @@ def test_a_briscola_deal_by_keyboard(results_log, _private_home):
     app, scene, n = play_match("briscola", 2, {"format": "single"}, 41, lang="de")
     check_match(scene, results_log, _private_home, n)
     assert n == 20
-    assert sum(scene.card_points) == 120  # every card point counted by the table from trick events
+    assert sum(scene.model.card_points) == 120  # every card point counted by the table from trick events
 
 
 def test_a_schnapsen_bummerl_by_keyboard(results_log, _private_home):
     app, scene, n = play_match("schnapsen", 2, {}, 51, lang="nl")
     check_match(scene, results_log, _private_home, n)
-    assert 0 in scene.totals  # a Bummerl ends when someone's seven are gone
+    assert 0 in scene.model.totals  # a Bummerl ends when someone's seven are gone
     kinds = {e["event"] for e in scene.session.match.events}
     assert "draw" in kinds
 
@@ -112,7 +113,7 @@ def test_without_a_results_screen_the_table_summarises_and_plays_on(_private_hom
 
     monkeypatch.setitem(R.SCENES, "results", R.SceneSpec("results", "scenes.no_results_here"))
     app, scene, n = play_match("briscola", 2, {"format": "match", "deals_to_win": 2}, 43)
-    assert scene.session.over and scene.final_panel
+    assert scene.session.over and scene.controller.final_panel
     assert verify_events(scene.session.match.events).ok
 
 
@@ -152,14 +153,14 @@ def test_the_window_keeps_drawing_while_a_bot_thinks_and_leaving_stops_it(monkey
         app.update(TICK)
         app.render()
     assert app.frames == frames + 30 and scene.session.thinking
-    assert not scene.can_act
+    assert not scene.controller.can_act
     GATE.set()
     for _ in range(2000):  # give the worker real time to finish (no timing is asserted)
         app.update(TICK)
-        if scene.can_act:
+        if scene.controller.can_act:
             break
         time.sleep(0.002)
-    assert scene.can_act
+    assert scene.controller.can_act
     # Leaving while a bot thinks: Esc, Quit to menu; the match is kept.
     GATE.clear()
     keyboard_play(app, scene, scene.session.legal_actions()[0])
@@ -184,6 +185,6 @@ def test_an_all_ai_table_plays_itself_and_records_nothing(results_log, _private_
         app.update(TICK)
         if results_log:
             break
-    assert results_log and not scene.can_act
+    assert results_log and not scene.controller.can_act
     assert verify_events(scene.session.match.events).ok
     assert not (_private_home / "match.json").exists() and not (_private_home / "stats.json").exists()

@@ -7,7 +7,8 @@ import pytest
 
 from audio.cues import sounds_for, sounds_for_batch
 from scenes.app import TICK
-from scenes.scene import Scene, make_scene, register_scene, unregister_scene
+from scenes.registry import make_scene, register_scene, unregister_scene
+from scenes.scene import Scene
 from tests.scenes.test_table import keyboard_play, make_app
 
 
@@ -61,9 +62,9 @@ def test_a_deal_played_at_the_table_asks_for_each_events_sounds(results_stand_in
     rng = random.Random(seed)
     for _ in range(40000):
         if set(audio.heard) & {"deal_won", "deal_lost", "match_won", "match_lost"} or (
-                scene.session.over and scene.idle):
+                scene.session.over and scene.motion.idle):
             break
-        if app.stack.top is scene and scene.can_act:
+        if app.stack.top is scene and scene.controller.can_act:
             keyboard_play(app, scene, rng.choice(scene.session.legal_actions()))
         app.update(TICK)
     events = scene.session.match.events

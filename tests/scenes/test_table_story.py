@@ -30,7 +30,7 @@ def play_until(app, scene, done, max_ticks: int = 6000, choose=lambda legal: leg
     for _ in range(max_ticks):
         if done():
             return
-        if app.stack.top is scene and scene.can_act:
+        if app.stack.top is scene and scene.controller.can_act:
             keyboard_play(app, scene, choose(scene.session.legal_actions()))
         app.update(TICK)
     raise AssertionError("the table never got there")
@@ -66,7 +66,7 @@ def test_the_caption_and_the_log_tell_a_seeded_deal(lang):
 
     def three_of_mine() -> bool:
         return sum(1 for e in scene.story.shown_events() if e["event"] == "play" and e["seat"] == 0) >= 3 \
-            and scene.idle
+            and scene.motion.idle
 
     play_until(app, scene, three_of_mine)
     last = bot_plays(scene)[-1]
@@ -134,13 +134,13 @@ def test_every_computer_play_rests_on_the_table_with_its_plate_lit(game, players
     for _ in range(20000):
         if seen >= 10:
             break
-        if scene.can_act:
+        if scene.controller.can_act:
             keyboard_play(app, scene, scene.session.legal_actions()[0])
         app.update(TICK)
         clock += TICK
         now = snapshot()
         if now == prev:
-            if start is not None and scene.motion.caption == start[2] and not scene.idle:
+            if start is not None and scene.motion.caption == start[2] and not scene.motion.idle:
                 assert scene._active_seat() == start[0]  # the acting seat's plate is lit meanwhile
             continue
         if start is not None:
@@ -151,7 +151,7 @@ def test_every_computer_play_rests_on_the_table_with_its_plate_lit(game, players
         if played:
             start = (played[0], clock, scene.motion.caption)
             seen += 1
-            who = scene.seat_name(played[0], subject=True)
+            who = scene.names.seat_name(played[0], subject=True)
             assert scene.motion.caption.startswith(who) and scene._active_seat() == played[0]
         prev = now
     assert seen >= 10
@@ -162,22 +162,22 @@ def test_a_finished_trick_waits_for_a_click_or_a_key():
     app = make_app(trick_hold="click")
     scene = table(app, "briscola", players=2, seed=41, moves=0)
     play_until(app, scene, lambda: scene.motion.waiting)
-    assert len(scene.trick) == 2 and not scene.can_act and not scene.idle
+    assert len(scene.model.trick) == 2 and not scene.controller.can_act and not scene.motion.idle
     settle(app, 600)  # ten seconds: it stays
-    assert scene.motion.waiting and len(scene.trick) == 2
+    assert scene.motion.waiting and len(scene.model.trick) == 2
     app.render()
     click(app, free_felt_point(scene))
     settle(app, 5)
-    assert not scene.motion.waiting and len(scene.trick) < 2
+    assert not scene.motion.waiting and len(scene.model.trick) < 2
     # The next one: Enter gathers it (and plays nothing); Esc would pause instead.
     play_until(app, scene, lambda: scene.motion.waiting)
-    before = list(scene.submitted)
+    before = list(scene.controller.submitted)
     key(app, pygame.K_ESCAPE)
     assert app.stack.top.name == "pause" and scene.motion.waiting
     app.stack.pop()
     key(app, pygame.K_RETURN)
     settle(app, 5)
-    assert not scene.motion.waiting and scene.submitted == before
+    assert not scene.motion.waiting and scene.controller.submitted == before
 
 
 def test_a_timed_trick_stays_its_time_unless_clicked():
@@ -200,7 +200,7 @@ def test_t_shows_the_last_trick_and_a_click_on_a_pile_shows_what_it_took():
     app = make_app()
     scene = table(app, "briscola", players=2, seed=43, moves=0)
     play_until(app, scene, lambda: sum(e["event"] == "trick" for e in scene.story.shown_events()) >= 3
-               and scene.can_act)
+               and scene.controller.can_act)
     tricks = [e for e in scene.story.shown_events() if e["event"] == "trick"]
     key(app, pygame.K_t)
     review = app.stack.top
@@ -210,7 +210,7 @@ def test_t_shows_the_last_trick_and_a_click_on_a_pile_shows_what_it_took():
     assert take.winner == tricks[-1]["winner"]
     app.render()
     key(app, pygame.K_SPACE)  # any key closes it
-    assert app.stack.top is scene and scene.can_act
+    assert app.stack.top is scene and scene.controller.can_act
     # A click on the other pile: the last trick that went there (if it took one).
     other = 1 - scene.human_team
     click(app, scene.layout.pile(other).bounds(scene.deck.aspect).center)
@@ -237,10 +237,10 @@ def test_t_shows_the_last_trick_and_a_click_on_a_pile_shows_what_it_took():
 def test_your_pile_in_a_capture_game_with_the_running_tally():
     app = make_app(running_tally=True)
     scene = table(app, "cicera", players=4, deck="bresciane", seed=31, moves=0)
-    play_until(app, scene, lambda: sum(len(p) for p in scene.motion.narrator.deal.piles) >= 8 and scene.can_act)
+    play_until(app, scene, lambda: sum(len(p) for p in scene.motion.narrator.deal.piles) >= 8 and scene.controller.can_act)
     deal = scene.motion.narrator.deal
     tally = scene.rules.tally(deal.piles, deal.bonuses)
-    notes = [row[3] for row in hud.score_rows(scene)]
+    notes = [row[3] for row in hud.score_rows(scene.view())]
     for team, note in enumerate(notes):
         assert app.t("story.tally_now", points=tally.points[team]) in note
     click(app, scene.layout.pile(scene.human_team).bounds(scene.deck.aspect).center)
@@ -251,7 +251,7 @@ def test_your_pile_in_a_capture_game_with_the_running_tally():
     app.render()
     key(app, pygame.K_ESCAPE)
     app.set_setting("running_tally", False)
-    assert all("+" not in row[3] for row in hud.score_rows(scene))
+    assert all("+" not in row[3] for row in hud.score_rows(scene.view()))
 
 
 # ---------------------------------------------------------------------- resume
@@ -336,7 +336,7 @@ def test_whose_turn_is_shown_while_a_bot_thinks_and_while_its_play_is_shown():
     scene = table(app, "briscola", players=2, seed=8, moves=0)
     lit = set()
     for _ in range(600):
-        if scene.can_act:
+        if scene.controller.can_act:
             keyboard_play(app, scene, scene.session.legal_actions()[0])
         app.update(TICK)
         lit.add(scene._active_seat())
@@ -380,7 +380,7 @@ def test_a_screenshot_opens_the_panel_over_the_table():
 
 # ---------------------------------------------------------------------- every panel fits, everywhere
 def _panel_views() -> list[tuple[str, int]]:
-    from game.rules import game_ids, make_rules
+    from game.rulesets import game_ids, make_rules
 
     return [(g, n) for g in game_ids() for n in sorted({min(make_rules(g).game.players),
                                                           max(make_rules(g).game.players)})]

@@ -11,10 +11,10 @@ import pygame
 import pytest
 
 from game import saves
-from game.rules import game_ids
+from game.rulesets import game_ids
 from game.session import Session
 from scenes.app import TICK
-from scenes.scene import make_scene
+from scenes.registry import make_scene
 from tests.scenes.test_table import click, key, keyboard_play, make_app, table
 from tests.scenes.test_table_e2e import results_log  # noqa: F401 - the stand-in results screen
 
@@ -23,7 +23,7 @@ def settle(app, scene, ticks: int = 400) -> None:
     """Tick until the human is to act again (or the match is over)."""
     for _ in range(ticks):
         app.update(TICK)
-        if scene.can_act or scene.session.over:
+        if scene.controller.can_act or scene.session.over:
             return
 
 
@@ -39,7 +39,7 @@ def test_undo_then_the_same_decision_again_gives_the_same_record(gid, _private_h
     session = scene.session
     rng = random.Random(3)
     before = list(session.match.events)
-    hand = list(scene.hand)
+    hand = list(scene.model.hand)
     action = rng.choice(session.legal_actions())
     keyboard_play(app, scene, action)
     settle(app, scene)
@@ -49,8 +49,8 @@ def test_undo_then_the_same_decision_again_gives_the_same_record(gid, _private_h
 
     undo_key(app)
     assert session.match.events == before  # my decision and the computer's replies are gone
-    assert session.undos == 1 and scene.can_act
-    assert scene.hand == hand and scene.model.table == _table_before(before, scene)
+    assert session.undos == 1 and scene.controller.can_act
+    assert scene.model.hand == hand and scene.model.table == _table_before(before, scene)
     saved = saves.load_match()[0]
     assert saved["events"] == before and saved["undos"] == 1
 
@@ -143,16 +143,16 @@ def test_a_match_with_an_undo_counts_as_practice(results_log, _private_home):  #
     rng = random.Random(9)
     undone = False
     for _ in range(6000):
-        if scene.final_panel:
+        if scene.controller.final_panel:
             break
-        if app.stack.top is scene and scene.can_act:
+        if app.stack.top is scene and scene.controller.can_act:
             keyboard_play(app, scene, rng.choice(scene.session.legal_actions()))
             if not undone and scene.session.can_undo:
                 settle(app, scene)
                 undo_key(app)
                 undone = True
         app.update(TICK)
-    assert undone and scene.session.over and scene.final_panel
+    assert undone and scene.session.over and scene.controller.final_panel
     records = json.loads((_private_home / "stats.json").read_text())
     assert len(records) == 1
     r = next(iter(records.values()))

@@ -7,11 +7,17 @@ does not fit at the smallest size, or a word wider than its column, is an overfl
 """
 from __future__ import annotations
 
+import importlib
+import sys
+from typing import Any
+
 import pygame
 import pytest
 
+from game.ai.bots import BOTS
 from game.config import get_config
 from game.i18n import I18n
+from game.rules.base import Action
 from game.settings import Settings
 from scenes.app import App
 from scenes.launch import scene_params
@@ -20,6 +26,7 @@ from sprites import theme
 
 LANGS = ("en", "nl", "de", "it")
 SEED = 7  # a fixed mid-deal table
+GROUP = pytest.mark.xdist_group("text-fit")  # one worker: the languages share the computers' choices
 
 
 def views() -> list[tuple[str, dict]]:
@@ -69,8 +76,55 @@ def render(app: App, scene: str, params: dict, ticks: int = 20) -> theme.TextMea
     return m
 
 
+# ---------------------------------------------------------------------- the computers' choices, once
+#: (bot, game, seat, seed, every (decision, view, legal) it was asked so far) -> its choice.
+_CHOICES: dict[tuple, Action] = {}
+
+
+class _Remembered:
+    """A real bot whose choices are remembered for the next language. The tables are seeded and
+    a bot sees only its views (``game.match.Bot``): with the same history of questions it gives
+    the same answer, so each language's table reaches the same positions and only the repeated
+    search is spared. A question asked for the first time goes to the real bot."""
+
+    path = ""  # the real bot, as in game.ai.bots.BOTS
+
+    def __init__(self, rules: Any, seat: int, seed: int = 0):
+        module, cls = self.path.split(":")
+        self.bot = getattr(importlib.import_module(module), cls)(rules, seat, seed)
+        self.history: tuple = (self.path, rules.game_id, rules.players, repr(getattr(rules, "options", None)),
+                               seat, seed)
+        self.number: int | None = None
+
+    def begin_decision(self, number: int) -> None:
+        self.number = number
+        begin = getattr(self.bot, "begin_decision", None)
+        if begin is not None:
+            begin(number)
+
+    def choose(self, view: Any, legal: list[Action], should_stop: Any = None) -> Action:
+        self.history = (self.history, self.number, repr(view), tuple(map(repr, legal)))
+        if self.history not in _CHOICES:
+            _CHOICES[self.history] = self.bot.choose(view, legal, should_stop)
+        return _CHOICES[self.history]
+
+    def __getattr__(self, name: str) -> Any:  # anything else the table asks of its bot
+        if name == "bot":
+            raise AttributeError(name)
+        return getattr(self.bot, name)
+
+
+@pytest.fixture
+def remembered_bots(monkeypatch):
+    for name, path in list(BOTS.items()):
+        cls = type(f"_Remembered_{name}", (_Remembered,), {"path": path})
+        monkeypatch.setattr(sys.modules[__name__], cls.__name__, cls, raising=False)
+        monkeypatch.setitem(BOTS, name, f"{__name__}:{cls.__name__}")
+
+
+@GROUP
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_scene_renders_and_every_text_fits_its_box(lang):
+def test_every_scene_renders_and_every_text_fits_its_box(lang, remembered_bots):
     app = make_app(lang)
     problems = []
     for scene, params in VIEWS:

@@ -36,7 +36,7 @@ def _refusal_at_a_follow(lang: str) -> tuple[str, IllegalAction]:
         app = make_app(lang)
         scene = table(app, "tressette", players=2, seed=seed, moves=1)
         s = scene.session
-        if not scene.can_act:
+        if not scene.controller.can_act:
             continue
         view = s.match.view(s.human_seat)
         if not view.trick:
@@ -48,10 +48,10 @@ def _refusal_at_a_follow(lang: str) -> tuple[str, IllegalAction]:
         try:
             s.match.rules.validate(s.match.state, play(off[0]))
         except IllegalAction as e:
-            key(app, pygame.K_1 + scene.hand.index(off[0].code))
+            key(app, pygame.K_1 + scene.model.hand.index(off[0].code))
             key(app, pygame.K_RETURN)
             app.update(TICK)
-            return scene.refusal_text(e), e
+            return scene.controller.refusal_text(e), e
     raise AssertionError("no follow with a choice found")
 
 
@@ -91,7 +91,7 @@ def test_a_left_tressette_match_resumes_exactly_with_the_public_draws(_private_h
 
 def test_the_results_show_thirds_whole_points_the_last_trick_and_the_total_of_11():
     from game.i18n import I18n
-    from game.rules import make_rules
+    from game.rulesets import make_rules
     from scenes.results.breakdown import breakdown
 
     rules = make_rules("tressette", "piacentine", 2)
@@ -124,7 +124,7 @@ def test_the_score_panel_counts_the_deal_in_thirds():
             won = [0, 0]
         elif ev["event"] == "trick":
             won[rules.team_of(ev["winner"])] += ev["points"]
-    rows = hud.score_rows(scene)
+    rows = hud.score_rows(scene.view())
     assert [r[3] for r in rows] == [f"{rules.points_text(w)} this deal" for w in won]
     assert [rules.points_text(n) for n in (0, 1, 2, 3, 14)] == ["0", "⅓", "⅔", "1", "4 ⅔"]
     assert any(won)
@@ -156,19 +156,19 @@ def test_the_opponents_drawn_cards_stay_face_up_in_their_hand_and_can_be_recalle
     for _ in range(4000):
         if scene.session.over or app.stack.top is not scene:
             break
-        if scene.can_act and scene.motion.idle:
+        if scene.controller.can_act and scene.motion.idle:
             # Everything produced so far is shown: the model agrees with the record.
             events = scene.session.match.events
             known = scene.model.known[opponent]
             assert sorted(known) == sorted(_drawn_face_up_and_held(events, opponent))
             for code in known:  # face up, where that hand's backs lie
-                assert scene.sprites[code].code == code and code in scene.backs[opponent]
+                assert scene.motion.sprites[code].code == code and code in scene.motion.backs[opponent]
             key(app, RECALL_KEY)
             shown = app.toasts.active[-1]
             if known:
                 assert shown.startswith("Drawn face up, still held by North: ")
                 for code in known:
-                    assert scene.card_name(code).split(" of ")[0] in shown
+                    assert scene.names.card_name(code).split(" of ")[0] in shown
             else:
                 assert shown == "No card drawn face up is still held by North."
             checked += 1

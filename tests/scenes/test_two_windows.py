@@ -27,7 +27,7 @@ from game.i18n import I18n
 from game.settings import load_settings
 from scenes.app import TICK, App
 from scenes.launch import claim_home_folder
-from scenes.scene import make_scene
+from scenes.registry import make_scene
 from tests.scenes.test_table import keyboard_play
 
 home = claim_home_folder()  # as scenes.launch.main does for a window
@@ -52,7 +52,7 @@ def play(limit):
         if scene.session.over or done >= limit:
             break
         top = app.stack.top
-        if top is scene and scene.can_act:
+        if top is scene and scene.controller.can_act:
             keyboard_play(app, scene, rng.choice(scene.session.legal_actions()))
             done += 1
         elif top.name == "results" and not top.guarded:  # a deal's result: Continue (Enter)

@@ -11,7 +11,8 @@ from game.config import get_config
 from game.i18n import I18n
 from game.settings import Settings
 from scenes.app import TICK, App
-from scenes.scene import make_scene
+from scenes.registry import make_scene
+from scenes.table import board
 
 
 def make_app(lang: str = "en") -> App:
@@ -71,9 +72,9 @@ def _table(app: App, game: str = "cicera", players: int = 4):
     app.stack.push(scene)
     for _ in range(400):
         app.update(TICK)
-        if scene.can_act:
+        if scene.controller.can_act:
             break
-    assert scene.can_act
+    assert scene.controller.can_act
     return scene
 
 
@@ -82,8 +83,8 @@ def _hand_rects(scene) -> list[pygame.Rect]:
 
     # Every card as drawn now, and as it would be when pointed at or chosen (lifted).
     out = []
-    for code in scene.hand:
-        r = scene.card_rect(code)
+    for code in scene.model.hand:
+        r = board.card_rect(scene.view(), code)
         out += [r, r.move(0, -TL.LIFT)]
     return out
 
