@@ -111,7 +111,9 @@ def score_rows(v: TableView) -> list[Row]:
         for seat in range(v.players):
             if seat == v.human:
                 pts = m.card_points[seat] + m.marriage_points[seat]
-                note = f"{v.t('table.your_points')} {pts}"
+                # "your points" only from a person's chair (a computer-only replay has none)
+                mine = v.names.human is not None
+                note = f"{v.t('table.your_points' if mine else 'table.card_points')} {pts}"
                 if m.pending[seat]:
                     note += "  " + v.t("table.pending", points=m.pending[seat])
             else:

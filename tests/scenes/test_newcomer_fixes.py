@@ -312,6 +312,7 @@ def test_the_viewer_names_a_computer_only_record_s_seats_by_number():
         shown = _text_shown(app)
         for word in ("You", "Partner", "Us", "Them"):
             assert f"{word} " not in shown and not shown.endswith(word), (game, word)
+        assert "your points" not in shown, game  # the HUD's notes speak from nobody's chair too
     # A record that says who sat where keeps "You" for that seat.
     events = simulate(game_ids()[0], 2, seed=5)
     events[0] = {**events[0], "seats": seats_of(2, 0, "greedy")}
