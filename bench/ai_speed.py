@@ -114,10 +114,15 @@ def run_level(game: str, players: int, level: str, count: int, prints: list[str]
     iters = 0
     search_secs = 0.0
     times: list[float] = []
+    cpus: list[float] = []
     exact = 0
+    over = 0
+    over_cpu = 0
+    cap = None
     for k, (rules, state) in enumerate(positions(game, players, count)):
         seat = rules.to_act(state)
         bot = make_bot(level, rules, seat, 1000 + k)
+        cap = bot.time_cap  # the shipped safety net: counted, not applied
         bot.time_cap = None
         view, legal = rules.view(state, seat), rules.legal_actions(state)
         t = time.perf_counter()
@@ -127,6 +132,9 @@ def run_level(game: str, players: int, level: str, count: int, prints: list[str]
             prints.append(f"{game} {players}p {level} {k}: {a} {getattr(bot, 'last_stats', {}).get('method')}")
         times.append(dt)
         stats = getattr(bot, "last_stats", {})
+        over += int(cap is not None and dt > cap)
+        over_cpu += int(cap is not None and stats.get("cpu", 0.0) > cap)
+        cpus.append(stats.get("cpu", 0.0))
         if stats.get("method") == "ismcts":
             iters += stats["iterations"]
             search_secs += stats["seconds"]
@@ -134,7 +142,8 @@ def run_level(game: str, players: int, level: str, count: int, prints: list[str]
             exact += 1
     return {
         "ips": iters / search_secs if search_secs else float("nan"),
-        "p50": statistics.median(times) * 1000, "p95": p95(times) * 1000, "exact": exact, "n": len(times),
+        "p50": statistics.median(times) * 1000, "p95": p95(times) * 1000, "cpu95": p95(cpus) * 1000, "exact": exact, "n": len(times),
+        "over": over, "over_cpu": over_cpu, "cap": cap,
     }
 
 
@@ -171,11 +180,13 @@ def main(argv: list[str] | None = None) -> int:
             for level in args.level or LEVELS:
                 runs = [run_level(game, players, level, args.positions, prints if i == 0 else None)
                         for i in range(max(1, args.repeat))]
-                med = {k: statistics.median(r[k] for r in runs) for k in ("ips", "p50", "p95")}
+                med = {k: statistics.median(r[k] for r in runs) for k in ("ips", "p50", "p95", "cpu95")}
                 r0 = runs[0]
                 print(f"{game} {players}p {level:6s}: {med['ips']:8,.0f} iterations/s, decision p50 "
-                      f"{med['p50']:7.1f} ms, p95 {med['p95']:7.1f} ms ({r0['n']} positions, "
-                      f"{r0['exact']} solved exactly, median of {len(runs)})", flush=True)
+                      f"{med['p50']:7.1f} ms, p95 {med['p95']:7.1f} ms (CPU time p95 {med['cpu95']:7.1f} ms; {r0['n']} positions, "
+                      f"{r0['exact']} solved exactly, over the shipped {r0['cap']} s cap: {r0['over']} by the clock, "
+                      f"{r0['over_cpu']} by CPU time, "
+                      f"median of {len(runs)})", flush=True)
     if args.fingerprint:
         Path(args.fingerprint).write_text("\n".join(prints) + "\n", encoding="utf-8")
     return 0

@@ -8,8 +8,17 @@ That cancels most of the luck of the cards. ``--unit match`` plays whole matches
 single deals (same duplicate scheme; the margin is then the match totals' difference).
 
 A bot is a name from game.ai.bots.BOTS, optionally with SearchBot settings:
-``hard:time_cap=none`` or ``search:iterations=800,tree_depth=1``. ``--jobs N`` spreads the
-deals over N processes (decision times are then inflated by sharing the CPU). ``--hook
+``hard:iterations=2000`` or ``search:iterations=800,tree_depth=1``.
+
+The search levels play **at their budget**: their time cap is lifted (``time_cap=None``), so
+the iterations, not the machine's load, decide every move and the same command gives the same
+games on a busy machine as on a quiet one. The shipped cap (the game's safety net) is still
+counted: the report says how many decisions took longer than it, i.e. how often the game
+would have cut the search short here. ``--capped`` plays with the shipped caps instead (the
+game as it runs, load-dependent), and a spec's own ``time_cap=0.5`` is always kept.
+
+``--jobs N`` spreads the deals over N processes (decision times are then inflated by sharing
+the CPU). ``--hook
 briscola.CARD_READING=false`` sets a constant of the game's AI (game/games/<game>/ai, its
 tuning module when it has one: game.ai.hooks.tuning_module) for the run, for tuning experiments (it applies to both bots).
 
@@ -89,25 +98,42 @@ def apply_hooks(hooks: list[tuple[str, str, object]]) -> None:
         setattr(tuning_module(game), name, value)
 
 
-def build_bot(spec: str, rules, seat: int, seed: int):
+def build_bot(spec: str, rules, seat: int, seed: int, capped: bool = False):
+    """The bot of ``spec``; a search bot plays at its budget (no time cap) unless ``capped``
+    or the spec sets ``time_cap``. Its shipped cap is kept as ``bot.shipped_cap`` (None: none)."""
     name, kw = parse_spec(spec)
     if name == "search":
         from game.ai.search import SearchBot
-        return SearchBot(rules, seat, seed, **kw)
-    bot = make_bot(name, rules, seat, seed)
-    for k, v in kw.items():
-        if not hasattr(bot, k):
-            raise ValueError(f"bot {name!r} has no setting {k!r}")
-        setattr(bot, k, v)
+        bot = SearchBot(rules, seat, seed, **kw)
+    else:
+        bot = make_bot(name, rules, seat, seed)
+        for k, v in kw.items():
+            if not hasattr(bot, k):
+                raise ValueError(f"bot {name!r} has no setting {k!r}")
+            setattr(bot, k, v)
+    return at_budget(bot, capped or "time_cap" in kw)
+
+
+def at_budget(bot, keep_cap: bool = False):
+    """Lift ``bot``'s time cap (unless ``keep_cap``), remembering it as ``bot.shipped_cap``."""
+    cap = getattr(bot, "time_cap", None)
+    try:
+        bot.shipped_cap = cap
+    except AttributeError:
+        pass
+    if cap is not None and not keep_cap:
+        bot.time_cap = None
     return bot
 
 
 class Timed:
-    """Wraps a bot: records the seconds of every decision that had a real choice."""
+    """Wraps a bot: records the seconds of every decision that had a real choice, and in
+    ``over`` its cap marks (:func:`cap_marks`)."""
 
-    def __init__(self, bot, times: list[float]):
+    def __init__(self, bot, times: list[float], over: list[tuple[int, int]] | None = None):
         self.bot = bot
         self.times = times
+        self.over = over
 
     def begin_decision(self, number: int) -> None:
         """Passed on: in ``--unit match`` the match reseeds the bots per decision, as in the game."""
@@ -120,7 +146,36 @@ class Timed:
         a = self.bot.choose(view, legal)
         if len(legal) > 1:
             self.times.append(time.perf_counter() - t)
+            marks = cap_marks(self.bot)
+            if self.over is not None and marks is not None:
+                self.over.append(marks)
         return a
+
+
+def cap_marks(bot) -> tuple[int, int] | None:
+    """(wall, cpu) for the last decision of ``bot``: wall is 1 when the clock cut it short or,
+    played at its budget, its wall time went over the shipped cap (the game here would have
+    cut it); cpu is 1 when its CPU time did (closer to what a quiet machine would see: the
+    other processes' share of the cores is not counted). None for a bot without a time cap
+    (``bot.shipped_cap``, set by :func:`at_budget`)."""
+    cap = getattr(bot, "shipped_cap", None)
+    if cap is None:
+        return None
+    stats = getattr(bot, "last_stats", None) or {}
+    if stats.get("capped"):
+        return 1, int(stats.get("cpu", 0.0) > cap)
+    if stats.get("method") in (None, "forced"):
+        return 0, 0
+    return int(stats.get("seconds", 0.0) > cap), int(stats.get("cpu", 0.0) > cap)
+
+
+def over_line(label: str, over: list[tuple[int, int]]) -> str:
+    """The report's line on the cap: how many decisions the clock decided (or would have)."""
+    n = max(1, len(over))
+    wall = sum(w for w, _ in over)
+    cpu = sum(c for _, c in over)
+    return (f"  {label} over its shipped time cap: {wall} of {len(over)} decisions by the clock here "
+            f"({100.0 * wall / n:.1f} %), {cpu} by CPU time ({100.0 * cpu / n:.1f} %)")
 
 
 def seatings(players: int, teams: int, partner: bool = False) -> list[list[bool]]:
@@ -134,22 +189,25 @@ def seatings(players: int, teams: int, partner: bool = False) -> list[list[bool]
     return [[s == k for s in range(players)] for k in range(players)]
 
 
-def play_duplicate(args: tuple) -> tuple[list[float], list[float], list[float], list[float]]:
-    """One deal (or match) seed played in every seating → (A margins, A scores 1/0.5/0, A times, B times)."""
-    game, players, deck, options, a_spec, b_spec, seed, unit, hooks, partner_spec = args
+def play_duplicate(args: tuple) -> tuple[list, list, list, list, list, list]:
+    """One deal (or match) seed played in every seating → (A margins, A scores 1/0.5/0, A times,
+    B times, A's and B's cap marks per decision)."""
+    game, players, deck, options, a_spec, b_spec, seed, unit, hooks, partner_spec, capped = args
     apply_hooks(hooks)  # worker processes need them too
     margins, scores, ta, tb = [], [], [], []
+    oa: list[tuple[int, int]] = []
+    ob: list[tuple[int, int]] = []
     partner_times: list[float] = []
     for k, a_seats in enumerate(seatings(players, 2 if players == 4 else players, partner_spec is not None)):
         rules = make_rules(game, deck, players, options)
         bots = []
         for s in range(players):
             if partner_spec is not None and a_seats[s] and s != k:
-                spec, times = partner_spec, partner_times  # A sits at seat k, its partner opposite
+                spec, times, over = partner_spec, partner_times, None  # A at seat k, its partner opposite
             else:
-                spec, times = (a_spec, ta) if a_seats[s] else (b_spec, tb)
+                spec, times, over = (a_spec, ta, oa) if a_seats[s] else (b_spec, tb, ob)
             # The bot seed depends on the seating too, so the two sides never share random streams.
-            bots.append(Timed(build_bot(spec, rules, s, seed * 31 + k), times))
+            bots.append(Timed(build_bot(spec, rules, s, seed * 31 + k, capped), times, over))
         a_team = rules.team_of(a_seats.index(True))
         if unit == "match":
             m = Match(rules, seed, bots)
@@ -170,7 +228,16 @@ def play_duplicate(args: tuple) -> tuple[list[float], list[float], list[float], 
         if win is None:
             win = True if margin > 0 else (None if margin == 0 else False)
         scores.append(0.5 if win is None else float(win))
-    return margins, scores, ta, tb
+    return margins, scores, ta, tb, oa, ob
+
+
+def load_average() -> str:
+    """The 1-minute load average (the machine is shared: say how busy it was), or "?"."""
+    try:
+        import os
+        return f"{os.getloadavg()[0]:.1f}"
+    except (AttributeError, OSError):
+        return "?"
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -231,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="set a hook module constant for this run (tuning)")
     ap.add_argument("--partner", metavar="SPEC",
                     help="four players: A's partner is this bot (A takes each seat in turn)")
+    ap.add_argument("--capped", action="store_true",
+                    help="play with the levels' shipped time caps (load-dependent) instead of at their budget")
     args = ap.parse_args(argv)
     try:
         options, players = game_options(args.game, args.preset, args.option, args.players)
@@ -249,20 +318,24 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     seeds = random.Random(args.seed)
     jobs = [(args.game, rules.players, rules.deck.id, options, args.a, args.b, seeds.getrandbits(31), args.unit, hooks,
-             args.partner)
+             args.partner, args.capped)
             for _ in range(args.deals)]
     margins: list[float] = []  # per seed: A's mean margin over its seatings
     scores: list[float] = []
     ta: list[float] = []
     tb: list[float] = []
+    oa: list[tuple[int, int]] = []
+    ob: list[tuple[int, int]] = []
     start = time.perf_counter()
 
     def take(res) -> None:
-        m, s, a, b = res
+        m, s, a, b, over_a, over_b = res
         margins.append(sum(m) / len(m))
         scores.extend(s)
         ta.extend(a)
         tb.extend(b)
+        oa.extend(over_a)
+        ob.extend(over_b)
         if args.progress and len(margins) % 5 == 0 and len(margins) > 1:
             se_now = statistics.stdev(margins) / math.sqrt(len(margins))
             print(f"  {len(margins)} seeds: margin {statistics.fmean(margins):+.3f} ± {se_now:.3f}", flush=True)
@@ -285,15 +358,18 @@ def main(argv: list[str] | None = None) -> int:
           + (f" (preset {args.preset})" if args.preset else "") + (f" [{house}]" if house else "")
           + f": A={args.a}" + (f" + partner {args.partner}" if args.partner else "")
           + f" vs B={args.b}, {n} duplicate {unit} seeds "
-          f"({len(scores)} {unit}s), seed {args.seed}, jobs {args.jobs}"
+          f"({len(scores)} {unit}s), seed {args.seed}, jobs {args.jobs}, "
+          + ("shipped time caps" if args.capped else "at the budget (no time cap)")
           + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks))
     print(f"  A margin per {unit}: {mean:+.3f} ± {se:.3f} (standard error over seeds)")
     print(f"  A win rate: {wr:.3f} (95% Wilson {lo:.3f}–{hi:.3f}; ties count half)")
-    for label, t in (("A", ta), ("B", tb)):
+    for label, t, over in (("A", ta, oa), ("B", tb, ob)):
         if t:
             print(f"  {label} decision time: mean {statistics.fmean(t) * 1000:.1f} ms, p95 {p95(t) * 1000:.1f} ms, "
                   f"max {max(t) * 1000:.1f} ms over {len(t)} decisions")
-    print(f"  wall time {time.perf_counter() - start:.1f} s")
+            if over:
+                print(over_line(label, over))
+    print(f"  wall time {time.perf_counter() - start:.1f} s, load average {load_average()}")
     return 0
 
 

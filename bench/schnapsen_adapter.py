@@ -12,8 +12,10 @@ then, from the repo root:
 
 ``--games N`` deal seeds, each played twice with the seats swapped (the same shuffled deck,
 A leading first once and B once): 2N games. Bots: hard / normal / easy (our levels), greedy,
-random (ours), rdeep (RdeepBot, 16 samples, depth 4), rand (RandBot); ``hard:time_cap=0.5``
-style settings are passed to our search bots. Prints A's win rate with a 95 % Wilson
+random (ours), rdeep (RdeepBot, 16 samples, depth 4), rand (RandBot); ``hard:iterations=2000``
+style settings are passed to our search bots. Our levels play at their budget (no time cap:
+the same games on a busy machine), as in bench/ai_strength.py, which also says how the
+decisions over the shipped cap are counted; ``--capped`` keeps the shipped caps. Prints A's win rate with a 95 % Wilson
 interval, A's game-point margin per game and the decision times, as bench/ai_strength.py does.
 
 How the engines differ, and what the adapter does about it: the package has no closing, a
@@ -47,7 +49,16 @@ except ImportError:  # a clear message instead of a traceback
           file=sys.stderr)
     raise SystemExit(2) from None
 
-from ai_strength import apply_hooks, p95, parse_hooks, wilson  # noqa: E402  (the same statistics as our own tournaments)
+from ai_strength import (  # noqa: E402  (the same statistics as our own tournaments)
+    apply_hooks,
+    at_budget,
+    cap_marks,
+    load_average,
+    over_line,
+    p95,
+    parse_hooks,
+    wilson,
+)
 
 from game.ai.bots import make_bot  # noqa: E402
 from game.cards import Card, card  # noqa: E402
@@ -154,7 +165,8 @@ def perspective_view(rules: EngineRules, persp: PlayerPerspective, leader_move: 
 class CardaviaBot(Bot):
     """One of our bots playing in the package's engine. ``times`` collects decision seconds."""
 
-    def __init__(self, spec: str, seed: int, times: list[float]):
+    def __init__(self, spec: str, seed: int, times: list[float], over: list | None = None,
+                 capped: bool = False):
         super().__init__("cardavia:" + spec)
         self.rules = engine_rules()
         name, _, rest = spec.partition(":")
@@ -164,7 +176,9 @@ class CardaviaBot(Bot):
             if not hasattr(self.bot, k):
                 raise ValueError(f"bot {name!r} has no setting {k!r}")
             setattr(self.bot, k, _value(v))
+        at_budget(self.bot, capped or "time_cap=" in rest)
         self.times = times
+        self.over = over
 
     def get_move(self, perspective: PlayerPerspective, leader_move: Move | None) -> Move:
         view = perspective_view(self.rules, perspective, leader_move)
@@ -181,6 +195,8 @@ class CardaviaBot(Bot):
         a = self.bot.choose(view, legal)
         if len(legal) > 1:
             self.times.append(time.perf_counter() - t)
+            if self.over is not None:
+                self.over.append(cap_marks(self.bot))
         return mapping[a]
 
 
@@ -207,29 +223,32 @@ def _level(name: str, rules, seed: int):
     return cls(rules, 0, seed)
 
 
-def build(spec: str, seed: int, times: list[float]) -> Bot:
+def build(spec: str, seed: int, times: list[float], over: list | None = None, capped: bool = False) -> Bot:
     if spec == "rdeep":
         return RdeepBot(num_samples=16, depth=4, rand=random.Random(seed))
     if spec == "rand":
         return RandBot(random.Random(seed))
-    return CardaviaBot(spec, seed, times)
+    return CardaviaBot(spec, seed, times, over, capped)
 
 
-def play_pair(args: tuple) -> tuple[list[int], list[float], list[float]]:
-    """One deal seed, played with A leading first and then B: (A's signed game points per game, times)."""
-    a_spec, b_spec, seed, hooks = args
+def play_pair(args: tuple) -> tuple[list[int], list[float], list[float], list, list]:
+    """One deal seed, played with A leading first and then B: (A's signed game points per game,
+    times, over-the-cap marks)."""
+    a_spec, b_spec, seed, hooks, capped = args
     apply_hooks(hooks)  # worker processes need them too
     engine = SchnapsenGamePlayEngine()
     out: list[int] = []
     ta: list[float] = []
     tb: list[float] = []
+    oa: list[tuple[int, int]] = []
+    ob: list[tuple[int, int]] = []
     for k in range(2):
-        a = build(a_spec, seed * 2 + k, ta)
-        b = build(b_spec, seed * 2 + k + 1_000_003, tb)
+        a = build(a_spec, seed * 2 + k, ta, oa, capped)
+        b = build(b_spec, seed * 2 + k + 1_000_003, tb, ob, capped)
         first, second = (a, b) if k == 0 else (b, a)
         winner, points, _score = engine.play_game(first, second, random.Random(seed))
         out.append(points if winner is a else -points)
-    return out, ta, tb
+    return out, ta, tb, oa, ob
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -242,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--progress", action="store_true")
     ap.add_argument("--hook", action="append", default=[], metavar="schnapsen.NAME=VALUE",
                     help="set a hook module constant for this run (tuning; it applies to our bots)")
+    ap.add_argument("--capped", action="store_true",
+                    help="our levels keep their shipped time caps (load-dependent) instead of playing at their budget")
     args = ap.parse_args(argv)
     if args.games < 1:
         print("schnapsen_adapter: --games must be at least 1", file=sys.stderr)
@@ -252,17 +273,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"schnapsen_adapter: {e}", file=sys.stderr)
         return 2
     seeds = random.Random(args.seed)
-    jobs = [(args.a, args.b, seeds.getrandbits(31), hooks) for _ in range(args.games)]
+    jobs = [(args.a, args.b, seeds.getrandbits(31), hooks, args.capped) for _ in range(args.games)]
     results: list[int] = []
     ta: list[float] = []
     tb: list[float] = []
+    oa: list[tuple[int, int]] = []
+    ob: list[tuple[int, int]] = []
     start = time.perf_counter()
 
     def take(res) -> None:
-        r, a, b = res
+        r, a, b, over_a, over_b = res
         results.extend(r)
         ta.extend(a)
         tb.extend(b)
+        oa.extend(over_a)
+        ob.extend(over_b)
         if args.progress and len(results) % 20 == 0:
             wr = sum(1 for x in results if x > 0) / len(results)
             print(f"  {len(results)} games: A wins {wr:.3f}", flush=True)
@@ -283,14 +308,16 @@ def main(argv: list[str] | None = None) -> int:
     wr = wins / n
     lo, hi = wilson(wr, n)
     print(f"schnapsen 0.0.5 engine: A={args.a} vs B={args.b}, {args.games} deal seeds ({n} seat-swapped games), "
-          f"seed {args.seed}, jobs {args.jobs}" + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks))
+          f"seed {args.seed}, jobs {args.jobs}, " + ("shipped time caps" if args.capped else "at the budget (no time cap)")
+          + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks))
     print(f"  A game-point margin per game: {statistics.fmean(results):+.3f}")
     print(f"  A win rate: {wr:.3f} (95% Wilson {lo:.3f}–{hi:.3f}; {wins} of {n})")
-    for label, t in (("A", ta), ("B", tb)):
+    for label, t, over in (("A", ta, oa), ("B", tb, ob)):
         if t:
             print(f"  {label} decision time: mean {statistics.fmean(t) * 1000:.1f} ms, p95 {p95(t) * 1000:.1f} ms, "
                   f"max {max(t) * 1000:.1f} ms over {len(t)} decisions")
-    print(f"  wall time {time.perf_counter() - start:.1f} s")
+            print(over_line(label, over))
+    print(f"  wall time {time.perf_counter() - start:.1f} s, load average {load_average()}")
     return 0
 
 

@@ -81,3 +81,37 @@ def test_a_partner_run_seats_a_in_every_seat_beside_its_partner(capsys):
 def test_a_partner_needs_four_players(capsys):
     assert ai_strength.main(["--game", "briscola", "--players", "2", "--partner", "greedy"]) == 2
     assert "needs four players" in capsys.readouterr().err
+
+
+def test_search_levels_play_at_their_budget_and_keep_their_shipped_cap_for_the_count():
+    from game.ai.levels import HardBot
+    from game.rulesets import make_rules
+
+    rules = make_rules("briscola", None, 2)
+    hard = ai_strength.build_bot("hard", rules, 0, 1)
+    assert hard.time_cap is None and hard.shipped_cap == HardBot.TIME_CAP
+    assert ai_strength.build_bot("hard", rules, 0, 1, capped=True).time_cap == HardBot.TIME_CAP
+    assert ai_strength.build_bot("hard:time_cap=0.5", rules, 0, 1).time_cap == 0.5
+    # Over the cap by the wall clock only (a loaded machine), by CPU time too, or cut by it.
+    hard.last_stats = {"method": "ismcts", "seconds": 1.5, "cpu": 0.4, "capped": False}
+    assert ai_strength.cap_marks(hard) == (1, 0)
+    hard.last_stats = {"method": "ismcts", "seconds": 1.5, "cpu": 1.2, "capped": False}
+    assert ai_strength.cap_marks(hard) == (1, 1)
+    hard.last_stats = {"method": "ismcts", "seconds": 0.2, "cpu": 0.2, "capped": True}
+    assert ai_strength.cap_marks(hard) == (1, 0)
+    hard.last_stats = {"method": "forced", "seconds": 0.0, "cpu": 0.0, "capped": False}
+    assert ai_strength.cap_marks(hard) == (0, 0)
+    assert ai_strength.cap_marks(ai_strength.build_bot("greedy", rules, 0, 1)) is None
+
+
+def test_the_same_command_plays_the_same_games(capsys):
+    argv = ["--game", "briscola", "--a", "easy", "--b", "greedy", "--deals", "2", "--seed", "5"]
+    outs = []
+    for _ in range(2):
+        assert ai_strength.main(argv) == 0
+        outs.append([line for line in capsys.readouterr().out.splitlines() if "margin" in line or "win rate" in line])
+    assert outs[0] == outs[1] and len(outs[0]) == 2
+    assert ai_strength.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "at the budget (no time cap)" in out and "A over its shipped time cap:" in out
+    assert "B over its shipped time cap" not in out  # greedy has no cap to count

@@ -135,7 +135,9 @@ class SearchBot(BaseBot):
         self.root_min_visits = root_min_visits
         #: Set by the owner (e.g. the table scene) to abandon a search: checked every iteration.
         self.should_stop: Callable[[], bool] | None = None
-        #: Figures about the last decision: iterations run, seconds, how it was decided.
+        #: Figures about the last decision: iterations run, seconds (wall), "cpu" (this thread's
+        #: CPU seconds: what a quiet machine's wall time would be), how it was decided, and
+        #: whether the clock cut the budget short ("capped").
         self.last_stats: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ public
@@ -144,7 +146,7 @@ class SearchBot(BaseBot):
         """The action to play. ``should_stop`` / ``deadline`` (a time.perf_counter() value)
         end the search early; the best action found so far is returned."""
         if len(legal) == 1:
-            self.last_stats = {"iterations": 0, "seconds": 0.0, "method": "forced"}
+            self.last_stats = {"iterations": 0, "seconds": 0.0, "method": "forced", "cpu": 0.0, "capped": False}
             return legal[0]
         values = self.analyse(view, legal, should_stop=should_stop, deadline=deadline)
         return self.pick(view, legal, values)
@@ -166,6 +168,7 @@ class SearchBot(BaseBot):
         """(mean utility for this seat's team, visits) per legal action. The exact solver's
         values come with a visit count of ``iterations`` so they rank as certain."""
         start = time.perf_counter()
+        start_cpu = time.thread_time()
         stop = should_stop or self.should_stop
         if self.time_cap is not None:
             cap = start + self.time_cap
@@ -181,10 +184,15 @@ class SearchBot(BaseBot):
                     return (deadline is not None and time.perf_counter() >= deadline) or (stop is not None and stop())
                 exact = solve_exact(self.rules, state, self.seat, should_stop=halt)
             if exact is not None:
-                self.last_stats = {"iterations": 0, "seconds": time.perf_counter() - start, "method": "exact"}
+                self.last_stats = {"iterations": 0, "seconds": time.perf_counter() - start, "method": "exact",
+                                   "cpu": time.thread_time() - start_cpu, "capped": False}
                 return {a: (exact.get(a, -math.inf), self.iterations) for a in legal}
         root, done = self._ismcts(view, legal, stop, deadline)
-        self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start, "method": "ismcts"}
+        # "capped": the clock (time cap or deadline), not the budget, ended the search — what
+        # the benchmarks count (a level's strength is its budget's only while this stays rare).
+        capped = done < self.iterations and deadline is not None and time.perf_counter() >= deadline
+        self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start, "method": "ismcts",
+                           "cpu": time.thread_time() - start_cpu, "capped": capped}
         out: dict[Action, tuple[float, int]] = {}
         for a in legal:
             ch = root.children.get(a)

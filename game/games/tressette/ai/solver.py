@@ -3,13 +3,13 @@ the stock is gone (both hands are then known), with four in the last tuning.EXAC
 tricks, over every deal of the unseen cards consistent with the view (or a fixed sample of
 them when there are many: PIMC with exact play). An alpha-beta search over whole tricks with
 a transposition table at trick starts, on the deal points themselves (whole points of the
-thirds, plus the last trick), so it is exact; within a node and time budget.
+thirds, plus the last trick), so it is exact; within a node budget (never the clock: the
+same answer on every machine, however loaded).
 """
 from __future__ import annotations
 
 import math
 import random
-import time
 from itertools import combinations
 
 import game.games.tressette.ai.tuning as tuning
@@ -39,7 +39,6 @@ class _Solver:
         self.last = rules.last_trick_points
         self.limit = node_limit
         self.nodes = 0
-        self.deadline: float | None = None
         self.tt: dict[tuple, tuple[int, int]] = {}
         self.between = _between_masks(rules)
 
@@ -82,8 +81,6 @@ class _Solver:
     def value(self, hands, masks, leader, trick, trick_mask, a0, a1, alpha, beta) -> int:
         self.nodes += 1
         if self.nodes > self.limit:
-            raise _Budget
-        if not self.nodes & 1023 and self.deadline is not None and time.perf_counter() > self.deadline:
             raise _Budget
         n = self.n
         pos = len(trick)
@@ -187,14 +184,14 @@ def _between_masks(rules: TressetteRules) -> list[list[int]]:
 
 
 def exact_margins(rules: TressetteRules, state: TressetteState, seat: int, node_limit: int = tuning.NODE_LIMIT,
-                  seconds: float | None = None, solver: _Solver | None = None,
+                  solver: _Solver | None = None,
                   every_value: bool = False) -> dict[Action, int] | None:
     """Final deal-point margin for ``seat``'s team per legal action on a fully known state
     with no stock (perfect play by everyone after it); None over the node budget. Moves
     other than the best are searched with a null window: their value is then only a bound,
     so a move that cannot beat the best found is reported half a point below it.
 
-    ``seconds`` bounds the time as well; ``solver`` reuses another solve's transposition
+    ``solver`` reuses another solve's transposition
     table (the positions of one deal: the next move's solve is then nearly free).
     ``every_value``: every move gets its exact value (a full window each), as averaging over
     several deals needs — a bound is no value to average."""
@@ -205,7 +202,6 @@ def exact_margins(rules: TressetteRules, state: TressetteState, seat: int, node_
         solver = _Solver(rules, n, node_limit)
     solver.nodes = 0
     solver.limit = node_limit
-    solver.deadline = None if seconds is None else time.perf_counter() + seconds
     st = rules.strength
     order = {c: (c.suit, -st[c]) for h in state.hands for c in h}
     hands = [sorted(h, key=order.__getitem__) for h in state.hands]
@@ -331,27 +327,27 @@ def solve(rules: TressetteRules, state: TressetteState, seat: int) -> dict[Actio
     Four players: the mean over the consistent deals of the unseen cards (PIMC with exact
     play) — only what ``seat`` sees is used, never the sampled state's hidden cards."""
     if state.players == 2:
-        m = exact_margins(rules, state, seat, seconds=tuning.SOLVE_SECONDS)
+        m = exact_margins(rules, state, seat, node_limit=tuning.SOLVE_NODES)
         return None if m is None else {a: v / 11.0 for a, v in m.items()}
     view = rules.view(state, seat)
     # Seeded from the view alone: the answer cannot depend on the sampled state's hidden cards.
     key = " ".join(c.code for c in view.hand) + "|" + " ".join(c.code for _, c in view.history)
     rng = random.Random(key)
     worlds = _worlds(rules, view, rng)
-    rng.shuffle(worlds)  # when time runs out, the worlds solved are a fair sample
-    deadline = time.perf_counter() + tuning.SOLVE_SECONDS
+    rng.shuffle(worlds)  # when the budget runs out, the worlds solved are a fair sample
     totals: dict[Action, float] = {}
     solved = 0
+    left = tuning.SOLVE_NODES
+    solver = _Solver(rules, state.players, left)
     for w in worlds:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            break
-        m = exact_margins(rules, w, seat, seconds=left, every_value=True)
+        solver.tt.clear()  # a table per world: another deal's positions are other positions
+        m = exact_margins(rules, w, seat, node_limit=left, solver=solver, every_value=True)
         if m is None:
             break
+        left -= solver.nodes
         for a, v in m.items():
             totals[a] = totals.get(a, 0.0) + v / 11.0
         solved += 1
     if solved < min(len(worlds), tuning.MIN_WORLDS):
-        return None  # too few deals solved in the time: the search samples instead
+        return None  # too few deals solved within the budget: the search samples instead
     return {a: t / solved for a, t in totals.items()}

@@ -1,0 +1,50 @@
+"""bench/ai_positions.py: the stored positions replay, have known-good moves from tuning seeds,
+and a bot's score on them is the same on every run."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+_BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(_BENCH))
+_spec = importlib.util.spec_from_file_location("ai_positions", _BENCH / "ai_positions.py")
+ai_positions = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ai_positions)
+
+
+def test_every_stored_position_replays_with_good_moves_among_its_legal_ones():
+    positions = ai_positions.load()
+    assert positions, "bench/ai_positions.json is missing or empty"
+    assert len({p["id"] for p in positions}) == len(positions)
+    for entry in positions:
+        assert 0 <= entry["deal_seed"] < ai_positions.SEED_LIMIT  # tuning seeds only
+        rules, state = ai_positions.replay(entry)
+        legal = {str(a) for a in rules.legal_actions(state)}
+        good = ai_positions.good_moves(entry)
+        assert good and good <= legal and set(entry["values"]) <= legal
+        slack = 1e-9 if entry["source"] == "exact" else ai_positions.SEARCH_TOLERANCE + 1e-9
+        assert all(ai_positions.regret(entry, a) <= slack for a in good)
+        assert all(ai_positions.regret(entry, a) > 0 for a in set(entry["values"]) - good)
+
+
+def test_build_then_score_gives_the_same_figures_twice(tmp_path, capsys):
+    data = tmp_path / "positions.json"
+    args = ["build", "--game", "briscola", "--count", "2", "--seed", "3", "--iterations", "60", "--data", str(data)]
+    assert ai_positions.main(args) == 0
+    assert len(ai_positions.load(data)) == 2
+    capsys.readouterr()
+    outs = []
+    for _ in range(2):
+        assert ai_positions.main(["score", "--level", "easy", "--data", str(data)]) == 0
+        outs.append([line.rsplit(",", 1)[0] for line in capsys.readouterr().out.splitlines()])  # minus the CPU time
+    assert outs[0] == outs[1] and "good moves" in outs[0][0]
+
+
+def test_bad_choices_get_one_clear_line(capsys, tmp_path):
+    assert ai_positions.main(["build", "--game", "nope", "--data", str(tmp_path / "x.json")]) == 2
+    assert "unknown game" in capsys.readouterr().err
+    assert ai_positions.main(["build", "--game", "briscola", "--seed", "10001", "--data", str(tmp_path / "x.json")]) == 2
+    assert "seeds above are for reporting" in capsys.readouterr().err
+    assert ai_positions.main(["score", "--data", str(tmp_path / "none.json")]) == 2
+    assert "no positions" in capsys.readouterr().err
