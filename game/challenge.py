@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from game.daily import DailyDeal, record_day
 from game.par import PAR_OPPONENT, Par, house_bots, margin, over_par, par, seat_score

@@ -26,8 +26,8 @@ from typing import Any
 
 from game.ai.bots import make_bot
 from game.match import Match
-from game.rulesets import make_rules
 from game.rules.base import Event, GameRules
+from game.rulesets import make_rules
 
 #: The hard player's search budget for par: iterations per decision, no time cap.
 PAR_ITERATIONS = 150

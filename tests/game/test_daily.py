@@ -15,8 +15,17 @@ import pytest
 import game.par
 from game.cli import main as cli_main
 from game.config import get_config
-from game.daily import (Calendar, calendar, daily_deal, daily_seed, first_deal, load_days, parse_day, presets_of,
-                        record_day)
+from game.daily import (
+    Calendar,
+    calendar,
+    daily_deal,
+    daily_seed,
+    first_deal,
+    load_days,
+    parse_day,
+    presets_of,
+    record_day,
+)
 from game.verify import verify_file
 
 ROOT = Path(__file__).resolve().parents[2]

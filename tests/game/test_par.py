@@ -6,8 +6,7 @@ import pytest
 from game.ai.bots import make_bot
 from game.cli import main as cli_main
 from game.match import Match
-from game.par import (Deal, deal_points, duplicate_margin, over_par, par, play_duplicate, seat_score,
-                      sub_seed, swapped)
+from game.par import Deal, deal_points, duplicate_margin, over_par, par, play_duplicate, seat_score, sub_seed, swapped
 from game.record import read_record
 from game.rulesets import make_rules
 from game.verify import verify_events, verify_file
