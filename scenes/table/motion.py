@@ -178,6 +178,9 @@ class TableMotion:
         if line is not None and not self.ff:
             # The words come up as the event's first step starts (its card leaves the hand).
             def announce() -> float:
+                say = getattr(self.app, "say", None)
+                if say is not None:
+                    say(line.caption or line.text)  # the screen reader hears what the felt shows
                 if line.caption:
                     self.caption, self.caption_age = line.caption, 0.0
                     self.acting = line.seat

@@ -7,7 +7,8 @@ Enter takes the highlighted one (or click table cards to build the set); P place
 cancels), X exchanges the trump card, R toggles "declare the marriage" (games with those
 decisions); G suggests a move; Ctrl+Z takes back your last move; H toggles hints; Esc pauses.
 L opens the play log, T the last trick or capture, S the score sheet; a finished trick waits
-for any click or key (Settings). The mouse: a click chooses a card, a second click on it
+for any click or key (Settings). Reading aloud (scenes.table.reading): A, D, F, V, W, E, I,
+O, ↑/↓ and F1. The mouse: a click chooses a card, a second click on it
 plays it; a click on your pile shows your cards, on another pile what it took last.
 """
 from __future__ import annotations
@@ -26,6 +27,7 @@ from scenes.table.controller import TableController
 from scenes.table.model import TableModel, new_model
 from scenes.table.motion import TableMotion
 from scenes.table.online import OnlineTable, fixed_names
+from scenes.table.reading import TableReader
 from scenes.table.story import TableStory
 from scenes.table.view import TableNames, TableView
 from sprites import table_layout as TL
@@ -106,6 +108,7 @@ class TableScene(Scene):
             self.ui, self.view, self.controller, self.open_pause, self.online.toggle_menu)
         self.online.buttons = self.buttons
         self.story = TableStory(self, self.ui)  # L, T, S, the piles, a finished trick's click
+        self.reader = TableReader(self)  # the reading keys, the words for a screen reader
         self._load(fresh, preselect)
 
     def _new_motion(self) -> TableMotion:
@@ -174,6 +177,7 @@ class TableScene(Scene):
         """The controller's refusal: a banner over the hand, and a click."""
         self.refusal = (text, tween.Tween(0.0, 1.0, 3.2, lambda x: x))
         self.app.sound("click")
+        self.app.say(text, interrupt=True)
 
     def accepted(self) -> None:
         self.refusal = None
@@ -222,6 +226,14 @@ class TableScene(Scene):
             motion.summary = None if left <= 0 else (text, left)
         self.online.update(dt)
         self.controller.tick()
+        self.reader.update()
+
+    # ---- what a screen reader is told (scenes.speak)
+    def speech_opening(self) -> list[str]:
+        return self.reader.opening()
+
+    def speech_focus(self) -> str:
+        return self.reader.focus()
 
     def _active_seat(self) -> int | None:
         if self.session.over or self.controller.final_panel:
@@ -251,6 +263,8 @@ class TableScene(Scene):
         self.app.open_scene("pause", table=self)
 
     def handle(self, event: pygame.event.Event) -> None:
+        if self.reader.handle(event):  # A, D, F, V, W, E, I, O, ↑/↓, F1: read aloud
+            return
         if self.online.handle(event):  # Q: quick messages (also "Good game" once it is over)
             return
         if self.controller.final_panel:
