@@ -125,6 +125,11 @@ class App:
         """Push the settings into the subsystems (picture, motion, sound, language)."""
         s = self.settings
         self.postfx.configure(s.contrast, s.grain, s.temperature)
+        from sprites import cards
+
+        clear = bool(getattr(s, "clear_suits", False))
+        cards.set_clear_suits(clear)  # every pack's clear suits, and the plain high-contrast felt
+        self.theme.HIGH_CONTRAST[0] = clear
         self._tween.set_animation_speed(s.animation_speed)
         if self.audio is not None:
             self.audio.apply_settings(s)

@@ -423,12 +423,21 @@ def rim(size: tuple[int, int] = CANVAS_SIZE, width: int = RIM) -> pygame.Surface
     return surf
 
 
+#: The high-contrast table (clear suits, issue 32): a plain dark felt behind the light cards.
+HIGH_CONTRAST = [False]
+HIGH_CONTRAST_FELT = (6, 14, 10)
+
+
 def table_background(size: tuple[int, int] = CANVAS_SIZE, with_rim: bool = True) -> pygame.Surface:
     """Felt plus rim as one opaque surface: one blit per frame."""
-    key = ("table", size, with_rim)
+    key = ("table", size, with_rim, HIGH_CONTRAST[0])
     if key in _BG_CACHE:
         return _BG_CACHE[key]
-    surf = felt(size).copy()
+    if HIGH_CONTRAST[0]:
+        surf = pygame.Surface(size).convert() if pygame.display.get_surface() else pygame.Surface(size)
+        surf.fill(HIGH_CONTRAST_FELT)
+    else:
+        surf = felt(size).copy()
     if with_rim:
         surf.blit(rim(size), (0, 0))
     _BG_CACHE[key] = surf

@@ -124,5 +124,28 @@ def closest_pair(colors: dict[str, Color], deficiency: str | None = None) -> tup
     return best
 
 
-__all__ = ["MACHADO_2009", "DEFICIENCIES", "simulate", "lab", "ciede2000", "delta_e", "closest_pair",
+def dominant_colour(pixels: Sequence[Sequence[int]], paper: Sequence[int], ink: Sequence[int]) -> Color:
+    """The colour most of a card's suit signs are drawn in, from the card's opaque pixels:
+    the paper left out, and the outline ink too unless the signs themselves are ink-dark
+    (fewer than a quarter of the marks are anything else). The most frequent colour (in
+    steps of 8 per channel) is averaged over its pixels."""
+    def far(p: Sequence[int], q: Sequence[int], limit: int) -> bool:
+        return abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2]) > limit
+
+    marks = [p for p in pixels if far(p, paper, 90)]
+    coloured = [p for p in marks if far(p, ink, 60)]
+    use = coloured if len(coloured) >= 0.25 * len(marks) else marks
+    if not use:
+        return tuple(paper[:3])  # type: ignore[return-value]
+    counts: dict[tuple[int, int, int], int] = {}
+    for p in use:
+        k = (p[0] >> 3, p[1] >> 3, p[2] >> 3)
+        counts[k] = counts.get(k, 0) + 1
+    top = max(counts, key=counts.__getitem__)
+    sel = [p for p in use if (p[0] >> 3, p[1] >> 3, p[2] >> 3) == top]
+    return (round(sum(p[0] for p in sel) / len(sel)), round(sum(p[1] for p in sel) / len(sel)),
+            round(sum(p[2] for p in sel) / len(sel)))
+
+
+__all__ = ["dominant_colour", "MACHADO_2009", "DEFICIENCIES", "simulate", "lab", "ciede2000", "delta_e", "closest_pair",
            "to_linear", "to_srgb"]

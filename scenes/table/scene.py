@@ -388,8 +388,9 @@ class TableScene(Scene):
     # ================================================================== drawing
     def _painter(self) -> CardPainter:
         lang = self.app.language
-        if self.painter is None or self.painter.lang != lang:
-            self.painter = CardPainter(card_art(self.deck), self.deck.aspect, lang)
+        art = card_art(self.deck)  # a new one when the clear suits are switched
+        if self.painter is None or self.painter.lang != lang or self.painter.art is not art:
+            self.painter = CardPainter(art, self.deck.aspect, lang)
         return self.painter
 
     def draw(self, surface: pygame.Surface) -> None:
