@@ -130,6 +130,7 @@ class App:
         clear = bool(getattr(s, "clear_suits", False))
         cards.set_clear_suits(clear)  # every pack's clear suits, and the plain high-contrast felt
         self.theme.HIGH_CONTRAST[0] = clear
+        self.theme.set_text_scale(self.theme.TEXT_SCALES.get(getattr(s, "text_size", "normal"), 1.0))
         self._tween.set_animation_speed(s.animation_speed)
         if self.audio is not None:
             self.audio.apply_settings(s)

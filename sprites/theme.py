@@ -54,9 +54,29 @@ FACES = {
 
 
 # ------------------------------------------------------------------ fonts and text
-@cache
+#: The text size (Settings, issue 32): every font is this much larger; fit() still keeps text in its box.
+TEXT_SCALE = [1.0]
+TEXT_SCALES = {"normal": 1.0, "large": 1.15, "xlarge": 1.3}
+
+
+def set_text_scale(scale: float) -> None:
+    if scale != TEXT_SCALE[0]:
+        TEXT_SCALE[0] = scale
+        _TEXT_CACHE.clear()
+
+
+def unscaled_width(s: str, face: str, size: int) -> int:
+    """``s``'s width at the usual text size (what a layout was made for)."""
+    return _font(face, size).size(s)[0]
+
+
 def font(face: str, size: int) -> pygame.font.Font:
-    """A shipped font (never a system one, so every machine looks the same)."""
+    """A shipped font (never a system one, so every machine looks the same), at the text size."""
+    return _font(face, max(6, round(size * TEXT_SCALE[0])))
+
+
+@cache
+def _font(face: str, size: int) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
     return pygame.font.Font(str(FONT_DIR / FACES.get(face, FACES["sans"])), size)

@@ -88,7 +88,7 @@ class TableScene(Scene):
         self.human_team = self.rules.team_of(self.human)
         self.teams = self.rules.teams
         self.capture_game = self.rules.is_capture_game
-        self.layout = TableLayout(self.players, self.deck.aspect, self.rules, self.human)
+        self.layout = self._new_layout()
         # Online, every seat by the same name on every screen (the computer's by number).
         self.names = TableNames(app, self.rules, self.human, session,
                                 fix=lambda given: fixed_names(session, app.t, given))
@@ -110,6 +110,17 @@ class TableScene(Scene):
         self.story = TableStory(self, self.ui)  # L, T, S, the piles, a finished trick's click
         self.reader = TableReader(self)  # the reading keys, the words for a screen reader
         self._load(fresh, preselect)
+
+    def _new_layout(self) -> TableLayout:
+        size = getattr(self.app.settings, "card_size", "normal")
+        return TableLayout(self.players, self.deck.aspect, self.rules, self.human, card_size=size)
+
+    def _follow_card_size(self) -> None:
+        """The card size changed in Settings: lay the table out again, the cards fly there."""
+        if getattr(self.app.settings, "card_size", "normal") == self.layout.card_size:
+            return
+        self.layout = self.motion.layout = self.online.layout = self._new_layout()
+        self.motion.relayout()
 
     def _new_motion(self) -> TableMotion:
         return TableMotion(self.model, self.layout, self.rules, self.names, self.app, self.controller, ANIMATE)
@@ -203,6 +214,7 @@ class TableScene(Scene):
 
     # ================================================================== the loop
     def update(self, dt: float) -> None:
+        self._follow_card_size()
         self.time += dt
         self.ui.update(dt)
         self.motion.advance(dt)
