@@ -15,8 +15,13 @@ Where it goes (the ``speech`` setting, :data:`MODES`):
 
 A backend that is missing or fails is dropped silently (one line on stderr) and the next
 one is tried; with none left the game is simply silent. ``CARDAVIA_SPEECH_WAV_DIR`` makes
-the espeak-ng voice write each line to a numbered WAV file there instead of the speakers
-(trying the game by ear on a machine without sound, ``bench/``).
+the espeak-ng voice write each line to a numbered WAV file there instead of the speakers,
+taking as long as the line would aloud (trying the game by ear on a machine without sound:
+``bench/speech_trial.py``).
+
+While the voice is busy (and can tell: espeak-ng can, a screen reader through the bridge
+cannot) the table waits before showing the next play (``busy``), at most a few seconds, so
+a listener hears the game as it happens, not minutes behind.
 """
 from __future__ import annotations
 
@@ -26,6 +31,8 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
+import wave
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -45,6 +52,8 @@ class Backend(Protocol):
     name: str
 
     def speak(self, text: str, interrupt: bool) -> None: ...
+
+    def speaking(self) -> bool: ...
 
     def stop(self) -> None: ...
 
@@ -81,6 +90,10 @@ class PrismBackend:
     def speak(self, text: str, interrupt: bool) -> None:
         self._backend.speak(text, interrupt)
 
+    def speaking(self) -> bool:
+        b = self._backend
+        return bool(b.features.supports_is_speaking and b.speaking)
+
     def stop(self) -> None:
         try:
             self._backend.stop()
@@ -103,19 +116,43 @@ class EspeakBackend:
         self._wav_dir = Path(wav_dir) if wav_dir else None
         self._count = 0
         self._proc: subprocess.Popen | None = None
+        self._wav: Path | None = None
+        self._started = 0.0
+        self._length: float | None = None
         self.name = "espeak-ng"
 
     def speak(self, text: str, interrupt: bool) -> None:
         if interrupt:
             self.stop()
-        elif self._proc is not None:
-            self._proc.wait()  # one line after the other (this thread only; the frame goes on)
+        else:
+            while self.speaking():  # one line after the other (this thread only; the frame goes on)
+                time.sleep(0.02)
         args = [self._exe, "-v", self._voice, "-s", "185"]
+        self._wav = None
         if self._wav_dir is not None:
             self._count += 1
-            args += ["-w", str(self._wav_dir / f"{self._count:05d}.wav")]
+            self._wav = self._wav_dir / f"{self._count:05d}.wav"
+            args += ["-w", str(self._wav)]
+        self._started = time.monotonic()
+        self._length: float | None = None
         self._proc = subprocess.Popen([*args, "--", text], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL)
+
+    def speaking(self) -> bool:
+        """Speaking aloud: the program runs. Into files: as long as the line would take aloud."""
+        if self._proc is None:
+            return False
+        if self._proc.poll() is None:
+            return True
+        if self._wav is None:
+            return False
+        if self._length is None:
+            try:
+                with wave.open(str(self._wav)) as w:
+                    self._length = w.getnframes() / w.getframerate()
+            except (OSError, EOFError, wave.Error):
+                self._length = 0.0
+        return time.monotonic() < self._started + self._length
 
     def stop(self) -> None:
         p, self._proc = self._proc, None
@@ -129,6 +166,7 @@ class EspeakBackend:
     def close(self) -> None:
         if self._proc is not None and self._wav_dir is not None:
             self._proc.wait(5)  # a file being written is finished, not cut
+            self._proc = None
         else:
             self.stop()
 
@@ -188,6 +226,18 @@ class Speech:
             self._drop_queued()
         self._queue.put(("say", line, interrupt))
         self._start()
+
+    def busy(self) -> bool:
+        """The voice has lines queued or is speaking one (when the backend can tell)."""
+        if self.mode == "off" or self._thread is None:
+            return False
+        if not self._queue.empty():
+            return True
+        b = self.backend
+        try:
+            return bool(b is not None and b.speaking())
+        except Exception:  # noqa: BLE001 - a backend that cannot tell is never waited for
+            return False
 
     def stop(self) -> None:
         """Silence: nothing queued is said, the line being spoken stops."""

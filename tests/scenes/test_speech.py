@@ -142,6 +142,10 @@ def test_espeak_writes_each_line_as_sound(tmp_path):
     speech.say("Tocca a te.")
     speech.say("Carta 1 di 3: Asso di Coppe")
     assert time.perf_counter() - t0 < 0.05  # queued: the frame never waits for the voice
+    assert speech.busy()  # …while the table can ask whether it is still speaking
+    deadline = time.monotonic() + 10
+    while len(list(tmp_path.glob("*.wav"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # the second line waits until the first would have been heard
     speech.close()
     voice.close()
     wavs = sorted(tmp_path.glob("*.wav"))
