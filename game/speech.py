@@ -46,6 +46,10 @@ TTS_BACKENDS = frozenset({"Speech Dispatcher", "SAPI", "SAPI 5", "SAPI5", "OneCo
 ESPEAK_VOICES = {"en": "en", "nl": "nl", "de": "de", "it": "it"}
 
 
+class NoScreenReader(RuntimeError):
+    """No screen reader runs: "screen reader only" stays silent, and says nothing about it."""
+
+
 class Backend(Protocol):
     """A voice: speaks one line (``interrupt`` first silences what it was saying)."""
 
@@ -69,7 +73,7 @@ class PrismBackend:
         self._ctx = prism.Context()
         backend = self._ctx.acquire_best()
         if screen_reader_only and backend.name in TTS_BACKENDS:
-            raise RuntimeError("no screen reader is running")
+            raise NoScreenReader("no screen reader is running")
         self._backend = backend
         self.name = f"prism:{backend.name}"
         self._pick_voice(lang)
@@ -289,6 +293,8 @@ class Speech:
         for make in tries:
             try:
                 return make()
+            except NoScreenReader:
+                continue  # the usual case for most players: nothing to report
             except Exception as e:  # noqa: BLE001 - missing library, no daemon, no program: next one
                 print(f"cardavia: speech: a voice is not available ({e})", file=sys.stderr)
         return None
@@ -323,4 +329,4 @@ class Speech:
             self.backend.close()
 
 
-__all__ = ["Speech", "MODES", "Backend", "PrismBackend", "EspeakBackend", "default_backends", "TTS_BACKENDS"]
+__all__ = ["Speech", "NoScreenReader", "MODES", "Backend", "PrismBackend", "EspeakBackend", "default_backends", "TTS_BACKENDS"]
