@@ -143,6 +143,12 @@ def main() -> int:
                 seconds += w.getnframes() / w.getframerate()
         except (wave.Error, EOFError):
             pass
+    voiced = [f.with_suffix(".txt").read_text(encoding="utf-8").strip() for f in files
+              if f.with_suffix(".txt").exists()]
+    computer = [s for s in lines() if s.startswith("North ") and (" plays " in s or " leads " in s)]
+    heard = [s for s in computer if s in voiced]
+    print(f"computer plays logged: {len(computer)}, voiced: {len(heard)}; "
+          f"lines cut by a later key before they were voiced: {len(lines()) - len(voiced)}")
     print(f"plays by keys: {plays}; lines said: {len(lines())}; WAV files: {len(files)}; "
           f"speech: {seconds:.0f} s; the deal took {elapsed:.0f} s; files in {out}")
     return 0

@@ -137,6 +137,7 @@ class EspeakBackend:
             self._count += 1
             self._wav = self._wav_dir / f"{self._count:05d}.wav"
             args += ["-w", str(self._wav)]
+            self._wav.with_suffix(".txt").write_text(text + "\n", encoding="utf-8")  # which line it is
         self._started = time.monotonic()
         self._length: float | None = None
         self._proc = subprocess.Popen([*args, "--", text], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
