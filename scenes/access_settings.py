@@ -13,7 +13,7 @@ from sprites import theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button, Choice, toggle
 
-PANEL = pygame.Rect(290, 90, 700, 540)
+PANEL = pygame.Rect(290, 40, 700, 640)
 LABEL_X = PANEL.x + 44
 CONTROL_X = PANEL.x + 300
 CONTROL_W = 356
@@ -83,8 +83,9 @@ class AccessibilityScene(UIScene):
             size = theme.fit(lab, "sans_bold", 17, CONTROL_X - LABEL_X - 16, 11)
             theme.blit_text(surface, lab, (LABEL_X, y), "sans_bold", size, theme.CREAM, anchor="midleft")
         ny = self.rows[-1][1] + 36
-        for key in ("access.speech_note", "access.suits_note"):
-            for line in theme.wrap(self.t(key), "sans", 13, PANEL.w - 88, max_lines=2):
+        # The notes, then the table's reading keys (the key help, also F1 at the table).
+        for key, lines in (("access.speech_note", 2), ("access.suits_note", 2), ("access.keys_table", 4)):
+            for line in theme.wrap(self.t(key), "sans", 13, PANEL.w - 88, max_lines=lines):
                 theme.blit_text(surface, line, (LABEL_X, ny), "sans", 13, theme.CREAM_FAINT, anchor="topleft")
                 ny += 18
             ny += 4
