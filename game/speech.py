@@ -10,8 +10,8 @@ Where it goes (the ``speech`` setting, :data:`MODES`):
 - ``screen_reader``: only to a running screen reader (Orca on Linux, NVDA or JAWS on
   Windows, VoiceOver on macOS), through the prismatoid bridge (``prism``); with none
   running, nothing is spoken — the player's screen reader decides, the game adds no voice;
-- ``on``: the screen reader when one runs, else a plain voice: speech-dispatcher through
-  the same bridge, else ``espeak-ng`` run as a program.
+- ``on``: the screen reader when one runs, else a plain voice: ``espeak-ng`` run as a
+  program, else the bridge's own (speech-dispatcher, SAPI).
 
 A backend that is missing or fails is dropped silently (one line on stderr) and the next
 one is tried; with none left the game is simply silent. ``CARDAVIA_SPEECH_WAV_DIR`` makes
@@ -176,6 +176,37 @@ class EspeakBackend:
             self.stop()
 
 
+#: How long a voice may take to open (a speech daemon that hangs must not keep the next one out).
+OPEN_TIMEOUT = 3.0
+
+
+def opened_in_time(make: Callable[[], Backend], timeout: float) -> Backend:
+    """``make()``, or TimeoutError when it has not returned within ``timeout`` seconds (it is
+    left to finish on its own daemon thread; what it makes then is closed unused)."""
+    done = threading.Event()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["backend"] = make()
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            box["error"] = e
+        done.set()
+        if box.get("late") and "backend" in box:
+            try:
+                box["backend"].close()
+            except Exception:  # noqa: BLE001 - unused anyway
+                pass
+
+    threading.Thread(target=run, name="cardavia-speech-open", daemon=True).start()
+    if not done.wait(timeout):
+        box["late"] = True
+        raise TimeoutError(f"it did not answer within {timeout:.0f} s")
+    if "error" in box:
+        raise box["error"]
+    return box["backend"]
+
+
 def default_backends(mode: str, lang: str) -> list[Callable[[], Backend]]:
     """The voices to try for ``mode``, best first (each a factory that may raise)."""
     if mode == "off":
@@ -183,9 +214,12 @@ def default_backends(mode: str, lang: str) -> list[Callable[[], Backend]]:
     wav_dir = os.environ.get("CARDAVIA_SPEECH_WAV_DIR")
     if wav_dir:  # by ear without speakers: straight to files
         return [lambda: EspeakBackend(lang, wav_dir)]
-    tries: list[Callable[[], Backend]] = [lambda: PrismBackend(mode == "screen_reader", lang)]
+    # A running screen reader first. "On" then prefers espeak-ng, which can say when it has
+    # finished (the table waits for it), over the bridge's plain voices (speech-dispatcher,
+    # SAPI), which cannot.
+    tries: list[Callable[[], Backend]] = [lambda: PrismBackend(True, lang)]
     if mode == "on":
-        tries.append(lambda: EspeakBackend(lang))
+        tries += [lambda: EspeakBackend(lang), lambda: PrismBackend(False, lang)]
     return tries
 
 
@@ -293,7 +327,7 @@ class Speech:
         tries = self._backends if self._backends is not None else default_backends(self.mode, self.lang)
         for make in tries:
             try:
-                return make()
+                return opened_in_time(make, OPEN_TIMEOUT)
             except NoScreenReader:
                 continue  # the usual case for most players: nothing to report
             except Exception as e:  # noqa: BLE001 - missing library, no daemon, no program: next one

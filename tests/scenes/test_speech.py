@@ -169,6 +169,41 @@ def test_a_missing_voice_leaves_the_log_and_silence(tmp_path, capfd):
     assert "not available" in capfd.readouterr().err
 
 
+def test_a_voice_that_hangs_as_it_opens_gives_way_to_the_next(tmp_path, monkeypatch, capfd):
+    import threading
+
+    import game.speech as S
+
+    monkeypatch.setattr(S, "OPEN_TIMEOUT", 0.2)
+    hang = threading.Event()
+    heard: list[str] = []
+
+    class Next:
+        name = "next"
+
+        def speak(self, text, interrupt):
+            heard.append(text)
+
+        def speaking(self):
+            return False
+
+        def stop(self):
+            pass
+
+        def close(self):
+            pass
+
+    speech = Speech("on", "en", None, backends=[lambda: (hang.wait(5), Next())[1], Next])
+    speech.say("Your turn.")
+    deadline = time.monotonic() + 3
+    while not heard and time.monotonic() < deadline:
+        time.sleep(0.02)
+    hang.set()
+    speech.close()
+    assert heard == ["Your turn."]
+    assert "did not answer" in capfd.readouterr().err
+
+
 def test_an_interruption_drops_what_was_queued(tmp_path):
     spoken: list[str] = []
 
