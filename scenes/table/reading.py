@@ -81,6 +81,10 @@ class TableReader:
 
     def trump(self) -> str | None:
         """The trump and the stock, for the games that have them (None: nothing to say)."""
+        return " ".join(self.trump_and_stock()) or None
+
+    def trump_and_stock(self) -> list[str]:
+        """The trump's line and the stock's line, each where the game has it."""
         s, m = self.scene, self.scene.model
         parts = []
         if s.rules.has_trump and m.trump_suit:
@@ -94,7 +98,7 @@ class TableReader:
                 parts.append(self.t("access.stock_closed", count=m.stock_count))
             else:
                 parts.append(self.t("access.stock", count=m.stock_count))
-        return " ".join(parts) or None
+        return parts
 
     def lines(self) -> list[Any]:
         narrator = self.scene.motion.narrator
@@ -137,7 +141,7 @@ class TableReader:
     def opening(self) -> list[str]:
         """The lines given as the table opens: your hand, the table cards, the trump and the
         stock where the game has them, whose turn it is."""
-        return [x for x in (self.hand(), self.table(), self.trump(), self.turn()) if x]
+        return [x for x in (self.hand(), self.table(), *self.trump_and_stock(), self.turn()) if x]
 
     def focus(self) -> str:
         """What the keyboard has at the table, in words ("" when the table is not yours to act)."""

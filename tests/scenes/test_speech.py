@@ -239,7 +239,8 @@ def test_a_screenshot_run_writes_its_opening_lines(tmp_path):
     lines = log.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "Am Tisch"
     assert lines[1].startswith("Deine Hand, 3 Karten:")
-    assert any(ln.startswith("Trumpf ist ") and "im Stapel" in ln for ln in lines)
+    assert any(ln.startswith("Trumpf ist ") for ln in lines)
+    assert any(ln.startswith("Noch ") and ln.endswith("Karten im Stapel.") for ln in lines)
     assert "Du bist am Zug." in lines
     # An existing log is not replaced without --force (one line, exit 2).
     assert main(["--screenshot", str(tmp_path / "u.png"), "--speech-log", str(log)]) == 2
