@@ -13,7 +13,7 @@ from sprites import theme
 from sprites.table_draw import OUTLINE, outline
 
 #: With two players: right of the felt, under the top buttons, above the decision buttons.
-SIDE = pygame.Rect(898, 112, 360, 330)
+SIDE = pygame.Rect(898, 112, 360, 262)
 #: With four: between the side seats, under the partner's cards, above the table's.
 BAND = pygame.Rect(208, 118, 864, 128)
 PAD = 14
