@@ -21,7 +21,7 @@ from sprites.widgets import Button
 #: What the panel's first button does (and Enter) in each phase, by its label's key.
 ACTIONS = {"intro": "lessons.start", "good": "lessons.next", "wrong": "lessons.take_back", "done": "lessons.to_list"}
 HINTS = {"intro": "lessons.hint_next", "move": "lessons.hint_move", "good": "lessons.hint_next",
-         "wrong": "lessons.hint_wrong", "done": "lessons.hint_next"}
+         "wrong": "lessons.hint_wrong", "done": "lessons.hint_done"}
 
 
 class LessonTable(TableScene):
