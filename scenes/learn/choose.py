@@ -28,19 +28,28 @@ class LearnScene(UIScene):
 
     def build(self) -> None:
         self.rows: list[tuple[str, pygame.Rect, Button]] = []
-        for i, name in enumerate(self.names):
+        for i, name in enumerate(self.names):  # one row per lesson
             band = pygame.Rect(ROW_X, ROW_Y + i * (ROW_H + ROW_GAP), ROW_W, ROW_H)
             button = self.ui.add(Button((band.right - 16 - BUTTON_W, band.centery - 22, BUTTON_W, 44),
                                         lambda name=name: self.t("lessons.again" if self.is_done(name) else
                                                                  "lessons.start"),
                                         lambda name=name: self.open_lesson(name),
-                                        style="primary" if i == 0 else "secondary", size=15, name=f"lesson_{name}"))
+                                        size=15, name=f"lesson_{name}"))
             self.rows.append((name, band, button))
         self.ui.add(Button((PANEL.x + 40, PANEL.bottom - 62, 170, 44), self.label("common.back"), self.back,
                            icon="‹", size=15, name="back"))
-        first_open = next((b for n, _, b in self.rows if not self.is_done(n)), self.rows[0][2] if self.rows else None)
-        if first_open is not None:
-            self.ui.focus(first_open)
+        self.point_at_next()
+
+    def point_at_next(self) -> None:
+        """The first lesson not yet done is the primary button, and has the focus."""
+        upcoming = next((b for n, _, b in self.rows if not self.is_done(n)), self.rows[0][2] if self.rows else None)
+        for _, _, button in self.rows:
+            button.style = "primary" if button is upcoming else "secondary"
+        if upcoming is not None:
+            self.ui.focus(upcoming)
+
+    def enter(self) -> None:
+        self.point_at_next()  # back from a lesson: it may be done now
 
     def is_done(self, name: str) -> bool:
         return name in getattr(self.app.settings, "lessons_done", [])

@@ -100,6 +100,7 @@ def test_a_lesson_by_the_keys_from_the_menu_to_the_done_mark():
     top = app.stack.top
     assert top.name == "learn" and top.is_done("scopa") and not top.is_done("briscola")
     assert widget(top, "lesson_scopa").label() == app.t("lessons.again")
+    assert top.ui.focused.name == "lesson_cicera"  # the next lesson not done yet
     assert load_settings().settings.lessons_done == ["scopa"]  # kept on disk
     key(app, pygame.K_ESCAPE)
     settle(app, 3)
