@@ -16,7 +16,7 @@ from game.lessons.lesson import Lesson, get_lesson, lesson_names
 from game.lessons.session import LessonSession
 from scenes.learn import panel
 from scenes.table.scene import ENTER_KEYS, UNDO_KEY, TableScene
-from sprites.widgets import Button
+from sprites.widgets import UI, Button
 
 #: What the panel's first button does (and Enter) in each phase, by its label's key.
 ACTIONS = {"intro": "lessons.start", "good": "lessons.next", "wrong": "lessons.take_back", "done": "lessons.to_list"}
@@ -30,11 +30,14 @@ class LessonTable(TableScene):
         self.marked = False
         super().__init__(app, LessonSession(lesson), fresh=True, preselect=False)
         first, second = panel.button_rects(self.players)
-        self.action_button = self.ui.add(Button(first, lambda: self.t(ACTIONS.get(self.phase, "lessons.next")),
+        # The panel's buttons, drawn over the panel (the table's own UI is drawn beneath it).
+        self.lesson_ui = UI()
+        self.action_button = self.lesson_ui.add(Button(first, lambda: self.t(ACTIONS.get(self.phase, "lessons.next")),
                                                 self.act, style="primary", size=14, name="lesson_action",
                                                 visible=lambda: self.phase in ACTIONS))
-        self.ui.add(Button(second, lambda: self.t("lessons.to_list"), self.to_list, size=13, name="lessons",
-                           visible=lambda: self.phase != "done"))
+        self.lesson_ui.add(Button(second, lambda: self.t("lessons.to_list"), self.to_list, size=13, name="lessons",
+                                  visible=lambda: self.phase != "done"))
+        self.lesson_ui.focus_index = -1  # the keys are the table's and the lesson's own
 
     @property
     def phase(self) -> str:
@@ -72,10 +75,14 @@ class LessonTable(TableScene):
     # ------------------------------------------------------------------ the loop and input
     def update(self, dt: float) -> None:
         super().update(dt)
+        self.lesson_ui.update(dt)
         if self.session.finished and not self.marked:
             self.mark_done()
 
     def handle(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) \
+                and self.lesson_ui.handle(event) and event.type != pygame.MOUSEMOTION:
+            return
         if event.type == pygame.KEYDOWN:
             key, mod = event.key, getattr(event, "mod", 0)
             if key == pygame.K_ESCAPE and (self.controller.selected is None or self.phase != "move"):
@@ -114,7 +121,7 @@ class LessonTable(TableScene):
             panel.draw_looks(surface, self.view(), step.look, self.time)
         head, body = self.panel_text()
         panel.draw_panel(surface, self.players, head, body, self.phase, self.t(HINTS[self.phase]))
-        self.ui.draw(surface)  # the panel's buttons over it
+        self.lesson_ui.draw(surface)
 
 
 def create(app: Any, lesson: str | None = None, game: str | None = None, step: int | None = None,

@@ -24,7 +24,8 @@ def make_app(lang: str = "en") -> App:
 
 
 def widget(scene, name: str):
-    return next(w for w in scene.ui.widgets if getattr(w, "name", None) == name)
+    widgets = scene.ui.widgets + getattr(scene, "lesson_ui", scene.ui).widgets
+    return next(w for w in widgets if getattr(w, "name", None) == name)
 
 
 def settle(app: App, ticks: int = 40) -> None:
@@ -187,3 +188,18 @@ def test_every_lesson_text_fits_its_panel(lang):
         for phase in ("good", "wrong"):
             head = f"{i18n.t('lessons.step', n=len(lesson.steps), total=len(lesson.steps))} · {i18n.t('lessons.' + phase)}"
             assert theme.text_width(head, "sans_bold", 12) <= panel.body_width(players), (lang, head)
+
+
+def test_the_lesson_pause_says_nothing_is_kept_and_quits_to_the_menu():
+    app = make_app()
+    app.open_path("lesson")
+    settle(app, 5)
+    lesson = app.stack.top
+    click(app, lesson.menu_button.rect.center)
+    settle(app, 3)
+    pause = app.stack.top
+    assert pause.name == "pause" and pause._note_key() == "pause.not_saved"
+    app.render(1.0)
+    widget(pause, "quit").on_click()
+    settle(app, 3)
+    assert app.stack.top.name == "menu" and app.settings.lessons_done == []
