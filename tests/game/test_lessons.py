@@ -99,10 +99,16 @@ def bonuses(s: LessonSession, seat: int) -> list[list[str]]:
     return [e.get("bonuses", []) for e in s.match.events if e.get("event") == "play" and e.get("seat") == seat]
 
 
-def test_scopa_lesson_scores_two_scope_and_keeps_the_settebello():
+def test_scopa_lesson_scores_two_scope_keeps_the_settebello_and_leaves_no_sweep():
     s = play_through(get_lesson("scopa"))
-    assert bonuses(s, 0) == [[], ["scopa"], ["scopa"]]
+    assert bonuses(s, 0) == [[], ["scopa"], ["scopa"], []]
     assert "7D" in {c.code for c in s.match.state.piles[0]}
+    rules, table = s.rules, s.match.state.table
+    assert sum(rules.values[c] for c in table) > 10  # more than any card is worth: no sweep next
+    wrong = LessonSession(get_lesson("scopa"))
+    wrong.start()
+    drive(wrong, 3, "wrong")  # the Ace put down: 5 + 1, and a 6 would sweep
+    assert sum(rules.values[c] for c in wrong.match.state.table) == 6
 
 
 def test_cicera_lesson_earns_quadriglia_simili_picada_and_scua():
