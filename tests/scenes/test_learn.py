@@ -203,3 +203,36 @@ def test_the_lesson_pause_says_nothing_is_kept_and_quits_to_the_menu():
     widget(pause, "quit").on_click()
     settle(app, 3)
     assert app.stack.top.name == "menu" and app.settings.lessons_done == []
+
+
+def test_a_broken_lesson_is_not_opened_and_says_why_in_one_line(tmp_path, monkeypatch):
+    import game.lessons.lesson as L
+
+    source = (L.lessons_dir() / "scopa.yaml").read_text(encoding="utf-8")
+    (tmp_path / "scopa.yaml").write_text(source.replace('good: ["7D:7C"]', 'good: ["3D:7C"]'), encoding="utf-8")
+    monkeypatch.setattr(L, "lessons_dir", lambda: tmp_path)
+    monkeypatch.setattr(L, "_CACHE", {})
+    app = make_app()
+    app.open_path("learn")
+    settle(app, 3)
+    click(app, widget(app.stack.top, "lesson_scopa").rect.center)
+    settle(app, 2)
+    assert app.stack.top.name == "learn"
+    shown = app.toasts.active
+    assert len(shown) == 1 and "scopa.yaml: step 1: 3D:7C is not a legal move here" in shown[0]
+    assert "\n" not in shown[0]
+
+
+def test_a_lesson_keeps_no_match_and_no_statistics(_private_home):
+    from game.lessons.session import drive
+
+    app = make_app()
+    app.open_path("lesson", lesson="tressette")
+    settle(app, 5)
+    lesson = app.stack.top
+    drive(lesson.session)
+    settle(app, 20)
+    assert lesson.session.finished and app.settings.lessons_done == ["tressette"]
+    lesson.to_list()
+    settle(app, 3)
+    assert sorted(p.name for p in _private_home.iterdir()) == ["settings.json"]
