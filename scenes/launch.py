@@ -99,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overlay", metavar="NAME",
                    help="table scene: show a panel or aid over the table: log (the play log), review (the last "
                         "trick or capture), pile (your pile), sheet (the score sheet), suggest (the suggested move); "
-                        "daily scene: daily or duplicate (a deal played by bots, then its results)")
+                        "daily scene: daily or duplicate (a deal played by bots, then its results); "
+                        "lesson scene: good, wrong (that move played at --step N) or done")
     p.add_argument("--match-end", action="store_true",
                    help="results scene: play the demo match to its end and show the match result")
     p.add_argument("--contrast", type=_percent, metavar="N", help="picture contrast 0–100 (50 neutral)")

@@ -236,3 +236,12 @@ def test_a_lesson_keeps_no_match_and_no_statistics(_private_home):
     lesson.to_list()
     settle(app, 3)
     assert sorted(p.name for p in _private_home.iterdir()) == ["settings.json"]
+
+
+def test_the_lesson_screenshot_options_are_checked(tmp_path):
+    from scenes.launch import main
+
+    out = tmp_path / "x.png"
+    assert main(["--screenshot", str(out), "--scene", "lesson", "--overlay", "suggest"]) == 2
+    assert main(["--screenshot", str(out), "--scene", "menu", "--step", "2"]) == 2
+    assert not out.exists()
