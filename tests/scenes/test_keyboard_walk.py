@@ -83,7 +83,7 @@ def test_every_screen_is_reached_and_left_by_keys(tmp_path):
     walk(app, menu, 2, seen)
     # The menu's own screens and the ones a level below them.
     assert {"decks", "rules", "stats", "settings", "accessibility", "online", "replays", "online_host",
-            "online_join", "watch"} <= seen, seen
+            "online_join", "watch", "learn"} <= seen, seen
     assert {"games"} <= seen, seen  # Play → a deck → its games
     # Only a way back is ever out of Tab's reach, and Esc takes it (back_to checked that).
     assert all(name in WAYS_BACK for _, name in UNREACHED), UNREACHED
