@@ -100,6 +100,16 @@ class DailyPlay:
         return None
 
 
+@dataclasses.dataclass
+class HalvesTable:
+    """A duplicate deal's halves side by side, as plain text (the results screen draws it):
+    ``columns`` (half 1, half 2, total), ``rows`` per side ((name, one text per column)),
+    the last row the difference."""
+
+    columns: list[str]
+    rows: list[tuple[str, list[str]]]
+
+
 class DuplicatePlay:
     kind = "duplicate"
 
@@ -109,7 +119,10 @@ class DuplicatePlay:
         self.level = level
         #: Per half (1, 2): the human's margin over the computer's side, once played.
         self.margins: dict[int, float] = {}
+        #: Per half: (the human side's points, the computer side's: the mean of its teams').
         self.scores: dict[int, tuple[int, float]] = {}
+        #: Per half: its ``deal_end`` (the score sheet shows both halves).
+        self.ends: dict[int, dict] = {}
 
     def _rules(self) -> Any:
         game, deck, players, options = self.args
@@ -134,28 +147,52 @@ class DuplicatePlay:
         others = [p for t, p in enumerate(m.deal_points) if t != team]
         self.scores[half] = (m.deal_points[team], sum(others) / len(others))
         self.margins[half] = margin(m.rules, m.deal_points, team)
+        self.ends[half] = next(e for e in m.events if e.get("event") == "deal_end")
 
     @property
     def total(self) -> float | None:
         return self.margins[1] + self.margins[2] if len(self.margins) == 2 else None
 
+    def halves(self, t: Translate) -> HalvesTable:
+        """Half 1 | half 2 | total for each side, then the difference; "—" for a half not
+        played yet."""
+        rules = self._rules()
+        you = t("duplicate.side_team" if rules.partnerships else "duplicate.side_you")
+        them = t("duplicate.side_computer")
+        cols = [t("duplicate.col_half1"), t("duplicate.col_half2"), t("duplicate.col_total")]
+
+        def row(values: list[float | None], signed: bool = False) -> list[str]:
+            done = [v for v in values if v is not None]
+            total = sum(done) if len(done) == 2 else None
+            shown = [*values, total]
+            return ["—" if v is None else (over_par(v, 0) if signed else f"{v:g}") for v in shown]
+
+        mine = [self.scores[h][0] if h in self.scores else None for h in (1, 2)]
+        theirs = [self.scores[h][1] if h in self.scores else None for h in (1, 2)]
+        diff = [self.margins.get(h) for h in (1, 2)]
+        return HalvesTable(cols, [(you, row(mine)), (them, row(theirs)),
+                                  (t("duplicate.side_difference"), row(diff, signed=True))])
+
+    def verdict(self, t: Translate) -> tuple[str, str] | None:
+        """The results screen's title once both halves are played: who won the duplicate."""
+        total = self.total
+        if total is None:
+            return None
+        if round(total, 1) == 0:
+            return t("duplicate.draw"), "draw"
+        if total > 0:
+            return t("duplicate.won_team" if self._rules().partnerships else "duplicate.won"), "win"
+        return t("duplicate.lost"), "loss"
+
     def lines(self, t: Translate, session: Session | None = None) -> list[str]:
-        """Both halves side by side, and the duplicate difference once both are played."""
-        halves = []
-        for half in (1, 2):
-            if half in self.scores:
-                mine, theirs = self.scores[half]
-                halves.append(t(f"duplicate.half{half}", mine=mine, theirs=f"{theirs:g}"))
-        out = ["   |   ".join(halves)] if halves else []  # the two halves side by side on one line
+        """The line under the halves: the duplicate difference, or what comes next."""
         if self.total is not None:
-            out.append(t("duplicate.total", diff=over_par(self.total, 0)))
-        elif 1 in self.scores:
-            out.append(t("duplicate.next"))
-        return out
+            return [t("duplicate.total", diff=over_par(self.total, 0))]
+        return [t("duplicate.next")] if 1 in self.scores else []
 
     def next_session(self, threaded: bool = True) -> Session | None:
         """The second half after the first; None when both are played."""
         return self.session(2, threaded) if 1 in self.margins and 2 not in self.margins else None
 
 
-__all__ = ["DailyPlay", "DuplicatePlay"]
+__all__ = ["DailyPlay", "DuplicatePlay", "HalvesTable"]

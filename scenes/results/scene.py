@@ -28,7 +28,8 @@ import pygame
 
 from game.rulesets import game_ids
 from scenes.names import game_and_deck, team_names
-from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, match_verdict
+from scenes.results import halves as halves_block
+from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, is_one_deal, match_verdict
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
@@ -116,7 +117,7 @@ class ResultsScene(UIScene):
         ctx = getattr(self.session, "context", None)
         extra = ctx.lines(self.t, self.session) if ctx is not None else []
         if self._model is None or self._lang != lang or self._extra != extra:
-            self._model = breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang)
+            self._model = breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang, self.single_deal)
             self._model.notes = [*extra, *self._model.notes]
             self._lang, self._extra = lang, extra
         return self._model
@@ -129,12 +130,23 @@ class ResultsScene(UIScene):
     def tone(self) -> str:
         if self.match_end is None:
             return ""
-        return match_verdict(self.t, self.rules, self.match_end, self.human_seat, self.model().columns)[1]
+        return self.verdict()[1]
+
+    def verdict(self) -> tuple[str, str]:
+        """(title, tone) of the finished match: a daily or duplicate deal's own verdict
+        (game.challenge: the duplicate's over both halves) or the deal's or match's outcome."""
+        ctx = getattr(self.session, "context", None)
+        own = ctx.verdict(self.t) if ctx is not None and hasattr(ctx, "verdict") else None
+        if own is not None:
+            return own
+        return match_verdict(self.t, self.rules, self.match_end, self.human_seat, self.model().columns,
+                             one_deal=self.single_deal)
 
     # ------------------------------------------------------------------ layout
     @property
     def single_deal(self) -> bool:
-        return self.rules.options.get("format") == "single"
+        """One deal: the single-deal house rule, a daily deal, a duplicate half."""
+        return is_one_deal(self.rules, list(getattr(getattr(self.session, "match", None), "events", None) or []))
 
     def _height(self, row_h: int) -> int:
         """The panel's height, block by block as :meth:`draw` lays them out."""
@@ -142,7 +154,12 @@ class ResultsScene(UIScene):
         top = (22 + 80 + 30 + (0 if self.single_deal else 22) + 22) if self.over else (22 + 46 + 24 + 22)
         notes = sum(len(theme.wrap(n, "serif", 15, PANEL_W - 2 * TABLE_PAD - 20)) for n in m.notes)
         return (top + (34 if m.headline else 0) + (30 if m.bar else 0) + 32 + len(m.rows) * (row_h + 2) + 10
-                + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0))
+                + halves_block.height(self.halves()) + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0))
+
+    def halves(self) -> Any:
+        """A duplicate deal's halves side by side (game.challenge.HalvesTable), else None."""
+        ctx = getattr(self.session, "context", None)
+        return ctx.halves(self.t) if ctx is not None and hasattr(ctx, "halves") else None
 
     @property
     def offers_replay(self) -> bool:
@@ -333,10 +350,10 @@ class ResultsScene(UIScene):
         deck_name = self.rules.deck.name.get(lang, self.rules.deck.name["en"])
         # --- title block
         if self.over:
-            title, tone = match_verdict(self.t, self.rules, self.match_end, self.human_seat, m.columns)
+            title, tone = self.verdict()
             color = WIN if tone == "win" else LOSS if tone == "loss" else theme.CREAM
-            self._caps(surface, self.t("results.match_over", game=game_name), (r.centerx, y), inner_w, 14,
-                       anchor="midtop")
+            over = "one_deal.deal_over" if self.single_deal else "results.match_over"
+            self._caps(surface, self.t(over, game=game_name), (r.centerx, y), inner_w, 14, anchor="midtop")
             size = theme.fit(title, "serif_bold", 38, inner_w, 18, 0.16, True)
             img = theme.text(title, "serif_bold", size, color, tracking=size * 0.16, caps=True, shadow=3)
             self.text_log.append((title, theme.text_width(title, "serif_bold", size, size * 0.16, True), inner_w))
@@ -425,6 +442,7 @@ class ResultsScene(UIScene):
                     self._pill(surface, cell.points, (c.centerx + 34, c.centery))
             y += self.row_h + 2
         y += 10
+        y = halves_block.draw(self, surface, self.halves(), x0, y, inner_w)
         for note in m.notes:
             for line in theme.wrap(note, "serif", 15, inner_w - 20):
                 self._fit(surface, line, (r.centerx, y), inner_w - 20, "serif", 15, theme.CREAM_DIM, "midtop")

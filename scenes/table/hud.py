@@ -250,8 +250,14 @@ def draw_final(surface: pygame.Surface, v: TableView) -> None:
     surface.blit(theme.shadow(box.size, 16, 10, 140), (box.x - 10, box.y - 4))
     surface.blit(theme.panel(box.size, 16, (10, 30, 20, 240), theme.BRASS), box)
     w = v.session.match.winner
-    msg = "table.drawn" if w is None else ("table.you_won" if w == v.human_team else "table.you_lost")
-    theme.heading(surface, v.t("table.match_over"), (640, box.y + 28), 26, anchor="midtop")
+    events = v.session.match.events
+    one = v.rules.match_goal()[0] == "single" or bool(events and events[0].get("deals") == 1)
+    outcome = "drawn" if w is None else ("won" if w == v.human_team else "lost")
+    if one:  # a daily deal, a duplicate half: the end of the deal, not of a match
+        title, msg = "one_deal.table_over", f"one_deal.table_{outcome}"
+    else:
+        title, msg = "table.match_over", "table.drawn" if w is None else f"table.you_{outcome}"
+    theme.heading(surface, v.t(title), (640, box.y + 28), 26, anchor="midtop")
     theme.blit_text(surface, v.t(msg), (640, box.y + 84), "serif", 20, theme.CREAM, anchor="midtop")
     a, b = final_buttons()
     again = "online.again" if v.session.capabilities.again == "another_table" else "table.play_again"

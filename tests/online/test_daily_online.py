@@ -13,8 +13,8 @@ import game.par
 from game.ai.bots import make_bot
 from game.match import Match
 from game.online.daily import SEED_BITS, DailyBoard, DailyRefusal, commitment
-from game.online.serving import start_server_in_thread
 from game.online.protocol import action_from_json, action_to_json
+from game.online.serving import start_server_in_thread
 from game.online.worker import choose_action
 from game.par import Deal, house_bot, house_bots, par
 from tests.online.wshelp import Client, Player
