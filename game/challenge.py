@@ -157,7 +157,7 @@ class DuplicatePlay:
         """Half 1 | half 2 | total for each side, then the difference; "—" for a half not
         played yet."""
         rules = self._rules()
-        you = t("duplicate.side_team" if rules.partnerships else "duplicate.side_you")
+        you = t("duplicate.side_team" if rules.partnerships else "duplicate.side_player")
         them = t("duplicate.side_computer")
         cols = [t("duplicate.col_half1"), t("duplicate.col_half2"), t("duplicate.col_total")]
 
@@ -195,4 +195,56 @@ class DuplicatePlay:
         return self.session(2, threaded) if 1 in self.margins and 2 not in self.margins else None
 
 
-__all__ = ["DailyPlay", "DuplicatePlay", "HalvesTable"]
+class OnlineDailyPlay:
+    """A club server's daily deal played at a seat of the player's own (game.online.daily):
+    the server deals it, seats the house bots and, once it is over, checks the record and
+    answers with the player's line (game.online.daily_client.DailySession). The results
+    screen says it and leads back to the day's leaderboard (the ``online_daily`` screen)."""
+
+    kind = "online_daily"
+    #: Where the results screen's first button leads, and its label.
+    back_scene = "online_daily"
+    back_label = "daily_online.see_board"
+
+    def __init__(self, info: dict[str, Any]):
+        #: The day's public facts (game.online.daily_client.board_info): date, commitment.
+        self.info = info
+        self.session: Any = None
+
+    def attach(self, session: Any) -> Any:
+        session.context = self
+        self.session = session
+        return session
+
+    def finished(self, session: Any) -> None:
+        self.session = session
+
+    def poll(self) -> None:
+        """The server's answer comes after the deal (par may take seconds): keep reading."""
+        s = self.session
+        if s is not None and getattr(s, "daily_result", None) is None and getattr(s, "daily_refusal", None) is None:
+            try:
+                s.poll()
+            except Exception:  # noqa: BLE001 - a broken answer is a line below, never a crash
+                pass
+
+    def lines(self, t: Translate, session: Any = None) -> list[str]:
+        s = session or self.session
+        result = getattr(s, "daily_result", None)
+        refusal = getattr(s, "daily_refusal", None)
+        if result is not None:
+            out = [t("daily.result", score=f"{result['score']:g}", par=f"{result['par']:.1f}",
+                     diff=over_par(result["score"], result["par"]))]
+        elif refusal is not None:
+            out = [t("daily_online.refused", reason=refusal[1] or refusal[0])]
+        elif getattr(s, "failed", None) is not None:
+            out = [t("daily_online.lost")]
+        else:
+            out = [t("daily_online.waiting")]
+        return [*out, t("daily_online.sealed_short", hash=self.info.get("hash", "")[:16])]
+
+    def next_session(self, threaded: bool = True) -> Session | None:
+        return None
+
+
+__all__ = ["DailyPlay", "DuplicatePlay", "HalvesTable", "OnlineDailyPlay"]

@@ -129,21 +129,26 @@ def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: 
     return b
 
 
+MATCH_VERDICTS = {"draw": "results.match_draw", "won": "results.match_won", "won_team": "results.match_won_team",
+                  "lost": "results.match_lost", "lost_team": "results.match_lost_team"}
+ONE_DEAL_VERDICTS = {"draw": "one_deal.deal_draw", "won": "one_deal.deal_won", "won_team": "one_deal.deal_won_team",
+                     "lost": "one_deal.deal_lost", "lost_team": "one_deal.deal_lost_team"}
+
+
 def match_verdict(t: Any, rules: Any, match_end: dict, human_seat: int | None, columns: list[str],
                   one_deal: bool = False) -> tuple[str, str]:
     """(title, tone) for the match result; tone is win, loss or draw. ``one_deal``: the match
     was one deal (a daily deal, a duplicate half, the single-deal house rule), said as the
     deal's outcome (``one_deal.*``) rather than a match's."""
-    k = "one_deal" if one_deal else "results"
-    what = "deal" if one_deal else "match"
+    k = ONE_DEAL_VERDICTS if one_deal else MATCH_VERDICTS
     w = match_end.get("winner")
     if w is None:
-        return t(f"{k}.{what}_draw"), "draw"
+        return t(k["draw"]), "draw"
     if human_seat is not None and rules.team_of(human_seat) == w:
-        return t(f"{k}.{what}_won_team" if rules.partnerships else f"{k}.{what}_won"), "win"
+        return t(k["won_team"] if rules.partnerships else k["won"]), "win"
     if rules.partnerships and human_seat is not None:
-        return t(f"{k}.{what}_lost_team"), "loss"
-    return t(f"{k}.{what}_lost", name=team_names(t, rules.players, human_seat, subject=True)[w]), "loss"
+        return t(k["lost_team"]), "loss"
+    return t(k["lost"], name=team_names(t, rules.players, human_seat, subject=True)[w]), "loss"
 
 
 def is_one_deal(rules: Any, events: list[dict]) -> bool:

@@ -179,7 +179,8 @@ class ResultsScene(UIScene):
         x = self.rect.centerx - bw - gap // 2
         ctx = getattr(self.session, "context", None)
         if self.over and ctx is not None:  # a daily or duplicate deal: its next step
-            key = "duplicate.second_half" if ctx.next_session(threaded=False) is not None else "daily.back"
+            key = "duplicate.second_half" if ctx.next_session(threaded=False) is not None else \
+                getattr(ctx, "back_label", "daily.back")
             self.primary = self.ui.add(Button((x, y, bw, 48), self.label(key), self.new_match,
                                               style="primary", size=17, name="new_match"))
         elif self.over:
@@ -224,19 +225,20 @@ class ResultsScene(UIScene):
     def new_match(self) -> None:
         """The same game and options again: the table below is replaced by a fresh one.
         Online: back to hosting or joining a table."""
+        ctx = getattr(self.session, "context", None)
         if self.session.capabilities.again == "another_table":
             self.session.close()
-            self.app.stack.pop_to("online")
+            # A club server's daily deal: back to its leaderboard; any other table: to the online screens.
+            self.app.stack.pop_to(getattr(ctx, "back_scene", "online"))
             return
 
         r = self.rules
         params = {"deck": r.deck.id, "game": r.game_id, "players": r.players, "options": dict(r.options),
                   "ai_level": self.app.settings.ai_level}
-        ctx = getattr(self.session, "context", None)
         if ctx is not None:
             nxt = ctx.next_session(getattr(self.app, "has_window", True))
             if nxt is None:  # done: back to the daily deals screen
-                self.app.stack.pop_to("daily")
+                self.app.stack.pop_to(getattr(ctx, "back_scene", "daily"))
                 return
             params = {"session": nxt, "fresh": True}
         try:
@@ -277,6 +279,9 @@ class ResultsScene(UIScene):
     # ------------------------------------------------------------------ loop
     def update(self, dt: float) -> None:
         super().update(dt)
+        ctx = getattr(self.session, "context", None)
+        if ctx is not None and hasattr(ctx, "poll"):  # a daily deal's par, a server's answer
+            ctx.poll()
         self.age += dt
         self.appear.update(dt)
         self.pop.update(dt)

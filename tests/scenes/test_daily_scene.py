@@ -130,7 +130,7 @@ def test_a_duplicate_deal_is_played_twice_with_the_cards_swapped():
     half1 = first.context.scores[1]
     table = res.halves()
     assert table.columns == [app.t("duplicate.col_half1"), app.t("duplicate.col_half2"), app.t("duplicate.col_total")]
-    assert table.rows[0] == (app.t("duplicate.side_you"), [f"{half1[0]:g}", "—", "—"])
+    assert table.rows[0] == (app.t("duplicate.side_player"), [f"{half1[0]:g}", "—", "—"])
     assert table.rows[1] == (app.t("duplicate.side_computer"), [f"{half1[1]:g}", "—", "—"])
     widget(res, "new_match").on_click()
     app.update(TICK)
