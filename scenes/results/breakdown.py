@@ -107,13 +107,14 @@ def shown_lines(rules: Any, one_deal: bool = False) -> list[dict[str, Any]]:
 
 
 def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: str,
-              one_deal: bool = False) -> Breakdown:
+              one_deal: bool = False, names: list[str] | None = None) -> Breakdown:
     """The rows of the results table for one ``deal_end`` event (any game); ``one_deal``: the
-    match is that deal alone (no match total)."""
-    cols = team_names(t, rules.players, human_seat)
+    match is that deal alone (no match total); ``names``: the teams as the table names them
+    when it names them its own way (an online table: friends by name, "Computer 3")."""
+    cols = list(names) if names else team_names(t, rules.players, human_seat)
     mine = None if human_seat is None else rules.team_of(human_seat)
     b = Breakdown(columns=cols, mine=mine, rows=[],
-                  subjects=team_names(t, rules.players, mine, subject=True))
+                  subjects=list(names) if names else team_names(t, rules.players, mine, subject=True))
     names = deck_names(rules.deck, lang)
     goal, value = rules.match_goal()
     params = {**names, "target": value, "count": value}
@@ -136,7 +137,7 @@ ONE_DEAL_VERDICTS = {"draw": "one_deal.deal_draw", "won": "one_deal.deal_won", "
 
 
 def match_verdict(t: Any, rules: Any, match_end: dict, human_seat: int | None, columns: list[str],
-                  one_deal: bool = False) -> tuple[str, str]:
+                  one_deal: bool = False, names: list[str] | None = None) -> tuple[str, str]:
     """(title, tone) for the match result; tone is win, loss or draw. ``one_deal``: the match
     was one deal (a daily deal, a duplicate half, the single-deal house rule), said as the
     deal's outcome (``one_deal.*``) rather than a match's."""
@@ -148,7 +149,8 @@ def match_verdict(t: Any, rules: Any, match_end: dict, human_seat: int | None, c
         return t(k["won_team"] if rules.partnerships else k["won"]), "win"
     if rules.partnerships and human_seat is not None:
         return t(k["lost_team"]), "loss"
-    return t(k["lost"], name=team_names(t, rules.players, human_seat, subject=True)[w]), "loss"
+    subjects = list(names) if names else team_names(t, rules.players, human_seat, subject=True)
+    return t(k["lost"], name=subjects[w]), "loss"
 
 
 def is_one_deal(rules: Any, events: list[dict]) -> bool:

@@ -117,10 +117,22 @@ class ResultsScene(UIScene):
         ctx = getattr(self.session, "context", None)
         extra = ctx.lines(self.t, self.session) if ctx is not None else []
         if self._model is None or self._lang != lang or self._extra != extra:
-            self._model = breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang, self.single_deal)
+            self._model = breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang, self.single_deal,
+                                    self.table_names())
             self._model.notes = [*extra, *self._model.notes]
             self._lang, self._extra = lang, extra
         return self._model
+
+    def table_names(self) -> list[str] | None:
+        """The teams as the table beneath names them when it has names of its own (an
+        online table: friends by name, each computer seat by its number), else None."""
+        if not self.session.capabilities.given_names:
+            return None
+        table = self.app.stack.find("table")
+        names = getattr(table, "names", None)
+        if names is None or getattr(table, "session", None) is not self.session:
+            return None
+        return [names.team_name(t) for t in range(self.rules.teams)]
 
     @property
     def over(self) -> bool:
@@ -140,7 +152,7 @@ class ResultsScene(UIScene):
         if own is not None:
             return own
         return match_verdict(self.t, self.rules, self.match_end, self.human_seat, self.model().columns,
-                             one_deal=self.single_deal)
+                             one_deal=self.single_deal, names=self.table_names())
 
     # ------------------------------------------------------------------ layout
     @property

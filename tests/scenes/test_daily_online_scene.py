@@ -128,7 +128,11 @@ def test_the_servers_daily_deal_and_its_leaderboard_in_the_window(server):
     assert line["name"] == "Anna"
     assert app.t("daily.result", score=f"{line['score']:g}", par=f"{line['par']:.1f}",
                  diff=game.par.over_par(line["score"], line["par"])) in res.model().notes
-    assert res.verdict()[0] != app.t("results.match_won")  # one deal: the deal's words
+    # One deal: the deal's words; the seats named as the table names them ("Computer 2").
+    computer = app.t("online.computer_seat", n=2)
+    assert res.model().columns == [table.names.team_name(t) for t in range(2)] and computer in res.model().columns
+    assert res.verdict()[0] in (app.t("one_deal.deal_won"), app.t("one_deal.deal_draw"),
+                                app.t("one_deal.deal_lost", name=computer))
     button = widget(res, "new_match")
     assert button.label() == app.t("daily_online.see_board")
     for _ in range(40):  # the results' input guard
