@@ -60,6 +60,36 @@ def sample_board(day: dt.date, game: str, preset: str) -> dict[str, Any]:
             "lines": lines, "mine": dict(lines[-1], name="Chiara")}
 
 
+#: The settings' key of the day's seat left mid-deal (the window closed, Quit to menu): Play
+#: takes it back instead of asking for another table (the same deal, where it stood).
+SEAT_KEY = "online_daily_seat"
+
+
+def kept_seat(app: Any) -> dict[str, Any] | None:
+    """The day's seat kept in the settings, checked (None when there is none or it is odd)."""
+    extra = getattr(app.settings, "extra", None)
+    seat = extra.get(SEAT_KEY) if isinstance(extra, dict) else None
+    if not isinstance(seat, dict):
+        return None
+    strings = ("url", "day", "game", "preset", "name", "code", "token", "host_token")
+    if not all(isinstance(seat.get(k), str) and 0 < len(seat[k]) <= 300 for k in strings):
+        return None
+    info = dc.board_info(seat.get("info"))
+    return {**{k: seat[k] for k in strings}, "info": info} if info is not None else None
+
+
+def keep_seat(app: Any, seat: dict[str, Any] | None) -> None:
+    extra = getattr(app.settings, "extra", None)
+    if not isinstance(extra, dict):
+        return
+    if seat is None:
+        if extra.pop(SEAT_KEY, None) is None:
+            return
+    else:
+        extra[SEAT_KEY] = seat
+    app.save_settings()
+
+
 class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
     def __init__(self, app: Any, game: str | None = None, preset: str | None = None, **params: Any):
         from game.daily import presets_of
@@ -80,6 +110,12 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         self.board: dict[str, Any] | None = None
         #: Back from the table: the board is asked for again (your line is on it now).
         self.refresh_on_enter = False
+        #: The day's seat handed to the table (its seat is forgotten once the deal is over).
+        self.playing: Any = None
+        #: The seat being taken back (a kept seat), so a refusal asks for a table instead.
+        self.resuming: dict[str, Any] | None = None
+        #: Where the focus goes back to once the server has answered.
+        self._refocus: Any = None
         super().__init__(app)
         if not hosting.network_allowed(app):
             self.board = sample_board(self.day, self.game, self.preset)
@@ -87,7 +123,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
     # ------------------------------------------------------------------ widgets
     def build(self) -> None:
         saved = remembered(self.app)
-        idle = lambda: self.request is None and self.connecting is None and self.waiting is None  # noqa: E731
+        idle = lambda: self.idle  # noqa: E731
         y = PANEL.y + 104
         self.address_field = self.ui.add(TextField((X, y, 470, 62), self.label("online.address"),
                                                    saved.get("address", ""), max_len=300, on_enter=self.show_board,
@@ -137,7 +173,12 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             return None
         return url, name
 
+    @property
+    def idle(self) -> bool:
+        return self.request is None and self.connecting is None and self.waiting is None
+
     def _ask(self, what: str, make: Any) -> None:
+        self._keep_focus()
         try:
             self.request = make()
         except ValueError:  # the client's own check of the address
@@ -153,8 +194,36 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             return
         url, name = where
         self.day = dt.date.today()
+        seat = kept_seat(self.app)
+        if seat is not None and (seat["url"], seat["day"], seat["game"], seat["preset"], seat["name"].casefold()) == (
+                url, self.day.isoformat(), self.game, self.preset, name.casefold()):
+            self._take_seat(seat)  # today's deal left mid-way: on where it stood
+            return
         self.status = self.t("daily_online.asking", address=shown_address(url))
         self._ask("deal", lambda: dc.ask_for_deal(url, name, self.game, self.preset))
+
+    def _keep_focus(self) -> None:
+        """The fields and buttons are off while the server is asked: the focus comes back
+        where it was (the play button when it was nowhere), for the keys."""
+        if self._refocus is None:
+            self._refocus = self.ui.focused or self.play_button
+
+    def _take_seat(self, seat: dict[str, Any]) -> None:
+        from game.challenge import OnlineDailyPlay
+
+        self._keep_focus()
+        try:
+            session = dc.DailySession(seat["url"], seat["code"], seat["name"], token=seat["token"],
+                                      host_token=seat["host_token"])
+        except ValueError:
+            keep_seat(self.app, None)
+            self.play()
+            return
+        OnlineDailyPlay(seat["info"]).attach(session)
+        self.resuming = seat
+        self.board = {"info": seat["info"], "lines": [], "mine": None}
+        self.status = self.t("daily_online.dealing", address=shown_address(seat["url"]))
+        self.connecting = hosting.Connecting(session, shown_address(seat["url"]))
 
     def show_board(self) -> None:
         if self.request is not None or self.connecting is not None or self.waiting is not None:
@@ -202,6 +271,9 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
 
     def enter(self) -> None:
         super().enter()
+        if self.playing is not None and self.playing.over:  # the deal is over: no seat to take back
+            keep_seat(self.app, None)
+            self.playing = None
         if self.refresh_on_enter:  # back from the day's table: your line is on the board now
             self.refresh_on_enter = False
             self.day = dt.date.today()
@@ -217,10 +289,19 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         arrived = self._arrived()
         if arrived is not None:
             session, error = arrived
-            if error is not None:
+            resumed, self.resuming = self.resuming, None
+            if error is not None and resumed is not None and getattr(session, "failed_code", None) in (
+                    "no_table", "bad_token", "replaced"):
+                keep_seat(self.app, None)  # that table is gone: ask for today's deal anew
+                self.status = None
+                self.play()
+            elif error is not None:
                 self.status, self.problem = None, hosting.describe(error, self.t)
             else:
                 self.waiting = session
+        if self.idle and self._refocus is not None:
+            widget, self._refocus = self._refocus, None
+            self.ui.focus(widget if widget.enabled else self.play_button)
         s = self.waiting
         if s is not None:
             s.poll()
@@ -228,9 +309,15 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             if problem is not None:
                 s.close()
                 self.waiting, self.status, self.problem = None, None, hosting.describe(problem, self.t)
+            elif s.started and s.over:  # a kept seat whose deal had ended after all: its board
+                s.close()
+                keep_seat(self.app, None)
+                self.waiting, self.status = None, None
+                self.show_board()
             elif s.started and s.rules is not None and s.human_seat is not None:
                 self.waiting, self.status = None, None
                 self.refresh_on_enter = True
+                self.playing = s
                 self.app.open_scene("table", session=s)
 
     def _answered(self, req: dc.Request, what: str | None) -> None:
@@ -269,6 +356,10 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             self.status, self.problem = None, self.t("daily_online.refused", reason=str(e))
             return
         OnlineDailyPlay(info or {}).attach(session)
+        if info is not None:  # kept until the deal is over: a window closed mid-deal takes the seat back
+            keep_seat(self.app, {"url": req.url, "day": info["date"], "game": self.game, "preset": self.preset,
+                                 "name": session.name, "code": session.code, "token": str(token),
+                                 "host_token": str(created.get("host_token")), "info": info})
         self.board = {"info": info, "lines": [], "mine": None} if info else self.board
         self.status = self.t("daily_online.dealing", address=address)
         self.connecting = hosting.Connecting(session, address)

@@ -212,3 +212,51 @@ def test_the_online_daily_texts_fit(lang):
         app.render(1.0)
     problems += [f"{s!r} is {w}px in a {box}px box" for s, w, box in m.overflows]
     assert not problems, "\n".join(problems)
+
+
+def test_a_deal_left_mid_way_is_taken_back_where_it_stood(server):
+    """Quit in the middle of the day's deal (or the window closed): Play takes the same seat
+    at the same table back — no second table, no second deal — and the seat is forgotten
+    once the deal is over."""
+    app = make_app("it")
+    app.open_path("online_daily", game="briscola")  # any card may be played: Enter always plays
+    app.update(TICK)
+    scene = app.stack.top
+    scene.address_field.set_text(f"127.0.0.1:{server.port}")
+    scene.name_field.set_text("Bert")
+    click(app, widget(scene, "play"))
+    pump(app, lambda: app.stack.top.name == "table", "the day's table")
+    first = app.stack.top.session
+    moves = [0]
+
+    def two_moves() -> None:
+        table = app.stack.top
+        if table.name == "table" and table.controller.can_act:
+            press(app, pygame.K_RETURN)
+            moves[0] += 1
+    pump(app, lambda: moves[0] >= 2, "two moves", two_moves)
+    made = len(first.match.decisions)
+    app.stack.pop_to("online_daily")  # Quit: the table closes its seat's connection
+    app.update(TICK)
+    assert app.stack.top is scene and online_daily.kept_seat(app)["code"] == first.code
+    daily_tables = lambda: [t for t in server.server.tables.values() if t.daily is not None]  # noqa: E731
+    assert len(daily_tables()) == 1
+    pump(app, lambda: scene.request is None, "the board asked for on the way back")
+    assert scene.ui.focused.name == "play"  # the focus is back where it was: Enter plays
+    press(app, pygame.K_RETURN)
+    pump(app, lambda: app.stack.top.name == "table", "the same table again")
+    again = app.stack.top
+    assert again.session is not first and again.session.code == first.code and len(daily_tables()) == 1
+    pump(app, lambda: len(again.session.match.decisions) >= made, "the deal so far")
+
+    def step() -> None:
+        if app.stack.top is again and again.controller.can_act:
+            press(app, pygame.K_RETURN)
+    pump(app, lambda: app.stack.top.name == "results", "the deal's results", step)
+    pump(app, lambda: again.session.daily_result is not None, "the server's line")
+    for _ in range(40):
+        app.update(TICK)
+    click(app, widget(app.stack.top, "new_match"))
+    assert app.stack.top is scene and online_daily.kept_seat(app) is None
+    pump(app, lambda: scene.request is None and scene.board and scene.board["lines"], "the leaderboard")
+    assert [ln["name"] for _, ln, _ in scene.rows()] == ["Bert"]
