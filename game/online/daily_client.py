@@ -22,6 +22,7 @@ REQUEST_TIMEOUT = 10.0
 #: The server's error codes about a daily deal's play after the deal (its record refused, the
 #: board unwritable) and before it (played already, no daily deal on that server).
 DAILY_ERRORS = frozenset({"played", "record", "daily"})
+HEX = frozenset("0123456789abcdef")
 
 
 def _number(v: Any) -> bool:
@@ -48,12 +49,13 @@ def board_info(v: Any) -> dict[str, Any] | None:
     if not isinstance(v, dict):
         return None
     digest, day = v.get("hash"), v.get("date")
-    if not (isinstance(digest, str) and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)):
+    if not (isinstance(digest, str) and len(digest) == 64 and all(c in HEX for c in digest)):
         return None
     if not isinstance(day, str) or len(day) != 10:
         return None
     seed, nonce = v.get("seed"), v.get("nonce")
-    revealed = isinstance(seed, int) and not isinstance(seed, bool) and isinstance(nonce, str) and len(nonce) <= 64
+    revealed = (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2 ** 64
+                and isinstance(nonce, str) and 0 < len(nonce) <= 64 and all(c in HEX for c in nonce))
     return {"date": day, "game": str(v.get("game", ""))[:40], "preset": str(v.get("preset", ""))[:40],
             "hash": digest, "seed": seed if revealed else None, "nonce": nonce if revealed else None}
 

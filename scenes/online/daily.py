@@ -187,7 +187,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         self.asking = what
 
     def play(self) -> None:
-        if self.request is not None or self.connecting is not None or self.waiting is not None:
+        if not self.idle:
             return
         where = self._where(need_name=True)
         if where is None:
@@ -226,7 +226,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         self.connecting = hosting.Connecting(session, shown_address(seat["url"]))
 
     def show_board(self) -> None:
-        if self.request is not None or self.connecting is not None or self.waiting is not None:
+        if not self.idle:
             return
         where = self._where(need_name=False)
         if where is None:
@@ -238,7 +238,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
     def shift(self, days: int) -> None:
         """Another day's board (never one after today: it is not open yet)."""
         day = self.day + dt.timedelta(days=days)
-        if day > dt.date.today() or self.request is not None:
+        if day > dt.date.today() or not self.idle:
             return
         self.day = day
         if self.board is not None and not hosting.network_allowed(self.app):
@@ -247,7 +247,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             self.show_board()
 
     def back(self) -> None:
-        if self.request is not None or self.connecting is not None or self.waiting is not None:
+        if not self.idle:
             self._stop()  # Esc while asking: stop, stay here
             return
         super().back()

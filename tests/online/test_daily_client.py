@@ -26,7 +26,9 @@ def test_a_days_facts_are_checked_and_the_seed_only_counts_with_its_nonce():
     assert board_info(info) == info
     assert board_info({**info, "seed": 5, "nonce": "cd" * 16})["seed"] == 5
     assert board_info({**info, "seed": 5})["seed"] is None  # a seed without its nonce cannot be checked
-    assert board_info({**info, "seed": True, "nonce": "x"})["seed"] is None
+    assert board_info({**info, "seed": True, "nonce": "cd"})["seed"] is None
+    assert board_info({**info, "seed": 5, "nonce": "not hex\n"})["seed"] is None
+    assert board_info({**info, "seed": 2 ** 70, "nonce": "cd"})["seed"] is None
     for bad in ({**info, "hash": "AB" * 32}, {**info, "hash": "ab" * 31}, {**info, "date": 20261201}, "x", None):
         assert board_info(bad) is None, bad
 
