@@ -185,10 +185,9 @@ class DuplicatePlay:
         return t("duplicate.lost"), "loss"
 
     def lines(self, t: Translate, session: Session | None = None) -> list[str]:
-        """The line under the halves: the duplicate difference, or what comes next."""
-        if self.total is not None:
-            return [t("duplicate.total", diff=over_par(self.total, 0))]
-        return [t("duplicate.next")] if 1 in self.scores else []
+        """The line under the halves after the first: what comes next (once both are played,
+        the halves' difference row says the duplicate score)."""
+        return [t("duplicate.next")] if 1 in self.scores and self.total is None else []
 
     def next_session(self, threaded: bool = True) -> Session | None:
         """The second half after the first; None when both are played."""

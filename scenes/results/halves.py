@@ -12,7 +12,7 @@ from sprites import theme
 HEAD_H = 26
 ROW_H = 26
 GAP_AFTER = 10
-LABEL_W = 260
+LABEL_W = 220
 UP, DOWN = (150, 205, 140), (226, 136, 112)
 
 

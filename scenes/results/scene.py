@@ -163,7 +163,7 @@ class ResultsScene(UIScene):
     def _height(self, row_h: int) -> int:
         """The panel's height, block by block as :meth:`draw` lays them out."""
         m = self.model()
-        top = (22 + 80 + 30 + (0 if self.single_deal else 22) + 22) if self.over else (22 + 46 + 24 + 22)
+        top = (22 + 80 + (0 if self.single_deal else 30 + 22) + 22) if self.over else (22 + 46 + 24 + 22)
         notes = sum(len(theme.wrap(n, "serif", 15, PANEL_W - 2 * TABLE_PAD - 20)) for n in m.notes)
         return (top + (34 if m.headline else 0) + (30 if m.bar else 0) + 32 + len(m.rows) * (row_h + 2) + 10
                 + halves_block.height(self.halves()) + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0))
@@ -182,7 +182,8 @@ class ResultsScene(UIScene):
     def build(self) -> None:
         # Rows shrink a little when a long breakdown (Cìcera's match end) would not fit.
         self.row_h = ROW_H
-        while self._height(self.row_h) > 700 and self.row_h > 24:
+        least = 20 if self.halves() is not None else 24  # a duplicate's halves need room too
+        while self._height(self.row_h) > 700 and self.row_h > least:
             self.row_h -= 1
         h = max(400, self._height(self.row_h))
         self.rect = pygame.Rect((1280 - PANEL_W) // 2, (720 - h) // 2 - 6, PANEL_W, h)
@@ -383,11 +384,12 @@ class ResultsScene(UIScene):
                 surface.blit(g, g.get_rect(center=rect.center), special_flags=pygame.BLEND_RGB_ADD)
             surface.blit(img, rect)
             y += 80
-            totals = "   ·   ".join(f"{c} {v}" for c, v in zip(m.columns, self.match_end.get("totals", [])))
-            self._fit(surface, self.t("results.final_totals", totals=totals), (r.centerx, y), inner_w, "sans_bold",
-                      16, theme.BRASS_LIGHT, "midtop")
-            y += 30
+            # One deal: its points are the table's own rows (a match count would say nothing).
             if not self.single_deal:
+                totals = "   ·   ".join(f"{c} {v}" for c, v in zip(m.columns, self.match_end.get("totals", [])))
+                self._fit(surface, self.t("results.final_totals", totals=totals), (r.centerx, y), inner_w,
+                          "sans_bold", 16, theme.BRASS_LIGHT, "midtop")
+                y += 30
                 self._caps(surface, self.t("results.last_deal", number=self.deal_end.get("number", 1)),
                            (r.centerx, y), inner_w, 12, anchor="midtop")
                 y += 22

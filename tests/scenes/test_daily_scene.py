@@ -142,8 +142,7 @@ def test_a_duplicate_deal_is_played_twice_with_the_cards_swapped():
     play_out(app)
     res = app.stack.top
     ctx = second.context
-    notes = res.model().notes
-    assert app.t("duplicate.total", diff=game.par.over_par(ctx.total, 0)) in notes
+    assert app.t("duplicate.next") not in res.model().notes
     # Both halves side by side, per side: half 1 | half 2 | total, then the difference.
     (you, mine), (them, theirs), (_, diff) = res.halves().rows
     (m1, t1), (m2, t2) = ctx.scores[1], ctx.scores[2]
@@ -198,3 +197,39 @@ def names_as_subject(app, session) -> list[str]:
     from scenes.names import team_names
 
     return team_names(app.t, session.rules.players, session.human_seat, subject=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "it"])
+def test_a_duplicates_results_fit_the_screen_with_both_halves(lang):
+    """The longest breakdown (Cìcera's) with the halves beneath it: the panel stays on the
+    screen and no text is wider than its box."""
+    from game.ai.bots import make_bot
+    from game.challenge import DuplicatePlay
+    from game.daily import daily_deal
+    from sprites import theme
+
+    app = make_app(lang)
+    d = daily_deal("cicera").deal
+    play = DuplicatePlay(d.game, d.deck, d.players, dict(d.options), d.seed, "greedy")
+    for half in (1, 2):
+        s = play.session(half, threaded=False)
+        helper = make_bot("greedy", s.rules, s.human_seat, 1)
+        s.start()
+        while not s.over:
+            if s.human_to_act:
+                s.submit(helper.choose(s.view(), s.legal_actions()))
+            else:
+                s.poll()
+        play.finished(s)
+    ends = [e for e in s.match.events if e["event"] in ("deal_end", "match_end")]
+    app.open_path("daily")
+    app.open_scene("table", session=s)
+    app.open_scene("results", session=s, deal_end=ends[0], match_end=ends[-1])
+    app.update(TICK)
+    res = app.stack.top
+    assert res.name == "results" and res.halves() is not None and play.total is not None
+    assert 0 <= res.rect.top and res.rect.bottom <= 720
+    with theme.measure_text() as m:
+        app.render(1.0)
+    assert not m.overflows, m.overflows
+    assert all(w <= box for _, w, box in res.text_log), [t for t in res.text_log if t[1] > t[2]]
