@@ -173,6 +173,10 @@ class DuplicatePlay:
         return HalvesTable(cols, [(you, row(mine)), (them, row(theirs)),
                                   (t("duplicate.side_difference"), row(diff, signed=True))])
 
+    def caption(self, t: Translate, session: Session, game: str) -> str:
+        """The results' caption: which half the breakdown beneath it is."""
+        return t("duplicate.caption", game=game, n=getattr(session, "half", 1))
+
     def verdict(self, t: Translate) -> tuple[str, str] | None:
         """The results screen's title once both halves are played: who won the duplicate."""
         total = self.total

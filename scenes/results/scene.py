@@ -371,7 +371,9 @@ class ResultsScene(UIScene):
             title, tone = self.verdict()
             color = WIN if tone == "win" else LOSS if tone == "loss" else theme.CREAM
             over = "one_deal.deal_over" if self.single_deal else "results.match_over"
-            self._caps(surface, self.t(over, game=game_name), (r.centerx, y), inner_w, 14, anchor="midtop")
+            ctx = getattr(self.session, "context", None)
+            own = ctx.caption(self.t, self.session, game_name) if hasattr(ctx, "caption") else None
+            self._caps(surface, own or self.t(over, game=game_name), (r.centerx, y), inner_w, 14, anchor="midtop")
             size = theme.fit(title, "serif_bold", 38, inner_w, 18, 0.16, True)
             img = theme.text(title, "serif_bold", size, color, tracking=size * 0.16, caps=True, shadow=3)
             self.text_log.append((title, theme.text_width(title, "serif_bold", size, size * 0.16, True), inner_w))

@@ -233,3 +233,5 @@ def test_a_duplicates_results_fit_the_screen_with_both_halves(lang):
         app.render(1.0)
     assert not m.overflows, m.overflows
     assert all(w <= box for _, w, box in res.text_log), [t for t in res.text_log if t[1] > t[2]]
+    game_name = s.rules.game.name.get(lang, s.rules.game.name["en"])
+    assert app.t("duplicate.caption", game=game_name, n=2) in [text for text, _, _ in res.text_log]
