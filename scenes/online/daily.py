@@ -342,7 +342,9 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             m = req.replies["daily_board"]
             info = dc.board_info(m.get("info"))
             lines = [ln for ln in (dc.board_line(v) for v in (m.get("lines") or [])[:100]) if ln is not None]
-            self.board = {"info": info, "lines": lines, "mine": dc.board_line(m.get("mine"))}
+            # Asked without a name (as "guest"): no line is this player's.
+            mine = dc.board_line(m.get("mine")) if self.name_field.text.strip() else None
+            self.board = {"info": info, "lines": lines, "mine": mine}
             return
         from game.challenge import OnlineDailyPlay
 
