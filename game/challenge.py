@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from game.daily import DailyDeal, record_day
+from game.daily import DailyDeal, calendar, record_day
 from game.par import PAR_OPPONENT, Par, house_bots, margin, over_par, par, seat_score
 from game.rulesets import make_rules
 from game.session import Session
@@ -94,6 +94,8 @@ class DailyPlay:
                  diff=over_par(self.score, self.par.value))]
         if self.kept is False:
             out.append(t("daily.practice"))
+        elif self.kept:  # the day counts: where the calendar stands now
+            out.append(t("daily.streak", n=calendar(self.daily.key, self.daily.day).streak))
         return out
 
     def next_session(self, threaded: bool = True) -> Session | None:

@@ -104,6 +104,7 @@ def test_todays_deal_is_scored_against_par_and_kept_apart(_private_home):
     today = dt.date.today().isoformat()
     assert today in days[key] and days[key][today]["par"] == round(s.context.par.value, 3)
     assert calendar(key).streak == 1
+    assert app.t("daily.streak", n=1) in res.model().notes  # the results say where the calendar stands
     assert load_stats()[0] == {}
     assert saves.save_path().read_bytes() == before
     # Back to the daily screen, which now offers practice.
