@@ -114,7 +114,7 @@ def load_locale(lang: str, folder: Path | None = None) -> tuple[dict[str, Any], 
 
 
 #: Parsed locale files by name and content: every I18n (each window, each language switch,
-#: and the tests' hundreds of apps) read and checked the same YAML again, 40 ms a file.
+#: and the tests' hundreds of apps) read and checked the same YAML again, some 30 ms a file.
 #: Keyed by the bytes, so a changed file is parsed anew; a few kept (tests write damaged ones).
 _PARSED: dict[tuple[str, bytes], tuple[dict[str, Any], str | None]] = {}
 _PARSED_KEPT = 16
