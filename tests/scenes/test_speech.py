@@ -244,3 +244,18 @@ def test_a_screenshot_run_writes_its_opening_lines(tmp_path):
     assert "Du bist am Zug." in lines
     # An existing log is not replaced without --force (one line, exit 2).
     assert main(["--screenshot", str(tmp_path / "u.png"), "--speech-log", str(log)]) == 2
+
+
+def test_the_rules_are_read_section_by_section():
+    app = make_app("it")
+    app.speech = Speech("off", "it", None)
+    app.open_path("rules", game="briscola")
+    for _ in range(3):
+        app.update(TICK)
+    first = app.speech.last
+    assert first.startswith("Briscola. " + app.t("rules.briscola.objective.title"))
+    for _ in range(12):  # scroll down by keys: the next section is read as it reaches the top
+        key(app, pygame.K_DOWN)
+        for _ in range(3):
+            app.update(TICK)
+    assert app.speech.last != first and app.speech.last.startswith("Briscola. ")
