@@ -259,3 +259,15 @@ def test_the_rules_are_read_section_by_section():
         for _ in range(3):
             app.update(TICK)
     assert app.speech.last != first and app.speech.last.startswith("Briscola. ")
+
+
+def test_the_results_are_read_row_by_row(tmp_path):
+    from scenes.launch import main
+
+    log = tmp_path / "results.txt"
+    assert main(["--screenshot", str(tmp_path / "r.png"), "--scene", "results", "--game", "scopa", "--lang", "nl",
+                 "--speech-log", str(log)]) == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "Uitslag"
+    assert any(ln.startswith("Settebello") for ln in lines)
+    assert sum(": " in ln for ln in lines) >= 5  # a row a line, every side's value in it
