@@ -31,6 +31,22 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--workers", type=int, default=1, help="processes the computer seats think in (default 1)")
     s.add_argument("--certfile", help="TLS certificate chain (PEM): serve wss://")
     s.add_argument("--keyfile", help="TLS private key (PEM), with --certfile")
+    from game.online.limits import ServerLimits
+
+    d = ServerLimits()
+    s.add_argument("--max-connections", type=int, default=d.max_connections,
+                   help=f"connections at once (default {d.max_connections}; lowered to fit the open-files limit)")
+    s.add_argument("--tables-per-address", type=int, default=d.tables_per_address,
+                   help=f"open tables one address may make (default {d.tables_per_address})")
+    s.add_argument("--tables-per-player", type=int, default=d.tables_per_player,
+                   help=f"open tables one player may make (default {d.tables_per_player})")
+    s.add_argument("--idle-close", type=float, default=d.idle_close_seconds, metavar="SECONDS",
+                   help=f"close a lobby nobody is in after this long (default {d.idle_close_seconds:g} s)")
+    s.add_argument("--bot-after", type=float, default=d.bot_after, metavar="SECONDS",
+                   help=f"the computer plays a silent or gone player's seat after this long (default {d.bot_after:g} s)")
+    s.add_argument("--quick-wait", type=float, default=d.quick_wait, metavar="SECONDS",
+                   help=f"quick match: the computer fills after this long with no person (default {d.quick_wait:g} s)")
+    s.add_argument("--chat", action="store_true", help="allow free-text chat at the tables (default: quick phrases only)")
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -45,11 +61,27 @@ def serve(args: argparse.Namespace) -> int:
     if (args.certfile is None) != (args.keyfile is None):
         raise ValueError("--certfile and --keyfile go together")
     data = Path(args.data) if args.data else default_data_dir()
+    limits = server_limits(args)
     try:
         return run_forever(args.host, args.port, data, workers=args.workers,
-                           certfile=args.certfile, keyfile=args.keyfile)
+                           certfile=args.certfile, keyfile=args.keyfile, limits=limits)
     except ServerError as e:
         raise ValueError(str(e)) from None
+
+
+def server_limits(args: argparse.Namespace):  # -> ServerLimits
+    """The ``serve`` flags as game.online.limits.ServerLimits; ValueError (one line) for a bad one."""
+    from game.online.limits import ServerLimits
+
+    checks = [("--max-connections", args.max_connections, 1, 100000), ("--tables-per-address", args.tables_per_address, 1, 10000),
+              ("--tables-per-player", args.tables_per_player, 1, 10000), ("--idle-close", args.idle_close, 1, 7 * 86400),
+              ("--bot-after", args.bot_after, 1, 3600), ("--quick-wait", args.quick_wait, 1, 3600)]
+    for flag, value, lo, hi in checks:
+        if not lo <= value <= hi:
+            raise ValueError(f"{flag} must be {lo} to {hi}, not {value:g}")
+    return ServerLimits(max_connections=args.max_connections, tables_per_address=args.tables_per_address,
+                        tables_per_player=args.tables_per_player, idle_close_seconds=args.idle_close,
+                        bot_after=args.bot_after, quick_wait=args.quick_wait, chat=args.chat)
 
 
 # ---------------------------------------------------------------------------------- online

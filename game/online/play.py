@@ -46,6 +46,8 @@ class PlayLoop:
         self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        #: Called with each table whose match has just ended (quotas, ratings).
+        self.finished_hooks: list[Callable[[Table], None]] = []
 
     # ---- the workers
     def start_workers(self) -> None:
@@ -263,6 +265,11 @@ class PlayLoop:
         for s in table.seats:
             if s.conn is not None:
                 s.conn.send({"type": "over", "record": record})
+        for hook in self.finished_hooks:
+            try:
+                hook(table)
+            except Exception:  # noqa: BLE001 - a hook's bug must not stop the table's end
+                log.exception("table %s: an end-of-match hook failed", table.code)
         if table.daily is not None and self.daily_board is not None:
             self._spawn_daily(table)
         table.evict = self._call_later(FINISHED_KEEP_SECONDS, self._evict, table)

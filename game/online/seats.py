@@ -65,6 +65,8 @@ class Table:
     #: A server daily deal's table (game.online.daily): {"date", "game", "preset", "seed",
     #: "name", "since"} — kept on the server only, never in a message; None otherwise.
     daily: dict[str, Any] | None = None
+    #: Who made the table (for the quotas): [address or None, player id or None].
+    owner: list[Any] = field(default_factory=lambda: [None, None])
 
     @property
     def started(self) -> bool:
@@ -89,6 +91,7 @@ class Table:
             "ai_takes_over": self.ai_takes_over, "created": self.created,
             "started": self.started, "finished": self.finished,
             "daily": self.daily,  # the data folder's copy only: a resumed daily table stays one
+            "owner": self.owner,
         }
 
     # What the table tells its connections: the lobby and the play loop both do.
@@ -134,6 +137,10 @@ class Conn:
         self.excess = 0
         self.failures = 0
         self.created = 0
+        #: Who this is for the quotas: the address (None: this machine) and the player's
+        #: account id once known (game.online.accounts).
+        self.address: str | None = None
+        self.player: int | None = None
         self.table: Table | None = None
         self.seat: int | None = None
         self.hosting: Table | None = None
