@@ -40,7 +40,7 @@ from game.online.limits import ServerLimits, TableQuota, client_address
 from game.online.lobby import Lobby
 from game.online.play import PlayLoop
 from game.online.seats import Conn, Refusal, Seat, Table
-from game.online.store import StoredTable, StoreError, TableStore, normalised
+from game.online.store import StoredTable, StoreError, TableStore, normalised, unmarked
 from game.rulesets import make_rules
 
 log = logging.getLogger("cardavia.server")
@@ -76,6 +76,19 @@ class TableServer:
         self.play.finished_hooks.append(lambda table: self.quota.release(table.code))
         self.lobby = Lobby(self.store, self.tables, self.play)
         self.lobby.quota = self.quota
+        # The club: accounts and ratings in the database, quick match, the list, spectators.
+        from game.online.accounts import SqliteClubStore
+        from game.online.club import Club
+        from game.online.spectate import Spectators
+
+        try:
+            self.db = SqliteClubStore(Path(data_dir))
+        except Exception as e:  # noqa: BLE001 - sqlite3.Error, OSError: the folder cannot hold it
+            self.store.close()
+            raise StoreError(f"cannot open the club's database in {data_dir} ({e})") from None
+        self.club = Club(self, self.db)
+        self.spectators = Spectators(self.tables)
+        self.play.commit_hooks.append(self.spectators.on_commit)
         from game.online.daily import DailyBoard
 
         self.play.daily_board = DailyBoard(Path(data_dir))
@@ -86,6 +99,7 @@ class TableServer:
             "kick": self.lobby.on_kick, "join": self.lobby.on_join,
             "act": self.play.on_act, "say": self.play.on_say,
             "daily": self.lobby.on_daily, "daily_board": self.lobby.on_daily_board,
+            **self.club.handlers(), "watch": self.spectators.on_watch, "unwatch": self.spectators.on_unwatch,
         }
         self.ws_server: Server | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -113,9 +127,11 @@ class TableServer:
                 create_connection=self._counting_connection())
         except OSError as e:
             self.store.close()
+            self.db.close()
             raise ServerError(f"cannot listen on {host}:{port} ({e.strerror or e})") from None
         self.play.start_workers()
         self._sweeper = self._spawn(self._sweep())
+        self._spawn(self.club.run())
         if self.tune_gc:
             self._spawn(self._age_objects())
         for table in list(self.tables.values()):
@@ -141,6 +157,7 @@ class TableServer:
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=STOP_TIMEOUT)
         self.store.close()
+        self.db.close()
         await self.play.stop_workers()
 
     @property
@@ -253,13 +270,16 @@ class TableServer:
             raise ValueError(f"{len(seats)} seats for {rules.players} players")
         table = Table(st.code, rules, seats, meta["host_token_sha256"], int(meta["pause_seconds"]),
                       bool(meta["ai_takes_over"]), created=float(meta.get("created") or time.time()))
+        club = meta.get("club")
+        table.club = club if isinstance(club, dict) and isinstance(club.get("players"), dict) else None
+        table.public = meta.get("public") is True
         daily = meta.get("daily")
         table.daily = daily if isinstance(daily, dict) and isinstance(daily.get("seed"), int) else None
         events = st.events
         if events:
             table.match = self.play.replay(rules, events)
             full = normalised(table.match.events)
-            if full != events:  # the last decision's events were cut short: the rules give the rest
+            if full != unmarked(events):  # the last decision's events were cut short: the rules give the rest
                 self.store.rewrite_record(st.code, full)
             self.play.redact_all(table)
             if table.match.over:
@@ -318,6 +338,8 @@ class TableServer:
             self.conns.discard(conn)
             conn.closing = True
             self.lobby.gone(conn)
+            self.club.gone(conn)
+            self.spectators.leave(conn)
             writer.cancel()
 
     async def _writer(self, conn: Conn) -> None:

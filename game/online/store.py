@@ -252,4 +252,10 @@ def normalised(events: list[Event]) -> list[Event]:
     return json.loads(json.dumps(events))
 
 
-__all__ = ["StoreError", "StoredTable", "TableStore", "default_data_dir", "normalised"]
+def unmarked(events: list[Event]) -> list[Event]:
+    """``events`` without the server's own marks (``"by": "computer"`` on a decision the
+    computer made for a person), as the rules make them."""
+    return [{k: v for k, v in ev.items() if k != "by"} if "by" in ev else ev for ev in events]
+
+
+__all__ = ["StoreError", "StoredTable", "TableStore", "default_data_dir", "normalised", "unmarked"]
