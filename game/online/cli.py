@@ -87,16 +87,22 @@ def server_limits(args: argparse.Namespace):  # -> ServerLimits
 # ---------------------------------------------------------------------------------- online
 def _add_online(sub: argparse._SubParsersAction) -> None:
     """``online host`` / ``online join`` (engineer B): game/online/headless.py."""
+    from game.online.clubclient import add_parsers
     from game.online.headless import add_parser
 
-    add_parser(sub, _Parser)
+    add_parsers(add_parser(sub, _Parser))
 
 
 def online(args: argparse.Namespace) -> int:
     from game.config import ConfigError
+    from game.online import clubclient
     from game.online.headless import run
 
     try:
+        if args.online_command == "quick":
+            return clubclient.quick(args)
+        if args.online_command == "leaderboard":
+            return clubclient.leaderboard(args)
         return run(args)
     except ConfigError as e:
         raise ValueError(str(e)) from None

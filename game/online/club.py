@@ -150,7 +150,7 @@ class Club:
     def seat_group(self, key: tuple[str, str], deal: Any, group: list[Waiting], computers: int) -> Table:
         rules = deal.rules()
         mean = sum(w.mu for w in group) / len(group)
-        level = fill_level(mean)
+        level = fill_level(mean, self.limits.fill_levels)
         seats = [Seat("friend") for _ in group] + [Seat("ai", level=level) for _ in range(computers)]
         tokens = []
         for s, w in zip(seats, group):

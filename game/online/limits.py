@@ -46,6 +46,8 @@ class ServerLimits:
     bot_after: float = 30.0
     #: Quick match: a lone player waits this long for a person, then the computer fills.
     quick_wait: float = 30.0
+    #: The levels the computer fills a quick match with (the one nearest the players' rating).
+    fill_levels: tuple[str, ...] = ("easy", "normal", "hard")
     #: Free-text chat (``serve --chat``); quick phrases always work.
     chat: bool = False
 

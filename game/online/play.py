@@ -279,15 +279,15 @@ class PlayLoop:
             if s.timer is not None:
                 s.timer.cancel()
             s.timer, s.paused_until = None, None
-        record = str(self.store.record_path(table.code).resolve())
-        for s in table.seats:
-            if s.conn is not None:
-                s.conn.send({"type": "over", "record": record})
         for hook in self.finished_hooks:
             try:
                 hook(table)
             except Exception:  # noqa: BLE001 - a hook's bug must not stop the table's end
                 log.exception("table %s: an end-of-match hook failed", table.code)
+        record = str(self.store.record_path(table.code).resolve())
+        for s in table.seats:
+            if s.conn is not None:
+                s.conn.send({"type": "over", "record": record})
         if table.daily is not None and self.daily_board is not None:
             self._spawn_daily(table)
         table.evict = self._call_later(FINISHED_KEEP_SECONDS, self._evict, table)

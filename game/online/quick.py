@@ -36,15 +36,15 @@ def window(waited: float) -> float:
     return WINDOW_START + WINDOW_PER_SECOND * max(0.0, waited)
 
 
-def fill_level(mu: float) -> str:
-    """The computer level whose published rating is nearest ``mu``."""
-    return min(FILL_LEVELS, key=lambda lvl: abs(COMPUTER_RATINGS[lvl][0] - mu))
+def fill_level(mu: float, levels: tuple[str, ...] = FILL_LEVELS) -> str:
+    """The computer level (of ``levels``) whose published rating is nearest ``mu``."""
+    return min(levels or FILL_LEVELS, key=lambda lvl: abs(COMPUTER_RATINGS[lvl][0] - mu))
 
 
 def pair(waiting: list[Waiting], need: int, now: float, fill_after: float) -> list[tuple[list[Waiting], int]]:
     """Groups to seat now: (people, computers to add). People are grouped in rating order
-    when the group's spread fits the window of its longest waiter's... shortest wait (every
-    member accepts it); a player who has waited ``fill_after`` seconds takes whoever is
+    when the group's spread fits the window of every member (the narrowest: the one who
+    waited least); a player who has waited ``fill_after`` seconds takes whoever is
     still waiting nearest (up to ``need``) and the computer fills the rest."""
     ordered = sorted(waiting, key=lambda w: w.mu)
     taken: set[int] = set()
