@@ -46,6 +46,9 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
                    help=f"the computer plays a silent or gone player's seat after this long (default {d.bot_after:g} s)")
     s.add_argument("--quick-wait", type=float, default=d.quick_wait, metavar="SECONDS",
                    help=f"quick match: the computer fills after this long with no person (default {d.quick_wait:g} s)")
+    s.add_argument("--fill-levels", default=",".join(d.fill_levels), metavar="LEVELS",
+                   help=f"computer levels a quick match is filled with, nearest the player's rating "
+                        f"(default {','.join(d.fill_levels)})")
     s.add_argument("--chat", action="store_true", help="allow free-text chat at the tables (default: quick phrases only)")
 
 
@@ -79,7 +82,12 @@ def server_limits(args: argparse.Namespace):  # -> ServerLimits
     for flag, value, lo, hi in checks:
         if not lo <= value <= hi:
             raise ValueError(f"{flag} must be {lo} to {hi}, not {value:g}")
-    return ServerLimits(max_connections=args.max_connections, tables_per_address=args.tables_per_address,
+    from game.online.protocol import AI_LEVELS
+
+    levels = tuple(x.strip() for x in args.fill_levels.split(",") if x.strip())
+    if not levels or any(x not in AI_LEVELS for x in levels):
+        raise ValueError(f"--fill-levels takes levels of {', '.join(AI_LEVELS)}, comma-separated")
+    return ServerLimits(fill_levels=levels, max_connections=args.max_connections, tables_per_address=args.tables_per_address,
                         tables_per_player=args.tables_per_player, idle_close_seconds=args.idle_close,
                         bot_after=args.bot_after, quick_wait=args.quick_wait, chat=args.chat)
 

@@ -320,6 +320,7 @@ class Club:
         table = self.lobby._hosted(conn)
         table.public = msg["public"]
         self.play.write_meta(table)
+        conn.send({"type": "published", "code": table.code, "public": table.public})
         table.send_lobby()
 
     def leaderboard(self, game: str) -> list[dict[str, Any]]:

@@ -163,7 +163,7 @@ def test_blocked_players_are_never_matched_and_muted_ones_are_not_heard(club):
 
 def test_spectators_see_nothing_hidden_one_decision_late_and_players_see_the_count(club):
     host, created = create(club.url, "briscola", 2, ["friend", "ai:easy"], name="Host")
-    host.request({"type": "publish", "public": True}, "lobby")
+    host.request({"type": "publish", "public": True}, "published")
     lister = Client(club.url, "Lister")
     listed = lister.request({"type": "tables"}, "tables")
     row = next(r for r in listed["tables"] if r["code"] == created["code"])
@@ -202,3 +202,38 @@ def test_spectators_see_nothing_hidden_one_decision_late_and_players_see_the_cou
     assert bad.request({"type": "watch", "code": made["code"]}, "error")["code"] == "no_table"
     for c in (host, lister, watcher, bad, private):
         c.close()
+
+
+def test_accounts_ratings_and_the_lobby_s_tables_survive_sigkill(tmp_path):
+    """``main.py serve`` killed with SIGKILL: started again on its folder, the account signs
+    in with the secret the settings kept, its rating is the one it had, the leaderboard
+    lists it and the public lobby is listed again."""
+    from game.online.clubclient import leaderboard
+    from tests.online.test_restart import ServeProcess
+
+    flags = ("--quick-wait", "1", "--bot-after", "5", "--fill-levels", "easy")
+    srv = ServeProcess(tmp_path, *flags)
+    try:
+        t, first = quick_cli(srv.url, "briscola", "Kilian", seed=6)
+        t.join(60)
+        assert first.get("code") == 0, first
+        _, after = rating_change(first["out"])
+        host, created = create(srv.url, "scopa", 2, ["friend", "ai:easy"], name="Host")
+        host.request({"type": "publish", "public": True}, "published")
+        host.close()
+    finally:
+        srv.kill()
+    port = srv.url.rsplit(":", 1)[1]  # the same address: the settings keep the account per server
+    again = ServeProcess(tmp_path, *flags, "--port", port)
+    try:
+        out = io.StringIO()
+        assert leaderboard(argparse.Namespace(server=again.url, game="briscola"), out=out) == 0
+        assert "Kilian" in out.getvalue() and f" {after}?" in out.getvalue()
+        listed = Client(again.url, "Lister").request({"type": "tables"}, "tables")
+        assert created["code"] in [r["code"] for r in listed["tables"]]
+        t, second = quick_cli(again.url, "briscola", "Kilian", seed=7)
+        t.join(60)
+        assert second.get("code") == 0 and "recovery code" not in second["out"], second
+        assert rating_change(second["out"])[0] == after
+    finally:
+        assert again.stop() == 0
