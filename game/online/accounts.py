@@ -2,7 +2,7 @@
 
 :class:`ClubStore` is the small interface the server uses (a Protocol: the next issue's
 PostgreSQL store follows it); :class:`SqliteClubStore` is the embedded default, one SQLite
-file ``DIR/club.sqlite3`` in WAL mode beside the tables (docs/ONLINE.md, "The database").
+file ``DIR/players.sqlite3`` in WAL mode beside the tables (docs/ONLINE.md, "The database").
 Every write is one transaction committed before the server answers: a server killed with
 SIGKILL keeps every account and rating it has acknowledged (WAL + ``synchronous=NORMAL``
 loses nothing on a process crash, only possibly the last commits on a power cut).
@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from game.online import protocol as P
 
-DB_NAME = "club.sqlite3"
+DB_NAME = "players.sqlite3"
 #: Recovery codes: 4 groups of 4 letters of the table-code alphabet (80 bits), e.g. ABCD-EFGH-JKLM-NPQR.
 RECOVERY_GROUPS = 4
 
@@ -77,6 +77,9 @@ class ClubStore(Protocol):
         ratings, in one transaction (a match is rated once: a code seen before changes nothing)."""
 
     def recent_matches(self, player: int, limit: int = 20) -> list[dict[str, Any]]: ...
+
+    def finished_match(self, code: str) -> bool:
+        """Whether ``code`` is a finished club match (its record may be shown)."""
 
     def leaderboard(self, game: str, min_matches: int, limit: int = 100) -> list[dict[str, Any]]: ...
 
@@ -191,6 +194,9 @@ class SqliteClubStore:
             "ORDER BY m.finished DESC LIMIT ?", (player, limit)).fetchall()
         return [{"code": r[0], "game": r[1], "preset": r[2], "rated": bool(r[3]), "finished": r[4],
                  "summary": json.loads(r[5]), "seat": r[6], "result": r[7], "old": r[8], "new": r[9]} for r in rows]
+
+    def finished_match(self, code: str) -> bool:
+        return self.db.execute("SELECT 1 FROM matches WHERE code = ?", (code,)).fetchone() is not None
 
     def leaderboard(self, game: str, min_matches: int, limit: int = 100) -> list[dict[str, Any]]:
         """Players (not pairs) by their displayed rating (mu - 3 sigma), the provisional after."""

@@ -89,6 +89,9 @@ class TableServer:
         self.club = Club(self, self.db)
         self.spectators = Spectators(self.tables)
         self.play.commit_hooks.append(self.spectators.on_commit)
+        from game.online.web import WebPages
+
+        self.web = WebPages(self)
         from game.online.daily import DailyBoard
 
         self.play.daily_board = DailyBoard(Path(data_dir))
@@ -108,8 +111,6 @@ class TableServer:
         self._per_address: dict[str, int] = {}
         self._tasks: set[asyncio.Task] = set()
         self._sweeper: asyncio.Task | None = None
-        #: The read-only web pages on the same port (game.online.web), when set.
-        self.web: Any = None
         #: ``serve`` (not the window's small server): keep the garbage collector's full passes
         #: short (see :meth:`_age_objects`).
         self.tune_gc = False

@@ -77,8 +77,8 @@ def test_accounts_are_unique_kept_by_secret_and_recovered(club):
     assert third.request({"type": "account", "name": "Greta", "secret": made["secret"]}, "error")["code"] == "bad_secret"
     assert third.request({"type": "account", "name": "Greta", "secret": moved["secret"]}, "account")["name"] == "Greta"
     # The server keeps only digests: no secret or recovery code in the database file.
-    raw = (club.data_dir / "club.sqlite3").read_bytes() + b"".join(
-        p.read_bytes() for p in club.data_dir.glob("club.sqlite3-wal"))
+    raw = (club.data_dir / "players.sqlite3").read_bytes() + b"".join(
+        p.read_bytes() for p in club.data_dir.glob("players.sqlite3-wal"))
     assert made["secret"].encode() not in raw and moved["secret"].encode() not in raw
     assert moved["recovery"].encode() not in raw
     for x in (c, other, third):
