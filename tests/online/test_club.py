@@ -177,6 +177,7 @@ def test_spectators_see_nothing_hidden_one_decision_late_and_players_see_the_cou
     watching = watcher.request({"type": "watch", "code": created["code"]}, "watching")
     assert watching["watchers"] == 1 and not named_cards(watching)
     stream: list[dict] = []
+    checked_list = False
     while True:
         m = watcher.recv(10)
         if m["type"] == "events":
@@ -188,9 +189,17 @@ def test_spectators_see_nothing_hidden_one_decision_late_and_players_see_the_cou
                 last_start = max((i for i, ev in enumerate(match.events) if ev["event"] in table.rules.decisions),
                                  default=len(match.events))
                 assert len(stream) <= last_start
+                if len(stream) > 10 and not checked_list:  # the lobby's list mid-match: no card, no token
+                    mid = lister.request({"type": "tables"}, "tables")
+                    row = next(r for r in mid["tables"] if r["code"] == created["code"])
+                    assert row["started"] and row["watchers"] == 1 and not named_cards(mid)
+                    assert created["tokens"]["0"] not in str(mid)
+                    checked_list = True
         if stream and stream[-1]["event"] == "match_end":
             break
     player.join(30)
+    assert checked_list
+    assert host.expect("watchers", timeout=5)["count"] == 1  # the players see how many watch
     record = read_record(player.record)
     rules = make_rules("briscola", None, 2, {})
     assert stream == spectator_events(rules, record)
@@ -237,3 +246,22 @@ def test_accounts_ratings_and_the_lobby_s_tables_survive_sigkill(tmp_path):
         assert rating_change(second["out"])[0] == after
     finally:
         assert again.stop() == 0
+
+
+def test_chat_is_off_unless_the_server_allows_it_and_then_limited(tmp_path):
+    h = start_server_in_thread("127.0.0.1", 0, tmp_path, workers=1, limits=ServerLimits(chat=True))
+    try:
+        host, created = create(h.url, "scopa", 2, ["friend", "friend"], name="Host")
+        a, b = Client(h.url, "Alma"), Client(h.url, "Bas")
+        a.request({"type": "join", "code": created["code"], "name": "Alma", "token": created["tokens"]["0"]}, "joined")
+        b.request({"type": "join", "code": created["code"], "name": "Bas", "token": created["tokens"]["1"]}, "joined")
+        a.send({"type": "chat", "text": "  good   luck  "})
+        assert b.expect("chat") == {"type": "chat", "seat": 0, "text": "good luck"}
+        assert a.request({"type": "chat", "text": "again"}, "error")["code"] == "rate"  # one a second
+        assert a.request({"type": "chat", "text": "x" * 201}, "error")["code"] == "schema"
+        outsider = Client(h.url, "Olga")
+        assert outsider.request({"type": "chat", "text": "hi"}, "error")["code"] == "not_seated"
+        for c in (host, a, b, outsider):
+            c.close()
+    finally:
+        assert h.stop(timeout=10)

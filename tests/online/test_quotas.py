@@ -173,3 +173,33 @@ def test_serve_raises_its_open_files_limit_as_far_as_allowed():
     out = subprocess.run([sys.executable, "-c", code], preexec_fn=lower, capture_output=True, text=True,
                          timeout=30, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     assert out.stdout.split() == ["300", "300"], out.stderr
+
+
+def test_one_player_on_many_connections_has_a_quota_of_tables_too(tmp_path):
+    h = start_server_in_thread("127.0.0.1", 0, tmp_path, workers=1, limits=ServerLimits(tables_per_player=3))
+    try:
+        first = Client(h.url, "Mallory")
+        secret = first.request({"type": "account", "name": "Mallory", "secret": None}, "account")["secret"]
+        conns = [first] + [Client(h.url, "Mallory") for _ in range(3)]
+        for c in conns[1:]:
+            c.request({"type": "account", "name": "Mallory", "secret": secret}, "account")
+        made = 0
+        for attempt in range(12):  # bounded
+            c = conns[attempt % len(conns)]
+            c.send(CREATE)
+            reply = c.recv()
+            for _ in range(20):
+                if reply["type"] in ("created", "error"):
+                    break
+                reply = c.recv()
+            if reply["type"] == "error":
+                assert reply["code"] == "limit" and "open tables" in reply["message"]
+                break
+            made += 1
+        assert made == 3
+        # A quick match counts as well: the player cannot queue with the quota used up.
+        assert first.request({"type": "quick", "game": "scopa", "preset": None}, "error")["code"] == "limit"
+        for c in conns:
+            c.close()
+    finally:
+        assert h.stop(timeout=10)
