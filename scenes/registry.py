@@ -124,6 +124,9 @@ for _name, _module, _parents in (
     ("online_host", "scenes.online.host", ("menu", "online")),
     ("online_join", "scenes.online.join", ("menu", "online")),
     ("online_lobby", "scenes.online.lobby", ("menu", "online")),
+    # The club servers (issue 34): the list of servers, a server's lobby with quick match.
+    ("online_club", "scenes.online.club", ("menu", "online")),
+    ("online_club_lobby", "scenes.online.clublobby", ("menu", "online")),
 ):
     register_scene(_name, _module, _parents)
 

@@ -111,7 +111,7 @@ class Club:
                 raise self.lobby.failed_claim(conn, "bad_secret", "this server knows no player with that secret")
             shown = {"secret": None, "recovery": None, "new": False}
         conn.player, conn.name = player.id, player.name
-        conn.send({"type": "account", "name": player.name, **shown})
+        conn.send({"type": "account", "name": player.name, **shown, "ratings": self.all_ratings(player.id)})
 
     def on_recover(self, conn: Conn, msg: dict) -> None:
         secret, recovery = P.new_token(), new_recovery_code()
@@ -121,6 +121,12 @@ class Club:
             raise self.lobby.failed_claim(conn, "bad_secret", "that name and recovery code do not go together")
         conn.player, conn.name = player.id, player.name
         conn.send({"type": "account", "name": player.name, "secret": secret, "recovery": recovery, "new": False})
+
+    def all_ratings(self, player: int) -> dict[str, dict[str, Any]]:
+        """The player's rating in every game (a new player's where they have none yet)."""
+        from game.rulesets import game_ids
+
+        return {g: self.ratings_of(player, g) for g in game_ids()}
 
     def ratings_of(self, player: int, game: str) -> dict[str, Any]:
         return rating_view(self.db.rating(f"p:{player}", game))

@@ -45,6 +45,22 @@ def kept_accounts(extra: dict[str, Any]) -> dict[str, dict[str, str]]:
     return out
 
 
+#: Club servers the window lists (name, address).
+MAX_SERVERS = 20
+
+
+def kept_servers(extra: dict[str, Any]) -> list[dict[str, str]]:
+    """The club servers of the window's list: [{"name", "address"}], checked."""
+    online = extra.get("online") if isinstance(extra, dict) else None
+    servers = online.get("servers") if isinstance(online, dict) else None
+    out = []
+    for s in servers if isinstance(servers, list) else []:
+        if (isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("address"), str)
+                and 0 < len(s["address"]) <= 300):
+            out.append({"name": s["name"][:40], "address": s["address"]})
+    return out[:MAX_SERVERS]
+
+
 def keep_account(extra: dict[str, Any], url: str, name: str, secret: str) -> None:
     """Keep the account of ``url`` in the settings' ``online`` block (the latest last)."""
     online = extra.get("online") if isinstance(extra.get("online"), dict) else {}
@@ -58,11 +74,42 @@ class ClubSession(RemoteSession):
     """A seat of a club table: the greeting names the player's account before joining, so
     the server can rate the match; keeps the ``rated`` message."""
 
-    def __init__(self, url: str, code: str, name: str, token: str, secret: str, **kw: Any):
+    def __init__(self, url: str, code: str, name: str, token: str | None, secret: str,
+                 plates: list[dict] | None = None, **kw: Any):
         self.secret = secret
         self.rated: dict | None = None
         self.watchers = 0
+        #: Per seat, the name and rating the quick match announced (the plates show the rating).
+        self.plates = plates or []
         super().__init__(url, code, name, token, **kw)
+
+    #: How the window names a computer seat with its published rating (level, rating) -> text;
+    #: None: computer seats keep the table's own names.
+    computer_label: Any = None
+
+    @staticmethod
+    def _rating(p: dict) -> str:
+        return f"{p['rating']}{'?' if p.get('provisional') else ''}"
+
+    def seat_names(self) -> dict[int, str]:
+        """The friends' names with their ratings (``Anna 1000?``) for the plates, and the
+        computers' levels with theirs when the window says how."""
+        names = super().seat_names()
+        for i, p in enumerate(self.plates):
+            if not isinstance(p, dict) or not isinstance(p.get("rating"), int):
+                continue
+            if i in names:
+                names[i] = f"{names[i]} {self._rating(p)}"
+            elif p.get("level") and self.computer_label is not None:
+                names[i] = self.computer_label(p["level"], p["rating"])
+        return names
+
+    @property
+    def own_rating(self) -> str | None:
+        """This player's rating as the plate shows it, when the server announced it."""
+        seat = self.human_seat
+        p = self.plates[seat] if seat is not None and 0 <= seat < len(self.plates) else None
+        return self._rating(p) if isinstance(p, dict) and isinstance(p.get("rating"), int) else None
 
     def _greeting(self) -> list[dict]:
         out = super()._greeting()
