@@ -12,8 +12,8 @@ from game.online.clubclient import kept_accounts, kept_servers
 from game.online.limits import ServerLimits
 from game.online.serving import start_server_in_thread
 from scenes.online import fields, hosting
-from tests.scenes.test_online_scenes import TICK, make_app, open_online, press, pump, top, type_text, widget
 from tests.online.wshelp import create
+from tests.scenes.test_online_scenes import TICK, make_app, open_online, press, pump, top, type_text, widget
 
 
 def test_club_servers_lobby_quick_match_and_leaderboard_in_the_window(tmp_path, monkeypatch):
