@@ -193,7 +193,9 @@ class SqliteClubStore:
             "FROM match_players mp JOIN matches m ON m.code = mp.code WHERE mp.player = ? "
             "ORDER BY m.finished DESC LIMIT ?", (player, limit)).fetchall()
         return [{"code": r[0], "game": r[1], "preset": r[2], "rated": bool(r[3]), "finished": r[4],
-                 "summary": json.loads(r[5]), "seat": r[6], "result": r[7], "old": r[8], "new": r[9]} for r in rows]
+                 "summary": json.loads(r[5]), "seat": r[6], "result": r[7],
+                 "old": None if r[8] is None else round(r[8]), "new": None if r[9] is None else round(r[9])}
+                for r in rows]
 
     def finished_match(self, code: str) -> bool:
         return self.db.execute("SELECT 1 FROM matches WHERE code = ?", (code,)).fetchone() is not None

@@ -25,15 +25,27 @@ from game.online import protocol as P
 from game.online.client import RemoteSession, parse_address
 
 _SETTINGS_LOCK = threading.Lock()
-#: How many servers' accounts the settings keep.
-MAX_ACCOUNTS = 20
+#: How many accounts (server and name) the settings keep.
+MAX_ACCOUNTS = 40
 #: Seconds to wait for a quick match on top of the server's own wait.
 QUICK_MARGIN = 60.0
 
 
 # ------------------------------------------------------------------------------ accounts kept
+def account_key(url: str, name: str) -> str:
+    """Where an account is kept: one per server and name (``ws://host:port#anna``)."""
+    return f"{url}#{name.casefold()}"
+
+
+def account_secret(extra: dict[str, Any], url: str, name: str) -> str | None:
+    """The kept secret of ``name`` on the server at ``url``, or None."""
+    kept = kept_accounts(extra).get(account_key(url, name))
+    return kept["secret"] if kept is not None and kept["name"].casefold() == name.casefold() else None
+
+
 def kept_accounts(extra: dict[str, Any]) -> dict[str, dict[str, str]]:
-    """The accounts in the settings' ``online`` block: server URL → {"name", "secret"}, checked."""
+    """The accounts in the settings' ``online`` block: account_key(url, name) → {"name",
+    "secret"}, checked."""
     online = extra.get("online") if isinstance(extra, dict) else None
     accounts = online.get("accounts") if isinstance(online, dict) else None
     out: dict[str, dict[str, str]] = {}
@@ -62,11 +74,12 @@ def kept_servers(extra: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def keep_account(extra: dict[str, Any], url: str, name: str, secret: str) -> None:
-    """Keep the account of ``url`` in the settings' ``online`` block (the latest last)."""
+    """Keep the account ``name`` of ``url`` in the settings' ``online`` block (the latest last)."""
     online = extra.get("online") if isinstance(extra.get("online"), dict) else {}
     accounts = kept_accounts(extra)
-    accounts.pop(url, None)
-    accounts[url] = {"name": name, "secret": secret}
+    key = account_key(url, name)
+    accounts.pop(key, None)
+    accounts[key] = {"name": name, "secret": secret}
     extra["online"] = {**online, "accounts": dict(list(accounts.items())[-MAX_ACCOUNTS:])}
 
 
@@ -167,15 +180,18 @@ class ServerRefusal(Exception):
 def sign_in(talk: Talk, url: str, name: str, out: Any) -> tuple[str, str]:
     """The player's (name, secret) on ``url``: the kept one, or a new account (its recovery
     code printed once) kept in the settings."""
-    from game.settings import load_settings, save_settings
+    from game.settings import load_settings, save_settings, settings_path
+    from game.storage import locked
 
-    with _SETTINGS_LOCK:  # several players in one process (tests, bots) read and write in turn
+    # Several players at once (bots in one process or in several) read and write in turn: a
+    # lock of its own around the read and the write (save_settings takes the settings' lock).
+    with _SETTINGS_LOCK, locked(settings_path().with_name("online-accounts")):
         settings = load_settings(default_language="en").settings
-        kept = kept_accounts(settings.extra).get(url)
-        if kept is not None and kept["name"].casefold() == name.casefold():
-            talk.send({"type": "account", "name": kept["name"], "secret": kept["secret"]})
+        secret = account_secret(settings.extra, url, name)
+        if secret is not None:
+            talk.send({"type": "account", "name": name, "secret": secret})
             m = talk.expect("account")
-            return m["name"], kept["secret"]
+            return m["name"], secret
         talk.send({"type": "account", "name": name, "secret": None})
         m = talk.expect("account")
         keep_account(settings.extra, url, m["name"], m["secret"])
@@ -258,7 +274,8 @@ def leaderboard(args: argparse.Namespace, out: Any = None, err: Any = None) -> i
     print(f"leaderboard: {board['game']} ({len(board['lines'])} players; ? = provisional)", file=out)
     for line in board["lines"]:
         mark = "?" if line["provisional"] else ""
-        print(f"{line['rank']:>4}. {line['name']:<20} {line['rating']:>5}{mark:1} {line['matches']:>4} matches", file=out)
+        matches = f"{line['matches']} match{'es' if line['matches'] != 1 else ''}"
+        print(f"{line['rank']:>4}. {line['name']:<20} {line['rating']:>5}{mark:1} {matches:>12}", file=out)
     computers = ", ".join(f"{lvl} {r}" for lvl, r in board["computers"].items())
     print(f"computers: {computers}", file=out, flush=True)
     return 0
@@ -280,4 +297,5 @@ def add_parsers(osub: argparse._SubParsersAction) -> None:
     b.add_argument("--game", required=True)
 
 
-__all__ = ["ClubSession", "add_parsers", "keep_account", "kept_accounts", "leaderboard", "quick"]
+__all__ = ["ClubSession", "account_key", "account_secret", "add_parsers", "keep_account", "kept_accounts", "kept_servers",
+           "leaderboard", "quick"]

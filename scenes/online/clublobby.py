@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from game.online.clubclient import ClubSession, keep_account, kept_accounts
+from game.online.clubclient import ClubSession, account_secret, keep_account
 from game.online.clublink import ClubLink
 from game.rulesets import game_ids
 from scenes.online import hosting
@@ -48,8 +48,7 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
             self.problem = self.t(f"online.{e.key}")
             return
         if hosting.network_allowed(app):
-            kept = kept_accounts(getattr(app.settings, "extra", {})).get(self.url)
-            secret = kept["secret"] if kept and kept["name"].casefold() == self.player.casefold() else None
+            secret = account_secret(getattr(app.settings, "extra", {}), self.url, self.player)
             self.link = ClubLink(self.url, self.player, secret)
         else:
             self.problem = self.t("online.error_headless")

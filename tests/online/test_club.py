@@ -265,3 +265,27 @@ def test_chat_is_off_unless_the_server_allows_it_and_then_limited(tmp_path):
             c.close()
     finally:
         assert h.stop(timeout=10)
+
+
+def test_the_club_commands_say_what_is_wrong_in_one_line(club, capsys):
+    from game.online.cli import main as online_main
+
+    assert online_main(["online", "leaderboard", "--server", club.url, "--game", "poker"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown game" in err
+    assert online_main(["online", "quick", "--server", club.url, "--game", "poker", "--bot", "greedy",
+                        "--name", "Pat"]) == 2
+    assert "unknown game" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        online_main(["online", "quick", "--server", club.url, "--game", "scopa", "--bot", "nobot"])
+    assert e.value.code == 2 and capsys.readouterr().err.count("\n") == 1
+    assert online_main(["online", "quick", "--server", club.url, "--game", "scopa", "--bot", "greedy",
+                        "--name", "x" * 30]) == 2
+    with __import__("socket").socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nobody listens there
+    assert online_main(["online", "leaderboard", "--server", f"127.0.0.1:{port}", "--game", "scopa"]) == 1
+    assert "cannot reach" in capsys.readouterr().err
+    assert online_main(["serve", "--tables-per-address", "0"]) == 2
+    assert online_main(["serve", "--fill-levels", "genius"]) == 2
+    assert online_main(["serve", "--bot-after", "0.5"]) == 2

@@ -70,6 +70,7 @@ def test_the_pages_answer_by_http_escaped_everywhere(site):
     assert status == 200 and "&lt;b&gt;&amp;&quot;x&#x27;&lt;/b&gt;" in body and HOSTILE not in body
     status, _, body = get(base(h) + "/player/" + urllib.request.quote(HOSTILE, safe=""))
     assert status == 200 and f"/record/{finished}.jsonl" in body and HOSTILE not in body
+    assert "1000 →" in body and ".0 →" not in body  # the rating change, as the player sees ratings
     status, kind, record = get(base(h) + f"/record/{finished}.jsonl")
     assert status == 200 and kind.startswith("application/x-ndjson")
     path = Path(h.data_dir) / "copy.jsonl"

@@ -3,12 +3,12 @@ against a real club server on 127.0.0.1: Play online → Club servers → a serv
 typing its name and address → its lobby signs in (a new account: its secret kept in the
 settings, the recovery code shown once), shows the rating and the open tables → Quick match:
 nobody else waits, the computer fills and the player is told → the table, whose plate shows
-the rating → back in the lobby, the leaderboard lists the player. Every wait is bounded."""
+the rating → back in the lobby, its leaderboard. Every wait is bounded."""
 from __future__ import annotations
 
 import pygame
 
-from game.online.clubclient import kept_accounts, kept_servers
+from game.online.clubclient import account_secret, kept_servers
 from game.online.limits import ServerLimits
 from game.online.serving import start_server_in_thread
 from scenes.online import fields, hosting
@@ -42,7 +42,7 @@ def test_club_servers_lobby_quick_match_and_leaderboard_in_the_window(tmp_path, 
         assert lobby.name == "online_club_lobby"
         pump(app, lambda: lobby.link is not None and lobby.link.signed_in and lobby.link.tables, "signed in, the list")
         app.update(TICK)
-        assert lobby.recovery and kept_accounts(app.settings.extra)[h.url]["name"] == "Lucia"
+        assert lobby.recovery and account_secret(app.settings.extra, h.url, "lucia") == lobby.link.secret
         assert any(row["code"] == created["code"] for row in lobby.link.tables)
         assert widget(lobby, "join0").visible  # the public table has a free seat: one click joins it
         app.render()
