@@ -143,6 +143,12 @@ def test_blocked_players_are_never_matched_and_muted_ones_are_not_heard(club):
         c.expect("quick_waiting")
     fa, fb = a.expect("quick_found"), b.expect("quick_found")
     assert fa["code"] != fb["code"] and fa["filled"] and fb["filled"]
+    # A report is kept for the server's owner, with the table it was about.
+    assert a.request({"type": "report", "name": "Bert", "table": fa["code"], "reason": "rude  words"},
+                     "reported")["name"] == "Bert"
+    kept = club.server.db.reports()[-1]
+    assert kept["reason"] == "rude words" and kept["code"] == fa["code"]
+    assert b.request({"type": "report", "name": "Nobody", "table": None, "reason": "x"}, "error")["code"] == "no_player"
     a.close()
     b.close()
     # Mute: at a two-friend table, Carla mutes Dario: his phrases no longer reach her.
