@@ -67,6 +67,7 @@ class Club:
         self._last_list: str | None = None
         self.play.finished_hooks.append(self.on_finished)
         self.play.turn_hooks.append(self.on_turn)
+        self.play.commit_hooks.append(self.on_commit)
 
     def handlers(self) -> dict[str, Any]:
         return {"account": self.on_account, "recover": self.on_recover, "quick": self.on_quick,
@@ -228,7 +229,8 @@ class Club:
     # ---- the silent player
     def on_turn(self, table: Table) -> None:
         """A club table's person to act: after ``--bot-after`` seconds of silence the computer
-        plays for them (marked in the record and on the plates) until they act again."""
+        makes that decision for them (marked in the record and on the plates); the next turn is
+        theirs again. A player who is gone stays covered until they come back."""
         if table.club is None or table.match is None or table.match.over:
             return
         if table.silent is not None:
@@ -245,8 +247,22 @@ class Club:
         if m is None or m.over or len(m.decisions) != k or m.to_act != i or table.seats[i].by_ai:
             return
         table.seats[i].by_ai = True
+        table.club["covering"] = i
         table.broadcast({"type": "resumed", "seat": i, "by": "ai", "silent": True})
         self.play.advance(table)
+
+    def on_commit(self, table: Table, events: list) -> None:
+        """The decision the computer made for a silent player is done: the seat is theirs
+        again (while they are connected; a gone player stays covered)."""
+        club = table.club
+        i = club.get("covering") if club is not None else None
+        if i is None or table.match is None or not table.match.decisions or table.match.decisions[-1][0] != i:
+            return
+        club["covering"] = None
+        seat = table.seats[i]
+        if seat.conn is not None and seat.by_ai:
+            seat.by_ai = False
+            table.broadcast({"type": "resumed", "seat": i})
 
     # ---- the end of a match
     def on_finished(self, table: Table) -> None:

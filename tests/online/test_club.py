@@ -295,3 +295,31 @@ def test_the_club_commands_say_what_is_wrong_in_one_line(club, capsys):
     assert online_main(["serve", "--tables-per-address", "0"]) == 2
     assert online_main(["serve", "--fill-levels", "genius"]) == 2
     assert online_main(["serve", "--bot-after", "0.5"]) == 2
+
+
+def test_a_silent_player_is_covered_by_the_computer_for_that_turn_and_is_no_leaver(club):
+    silent, _ = account(club.url, "Silvio")
+    silent.send({"type": "quick", "game": "briscola", "preset": None})
+    silent.expect("quick_waiting")
+    t, other = quick_cli(club.url, "briscola", "Olivia", seed=8)
+    found = silent.expect("quick_found")
+    silent.send({"type": "join", "code": found["code"], "name": "Silvio", "token": found["token"]})
+    covered = False
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        m = silent.recv(10)
+        if m["type"] == "resumed" and m.get("silent"):
+            assert m["seat"] == found["seat"]
+            covered = True
+        elif m["type"] == "turn" and m["seat"] == found["seat"] and m["legal"] and covered:
+            silent.send({"type": "act", "decision": m["decision"], "action": m["legal"][0]})  # back to playing
+        elif m["type"] == "over":
+            break
+    t.join(60)
+    assert covered and other.get("code") == 0, other
+    record = read_record(line(other["out"], "record"))
+    marked = [ev for ev in record if ev.get("by") == "computer"]
+    assert len(marked) == 1 and marked[0]["seat"] == found["seat"]  # only the silent turn
+    rated = next(m for m in silent.seen if m["type"] == "rated")
+    assert rated["result"] in ("won", "lost", "draw")  # silent for a turn is not leaving
+    silent.close()
