@@ -9,8 +9,16 @@ import time
 
 from game.online.accounts import Rating
 from game.online.quick import Waiting, fill_level, pair, window
-from game.online.ratings import (COMPUTER_RATINGS, PROVISIONAL_MATCHES, SeatOutcome, computer_display, display,
-                                 new_rating, ranks_for, rate)
+from game.online.ratings import (
+    COMPUTER_RATINGS,
+    PROVISIONAL_MATCHES,
+    SeatOutcome,
+    computer_display,
+    display,
+    new_rating,
+    ranks_for,
+    rate,
+)
 
 
 def test_a_win_raises_and_a_loss_lowers_and_computers_keep_their_rating():
