@@ -270,8 +270,11 @@ class Lobby:
             stale.send(P.error("replaced", "this seat was taken by a new connection with its token"))
             stale.table, stale.seat = None, None
             stale.close(4000, "replaced")
-        changed = seat.name != msg["name"] or msg["token"] is None
-        seat.conn, seat.name = conn, msg["name"]
+        # A signed-in player (game.online.club) sits under their account's name: nobody can
+        # take another's name onto a plate.
+        name = conn.name if conn.player is not None and conn.name else msg["name"]
+        changed = seat.name != name or msg["token"] is None
+        seat.conn, seat.name = conn, name
         if msg["token"] is None:
             seat.token_hash = P.hash_token(token)
         conn.table, conn.seat = table, i

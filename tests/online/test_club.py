@@ -119,7 +119,9 @@ def test_a_leaver_is_replaced_by_the_computer_and_rated_as_a_loss(club):
     t, stayer = quick_cli(club.url, "briscola", "Stella", seed=4)
     found = quitter.expect("quick_found")
     assert found["rated"] and not found["filled"]
-    quitter.send({"type": "join", "code": found["code"], "name": "Quentin", "token": found["token"]})
+    quitter.send({"type": "join", "code": found["code"], "name": "Stella", "token": found["token"]})
+    lobby = quitter.expect("lobby")
+    assert [s["name"] for s in lobby["seats"]].count("Stella") == 1  # the account's name, not the one asked
     quitter.expect("events")
     quitter.close()  # gone for good: after --bot-after the computer plays the seat
     t.join(60)
