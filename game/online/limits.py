@@ -174,11 +174,12 @@ class OnceFilter(logging.Filter):
         return False
 
 
-def install_once_filter(window: float = 60.0) -> OnceFilter:
-    """Put a :class:`OnceFilter` on every handler of the root logger (``serve``), so that
-    websockets' and asyncio's own repeated errors are counted too."""
+def install_once_filter(handlers: list[logging.Handler], window: float = 60.0) -> OnceFilter:
+    """Put a :class:`OnceFilter` on ``handlers`` (``serve``'s own, on the root logger, so
+    that websockets' and asyncio's repeated errors are counted too) — never on handlers
+    someone else installed."""
     once = OnceFilter(window)
-    for handler in logging.getLogger().handlers:
+    for handler in handlers:
         handler.addFilter(once)
     return once
 

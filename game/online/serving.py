@@ -57,8 +57,10 @@ def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile
     It first raises its open-files limit as far as allowed and fits the connection limit
     under it (game.online.limits); a log line repeated is written once a minute with a count."""
     ctx = tls_context(certfile, keyfile)
+    root = logging.getLogger()
+    before = list(root.handlers)
     logging.basicConfig(level=logging.WARNING, format="cardavia serve: %(message)s")
-    install_once_filter()
+    install_once_filter([h for h in root.handlers if h not in before])  # only the handler serve made
     soft, _hard = raise_open_files_limit()
     limits = fd_budget(soft, limits or ServerLimits())
 
