@@ -31,6 +31,9 @@ PAIR_EVERY = 0.25
 JOIN_WITHIN = 20.0
 #: The live list of tables is sent again at most this often (seconds), when it changed.
 LIST_EVERY = 1.0
+#: The list's rows: open tables first, and at most LIST_PLAYING tables being played (to watch).
+LIST_ROWS = 100
+LIST_PLAYING = 20
 #: Free-text chat: at most one message per this many seconds per connection.
 CHAT_EVERY = 1.0
 #: Lines on a leaderboard.
@@ -327,15 +330,21 @@ class Club:
     def table_list(self) -> dict[str, Any]:
         from game.online.spectate import Spectators
 
-        rows = []
+        rows, playing = [], 0
         for t in self.tables.values():
             if not t.public or t.finished:
                 continue
+            if t.started:  # a few playing tables to watch; the list is for the open ones
+                playing += 1
+                if playing > LIST_PLAYING:
+                    continue
+            if len(rows) >= LIST_ROWS + LIST_PLAYING:
+                continue  # counted, not listed
             free = sum(1 for s in t.seats if s.kind == "friend" and s.name is None and s.conn is None)
             rows.append({**Spectators.public_lobby(t), "free": free, "plates": self.plates(t),
                          "quick": bool(t.club and t.club.get("quick"))})
         rows.sort(key=lambda r: (r["started"], -r["free"], r["code"]))
-        return {"type": "tables", "tables": rows[:200], "waiting": self.queue.waiting()}
+        return {"type": "tables", "tables": rows[:LIST_ROWS], "waiting": self.queue.waiting(), "playing": playing}
 
     def send_list(self) -> None:
         self.listeners = [c for c in self.listeners if not c.closing]

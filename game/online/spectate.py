@@ -48,6 +48,9 @@ class Spectators:
 
     def __init__(self, tables: dict[str, Table]):
         self.tables = tables
+        #: Per watched table: the spectators' redactor, fed up to ``watched_upto`` (each
+        #: decision redacts only its own events, never the record from the start again).
+        self.redactors: dict[str, SeatRedactor] = {}
 
     def on_watch(self, conn: Conn, msg: dict) -> None:
         table = self.tables.get(msg["code"])
@@ -94,19 +97,24 @@ class Spectators:
         for c in table.conns():
             c.send(msg)
 
-    @staticmethod
-    def on_commit(table: Table, events: list[Event]) -> None:
+    def on_commit(self, table: Table, events: list[Event]) -> None:
         """After each decision: the watchers get what is now one decision old."""
         if not table.watchers or table.match is None:
             table.watched_upto = delayed_upto(table)
+            self.redactors.pop(table.code, None)
             return
         upto = delayed_upto(table)
         start = table.watched_upto
         if upto <= start:
             return
-        # The redactor follows the face-up card from the deal: redact from the start, send the new part.
-        out = spectator_events(table.rules, table.match.events[:upto])[start:]
+        redactor = self.redactors.get(table.code)
+        if redactor is None:  # the first decision watched: follow the face-up card from the deal
+            redactor = self.redactors[table.code] = SeatRedactor(table.rules, NOBODY)
+            redactor.feed(table.match.events[:start])
+        out = redactor.feed(table.match.events[start:upto])
         table.watched_upto = upto
+        if table.finished or table.match.over:
+            self.redactors.pop(table.code, None)
         from game.online import protocol as P
 
         text = P.encode({"type": "events", "from": start, "events": out})
