@@ -127,6 +127,11 @@ for _name, _module, _parents in (
     # The club servers (issue 34): the list of servers, a server's lobby with quick match.
     ("online_club", "scenes.online.club", ("menu", "online")),
     ("online_club_lobby", "scenes.online.clublobby", ("menu", "online")),
+    # A club server's daily deal and its leaderboard (issue 31), from the daily deals screen.
+    ("online_daily", "scenes.online.daily", ("menu", "daily")),
+    # Lessons (issue 30): the Learn screen and a lesson at the table.
+    ("learn", "scenes.learn.choose", ("menu",)),
+    ("lesson", "scenes.learn.table", ("menu", "learn")),
 ):
     register_scene(_name, _module, _parents)
 
