@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench exe clean
+.PHONY: run test lint bench exe clean browser
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,9 +18,16 @@ run: $(STAMP)
 # (tests/exe_build.py). Bytecode is cached even where the environment turns that off: every
 # worker and every `main.py` the tests start would otherwise compile the whole program again.
 TEST_WORKERS ?= auto
-test: $(STAMP)
+test: $(STAMP) browser
 	env -u PYTHONDONTWRITEBYTECODE SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
 		$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+
+# The club server's web pages are tested in a real headless Chromium
+# (tests/online/test_web.py): installed here when it is missing (Debian/Ubuntu, as root).
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) || \
+		echo "make: install Chromium (the web pages' test needs it): apt-get install chromium"
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -17,6 +17,14 @@ its events, and the server's CPU seconds (utime + stime of /proc/<pid>/stat) and
 memory (VmRSS of /proc/<pid>/status), in total and per table. The issue's goal: 500
 four-seat tables (2,000 connections) with p99 ≤ 50 ms, the server on one core.
 
+The club (issue 34) is active beside the tables with ``--spectators K`` (connections
+watching public tables, switching table when one ends), ``--listeners L`` (connections
+subscribed to the live list of open tables) and ``--quick Q`` (players with accounts playing
+quick matches one after another; their decisions are timed too, and the wait from ``quick``
+to ``quick_found``). ``--pairing N`` measures instead how long N players waiting at once take
+to be paired (from the last ``quick`` sent to the last ``quick_found``), and the pairing
+function alone on N waiting players.
+
 Linux only (/proc). Exit code 0, or 1 when no decision was timed or a client saw errors.
 """
 from __future__ import annotations
@@ -108,8 +116,16 @@ class Stats:
         self.tables_started = 0
         self.errors: dict[str, int] = {}
         self.measuring = False
+        self.club = False
         #: When the run ends (set once every table is open).
         self.stop_at = float("inf")
+        #: The club: public tables' codes (for the spectators), frames the spectators and the
+        #: list's listeners received, quick matches played and their waits.
+        self.public: list[str] = []
+        self.spectator_frames = 0
+        self.list_frames = 0
+        self.quick_matches = 0
+        self.quick_waits: list[float] = []
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -205,6 +221,12 @@ async def one_table(url: str, game: str, players: int, options: dict, stats: Sta
                                           "options": options, "seats": ["friend"] * players,
                                           "pause_seconds": 60, "ai_takes_over": True}))
             created = await _expect(conns[0], "created")
+            if stats.club:
+                await buckets[0].take()
+                await conns[0].send(P.encode({"type": "publish", "public": True}))
+                await _expect(conns[0], "published")
+                stats.public.append(created["code"])
+                del stats.public[:-200]
             for i, ws in enumerate(conns):
                 await buckets[i].take()
                 await ws.send(P.encode({"type": "join", "code": created["code"], "name": f"bench {i}",
@@ -224,11 +246,127 @@ async def one_table(url: str, game: str, players: int, options: dict, stats: Sta
                     pass
 
 
+async def spectator(url: str, stats: Stats, rng: random.Random) -> None:
+    """Watch a public table; another when its match ends (or every 20 s)."""
+    ws = await _open(url)
+    bucket = Bucket()
+    try:
+        await ws.send(P.encode({"type": "hello", "version": P.PROTOCOL_VERSION, "name": "watcher"}))
+        await _expect(ws, "welcome")
+        while time.monotonic() < stats.stop_at:
+            if not stats.public:
+                await asyncio.sleep(0.5)
+                continue
+            await bucket.take()
+            await ws.send(P.encode({"type": "watch", "code": rng.choice(stats.public)}))
+            until = time.monotonic() + 20
+            while time.monotonic() < min(until, stats.stop_at):
+                try:
+                    frame = await asyncio.wait_for(ws.recv(), 5)
+                except TimeoutError:
+                    continue
+                stats.spectator_frames += 1
+                if '"match_end"' in frame or frame.startswith('{"type":"error"'):
+                    break
+    except (OSError, ConnectionClosed, TimeoutError, RuntimeError) as e:
+        stats.error(f"spectator: {type(e).__name__}")
+    finally:
+        await ws.close()
+
+
+async def listener(url: str, stats: Stats) -> None:
+    """Subscribed to the lobby's live list of open tables."""
+    ws = await _open(url)
+    try:
+        await ws.send(P.encode({"type": "hello", "version": P.PROTOCOL_VERSION, "name": "lister"}))
+        await _expect(ws, "welcome")
+        await ws.send(P.encode({"type": "tables"}))
+        while time.monotonic() < stats.stop_at:
+            try:
+                await asyncio.wait_for(ws.recv(), 5)
+            except TimeoutError:
+                continue
+            stats.list_frames += 1
+    except (OSError, ConnectionClosed, TimeoutError, RuntimeError) as e:
+        stats.error(f"listener: {type(e).__name__}")
+    finally:
+        await ws.close()
+
+
+async def quick_player(url: str, number: int, stats: Stats, rng: random.Random, think: float) -> None:
+    """A player with an account playing quick matches (scopa) one after another."""
+    ws = await _open(url)
+    bucket = Bucket()
+    name = f"q{number}-{rng.randrange(10**6)}"
+    try:
+        await ws.send(P.encode({"type": "hello", "version": P.PROTOCOL_VERSION, "name": name}))
+        await _expect(ws, "welcome")
+        await ws.send(P.encode({"type": "account", "name": name, "secret": None}))
+        await _expect(ws, "account")
+        while time.monotonic() < stats.stop_at:
+            await bucket.take()
+            asked = time.perf_counter()
+            await ws.send(P.encode({"type": "quick", "game": "scopa", "preset": None}))
+            found = await _expect(ws, "quick_found")
+            if stats.measuring:
+                stats.quick_waits.append(time.perf_counter() - asked)
+            await bucket.take()
+            await ws.send(P.encode({"type": "join", "code": found["code"], "name": name, "token": found["token"]}))
+            await _expect(ws, "joined")
+            await seat_loop(ws, bucket, found["seat"], stats, rng, think)
+            stats.quick_matches += 1
+    except (OSError, ConnectionClosed, TimeoutError, RuntimeError) as e:
+        stats.error(f"quick: {type(e).__name__}: {str(e)[:40]}")
+    finally:
+        await ws.close()
+
+
+async def pairing(url: str, n: int) -> dict:
+    """N players with accounts ask for a quick match at once: how long until all are seated."""
+    conns = []
+    for i in range(n):
+        ws = await _open(url)
+        await ws.send(P.encode({"type": "hello", "version": P.PROTOCOL_VERSION, "name": f"p{i}"}))
+        await _expect(ws, "welcome")
+        await ws.send(P.encode({"type": "account", "name": f"pair{i}-{random.randrange(10**6)}", "secret": None}))
+        await _expect(ws, "account")
+        conns.append(ws)
+    for ws in conns:
+        await ws.send(P.encode({"type": "quick", "game": "scopa", "preset": None}))
+    sent = time.perf_counter()
+    founds = await asyncio.gather(*(_expect(ws, "quick_found") for ws in conns))
+    done = time.perf_counter()
+    for ws in conns:
+        await ws.close()
+    return {"seconds": done - sent, "tables": len({f["code"] for f in founds}),
+            "filled": sum(1 for f in founds if f["filled"])}
+
+
+def pairing_alone(n: int) -> float:
+    """The pairing function itself on n waiting players (ratings spread as a club's)."""
+    from game.online.quick import Waiting, pair
+
+    rng = random.Random(1)
+    now = time.monotonic()
+    waiting = [Waiting(object(), i, rng.gauss(25, 6), now - rng.uniform(0, 30), set()) for i in range(n)]
+    t = time.perf_counter()
+    pair(waiting, 2, now, 30.0)
+    return time.perf_counter() - t
+
+
 async def run(url: str, tables: int, game: str, players: int, options: dict, seconds: float, think: float,
-              ramp: float, server_pid: int, seed: int) -> tuple[Stats, dict]:
+              ramp: float, server_pid: int, seed: int, club: tuple[int, int, int] = (0, 0, 0)) -> tuple[Stats, dict]:
     stats = Stats()
+    stats.club = any(club)
     rng = random.Random(seed)
     tasks = []
+    spectators, listeners, quick = club
+    for i in range(quick):
+        tasks.append(asyncio.create_task(quick_player(url, i, stats, random.Random(rng.random()), think)))
+    for _ in range(listeners):
+        tasks.append(asyncio.create_task(listener(url, stats)))
+    for _ in range(spectators):
+        tasks.append(asyncio.create_task(spectator(url, stats, random.Random(rng.random()))))
     for _ in range(tables):
         tasks.append(asyncio.create_task(one_table(url, game, players, options, stats, random.Random(rng.random()),
                                                    think)))
@@ -277,6 +415,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--server-core", type=int, help="the core the server is pinned to (default: the last one)")
     ap.add_argument("--no-pin", action="store_true", help="leave the server and the clients to the scheduler")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--spectators", type=int, default=0, help="connections watching public tables")
+    ap.add_argument("--listeners", type=int, default=0, help="connections following the live list of tables")
+    ap.add_argument("--quick", type=int, default=0, help="players playing quick matches (two-player scopa)")
+    ap.add_argument("--pairing", type=int, default=0, help="only measure pairing this many waiting players")
     args = ap.parse_args(argv)
     if args.tables < 1:
         ap.error("--tables must be at least 1")
@@ -301,10 +443,20 @@ def main(argv: list[str] | None = None) -> int:
     if core is not None and len(cores) > 1:
         os.sched_setaffinity(0, set(cores) - {core})  # the clients keep off the server's core
     try:
+        if args.pairing:
+            alone = pairing_alone(args.pairing)
+            cpu0 = cpu_seconds(server.pid)
+            got = asyncio.run(pairing(f"ws://127.0.0.1:{port}", args.pairing))
+            print(f"server_load --pairing {args.pairing}: all seated {got['seconds'] * 1000:.0f} ms after the last "
+                  f"'quick' ({got['tables']} tables, {got['filled']} filled by the computer); server CPU "
+                  f"{cpu_seconds(server.pid) - cpu0:.2f} s in all (the accounts included); "
+                  f"the pairing function alone: {alone * 1000:.1f} ms")
+            return 0
         rss_idle = rss_bytes(server.pid)
         ramp = args.ramp if args.ramp is not None else args.tables / 50
         stats, m = asyncio.run(run(f"ws://127.0.0.1:{port}", args.tables, args.game, args.players, options,
-                                   args.seconds, args.think, ramp, server.pid, args.seed))
+                                   args.seconds, args.think, ramp, server.pid, args.seed,
+                                   (args.spectators, args.listeners, args.quick)))
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -316,7 +468,9 @@ def main(argv: list[str] | None = None) -> int:
     cpu = m["cpu1"] - m["cpu0"]
     lat = stats.latencies
     n = args.tables
-    print(f"server_load: {n} tables of {args.players} ({args.game}), {n * args.players} connections, "
+    extra = args.spectators + args.listeners + args.quick
+    print(f"server_load: {n} tables of {args.players} ({args.game}), {n * args.players + extra} connections "
+          f"({args.spectators} spectators, {args.listeners} on the lobby's list, {args.quick} in quick matches), "
           f"think {args.think:g} s, server pinned to core {core}, measured {wall:.1f} s with "
           f"{m['tables_at_start']} tables open")
     print(f"  decisions: {stats.decisions} ({stats.decisions / wall:.0f}/s); matches finished {stats.matches}, "
@@ -332,6 +486,12 @@ def main(argv: list[str] | None = None) -> int:
     own = m["own1"] - m["own0"]
     print(f"  bench clients: {100 * own / wall:.0f}% of a core (near 100%: the clients, not the server, "
           f"set the latency); load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if extra:
+        waits = stats.quick_waits
+        print(f"  club: {stats.spectator_frames} frames to spectators, {stats.list_frames} list updates, "
+              f"{stats.quick_matches} quick matches played"
+              + (f", quick -> quick_found p50 {pct(waits, 0.5) * 1000:.1f} ms, p99 {pct(waits, 0.99) * 1000:.1f} ms"
+                 if waits else ""))
     if stats.errors:
         print(f"  errors: {stats.errors}")
     return 0 if lat and not stats.errors else 1

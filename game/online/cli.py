@@ -31,6 +31,25 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--workers", type=int, default=1, help="processes the computer seats think in (default 1)")
     s.add_argument("--certfile", help="TLS certificate chain (PEM): serve wss://")
     s.add_argument("--keyfile", help="TLS private key (PEM), with --certfile")
+    from game.online.limits import ServerLimits
+
+    d = ServerLimits()
+    s.add_argument("--max-connections", type=int, default=d.max_connections,
+                   help=f"connections at once (default {d.max_connections}; lowered to fit the open-files limit)")
+    s.add_argument("--tables-per-address", type=int, default=d.tables_per_address,
+                   help=f"open tables one address may make (default {d.tables_per_address})")
+    s.add_argument("--tables-per-player", type=int, default=d.tables_per_player,
+                   help=f"open tables one player may make (default {d.tables_per_player})")
+    s.add_argument("--idle-close", type=float, default=d.idle_close_seconds, metavar="SECONDS",
+                   help=f"close a lobby nobody is in after this long (default {d.idle_close_seconds:g} s)")
+    s.add_argument("--bot-after", type=float, default=d.bot_after, metavar="SECONDS",
+                   help=f"the computer plays a silent or gone player's seat after this long (default {d.bot_after:g} s)")
+    s.add_argument("--quick-wait", type=float, default=d.quick_wait, metavar="SECONDS",
+                   help=f"quick match: the computer fills after this long with no person (default {d.quick_wait:g} s)")
+    s.add_argument("--fill-levels", default=",".join(d.fill_levels), metavar="LEVELS",
+                   help=f"computer levels a quick match is filled with, nearest the player's rating "
+                        f"(default {','.join(d.fill_levels)})")
+    s.add_argument("--chat", action="store_true", help="allow free-text chat at the tables (default: quick phrases only)")
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -45,26 +64,53 @@ def serve(args: argparse.Namespace) -> int:
     if (args.certfile is None) != (args.keyfile is None):
         raise ValueError("--certfile and --keyfile go together")
     data = Path(args.data) if args.data else default_data_dir()
+    limits = server_limits(args)
     try:
         return run_forever(args.host, args.port, data, workers=args.workers,
-                           certfile=args.certfile, keyfile=args.keyfile)
+                           certfile=args.certfile, keyfile=args.keyfile, limits=limits)
     except ServerError as e:
         raise ValueError(str(e)) from None
+
+
+def server_limits(args: argparse.Namespace):  # -> ServerLimits
+    """The ``serve`` flags as game.online.limits.ServerLimits; ValueError (one line) for a bad one."""
+    from game.online.limits import ServerLimits
+
+    checks = [("--max-connections", args.max_connections, 1, 100000), ("--tables-per-address", args.tables_per_address, 1, 10000),
+              ("--tables-per-player", args.tables_per_player, 1, 10000), ("--idle-close", args.idle_close, 1, 7 * 86400),
+              ("--bot-after", args.bot_after, 1, 3600), ("--quick-wait", args.quick_wait, 1, 3600)]
+    for flag, value, lo, hi in checks:
+        if not lo <= value <= hi:
+            raise ValueError(f"{flag} must be {lo} to {hi}, not {value:g}")
+    from game.online.protocol import AI_LEVELS
+
+    levels = tuple(x.strip() for x in args.fill_levels.split(",") if x.strip())
+    if not levels or any(x not in AI_LEVELS for x in levels):
+        raise ValueError(f"--fill-levels takes levels of {', '.join(AI_LEVELS)}, comma-separated")
+    return ServerLimits(fill_levels=levels, max_connections=args.max_connections, tables_per_address=args.tables_per_address,
+                        tables_per_player=args.tables_per_player, idle_close_seconds=args.idle_close,
+                        bot_after=args.bot_after, quick_wait=args.quick_wait, chat=args.chat)
 
 
 # ---------------------------------------------------------------------------------- online
 def _add_online(sub: argparse._SubParsersAction) -> None:
     """``online host`` / ``online join`` (engineer B): game/online/headless.py."""
+    from game.online.clubclient import add_parsers
     from game.online.headless import add_parser
 
-    add_parser(sub, _Parser)
+    add_parsers(add_parser(sub, _Parser))
 
 
 def online(args: argparse.Namespace) -> int:
     from game.config import ConfigError
+    from game.online import clubclient
     from game.online.headless import run
 
     try:
+        if args.online_command == "quick":
+            return clubclient.quick(args)
+        if args.online_command == "leaderboard":
+            return clubclient.leaderboard(args)
         return run(args)
     except ConfigError as e:
         raise ValueError(str(e)) from None

@@ -144,7 +144,7 @@ def final_score(session: RemoteSession) -> str:
 
 
 # ------------------------------------------------------------------------------ the command line
-def add_parser(sub: argparse._SubParsersAction, parser_class: type) -> None:
+def add_parser(sub: argparse._SubParsersAction, parser_class: type) -> argparse._SubParsersAction:
     """``online host`` and ``online join`` under ``sub`` (game/online/cli.py's sub-commands)."""
     from game.ai.bots import bot_names
 
@@ -176,6 +176,7 @@ def add_parser(sub: argparse._SubParsersAction, parser_class: type) -> None:
                    help=f"give up when the match has not ended after this many seconds (default {JOIN_TIMEOUT:g})")
     j.add_argument("--retry-seconds", type=float, default=RETRY_FOR,
                    help=f"how long to keep reconnecting after the server goes away (default {RETRY_FOR:g})")
+    return osub
 
 
 def _parse_option(text: str) -> tuple[str, str]:

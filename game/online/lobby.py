@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 
 from game.online import protocol as P
+from game.online.limits import TableQuota
 from game.online.play import PlayLoop
 from game.online.seats import Conn, Refusal, Seat, Table
 from game.online.store import TableStore
@@ -26,6 +27,22 @@ class Lobby:
         self.store = store
         self.tables = tables
         self.play = play
+        #: Open tables per address and player (game.online.limits), set by the server.
+        self.quota: TableQuota | None = None
+
+    def check_quota(self, conn: Conn) -> None:
+        """Refusal ``limit`` when this connection's address or player has its share of open
+        tables already (one client with many connections cannot take every table)."""
+        why = self.quota.refusal(conn.address, conn.player) if self.quota is not None else None
+        if why:
+            raise Refusal("limit", why)
+
+    def register(self, conn: Conn, table: Table) -> None:
+        """A new table of ``conn``'s: counted against its quotas, kept in memory."""
+        table.owner = [conn.address, conn.player]
+        self.tables[table.code] = table
+        if self.quota is not None:
+            self.quota.add(table.code, conn.address, conn.player)
 
     # ---- claims
     @staticmethod
@@ -73,6 +90,7 @@ class Lobby:
             raise Refusal("limit", "the server has as many tables as it can take: try again later")
         if not self.store.has_room():  # a full disk: the tables under way keep what space is left
             raise Refusal("limit", "the server's disk is full: it takes no new table now (those under way play on)")
+        self.check_quota(conn)
         rules, seats = self._config(msg)
         code = P.new_code()
         while code in self.tables or self.store.exists(code):
@@ -84,8 +102,9 @@ class Lobby:
                 tokens[str(i)] = token = P.new_token()
                 s.token_hash = P.hash_token(token)
         table = Table(code, rules, seats, P.hash_token(host_token), msg["pause_seconds"], msg["ai_takes_over"])
+        table.owner = [conn.address, conn.player]
         self.store.write_meta(code, table.meta())
-        self.tables[code] = table
+        self.register(conn, table)
         conn.created += 1
         self._set_host(conn, table, host_token)
         conn.send({"type": "created", "code": code, "host_token": host_token, "tokens": tokens})
@@ -106,6 +125,7 @@ class Lobby:
             raise Refusal("daily", "this server keeps no daily deal")
         if conn.created >= P.MAX_TABLES_PER_CONNECTION or self.active_tables() >= P.MAX_TABLES:
             raise Refusal("limit", "no more tables now: try again later")
+        self.check_quota(conn)
         day = dt.date.today().isoformat()
         try:
             deal, word = board.rules_deal(day, msg["game"], msg["preset"])
@@ -127,8 +147,9 @@ class Lobby:
         table = Table(code, rules, seats, P.hash_token(host_token), P.MAX_PAUSE_SECONDS, False)
         table.daily = {"date": day, "game": deal.game, "preset": word, "seed": deal.seed, "name": name,
                        "since": time.time()}
+        table.owner = [conn.address, conn.player]
         self.store.write_meta(code, table.meta())
-        self.tables[code] = table
+        self.register(conn, table)
         conn.created += 1
         self._set_host(conn, table, host_token)
         conn.send({"type": "created", "code": code, "host_token": host_token, "tokens": {str(PLAYER_SEAT): token}})
@@ -251,8 +272,11 @@ class Lobby:
             stale.send(P.error("replaced", "this seat was taken by a new connection with its token"))
             stale.table, stale.seat = None, None
             stale.close(4000, "replaced")
-        changed = seat.name != msg["name"] or msg["token"] is None
-        seat.conn, seat.name = conn, msg["name"]
+        # A signed-in player (game.online.club) sits under their account's name: nobody can
+        # take another's name onto a plate.
+        name = conn.name if conn.player is not None and conn.name else msg["name"]
+        changed = seat.name != name or msg["token"] is None
+        seat.conn, seat.name = conn, name
         if msg["token"] is None:
             seat.token_hash = P.hash_token(token)
         conn.table, conn.seat = table, i

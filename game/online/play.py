@@ -22,7 +22,7 @@ from game.match import Match
 from game.online import protocol as P
 from game.online.redact import SeatRedactor, seat_events
 from game.online.seats import Conn, Refusal, Table
-from game.online.store import StoreError, TableStore, normalised
+from game.online.store import StoreError, TableStore, normalised, unmarked
 from game.online.worker import choose_action, make_pool, stop_pool, warm_up
 from game.rules.base import Event, GameRules, IllegalAction
 
@@ -46,6 +46,12 @@ class PlayLoop:
         self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        #: Called with each table whose match has just ended (quotas, ratings).
+        self.finished_hooks: list[Callable[[Table], None]] = []
+        #: Called with a table and each decision's events once sent to the seats (spectators).
+        self.commit_hooks: list[Callable[[Table, list[Event]], None]] = []
+        #: Called with a table after each ``turn`` went out (the club's silent-player timer).
+        self.turn_hooks: list[Callable[[Table], None]] = []
 
     # ---- the workers
     def start_workers(self) -> None:
@@ -76,6 +82,7 @@ class PlayLoop:
     @staticmethod
     def replay(rules: GameRules, events: list[Event]) -> Match:
         """The match a record shows, decision by decision (as game.session.Session.from_save)."""
+        events = unmarked(events)
         head = events[0]
         if head.get("event") != "match" or not isinstance(head.get("seed"), int):
             raise ValueError("the record does not begin with its match line")
@@ -119,6 +126,11 @@ class PlayLoop:
         made = len(m.decisions)
         if k != made:
             conn.send(self.refused(P.STALE, f"decision {k} is not the one being made ({made})", k))
+            return
+        if table.seats[i].by_ai and table.seats[i].conn is conn and table.club is not None:
+            # A club player the computer covered while silent is back: the seat is theirs again.
+            self.give_back(table, i)
+            self.advance(table)
             return
         if m.to_act != i or table.seats[i].by_ai:
             conn.send(self.refused(P.NOT_YOUR_TURN, f"it is seat {m.to_act}'s turn, not seat {i}'s", k))
@@ -201,8 +213,15 @@ class PlayLoop:
         self.advance(table)
 
     def commit(self, table: Table, events: list[Event]) -> None:
-        """A decision was made: keep its events, send each seat its view of them, go on."""
-        table.unsaved += events
+        """A decision was made: keep its events, send each seat its view of them, go on.
+        A decision the computer made for a person (gone or silent) is marked in the record
+        (``"by": "computer"`` on its first line: RECORD.md readers ignore extra fields)."""
+        m = table.match
+        actor = m.decisions[-1][0] if m is not None and m.decisions else None
+        if events and actor is not None and table.seats[actor].kind == "friend" and table.seats[actor].by_ai:
+            table.unsaved += [{**events[0], "by": "computer"}, *events[1:]]
+        else:
+            table.unsaved += events
         try:
             self.store.append(table.code, table.unsaved)
             table.unsaved = []
@@ -213,7 +232,8 @@ class PlayLoop:
             out = table.redactors[i].feed(events)
             if seat.conn is not None:
                 seat.conn.send({"type": "events", "from": start, "events": out})
-        m = table.match
+        for hook in self.commit_hooks:
+            hook(table, events)
         if m is not None and m.over:
             self._finish(table)
         else:
@@ -259,6 +279,11 @@ class PlayLoop:
             if s.timer is not None:
                 s.timer.cancel()
             s.timer, s.paused_until = None, None
+        for hook in self.finished_hooks:
+            try:
+                hook(table)
+            except Exception:  # noqa: BLE001 - a hook's bug must not stop the table's end
+                log.exception("table %s: an end-of-match hook failed", table.code)
         record = str(self.store.record_path(table.code).resolve())
         for s in table.seats:
             if s.conn is not None:
@@ -309,6 +334,9 @@ class PlayLoop:
                 if watching is None:
                     watching = P.encode({"type": "turn", "seat": seat, "decision": k, "legal": []})
                 c.send_text(watching)
+        if only is None:
+            for hook in self.turn_hooks:
+                hook(table)
 
     async def _think(self, table: Table, seat: int, k: int, level: str) -> None:
         m = table.match

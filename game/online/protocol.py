@@ -317,6 +317,31 @@ def _date(field: str, v: Any) -> Any:
     return v
 
 
+#: Free-text chat (``serve --chat`` only): at most this many characters a message.
+CHAT_MAX = 200
+#: A report's reason: at most this many characters.
+REASON_MAX = 300
+_RECOVERY_RE = re.compile(f"[{CODE_ALPHABET}]{{4}}(-[{CODE_ALPHABET}]{{4}}){{3}}")
+
+
+def _text(limit: int) -> Check:
+    def check(field: str, v: Any) -> Any:
+        if not isinstance(v, str):
+            raise _fail(field, f"a text of 1 to {limit} printable characters")
+        text = " ".join(v.split())
+        if not 1 <= len(text) <= limit or not text.isprintable():
+            raise _fail(field, f"a text of 1 to {limit} printable characters")
+        return text
+    return check
+
+
+def _recovery(field: str, v: Any) -> Any:
+    text = v.strip().upper() if isinstance(v, str) and len(v) <= 40 else None
+    if text is None or _RECOVERY_RE.fullmatch(text) is None:
+        raise _fail(field, "a recovery code such as ABCD-EFGH-JKLM-NPQR")
+    return text
+
+
 _TABLE_FIELDS: dict[str, Check] = {
     "game": _ident, "deck": _optional(_ident), "players": _int(1, MAX_SEATS), "options": _options,
     "seats": _seats, "pause_seconds": _int(0, MAX_PAUSE_SECONDS), "ai_takes_over": _bool,
@@ -336,6 +361,21 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     # The server's daily deal (game.online.daily): play today's, or ask a day's leaderboard.
     "daily": {"game": _ident, "preset": _optional(_ident)},
     "daily_board": {"game": _ident, "preset": _optional(_ident), "date": _optional(_date)},
+    # The club (docs/ONLINE.md, "The club"): accounts, quick match, the lobby, spectators, manners.
+    "account": {"name": _name, "secret": _optional(_token)},
+    "recover": {"name": _name, "recovery": _recovery},
+    "quick": {"game": _ident, "preset": _optional(_ident)},
+    "quick_cancel": {},
+    "tables": {},
+    "publish": {"public": _bool},
+    "watch": {"code": _code},
+    "unwatch": {},
+    "leaderboard": {"game": _ident},
+    "recent": {"name": _name},
+    "block": {"name": _name},
+    "mute": {"name": _name, "muted": _bool},
+    "report": {"name": _name, "table": _optional(_code), "reason": _text(REASON_MAX)},
+    "chat": {"text": _text(CHAT_MAX)},
 }
 
 

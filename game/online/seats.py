@@ -65,6 +65,18 @@ class Table:
     #: A server daily deal's table (game.online.daily): {"date", "game", "preset", "seed",
     #: "name", "since"} — kept on the server only, never in a message; None otherwise.
     daily: dict[str, Any] | None = None
+    #: Who made the table (for the quotas): [address or None, player id or None].
+    owner: list[Any] = field(default_factory=lambda: [None, None])
+    #: A club table (game.online.club): {"quick", "rated", "game", "preset", "players":
+    #: {seat: player id}, "left": [seats]}; None for a host's own table.
+    club: dict[str, Any] | None = None
+    #: Listed in the lobby and open to spectators (quick matches; a host's table after ``publish``).
+    public: bool = False
+    #: Spectators' connections, and how far (record events) they have been sent.
+    watchers: list[Any] = field(default_factory=list)
+    watched_upto: int = 0
+    #: A club player silent at their turn: the timer after which the computer covers them.
+    silent: asyncio.TimerHandle | None = None
 
     @property
     def started(self) -> bool:
@@ -89,6 +101,7 @@ class Table:
             "ai_takes_over": self.ai_takes_over, "created": self.created,
             "started": self.started, "finished": self.finished,
             "daily": self.daily,  # the data folder's copy only: a resumed daily table stays one
+            "owner": self.owner, "club": self.club, "public": self.public,
         }
 
     # What the table tells its connections: the lobby and the play loop both do.
@@ -134,6 +147,16 @@ class Conn:
         self.excess = 0
         self.failures = 0
         self.created = 0
+        #: Who this is for the quotas: the address (None: this machine) and the player's
+        #: account id once known (game.online.accounts).
+        self.address: str | None = None
+        self.player: int | None = None
+        #: Club manners: names (case-folded) whose phrases and chat this connection does not
+        #: want; when it last chatted; the accounts it made; the table it watches.
+        self.muted: set[str] = set()
+        self.last_chat = 0.0
+        self.accounts_made = 0
+        self.watching: Table | None = None
         self.table: Table | None = None
         self.seat: int | None = None
         self.hosting: Table | None = None

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import ipaddress
 import logging
 import ssl
 import time
@@ -37,18 +36,17 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from game.online import protocol as P
+from game.online.limits import ServerLimits, TableQuota, client_address
 from game.online.lobby import Lobby
 from game.online.play import PlayLoop
 from game.online.seats import Conn, Refusal, Seat, Table
-from game.online.store import StoredTable, StoreError, TableStore, normalised
+from game.online.store import StoredTable, StoreError, TableStore, normalised, unmarked
 from game.rulesets import make_rules
 
 log = logging.getLogger("cardavia.server")
 
 #: The most worker processes ``--workers`` may ask for.
 MAX_WORKERS = 16
-#: A lobby nobody is connected to is closed after this long (its files stay, marked closed).
-LOBBY_IDLE_SECONDS = 6 * 3600.0
 #: A connection that has not said hello by then is closed.
 HELLO_TIMEOUT = 10.0
 #: How long stop() waits for connections to close and the loop to end.
@@ -64,14 +62,36 @@ class ServerError(RuntimeError):
 
 # ------------------------------------------------------------------------------ the server
 class TableServer:
-    def __init__(self, data_dir: Path, workers: int = 1):
-        self.store = TableStore(Path(data_dir))
+    def __init__(self, data_dir: Path, workers: int = 1, limits: ServerLimits | None = None):
+        self.limits = limits or ServerLimits()
+        self.store = TableStore(Path(data_dir), max_open=self.limits.max_open_records)
         self.workers = workers
         self.tables: dict[str, Table] = {}
         self.conns: set[Conn] = set()
+        #: TCP connections open now (handshaking or open): what the file descriptors hold.
+        self.sockets = 0
+        self.quota = TableQuota(self.limits)
         # The parts share the tables: the lobby's actions, the play loop of started tables.
         self.play = PlayLoop(self.store, self.tables, self._spawn, workers)
+        self.play.finished_hooks.append(lambda table: self.quota.release(table.code))
         self.lobby = Lobby(self.store, self.tables, self.play)
+        self.lobby.quota = self.quota
+        # The club: accounts and ratings in the database, quick match, the list, spectators.
+        from game.online.accounts import SqliteClubStore
+        from game.online.club import Club
+        from game.online.spectate import Spectators
+
+        try:
+            self.db = SqliteClubStore(Path(data_dir))
+        except Exception as e:  # noqa: BLE001 - sqlite3.Error, OSError: the folder cannot hold it
+            self.store.close()
+            raise StoreError(f"cannot open the club's database in {data_dir} ({e})") from None
+        self.club = Club(self, self.db)
+        self.spectators = Spectators(self.tables)
+        self.play.commit_hooks.append(self.spectators.on_commit)
+        from game.online.web import WebPages
+
+        self.web = WebPages(self)
         from game.online.daily import DailyBoard
 
         self.play.daily_board = DailyBoard(Path(data_dir))
@@ -82,6 +102,7 @@ class TableServer:
             "kick": self.lobby.on_kick, "join": self.lobby.on_join,
             "act": self.play.on_act, "say": self.play.on_say,
             "daily": self.lobby.on_daily, "daily_board": self.lobby.on_daily_board,
+            **self.club.handlers(), "watch": self.spectators.on_watch, "unwatch": self.spectators.on_unwatch,
         }
         self.ws_server: Server | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -103,12 +124,15 @@ class TableServer:
             self.ws_server = await serve(
                 self.handler, host, port, ssl=ssl_context, max_size=P.MAX_MESSAGE_BYTES, max_queue=16,
                 compression=None, open_timeout=10, ping_interval=20, ping_timeout=20, close_timeout=2,
-                process_request=self._admit_request, server_header=None)
+                process_request=self._admit_request, server_header=None,
+                create_connection=self._counting_connection())
         except OSError as e:
             self.store.close()
+            self.db.close()
             raise ServerError(f"cannot listen on {host}:{port} ({e.strerror or e})") from None
         self.play.start_workers()
         self._sweeper = self._spawn(self._sweep())
+        self._spawn(self.club.run())
         if self.tune_gc:
             self._spawn(self._age_objects())
         for table in list(self.tables.values()):
@@ -134,6 +158,7 @@ class TableServer:
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=STOP_TIMEOUT)
         self.store.close()
+        self.db.close()
         await self.play.stop_workers()
 
     @property
@@ -148,14 +173,22 @@ class TableServer:
         return task
 
     async def _sweep(self) -> None:
-        """Close lobbies nobody has been connected to for LOBBY_IDLE_SECONDS."""
+        """Close lobbies nobody has been connected to for ``limits.idle_close_seconds``
+        (their files stay, marked closed; the maker's quota is freed)."""
+        idle = self.limits.idle_close_seconds
         while True:
-            await asyncio.sleep(60)
-            now = time.monotonic()
-            for table in list(self.tables.values()):
-                if not table.started and not table.conns() and now - table.idle_since > LOBBY_IDLE_SECONDS:
-                    self.play.write_meta(table, closed=True)
-                    self.tables.pop(table.code, None)
+            await asyncio.sleep(min(60.0, max(0.05, idle / 4)))
+            self.close_idle_lobbies(time.monotonic())
+
+    def close_idle_lobbies(self, now: float) -> int:
+        closed = 0
+        for table in list(self.tables.values()):
+            if not table.started and not table.conns() and now - table.idle_since > self.limits.idle_close_seconds:
+                self.play.write_meta(table, closed=True)
+                self.tables.pop(table.code, None)
+                self.quota.release(table.code)
+                closed += 1
+        return closed
 
     async def _age_objects(self) -> None:
         """Python's full collections walk every live object — with hundreds of tables a pause
@@ -176,9 +209,34 @@ class TableServer:
                 gc.collect(1)
             gc.freeze()
 
+    def _counting_connection(self) -> type[ServerConnection]:
+        """websockets' connection class, counting the TCP connections this server holds
+        (each one a file descriptor) from the moment they are accepted. Past the connection
+        limit plus headroom a socket is dropped at once, before any byte is read."""
+        server = self
+        cap = self.limits.max_connections + max(8, self.limits.max_open_records // 2)
+
+        class Counted(ServerConnection):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                server.sockets += 1
+                self._counted = True
+                if server.sockets > cap:
+                    transport.abort()
+                super().connection_made(transport)
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                if getattr(self, "_counted", False):
+                    self._counted = False
+                    server.sockets -= 1
+                super().connection_lost(exc)
+
+        return Counted
+
     def _admit_request(self, connection: ServerConnection, request: Any) -> Any:
-        if len(self.conns) >= P.MAX_CONNECTIONS:
+        if self.sockets > self.limits.max_connections or len(self.conns) >= self.limits.max_connections:
             return connection.respond(503, "The server has as many players as it can take: try again later.\n")
+        if self.web is not None and request.headers.get("Upgrade", "").lower() != "websocket":
+            return self.web.respond(connection, request)
         return None
 
     # ---- resuming
@@ -193,6 +251,9 @@ class TableServer:
                 log.warning("table %s not resumed: %s", st.code, e)
                 continue
             self.tables[table.code] = table
+            owner = meta_owner(st.meta)
+            table.owner = list(owner)
+            self.quota.add(table.code, *owner)
             self.resumed += 1
 
     def _rebuild(self, st: StoredTable) -> Table:
@@ -210,13 +271,16 @@ class TableServer:
             raise ValueError(f"{len(seats)} seats for {rules.players} players")
         table = Table(st.code, rules, seats, meta["host_token_sha256"], int(meta["pause_seconds"]),
                       bool(meta["ai_takes_over"]), created=float(meta.get("created") or time.time()))
+        club = meta.get("club")
+        table.club = club if isinstance(club, dict) and isinstance(club.get("players"), dict) else None
+        table.public = meta.get("public") is True
         daily = meta.get("daily")
         table.daily = daily if isinstance(daily, dict) and isinstance(daily.get("seed"), int) else None
         events = st.events
         if events:
             table.match = self.play.replay(rules, events)
             full = normalised(table.match.events)
-            if full != events:  # the last decision's events were cut short: the rules give the rest
+            if full != unmarked(events):  # the last decision's events were cut short: the rules give the rest
                 self.store.rewrite_record(st.code, full)
             self.play.redact_all(table)
             if table.match.over:
@@ -229,7 +293,7 @@ class TableServer:
 
     # ---- a connection
     async def handler(self, ws: ServerConnection) -> None:
-        address = _counted_address(ws)
+        address = client_address(ws)
         if address is not None:
             if self._per_address.get(address, 0) >= P.MAX_CONNECTIONS_PER_ADDRESS:
                 await ws.send(P.encode(P.error("limit", "too many connections from this address")))
@@ -249,6 +313,7 @@ class TableServer:
     async def _serve_connection(self, ws: ServerConnection) -> None:
         self._numbers += 1
         conn = Conn(ws, self._numbers)
+        conn.address = client_address(ws)
         self.conns.add(conn)
         writer = asyncio.get_running_loop().create_task(self._writer(conn))
         hello_timer = asyncio.get_running_loop().call_later(
@@ -274,6 +339,8 @@ class TableServer:
             self.conns.discard(conn)
             conn.closing = True
             self.lobby.gone(conn)
+            self.club.gone(conn)
+            self.spectators.leave(conn)
             writer.cancel()
 
     async def _writer(self, conn: Conn) -> None:
@@ -325,15 +392,15 @@ class TableServer:
 
     def _on_ping(self, conn: Conn, msg: dict) -> None:
         conn.send({"type": "pong"})
-
-def _counted_address(ws: ServerConnection) -> str | None:
-    """The peer's address for the per-address limit; None for loopback (and the unknown)."""
-    try:
-        host = ws.remote_address[0]
-        return None if ipaddress.ip_address(host).is_loopback else str(host)
-    except (TypeError, ValueError, IndexError, AttributeError):
-        return None
-
+def meta_owner(meta: dict) -> tuple[str | None, int | None]:
+    """Who made a stored table: (address or None, player id or None); (None, None) for an
+    older meta or anything malformed."""
+    owner = meta.get("owner")
+    if not isinstance(owner, list) or len(owner) != 2:
+        return (None, None)
+    address = owner[0] if isinstance(owner[0], str) and len(owner[0]) <= 64 else None
+    player = owner[1] if isinstance(owner[1], int) and not isinstance(owner[1], bool) else None
+    return (address, player)
 
 
 __all__ = ["MAX_WORKERS", "ServerError", "TableServer"]

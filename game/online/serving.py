@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from game.online.limits import ServerLimits, fd_budget, install_once_filter, raise_open_files_limit
 from game.online.server import ServerError, TableServer
 from game.online.store import StoreError, default_data_dir
 
@@ -43,21 +44,28 @@ def _url(host: str, port: int, tls: bool) -> str:
     return f"{'wss' if tls else 'ws'}://{shown}:{port}"
 
 
-def _make_server(data_dir: Path, workers: int) -> TableServer:
+def _make_server(data_dir: Path, workers: int, limits: ServerLimits | None = None) -> TableServer:
     try:
-        return TableServer(Path(data_dir), workers)
+        return TableServer(Path(data_dir), workers, limits)
     except StoreError as e:
         raise ServerError(str(e)) from None
 
 
 def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile: str | None = None,
-                keyfile: str | None = None) -> int:
-    """``python main.py serve``: serve until SIGINT or SIGTERM, then stop cleanly (exit 0)."""
+                keyfile: str | None = None, limits: ServerLimits | None = None) -> int:
+    """``python main.py serve``: serve until SIGINT or SIGTERM, then stop cleanly (exit 0).
+    It first raises its open-files limit as far as allowed and fits the connection limit
+    under it (game.online.limits); a log line repeated is written once a minute with a count."""
     ctx = tls_context(certfile, keyfile)
+    root = logging.getLogger()
+    before = list(root.handlers)
     logging.basicConfig(level=logging.WARNING, format="cardavia serve: %(message)s")
+    install_once_filter([h for h in root.handlers if h not in before])  # only the handler serve made
+    soft, _hard = raise_open_files_limit()
+    limits = fd_budget(soft, limits or ServerLimits())
 
     async def main() -> int:
-        srv = _make_server(data_dir, workers)
+        srv = _make_server(data_dir, workers, limits)
         srv.tune_gc = True
         bound = await srv.start(host, port, ctx)
         stop = asyncio.Event()
@@ -68,7 +76,8 @@ def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile
             except (NotImplementedError, RuntimeError, ValueError):
                 pass
         print(f"cardavia server on {_url(host, bound, ctx is not None)}, data in {srv.store.root.resolve()} "
-              f"({srv.resumed} table(s) resumed); Ctrl+C stops it", flush=True)
+              f"({srv.resumed} table(s) resumed; at most {limits.max_connections} connections, "
+              f"{soft or 'unlimited'} open files); Ctrl+C stops it", flush=True)
         await stop.wait()
         await srv.close()
         return 0
@@ -104,7 +113,7 @@ class ServerHandle:
 
 def start_server_in_thread(host: str = "127.0.0.1", port: int = 0, data_dir: Path | str | None = None,
                            workers: int = 1, certfile: str | None = None, keyfile: str | None = None,
-                           timeout: float = 30.0) -> ServerHandle:
+                           timeout: float = 30.0, limits: ServerLimits | None = None) -> ServerHandle:
     """Start a table server in a daemon thread and return once it listens: ``.port`` (the
     one the system chose for port 0), ``.url``, ``.stop()``. ``data_dir`` defaults to the
     game's data folder (as ``serve``). Raises ServerError (one line) when it cannot start."""
@@ -116,7 +125,7 @@ def start_server_in_thread(host: str = "127.0.0.1", port: int = 0, data_dir: Pat
 
     async def main() -> None:
         try:
-            srv = _make_server(Path(data_dir), workers)
+            srv = _make_server(Path(data_dir), workers, limits)
             bound = await srv.start(host, port, ctx)
         except BaseException as e:  # noqa: BLE001 - handed to the starting thread
             box["error"] = e

@@ -61,8 +61,11 @@ class StoredTable:
 class TableStore:
     """The tables of one data folder."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, max_open: int = 1000):
         self.root = Path(root)
+        #: Record files kept open at once (the least recently written one is closed beyond:
+        #: the open-files limit is shared with the connections, game.online.limits).
+        self.max_open = max(1, max_open)
         try:
             if self.root.is_symlink():
                 raise StoreError(f"{self.root} is a symbolic link; choose the folder itself")
@@ -136,7 +139,11 @@ class TableStore:
             if fd is None:
                 flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
                 fd = os.open(self.record_path(code), flags)
+                while len(self._files) >= self.max_open:
+                    self._close(next(iter(self._files)))
                 self._files[code] = fd
+            else:  # the most recently written last: the first is the one to close
+                self._files[code] = self._files.pop(code)
             start = os.lseek(fd, 0, os.SEEK_END)
             view = memoryview(data)
             while view:
@@ -245,4 +252,10 @@ def normalised(events: list[Event]) -> list[Event]:
     return json.loads(json.dumps(events))
 
 
-__all__ = ["StoreError", "StoredTable", "TableStore", "default_data_dir", "normalised"]
+def unmarked(events: list[Event]) -> list[Event]:
+    """``events`` without the server's own marks (``"by": "computer"`` on a decision the
+    computer made for a person), as the rules make them."""
+    return [{k: v for k, v in ev.items() if k != "by"} if "by" in ev else ev for ev in events]
+
+
+__all__ = ["StoreError", "StoredTable", "TableStore", "default_data_dir", "normalised", "unmarked"]

@@ -34,6 +34,8 @@ class OnlineScene(UIScene):
                                style="primary" if key == "host" else "secondary", size=17, name=key))
         self.ui.add(Button((r.x + 46, r.bottom - 70, 160, 44), self.label("common.back"), self.back, icon="‹",
                            size=15, name="back"))
+        self.ui.add(Button((r.right - 46 - 260, r.bottom - 70, 260, 44), self.label("club.menu"), self.club,
+                           size=15, name="club"))
         self.ui.focus(self.ui.widgets[0])
 
     def host(self) -> None:
@@ -41,6 +43,9 @@ class OnlineScene(UIScene):
 
     def join(self) -> None:
         self.app.open_scene("online_join")
+
+    def club(self) -> None:
+        self.app.open_scene("online_club")
 
     def leave(self) -> None:
         if self not in self.app.stack.scenes:  # back to the menu: the hosted table closes,

@@ -48,6 +48,12 @@ def remembered(app: Any) -> dict[str, Any]:
         out["last"] = {"code": last["code"], "address": last["address"],
                        "port": last["port"] if isinstance(last.get("port"), int) and not isinstance(last["port"], bool)
                        and 0 < last["port"] < 65536 else None}
+    from game.online.clubclient import kept_accounts, kept_servers
+
+    if "accounts" in data:  # the club servers' accounts (game.online.clubclient), each checked
+        out["accounts"] = kept_accounts(extra)
+    if "servers" in data:
+        out["servers"] = kept_servers(extra)
     tokens = data.get("tokens")
     if isinstance(tokens, dict):
         out["tokens"] = {k: v for k, v in list(tokens.items())[-MAX_TOKENS:]

@@ -63,7 +63,10 @@ class TableNames:
         given = self.given().get(seat)
         if given:
             return given
-        return names.seat_name(self.t, seat, self.human, self.rules.players, subject, self.rules.team_of)
+        name = names.seat_name(self.t, seat, self.human, self.rules.players, subject, self.rules.team_of)
+        # A club table shows the player's own rating on their plate too ("You 1000?").
+        own = getattr(self.session, "own_rating", None) if seat == self.human and not subject else None
+        return f"{name} {own}" if isinstance(own, str) and own else name
 
     def team_name(self, team: int) -> str:
         if self.rules.players != 4:  # a team is a seat: a friend online by their name

@@ -1,4 +1,5 @@
-"""The leak property: no event a seat receives names a card that seat may not see then.
+"""The leak property: no event a seat receives names a card that seat may not see then —
+and no event a spectator receives names a card that any seat may not see (nobody's hand).
 
 Over seeded matches of every registered game (each player count, default options and each
 preset), every decision's events are redacted for every seat (game.online.redact) and every
@@ -21,6 +22,7 @@ from game.cards import Card, is_card_code
 from game.config import get_config
 from game.match import Match
 from game.online.redact import SeatRedactor, seat_events
+from game.online.spectate import NOBODY, spectator_events
 from game.rulesets import game_ids, make_rules
 
 #: View fields that are not what a seat knows (the whole pack, for the bots' bookkeeping).
@@ -88,9 +90,12 @@ def run_checked(gid: str, players: int, options: dict, seed: int, deals: int | N
     bots = [make_bot("greedy", rules, s, seed) for s in range(players)]
     m = Match(rules, seed, bots, deals=deals)
     redactors = [SeatRedactor(rules, s) for s in range(players)]
+    # A spectator (game.online.spectate) may know only what every seat knows: nobody's hand.
+    spectator = SeatRedactor(rules, NOBODY)
+    watched: list[dict] = []
     known: list[set[str]] = [set() for _ in range(players)]
     stream: list[list[dict]] = [[] for _ in range(players)]
-    counts = {"hidden": 0, "checked": 0}
+    counts = {"hidden": 0, "checked": 0, "spectator_hidden": 0}
 
     def check(batch: list[dict], states: list[Any]) -> None:
         for ev in batch:
@@ -106,6 +111,12 @@ def run_checked(gid: str, players: int, options: dict, seed: int, deals: int | N
                                 f"in {[e for e in out if named_cards(e) & leaked]}")
             counts["checked"] += len(out)
             counts["hidden"] += sum(1 for e in out if has_null(e))
+        seen = spectator.feed(batch)
+        watched.extend(seen)
+        public = set.intersection(*known)
+        leaked = named_cards(seen) - public
+        assert not leaked, f"{gid} {players}p seed {seed}: a spectator is sent {sorted(leaked)}"
+        counts["spectator_hidden"] += sum(1 for e in seen if has_null(e))
 
     check(m.start(), [m.state])
     while not m.over:
@@ -113,6 +124,7 @@ def run_checked(gid: str, players: int, options: dict, seed: int, deals: int | N
         bot, view, legal = m.bot_turn()
         batch = m.play(bot.choose(view, legal))
         check(batch, [before] + ([m.state] if m.state is not before else []))
+    assert watched == spectator_events(rules, m.events)
     for seat in range(players):
         # The streaming redactor and the one-shot function agree, and nothing else changes.
         assert stream[seat] == seat_events(rules, m.events, seat)
@@ -130,6 +142,7 @@ def test_no_seat_is_sent_a_card_it_may_not_see(gid, players, options, seed):
     counts = run_checked(gid, players, options, seed)
     assert counts["checked"] > 0
     assert counts["hidden"] > 0, "nothing was hidden: the check would pass vacuously"
+    assert counts["spectator_hidden"] > 0
 
 
 def test_own_hand_and_face_up_card_stay_and_the_seed_goes():

@@ -27,11 +27,11 @@ ROOT = Path(__file__).resolve().parents[2]
 class ServeProcess:
     """``main.py serve --port 0 --data DIR`` in a subprocess; ``url`` from its first line."""
 
-    def __init__(self, data: Path, *extra: str):
+    def __init__(self, data: Path, *extra: str, preexec=None):
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "serve", "--port", "0", "--data",
                                       str(data), *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True, preexec_fn=preexec)
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         try:

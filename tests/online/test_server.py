@@ -415,16 +415,21 @@ def test_lobbies_and_cut_records_are_resumed(tmp_path):
 def test_the_per_address_limit_counts_every_address_but_loopback():
     from types import SimpleNamespace
 
-    from game.online.server import _counted_address
+    from game.online.limits import client_address as _counted_address
 
-    def ws(addr):
-        return SimpleNamespace(remote_address=addr)
+    def ws(addr, forwarded=None):
+        headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+        return SimpleNamespace(remote_address=addr, request=SimpleNamespace(headers=headers))
 
     assert _counted_address(ws(("127.0.0.1", 5000))) is None
     assert _counted_address(ws(("::1", 5000, 0, 0))) is None
     assert _counted_address(ws(("203.0.113.5", 5000))) == "203.0.113.5"
     assert _counted_address(ws(("2001:db8::1", 5000, 0, 0))) == "2001:db8::1"
     assert _counted_address(ws(None)) is None
+    # Behind a proxy on this machine, the address the proxy forwarded (its last entry) counts.
+    assert _counted_address(ws(("127.0.0.1", 5000), "10.0.0.1, 198.51.100.7")) == "198.51.100.7"
+    assert _counted_address(ws(("127.0.0.1", 5000), "nonsense")) == "unreadable-forwarded-address"
+    assert _counted_address(ws(("203.0.113.5", 5000), "198.51.100.7")) == "203.0.113.5"  # only a local proxy is trusted
     assert P.MAX_CONNECTIONS_PER_ADDRESS >= P.MAX_CONNECTIONS_PER_TABLE
 
 

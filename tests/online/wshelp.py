@@ -18,9 +18,10 @@ class Client:
     """One connection: ``send`` a dict (or a raw text / bytes), ``recv`` the next message,
     ``expect`` the next message of a type (the others are kept in ``seen``)."""
 
-    def __init__(self, url: str, name: str | None = "Anna", timeout: float = WAIT):
+    def __init__(self, url: str, name: str | None = "Anna", timeout: float = WAIT,
+                 headers: dict[str, str] | None = None):
         self.ws = connect(url, open_timeout=timeout, close_timeout=1, max_size=2 ** 22, compression=None,
-                          proxy=None, legacy=True)
+                          proxy=None, legacy=True, additional_headers=headers)
         self.seen: list[dict] = []
         self.timeout = timeout
         if name is not None:

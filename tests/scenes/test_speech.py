@@ -271,3 +271,14 @@ def test_the_results_are_read_row_by_row(tmp_path):
     assert lines[0] == "Uitslag"
     assert any(ln.startswith("Settebello") for ln in lines)
     assert sum(": " in ln for ln in lines) >= 5  # a row a line, every side's value in it
+
+
+def test_every_screen_has_a_name_to_be_said_in_every_language():
+    """A screen reader says each screen's name as it opens: every registered scene has one."""
+    from game.i18n import I18n
+    from scenes.registry import scene_names
+
+    for lang in ("en", "nl", "de", "it"):
+        i18n = I18n(lang)
+        missing = [n for n in scene_names() if not i18n.has(f"access.scene_{n}", lang)]
+        assert not missing, (lang, missing)
