@@ -21,7 +21,7 @@ from the game's thresholds in rules.yaml (``coach:``, checked by game.config_che
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +68,8 @@ class Position:
     legal: tuple[Action, ...]
     played: Action
     state: Any = field(compare=False, repr=False)
+    #: The record line (0-based) of the decision: the viewer shows the table before it.
+    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,8 @@ class DecisionAnalysis:
     #: (locale key, params) — why the played move is worse, or why it is good; None: nothing to say.
     reason: Reason | None
     cpu: float = field(default=0.0, compare=False)
+    #: The record line (0-based) of the decision (see Position.line).
+    line: int = 0
 
     @property
     def number(self) -> int:
@@ -166,12 +170,21 @@ def positions(rules: GameRules, events: list[dict], seat: int) -> Iterator[Posit
                 raise CoachError(f"line {i + 1}: {e}") from None
             if actor == seat:
                 yield Position(index, deal, seat, rules.view(state, seat), tuple(rules.legal_actions(state)), action,
-                               rules.clone(state))
+                               rules.clone(state), i)
             produced = rules.apply(state, action)
             index += 1
             i += max(1, len(produced))
             continue
         i += 1
+
+
+def decisions_of(rules: GameRules, events: list[dict]) -> list[tuple[int, Action]]:
+    """Every decision of the record as (seat, action), in order: what ``Match.rebuild`` and
+    ``Session.rebuild`` replay ("Try it again from here")."""
+    out: list[tuple[int, Action]] = []
+    for seat in range(rules.players):
+        out += [(p.index, (seat, p.played)) for p in positions(rules, events, seat)]  # type: ignore[misc]
+    return [d for _, d in sorted(out, key=lambda x: x[0])]  # type: ignore[index]
 
 
 # ---------------------------------------------------------------------- one decision
@@ -196,7 +209,7 @@ def search_bot(rules: GameRules, seat: int, budget: int, seed: int, actions: int
 
 def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Action, ...], played: Action,
                      seat: int, index: int, deal: int = 1, budget: int | None = None, seed: int = COACH_SEED,
-                     should_stop: Callable[[], bool] | None = None) -> DecisionAnalysis:
+                     should_stop: Callable[[], bool] | None = None, line: int = 0) -> DecisionAnalysis:
     """The analysis of one decision from the seat's ``view`` alone (see the module)."""
     coach = load_coach(rules.game_id)
     legal = list(legal)
@@ -206,7 +219,7 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
     if len(legal) == 1:
         values = (MoveValue(played, 0.0, 0),)
         return DecisionAnalysis(index, deal, seat, played, played, 0.0, "best", values, "forced",
-                                reason_for(rules, view, legal, played))
+                                reason_for(rules, view, legal, played), line=line)
     bot = search_bot(rules, seat, budget or coach.budget, seed, len(legal))
     bot.begin_decision(index)
     raw = bot.analyse(view, legal, should_stop=should_stop)
@@ -219,7 +232,7 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
     klass = classify(loss, rules.game.coach, played == best)
     reason = explain(rules, view, legal, played, best, loss, klass, coach)
     return DecisionAnalysis(index, deal, seat, played, best, round(loss, 6), klass, values, method, reason,
-                            time.thread_time() - start)
+                            time.thread_time() - start, line)
 
 
 def explain(rules: GameRules, view: Any, legal: list[Action], played: Action, best: Action, loss: float,
@@ -240,26 +253,29 @@ def explain(rules: GameRules, view: Any, legal: list[Action], played: Action, be
 # ---------------------------------------------------------------------- a record
 def analyse_events(events: list[dict], seat: int, budget: int | None = None, seed: int = COACH_SEED,
                    progress: Callable[[int, int], None] | None = None,
-                   should_stop: Callable[[], bool] | None = None) -> Analysis:
-    """Every decision of ``seat`` in the record ``events`` (one the referee accepts).
+                   should_stop: Callable[[], bool] | None = None, deals: Collection[int] | None = None) -> Analysis:
+    """Every decision of ``seat`` in the record ``events`` (one the referee accepts), or only
+    those of the deals numbered in ``deals``.
     ``progress(done, total)`` is told after each decision; ``should_stop`` ends the analysis
     early (``complete`` False; the decisions analysed so far are kept)."""
     rules = rules_of(events)
     seat = check_seat(rules, seat)
-    found = list(positions(rules, events, seat))
+    found = [p for p in positions(rules, events, seat) if deals is None or p.deal in deals]
     if not found:
-        raise CoachError(f"seat {seat} makes no decision in this record")
+        raise CoachError(f"seat {seat} makes no decision in this record" + (" in those deals" if deals else ""))
     coach = load_coach(rules.game_id)
     budget = budget or coach.budget
     start, start_cpu = time.perf_counter(), time.thread_time()
     out: list[DecisionAnalysis] = []
     complete = True
+    if progress is not None:
+        progress(0, len(found))
     for n, p in enumerate(found):
         if should_stop is not None and should_stop():
             complete = False
             break
         out.append(analyse_position(rules, p.view, p.legal, p.played, seat, p.index, p.deal, budget, seed,
-                                    should_stop))
+                                    should_stop, p.line))
         if progress is not None:
             progress(n + 1, len(found))
     if should_stop is not None and should_stop():
@@ -269,5 +285,5 @@ def analyse_events(events: list[dict], seat: int, budget: int | None = None, see
 
 
 __all__ = ["Analysis", "CLASSES", "COACH_SEED", "CoachError", "DecisionAnalysis", "MISTAKES", "MoveValue", "Position",
-           "analyse_events", "analyse_position", "check_seat", "classify", "explain", "positions", "rules_of",
+           "analyse_events", "analyse_position", "check_seat", "classify", "decisions_of", "explain", "positions", "rules_of",
            "search_bot"]

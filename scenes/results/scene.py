@@ -27,6 +27,7 @@ from typing import Any
 import pygame
 
 from game.rulesets import game_ids
+from scenes.coach import banner as coach_banner
 from scenes.names import game_and_deck, team_names
 from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, match_verdict
 from scenes.scene import UIScene
@@ -142,7 +143,8 @@ class ResultsScene(UIScene):
         top = (22 + 80 + 30 + (0 if self.single_deal else 22) + 22) if self.over else (22 + 46 + 24 + 22)
         notes = sum(len(theme.wrap(n, "serif", 15, PANEL_W - 2 * TABLE_PAD - 20)) for n in m.notes)
         return (top + (34 if m.headline else 0) + (30 if m.bar else 0) + 32 + len(m.rows) * (row_h + 2) + 10
-                + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0))
+                + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0)
+                + (coach_banner.ROW if coach_banner.offers(self) else 0))
 
     @property
     def offers_replay(self) -> bool:
@@ -184,6 +186,8 @@ class ResultsScene(UIScene):
             self.ui.add(Button((self.rect.centerx + 8, ry, rw, 40), self.label("replay.save_record"),
                                lambda: self.app.open_scene("save_record", session=self.session), size=14,
                                name="save_record"))
+        # The coach's line (issue 30): the deal analysed in the background, "see why".
+        self.coach_line = coach_banner.offer(self, y - (REPLAY_ROW if self.offers_replay else 0) - coach_banner.ROW)
         # Once the match is over Enter opens the score sheet: a stray Enter (the one that
         # ended the last deal, say) must not start a new match (issue 29).
         self.ui.focus(self.sheet_button if self.over else self.primary)

@@ -241,4 +241,4 @@ def test_progress_is_told_and_a_stop_keeps_what_was_done():
         stop[0] = done >= 3
 
     a = analyse_events(events, 0, budget=12, progress=progress, should_stop=lambda: stop[0])
-    assert not a.complete and len(a.decisions) == 3 and told[-1][0] == 3 and told[0] == (1, told[0][1])
+    assert not a.complete and len(a.decisions) == 3 and told[-1][0] == 3 and told[0] == (0, told[1][1])
