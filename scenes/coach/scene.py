@@ -241,7 +241,7 @@ class CoachScene(ReplayScene):
 
 
 def create(app: Any, job: Any = None, session: Any = None, record: str | None = None, events: list | None = None,
-           seat: int | None = None, deal: int | None = None, name: str = "", levels: list | None = None,
+           seat: int | None = None, deal: int | None = None, title: str = "", levels: list | None = None,
            **params: Any) -> CoachScene:
     """The coach view of ``job`` (a running or finished game.coach.job.AnalysisJob), or of a
     new analysis of ``session``'s match (its player's seat, deal ``deal`` or all), of a record
@@ -261,6 +261,12 @@ def create(app: Any, job: Any = None, session: Any = None, record: str | None = 
         if not verdict.ok:
             raise ValueError(str(verdict))
         events = read_record(record)
+    elif events is not None:  # a record in memory (the viewer's): judged like a file
+        from game.verify import verify_events
+
+        verdict = verify_events(list(events))
+        if not verdict.ok:
+            raise ValueError(str(verdict))
     if events is None:  # a screenshot: the computer's demo match, its first deal
         from scenes.replay import demo_events
 
@@ -271,7 +277,7 @@ def create(app: Any, job: Any = None, session: Any = None, record: str | None = 
         seat = check_seat(rules_of(events), seat)
     except CoachError as e:
         raise ValueError(str(e)) from None
-    timeline = from_events(events, name)
+    timeline = from_events(events, title)
     holder: dict[str, Any] = {}
     if job is None:
         deals = {deal} if deal is not None else None

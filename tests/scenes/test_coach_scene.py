@@ -130,3 +130,34 @@ def test_no_coach_line_for_a_match_without_a_player(quick):
     app.open_scene("results", session=s, deal_end=de, match_end=None)
     assert app.stack.top.coach_line is None
     s.human_seat = 0  # the cached demo is shared with other tests
+
+
+def test_from_replays_a_kept_match_is_analysed_for_the_players_seat(quick, tmp_path):
+    from game import replays
+    from game.ai.bots import make_bot
+    from game.match import Match
+    from game.rulesets import make_rules
+
+    rules = make_rules("briscola", None, 2, {"format": "single"})
+    events = Match(rules, 6, [make_bot("greedy", rules, s, 6) for s in range(2)]).run()
+    replays.keep(events, ["normal", "human"], folder=tmp_path)
+    app = make_app("it")
+    app.open_path("menu")
+    app.open_scene("replays", folder=tmp_path)
+    library = app.stack.top
+    button = next(w for w in library.ui.widgets if w.name == "analyse")
+    assert button.visible and button.label() == "Analizza le mie mosse"
+    click(app, button.rect.center)
+    view = app.stack.top
+    assert isinstance(view, CoachScene) and view.seat == 1 and view.job.finished
+    assert {d.seat for d in view.job.analysis.decisions} == {1} and len(view.job.analysis.decisions) == 20
+    no_hidden_card_shown(view) if view.mistakes else None
+    app.dispatch(key(pygame.K_ESCAPE))
+    assert app.stack.top is library
+    # The viewer: C analyses the seat at the bottom, any seat (Tab turns it).
+    app.open_scene("replay", events=events)
+    viewer = app.stack.top
+    app.dispatch(key(pygame.K_TAB))
+    app.dispatch(key(pygame.K_c))
+    view = app.stack.top
+    assert isinstance(view, CoachScene) and view.seat == viewer.seat and view.job.analysis.seat == viewer.seat
