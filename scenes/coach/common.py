@@ -10,6 +10,9 @@ GRACE = 1.0
 
 #: Iterations per decision in the window: None for the game's shipped budget (tests set less).
 BUDGET: int | None = None
+#: The budget of the demo analysis a coach view opened with nothing to analyse shows (``--screenshot
+#: --scene coach``, the smoke run, the text-fit checks): enough to find mistakes, cheap.
+DEMO_BUDGET = 60
 #: Without a window (tests, screenshots) the results screen offers the coach only when this is
 #: True: the suite's many headless results screens must not each start seconds of search.
 HEADLESS_RESULTS = False
@@ -28,4 +31,4 @@ def alive_while_held(app: Any, job: Any) -> Any:
     return keep_going
 
 
-__all__ = ["BUDGET", "HEADLESS_RESULTS", "alive_while_held"]
+__all__ = ["BUDGET", "DEMO_BUDGET", "GRACE", "HEADLESS_RESULTS", "alive_while_held"]

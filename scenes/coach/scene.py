@@ -27,8 +27,9 @@ from sprites import table_layout as TL
 from sprites import theme
 from sprites.widgets import Button
 
-#: The coach's panel, on the right of the felt (above the player's hand).
-PANEL = pygame.Rect(902, 108, 356, 470)
+#: The coach's panel, on the right of the felt, above the player's hand (with four players it covers
+#: the right-hand seat's cards, face down: nothing the player could read there).
+PANEL = pygame.Rect(902, 100, 356, 440)
 PLAYED = (232, 120, 96)
 BETTER = (120, 220, 170)
 
@@ -194,7 +195,7 @@ class CoachScene(ReplayScene):
         return y
 
     def _panel(self, surface: pygame.Surface) -> None:
-        surface.blit(theme.panel(PANEL.size, 14, fill=(10, 30, 21, 236)), PANEL)
+        surface.blit(theme.panel(PANEL.size, 14, fill=(10, 30, 21, 252)), PANEL)
         t = self.t
         w = self.words()
         name = self.rules.game.name.get(self.app.language, self.rules.game.name["en"]) if self.rules else ""
@@ -218,7 +219,7 @@ class CoachScene(ReplayScene):
         y = self._text(surface, t("coach.view.step", index=self.cursor + 1, total=len(self.mistakes)), y + 2, 12,
                        theme.CREAM_DIM, lines=1)
         y = self._text(surface, t("coach.view.decision", number=d.number, deal=d.deal, klass=w.klass(d.klass)), y + 2,
-                       16, PLAYED if d.klass == "blunder" else theme.BRASS_LIGHT, "sans_bold", 1)
+                       16, PLAYED if d.klass == "blunder" else theme.BRASS_LIGHT, "sans_bold", 2)
         y = self._text(surface, t("coach.view.played", move=w.move(d.played)), y + 4, 14, PLAYED, lines=2)
         y = self._text(surface, t("coach.view.better", move=w.move(d.best)), y, 14, BETTER, lines=2)
         y = self._text(surface, t("coach.view.lost", points=f"{d.loss:.1f}", units=units), y, 13, theme.CREAM_DIM,
@@ -267,12 +268,14 @@ def create(app: Any, job: Any = None, session: Any = None, record: str | None = 
         verdict = verify_events(list(events))
         if not verdict.ok:
             raise ValueError(str(verdict))
-    if events is None:  # a screenshot: the computer's demo match, its first deal
+    budget = coach.BUDGET
+    if events is None:  # a screenshot: the computer's demo match, its first deal, a small budget
         from scenes.replay import demo_events
 
         events = demo_events(app, params.get("game"), params.get("players"))
         seat = 0 if seat is None else seat
         deal = 1 if deal is None else deal
+        budget = coach.DEMO_BUDGET
     try:
         seat = check_seat(rules_of(events), seat)
     except CoachError as e:
@@ -282,7 +285,7 @@ def create(app: Any, job: Any = None, session: Any = None, record: str | None = 
     if job is None:
         deals = {deal} if deal is not None else None
         threaded = bool(getattr(app, "has_window", True)) or bool(params.get("threaded"))
-        job = AnalysisJob(events, seat, deals=deals, budget=coach.BUDGET, threaded=threaded,
+        job = AnalysisJob(events, seat, deals=deals, budget=budget, threaded=threaded,
                           keep_going=lambda: holder.get("keep", lambda: True)())
     scene = CoachScene(app, timeline, job, seat, session=session, levels=levels)
     holder["keep"] = coach.alive_while_held(app, job) if job.thread is not None else (lambda: True)
