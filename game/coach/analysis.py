@@ -143,9 +143,9 @@ def check_seat(rules: GameRules, seat: Any) -> int:
     return seat
 
 
-def positions(rules: GameRules, events: list[dict], seat: int) -> Iterator[Position]:
-    """Every decision of ``seat`` in the record, in order (the record is trusted to be one
-    the referee accepts: game.verify)."""
+def _walk(rules: GameRules, events: list[dict], seat: int | None) -> Iterator[tuple[int, Action, Position | None]]:
+    """(seat acting, its action, the Position when it is ``seat``'s) for every decision of the
+    record, in order (the record is trusted to be one the referee accepts: game.verify)."""
     state: Any = None
     deal = 0
     index = 0
@@ -168,9 +168,11 @@ def positions(rules: GameRules, events: list[dict], seat: int) -> Iterator[Posit
                 action = rules.action_from_record(events, i)
             except (RecordError, KeyError, TypeError, ValueError) as e:
                 raise CoachError(f"line {i + 1}: {e}") from None
+            pos = None
             if actor == seat:
-                yield Position(index, deal, seat, rules.view(state, seat), tuple(rules.legal_actions(state)), action,
+                pos = Position(index, deal, actor, rules.view(state, actor), tuple(rules.legal_actions(state)), action,
                                rules.clone(state), i)
+            yield actor, action, pos
             produced = rules.apply(state, action)
             index += 1
             i += max(1, len(produced))
@@ -178,13 +180,17 @@ def positions(rules: GameRules, events: list[dict], seat: int) -> Iterator[Posit
         i += 1
 
 
+def positions(rules: GameRules, events: list[dict], seat: int) -> Iterator[Position]:
+    """Every decision of ``seat`` in the record, in order."""
+    for _, _, pos in _walk(rules, events, seat):
+        if pos is not None:
+            yield pos
+
+
 def decisions_of(rules: GameRules, events: list[dict]) -> list[tuple[int, Action]]:
     """Every decision of the record as (seat, action), in order: what ``Match.rebuild`` and
     ``Session.rebuild`` replay ("Try it again from here")."""
-    out: list[tuple[int, Action]] = []
-    for seat in range(rules.players):
-        out += [(p.index, (seat, p.played)) for p in positions(rules, events, seat)]  # type: ignore[misc]
-    return [d for _, d in sorted(out, key=lambda x: x[0])]  # type: ignore[index]
+    return [(actor, action) for actor, action, _ in _walk(rules, events, None)]
 
 
 # ---------------------------------------------------------------------- one decision

@@ -242,3 +242,18 @@ def test_progress_is_told_and_a_stop_keeps_what_was_done():
 
     a = analyse_events(events, 0, budget=12, progress=progress, should_stop=lambda: stop[0])
     assert not a.complete and len(a.decisions) == 3 and told[-1][0] == 3 and told[0] == (0, told[1][1])
+
+
+def test_the_records_decisions_rebuild_the_match():
+    from game.coach.analysis import decisions_of
+
+    rules = make_rules("schnapsen")
+    bots = [make_bot("greedy", rules, s, 4) for s in range(2)]
+    m = Match(rules, 4, bots)
+    events = m.run()
+    found = decisions_of(rules, events)
+    assert len(found) == len(m.decisions) and [s for s, _ in found] == [s for s, _ in m.decisions]
+    # (A marriage that reaches 66 ends the deal before its card is played: the record cannot
+    # say whether the King or the Queen, and either gives the same match.)
+    assert Match.rebuild(rules, 4, found).events == events
+    assert Match.rebuild(rules, 4, found[:7]).events == Match.rebuild(rules, 4, m.decisions[:7]).events
