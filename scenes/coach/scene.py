@@ -136,8 +136,6 @@ class CoachScene(ReplayScene):
             self.move(1)
         elif key == pygame.K_t:
             self.try_again()
-        elif key == pygame.K_l:
-            self.open_panel("log")
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
