@@ -57,7 +57,7 @@ class CoachScene(ReplayScene):
                            name="next", enabled=lambda: self.cursor < len(self.mistakes) - 1))
         self.try_button = self.ui.add(Button((x, y + 46, PANEL.w - 32, 40), lambda: t("coach.view.try"),
                                              self.try_again, style="primary", size=14, name="try",
-                                             enabled=lambda: self.current is not None))
+                                             enabled=self.can_try))
         self.ui.focus_index = -1
 
     # ------------------------------------------------------------------ the analysis
@@ -90,10 +90,15 @@ class CoachScene(ReplayScene):
         return
 
     # ------------------------------------------------------------------ try again
+    def can_try(self) -> bool:
+        """A mistake to start from, in a match of its own (a daily or duplicate deal's session
+        has its own house bots and scoring: it is not rebuilt here)."""
+        return self.current is not None and getattr(self.session, "context", None) is None
+
     def try_again(self) -> None:
         """The match rebuilt just before this decision, the player to act: a practice match."""
         d = self.current
-        if d is None:
+        if d is None or not self.can_try():
             return
         from game.coach.analysis import decisions_of
         from game.session import Session
