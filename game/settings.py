@@ -82,6 +82,8 @@ class Settings:
     #: Per game with house rules: the preset last chosen and the Custom toggles, kept apart so
     #: trying a preset never loses them ({"scopa": {"preset": "custom", "custom": {"napola": true}}}).
     variants: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The lessons finished (game.lessons: a lesson's name), for the Learn screen's marks.
+    lessons_done: list[str] = field(default_factory=list)
     #: Keys this version does not know (written by a newer one): kept so a round trip loses nothing.
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -130,6 +132,9 @@ def _clean(s: Settings, key: str, value: Any) -> None:
     elif key == "last_deck":
         if isinstance(value, str):
             s.last_deck = value
+    elif key == "lessons_done":
+        if isinstance(value, list):
+            s.lessons_done = list(dict.fromkeys(v for v in value if isinstance(v, str) and 0 < len(v) <= 40))[:50]
     elif key in ("game_options", "variants"):
         if isinstance(value, dict):
             setattr(s, key, {str(g): dict(opts) for g, opts in value.items() if isinstance(opts, dict)})

@@ -99,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overlay", metavar="NAME",
                    help="table scene: show a panel or aid over the table: log (the play log), review (the last "
                         "trick or capture), pile (your pile), sheet (the score sheet), suggest (the suggested move); "
-                        "daily scene: daily or duplicate (a deal played by bots, then its results)")
+                        "daily scene: daily or duplicate (a deal played by bots, then its results); "
+                        "lesson scene: good, wrong (that move played at --step N) or done")
     p.add_argument("--match-end", action="store_true",
                    help="results scene: play the demo match to its end and show the match result")
     p.add_argument("--contrast", type=_percent, metavar="N", help="picture contrast 0–100 (50 neutral)")
@@ -110,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ticks", type=_ticks, default=SCREENSHOT_TICKS, help=argparse.SUPPRESS)
     # Replays (issue 21): 'main.py replay FILE' is '--scene replay --record FILE'.
     p.add_argument("--record", metavar="FILE", help="replay scene: the .jsonl record to open (also: main.py replay FILE)")
-    p.add_argument("--step", type=_ticks, metavar="N", help="replay scene: show the table after N lines of the record")
+    p.add_argument("--step", type=_ticks, metavar="N",
+                   help="replay scene: show the table after N lines of the record; lesson scene: stand at step N")
     return p
 
 
@@ -130,8 +132,8 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
     if args.record is not None or args.step is not None:
         if args.scene is None and args.record is not None:
             args.scene = "replay"
-        if args.scene != "replay":
-            raise ArgError("--record and --step are for the replay scene (--scene replay)")
+        if args.scene != "replay" and not (args.scene == "lesson" and args.record is None):
+            raise ArgError("--record is for the replay scene, --step for the replay and lesson scenes")
         if args.record is not None:
             rec = Path(args.record).expanduser()
             if not rec.exists():
@@ -141,6 +143,9 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
     if args.overlay is not None and args.scene == "daily":
         if args.overlay not in ("daily", "duplicate"):
             raise ArgError(f"unknown overlay {args.overlay!r} for the daily scene (overlays: daily, duplicate)")
+    elif args.overlay is not None and args.scene == "lesson":
+        if args.overlay not in ("good", "wrong", "done"):
+            raise ArgError(f"unknown overlay {args.overlay!r} for the lesson scene (overlays: good, wrong, done)")
     elif args.overlay is not None:
         from scenes.table.scene import OVERLAYS
 

@@ -77,8 +77,11 @@ class MenuScene(UIScene):
         self.saved: SavedMatch | None = None
         self.confirming = False  # "discard the match in progress?" is being asked
         self._after_discard = self._open_decks
-        self.play = self.ui.add(Button((LEFT, y, 320, 56), self.label("menu.play"), self._play, style="primary",
+        self.play = self.ui.add(Button((LEFT, y, 206, 56), self.label("menu.play"), self._play, style="primary",
                                        size=19, name="play"))
+        # Learn (issue 30): a guided first deal of each game, beside Play.
+        self.ui.add(Button((LEFT + 218, y, 102, 56), self.label("lessons.menu"), lambda: self.app.open_scene("learn"),
+                           size=15, name="learn"))
         y += 56 + 14
         # Rules and Statistics share a row, so the column keeps its height.
         self.ui.add(Button((LEFT, y, 154, 46), self.label("menu.rules"), self._rules, name="rules"))

@@ -62,6 +62,8 @@ class PauseScene(UIScene):
         session = getattr(self.table, "session", None)
         if session is None or session.capabilities.save:
             return "pause.saved"
+        if not session.capabilities.streamed:  # a local table that keeps nothing (a lesson)
+            return "pause.not_saved"
         from scenes.online import hosting
 
         return "online.pause_note_host" if getattr(session, "code", None) in hosting.live_tables() \

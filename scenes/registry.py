@@ -126,6 +126,9 @@ for _name, _module, _parents in (
     ("online_host", "scenes.online.host", ("menu", "online")),
     ("online_join", "scenes.online.join", ("menu", "online")),
     ("online_lobby", "scenes.online.lobby", ("menu", "online")),
+    # Lessons (issue 30): the Learn screen and a lesson at the table.
+    ("learn", "scenes.learn.choose", ("menu",)),
+    ("lesson", "scenes.learn.table", ("menu", "learn")),
 ):
     register_scene(_name, _module, _parents)
 

@@ -51,6 +51,12 @@ def views() -> list[tuple[str, dict]]:
         out.append(("rules", {"game": g, "options": opts, "players": max(game.players)}))
         if house:
             out.append(("table", {"game": g, "players": max(game.players), "seed": SEED, "options": house}))
+    # The lessons (issue 30): a wrong move explained, in the side panel (two players) and in the
+    # four-player band (tests/scenes/test_learn.py wraps every lesson's words to its panel).
+    from game.lessons.lesson import get_lesson, lesson_names
+
+    two, four = (next(n for n in lesson_names() if (get_lesson(n).players == 4) == band) for band in (False, True))
+    out += [("lesson", {"game": g, "step": 2, "overlay": "wrong"}) for g in (two, four)]
     known = {name for name, _ in out}
     # Scenes added later are covered too, opened with their defaults.
     out += [(name, {}) for name in available_scenes() if name not in known]

@@ -1,0 +1,142 @@
+"""A lesson ("lesson"): the ordinary table on a lesson's session, with the step's words.
+
+The table is scenes.table's own (its drawing, its cards, its keys and clicks for choosing and
+playing a card; the rules' refusals as ever); this scene adds the panel (scenes.learn.panel)
+and the lesson's keys: Enter (or the panel's button) goes on from the opening words and from
+a good move, Backspace or Ctrl+Z takes back a wrong move, Esc goes back to the lessons.
+Finishing a lesson marks it done in the settings (``lessons_done``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from game.lessons.lesson import Lesson, get_lesson, lesson_names
+from game.lessons.session import LessonSession
+from scenes.learn import panel
+from scenes.table.scene import ENTER_KEYS, UNDO_KEY, TableScene
+from sprites.widgets import UI, Button
+
+#: What the panel's first button does (and Enter) in each phase, by its label's key.
+ACTIONS = {"intro": "lessons.start", "good": "lessons.next", "wrong": "lessons.take_back", "done": "lessons.to_list"}
+HINTS = {"intro": "lessons.hint_next", "move": "lessons.hint_move", "good": "lessons.hint_next",
+         "wrong": "lessons.hint_wrong", "done": "lessons.hint_done"}
+
+
+class LessonTable(TableScene):
+    def __init__(self, app: Any, lesson: Lesson):
+        self.lesson = lesson
+        self.marked = False
+        super().__init__(app, LessonSession(lesson), fresh=True, preselect=False)
+        first, second = panel.button_rects(self.players)
+        # The panel's buttons, drawn over the panel (the table's own UI is drawn beneath it).
+        self.lesson_ui = UI()
+        self.action_button = self.lesson_ui.add(Button(first, lambda: self.t(ACTIONS.get(self.phase, "lessons.next")),
+                                                self.act, style="primary", size=14, name="lesson_action",
+                                                visible=lambda: self.phase in ACTIONS))
+        self.lesson_ui.add(Button(second, lambda: self.t("lessons.to_list"), self.to_list, size=13, name="lessons",
+                                  visible=lambda: self.phase != "done"))
+        self.lesson_ui.focus_index = -1  # the keys are the table's and the lesson's own
+
+    @property
+    def phase(self) -> str:
+        return self.session.phase
+
+    # ------------------------------------------------------------------ the lesson's moves
+    def act(self) -> None:
+        """The panel's own action: start, next, take back, or (done) back to the lessons."""
+        s = self.session
+        if s.phase == "wrong":
+            self.take_back()
+        elif s.phase == "done":
+            self.to_list()
+        elif s.next():
+            self.controller.clear_choice()
+
+    def take_back(self) -> bool:
+        """The wrong move played is taken back: the table shows the position before it."""
+        if not self.session.take_back():
+            return False
+        self.controller.clear_choice()
+        self.redraw()
+        return True
+
+    def to_list(self) -> None:
+        self.close()
+        self.app.stack.pop_to("learn")
+
+    def mark_done(self) -> None:
+        done = list(getattr(self.app.settings, "lessons_done", []))
+        if self.lesson.name not in done:
+            self.app.set_setting("lessons_done", done + [self.lesson.name])
+        self.marked = True
+
+    # ------------------------------------------------------------------ the loop and input
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.lesson_ui.update(dt)
+        if self.session.finished and not self.marked:
+            self.mark_done()
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) \
+                and self.lesson_ui.handle(event) and event.type != pygame.MOUSEMOTION:
+            return
+        if event.type == pygame.KEYDOWN:
+            key, mod = event.key, getattr(event, "mod", 0)
+            if key == pygame.K_ESCAPE and (self.controller.selected is None or self.phase != "move"):
+                self.to_list()
+                return
+            if key == pygame.K_BACKSPACE or (key == UNDO_KEY and mod & pygame.KMOD_CTRL):
+                self.take_back()
+                return
+            if key in ENTER_KEYS and self.phase in ACTIONS:
+                self.act()
+                return
+        super().handle(event)
+
+    # ------------------------------------------------------------------ drawing
+    def panel_text(self) -> tuple[str, str]:
+        """(the head line, the body) the panel shows now."""
+        s, t = self.session, self.t
+        total = len(self.lesson.steps)
+        if s.phase == "intro":
+            return t(self.lesson.title), t(self.lesson.intro)
+        if s.phase == "done":
+            return t("lessons.finished"), t(self.lesson.outro)
+        step = s.current
+        assert step is not None
+        head = t("lessons.step", n=s.step + 1, total=total)
+        if s.phase == "good":
+            return f"{head} · {t('lessons.good')}", t(step.why)
+        if s.phase == "wrong":
+            return f"{head} · {t('lessons.wrong')}", t(s.wrong_key or step.text)
+        return head, t(step.text)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        step = self.session.current
+        if self.phase == "move" and step is not None:
+            panel.draw_looks(surface, self.view(), step.look, self.time)
+        head, body = self.panel_text()
+        panel.draw_panel(surface, self.players, head, body, self.phase, self.t(HINTS[self.phase]))
+        self.lesson_ui.draw(surface)
+
+
+def create(app: Any, lesson: str | None = None, game: str | None = None, step: int | None = None,
+           overlay: str | None = None, **params: Any) -> Any:
+    """The lesson ``lesson`` (or the one for ``game``; else the first). Screenshots and checks:
+    ``step`` N stands at step N after the good moves before it, ``overlay`` "wrong" plays a
+    wrong move there, "good" the good one, "done" the whole lesson."""
+    names = lesson_names()
+    name = lesson if lesson in names else game if game in names else names[0]
+    scene = LessonTable(app, get_lesson(name))  # the Learn screen opens only lessons that load
+    if step is not None or overlay is not None:
+        from scenes.learn.demo import stand_at
+
+        stand_at(scene, step or 1, overlay)
+    return scene
+
+
+__all__ = ["LessonTable", "create"]
