@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from game.daily import DailyDeal, record_day
+from game.daily import DailyDeal, calendar, record_day
 from game.par import PAR_OPPONENT, Par, house_bots, margin, over_par, par, seat_score
 from game.rulesets import make_rules
 from game.session import Session
@@ -94,10 +94,22 @@ class DailyPlay:
                  diff=over_par(self.score, self.par.value))]
         if self.kept is False:
             out.append(t("daily.practice"))
+        elif self.kept:  # the day counts: where the calendar stands now
+            out.append(t("daily.streak", n=calendar(self.daily.key, self.daily.day).streak))
         return out
 
     def next_session(self, threaded: bool = True) -> Session | None:
         return None
+
+
+@dataclasses.dataclass
+class HalvesTable:
+    """A duplicate deal's halves side by side, as plain text (the results screen draws it):
+    ``columns`` (half 1, half 2, total), ``rows`` per side ((name, one text per column)),
+    the last row the difference."""
+
+    columns: list[str]
+    rows: list[tuple[str, list[str]]]
 
 
 class DuplicatePlay:
@@ -109,7 +121,10 @@ class DuplicatePlay:
         self.level = level
         #: Per half (1, 2): the human's margin over the computer's side, once played.
         self.margins: dict[int, float] = {}
+        #: Per half: (the human side's points, the computer side's: the mean of its teams').
         self.scores: dict[int, tuple[int, float]] = {}
+        #: Per half: its ``deal_end`` (the score sheet shows both halves).
+        self.ends: dict[int, dict] = {}
 
     def _rules(self) -> Any:
         game, deck, players, options = self.args
@@ -134,28 +149,107 @@ class DuplicatePlay:
         others = [p for t, p in enumerate(m.deal_points) if t != team]
         self.scores[half] = (m.deal_points[team], sum(others) / len(others))
         self.margins[half] = margin(m.rules, m.deal_points, team)
+        self.ends[half] = next(e for e in m.events if e.get("event") == "deal_end")
 
     @property
     def total(self) -> float | None:
         return self.margins[1] + self.margins[2] if len(self.margins) == 2 else None
 
+    def halves(self, t: Translate) -> HalvesTable:
+        """Half 1 | half 2 | total for each side, then the difference; "—" for a half not
+        played yet."""
+        rules = self._rules()
+        you = t("duplicate.side_team" if rules.partnerships else "duplicate.side_player")
+        them = t("duplicate.side_computer")
+        cols = [t("duplicate.col_half1"), t("duplicate.col_half2"), t("duplicate.col_total")]
+
+        def row(values: list[float | None], signed: bool = False) -> list[str]:
+            done = [v for v in values if v is not None]
+            total = sum(done) if len(done) == 2 else None
+            shown = [*values, total]
+            return ["—" if v is None else (over_par(v, 0) if signed else f"{v:g}") for v in shown]
+
+        mine = [self.scores[h][0] if h in self.scores else None for h in (1, 2)]
+        theirs = [self.scores[h][1] if h in self.scores else None for h in (1, 2)]
+        diff = [self.margins.get(h) for h in (1, 2)]
+        return HalvesTable(cols, [(you, row(mine)), (them, row(theirs)),
+                                  (t("duplicate.side_difference"), row(diff, signed=True))])
+
+    def caption(self, t: Translate, session: Session, game: str) -> str:
+        """The results' caption: which half the breakdown beneath it is."""
+        return t("duplicate.caption", game=game, n=getattr(session, "half", 1))
+
+    def verdict(self, t: Translate) -> tuple[str, str] | None:
+        """The results screen's title once both halves are played: who won the duplicate."""
+        total = self.total
+        if total is None:
+            return None
+        if round(total, 1) == 0:
+            return t("duplicate.draw"), "draw"
+        if total > 0:
+            return t("duplicate.won_team" if self._rules().partnerships else "duplicate.won"), "win"
+        return t("duplicate.lost"), "loss"
+
     def lines(self, t: Translate, session: Session | None = None) -> list[str]:
-        """Both halves side by side, and the duplicate difference once both are played."""
-        halves = []
-        for half in (1, 2):
-            if half in self.scores:
-                mine, theirs = self.scores[half]
-                halves.append(t(f"duplicate.half{half}", mine=mine, theirs=f"{theirs:g}"))
-        out = ["   |   ".join(halves)] if halves else []  # the two halves side by side on one line
-        if self.total is not None:
-            out.append(t("duplicate.total", diff=over_par(self.total, 0)))
-        elif 1 in self.scores:
-            out.append(t("duplicate.next"))
-        return out
+        """The line under the halves after the first: what comes next (once both are played,
+        the halves' difference row says the duplicate score)."""
+        return [t("duplicate.next")] if 1 in self.scores and self.total is None else []
 
     def next_session(self, threaded: bool = True) -> Session | None:
         """The second half after the first; None when both are played."""
         return self.session(2, threaded) if 1 in self.margins and 2 not in self.margins else None
 
 
-__all__ = ["DailyPlay", "DuplicatePlay"]
+class OnlineDailyPlay:
+    """A club server's daily deal played at a seat of the player's own (game.online.daily):
+    the server deals it, seats the house bots and, once it is over, checks the record and
+    answers with the player's line (game.online.daily_client.DailySession). The results
+    screen says it and leads back to the day's leaderboard (the ``online_daily`` screen)."""
+
+    kind = "online_daily"
+    #: Where the results screen's first button leads, and its label.
+    back_scene = "online_daily"
+    back_label = "daily_online.see_board"
+
+    def __init__(self, info: dict[str, Any]):
+        #: The day's public facts (game.online.daily_client.board_info): date, commitment.
+        self.info = info
+        self.session: Any = None
+
+    def attach(self, session: Any) -> Any:
+        session.context = self
+        self.session = session
+        return session
+
+    def finished(self, session: Any) -> None:
+        self.session = session
+
+    def poll(self) -> None:
+        """The server's answer comes after the deal (par may take seconds): keep reading."""
+        s = self.session
+        if s is not None and getattr(s, "daily_result", None) is None and getattr(s, "daily_refusal", None) is None:
+            try:
+                s.poll()
+            except Exception:  # noqa: BLE001 - a broken answer is a line below, never a crash
+                pass
+
+    def lines(self, t: Translate, session: Any = None) -> list[str]:
+        s = session or self.session
+        result = getattr(s, "daily_result", None)
+        refusal = getattr(s, "daily_refusal", None)
+        if result is not None:
+            out = [t("daily.result", score=f"{result['score']:g}", par=f"{result['par']:.1f}",
+                     diff=over_par(result["score"], result["par"]))]
+        elif refusal is not None:
+            out = [t("daily_online.refused", reason=refusal[1] or refusal[0])]
+        elif getattr(s, "failed", None) is not None:
+            out = [t("daily_online.lost")]
+        else:
+            out = [t("daily_online.waiting")]
+        return [*out, t("daily_online.sealed_short", hash=self.info.get("hash", "")[:16])]
+
+    def next_session(self, threaded: bool = True) -> Session | None:
+        return None
+
+
+__all__ = ["DailyPlay", "DuplicatePlay", "HalvesTable", "OnlineDailyPlay"]

@@ -77,18 +77,23 @@ def fixed_bot(level: str, rules: GameRules, seat: int, seed: int, iterations: in
     return bot
 
 
+def house_bot(rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT,
+              iterations: int | None = None) -> Any:
+    """The house bot of ``seat`` in the deal of ``seed``: seeded from the deal's seed and its
+    own seat, at most ``iterations`` (HOUSE_ITERATIONS) per decision and no clock. The
+    window's daily deal, par and the club server's daily tables (game.online.worker) all
+    seat this bot, so a person and par meet the same opponents on every machine and load."""
+    iterations = HOUSE_ITERATIONS if iterations is None else iterations  # read now: tests set it
+    bot = fixed_bot(level, rules, seat, sub_seed("house", seed, seat))
+    if hasattr(bot, "iterations"):
+        bot.iterations = min(bot.iterations, iterations)
+    return bot
+
+
 def house_bots(rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT,
                iterations: int | None = None) -> list[Any]:
-    """The house bots for a deal: every seat but ``seat`` (None there), each seeded from the
-    deal's seed and its own seat, so a person and par meet the same opponents."""
-    iterations = HOUSE_ITERATIONS if iterations is None else iterations  # read now: tests set it
-    bots: list[Any] = []
-    for s in range(rules.players):
-        bot = None if s == seat else fixed_bot(level, rules, s, sub_seed("house", seed, s))
-        if bot is not None and hasattr(bot, "iterations"):
-            bot.iterations = min(bot.iterations, iterations)
-        bots.append(bot)
-    return bots
+    """The house bots for a deal: every seat but ``seat`` (None there)."""
+    return [None if s == seat else house_bot(rules, seed, s, level, iterations) for s in range(rules.players)]
 
 
 def seat_score(rules: GameRules, points: list[int], seat: int) -> int:

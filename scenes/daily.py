@@ -80,6 +80,9 @@ class DailyScene(UIScene):
                                style="primary" if key == "today" else "secondary", size=16, name=key))
         self.ui.add(Button((r.x + 46, r.bottom - 62, 160, 44), self.label("common.back"), self.back, icon="‹",
                            size=15, name="back"))
+        # The same day on a club server (``main.py serve``): a secret deal and a leaderboard.
+        self.ui.add(Button((r.right - 46 - 380, r.bottom - 62, 380, 44), self.label("daily_online.open"),
+                           self.open_online, size=15, name="online"))
         self.ui.focus(self.ui.widgets[2])
 
     def _set_preset(self, p: str) -> None:
@@ -116,6 +119,9 @@ class DailyScene(UIScene):
         level = getattr(self.app.settings, "ai_level", "normal")
         play = DuplicatePlay(d.game, d.deck, d.players, dict(d.options), random.randrange(1, 2 ** 31), level)
         self._open(play.session(1, getattr(self.app, "has_window", True)))
+
+    def open_online(self) -> None:
+        self.app.open_scene("online_daily", game=self.game, preset=self.current_preset)
 
     def _open(self, session: Any) -> None:
         self.app.open_scene("table", session=session, fresh=True)

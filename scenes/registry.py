@@ -126,6 +126,8 @@ for _name, _module, _parents in (
     ("online_host", "scenes.online.host", ("menu", "online")),
     ("online_join", "scenes.online.join", ("menu", "online")),
     ("online_lobby", "scenes.online.lobby", ("menu", "online")),
+    # A club server's daily deal and its leaderboard (issue 31), from the daily deals screen.
+    ("online_daily", "scenes.online.daily", ("menu", "daily")),
     # Lessons (issue 30): the Learn screen and a lesson at the table.
     ("learn", "scenes.learn.choose", ("menu",)),
     ("lesson", "scenes.learn.table", ("menu", "learn")),

@@ -32,6 +32,8 @@ from sprites.widgets import Button
 #: One tab per registered game, in rules.yaml's order.
 GAMES: tuple[str, ...] = game_ids()
 SECTIONS = ("objective", "deal", "turn", "special", "scoring", "end")
+#: Sections every game's page ends with, the same text for each (``rules.common.<id>``).
+COMMON = ("daily",)
 
 PAGE = pygame.Rect(360, 96, 880, 572)     # the scrolling text panel
 SIDE = pygame.Rect(40, 96, 300, 572)      # contents and card names
@@ -153,16 +155,18 @@ class RulesScene(UIScene):
 
     def sections(self) -> list[tuple[str, str]]:
         """The page's sections in order, as (group, id): group "force" (the rules in force),
-        "base" (a standard section) or "house" (a house rule)."""
+        "base" (a standard section), "house" (a house rule) or "common" (the same for every
+        game: the daily deal, par and duplicate), which always come last."""
         house = house_sections(self.app.config, self.game, self._has)
+        common = [("common", c) for c in COMMON]
         forced = self.forced()
         if forced is None:
-            return [*(("base", s) for s in SECTIONS), *(("house", h) for h in house)]
+            return [*(("base", s) for s in SECTIONS), *(("house", h) for h in house), *common]
         on = in_force_ids(self.app.config, self.game, *forced)
         first = [h for h in house if h in on]
         rest = [h for h in house if h not in on]
         return [("force", ""), *(("house", h) for h in first), *(("base", s) for s in SECTIONS),
-                *(("house", h) for h in rest)]
+                *(("house", h) for h in rest), *common]
 
     def contents(self) -> list[tuple[str, list[int]]]:
         """The side column's entries: (label, the sections it stands for). One entry per
@@ -174,19 +178,24 @@ class RulesScene(UIScene):
                 out.append((self.t("house_rules.in_force.contents"), [i]))
             elif group == "base":
                 out.append((self.t(f"rules.{self.game}.{sid}.title"), [i]))
-            else:
+            elif group == "house":
                 house.append(i)
         if house:
             # The entry sits after the standard sections and jumps to the first house rule
             # after them (or, when every one is in force, to the first of those).
             after = [i for i in house if i > max(j for _, js in out for j in js)]
             out.append((self.t("house_rules.contents"), (after or house) + [i for i in house if i not in after]))
+        for i, (group, sid) in enumerate(self.sections()):
+            if group == "common":
+                out.append((self.t(f"rules.common.{sid}.title"), [i]))
         return out
 
     def section_text(self, group: str, sid: str, names: dict[str, str]) -> tuple[str, str]:
         """A section's (title, body)."""
         if group == "base":
             return self.t(f"rules.{self.game}.{sid}.title"), self.t(f"rules.{self.game}.{sid}.body", **names)
+        if group == "common":
+            return self.t(f"rules.common.{sid}.title"), self.t(f"rules.common.{sid}.body", **names)
         if group == "house":
             key = f"house_rules.page.{self.game}.{sid}"
             return self.t(f"{key}.title"), self.t(f"{key}.body", **names)
@@ -293,7 +302,7 @@ class RulesScene(UIScene):
     def section_rects(self) -> list[pygame.Rect]:
         """The contents entries' rects (closer together when there are more of them)."""
         n = len(self.contents())
-        step = 34 if n <= 7 else 30
+        step = 34 if n <= 7 else 30 if n <= 8 else 28
         y0 = SIDE.y + 150
         return [pygame.Rect(SIDE.x + 16, y0 + i * step, SIDE.w - 32, step - 4) for i in range(n)]
 
@@ -474,4 +483,4 @@ def create(app: Any, deck: str | None = None, game: str | None = None, options: 
     return RulesScene(app, deck=deck, game=game, options=options, players=players)
 
 
-__all__ = ["RulesScene", "GAMES", "SECTIONS", "parse_body", "deck_for", "house_sections", "in_force_ids", "create"]
+__all__ = ["RulesScene", "GAMES", "SECTIONS", "COMMON", "parse_body", "deck_for", "house_sections", "in_force_ids", "create"]

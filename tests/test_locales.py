@@ -39,6 +39,9 @@ SAME_AS_ENGLISH = {
     "Menu",            # it
     "Partner",         # de
     "Computer {n}",    # nl, de, it: the same word (an online table's computer seat)
+    "Computer",        # nl, de, it: the duplicate's other side
+    "Par",             # nl, de, it: the golfer's word, as in the daily deal's sentences
+    "Score",           # nl
     "{count} scope",   # it: Scopa is an Italian word
     "Scopone scientifico", "Scopa d'assi", "Scopa a quindici",  # the variants' own names
     "Scopone", "Scopone a 10", "Re bello", "Napola",  # the house rules' own names (issue 18)

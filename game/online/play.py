@@ -314,8 +314,9 @@ class PlayLoop:
         m = table.match
         assert m is not None
         r = m.rules
+        # A daily deal's computers are the house bots par was worked out against (no clock).
         args = (r.game_id, r.deck.id, r.players, dict(r.options), m.seed, seat, level,
-                [[s, P.action_to_json(a)] for s, a in m.decisions])
+                [[s, P.action_to_json(a)] for s, a in m.decisions], table.daily is not None)
         loop = asyncio.get_running_loop()
         result: dict | None = None
         for _attempt in range(2):

@@ -29,7 +29,7 @@ from game.rulesets import make_rules
 #: Matches a worker process keeps rebuilt (one per table it thinks for).
 CACHE_SIZE = 64
 
-_cache: OrderedDict[tuple, tuple[Match, dict[tuple[int, str], Any]]] = OrderedDict()
+_cache: OrderedDict[tuple, tuple[Match, dict[tuple[int, str, bool], Any]]] = OrderedDict()
 
 
 def _key(game: str, deck: str | None, players: int, options: dict, seed: int) -> tuple:
@@ -61,17 +61,25 @@ def _match_at(game: str, deck: str | None, players: int, options: dict, seed: in
 
 
 def choose_action(game: str, deck: str | None, players: int, options: dict, seed: int, seat: int,
-                  level: str, decisions_as_json: list) -> dict:
+                  level: str, decisions_as_json: list, house: bool = False) -> dict:
     """The action the ``level`` computer in ``seat`` chooses after ``decisions_as_json``
-    (``[[seat, action_json], …]``), as JSON. Raises ValueError when the decisions do not
-    replay or it is not ``seat``'s turn."""
+    (``[[seat, action_json], …]``), as JSON. ``house``: a daily deal's seat, the house bot of
+    game.par (a fixed budget and no clock: the same play on any machine and load, the one par
+    was worked out against). Raises ValueError when the decisions do not replay or it is not
+    ``seat``'s turn."""
     decisions = [(int(s), action_from_json(a)) for s, a in decisions_as_json]
     m, bots = _match_at(game, deck, players, options, seed, decisions)
     if m.over or m.to_act != seat:
         raise ValueError(f"seat {seat} is not to act after {len(decisions)} decisions")
-    bot = bots.get((seat, level))
+    bot = bots.get((seat, level, house))
     if bot is None:
-        bot = bots[(seat, level)] = make_bot(level, m.rules, seat, seed)
+        if house:
+            from game.par import house_bot
+
+            bot = house_bot(m.rules, seed, seat, level)
+        else:
+            bot = make_bot(level, m.rules, seat, seed)
+        bots[(seat, level, house)] = bot
     m.bots[seat] = bot
     try:
         turn = m.bot_turn()  # begin_decision(len(decisions)), the view and the legal actions

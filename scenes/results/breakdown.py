@@ -96,26 +96,30 @@ def explainer(game_id: str) -> ModuleType | None:
     return game_module(game_id, "results", optional=True)
 
 
-def shown_lines(rules: Any) -> list[dict[str, Any]]:
-    """The game's results lines for this match: no match total for a single deal, and a house
-    rule's row only when that house rule is in force."""
-    single = rules.match_goal()[0] == "single"
+def shown_lines(rules: Any, one_deal: bool = False) -> list[dict[str, Any]]:
+    """The game's results lines for this match: no match total for a single deal (the house
+    rule, or ``one_deal``: a record of one deal), and a house rule's row only when that house
+    rule is in force."""
+    single = one_deal or rules.match_goal()[0] == "single"
     return [ln for ln in (rules.result_lines or DEFAULT_LINES)
             if not (ln.get("cells") == "@totals" and single)
             and not (ln.get("option") and not rules.options.get(ln["option"]))]
 
 
-def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: str) -> Breakdown:
-    """The rows of the results table for one ``deal_end`` event (any game)."""
-    cols = team_names(t, rules.players, human_seat)
+def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: str,
+              one_deal: bool = False, names: list[str] | None = None) -> Breakdown:
+    """The rows of the results table for one ``deal_end`` event (any game); ``one_deal``: the
+    match is that deal alone (no match total); ``names``: the teams as the table names them
+    when it names them its own way (an online table: friends by name, "Computer 3")."""
+    cols = list(names) if names else team_names(t, rules.players, human_seat)
     mine = None if human_seat is None else rules.team_of(human_seat)
     b = Breakdown(columns=cols, mine=mine, rows=[],
-                  subjects=team_names(t, rules.players, mine, subject=True))
+                  subjects=list(names) if names else team_names(t, rules.players, mine, subject=True))
     names = deck_names(rules.deck, lang)
     goal, value = rules.match_goal()
     params = {**names, "target": value, "count": value}
     n = len(cols)
-    for line in shown_lines(rules):
+    for line in shown_lines(rules, one_deal):
         b.rows.append(_row(line, t, params, deal_end, n, b.notes))
     module = explainer(rules.game_id)
     if module is not None:
@@ -126,16 +130,34 @@ def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: 
     return b
 
 
-def match_verdict(t: Any, rules: Any, match_end: dict, human_seat: int | None, columns: list[str]) -> tuple[str, str]:
-    """(title, tone) for the match result; tone is win, loss or draw."""
+MATCH_VERDICTS = {"draw": "results.match_draw", "won": "results.match_won", "won_team": "results.match_won_team",
+                  "lost": "results.match_lost", "lost_team": "results.match_lost_team"}
+ONE_DEAL_VERDICTS = {"draw": "one_deal.deal_draw", "won": "one_deal.deal_won", "won_team": "one_deal.deal_won_team",
+                     "lost": "one_deal.deal_lost", "lost_team": "one_deal.deal_lost_team"}
+
+
+def match_verdict(t: Any, rules: Any, match_end: dict, human_seat: int | None, columns: list[str],
+                  one_deal: bool = False, names: list[str] | None = None) -> tuple[str, str]:
+    """(title, tone) for the match result; tone is win, loss or draw. ``one_deal``: the match
+    was one deal (a daily deal, a duplicate half, the single-deal house rule), said as the
+    deal's outcome (``one_deal.*``) rather than a match's."""
+    k = ONE_DEAL_VERDICTS if one_deal else MATCH_VERDICTS
     w = match_end.get("winner")
     if w is None:
-        return t("results.match_draw"), "draw"
+        return t(k["draw"]), "draw"
     if human_seat is not None and rules.team_of(human_seat) == w:
-        return t("results.match_won_team" if rules.partnerships else "results.match_won"), "win"
+        return t(k["won_team"] if rules.partnerships else k["won"]), "win"
     if rules.partnerships and human_seat is not None:
-        return t("results.match_lost_team"), "loss"
-    return t("results.match_lost", name=team_names(t, rules.players, human_seat, subject=True)[w]), "loss"
+        return t(k["lost_team"]), "loss"
+    subjects = list(names) if names else team_names(t, rules.players, human_seat, subject=True)
+    return t(k["lost"], name=subjects[w]), "loss"
+
+
+def is_one_deal(rules: Any, events: list[dict]) -> bool:
+    """Whether the match is a single deal: the house rule, or a record limited to one deal
+    (its match line's ``deals: 1``: a daily deal, a duplicate half)."""
+    head = events[0] if events else {}
+    return rules.match_goal()[0] == "single" or head.get("deals") == 1
 
 
 def demo(app: Any, game: str, deck: str | None, players: int | None, to_match_end: bool,
@@ -169,4 +191,4 @@ def demo(app: Any, game: str, deck: str | None, players: int | None, to_match_en
     return s, deal_end, match_end
 
 
-__all__ = ["Cell", "Row", "Breakdown", "breakdown", "match_verdict", "demo", "explainer", "DEFAULT_LINES"]
+__all__ = ["Cell", "Row", "Breakdown", "breakdown", "match_verdict", "is_one_deal", "demo", "explainer", "DEFAULT_LINES"]

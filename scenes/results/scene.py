@@ -29,7 +29,8 @@ import pygame
 from game.rulesets import game_ids
 from scenes.coach import banner as coach_banner
 from scenes.names import game_and_deck, team_names
-from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, match_verdict
+from scenes.results import halves as halves_block
+from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, is_one_deal, match_verdict
 from scenes.scene import UIScene
 from sprites import theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
@@ -117,10 +118,22 @@ class ResultsScene(UIScene):
         ctx = getattr(self.session, "context", None)
         extra = ctx.lines(self.t, self.session) if ctx is not None else []
         if self._model is None or self._lang != lang or self._extra != extra:
-            self._model = breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang)
+            self._model = breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang, self.single_deal,
+                                    self.table_names())
             self._model.notes = [*extra, *self._model.notes]
             self._lang, self._extra = lang, extra
         return self._model
+
+    def table_names(self) -> list[str] | None:
+        """The teams as the table beneath names them when it has names of its own (an
+        online table: friends by name, each computer seat by its number), else None."""
+        if not self.session.capabilities.given_names:
+            return None
+        table = self.app.stack.find("table")
+        names = getattr(table, "names", None)
+        if names is None or getattr(table, "session", None) is not self.session:
+            return None
+        return [names.team_name(t) for t in range(self.rules.teams)]
 
     @property
     def over(self) -> bool:
@@ -130,21 +143,37 @@ class ResultsScene(UIScene):
     def tone(self) -> str:
         if self.match_end is None:
             return ""
-        return match_verdict(self.t, self.rules, self.match_end, self.human_seat, self.model().columns)[1]
+        return self.verdict()[1]
+
+    def verdict(self) -> tuple[str, str]:
+        """(title, tone) of the finished match: a daily or duplicate deal's own verdict
+        (game.challenge: the duplicate's over both halves) or the deal's or match's outcome."""
+        ctx = getattr(self.session, "context", None)
+        own = ctx.verdict(self.t) if ctx is not None and hasattr(ctx, "verdict") else None
+        if own is not None:
+            return own
+        return match_verdict(self.t, self.rules, self.match_end, self.human_seat, self.model().columns,
+                             one_deal=self.single_deal, names=self.table_names())
 
     # ------------------------------------------------------------------ layout
     @property
     def single_deal(self) -> bool:
-        return self.rules.options.get("format") == "single"
+        """One deal: the single-deal house rule, a daily deal, a duplicate half."""
+        return is_one_deal(self.rules, list(getattr(getattr(self.session, "match", None), "events", None) or []))
 
     def _height(self, row_h: int) -> int:
         """The panel's height, block by block as :meth:`draw` lays them out."""
         m = self.model()
-        top = (22 + 80 + 30 + (0 if self.single_deal else 22) + 22) if self.over else (22 + 46 + 24 + 22)
+        top = (22 + 80 + (0 if self.single_deal else 30 + 22) + 22) if self.over else (22 + 46 + 24 + 22)
         notes = sum(len(theme.wrap(n, "serif", 15, PANEL_W - 2 * TABLE_PAD - 20)) for n in m.notes)
         return (top + (34 if m.headline else 0) + (30 if m.bar else 0) + 32 + len(m.rows) * (row_h + 2) + 10
-                + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0)
+                + halves_block.height(self.halves()) + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0)
                 + (coach_banner.ROW if coach_banner.offers(self) else 0))
+
+    def halves(self) -> Any:
+        """A duplicate deal's halves side by side (game.challenge.HalvesTable), else None."""
+        ctx = getattr(self.session, "context", None)
+        return ctx.halves(self.t) if ctx is not None and hasattr(ctx, "halves") else None
 
     @property
     def offers_replay(self) -> bool:
@@ -155,7 +184,8 @@ class ResultsScene(UIScene):
     def build(self) -> None:
         # Rows shrink a little when a long breakdown (Cìcera's match end) would not fit.
         self.row_h = ROW_H
-        while self._height(self.row_h) > 700 and self.row_h > 24:
+        least = 20 if self.halves() is not None else 24  # a duplicate's halves need room too
+        while self._height(self.row_h) > 700 and self.row_h > least:
             self.row_h -= 1
         h = max(400, self._height(self.row_h))
         self.rect = pygame.Rect((1280 - PANEL_W) // 2, (720 - h) // 2 - 6, PANEL_W, h)
@@ -164,7 +194,8 @@ class ResultsScene(UIScene):
         x = self.rect.centerx - bw - gap // 2
         ctx = getattr(self.session, "context", None)
         if self.over and ctx is not None:  # a daily or duplicate deal: its next step
-            key = "duplicate.second_half" if ctx.next_session(threaded=False) is not None else "daily.back"
+            key = "duplicate.second_half" if ctx.next_session(threaded=False) is not None else \
+                getattr(ctx, "back_label", "daily.back")
             self.primary = self.ui.add(Button((x, y, bw, 48), self.label(key), self.new_match,
                                               style="primary", size=17, name="new_match"))
         elif self.over:
@@ -211,19 +242,20 @@ class ResultsScene(UIScene):
     def new_match(self) -> None:
         """The same game and options again: the table below is replaced by a fresh one.
         Online: back to hosting or joining a table."""
+        ctx = getattr(self.session, "context", None)
         if self.session.capabilities.again == "another_table":
             self.session.close()
-            self.app.stack.pop_to("online")
+            # A club server's daily deal: back to its leaderboard; any other table: to the online screens.
+            self.app.stack.pop_to(getattr(ctx, "back_scene", "online"))
             return
 
         r = self.rules
         params = {"deck": r.deck.id, "game": r.game_id, "players": r.players, "options": dict(r.options),
                   "ai_level": self.app.settings.ai_level}
-        ctx = getattr(self.session, "context", None)
         if ctx is not None:
             nxt = ctx.next_session(getattr(self.app, "has_window", True))
             if nxt is None:  # done: back to the daily deals screen
-                self.app.stack.pop_to("daily")
+                self.app.stack.pop_to(getattr(ctx, "back_scene", "daily"))
                 return
             params = {"session": nxt, "fresh": True}
         try:
@@ -264,6 +296,9 @@ class ResultsScene(UIScene):
     # ------------------------------------------------------------------ loop
     def update(self, dt: float) -> None:
         super().update(dt)
+        ctx = getattr(self.session, "context", None)
+        if ctx is not None and hasattr(ctx, "poll"):  # a daily deal's par, a server's answer
+            ctx.poll()
         self.age += dt
         self.appear.update(dt)
         self.pop.update(dt)
@@ -337,10 +372,12 @@ class ResultsScene(UIScene):
         deck_name = self.rules.deck.name.get(lang, self.rules.deck.name["en"])
         # --- title block
         if self.over:
-            title, tone = match_verdict(self.t, self.rules, self.match_end, self.human_seat, m.columns)
+            title, tone = self.verdict()
             color = WIN if tone == "win" else LOSS if tone == "loss" else theme.CREAM
-            self._caps(surface, self.t("results.match_over", game=game_name), (r.centerx, y), inner_w, 14,
-                       anchor="midtop")
+            over = "one_deal.deal_over" if self.single_deal else "results.match_over"
+            ctx = getattr(self.session, "context", None)
+            own = ctx.caption(self.t, self.session, game_name) if hasattr(ctx, "caption") else None
+            self._caps(surface, own or self.t(over, game=game_name), (r.centerx, y), inner_w, 14, anchor="midtop")
             size = theme.fit(title, "serif_bold", 38, inner_w, 18, 0.16, True)
             img = theme.text(title, "serif_bold", size, color, tracking=size * 0.16, caps=True, shadow=3)
             self.text_log.append((title, theme.text_width(title, "serif_bold", size, size * 0.16, True), inner_w))
@@ -353,11 +390,12 @@ class ResultsScene(UIScene):
                 surface.blit(g, g.get_rect(center=rect.center), special_flags=pygame.BLEND_RGB_ADD)
             surface.blit(img, rect)
             y += 80
-            totals = "   ·   ".join(f"{c} {v}" for c, v in zip(m.columns, self.match_end.get("totals", [])))
-            self._fit(surface, self.t("results.final_totals", totals=totals), (r.centerx, y), inner_w, "sans_bold",
-                      16, theme.BRASS_LIGHT, "midtop")
-            y += 30
+            # One deal: its points are the table's own rows (a match count would say nothing).
             if not self.single_deal:
+                totals = "   ·   ".join(f"{c} {v}" for c, v in zip(m.columns, self.match_end.get("totals", [])))
+                self._fit(surface, self.t("results.final_totals", totals=totals), (r.centerx, y), inner_w,
+                          "sans_bold", 16, theme.BRASS_LIGHT, "midtop")
+                y += 30
                 self._caps(surface, self.t("results.last_deal", number=self.deal_end.get("number", 1)),
                            (r.centerx, y), inner_w, 12, anchor="midtop")
                 y += 22
@@ -429,6 +467,7 @@ class ResultsScene(UIScene):
                     self._pill(surface, cell.points, (c.centerx + 34, c.centery))
             y += self.row_h + 2
         y += 10
+        y = halves_block.draw(self, surface, self.halves(), x0, y, inner_w)
         for note in m.notes:
             for line in theme.wrap(note, "serif", 15, inner_w - 20):
                 self._fit(surface, line, (r.centerx, y), inner_w - 20, "serif", 15, theme.CREAM_DIM, "midtop")

@@ -72,10 +72,19 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
         y += 22
 
 
+def one_deal(v: TableView) -> bool:
+    """A match of one deal: the house rule, or a record of one deal (``deals: 1`` on its
+    match line: a daily deal, a duplicate half)."""
+    events = getattr(getattr(v.session, "match", None), "events", None) or []
+    return v.rules.match_goal()[0] == "single" or bool(events and events[0].get("deals") == 1)
+
+
 def score_caption(v: TableView) -> str:
     """The panel's caption: the deal and the target, the Bummerl, or "single deal"."""
     deal = v.t("table.deal_number", number=max(1, v.model.deal_number))
     goal, value = v.rules.match_goal()
+    if one_deal(v):
+        return v.t("table.single_deal")
     if goal == "target":
         return f"{deal} · {v.t('table.target', target=value)}"
     if goal == "bummerl":
@@ -93,7 +102,7 @@ def _bonus_key(v: TableView) -> str:
 
 def score_rows(v: TableView) -> list[Row]:
     m, rules = v.model, v.rules
-    single = rules.match_goal()[0] == "single"
+    single = one_deal(v)
     scores = rules.hud_scores
     rows: list[Row] = []
     if scores == "card_points" and v.teams < v.players:
@@ -250,8 +259,13 @@ def draw_final(surface: pygame.Surface, v: TableView) -> None:
     surface.blit(theme.shadow(box.size, 16, 10, 140), (box.x - 10, box.y - 4))
     surface.blit(theme.panel(box.size, 16, (10, 30, 20, 240), theme.BRASS), box)
     w = v.session.match.winner
-    msg = "table.drawn" if w is None else ("table.you_won" if w == v.human_team else "table.you_lost")
-    theme.heading(surface, v.t("table.match_over"), (640, box.y + 28), 26, anchor="midtop")
+    one = one_deal(v)
+    outcome = 0 if w is None else (1 if w == v.human_team else 2)
+    if one:  # a daily deal, a duplicate half: the end of the deal, not of a match
+        title, msg = "one_deal.table_over", ("one_deal.table_drawn", "one_deal.table_won", "one_deal.table_lost")[outcome]
+    else:
+        title, msg = "table.match_over", ("table.drawn", "table.you_won", "table.you_lost")[outcome]
+    theme.heading(surface, v.t(title), (640, box.y + 28), 26, anchor="midtop")
     theme.blit_text(surface, v.t(msg), (640, box.y + 84), "serif", 20, theme.CREAM, anchor="midtop")
     a, b = final_buttons()
     again = "online.again" if v.session.capabilities.again == "another_table" else "table.play_again"

@@ -93,6 +93,13 @@ class DealStory:
         return self.captures[-1] if self.captures else None
 
 
+#: The match's end in words; a match of one deal (a daily deal, a duplicate half) ends as a deal.
+MATCH_END = {"draw": "narrate.match_draw", "won": "narrate.match_won", "won_team": "narrate.match_won_team",
+             "lost_team": "narrate.match_lost_team", "won_you": "narrate.match_won_you"}
+ONE_DEAL_END = {"draw": "one_deal.log_draw", "won": "one_deal.log_won", "won_team": "one_deal.log_won_team",
+                "lost_team": "one_deal.log_lost_team", "won_you": "one_deal.log_won_you"}
+
+
 class Narrator:
     """Tells the events of one match, one at a time (:meth:`feed`), seen from ``viewer``.
 
@@ -229,6 +236,8 @@ class Narrator:
 
     @TELL.on("match")
     def _on_match(self, ev: Event) -> Line | None:
+        #: A record of one deal (a daily deal, a duplicate half): its end is the deal's.
+        self.one_deal = ev.get("deals") == 1
         self.deals = []
         self.match_end = None
         self.totals = list(self.rules.initial_totals())
@@ -386,7 +395,7 @@ class Narrator:
         self.totals = list(ev.get("totals") or self.totals)
         pts = "  ·  ".join(f"{self.team(t)} {p}" for t, p in enumerate(ev.get("points") or []))
         totals = "  ·  ".join(f"{self.team(t)} {p}" for t, p in enumerate(self.totals))
-        single = self.rules.match_goal()[0] == "single"
+        single = self.rules.match_goal()[0] == "single" or getattr(self, "one_deal", False)
         number = ev.get("number", d.number)
         if single:
             text = self.t("narrate.deal_end_single", points=pts)
@@ -400,16 +409,18 @@ class Narrator:
         self.match_end = dict(ev)
         w = ev.get("winner")
         mine = self.team_of(self.viewer) if self.viewer is not None else None
+        one = self.rules.match_goal()[0] == "single" or getattr(self, "one_deal", False)
+        k = ONE_DEAL_END if one else MATCH_END  # one deal: said as the deal's end
         if w is None:
-            text = self.t("narrate.match_draw")
+            text = self.t(k["draw"])
         elif mine is None:  # nobody's chair (a computer-only record): the winners by name
-            text = self.t("narrate.match_won", name=self.team(int(w)) if self.rules.partnerships else self.name(int(w)))
+            text = self.t(k["won"], name=self.team(int(w)) if self.rules.partnerships else self.name(int(w)))
         elif self.rules.partnerships:
-            text = self.t("narrate.match_won_team" if w == mine else "narrate.match_lost_team")
+            text = self.t(k["won_team"] if w == mine else k["lost_team"])
         elif w == mine:
-            text = self.t("narrate.match_won_you")
+            text = self.t(k["won_you"])
         else:
-            text = self.t("narrate.match_won", name=self.name(int(w)))
+            text = self.t(k["won"], name=self.name(int(w)))
         return self._add(Line("match_end", text))
 
 

@@ -8,17 +8,30 @@ Built from the record events alone, like everything the table tells (see
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
-from scenes.results.breakdown import Breakdown, breakdown, shown_lines
+from scenes.names import team_names
+from scenes.results.breakdown import Breakdown, breakdown, is_one_deal, shown_lines
 from scenes.table.overlays import StoryPanel, team_color
 from sprites import theme
 
 LABEL_W = 250
 SUB_W = 58     # one team's column inside a deal
 DEAL_GAP = 18
+
+
+@dataclass
+class Group:
+    """One deal's columns on the sheet: its heading, its ``deal_end``, whose eyes name the
+    teams and the teams shown, left to right."""
+
+    heading: str
+    deal_end: dict
+    viewer: int
+    order: list[int]
 
 
 class SheetPanel(StoryPanel):
@@ -34,7 +47,7 @@ class SheetPanel(StoryPanel):
 
     def fitted(self) -> pygame.Rect:
         """The panel as large as its deals and rows need (within the canvas), centred."""
-        n = max(1, min(len(self.deal_ends()), self.per_page()))
+        n = max(1, min(len(self.groups()), self.per_page()))
         w = max(640, 60 + LABEL_W + n * (self.rules.teams * SUB_W + DEAL_GAP) + 20)
         rows = len(self.lines())
         h = max(300, 90 + 46 + rows * 30 + 60)
@@ -46,29 +59,54 @@ class SheetPanel(StoryPanel):
     def deal_ends(self) -> list[dict]:
         return [e for e in self.events if e.get("event") == "deal_end"]
 
+    @property
+    def one_deal(self) -> bool:
+        return is_one_deal(self.rules, self.events)
+
+    def groups(self) -> list[Group]:
+        """The deals shown. A duplicate deal (game.challenge.DuplicatePlay) shows its two
+        halves side by side, each with the player's side first; a match its deals."""
+        teams = self.rules.teams
+        ctx = getattr(self.session, "context", None)
+        if hasattr(ctx, "ends") and hasattr(ctx, "seat"):
+            here = getattr(self.session, "half", 1)
+            out = []
+            for half in (1, 2):
+                ev = (self.deal_ends() or [None])[0] if half == here else ctx.ends.get(half)
+                if ev is None:
+                    continue
+                seat = ctx.seat(half)
+                mine = self.rules.team_of(seat)
+                out.append(Group(self.t("duplicate.sheet_half", n=half), ev, seat,
+                                 [mine, *(t for t in range(teams) if t != mine)]))
+            return out
+        return [Group(self.t("sheet.deal", number=ev.get("number", i + 1)), ev, self.viewer, list(range(teams)))
+                for i, ev in enumerate(self.deal_ends())]
+
     def lines(self) -> list[dict[str, Any]]:
         """The results lines the breakdown keeps (a single deal has no match total)."""
-        return shown_lines(self.rules)
+        return shown_lines(self.rules, self.one_deal)
 
     def sheets(self) -> list[Breakdown]:
         lang = self.app.language
-        return [breakdown(self.t, self.rules, ev, self.viewer, lang) for ev in self.deal_ends()]
+        return [breakdown(self.t, self.rules, g.deal_end, g.viewer, lang, self.one_deal) for g in self.groups()]
 
     def cells(self) -> list[tuple[str, str, list[list[str]]]]:
-        """(label, kind, per deal the texts per team) for every row: what the sheet shows
-        (tests read it). A line that scores shows its points ("–" for none), a card held
-        shows ✓, the rest their value."""
+        """(label, kind, per deal the texts per team shown, in the group's order) for every
+        row: what the sheet shows (tests read it). A line that scores shows its points ("–"
+        for none), a card held shows ✓, the rest their value."""
         sheets = self.sheets()
+        orders = [g.order for g in self.groups()]
         if not sheets:
             return []
         out = []
         for i, line in enumerate(self.lines()):
             label, kind = sheets[-1].rows[i].label, sheets[-1].rows[i].kind
             per_deal = []
-            for b in sheets:
+            for b, order in zip(sheets, orders):
                 row = b.rows[i]
                 texts = []
-                for cell in row.cells:
+                for cell in (row.cells[t] for t in order):
                     if line.get("mark"):
                         texts.append("✓" if cell.mark else "–")
                     elif line.get("points") and kind == "line":
@@ -86,7 +124,7 @@ class SheetPanel(StoryPanel):
         return max(1, int((room + DEAL_GAP) // (teams * SUB_W + DEAL_GAP)))
 
     def start(self) -> int:
-        n, k = len(self.deal_ends()), self.per_page()
+        n, k = len(self.groups()), self.per_page()
         last = max(0, n - k)
         return last if self.first is None else max(0, min(last, self.first))
 
@@ -114,16 +152,14 @@ class SheetPanel(StoryPanel):
             theme.blit_text(surface, self.t("sheet.none"), (r.centerx, y + 80), "serif", 18, theme.CREAM_DIM,
                             anchor="midtop")
             return
-        ends = self.deal_ends()
+        ends = self.groups()
         teams = self.rules.teams
-        mine = self.rules.team_of(self.viewer)
         first, k = self.start(), self.per_page()
         shown = range(first, min(len(ends), first + k))
         group_w = teams * SUB_W
         x0 = r.x + 30 + LABEL_W
         if len(shown) < k:  # room to spare: the deals sit in the middle of what is left
             x0 += max(0, (r.right - 30 - x0 - len(shown) * (group_w + DEAL_GAP) + DEAL_GAP) // 2)
-        names = [self.story.team(t) for t in range(teams)]
         row_h = max(20, min(30, (r.bottom - 50 - (y + 48)) // max(1, len(rows))))
         # The deals' headings and the team names under them, every other deal on a light band.
         bottom = y + 46 + len(rows) * row_h
@@ -132,12 +168,16 @@ class SheetPanel(StoryPanel):
             if j % 2 == 0:
                 band = pygame.Rect(gx - DEAL_GAP // 2 + 2, y - 6, group_w + DEAL_GAP - 4, bottom - y + 8)
                 surface.blit(theme.rounded(band.size, 8, (255, 255, 255, 12)), band)
-            number = ends[d].get("number", d + 1)
-            theme.small_caps(surface, self.t("sheet.deal", number=number), (gx + group_w // 2, y), 13, theme.BRASS,
-                             anchor="midtop")
-            for t in range(teams):
+            g = ends[d]
+            theme.small_caps(surface, g.heading, (gx + group_w // 2, y), 13, theme.BRASS, anchor="midtop")
+            # The table's own names (friends online, "Computer 3"); a duplicate's other half
+            # was seen from another chair, so its names come from that chair.
+            names = ([self.story.team(t) for t in range(teams)] if g.viewer == self.viewer
+                     else team_names(self.t, self.rules.players, g.viewer))
+            mine = self.rules.team_of(g.viewer)
+            for j_t, t in enumerate(g.order):
                 size = theme.fit(names[t], "sans_bold", 12, SUB_W - 4, 8)
-                theme.blit_text(surface, names[t], (gx + t * SUB_W + SUB_W // 2, y + 20), "sans_bold", size,
+                theme.blit_text(surface, names[t], (gx + j_t * SUB_W + SUB_W // 2, y + 20), "sans_bold", size,
                                 team_color(t, mine, teams), anchor="midtop")
         if first > 0:
             theme.blit_text(surface, "◂", (x0 - 14, y + 8), "sans_bold", 18, theme.BRASS, anchor="midtop")

@@ -13,12 +13,16 @@ import game.par
 from game.ai.bots import make_bot
 from game.match import Match
 from game.online.daily import SEED_BITS, DailyBoard, DailyRefusal, commitment
+from game.online.protocol import action_from_json, action_to_json
 from game.online.serving import start_server_in_thread
-from game.par import house_bots
+from game.online.worker import choose_action
+from game.par import Deal, house_bot, house_bots, par
 from tests.online.wshelp import Client, Player
 
 TODAY = dt.date.today()
 DAY = TODAY.isoformat()
+#: The house bots' budget the server's worker processes use (they are not monkeypatched).
+HOUSE_BUDGET = game.par.HOUSE_ITERATIONS
 
 
 @pytest.fixture(autouse=True)
@@ -124,6 +128,18 @@ def test_a_daily_deal_on_the_server_end_to_end(tmp_path):
         assert record[0]["seed"] == seed
         handle.server.play.daily_board.check_record(handle.server.play.daily_board.rules_deal(DAY, "briscola", None)[0],
                                                     record)
+        # The server's computers were the house bots par is worked out against (a fixed
+        # budget, no clock), not its time-capped computer seats: each of their decisions is
+        # the one the house bot makes at that point of the record.
+        rules = handle.server.tables[created["code"]].rules
+        decisions = handle.server.tables[created["code"]].match.decisions
+        for k, (s, action) in enumerate(decisions):
+            if s == 0:
+                continue
+            m = Match.rebuild(rules, seed, decisions[:k])
+            m.bots[s] = house_bot(rules, seed, s, iterations=HOUSE_BUDGET)
+            _, view, legal = m.bot_turn()
+            assert m.bots[s].choose(view, legal) == action, k
         host.close()
     finally:
         assert handle.stop(timeout=10)
@@ -156,3 +172,46 @@ def test_a_daily_table_resumed_after_a_restart_stays_a_daily_table(tmp_path):
         assert [ln["name"] for ln in board.leaderboard(DAY, "tressette")] == ["Bert"]
     finally:
         assert handle.stop(timeout=10)
+
+
+def test_the_servers_daily_computers_are_the_house_bots():
+    """The worker seats a daily table's computers as game.par's house bots: what it chooses
+    at every computer decision of a deal played offline against the house bots is what
+    those bots chose."""
+    rules = game.par.make_rules("briscola")
+    d = Deal("briscola", rules.deck.id, 2, rules.options, 424242)
+    bots = house_bots(rules, d.seed, 0)
+    bots[0] = make_bot("greedy", rules, 0, 1)
+    m = Match(rules, d.seed, bots, deals=1)
+    m.run()
+    decisions = list(m.decisions)
+    assert len(decisions) == 40
+    for k, (s, action) in enumerate(decisions):
+        if s == 0:
+            continue
+        chosen = choose_action("briscola", d.deck, 2, dict(d.options), d.seed, s, "normal",
+                               [[seat, action_to_json(a)] for seat, a in decisions[:k]], True)
+        assert action_from_json(chosen) == action, k
+
+
+def test_online_par_is_the_same_on_every_machine_and_load(tmp_path, monkeypatch):
+    """Par of the server's day is worked out with no clock: two servers (two data folders)
+    holding the same deal agree, and a clock that jumps by minutes between two readings (a
+    machine too loaded to think in time) changes nothing."""
+    import time
+
+    rules = game.par.make_rules("scopa")
+    d = Deal("scopa", rules.deck.id, 2, rules.options, 99)
+    first = DailyBoard(tmp_path / "a").par_of(DAY, d, "standard")
+    real = time.perf_counter
+    jumps = [0.0]
+
+    def jumping() -> float:
+        jumps[0] += 120.0
+        return real() + jumps[0]
+
+    with monkeypatch.context() as mp:
+        mp.setattr(time, "perf_counter", jumping)
+        second = DailyBoard(tmp_path / "b").par_of(DAY, d, "standard")
+    assert jumps[0] > 0  # the search did read the clock
+    assert second == first == par(d, 0).value

@@ -104,6 +104,7 @@ def test_todays_deal_is_scored_against_par_and_kept_apart(_private_home):
     today = dt.date.today().isoformat()
     assert today in days[key] and days[key][today]["par"] == round(s.context.par.value, 3)
     assert calendar(key).streak == 1
+    assert app.t("daily.streak", n=1) in res.model().notes  # the results say where the calendar stands
     assert load_stats()[0] == {}
     assert saves.save_path().read_bytes() == before
     # Back to the daily screen, which now offers practice.
@@ -124,6 +125,14 @@ def test_a_duplicate_deal_is_played_twice_with_the_cards_swapped():
     play_out(app)
     res = app.stack.top
     assert res.name == "results" and widget(res, "new_match").label() == app.t("duplicate.second_half")
+    # One deal: its outcome in a deal's words; the halves table has the first half only.
+    assert res.verdict()[0] in {app.t(f"one_deal.deal_{k}") for k in ("won", "draw")} | {
+        app.t("one_deal.deal_lost", name=n) for n in ("North",)}
+    half1 = first.context.scores[1]
+    table = res.halves()
+    assert table.columns == [app.t("duplicate.col_half1"), app.t("duplicate.col_half2"), app.t("duplicate.col_total")]
+    assert table.rows[0] == (app.t("duplicate.side_player"), [f"{half1[0]:g}", "—", "—"])
+    assert table.rows[1] == (app.t("duplicate.side_computer"), [f"{half1[1]:g}", "—", "—"])
     widget(res, "new_match").on_click()
     app.update(TICK)
     second = app.stack.find("table").session
@@ -133,8 +142,97 @@ def test_a_duplicate_deal_is_played_twice_with_the_cards_swapped():
     assert deal1["hands"] == deal2["hands"]  # the same cards, seat for seat: the human now holds seat 1's
     play_out(app)
     res = app.stack.top
-    notes = res.model().notes
-    assert any(app.t("duplicate.total", diff="")[:10] in n for n in notes)
-    both = next(n for n in notes if n.startswith("First half"))
-    assert "Second half" in both  # the two halves side by side on one line
+    ctx = second.context
+    assert app.t("duplicate.next") not in res.model().notes
+    # Both halves side by side, per side: half 1 | half 2 | total, then the difference.
+    (you, mine), (them, theirs), (_, diff) = res.halves().rows
+    (m1, t1), (m2, t2) = ctx.scores[1], ctx.scores[2]
+    assert mine == [f"{m1:g}", f"{m2:g}", f"{m1 + m2:g}"] and theirs == [f"{t1:g}", f"{t2:g}", f"{t1 + t2:g}"]
+    assert diff[2] == game.par.over_par(ctx.total, 0) == game.par.over_par(m1 - t1 + m2 - t2, 0)
+    verdict = "draw" if round(ctx.total, 1) == 0 else "won" if ctx.total > 0 else "lost"
+    assert res.verdict() == (app.t(f"duplicate.{verdict}"), {"won": "win", "lost": "loss"}.get(verdict, verdict))
+    # No match total on a one-deal record's results (nor "wins the match" anywhere).
+    assert all(r.kind != "match" for r in res.model().rows)
+    # The score sheet shows the two halves, each with the player's side first.
+    widget(res, "sheet").on_click()
+    app.update(TICK)
+    sheet = app.stack.top
+    assert sheet.name == "scoresheet"
+    assert [g.heading for g in sheet.groups()] == [app.t("duplicate.sheet_half", n=1), app.t("duplicate.sheet_half", n=2)]
+    game_points = next(per for label, kind, per in sheet.cells() if label == app.t("results.schnapsen.game_points"))
+    assert game_points == [[str(m1), f"{t1:g}"], [str(m2), f"{t2:g}"]]
+    app.render(1.0)
     assert load_stats()[0] == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "it"])
+def test_a_one_deal_record_ends_in_a_deals_words(lang):
+    """A daily deal (a record of one deal) ends as a deal, not a match: the results' title,
+    the table's end panel and the play log say the deal's outcome, in every language."""
+    from game.challenge import DailyPlay
+    from game.daily import daily_deal
+    from scenes.table.narrate import narrate
+
+    app = make_app(lang)
+    play = DailyPlay(daily_deal("scopa"), threaded=False)
+    s = play.session(threaded=False)
+    app.open_scene("table", session=s, fresh=True)
+    play_out(app)
+    res = app.stack.top
+    assert res.name == "results" and res.single_deal
+    title = res.verdict()[0]
+    words = {app.t(f"one_deal.deal_{k}") for k in ("won", "draw")} | {
+        app.t("one_deal.deal_lost", name=n) for n in names_as_subject(app, s)}
+    assert title in words
+    assert all(r.kind != "match" for r in res.model().rows)
+    told = narrate(s.match.events, s.rules, app.t, lang, 0)
+    last = told.deal.lines[-1].text
+    assert last in {app.t(f"one_deal.log_{k}") for k in ("won_you", "draw")} | {
+        app.t("one_deal.log_won", name=told.name(1))}
+    app.render(1.0)
+    assert any(text == app.t("one_deal.deal_over", game=s.rules.game.name.get(lang, s.rules.game.name["en"]))
+               for text, _, _ in res.text_log)
+
+
+def names_as_subject(app, session) -> list[str]:
+    from scenes.names import team_names
+
+    return team_names(app.t, session.rules.players, session.human_seat, subject=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de", "it"])
+def test_a_duplicates_results_fit_the_screen_with_both_halves(lang):
+    """The longest breakdown (Cìcera's) with the halves beneath it: the panel stays on the
+    screen and no text is wider than its box."""
+    from game.ai.bots import make_bot
+    from game.challenge import DuplicatePlay
+    from game.daily import daily_deal
+    from sprites import theme
+
+    app = make_app(lang)
+    d = daily_deal("cicera").deal
+    play = DuplicatePlay(d.game, d.deck, d.players, dict(d.options), d.seed, "greedy")
+    for half in (1, 2):
+        s = play.session(half, threaded=False)
+        helper = make_bot("greedy", s.rules, s.human_seat, 1)
+        s.start()
+        while not s.over:
+            if s.human_to_act:
+                s.submit(helper.choose(s.view(), s.legal_actions()))
+            else:
+                s.poll()
+        play.finished(s)
+    ends = [e for e in s.match.events if e["event"] in ("deal_end", "match_end")]
+    app.open_path("daily")
+    app.open_scene("table", session=s)
+    app.open_scene("results", session=s, deal_end=ends[0], match_end=ends[-1])
+    app.update(TICK)
+    res = app.stack.top
+    assert res.name == "results" and res.halves() is not None and play.total is not None
+    assert 0 <= res.rect.top and res.rect.bottom <= 720
+    with theme.measure_text() as m:
+        app.render(1.0)
+    assert not m.overflows, m.overflows
+    assert all(w <= box for _, w, box in res.text_log), [t for t in res.text_log if t[1] > t[2]]
+    game_name = s.rules.game.name.get(lang, s.rules.game.name["en"])
+    assert app.t("duplicate.caption", game=game_name, n=2) in [text for text, _, _ in res.text_log]

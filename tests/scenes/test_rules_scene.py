@@ -292,11 +292,13 @@ def test_every_house_rule_has_its_section_after_the_standard_ones():
     for game in rules.GAMES:
         assert rules.house_sections(cfg, game, app.i18n.has) == HOUSE.get(game, [])
     scene = open_rules(app, game="scopa")
-    assert scene.sections() == [*(("base", s) for s in rules.SECTIONS), *(("house", h) for h in HOUSE["scopa"])]
+    assert scene.sections() == [*(("base", s) for s in rules.SECTIONS), *(("house", h) for h in HOUSE["scopa"]),
+                                *(("common", c) for c in rules.COMMON)]
     labels = [label for label, _ in scene.contents()]
-    assert labels[-1] == "House rules" and len(labels) == len(rules.SECTIONS) + 1
+    assert labels[-2] == "House rules" and len(labels) == len(rules.SECTIONS) + 1 + len(rules.COMMON)
+    assert labels[-1] == "Daily deal, par and duplicate"
     # Its contents entry jumps to the first house rule.
-    r = scene.section_rects()[-1]
+    r = scene.section_rects()[-2]
     mouse(app, pygame.MOUSEBUTTONDOWN, r.center, button=1)
     assert scene.offset == min(scene.page()[1][len(rules.SECTIONS)], scene.max_offset()) > 0
 
@@ -349,7 +351,8 @@ def test_the_rules_opened_from_a_table_show_the_rules_in_force_first():
     # The rules in force, the house rules in force, then the standard rules and the others.
     assert secs[:3] == [("force", ""), ("house", "deal"), ("house", "napola")]
     assert secs[3:3 + len(rules.SECTIONS)] == [("base", s) for s in rules.SECTIONS]
-    assert secs[3 + len(rules.SECTIONS):] == [("house", "capture"), ("house", "aces"), ("house", "re_bello")]
+    assert secs[3 + len(rules.SECTIONS):] == [("house", "capture"), ("house", "aces"), ("house", "re_bello"),
+                                              *(("common", c) for c in rules.COMMON)]
     body = scene.in_force_body()
     assert body.startswith("Custom: Scopone · Napola · 4 players")
     for line in ("- Deal: Scopone: nine each", "- Napola (run of Coins): On", "- Capture: Match first",

@@ -1,0 +1,478 @@
+"""A club server's daily deal (``main.py serve``, game.online.daily) in the window: the
+server's address and your name, "Play today's deal" (a table of your own: the server deals
+the day's secret deal and seats its house bots) and the day's leaderboard — rank, name,
+score, par, points over par and time, your own line lit (and shown below the board when it
+is not among the lines drawn) — with the day's commitment (the SHA-256 the server published
+when the day opened) and, once the day is over, its seed and nonce, so that anyone can check
+every record of that day with ``verify``.
+
+Opened from the daily deals screen (``app.open_scene("online_daily", game=G, preset=P)``).
+Keys: Tab / ↑↓ move, typing fills a field, Enter plays (in a field, shows the board),
+PageUp / PageDown an earlier / later day, Esc goes back. The window never waits on the
+network: every question is a game.online.daily_client.Request polled each tick.
+
+Without a network (``--screenshot``, the text-fit checks) it shows a sample board.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pygame
+
+from game.online import daily_client as dc
+from scenes.online import hosting
+from scenes.online.address import AddressError, clean_name, server_url, shown_address
+from scenes.online.fields import ERROR, TextField, route_text, typing
+from scenes.online.host import remember, remembered
+from scenes.scene import UIScene
+from sprites import theme
+from sprites.widgets import Button
+
+PANEL = pygame.Rect(80, 16, 1120, 680)
+X = PANEL.x + 44
+W = PANEL.w - 88
+ROWS = 8
+ROW_H = 25
+#: The board's columns: (key under daily_online., share of the width, anchor).
+COLUMNS = (("col_rank", 0.07, "midleft"), ("col_name", 0.33, "midleft"), ("col_score", 0.12, "center"),
+           ("col_par", 0.12, "center"), ("col_over", 0.16, "center"), ("col_time", 0.2, "center"))
+UP, DOWN = (150, 205, 140), (226, 136, 112)
+
+
+def clock(seconds: float) -> str:
+    """A play's time as m:ss (h:mm:ss past an hour)."""
+    s = int(round(seconds))
+    h, rest = divmod(s, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def sample_board(day: dt.date, game: str, preset: str) -> dict[str, Any]:
+    """A board as a server sends it, for screenshots and the text-fit checks."""
+    names = ["Giulia", "Wwwwwwwwwwwwwwwwwwww", "Anna", "Matthias", "Luca", "Sofie", "Jan", "Greta", "Marco",
+             "Elena", "Pieter", "Chiara"]
+    lines = [{"name": n, "score": 9 - i // 2, "par": 5.333, "over_par": round(9 - i // 2 - 5.333, 3),
+              "seconds": 95.0 + 37 * i} for i, n in enumerate(names)]
+    closed = day < dt.date.today()
+    return {"info": {"date": day.isoformat(), "game": game, "preset": preset, "hash": "3f" * 32,
+                     "seed": 2718281828459045 if closed else None, "nonce": "a1" * 16 if closed else None},
+            "lines": lines, "mine": dict(lines[-1], name="Chiara")}
+
+
+#: The settings' key of the day's seat left mid-deal (the window closed, Quit to menu): Play
+#: takes it back instead of asking for another table (the same deal, where it stood).
+SEAT_KEY = "online_daily_seat"
+
+
+def kept_seat(app: Any) -> dict[str, Any] | None:
+    """The day's seat kept in the settings, checked (None when there is none or it is odd)."""
+    extra = getattr(app.settings, "extra", None)
+    seat = extra.get(SEAT_KEY) if isinstance(extra, dict) else None
+    if not isinstance(seat, dict):
+        return None
+    strings = ("url", "day", "game", "preset", "name", "code", "token", "host_token")
+    if not all(isinstance(seat.get(k), str) and 0 < len(seat[k]) <= 300 for k in strings):
+        return None
+    info = dc.board_info(seat.get("info"))
+    return {**{k: seat[k] for k in strings}, "info": info} if info is not None else None
+
+
+def keep_seat(app: Any, seat: dict[str, Any] | None) -> None:
+    extra = getattr(app.settings, "extra", None)
+    if not isinstance(extra, dict):
+        return
+    if seat is None:
+        if extra.pop(SEAT_KEY, None) is None:
+            return
+    else:
+        extra[SEAT_KEY] = seat
+    app.save_settings()
+
+
+class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
+    def __init__(self, app: Any, game: str | None = None, preset: str | None = None, **params: Any):
+        from game.daily import presets_of
+        from game.rulesets import game_ids
+
+        self.game = game if game in app.config.games else game_ids()[0]
+        words = presets_of(self.game, app.config)
+        self.preset = preset if preset in words else words[0]
+        self.day = dt.date.today()
+        self.problem: str | None = None
+        self.status: str | None = None
+        self.connecting: hosting.Connecting | None = None
+        #: The question in flight (today's deal, or a board), and what it is for.
+        self.request: dc.Request | None = None
+        self.asking: str | None = None
+        #: The day's seat on its way to the table (seated, the match not started yet).
+        self.waiting: Any = None
+        self.board: dict[str, Any] | None = None
+        #: Back from the table: the board is asked for again (your line is on it now).
+        self.refresh_on_enter = False
+        #: The day's seat handed to the table (its seat is forgotten once the deal is over).
+        self.playing: Any = None
+        #: The seat being taken back (a kept seat), so a refusal asks for a table instead.
+        self.resuming: dict[str, Any] | None = None
+        #: Where the focus goes back to once the server has answered.
+        self._refocus: Any = None
+        super().__init__(app)
+        if not hosting.network_allowed(app):
+            self.board = sample_board(self.day, self.game, self.preset)
+
+    # ------------------------------------------------------------------ widgets
+    def build(self) -> None:
+        saved = remembered(self.app)
+        idle = lambda: self.idle  # noqa: E731
+        y = PANEL.y + 104
+        self.address_field = self.ui.add(TextField((X, y, 470, 62), self.label("online.address"),
+                                                   saved.get("address", ""), max_len=300, on_enter=self.show_board,
+                                                   placeholder=self.label("daily_online.address_hint"), name="address",
+                                                   enabled=idle))
+        self.name_field = self.ui.add(TextField((X + 494, y, 300, 62), self.label("online.your_name"),
+                                                saved.get("name", ""), max_len=20, on_enter=self.play,
+                                                placeholder=self.label("online.name_hint"), name="name", enabled=idle))
+        by = y + 80
+        self.play_button = self.ui.add(Button((X, by, 330, 48), self.label("daily_online.play"), self.play,
+                                              style="primary", size=16, name="play", enabled=idle))
+        self.ui.add(Button((X + 346, by + 2, 300, 44), self.label("daily_online.show_board"), self.show_board,
+                           size=15, name="board", enabled=idle))
+        self.ui.add(Button((PANEL.right - 44 - 2 * 56 - 8, by + 2, 56, 44), lambda: "‹", lambda: self.shift(-1),
+                           size=18, name="earlier", enabled=idle))
+        self.ui.add(Button((PANEL.right - 44 - 56, by + 2, 56, 44), lambda: "›", lambda: self.shift(1), size=18,
+                           name="later", enabled=lambda: idle() and self.day < dt.date.today()))
+        self.ui.add(Button((X, PANEL.bottom - 60, 170, 44), self.label("common.back"), self.back, icon="‹", size=15,
+                           name="back"))
+        self.ui.focus(self.address_field if not saved.get("address") else self.play_button)
+
+    @property
+    def wants_text(self) -> bool:
+        return typing(self)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if route_text(self, event):
+            return
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+            self.shift(-1 if event.key == pygame.K_PAGEUP else 1)
+            return
+        super().handle(event)
+
+    # ------------------------------------------------------------------ what the player asks
+    def _where(self, need_name: bool) -> tuple[str, str] | None:
+        """(url, name) from the fields, or None with the problem said."""
+        self.problem = None
+        try:
+            url, _ = server_url(self.address_field.text.strip())
+            name = clean_name(self.name_field.text) if need_name or self.name_field.text.strip() else "guest"
+        except AddressError as e:
+            self.problem = hosting.describe(e, self.t)
+            return None
+        remember(self.app, address=self.address_field.text.strip(), **({"name": name} if need_name else {}))
+        if not hosting.network_allowed(self.app):
+            self.problem = hosting.describe(hosting.OnlineError("error_headless"), self.t)
+            return None
+        return url, name
+
+    @property
+    def idle(self) -> bool:
+        return self.request is None and self.connecting is None and self.waiting is None
+
+    def _ask(self, what: str, make: Any) -> None:
+        self._keep_focus()
+        try:
+            self.request = make()
+        except ValueError:  # the client's own check of the address
+            self.problem = hosting.describe(AddressError("bad_address"), self.t)
+            return
+        self.asking = what
+
+    def play(self) -> None:
+        if not self.idle:
+            return
+        where = self._where(need_name=True)
+        if where is None:
+            return
+        url, name = where
+        self.day = dt.date.today()
+        seat = kept_seat(self.app)
+        if seat is not None and (seat["url"], seat["day"], seat["game"], seat["preset"], seat["name"].casefold()) == (
+                url, self.day.isoformat(), self.game, self.preset, name.casefold()):
+            self._take_seat(seat)  # today's deal left mid-way: on where it stood
+            return
+        self.status = self.t("daily_online.asking", address=shown_address(url))
+        self._ask("deal", lambda: dc.ask_for_deal(url, name, self.game, self.preset))
+
+    def _keep_focus(self) -> None:
+        """The fields and buttons are off while the server is asked: the focus comes back
+        where it was (the play button when it was nowhere), for the keys."""
+        if self._refocus is None:
+            self._refocus = self.ui.focused or self.play_button
+
+    def _take_seat(self, seat: dict[str, Any]) -> None:
+        from game.challenge import OnlineDailyPlay
+
+        self._keep_focus()
+        try:
+            session = dc.DailySession(seat["url"], seat["code"], seat["name"], token=seat["token"],
+                                      host_token=seat["host_token"])
+        except ValueError:
+            keep_seat(self.app, None)
+            self.play()
+            return
+        OnlineDailyPlay(seat["info"]).attach(session)
+        self.resuming = seat
+        self.board = {"info": seat["info"], "lines": [], "mine": None}
+        self.status = self.t("daily_online.dealing", address=shown_address(seat["url"]))
+        self.connecting = hosting.Connecting(session, shown_address(seat["url"]))
+
+    def show_board(self) -> None:
+        if not self.idle:
+            return
+        where = self._where(need_name=False)
+        if where is None:
+            return
+        url, name = where
+        self.status = self.t("daily_online.fetching", address=shown_address(url))
+        self._ask("board", lambda: dc.ask_for_board(url, name, self.game, self.preset, self.day.isoformat()))
+
+    def shift(self, days: int) -> None:
+        """Another day's board (never one after today: it is not open yet)."""
+        day = self.day + dt.timedelta(days=days)
+        if day > dt.date.today() or not self.idle:
+            return
+        self.day = day
+        if self.board is not None and not hosting.network_allowed(self.app):
+            self.board = sample_board(self.day, self.game, self.preset)
+        elif self.address_field.text.strip():
+            self.show_board()
+
+    def back(self) -> None:
+        if not self.idle:
+            self._stop()  # Esc while asking: stop, stay here
+            return
+        super().back()
+
+    def _stop(self) -> None:
+        if self.request is not None:
+            self.request.close()
+            self.request = None
+        if self.waiting is not None:
+            self.waiting.close()
+            self.waiting = None
+        self._drop()
+        self.status = None
+
+    def leave(self) -> None:
+        if self not in self.app.stack.scenes:
+            self._stop()
+
+    def close(self) -> None:
+        self._stop()
+
+    def enter(self) -> None:
+        super().enter()
+        if self.playing is not None and self.playing.over:  # the deal is over: no seat to take back
+            keep_seat(self.app, None)
+            self.playing = None
+        if self.refresh_on_enter:  # back from the day's table: your line is on the board now
+            self.refresh_on_enter = False
+            self.day = dt.date.today()
+            self.show_board()
+
+    # ------------------------------------------------------------------ the answers
+    def update(self, dt_: float) -> None:
+        super().update(dt_)
+        if self.request is not None and self.request.poll():
+            req, what = self.request, self.asking
+            self.request, self.asking = None, None
+            self._answered(req, what)
+        arrived = self._arrived()
+        if arrived is not None:
+            session, error = arrived
+            resumed, self.resuming = self.resuming, None
+            if error is not None and resumed is not None and getattr(session, "failed_code", None) in (
+                    "no_table", "bad_token", "replaced"):
+                keep_seat(self.app, None)  # that table is gone: ask for today's deal anew
+                self.status = None
+                self.play()
+            elif error is not None:
+                self.status, self.problem = None, hosting.describe(error, self.t)
+            else:
+                self.waiting = session
+        if self.idle and self._refocus is not None:
+            widget, self._refocus = self._refocus, None
+            self.ui.focus(widget if widget.enabled else self.play_button)
+        s = self.waiting
+        if s is not None:
+            s.poll()
+            problem = hosting.session_problem(s)
+            if problem is not None:
+                s.close()
+                self.waiting, self.status, self.problem = None, None, hosting.describe(problem, self.t)
+            elif s.started and s.over:  # a kept seat whose deal had ended after all: its board
+                s.close()
+                keep_seat(self.app, None)
+                self.waiting, self.status = None, None
+                self.show_board()
+            elif s.started and s.rules is not None and s.human_seat is not None:
+                self.waiting, self.status = None, None
+                self.refresh_on_enter = True
+                self.playing = s
+                self.app.open_scene("table", session=s)
+
+    def _answered(self, req: dc.Request, what: str | None) -> None:
+        address = shown_address(req.url)
+        if req.error is not None:
+            code, message = req.error
+            self.status = None
+            if code == "played":  # one play a day: the board is what is left to see
+                self.problem = self.t("daily_online.played")
+                self.day = dt.date.today()
+                name = clean_name(self.name_field.text)
+                self._ask("board", lambda: dc.ask_for_board(req.url, name, self.game, self.preset, self.day.isoformat()))
+            elif code in ("unreachable", "timeout"):
+                self.problem = hosting.describe(hosting.OnlineError("error_unreachable", address=address), self.t)
+            elif code == "version":
+                self.problem = hosting.describe(hosting.OnlineError("error_version"), self.t)
+            else:
+                self.problem = self.t("daily_online.refused", reason=message or code)
+            return
+        if what == "board":
+            self.status = None
+            m = req.replies["daily_board"]
+            info = dc.board_info(m.get("info"))
+            lines = [ln for ln in (dc.board_line(v) for v in (m.get("lines") or [])[:100]) if ln is not None]
+            # Asked without a name (as "guest"): no line is this player's.
+            mine = dc.board_line(m.get("mine")) if self.name_field.text.strip() else None
+            self.board = {"info": info, "lines": lines, "mine": mine}
+            return
+        from game.challenge import OnlineDailyPlay
+
+        created = req.replies["created"]
+        info = dc.board_info(req.replies["daily_info"])
+        token = (created.get("tokens") or {}).get("0")
+        try:
+            session = dc.DailySession(req.url, str(created.get("code")), clean_name(self.name_field.text), token=token,
+                                      host_token=created.get("host_token"))
+        except (ValueError, AddressError) as e:
+            self.status, self.problem = None, self.t("daily_online.refused", reason=str(e))
+            return
+        OnlineDailyPlay(info or {}).attach(session)
+        if info is not None:  # kept until the deal is over: a window closed mid-deal takes the seat back
+            keep_seat(self.app, {"url": req.url, "day": info["date"], "game": self.game, "preset": self.preset,
+                                 "name": session.name, "code": session.code, "token": str(token),
+                                 "host_token": str(created.get("host_token")), "info": info})
+        self.board = {"info": info, "lines": [], "mine": None} if info else self.board
+        self.status = self.t("daily_online.dealing", address=address)
+        self.connecting = hosting.Connecting(session, address)
+
+    # ------------------------------------------------------------------ what it shows
+    def rows(self) -> list[tuple[str, dict[str, Any], bool]]:
+        """(rank, line, mine) for each line drawn: the first ROWS, then your own line when it
+        is further down (tests read it)."""
+        b = self.board or {}
+        lines = b.get("lines") or []
+        mine = b.get("mine")
+        me = mine["name"].casefold() if mine else None
+        out = [(str(i + 1), ln, ln["name"].casefold() == me) for i, ln in enumerate(lines[:ROWS])]
+        if mine is not None and not any(m for _, _, m in out):
+            rank = next((str(i + 1) for i, ln in enumerate(lines) if ln["name"].casefold() == me), "—")
+            out.append((rank, mine, True))
+        return out
+
+    def seal_lines(self) -> list[str]:
+        """The day's commitment, and its seed and nonce once the day is over."""
+        info = (self.board or {}).get("info")
+        if not info:
+            return []
+        out = [self.t("daily_online.sealed", hash=info["hash"])]
+        if info.get("seed") is not None:
+            out.append(self.t("daily_online.revealed", seed=info["seed"], nonce=info["nonce"]))
+        else:
+            out.append(self.t("daily_online.not_revealed"))
+        return out
+
+    def title_line(self) -> str:
+        g = self.app.config.games[self.game]
+        lang = self.app.language
+        names = {p.id: p.name for p in g.presets}
+        game = g.name.get(lang) or g.name.get("en", self.game)
+        if self.preset in names:  # a preset's name is a locale key
+            game = f"{game} · {self.t(names[self.preset])}"
+        return self.t("daily_online.board_title", game=game, date=self.day.isoformat())
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(theme.table_background(), (0, 0))
+        r = PANEL
+        surface.blit(theme.shadow(r.size, 16, 10, 130), (r.x - 10, r.y - 4))
+        surface.blit(theme.panel(r.size, 16, (10, 30, 21, 238), theme.BRASS), r)
+        title = self.t("daily_online.title")
+        theme.heading(surface, title, (X, r.y + 22), theme.fit(title, "serif_bold", 28, W, 16, 0.22, True))
+        for i, ln in enumerate(theme.wrap(self.t("daily_online.intro"), "sans", 14, W, max_lines=2)):
+            theme.blit_text(surface, ln, (X, r.y + 62 + 18 * i), "sans", 14, theme.CREAM_DIM)
+        y = r.y + 104 + 80 + 58
+        status, color = (self.status, theme.BRASS_LIGHT) if self.status else (self.problem, ERROR)
+        if status:
+            theme.blit_text(surface, status, (X, y), "sans_bold", theme.fit(status, "sans_bold", 14, W, 9), color)
+        y += 26
+        head = self.title_line()
+        theme.small_caps(surface, head, (X, y), theme.fit(head, "cond_bold", 14, W, 9, 0.16, True), theme.BRASS_LIGHT)
+        y += 24
+        self._draw_board(surface, y)
+        seal_y = r.bottom - 60 - 44
+        for i, ln in enumerate(self.seal_lines()):
+            theme.blit_text(surface, ln, (X, seal_y + 20 * i), "sans", theme.fit(ln, "sans", 13, W, 8), theme.CREAM_DIM)
+        self.ui.draw(surface)
+        hint = self.t("daily_online.hint")
+        theme.blit_text(surface, hint, (640, 716), "sans", theme.fit(hint, "sans", 13, 1200, 9), theme.CREAM_FAINT,
+                        anchor="midbottom")
+
+    def _draw_board(self, surface: pygame.Surface, y: int) -> None:
+        xs, x = [], X
+        for _key, share, _anchor in COLUMNS:
+            xs.append((x, int(W * share)))
+            x += int(W * share)
+        for (key, _share, anchor), (cx, cw) in zip(COLUMNS, xs):
+            text = self.t(f"daily_online.{key}")
+            pos = (cx + 8, y + 4) if anchor == "midleft" else (cx + cw // 2, y + 4)
+            theme.small_caps(surface, text, pos, theme.fit(text, "cond_bold", 12, cw - 12, 8, 0.16, True), theme.BRASS,
+                             anchor="topleft" if anchor == "midleft" else "midtop")
+        y += 22
+        pygame.draw.line(surface, theme.BRASS_DARK, (X, y), (X + W, y))
+        y += 4
+        rows = self.rows()
+        if not rows:
+            empty = self.t("daily_online.empty" if self.board is not None else "daily_online.no_board")
+            for i, ln in enumerate(theme.wrap(empty, "serif", 16, W - 40, max_lines=3)):
+                theme.blit_text(surface, ln, (X + W // 2, y + 40 + 22 * i), "serif", 16, theme.CREAM_DIM, anchor="midtop")
+            return
+        for k, (rank, ln, mine) in enumerate(rows):
+            band = pygame.Rect(X, y, W, ROW_H)
+            fill = (255, 230, 170, 40) if mine else (255, 255, 255, 11 if k % 2 == 0 else 0)
+            if fill[3]:
+                surface.blit(theme.rounded(band.size, 6, fill), band)
+            over = ln["over_par"]
+            texts = (rank, ln["name"], f"{ln['score']:g}", f"{ln['par']:.1f}", _signed(over), clock(ln["seconds"]))
+            for i, (text, (cx, cw)) in enumerate(zip(texts, xs)):
+                face = "sans_bold" if mine or i == 4 else "sans"
+                color = (UP if over > 0 else DOWN if over < 0 else theme.CREAM) if i == 4 else (
+                    theme.BRASS_LIGHT if mine else theme.CREAM)
+                size = theme.fit(text, face, 15, cw - 16, 9)
+                if COLUMNS[i][2] == "midleft":
+                    theme.blit_text(surface, text, (cx + 8, band.centery), face, size, color, anchor="midleft")
+                else:
+                    theme.blit_text(surface, text, (cx + cw // 2, band.centery), face, size, color, anchor="center")
+            y += ROW_H + 1
+
+
+def _signed(v: float) -> str:
+    from game.par import over_par
+
+    return over_par(v, 0)
+
+
+def create(app: Any, game: str | None = None, preset: str | None = None, **params: Any) -> OnlineDailyScene:
+    return OnlineDailyScene(app, game, preset)
+
+
+__all__ = ["OnlineDailyScene", "clock", "create", "sample_board"]
