@@ -54,7 +54,7 @@ def test_the_briscola_reason_names_the_better_move_in_four_languages():
 def _sample(key: str) -> dict:
     """Parameters of the kinds the games' reason hooks give (see game.coach.hooks)."""
     return {"card": "AD", "move": play("5C"), "points": 14, "units": "coach.units.points",
-            "total": 7, "seat": 1, "ranks": ["7"], "count": 3, "bonus": ["scua"], "cards_left": 2}
+            "total": 7, "seat": 1, "ranks": ["7"], "count": 3, "bonus": ["scua"]}
 
 
 def test_every_coach_reason_is_written_in_every_language():

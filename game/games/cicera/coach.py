@@ -33,6 +33,5 @@ def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, di
     if left and not last:
         found = [x for x in view.unseen if any(len(cap) == len(left) for cap in rules.captures_for(x, left))]
         if found:
-            total = len(left)
-            return ("coach.reason.leaves_scua", {"count": len(found), "seat": nxt, "cards_left": total})
+            return ("coach.reason.leaves_scua", {"count": len(found), "seat": nxt})
     return None
