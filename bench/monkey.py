@@ -132,8 +132,10 @@ class Monkey:
         pg, rng = self.pg, self.rng
         E = pg.event.Event
         top = self.app.stack.top
-        if getattr(top, "name", "") == "table" and rng.random() < 0.3:
-            # Half-sensible play at the table: a card by its number, then Enter (or twice).
+        controller = getattr(top, "controller", None)
+        if getattr(top, "name", "") == "table" and getattr(controller, "can_act", False) and rng.random() < 0.3:
+            # Half-sensible play at the table when it is the player's turn (while the computer
+            # plays on, a card key is only refused): a card by its number, then Enter (or twice).
             digit = pg.K_1 + rng.randrange(max(1, len(top.model.hand) or 1))
             return [E(pg.KEYDOWN, key=k, mod=0, unicode="", scancode=0)
                     for k in (digit, *([pg.K_RETURN] * rng.randrange(1, 3)))]

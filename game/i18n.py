@@ -96,16 +96,38 @@ def load_locale(lang: str, folder: Path | None = None) -> tuple[dict[str, Any], 
 
     path = (folder or locales_dir()) / f"{lang}.yaml"
     try:
-        text = read_bytes(path, MAX_YAML_BYTES).decode("utf-8")
-        lines = scan_yaml(text, path.name, allow_aliases=False, max_depth=MAX_DEPTH)
-        data = yaml.load(text, Loader=LOADER)
+        raw = read_bytes(path, MAX_YAML_BYTES)
     except FileNotFoundError:
         return {}, f"{path.name}: file not found"
     except JSONError as e:
         return {}, f"{path.name}: cannot be read ({e.problem})"
+    except OSError as e:
+        return {}, f"{path.name}: cannot be read ({e})"
+    key = (path.name, raw)
+    if key not in _PARSED:
+        if len(_PARSED) >= _PARSED_KEPT:
+            del _PARSED[next(iter(_PARSED))]  # the oldest
+        _PARSED[key] = _parse_locale(raw, path)
+    table, problem = _PARSED[key]
+    # A copy: callers may change their table (the plural forms' dicts too) without changing the next one's.
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in table.items()}, problem
+
+
+#: Parsed locale files by name and content: every I18n (each window, each language switch,
+#: and the tests' hundreds of apps) read and checked the same YAML again, some 30 ms a file.
+#: Keyed by the bytes, so a changed file is parsed anew; a few kept (tests write damaged ones).
+_PARSED: dict[tuple[str, bytes], tuple[dict[str, Any], str | None]] = {}
+_PARSED_KEPT = 16
+
+
+def _parse_locale(raw: bytes, path: Path) -> tuple[dict[str, Any], str | None]:
+    try:
+        text = raw.decode("utf-8")
+        lines = scan_yaml(text, path.name, allow_aliases=False, max_depth=MAX_DEPTH)
+        data = yaml.load(text, Loader=LOADER)
     except ConfigError as e:
         return {}, str(e)
-    except (OSError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError as e:
         return {}, f"{path.name}: cannot be read ({e})"
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)

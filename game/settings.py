@@ -22,6 +22,10 @@ ANIMATION_SPEEDS: tuple[str, ...] = ("slow", "normal", "fast", "instant")
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: How long a finished trick stays in view: until a click or a key, 1.5 s, or briefly.
 TRICK_HOLDS: tuple[str, ...] = ("click", "timed", "brief")
+#: Accessibility (issue 32): where the spoken lines go (game.speech.MODES), card and text sizes.
+SPEECH_MODES: tuple[str, ...] = ("off", "on", "screen_reader")
+CARD_SIZES: tuple[str, ...] = ("normal", "large", "xlarge")
+TEXT_SIZES: tuple[str, ...] = ("normal", "large", "xlarge")
 
 # Integer fields and their inclusive ranges; everything else is validated in _clean.
 _RANGES: dict[str, tuple[int, int]] = {
@@ -75,6 +79,13 @@ class Settings:
     #: How many finished matches Replays keeps (game.replays), the newest first.
     replays_kept: int = 200
     ai_level: str = "normal"
+    #: Accessibility (issue 32): speech "off" / "on" / "screen_reader" (only through a running
+    #: screen reader: the default, so a blind player hears the game from the first start); clear suits (four colours, a suit letter in each corner, a high-contrast
+    #: table); the card and the text size.
+    speech: str = "screen_reader"
+    clear_suits: bool = False
+    card_size: str = "normal"
+    text_size: str = "normal"
     last_deck: str = ""
     #: Per game: the options last chosen on the game select screen, every one in force, and the
     #: player count ({"scopa": {"target": 21, "deal": "scopone", "players": 4}}).
@@ -107,6 +118,9 @@ class Settings:
         return s
 
 
+_CHOICES: dict[str, tuple[str, ...]] = {"speech": SPEECH_MODES, "card_size": CARD_SIZES, "text_size": TEXT_SIZES}
+
+
 def _clean(s: Settings, key: str, value: Any) -> None:
     """Set ``key`` from ``value`` if it is usable: clamp numbers, ignore wrong types."""
     if key in _RANGES:
@@ -114,12 +128,15 @@ def _clean(s: Settings, key: str, value: Any) -> None:
             return
         lo, hi = _RANGES[key]
         setattr(s, key, int(round(min(hi, max(lo, value)))))
-    elif key in ("muted", "fullscreen", "hints", "running_tally", "open_hands"):
+    elif key in ("muted", "fullscreen", "hints", "running_tally", "open_hands", "clear_suits"):
         if isinstance(value, bool):
             setattr(s, key, value)
     elif key == "trick_hold":
         if value in TRICK_HOLDS:
             s.trick_hold = value
+    elif key in _CHOICES:
+        if isinstance(value, str) and value in _CHOICES[key]:
+            setattr(s, key, value)
     elif key == "language":
         if value in LANGUAGES:
             s.language = value

@@ -38,7 +38,7 @@ class App:
 
     def __init__(self, config: Any, settings: Any, i18n: Any, *, clock: Clock | None = None,
                  window: bool = True, persist: bool = True, fullscreen: bool | None = None,
-                 window_size: tuple[int, int] | None = None):
+                 window_size: tuple[int, int] | None = None, speech_log: str | None = None):
         import pygame
 
         from sprites import theme, tween, widgets
@@ -99,6 +99,13 @@ class App:
                 # Sounds are synthesised after the first frame is shown (see update), so
                 # start-up is not slowed by it.
         widgets.set_feedback(self.sound)
+        # Speech (issue 32): every line told is logged (speech_log) and, as the setting says,
+        # given to the screen reader or a voice, from a thread of its own.
+        from game.speech import Speech
+        from scenes.speak import ScreenSpeech
+
+        self.speech = Speech(self._speech_mode(settings), settings.language, speech_log)
+        self.screen_speech = ScreenSpeech(self)
         self.apply_settings()
 
     # ------------------------------------------------------------------ services
@@ -118,11 +125,22 @@ class App:
         """Push the settings into the subsystems (picture, motion, sound, language)."""
         s = self.settings
         self.postfx.configure(s.contrast, s.grain, s.temperature)
+        from sprites import cards
+
+        clear = bool(getattr(s, "clear_suits", False))
+        cards.set_clear_suits(clear)  # every pack's clear suits, and the plain high-contrast felt
+        self.theme.HIGH_CONTRAST[0] = clear
+        self.theme.set_text_scale(self.theme.TEXT_SCALES.get(getattr(s, "text_size", "normal"), 1.0))
         self._tween.set_animation_speed(s.animation_speed)
         if self.audio is not None:
             self.audio.apply_settings(s)
         if s.language != self.i18n.language:
             self.i18n.set_language(s.language)
+        self.speech.set_mode(self._speech_mode(s), s.language)
+
+    def _speech_mode(self, s: Any) -> str:
+        """The speech setting; a run without a window (screenshots, tests) only logs."""
+        return getattr(s, "speech", "off") if self.has_window else "off"
 
     def set_setting(self, name: str, value: Any, commit: bool = True) -> None:
         """Change one setting, apply it at once, and save when ``commit``."""
@@ -147,8 +165,13 @@ class App:
             self.toast(problem)  # once: a full disk must not toast at every slider step
         self._settings_problem = problem
 
+    def say(self, text: str | None, interrupt: bool = False) -> None:
+        """Tell the player in words (the screen reader or a voice, and the speech log)."""
+        self.speech.say(text, interrupt)
+
     def toast(self, message: str) -> None:
         self.toasts.show(message)
+        self.speech.say(message)  # a toast is read out too
 
     def push(self, scene: Any, **params: Any) -> Any:
         return self.stack.push(scene, **params)
@@ -255,6 +278,7 @@ class App:
     def update(self, dt: float = TICK) -> None:
         """One fixed tick."""
         self.stack.update(dt)
+        self.screen_speech.tick()
         self.toasts.update(dt)
         if self.audio is not None:
             if self.frames and not self._audio_preloaded:
@@ -327,6 +351,7 @@ class App:
                 scene.close()
             except Exception as e:  # noqa: BLE001 - one scene's failure must not cost the others
                 print(f"cardavia: could not close the {scene.name or 'scene'} cleanly: {e}", file=sys.stderr)
+        self.speech.close()
 
     def _on_scene_change(self, old: Any, new: Any) -> None:
         # Cross-fade between full screens; overlays animate their own entrance.

@@ -29,6 +29,14 @@ class DeckPanel(Widget):
         self.scene = scene
         self.deck = deck
         self.appear = Tween(0.0, 1.0, 0.42, ease_out_cubic, delay=0.04 * index)
+        self.spoken = self.words  # what a screen reader says of it (scenes.speak)
+
+    def words(self) -> str:
+        """The deck in words: its name, region, card count and games."""
+        lang = self.scene.app.language
+        d = self.deck
+        games = ", ".join(_loc(self.scene.app.config.games[g].name, lang) for g in d.games)
+        return f"{_loc(d.name, lang)}, {_loc(d.region, lang)}. {self.scene.t('decks.cards', count=d.cards)}: {games}"
 
     def activate(self) -> None:
         self.scene.choose(self.deck)

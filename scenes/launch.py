@@ -109,6 +109,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fullscreen", action="store_true", help="start in fullscreen")
     p.add_argument("--window", type=_size, metavar="WxH", help="window size (default 1280x720)")
     p.add_argument("--ticks", type=_ticks, default=SCREENSHOT_TICKS, help=argparse.SUPPRESS)
+    # Accessibility (issue 32).
+    p.add_argument("--speech-log", metavar="FILE",
+                   help="write every line the game speaks to FILE (with --screenshot: the lines a screen reader "
+                        "is given on opening that scene)")
+    p.add_argument("--speech", choices=("off", "on", "screen_reader"), help="speech for this run (Settings)")
+    p.add_argument("--clear-suits", action="store_true",
+                   help="four clearly different suit colours, a suit letter in each corner, a high-contrast table")
+    p.add_argument("--card-size", choices=("normal", "large", "xlarge"), help="card size for this run")
+    p.add_argument("--text-size", choices=("normal", "large", "xlarge"), help="text size for this run")
     # Replays (issue 21): 'main.py replay FILE' is '--scene replay --record FILE'.
     p.add_argument("--record", metavar="FILE", help="replay scene: the .jsonl record to open (also: main.py replay FILE)")
     p.add_argument("--step", type=_ticks, metavar="N",
@@ -153,6 +162,8 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
             raise ArgError("--overlay is for the table scene (--scene table)")
         if args.overlay not in OVERLAYS:
             raise ArgError(f"unknown overlay {args.overlay!r} (overlays: {', '.join(OVERLAYS)})")
+    for opt, value in (("--speech-log", args.speech_log),):
+        _check_output(opt, value, args.force)
     if args.screenshot is not None and not args.screenshot.strip():
         raise ArgError("--screenshot needs a file name")
     if args.screenshot is not None:
@@ -168,6 +179,29 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
             raise ArgError(f"--screenshot {path} is {kind}, not a file; it is not replaced")
         if path.exists() and not args.force:
             raise ArgError(f"--screenshot {path} already exists (add --force to replace it)")
+
+
+def _check_output(opt: str, value: str | None, force: bool) -> None:
+    """A file the run writes: never through a link, never a folder or a device, an existing
+    file only with --force."""
+    if value is None:
+        return
+    if not value.strip():
+        raise ArgError(f"{opt} needs a file name")
+    path = Path(value).expanduser()
+    if os.path.islink(path):
+        raise ArgError(f"{opt} {path} is a symbolic link; it is not written through")
+    if path.is_dir():
+        raise ArgError(f"{opt} {path} is a folder")
+    from game.storage import not_regular
+
+    kind = not_regular(path)
+    if kind:
+        raise ArgError(f"{opt} {path} is {kind}, not a file; it is not replaced")
+    if path.exists() and not force:
+        raise ArgError(f"{opt} {path} already exists (add --force to replace it)")
+    if not path.parent.is_dir():
+        raise ArgError(f"{opt} {path}: there is no folder {path.parent}")
 
 
 def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[str, Any]:
@@ -232,6 +266,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     overrides = {k: getattr(args, k) for k in ("contrast", "grain", "temperature") if getattr(args, k) is not None}
     if args.lang:
         overrides["language"] = args.lang
+    for k in ("speech", "card_size", "text_size"):
+        if getattr(args, k) is not None:
+            overrides[k] = getattr(args, k)
+    if args.clear_suits:
+        overrides["clear_suits"] = True
     for k, v in overrides.items():
         setattr(settings, k, v)
     i18n = I18n(settings.language)
@@ -256,7 +295,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         app = App(config, settings, i18n, window=shot is None, persist=shot is None,
-                  fullscreen=True if args.fullscreen else None, window_size=args.window)
+                  fullscreen=True if args.fullscreen else None, window_size=args.window,
+                  speech_log=args.speech_log if shot is None else None)
     except pygame.error as e:
         print(f"cardavia: cannot open a window ({e})", file=sys.stderr)
         if home is not None:
@@ -289,16 +329,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problem:
             print(f"cardavia: cannot write {path}: {problem}", file=sys.stderr)
             return 1
+        if args.speech_log is not None:
+            return write_opening_speech(app, Path(args.speech_log).expanduser(), args.force)
         return 0
     try:
         return app.run()
     finally:
+        app.speech.close()
         app.save_settings()
         if app.audio is not None:
             app.audio.stop()
         pygame.quit()
         if home is not None:
             home.release()
+
+
+def write_opening_speech(app: Any, path: Path, force: bool) -> int:
+    """``--screenshot … --speech-log FILE``: the lines a screen reader is given as the shown
+    scene opens, one a line, in the run's language (written atomically)."""
+    from game.storage import write_bytes
+    from scenes.speak import opening_lines
+
+    top = app.stack.top
+    lines = opening_lines(app, top) if top is not None else []
+    text = "".join(" ".join(line.split()) + "\n" for line in lines)
+    problem = write_bytes(path, text.encode("utf-8"), overwrite=force)
+    if problem:
+        print(f"cardavia: cannot write {path}: {problem}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def claim_home_folder() -> Any:
@@ -361,4 +420,4 @@ def quit_on_sigterm(app: Any) -> None:
 
 
 __all__ = ["main", "build_parser", "scene_params", "ArgError", "quit_on_sigterm", "exit_on_sigterm",
-           "claim_home_folder", "settings_toast"]
+           "claim_home_folder", "settings_toast", "write_opening_speech"]

@@ -106,6 +106,7 @@ for _name, _module, _parents in (
     ("decks", "scenes.deck_select", ("menu",)),
     ("games", "scenes.game_select", ("menu", "decks")),
     ("settings", "scenes.settings", ("menu",)),
+    ("accessibility", "scenes.access_settings", ("menu", "settings")),
     ("table", "scenes.table", ("menu", "decks", "games")),
     ("results", "scenes.results.scene", ("menu", "decks", "games")),
     ("rules", "scenes.rules", ("menu",)),

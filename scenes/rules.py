@@ -284,6 +284,16 @@ class RulesScene(UIScene):
     def scroll_by(self, delta: float) -> None:
         self.scroll_to(self.offset + delta)
 
+    def speech_focus(self) -> str:
+        """What a screen reader reads (scenes.speak): the game and the section at the top of
+        the page, so scrolling or a contents entry reads the rules on, section by section."""
+        tops = self.page()[1]
+        i = max((j for j, y in enumerate(tops) if y <= self.offset + 4), default=0)
+        group, sid = self.sections()[min(i, len(self.sections()) - 1)]
+        title, body = self.section_text(group, sid, self.names())
+        g = self.app.config.games[self.game].name
+        return f"{g.get(self.app.language, g['en'])}. {title}. {' '.join(body.split())}"
+
     def select(self, game: str) -> None:
         """Show another game's rules, from the top."""
         if game in GAMES and game != self.game:

@@ -96,10 +96,17 @@ class SettingsScene(UIScene):
         self.ui.add(toggle(row("replay.open_hands"), None, lambda: app.settings.open_hands,
                            lambda v: app.set_setting("open_hands", v), self.label("common.on"),
                            self.label("common.off"), name="open_hands"))
-        by = PANEL.bottom - 90
-        self.ui.add(Button((PANEL.x + 44, by, 250, 46), self.label("settings.reset_picture"), self._reset,
+        # A screen reader says each row's label with its value (scenes.speak).
+        for widget, (key, _) in zip(self.ui.widgets, self.rows):
+            widget.spoken = self.label(key)
+        by, widths = PANEL.bottom - 90, (200, 184, 132)  # room for "Ripristina immagine", "Barrierefreiheit"
+        gap = (PANEL.w - 88 - sum(widths)) // 2
+        self.ui.add(Button((PANEL.x + 44, by, widths[0], 46), self.label("settings.reset_picture"), self._reset,
                            name="reset"))
-        self.done = self.ui.add(Button((PANEL.right - 44 - 250, by, 250, 46), self.label("common.done"),
+        # Speech, clear suits, card and text size (issue 32): a page of their own.
+        self.ui.add(Button((PANEL.x + 44 + widths[0] + gap, by, widths[1], 46), self.label("access.button"),
+                           lambda: app.stack.push("accessibility"), name="accessibility"))
+        self.done = self.ui.add(Button((PANEL.right - 44 - widths[2], by, widths[2], 46), self.label("common.done"),
                                        self.back, style="primary", name="done"))
 
     def _reset(self) -> None:

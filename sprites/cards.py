@@ -21,7 +21,7 @@ import pygame
 from game.cards import RANKS, SUITS
 from game.config import DeckConfig
 from sprites import courts as fig
-from sprites.ink import Palette, SuitInk, darker, mix, palette_for, suit_colors
+from sprites.ink import Palette, SuitInk, clear_inks, darker, mix, palette_for, suit_colors
 from sprites.ornaments import BACKS, back_lozenges, laurel
 from sprites.pips import Pip, pip_layout, pip_size
 from sprites.shapes import circle
@@ -110,12 +110,16 @@ def style_for(deck: DeckConfig) -> PatternStyle:
 class CardArt:
     """Draws and caches the faces and back of one deck."""
 
-    def __init__(self, deck: DeckConfig, four_colour: bool = False):
+    def __init__(self, deck: DeckConfig, four_colour: bool = False, clear: bool = False):
         self.deck = deck
         self.style = style_for(deck)
         self.pal: Palette = palette_for(dict(deck.colors))
-        self.inks: dict[str, SuitInk] = suit_colors(deck.suit_system, self.pal, four_colour)
+        self.inks: dict[str, SuitInk] = clear_inks(self.pal) if clear else suit_colors(deck.suit_system, self.pal,
+                                                                                        four_colour)
         self.system = deck.suit_system
+        #: Clear suits (issue 32): the suits' clear colours and a suit mark in the two free corners.
+        self.clear = clear
+        self.marks = suit_marks(deck) if clear else {}
         self._faces: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self._bases: dict[tuple[int, int], pygame.Surface] = {}
         self._labels: dict[str, dict[str, str]] = {}
@@ -257,6 +261,11 @@ class CardArt:
         surf.blit(block, (round(m * 0.55 + iw / 2 - bw / 2), round(m * 0.8)))
         flipped = pygame.transform.rotate(block, 180)
         surf.blit(flipped, (round(W - m * 0.55 - iw / 2 - bw / 2), round(H - m * 0.8 - lift - block.get_height())))
+        if self.clear:  # the suit's mark in the other two corners: every corner names the suit
+            mark = render_line(_font("sans", fs * 1.05), self.marks[suit], ink.main)
+            surf.blit(mark, mark.get_rect(topright=(round(W - m * 0.7), round(m * 0.7))))
+            mark = pygame.transform.rotate(mark, 180)
+            surf.blit(mark, mark.get_rect(bottomleft=(round(m * 0.7), round(H - m * 0.7 - lift))))
 
     def _pip_box(self, W: int, H: int, m: float, iw: float) -> pygame.Rect:
         if self.system == "italian":
@@ -459,13 +468,40 @@ def court_indices(names: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def get_card_art(deck: DeckConfig, four_colour: bool = False) -> CardArt:
-    """The CardArt of a deck, cached per deck id (rebuilt if the deck's config changed)."""
-    key = (deck.id, four_colour)
+#: Clear suits for every pack (the setting; App.apply_settings sets it).
+_CLEAR = [False]
+#: French suits' marks: the suit signs themselves (DejaVu has them).
+FRENCH_MARKS = {"D": "\u2666", "C": "\u2665", "S": "\u2660", "B": "\u2663"}
+
+
+def set_clear_suits(on: bool) -> None:
+    _CLEAR[0] = bool(on)
+
+
+def clear_suits() -> bool:
+    return _CLEAR[0]
+
+
+def suit_marks(deck: DeckConfig) -> dict[str, str]:
+    """Each suit's corner mark: the sign for French suits, else the initial of the suit's
+    name in the pack's own language (Italian D C S B, German S H L E), the letter code when
+    two initials would clash."""
+    if deck.suit_system == "french":
+        return dict(FRENCH_MARKS)
+    lang = "de" if deck.suit_system == "german" else "it"
+    marks = {s: (deck.suit_name(s, lang) or s)[:1].upper() for s in SUITS}
+    return marks if len(set(marks.values())) == len(marks) else {s: s for s in SUITS}
+
+
+def get_card_art(deck: DeckConfig, four_colour: bool = False, clear: bool | None = None) -> CardArt:
+    """The CardArt of a deck, cached per deck id and look (rebuilt if the deck's config
+    changed); ``clear`` defaults to the clear-suits setting."""
+    clear = _CLEAR[0] if clear is None else clear
+    key = (deck.id, four_colour, clear)
     art = _ARTS.get(key)
     if art is None or (art.deck is not deck and art.deck != deck):
-        art = _ARTS[key] = CardArt(deck, four_colour)
+        art = _ARTS[key] = CardArt(deck, four_colour, clear)
     return art
 
 
-__all__ = ["CardArt", "Pip", "PatternStyle", "STYLES", "get_card_art", "pip_layout", "style_for", "court_indices"]
+__all__ = ["set_clear_suits", "clear_suits", "suit_marks", "FRENCH_MARKS", "CardArt", "Pip", "PatternStyle", "STYLES", "get_card_art", "pip_layout", "style_for", "court_indices"]

@@ -137,4 +137,19 @@ def suit_colors(system: str, pal: Palette, four_colour: bool = False) -> dict[st
     return table
 
 
-__all__ = ["Color", "hex_rgb", "mix", "darker", "lighter", "SuitInk", "pick", "Palette", "palette_for", "suit_colors"]
+#: Clear suits (issue 32): one colour per suit, the same in every pack — Coins, Bells and
+#: Diamonds orange; Cups and Hearts red; Swords, Leaves and Spades black; Batons, Acorns and
+#: Clubs blue — chosen so the four stay apart from each other and from the paper with typical
+#: vision and under protanopia, deuteranopia and tritanopia (Machado 2009 in sprites.vision:
+#: every pair at least 21 ΔE00 on the colours, checked on the drawn cards by
+#: tests/scenes/test_clear_suits.py).
+CLEAR_SUITS: dict[str, Color] = {"D": (230, 150, 0), "C": (200, 20, 30), "S": (25, 25, 25), "B": (0, 100, 200)}
+
+
+def clear_inks(pal: Palette) -> dict[str, SuitInk]:
+    """The clear suits' inks: each sign in its one colour, outlined in a shade of the same hue
+    (the pack's own ink would turn a small sign's colour to brown or grey)."""
+    return {s: SuitInk(c, darker(c, 0.12), lighter(c, 0.2), c, c, darker(c, 0.1)) for s, c in CLEAR_SUITS.items()}
+
+
+__all__ = ["CLEAR_SUITS", "clear_inks", "Color", "hex_rgb", "mix", "darker", "lighter", "SuitInk", "pick", "Palette", "palette_for", "suit_colors"]

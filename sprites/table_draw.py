@@ -169,7 +169,10 @@ def stack(painter: CardPainter, surface: pygame.Surface, place: Place, count: in
 
 
 def badge(surface: pygame.Surface, s: str, midtop: tuple[int, int], color=theme.CREAM) -> pygame.Rect:
-    img = theme.text(s, "sans_bold", 13, color)
+    size = 13
+    if theme.TEXT_SCALE[0] > 1:  # a larger text size: no wider than the usual badge (it sits between cards)
+        size = theme.fit(s, "sans_bold", 13, theme.unscaled_width(s, "sans_bold", 13), 9)
+    img = theme.text(s, "sans_bold", size, color)
     w, h = img.get_width() + 16, 20
     r = pygame.Rect(0, 0, w, h)
     r.midtop = midtop
@@ -189,7 +192,9 @@ def plate(surface: pygame.Surface, rect: pygame.Rect, name: str, count: str, tea
     edge = theme.FOCUS if active > 0.5 else theme.BRASS_DARK
     surface.blit(theme.panel(rect.size, 10, (10, 30, 20, 215), edge), rect)
     pygame.draw.rect(surface, team_color, (rect.x + 6, rect.y + 7, 4, rect.h - 14), border_radius=2)
-    size = theme.fit(name, "sans_bold", 15, rect.w - 64, 10)
+    count_size = theme.fit(count, "sans", 13, 58, 9) if count else 13
+    room = rect.w - 27 - (theme.text_width(count, "sans", count_size) + 8 if count else 40)
+    size = theme.fit(name, "sans_bold", 15, min(rect.w - 64, room) if count else rect.w - 64, 10)
     theme.blit_text(surface, name, (rect.x + 17, rect.centery + 1), "sans_bold", size,
                     theme.CREAM if active < 0.5 else theme.BRASS_LIGHT, anchor="midleft")
     if thinking > 0:
@@ -199,7 +204,7 @@ def plate(surface: pygame.Surface, rect: pygame.Rect, name: str, count: str, tea
             c = tuple(int(v * a) for v in theme.BRASS_LIGHT)
             pygame.draw.circle(surface, c, (rect.right - 40 + i * 9, rect.centery + 1), 3)
     elif count:
-        theme.blit_text(surface, count, (rect.right - 10, rect.centery + 1), "sans", 13, theme.CREAM_DIM,
+        theme.blit_text(surface, count, (rect.right - 10, rect.centery + 1), "sans", count_size, theme.CREAM_DIM,
                         anchor="midright")
     if dealer:
         chip(surface, (rect.right + 2, rect.y + 2))

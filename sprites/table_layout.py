@@ -56,6 +56,10 @@ BUTTON_W = 178
 BUTTON_H = 40
 
 
+#: Card sizes (Settings): how much larger the hand's cards and the felt's cards are drawn.
+CARD_SCALES: dict[str, tuple[float, float]] = {"normal": (1.0, 1.0), "large": (1.15, 1.08), "xlarge": (1.3, 1.15)}
+
+
 @dataclass(frozen=True)
 class Place:
     """One card: centre, height in pixels, rotation in degrees (anticlockwise, like pygame)."""
@@ -93,7 +97,7 @@ class TableLayout:
     (``family``, ``has_stock``, ``has_trump``, ``hand_capacity``), never its name. Plates and
     piles are placed for the largest hand, so they stay put while the hands shrink."""
 
-    def __init__(self, players: int, aspect: float, game: str | Any, human_seat: int = 0):
+    def __init__(self, players: int, aspect: float, game: str | Any, human_seat: int = 0, card_size: str = "normal"):
         facts = rules_class(game) if isinstance(game, str) else game
         self.players = players
         self.aspect = float(aspect)
@@ -106,8 +110,14 @@ class TableLayout:
         # options set one (Scopa deals 3, 9 or 10), else the game's largest.
         self.hand_capacity = int(min(facts.hand_capacity, getattr(facts, "hand_size", None) or facts.hand_capacity))
         # Every card of a hand at one height; wide packs are scaled so they are not too broad.
-        self.hand_h = min(HAND_HEIGHT, int(HAND_MAX_WIDTH * self.aspect))
-        self.table_h = TABLE_HEIGHT
+        # Larger cards (Settings, issue 32): the hand grows most, the felt's cards a little less,
+        # and the status line rises to stay above the lifted card.
+        self.card_size = card_size if card_size in CARD_SCALES else "normal"
+        hand_scale, table_scale = CARD_SCALES[self.card_size]
+        self.hand_h = round(min(HAND_HEIGHT, int(HAND_MAX_WIDTH * self.aspect)) * hand_scale)
+        self.table_h = round(TABLE_HEIGHT * table_scale)
+        hand_top = HAND_AREA.bottom - self.hand_h
+        self.status_pos = (STATUS_POS[0], min(STATUS_POS[1], hand_top - LIFT - 17))
 
     # ------------------------------------------------------------------ seats
     def side(self, seat: int) -> str:
@@ -173,6 +183,15 @@ class TableLayout:
 
     side_center_y = 352
 
+    @property
+    def felt_y(self) -> float:
+        """The middle of the felt's cards (trick, stock): raised as larger cards push the status up."""
+        return TABLE_AREA.centery - (STATUS_POS[1] - self.status_pos[1]) * 0.5
+
+    def table_area_bottom(self) -> int:
+        """The lowest the felt's cards may reach: just above the caption over the status line."""
+        return round(self.status_pos[1] - 14 - 30)
+
     @staticmethod
     def _side_x(side: str) -> float:
         return 24 + 14 + SIDE_HEIGHT / 2 if side == "left" else 1280 - 24 - 14 - SIDE_HEIGHT / 2
@@ -202,7 +221,8 @@ class TableLayout:
         side = self.side(seat)
         box = self.hand_box(seat)
         if side == "bottom":
-            return pygame.Rect(max(40, box.x - 18 - PLATE_W), HAND_AREA.y, PLATE_W, PLATE_H)
+            top = min(HAND_AREA.y, HAND_AREA.bottom - self.hand_h)  # level with the hand's top
+            return pygame.Rect(max(40, box.x - 18 - PLATE_W), top, PLATE_W, PLATE_H)
         if side == "top":
             # Level with the row's lower half: the dealer chip stays below the HUD's buttons.
             return pygame.Rect(box.right + 18, TOP_STRIP.bottom + CHIP_R + 2, PLATE_W, PLATE_H)
@@ -222,8 +242,8 @@ class TableLayout:
         """The face-down stock (Scopa, Briscola, Schnapsen), at the left of the felt."""
         if not self.has_stock:
             return None
-        h = TABLE_HEIGHT - 8
-        return Place(TABLE_AREA.x + 26 + self.card_w(h) / 2, TABLE_AREA.centery, h)
+        h = self.table_h - 8
+        return Place(TABLE_AREA.x + 26 + self.card_w(h) / 2, self.felt_y, h)
 
     def trump(self) -> Place | None:
         """The turned trump, sideways under the stock and sticking out to its right."""
@@ -236,6 +256,8 @@ class TableLayout:
     def table_area(self) -> pygame.Rect:
         """Where table cards go: the felt right of the stock (all of it in Cìcera)."""
         a = TABLE_AREA.copy()
+        if self.status_pos != STATUS_POS:  # larger cards: the felt ends above the risen status line
+            a.h = min(a.h, self.table_area_bottom() - a.y)
         s = self.stock()
         if s is not None:
             cut = round(s.x + self.card_w(s.h) / 2 + 30 - a.x)
@@ -274,7 +296,7 @@ class TableLayout:
         players' cards overlap a little; with three or four they lie in a cross that leaves
         every card whole (the partner's play is seen as well as the opponents')."""
         side = self.side(seat)
-        cx, cy = TABLE_AREA.centerx + 40, TABLE_AREA.centery
+        cx, cy = TABLE_AREA.centerx + 40, self.felt_y
         h = self.table_h
         if self.players == 2:
             off = {"bottom": (22, 52, 5.0), "top": (-22, -52, -4.0)}[side]
@@ -343,5 +365,5 @@ class TableLayout:
         return out
 
 
-__all__ = ["TableLayout", "Place", "CANVAS", "SAFE", "HAND_AREA", "TABLE_AREA", "STATUS_POS", "SCORE_RECT",
+__all__ = ["CARD_SCALES", "TableLayout", "Place", "CANVAS", "SAFE", "HAND_AREA", "TABLE_AREA", "STATUS_POS", "SCORE_RECT",
            "MENU_RECT", "TOP_STRIP", "LIFT"]

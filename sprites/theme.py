@@ -54,9 +54,29 @@ FACES = {
 
 
 # ------------------------------------------------------------------ fonts and text
-@cache
+#: The text size (Settings, issue 32): every font is this much larger; fit() still keeps text in its box.
+TEXT_SCALE = [1.0]
+TEXT_SCALES = {"normal": 1.0, "large": 1.15, "xlarge": 1.3}
+
+
+def set_text_scale(scale: float) -> None:
+    if scale != TEXT_SCALE[0]:
+        TEXT_SCALE[0] = scale
+        _TEXT_CACHE.clear()
+
+
+def unscaled_width(s: str, face: str, size: int) -> int:
+    """``s``'s width at the usual text size (what a layout was made for)."""
+    return _font(face, size).size(s)[0]
+
+
 def font(face: str, size: int) -> pygame.font.Font:
-    """A shipped font (never a system one, so every machine looks the same)."""
+    """A shipped font (never a system one, so every machine looks the same), at the text size."""
+    return _font(face, max(6, round(size * TEXT_SCALE[0])))
+
+
+@cache
+def _font(face: str, size: int) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
     return pygame.font.Font(str(FONT_DIR / FACES.get(face, FACES["sans"])), size)
@@ -423,12 +443,21 @@ def rim(size: tuple[int, int] = CANVAS_SIZE, width: int = RIM) -> pygame.Surface
     return surf
 
 
+#: The high-contrast table (clear suits, issue 32): a plain dark felt behind the light cards.
+HIGH_CONTRAST = [False]
+HIGH_CONTRAST_FELT = (6, 14, 10)
+
+
 def table_background(size: tuple[int, int] = CANVAS_SIZE, with_rim: bool = True) -> pygame.Surface:
     """Felt plus rim as one opaque surface: one blit per frame."""
-    key = ("table", size, with_rim)
+    key = ("table", size, with_rim, HIGH_CONTRAST[0])
     if key in _BG_CACHE:
         return _BG_CACHE[key]
-    surf = felt(size).copy()
+    if HIGH_CONTRAST[0]:
+        surf = pygame.Surface(size).convert() if pygame.display.get_surface() else pygame.Surface(size)
+        surf.fill(HIGH_CONTRAST_FELT)
+    else:
+        surf = felt(size).copy()
     if with_rim:
         surf.blit(rim(size), (0, 0))
     _BG_CACHE[key] = surf

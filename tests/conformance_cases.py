@@ -125,6 +125,9 @@ def cards_by_field(obj: Any) -> dict[str, list[Card]]:
     return {f.name: cards_in(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
 
 
+_SEQUENCES = (list, tuple, set, frozenset)
+
+
 def _walk(value: Any, out: list[Card], seen: set[int]) -> None:
     if isinstance(value, Card):
         out.append(value)
@@ -134,7 +137,14 @@ def _walk(value: Any, out: list[Card], seen: set[int]) -> None:
     if id(value) in seen:
         return
     seen.add(id(value))
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _SEQUENCES:  # the common case first (the ABC check below is slow)
+        for v in value:
+            if type(v) is Card:
+                out.append(v)
+            else:
+                _walk(v, out, seen)
+    elif isinstance(value, Mapping):
         for k, v in value.items():
             _walk(k, out, seen)
             _walk(v, out, seen)

@@ -87,6 +87,24 @@ def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
                           timeout=120, env=env, cwd=str(ROOT))
 
 
+def _run_here(args: list[str], data: Path | None, home: Path, monkeypatch, capfd) -> subprocess.CompletedProcess:
+    """``main.main(args)`` in this process, with the environment ``_run`` would give it: the
+    same entry function and the same one-line output, without a Python and pygame start per
+    case. The real program keeps a few cases of each path (the ``..._through_main_py`` tests)."""
+    import main as entry
+
+    if data is not None:
+        monkeypatch.setenv("CARDAVIA_DATA", str(data))
+    monkeypatch.setenv("CARDAVIA_HOME", str(home))
+    capfd.readouterr()
+    try:
+        code = entry.main(list(args))
+    except SystemExit as e:  # argparse's way out: the interpreter turns it into the exit code
+        code = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
+    out, err = capfd.readouterr()
+    return subprocess.CompletedProcess(["main.py", *args], code, out, err)
+
+
 def _data_folder(tmp_path: Path, rules: str | bytes) -> Path:
     data = tmp_path / "data"
     data.mkdir()
@@ -113,17 +131,34 @@ def test_there_are_ten_or_more_kinds_of_corruption():
     assert len(set(map(str, CORRUPTIONS.values()))) == len(CORRUPTIONS)  # all different
 
 
-@pytest.mark.parametrize("kind", sorted(CORRUPTIONS))
-@pytest.mark.parametrize("command", [[], ["simulate", "--game", "scopa", "--quiet"]], ids=["window", "simulate"])
-def test_broken_rules_yaml_exits_2_with_one_line(tmp_path, kind, command):
-    data = _data_folder(tmp_path, CORRUPTIONS[kind])
-    with pytest.raises(ConfigError):
-        load_config(data / "rules.yaml")
-    r = _run(command, _env(data, tmp_path / "home"))
+RULES_COMMANDS = pytest.mark.parametrize("command", [[], ["simulate", "--game", "scopa", "--quiet"]],
+                                         ids=["window", "simulate"])
+#: The corruptions also fed to a real ``python main.py``: where the interpreter's own limits
+#: (its recursion limit, its memory) would show, and damaged encoding.
+THROUGH_MAIN_PY = ("nested_100000_deep", "alias_bomb_with_an_error", "not_utf8")
+
+
+def _check_broken_rules(r: subprocess.CompletedProcess, tmp_path: Path) -> None:
     assert r.returncode == 2, (r.stdout, r.stderr)
     line = _one_clear_line(r)
     assert "rules.yaml" in line
     assert not (tmp_path / "home" / "match.json").exists()
+
+
+@pytest.mark.parametrize("kind", sorted(CORRUPTIONS))
+@RULES_COMMANDS
+def test_broken_rules_yaml_exits_2_with_one_line(tmp_path, kind, command, monkeypatch, capfd):
+    data = _data_folder(tmp_path, CORRUPTIONS[kind])
+    with pytest.raises(ConfigError):
+        load_config(data / "rules.yaml")
+    _check_broken_rules(_run_here(command, data, tmp_path / "home", monkeypatch, capfd), tmp_path)
+
+
+@pytest.mark.parametrize("kind", THROUGH_MAIN_PY)
+@RULES_COMMANDS
+def test_broken_rules_yaml_through_main_py_exits_2_with_one_line(tmp_path, kind, command):
+    data = _data_folder(tmp_path, CORRUPTIONS[kind])
+    _check_broken_rules(_run(command, _env(data, tmp_path / "home")), tmp_path)
 
 
 @pytest.mark.parametrize("command", [[], ["simulate", "--game", "scopa"], ["verify", "x.jsonl"]],
@@ -150,11 +185,21 @@ def test_a_missing_data_folder_exits_2_naming_it(tmp_path, command):
     (["simulate", "--game", "scopa", "--frobnicate"], "unrecognized arguments"),
     (["verify"], "required"),
 ])
-def test_unknown_arguments_exit_2_with_one_line(tmp_path, args, fragment):
-    r = _run(args, _env(None, tmp_path / "home"))
+def test_unknown_arguments_exit_2_with_one_line(tmp_path, args, fragment, monkeypatch, capfd):
+    r = _run_here(args, None, tmp_path / "home", monkeypatch, capfd)
     assert r.returncode == 2, (r.stdout, r.stderr)
     line = _one_clear_line(r)
     assert fragment in line
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--frobnicate"], "unknown option --frobnicate"),
+    (["simulate", "--game", "scopa", "--frobnicate"], "unrecognized arguments"),
+], ids=["window", "simulate"])
+def test_unknown_arguments_through_main_py_exit_2_with_one_line(tmp_path, args, fragment):
+    r = _run(args, _env(None, tmp_path / "home"))
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert fragment in _one_clear_line(r)
 
 
 # ---------------------------------------------------------------------- verify
@@ -457,12 +502,11 @@ LOCALE_DAMAGE = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(LOCALE_DAMAGE))
-def test_a_hostile_locale_is_refused_in_one_line_and_the_window_still_draws(tmp_path, kind):
+def _check_hostile_locale(tmp_path: Path, kind: str, run) -> None:
     change, fragment = LOCALE_DAMAGE[kind]
     data = _locale_folder(tmp_path, change)
     shot = tmp_path / "menu.png"
-    r = _run(["--screenshot", str(shot)], _env(data, tmp_path / "home"))  # the run's timeout catches a hang
+    r = run(["--screenshot", str(shot)], data)
     assert r.returncode == 0 and shot.exists(), r.stderr
     assert "Traceback" not in r.stderr and "zero width" not in r.stderr
     said = [ln for ln in r.stderr.splitlines() if ln.startswith("cardavia:")]
@@ -470,6 +514,18 @@ def test_a_hostile_locale_is_refused_in_one_line_and_the_window_still_draws(tmp_
         assert said == []
     else:
         assert len(said) == 1 and "en.yaml" in said[0] and fragment in said[0], said
+
+
+@pytest.mark.parametrize("kind", sorted(LOCALE_DAMAGE))
+def test_a_hostile_locale_is_refused_in_one_line_and_the_window_still_draws(tmp_path, kind, monkeypatch, capfd):
+    _check_hostile_locale(tmp_path, kind,
+                          lambda args, data: _run_here(args, data, tmp_path / "home", monkeypatch, capfd))
+
+
+@pytest.mark.parametrize("kind", ["nested_100000_deep", "zero_width_message"])
+def test_a_hostile_locale_through_main_py_is_refused_in_one_line_and_the_window_still_draws(tmp_path, kind):
+    # The run's timeout catches a hang.
+    _check_hostile_locale(tmp_path, kind, lambda args, data: _run(args, _env(data, tmp_path / "home")))
 
 
 def _every_scene_drawn(app) -> list[str]:

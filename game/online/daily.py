@@ -70,6 +70,7 @@ class DailyBoard:
         data.setdefault("secrets", {})
         data.setdefault("plays", {})
         data.setdefault("par", {})
+        data.setdefault("begun", {})
         return data
 
     def _save(self, day: str, data: dict[str, Any]) -> None:
@@ -105,6 +106,18 @@ class DailyBoard:
 
     def played(self, day: str, game: str, preset: str, name: str) -> bool:
         return name.casefold() in self._load(day)["plays"].get(key_of(game, preset), {})
+
+    def begin(self, day: str, game: str, preset: str, name: str) -> None:
+        """Note that ``name`` has been dealt the day's cards, or raise DailyRefusal
+        ``played`` when that name has been dealt them already: a deal begun and left is the
+        day's play, else a player could look at the cards, leave and be dealt them again."""
+        k, who = key_of(game, preset), name.casefold()
+        with self._lock:
+            data = self._load(day)
+            if who in data["plays"].get(k, {}) or who in data["begun"].get(k, []):
+                raise DailyRefusal("played", f"{name} has already been dealt the {day} deal")
+            data["begun"].setdefault(k, []).append(who)
+            self._save(day, data)
 
     def par_of(self, day: str, deal: Deal, preset: str) -> float:
         """The day's par (worked out once, then kept with the day)."""

@@ -98,7 +98,7 @@ class Lobby:
         the other seats. Refused when the player has played today's deal already."""
         import datetime as dt
 
-        from game.online.daily import PLAYER_SEAT
+        from game.online.daily import PLAYER_SEAT, DailyRefusal
         from game.par import PAR_OPPONENT
 
         board = self.play.daily_board
@@ -113,8 +113,10 @@ class Lobby:
         except ValueError as e:
             raise Refusal("config", str(e)) from None
         name = conn.name or ""
-        if board.played(day, deal.game, word, name):
-            raise Refusal("played", f"{name} has already played today's {deal.game} deal")
+        try:
+            board.begin(day, deal.game, word, name)  # a deal begun counts as the day's play
+        except DailyRefusal as e:
+            raise Refusal("played", f"{name} has already played today's {deal.game} deal") from e
         seats = [Seat("friend") if i == PLAYER_SEAT else Seat("ai", level=PAR_OPPONENT) for i in range(rules.players)]
         code = P.new_code()
         while code in self.tables or self.store.exists(code):

@@ -156,6 +156,20 @@ class ResultsScene(UIScene):
                              one_deal=self.single_deal, names=self.table_names())
 
     # ------------------------------------------------------------------ layout
+    def speech_opening(self) -> list[str]:
+        """What a screen reader is told as the results open (scenes.speak): the verdict, the
+        deal's headline, each row with every side's value, the notes."""
+        m = self.model()
+        lines = [self.verdict()[0]] if self.over else []
+        if m.headline:
+            lines.append(m.headline)
+        for row in m.rows:
+            cells = [" ".join(x for x in (col, c.text, f"+{c.points}" if c.points else "") if x)
+                     for col, c in zip(m.columns, row.cells) if c.text or c.points]
+            if cells:
+                lines.append(f"{row.label}: " + ", ".join(cells))
+        return lines + list(m.notes)
+
     @property
     def single_deal(self) -> bool:
         """One deal: the single-deal house rule, a daily deal, a duplicate half."""

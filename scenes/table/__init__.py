@@ -20,6 +20,8 @@ and through it the rules. It is built in parts:
   the captions, the log; no pygame), :mod:`~scenes.table.story` (the keys L, T, S, the pile
   clicks, a finished trick's click), the panels :mod:`~scenes.table.overlays` (the play
   log, the last trick or capture, your pile) and :mod:`~scenes.table.sheet` (the score sheet).
+- :mod:`~scenes.table.reading` — the table read aloud: the reading keys (A, D, F, V, W, E,
+  I, O, ↑/↓, F1), the lines a screen reader gets as the table opens, the focus in words.
 - :mod:`~scenes.table.view` — the seams: the read-only :class:`~scenes.table.view.TableView`
   the views get, the hosts the controller and the motion call up into, the names in words.
 - :mod:`~scenes.table.scene` — the scene that holds them and maps keys and clicks;

@@ -11,7 +11,7 @@ from typing import Any
 import pygame
 
 from scenes.table.board import card_rect
-from scenes.table.hud import CAPTION_BOTTOM
+from scenes.table.hud import CAPTION_BOTTOM, caption_bottom
 from scenes.table.view import ChoiceState, TableView
 from sprites import theme
 from sprites.table_draw import outline
@@ -41,22 +41,22 @@ def draw(surface: pygame.Surface, v: TableView) -> None:
             mark(surface, v, sg.action)
         return
     if c.confirming is not None:
-        line(surface, v.t(f"confirm.{c.confirming}"), theme.BRASS)
+        line(surface, v.t(f"confirm.{c.confirming}"), theme.BRASS, caption_bottom(v))
         return
     sg = c.current_suggestion()
     if sg is not None:
         mark(surface, v, sg.action)
-        line(surface, suggestion_line(v, sg), SUGGEST)
+        line(surface, suggestion_line(v, sg), SUGGEST, caption_bottom(v))
     elif c.suggesting:
-        line(surface, v.t("suggest.thinking"), SUGGEST)
+        line(surface, v.t("suggest.thinking"), SUGGEST, caption_bottom(v))
 
 
-def line(surface: pygame.Surface, text: str, color: tuple[int, int, int]) -> pygame.Rect:
+def line(surface: pygame.Surface, text: str, color: tuple[int, int, int], bottom: int = CAPTION_BOTTOM) -> pygame.Rect:
     """The help's words in a pill (LINES at most) just above the status line."""
     lines = theme.wrap(text, "sans_bold", SIZE, WIDTH - 36, max_lines=LINES)
     w = max(theme.text_width(ln, "sans_bold", SIZE) for ln in lines) + 36
     r = pygame.Rect(0, 0, w, 10 + 20 * len(lines))
-    r.midbottom = (640, CAPTION_BOTTOM)
+    r.midbottom = (640, bottom)
     layer = pygame.Surface(r.size, pygame.SRCALPHA)
     layer.blit(theme.rounded(r.size, 12, (6, 20, 13, 225), 1, (*color, 235)), (0, 0))
     for i, ln in enumerate(lines):

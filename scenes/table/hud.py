@@ -199,11 +199,11 @@ def draw_status(surface: pygame.Surface, v: TableView) -> None:
         img = theme.text(text, "sans_bold", 15, theme.CREAM, shadow=1)
         w = img.get_width() + 36
         r = pygame.Rect(0, 0, w, 28)
-        r.center = TL.STATUS_POS
+        r.center = v.layout.status_pos
         surface.blit(theme.rounded(r.size, 14, (8, 24, 16, 170), 1, (*theme.BRASS_DARK, 200)), r)
         surface.blit(img, img.get_rect(center=(r.centerx, r.centery + 1)))
     if sub and v.choice.selected is None:
-        theme.blit_text(surface, sub, (640, TL.STATUS_POS[1] - 17), "sans", 12, theme.CREAM_FAINT,
+        theme.blit_text(surface, sub, (640, v.layout.status_pos[1] - 17), "sans", 12, theme.CREAM_FAINT,
                         anchor="midbottom")
 
 
@@ -217,6 +217,11 @@ CAPTION_SIZE = 15
 CAPTION_W = 820
 #: The caption's bottom edge: just above the status line (and its key hints).
 CAPTION_BOTTOM = 466
+
+
+def caption_bottom(v: TableView) -> int:
+    """The caption's bottom edge on this table (larger cards raise the status line)."""
+    return CAPTION_BOTTOM - (TL.STATUS_POS[1] - round(getattr(v.layout, "status_pos", TL.STATUS_POS)[1]))
 
 
 def draw_caption(surface: pygame.Surface, v: TableView) -> None:
@@ -233,7 +238,7 @@ def draw_caption(surface: pygame.Surface, v: TableView) -> None:
     w = max(theme.text_width(ln, "sans_bold", CAPTION_SIZE) for ln in lines) + 36
     h = 10 + 20 * len(lines)
     r = pygame.Rect(0, 0, w, h)
-    r.midbottom = (640, CAPTION_BOTTOM)
+    r.midbottom = (640, caption_bottom(v))
     layer = pygame.Surface(r.size, pygame.SRCALPHA)
     layer.blit(theme.rounded(r.size, 12, (6, 20, 13, 200), 1, (*theme.BRASS_DARK, 220)), (0, 0))
     for i, ln in enumerate(lines):
@@ -278,4 +283,4 @@ def draw_final(surface: pygame.Surface, v: TableView) -> None:
 
 
 __all__ = ["draw_hud", "score_caption", "score_rows", "draw_status", "final_buttons", "draw_final", "team_color",
-           "draw_caption", "caption_lines", "tally_points"]
+           "draw_caption", "caption_lines", "tally_points", "caption_bottom"]

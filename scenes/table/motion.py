@@ -37,6 +37,7 @@ HOLD_OWN_CAPTURE = 0.45
 HOLD_TRICK = 0.75        # a complete trick stays ("briefly"), or 1.5 s, or until a click
 HOLD_TRICK_TIMED = 1.5
 HOLD_DEAL_END = 0.6
+VOICE_WAIT = 6.0         # the longest an event waits for the voice to finish the last lines
 CAPTION_FRESH = 6.0      # then a caption dims (it stays until the next one)
 
 Step = Callable[[], float]
@@ -79,6 +80,7 @@ class TableMotion:
         self.caption_age = 0.0
         self.acting: int | None = None
         self.trick_shown = self.waiting = False
+        self.voice_wait = 0.0
 
     @property
     def viewer(self) -> int:
@@ -139,9 +141,24 @@ class TableMotion:
                 continue
             if not self.queue:
                 return
+            if self.waiting_for_voice(dt):
+                return
             ev = self.queue.popleft()
             cues = self.cues.popleft() if self.cues else []
             self.expand(ev, cues)
+
+    def waiting_for_voice(self, dt: float) -> bool:
+        """The next event waits while the voice is still telling the last ones (a player who
+        listens would otherwise hear the table minutes behind), at most VOICE_WAIT seconds."""
+        speech = getattr(self.app, "speech", None)
+        if self.ff or speech is None or not speech.busy():
+            self.voice_wait = 0.0
+            return False
+        self.voice_wait += dt
+        if self.voice_wait > VOICE_WAIT:
+            self.voice_wait = 0.0
+            return False
+        return True
 
     # ------------------------------------------------------------------ sound and call-outs
     def play_cues(self, cues: list[str]) -> None:
@@ -178,6 +195,12 @@ class TableMotion:
         if line is not None and not self.ff:
             # The words come up as the event's first step starts (its card leaves the hand).
             def announce() -> float:
+                say = getattr(self.app, "say", None)
+                # The screen reader hears what the felt shows, and your own draws; another
+                # seat's hidden draw ("North draws a card") only costs the listener time.
+                hidden_draw = line.kind == "draw" and line.seat != self.viewer and not line.caption
+                if say is not None and not hidden_draw:
+                    say(line.caption or line.text)
                 if line.caption:
                     self.caption, self.caption_age = line.caption, 0.0
                     self.acting = line.seat

@@ -7,7 +7,8 @@ Enter takes the highlighted one (or click table cards to build the set); P place
 cancels), X exchanges the trump card, R toggles "declare the marriage" (games with those
 decisions); G suggests a move; Ctrl+Z takes back your last move; H toggles hints; Esc pauses.
 L opens the play log, T the last trick or capture, S the score sheet; a finished trick waits
-for any click or key (Settings). The mouse: a click chooses a card, a second click on it
+for any click or key (Settings). Reading aloud (scenes.table.reading): A, D, F, V, W, E, I,
+O, ↑/↓ and F1. The mouse: a click chooses a card, a second click on it
 plays it; a click on your pile shows your cards, on another pile what it took last.
 """
 from __future__ import annotations
@@ -26,6 +27,7 @@ from scenes.table.controller import TableController
 from scenes.table.model import TableModel, new_model
 from scenes.table.motion import TableMotion
 from scenes.table.online import OnlineTable, fixed_names
+from scenes.table.reading import TableReader
 from scenes.table.story import TableStory
 from scenes.table.view import TableNames, TableView
 from sprites import table_layout as TL
@@ -86,7 +88,7 @@ class TableScene(Scene):
         self.human_team = self.rules.team_of(self.human)
         self.teams = self.rules.teams
         self.capture_game = self.rules.is_capture_game
-        self.layout = TableLayout(self.players, self.deck.aspect, self.rules, self.human)
+        self.layout = self._new_layout()
         # Online, every seat by the same name on every screen (the computer's by number).
         self.names = TableNames(app, self.rules, self.human, session,
                                 fix=lambda given: fixed_names(session, app.t, given))
@@ -106,7 +108,19 @@ class TableScene(Scene):
             self.ui, self.view, self.controller, self.open_pause, self.online.toggle_menu)
         self.online.buttons = self.buttons
         self.story = TableStory(self, self.ui)  # L, T, S, the piles, a finished trick's click
+        self.reader = TableReader(self)  # the reading keys, the words for a screen reader
         self._load(fresh, preselect)
+
+    def _new_layout(self) -> TableLayout:
+        size = getattr(self.app.settings, "card_size", "normal")
+        return TableLayout(self.players, self.deck.aspect, self.rules, self.human, card_size=size)
+
+    def _follow_card_size(self) -> None:
+        """The card size changed in Settings: lay the table out again, the cards fly there."""
+        if getattr(self.app.settings, "card_size", "normal") == self.layout.card_size:
+            return
+        self.layout = self.motion.layout = self.online.layout = self._new_layout()
+        self.motion.relayout()
 
     def _new_motion(self) -> TableMotion:
         return TableMotion(self.model, self.layout, self.rules, self.names, self.app, self.controller, ANIMATE)
@@ -174,6 +188,7 @@ class TableScene(Scene):
         """The controller's refusal: a banner over the hand, and a click."""
         self.refusal = (text, tween.Tween(0.0, 1.0, 3.2, lambda x: x))
         self.app.sound("click")
+        self.app.say(text, interrupt=True)
 
     def accepted(self) -> None:
         self.refusal = None
@@ -199,6 +214,7 @@ class TableScene(Scene):
 
     # ================================================================== the loop
     def update(self, dt: float) -> None:
+        self._follow_card_size()
         self.time += dt
         self.ui.update(dt)
         self.motion.advance(dt)
@@ -222,6 +238,14 @@ class TableScene(Scene):
             motion.summary = None if left <= 0 else (text, left)
         self.online.update(dt)
         self.controller.tick()
+        self.reader.update()
+
+    # ---- what a screen reader is told (scenes.speak)
+    def speech_opening(self) -> list[str]:
+        return self.reader.opening()
+
+    def speech_focus(self) -> str:
+        return self.reader.focus()
 
     def _active_seat(self) -> int | None:
         if self.session.over or self.controller.final_panel:
@@ -251,6 +275,8 @@ class TableScene(Scene):
         self.app.open_scene("pause", table=self)
 
     def handle(self, event: pygame.event.Event) -> None:
+        if self.reader.handle(event):  # A, D, F, V, W, E, I, O, ↑/↓, F1: read aloud
+            return
         if self.online.handle(event):  # Q: quick messages (also "Good game" once it is over)
             return
         if self.controller.final_panel:
@@ -374,8 +400,9 @@ class TableScene(Scene):
     # ================================================================== drawing
     def _painter(self) -> CardPainter:
         lang = self.app.language
-        if self.painter is None or self.painter.lang != lang:
-            self.painter = CardPainter(card_art(self.deck), self.deck.aspect, lang)
+        art = card_art(self.deck)  # a new one when the clear suits are switched
+        if self.painter is None or self.painter.lang != lang or self.painter.art is not art:
+            self.painter = CardPainter(art, self.deck.aspect, lang)
         return self.painter
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 from game import cli
 from game.ai import levels
 from game.ai.bots import bot_names, make_bot
+from game.ai.hooks import hooks_module
 from game.ai.search import OBVIOUS, SearchBot, load_hooks, solve_exact
 from game.cards import card, cards
 from game.games.scopa.ai import determinize
 from game.games.scopa.rules import ScopaState
 from game.rules.base import Action
-from game.rulesets import make_rules
+from game.rulesets import game_ids, make_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -259,9 +260,16 @@ def test_levels_are_registered():
 
 @pytest.fixture
 def quick_levels(monkeypatch):
-    """The levels with small budgets, so whole matches run in seconds (the code path is the same)."""
-    for cls, n in ((levels.EasyBot, 20), (levels.NormalBot, 40), (levels.HardBot, 60)):
-        monkeypatch.setattr(cls, "ITERATIONS", n)
+    """The levels with small budgets, so whole matches run in seconds (the code path is the same).
+    A game's own budget for a level (``LEVELS`` in its AI module: Scopa's normal 200, Cìcera's
+    300) comes before the level's, so it is cut too."""
+    quick = {"easy": 20, "normal": 40, "hard": 60}
+    for cls in (levels.EasyBot, levels.NormalBot, levels.HardBot):
+        monkeypatch.setattr(cls, "ITERATIONS", quick[cls.name])
+    for gid in game_ids():
+        for level, own in getattr(hooks_module(gid), "LEVELS", {}).items():
+            if "iterations" in own:
+                monkeypatch.setitem(own, "iterations", quick[level])
 
 
 @pytest.mark.parametrize("game,players,bots", [

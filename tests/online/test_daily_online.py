@@ -98,6 +98,24 @@ def _ints(value) -> set[int]:
     return set()
 
 
+def test_a_deal_begun_and_left_is_the_days_play(tmp_path):
+    """Dealt once per name: a player who leaves the day's table is not dealt its cards again
+    (they would know them), under another case of the name either; another name may play."""
+    board = DailyBoard(tmp_path)
+    board.begin(DAY, "briscola", "standard", "Anna")
+    with pytest.raises(DailyRefusal) as e:
+        board.begin(DAY, "briscola", "standard", "ANNA")
+    assert e.value.code == "played"
+    board.begin(DAY, "briscola", "standard", "Bert")
+    board.begin(DAY, "tressette", "standard", "Anna")  # another game's deal
+    # Kept with the day: a restarted server remembers.
+    with pytest.raises(DailyRefusal):
+        DailyBoard(tmp_path).begin(DAY, "briscola", "standard", "anna")
+    # Begun is not finished: the play is still taken once.
+    deal, _ = board.rules_deal(DAY, "briscola", None)
+    assert board.accept(DAY, "briscola", None, "Anna", played(deal), 30.0)["name"] == "Anna"
+
+
 def test_a_daily_deal_on_the_server_end_to_end(tmp_path):
     handle = start_server_in_thread("127.0.0.1", 0, tmp_path, workers=1)
     try:
@@ -105,6 +123,11 @@ def test_a_daily_deal_on_the_server_end_to_end(tmp_path):
         created = host.request({"type": "daily", "game": "briscola", "preset": None}, "created")
         info = host.expect("daily_info")
         assert info["seed"] is None and info["nonce"] is None and info["date"] == DAY
+        # Asked again before playing (a second window, or after looking at the cards): refused.
+        again = Client(handle.url, "anna")
+        again.send({"type": "daily", "game": "briscola", "preset": None})
+        assert again.expect("error")["code"] == "played"
+        again.close()
         player = Player(handle.url, created["code"], created["tokens"]["0"], "Anna", seed=3).start()
         player.join(120)
         result = host.expect("daily_result", timeout=60)

@@ -1,0 +1,98 @@
+"""The Accessibility page (issue 32), opened from Settings: speech (off, on, screen reader
+only), clear suits, the card size and the text size. Every change applies at once and is
+saved; every control says its name and its value to a screen reader (``spoken``)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from game.settings import CARD_SIZES, SPEECH_MODES, TEXT_SIZES
+from scenes.scene import UIScene
+from sprites import theme
+from sprites.tween import Tween, ease_out_cubic
+from sprites.widgets import Button, Choice, toggle
+
+PANEL = pygame.Rect(290, 40, 700, 640)
+LABEL_X = PANEL.x + 44
+CONTROL_X = PANEL.x + 300
+CONTROL_W = 356
+ROW_H = 64
+
+
+class AccessibilityScene(UIScene):
+    is_overlay = True
+
+    def build(self) -> None:
+        app = self.app
+        self.appear = Tween(0.0, 1.0, 0.26, ease_out_cubic)
+        self.rows: list[tuple[str, int]] = []
+        y = PANEL.y + 128
+
+        def row(key: str) -> pygame.Rect:
+            nonlocal y
+            self.rows.append((key, y))
+            r = pygame.Rect(CONTROL_X, y - 18, CONTROL_W, 36)
+            y += ROW_H
+            return r
+
+        def add(widget: Any, key: str) -> None:
+            widget.spoken = self.label(key)  # the row's label, which the panel draws beside it
+            self.ui.add(widget)
+
+        add(Choice(row("access.speech"), None, [(m, self.label(f"access.speech_{m}")) for m in SPEECH_MODES],
+                   lambda: app.settings.speech, lambda v: app.set_setting("speech", v), compact=True,
+                   name="speech"), "access.speech")
+        add(toggle(row("access.clear_suits"), None, lambda: app.settings.clear_suits,
+                   lambda v: app.set_setting("clear_suits", v), self.label("common.on"), self.label("common.off"),
+                   name="clear_suits"), "access.clear_suits")
+        add(Choice(row("access.card_size"), None, [(s, self.label(f"access.size_{s}")) for s in CARD_SIZES],
+                   lambda: app.settings.card_size, lambda v: app.set_setting("card_size", v), compact=True,
+                   name="card_size"), "access.card_size")
+        add(Choice(row("access.text_size"), None, [(s, self.label(f"access.size_{s}")) for s in TEXT_SIZES],
+                   lambda: app.settings.text_size, lambda v: app.set_setting("text_size", v), compact=True,
+                   name="text_size"), "access.text_size")
+        self.done = self.ui.add(Button((PANEL.centerx - 125, PANEL.bottom - 78, 250, 46), self.label("common.done"),
+                                       self.back, style="primary", name="done"))
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not PANEL.collidepoint(event.pos):
+            self.back()
+            return
+        super().handle(event)
+
+    def back(self) -> None:
+        self.app.save_settings()
+        super().back()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.appear.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        a = float(self.appear.value_at(self.alpha))
+        dim = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        dim.fill((4, 12, 8, int(150 * a)))
+        surface.blit(dim, (0, 0))
+        surface.blit(theme.shadow(PANEL.size, 16, 12, 170), (PANEL.x - 12, PANEL.y - 6))
+        surface.blit(theme.panel(PANEL.size, 18, (10, 30, 21, 255), theme.BRASS), PANEL)
+        theme.heading(surface, self.t("access.title"), (PANEL.centerx, PANEL.y + 26), 30, anchor="midtop")
+        surface.blit(theme.ornament(300), (PANEL.centerx - 150, PANEL.y + 72))
+        for key, y in self.rows:
+            lab = self.t(key)
+            size = theme.fit(lab, "sans_bold", 17, CONTROL_X - LABEL_X - 16, 11)
+            theme.blit_text(surface, lab, (LABEL_X, y), "sans_bold", size, theme.CREAM, anchor="midleft")
+        ny = self.rows[-1][1] + 36
+        # The notes, then the table's reading keys (the key help, also F1 at the table).
+        for key, lines in (("access.speech_note", 2), ("access.suits_note", 2), ("access.keys_table", 4)):
+            for line in theme.wrap(self.t(key), "sans", 13, PANEL.w - 88, max_lines=lines):
+                theme.blit_text(surface, line, (LABEL_X, ny), "sans", 13, theme.CREAM_FAINT, anchor="topleft")
+                ny += 18
+            ny += 4
+        theme.blit_text(surface, self.t("access.hint"), (PANEL.centerx, PANEL.bottom - 14), "sans", 12,
+                        theme.CREAM_FAINT, anchor="midbottom")
+        self.ui.draw(surface)
+
+
+def create(app: Any, **params: Any) -> AccessibilityScene:
+    return AccessibilityScene(app)

@@ -1,0 +1,114 @@
+"""Every screen reached and left by keys alone (issue 32): from the menu, Tab to each control
+and Enter, a level deeper from every screen that opens, and Esc back; each screen says its
+name to a screen reader as it opens (the speech log)."""
+from __future__ import annotations
+
+import pygame
+
+from game.speech import Speech
+from scenes.app import TICK
+from tests.scenes.test_table import key, make_app
+
+#: Controls that end something rather than open a screen: left alone by the walk.
+WAYS_BACK = {"back", "done", "menu", "close", "cancel"}
+LEAVE_ALONE = {"quit", "reset", "discard", "new", "connect", "start"}
+
+
+def settle(app, n: int = 4) -> None:
+    for _ in range(n):
+        app.update(TICK)
+
+
+def focusable(scene) -> list:
+    """The controls that can be pressed (choosers and sliders change a value, open nothing)."""
+    ui = getattr(scene, "ui", None)
+    if ui is None:
+        return []
+    return [w for w in ui.widgets if w.can_focus() and w.enabled and not hasattr(w, "options") and not hasattr(w, "fmt")]
+
+
+def press_widget(app, scene, widget) -> bool:
+    """Tab until ``widget`` has the focus (the keys a person presses), then Enter; False when
+    Tab never reaches it (a screen whose Tab has a job of its own: its Esc is the way back)."""
+    for _ in range(len(scene.ui.widgets) + 1):
+        if scene.ui.focused is widget:
+            break
+        key(app, pygame.K_TAB)
+    if scene.ui.focused is not widget:
+        return False
+    key(app, pygame.K_RETURN)
+    settle(app)
+    return True
+
+
+def back_to(app, scene) -> None:
+    """Esc until ``scene`` is the top again (a table's Esc opens its pause; Esc there resumes)."""
+    for _ in range(6):
+        if app.stack.top is scene:
+            return
+        key(app, pygame.K_ESCAPE)
+        settle(app)
+    assert app.stack.top is scene, f"Esc does not lead back from {app.stack.top.name!r}"
+
+
+UNREACHED: list[tuple[str, str]] = []
+
+
+def walk(app, scene, depth: int, seen: set[str]) -> None:
+    widgets = sorted(focusable(scene), key=lambda w: w.name in WAYS_BACK)  # the way back last
+    for w in widgets:
+        if not w.name or w.name.split(":")[0] in LEAVE_ALONE:
+            continue
+        if not press_widget(app, scene, w):
+            UNREACHED.append((scene.name, w.name))
+            continue
+        if scene not in app.stack.scenes:
+            return  # that control was the way back
+        top = app.stack.top
+        if top is not scene and top is not None:
+            seen.add(top.name)
+            if depth > 1:
+                walk(app, top, depth - 1, seen)
+            back_to(app, scene)
+
+
+def test_every_screen_is_reached_and_left_by_keys(tmp_path):
+    log = tmp_path / "speech.txt"
+    app = make_app("en")
+    app.speech = Speech("off", "en", log)
+    app.open_path("menu")
+    settle(app)
+    menu = app.stack.top
+    seen: set[str] = set()
+    walk(app, menu, 2, seen)
+    # The menu's own screens and the ones a level below them.
+    assert {"decks", "rules", "stats", "settings", "accessibility", "online", "replays", "online_host",
+            "online_join", "watch", "learn"} <= seen, seen
+    assert {"games"} <= seen, seen  # Play → a deck → its games
+    # Only a way back is ever out of Tab's reach, and Esc takes it (back_to checked that).
+    assert all(name in WAYS_BACK for _, name in UNREACHED), UNREACHED
+    # Play on by keys: the first deck, its first game, Start: the table; Esc there pauses.
+    key(app, pygame.K_TAB)  # (the walk left the focus somewhere: the Play button by name)
+    menu.ui.focus(menu.play)
+    key(app, pygame.K_RETURN)
+    settle(app)
+    assert app.stack.top.name == "decks"
+    key(app, pygame.K_RETURN)
+    settle(app)
+    assert app.stack.top.name == "games"
+    games = app.stack.top
+    start = next(w for w in focusable(games) if w.name.startswith("start:"))
+    games.ui.focus(start)
+    key(app, pygame.K_RETURN)
+    settle(app, 10)
+    assert app.stack.top.name == "table"
+    key(app, pygame.K_ESCAPE)
+    settle(app)
+    assert app.stack.top.name == "pause"
+    app.speech.close()
+    said = log.read_text(encoding="utf-8").splitlines()
+    for name in ("menu", "decks", "games", "settings", "accessibility", "table", "pause", "rules"):
+        assert app.t(f"access.scene_{name}") in said, name
+    # Every control said in words, none by its internal name.
+    assert not [s for s in said if s.startswith("deck:")]
+    assert any(s.startswith("Piacentine") and "Scopa" in s for s in said)
