@@ -3,6 +3,7 @@
 No arguments open the window. Sub-commands run headless:
   python main.py simulate --game G [--players N] [--deck D] [--matches M] [--seed S] [--bots …] [--out DIR]
   python main.py verify FILE…
+  python main.py analyse RECORD --seat N [--budget B] [--json]   (the coach)
   python main.py daily --game G [--preset P] [--date YYYY-MM-DD] --bot LEVEL [--out DIR]
   python main.py serve [--host H] [--port P] [--data DIR] [--workers N] [--certfile F --keyfile F]
   python main.py online host|join …   (see docs/ONLINE.md)
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-HEADLESS_COMMANDS = ("simulate", "verify", "daily")
+HEADLESS_COMMANDS = ("simulate", "verify", "daily", "analyse")
 #: Sub-commands of game/online/cli.py: the table server and the headless online clients.
 ONLINE_COMMANDS = ("serve", "online")
 

@@ -1,4 +1,5 @@
-"""Headless commands: ``simulate`` (bot-vs-bot matches → records) and ``verify`` (the referee).
+"""Headless commands: ``simulate`` (bot-vs-bot matches → records), ``verify`` (the referee),
+``daily`` and ``analyse`` (the coach: game.coach.cli).
 
 Files written here never replace an existing file without ``--force`` and never write
 through a symbolic link (game.storage.write_bytes: a tempfile-made temporary in the target
@@ -72,6 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--date", help="YYYY-MM-DD (default today)")
     d.add_argument("--bot", required=True, help="the bot in the player's seat (easy, normal, hard, …)")
     d.add_argument("--out", help="folder for the record (default the replays folder)")
+    from game.coach.cli import add_parser as add_analyse
+
+    add_analyse(sub)
     v = sub.add_parser("verify", help="replay records through the rules core")
     v.add_argument("files", nargs="+")
     v.add_argument("--strict", action="store_true", help="also demand this program's own writing conventions")
@@ -284,6 +288,10 @@ def main(argv: list[str]) -> int:
             return simulate(args)
         if args.command == "daily":
             return daily(args)
+        if args.command == "analyse":
+            from game.coach.cli import analyse
+
+            return analyse(args)
         return verify(args)
     except ConfigError as e:
         print(f"cardavia: {e}", file=sys.stderr)

@@ -232,6 +232,7 @@ def _game(ck: _Checker, gid: Any, g: Any, langs, rules_of: RulesOf) -> GameConfi
     scoring = ck.mapping(ck.key(g, "scoring", path), path + ("scoring",))
     _check_schema(ck, rules.scoring_schema, scoring, path + ("scoring",), ranks)
     _check_deals(ck, scoring, path + ("scoring",), deck_cards, tuple(players), rules.hand_capacity)
+    coach = _coach(ck, g["coach"], path + ("coach",)) if "coach" in g else {}
     for k in g:
         if k not in GAME_KEYS:
             ck.fail(path + (k,), f"unknown key {k!r} (known: {', '.join(GAME_KEYS)})")
@@ -245,6 +246,7 @@ def _game(ck: _Checker, gid: Any, g: Any, langs, rules_of: RulesOf) -> GameConfi
         options=MappingProxyType(options),
         scoring=MappingProxyType(scoring),
         constraints=constraints,
+        coach=MappingProxyType(coach),
     )
     presets = _presets(ck, game, g.get("presets", []), path + ("presets",))
     return dataclasses.replace(game, presets=presets)
@@ -252,7 +254,24 @@ def _game(ck: _Checker, gid: Any, g: Any, langs, rules_of: RulesOf) -> GameConfi
 
 #: The keys of a game's entry in rules.yaml, and of one of its options.
 GAME_KEYS: tuple[str, ...] = ("name", "deck_cards", "ranks", "players", "modes", "options", "constraints",
-                              "presets", "scoring")
+                              "presets", "scoring", "coach")
+#: The coach's classes by value lost (game.coach), each key the least loss of its class.
+COACH_KEYS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
+
+
+def _coach(ck: _Checker, raw: Any, path: tuple) -> dict[str, float]:
+    """The coach's thresholds: every class of COACH_KEYS, positive numbers in the game's own
+    points, each above the one before (an inaccuracy costs less than a mistake)."""
+    m = ck.mapping(raw, path)
+    for k in m:
+        if k not in COACH_KEYS:
+            ck.fail(path + (k,), f"unknown key {k!r} (known: {', '.join(COACH_KEYS)})")
+    out = {k: ck.number(ck.key(m, k, path), path + (k,), 0.0, 1000.0) for k in COACH_KEYS}
+    for lower, higher in zip(COACH_KEYS, COACH_KEYS[1:]):
+        if not out[lower] < out[higher]:
+            ck.fail(path + (higher,), f"the {higher} threshold {out[higher]} must be above the {lower} one "
+                                      f"{out[lower]}")
+    return out
 OPTION_KEYS: tuple[str, ...] = ("default", "allowed", "players", "describe", "aliases")
 
 

@@ -10,6 +10,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from game.cards import RANKS, SUITS, Card, build_deck
@@ -175,6 +176,9 @@ class GameConfig:
     constraints: tuple[OptionConstraint, ...] = ()
     #: Named option sets for the game-select screen, in rules.yaml's order.
     presets: tuple[PresetSpec, ...] = ()
+    #: The coach's thresholds (game.coach): the least value lost, in the game's own points,
+    #: that makes a decision an ``inaccuracy``, a ``mistake``, a ``blunder``. Empty: none given.
+    coach: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
 
     def default_options(self) -> dict[str, Any]:
         return {k: spec.default for k, spec in self.options.items()}

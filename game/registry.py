@@ -30,6 +30,7 @@ PARTS: dict[str, str] = {
     "heuristics": "the greedy bot's move values (game.ai.greedy)",
     "solver": "an exact endgame solver the hooks use",
     "results": "the results screen's sentences about a deal: explain(b, t, rules, deal_end, names)",
+    "coach": "the coach's facts and reasons (game.coach.hooks): points per utility, budget, why a move was worse",
 }
 _CLASSES: dict[str, type] = {}
 

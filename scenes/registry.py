@@ -120,6 +120,8 @@ for _name, _module, _parents in (
     ("replays", "scenes.replay.library", ("menu",)),
     ("watch", "scenes.replay.watch", ("menu",)),
     ("save_record", "scenes.replay.prompt", ("menu",)),
+    # The coach (issue 30): one seat's decisions analysed, over the replay viewer.
+    ("coach", "scenes.coach", ("menu",)),
     # Online tables (issue 20): host or join, the two forms, the lobby (the table is "table").
     ("online", "scenes.online.choice", ("menu",)),
     ("online_host", "scenes.online.host", ("menu", "online")),

@@ -56,6 +56,10 @@ class ReplaysScene(UIScene):
                                         name="watch"))
         self.ui.add(Button((PANEL.right - 30 - 250 - 16 - 230, y, 230, 44), self.label("replay.open_file"),
                            self.open_file, size=15, name="open_file"))
+        # The coach (issue 30): the chosen match analysed for the player's seat (seat 1 when the
+        # record does not say who played).
+        self.ui.add(Button((PANEL.x + 220, y, 300, 44), self.coach_label, self.analyse, size=14, name="analyse",
+                           visible=lambda: bool(self.matches)))
         self.ui.focus_index = -1  # the list has the keys until Tab moves to a button
 
     def enter(self) -> None:
@@ -72,6 +76,27 @@ class ReplaysScene(UIScene):
         if 0 <= i < len(self.matches):
             self.selected = i
             self.app.open_scene("replay", record=str(self.matches[i].path))
+
+    def coach_seat(self) -> int:
+        m = self.matches[self.selected] if 0 <= self.selected < len(self.matches) else None
+        return m.human_seat if m is not None and m.human_seat is not None else 0
+
+    def coach_label(self) -> str:
+        m = self.matches[self.selected] if 0 <= self.selected < len(self.matches) else None
+        if m is None or m.human_seat is not None:
+            return self.t("coach.replays.analyse")
+        return self.t("coach.replays.seat", seat=names.seat_name(self.t, 0, None, m.players))
+
+    def analyse(self) -> None:
+        """The coach on the chosen kept match; a record it cannot analyse is said in one line."""
+        if not 0 <= self.selected < len(self.matches):
+            return
+        m = self.matches[self.selected]
+        try:
+            self.app.open_scene("coach", record=str(m.path), seat=self.coach_seat(), levels=[
+                None if s == replays.HUMAN else s for s in m.seats] if m.seats else None)
+        except ValueError as e:
+            self.app.toast(self.t("coach.failed", reason=str(e)))
 
     def open_file(self) -> None:
         self.app.open_scene("save_record", mode="open")

@@ -276,6 +276,16 @@ class ReplayScene(Scene):
         if self.timeline.events:
             self.app.open_scene("save_record", events=list(self.timeline.events[:max(self.timeline.limit, 1)]))
 
+    def open_coach(self) -> None:
+        """C: the coach (issue 30) on this record, for the seat at the bottom."""
+        if self.rules is None or self.live is not None or self.timeline.problem is not None:
+            return
+        try:
+            self.app.open_scene("coach", events=list(self.timeline.events), seat=self.seat, levels=self.levels,
+                                title=self.timeline.name)
+        except ValueError as e:
+            self.app.toast(self.t("coach.failed", reason=str(e)))
+
     def back(self) -> None:
         stack = self.app.stack
         if len(stack) > 1:
@@ -341,6 +351,8 @@ class ReplayScene(Scene):
             self.toggle_hands()
         elif key == pygame.K_TAB:
             self.turn_seat(-1 if mod & pygame.KMOD_SHIFT else 1)
+        elif key == pygame.K_c:
+            self.open_coach()
         elif key in (pygame.K_l, pygame.K_t, pygame.K_s):
             self.open_panel({pygame.K_l: "log", pygame.K_t: "review", pygame.K_s: "sheet"}[key])
 

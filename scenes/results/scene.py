@@ -27,6 +27,7 @@ from typing import Any
 import pygame
 
 from game.rulesets import game_ids
+from scenes.coach import banner as coach_banner
 from scenes.names import game_and_deck, team_names
 from scenes.results import halves as halves_block
 from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, is_one_deal, match_verdict
@@ -180,7 +181,8 @@ class ResultsScene(UIScene):
         top = (22 + 80 + (0 if self.single_deal else 30 + 22) + 22) if self.over else (22 + 46 + 24 + 22)
         notes = sum(len(theme.wrap(n, "serif", 15, PANEL_W - 2 * TABLE_PAD - 20)) for n in m.notes)
         return (top + (34 if m.headline else 0) + (30 if m.bar else 0) + 32 + len(m.rows) * (row_h + 2) + 10
-                + halves_block.height(self.halves()) + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0))
+                + halves_block.height(self.halves()) + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0)
+                + (coach_banner.ROW if coach_banner.offers(self) else 0))
 
     def halves(self) -> Any:
         """A duplicate deal's halves side by side (game.challenge.HalvesTable), else None."""
@@ -229,6 +231,8 @@ class ResultsScene(UIScene):
             self.ui.add(Button((self.rect.centerx + 8, ry, rw, 40), self.label("replay.save_record"),
                                lambda: self.app.open_scene("save_record", session=self.session), size=14,
                                name="save_record"))
+        # The coach's line (issue 30): the deal analysed in the background, "see why".
+        self.coach_line = coach_banner.offer(self, y - (REPLAY_ROW if self.offers_replay else 0) - coach_banner.ROW)
         # Once the match is over Enter opens the score sheet: a stray Enter (the one that
         # ended the last deal, say) must not start a new match (issue 29).
         self.ui.focus(self.sheet_button if self.over else self.primary)

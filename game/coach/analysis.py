@@ -1,0 +1,295 @@
+"""One seat's decisions in a record, each valued by the hard search on what the seat knew.
+
+A record is walked with the rules (``state_from_deal``, ``action_from_record``, ``apply``, as
+the referee does) to every decision of the seat. At each one the hard level's search
+(game.ai.levels.HardBot — the same search, hooks and exact endgame solvers as the hard
+computer) is given **only the seat's view** (``rules.view(state, seat)``: its hand, the
+table, what was played; the other hands and the stock are determinized by the game's own
+hooks, never read), with a fixed budget of iterations and no time cap. Its randomness is
+drawn from the analysis seed, the seat and the decision's number
+(``BaseBot.begin_decision``), so the same record always gives the same analysis, on any
+machine. Where the view fixes the state (the stock gone in Briscola, Schnapsen, Scopa …) the
+game's exact solver gives the values (``method`` "exact").
+
+For the analysis the search visits every legal action (no ``ROOT_TOP_K`` cut), each at least
+a third of its fair share of the budget, so that the played move has a value of its own. The
+best action is the one the search would play (the most visited; an exact solver's best
+value); the value lost is the best's value minus the played one's, in the game's own points
+(the game's ``coach`` part converts the search's utility), never negative. The class comes
+from the game's thresholds in rules.yaml (``coach:``, checked by game.config_check).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.ai.levels import HardBot
+from game.ai.suggest import reason_for
+from game.coach.hooks import Reason, load_coach
+from game.rules.base import Action, GameRules, RecordError
+from game.rulesets import make_rules
+
+#: The classes of a decision, from the best to the worst.
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+#: The classes the coach explains and steps through (worse than "good").
+MISTAKES = ("inaccuracy", "mistake", "blunder")
+#: The analysis seed when none is given (a seed of its own, not the match's).
+COACH_SEED = 1
+#: A loss this small is no loss (equal values, e.g. two exact moves worth the same).
+TIE = 1e-6
+#: The reason a worse move gets when no rule of thumb of the game fits: the values speak.
+VALUES_REASON = "coach.reason.kept_more"
+
+
+class CoachError(ValueError):
+    """A record or a seat the coach cannot analyse (one line, for the command line)."""
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    action: Action
+    #: The action's value for the seat's side, in the game's own points (search mean or exact).
+    points: float
+    #: Search visits (the budget for an exact value; 0 for the only legal move).
+    visits: int
+
+
+@dataclass(frozen=True)
+class Position:
+    """A decision of the seat as the record shows it: what the seat saw and did. ``state`` is
+    the true state (for the tests' checks only: the analysis never reads it)."""
+
+    index: int
+    deal: int
+    seat: int
+    view: Any
+    legal: tuple[Action, ...]
+    played: Action
+    state: Any = field(compare=False, repr=False)
+    #: The record line (0-based) of the decision: the viewer shows the table before it.
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class DecisionAnalysis:
+    #: The decision's index in the match (0-based: ``session.decisions[index]``).
+    index: int
+    deal: int
+    seat: int
+    played: Action
+    best: Action
+    loss: float
+    klass: str
+    values: tuple[MoveValue, ...]
+    #: "forced" (the only legal move), "exact" (the game's solver) or "ismcts" (the search).
+    method: str
+    #: (locale key, params) — why the played move is worse, or why it is good; None: nothing to say.
+    reason: Reason | None
+    cpu: float = field(default=0.0, compare=False)
+    #: The record line (0-based) of the decision (see Position.line).
+    line: int = 0
+
+    @property
+    def number(self) -> int:
+        """The decision's number counted from 1 (what the player reads)."""
+        return self.index + 1
+
+    def value_of(self, action: Action) -> float | None:
+        return next((m.points for m in self.values if m.action == action), None)
+
+
+@dataclass
+class Analysis:
+    game_id: str
+    seat: int
+    budget: int
+    decisions: list[DecisionAnalysis]
+    seconds: float = 0.0
+    cpu: float = 0.0
+    #: False when a stop request cut the analysis short (the decisions so far are kept).
+    complete: bool = True
+
+    @property
+    def mean_loss(self) -> float:
+        return sum(d.loss for d in self.decisions) / len(self.decisions) if self.decisions else 0.0
+
+    def count(self, klass: str) -> int:
+        return sum(1 for d in self.decisions if d.klass == klass)
+
+    @property
+    def mistakes(self) -> list[DecisionAnalysis]:
+        """The decisions worse than good, in the order they were made."""
+        return [d for d in self.decisions if d.klass in MISTAKES]
+
+
+# ---------------------------------------------------------------------- the record
+def rules_of(events: list[dict]) -> GameRules:
+    head = events[0] if events else None
+    if not isinstance(head, dict) or head.get("event") != "match":
+        raise CoachError("the record does not start with its match line")
+    try:
+        return make_rules(head["game"], head["deck"], head["players"], head.get("options") or {})
+    except (KeyError, TypeError, ValueError) as e:
+        raise CoachError(f"match: {e}") from None
+
+
+def check_seat(rules: GameRules, seat: Any) -> int:
+    """The seat, when the record shows its cards (a seat of the match); CoachError otherwise."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise CoachError(f"seat {seat!r} is not a seat of this record: its cards are not in it "
+                         f"(seats 0 to {rules.players - 1})")
+    return seat
+
+
+def _walk(rules: GameRules, events: list[dict], seat: int | None) -> Iterator[tuple[int, Action, Position | None]]:
+    """(seat acting, its action, the Position when it is ``seat``'s) for every decision of the
+    record, in order (the record is trusted to be one the referee accepts: game.verify)."""
+    state: Any = None
+    deal = 0
+    index = 0
+    i = 1
+    decisions = rules.decisions
+    while i < len(events):
+        ev = events[i]
+        kind = ev.get("event")
+        if kind == "deal":
+            try:
+                state = rules.state_from_deal(ev)
+            except (RecordError, KeyError, TypeError, ValueError) as e:
+                raise CoachError(f"line {i + 1}: deal: {e}") from None
+            deal = ev.get("number", deal + 1)
+            i += 1
+            continue
+        if kind in decisions and state is not None:
+            actor = rules.to_act(state)
+            try:
+                action = rules.action_from_record(events, i)
+            except (RecordError, KeyError, TypeError, ValueError) as e:
+                raise CoachError(f"line {i + 1}: {e}") from None
+            pos = None
+            if actor == seat:
+                pos = Position(index, deal, actor, rules.view(state, actor), tuple(rules.legal_actions(state)), action,
+                               rules.clone(state), i)
+            yield actor, action, pos
+            produced = rules.apply(state, action)
+            index += 1
+            i += max(1, len(produced))
+            continue
+        i += 1
+
+
+def positions(rules: GameRules, events: list[dict], seat: int) -> Iterator[Position]:
+    """Every decision of ``seat`` in the record, in order."""
+    for _, _, pos in _walk(rules, events, seat):
+        if pos is not None:
+            yield pos
+
+
+def decisions_of(rules: GameRules, events: list[dict]) -> list[tuple[int, Action]]:
+    """Every decision of the record as (seat, action), in order: what ``Match.rebuild`` and
+    ``Session.rebuild`` replay ("Try it again from here")."""
+    return [(actor, action) for actor, action, _ in _walk(rules, events, None)]
+
+
+# ---------------------------------------------------------------------- one decision
+def classify(loss: float, thresholds: Any, is_best: bool) -> str:
+    """The class of a decision that lost ``loss`` points (thresholds: rules.yaml ``coach:``)."""
+    if is_best or loss <= TIE:
+        return "best"
+    for klass in reversed(MISTAKES):
+        limit = thresholds.get(klass) if thresholds else None
+        if limit is not None and loss >= limit:
+            return klass
+    return "good"
+
+
+def search_bot(rules: GameRules, seat: int, budget: int, seed: int, actions: int) -> HardBot:
+    """The hard level's search as the coach runs it: the budget alone decides (no time cap),
+    every legal action searched and visited at least a third of its fair share."""
+    budget = max(budget, 4 * actions)
+    return HardBot(rules, seat, seed, iterations=budget, time_cap=None, root_top_k=None,
+                   root_min_visits=max(1, budget // (3 * actions)))
+
+
+def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Action, ...], played: Action,
+                     seat: int, index: int, deal: int = 1, budget: int | None = None, seed: int = COACH_SEED,
+                     should_stop: Callable[[], bool] | None = None, line: int = 0) -> DecisionAnalysis:
+    """The analysis of one decision from the seat's ``view`` alone (see the module)."""
+    coach = load_coach(rules.game_id)
+    legal = list(legal)
+    if played not in legal:
+        raise CoachError(f"decision {index + 1}: {played} is not a legal move here")
+    start = time.thread_time()
+    if len(legal) == 1:
+        values = (MoveValue(played, 0.0, 0),)
+        return DecisionAnalysis(index, deal, seat, played, played, 0.0, "best", values, "forced",
+                                reason_for(rules, view, legal, played), line=line)
+    bot = search_bot(rules, seat, budget or coach.budget, seed, len(legal))
+    bot.begin_decision(index)
+    raw = bot.analyse(view, legal, should_stop=should_stop)
+    method = bot.last_stats.get("method", "ismcts")
+    best = bot.pick(view, legal, raw)
+    scale = coach.points_per_utility(rules)
+    values = tuple(MoveValue(a, raw[a][0] * scale, raw[a][1]) for a in legal)
+    by_action = {m.action: m.points for m in values}
+    loss = max(0.0, by_action[best] - by_action[played])
+    klass = classify(loss, rules.game.coach, played == best)
+    reason = explain(rules, view, legal, played, best, loss, klass, coach)
+    return DecisionAnalysis(index, deal, seat, played, best, round(loss, 6), klass, values, method, reason,
+                            time.thread_time() - start, line)
+
+
+def explain(rules: GameRules, view: Any, legal: list[Action], played: Action, best: Action, loss: float,
+            klass: str, coach: Any = None) -> Reason | None:
+    """Why: for a move worse than good, the game's rule of thumb or else the values; for a good
+    one, what makes it good (the suggestion's reason), or None."""
+    if klass not in MISTAKES:
+        return reason_for(rules, view, legal, played)
+    coach = coach or load_coach(rules.game_id)
+    if coach.reason is not None:
+        out = coach.reason(rules, view, played, best)
+        if out is not None:
+            key, params = out
+            return (str(key), dict(params or {}))
+    return (VALUES_REASON, {"move": best, "points": round(loss, 1), "units": coach.units})
+
+
+# ---------------------------------------------------------------------- a record
+def analyse_events(events: list[dict], seat: int, budget: int | None = None, seed: int = COACH_SEED,
+                   progress: Callable[[int, int], None] | None = None,
+                   should_stop: Callable[[], bool] | None = None, deals: Collection[int] | None = None) -> Analysis:
+    """Every decision of ``seat`` in the record ``events`` (one the referee accepts), or only
+    those of the deals numbered in ``deals``.
+    ``progress(done, total)`` is told after each decision; ``should_stop`` ends the analysis
+    early (``complete`` False; the decisions analysed so far are kept)."""
+    rules = rules_of(events)
+    seat = check_seat(rules, seat)
+    found = [p for p in positions(rules, events, seat) if deals is None or p.deal in deals]
+    if not found:
+        raise CoachError(f"seat {seat} makes no decision in this record" + (" in those deals" if deals else ""))
+    coach = load_coach(rules.game_id)
+    budget = budget or coach.budget
+    start, start_cpu = time.perf_counter(), time.thread_time()
+    out: list[DecisionAnalysis] = []
+    complete = True
+    if progress is not None:
+        progress(0, len(found))
+    for n, p in enumerate(found):
+        if should_stop is not None and should_stop():
+            complete = False
+            break
+        out.append(analyse_position(rules, p.view, p.legal, p.played, seat, p.index, p.deal, budget, seed,
+                                    should_stop, p.line))
+        if progress is not None:
+            progress(n + 1, len(found))
+    if should_stop is not None and should_stop():
+        complete = False
+    return Analysis(rules.game_id, seat, budget, out, time.perf_counter() - start, time.thread_time() - start_cpu,
+                    complete)
+
+
+__all__ = ["Analysis", "CLASSES", "COACH_SEED", "CoachError", "DecisionAnalysis", "MISTAKES", "MoveValue", "Position",
+           "analyse_events", "analyse_position", "check_seat", "classify", "decisions_of", "explain", "positions", "rules_of",
+           "search_bot"]

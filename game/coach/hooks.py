@@ -1,0 +1,57 @@
+"""What the coach asks of a game: its part ``coach`` (``game/games/<id>/coach.py``), found by
+:func:`game.registry.game_module`, read into a :class:`CoachHooks` with every member present.
+
+A game's coach module may define:
+
+- ``points_per_utility(rules) -> float`` — how many of the game's own points one unit of the
+  search's utility is (the search backs up ``utilities``, scaled to about [-1, 1]); the
+  analysis reports values and losses in those points. Default 1.0.
+- ``UNITS`` — the locale key naming those points ("points", "card points", "game points").
+- ``BUDGET`` — the shipped search budget (iterations per decision) of an analysis.
+- ``reason(rules, view, played, best) -> (locale key, params) | None`` — one line on why
+  ``played`` was worse than ``best`` (card codes under ``card`` / ``best`` / ``cards``, as the
+  suggestion's reasons: see game.ai.suggest); None when no rule of thumb fits, and the values
+  speak instead.
+
+Each is a plain function of the rules and the seat's view: never of a hidden card.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.ai.levels import HardBot
+from game.registry import game_module
+from game.rules.base import Action, GameRules
+
+#: Iterations per decision when the game's coach module names no budget: the hard level's own
+#: (a deal of any game takes 2–11 s of one core at it: bench/coach.py).
+DEFAULT_BUDGET = HardBot.ITERATIONS
+#: The locale key of the points when the game's module names none.
+DEFAULT_UNITS = "coach.units.points"
+
+Reason = tuple[str, dict[str, Any]]
+
+
+class CoachHooks:
+    """One game's coach facts, defaults filled in (built afresh: a test's change is seen)."""
+
+    __slots__ = ("game_id", "points_per_utility", "units", "budget", "reason")
+
+    def __init__(self, game_id: str):
+        module = game_module(game_id, "coach", optional=True)
+        self.game_id = game_id
+        self.points_per_utility: Callable[[GameRules], float] = getattr(module, "points_per_utility", None) \
+            or (lambda rules: 1.0)
+        self.units: str = getattr(module, "UNITS", DEFAULT_UNITS)
+        self.budget: int = int(getattr(module, "BUDGET", DEFAULT_BUDGET))
+        self.reason: Callable[[GameRules, Any, Action, Action], Reason | None] | None = \
+            getattr(module, "reason", None)
+
+
+def load_coach(game_id: str) -> CoachHooks:
+    """The game's coach hooks (every member present)."""
+    return CoachHooks(game_id)
+
+
+__all__ = ["CoachHooks", "DEFAULT_BUDGET", "DEFAULT_UNITS", "Reason", "load_coach"]

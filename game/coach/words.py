@@ -1,0 +1,116 @@
+"""A decision's analysis in the player's words: the moves and the reason, in the deck's own card
+names and the seats' names round the table (as scenes/names.py names them: West, Partner …).
+
+Pure functions of a message lookup ``t(key, **params)`` (game.i18n.I18n.t) and the rules;
+no pygame, no scene — the command line and the window's coach view share them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.rules.base import Action, GameRules
+
+Translate = Callable[..., str]
+
+#: Where the other seats sit, by their distance from the viewer in turn order (scenes/names.py).
+_SIDES: dict[int, tuple[str, ...]] = {2: ("table.north",), 3: ("table.east", "table.west"),
+                                      4: ("table.east", "table.north", "table.west")}
+
+
+class Words:
+    """Names for one rules object in one language (``lang``), seen from ``viewer``'s chair."""
+
+    def __init__(self, t: Translate, rules: GameRules, lang: str, viewer: int):
+        self.t = t
+        self.rules = rules
+        self.lang = lang
+        self.viewer = viewer
+
+    # ------------------------------------------------------------------ names
+    def rank(self, rank: str) -> str:
+        deck = self.rules.deck
+        if rank in ("J", "Q", "K"):
+            return deck.court_name(rank, self.lang)
+        return self.t("table.rank.A") if rank == "A" else rank
+
+    def card(self, code: str) -> str:
+        try:
+            suit = self.rules.deck.suit_name(code[-1], self.lang)
+            rank = self.rank(code[:-1])
+        except (KeyError, IndexError, TypeError, AttributeError):
+            return str(code)
+        return self.t("table.card", rank=rank, suit=suit)
+
+    def seat(self, seat: int) -> str:
+        n = self.rules.players
+        if seat == self.viewer:
+            return self.t("table.you")
+        if n == 4 and self.rules.team_of(seat) == self.rules.team_of(self.viewer):
+            return self.t("table.partner")
+        rel = (seat - self.viewer) % n
+        return self.t(_SIDES.get(n, ("table.north",) * n)[min(rel, n) - 1])
+
+    def joined(self, words: list[str]) -> str:
+        if not words:
+            return ""
+        return words[0] if len(words) == 1 else self.t("table.cards_or", head=", ".join(words[:-1]), last=words[-1])
+
+    def move(self, action: Action) -> str:
+        """"play the 7 of Coins and take the 3 of Cups + 4 of Swords", "close the stock" …"""
+        if action.kind == "close":
+            return self.t("suggest.move.close")
+        if action.kind == "exchange":
+            return self.t("suggest.move.exchange")
+        card = self.card(action.card.code)
+        if action.capture:
+            return self.t("suggest.move.capture", card=card, cards=" + ".join(self.card(c.code) for c in action.capture))
+        if action.marriage:
+            return self.t("suggest.move.marriage", card=card)
+        return self.t("suggest.move.play", card=card)
+
+    # ------------------------------------------------------------------ a reason
+    def reason(self, reason: tuple[str, dict] | None) -> str:
+        """The reason's text ("" for none): card codes, seats, ranks, bonuses and moves named."""
+        if reason is None:
+            return ""
+        key, params = reason
+        out: dict[str, Any] = {}
+        for k, val in params.items():
+            if k in ("card", "led", "partner") and isinstance(val, str):
+                out[k] = self.card(val)
+            elif k == "cards" and isinstance(val, (list, tuple)):
+                out[k] = " + ".join(self.card(x) for x in val)
+            elif k == "move" and isinstance(val, Action):
+                out[k] = self.move(val)
+            elif k == "seat" and isinstance(val, int):
+                out[k] = self.seat(val)
+            elif k == "ranks" and isinstance(val, (list, tuple)):
+                out[k] = self.joined([self.rank(r) for r in val])
+            elif k == "units" and isinstance(val, str):
+                out[k] = self.t(val)
+            elif k == "bonus":
+                words = self.rules.bonus_callouts
+                bonuses = [val] if isinstance(val, str) else list(val)
+                out[k] = " + ".join(words.get(b, b) for b in bonuses)
+            elif k == "suit" and isinstance(val, str):
+                try:
+                    out[k] = self.rules.deck.suit_name(val, self.lang)
+                except (KeyError, TypeError):
+                    out[k] = val
+            elif isinstance(val, float):
+                out[k] = f"{val:.1f}"
+            else:
+                out[k] = val
+        return self.t(key, **out)
+
+    def klass(self, klass: str) -> str:
+        return self.t(f"coach.class.{klass}")
+
+
+def move_code(action: Action) -> str:
+    """A move as the record writes its cards: "7D", "7D x 3C+4S", "KC (marriage)", "close"."""
+    return str(action)
+
+
+__all__ = ["Words", "move_code"]

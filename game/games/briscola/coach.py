@@ -1,0 +1,52 @@
+"""Briscola's coach facts (game.coach.hooks): values in the side's card points, and why a move
+was worse — a trump spent on a trick the partner had won, an Ace or Three thrown to the other
+side, a loaded trick let go, a trump wasted on an empty trick."""
+from __future__ import annotations
+
+from typing import Any
+
+from game.games.briscola.heuristics import trick_so_far
+from game.rules.base import Action
+
+UNITS = "coach.units.card_points"
+#: A trick worth no more than this is "empty" (a trump spent on it is wasted).
+EMPTY_TRICK = 2
+
+
+def points_per_utility(rules: Any) -> float:
+    """The utility mixes the deal's sign and the card-point margin over 120 (ai/values.py):
+    read as the side's card points, a margin of m is m / 2 (the 120 points are shared) and a
+    deal turned from won to lost 120 — so one utility is 120 card points."""
+    return float(rules.game.scoring.get("total_points", 120))
+
+
+def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, dict] | None:
+    """Why ``played`` was worse than ``best``, from the view alone; None when no rule fits."""
+    if played.kind != "play" or best.kind != "play" or played.card is None or best.card is None:
+        return None
+    cp = rules.card_points
+    trump = view.trump_suit
+    trick = list(view.trick)
+    n = view.players
+    mine = rules.team_of(view.seat)
+    if not trick:
+        return None
+    leader = (view.to_act - len(trick)) % n
+    top, top_seat, pts = trick_so_far(rules, trick, leader, trump)
+    last = len(trick) == n - 1
+
+    def wins(a: Action) -> bool:
+        return rules.trick_winner([*trick, a.card], leader, trump) == view.seat
+
+    partner_has_it = top_seat != view.seat and rules.team_of(top_seat) == mine
+    if partner_has_it and played.card.suit == trump and wins(played) and not (best.card.suit == trump and wins(best)):
+        return ("coach.reason.trumps_partner", {"card": played.card.code})
+    if last:
+        taken_by_them = rules.team_of(rules.trick_winner([*trick, played.card], leader, trump)) != mine
+        if taken_by_them and cp[played.card] >= 10 and cp[best.card] < cp[played.card]:
+            return ("coach.reason.throws_points", {"card": played.card.code, "points": pts + cp[played.card]})
+        if taken_by_them and wins(best) and pts >= 10:
+            return ("coach.reason.lets_go", {"points": pts + cp[best.card], "move": best})
+        if played.card.suit == trump and wins(played) and pts <= EMPTY_TRICK and best.card.suit != trump:
+            return ("coach.reason.wastes_trump", {"card": played.card.code, "points": pts + cp[played.card]})
+    return None

@@ -1,0 +1,37 @@
+"""Cìcera's coach facts (game.coach.hooks): values in deal points, and why a move was worse —
+a bonus missed (scùa, picada, simili, quadriglia), a table the next opponent may sweep."""
+from __future__ import annotations
+
+from typing import Any
+
+from game.games.cicera import ai as hooks
+from game.rules.base import Action
+
+UNITS = "coach.units.points"
+
+
+def points_per_utility(rules: Any) -> float:
+    """The search's utility is the deal-point margin over ``SCALE``."""
+    return float(hooks.SCALE)
+
+
+def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, dict] | None:
+    """Why ``played`` was worse than ``best``, from the view alone; None when no rule fits."""
+    if played.kind != "play" or best.kind != "play" or played.card is None:
+        return None
+    table = list(view.table)
+
+    def bonuses(a: Action) -> list[str]:
+        return list(rules.capture_bonuses(a.card, a.capture, table, view.last_placed)) if a.capture else []
+
+    missed = [b for b in bonuses(best) if b not in bonuses(played)]
+    if missed:
+        return ("coach.reason.missed_bonus", {"bonus": missed, "move": best})
+    left = [t for t in table if t not in played.capture] if played.capture else [*table, played.card]
+    last = sum(view.hand_counts) - 1 <= 1
+    nxt = (view.seat + 1) % view.players
+    if left and not last:
+        found = [x for x in view.unseen if any(len(cap) == len(left) for cap in rules.captures_for(x, left))]
+        if found:
+            return ("coach.reason.leaves_scua", {"count": len(found), "seat": nxt})
+    return None

@@ -1,0 +1,45 @@
+"""Schnapsen's coach facts (game.coach.hooks): values in game points, and why a move was worse —
+closing too weak, a marriage or the trump exchange missed, points thrown on a lost trick."""
+from __future__ import annotations
+
+from typing import Any
+
+from game.games.schnapsen import ai as hooks
+from game.rules.base import Action
+
+UNITS = "coach.units.game_points"
+
+
+def points_per_utility(rules: Any) -> float:
+    """The utility is game points / 3 (plus a win weight, 0 as shipped, and a small card-point
+    tiebreak): one utility is 3 / (1 - WIN_WEIGHT) game points."""
+    return 3.0 / (1.0 - hooks.WIN_WEIGHT)
+
+
+def sure_tricks(rules: Any, view: Any) -> int:
+    """Trumps in the hand that no card the seat has not seen can beat: the top of the trumps
+    left (after closing, every other card may be beaten or trumped)."""
+    out = rules.strength
+    trumps_out = [c for c in view.unseen if c.suit == view.trump]
+    strongest_out = max((out[c] for c in trumps_out), default=-1)
+    return sum(1 for c in view.hand if c.suit == view.trump and out[c] > strongest_out)
+
+
+def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, dict] | None:
+    """Why ``played`` was worse than ``best``, from the view alone; None when no rule fits."""
+    if played.kind == "close" and best.kind != "close":
+        sure = sure_tricks(rules, view)
+        return ("coach.reason.closing_weak" if sure else "coach.reason.closing_blind", {"points": view.points, "count": sure})
+    if best.kind == "close" and played.kind != "close":
+        return ("coach.reason.should_close", {"points": view.points})
+    if best.kind == "exchange" and played.kind != "exchange":
+        return ("coach.reason.missed_exchange", {"card": view.indicator.code if view.indicator else ""})
+    if best.marriage and not played.marriage and best.card is not None:
+        value = rules.trump_marriage_value if best.card.suit == view.trump else rules.marriage_value
+        return ("coach.reason.missed_marriage", {"move": best, "points": value})
+    if played.kind == "play" and best.kind == "play" and view.led is not None and played.card is not None:
+        lost = not rules.beats(played.card, view.led, view.trump)
+        if lost and rules.points[played.card] >= 10 and rules.points[best.card] < rules.points[played.card]:
+            return ("coach.reason.throws_points", {"card": played.card.code,
+                                                   "points": rules.points[view.led] + rules.points[played.card]})
+    return None

@@ -1,0 +1,59 @@
+"""Scopa's coach facts (game.coach.hooks): values in Scopa points, and why a move was worse —
+a scopa missed, the settebello given away or left, a table the next player may sweep."""
+from __future__ import annotations
+
+from typing import Any
+
+from game.cards import Card
+from game.games.scopa import ai as hooks
+from game.rules.base import Action
+
+UNITS = "coach.units.points"
+
+
+def points_per_utility(rules: Any) -> float:
+    """The search's utility is the deal-point margin over ``SCALE``: one utility is SCALE points."""
+    return float(hooks.SCALE)
+
+
+def _taken(a: Action) -> tuple[Card, ...]:
+    return (a.card, *a.capture) if a.capture else ()
+
+
+def _is_sweep(rules: Any, view: Any, a: Action, final: bool) -> bool:
+    return bool(a.capture) and len(a.capture) == len(view.table) and not final and \
+        not (rules.aces_take_all and a.card.rank == "A")
+
+
+def sweepers(rules: Any, view: Any, left: list[Card]) -> list[Card]:
+    """The cards the seat has not seen that could take all of ``left`` (a scopa)."""
+    if not left:
+        return []
+    return sorted((x for x in view.unseen if any(len(cap) == len(left) for cap in rules.captures_for(x, left))),
+                  key=lambda c: c.index)
+
+
+def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, dict] | None:
+    """Why ``played`` was worse than ``best``, from the view alone; None when no rule fits."""
+    if played.kind != "play" or best.kind != "play" or played.card is None:
+        return None
+    table = list(view.table)
+    final = view.stock_count == 0 and sum(view.hand_counts) == 1
+    if _is_sweep(rules, view, best, final) and not _is_sweep(rules, view, played, final):
+        return ("coach.reason.missed_sweep", {"move": best})
+    sb = rules.settebello
+    if not played.capture and played.card == sb:
+        return ("coach.reason.gives_settebello", {"card": sb.code})
+    if sb in _taken(best) and sb not in _taken(played):
+        return ("coach.reason.leaves_settebello", {"card": sb.code, "move": best})
+    left = [t for t in table if t not in played.capture] if played.capture else [*table, played.card]
+    # The next play is the deal's last (no scopa on it) when only one card stays in the hands.
+    next_final = view.stock_count == 0 and sum(view.hand_counts) - 1 <= 1
+    nxt = (view.seat + 1) % view.players
+    if not next_final and rules.team_of(nxt) != rules.team_of(view.seat):
+        found = sweepers(rules, view, left)
+        if found:
+            total = sum(rules.values[t] for t in left)
+            return ("coach.reason.leaves_sweep", {"total": total, "seat": nxt, "ranks": sorted({c.rank for c in found},
+                    key=lambda r: rules.values[next(c for c in found if c.rank == r)]), "count": len(found)})
+    return None

@@ -1,0 +1,298 @@
+"""The coach view ("coach"): one seat's analysed decisions over the replay viewer.
+
+Keys: ← / → the previous / next mistake, T (or the button) "Try it again from here", Esc
+back. The mouse: the panel's buttons. The table is the replay viewer's at the line before the
+decision, seen from the analysed seat with **only its hand face up** (the viewer's "all
+hands" and seat turning are switched off here: the coach never shows a card the player could
+not see). The move played is outlined in red, the better one in green; the panel says the
+class, the value lost, the reason and the value of every legal move.
+
+While the analysis (game.coach.job.AnalysisJob) still runs, the panel shows its progress;
+the view never waits for it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+import scenes.coach.common as coach
+from game.coach.analysis import DecisionAnalysis
+from game.coach.hooks import load_coach
+from game.coach.words import Words
+from scenes.replay import view as RV
+from scenes.replay.scene import ReplayScene
+from scenes.replay.timeline import Timeline, from_events
+from sprites import table_layout as TL
+from sprites import theme
+from sprites.widgets import Button
+
+#: The coach's panel, on the right of the felt, above the player's hand (with four players it covers
+#: the right-hand seat's cards, face down: nothing the player could read there).
+PANEL = pygame.Rect(902, 100, 356, 440)
+PLAYED = (232, 120, 96)
+BETTER = (120, 220, 170)
+
+
+class CoachScene(ReplayScene):
+    def __init__(self, app: Any, timeline: Timeline, job: Any, seat: int, *, session: Any = None,
+                 levels: list[str | None] | None = None):
+        self.job = job
+        #: Scenes holding the job keep it running (scenes.coach.alive_while_held).
+        self.coach_job = job
+        self.session = session
+        self.cursor = 0
+        self._shown_for: Any = None
+        super().__init__(app, timeline, seat=seat, open_hands=False, player=seat, levels=levels)
+
+    # ------------------------------------------------------------------ widgets
+    def _build(self) -> None:
+        t = self.app.t
+        self.back_button = self.ui.add(Button(TL.MENU_RECT, lambda: t("coach.view.back"), self.back, size=14,
+                                              icon="‹", name="back"))
+        x, y, w = PANEL.x + 16, PANEL.bottom - 100, (PANEL.w - 44) // 2
+        self.ui.add(Button((x, y, w, 36), lambda: t("coach.view.previous"), lambda: self.move(-1), size=12,
+                           name="previous", enabled=lambda: self.cursor > 0))
+        self.ui.add(Button((x + w + 12, y, w, 36), lambda: t("coach.view.next"), lambda: self.move(1), size=12,
+                           name="next", enabled=lambda: self.cursor < len(self.mistakes) - 1))
+        self.try_button = self.ui.add(Button((x, y + 46, PANEL.w - 32, 40), lambda: t("coach.view.try"),
+                                             self.try_again, style="primary", size=14, name="try",
+                                             enabled=self.can_try))
+        self.ui.focus_index = -1
+
+    # ------------------------------------------------------------------ the analysis
+    @property
+    def mistakes(self) -> list[DecisionAnalysis]:
+        a = self.job.analysis
+        return a.mistakes if a is not None else []
+
+    @property
+    def current(self) -> DecisionAnalysis | None:
+        m = self.mistakes
+        return m[self.cursor] if 0 <= self.cursor < len(m) else None
+
+    def move(self, n: int) -> None:
+        if self.mistakes:
+            self.cursor = max(0, min(len(self.mistakes) - 1, self.cursor + n))
+            self.show_current()
+
+    def show_current(self) -> None:
+        d = self.current
+        if d is not None:
+            self.go(d.line, instant=True)  # the table before the decision's line
+        self._shown_for = d
+
+    # The player's eyes only: no other hand face up, no other chair.
+    def toggle_hands(self) -> None:
+        return
+
+    def turn_seat(self, n: int) -> None:
+        return
+
+    # ------------------------------------------------------------------ try again
+    def can_try(self) -> bool:
+        """A mistake to start from, in a match of its own (a daily or duplicate deal's session
+        has its own house bots and scoring: it is not rebuilt here)."""
+        return self.current is not None and getattr(self.session, "context", None) is None
+
+    def try_again(self) -> None:
+        """The match rebuilt just before this decision, the player to act: a practice match."""
+        d = self.current
+        if d is None or not self.can_try():
+            return
+        from game.coach.analysis import decisions_of
+        from game.session import Session
+        from game.settings import AI_LEVELS
+
+        rules = self.rules
+        if self.session is not None:
+            seed, decisions = self.session.seed, list(self.session.match.decisions[:d.index])
+            bot, partner, undos = self.session.bot_name, self.session.partner_bot, self.session.undos
+        else:
+            head = self.timeline.events[0]
+            seed, decisions = head.get("seed"), decisions_of(rules, self.timeline.events)[:d.index]
+            others = [lv for s, lv in enumerate(self.levels or []) if s != self.seat and lv in AI_LEVELS]
+            bot = others[0] if others else getattr(self.app.settings, "ai_level", "normal")
+            partner, undos = None, 0
+        try:
+            s = Session.rebuild(rules, int(seed), decisions, human_seat=self.seat, bot_name=bot, partner_bot=partner,
+                                threaded=bool(getattr(self.app, "has_window", True)))
+        except (ValueError, TypeError) as e:  # a record whose deals its seed does not deal
+            self.app.toast(self.t("coach.failed", reason=str(e)))
+            return
+        s.undos = undos + 1  # taken back to here: practice in the statistics
+        table = self.app.stack.make("table", session=s)
+        stack = self.app.stack
+        while stack.top is not None and getattr(stack.top, "name", "") not in ("table", "menu") and len(stack) > 1:
+            stack.pop()
+        if stack.top is not None and getattr(stack.top, "name", "") == "table":
+            stack.replace(table)
+        else:
+            stack.push(table)
+        self.app.toast(self.t("coach.view.practice", number=d.number))
+
+    # ------------------------------------------------------------------ input
+    def _key(self, key: int, mod: int) -> None:
+        if key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
+            self.back()
+        elif key in (pygame.K_LEFT, pygame.K_UP):
+            self.move(-1)
+        elif key in (pygame.K_RIGHT, pygame.K_DOWN):
+            self.move(1)
+        elif key == pygame.K_t:
+            self.try_again()
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            self._key(event.key, getattr(event, "mod", 0))
+        elif self.ui.handle(event):
+            return
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 8:
+            self.back()
+
+    def update(self, dt: float) -> None:
+        self.playing = False
+        super().update(dt)
+        if self.job.finished and self._shown_for is None and self.mistakes:
+            self.show_current()
+
+    # ------------------------------------------------------------------ drawing
+    def words(self) -> Words:
+        return Words(self.app.t, self.rules, self.app.language, self.seat)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        from scenes.table import hud
+
+        surface.blit(theme.table_background(), (0, 0))
+        if self.rules is not None and self.model is not None:
+            shown = RV.hud_view(self, self.model, None)
+            hud.draw_hud(surface, shown)
+            RV.draw_cards(surface, self, self.model, self._painter())
+            self._outline(surface)
+        self._panel(surface)
+        self.ui.draw(surface)
+        hint = self.t("coach.view.keys")
+        theme.blit_text(surface, hint, (640, TL.STATUS_POS[1]), "sans", theme.fit(hint, "sans", 12, 780, 9),
+                        theme.CREAM_FAINT, anchor="center")
+
+    def _outline(self, surface: pygame.Surface) -> None:
+        d = self.current
+        if d is None:
+            return
+        aspect = self.rules.deck.aspect
+        marks: list[tuple[str, tuple[int, int, int]]] = []
+        for action, color in ((d.best, BETTER), (d.played, PLAYED)):
+            if action.card is not None:
+                marks += [(c.code, color) for c in (*action.capture, action.card)]
+        for code, color in marks:
+            sp = self.sprites.get(code)
+            if sp is not None:
+                r = sp.end_place.rect(aspect).inflate(10, 10)
+                pygame.draw.rect(surface, color, r, 4, border_radius=10)
+
+    def _text(self, surface: pygame.Surface, s: str, y: int, size: int = 14, color: Any = theme.CREAM,
+              face: str = "sans", lines: int = 3) -> int:
+        for line in theme.wrap(s, face, size, PANEL.w - 32, lines):
+            theme.blit_text(surface, line, (PANEL.x + 16, y), face, size, color)
+            y += size + 6
+        return y
+
+    def _panel(self, surface: pygame.Surface) -> None:
+        surface.blit(theme.panel(PANEL.size, 14, fill=(10, 30, 21, 252)), PANEL)
+        t = self.t
+        w = self.words()
+        name = self.rules.game.name.get(self.app.language, self.rules.game.name["en"]) if self.rules else ""
+        y = self._text(surface, t("coach.view.title", name=name), PANEL.y + 14, 20, theme.BRASS_LIGHT, "serif_bold", 1)
+        job = self.job
+        if not job.finished:
+            y = self._text(surface, t("coach.view.working", done=job.done, total=job.total or "…"), y + 6)
+            bar = pygame.Rect(PANEL.x + 16, y + 4, PANEL.w - 32, 10)
+            surface.blit(theme.rounded(bar.size, 5, (255, 255, 255, 30)), bar)
+            if job.fraction > 0:
+                surface.blit(theme.rounded((max(10, round(bar.w * job.fraction)), bar.h), 5, (*theme.BRASS, 230)), bar)
+            return
+        if job.error:
+            self._text(surface, t("coach.failed", reason=job.error), y + 6, 14, PLAYED, lines=4)
+            return
+        d = self.current
+        if d is None:
+            self._text(surface, t("coach.view.none"), y + 6, 15, theme.CREAM, "serif", 4)
+            return
+        units = t(load_coach(self.rules.game_id).units)
+        y = self._text(surface, t("coach.view.step", index=self.cursor + 1, total=len(self.mistakes)), y + 2, 12,
+                       theme.CREAM_DIM, lines=1)
+        y = self._text(surface, t("coach.view.decision", number=d.number, deal=d.deal, klass=w.klass(d.klass)), y + 2,
+                       16, PLAYED if d.klass == "blunder" else theme.BRASS_LIGHT, "sans_bold", 2)
+        y = self._text(surface, t("coach.view.played", move=w.move(d.played)), y + 4, 14, PLAYED, lines=2)
+        y = self._text(surface, t("coach.view.better", move=w.move(d.best)), y, 14, BETTER, lines=2)
+        y = self._text(surface, t("coach.view.lost", points=f"{d.loss:.1f}", units=units), y, 13, theme.CREAM_DIM,
+                       lines=1)
+        y = self._text(surface, w.reason(d.reason), y + 4, 15, theme.CREAM, "serif", 3)
+        y = self._text(surface, t("coach.view.values", units=units), y + 6, 12, theme.CREAM_DIM, lines=1)
+        bottom = PANEL.bottom - 108
+        for m in sorted(d.values, key=lambda m: -m.points):
+            if y > bottom - 16:
+                break
+            color = BETTER if m.action == d.best else PLAYED if m.action == d.played else theme.CREAM_DIM
+            label = w.move(m.action)
+            value = f"{m.points:+.1f}"
+            theme.blit_text(surface, value, (PANEL.right - 16, y), "sans_bold", 12, color, anchor="topright")
+            theme.blit_text(surface, label, (PANEL.x + 16, y), "sans", theme.fit(label, "sans", 12, PANEL.w - 100, 8),
+                            color)
+            y += 18
+        if d.method == "exact":
+            self._text(surface, t("coach.view.exact"), bottom - 2, 11, theme.CREAM_FAINT, lines=1)
+
+
+def create(app: Any, job: Any = None, session: Any = None, record: str | None = None, events: list | None = None,
+           seat: int | None = None, deal: int | None = None, title: str = "", levels: list | None = None,
+           **params: Any) -> CoachScene:
+    """The coach view of ``job`` (a running or finished game.coach.job.AnalysisJob), or of a
+    new analysis of ``session``'s match (its player's seat, deal ``deal`` or all), of a record
+    file, or of ``events``; ``seat`` the seat analysed. A record or seat the coach cannot
+    analyse raises ValueError with one line."""
+    from game.coach.analysis import CoachError, check_seat, rules_of
+    from game.coach.job import AnalysisJob
+
+    if session is not None:
+        events = list(session.match.events)
+        seat = session.human_seat if seat is None else seat
+    elif record is not None:
+        from game.record import read_record
+        from game.verify import verify_file
+
+        verdict = verify_file(record)
+        if not verdict.ok:
+            raise ValueError(str(verdict))
+        events = read_record(record)
+    elif events is not None:  # a record in memory (the viewer's): judged like a file
+        from game.verify import verify_events
+
+        verdict = verify_events(list(events))
+        if not verdict.ok:
+            raise ValueError(str(verdict))
+    budget = coach.BUDGET
+    if events is None:  # a screenshot: the computer's demo match, its first deal, a small budget
+        from scenes.replay import demo_events
+
+        events = demo_events(app, params.get("game"), params.get("players"))
+        seat = 0 if seat is None else seat
+        deal = 1 if deal is None else deal
+        budget = coach.DEMO_BUDGET
+    try:
+        seat = check_seat(rules_of(events), seat)
+    except CoachError as e:
+        raise ValueError(str(e)) from None
+    timeline = from_events(events, title)
+    holder: dict[str, Any] = {}
+    if job is None:
+        deals = {deal} if deal is not None else None
+        threaded = bool(getattr(app, "has_window", True)) or bool(params.get("threaded"))
+        job = AnalysisJob(events, seat, deals=deals, budget=budget, threaded=threaded,
+                          keep_going=lambda: holder.get("keep", lambda: True)())
+    scene = CoachScene(app, timeline, job, seat, session=session, levels=levels)
+    holder["keep"] = coach.alive_while_held(app, job) if job.thread is not None else (lambda: True)
+    return scene
+
+
+__all__ = ["CoachScene", "PANEL", "create"]
