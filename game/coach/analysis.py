@@ -1,32 +1,35 @@
-"""One seat's decisions in a record, each valued by the hard search on what the seat knew.
+"""One seat's decisions in a record, each valued on what the seat knew.
 
 A record is walked with the rules (``state_from_deal``, ``action_from_record``, ``apply``, as
-the referee does) to every decision of the seat. At each one the hard level's search
-(game.ai.levels.HardBot — the same search, hooks and exact endgame solvers as the hard
-computer) is given **only the seat's view** (``rules.view(state, seat)``: its hand, the
-table, what was played; the other hands and the stock are determinized by the game's own
-hooks, never read), with a fixed budget of iterations and no time cap. Its randomness is
-drawn from the analysis seed, the seat and the decision's number
-(``BaseBot.begin_decision``), so the same record always gives the same analysis, on any
-machine. Where the view fixes the state (the stock gone in Briscola, Schnapsen, Scopa …) the
-game's exact solver gives the values (``method`` "exact").
+the referee does) to every decision of the seat. At each one only **the seat's view** is
+read (``rules.view(state, seat)``: its hand, the table, what was played; the other hands and
+the stock are determinized by the game's own hooks, never read). Where the view fixes the
+state (the stock gone in Briscola, Schnapsen, Scopa …) the game's exact solver gives the
+values (``method`` "exact"), as the hard level's search uses it. Elsewhere every legal action
+is played out on the same determinized worlds (game.coach.flat: common random numbers, moves
+clearly worse than the leader dropped as the worlds go on; ``method`` "flat"), for the game's
+budget of playouts (its coach module's ``BUDGET``). Every random draw is seeded by the
+analysis seed, the seat and the decision's number, so the same record always gives the same
+analysis, on any machine.
 
-For the analysis the search visits every legal action (no ``ROOT_TOP_K`` cut), each at least
-a third of its fair share of the budget, so that the played move has a value of its own. The
-best action is the one the search would play (the most visited; an exact solver's best
-value); the value lost is the best's value minus the played one's, in the game's own points
-(the game's ``coach`` part converts the search's utility), never negative. The class comes
-from the game's thresholds in rules.yaml (``coach:``, checked by game.config_check).
+The best action is the highest value (ties: the first legal action); the value lost is the
+best's value minus the played one's, in the game's own points (the game's ``coach`` part
+converts the search's utility), never negative. The class comes from the game's thresholds
+in rules.yaml (``coach:``, checked by game.config_check).
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.ai.hooks import load_hooks
 from game.ai.levels import HardBot
+from game.ai.search import solve_exact
 from game.ai.suggest import reason_for
+from game.coach.flat import best_of, flat_values
 from game.coach.hooks import Reason, load_coach
 from game.rules.base import Action, GameRules, RecordError
 from game.rulesets import make_rules
@@ -205,12 +208,19 @@ def classify(loss: float, thresholds: Any, is_best: bool) -> str:
     return "good"
 
 
-def search_bot(rules: GameRules, seat: int, budget: int, seed: int, actions: int) -> HardBot:
-    """The hard level's search as the coach runs it: the budget alone decides (no time cap),
-    every legal action searched and visited at least a third of its fair share."""
-    budget = max(budget, 4 * actions)
-    return HardBot(rules, seat, seed, iterations=budget, time_cap=None, root_top_k=None,
-                   root_min_visits=max(1, budget // (3 * actions)))
+def exact_values(rules: GameRules, view: Any, seat: int, index: int, seed: int,
+                 should_stop: Callable[[], bool] | None = None) -> dict[Action, float] | None:
+    """The game's exact solver's utilities when the view fixes the state (as the hard level
+    runs it: game.ai.search.SearchBot.analyse); None when it does not or the solver gives up."""
+    hooks = load_hooks(rules.game_id)
+    if hooks.complete is None or not hooks.complete(rules, view):
+        return None
+    bot = HardBot(rules, seat, seed)
+    bot.begin_decision(index)
+    state = hooks.determinize(rules, view, bot.rng)
+    if hooks.solve is not None:
+        return hooks.solve(rules, state, seat)
+    return solve_exact(rules, state, seat, should_stop=should_stop)
 
 
 def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Action, ...], played: Action,
@@ -226,11 +236,16 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
         values = (MoveValue(played, 0.0, 0),)
         return DecisionAnalysis(index, deal, seat, played, played, 0.0, "best", values, "forced",
                                 reason_for(rules, view, legal, played), line=line)
-    bot = search_bot(rules, seat, budget or coach.budget, seed, len(legal))
-    bot.begin_decision(index)
-    raw = bot.analyse(view, legal, should_stop=should_stop)
-    method = bot.last_stats.get("method", "ismcts")
-    best = bot.pick(view, legal, raw)
+    budget = budget or coach.budget
+    exact = exact_values(rules, view, seat, index, seed, should_stop)
+    if exact is not None:
+        raw = {a: (exact.get(a, -math.inf), budget) for a in legal}
+        method = "exact"
+    else:
+        raw = flat_values(rules, view, legal, seat, f"{seed}:{seat}:{index}", budget, HardBot(rules, seat).playout_kw,
+                          should_stop)
+        method = "flat"
+    best = best_of(legal, raw)
     scale = coach.points_per_utility(rules)
     values = tuple(MoveValue(a, raw[a][0] * scale, raw[a][1]) for a in legal)
     by_action = {m.action: m.points for m in values}
@@ -291,5 +306,5 @@ def analyse_events(events: list[dict], seat: int, budget: int | None = None, see
 
 
 __all__ = ["Analysis", "CLASSES", "COACH_SEED", "CoachError", "DecisionAnalysis", "MISTAKES", "MoveValue", "Position",
-           "analyse_events", "analyse_position", "check_seat", "classify", "decisions_of", "explain", "positions", "rules_of",
-           "search_bot"]
+           "analyse_events", "analyse_position", "check_seat", "classify", "decisions_of", "exact_values", "explain", "positions",
+           "rules_of"]

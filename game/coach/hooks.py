@@ -7,7 +7,7 @@ A game's coach module may define:
   search's utility is (the search backs up ``utilities``, scaled to about [-1, 1]); the
   analysis reports values and losses in those points. Default 1.0.
 - ``UNITS`` — the locale key naming those points ("points", "card points", "game points").
-- ``BUDGET`` — the shipped search budget (iterations per decision) of an analysis.
+- ``BUDGET`` — the shipped budget of an analysis: playouts per decision (game.coach.flat).
 - ``reason(rules, view, played, best) -> (locale key, params) | None`` — one line on why
   ``played`` was worse than ``best`` (card codes under ``card`` / ``best`` / ``cards``, as the
   suggestion's reasons: see game.ai.suggest); None when no rule of thumb fits, and the values
@@ -24,8 +24,8 @@ from game.ai.levels import HardBot
 from game.registry import game_module
 from game.rules.base import Action, GameRules
 
-#: Iterations per decision when the game's coach module names no budget: the hard level's own
-#: (a deal of any game takes 2–11 s of one core at it: bench/coach.py).
+#: Playouts per decision (game.coach.flat) when the game's coach module names no budget: the
+#: hard level's iterations (every game names its own: bench/coach.py).
 DEFAULT_BUDGET = HardBot.ITERATIONS
 #: The locale key of the points when the game's module names none.
 DEFAULT_UNITS = "coach.units.points"
