@@ -6,7 +6,7 @@ measures skill.
 Per game (its first player count), for ``--deals`` deal seeds:
 
 1. **Time**: one deal played by greedy bots, seat 0's decisions analysed at the shipped budget
-   (game.coach.hooks: the hard level's 4000 iterations unless the game names another);
+   (each game's coach.BUDGET playouts per decision: game.coach.flat);
    the analysis thread's CPU seconds per deal (what one core of a quiet machine would take)
    and the wall seconds.
 2. **Stability**: the same deals analysed with a second analysis seed; the share of decisions

@@ -20,7 +20,7 @@ from game.coach.hooks import load_coach
 from game.coach.words import Words, move_code
 from game.config_types import LANGUAGES
 
-#: The largest budget the command accepts (iterations per decision): a day of one core.
+#: The largest budget the command accepts (playouts per decision): a day of one core.
 MAX_BUDGET = 1_000_000
 
 
@@ -29,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     a = sub.add_parser("analyse", help="the coach: every decision of one seat valued, classed and explained")
     a.add_argument("record", help="a record file (.jsonl)")
     a.add_argument("--seat", type=int, required=True, help="the seat whose decisions are analysed (0, 1, …)")
-    a.add_argument("--budget", type=int, help="search iterations per decision (default: the game's shipped budget)")
+    a.add_argument("--budget", type=int, help="playouts per decision (default: the game's shipped budget)")
     a.add_argument("--json", action="store_true", help="one JSON object per decision, then a summary line")
     a.add_argument("--lang", default="en", help=f"the reasons' language: {', '.join(LANGUAGES)} (default en)")
     a.add_argument("--seed", type=int, default=COACH_SEED, help="the analysis seed (default %(default)s)")

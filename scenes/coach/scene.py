@@ -27,9 +27,11 @@ from sprites import table_layout as TL
 from sprites import theme
 from sprites.widgets import Button
 
-#: The coach's panel, on the right of the felt, above the player's hand (with four players it covers
-#: the right-hand seat's cards, face down: nothing the player could read there).
+#: The coach's panel, on the right of the felt, above the player's hand. With three or four
+#: players it covers the right-hand seat (its face-down cards, name and card count): H folds it
+#: to the small tab FOLDED, which leaves that seat in view (the felt has no free room its size).
 PANEL = pygame.Rect(902, 100, 356, 440)
+FOLDED = pygame.Rect(PANEL.right - 176, PANEL.y, 176, 40)
 PLAYED = (232, 120, 96)
 BETTER = (120, 220, 170)
 
@@ -43,6 +45,8 @@ class CoachScene(ReplayScene):
         self.session = session
         self.cursor = 0
         self._shown_for: Any = None
+        #: The panel folded to its tab (H): the table under it in view.
+        self.folded = False
         super().__init__(app, timeline, seat=seat, open_hands=False, player=seat, levels=levels)
 
     # ------------------------------------------------------------------ widgets
@@ -51,13 +55,16 @@ class CoachScene(ReplayScene):
         self.back_button = self.ui.add(Button(TL.MENU_RECT, lambda: t("coach.view.back"), self.back, size=14,
                                               icon="‹", name="back"))
         x, y, w = PANEL.x + 16, PANEL.bottom - 100, (PANEL.w - 44) // 2
+        shown = lambda: not self.folded  # noqa: E731
         self.ui.add(Button((x, y, w, 36), lambda: t("coach.view.previous"), lambda: self.move(-1), size=12,
-                           name="previous", enabled=lambda: self.cursor > 0))
+                           name="previous", enabled=lambda: self.cursor > 0, visible=shown))
         self.ui.add(Button((x + w + 12, y, w, 36), lambda: t("coach.view.next"), lambda: self.move(1), size=12,
-                           name="next", enabled=lambda: self.cursor < len(self.mistakes) - 1))
+                           name="next", enabled=lambda: self.cursor < len(self.mistakes) - 1, visible=shown))
         self.try_button = self.ui.add(Button((x, y + 46, PANEL.w - 32, 40), lambda: t("coach.view.try"),
                                              self.try_again, style="primary", size=14, name="try",
-                                             enabled=self.can_try))
+                                             enabled=self.can_try, visible=shown))
+        self.ui.add(Button(FOLDED, lambda: t("coach_panel.show"), self.toggle_panel, size=12, name="unfold",
+                           visible=lambda: self.folded))
         self.ui.focus_index = -1
 
     # ------------------------------------------------------------------ the analysis
@@ -81,6 +88,11 @@ class CoachScene(ReplayScene):
         if d is not None:
             self.go(d.line, instant=True)  # the table before the decision's line
         self._shown_for = d
+
+    def toggle_panel(self) -> None:
+        """Fold the panel to its tab, or open it again (H, or a click on the tab)."""
+        self.folded = not self.folded
+        self.ui.focus_index = -1
 
     # The player's eyes only: no other hand face up, no other chair.
     def toggle_hands(self) -> None:
@@ -141,6 +153,8 @@ class CoachScene(ReplayScene):
             self.move(1)
         elif key == pygame.K_t:
             self.try_again()
+        elif key == pygame.K_h:
+            self.toggle_panel()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -169,9 +183,10 @@ class CoachScene(ReplayScene):
             hud.draw_hud(surface, shown)
             RV.draw_cards(surface, self, self.model, self._painter())
             self._outline(surface)
-        self._panel(surface)
+        if not self.folded:
+            self._panel(surface)
         self.ui.draw(surface)
-        hint = self.t("coach.view.keys")
+        hint = f"{self.t('coach.view.keys')} · {self.t('coach_panel.keys')}"
         theme.blit_text(surface, hint, (640, TL.STATUS_POS[1]), "sans", theme.fit(hint, "sans", 12, 780, 9),
                         theme.CREAM_FAINT, anchor="center")
 
@@ -295,4 +310,4 @@ def create(app: Any, job: Any = None, session: Any = None, record: str | None = 
     return scene
 
 
-__all__ = ["CoachScene", "PANEL", "create"]
+__all__ = ["CoachScene", "FOLDED", "PANEL", "create"]

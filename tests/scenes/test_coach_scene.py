@@ -161,3 +161,40 @@ def test_from_replays_a_kept_match_is_analysed_for_the_players_seat(quick, tmp_p
     app.dispatch(key(pygame.K_c))
     view = app.stack.top
     assert isinstance(view, CoachScene) and view.seat == viewer.seat and view.job.analysis.seat == viewer.seat
+
+
+def test_with_four_players_h_folds_the_panel_off_the_right_hand_seat(quick):
+    from game.ai.bots import make_bot
+    from game.match import Match
+    from game.rulesets import make_rules
+    from scenes.coach.scene import FOLDED, PANEL
+
+    rules = make_rules("briscola", None, 4)
+    events = Match(rules, 4, [make_bot("greedy", rules, s, 4) for s in range(4)], deals=1).run()
+    app = make_app("nl")
+    app.open_path("menu")
+    app.open_scene("coach", events=events, seat=0)
+    view = app.stack.top
+    assert isinstance(view, CoachScene) and view.job.finished
+    app.update(TICK)
+    right = next(s for s in range(4) if view.layout.side(s) == "right")
+    seat_rects = [view.layout.hand_box(right), view.layout.plate(right)]
+    assert all(PANEL.colliderect(r) for r in seat_rects)  # the panel is over that seat
+    assert not any(FOLDED.colliderect(r) for r in seat_rects)  # its folded tab is not
+    panel_buttons = [w for w in view.ui.widgets if w.name in ("previous", "next", "try")]
+    unfold = next(w for w in view.ui.widgets if w.name == "unfold")
+    assert all(w.visible for w in panel_buttons) and not unfold.visible
+    surface = pygame.Surface((1280, 720))
+    view.draw(surface)
+    covered = surface.copy()
+    app.dispatch(key(pygame.K_h))
+    assert view.folded and not any(w.visible for w in panel_buttons) and unfold.visible
+    assert unfold.label() == "Trainer (H)"
+    view.draw(surface)
+    box = view.layout.hand_box(right)
+    changed = sum(covered.get_at((x, y)) != surface.get_at((x, y))
+                  for x in range(box.x, box.right, 4) for y in range(box.y, box.bottom, 4))
+    assert changed > 100  # the seat's cards, no longer under the panel
+    no_hidden_card_shown(view)  # still face down
+    click(app, unfold.rect.center)
+    assert not view.folded and all(w.visible for w in panel_buttons)
