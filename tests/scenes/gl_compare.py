@@ -109,7 +109,9 @@ def main() -> int:
     app.settle(5)
     app.render()
     drawn = app.canvas.copy()  # on the GPU path the canvas is not post-processed
-    path = app.screenshot()
+    app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12, mod=0, unicode="", scancode=0))  # F12
+    shots = sorted((Path(os.environ["CARDAVIA_HOME"]) / "screenshots").glob("*.png"))
+    path = shots[-1]
     cpu = drawn.copy()
     app.postfx.apply(cpu, app.time)
     out["scene"] = diff(cpu, pygame.image.load(str(path)))
