@@ -198,7 +198,7 @@ def measure(mode: str, sizes: list[tuple[int, int]], frames: int) -> list[dict]:
             for img, pos in labels:
                 canvas.blit(img, pos)
 
-        def postfx(t: float) -> None:
+        def postfx(t: float, canvas: pygame.Surface = canvas) -> None:
             if gpu:
                 presenter.time = t  # the shader applies it in the present
             else:

@@ -16,8 +16,14 @@ import pygame
 import pytest
 
 from sprites.postfx import GRAIN_FPS, GRAIN_MAX_STD, PostFX
-from sprites.postfx_gl import (CPU_GRAIN_RATIO, FRAGMENT_SHADER, SHADER_RAW_STD, letterbox, shader_uniforms,
-                               texture_swizzle)
+from sprites.postfx_gl import (
+    CPU_GRAIN_RATIO,
+    FRAGMENT_SHADER,
+    SHADER_RAW_STD,
+    letterbox,
+    shader_uniforms,
+    texture_swizzle,
+)
 from tests.xvfb import require_gl, xvfb_display
 
 ROOT = Path(__file__).resolve().parent.parent.parent
