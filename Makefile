@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench exe clean system
+.PHONY: run test lint bench exe clean system gl
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ run: $(STAMP)
 # (tests/exe_build.py). Bytecode is cached even where the environment turns that off: every
 # worker and every `main.py` the tests start would otherwise compile the whole program again.
 TEST_WORKERS ?= auto
-test: $(STAMP) system
+test: $(STAMP) system gl
 	env -u PYTHONDONTWRITEBYTECODE SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
 		$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
@@ -34,6 +34,17 @@ system:
 		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null 2>&1 || \
 		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }; } || \
 		echo "make: the tests need$$missing: apt-get install$$missing"; fi
+
+# The GPU post-processing is compared with the CPU pass in a real OpenGL context under Xvfb
+# with Mesa's software OpenGL (tests/scenes/test_postfx_gl.py): installed here when missing
+# (Debian/Ubuntu, as root). A machine that cannot have it sets CARDAVIA_NO_GL=1.
+gl:
+	@(command -v Xvfb >/dev/null 2>&1 && ldconfig -p | grep -q 'libGL\.so\.1 ' && \
+		ls /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so 2>/dev/null | grep -q .) || \
+		(echo "make: installing Xvfb and Mesa's OpenGL for the tests"; \
+		 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb libgl1 libegl1 libgl1-mesa-dri >/dev/null 2>&1 || \
+		 { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb libgl1 libegl1 libgl1-mesa-dri >/dev/null; }) || \
+		echo "make: install Xvfb and Mesa's OpenGL (the GPU picture's test needs them): apt-get install xvfb libgl1 libgl1-mesa-dri"
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
