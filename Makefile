@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench exe clean system gl
+.PHONY: run test lint bench exe clean system
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,33 +18,27 @@ run: $(STAMP)
 # (tests/exe_build.py). Bytecode is cached even where the environment turns that off: every
 # worker and every `main.py` the tests start would otherwise compile the whole program again.
 TEST_WORKERS ?= auto
-test: $(STAMP) system gl
+test: $(STAMP) system
 	env -u PYTHONDONTWRITEBYTECODE SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
 		$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 # Programs the tests use for real, installed here when missing (Debian/Ubuntu, as root), in
 # one apt-get call: Chromium for the club server's web pages (tests/online/test_web.py),
-# espeak-ng for the speech voice (tests/scenes/test_speech.py). command:package pairs.
-SYSTEM_TOOLS := chromium:chromium espeak-ng:espeak-ng
+# espeak-ng for the speech voice (tests/scenes/test_speech.py), Xvfb and Mesa's software
+# OpenGL for the GPU picture compared with the CPU pass (tests/scenes/test_postfx_gl.py; a
+# machine that cannot have OpenGL sets CARDAVIA_NO_GL=1). command:package pairs.
+SYSTEM_TOOLS := chromium:chromium espeak-ng:espeak-ng Xvfb:xvfb
+GL_PACKAGES := libgl1 libegl1 libgl1-mesa-dri
 system:
 	@missing=""; for pair in $(SYSTEM_TOOLS); do cmd=$${pair%%:*}; pkg=$${pair#*:}; \
 		command -v $$cmd >/dev/null 2>&1 || { [ $$cmd = chromium ] && command -v chromium-browser >/dev/null 2>&1; } || \
 		missing="$$missing $$pkg"; done; \
+	{ ldconfig -p | grep -q 'libGL\.so\.1 ' && ls /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so 2>/dev/null | \
+		grep -q .; } || missing="$$missing $(GL_PACKAGES)"; \
 	if [ -n "$$missing" ]; then echo "make: installing$$missing for the tests"; \
 		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null 2>&1 || \
 		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }; } || \
 		echo "make: the tests need$$missing: apt-get install$$missing"; fi
-
-# The GPU post-processing is compared with the CPU pass in a real OpenGL context under Xvfb
-# with Mesa's software OpenGL (tests/scenes/test_postfx_gl.py): installed here when missing
-# (Debian/Ubuntu, as root). A machine that cannot have it sets CARDAVIA_NO_GL=1.
-gl:
-	@(command -v Xvfb >/dev/null 2>&1 && ldconfig -p | grep -q 'libGL\.so\.1 ' && \
-		ls /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so 2>/dev/null | grep -q .) || \
-		(echo "make: installing Xvfb and Mesa's OpenGL for the tests"; \
-		 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb libgl1 libegl1 libgl1-mesa-dri >/dev/null 2>&1 || \
-		 { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb libgl1 libegl1 libgl1-mesa-dri >/dev/null; }) || \
-		echo "make: install Xvfb and Mesa's OpenGL (the GPU picture's test needs them): apt-get install xvfb libgl1 libgl1-mesa-dri"
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -3,7 +3,7 @@
 :func:`xvfb_display` starts ``Xvfb`` on a display number it picks itself (``-displayfd``),
 waits for it at most ``START_TIMEOUT`` seconds, and stops it afterwards. A machine without
 OpenGL says so with ``CARDAVIA_NO_GL=1``; everywhere else a missing Xvfb or GL is a failure
-(``make test`` installs both: the Makefile's ``gl`` step).
+(``make test`` installs both: the Makefile's ``system`` step).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def require_gl(reason: str) -> None:
     """Fail (or skip, where the machine is declared to have no OpenGL) with ``reason``."""
     if no_gl_declared():
         pytest.skip(f"{NO_GL_ENV} is set: {reason}")
-    pytest.fail(f"{reason} (install it with `make gl`, or set {NO_GL_ENV}=1 on a machine without OpenGL)")
+    pytest.fail(f"{reason} (install it with `make system`, or set {NO_GL_ENV}=1 on a machine without OpenGL)")
 
 
 @contextmanager
