@@ -1,6 +1,7 @@
 """A club table's extras (issue 34), beside scenes.table.online's quick messages: how many
 watch, free-text chat lines as bubbles by the speaker's plate, and the Players panel
-(R, or the Players button under the scores: scenes.online.manners) where the player mutes,
+(R, the Players button under the scores, or a click on another person's name plate:
+scenes.online.manners) where the player mutes,
 blocks or reports another player and, when the server allows it, writes to the table.
 
 Only a session that is a seat of a club table (game.online.clubclient.ClubSession: it has
@@ -51,8 +52,25 @@ class ClubTable:
             kind, name = answers.pop(0)
             self.scene.app.toast(self.scene.t(f"manners.done_{kind}", name=name))
 
+    def friend_plate_at(self, pos: tuple[int, int]) -> int | None:
+        """The other person's seat whose name plate is under ``pos`` (a click there opens the
+        Players panel), or None."""
+        seats = (getattr(self.session, "lobby", None) or {}).get("seats")
+        for i, s in enumerate(seats if isinstance(seats, list) else []):
+            if i != self.session.human_seat and isinstance(s, dict) and s.get("kind") == "friend" \
+                    and self.scene.layout.plate(i).collidepoint(pos):
+                return i
+        return None
+
     def handle(self, event: pygame.event.Event) -> bool:
-        if not self.active or event.type != pygame.KEYDOWN or event.key != PLAYERS_KEY:
+        if not self.active:
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
+            if self.friend_plate_at(event.pos) is None:
+                return False
+            self.open()
+            return True
+        if event.type != pygame.KEYDOWN or event.key != PLAYERS_KEY:
             return False
         if getattr(event, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
             return False

@@ -207,6 +207,12 @@ def test_mute_block_report_and_chat_off_at_a_club_table(tmp_path, monkeypatch):
         assert reports == [("Lucia", "Bruno", code, "rude words")]
         press(app, pygame.K_ESCAPE)
         assert top(app) is table
+        # The mouse: a click on Bruno's name plate opens the panel too.
+        plate = table.layout.plate(1 - session.human_seat).center
+        app.stack.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=plate, button=1))
+        app.update(TICK)
+        assert top(app).name == "online_manners"
+        press(app, pygame.K_ESCAPE)
         feed.close()
         bruno.close()
         host.close()
