@@ -26,8 +26,8 @@ from scenes.scene import UIScene
 from sprites import theme
 from sprites.widgets import Button
 
-BOX = pygame.Rect(0, 0, 760, 520)
-BOX.center = (640, 340)
+BOX = pygame.Rect(0, 0, 760, 556)
+BOX.center = (640, 350)
 ROW_H = 48
 MAX_ROWS = 3
 
@@ -36,13 +36,14 @@ class MannersScene(UIScene):
     is_overlay = True
 
     def __init__(self, app: Any, session: Any = None, names: Any = None, **params: Any):
-        if session is None:
-            raise ValueError("the Players panel needs a club table's seat")
-        self.session = session
-        self.shown_name = names or (lambda seat: str(seat + 1))
+        self.session = session if session is not None else sample_session()
+        self.shown_name = names or self._lobby_name
         #: The last answer or refusal, in words, and whether it is a refusal.
         self.note: tuple[str, bool] | None = None
         super().__init__(app)
+
+    def _lobby_name(self, seat: int) -> str:
+        return next((name for i, name in self.others() if i == seat), str(seat + 1))
 
     # ---- who is there
     def others(self) -> list[tuple[int, str]]:
@@ -75,7 +76,7 @@ class MannersScene(UIScene):
                                                 max_len=P.CHAT_MAX, on_enter=self.send_chat,
                                                 placeholder=self.label("manners.chat_hint"), name="chat",
                                                 visible=lambda: bool(getattr(self.session, "chat_allowed", False))))
-        self.ui.add(Button((BOX.right - 32 - 150, BOX.bottom - 58, 150, 40), self.label("common.back"), self.back,
+        self.ui.add(Button((BOX.right - 32 - 150, BOX.bottom - 86, 150, 40), self.label("common.back"), self.back,
                            icon="‹", size=14, name="back"))
         first = next((w for w in self.ui.widgets if getattr(w, "visible", True)), None)
         if first is not None:
@@ -182,15 +183,32 @@ class MannersScene(UIScene):
         if self.note is not None:
             text, bad = self.note
             for j, ln in enumerate(theme.wrap(text, "sans_bold", 14, r.w - 64 - 170, max_lines=2)):
-                theme.blit_text(surface, ln, (x, r.bottom - 60 + 19 * j), "sans_bold", 14,
+                theme.blit_text(surface, ln, (x, r.bottom - 88 + 19 * j), "sans_bold", 14,
                                 ERROR if bad else theme.BRASS_LIGHT)
         self.ui.draw(surface)
         hint = self.t("manners.keys")
-        theme.blit_text(surface, hint, (640, r.bottom + 26), "sans", theme.fit(hint, "sans", 13, 1000, 9),
+        # Inside the panel: under it lie the table's own hints and the hand.
+        theme.blit_text(surface, hint, (r.centerx, r.bottom - 14), "sans", theme.fit(hint, "sans", 13, r.w - 64, 9),
                         theme.CREAM_FAINT, anchor="midbottom")
 
 
+def sample_session() -> Any:
+    """A club seat that never connects, at a table of three people and a computer, one of
+    them muted, on a server with chat on (``--screenshot --scene online_manners``)."""
+    from game.online.clubclient import ClubSession
+
+    session = ClubSession("ws://127.0.0.1:7420", P.CODE_ALPHABET[:P.CODE_LENGTH], "Lucia", None, "0" * 32,
+                          connect=False)
+    session.lobby = {"seats": [{"kind": "friend", "name": n} for n in ("Lucia", "Bruno", "Chiara")]
+                     + [{"kind": "ai", "name": None, "level": "hard"}]}
+    session.human_seat = 0
+    session.muted.add("chiara")
+    session.chat_allowed = True
+    return session
+
+
 def create(app: Any, session: Any = None, names: Any = None, **params: Any) -> MannersScene:
+    """The Players panel of ``session``'s table; without one (a screenshot), a sample."""
     return MannersScene(app, session=session, names=names)
 
 

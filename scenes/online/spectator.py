@@ -49,7 +49,11 @@ class SpectatorScene(ReplayScene):
         self.feed = feed
         self.names_source = WatchedNames(feed, app.t)
         tl = T.from_events(feed.pull(), feed.code, live=True)
+        tl.given = self.names_source.seat_names()  # the captions name the players as the plates do
         super().__init__(app, tl, seat=0, step=tl.limit, open_hands=False, live=feed, playing=True, player=None)
+        for w in self.ui.widgets:
+            if w.name == "hands":  # every hand is hidden from a spectator: nothing to turn up
+                w._visible = False
 
     def toggle_hands(self) -> None:
         """Nothing to turn face up: a spectator is sent no hidden card."""
@@ -70,10 +74,29 @@ class SpectatorScene(ReplayScene):
         return [self.t("manners.watch_status", count=self.feed.watchers)]
 
 
-def create(app: Any, feed: SpectatorFeed | None = None, **params: Any) -> SpectatorScene:
-    if feed is None:
-        raise ValueError("watching needs a table's feed (opened from a club's lobby)")
-    return SpectatorScene(app, feed)
+def sample_feed(app: Any, game: str | None = None, players: int | None = None) -> SpectatorFeed:
+    """A feed that never connects, holding half of a demo match as a spectator sees it
+    (``--screenshot --scene online_watch``, the text-fit check)."""
+    from game.online.spectate import spectator_events
+    from game.rulesets import make_rules
+    from scenes.replay import demo_events
+
+    events = demo_events(app, game, players)
+    head = events[0]
+    rules = make_rules(head["game"], head["deck"], head["players"], head["options"])
+    feed = SpectatorFeed("ws://127.0.0.1:7420", "SAMPLE", "", connect=False)
+    names = ["Anna", "Bruno", "Chiara", "Dario"]
+    feed.lobby = {"code": "SAMPLE", "game": rules.game_id, "players": rules.players,
+                  "seats": [{"kind": "friend", "name": names[i], "level": None} for i in range(rules.players)]}
+    feed.events = spectator_events(rules, events)[:max(2, len(events) // 2)]
+    feed.watchers = 3
+    return feed
+
+
+def create(app: Any, feed: SpectatorFeed | None = None, game: str | None = None, players: int | None = None,
+           **params: Any) -> SpectatorScene:
+    """The spectator's view of ``feed`` (opened from a club's lobby); without one, a sample."""
+    return SpectatorScene(app, feed if feed is not None else sample_feed(app, game, players))
 
 
 __all__ = ["SpectatorScene", "WatchedNames", "create"]
