@@ -31,6 +31,7 @@ from game.online.watchclient import SpectatorFeed
 from game.rulesets import make_rules
 from scenes.online import fields, hosting
 from scenes.replay.view import HIDDEN
+from sprites import theme
 from tests.online.wshelp import Client, Player, create
 from tests.scenes.test_daily_online_scene import click
 from tests.scenes.test_online_scenes import TICK, make_app, press, pump, top, type_text, widget
@@ -162,7 +163,9 @@ def test_mute_block_report_and_chat_off_at_a_club_table(tmp_path, monkeypatch):
         session = table.controller.session
         feed = SpectatorFeed(h.url, code, "Watcher")
         pump(app, lambda: session.watchers == 1, "the players told one watches")
-        app.render()
+        with theme.measure_text() as shown:
+            app.render()
+        assert app.i18n.t("club.watchers", count=1) in {s for s, _, _ in shown.entries}  # on the table screen
         app.screenshot(tmp_path / "club_table.png")
         assert table.club.button is not None and table.club.button.visible
         press(app, pygame.K_r)
@@ -205,6 +208,8 @@ def test_mute_block_report_and_chat_off_at_a_club_table(tmp_path, monkeypatch):
             db.close()
         assert blocks == [("Lucia", "Bruno")]
         assert reports == [("Lucia", "Bruno", code, "rude words")]
+        meta = next((tmp_path / "server").rglob(f"{code}.table.json"))
+        assert json.loads(meta.read_text())["reported"] is True  # the table's files are kept for the owner
         press(app, pygame.K_ESCAPE)
         assert top(app) is table
         # The mouse: a click on Bruno's name plate opens the panel too.
