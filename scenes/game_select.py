@@ -236,7 +236,7 @@ class GameSelectScene(UIScene):
                            lambda: self.watch(p), size=13, name=f"watch:{gid}", visible=self.listing))
         # The daily deal and duplicate deals of this game (issue 31), beside Watch.
         self.ui.add(Button((bx - 18 - 150 - 12 - 150, r.y + 12, 150, 32), self.label("daily.button"),
-                           lambda: self.app.open_scene("daily", game=gid), size=13, name=f"daily:{gid}",
+                           lambda: self.daily(p), size=13, name=f"daily:{gid}",
                            visible=self.listing))
         y = self._row_y(r)
         row = pygame.Rect(r.x + 24, y, 10, 58)
@@ -429,6 +429,17 @@ class GameSelectScene(UIScene):
             self.app.toast(str(e))
             return
         self.app.open_scene("watch", deck=self.deck.id, game=p.game.id, players=p.players, options=opts)
+
+    def daily(self, p: GamePanel) -> None:
+        """The daily deals of this game; its duplicate deal may also be played with the
+        choices made here (any house rules), when they are a combination rules.yaml allows."""
+        try:
+            opts = p.game.resolve_options(p.in_force(), p.players)
+        except ValueError:
+            table = None
+        else:
+            table = {"game": p.game.id, "deck": self.deck.id, "players": p.players, "options": opts}
+        self.app.open_scene("daily", game=p.game.id, table=table)
 
     # ------------------------------------------------------------------ drawing
     def update(self, dt: float) -> None:
