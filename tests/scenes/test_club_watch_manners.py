@@ -82,8 +82,9 @@ def test_watch_a_club_table_from_the_lobby_shows_no_hidden_card(tmp_path, monkey
     try:
         host, created = create(h.url, "briscola", 2, ["friend", "friend"], name="Host")
         host.request({"type": "publish", "public": True}, "published")
-        anna = Player(h.url, created["code"], created["tokens"]["0"], "Anna", seed=1, pace=0.01, deadline=80).start()
-        bruno = Player(h.url, created["code"], created["tokens"]["1"], "Bruno", seed=2, pace=0.01, deadline=80).start()
+        # Slow until the window watches (a quick match could end before the list shows it), then brisk.
+        anna = Player(h.url, created["code"], created["tokens"]["0"], "Anna", seed=1, pace=0.3, deadline=120).start()
+        bruno = Player(h.url, created["code"], created["tokens"]["1"], "Bruno", seed=2, pace=0.3, deadline=120).start()
         app = make_app("de")
         lobby = open_lobby(app, h)
         pump(app, lambda: any(r.get("started") for r in lobby.link.tables), "the table playing, in the list")
@@ -95,6 +96,7 @@ def test_watch_a_club_table_from_the_lobby_shows_no_hidden_card(tmp_path, monkey
         press(app, pygame.K_RETURN)
         pump(app, lambda: top(app).name == "online_watch", "the spectator's view")
         watch = top(app)
+        anna.pace = bruno.pace = 0.01
         assert watch.feed.watchers >= 1 and watch.names_source.seat_names() == {0: "Anna", 1: "Bruno"}
 
         def check() -> None:
@@ -241,10 +243,10 @@ def test_chat_at_a_club_table_when_the_server_allows_it(tmp_path, monkeypatch):
         tab_to(app, panel, "chat")
         type_text(app, "ciao   a tutti")
         press(app, pygame.K_RETURN)
+        type_text(app, "ancora")
+        press(app, pygame.K_RETURN)  # a few milliseconds after the first: too fast
         said = bruno.expect("chat")
         assert said["text"] == "ciao a tutti" and said["seat"] == session.human_seat
-        type_text(app, "ancora")
-        press(app, pygame.K_RETURN)  # within a second of the first: too fast
         panel_note(app, panel, "manners.refused_rate", max=200)
         bruno.send({"type": "chat", "text": "grazie"})
         panel.back()
