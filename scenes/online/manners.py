@@ -139,8 +139,15 @@ class MannersScene(UIScene):
         self.chat_field.set_text("")
 
     # ---- each frame
+    def _place_fields(self) -> None:
+        """The reason and chat fields right under the players' rows (one to three of them)."""
+        fy = BOX.y + 96 + max(1, len(self.others())) * (ROW_H + 8) + 6
+        self.reason.rect.y = fy
+        self.chat_field.rect.y = fy + 78
+
     def update(self, dt: float) -> None:
         super().update(dt)
+        self._place_fields()
         session = self.session
         try:
             session.poll()
