@@ -45,15 +45,15 @@ class WatchedNames:
 
 
 class SpectatorScene(ReplayScene):
+    #: Every hand is hidden from a spectator: nothing to turn face up.
+    hands_offered = False
+
     def __init__(self, app: Any, feed: SpectatorFeed):
         self.feed = feed
         self.names_source = WatchedNames(feed, app.t)
         tl = T.from_events(feed.pull(), feed.code, live=True)
         tl.given = self.names_source.seat_names()  # the captions name the players as the plates do
         super().__init__(app, tl, seat=0, step=tl.limit, open_hands=False, live=feed, playing=True, player=None)
-        for w in self.ui.widgets:
-            if w.name == "hands":  # every hand is hidden from a spectator: nothing to turn up
-                w._visible = False
 
     def toggle_hands(self) -> None:
         """Nothing to turn face up: a spectator is sent no hidden card."""

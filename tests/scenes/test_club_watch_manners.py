@@ -97,6 +97,9 @@ def test_watch_a_club_table_from_the_lobby_shows_no_hidden_card(tmp_path, monkey
         pump(app, lambda: top(app).name == "online_watch", "the spectator's view")
         watch = top(app)
         anna.pace = bruno.pace = 0.01
+        assert not widget(watch, "hands").visible  # nothing to turn face up
+        press(app, pygame.K_v)
+        assert not watch.open_hands
         assert watch.feed.watchers >= 1 and watch.names_source.seat_names() == {0: "Anna", 1: "Bruno"}
 
         def check() -> None:
