@@ -27,6 +27,7 @@ from game.settings import AI_LEVELS, GameChoice, game_choice, remember_game_choi
 from game.variants import CUSTOM, house_rules, preset_of, preset_options, rule_value_label, variant_name
 from scenes.scene import UIScene
 from sprites import theme
+from sprites.controls import caption_size
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button, Choice, Widget, card_fan_fit, sample_codes
 
@@ -495,7 +496,8 @@ class GameSelectScene(UIScene):
         for w in self.ui.widgets:
             if isinstance(w, Choice) and w.visible and w.caption is not None:
                 cap = w.caption() if callable(w.caption) else w.caption
-                theme.note_box(cap, theme.text_width(cap, "cond_bold", 13, 13 * 0.16, True), w.rect.w + CONTROL_GAP - 4)
+                size = caption_size(cap, w.rect.w)
+                theme.note_box(cap, theme.text_width(cap, "cond_bold", size, size * 0.16, True), w.rect.w + CONTROL_GAP - 4)
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(theme.table_background(), (0, 0))
