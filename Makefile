@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench exe clean browser
+.PHONY: run test lint bench exe clean system
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,16 +18,27 @@ run: $(STAMP)
 # (tests/exe_build.py). Bytecode is cached even where the environment turns that off: every
 # worker and every `main.py` the tests start would otherwise compile the whole program again.
 TEST_WORKERS ?= auto
-test: $(STAMP) browser
+test: $(STAMP) system
 	env -u PYTHONDONTWRITEBYTECODE SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
 		$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
-# The club server's web pages are tested in a real headless Chromium
-# (tests/online/test_web.py): installed here when it is missing (Debian/Ubuntu, as root).
-browser:
-	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
-		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) || \
-		echo "make: install Chromium (the web pages' test needs it): apt-get install chromium"
+# Programs the tests use for real, installed here when missing (Debian/Ubuntu, as root), in
+# one apt-get call: Chromium for the club server's web pages (tests/online/test_web.py),
+# espeak-ng for the speech voice (tests/scenes/test_speech.py), Xvfb and Mesa's software
+# OpenGL for the GPU picture compared with the CPU pass (tests/scenes/test_postfx_gl.py; a
+# machine that cannot have OpenGL sets CARDAVIA_NO_GL=1). command:package pairs.
+SYSTEM_TOOLS := chromium:chromium espeak-ng:espeak-ng Xvfb:xvfb
+GL_PACKAGES := libgl1 libegl1 libgl1-mesa-dri
+system:
+	@missing=""; for pair in $(SYSTEM_TOOLS); do cmd=$${pair%%:*}; pkg=$${pair#*:}; \
+		command -v $$cmd >/dev/null 2>&1 || { [ $$cmd = chromium ] && command -v chromium-browser >/dev/null 2>&1; } || \
+		missing="$$missing $$pkg"; done; \
+	{ ldconfig -p | grep -q 'libGL\.so\.1 ' && ls /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so 2>/dev/null | \
+		grep -q .; } || missing="$$missing $(GL_PACKAGES)"; \
+	if [ -n "$$missing" ]; then echo "make: installing$$missing for the tests"; \
+		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null 2>&1 || \
+		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }; } || \
+		echo "make: the tests need$$missing: apt-get install$$missing"; fi
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -26,6 +26,9 @@ TRICK_HOLDS: tuple[str, ...] = ("click", "timed", "brief")
 SPEECH_MODES: tuple[str, ...] = ("off", "on", "screen_reader")
 CARD_SIZES: tuple[str, ...] = ("normal", "large", "xlarge")
 TEXT_SIZES: tuple[str, ...] = ("normal", "large", "xlarge")
+#: Where the picture is post-processed (issue 33): the graphics card where one can be had
+#: ("auto"), always the CPU, or the GPU (falling back to the CPU, with a line, where it cannot).
+RENDER_PATHS: tuple[str, ...] = ("auto", "cpu", "gpu")
 
 # Integer fields and their inclusive ranges; everything else is validated in _clean.
 _RANGES: dict[str, tuple[int, int]] = {
@@ -86,6 +89,8 @@ class Settings:
     clear_suits: bool = False
     card_size: str = "normal"
     text_size: str = "normal"
+    #: "auto" / "cpu" / "gpu" (RENDER_PATHS); `--render` overrides it for one run.
+    render: str = "auto"
     last_deck: str = ""
     #: Per game: the options last chosen on the game select screen, every one in force, and the
     #: player count ({"scopa": {"target": 21, "deal": "scopone", "players": 4}}).
@@ -118,7 +123,8 @@ class Settings:
         return s
 
 
-_CHOICES: dict[str, tuple[str, ...]] = {"speech": SPEECH_MODES, "card_size": CARD_SIZES, "text_size": TEXT_SIZES}
+_CHOICES: dict[str, tuple[str, ...]] = {"speech": SPEECH_MODES, "card_size": CARD_SIZES, "text_size": TEXT_SIZES,
+                                       "render": RENDER_PATHS}
 
 
 def _clean(s: Settings, key: str, value: Any) -> None:

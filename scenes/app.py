@@ -11,6 +11,7 @@ renders once per pass with the leftover fraction as interpolation ``alpha``; the
 """
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
@@ -38,7 +39,8 @@ class App:
 
     def __init__(self, config: Any, settings: Any, i18n: Any, *, clock: Clock | None = None,
                  window: bool = True, persist: bool = True, fullscreen: bool | None = None,
-                 window_size: tuple[int, int] | None = None, speech_log: str | None = None):
+                 window_size: tuple[int, int] | None = None, speech_log: str | None = None,
+                 render: str = "auto"):
         import pygame
 
         from sprites import theme, tween, widgets
@@ -66,7 +68,8 @@ class App:
         self.alpha = 1.0
         self._fade: Any = None  # (snapshot surface, elapsed seconds)
         self._tween = tween
-        self.window = GameWindow(pygame, window_size)
+        # "auto" / "cpu" / "gpu": where the picture is post-processed (scenes.gl_window).
+        self.window = GameWindow(pygame, window_size, render)
 
         if not pygame.display.get_init():
             pygame.display.init()
@@ -75,7 +78,8 @@ class App:
         self.has_window = window
         if window:
             want_full = settings.fullscreen if fullscreen is None else fullscreen
-            # The frame is drawn straight on the SCALED display surface: nothing to copy.
+            # The frame is drawn straight on the SCALED display surface (nothing to copy), or on
+            # the OpenGL window's off-screen canvas that the present uploads once.
             self.canvas = self.window.open(want_full)
             pygame.display.set_caption("Cardavia")
             self._set_icon()
@@ -231,12 +235,14 @@ class App:
         pg = self.pg
         if event.type == pg.MOUSEWHEEL:
             data = dict(event.dict)
-            data["pos"] = _on_canvas(pg.mouse.get_pos()) if self.has_window else data.get("pos", (0, 0))
+            data["pos"] = _on_canvas(self.window.to_canvas(pg.mouse.get_pos())) if self.has_window \
+                else data.get("pos", (0, 0))
             return pg.event.Event(event.type, data)
         if event.type in (pg.MOUSEMOTION, pg.MOUSEBUTTONDOWN, pg.MOUSEBUTTONUP) and hasattr(event, "pos"):
-            pos = _on_canvas(event.pos)
-            if event.type == pg.MOUSEBUTTONDOWN and pos != tuple(event.pos):
-                return None
+            raw = self.window.to_canvas(event.pos)
+            pos = _on_canvas(raw)
+            if event.type == pg.MOUSEBUTTONDOWN and pos != (math.floor(raw[0]), math.floor(raw[1])):
+                return None  # in the letterbox bars
             if pos == tuple(event.pos):
                 return event
             data = dict(event.dict)
@@ -306,14 +312,15 @@ class App:
             snap.set_alpha(int(255 * (1 - self._tween.ease_out_cubic(t))))
             canvas.blit(snap, (0, 0))
         self.toasts.draw(canvas, getattr(self.stack.top, "toast_top", None))  # a scene may move them
-        self.postfx.apply(canvas, self.time)
+        if not self.window.gpu:  # on the GPU path the shader does it as the frame is presented
+            self.postfx.apply(canvas, self.time)
         self.frames += 1
         return canvas
 
     def present(self) -> None:
-        """Show the frame: SDL scales the canvas into the window, letterboxed."""
+        """Show the frame: SDL (or the shader) scales the canvas into the window, letterboxed."""
         if self.has_window:
-            self.window.present()
+            self.window.present(self.postfx, self.time)
 
     def run(self, max_frames: int | None = None) -> int:
         """The main loop: events, fixed updates from the accumulator, one render per pass."""
@@ -378,7 +385,9 @@ class App:
 
         # Encoded in memory and written atomically: a full disk is a failure, never a
         # truncated PNG, and an existing file is never replaced.
-        problem = save_png(self.canvas, path, overwrite=False)
+        # The picture as shown: on the GPU path read back from the shader (scenes.gl_window).
+        problem = save_png(self.window.finished(self.postfx, self.time) if self.window.gpu else self.canvas, path,
+                           overwrite=False)
         if problem:
             self.toast(self.t("toast.screenshot_failed", reason=problem))
             return None

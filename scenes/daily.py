@@ -25,10 +25,19 @@ CELL_W, CELL_H, CELL_GAP = 56, 44, 6
 UP, DOWN = (150, 205, 140), (226, 136, 112)
 
 
+#: The preset chooser's entry for the games screen's own choices (a duplicate deal only: the
+#: daily deal is one per preset, the same for everyone).
+TABLE = "table"
+
+
 class DailyScene(UIScene):
-    def __init__(self, app: Any, game: str | None = None, preset: str | None = None, demo: str | None = None):
+    def __init__(self, app: Any, game: str | None = None, preset: str | None = None, demo: str | None = None,
+                 table: dict[str, Any] | None = None):
         self.game = game if game in app.config.games else game_ids()[0]
         self.preset = preset
+        #: The games screen's choices for this game (deck, players, options), when opened from
+        #: there: a duplicate deal may be played with any house rules, not just the presets.
+        self.table = table if table is not None and table.get("game") == self.game else None
         #: Screenshots: "daily" or "duplicate" plays that deal by bots and shows its results.
         self.demo = demo
         super().__init__(app)
@@ -43,14 +52,29 @@ class DailyScene(UIScene):
     def _preset_values(self) -> list[tuple[str, Any]]:
         g = self.app.config.games[self.game]
         names = {p.id: p.name for p in g.presets}
-        return [(p, self.label(names[p]) if p in names else self.label("daily.standard")) for p in self.presets]
+        values = [(p, self.label(names[p]) if p in names else self.label("daily.standard")) for p in self.presets]
+        if self.table is not None:
+            values.append((TABLE, self._table_label))
+        return values
+
+    def _table_label(self) -> str:
+        from game.variants import variant_name
+
+        t = self.table or {}
+        g = self.app.config.games[self.game]
+        name = variant_name(self.app.i18n, g, t.get("options"), t.get("players")) or self.t("daily.standard")
+        return self.t("daily.table_rules", name=name, players=t.get("players", 2))
 
     def set_game(self, gid: str) -> None:
         self.game = gid
         self.preset = None
+        if self.table is not None and self.table.get("game") != gid:
+            self.table = None
 
     @property
     def current_preset(self) -> str:
+        if self.preset == TABLE and self.table is not None:
+            return TABLE
         return self.preset if self.preset in self.presets else self.presets[0]
 
     def deal(self) -> Any:
@@ -67,7 +91,8 @@ class DailyScene(UIScene):
         y = r.y + 124
         self.ui.add(Choice((r.x + 46, y, 300, 58), self.label("daily.game"), games, lambda: self.game,
                            self.set_game, compact=True, name="game"))
-        self.preset_choice = self.ui.add(Choice((r.x + 370, y, 300, 58), self.label("daily.preset"),
+        # Wide enough for "Your table: Custom: Napola · 3 players" (the games screen's choices).
+        self.preset_choice = self.ui.add(Choice((r.x + 370, y, 560, 58), self.label("daily.preset"),
                                                 self._preset_values(), lambda: self.current_preset, self._set_preset,
                                                 compact=True, name="preset"))
         self.cards = []
@@ -76,8 +101,10 @@ class DailyScene(UIScene):
                                               ("duplicate", self.play_duplicate, self.label("daily.duplicate_play")))):
             x = r.x + 46 + i * (CARD_W + 28)
             self.cards.append((key, pygame.Rect(x, cy, CARD_W, CARD_H)))
+            # Today's deal is one per preset: off while the games screen's own rules are chosen.
+            on = (lambda: self.current_preset != TABLE) if key == "today" else True
             self.ui.add(Button((x + 24, cy + CARD_H - 66, CARD_W - 48, 46), label, fn,
-                               style="primary" if key == "today" else "secondary", size=16, name=key))
+                               style="primary" if key == "today" else "secondary", size=16, name=key, enabled=on))
         self.ui.add(Button((r.x + 46, r.bottom - 62, 160, 44), self.label("common.back"), self.back, icon="‹",
                            size=15, name="back"))
         # The same day on a club server (``main.py serve``): a secret deal and a leaderboard.
@@ -108,6 +135,9 @@ class DailyScene(UIScene):
     def play_today(self) -> None:
         from game.challenge import DailyPlay
 
+        if self.current_preset == TABLE:  # the day's deal is one per preset: pick one
+            self.app.toast(self.t("daily.presets_only"))
+            return
         threaded = getattr(self.app, "has_window", True)
         play = DailyPlay(self.deal(), threaded=threaded)
         self._open(play.session(threaded))
@@ -115,9 +145,14 @@ class DailyScene(UIScene):
     def play_duplicate(self) -> None:
         from game.challenge import DuplicatePlay
 
-        d = self.deal().deal
         level = getattr(self.app.settings, "ai_level", "normal")
-        play = DuplicatePlay(d.game, d.deck, d.players, dict(d.options), random.randrange(1, 2 ** 31), level)
+        seed = random.randrange(1, 2 ** 31)
+        if self.current_preset == TABLE and self.table is not None:
+            t = self.table
+            play = DuplicatePlay(self.game, t["deck"], t["players"], dict(t["options"]), seed, level)
+        else:
+            d = self.deal().deal
+            play = DuplicatePlay(d.game, d.deck, d.players, dict(d.options), seed, level)
         self._open(play.session(1, getattr(self.app, "has_window", True)))
 
     def open_online(self) -> None:
@@ -143,6 +178,8 @@ class DailyScene(UIScene):
             theme.small_caps(surface, head, (c.x + 24, c.y + 16), theme.fit(head, "cond_bold", 14, c.w - 48, 9, 0.16, True),
                              theme.BRASS_LIGHT)
             about = self.t(f"daily.{key}_about", date=today.isoformat())
+            if key == "today" and self.current_preset == TABLE:
+                about = self.t("daily.presets_only")
             for i, ln in enumerate(theme.wrap(about, "sans", 14, c.w - 48, max_lines=5)):
                 theme.blit_text(surface, ln, (c.x + 24, c.y + 42 + 19 * i), "sans", 14, theme.CREAM)
         self._draw_calendar(surface, today)
@@ -224,8 +261,8 @@ def _demo_days(seed: int, game: str, preset: str) -> None:
 
 
 def create(app: Any, game: str | None = None, preset: str | None = None, seed: int | None = None,
-           overlay: str | None = None, **params: Any) -> DailyScene:
-    scene = DailyScene(app, game, preset, demo=overlay if overlay in ("daily", "duplicate") else None)
+           overlay: str | None = None, table: dict[str, Any] | None = None, **params: Any) -> DailyScene:
+    scene = DailyScene(app, game, preset, demo=overlay if overlay in ("daily", "duplicate") else None, table=table)
     if seed is not None and not getattr(app, "has_window", True):
         _demo_days(int(seed), scene.game, scene.current_preset)
     return scene

@@ -27,6 +27,7 @@ from game.settings import AI_LEVELS, GameChoice, game_choice, remember_game_choi
 from game.variants import CUSTOM, house_rules, preset_of, preset_options, rule_value_label, variant_name
 from scenes.scene import UIScene
 from sprites import theme
+from sprites.controls import caption_size
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button, Choice, Widget, card_fan_fit, sample_codes
 
@@ -236,7 +237,7 @@ class GameSelectScene(UIScene):
                            lambda: self.watch(p), size=13, name=f"watch:{gid}", visible=self.listing))
         # The daily deal and duplicate deals of this game (issue 31), beside Watch.
         self.ui.add(Button((bx - 18 - 150 - 12 - 150, r.y + 12, 150, 32), self.label("daily.button"),
-                           lambda: self.app.open_scene("daily", game=gid), size=13, name=f"daily:{gid}",
+                           lambda: self.daily(p), size=13, name=f"daily:{gid}",
                            visible=self.listing))
         y = self._row_y(r)
         row = pygame.Rect(r.x + 24, y, 10, 58)
@@ -430,6 +431,17 @@ class GameSelectScene(UIScene):
             return
         self.app.open_scene("watch", deck=self.deck.id, game=p.game.id, players=p.players, options=opts)
 
+    def daily(self, p: GamePanel) -> None:
+        """The daily deals of this game; its duplicate deal may also be played with the
+        choices made here (any house rules), when they are a combination rules.yaml allows."""
+        try:
+            opts = p.game.resolve_options(p.in_force(), p.players)
+        except ValueError:
+            table = None
+        else:
+            table = {"game": p.game.id, "deck": self.deck.id, "players": p.players, "options": opts}
+        self.app.open_scene("daily", game=p.game.id, table=table)
+
     # ------------------------------------------------------------------ drawing
     def update(self, dt: float) -> None:
         for p in self.panels:
@@ -484,7 +496,8 @@ class GameSelectScene(UIScene):
         for w in self.ui.widgets:
             if isinstance(w, Choice) and w.visible and w.caption is not None:
                 cap = w.caption() if callable(w.caption) else w.caption
-                theme.note_box(cap, theme.text_width(cap, "cond_bold", 13, 13 * 0.16, True), w.rect.w + CONTROL_GAP - 4)
+                size = caption_size(cap, w.rect.w)
+                theme.note_box(cap, theme.text_width(cap, "cond_bold", size, size * 0.16, True), w.rect.w + CONTROL_GAP - 4)
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(theme.table_background(), (0, 0))

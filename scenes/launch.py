@@ -108,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--temperature", type=_percent, metavar="N", help="colour temperature 0–100 (50 neutral)")
     p.add_argument("--fullscreen", action="store_true", help="start in fullscreen")
     p.add_argument("--window", type=_size, metavar="WxH", help="window size (default 1280x720)")
+    p.add_argument("--render", choices=("auto", "cpu", "gpu"),
+                   help="where the picture is post-processed: the graphics card where there is one (auto, the "
+                        "default), always the CPU, or the GPU (the CPU, with a line, where OpenGL is missing)")
     p.add_argument("--ticks", type=_ticks, default=SCREENSHOT_TICKS, help=argparse.SUPPRESS)
     # Accessibility (issue 32).
     p.add_argument("--speech-log", metavar="FILE",
@@ -296,7 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         app = App(config, settings, i18n, window=shot is None, persist=shot is None,
                   fullscreen=True if args.fullscreen else None, window_size=args.window,
-                  speech_log=args.speech_log if shot is None else None)
+                  speech_log=args.speech_log if shot is None else None,
+                  render=args.render or settings.render)  # the flag is for this run only
     except pygame.error as e:
         print(f"cardavia: cannot open a window ({e})", file=sys.stderr)
         if home is not None:

@@ -130,6 +130,9 @@ for _name, _module, _parents in (
     # The club servers (issue 34): the list of servers, a server's lobby with quick match.
     ("online_club", "scenes.online.club", ("menu", "online")),
     ("online_club_lobby", "scenes.online.clublobby", ("menu", "online")),
+    # Watching a club table, and the Players panel over a club table (mute, block, report, chat).
+    ("online_watch", "scenes.online.spectator", ("menu", "online")),
+    ("online_manners", "scenes.online.manners", ("menu", "online")),
     # A club server's daily deal and its leaderboard (issue 31), from the daily deals screen.
     ("online_daily", "scenes.online.daily", ("menu", "daily")),
     # Lessons (issue 30): the Learn screen and a lesson at the table.

@@ -31,7 +31,7 @@ def run_smoke() -> int:
     settings = load_settings(default_language="en").settings
     settings.animation_speed = "instant"
     try:
-        app = App(config, settings, I18n(settings.language), window=True, persist=False)
+        app = App(config, settings, I18n(settings.language), window=True, persist=False, render=settings.render)
     except pygame.error as e:
         print(f"cardavia: cannot open a window ({e})", file=sys.stderr)
         return 1
@@ -49,7 +49,9 @@ def run_smoke() -> int:
             seen.append(name)
     played = _play_one_deal(app, deck, game)
     pygame.quit()
-    print(f"smoke: scenes {', '.join(seen)}; one {game} deal played AI-vs-AI ({played}); OK")
+    picture = f"GPU ({app.window.gl.renderer})" if app.window.gpu else "CPU"
+    print(f"smoke: scenes {', '.join(seen)}; one {game} deal played AI-vs-AI ({played}); "
+          f"post-processing on the {picture}; OK")
     return 0
 
 
@@ -92,7 +94,7 @@ def run_first_frame() -> int:
         print(f"cardavia: {e}", file=sys.stderr)
         return 2
     settings = load_settings().settings
-    app = App(config, settings, I18n(settings.language), window=True, persist=False)
+    app = App(config, settings, I18n(settings.language), window=True, persist=False, render=settings.render)
     app.open_path("menu", deck=next(iter(config.decks)))
     app.run(max_frames=1)
     pygame.quit()

@@ -77,9 +77,11 @@ def _variant_order(game: Any, variant: str) -> tuple[int, str]:
     return (ids.index(variant), "") if variant in ids else (len(ids), variant)
 
 
-def stat_rows(t: Any, config: Any, records: dict[str, Any], lang: str, i18n: Any = None) -> list[StatRow]:
+def stat_rows(t: Any, config: Any, records: dict[str, Any], lang: str, i18n: Any = None,
+              days: dict[str, dict[str, dict[str, float]]] | None = None) -> list[StatRow]:
     """One row per game and mode the config offers (in config order), each followed by a row
-    per variant played in it, then the totals."""
+    per variant played in it, then the daily deals played (``days``; not in the totals: a
+    daily deal is no match), then the totals of the matches."""
     from game.stats import split_key
     from game.variants import variant_name_of_key
 
@@ -101,7 +103,31 @@ def stat_rows(t: Any, config: Any, records: dict[str, Any], lang: str, i18n: Any
                 rows.append(_row(t, name, t(f"stats.mode.{m.id}"), k, records.get(k), label))
     total = StatRow(t("stats.all"), "", "all", sum(r.played for r in rows), sum(r.won for r in rows),
                     sum(r.lost for r in rows), sum(r.drawn for r in rows), "", "", 0, total=True)
-    return [*rows, total]
+    return [*rows, *daily_rows(t, config, days or {}, lang), total]
+
+
+def daily_rows(t: Any, config: Any, days: dict[str, dict[str, dict[str, float]]], lang: str,
+               on: Any = None) -> list[StatRow]:
+    """The daily deals, apart from the matches (issue 31): a row per game and preset played,
+    in config order — days played, days over / under / at par (one decimal, as shown), the
+    best day over par and the days in a row. ``days`` as game.daily.load_days gives them."""
+    from game.daily import calendar
+
+    rows: list[StatRow] = []
+    for gid, g in config.games.items():
+        name = g.name.get(lang, g.name["en"])
+        names = {p.id: p.name for p in g.presets}
+        for k in sorted((k for k in days if k.split("/", 1)[0] == gid and days[k]),
+                        key=lambda k: (list(names).index(k.split("/", 1)[-1]) if k.split("/", 1)[-1] in names
+                                       else len(names), k)):
+            diffs = [round(v["score"] - v["par"], 1) for v in days[k].values()]
+            preset = k.split("/", 1)[-1]
+            streak = calendar(k, on).streak
+            text = "—" if streak == 0 else t("stats.streak_days", count=streak)
+            rows.append(StatRow(name, t("stats.mode.daily"), f"daily:{k}", len(diffs), sum(d > 0 for d in diffs),
+                                sum(d < 0 for d in diffs), sum(d == 0 for d in diffs), f"{max(diffs):+.1f}",
+                                text, int(streak > 0), variant=t(names[preset]) if preset in names else ""))
+    return rows
 
 
 def _row(t: Any, name: str, mode: str, k: str, r: Any, variant: str) -> StatRow:
@@ -144,15 +170,19 @@ class StatsScene(UIScene):
 
     # ------------------------------------------------------------------ model
     def reload(self) -> None:
+        from game.daily import load_days
         from game.stats import load_stats
 
         self.records, problem = load_stats()
+        self.days, days_problem = load_days()
+        if days_problem:  # kept aside (daily.json.bad): the calendar starts afresh
+            self.app.toast(self.t("stats.daily_damaged"))
         if problem:
             # The file was unreadable or damaged (and kept aside): say so once, go on with zeros.
             self.app.toast(self.t("stats.damaged") if ".bad" in problem else problem)
 
     def rows(self) -> list[StatRow]:
-        return stat_rows(self.t, self.app.config, self.records, self.app.language, self.app.i18n)
+        return stat_rows(self.t, self.app.config, self.records, self.app.language, self.app.i18n, self.days)
 
     def scroll(self, step: int) -> None:
         """Move the rows by ``step`` when there are more than the panel holds."""

@@ -11,6 +11,11 @@ scaling (the picture fills the window at any size; pygame's default in a window 
 multiples only). Both are environment hints read when the display is created, so the
 player's own environment wins when it sets them.
 
+Where a graphics context can be had (``render`` "auto" or "gpu"), the display is an OpenGL
+one instead (:mod:`scenes.gl_window`): the canvas is an off-screen surface, and the present
+uploads it once and lets a shader post-process and scale it; mouse positions are mapped
+back through the same letterbox here.
+
 Fullscreen goes through the window (``pygame.Window``) rather than a second ``set_mode``:
 switching keeps the same display surface and renderer.
 """
@@ -23,23 +28,43 @@ from typing import Any
 CANVAS_SIZE = (1280, 720)
 MIN_WINDOW = (320, 180)
 
-#: The window this process opened (SCALED), reused by a later GameWindow.
+#: The window this process opened (SCALED or OpenGL), reused by a later GameWindow, and its
+#: OpenGL presenter (None on the CPU path).
 _OPEN: Any = None
+_GL: Any = None
 
 
 class GameWindow:
     """Opens the SCALED display once and switches it between a window and fullscreen."""
 
-    def __init__(self, pg: Any, size: tuple[int, int] | None = None):
+    def __init__(self, pg: Any, size: tuple[int, int] | None = None, render: str = "auto"):
         self.pg = pg
         self.size = tuple(size or CANVAS_SIZE)
+        self.render = render  # "auto", "cpu" or "gpu" (scenes.gl_window.RENDER_PATHS)
         self.window: Any = None  # pygame.Window of the display
-        self.surface: Any = None  # the 1280×720 display surface: the app draws straight on it
+        self.surface: Any = None  # the 1280×720 canvas: the SCALED display surface, or off-screen for OpenGL
+        self.gl: Any = None  # the GLPresenter on the GPU path
+
+    @property
+    def gpu(self) -> bool:
+        """Whether the shader post-processes the frame (the app then skips the CPU pass)."""
+        return self.gl is not None
 
     def open(self, fullscreen: bool) -> Any:
         """Show the window (or go fullscreen) and return the 1280×720 display surface."""
-        global _OPEN
+        global _OPEN, _GL
         pg = self.pg
+        if _OPEN is None and self.render != "cpu":
+            from scenes.gl_window import open_gl
+
+            if pg.display.get_surface() is not None:
+                pg.display.quit()
+                pg.display.init()
+            _GL = open_gl(pg, self.size, CANVAS_SIZE, self.render)
+            if _GL is not None:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    _OPEN = pg.Window.from_display_module()
         if _OPEN is None:
             if pg.display.get_surface() is not None:
                 # A plain display exists (a headless app came first): SDL cannot turn it into a
@@ -57,7 +82,8 @@ class GameWindow:
                 # handle on a SCALED display's window).
                 _OPEN = pg.Window.from_display_module()
         self.window = _OPEN
-        self.surface = pg.display.get_surface()
+        self.gl = _GL
+        self.surface = _GL.canvas if _GL is not None else pg.display.get_surface()
         self.window.minimum_size = MIN_WINDOW  # SCALED sets 1280×720; the old window shrank freely
         self.set_fullscreen(fullscreen)
         self.window.show()
@@ -82,9 +108,23 @@ class GameWindow:
         """The window's size in screen pixels (the canvas is always 1280×720)."""
         return tuple(self.window.size) if self.window is not None else CANVAS_SIZE
 
-    def present(self) -> None:
-        """Hand the finished 1280×720 frame to SDL, which scales it into the window."""
-        self.pg.display.flip()
+    def present(self, postfx: Any = None, time: float = 0.0) -> None:
+        """Hand the 1280×720 frame to the window: SDL scales it (CPU path: it is already
+        post-processed), or the shader post-processes and scales it (GPU path)."""
+        if self.gl is not None and postfx is not None:
+            self.gl.present(postfx, time)
+        else:
+            self.pg.display.flip()
+
+    def finished(self, postfx: Any, time: float) -> Any:
+        """The frame as shown, at canvas size (screenshots): on the GPU path read back from
+        the shader; on the CPU path the canvas already is."""
+        return self.gl.finished(postfx, time) if self.gl is not None else self.surface
+
+    def to_canvas(self, pos: Any) -> Any:
+        """A mouse position in canvas pixels: SDL maps them on the SCALED display; on the
+        OpenGL one they are window pixels and go through the letterbox here."""
+        return self.gl.to_canvas(pos) if self.gl is not None else pos
 
 
 __all__ = ["GameWindow", "CANVAS_SIZE", "MIN_WINDOW"]

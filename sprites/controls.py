@@ -14,8 +14,14 @@ from sprites import theme
 from sprites.tween import Smooth, Tween, ease_out_cubic
 from sprites.widget_base import CONFIRM_KEYS, Label, Widget, click, label_text
 
-
 # ====================================================================== button
+
+def caption_size(caption: str, width: int) -> int:
+    """A chooser's caption size: 13, as wide as the layout made room for at the usual text size
+    (it may run on over the gap after a narrow chooser); smaller at a larger text size."""
+    natural = theme.text_width(caption, "cond_bold", 13, 13 * 0.16, True) / theme.TEXT_SCALE[0]
+    return theme.fit(caption, "cond_bold", 13, max(width - 4, round(natural)), 9, 0.16, True)
+
 class Button(Widget):
     """A labelled button. Styles: "primary" (brass), "secondary" (outlined), "ghost" (text)."""
 
@@ -222,7 +228,8 @@ class Slider(Widget):
         self.draw_focus(surface, self.rect.inflate(8, 4), 10)
         v = self.get()
         if self.caption is not None:
-            theme.small_caps(surface, label_text(self.caption), (self.rect.x + 2, self.rect.y + 1), 13,
+            cap = label_text(self.caption)
+            theme.small_caps(surface, cap, (self.rect.x + 2, self.rect.y + 1), caption_size(cap, self.rect.w),
                              theme.BRASS_LIGHT if focused else theme.BRASS)
             theme.blit_text(surface, self.fmt(v), (self.rect.right - 2, self.rect.y - 1), "sans_bold", 15,
                             theme.CREAM, anchor="topright")
@@ -349,7 +356,8 @@ class Choice(Widget):
         b = self.body
         self.draw_focus(surface, b, 9)
         if self.caption is not None:
-            theme.small_caps(surface, label_text(self.caption), (self.rect.x + 2, self.rect.y + 1), 13,
+            cap = label_text(self.caption)
+            theme.small_caps(surface, cap, (self.rect.x + 2, self.rect.y + 1), caption_size(cap, self.rect.w),
                              theme.BRASS_LIGHT if focused else theme.BRASS)
         surface.blit(theme.rounded(b.size, 9, (6, 22, 15, 200), 1, (*theme.BRASS_DARK, 255)), b)
         if self._is_compact():

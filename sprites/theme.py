@@ -262,7 +262,9 @@ def fit(s: str, face: str, size: int, width: int, min_size: int = 10, tracking_r
         caps: bool = False) -> int:
     """The largest size ≤ ``size`` at which ``s`` fits in ``width`` (long German words);
     ``tracking_ratio`` × size is the letter spacing the text will be drawn with."""
-    while size > min_size and text_width(s, face, size, tracking_ratio * size, caps) > width:
+    # At a larger text size the floor is the usual smallest size as shown: text keeps to its box.
+    floor = min(min_size, max(6, int(min_size / TEXT_SCALE[0])))
+    while size > floor and text_width(s, face, size, tracking_ratio * size, caps) > width:
         size -= 1
     if _MEASURES:  # still too wide at the smallest size: an overflow the test reports
         note_box(s, text_width(s, face, size, tracking_ratio * size, caps), width)

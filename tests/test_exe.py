@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from tests import exe_build
+from tests.xvfb import no_gl_declared, xvfb_display
 
 ROOT = Path(__file__).resolve().parent.parent
 EXE = ROOT / "dist" / ("cardavia.exe" if sys.platform == "win32" else "cardavia")
@@ -25,10 +26,28 @@ def test_executable_builds_and_runs_smoke_and_version(tmp_path):
     env.pop(exe_build.ENV, None)
     version = subprocess.run([str(EXE), "--version"], capture_output=True, text=True, timeout=120, env=env)
     assert version.returncode == 0 and version.stdout.startswith("cardavia ")
-    smoke = subprocess.run([str(EXE), "--smoke"], capture_output=True, text=True, timeout=600, env=env,
-                           cwd=tmp_path)  # run from elsewhere: data must come from inside the executable
+    # The smoke run in a real window with OpenGL (Mesa's, under a private Xvfb): the packaged
+    # shader path post-processes every frame.
+    if no_gl_declared():
+        smoke = subprocess.run([str(EXE), "--smoke"], capture_output=True, text=True, timeout=600, env=env,
+                               cwd=tmp_path)
+    else:
+        with xvfb_display() as display:
+            smoke = subprocess.run([str(EXE), "--smoke"], capture_output=True, text=True, timeout=600,
+                                   env=dict(env, SDL_VIDEODRIVER="x11", DISPLAY=display),
+                                   cwd=tmp_path)  # run from elsewhere: data must come from inside the executable
+        assert "post-processing on the GPU" in smoke.stdout, smoke.stdout[-2000:] + smoke.stderr[-2000:]
     assert smoke.returncode == 0, smoke.stdout[-2000:] + smoke.stderr[-4000:]
     assert "OK" in smoke.stdout and "Traceback" not in smoke.stderr
+    # Where OpenGL is missing (the dummy driver), the GPU asked for: one line, the CPU path, no traceback.
+    home = tmp_path / "no-gl"
+    home.mkdir()
+    (home / "settings.json").write_text('{"render": "gpu", "speech": "off"}', encoding="utf-8")
+    first = subprocess.run([str(EXE), "--first-frame"], capture_output=True, text=True, timeout=120,
+                           env=dict(env, CARDAVIA_HOME=str(home)))
+    assert first.returncode == 0 and "Traceback" not in first.stderr, first.stderr[-2000:]
+    assert [line for line in first.stderr.splitlines() if line.strip()] == [
+        next(line for line in first.stderr.splitlines() if "no OpenGL here" in line)]
     bad = subprocess.run([str(EXE), "--no-such-option"], capture_output=True, text=True, timeout=120, env=env)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     # Settings live in the user's folder, never next to the executable.

@@ -115,7 +115,8 @@ class Club:
                 raise self.lobby.failed_claim(conn, "bad_secret", "this server knows no player with that secret")
             shown = {"secret": None, "recovery": None, "new": False}
         conn.player, conn.name = player.id, player.name
-        conn.send({"type": "account", "name": player.name, **shown, "ratings": self.all_ratings(player.id)})
+        conn.send({"type": "account", "name": player.name, **shown, "ratings": self.all_ratings(player.id),
+                   "chat": bool(self.limits.chat)})
 
     def on_recover(self, conn: Conn, msg: dict) -> None:
         secret, recovery = P.new_token(), new_recovery_code()

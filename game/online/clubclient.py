@@ -92,6 +92,14 @@ class ClubSession(RemoteSession):
         self.secret = secret
         self.rated: dict | None = None
         self.watchers = 0
+        #: Names (case-folded) this seat's connection mutes, as the server confirmed.
+        self.muted: set[str] = set()
+        #: The server's answers to mute / block / report, (kind, name), not yet shown.
+        self.answers: list[tuple[str, str]] = []
+        #: The server's refusals of a manners message (error codes), not yet shown.
+        self.refusals: list[str] = []
+        #: Chat lines received and not yet shown: (seat, text).
+        self.chats: list[tuple[int, str]] = []
         #: Per seat, the name and rating the quick match announced (the plates show the rating).
         self.plates = plates or []
         super().__init__(url, code, name, token, **kw)
@@ -134,6 +142,56 @@ class ClubSession(RemoteSession):
 
     def _on_watchers(self, m: dict) -> None:
         self.watchers = int(m["count"])
+
+    # ---- manners (docs/ONLINE.md, "Manners"): the answers land in ``answers``, latest last
+    #: Whether the server takes free-text chat (``serve --chat``; its ``account`` reply says).
+    chat_allowed = False
+
+    def _on_account(self, m: dict) -> None:
+        self.chat_allowed = m.get("chat") is True
+
+    def mute(self, name: str, muted: bool = True) -> bool:
+        return self.conn.send({"type": "mute", "name": name, "muted": muted})
+
+    def block(self, name: str) -> bool:
+        return self.conn.send({"type": "block", "name": name})
+
+    def report(self, name: str, reason: str) -> bool:
+        return self.conn.send({"type": "report", "name": name, "table": self.code, "reason": reason})
+
+    def chat(self, text: str) -> bool:
+        return self.conn.send({"type": "chat", "text": text})
+
+    #: The server's refusals the Players panel says in words (the table shows the others).
+    MANNERS_REFUSALS = frozenset({"chat_off", "rate", "schema", "no_player", "account", "config", "not_seated"})
+
+    def _on_error(self, m: dict) -> None:
+        super()._on_error(m)
+        code = str(m.get("code"))
+        if code in self.MANNERS_REFUSALS:
+            self.refusals.append(code)
+            del self.refusals[:-10]
+            if code == "chat_off":
+                self.chat_allowed = False
+
+    def _on_muted(self, m: dict) -> None:
+        name = str(m["name"])[:P.NAME_MAX]
+        (self.muted.add if m.get("muted") else self.muted.discard)(name.casefold())
+        self.answers.append(("muted" if m.get("muted") else "unmuted", name))
+
+    def _on_blocked(self, m: dict) -> None:
+        name = str(m["name"])[:P.NAME_MAX]
+        self.muted.add(name.casefold())
+        self.answers.append(("blocked", name))
+
+    def _on_reported(self, m: dict) -> None:
+        self.answers.append(("reported", str(m["name"])[:P.NAME_MAX]))
+
+    def _on_chat(self, m: dict) -> None:
+        seat, text = m["seat"], m["text"]
+        if isinstance(seat, int) and isinstance(text, str) and text.strip():
+            self.chats.append((seat, " ".join(text.split())[:P.CHAT_MAX]))
+            del self.chats[:-20]
 
 
 # ------------------------------------------------------------------------------ a connection

@@ -15,6 +15,7 @@ import pygame
 
 from game.online.clubclient import ClubSession, account_secret, keep_account
 from game.online.clublink import ClubLink
+from game.online.watchclient import SpectatorFeed
 from game.rulesets import game_ids
 from scenes.online import hosting
 from scenes.online.address import AddressError, server_url, shown_address
@@ -69,6 +70,9 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
             self.ui.add(Button((RIGHT_X + RIGHT_W - 130, PANEL.y + 104 + i * (ROW_H + 10), 130, ROW_H - 6),
                                self.label("online.join_button"), lambda i=i: self.join_row(i), size=14,
                                name=f"join{i}", visible=lambda i=i: self._joinable(i)))
+            self.ui.add(Button((RIGHT_X + RIGHT_W - 130, PANEL.y + 104 + i * (ROW_H + 10), 130, ROW_H - 6),
+                               self.label("club.watch"), lambda i=i: self.watch_row(i), size=14,
+                               name=f"watch{i}", visible=lambda i=i: self._watchable(i)))
         self.ui.add(Button((LEFT_X, PANEL.bottom - 64, 160, 44), self.label("common.back"), self.back, icon="‹",
                            size=15, name="back"))
         self.ui.focus(self.quick_button)
@@ -107,6 +111,21 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
         rows = self.rows()
         return i < len(rows) and not rows[i].get("started") and rows[i].get("free", 0) > 0
 
+    def _watchable(self, i: int) -> bool:
+        rows = self.rows()
+        return i < len(rows) and bool(rows[i].get("started")) and not rows[i].get("finished")
+
+    def watch_row(self, i: int) -> None:
+        """Watch a public table being played: the spectator's view opens once the server's
+        first events are here (:meth:`update`)."""
+        rows = self.rows()
+        if i >= len(rows) or self.link is None or self.connecting is not None or self.watching is not None:
+            return
+        self.problem = None
+        self.watching = SpectatorFeed(self.url, str(rows[i]["code"]), self.link.name, self.link.secret)
+
+    watching: SpectatorFeed | None = None
+
     def join_row(self, i: int) -> None:
         rows = self.rows()
         if i >= len(rows) or self.link is None or self.connecting is not None:
@@ -116,6 +135,10 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
         self.connecting = hosting.Connecting(session, shown_address(self.url))
 
     def back(self) -> None:
+        if self.watching is not None:
+            self.watching.close()
+            self.watching = None
+            return
         if self.connecting is not None:
             self._drop()
             return
@@ -132,6 +155,9 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
             self._drop_link()
 
     def close(self) -> None:
+        if self.watching is not None:
+            self.watching.close()
+            self.watching = None
         self._drop()
         self._drop_link()
 
@@ -157,6 +183,16 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
                                   plates=found.get("seats"))
             session.computer_label = self._computer_label
             self.connecting = hosting.Connecting(session, shown_address(self.url))
+        feed = self.watching
+        if feed is not None:
+            feed.poll()
+            if feed.problem is not None:
+                self.problem = self.t("manners.watch_failed", reason=feed.problem)
+                feed.close()
+                self.watching = None
+            elif feed.ready:
+                self.watching = None
+                self.app.open_scene("online_watch", feed=feed)
         arrived = self._arrived()
         if arrived is not None:
             session, error = arrived
@@ -187,6 +223,8 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
             return self.t("online.error_unreachable", address=shown_address(self.url)), ERROR
         if not link.signed_in:
             return self.t("club.connecting", server=self.server.get("name") or shown_address(self.url)), theme.BRASS_LIGHT
+        if self.watching is not None:
+            return self.t("manners.watch_opening"), theme.BRASS_LIGHT
         if link.quick_since is not None:
             return self.t("club.quick_waiting", seconds=int(link.waited())), theme.BRASS_LIGHT
         if self.recovery:
@@ -274,8 +312,9 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
                     plates.append(self.t("online.seat_free"))
                 if p.get("level"):
                     plates.append(self.t("online.computer", level=self.t(f"ai.{p['level']}")) + f" {p['rating']}")
-                elif p.get("name"):
-                    plates.append(f"{p['name']} {p['rating']}{'?' if p.get('provisional') else ''}")
+                elif p.get("name"):  # a guest without an account (a table a host made) has no rating
+                    rating = f" {p['rating']}{'?' if p.get('provisional') else ''}" if isinstance(p.get("rating"), int) else ""
+                    plates.append(f"{p['name']}{rating}")
             state = self.t("club.playing") if row.get("started") else self.t("club.seats_free", count=row.get("free", 0))
             watch = self.t("club.watchers", count=row.get("watchers", 0))
             theme.blit_text(surface, f"{game} · {state} · {watch}", (box.x + 14, y + 2), "sans_bold",

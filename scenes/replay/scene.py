@@ -39,6 +39,9 @@ HINT_Y = TL.STATUS_POS[1]
 
 
 class ReplayScene(Scene):
+    #: Whether V and the hands button can turn the other hands face up (not for a spectator).
+    hands_offered = True
+
     def __init__(self, app: Any, timeline: Timeline, *, seat: int | None = None, step: int | None = None,
                  open_hands: bool = True, levels: list[str | None] | None = None, live: Any = None,
                  playing: bool | None = None, player: int | None = None):
@@ -99,7 +102,7 @@ class ReplayScene(Scene):
                                                 name="faster", visible=has_table))
         y += 34
         self.ui.add(Button((x0, y, full, 28), self.hands_label, self.toggle_hands, size=12, name="hands",
-                           visible=has_table))
+                           visible=lambda: has_table and self.hands_offered))
         y += 34
         self.ui.add(Button((x0, y, full, 28), lambda: t("replay.save"), self.save_as, size=12, name="save",
                            visible=lambda: bool(self.timeline.events)))

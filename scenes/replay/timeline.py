@@ -61,6 +61,9 @@ class Timeline:
     ``problem`` is set when the record is not a good one (verify's verdict, or a line the
     table cannot show); ``limit`` is the last position that can be shown."""
 
+    #: Names that replace the narrator's words for some seats (a watched club table's players).
+    given: dict[int, str] = {}
+
     def __init__(self, events: list[dict], verdict: Verdict | None, name: str = "", live: bool = False):
         self.name = name
         self.events: list[dict] = list(events)
@@ -173,6 +176,7 @@ class Timeline:
         told = self._narrators.get(key)
         if told is None:
             told = (Narrator(self.rules, t, lang, viewer), [])
+            told[0].given = dict(self.given)
             self._narrators[key] = told
         narrator, out = told
         while len(out) < self.limit:

@@ -28,6 +28,8 @@ BAR = pygame.Rect(PANEL.x + 12, PANEL.y + 40, PANEL.w - 24, 10)
 FLY = 0.24
 #: Where the banner about a damaged record sits: the top of the felt.
 BANNER_Y = 138
+#: The sprite key of a card nobody may see (followed by the seat and its place in the hand).
+HIDDEN = "?"
 
 
 class _Glow:
@@ -60,7 +62,8 @@ def hud_view(scene: Any, model: Any, caption: str | None) -> TableView:
     actor = scene.actor()
     return TableView(app=scene.app, rules=rules, layout=scene.layout, session=session,
                      # "You" only where a person played (issue 29): nobody's chair otherwise.
-                     names=TableNames(scene.app, rules, scene.naming_seat), model=model,
+                     names=TableNames(scene.app, rules, scene.naming_seat, session=getattr(scene, "names_source", None)),
+                     model=model,
                      motion=_Words(model, caption, scene.fresh_caption()), choice=NoChoice(), human=scene.seat,
                      time=scene.time, active_glow={s: _Glow(1.0 if s == actor else 0.0) for s in range(rules.players)})
 
@@ -70,12 +73,14 @@ def targets(scene: Any, m: Any) -> dict[str, tuple[Place, bool]]:
     """Every card the model shows: where it goes and whether its face shows (another
     seat's hand is face up unless only the bottom seat's hand is shown)."""
     hands = [sorted(h, key=m.sort_key) if m.sort_key else list(h) for h in m.hands]
+    # A hidden card (a spectator's stream: null) gets a key of its own, so each is a back.
+    hands = [[c if c is not None else f"{HIDDEN}{s}.{i}" for i, c in enumerate(h)] for s, h in enumerate(hands)]
     shown = _Display(m, hands, scene.seat)
     places = board.card_places(scene.layout, shown, {s: hands[s] for s in range(len(hands)) if s != scene.seat})
     out: dict[str, tuple[Place, bool]] = {}
     others = {c for s, h in enumerate(hands) if s != scene.seat for c in h}
     for code, place in places.items():
-        hidden = (code in others and not scene.open_hands) or (code == m.trump and m.closed)
+        hidden = (code in others and not scene.open_hands) or (code == m.trump and m.closed) or code.startswith(HIDDEN)
         out[code] = (place, not hidden)
     return out
 

@@ -23,6 +23,7 @@ from game.table_session import TableSession
 from scenes.scene import Scene
 from scenes.table import assist, board, buttons, hud
 from scenes.table.animate import ANIMATE
+from scenes.table.club import ClubTable
 from scenes.table.controller import TableController
 from scenes.table.model import TableModel, new_model
 from scenes.table.motion import TableMotion
@@ -107,6 +108,7 @@ class TableScene(Scene):
         self.buttons, self.menu_button, self.ask_buttons = buttons.build(
             self.ui, self.view, self.controller, self.open_pause, self.online.toggle_menu)
         self.online.buttons = self.buttons
+        self.club = ClubTable(self, session)  # a club table: watchers, chat, the Players panel (R)
         self.story = TableStory(self, self.ui)  # L, T, S, the piles, a finished trick's click
         self.reader = TableReader(self)  # the reading keys, the words for a screen reader
         self._load(fresh, preselect)
@@ -237,6 +239,7 @@ class TableScene(Scene):
             left -= dt
             motion.summary = None if left <= 0 else (text, left)
         self.online.update(dt)
+        self.club.update(dt)
         self.controller.tick()
         self.reader.update()
 
@@ -277,7 +280,7 @@ class TableScene(Scene):
     def handle(self, event: pygame.event.Event) -> None:
         if self.reader.handle(event):  # A, D, F, V, W, E, I, O, ↑/↓, F1: read aloud
             return
-        if self.online.handle(event):  # Q: quick messages (also "Good game" once it is over)
+        if self.online.handle(event) or self.club.handle(event):  # Q: quick messages; R: the players
             return
         if self.controller.final_panel:
             self._handle_final(event)
@@ -425,6 +428,7 @@ class TableScene(Scene):
         if self.controller.final_panel:
             hud.draw_final(surface, v)
         self.online.draw(surface)
+        self.club.draw(surface)
 
 
 __all__ = ["TableScene", "NUMBER_KEYS", "ROW_SCANCODES", "ENTER_KEYS", "card_number", "OVERLAYS"]

@@ -236,3 +236,38 @@ def test_a_duplicates_results_fit_the_screen_with_both_halves(lang):
     assert all(w <= box for _, w, box in res.text_log), [t for t in res.text_log if t[1] > t[2]]
     game_name = s.rules.game.name.get(lang, s.rules.game.name["en"])
     assert app.t("duplicate.caption", game=game_name, n=2) in [text for text, _, _ in res.text_log]
+
+
+def test_a_duplicate_deal_with_the_house_rules_chosen_on_the_games_screen():
+    """A duplicate deal for every house rule: the games screen's own choices (here a custom
+    Scopa with Napola, three players) are one more entry of the duplicate's rules; today's
+    deal stays one per preset."""
+    app = make_app("it")
+    deck = next(d for d in CFG.decks.values() if "scopa" in d.games)
+    app.open_path("games", deck=deck.id, game="scopa")
+    app.update(TICK)
+    games = app.stack.top
+    p = next(q for q in games.panels if q.game.id == "scopa")
+    games._set_players(p, 3)
+    games._set_rule(p, "napola", True)
+    widget(games, "daily:scopa").on_click()
+    app.update(TICK)
+    daily = app.stack.top
+    assert daily.name == "daily" and daily.table["options"]["napola"] is True
+    values = dict(daily.preset_choice.options)
+    assert "table" in values and "Napola" in values["table"]() and "3" in values["table"]()
+    daily._set_preset("table")
+    today = widget(daily, "today")
+    assert not today.enabled
+    today.on_click()  # even called: the day's deal is one per preset, nothing opens
+    app.update(TICK)
+    assert app.stack.top is daily
+    app.render(1.0)
+    widget(daily, "duplicate").on_click()
+    app.update(TICK)
+    s = app.stack.top.session
+    assert s.context.kind == "duplicate" and s.rules.players == 3 and s.rules.options["napola"] is True
+    # Another game on the daily screen forgets the games screen's Scopa choices.
+    app.stack.pop()
+    daily.set_game("briscola")
+    assert daily.table is None and "table" not in dict(daily._preset_values())

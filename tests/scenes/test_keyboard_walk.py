@@ -112,3 +112,74 @@ def test_every_screen_is_reached_and_left_by_keys(tmp_path):
     # Every control said in words, none by its internal name.
     assert not [s for s in said if s.startswith("deck:")]
     assert any(s.startswith("Piacentine") and "Scopa" in s for s in said)
+
+
+def test_the_club_screens_by_keys_against_a_real_server(tmp_path, monkeypatch):
+    """Play online → Club servers → a server typed in → its lobby (game, quick match, the
+    leaderboard and back, the open tables) → Watch a table being played → Esc back to the
+    lobby, the list, Play online and the menu; every step by Tab, typing, Enter and Esc, and
+    each screen says its name. A real club server on 127.0.0.1; every wait bounded."""
+    from game.online.limits import ServerLimits
+    from game.online.serving import start_server_in_thread
+    from scenes.online import hosting
+    from tests.online.wshelp import Player, create
+    from tests.scenes.test_online_scenes import pump, type_text
+
+    monkeypatch.setattr(hosting, "HEADLESS_NETWORK", True)
+    h = start_server_in_thread("127.0.0.1", 0, tmp_path / "server", workers=1, limits=ServerLimits())
+    log = tmp_path / "speech.txt"
+    try:
+        host, created = create(h.url, "scopa", 2, ["friend", "friend"], name="Host")
+        host.request({"type": "publish", "public": True}, "published")
+        # Slow players: the table is still being played while the window walks to it.
+        players = [Player(h.url, created["code"], created["tokens"][str(s)], name, seed=s, pace=0.3, deadline=60).start()
+                   for s, name in ((0, "Anna"), (1, "Bruno"))]
+        app = make_app("nl")
+        app.speech = Speech("off", "nl", log)
+        app.open_path("menu")
+        settle(app)
+        menu = app.stack.top
+        assert press_widget(app, menu, next(w for w in focusable(menu) if w.name == "online"))
+        online = app.stack.top
+        assert online.name == "online" and press_widget(app, online, next(w for w in focusable(online) if w.name == "club"))
+        club = app.stack.top
+        assert club.name == "online_club"
+        for name, text in (("player", "Lucia"), ("server_name", "Club"), ("server_address", f"127.0.0.1:{h.port}")):
+            field = next(w for w in club.ui.widgets if w.name == name)
+            for _ in range(len(club.ui.widgets) + 1):
+                if club.ui.focused is field:
+                    break
+                key(app, pygame.K_TAB)
+            assert club.ui.focused is field, name
+            field.set_text("")
+            type_text(app, text)
+        key(app, pygame.K_RETURN)  # Enter in the address field adds the server
+        settle(app)
+        assert press_widget(app, club, next(w for w in club.ui.widgets if w.name == "server0"))
+        lobby = app.stack.top
+        assert lobby.name == "online_club_lobby"
+        pump(app, lambda: lobby.link.signed_in, "signed in")
+        for name in ("game_next", "board", "board", "game_prev"):  # the leaderboard and back to the tables
+            assert press_widget(app, lobby, next(w for w in lobby.ui.widgets if w.name == name)), name
+        assert not lobby.showing_board
+        pump(app, lambda: any(r.get("started") for r in lobby.rows()), "the table being played, in the list")
+        assert press_widget(app, lobby, next(w for w in lobby.ui.widgets if w.name == "watch0"))
+        pump(app, lambda: app.stack.top.name == "online_watch", "the spectator's view")
+        watch = app.stack.top
+        for k in (pygame.K_LEFT, pygame.K_HOME, pygame.K_END, pygame.K_SPACE, pygame.K_TAB):  # the viewer's keys
+            key(app, k)
+            settle(app)
+        assert app.stack.top is watch
+        back_to(app, lobby)
+        for scene in (club, online, menu):
+            back_to(app, scene)
+        app.speech.close()
+        said = log.read_text(encoding="utf-8").splitlines()
+        for name in ("online", "online_club", "online_club_lobby", "online_watch"):
+            assert app.t(f"access.scene_{name}") in said, name
+        assert lobby.link is None  # leaving the lobby closed its link
+        for p in players:
+            p.deadline = 0  # the players stop at their next message
+        host.close()
+    finally:
+        h.stop()

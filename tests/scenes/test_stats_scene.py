@@ -279,3 +279,45 @@ def test_more_played_rows_than_the_panel_holds_scroll(_private_home):
     app.stack.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=30, pos=(640, 300)))
     assert scene.first == 0
     assert not [x for x in scene.text_log if x[1] > x[2]]
+
+
+# ---------------------------------------------------------------------- daily deals (issue 31)
+def test_daily_deals_have_their_own_rows_apart_from_the_matches_totals():
+    import datetime as dt
+
+    from game import daily
+
+    today = daily.today()
+    some_results()
+    # Three days in a row of Briscola's standard daily deal: over, under and at par.
+    for back, score, par_value in ((2, 70, 61.0), (1, 50, 58.25), (0, 60, 60.04)):
+        kept, problem = daily.record_day("briscola/standard", today - dt.timedelta(days=back), score, par_value)
+        assert kept and problem is None
+    daily.record_day("scopa/standard", today - dt.timedelta(days=5), 3, 1.5)  # long ago: no streak
+    scene = open_stats(make_app())
+    b, s = row(scene, "daily:briscola/standard"), row(scene, "daily:scopa/standard")
+    assert (b.played, b.won, b.lost, b.drawn, b.best, b.streak) == (3, 1, 1, 1, "+9.0", "3 days")
+    assert b.mode == "Daily deal" and b.streak_sign == 1 and b.game == "Briscola"
+    assert (s.played, s.won, s.best, s.streak, s.streak_sign) == (1, 1, "+1.5", "—", 0)
+    # Apart: the matches' totals count only the matches.
+    total = scene.rows()[-1]
+    assert total.total and total.played == 9
+    keys = [r.key for r in scene.rows()]
+    assert keys.index("daily:scopa/standard") < keys.index("daily:briscola/standard")  # config order
+    app = scene.app
+    app.render()
+    assert any(r.key.startswith("daily:") for r in scene.shown_rows)
+    assert not [(t, w, box) for t, w, box in scene.text_log if w > box]
+
+
+def test_a_damaged_daily_file_is_said_once_and_the_statistics_open(_private_home):
+    from game import daily
+
+    daily.daily_path().parent.mkdir(parents=True, exist_ok=True)
+    daily.daily_path().write_text("{not json", encoding="utf-8")
+    app = make_app("de")
+    scene = open_stats(app)
+    assert not any(r.key.startswith("daily:") for r in scene.rows())
+    assert daily.daily_path().with_name("daily.json.bad").exists()
+    assert app.speech.lines.count(app.t("stats.daily_damaged")) == 1  # the toast, read out once
+    assert "daily.json.bad" in app.t("stats.daily_damaged") != "stats.daily_damaged"

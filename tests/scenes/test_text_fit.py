@@ -145,6 +145,27 @@ def test_every_scene_renders_and_every_text_fits_its_box(lang, remembered_bots):
     assert not problems, "\n".join(problems)
 
 
+@GROUP
+@pytest.mark.parametrize("lang", ["de", "it"])
+def test_every_screen_fits_at_the_largest_text_size(lang, remembered_bots):
+    """Extra large text (Settings → Accessibility): every screen but the tables (their layout
+    at each text size is tests/scenes/test_card_sizes.py's) keeps its words in their boxes,
+    in the two longest languages."""
+    app = App(get_config(), Settings(language=lang, animation_speed="instant", text_size="xlarge"), I18n(lang),
+              window=False)
+    assert theme.TEXT_SCALE[0] == theme.TEXT_SCALES["xlarge"]
+    problems = []
+    try:
+        for scene, params in VIEWS:
+            if scene in ("table", "lesson"):
+                continue
+            m = render(app, scene, params)
+            problems += [f"{scene} {params}: {s!r} is {w}px in a {box}px box" for s, w, box in m.overflows]
+    finally:
+        theme.set_text_scale(1.0)  # the next test in this worker draws at the usual size
+    assert not problems, "\n".join(problems)
+
+
 _SECTIONS = {"app", "common", "menu", "decks", "games", "ai", "option", "line", "blurb", "settings", "hint", "scene",
              "toast", "results", "rules", "table", "callouts", "refusals", "pause", "resume", "stats",
              "house_rules", "preset"}

@@ -1,0 +1,93 @@
+"""The GPU path of the window: an OpenGL display whose shader finishes the frame.
+
+Where a graphics context can be had, the window is opened with ``OPENGL | DOUBLEBUF``
+instead of SDL's SCALED renderer. The app still draws every frame on a 1280×720 pygame
+surface (the canvas, now off-screen); :meth:`GLPresenter.present` uploads it once as a
+texture and one shader pass (:mod:`sprites.postfx_gl`) applies contrast, colour
+temperature and grain while drawing it letterboxed at the window's size. The CPU's
+post-processing pass is then skipped.
+
+Where none can be had — the dummy or offscreen driver, no OpenGL library, a driver older
+than OpenGL 3.3, a failing shader — :func:`open_gl` says so in one line on stderr (only
+when the GPU was asked for or a real driver failed) and returns None: the caller opens
+the SCALED window and today's CPU path runs.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+RENDER_PATHS = ("auto", "cpu", "gpu")
+#: SDL drivers that never have OpenGL: "auto" does not even try (and says nothing).
+NO_GL_DRIVERS = ("dummy", "offscreen")
+
+
+def _one_line(e: BaseException) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text[:160]
+
+
+def open_gl(pg: Any, size: tuple[int, int], canvas_size: tuple[int, int], render: str) -> GLPresenter | None:
+    """Open the OpenGL window (hidden) and its shader, or None for the CPU path."""
+    if render == "cpu":
+        return None
+    driver = pg.display.get_driver() if pg.display.get_init() else ""
+    if render == "auto" and driver in NO_GL_DRIVERS:
+        return None
+    try:
+        import moderngl
+
+        from sprites.postfx_gl import GLPostFX
+
+        pg.display.gl_set_attribute(pg.GL_CONTEXT_MAJOR_VERSION, 3)
+        pg.display.gl_set_attribute(pg.GL_CONTEXT_MINOR_VERSION, 3)
+        pg.display.gl_set_attribute(pg.GL_CONTEXT_PROFILE_MASK, pg.GL_CONTEXT_PROFILE_CORE)
+        pg.display.gl_set_attribute(pg.GL_CONTEXT_FLAGS, pg.GL_CONTEXT_FORWARD_COMPATIBLE_FLAG)  # macOS
+        pg.display.set_mode(size, pg.OPENGL | pg.DOUBLEBUF | pg.RESIZABLE | pg.HIDDEN)
+        ctx = moderngl.create_context(require=330)
+        fx = GLPostFX(ctx, canvas_size)
+    except Exception as e:  # noqa: BLE001 - any failure here means: no GPU path, the CPU one runs
+        if pg.display.get_surface() is not None:
+            pg.display.quit()  # an OpenGL display cannot become a SCALED one in place
+            pg.display.init()
+        print(f"cardavia: no OpenGL here ({_one_line(e)}); the picture is finished on the CPU", file=sys.stderr)
+        return None
+    return GLPresenter(pg, ctx, fx, canvas_size)
+
+
+class GLPresenter:
+    """The OpenGL display's canvas, present and read-back."""
+
+    def __init__(self, pg: Any, ctx: Any, fx: Any, canvas_size: tuple[int, int]):
+        self.pg = pg
+        self.ctx = ctx
+        self.fx = fx
+        # 32 bits a pixel, uploaded as it lies in memory (the shader swizzles the channels).
+        self.canvas = pg.Surface(canvas_size, 0, 32)
+        self.renderer = str(ctx.info.get("GL_RENDERER", "OpenGL"))
+
+    def window_size(self) -> tuple[int, int]:
+        return tuple(self.pg.display.get_window_size())
+
+    def present(self, postfx: Any, time: float) -> None:
+        """Upload the canvas, draw it post-processed into the window, swap."""
+        self.fx.upload(self.canvas)
+        self.fx.draw(postfx, time, self.window_size())
+        self.pg.display.flip()
+
+    def finished(self, postfx: Any, time: float) -> Any:
+        """The canvas as the player sees it (post-processed by the shader, at canvas size):
+        F12 reads the GPU's own picture back, grain frame and all."""
+        self.fx.upload(self.canvas)
+        return self.fx.read(postfx, time)
+
+    def to_canvas(self, pos: Any) -> tuple[float, float]:
+        """A window position in canvas pixels (through the letterbox the shader draws into)."""
+        from sprites.postfx_gl import letterbox
+
+        x, y, w, h = letterbox(self.window_size(), self.canvas.get_size())
+        cw, ch = self.canvas.get_size()
+        return (pos[0] - x) * cw / w, (pos[1] - y) * ch / h
+
+
+__all__ = ["open_gl", "GLPresenter", "RENDER_PATHS", "NO_GL_DRIVERS"]
