@@ -9,7 +9,7 @@ Per game (its first player count), for ``--deals`` deal seeds:
    (each game's coach.BUDGET playouts per decision: game.coach.flat);
    the analysis thread's CPU seconds per deal (what one core of a quiet machine would take)
    and the wall seconds.
-2. **Stability**: the same deals analysed with a second analysis seed; the share of decisions
+2. **Stability** (``--no-stability`` leaves it out): the same deals analysed with a second analysis seed; the share of decisions
    (with more than one legal move) where both seeds name the same best move; where they agree
    up to ties (each seed's best is within the game's inaccuracy threshold of the other's by
    that other seed's own values: two moves the coach cannot tell apart); and where they give
@@ -54,7 +54,7 @@ def choices(analysis) -> list:
 
 
 def run_game(game: str, deals: int, budget: int | None, player_iterations: int, first_seed: int,
-             skill: bool = True) -> dict:
+             skill: bool = True, stability: bool = True) -> dict:
     budget = budget or load_coach(game).budget
     cpu, wall, same_best, same_class, near_best, n_choice = [], [], 0, 0, 0, 0
     tie = make_rules(game).game.coach.get("inaccuracy", 0.0)
@@ -63,10 +63,10 @@ def run_game(game: str, deals: int, budget: int | None, player_iterations: int, 
         seed = first_seed + k
         events = deal_record(game, seed, "greedy", player_iterations)
         a = analyse_events(events, 0, budget=budget, seed=1)
-        b = analyse_events(events, 0, budget=budget, seed=2)
+        b = analyse_events(events, 0, budget=budget, seed=2) if stability else a
         cpu.append(a.cpu)
         wall.append(a.seconds)
-        for x, y in zip(choices(a), choices(b)):
+        for x, y in zip(choices(a), choices(b)) if stability else ():
             n_choice += 1
             same_best += x.best == y.best
             same_class += x.klass == y.klass
@@ -91,9 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--player-iterations", type=int, default=4000, help="the hard player's budget (default 4000)")
     p.add_argument("--seed", type=int, default=101)
     p.add_argument("--no-skill", action="store_true", help="leave out the random vs hard part (the slow one)")
+    p.add_argument("--no-stability", action="store_true", help="leave out the second analysis seed")
     args = p.parse_args(argv)
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    rows = [run_game(g, args.deals, args.budget, args.player_iterations, args.seed, not args.no_skill)
+    rows = [run_game(g, args.deals, args.budget, args.player_iterations, args.seed, not args.no_skill,
+                     not args.no_stability)
             for g in args.game or game_ids()]
     print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("| game | budget | CPU s per deal: mean (max) | wall s per deal | best agrees (2 seeds) | up to ties "
