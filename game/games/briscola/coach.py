@@ -9,9 +9,9 @@ from game.games.briscola.heuristics import trick_so_far
 from game.rules.base import Action
 
 UNITS = "coach.units.card_points"
-#: The coach's playouts per decision (game.coach.flat): about 15 s of one core per deal at most
+#: The coach's playouts per decision (game.coach.flat): at most about 17 s of one core per deal
 #: (bench/coach.py), the most the verdict's stability buys within the issue's 20 s.
-BUDGET = 12000
+BUDGET = 16000
 #: A trick worth no more than this is "empty" (a trump spent on it is wasted).
 EMPTY_TRICK = 2
 

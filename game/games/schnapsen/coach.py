@@ -8,9 +8,9 @@ from game.games.schnapsen import ai as hooks
 from game.rules.base import Action
 
 UNITS = "coach.units.game_points"
-#: The coach's playouts per decision (game.coach.flat): about 15 s of one core per deal at most
+#: The coach's playouts per decision (game.coach.flat): at most about 17 s of one core per deal
 #: (bench/coach.py), the most the verdict's stability buys within the issue's 20 s.
-BUDGET = 6000
+BUDGET = 12000
 
 
 def points_per_utility(rules: Any) -> float:

@@ -7,7 +7,7 @@ from typing import Any
 from game.rules.base import Action
 
 UNITS = "coach.units.points"
-#: The coach's playouts per decision (game.coach.flat): about 15 s of one core per deal at most
+#: The coach's playouts per decision (game.coach.flat): at most about 17 s of one core per deal
 #: (bench/coach.py), the most the verdict's stability buys within the issue's 20 s.
 BUDGET = 10000
 
