@@ -32,7 +32,8 @@ from game.rules.base import Action, GameRules
 
 #: Fewest worlds in a round (a smaller sample is too noisy to rule a move out).
 MIN_WORLDS = 24
-#: Most worlds per decision (two near-equal moves left: the budget ends the loop long before).
+#: Most worlds per decision: a cap on one decision's time. With two or three legal moves that
+#: stay close (Briscola's hand of three) it, not the budget, ends the loop (bench/coach.py).
 MAX_WORLDS = 4000
 #: A move is ruled out when its paired shortfall to the leader exceeds this many standard errors.
 Z = 3.0
