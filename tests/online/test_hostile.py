@@ -193,6 +193,15 @@ def test_five_thousand_hostile_messages_leave_the_server_and_another_match_alone
         assert not t.is_alive()
     total += counts["schema"]
     assert counts["schema"] == 120 * PER_CONNECTION
+    # How many of the flood's messages go out before the server closes on it depends on the
+    # machine's load: top up with more malformed ones (each answered "schema") to 5,000.
+    for seed in range(1000, 1010):
+        if total >= 5000:
+            break
+        more = {"schema": 0}
+        hostile_connection(url, created["code"], seed, more, lock)
+        assert more["schema"] == PER_CONNECTION
+        total += more["schema"]
     assert total >= 5000, total
 
     # The server still answers, and the other table's match ran to its end untouched.
