@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,7 +37,7 @@ from game.ai.base import BaseBot
 from game.ai.hooks import OBVIOUS, load_hooks
 from game.rules.base import Action, GameRules
 
-__all__ = ["OBVIOUS", "SearchBot", "SearchStopped", "load_hooks", "solve_exact"]
+__all__ = ["OBVIOUS", "SearchBot", "SearchStopped", "load_hooks", "play_to_end", "solve_exact"]
 
 
 class _Node:
@@ -53,6 +54,24 @@ class _Node:
 
 class SearchStopped(Exception):
     """Raised inside the solver when ``should_stop`` fires."""
+
+
+def play_to_end(rules: GameRules, state: Any, rng: random.Random, playout: Any = None, rollout: Any = None) -> None:
+    """Play the deal to its end in place: the game's playout hook if it has one, then its
+    rollout policy (or a random legal action) at every decision left; one move is played
+    as it is. The search's playouts and the coach's (game.coach.flat) are this one loop."""
+    if playout is not None and not rules.is_over(state):
+        playout(rules, state, rng)
+    is_over, legal_actions, apply = rules.is_over, rules.legal_actions, rules.apply
+    while not is_over(state):
+        acts = legal_actions(state)
+        if len(acts) == 1:
+            a = acts[0]
+        elif rollout is not None:
+            a = rollout(rules, state, acts, rng)
+        else:
+            a = acts[rng.randrange(len(acts))]
+        apply(state, a, check=False)
 
 
 def solve_exact(rules: GameRules, state: Any, seat: int, node_limit: int = 50_000,
@@ -292,18 +311,7 @@ class SearchBot(BaseBot):
                 path.append((ch, team_of(actor)))
                 node = ch
                 depth += 1
-            # Playout to the end of the deal.
-            if playout is not None and not is_over(state):
-                playout(rules, state, rng)
-            while not is_over(state):
-                acts = legal_actions(state)
-                if len(acts) == 1:
-                    a = acts[0]
-                elif rollout is not None:
-                    a = rollout(rules, state, acts, rng)
-                else:
-                    a = acts[rng.randrange(len(acts))]
-                apply(state, a, check=False)
+            play_to_end(rules, state, rng, playout, rollout)
             u = utilities(rules, state)
             for ch, t in path:
                 ch.visits += 1

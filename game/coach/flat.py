@@ -27,7 +27,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from game.ai.hooks import Hooks, load_hooks
+from game.ai.hooks import load_hooks
+from game.ai.search import play_to_end
 from game.rules.base import Action, GameRules
 
 #: Fewest worlds in a round (a smaller sample is too noisy to rule a move out).
@@ -37,22 +38,6 @@ MIN_WORLDS = 24
 MAX_WORLDS = 4000
 #: A move is ruled out when its paired shortfall to the leader exceeds this many standard errors.
 Z = 3.0
-
-
-def _finish(rules: GameRules, hooks: Hooks, state: Any, rng: random.Random,
-            playout: Callable[..., None] | None, rollout: Callable[..., Action] | None) -> None:
-    """Play the deal to its end in place with the game's playout policy (as the search does)."""
-    if playout is not None and not rules.is_over(state):
-        playout(rules, state, rng)
-    while not rules.is_over(state):
-        acts = rules.legal_actions(state)
-        if len(acts) == 1:
-            a = acts[0]
-        elif rollout is not None:
-            a = rollout(rules, state, acts, rng)
-        else:
-            a = acts[rng.randrange(len(acts))]
-        rules.apply(state, a, check=False)
 
 
 def flat_values(rules: GameRules, view: Any, legal: list[Action], seat: int, key: str, budget: int,
@@ -83,7 +68,7 @@ def flat_values(rules: GameRules, view: Any, legal: list[Action], seat: int, key
             for a in alive:
                 state = rules.clone(world)
                 rules.apply(state, a, check=False)
-                _finish(rules, hooks, state, random.Random(f"{key}:play:{w}"), playout, rollout)
+                play_to_end(rules, state, random.Random(f"{key}:play:{w}"), playout, rollout)
                 scores[a].append(utilities(rules, state)[team])
             spent += len(alive)
             w += 1
