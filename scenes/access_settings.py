@@ -8,9 +8,8 @@ from typing import Any
 import pygame
 
 from game.settings import CARD_SIZES, SPEECH_MODES, TEXT_SIZES
-from scenes.scene import UIScene
+from scenes.settings import SettingsPanel
 from sprites import theme
-from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button, Choice, toggle
 
 PANEL = pygame.Rect(290, 40, 700, 640)
@@ -20,12 +19,12 @@ CONTROL_W = 356
 ROW_H = 64
 
 
-class AccessibilityScene(UIScene):
-    is_overlay = True
+class AccessibilityScene(SettingsPanel):
+    panel = PANEL
 
     def build(self) -> None:
+        super().build()
         app = self.app
-        self.appear = Tween(0.0, 1.0, 0.26, ease_out_cubic)
         self.rows: list[tuple[str, int]] = []
         y = PANEL.y + 128
 
@@ -55,25 +54,8 @@ class AccessibilityScene(UIScene):
         self.done = self.ui.add(Button((PANEL.centerx - 125, PANEL.bottom - 78, 250, 46), self.label("common.done"),
                                        self.back, style="primary", name="done"))
 
-    def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not PANEL.collidepoint(event.pos):
-            self.back()
-            return
-        super().handle(event)
-
-    def back(self) -> None:
-        self.app.save_settings()
-        super().back()
-
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        self.appear.update(dt)
-
     def draw(self, surface: pygame.Surface) -> None:
-        a = float(self.appear.value_at(self.alpha))
-        dim = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        dim.fill((4, 12, 8, int(150 * a)))
-        surface.blit(dim, (0, 0))
+        self.dim(surface)
         surface.blit(theme.shadow(PANEL.size, 16, 12, 170), (PANEL.x - 12, PANEL.y - 6))
         surface.blit(theme.panel(PANEL.size, 18, (10, 30, 21, 255), theme.BRASS), PANEL)
         theme.heading(surface, self.t("access.title"), (PANEL.centerx, PANEL.y + 26), 30, anchor="midtop")

@@ -44,12 +44,43 @@ CONTROL_W = 300
 ROW_H = 41  # twelve rows above the buttons
 
 
-class SettingsScene(UIScene):
+class SettingsPanel(UIScene):
+    """An overlay of settings on one panel (this page and the Accessibility page): it fades
+    in, a click outside the panel closes it like Esc, and closing saves the settings."""
+
     is_overlay = True
+    panel = PANEL
 
     def build(self) -> None:
-        app = self.app
         self.appear = Tween(0.0, 1.0, 0.26, ease_out_cubic)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not self.panel.collidepoint(event.pos):
+            self.back()
+            return
+        super().handle(event)
+
+    def back(self) -> None:
+        self.app.save_settings()
+        super().back()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.appear.update(dt)
+
+    def dim(self, surface: pygame.Surface) -> float:
+        """Darken what lies under the overlay as it fades in; the fade's value (0–1)."""
+        a = float(self.appear.value_at(self.alpha))
+        dim = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        dim.fill((4, 12, 8, int(150 * a)))
+        surface.blit(dim, (0, 0))
+        return a
+
+
+class SettingsScene(SettingsPanel):
+    def build(self) -> None:
+        super().build()
+        app = self.app
         self.no_audio_device = no_audio_device(app)
         self.rows: list[tuple[str, int]] = []
         y = PANEL.y + 120
@@ -115,26 +146,8 @@ class SettingsScene(UIScene):
         self.app.save_settings()
         self.app.toast(self.t("toast.picture_reset"))
 
-    def handle(self, event: pygame.event.Event) -> None:
-        # A click outside the panel closes the overlay, like Esc.
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not PANEL.collidepoint(event.pos):
-            self.back()
-            return
-        super().handle(event)
-
-    def back(self) -> None:
-        self.app.save_settings()
-        super().back()
-
-    def update(self, dt: float) -> None:
-        super().update(dt)
-        self.appear.update(dt)
-
     def draw(self, surface: pygame.Surface) -> None:
-        a = float(self.appear.value_at(self.alpha))
-        dim = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        dim.fill((4, 12, 8, int(150 * a)))
-        surface.blit(dim, (0, 0))
+        a = self.dim(surface)
         offset = round((1 - a) * 24)
         layer = self._panel_layer()
         # (set_alpha(None) would switch off per-pixel blending and show the corners black.)
