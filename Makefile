@@ -28,8 +28,10 @@ test: $(STAMP) system
 # one apt-get call: Chromium for the club server's web pages (tests/online/test_web.py),
 # espeak-ng for the speech voice (tests/scenes/test_speech.py), Xvfb and Mesa's software
 # OpenGL for the GPU picture compared with the CPU pass (tests/scenes/test_postfx_gl.py; a
-# machine that cannot have OpenGL sets CARDAVIA_NO_GL=1). command:package pairs.
-SYSTEM_TOOLS := chromium:chromium espeak-ng:espeak-ng Xvfb:xvfb
+# machine that cannot have OpenGL sets CARDAVIA_NO_GL=1), Redis and PostgreSQL for the cluster
+# (tests/cluster: the tests start their own servers on 127.0.0.1 in a temporary folder and stop
+# them; none is started here). command:package pairs.
+SYSTEM_TOOLS := chromium:chromium espeak-ng:espeak-ng Xvfb:xvfb redis-server:redis-server
 GL_PACKAGES := libgl1 libegl1 libgl1-mesa-dri
 system:
 	@missing=""; for pair in $(SYSTEM_TOOLS); do cmd=$${pair%%:*}; pkg=$${pair#*:}; \
@@ -37,6 +39,8 @@ system:
 		missing="$$missing $$pkg"; done; \
 	{ ldconfig -p | grep -q 'libGL\.so\.1 ' && ls /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so 2>/dev/null | \
 		grep -q .; } || missing="$$missing $(GL_PACKAGES)"; \
+	{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } || \
+		missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then echo "make: installing$$missing for the tests"; \
 		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null 2>&1 || \
 		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }; } || \

@@ -18,6 +18,7 @@ import json
 import secrets
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -75,6 +76,13 @@ class ClubStore(Protocol):
                    ratings: dict[str, Rating]) -> None:
         """A finished match (players: (player id, seat, result, old, new)) and the new
         ratings, in one transaction (a match is rated once: a code seen before changes nothing)."""
+
+    def rate_match(self, code: str, game: str, preset: str | None, rated: bool, subjects: list[str],
+                   settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
+                   ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+        """One transaction: read the ratings of ``subjects`` (held against other writers),
+        ``settle(current)`` gives (summary, players, new ratings), keep them as
+        :meth:`save_match` does; settle's result, or None when ``code`` was rated before."""
 
     def recent_matches(self, player: int, limit: int = 20) -> list[dict[str, Any]]: ...
 
@@ -174,18 +182,40 @@ class SqliteClubStore:
                    players: list[tuple[int, int, str, float | None, float | None]],
                    ratings: dict[str, Rating]) -> None:
         with self.db:
-            cur = self.db.execute(
-                "INSERT OR IGNORE INTO matches (code, game, preset, rated, finished, summary) VALUES (?,?,?,?,?,?)",
-                (code, game, preset, int(rated), time.time(), json.dumps(summary)))
-            if cur.rowcount == 0:
-                return  # rated once (a resumed server may finish the same table's end again)
-            self.db.executemany("INSERT INTO match_players (code, player, seat, result, old, new) VALUES (?,?,?,?,?,?)",
-                                [(code, p, s, res, old, new) for p, s, res, old, new in players])
-            self.db.executemany(
-                "INSERT INTO ratings (subject, game, mu, sigma, matches) VALUES (?,?,?,?,?) "
-                "ON CONFLICT (subject, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-                "matches = excluded.matches",
-                [(subject, game, r.mu, r.sigma, r.matches) for subject, r in ratings.items()])
+            self._insert_match(code, game, preset, rated, summary, players, ratings)
+
+    def _insert_match(self, code: str, game: str, preset: str | None, rated: bool, summary: dict[str, Any],
+                      players: list[tuple[int, int, str, float | None, float | None]],
+                      ratings: dict[str, Rating]) -> None:
+        cur = self.db.execute(
+            "INSERT OR IGNORE INTO matches (code, game, preset, rated, finished, summary) VALUES (?,?,?,?,?,?)",
+            (code, game, preset, int(rated), time.time(), json.dumps(summary)))
+        if cur.rowcount == 0:
+            return  # rated once (a resumed server may finish the same table's end again)
+        self.db.executemany("INSERT INTO match_players (code, player, seat, result, old, new) VALUES (?,?,?,?,?,?)",
+                            [(code, p, s, res, old, new) for p, s, res, old, new in players])
+        self.db.executemany(
+            "INSERT INTO ratings (subject, game, mu, sigma, matches) VALUES (?,?,?,?,?) "
+            "ON CONFLICT (subject, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+            "matches = excluded.matches",
+            [(subject, game, r.mu, r.sigma, r.matches) for subject, r in ratings.items()])
+
+    def rate_match(self, code: str, game: str, preset: str | None, rated: bool, subjects: list[str],
+                   settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
+                   ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+        self.db.execute("BEGIN IMMEDIATE")  # the write lock first: no other writer between read and write
+        try:
+            if self.db.execute("SELECT 1 FROM matches WHERE code = ?", (code,)).fetchone() is not None:
+                self.db.execute("ROLLBACK")
+                return None
+            settled = settle({s: self.rating(s, game) for s in subjects})
+            summary, players, ratings = settled
+            self._insert_match(code, game, preset, rated, summary, players, ratings)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return settled
 
     def recent_matches(self, player: int, limit: int = 20) -> list[dict[str, Any]]:
         rows = self.db.execute(

@@ -1,7 +1,7 @@
 """The online sub-commands: ``serve`` (engineer A) and ``online host`` / ``online join`` (B).
 
   python main.py serve [--host 127.0.0.1] [--port 7420] [--data DIR] [--workers N]
-                       [--certfile F --keyfile F]
+                       [--certfile F --keyfile F] [--redis URL --database URL [--public-url URL]]
 
 Bad arguments: one line on stderr, exit code 2 (as game/cli.py).
 """
@@ -49,6 +49,12 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--fill-levels", default=",".join(d.fill_levels), metavar="LEVELS",
                    help=f"computer levels a quick match is filled with, nearest the player's rating "
                         f"(default {','.join(d.fill_levels)})")
+    s.add_argument("--redis", metavar="URL",
+                   help="a cluster: share the tables through Redis (redis://host:port/db), with --database")
+    s.add_argument("--database", metavar="URL",
+                   help="the club's players and ratings in PostgreSQL (postgresql://user@host:port/db)")
+    s.add_argument("--public-url", metavar="URL",
+                   help="with --redis: the address other processes send this one's players to (default: where it listens)")
     s.add_argument("--chat", action="store_true", help="allow free-text chat at the tables (default: quick phrases only)")
 
 
@@ -65,11 +71,32 @@ def serve(args: argparse.Namespace) -> int:
         raise ValueError("--certfile and --keyfile go together")
     data = Path(args.data) if args.data else default_data_dir()
     limits = server_limits(args)
+    cluster = cluster_config(args)
     try:
         return run_forever(args.host, args.port, data, workers=args.workers,
-                           certfile=args.certfile, keyfile=args.keyfile, limits=limits)
+                           certfile=args.certfile, keyfile=args.keyfile, limits=limits, cluster=cluster)
     except ServerError as e:
         raise ValueError(str(e)) from None
+
+
+def cluster_config(args: argparse.Namespace):  # -> ClusterConfig | None
+    """``--redis`` / ``--database`` / ``--public-url`` checked (ValueError: one line)."""
+    redis_url, db_url, public = args.redis, args.database, args.public_url
+    if redis_url is None and db_url is None:
+        if public is not None:
+            raise ValueError("--public-url goes with --redis")
+        return None
+    if redis_url is not None and db_url is None:
+        raise ValueError("--redis needs --database: the processes must share their players too")
+    if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"--redis takes redis://host:port/db, not {redis_url[:40]!r}")
+    if not db_url.startswith(("postgresql://", "postgres://")):
+        raise ValueError("--database takes postgresql://user@host:port/db")
+    if public is not None and (not public.startswith(("ws://", "wss://")) or len(public) > 200):
+        raise ValueError("--public-url takes ws://host:port or wss://host:port")
+    from game.online.cluster import ClusterConfig
+
+    return ClusterConfig(redis_url, db_url, public)
 
 
 def server_limits(args: argparse.Namespace):  # -> ServerLimits

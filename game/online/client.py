@@ -206,6 +206,8 @@ class RemoteSession:
         #: The server's error code when it ended the session (``no_table`` …), else None.
         self.failed_code: str | None = None
         self.connected = False
+        #: The server cannot save the table just now (a cluster's Redis away): play waits.
+        self.storage_paused = False
         #: Where the server keeps the finished match's record (the ``over`` message).
         self.record_path: str | None = None
         #: The ``created`` reply, for a session that made its table (``create_table``).
@@ -490,6 +492,9 @@ class RemoteSession:
 
     def _on_over(self, m: dict) -> None:
         self.record_path = m.get("record")
+
+    def _on_storage(self, m: dict) -> None:
+        self.storage_paused = m.get("ok") is False
 
     def _on_pong(self, m: dict) -> None:
         pass

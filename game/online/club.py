@@ -286,34 +286,42 @@ class Club:
                 outcomes.append(SeatOutcome(team, player=players[i], left=s.by_ai and s.conn is None))
             else:
                 outcomes.append(SeatOutcome(team, level=s.level or "normal"))
-        current: dict[str, Rating] = {}
-        for o in outcomes:
-            if o.player is not None:
-                current[f"p:{o.player}"] = self.db.rating(f"p:{o.player}", game) or new_rating()
         from game.online.ratings import pair_subject
 
-        for t in {o.team for o in outcomes}:
+        subjects = [f"p:{o.player}" for o in outcomes if o.player is not None]
+        for t in sorted({o.team for o in outcomes}):
             subject = pair_subject([o for o in outcomes if o.team == t])
             if subject is not None:
-                current[subject] = self.db.rating(subject, game) or new_rating()
+                subjects.append(subject)
         rated = bool(club.get("rated"))
-        new = rate(current, outcomes, m.winner) if rated else {}
-        rows = []
-        for i, o in enumerate(outcomes):
-            if o.player is None:
-                continue
-            won = m.winner is not None and o.team == m.winner and not o.left
-            result = "left" if o.left else "draw" if m.winner is None else "won" if won else "lost"
-            old, after = current[f"p:{o.player}"], new.get(f"p:{o.player}")
-            rows.append((o.player, i, result, display(old.mu, old.sigma) if rated else None,
-                         display(after.mu, after.sigma) if after else None))
-        summary = {"players": [{"seat": i, **p} for i, p in enumerate(self.plates(table))],
-                   "winner": m.winner, "totals": list(m.totals)}
+        plates = self.plates(table)
+
+        def settle(current: dict[str, Rating]) -> tuple[dict, list, dict[str, Rating]]:
+            # Run by the database inside the transaction that holds these ratings (two
+            # processes finishing two matches of one player never lose an update).
+            current = {s: current.get(s) or new_rating() for s in subjects}
+            new = rate(current, outcomes, m.winner) if rated else {}
+            rows = []
+            for i, o in enumerate(outcomes):
+                if o.player is None:
+                    continue
+                won = m.winner is not None and o.team == m.winner and not o.left
+                result = "left" if o.left else "draw" if m.winner is None else "won" if won else "lost"
+                old, after = current[f"p:{o.player}"], new.get(f"p:{o.player}")
+                rows.append((o.player, i, result, display(old.mu, old.sigma) if rated else None,
+                             display(after.mu, after.sigma) if after else None))
+            summary = {"players": [{"seat": i, **p} for i, p in enumerate(plates)],
+                       "winner": m.winner, "totals": list(m.totals)}
+            return summary, rows, new
+
         try:
-            self.db.save_match(table.code, game, club.get("preset"), rated, summary, rows, new)
+            settled = self.db.rate_match(table.code, game, club.get("preset"), rated, subjects, settle)
         except Exception:  # noqa: BLE001 - the database's trouble must not stop the table's end
             log.exception("table %s: the match could not be kept in the database", table.code)
             return
+        if settled is None:
+            return  # rated before (a process that took the table over finished its end again)
+        _summary, rows, new = settled
         for (pid, i, result, old, after) in rows:
             conn = table.seats[i].conn
             if conn is not None and conn.player == pid:

@@ -32,6 +32,16 @@ FINAL_CLOSE_CODES = frozenset({1000, 1002, 1008, 1009})
 #: Server error codes that end the session: retrying cannot help (the connection's thread
 #: stops reconnecting as soon as it reads one).
 FATAL_ERRORS = frozenset({"version", "no_table", "full", "bad_token", "kicked", "replaced"})
+#: A cluster (docs/ONLINE.md, "The cluster"): the error ``moved`` sends the client to the
+#: process that holds the table (``url``); ``busy`` (the table's process died, its lease not
+#: yet expired) means: ask the first address again after BUSY_PAUSE. Moves and waits end
+#: with the connection's ``retry_for`` when no seat is had meanwhile.
+BUSY_PAUSE = 1.0
+MAX_URL = 200
+
+
+class _Moved(Exception):
+    """The server sent this connection elsewhere (the reader leaves its loop)."""
 
 
 
@@ -49,6 +59,11 @@ class Connection:
                  reconnect: bool = True, retry_for: float = RETRY_FOR, open_timeout: float = OPEN_TIMEOUT,
                  first_connect_for: float = FIRST_CONNECT_FOR):
         self.url = url
+        #: The address given first (a load balancer, or any process of a cluster): where the
+        #: client goes back to after a drop; ``url`` is where a ``moved`` sent it.
+        self.home = url
+        self._moving_since: float | None = None
+        self._busy = False
         self.greeting = greeting or (lambda: [])
         self.reconnect = reconnect
         self.retry_for = retry_for
@@ -159,12 +174,13 @@ class Connection:
                 if not self.reconnect or not self._retry.is_set() or now - failing_since > window:
                     self.inbox.put({"type": "_failed", "message": f"cannot reach {self.url}: {_reason(e)}"})
                     return
+                self.url = self.home  # where a ``moved`` sent it is gone: ask the first address
                 self._closing.wait(pause)
                 pause = min(pause * 2, RETRY_MAX)
                 continue
             pause, failing_since = RETRY_FIRST, None
             self.connects += 1
-            code, reason = None, ""
+            code, reason, moved = None, "", False
             try:
                 for message in self.greeting():
                     with self._send_lock:
@@ -189,6 +205,8 @@ class Connection:
                         self._deliver(ws.recv(timeout=0))
                     except Exception:  # noqa: BLE001 - nothing more buffered
                         break
+            except _Moved:
+                moved = True
             except Exception as e:  # noqa: BLE001 - a reset socket, a bad frame …
                 code, reason = 1006, _reason(e)
             finally:
@@ -199,6 +217,18 @@ class Connection:
                     pass
             if self._closing.is_set():
                 return
+            if moved:
+                now = time.monotonic()
+                self._moving_since = self._moving_since or now
+                if now - self._moving_since > self.retry_for:
+                    self.inbox.put({"type": "_failed", "message": "the servers keep sending this table elsewhere"})
+                    return
+                self.inbox.put({"type": "_lost", "code": 1012, "reason": "moved", "again": True})
+                if self._busy:
+                    self._busy = False
+                    self._closing.wait(BUSY_PAUSE)
+                continue
+            self.url = self.home  # a drop: the table may have moved (its process died)
             final = code in FINAL_CLOSE_CODES or (code is not None and 4000 <= code < 5000)
             again = self.reconnect and self._retry.is_set() and not final
             self.inbox.put({"type": "_lost", "code": code, "reason": reason, "again": again})
@@ -214,6 +244,14 @@ class Connection:
         except (TypeError, ValueError):
             return  # a server speaks JSON; anything else is ignored
         if isinstance(data, dict) and isinstance(data.get("type"), str):
+            if data["type"] == "error" and data.get("code") in ("moved", "busy"):
+                target = data.get("url")
+                ok = isinstance(target, str) and len(target) <= MAX_URL and target.startswith(("ws://", "wss://"))
+                self.url = target if ok and data["code"] == "moved" else self.home
+                self._busy = data["code"] == "busy" or not ok
+                raise _Moved
+            if data["type"] in ("joined", "watching", "created", "quick_waiting"):
+                self._moving_since = None
             if data["type"] == "error" and data.get("code") in FATAL_ERRORS:
                 self._retry.clear()
             self.inbox.put(data)

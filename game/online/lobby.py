@@ -10,6 +10,7 @@ players and quick match) belong beside these.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from game.online import protocol as P
 from game.online.limits import TableQuota
@@ -50,8 +51,14 @@ class Lobby:
         conn.failures += 1
         return Refusal(code, message, close=conn.failures >= P.MAX_FAILED_CLAIMS)
 
+    #: A cluster's lookup of a table this process does not hold (game.online.cluster.node:
+    #: takes it over, or refuses with ``moved``); None on one process.
+    locate: Any = None
+
     def _table(self, conn: Conn, code: str) -> Table:
         table = self.tables.get(code)
+        if table is None and self.locate is not None:
+            table = self.locate(code)
         if table is None:
             raise self.failed_claim(conn, "no_table", f"there is no table {code} on this server")
         return table

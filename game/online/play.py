@@ -22,7 +22,7 @@ from game.match import Match
 from game.online import protocol as P
 from game.online.redact import SeatRedactor, seat_events
 from game.online.seats import Conn, Refusal, Table
-from game.online.store import StoreError, TableStore, normalised, unmarked
+from game.online.store import LeaseLost, StoreError, TableStore, normalised, unmarked
 from game.online.worker import choose_action, make_pool, stop_pool, warm_up
 from game.rules.base import Event, GameRules, IllegalAction
 
@@ -32,12 +32,18 @@ log = logging.getLogger("cardavia.server")
 TAKEOVER_LEVEL = "normal"
 #: A finished table stays in memory this long (a player may rejoin to see the end).
 FINISHED_KEEP_SECONDS = 600.0
+#: A table whose decision could not be kept tries again this often (seconds).
+STALL_RETRY = 1.0
 
 Spawn = Callable[[Coroutine[Any, Any, None]], asyncio.Task]
 
 
 class PlayLoop:
     """Drives the started tables of ``tables`` (shared with the server and the lobby)."""
+
+    #: A decision the store cannot take stops the table until it can (a cluster: Redis away),
+    #: instead of going on with it in memory (one process: a full disk, written with the next).
+    stall_on_error = False
 
     def __init__(self, store: TableStore, tables: dict[str, Table], spawn: Spawn, workers: int = 1):
         self.store = store
@@ -52,6 +58,8 @@ class PlayLoop:
         self.commit_hooks: list[Callable[[Table, list[Event]], None]] = []
         #: Called with a table after each ``turn`` went out (the club's silent-player timer).
         self.turn_hooks: list[Callable[[Table], None]] = []
+        #: Called with a table whose lease another process holds now (game.online.cluster).
+        self.lost: Callable[[Table], None] | None = None
 
     # ---- the workers
     def start_workers(self) -> None:
@@ -76,8 +84,51 @@ class PlayLoop:
     def write_meta(self, table: Table, **extra: Any) -> None:
         try:
             self.store.write_meta(table.code, {**table.meta(), **extra})
+        except LeaseLost as e:
+            log.warning("table %s: %s", table.code, e)
+            self._lose(table)
         except StoreError as e:
             log.error("table %s: %s", table.code, e)
+
+    # ---- a store that cannot be written (Redis unreachable) or a table another took
+    def _lose(self, table: Table) -> None:
+        if self.lost is not None and self.tables.get(table.code) is table:
+            self.lost(table)
+
+    def _stall(self, table: Table) -> None:
+        """The decision cannot be kept: the table waits (no act is taken, no computer thinks)
+        until its events are written; the seats are told, and told again when play goes on."""
+        if not table.stalled:
+            table.stalled = True
+            table.broadcast({"type": "storage", "ok": False,
+                             "message": "the server cannot save the table just now: play waits until it can"})
+        self._call_later(STALL_RETRY, self._retry, table)
+
+    def _retry(self, table: Table) -> None:
+        if not table.stalled or self.tables.get(table.code) is not table:
+            return
+        try:
+            self.store.append(table.code, table.unsaved)
+        except LeaseLost:
+            self._lose(table)
+            return
+        except StoreError:
+            self._call_later(STALL_RETRY, self._retry, table)
+            return
+        table.unsaved = []
+        table.stalled = False
+        table.broadcast({"type": "storage", "ok": True, "message": "the table is saved again: play goes on"})
+        m = table.match
+        if m is not None and m.over:
+            self._finish(table)
+        else:
+            self.advance(table)
+
+    def retry_unsaved(self) -> None:
+        """The store is back: every waiting table tries now."""
+        for table in list(self.tables.values()):
+            if table.stalled:
+                self._retry(table)
 
     @staticmethod
     def replay(rules: GameRules, events: list[Event]) -> Match:
@@ -123,6 +174,8 @@ class PlayLoop:
         if m is None or table.finished or m.over:
             conn.send(self.refused(P.NOT_YOUR_TURN, "the match is not being played", k))
             return
+        if table.stalled:
+            raise Refusal("storage", "the server cannot save the table just now: play waits until it can")
         made = len(m.decisions)
         if k != made:
             conn.send(self.refused(P.STALE, f"decision {k} is not the one being made ({made})", k))
@@ -225,8 +278,14 @@ class PlayLoop:
         try:
             self.store.append(table.code, table.unsaved)
             table.unsaved = []
-        except StoreError as e:  # kept in memory and written, in order, with the next decision
+        except LeaseLost as e:  # another process runs the table now: this one never writes it again
+            log.warning("table %s: %s", table.code, e)
+            self._lose(table)
+            return
+        except StoreError as e:  # kept in memory and written, in order, when the store takes it
             log.error("table %s: %s", table.code, e)
+            if self.stall_on_error:
+                self._stall(table)
         start = len(table.match.events) - len(events) if table.match is not None else 0
         for i, seat in enumerate(table.seats):
             out = table.redactors[i].feed(events)
@@ -234,6 +293,8 @@ class PlayLoop:
                 seat.conn.send({"type": "events", "from": start, "events": out})
         for hook in self.commit_hooks:
             hook(table, events)
+        if table.stalled:
+            return
         if m is not None and m.over:
             self._finish(table)
         else:
@@ -269,7 +330,13 @@ class PlayLoop:
             try:
                 self.store.append(table.code, table.unsaved)
                 table.unsaved = []
+            except LeaseLost:
+                self._lose(table)
+                return
             except StoreError as e:
+                if self.stall_on_error:
+                    self._stall(table)
+                    return
                 log.error("table %s: the end of its record is lost: %s", table.code, e)
         table.finished = True
         table.thinking = None
@@ -307,7 +374,7 @@ class PlayLoop:
     def advance(self, table: Table, send: bool = True) -> None:
         """Ask whoever is to act: a computer (in a worker) or the friend (a ``turn``)."""
         m = table.match
-        if m is None or table.finished or m.over:
+        if m is None or table.finished or m.over or table.stalled:
             return
         seat, k = m.to_act, len(m.decisions)
         level = self.controller(table, seat)

@@ -56,6 +56,8 @@ class Table:
     #: (re)joins (:meth:`stream`) — four copies of every event per table would be mostly what
     #: the garbage collector walks, and its full passes were the load test's p99.
     redactors: list[SeatRedactor] = field(default_factory=list)
+    #: Its last decision could not be kept (the store is away): no play until it is.
+    stalled: bool = False
     #: The computer's decision in progress: (decision number, seat, task).
     thinking: tuple[int, int, asyncio.Task] | None = None
     idle_since: float = field(default_factory=time.monotonic)
@@ -209,8 +211,8 @@ class Conn:
 class Refusal(Exception):
     """An ``error`` reply to the message being handled (the connection stays open)."""
 
-    def __init__(self, code: str, message: str, close: bool = False):
-        self.code, self.close = code, close
+    def __init__(self, code: str, message: str, close: bool = False, **extra: Any):
+        self.code, self.close, self.extra = code, close, extra
         super().__init__(message)
 
 

@@ -62,9 +62,18 @@ class ServerError(RuntimeError):
 
 # ------------------------------------------------------------------------------ the server
 class TableServer:
-    def __init__(self, data_dir: Path, workers: int = 1, limits: ServerLimits | None = None):
+    def __init__(self, data_dir: Path, workers: int = 1, limits: ServerLimits | None = None,
+                 cluster: Any = None):
         self.limits = limits or ServerLimits()
-        self.store = TableStore(Path(data_dir), max_open=self.limits.max_open_records)
+        #: game.online.cluster.node.ClusterConfig: Redis for the tables, PostgreSQL for the club.
+        self.cluster = cluster
+        self.node: Any = None
+        if cluster is not None and cluster.redis_url:
+            from game.online.cluster.tables import RedisTableStore, connect, process_id
+
+            self.store: Any = RedisTableStore(connect(cluster.redis_url), Path(data_dir), cluster.process_id or process_id())
+        else:
+            self.store = TableStore(Path(data_dir), max_open=self.limits.max_open_records)
         self.workers = workers
         self.tables: dict[str, Table] = {}
         self.conns: set[Conn] = set()
@@ -82,7 +91,15 @@ class TableServer:
         from game.online.spectate import Spectators
 
         try:
-            self.db = SqliteClubStore(Path(data_dir))
+            if cluster is not None and cluster.database_url:
+                from game.online.cluster.pgclub import PgClubStore
+
+                self.db: Any = PgClubStore(cluster.database_url)
+            else:
+                self.db = SqliteClubStore(Path(data_dir))
+        except StoreError:
+            self.store.close()
+            raise
         except Exception as e:  # noqa: BLE001 - sqlite3.Error, OSError: the folder cannot hold it
             self.store.close()
             raise StoreError(f"cannot open the club's database in {data_dir} ({e})") from None
@@ -95,6 +112,13 @@ class TableServer:
         from game.online.daily import DailyBoard
 
         self.play.daily_board = DailyBoard(Path(data_dir))
+        if cluster is not None and cluster.redis_url:
+            from game.online.cluster.node import ClusterNode
+
+            self.node = ClusterNode(self, self.store, cluster.redis_url, cluster.public_url or "")
+            self.play.stall_on_error = True
+            self.play.lost = lambda table: self.node.let_go(table.code)
+            self.lobby.locate = self.spectators.locate = self.node.locate
         #: What each message type is handled by (protocol.check_message knows the types).
         self.handlers: dict[str, Callable[[Conn, dict], None]] = {
             "hello": self._on_hello, "ping": self._on_ping,
@@ -131,6 +155,13 @@ class TableServer:
             self.db.close()
             raise ServerError(f"cannot listen on {host}:{port} ({e.strerror or e})") from None
         self.play.start_workers()
+        if self.node is not None:
+            if not self.node.url:
+                from game.online.serving import _url
+
+                self.node.url = _url(host, self.ws_server.sockets[0].getsockname()[1], ssl_context is not None)
+            self.node.tick()  # the heartbeat first: other processes can send clients here at once
+            self._spawn(self.node.run())
         self._sweeper = self._spawn(self._sweep())
         self._spawn(self.club.run())
         if self.tune_gc:
@@ -153,6 +184,8 @@ class TableServer:
                     s.timer.cancel()
             if table.evict is not None:
                 table.evict.cancel()
+        if self.node is not None:
+            await self.node.close()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -374,7 +407,7 @@ class TableServer:
         except P.ProtocolError as e:
             conn.send(P.error(e.code, str(e)))
         except Refusal as e:
-            conn.send(P.error(e.code, str(e)))
+            conn.send(P.error(e.code, str(e), **e.extra))
             if e.close:
                 conn.close(1008, e.code)
         except StoreError as e:

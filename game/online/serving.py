@@ -44,15 +44,15 @@ def _url(host: str, port: int, tls: bool) -> str:
     return f"{'wss' if tls else 'ws'}://{shown}:{port}"
 
 
-def _make_server(data_dir: Path, workers: int, limits: ServerLimits | None = None) -> TableServer:
+def _make_server(data_dir: Path, workers: int, limits: ServerLimits | None = None, cluster: Any = None) -> TableServer:
     try:
-        return TableServer(Path(data_dir), workers, limits)
+        return TableServer(Path(data_dir), workers, limits, cluster)
     except StoreError as e:
         raise ServerError(str(e)) from None
 
 
 def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile: str | None = None,
-                keyfile: str | None = None, limits: ServerLimits | None = None) -> int:
+                keyfile: str | None = None, limits: ServerLimits | None = None, cluster: Any = None) -> int:
     """``python main.py serve``: serve until SIGINT or SIGTERM, then stop cleanly (exit 0).
     It first raises its open-files limit as far as allowed and fits the connection limit
     under it (game.online.limits); a log line repeated is written once a minute with a count."""
@@ -65,20 +65,26 @@ def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile
     limits = fd_budget(soft, limits or ServerLimits())
 
     async def main() -> int:
-        srv = _make_server(data_dir, workers, limits)
+        srv = _make_server(data_dir, workers, limits, cluster)
         srv.tune_gc = True
         bound = await srv.start(host, port, ctx)
         stop = asyncio.Event()
+        draining: list[bool] = []
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
-                loop.add_signal_handler(sig, stop.set)
+                loop.add_signal_handler(sig, lambda s=sig: (draining.append(s == signal.SIGTERM), stop.set()))
             except (NotImplementedError, RuntimeError, ValueError):
                 pass
         print(f"cardavia server on {_url(host, bound, ctx is not None)}, data in {srv.store.root.resolve()} "
               f"({srv.resumed} table(s) resumed; at most {limits.max_connections} connections, "
               f"{soft or 'unlimited'} open files); Ctrl+C stops it", flush=True)
+        if srv.node is not None:
+            print(srv.node.status_line(), flush=True)
         await stop.wait()
+        if srv.node is not None and any(draining):
+            handed = await srv.node.drain()
+            print(f"cardavia cluster process {srv.node.me}: drained, {handed} table(s) handed over", flush=True)
         await srv.close()
         return 0
 
@@ -113,7 +119,8 @@ class ServerHandle:
 
 def start_server_in_thread(host: str = "127.0.0.1", port: int = 0, data_dir: Path | str | None = None,
                            workers: int = 1, certfile: str | None = None, keyfile: str | None = None,
-                           timeout: float = 30.0, limits: ServerLimits | None = None) -> ServerHandle:
+                           timeout: float = 30.0, limits: ServerLimits | None = None,
+                           cluster: Any = None) -> ServerHandle:
     """Start a table server in a daemon thread and return once it listens: ``.port`` (the
     one the system chose for port 0), ``.url``, ``.stop()``. ``data_dir`` defaults to the
     game's data folder (as ``serve``). Raises ServerError (one line) when it cannot start."""
@@ -125,7 +132,7 @@ def start_server_in_thread(host: str = "127.0.0.1", port: int = 0, data_dir: Pat
 
     async def main() -> None:
         try:
-            srv = _make_server(Path(data_dir), workers, limits)
+            srv = _make_server(Path(data_dir), workers, limits, cluster)
             bound = await srv.start(host, port, ctx)
         except BaseException as e:  # noqa: BLE001 - handed to the starting thread
             box["error"] = e

@@ -52,8 +52,13 @@ class Spectators:
         #: decision redacts only its own events, never the record from the start again).
         self.redactors: dict[str, SeatRedactor] = {}
 
+    #: A cluster's lookup of a table held elsewhere (game.online.cluster.node), else None.
+    locate: Any = None
+
     def on_watch(self, conn: Conn, msg: dict) -> None:
         table = self.tables.get(msg["code"])
+        if table is None and self.locate is not None:
+            table = self.locate(msg["code"])
         if table is None or not table.public:
             raise Refusal("no_table", f"there is no public table {msg['code']} on this server")
         if len(table.watchers) >= MAX_WATCHERS:

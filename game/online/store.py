@@ -48,6 +48,11 @@ class StoreError(OSError):
     """The data folder cannot be used, or a table's files cannot be written (one line)."""
 
 
+class LeaseLost(StoreError):
+    """Another process holds this table's lease now (a cluster, game.online.cluster): this one
+    must let the table go and never write it again."""
+
+
 @dataclass
 class StoredTable:
     """One table as read back from DIR: its meta and the record events so far (empty before
@@ -258,4 +263,4 @@ def unmarked(events: list[Event]) -> list[Event]:
     return [{k: v for k, v in ev.items() if k != "by"} if "by" in ev else ev for ev in events]
 
 
-__all__ = ["StoreError", "StoredTable", "TableStore", "default_data_dir", "normalised", "unmarked"]
+__all__ = ["LeaseLost", "StoreError", "StoredTable", "TableStore", "default_data_dir", "normalised", "unmarked"]

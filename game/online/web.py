@@ -76,8 +76,25 @@ class WebPages:
             response.headers[key] = value
         return response
 
+    def health(self) -> tuple[int, str, str]:
+        """For a load balancer: 200 while this process takes players, 503 while it drains or
+        cannot reach its Redis; the body is its status (no secret, no card)."""
+        import json
+
+        node = getattr(self.server, "node", None)
+        if node is None:
+            status = {"process": None, "tables": sum(1 for t in self.server.tables.values() if not t.finished),
+                      "connections": len(self.server.conns), "leases": None}
+            ok = True
+        else:
+            status = node.status()
+            ok = not node.draining and node.redis_ok
+        return (200 if ok else 503), "application/json", json.dumps({"ok": ok, **status})
+
     def page(self, path: str, lang: str) -> tuple[int, str, str]:
         """(status, content type, body) for ``path``."""
+        if path == "/health":
+            return self.health()
         t = self._t(lang)
         if path in ("/", "/index.html"):
             return 200, "text/html; charset=utf-8", self.lobby_page(lang)

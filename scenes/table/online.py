@@ -180,6 +180,8 @@ class OnlineTable:
             return describe(problem, self.t) if problem is not None else None
         if not getattr(session, "connected", True) and not session.over:
             return self.t("online.reconnecting")
+        if getattr(session, "storage_paused", False) and not session.over:
+            return self.t("online.storage_paused")
         return self.paused_text()
 
     def paused_text(self) -> str | None:

@@ -1,0 +1,300 @@
+"""The tables of a cluster in Redis, behind the interface of game.online.store.TableStore.
+
+Keys (``cv:`` first, so that a Redis shared with other programs is not trampled):
+
+- ``cv:meta:<CODE>``   the table's meta (JSON, as ``<CODE>.table.json`` on one machine);
+- ``cv:lease:<CODE>``  the id of the process that runs the table now, with a time to live
+  (LEASE_MS) that the owner renews every few seconds;
+- ``cv:record:<CODE>`` the record as a stream: one entry per decision (its events, RECORD.md
+  lines), appended with XADD;
+- ``cv:open``          the codes of every table not finished or closed (the directory).
+
+Every write of an owned table runs as one Lua script that first checks the lease: a process
+whose lease has expired (and been taken by another) can never append again — the script
+refuses and the process lets the table go (:class:`LeaseLost`). A new table is claimed in the
+same script that writes its first meta (the code must be new to the cluster).
+
+A finished record is also written to the data folder as ``<CODE>.jsonl`` (for ``verify``,
+replays and the ``over`` message), and its stream kept a day.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+from typing import Any
+
+from game.online.protocol import is_code
+from game.online.store import MAX_LINE, META_FORMAT, RECORD_SUFFIX, LeaseLost, StoredTable, StoreError
+from game.record import dumps
+from game.rules.base import Event
+from game.safejson import JSONError, loads
+from game.storage import write_bytes
+
+#: A table's lease lasts this long unless renewed (the failover bound: at most 10 s).
+LEASE_MS = 10_000
+#: A finished table's stream and meta stay this long in Redis (the file in DIR stays).
+KEEP_FINISHED_S = 86_400
+#: Redis calls give up after this long (the event loop must never hang on a lost Redis).
+REDIS_TIMEOUT = 0.5
+
+_PREFIX = "cv:"
+
+# KEYS: lease, meta, open   ARGV: me, meta json, lease ms, code, open (1/0)
+_WRITE_META = """
+local owner = redis.call('GET', KEYS[1])
+if owner ~= ARGV[1] then
+  if owner or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+end
+redis.call('SET', KEYS[2], ARGV[2])
+if ARGV[5] == '1' then redis.call('SADD', KEYS[3], ARGV[4]) else redis.call('SREM', KEYS[3], ARGV[4]) end
+return 1
+"""
+# KEYS: lease, record, meta   ARGV: me, data, mode ('append' | 'start' | 'rewrite'), lease ms
+# (a quick match's table has no meta before it starts: its first record entry claims it)
+_APPEND = """
+local owner = redis.call('GET', KEYS[1])
+if owner ~= ARGV[1] then
+  if ARGV[3] == 'start' and (not owner) and redis.call('EXISTS', KEYS[2]) == 0
+     and redis.call('EXISTS', KEYS[3]) == 0 then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[4])
+  else
+    return 0
+  end
+end
+if ARGV[3] == 'start' and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+if ARGV[3] == 'rewrite' then redis.call('DEL', KEYS[2]) end
+redis.call('XADD', KEYS[2], '*', 'd', ARGV[2])
+return 1
+"""
+# KEYS: leases...   ARGV: me, lease ms  -> the indexes (1-based) of the leases no longer ours
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('PEXPIRE', key, ARGV[2]) else table.insert(lost, i) end
+end
+return lost
+"""
+# KEYS: lease   ARGV: me
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+# KEYS: open   ARGV: prefix of the leases, how many at most  -> open codes with no lease
+_ORPHANS = """
+local out = {}
+for _, code in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('EXISTS', ARGV[1] .. code) == 0 then
+    table.insert(out, code)
+    if #out >= tonumber(ARGV[2]) then break end
+  end
+end
+return out
+"""
+
+
+def connect(url: str) -> Any:
+    """A Redis client for ``url`` (redis://host:port/db), short timeouts, checked at once;
+    StoreError (one line) when the server cannot be reached."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT,
+                                      health_check_interval=0, decode_responses=False)
+        client.ping()
+    except (redis.RedisError, ValueError, OSError) as e:
+        raise StoreError(f"cannot reach Redis at {safe_url(url)} ({e})") from None
+    return client
+
+
+def safe_url(url: str) -> str:
+    """``url`` without its password, for messages."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password:
+            return url.replace(f":{parts.password}@", ":***@")
+    except ValueError:
+        pass
+    return url
+
+
+class RedisTableStore:
+    """The cluster's tables (see the module's docstring); ``me`` is this process's id."""
+
+    def __init__(self, client: Any, root: Path, me: str | None = None):
+        import redis
+
+        self.redis = client
+        self.errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
+        self.me = me or uuid.uuid4().hex[:12]
+        self.root = Path(root)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as e:
+            raise StoreError(f"cannot use {self.root} for the finished records ({e.strerror or e})") from None
+        self._write_meta = client.register_script(_WRITE_META)
+        self._append = client.register_script(_APPEND)
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
+        self._orphans = client.register_script(_ORPHANS)
+
+    # ---- keys
+    @staticmethod
+    def lease_key(code: str) -> str:
+        return f"{_PREFIX}lease:{_checked(code)}"
+
+    @staticmethod
+    def meta_key(code: str) -> str:
+        return f"{_PREFIX}meta:{_checked(code)}"
+
+    @staticmethod
+    def record_key(code: str) -> str:
+        return f"{_PREFIX}record:{_checked(code)}"
+
+    OPEN = f"{_PREFIX}open"
+
+    def record_path(self, code: str) -> Path:
+        return self.root / f"{_checked(code)}{RECORD_SUFFIX}"
+
+    # ---- the interface of TableStore
+    def exists(self, code: str) -> bool:
+        return bool(self._call(self.redis.exists, self.meta_key(code)))
+
+    def has_room(self) -> bool:
+        return True  # Redis's memory is the operator's to watch (docs/ONLINE.md)
+
+    def write_meta(self, code: str, meta: dict[str, Any]) -> None:
+        done = bool(meta.get("finished") or meta.get("closed"))
+        data = dumps({"format": META_FORMAT, **meta})
+        ok = self._call(self._write_meta, keys=[self.lease_key(code), self.meta_key(code), self.OPEN],
+                        args=[self.me, data, LEASE_MS, code, "0" if done else "1"])
+        if not ok:
+            raise LeaseLost(f"table {code} is another process's now")
+
+    def start_record(self, code: str, events: list[Event]) -> None:
+        if self._guarded(code, events, "start") == -1:
+            raise StoreError(f"table {code} has a record already")
+
+    def rewrite_record(self, code: str, events: list[Event]) -> None:
+        self._guarded(code, events, "rewrite")
+
+    def append(self, code: str, events: list[Event]) -> None:
+        if events:
+            self._guarded(code, events, "append")
+
+    def finished(self, code: str) -> None:
+        """The match is over: its record goes to DIR as a file, the stream is kept a day."""
+        try:
+            events = self.read_record(code)
+            text = "".join(dumps(ev) + "\n" for ev in events)
+            problem = write_bytes(self.record_path(code), text.encode("utf-8"))
+            if problem:
+                raise StoreError(problem)
+            pipe = self.redis.pipeline()
+            pipe.srem(self.OPEN, code)
+            pipe.expire(self.record_key(code), KEEP_FINISHED_S)
+            pipe.expire(self.meta_key(code), KEEP_FINISHED_S)
+            self._call(pipe.execute)
+        except StoreError as e:  # the stream is still there: the file can be written again
+            import logging
+
+            logging.getLogger("cardavia.server").error("table %s: %s", code, e)
+
+    def close(self) -> None:
+        try:
+            self.redis.close()
+        except self.errors:
+            pass
+
+    def read_record(self, code: str) -> list[Event]:
+        entries = self._call(self.redis.xrange, self.record_key(code))
+        events: list[Event] = []
+        for number, (_id, fields) in enumerate(entries, 1):
+            for raw in (fields.get(b"d") or b"").split(b"\n"):
+                if not raw:
+                    continue
+                try:
+                    ev = loads(raw, max_bytes=MAX_LINE, max_depth=32)
+                except JSONError as e:
+                    raise StoreError(f"{code}: record entry {number}: {e}") from None
+                if not isinstance(ev, dict):
+                    raise StoreError(f"{code}: record entry {number}: not a record event")
+                events.append(ev)
+        return events
+
+    def load(self, code: str) -> StoredTable:
+        raw = self._call(self.redis.get, self.meta_key(code))
+        if raw is None:
+            raise StoreError(f"{code}: no such table in the cluster")
+        try:
+            meta = loads(raw, max_bytes=MAX_LINE, max_depth=32)
+        except JSONError as e:
+            raise StoreError(f"{code}: its meta cannot be read ({e})") from None
+        if not isinstance(meta, dict) or meta.get("format") != META_FORMAT or meta.get("code") != code:
+            raise StoreError(f"{code}: not a table of this cluster")
+        return StoredTable(code, meta, self.read_record(code))
+
+    def unfinished(self) -> tuple[list[StoredTable], list[str]]:
+        """Nothing at start: in a cluster a table is taken when its lease is free
+        (:meth:`orphans`, game.online.cluster.node)."""
+        return [], []
+
+    # ---- leases
+    def acquire(self, code: str) -> bool:
+        """Take a table whose lease is free (exactly one of many racing processes wins)."""
+        return bool(self._call(self.redis.set, self.lease_key(code), self.me, nx=True, px=LEASE_MS))
+
+    def renew(self, codes: list[str]) -> list[str]:
+        """Renew this process's leases; the codes whose lease is no longer ours."""
+        lost: list[str] = []
+        for start in range(0, len(codes), 500):
+            chunk = codes[start:start + 500]
+            gone = self._call(self._renew, keys=[self.lease_key(c) for c in chunk], args=[self.me, LEASE_MS])
+            lost += [chunk[int(i) - 1] for i in gone]
+        return lost
+
+    def release(self, code: str) -> None:
+        self._call(self._release, keys=[self.lease_key(code)], args=[self.me])
+
+    def owner(self, code: str) -> str | None:
+        raw = self._call(self.redis.get, self.lease_key(code))
+        return raw.decode("ascii", "replace") if raw else None
+
+    def orphans(self, limit: int = 200) -> list[str]:
+        """Open tables whose lease has expired (their process died or let them go)."""
+        codes = self._call(self._orphans, keys=[self.OPEN], args=[f"{_PREFIX}lease:", limit])
+        return [c.decode("ascii") for c in codes if is_code(c.decode("ascii", "replace"))]
+
+    # ---- helpers
+    def _guarded(self, code: str, events: list[Event], mode: str) -> int:
+        data = "".join(dumps(ev) + "\n" for ev in events)
+        done = self._call(self._append, keys=[self.lease_key(code), self.record_key(code), self.meta_key(code)],
+                          args=[self.me, data, mode, LEASE_MS])
+        if done == 0:
+            raise LeaseLost(f"table {code} is another process's now: this one no longer writes it")
+        return int(done)
+
+    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except self.errors as e:
+            raise StoreError(f"Redis: {e}") from None
+
+
+def _checked(code: str) -> str:
+    if not is_code(code):
+        raise StoreError(f"{str(code)[:20]!r} is not a table code")
+    return code
+
+
+def process_id() -> str:
+    """A new process id in the cluster: the host's name, the pid and a random part."""
+    import socket
+
+    return f"{socket.gethostname()[:24]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
+__all__ = ["LEASE_MS", "LeaseLost", "RedisTableStore", "connect", "process_id", "safe_url"]
