@@ -156,6 +156,8 @@ class Club:
 
     def pair_now(self, now: float) -> int:
         """Seat every group the queue can make now; the number of tables made."""
+        if hasattr(self.queue, "pair_round"):  # a cluster's shared queue
+            return self.queue.pair_round(self, now)
         made = 0
         for key in list(self.queue.buckets):
             deal, _ = quick_setup(*key)
@@ -189,6 +191,10 @@ class Club:
         # 1,000 waiting players): a quick table is kept from its start (maybe_start writes it);
         # one the server loses before that is only a wait to do again.
         self.tables[code] = table
+        if getattr(self.server, "node", None) is not None:
+            # A cluster: its players may be on other processes, which find it by its meta
+            # (and its lease: no other process may make or take it). Redis's write is cheap.
+            self.play.write_meta(table)
         opponents = self.plates(table)
         for i, (w, token) in enumerate(zip(group, tokens)):
             w.conn.send({"type": "quick_found", "code": code, "seat": i, "token": token, "rated": True,
@@ -336,7 +342,25 @@ class Club:
             self.listeners.append(conn)
         conn.send(self.table_list())
 
+    #: A cluster's rows of the other processes (game.online.cluster.node), else None.
+    elsewhere: Any = None
+
     def table_list(self) -> dict[str, Any]:
+        rows = self.local_rows()
+        playing = sum(1 for t in self.tables.values() if t.public and t.started and not t.finished)
+        if self.elsewhere is not None:
+            try:
+                others = self.elsewhere()
+            except Exception:  # noqa: BLE001 - Redis away: the list shows this process's tables
+                log.warning("the other processes' tables could not be listed")
+                others = []
+            rows += others
+            playing += sum(1 for r in others if r.get("started"))
+        rows.sort(key=lambda r: (r["started"], -r["free"], r["code"]))
+        return {"type": "tables", "tables": rows[:LIST_ROWS], "waiting": self.queue.waiting(), "playing": playing}
+
+    def local_rows(self) -> list[dict[str, Any]]:
+        """This process's public tables as list rows (open ones, and a few being played)."""
         from game.online.spectate import Spectators
 
         rows, playing = [], 0
@@ -352,8 +376,7 @@ class Club:
             free = sum(1 for s in t.seats if s.kind == "friend" and s.name is None and s.conn is None)
             rows.append({**Spectators.public_lobby(t), "free": free, "plates": self.plates(t),
                          "quick": bool(t.club and t.club.get("quick"))})
-        rows.sort(key=lambda r: (r["started"], -r["free"], r["code"]))
-        return {"type": "tables", "tables": rows[:LIST_ROWS], "waiting": self.queue.waiting(), "playing": playing}
+        return rows
 
     def send_list(self) -> None:
         self.listeners = [c for c in self.listeners if not c.closing]

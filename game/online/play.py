@@ -44,6 +44,8 @@ class PlayLoop:
     #: A decision the store cannot take stops the table until it can (a cluster: Redis away),
     #: instead of going on with it in memory (one process: a full disk, written with the next).
     stall_on_error = False
+    #: Times a table stopped for its store (the tests, the status line).
+    stalls = 0
 
     def __init__(self, store: TableStore, tables: dict[str, Table], spawn: Spawn, workers: int = 1):
         self.store = store
@@ -100,6 +102,7 @@ class PlayLoop:
         until its events are written; the seats are told, and told again when play goes on."""
         if not table.stalled:
             table.stalled = True
+            self.stalls += 1
             table.broadcast({"type": "storage", "ok": False,
                              "message": "the server cannot save the table just now: play waits until it can"})
         self._call_later(STALL_RETRY, self._retry, table)

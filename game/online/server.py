@@ -119,6 +119,10 @@ class TableServer:
             self.play.stall_on_error = True
             self.play.lost = lambda table: self.node.let_go(table.code)
             self.lobby.locate = self.spectators.locate = self.node.locate
+            from game.online.cluster.quickshare import SharedQuickQueue
+
+            self.club.queue = SharedQuickQueue(self.node)
+            self.club.elsewhere = self.node.rows_elsewhere
         #: What each message type is handled by (protocol.check_message knows the types).
         self.handlers: dict[str, Callable[[Conn, dict], None]] = {
             "hello": self._on_hello, "ping": self._on_ping,

@@ -111,3 +111,194 @@ def test_the_owner_killed_mid_match_the_match_finishes_on_another_process(tmp_pa
         for p in (a, b):
             if p.proc.poll() is None:
                 p.stop()
+
+
+def _stores(services, *names):
+    import redis as redis_py
+
+    from game.online.cluster.tables import RedisTableStore
+
+    return [RedisTableStore(redis_py.Redis.from_url(services[0].url), services[0].folder / "probe", n) for n in names]
+
+
+def test_two_processes_racing_for_one_expired_lease_exactly_one_wins(fresh):
+    from game.online import protocol as P
+    from game.online.store import LeaseLost
+
+    for round_ in range(20):
+        first, second = _stores(fresh, "first", "second")
+        code = P.new_code()
+        first.redis.delete(first.lease_key(code), first.record_key(code), first.meta_key(code))
+        first.write_meta(code, {"code": code})  # made by "first" …
+        first.start_record(code, [{"event": "match_start"}])
+        first.redis.delete(first.lease_key(code))  # … whose lease then expired
+        barrier, won = threading.Barrier(2), {}
+
+        def race(store):
+            barrier.wait()
+            won[store.me] = store.acquire(code)
+
+        threads = [threading.Thread(target=race, args=(s,)) for s in (first, second)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(5)
+        assert sorted(won.values()) == [False, True], won
+        loser = first if not won["first"] else second
+        length = loser.redis.xlen(loser.record_key(code))
+        with pytest.raises(LeaseLost):
+            loser.append(code, [{"event": "play"}])
+        with pytest.raises(LeaseLost):
+            loser.write_meta(code, {"code": code, "finished": True})
+        assert loser.redis.xlen(loser.record_key(code)) == length, "the loser never appends"
+        winner = second if loser is first else first
+        winner.append(code, [{"event": "play"}])
+        assert winner.redis.xlen(winner.record_key(code)) == length + 1
+
+
+def test_ratings_of_one_player_updated_by_two_processes_at_once_lose_nothing(fresh):
+    import time
+
+    from game.online.accounts import Rating
+    from game.online.cluster.pgclub import PgClubStore
+
+    one, two = PgClubStore(fresh[1].url), PgClubStore(fresh[1].url)
+    try:
+        player = one.create_player("Nina", "s" * 64, "r" * 64)
+        assert two.player_by_name("nina") == player
+        subject = f"p:{player.id}"
+
+        def finish(store, code):
+            def settle(current):
+                r = current[subject] or Rating(25.0, 8.0, 0)
+                time.sleep(0.05)  # both transactions are open at once
+                return {"code": code}, [(player.id, 0, "won", None, None)], {subject: Rating(r.mu + 1, r.sigma, r.matches + 1)}
+            assert store.rate_match(code, "briscola", None, True, [subject], settle) is not None
+
+        threads = [threading.Thread(target=finish, args=(store, f"M{k}{store is one}"))
+                   for k in range(6) for store in (one, two)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        r = one.rating(subject, "briscola")
+        assert r.matches == 12 and r.mu == pytest.approx(25.0 + 12)
+        assert len(two.recent_matches(player.id, 50)) == 12
+        # a match is rated once
+        assert two.rate_match("M0True", "briscola", None, True, [subject], lambda c: ({}, [], {})) is None
+        assert one.leaderboard("briscola", 0)[0]["name"] == "Nina"
+    finally:
+        one.close()
+        two.close()
+
+
+def test_quick_match_pairs_two_players_connected_to_different_processes(tmp_path, fresh):
+    from game.online.limits import ServerLimits
+
+    r, pg = fresh
+    servers = [start_server_in_thread(data_dir=tmp_path / n, limits=ServerLimits(quick_wait=60),
+                                      cluster=ClusterConfig(r.url, pg.url, process_id=n)) for n in ("a", "b")]
+    try:
+        people = []
+        for server, name in zip(servers, ("Ada", "Bea")):
+            c = Client(server.url, name)
+            c.request({"type": "account", "name": name, "secret": None}, "account")
+            c.request({"type": "quick", "game": "briscola", "preset": None}, "quick_waiting")
+            people.append(c)
+        found = [c.expect("quick_found", timeout=15) for c in people]
+        assert found[0]["code"] == found[1]["code"] and {f["seat"] for f in found} == {0, 1}
+        assert not found[0]["filled"]
+        code = found[0]["code"]
+        from tests.online.wshelp import Player
+
+        owners = set()
+        for server, c, f in zip(servers, people, found):  # each asks its own process: one sends it on
+            c.send({"type": "join", "code": code, "name": "x", "token": f["token"]})
+            reply = c.recv()
+            owners.add(reply["url"] if reply["type"] == "error" and reply["code"] == "moved" else server.url)
+            c.send({"type": "quick_cancel"})
+        assert len(owners) == 1 and owners <= {s.url for s in servers}
+        url = owners.pop()
+        results = [Player(url, code, f["token"], f"x{f['seat']}", seed=f["seat"]).start() for f in found]
+        for p in results:
+            p.join(60)
+        verdict = verify_file(results[0].record)
+        assert verdict.ok, verdict
+        from game.online.cluster.pgclub import PgClubStore
+
+        db = PgClubStore(pg.url)
+        try:
+            names = {row["name"]: row["matches"] for row in db.leaderboard("briscola", 0)}
+            assert names == {"Ada": 1, "Bea": 1}
+        finally:
+            db.close()
+        for c in people:
+            c.close()
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_redis_restarted_mid_match_pauses_the_table_and_loses_nothing(tmp_path, fresh):
+    import time
+
+    from tests.online.wshelp import Player
+
+    a = start(tmp_path, fresh, "a")
+    try:
+        host, created = create(a.url, "briscola", 2, ["friend", "ai:easy"])
+        code = created["code"]
+        p = Player(a.url, code, created["tokens"]["0"], "Pia", seed=5, pace=0.15, deadline=90).start()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(p.events) < 12:
+            time.sleep(0.05)
+        fresh[0].restart(down_for=2.0)  # its append-only file keeps what it had
+        p.join(90)
+        assert a.server.play.stalls >= 1, "the table waited while Redis was away"
+        verdict = verify_file(p.record)
+        assert verdict.ok, verdict
+        assert read_record(p.record)[-1]["event"] == "match_end"
+        host.close()
+    finally:
+        a.stop()
+
+
+def test_health_status_line_and_a_graceful_drain_hand_the_tables_over(tmp_path, fresh):
+    import json
+    import urllib.request
+
+    a, b = _serve(tmp_path, fresh, "a"), _serve(tmp_path, fresh, "b")
+    try:
+        status = a.lines.get(timeout=10)
+        assert "cluster process" in status and "0 table(s) owned" in status and "leases held" in status
+        host, created = create(a.url, "scopa", 2, ["friend", "ai:easy"])
+        with urllib.request.urlopen(a.url.replace("ws://", "http://") + "/health", timeout=5) as reply:
+            health = json.loads(reply.read())
+        assert reply.status == 200 and health["ok"] and health["tables"] == 1 and health["leases"] == "held"
+        assert a.stop() == 0  # SIGTERM: drain
+        said = "".join(a.lines.get(timeout=5) for _ in range(a.lines.qsize()))
+        assert "drained, 1 table(s) handed over" in said
+        # b serves the table now: its lease was let go, nobody waits 10 s
+        rc, session, out = play(b.url, created["code"], created["tokens"]["0"], 9, 60.0)
+        assert rc == 0, out
+        assert session.conn.url == b.url and verify_file(session.record_path).ok
+        host.close()
+    finally:
+        for p in (a, b):
+            if p.proc.poll() is None:
+                p.stop()
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--redis", "redis://127.0.0.1:1/0"], "--redis needs --database"),
+    (["--redis", "http://x", "--database", "postgresql://u@h/d"], "--redis takes"),
+    (["--database", "mysql://x"], "--database takes"),
+    (["--public-url", "ws://x:1"], "--public-url goes with --redis"),
+    (["--redis", "redis://127.0.0.1:1/0", "--database", "postgresql://u@127.0.0.1:1/d"], "cannot reach Redis"),
+])
+def test_bad_cluster_arguments_are_one_line_and_exit_2(args, words, capsys, tmp_path):
+    from game.online.cli import main as online_main
+
+    assert online_main(["serve", "--port", "0", "--data", str(tmp_path), *args]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1, err

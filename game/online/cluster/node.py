@@ -58,19 +58,6 @@ STATUS_EVERY = 30.0
 MAX_URL = 200
 
 
-class RemoteWaiter:
-    """A player waiting for a quick match on another process (what game.online.club needs of
-    a waiting connection: a name, ``send``, ``closing``)."""
-
-    def __init__(self, node: ClusterNode, entry: dict[str, Any]):
-        self.node, self.entry = node, entry
-        self.name = entry.get("name")
-        self.closing = False
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.node.tell(self.entry["node"], int(self.entry["conn"]), message)
-
-
 class ClusterNode:
     def __init__(self, server: Any, store: RedisTableStore, redis_url: str, public_url: str):
         self.server = server
@@ -191,6 +178,7 @@ class ClusterNode:
     def tick(self) -> None:
         try:
             self._heartbeat()
+            self._publish_rows()
             mine = [c for c, t in self.server.tables.items() if not t.finished]
             for code in self.store.renew(mine):
                 log.warning("cluster: table %s's lease is another's now: let go", code)
@@ -230,6 +218,24 @@ class ClusterNode:
         s = self.status()
         info = json.dumps({"url": self.url, "pid": s["pid"], "tables": s["tables"], "since": self.started})
         self.store._call(self.redis.set, f"cv:node:{self.me}", info, ex=NODE_TTL_S)
+
+    def _publish_rows(self) -> None:
+        rows = self.server.club.local_rows()
+        self.store._call(self.redis.set, f"cv:list:{self.me}", json.dumps(rows), ex=NODE_TTL_S)
+
+    def rows_elsewhere(self) -> list[dict[str, Any]]:
+        """The open-table rows the other live processes published (the lobby's list)."""
+        others = sorted(n for n in self.live_nodes() if n != self.me)
+        if not others:
+            return []
+        out: list[dict[str, Any]] = []
+        for raw in self.store._call(self.redis.mget, [f"cv:list:{n}" for n in others]):
+            try:
+                rows = json.loads(raw) if raw else []
+            except ValueError:
+                continue
+            out += [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+        return out
 
     def live_nodes(self) -> set[str]:
         keys = self.store._call(lambda: list(self.redis.scan_iter(match="cv:node:*", count=500)))
@@ -279,7 +285,7 @@ class ClusterNode:
             if c.number == number and not c.closing:
                 c.send(message)
                 if message.get("type") == "quick_found":
-                    self.server.club.queue.remove(c)
+                    self.server.club.queue.mine.pop(c.number, None)
                 return
 
     # ---- draining (SIGTERM)
@@ -315,4 +321,4 @@ class ClusterNode:
             self._pubsub_task.cancel()
 
 
-__all__ = ["ClusterNode", "LEASE_MS", "LeaseLost", "RemoteWaiter", "TICK"]
+__all__ = ["ClusterNode", "LEASE_MS", "LeaseLost", "TICK"]
