@@ -44,6 +44,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -89,12 +90,12 @@ def children(pid: int) -> list[int]:
     return [int(x) for x in text.split()]
 
 
-def start_server(port: int, data: Path, core: int | None) -> subprocess.Popen:
+def start_server(port: int, data: Path, core: int | None, cluster: list[str] | None = None) -> subprocess.Popen:
     env = dict(os.environ)
     env.setdefault("CARDAVIA_HOME", str(data / "home"))
     p = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "serve", "--host", "127.0.0.1", "--port", str(port),
-                          "--data", str(data / "tables")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, cwd=ROOT, env=env)
+                          "--data", str(data / "tables"), *(cluster or [])], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL if cluster else subprocess.PIPE, text=True, cwd=ROOT, env=env)
     if core is not None:
         try:
             os.sched_setaffinity(p.pid, {core})
@@ -205,7 +206,8 @@ async def seat_loop(ws, bucket: Bucket, seat: int, stats: Stats, rng: random.Ran
 
 async def one_table(url: str, game: str, players: int, options: dict, stats: Stats, rng: random.Random,
                     think: float) -> None:
-    """One table after another until the run ends, each with its own connections."""
+    """One table after another until the run ends, each with its own connections (on a
+    cluster, every table on the process ``url`` names: as a router by code would send it)."""
     while time.monotonic() < stats.stop_at:
         conns = []
         try:
@@ -354,9 +356,15 @@ def pairing_alone(n: int) -> float:
     return time.perf_counter() - t
 
 
-async def run(url: str, tables: int, game: str, players: int, options: dict, seconds: float, think: float,
-              ramp: float, server_pid: int, seed: int, club: tuple[int, int, int] = (0, 0, 0)) -> tuple[Stats, dict]:
+async def run(url: str | list[str], tables: int, game: str, players: int, options: dict, seconds: float, think: float,
+              ramp: float, server_pid: int | list[int], seed: int,
+              club: tuple[int, int, int] = (0, 0, 0), stats_hook: Any = None) -> tuple[Stats, dict]:
+    urls = url if isinstance(url, list) else [url]
+    pids = server_pid if isinstance(server_pid, list) else [server_pid]
+    url = urls[0]
     stats = Stats()
+    if stats_hook is not None:
+        stats_hook(stats)
     stats.club = any(club)
     rng = random.Random(seed)
     tasks = []
@@ -367,9 +375,9 @@ async def run(url: str, tables: int, game: str, players: int, options: dict, sec
         tasks.append(asyncio.create_task(listener(url, stats)))
     for _ in range(spectators):
         tasks.append(asyncio.create_task(spectator(url, stats, random.Random(rng.random()))))
-    for _ in range(tables):
-        tasks.append(asyncio.create_task(one_table(url, game, players, options, stats, random.Random(rng.random()),
-                                                   think)))
+    for k in range(tables):
+        tasks.append(asyncio.create_task(one_table(urls[k % len(urls)], game, players, options, stats,
+                                                   random.Random(rng.random()), think)))
         if ramp > 0:
             await asyncio.sleep(ramp / tables)  # connections are opened over the ramp, not at once
     for _ in range(int(10 * REPLY_TIMEOUT)):  # every table open (bounded), then a moment to settle
@@ -377,17 +385,17 @@ async def run(url: str, tables: int, game: str, players: int, options: dict, sec
             break
         await asyncio.sleep(0.1)
     await asyncio.sleep(1.0)
-    measured: dict = {"cpu0": cpu_seconds(server_pid), "t0": time.monotonic(), "tables_at_start": stats.tables_started,
-                      "own0": cpu_seconds(os.getpid())}
+    measured: dict = {"cpu0": [cpu_seconds(p) for p in pids], "t0": time.monotonic(),
+                      "tables_at_start": stats.tables_started, "own0": cpu_seconds(os.getpid())}
     stats.stop_at = time.monotonic() + seconds
     stats.measuring = True
     await asyncio.sleep(seconds)
     stats.measuring = False
-    measured["cpu1"] = cpu_seconds(server_pid)
+    measured["cpu1"] = [cpu_seconds(p) for p in pids]
     measured["own1"] = cpu_seconds(os.getpid())
     measured["t1"] = time.monotonic()
-    measured["rss"] = rss_bytes(server_pid)
-    measured["children_rss"] = sum(rss_bytes(c) for c in children(server_pid))
+    measured["rss"] = sum(rss_bytes(p) for p in pids)
+    measured["children_rss"] = sum(rss_bytes(c) for p in pids for c in children(p))
     # The load is what was measured: stop every table now (their connections close in
     # their ``finally``), without waiting for the seats still waiting for a turn.
     for t in tasks:
@@ -419,6 +427,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--listeners", type=int, default=0, help="connections following the live list of tables")
     ap.add_argument("--quick", type=int, default=0, help="players playing quick matches (two-player scopa)")
     ap.add_argument("--pairing", type=int, default=0, help="only measure pairing this many waiting players")
+    ap.add_argument("--clients", type=int, default=1,
+                    help="with --processes: bench client processes the tables are shared among (default 1)")
+    ap.add_argument("--client-of", help=argparse.SUPPRESS)  # a client process of a --clients run: its URLs
+    ap.add_argument("--processes", type=int, default=0,
+                    help="a cluster: this many server processes on a real Redis and PostgreSQL started for the run "
+                         "(serve --redis --database); the tables spread over them")
     args = ap.parse_args(argv)
     if args.tables < 1:
         ap.error("--tables must be at least 1")
@@ -437,7 +451,11 @@ def main(argv: list[str] | None = None) -> int:
     # and then with 2,000 connections, and the pause would be timed as the server's latency
     # (measured: p99 118 ms with it, 27 ms without, the same server). The run is short.
     gc.disable()
+    if args.client_of:
+        return client_main(args, options)
     data = Path(tempfile.mkdtemp(prefix="cardavia-load-"))
+    if args.processes:
+        return cluster_main(args, options, data)
     port = free_port()
     server = start_server(port, data, core)
     if core is not None and len(cores) > 1:
@@ -465,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
             server.kill()
         shutil.rmtree(data, ignore_errors=True)
     wall = m["t1"] - m["t0"]
-    cpu = m["cpu1"] - m["cpu0"]
+    cpu = m["cpu1"][0] - m["cpu0"][0]
     lat = stats.latencies
     n = args.tables
     extra = args.spectators + args.listeners + args.quick
@@ -492,6 +510,131 @@ def main(argv: list[str] | None = None) -> int:
               f"{stats.quick_matches} quick matches played"
               + (f", quick -> quick_found p50 {pct(waits, 0.5) * 1000:.1f} ms, p99 {pct(waits, 0.99) * 1000:.1f} ms"
                  if waits else ""))
+    if stats.errors:
+        print(f"  errors: {stats.errors}")
+    return 0 if lat and not stats.errors else 1
+
+
+def client_main(args: argparse.Namespace, options: dict) -> int:
+    """One client process of a ``--clients K`` run: its share of the tables; says MEASURING
+    when its measured window starts and prints its figures as one JSON line at the end."""
+    urls = args.client_of.split(",")
+    ramp = args.ramp if args.ramp is not None else args.tables / 50
+
+    async def go() -> tuple[Stats, dict]:
+        async def mark() -> None:
+            while not stats_box or not stats_box[0].measuring:
+                await asyncio.sleep(0.01)
+            print("MEASURING", flush=True)
+            while stats_box[0].measuring:
+                await asyncio.sleep(0.01)
+            print("MEASURED", flush=True)
+
+        task = asyncio.create_task(mark())
+        out = await run(urls, args.tables, args.game, args.players, options, args.seconds, args.think, ramp,
+                        [os.getpid()], args.seed, stats_hook=stats_box.append)
+        task.cancel()
+        return out
+
+    stats_box: list[Stats] = []
+    stats, m = asyncio.run(go())
+    print(json.dumps({"latencies": stats.latencies, "decisions": stats.decisions, "matches": stats.matches,
+                      "errors": stats.errors, "tables_at_start": m["tables_at_start"],
+                      "own": m["own1"] - m["own0"]}), flush=True)
+    return 0
+
+
+def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redis_pid: int) -> tuple:
+    """``--clients K``: K client processes share the tables; the servers' CPU is read over
+    the window in which every client measures."""
+    share = [args.tables // args.clients + (1 if k < args.tables % args.clients else 0) for k in range(args.clients)]
+    procs = []
+    for k, n in enumerate(share):
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--client-of", ",".join(urls), "--tables", str(n),
+               "--players", str(args.players), "--game", args.game, "--seconds", str(args.seconds), "--think",
+               str(args.think), "--seed", str(args.seed * 100 + k), *sum((["--option", o] for o in args.option), [])]
+        if args.ramp is not None:
+            cmd += ["--ramp", str(args.ramp)]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT))
+    for p in procs:  # every client in its measured window (bounded: the ramp and the settling)
+        for _ in range(10_000):
+            line = p.stdout.readline()
+            if not line or line.startswith("MEASURING"):
+                break
+    m: dict = {"cpu0": [cpu_seconds(p) for p in pids], "t0": time.monotonic()}
+    redis0 = cpu_seconds(redis_pid)
+    results = []
+    for p in procs:
+        line = p.stdout.readline()  # MEASURED: the first one ends the servers' window
+        m.setdefault("cpu1", [cpu_seconds(q) for q in pids])
+        m.setdefault("t1", time.monotonic())
+        m.setdefault("redis", cpu_seconds(redis_pid) - redis0)
+    redis_cpu = m["redis"]
+    for p in procs:
+        line = p.stdout.readline()
+        results.append(json.loads(line) if line.strip().startswith("{") else {})
+        p.wait(60)
+    stats = Stats()
+    for r in results:
+        stats.latencies += r.get("latencies", [])
+        stats.decisions += r.get("decisions", 0)
+        stats.matches += r.get("matches", 0)
+        stats.errors.update(r.get("errors", {}))
+    m["tables_at_start"] = sum(r.get("tables_at_start", 0) for r in results)
+    m["own0"], m["own1"] = 0.0, sum(r.get("own", 0.0) for r in results)
+    return stats, m, redis_cpu
+
+
+def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> int:
+    """``--processes N``: N ``serve`` processes on one real Redis and PostgreSQL (started here
+    in ``data``, stopped at the end); the figures in all and per process, and Redis's CPU."""
+    from game.online.cluster.local import LocalPostgres, LocalRedis
+
+    redis = LocalRedis(data / "redis")
+    pg = LocalPostgres()
+    servers, urls = [], []
+    try:
+        for k in range(args.processes):
+            port = free_port()
+            servers.append(start_server(port, data / f"p{k}", None, ["--redis", redis.url, "--database", pg.url]))
+            urls.append(f"ws://127.0.0.1:{port}")
+        ramp = args.ramp if args.ramp is not None else args.tables / 50
+        if args.clients > 1:
+            stats, m, redis_cpu = run_clients(args, urls, [s.pid for s in servers], redis.proc.pid)
+        else:
+            redis_cpu0 = cpu_seconds(redis.proc.pid)
+            stats, m = asyncio.run(run(urls, args.tables, args.game, args.players, options, args.seconds, args.think,
+                                       ramp, [s.pid for s in servers], args.seed))
+            redis_cpu = cpu_seconds(redis.proc.pid) - redis_cpu0
+    finally:
+        for s in servers:
+            s.send_signal(signal.SIGTERM)
+        for s in servers:
+            try:
+                s.wait(30)
+            except subprocess.TimeoutExpired:
+                s.kill()
+        redis.stop()
+        pg.stop()
+        shutil.rmtree(data, ignore_errors=True)
+    wall = m["t1"] - m["t0"]
+    per = [b - a for a, b in zip(m["cpu0"], m["cpu1"])]
+    cpu, lat, n = sum(per), stats.latencies, args.tables
+    rate = stats.decisions / args.seconds  # every client counts over its own --seconds
+    print(f"server_load --processes {args.processes}: {n} tables of {args.players} ({args.game}), "
+          f"{n * args.players} connections, think {args.think:g} s, Redis + PostgreSQL on 127.0.0.1, "
+          f"measured {wall:.1f} s with {m['tables_at_start']} tables open, {os.cpu_count()} cores")
+    print(f"  decisions: {stats.decisions} ({rate:.0f}/s); matches finished {stats.matches}")
+    if lat:
+        print(f"  decision -> its events: p50 {pct(lat, 0.50) * 1000:.1f} ms, p99 {pct(lat, 0.99) * 1000:.1f} ms, "
+              f"max {max(lat) * 1000:.1f} ms")
+    print(f"  servers' CPU: {cpu:.2f} s in {wall:.1f} s ({100 * cpu / wall:.0f}% of one core), "
+          f"{1000 * cpu / max(1e-9, rate * wall):.2f} ms per decision, {n / max(1e-9, cpu / wall):.0f} tables per "
+          f"core-second held; Redis {100 * redis_cpu / wall:.0f}% of a core")
+    for k, c in enumerate(per):
+        print(f"  process {k}: {100 * c / wall:.0f}% of a core, ~{n // args.processes} tables")
+    own = m["own1"] - m["own0"]
+    print(f"  bench clients: {100 * own / args.seconds:.0f}% of a core; load average {os.getloadavg()[0]:.2f}")
     if stats.errors:
         print(f"  errors: {stats.errors}")
     return 0 if lat and not stats.errors else 1

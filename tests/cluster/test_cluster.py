@@ -125,7 +125,7 @@ def test_two_processes_racing_for_one_expired_lease_exactly_one_wins(fresh):
     from game.online import protocol as P
     from game.online.store import LeaseLost
 
-    for round_ in range(20):
+    for _ in range(20):
         first, second = _stores(fresh, "first", "second")
         code = P.new_code()
         first.redis.delete(first.lease_key(code), first.record_key(code), first.meta_key(code))
@@ -134,7 +134,7 @@ def test_two_processes_racing_for_one_expired_lease_exactly_one_wins(fresh):
         first.redis.delete(first.lease_key(code))  # … whose lease then expired
         barrier, won = threading.Barrier(2), {}
 
-        def race(store):
+        def race(store, barrier=barrier, code=code, won=won):
             barrier.wait()
             won[store.me] = store.acquire(code)
 
