@@ -12,10 +12,16 @@ budget of playouts (its coach module's ``BUDGET``). Every random draw is seeded 
 analysis seed, the seat and the decision's number, so the same record always gives the same
 analysis, on any machine.
 
-The best action is the highest value (ties: the first legal action); the value lost is the
-best's value minus the played one's, in the game's own points (the game's ``coach`` part
-converts the search's utility), never negative. The class comes from the game's thresholds
-in rules.yaml (``coach:``, checked by game.config_check).
+The best action: sampled values are estimates, and two moves whose values lie within the
+game's ``TIE`` (its coach module: the resolution of the values at the shipped budget, in its
+points) of the highest are ones the coach cannot tell apart — **tied best**. Which of them
+is shown as the best must not depend on the analysis seed's noise, so it is the one the
+game's own rule of thumb (its ``prior`` on the view, which reads no seed and no hidden card)
+ranks first, then the first in the legal order (:func:`tied_best`). Exact values are compared
+exactly (ties within ``TIE`` = 1e-6 only). A move tied best loses nothing and is "best";
+another loses the shown best's value minus its own, in the game's own points (the game's
+``coach`` part converts the search's utility). The class comes from the game's thresholds in
+rules.yaml (``coach:``, checked by game.config_check).
 """
 from __future__ import annotations
 
@@ -29,7 +35,7 @@ from game.ai.hooks import load_hooks
 from game.ai.levels import HardBot
 from game.ai.search import solve_exact
 from game.ai.suggest import reason_for
-from game.coach.flat import best_of, flat_values
+from game.coach.flat import flat_values
 from game.coach.hooks import Reason, load_coach
 from game.rules.base import Action, GameRules, RecordError
 from game.rulesets import make_rules
@@ -208,6 +214,21 @@ def classify(loss: float, thresholds: Any, is_best: bool) -> str:
     return "good"
 
 
+def tied_best(legal: list[Action], points: dict[Action, float], tolerance: float = TIE,
+              rank: Callable[[Action], float] | None = None) -> tuple[Action, list[Action]]:
+    """(the best shown, the moves tied best): the tied are the moves whose value is within
+    ``tolerance`` of the highest, in the legal order; the best shown is the one ``rank`` (the
+    game's prior on the view: no seed, no hidden card) puts highest, between equal ranks the
+    first legal one. The shown best thus depends on the values only through which moves are
+    tied, not on the order the noise gave them."""
+    top = max(points[a] for a in legal)
+    tied = [a for a in legal if points[a] >= top - tolerance]
+    if rank is None or len(tied) == 1:
+        return tied[0], tied
+    ranks = {a: rank(a) for a in tied}
+    return max(tied, key=lambda a: ranks[a]), tied  # max keeps the first of equal ranks
+
+
 def exact_values(rules: GameRules, view: Any, seat: int, index: int, seed: int,
                  should_stop: Callable[[], bool] | None = None) -> dict[Action, float] | None:
     """The game's exact solver's utilities when the view fixes the state (as the hard level
@@ -242,15 +263,17 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
         raw = {a: (exact.get(a, -math.inf), budget) for a in legal}
         method = "exact"
     else:
-        raw = flat_values(rules, view, legal, seat, f"{seed}:{seat}:{index}", budget, HardBot(rules, seat).playout_kw,
-                          should_stop)
+        playout_kw = {**(HardBot(rules, seat).playout_kw or {}), **coach.playout_kw}
+        raw = flat_values(rules, view, legal, seat, f"{seed}:{seat}:{index}", budget, playout_kw, should_stop)
         method = "flat"
-    best = best_of(legal, raw)
     scale = coach.points_per_utility(rules)
     values = tuple(MoveValue(a, raw[a][0] * scale, raw[a][1]) for a in legal)
     by_action = {m.action: m.points for m in values}
-    loss = max(0.0, by_action[best] - by_action[played])
-    klass = classify(loss, rules.game.coach, played == best)
+    prior = load_hooks(rules.game_id).prior
+    rank = None if prior is None else (lambda a: prior(rules, view, a))
+    best, tied = tied_best(legal, by_action, max(TIE, coach.tie) if method == "flat" else TIE, rank)
+    loss = 0.0 if played in tied else max(0.0, by_action[best] - by_action[played])
+    klass = classify(loss, rules.game.coach, played in tied)
     reason = explain(rules, view, legal, played, best, loss, klass, coach)
     return DecisionAnalysis(index, deal, seat, played, best, round(loss, 6), klass, values, method, reason,
                             time.thread_time() - start, line)
@@ -307,4 +330,4 @@ def analyse_events(events: list[dict], seat: int, budget: int | None = None, see
 
 __all__ = ["Analysis", "CLASSES", "COACH_SEED", "CoachError", "DecisionAnalysis", "MISTAKES", "MoveValue", "Position",
            "analyse_events", "analyse_position", "check_seat", "classify", "decisions_of", "exact_values", "explain", "positions",
-           "rules_of"]
+           "rules_of", "tied_best"]

@@ -15,7 +15,7 @@ after each, an action whose paired shortfall to the leader exceeds ``Z`` standar
 dropped, so the rest of the budget goes to the moves that are still close, and the loop ends
 early when one move is left. The leader's value is its mean over all its worlds; a dropped
 move's is the leader's value plus its mean paired difference over the worlds it was played
-in. The best is the highest value (ties: the first legal action, a fixed order).
+in. Which move is shown as the best is the analysis's choice (game.coach.analysis.tied_best).
 
 Only the view is read (determinize never sees the true state), and the numbers depend on
 the seeds alone: the same record gives the same values on any machine.
@@ -120,13 +120,4 @@ def _values(legal: list[Action], scores: dict[Action, list[float]], alive: list[
     return out
 
 
-def best_of(legal: list[Action], values: dict[Action, tuple[float, int]]) -> Action:
-    """The highest mean; between equal means the first legal action (a fixed order)."""
-    best = legal[0]
-    for a in legal[1:]:
-        if values[a][0] > values[best][0]:
-            best = a
-    return best
-
-
-__all__ = ["MAX_WORLDS", "MIN_WORLDS", "Z", "best_of", "first_round", "flat_values"]
+__all__ = ["MAX_WORLDS", "MIN_WORLDS", "Z", "first_round", "flat_values"]

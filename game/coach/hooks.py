@@ -8,6 +8,10 @@ A game's coach module may define:
   analysis reports values and losses in those points. Default 1.0.
 - ``UNITS`` — the locale key naming those points ("points", "card points", "game points").
 - ``BUDGET`` — the shipped budget of an analysis: playouts per decision (game.coach.flat).
+- ``PLAYOUT_KW`` — keywords for the game's playout policy in the coach's playouts, on top of
+  the hard level's (e.g. Cìcera's ``coupled``: game.coach.flat's common random numbers).
+- ``TIE`` — the resolution of those sampled values, in the game's points: moves whose values
+  lie within it of the highest are tied best (game.coach.analysis.tied_best). Default 0.0.
 - ``reason(rules, view, played, best) -> (locale key, params) | None`` — one line on why
   ``played`` was worse than ``best`` (card codes under ``card`` / ``best`` / ``cards``, as the
   suggestion's reasons: see game.ai.suggest); None when no rule of thumb fits, and the values
@@ -36,7 +40,7 @@ Reason = tuple[str, dict[str, Any]]
 class CoachHooks:
     """One game's coach facts, defaults filled in (built afresh: a test's change is seen)."""
 
-    __slots__ = ("game_id", "points_per_utility", "units", "budget", "reason")
+    __slots__ = ("game_id", "points_per_utility", "units", "budget", "tie", "playout_kw", "reason")
 
     def __init__(self, game_id: str):
         module = game_module(game_id, "coach", optional=True)
@@ -45,6 +49,8 @@ class CoachHooks:
             or (lambda rules: 1.0)
         self.units: str = getattr(module, "UNITS", DEFAULT_UNITS)
         self.budget: int = int(getattr(module, "BUDGET", DEFAULT_BUDGET))
+        self.tie: float = float(getattr(module, "TIE", 0.0))
+        self.playout_kw: dict[str, Any] = dict(getattr(module, "PLAYOUT_KW", {}))
         self.reason: Callable[[GameRules, Any, Action, Action], Reason | None] | None = \
             getattr(module, "reason", None)
 

@@ -12,6 +12,7 @@ from game.ai.search import OBVIOUS, SearchBot, load_hooks
 from game.cards import cards
 from game.games.cicera import ai as hooks_cicera
 from game.games.cicera.rules import CiceraState
+from game.rules.base import play
 from game.rulesets import make_rules
 
 
@@ -135,9 +136,11 @@ def test_rollout_policy_plays_legal_actions_to_the_end():
             rules.apply(s, hooks_cicera.rollout(rules, s, rules.legal_actions(s), rng))  # checked: legal
 
 
-def test_fast_playout_follows_the_rules_exactly():
-    """The search's fast playout, replayed move by move through the rules engine (validated),
-    ends in the same state: same piles, bonuses, table, last capturer and result."""
+@pytest.mark.parametrize("coupled", [False, True])
+def test_fast_playout_follows_the_rules_exactly(coupled):
+    """The search's fast playout (and the coach's coupled one), replayed move by move through
+    the rules engine (validated), ends in the same state: same piles, bonuses, table, last
+    capturer and result."""
     rules = make_rules("cicera", None, 4)
     rng = random.Random(7)
     for i in range(25):
@@ -146,7 +149,7 @@ def test_fast_playout_follows_the_rules_exactly():
             rules.apply(s, rng.choice(rules.legal_actions(s)))
         fast = rules.clone(s)
         trace: list = []
-        hooks_cicera.playout(rules, fast, random.Random(i), trace)
+        hooks_cicera.playout(rules, fast, random.Random(i), trace, coupled=coupled)
         slow = rules.clone(s)
         for a in trace:
             assert a in rules.legal_actions(slow)
@@ -155,3 +158,26 @@ def test_fast_playout_follows_the_rules_exactly():
         assert (fast.piles, fast.bonuses, fast.table, fast.last_capture_team, fast.last_placed) == \
             (slow.piles, slow.bonuses, slow.table, slow.last_capture_team, slow.last_placed)
         assert rules.deal_result(fast).points == rules.deal_result(slow).points
+
+
+def test_coupled_playouts_of_two_interchangeable_cards_are_the_same_play():
+    """K♣ and K♦ score nothing apart (neither is of the most-cards suit nor special): placing
+    one or the other, the coupled playout with the same seed plays the same deal but for the
+    two Kings and ends with the same points."""
+    rules = make_rules("cicera", None, 4)
+    kings = cards("KC KD")
+    for i in range(10):
+        s = rules.new_deal(random.Random(i), i % 4, 1)
+        me = s.hands[s.to_act]
+        for k, spot in zip(kings, [c for c in me if c not in kings][:2]):  # both Kings into the hand to act
+            if k not in me:
+                holder = next(h for h in (*s.hands, s.table) if k in h)
+                holder[holder.index(k)] = spot
+                me[me.index(spot)] = k
+        ends = []
+        for k in kings:
+            t = rules.clone(s)
+            rules.apply(t, play(k.code))
+            hooks_cicera.playout(rules, t, random.Random(f"w{i}"), coupled=True)
+            ends.append((rules.deal_result(t).points, t.bonuses))
+        assert ends[0] == ends[1]

@@ -78,11 +78,25 @@ def _worth_table(rules: CiceraRules) -> dict[Card, float]:
     return cached
 
 
+def _role_table(rules: CiceraRules) -> dict[Card, tuple]:
+    """Per card, what the scoring sees of it besides its suit's sameness with other cards:
+    its rank and, for a card of the most-cards suit or a special one, the card itself. Two
+    cards of one role in suits that score nothing apart (K♣ and K♦) draw the same tie noise
+    in a coupled playout. Cached like :func:`_worth_table`."""
+    cached = getattr(rules, "_ai_cicera_role", None)
+    if cached is None:
+        ranks = {r: i for i, r in enumerate(rules.game.ranks)}
+        cached = {c: (ranks[c.rank], c.code if c.suit == rules.most_suit or c in rules.special_cards else "")
+                  for c in rules.cards}
+        rules._ai_cicera_role = cached  # type: ignore[attr-defined]
+    return cached
+
+
 Option = tuple[Card, tuple[Card, ...]]
 
 
 def _pick(options: list[Option], n_table: int, last: Card | None, worth: dict[Card, float], qmin: int,
-          rand: Callable[[], float]) -> Option:
+          rand: Callable[[], float], noise: dict[Card, float] | None = None) -> Option:
     """The playout policy's choice among ``options`` ((card, captured cards) pairs): bonuses
     and valuable cards first; place cheap cards that do not invite a picada or leave a lone
     card for a scùa; a little noise (``rand``) breaks ties at random. The one scoring of both
@@ -114,7 +128,7 @@ def _pick(options: list[Option], n_table: int, last: Card | None, worth: dict[Ca
             v = -0.3 - worth[c]
             if n_table == 0:
                 v -= 0.6  # alone on the table: any same rank sweeps it
-        v += rand() * 0.05  # break ties at random
+        v += rand() * 0.05 if noise is None else noise[c]  # break ties at random
         if v > best_v:
             best_v, best = v, o
     return best
@@ -129,11 +143,19 @@ def rollout(rules: CiceraRules, state: CiceraState, legal: list[Action], rng: ra
     return legal[options.index(choice)]
 
 
-def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: list | None = None) -> None:
+def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: list | None = None,
+            coupled: bool = False) -> None:
     """Play the deal to its end with the same policy as :func:`rollout`, straight on the state.
 
     The search's hot loop: no Action objects, no events, no history. It follows the rules
     exactly as ``CiceraRules.apply`` does (tests replay ``trace`` through the engine to prove it).
+
+    ``coupled`` (the coach's: game.coach.flat plays every move of a decision with the same
+    generator seed) draws the generator in step with the plies: the ties' noise once per
+    card at the start, then two draws every ply (the random move's chance and which one),
+    whatever the options. Two playouts from positions that differ by one card then make the
+    same random choices ply by ply and part ways only where that card matters, instead of
+    after the first ply whose count of options differs (same policy, other coupling).
     """
     values = rules.values
     worth = _worth_table(rules)
@@ -141,6 +163,13 @@ def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: l
     qmin = rules.quadriglia_min
     n = state.players
     seat = state.to_act
+    noise = None
+    if coupled:
+        role = _role_table(rules)
+        by_role = {r: rng.random() * 0.05 for r in sorted(set(role.values()))}
+        noise = {c: by_role[role[c]] for c in rules.cards}
+        for h in hands:
+            h.sort(key=role.__getitem__)
     while True:
         hand = hands[seat]
         # The legal plays, as in CiceraRules.legal_actions: place, same-rank match, numeral sum
@@ -164,7 +193,15 @@ def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: l
                     for cap in caps:
                         options.append((c, cap))
         last = state.last_placed
-        if len(options) == 1:
+        if noise is not None:
+            u, r = rng.random(), rng.random()
+            if len(options) == 1:
+                c, cap = options[0]
+            elif u < EPSILON:
+                c, cap = options[int(r * len(options))]
+            else:
+                c, cap = _pick(options, len(table), last, worth, qmin, rng.random, noise)
+        elif len(options) == 1:
             c, cap = options[0]
         elif rng.random() < EPSILON:
             c, cap = options[rng.randrange(len(options))]

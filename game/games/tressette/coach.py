@@ -10,6 +10,10 @@ UNITS = "coach.units.points"
 #: The coach's playouts per decision (game.coach.flat): at most about 17 s of one core per deal
 #: (bench/coach.py), the most the verdict's stability buys within the issue's 20 s.
 BUDGET = 10000
+#: Moves whose values lie within this many deal points of the highest are tied best
+#: (game.coach.analysis.tied_best): the values' resolution at BUDGET, the 90th percentile of how
+#: far two analysis seeds put a near-best move below the best (bench/coach.py, tuning seeds).
+TIE = 0.2
 
 
 def points_per_utility(rules: Any) -> float:
