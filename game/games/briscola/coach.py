@@ -14,8 +14,9 @@ UNITS = "coach.units.card_points"
 BUDGET = 16000
 #: Moves whose values lie within this many card points of the highest are tied best
 #: (game.coach.analysis.tied_best): the values' resolution at BUDGET, the 90th percentile of how
-#: far two analysis seeds put a near-best move below the best (bench/coach.py, tuning seeds).
-TIE = 1.5
+#: far two analysis seeds put a near-best move below the best (bench/coach.py, three seeds on the
+#: tuning deals 201–210), to two figures.
+TIE = 1.8
 #: A trick worth no more than this is "empty" (a trump spent on it is wasted).
 EMPTY_TRICK = 2
 

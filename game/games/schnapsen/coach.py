@@ -13,8 +13,9 @@ UNITS = "coach.units.game_points"
 BUDGET = 12000
 #: Moves whose values lie within this many game points of the highest are tied best
 #: (game.coach.analysis.tied_best): the values' resolution at BUDGET, the 90th percentile of how
-#: far two analysis seeds put a near-best move below the best (bench/coach.py, tuning seeds).
-TIE = 0.05
+#: far two analysis seeds put a near-best move below the best (bench/coach.py, three seeds on the
+#: tuning deals 201–206), to two figures.
+TIE = 0.07
 
 
 def points_per_utility(rules: Any) -> float:
