@@ -264,7 +264,8 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
         method = "exact"
     else:
         playout_kw = {**(HardBot(rules, seat).playout_kw or {}), **coach.playout_kw}
-        raw = flat_values(rules, view, legal, seat, f"{seed}:{seat}:{index}", budget, playout_kw, should_stop)
+        raw = flat_values(rules, view, legal, seat, f"{seed}:{seat}:{index}", budget, playout_kw, should_stop,
+                          coach.max_worlds)
         method = "flat"
     scale = coach.points_per_utility(rules)
     values = tuple(MoveValue(a, raw[a][0] * scale, raw[a][1]) for a in legal)

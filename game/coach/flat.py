@@ -33,8 +33,8 @@ from game.rules.base import Action, GameRules
 
 #: Fewest worlds in a round (a smaller sample is too noisy to rule a move out).
 MIN_WORLDS = 24
-#: Most worlds per decision: a cap on one decision's time. With two or three legal moves that
-#: stay close (Briscola's hand of three) it, not the budget, ends the loop (bench/coach.py).
+#: Most worlds per decision (unless the game's coach module names its own ``MAX_WORLDS``): a cap
+#: on one decision's time when few moves are left, each world's determinization shared by fewer.
 MAX_WORLDS = 4000
 #: A move is ruled out when its paired shortfall to the leader exceeds this many standard errors.
 Z = 3.0
@@ -42,10 +42,12 @@ Z = 3.0
 
 def flat_values(rules: GameRules, view: Any, legal: list[Action], seat: int, key: str, budget: int,
                 playout_kw: dict[str, Any] | None = None,
-                should_stop: Callable[[], bool] | None = None) -> dict[Action, tuple[float, int]]:
+                should_stop: Callable[[], bool] | None = None,
+                max_worlds: int = MAX_WORLDS) -> dict[Action, tuple[float, int]]:
     """(value for ``seat``'s team, worlds) per legal action; ``key`` names the decision (its
-    seeds), ``budget`` the playouts to spend (see the module). A stop request ends the loop
-    early with the worlds done so far (at least one round)."""
+    seeds), ``budget`` the playouts to spend, ``max_worlds`` the cap on worlds (see the
+    module). A stop request ends the loop early with the worlds done so far (at least one
+    round)."""
     hooks = load_hooks(rules.game_id)
     playout, rollout = hooks.playout, hooks.rollout
     if playout_kw:
@@ -60,7 +62,7 @@ def flat_values(rules: GameRules, view: Any, legal: list[Action], seat: int, key
     step = first_round(budget, len(legal))
     spent = 0
     w = 0
-    while len(alive) > 1 and spent < budget and w < MAX_WORLDS:
+    while len(alive) > 1 and spent < budget and w < max_worlds:
         if w and should_stop is not None and should_stop():
             break
         for _ in range(step):

@@ -10,6 +10,7 @@ A game's coach module may define:
 - ``BUDGET`` — the shipped budget of an analysis: playouts per decision (game.coach.flat).
 - ``PLAYOUT_KW`` — keywords for the game's playout policy in the coach's playouts, on top of
   the hard level's (e.g. Cìcera's ``coupled``: game.coach.flat's common random numbers).
+- ``MAX_WORLDS`` — the cap on worlds per decision (default game.coach.flat.MAX_WORLDS).
 - ``TIE`` — the resolution of those sampled values, in the game's points: moves whose values
   lie within it of the highest are tied best (game.coach.analysis.tied_best). Default 0.0.
 - ``reason(rules, view, played, best) -> (locale key, params) | None`` — one line on why
@@ -25,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from game.ai.levels import HardBot
+from game.coach import flat
 from game.registry import game_module
 from game.rules.base import Action, GameRules
 
@@ -40,7 +42,7 @@ Reason = tuple[str, dict[str, Any]]
 class CoachHooks:
     """One game's coach facts, defaults filled in (built afresh: a test's change is seen)."""
 
-    __slots__ = ("game_id", "points_per_utility", "units", "budget", "tie", "playout_kw", "reason")
+    __slots__ = ("game_id", "points_per_utility", "units", "budget", "max_worlds", "tie", "playout_kw", "reason")
 
     def __init__(self, game_id: str):
         module = game_module(game_id, "coach", optional=True)
@@ -49,6 +51,7 @@ class CoachHooks:
             or (lambda rules: 1.0)
         self.units: str = getattr(module, "UNITS", DEFAULT_UNITS)
         self.budget: int = int(getattr(module, "BUDGET", DEFAULT_BUDGET))
+        self.max_worlds: int = int(getattr(module, "MAX_WORLDS", flat.MAX_WORLDS))
         self.tie: float = float(getattr(module, "TIE", 0.0))
         self.playout_kw: dict[str, Any] = dict(getattr(module, "PLAYOUT_KW", {}))
         self.reason: Callable[[GameRules, Any, Action, Action], Reason | None] | None = \
