@@ -91,10 +91,13 @@ class SharedQuickQueue:
         self.node.matchmaker = True
         from game.online.club import quick_setup
 
+        keys = self.store._call(self.redis.smembers, KEYS)
+        if not keys:
+            return 0
         live = self.node.live_nodes()
         made = 0
         wall = time.time()
-        for raw_key in self.store._call(self.redis.smembers, KEYS):
+        for raw_key in keys:
             try:
                 key = tuple(json.loads(raw_key))
                 deal, _ = quick_setup(*key)
