@@ -136,7 +136,7 @@ class ClusterNode:
                 pass
             return None
         srv.tables[code] = table
-        from game.online.server import meta_owner
+        from game.online.store import meta_owner
 
         table.owner = list(meta_owner(st.meta))
         srv.quota.add(code, *table.owner)
