@@ -39,6 +39,11 @@ def test_a_table_hosted_on_one_process_is_played_through_another(tmp_path, fresh
     try:
         host, created = create(a.url, "briscola", 2, ["friend", "ai:easy"])
         code = created["code"]
+        host.request({"type": "publish", "public": True}, "published")
+        # a spectator asking c is sent to the owner too (spectators and chat talk to the owner)
+        from game.online.watchclient import SpectatorFeed
+
+        watcher = SpectatorFeed(c.url, code, "Vera")
         rc, session, said = play(b.url, code, created["tokens"]["0"], 1)
         assert rc == 0, said
         assert session.conn.home == b.url and session.conn.url == a.url  # sent on by b, to the owner a
@@ -52,6 +57,9 @@ def test_a_table_hosted_on_one_process_is_played_through_another(tmp_path, fresh
         reply = probe.request({"type": "join", "code": code, "name": "x", "token": created["tokens"]["0"]}, "error")
         assert reply["code"] == "moved" and reply["url"] == a.url
         probe.close()
+        watcher.poll()
+        assert watcher.conn.home == c.url and watcher.conn.url == a.url and watcher.lobby["code"] == code
+        watcher.conn.close()
         host.close()
     finally:
         for s in (a, b, c):
