@@ -110,6 +110,9 @@ class PlayLoop:
     def _retry(self, table: Table) -> None:
         if not table.stalled or self.tables.get(table.code) is not table:
             return
+        if self.writer is not None:
+            self.writer.want(table)  # written() goes on when it is stored
+            return
         try:
             self.store.append(table.code, table.unsaved)
         except LeaseLost:
@@ -268,6 +271,11 @@ class PlayLoop:
                 s.conn.send({"type": "events", "from": 0, "events": self.stream(table, i)})
         self.advance(table)
 
+    #: A store that writes in the background (a cluster: game.online.cluster.writer); then a
+    #: decision's events go to the seats once the store has them, and the event loop never
+    #: waits on the store's round trip.
+    writer: Any = None
+
     def commit(self, table: Table, events: list[Event]) -> None:
         """A decision was made: keep its events, send each seat its view of them, go on.
         A decision the computer made for a person (gone or silent) is marked in the record
@@ -278,6 +286,11 @@ class PlayLoop:
             table.unsaved += [{**events[0], "by": "computer"}, *events[1:]]
         else:
             table.unsaved += events
+        start = len(table.match.events) - len(events) if table.match is not None else 0
+        if self.writer is not None:
+            table.outbox.append((events, start))
+            self.writer.want(table)
+            return
         try:
             self.store.append(table.code, table.unsaved)
             table.unsaved = []
@@ -289,14 +302,27 @@ class PlayLoop:
             log.error("table %s: %s", table.code, e)
             if self.stall_on_error:
                 self._stall(table)
-        start = len(table.match.events) - len(events) if table.match is not None else 0
+        self._deliver(table, events, start)
+
+    def written(self, table: Table, delivered: list[tuple[list[Event], int]]) -> None:
+        """The background writer has stored these decisions: now the seats see them."""
+        if self.tables.get(table.code) is not table:
+            return
+        if table.stalled:
+            table.stalled = False
+            table.broadcast({"type": "storage", "ok": True, "message": "the table is saved again: play goes on"})
+        for k, (events, start) in enumerate(delivered):
+            self._deliver(table, events, start, go_on=k == len(delivered) - 1)
+
+    def _deliver(self, table: Table, events: list[Event], start: int, go_on: bool = True) -> None:
+        m = table.match
         for i, seat in enumerate(table.seats):
             out = table.redactors[i].feed(events)
             if seat.conn is not None:
                 seat.conn.send({"type": "events", "from": start, "events": out})
         for hook in self.commit_hooks:
             hook(table, events)
-        if table.stalled:
+        if table.stalled or not go_on:
             return
         if m is not None and m.over:
             self._finish(table)

@@ -120,6 +120,15 @@ class ProtocolError(ValueError):
         super().__init__(message)
 
 
+def ws_url(host: str, port: int, tls: bool) -> str:
+    """The address a server listening on ``host``:``port`` is reached at (every interface:
+    this machine's loopback)."""
+    shown = "127.0.0.1" if host in ("", "0.0.0.0") else "::1" if host == "::" else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"{'wss' if tls else 'ws'}://{shown}:{port}"
+
+
 def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, **extra}
 

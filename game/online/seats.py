@@ -56,6 +56,8 @@ class Table:
     #: (re)joins (:meth:`stream`) — four copies of every event per table would be mostly what
     #: the garbage collector walks, and its full passes were the load test's p99.
     redactors: list[SeatRedactor] = field(default_factory=list)
+    #: A background writer's decisions not yet stored: (events, from), sent once they are.
+    outbox: list[tuple[list[Event], int]] = field(default_factory=list)
     #: Its last decision could not be kept (the store is away): no play until it is.
     stalled: bool = False
     #: The computer's decision in progress: (decision number, seat, task).

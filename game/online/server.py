@@ -40,7 +40,7 @@ from game.online.limits import ServerLimits, TableQuota, client_address
 from game.online.lobby import Lobby
 from game.online.play import PlayLoop
 from game.online.seats import Conn, Refusal, Seat, Table
-from game.online.store import StoredTable, StoreError, TableStore, normalised, unmarked
+from game.online.store import StoredTable, StoreError, TableStore, meta_owner, normalised, unmarked
 from game.rulesets import make_rules
 
 log = logging.getLogger("cardavia.server")
@@ -161,9 +161,7 @@ class TableServer:
         self.play.start_workers()
         if self.node is not None:
             if not self.node.url:
-                from game.online.serving import _url
-
-                self.node.url = _url(host, self.ws_server.sockets[0].getsockname()[1], ssl_context is not None)
+                self.node.url = P.ws_url(host, self.ws_server.sockets[0].getsockname()[1], ssl_context is not None)
             self.node.tick()  # the heartbeat first: other processes can send clients here at once
             self._spawn(self.node.run())
         self._sweeper = self._spawn(self._sweep())
@@ -429,15 +427,4 @@ class TableServer:
 
     def _on_ping(self, conn: Conn, msg: dict) -> None:
         conn.send({"type": "pong"})
-def meta_owner(meta: dict) -> tuple[str | None, int | None]:
-    """Who made a stored table: (address or None, player id or None); (None, None) for an
-    older meta or anything malformed."""
-    owner = meta.get("owner")
-    if not isinstance(owner, list) or len(owner) != 2:
-        return (None, None)
-    address = owner[0] if isinstance(owner[0], str) and len(owner[0]) <= 64 else None
-    player = owner[1] if isinstance(owner[1], int) and not isinstance(owner[1], bool) else None
-    return (address, player)
-
-
 __all__ = ["MAX_WORKERS", "ServerError", "TableServer"]

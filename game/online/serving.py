@@ -38,10 +38,9 @@ def tls_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | N
 
 
 def _url(host: str, port: int, tls: bool) -> str:
-    shown = "127.0.0.1" if host in ("", "0.0.0.0") else "::1" if host == "::" else host
-    if ":" in shown:
-        shown = f"[{shown}]"
-    return f"{'wss' if tls else 'ws'}://{shown}:{port}"
+    from game.online.protocol import ws_url
+
+    return ws_url(host, port, tls)
 
 
 def _make_server(data_dir: Path, workers: int, limits: ServerLimits | None = None, cluster: Any = None) -> TableServer:

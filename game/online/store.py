@@ -237,6 +237,17 @@ class TableStore:
         return tables, problems
 
 
+def meta_owner(meta: dict) -> tuple[str | None, int | None]:
+    """Who made a stored table: (address or None, player id or None); (None, None) for an
+    older meta or anything malformed."""
+    owner = meta.get("owner")
+    if not isinstance(owner, list) or len(owner) != 2:
+        return (None, None)
+    address = owner[0] if isinstance(owner[0], str) and len(owner[0]) <= 64 else None
+    player = owner[1] if isinstance(owner[1], int) and not isinstance(owner[1], bool) else None
+    return (address, player)
+
+
 def default_data_dir() -> Path:
     """Where ``serve`` (and the window's "Host a table") keeps its tables unless told:
     ``server/`` beside the game's other files ($CARDAVIA_HOME or the platform's data folder)."""
@@ -263,4 +274,4 @@ def unmarked(events: list[Event]) -> list[Event]:
     return [{k: v for k, v in ev.items() if k != "by"} if "by" in ev else ev for ev in events]
 
 
-__all__ = ["LeaseLost", "StoreError", "StoredTable", "TableStore", "default_data_dir", "normalised", "unmarked"]
+__all__ = ["LeaseLost", "StoreError", "StoredTable", "TableStore", "default_data_dir", "meta_owner", "normalised", "unmarked"]

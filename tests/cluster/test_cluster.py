@@ -4,6 +4,7 @@ a table's owner mid-match, two processes racing for one lease, quick match acros
 processes, concurrent rating updates, Redis restarted."""
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -38,6 +39,11 @@ def test_a_table_hosted_on_one_process_is_played_through_another(tmp_path, fresh
     try:
         host, created = create(a.url, "briscola", 2, ["friend", "ai:easy"])
         code = created["code"]
+        host.request({"type": "publish", "public": True}, "published")
+        # a spectator asking c is sent to the owner too (spectators and chat talk to the owner)
+        from game.online.watchclient import SpectatorFeed
+
+        watcher = SpectatorFeed(c.url, code, "Vera")
         rc, session, said = play(b.url, code, created["tokens"]["0"], 1)
         assert rc == 0, said
         assert session.conn.home == b.url and session.conn.url == a.url  # sent on by b, to the owner a
@@ -51,6 +57,9 @@ def test_a_table_hosted_on_one_process_is_played_through_another(tmp_path, fresh
         reply = probe.request({"type": "join", "code": code, "name": "x", "token": created["tokens"]["0"]}, "error")
         assert reply["code"] == "moved" and reply["url"] == a.url
         probe.close()
+        watcher.poll()
+        assert watcher.conn.home == c.url and watcher.conn.url == a.url and watcher.lobby["code"] == code
+        watcher.conn.close()
         host.close()
     finally:
         for s in (a, b, c):
@@ -302,3 +311,46 @@ def test_bad_cluster_arguments_are_one_line_and_exit_2(args, words, capsys, tmp_
     assert online_main(["serve", "--port", "0", "--data", str(tmp_path), *args]) == 2
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_moved_reply_is_followed_only_to_a_table_server_address():
+    from game.online.connection import MAX_URL, Connection, _Moved
+
+    c = Connection("ws://127.0.0.1:1")
+    for url, followed in [("ws://10.0.0.2:7420", True), ("wss://club.example:443", True),
+                          ("http://evil.example/", False), ("file:///etc/passwd", False),
+                          ("ws://" + "x" * MAX_URL, False), (None, False), (42, False)]:
+        c.url = c.home
+        with pytest.raises(_Moved):
+            c._deliver(json.dumps({"type": "error", "code": "moved", "message": "", "url": url}))
+        assert c.url == (url if followed else c.home), url
+        assert c.inbox.empty()  # not an error for the session: the connection handles it
+
+
+def test_a_broken_table_in_redis_is_set_aside_and_the_process_goes_on(tmp_path, fresh, caplog):
+    import time
+
+    import redis as redis_py
+
+    from game.online import protocol as P
+
+    client = redis_py.Redis.from_url(fresh[0].url)
+    code = P.new_code()
+    client.set(f"cv:meta:{code}", b'{"format": 1, "code": "' + code.encode() + b'", "game": "nope"')  # cut short
+    client.sadd("cv:open", code)
+    a = start(tmp_path, fresh, "a")
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and client.sismember("cv:open", code):
+            time.sleep(0.05)
+        assert not client.sismember("cv:open", code), "set aside, not tried again and again"
+        assert client.exists(f"cv:meta:{code}"), "left where it is for the operator"
+        probe = Client(a.url)
+        reply = probe.request({"type": "join", "code": code, "name": "x", "token": None}, "error")
+        assert reply["code"] in ("no_table", "full")
+        probe.close()
+        host, created = create(a.url, "scopa", 2, ["friend", "ai:easy"])  # and the process serves on
+        assert created["code"]
+        host.close()
+    finally:
+        a.stop()

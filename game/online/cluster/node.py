@@ -54,6 +54,8 @@ TAKE_PER_TICK = 100
 #: The matchmaker's lease (ms) and the status line's period (seconds).
 MATCHMAKER_MS = 3000
 STATUS_EVERY = 30.0
+#: Every process's last heartbeat (wall-clock seconds): the cluster's live processes.
+NODES = "cv:nodes"
 #: The longest URL a process advertises or a client follows.
 MAX_URL = 200
 
@@ -72,8 +74,10 @@ class ClusterNode:
         self.taken_over = 0
         self.matchmaker = False
         self._pubsub_task: asyncio.Task | None = None
+        self._writer_task: asyncio.Task | None = None
+        self.writer: Any = None
         self._status_at = time.monotonic()
-        self._numbers: dict[int, Any] = {}
+        self._live: tuple[float, set[str]] | None = None
 
     # ---- what the lobby and the spectators ask
     def locate(self, code: str) -> Table | None:
@@ -132,7 +136,7 @@ class ClusterNode:
                 pass
             return None
         srv.tables[code] = table
-        from game.online.server import meta_owner
+        from game.online.store import meta_owner
 
         table.owner = list(meta_owner(st.meta))
         srv.quota.add(code, *table.owner)
@@ -167,7 +171,13 @@ class ClusterNode:
 
     # ---- the rounds
     async def run(self) -> None:
-        self._pubsub_task = asyncio.get_running_loop().create_task(self._listen())
+        from game.online.cluster.writer import RecordWriter
+
+        loop = asyncio.get_running_loop()
+        self.writer = RecordWriter(self.server.play, self.store, self.redis_url)
+        self.server.play.writer = self.writer
+        self._writer_task = loop.create_task(self.writer.run())
+        self._pubsub_task = loop.create_task(self._listen())
         while True:
             try:
                 self.tick()
@@ -217,7 +227,10 @@ class ClusterNode:
     def _heartbeat(self) -> None:
         s = self.status()
         info = json.dumps({"url": self.url, "pid": s["pid"], "tables": s["tables"], "since": self.started})
-        self.store._call(self.redis.set, f"cv:node:{self.me}", info, ex=NODE_TTL_S)
+        pipe = self.redis.pipeline()
+        pipe.set(f"cv:node:{self.me}", info, ex=NODE_TTL_S)
+        pipe.hset(NODES, self.me, time.time())
+        self.store._call(pipe.execute)
 
     def _publish_rows(self) -> None:
         rows = self.server.club.local_rows()
@@ -238,8 +251,24 @@ class ClusterNode:
         return out
 
     def live_nodes(self) -> set[str]:
-        keys = self.store._call(lambda: list(self.redis.scan_iter(match="cv:node:*", count=500)))
-        return {k.decode("ascii", "replace")[len("cv:node:"):] for k in keys}
+        """The processes whose heartbeat is fresh (read at most once a second: the pairing asks
+        four times a second). Gone ones are dropped from the hash on the way."""
+        now = time.monotonic()
+        if self._live is not None and now - self._live[0] < 1.0:
+            return self._live[1]
+        beats = self.store._call(self.redis.hgetall, NODES)
+        live, dead, wall = set(), [], time.time()
+        for node, at in beats.items():
+            name = node.decode("ascii", "replace")
+            try:
+                fresh = wall - float(at) < NODE_TTL_S
+            except ValueError:
+                fresh = False
+            (live.add(name) if fresh else dead.append(node))
+        if dead and len(dead) < len(beats):
+            self.store._call(self.redis.hdel, NODES, *dead)
+        self._live = (now, live)
+        return live
 
     # ---- between processes
     def tell(self, node: str, conn_number: int, message: dict[str, Any]) -> None:
@@ -312,13 +341,18 @@ class ClusterNode:
                 pass
         try:
             self.store._call(self.redis.delete, f"cv:node:{self.me}")
+            self.store._call(self.redis.hdel, NODES, self.me)
         except StoreError:
             pass
         return len(codes)
 
     async def close(self) -> None:
-        if self._pubsub_task is not None:
-            self._pubsub_task.cancel()
+        for task in (self._pubsub_task, self._writer_task):
+            if task is not None:
+                task.cancel()
+        if self.writer is not None:
+            self.server.play.writer = None
+            await self.writer.close()
 
 
 __all__ = ["ClusterNode", "LEASE_MS", "LeaseLost", "TICK"]

@@ -85,16 +85,25 @@ class SharedQuickQueue:
     def pair_round(self, club: Any, now: float) -> int:
         """When this process is the matchmaker: seat every group the shared queue can make
         now (the tables are made here; each player's process tells its connection)."""
+        try:
+            return self._pair_round(club, now)
+        except StoreError:
+            return 0  # Redis away: the node's round says so once; the players wait on
+
+    def _pair_round(self, club: Any, now: float) -> int:
         if not self.store._call(self._matchmaker, keys=[MATCHMAKER], args=[self.node.me, self.matchmaker_ms]):
             self.node.matchmaker = False
             return 0
         self.node.matchmaker = True
         from game.online.club import quick_setup
 
+        keys = self.store._call(self.redis.smembers, KEYS)
+        if not keys:
+            return 0
         live = self.node.live_nodes()
         made = 0
         wall = time.time()
-        for raw_key in self.store._call(self.redis.smembers, KEYS):
+        for raw_key in keys:
             try:
                 key = tuple(json.loads(raw_key))
                 deal, _ = quick_setup(*key)
