@@ -215,6 +215,29 @@ def test_playout_finishes_with_perfect_play_and_all_points(seed):
     assert d.over and sum(d.points) == 120
 
 
+def test_the_coachs_coupled_playout_deals_the_stock_by_seat():
+    """coupled: seat 0 draws the even places of the stock, seat 1 the odd ones, whoever wins
+    each trick; the last pair (the face-up trump) goes as the rules deal it; all 120 points
+    are shared out."""
+    for seed in range(20):
+        d = R.new_deal(random.Random(seed), 0)
+        stock, start, first = list(d.stock), [list(h) for h in d.hands], d.to_act
+        trace = []
+        H.playout(R, d, random.Random(seed), trace=trace, exact=False, coupled=True)
+        assert d.over and sum(d.points) == 120 and sorted(c.index for c in trace) == \
+            sorted(c.index for c in stock + start[0] + start[1])
+        # Replay the trace: the cards each seat plays come from its hand and its draws.
+        held = [set(start[0]) | set(stock[0:-2:2]), set(start[1]) | set(stock[1:-2:2])]
+        to_act, led, last = first, None, set(stock[-2:])
+        for c in trace:
+            assert c in held[to_act] or c in last
+            if led is None:
+                led, to_act = c, 1 - to_act
+            else:
+                to_act = to_act if R.beats(c, led, d.trump_suit) else 1 - to_act
+                led = None
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=SEEDS)
 def test_fast_playout_follows_the_engine_and_its_own_policy(seed):

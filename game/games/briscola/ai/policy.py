@@ -91,19 +91,27 @@ def _finish_exact(rules: BriscolaRules, state: BriscolaState) -> None:
 
 
 def playout(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
-            trace: list[Card] | None = None, *, exact: bool | None = None) -> None:
+            trace: list[Card] | None = None, *, exact: bool | None = None, coupled: bool = False) -> None:
     """Play the deal out in place by the playout policy, then (with ``exact``, default
     EXACT_PLAYOUT) finish it exactly: two players :func:`_playout_2p`, four
     :func:`_playout_team`. ``trace`` collects the cards played (the exact finish's are not
-    in it: tests replay them with an exact solver)."""
+    in it: tests replay them with an exact solver).
+
+    ``coupled`` (two players; the coach's, whose game.coach.flat plays every move of a
+    decision on the same sampled deal) hands out the sampled stock **by seat** rather than
+    by the order of the draws: at each trick seat 0 takes the next pair's first card and
+    seat 1 its second, whoever won (the last pair, with the face-up trump, as the rules
+    deal it). The stock is a uniform shuffle nobody has seen, so each playout is as likely
+    as before; but two moves that change who wins a trick no longer swap every card drawn
+    after it, and their playouts stay comparable."""
     if state.players == 2:
-        _playout_2p(rules, state, rng, trace, exact)
+        _playout_2p(rules, state, rng, trace, exact, coupled)
     else:
         _playout_team(rules, state, rng, trace, exact)
 
 
 def _playout_2p(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
-                trace: list[Card] | None, exact: bool | None) -> None:
+                trace: list[Card] | None, exact: bool | None, coupled: bool = False) -> None:
     """Two players: play the deal out in place by the policy of :func:`_pick` (inlined on the state's
     lists: no Action objects, no events), then — with ``exact`` (default EXACT_PLAYOUT) — the
     exact finish once the stock is gone. ``exact=False`` plays the last tricks by the policy
@@ -138,8 +146,9 @@ def _playout_2p(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
         w = to_act if beats(c, led, trump) else 1 - to_act
         points[w] += cp[led] + cp[c]
         led = None
-        hands[w].append(stock[0])
-        hands[1 - w].append(stock[1])
+        first = 0 if coupled and len(stock) > 2 else w
+        hands[first].append(stock[0])
+        hands[1 - first].append(stock[1])
         del stock[:2]
         to_act = w
     state.to_act = to_act
