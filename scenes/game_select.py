@@ -26,7 +26,7 @@ import pygame
 from game.settings import AI_LEVELS, GameChoice, game_choice, remember_game_choice
 from game.variants import CUSTOM, house_rules, preset_of, preset_options, rule_value_label, variant_name
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.controls import caption_size
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button, Choice, Widget, card_fan_fit, sample_codes
@@ -458,7 +458,7 @@ class GameSelectScene(UIScene):
         if self._left_cache and self._left_cache[0] == lang:
             return self._left_cache[1]
         d = self.deck
-        surf = pygame.Surface(LEFT.size, pygame.SRCALPHA)
+        surf = hidpi.surface(LEFT.size, pygame.SRCALPHA)
         surf.blit(theme.panel(LEFT.size, 16), (0, 0))
         w = LEFT.w
         name = _loc(d.name, lang)

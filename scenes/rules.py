@@ -25,7 +25,7 @@ import pygame
 
 from game.rulesets import game_ids
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.tween import Smooth, Tween, ease_out_cubic
 from sprites.widgets import Button
 
@@ -257,7 +257,7 @@ class RulesScene(UIScene):
                     y += LINE_H
                 y += 6 if kind == "li" else 2
         height = y + 24
-        surf = pygame.Surface((TEXT_W + 4, height), pygame.SRCALPHA)
+        surf = hidpi.surface((TEXT_W + 4, height), pygame.SRCALPHA)
         for kind, text, yy in items:
             if kind == "h":
                 surf.blit(theme.ornament(28), (0, yy + 12))
