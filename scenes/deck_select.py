@@ -66,7 +66,7 @@ class DeckPanel(Widget):
 
     def _static(self, lang: str) -> pygame.Surface:
         """Everything but the focus effects, cached per language."""
-        key = ("deckpanel", self.deck.id, lang, self.rect.size)
+        key = ("deckpanel", self.deck.id, lang, self.rect.size, hidpi.scale())  # drawn at one window size
         cache = self.scene.cache
         if key in cache:
             return cache[key]

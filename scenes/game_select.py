@@ -455,7 +455,7 @@ class GameSelectScene(UIScene):
         self.appear.update(dt)
 
     def _left_column(self, lang: str) -> pygame.Surface:
-        if self._left_cache and self._left_cache[0] == lang:
+        if self._left_cache and self._left_cache[0] == (lang, hidpi.scale()):
             return self._left_cache[1]
         d = self.deck
         surf = hidpi.surface(LEFT.size, pygame.SRCALPHA)
@@ -487,7 +487,7 @@ class GameSelectScene(UIScene):
             size = theme.fit(value, "sans", 14, w - 48, 10)
             theme.blit_text(surf, value, (24, y), "sans", size, theme.CREAM)
             y += 28
-        self._left_cache = (lang, surf)
+        self._left_cache = ((lang, hidpi.scale()), surf)
         return surf
 
     def _captions_fit(self) -> None:

@@ -231,7 +231,7 @@ class RulesScene(UIScene):
         """The whole text of the current game, rendered once per (game, language, deck, rules
         in force); with the top of each section."""
         forced = self.forced()
-        key = (self.game, self.app.language, self.deck().id,
+        key = (self.game, self.app.language, self.deck().id, hidpi.scale(),
                None if forced is None else (tuple(sorted(forced[0].items(), key=str)), forced[1]))
         if key in self._pages:
             return self._pages[key]

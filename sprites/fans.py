@@ -29,7 +29,7 @@ class FallbackCardArt:
         return max(1, round(height / self.aspect)), height
 
     def face(self, code: str, height: int, lang: str = "en") -> pygame.Surface:
-        key = ("face", code, height)
+        key = ("face", code, height, hidpi.scale())
         if key not in self._cache:
             w, h = self.size(height)
             surf = theme.rounded((w, h), max(3, w // 12), (*self.paper, 255), 1, (*self.ink, 255)).copy()
@@ -45,7 +45,7 @@ class FallbackCardArt:
         return self._cache[key]
 
     def back(self, height: int) -> pygame.Surface:
-        key = ("back", height)
+        key = ("back", height, hidpi.scale())
         if key not in self._cache:
             w, h = self.size(height)
             surf = theme.rounded((w, h), max(3, w // 12), (*self.paper, 255), 1, (*self.ink, 255)).copy()

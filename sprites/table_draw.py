@@ -83,7 +83,7 @@ class CardPainter:
         return self.art.face(code, h, self.lang) if code else self.art.back(h)
 
     def _rotated(self, code: str | None, h: int, angle: float) -> pygame.Surface:
-        key = (code, h, round(angle, 1))
+        key = (code, h, round(angle, 1), hidpi.scale())
         img = self._rot.get(key)
         if img is None:
             img = pygame.transform.rotozoom(self.image(code, h), angle, 1.0)
@@ -99,7 +99,7 @@ class CardPainter:
         a = round(angle)
         if a % 360 == 0:
             return base
-        key = ("shadow", w, h, a, strength)
+        key = ("shadow", w, h, a, strength, hidpi.scale())
         img = self._rot.get(key)
         if img is None:
             img = pygame.transform.rotate(base, a)  # a blurred edge needs no smoothing

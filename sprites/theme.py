@@ -137,10 +137,15 @@ def text(s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: floa
         return surf
     ui = hidpi.scale()
     if ui != 1.0:
-        # Native resolution: the text is set at the scaled point size, its spacing and shadow
-        # scaled with it, and handed back measured in logical pixels.
-        surf = hidpi.wrap(_render_text(s, _font(face, max(6, round(size * TEXT_SCALE[0] * ui))), color,
-                                       tracking * ui, caps, max(0, round(shadow * ui))), None, ui)
+        # Native resolution: the text is set at the scaled point size (a pixel smaller where
+        # hinting makes it wider than the layout measured it), its spacing and shadow scaled
+        # with it, and handed back measured in logical pixels.
+        room = text_width(s, face, size, tracking, caps) * ui + 1
+        px = max(6, round(size * TEXT_SCALE[0] * ui))
+        while px > 6 and _width(_font(face, px), s.upper() if caps else s, tracking * ui) > room:
+            px -= 1
+        surf = hidpi.wrap(_render_text(s, _font(face, px), color, tracking * ui, caps, max(0, round(shadow * ui))),
+                          None, ui)
     else:
         surf = _render_text(s, font(face, size), color, tracking, caps, shadow)
     _TEXT_CACHE[key] = surf
@@ -233,9 +238,11 @@ def _plain(f: pygame.font.Font, s: str, color: tuple) -> pygame.Surface:
 
 
 def text_width(s: str, face: str = "sans", size: int = 18, tracking: float = 0, caps: bool = False) -> int:
-    if caps:
-        s = s.upper()
-    f = font(face, size)
+    """``s``'s width in logical pixels (the layout's measure at every window size)."""
+    return _width(font(face, size), s.upper() if caps else s, tracking)
+
+
+def _width(f: pygame.font.Font, s: str, tracking: float) -> int:
     if tracking and s:
         return int(sum(f.size(ch)[0] for ch in s) + tracking * (len(s) - 1)) + 2
     return f.size(s)[0]
