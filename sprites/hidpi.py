@@ -116,9 +116,10 @@ class Hi(pygame.Surface):
 
     def __init__(self, size: Any, flags: int = 0, *args: Any, s: float | None = None) -> None:
         s = SCALE[0] if s is None else s
-        super().__init__(physical_size(size, s), flags, *args)
+        w, h = max(0, int(size[0])), max(0, int(size[1]))  # pygame allows an empty surface: so do we
+        super().__init__((round(w * s) if w else 0, round(h * s) if h else 0), flags, *args)
         self._s = s
-        self._ls = (max(1, int(size[0])), max(1, int(size[1])))
+        self._ls = (w, h)
 
     # -- measured in logical pixels
     def get_size(self) -> tuple[int, int]:
