@@ -85,6 +85,12 @@ class SharedQuickQueue:
     def pair_round(self, club: Any, now: float) -> int:
         """When this process is the matchmaker: seat every group the shared queue can make
         now (the tables are made here; each player's process tells its connection)."""
+        try:
+            return self._pair_round(club, now)
+        except StoreError:
+            return 0  # Redis away: the node's round says so once; the players wait on
+
+    def _pair_round(self, club: Any, now: float) -> int:
         if not self.store._call(self._matchmaker, keys=[MATCHMAKER], args=[self.node.me, self.matchmaker_ms]):
             self.node.matchmaker = False
             return 0

@@ -28,7 +28,11 @@ class RecordWriter:
         self.play, self.store = play, store
         self.aio = aioredis.Redis.from_url(redis_url, socket_timeout=BATCH_TIMEOUT,
                                            socket_connect_timeout=BATCH_TIMEOUT)
-        self.script = self.aio.register_script(_APPEND)
+        import hashlib
+
+        # EVALSHA by hand: a pipeline with registered scripts asks SCRIPT EXISTS first on
+        # every execute (a second round trip per batch); NOSCRIPT (a restarted Redis) loads it.
+        self.sha = hashlib.sha1(_APPEND.encode("utf-8")).hexdigest()
         self.wanted: dict[str, Any] = {}
         self.flying: set[str] = set()
         self.wake = asyncio.Event()
@@ -62,9 +66,8 @@ class RecordWriter:
             events, out = t.unsaved, t.outbox
             t.unsaved, t.outbox = [], []
             data = "".join(dumps(ev) + "\n" for ev in events)
-            await self.script(keys=[self.store.lease_key(t.code), self.store.record_key(t.code),
-                                    self.store.meta_key(t.code)],
-                              args=[self.store.me, data, "append", LEASE_MS], client=pipe)
+            pipe.evalsha(self.sha, 3, self.store.lease_key(t.code), self.store.record_key(t.code),
+                         self.store.meta_key(t.code), self.store.me, data, "append", LEASE_MS)
             taken.append((t, events, out))
             self.flying.add(t.code)
         if not taken:
@@ -74,9 +77,23 @@ class RecordWriter:
             results: list[Any] = await asyncio.wait_for(pipe.execute(raise_on_error=False), BATCH_TIMEOUT * 2)
         except Exception as e:  # noqa: BLE001 - Redis away (ConnectionError, a timeout): the tables wait
             results = [e] * len(taken)
+        from redis.exceptions import NoScriptError
+
+        if any(isinstance(r, NoScriptError) for r in results):
+            try:
+                await self.aio.script_load(_APPEND)
+                noscript = True
+            except Exception:  # noqa: BLE001 - Redis away again: the tables stall below
+                noscript = False
+        else:
+            noscript = False
         for (t, events, out), result in zip(taken, results):
             self.flying.discard(t.code)
-            if isinstance(result, BaseException):
+            if noscript and isinstance(result, NoScriptError):
+                t.unsaved[:0] = events  # not run at all: again, now that the script is loaded
+                t.outbox[:0] = out
+                self.want(t)
+            elif isinstance(result, BaseException):
                 t.unsaved[:0] = events
                 t.outbox[:0] = out
                 log.error("table %s: Redis: %s", t.code, result)
