@@ -67,6 +67,7 @@ class App:
         self.frames = 0
         self.alpha = 1.0
         self._fade: Any = None  # (snapshot surface, elapsed seconds)
+        self._resize_due = False  # the window changed size: the canvas follows at the next frame
         self._tween = tween
         # "auto" / "cpu" / "gpu": where the picture is post-processed (scenes.gl_window).
         self.window = GameWindow(pygame, window_size, render)
@@ -285,7 +286,7 @@ class App:
                     self.toast(self.t("toast.screenshot", file=path.name))
                 return
         if event.type in (pg.VIDEORESIZE, pg.WINDOWSIZECHANGED):
-            self.resized()
+            self._resize_due = True  # once, before the next frame: a drag sends many
             return
         mapped = self.map_event(event)
         if mapped is not None:
@@ -314,6 +315,9 @@ class App:
     def render(self, alpha: float = 1.0) -> Any:
         """Draw the stack, fades and toasts on the canvas and post-process it; returns the canvas."""
         self.alpha = alpha
+        if self._resize_due:
+            self._resize_due = False
+            self.resized()
         canvas = self.canvas
         self.stack.draw(canvas, alpha)
         if self._fade is not None:

@@ -368,7 +368,39 @@ def table_background(size: tuple[int, int] = CANVAS_SIZE, with_rim: bool = True)
 
 
 # ------------------------------------------------------------------ panels, shadows, glows
-_SHAPE_CACHE: dict[tuple, pygame.Surface] = {}
+class _SurfaceCache(OrderedDict):
+    """Surfaces by key; past a budget of bytes the least recently used are forgotten (made
+    again when asked for). At native 4K a panel has nine times the pixels it has at 720p."""
+
+    def __init__(self, budget: int):
+        super().__init__()
+        self.budget = budget
+        self.bytes = 0
+
+    def __getitem__(self, key: tuple) -> pygame.Surface:
+        surf = super().__getitem__(key)
+        self.move_to_end(key)
+        return surf
+
+    def __setitem__(self, key: tuple, surf: pygame.Surface) -> None:
+        if key in self:
+            self.bytes -= _nbytes(super().__getitem__(key))
+        super().__setitem__(key, surf)
+        self.bytes += _nbytes(surf)
+        while self.bytes > self.budget and len(self) > 1:
+            self.bytes -= _nbytes(self.popitem(last=False)[1])
+
+    def clear(self) -> None:
+        super().clear()
+        self.bytes = 0
+
+
+def _nbytes(surf: pygame.Surface) -> int:
+    w, h = pygame.Surface.get_size(surf)
+    return w * h * surf.get_bytesize()
+
+
+_SHAPE_CACHE: _SurfaceCache = _SurfaceCache(160 * 2 ** 20)
 _SS = 3  # supersampling factor for antialiased rounded shapes
 
 

@@ -436,6 +436,14 @@ for key in (pygame.K_F11, pygame.K_F11):
     out.setdefault("fullscreen", []).append([app.settings.fullscreen, pygame.display.is_fullscreen(),
                                              list(app.window.window_size()), list(app.canvas.get_size()),
                                              list(app.window.frame.get_size())])
+# A resize: the canvas follows at the next frame, at the new size's pixels (scale 2 here).
+app.window.window.size = (2560, 1440)
+for e in pygame.event.get():
+    app.dispatch(e)
+app.render(); app.present()
+from sprites import hidpi, theme
+out["resized"] = [list(app.window.frame.get_size()), app.window.scale, hidpi.scale(),
+                  getattr(theme.text("Cardavia", "sans", 18), "_s", 1.0)]
 print(json.dumps(out))
 """
 
@@ -461,6 +469,7 @@ def test_the_window_draws_at_its_own_pixels_and_fullscreen_toggles(tmp_path):
     on, off = out["fullscreen"]
     assert on[0] is True and on[1] is True and on[3] == list(CANVAS_SIZE)
     assert off[:3] == [False, False, [1920, 1200]] and off[3] == list(CANVAS_SIZE) and off[4] == [1920, 1080]
+    assert out["resized"] == [[2560, 1440], 2.0, 2.0, 2.0]  # text is set again at the new scale
     assert "Traceback" not in r.stderr and "Warning" not in r.stderr
 
 
