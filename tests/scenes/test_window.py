@@ -442,8 +442,11 @@ for e in pygame.event.get():
     app.dispatch(e)
 app.render(); app.present()
 from sprites import hidpi, theme
+app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12, mod=0, unicode="", scancode=0))  # F12
+from game.settings import user_data_dir
+shot = sorted((user_data_dir() / "screenshots").glob("*.png"))[-1]
 out["resized"] = [list(app.window.frame.get_size()), app.window.scale, hidpi.scale(),
-                  getattr(theme.text("Cardavia", "sans", 18), "_s", 1.0)]
+                  getattr(theme.text("Cardavia", "sans", 18), "_s", 1.0), list(pygame.image.load(str(shot)).get_size())]
 print(json.dumps(out))
 """
 
@@ -469,7 +472,8 @@ def test_the_window_draws_at_its_own_pixels_and_fullscreen_toggles(tmp_path):
     on, off = out["fullscreen"]
     assert on[0] is True and on[1] is True and on[3] == list(CANVAS_SIZE)
     assert off[:3] == [False, False, [1920, 1200]] and off[3] == list(CANVAS_SIZE) and off[4] == [1920, 1080]
-    assert out["resized"] == [[2560, 1440], 2.0, 2.0, 2.0]  # text is set again at the new scale
+    # Text is set again at the new scale; F12 saves the picture at the window's size.
+    assert out["resized"] == [[2560, 1440], 2.0, 2.0, 2.0, [2560, 1440]]
     assert "Traceback" not in r.stderr and "Warning" not in r.stderr
 
 
