@@ -120,6 +120,8 @@ class GameWindow:
             return False
         pixels = self.drawable_size()
         points = self.window_size()
+        if (pixels[0] < MIN_WINDOW[0] // 4 or pixels[1] < MIN_WINDOW[1] // 4) and self.surface is not None:
+            return False  # minimised (or not shown yet): keep the canvas as it is
         self.pixel_ratio = pixels[0] / max(1, points[0])
         box = letterbox(pixels)
         if not force and box == self.box and self.surface is not None:
