@@ -1,34 +1,34 @@
-"""Frame-time benchmark: a busy table-like frame at 1280×720 with every picture slider
-away from neutral, drawn, post-processed and *presented* in a window of each size, under
-the dummy video driver (the gpu mode: a real one, e.g. Xvfb with Mesa's llvmpipe).
+"""Frame-time benchmark: a busy table-like frame with every picture slider away from
+neutral, drawn, post-processed and *presented* in a window of each size, under the dummy
+video driver (the gpu mode: a real one, e.g. Xvfb with Mesa's llvmpipe).
+
+Since native resolution (issue 33) the frame is *drawn at the window's pixels*: at 2560×1440
+the table, 40 cards and the text are drawn at 2560×1440 (sprites/hidpi: text, cards and the
+felt rendered once at that scale and cached), so "draw" grows with the window.
 
 Three ways to present, each measured in its own process (SDL cannot mix them in one):
-  gpu          the game's GPU path (scenes/gl_window.py): an OpenGL window; the canvas is
-               uploaded once as a texture and a shader post-processes and scales it, so
-               "postfx" costs the CPU nothing and "present" is upload + draw call + swap.
-               Needs an OpenGL 3.3 context: under the dummy driver it is reported missing
-  sdl          the game's CPU path: the CPU post-processing pass, the frame drawn on the
-               SCALED 1280×720 display and SDL's renderer scales it into the window
-  smoothscale  the old way: a CPU smoothscale of the canvas to the window's letterbox
-               every frame, blitted into a plain window
+  gpu          the game's GPU path (scenes/gl_window.py): an OpenGL window; the native
+               canvas is uploaded once as a texture and a shader post-processes it into the
+               window pixel for pixel, so "postfx" costs the CPU nothing and "present" is
+               upload + draw call + swap. Needs an OpenGL 3.3 context: under the dummy
+               driver it is reported missing
+  cpu          the game's CPU path: the CPU post-processing pass over the native canvas,
+               copied into a plain window and flipped
+  smoothscale  the way before native resolution, for comparison: a 1280×720 canvas,
+               post-processed on the CPU, smoothscaled to the window's letterbox (soft)
 
 For each mode and window size it prints p50 / p90 in ms of
   draw      background + 40 cards + text
   postfx    the post-processing pass
-  present   handing the frame to the window (for sdl: upload + SDL scaling + present;
-            for smoothscale: the CPU scale + blit + flip)
+  present   handing the frame to the window
   frame     the three together
 as the drawing thread's CPU time (time.thread_time, so other processes on a shared
 machine do not inflate them), the whole frame's wall-clock p50, and the process's CPU p50
 (all its threads: with Mesa's software OpenGL the shader runs on the CPU in llvmpipe's own
 threads, which a graphics card would take over).
 
-Note: the dummy driver has no graphics card, so SDL scales with its *software* renderer
-here; with a real driver that work moves to the GPU and "present" is little more than the
-1280×720 upload.
-
 Usage: SDL_VIDEODRIVER=dummy .venv/bin/python bench/frame.py [--frames N]
-           [--present gpu|sdl|smoothscale|both] [--sizes 1280x720,2560x1440,3840x2160]
+           [--present gpu|cpu|smoothscale|both] [--sizes 1280x720,2560x1440,3840x2160]
        the gpu mode here: xvfb-run -a -s "-screen 0 3840x2160x24" .venv/bin/python bench/frame.py
        (with a DISPLAY, "both" runs the gpu mode under the x11 driver, the others under dummy)
 Goal (issue 33): frame p50 ≤ 2.5 ms at 1280×720 on the path a player with a graphics card gets.
@@ -59,7 +59,7 @@ from sprites.postfx import PostFX  # noqa: E402
 from sprites.widgets import card_art  # noqa: E402
 
 SIZES = ((1280, 720), (2560, 1440), (3840, 2160))
-MODES = ("gpu", "sdl", "smoothscale")
+MODES = ("gpu", "cpu", "smoothscale")
 PARTS = ("draw", "postfx", "present", "frame")
 
 
@@ -91,50 +91,37 @@ def build_scene():
     return placed, shadow, labels
 
 
-# ---------------------------------------------------------------------- the two presenters
-class SDLPresent:
-    """The game's way: draw on the SCALED display surface; SDL scales it into the window."""
+# ---------------------------------------------------------------------- the presenters
+class NativePresent:
+    """The game's window (scenes/window.py): the canvas at the window's native size; the
+    CPU pass and a copy into the window (cpu), or the shader (gpu)."""
 
-    def __init__(self) -> None:
-        self.win = GameWindow(pygame, CANVAS_SIZE)
+    def __init__(self, fx: PostFX, render: str) -> None:
+        self.win = GameWindow(pygame, CANVAS_SIZE, render)
         self.canvas = self.win.open(False)
+        if render == "gpu" and not self.win.gpu:
+            raise RuntimeError("no OpenGL 3.3 context here (the dummy driver has none: run under X or Xvfb)")
+        self.fx = fx
+        self.time = 0.0
 
     def resize(self, size: tuple[int, int]) -> pygame.Surface:
         self.win.size = size
         self.win.set_fullscreen(False)  # back to a window of self.win.size
         pygame.event.pump()
+        self.win.layout()
+        self.canvas = self.win.surface
+        self.fx.resize(self.win.frame.get_size())
         return self.canvas
 
-    def window_size(self) -> tuple[int, int]:
-        return self.win.window_size()
-
-    def present(self) -> None:
-        self.win.present()
-
-
-class GPUPresent:
-    """The game's GPU path: the OpenGL window; the shader post-processes while presenting."""
-
-    def __init__(self, fx: PostFX) -> None:
-        self.win = GameWindow(pygame, CANVAS_SIZE, "gpu")
-        self.canvas = self.win.open(False)
-        if not self.win.gpu:
-            raise RuntimeError("no OpenGL 3.3 context here (the dummy driver has none: run under X or Xvfb)")
-        self.fx = fx
-
-    def resize(self, size: tuple[int, int]) -> pygame.Surface:
-        self.win.size = size
-        self.win.set_fullscreen(False)
-        pygame.event.pump()
-        return self.canvas
+    @property
+    def frame(self) -> pygame.Surface:
+        return self.win.frame
 
     def window_size(self) -> tuple[int, int]:
-        return self.win.window_size()
+        return self.win.drawable_size()
 
     def present(self) -> None:
-        self.win.present(self.fx, self.time)
-
-    time = 0.0
+        self.win.present(self.fx if self.win.gpu else None, self.time)
 
 
 class SmoothscalePresent:
@@ -149,6 +136,10 @@ class SmoothscalePresent:
     def resize(self, size: tuple[int, int]) -> pygame.Surface:
         pygame.display.set_mode(size, pygame.RESIZABLE)
         self.scaled = None
+        return self.canvas
+
+    @property
+    def frame(self) -> pygame.Surface:
         return self.canvas
 
     def window_size(self) -> tuple[int, int]:
@@ -182,15 +173,17 @@ def measure(mode: str, sizes: list[tuple[int, int]], frames: int) -> list[dict]:
     pygame.font.init()
     fx = PostFX(CANVAS_SIZE)
     fx.configure(contrast=68, grain=76, temperature=36)
-    presenter = GPUPresent(fx) if mode == "gpu" else SDLPresent() if mode == "sdl" else SmoothscalePresent()
+    presenter = NativePresent(fx, mode) if mode in ("gpu", "cpu") else SmoothscalePresent()
     gpu = mode == "gpu"
-    bg = theme.table_background(CANVAS_SIZE)
-    placed, shadow, labels = build_scene()
     results = []
     for size in sizes:
         canvas = presenter.resize(size)
+        frame = presenter.frame
+        # Made after the resize: at native resolution the pieces are rendered at its scale.
+        bg = theme.table_background(CANVAS_SIZE)
+        placed, shadow, labels = build_scene()
 
-        def draw(canvas: pygame.Surface = canvas) -> None:
+        def draw(canvas: pygame.Surface = canvas, bg=bg, placed=placed, shadow=shadow, labels=labels) -> None:
             canvas.blit(bg, (0, 0))
             for img, (x, y) in placed:
                 canvas.blit(shadow, (x - 5 + 2, y - 5 + 3))
@@ -198,11 +191,11 @@ def measure(mode: str, sizes: list[tuple[int, int]], frames: int) -> list[dict]:
             for img, pos in labels:
                 canvas.blit(img, pos)
 
-        def postfx(t: float, canvas: pygame.Surface = canvas) -> None:
+        def postfx(t: float, frame: pygame.Surface = frame) -> None:
             if gpu:
                 presenter.time = t  # the shader applies it in the present
             else:
-                fx.apply(canvas, t)
+                fx.apply(frame, t)
 
         for i in range(20):  # warm caches (noise tiles, format conversions, scale buffers)
             draw()
@@ -226,13 +219,11 @@ def measure(mode: str, sizes: list[tuple[int, int]], frames: int) -> list[dict]:
                 times[k].append(v * 1000)
         renderer = presenter.win.gl.renderer if gpu else (pygame.display._get_renderer_info() or ("none",))[0]
         row = {"mode": mode, "size": list(size), "window": list(presenter.window_size()), "frames": frames,
-               "renderer": renderer}
+               "renderer": renderer, "canvas": list(frame.get_size())}
         for k in PARTS:
             row[k] = [round(statistics.median(times[k]), 2), round(_p(times[k], 0.90), 2)]
         row["wall_p50"] = round(statistics.median(times["wall"]), 2)
         row["process_p50"] = round(statistics.median(times["process"]), 2)
-        if mode == "sdl":
-            row["upload"] = _upload_p50(canvas, frames)
         if gpu:
             row["upload"] = _gl_upload_p50(presenter.win.gl, frames)
         results.append(row)
@@ -240,27 +231,8 @@ def measure(mode: str, sizes: list[tuple[int, int]], frames: int) -> list[dict]:
     return results
 
 
-def _upload_p50(canvas: pygame.Surface, frames: int) -> float:
-    """The 1280×720 texture upload alone (SDL_UpdateTexture, as the display's flip does it):
-    roughly what a present costs the CPU when a graphics card does the scaling."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # from_display_module is deprecated; the only handle we have
-        from pygame._sdl2 import video
-
-        renderer = video.Renderer.from_window(video.Window.from_display_module())
-    texture = video.Texture(renderer, CANVAS_SIZE, streaming=True)
-    times = []
-    for _ in range(frames):
-        a = time.thread_time()
-        texture.update(canvas)
-        times.append((time.thread_time() - a) * 1000)
-    return round(statistics.median(times), 2)
-
-
 def _gl_upload_p50(gl, frames: int) -> float:
-    """The GPU path's 1280×720 texture upload alone (thread CPU)."""
+    """The GPU path's texture upload alone, at the canvas's native size (thread CPU)."""
     times = []
     for _ in range(frames):
         a = time.thread_time()
@@ -281,23 +253,20 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _print(rows: list[dict]) -> None:
-    print(f"{'mode':<12} {'window':>10}  " + "  ".join(f"{k + ' p50/p90':>17}" for k in PARTS)
+    print(f"{'mode':<12} {'window':>10} {'drawn at':>10}  " + "  ".join(f"{k + ' p50/p90':>17}" for k in PARTS)
           + "   wall p50  process p50")
     for r in rows:
         w, h = r["window"]
+        cw, ch = r["canvas"]
         cells = "  ".join(f"{r[k][0]:>8.2f} /{r[k][1]:>7.2f}" for k in PARTS)
-        print(f"{r['mode']:<12} {f'{w}x{h}':>10}  {cells}   {r['wall_p50']:>8.2f}  {r['process_p50']:>11.2f}")
+        print(f"{r['mode']:<12} {f'{w}x{h}':>10} {f'{cw}x{ch}':>10}  {cells}   {r['wall_p50']:>8.2f}  "
+              f"{r['process_p50']:>11.2f}")
     print("(ms per frame, drawing thread CPU; wall = the whole frame by the clock; "
           f"{rows[0]['frames'] if rows else 0} frames per size)")
     gpu = [r for r in rows if r["mode"] == "gpu"]
     if gpu:
-        print(f"gpu: OpenGL renderer {gpu[0]['renderer']}; the 1280x720 texture upload alone: p50 "
-              f"{statistics.median(r['upload'] for r in gpu):.2f} ms (thread CPU)")
-    uploads = [r["upload"] for r in rows if "upload" in r and r["mode"] == "sdl"]
-    if uploads:
-        renderer = next(r["renderer"] for r in rows if r["mode"] == "sdl")
-        print(f"sdl renderer here: {renderer}; the 1280x720 texture upload alone (the CPU part of a "
-              f"present when a graphics card scales): p50 {statistics.median(uploads):.2f} ms")
+        print(f"gpu: OpenGL renderer {gpu[0]['renderer']}; the texture upload alone (p50, thread CPU): "
+              + ", ".join(f"{r['canvas'][0]}x{r['canvas'][1]} {r['upload']:.2f} ms" for r in gpu))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,8 @@
 """The app: the services scenes reach, the fixed-tick loop, post-processing, screenshots.
 
-Everything is drawn on a 1280×720 logical canvas. In a window the canvas *is* the SCALED
-display surface, which SDL scales to the window with letterboxing and whose mouse positions
-SDL maps back (see :mod:`scenes.window`), so scenes only ever think in canvas pixels.
+Everything is laid out on a 1280×720 logical canvas, drawn at the window's native pixels
+(letterboxed to 16:9; see :mod:`scenes.window` and :mod:`sprites.hidpi`), and mouse positions
+are mapped back to logical pixels, so scenes only ever think in canvas pixels.
 The command line lives in :mod:`scenes.launch`.
 
 The loop runs the simulation at a fixed 60 updates per second with an accumulator and
@@ -67,6 +67,7 @@ class App:
         self.frames = 0
         self.alpha = 1.0
         self._fade: Any = None  # (snapshot surface, elapsed seconds)
+        self._resize_due = False  # the window changed size: the canvas follows at the next frame
         self._tween = tween
         # "auto" / "cpu" / "gpu": where the picture is post-processed (scenes.gl_window).
         self.window = GameWindow(pygame, window_size, render)
@@ -78,16 +79,18 @@ class App:
         self.has_window = window
         if window:
             want_full = settings.fullscreen if fullscreen is None else fullscreen
-            # The frame is drawn straight on the SCALED display surface (nothing to copy), or on
-            # the OpenGL window's off-screen canvas that the present uploads once.
+            # The canvas at the window's native size: the display surface itself at 1280×720,
+            # else an off-screen one the present copies (CPU) or uploads once (GPU).
             self.canvas = self.window.open(want_full)
             pygame.display.set_caption("Cardavia")
             self._set_icon()
         else:
-            # Screenshots: a hidden 1×1 surface is enough for convert() and fonts.
+            # Screenshots: a hidden 1×1 surface is enough for convert() and fonts; the canvas
+            # is drawn at the size of the window asked for (--window).
             if pygame.display.get_surface() is None:
                 pygame.display.set_mode((1, 1), pygame.HIDDEN)
-            self.canvas = pygame.Surface(CANVAS_SIZE).convert()
+            self.canvas = self.window.offscreen()
+        self.postfx.resize(self.window.frame.get_size())
         pygame.key.set_repeat(320, 45)
         # Sound only with a real window (screenshots and tests stay silent). The audio
         # package never raises; without it the game is simply silent.
@@ -155,6 +158,7 @@ class App:
         setattr(self.settings, name, value)
         if name == "fullscreen" and self.has_window:
             self.window.set_fullscreen(bool(value))
+            self.resized()
         self.apply_settings()
         if commit:
             self.save_settings()
@@ -225,13 +229,20 @@ class App:
         pg.draw.polygon(icon, (192, 38, 45), [(16, 10), (21, 16), (16, 22), (11, 16)])
         pg.display.set_icon(icon)
 
+    def resized(self) -> None:
+        """The window changed size: the canvas follows it at native resolution (text, cards
+        and the felt are rendered again at the new scale on the next frame)."""
+        if self.has_window and self.window.layout():
+            self.canvas = self.window.surface
+            self.postfx.resize(self.window.frame.get_size())
+
     def toggle_fullscreen(self) -> None:
         self.set_setting("fullscreen", not self.settings.fullscreen)
 
     def map_event(self, event: Any) -> Any:
-        """Mouse events as scenes want them. SDL already reports positions in canvas pixels
-        (the SCALED display maps them); a click in the letterbox bars is dropped, other
-        positions are kept on the canvas, and wheel events get the pointer's position."""
+        """Mouse events as scenes want them: window positions mapped to logical canvas pixels
+        (through the letterbox and the UI scale); a click in the letterbox bars is dropped,
+        other positions are kept on the canvas, and wheel events get the pointer's position."""
         pg = self.pg
         if event.type == pg.MOUSEWHEEL:
             data = dict(event.dict)
@@ -275,7 +286,8 @@ class App:
                     self.toast(self.t("toast.screenshot", file=path.name))
                 return
         if event.type in (pg.VIDEORESIZE, pg.WINDOWSIZECHANGED):
-            return  # SDL rescales the picture itself
+            self._resize_due = True  # once, before the next frame: a drag sends many
+            return
         mapped = self.map_event(event)
         if mapped is not None:
             self.stack.handle(mapped)
@@ -303,6 +315,9 @@ class App:
     def render(self, alpha: float = 1.0) -> Any:
         """Draw the stack, fades and toasts on the canvas and post-process it; returns the canvas."""
         self.alpha = alpha
+        if self._resize_due:
+            self._resize_due = False
+            self.resized()
         canvas = self.canvas
         self.stack.draw(canvas, alpha)
         if self._fade is not None:
@@ -313,12 +328,12 @@ class App:
             canvas.blit(snap, (0, 0))
         self.toasts.draw(canvas, getattr(self.stack.top, "toast_top", None))  # a scene may move them
         if not self.window.gpu:  # on the GPU path the shader does it as the frame is presented
-            self.postfx.apply(canvas, self.time)
+            self.postfx.apply(self.window.frame, self.time)
         self.frames += 1
         return canvas
 
     def present(self) -> None:
-        """Show the frame: SDL (or the shader) scales the canvas into the window, letterboxed."""
+        """Show the frame: the canvas copied (or, GPU, post-processed) into the window, letterboxed."""
         if self.has_window:
             self.window.present(self.postfx, self.time)
 
@@ -364,7 +379,9 @@ class App:
         # Cross-fade between full screens; overlays animate their own entrance.
         if old is None or new is None or old.is_overlay or new.is_overlay or self._tween.speed_factor() <= 0:
             return
-        snap = self.pg.Surface(CANVAS_SIZE).convert()
+        from sprites import hidpi
+
+        snap = hidpi.surface(CANVAS_SIZE).convert()
         old.draw(snap)
         self._fade = [snap, 0.0]
 
@@ -386,12 +403,16 @@ class App:
         # Encoded in memory and written atomically: a full disk is a failure, never a
         # truncated PNG, and an existing file is never replaced.
         # The picture as shown: on the GPU path read back from the shader (scenes.gl_window).
-        problem = save_png(self.window.finished(self.postfx, self.time) if self.window.gpu else self.canvas, path,
-                           overwrite=False)
+        problem = save_png(self.picture(), path, overwrite=False)
         if problem:
             self.toast(self.t("toast.screenshot_failed", reason=problem))
             return None
         return path
+
+    def picture(self) -> Any:
+        """The last frame as the window shows it, at the window's pixel size (the letterbox
+        bars included): on the GPU path read back from the shader (scenes.gl_window)."""
+        return self.window.picture(self.window.finished(self.postfx, self.time))
 
     def settle(self, ticks: int = SCREENSHOT_TICKS) -> None:
         """Run fixed updates without a clock (screenshots, tests); scenes under the top one

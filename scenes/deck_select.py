@@ -7,7 +7,7 @@ from typing import Any
 import pygame
 
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import CONFIRM_KEYS, Button, Widget, card_fan_fit, sample_codes
 
@@ -66,14 +66,14 @@ class DeckPanel(Widget):
 
     def _static(self, lang: str) -> pygame.Surface:
         """Everything but the focus effects, cached per language."""
-        key = ("deckpanel", self.deck.id, lang, self.rect.size)
+        key = ("deckpanel", self.deck.id, lang, self.rect.size, hidpi.scale())  # drawn at one window size
         cache = self.scene.cache
         if key in cache:
             return cache[key]
         w, h = self.rect.size
         t = self.scene.t
         d = self.deck
-        surf = pygame.Surface((w, h), pygame.SRCALPHA)
+        surf = hidpi.surface((w, h), pygame.SRCALPHA)
         surf.blit(theme.panel((w, h), 14), (0, 0))
         # A lighter "lamp" behind the fan so the cards read as objects on the cloth.
         surf.blit(theme.rounded((w - 16, 112), 10, (255, 244, 214, 14)), (8, 8))

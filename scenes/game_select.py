@@ -26,7 +26,7 @@ import pygame
 from game.settings import AI_LEVELS, GameChoice, game_choice, remember_game_choice
 from game.variants import CUSTOM, house_rules, preset_of, preset_options, rule_value_label, variant_name
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.controls import caption_size
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button, Choice, Widget, card_fan_fit, sample_codes
@@ -455,10 +455,10 @@ class GameSelectScene(UIScene):
         self.appear.update(dt)
 
     def _left_column(self, lang: str) -> pygame.Surface:
-        if self._left_cache and self._left_cache[0] == lang:
+        if self._left_cache and self._left_cache[0] == (lang, hidpi.scale()):
             return self._left_cache[1]
         d = self.deck
-        surf = pygame.Surface(LEFT.size, pygame.SRCALPHA)
+        surf = hidpi.surface(LEFT.size, pygame.SRCALPHA)
         surf.blit(theme.panel(LEFT.size, 16), (0, 0))
         w = LEFT.w
         name = _loc(d.name, lang)
@@ -487,7 +487,7 @@ class GameSelectScene(UIScene):
             size = theme.fit(value, "sans", 14, w - 48, 10)
             theme.blit_text(surf, value, (24, y), "sans", size, theme.CREAM)
             y += 28
-        self._left_cache = (lang, surf)
+        self._left_cache = ((lang, hidpi.scale()), surf)
         return surf
 
     def _captions_fit(self) -> None:

@@ -1,16 +1,17 @@
 """The GPU path of the window: an OpenGL display whose shader finishes the frame.
 
 Where a graphics context can be had, the window is opened with ``OPENGL | DOUBLEBUF``
-instead of SDL's SCALED renderer. The app still draws every frame on a 1280×720 pygame
-surface (the canvas, now off-screen); :meth:`GLPresenter.present` uploads it once as a
-texture and one shader pass (:mod:`sprites.postfx_gl`) applies contrast, colour
-temperature and grain while drawing it letterboxed at the window's size. The CPU's
+instead of a plain window. The app still draws every frame on a pygame surface (the
+canvas, off-screen, at the window's native size: :mod:`scenes.window`);
+:meth:`GLPresenter.present` uploads it once as a texture and one shader pass
+(:mod:`sprites.postfx_gl`) applies contrast, colour temperature and grain while drawing it
+letterboxed into the window, pixel for pixel. The CPU's
 post-processing pass is then skipped.
 
 Where none can be had — the dummy or offscreen driver, no OpenGL library, a driver older
 than OpenGL 3.3, a failing shader — :func:`open_gl` says so in one line on stderr (only
 when the GPU was asked for or a real driver failed) and returns None: the caller opens
-the SCALED window and today's CPU path runs.
+the plain window and today's CPU path runs.
 """
 from __future__ import annotations
 
@@ -56,18 +57,22 @@ def open_gl(pg: Any, size: tuple[int, int], canvas_size: tuple[int, int], render
 
 
 class GLPresenter:
-    """The OpenGL display's canvas, present and read-back."""
+    """The OpenGL display's present and read-back of the native-resolution canvas."""
 
     def __init__(self, pg: Any, ctx: Any, fx: Any, canvas_size: tuple[int, int]):
         self.pg = pg
         self.ctx = ctx
         self.fx = fx
-        # 32 bits a pixel, uploaded as it lies in memory (the shader swizzles the channels).
+        #: The canvas's pixels (a plain 32-bit surface, set by the window at each layout).
         self.canvas = pg.Surface(canvas_size, 0, 32)
         self.renderer = str(ctx.info.get("GL_RENDERER", "OpenGL"))
 
     def window_size(self) -> tuple[int, int]:
         return tuple(self.pg.display.get_window_size())
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The canvas's native size changed (the window was resized): a texture of that size."""
+        self.fx.resize(size)
 
     def present(self, postfx: Any, time: float) -> None:
         """Upload the canvas, draw it post-processed into the window, swap."""
@@ -76,18 +81,10 @@ class GLPresenter:
         self.pg.display.flip()
 
     def finished(self, postfx: Any, time: float) -> Any:
-        """The canvas as the player sees it (post-processed by the shader, at canvas size):
-        F12 reads the GPU's own picture back, grain frame and all."""
+        """The canvas as the player sees it (post-processed by the shader, at its native
+        size): F12 reads the GPU's own picture back, grain frame and all."""
         self.fx.upload(self.canvas)
         return self.fx.read(postfx, time)
-
-    def to_canvas(self, pos: Any) -> tuple[float, float]:
-        """A window position in canvas pixels (through the letterbox the shader draws into)."""
-        from sprites.postfx_gl import letterbox
-
-        x, y, w, h = letterbox(self.window_size(), self.canvas.get_size())
-        cw, ch = self.canvas.get_size()
-        return (pos[0] - x) * cw / w, (pos[1] - y) * ch / h
 
 
 __all__ = ["open_gl", "GLPresenter", "RENDER_PATHS", "NO_GL_DRIVERS"]

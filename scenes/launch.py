@@ -329,7 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         path = Path(shot).expanduser()
         from scenes.snapshot import save_png
 
-        problem = save_png(app.canvas, path, overwrite=args.force)
+        problem = save_png(app.picture(), path, overwrite=args.force)  # at the --window size
         if problem:
             print(f"cardavia: cannot write {path}: {problem}", file=sys.stderr)
             return 1

@@ -9,7 +9,7 @@ from typing import Any
 import pygame
 
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
 
@@ -75,7 +75,7 @@ class PauseScene(UIScene):
 
     def draw(self, surface: pygame.Surface) -> None:
         a = float(self.appear.value_at(self.alpha))
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil = hidpi.surface(surface.get_size(), pygame.SRCALPHA)
         veil.fill((0, 0, 0, int(130 * a)))
         surface.blit(veil, (0, 0))
         box = BOX.move(0, round((1 - a) * 16))

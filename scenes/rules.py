@@ -25,7 +25,7 @@ import pygame
 
 from game.rulesets import game_ids
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.tween import Smooth, Tween, ease_out_cubic
 from sprites.widgets import Button
 
@@ -231,7 +231,7 @@ class RulesScene(UIScene):
         """The whole text of the current game, rendered once per (game, language, deck, rules
         in force); with the top of each section."""
         forced = self.forced()
-        key = (self.game, self.app.language, self.deck().id,
+        key = (self.game, self.app.language, self.deck().id, hidpi.scale(),
                None if forced is None else (tuple(sorted(forced[0].items(), key=str)), forced[1]))
         if key in self._pages:
             return self._pages[key]
@@ -257,7 +257,7 @@ class RulesScene(UIScene):
                     y += LINE_H
                 y += 6 if kind == "li" else 2
         height = y + 24
-        surf = pygame.Surface((TEXT_W + 4, height), pygame.SRCALPHA)
+        surf = hidpi.surface((TEXT_W + 4, height), pygame.SRCALPHA)
         for kind, text, yy in items:
             if kind == "h":
                 surf.blit(theme.ornament(28), (0, yy + 12))

@@ -14,7 +14,7 @@ from game.config import LANGUAGES
 from game.i18n import LANGUAGE_NAMES
 from game.settings import ANIMATION_SPEEDS, TRICK_HOLDS
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button, Choice, Slider, toggle
 
@@ -71,7 +71,7 @@ class SettingsPanel(UIScene):
     def dim(self, surface: pygame.Surface) -> float:
         """Darken what lies under the overlay as it fades in; the fade's value (0–1)."""
         a = float(self.appear.value_at(self.alpha))
-        dim = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        dim = hidpi.surface(surface.get_size(), pygame.SRCALPHA)
         dim.fill((4, 12, 8, int(150 * a)))
         surface.blit(dim, (0, 0))
         return a
@@ -184,7 +184,7 @@ class SettingsScene(SettingsPanel):
         cached = getattr(self, "_layer", None)
         if cached is not None and cached[0] == key:
             return cached[1]
-        layer = pygame.Surface(PANEL.size, pygame.SRCALPHA)
+        layer = hidpi.surface(PANEL.size, pygame.SRCALPHA)
         layer.blit(theme.panel(PANEL.size, 18, (10, 30, 21, 255), theme.BRASS), (0, 0))
         inner = pygame.Rect(8, 8, PANEL.w - 16, PANEL.h - 16)
         layer.blit(theme.rounded(inner.size, 13, (0, 0, 0, 0), 1, (*theme.BRASS_DARK, 160)), inner)

@@ -29,6 +29,9 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
 
 def encode_png(surface: Any) -> bytes:
     """``surface`` as a PNG file: 8-bit RGB, or RGBA when the surface has per-pixel alpha."""
+    from sprites.hidpi import plain_view
+
+    surface = plain_view(surface)  # a native-resolution canvas: its own pixels, at the window's size
     width, height = surface.get_size()
     alpha = bool(surface.get_flags() & pygame.SRCALPHA)
     raw = pygame.image.tobytes(surface, "RGBA" if alpha else "RGB")

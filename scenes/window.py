@@ -1,49 +1,65 @@
-"""The game window: a 1280×720 logical display that SDL scales to the window.
+"""The game window: a 1280×720 logical canvas drawn at the window's own pixels.
 
-The display is opened with pygame-ce's ``SCALED`` flag: pygame draws on a 1280×720 surface
-and SDL's renderer stretches it to the window (on the graphics card where there is one),
-letterboxed so nothing is ever cut off, and maps mouse positions back to canvas pixels. The
-game never scales a frame itself.
+Scenes lay out and draw in logical canvas pixels (1280×720). The canvas is drawn at native
+resolution: its pixels are the window's (the largest 16:9 rectangle that fits, letterboxed,
+and on a HiDPI display the drawable's pixels, not the points), so at 2560×1440 every line,
+letter and card is drawn at 2560×1440, never enlarged from 1280×720. The UI scale (window
+pixels per logical pixel) is :mod:`sprites.hidpi`'s: at scale 1 the canvas is a plain pygame
+surface (a 1280×720 window draws straight on the display surface, as it always did); above
+it the canvas is a :class:`sprites.hidpi.Hi` surface that takes logical coordinates and draws
+sharp. Text, cards and the felt are rendered and cached per scale; a resize that changes the
+scale renders them again on the next frame (:meth:`GameWindow.layout`), never per frame.
 
-Two SDL settings make it behave like a resizable game window rather than a pixel-art one:
-linear filtering (a smooth picture at any size; pygame's default is nearest) and fractional
-scaling (the picture fills the window at any size; pygame's default in a window is whole
-multiples only). Both are environment hints read when the display is created, so the
-player's own environment wins when it sets them.
+Mouse positions arrive in window points and go through the same transform back to logical
+pixels (:meth:`GameWindow.to_canvas`).
 
 Where a graphics context can be had (``render`` "auto" or "gpu"), the display is an OpenGL
-one instead (:mod:`scenes.gl_window`): the canvas is an off-screen surface, and the present
-uploads it once and lets a shader post-process and scale it; mouse positions are mapped
-back through the same letterbox here.
+one instead (:mod:`scenes.gl_window`): the canvas is an off-screen surface of the same
+native size, and the present uploads it once and lets a shader post-process it. On the CPU
+path the canvas is blitted into a plain resizable window (or *is* the window surface when
+they coincide).
 
-Fullscreen goes through the window (``pygame.Window``) rather than a second ``set_mode``:
-switching keeps the same display surface and renderer.
+Fullscreen goes through the window (``pygame.Window``) rather than a second ``set_mode``.
 """
 from __future__ import annotations
 
-import os
 import warnings
 from typing import Any
+
+from sprites import hidpi
 
 CANVAS_SIZE = (1280, 720)
 MIN_WINDOW = (320, 180)
 
-#: The window this process opened (SCALED or OpenGL), reused by a later GameWindow, and its
+#: The window this process opened (plain or OpenGL), reused by a later GameWindow, and its
 #: OpenGL presenter (None on the CPU path).
 _OPEN: Any = None
 _GL: Any = None
 
 
+def letterbox(window: tuple[int, int], canvas: tuple[int, int] = CANVAS_SIZE) -> tuple[int, int, int, int]:
+    """The largest rectangle of the canvas's shape centred in the window: (x, y, w, h)."""
+    ww, wh = max(1, window[0]), max(1, window[1])
+    scale = min(ww / canvas[0], wh / canvas[1])
+    w, h = max(1, round(canvas[0] * scale)), max(1, round(canvas[1] * scale))
+    return (ww - w) // 2, (wh - h) // 2, w, h
+
+
 class GameWindow:
-    """Opens the SCALED display once and switches it between a window and fullscreen."""
+    """Opens the display once, switches it between a window and fullscreen, and keeps the
+    native-resolution canvas in step with the window's size."""
 
     def __init__(self, pg: Any, size: tuple[int, int] | None = None, render: str = "auto"):
         self.pg = pg
         self.size = tuple(size or CANVAS_SIZE)
         self.render = render  # "auto", "cpu" or "gpu" (scenes.gl_window.RENDER_PATHS)
         self.window: Any = None  # pygame.Window of the display
-        self.surface: Any = None  # the 1280×720 canvas: the SCALED display surface, or off-screen for OpenGL
+        self.surface: Any = None  # the canvas scenes draw on (logical 1280×720)
+        self.frame: Any = None  # the canvas's own pixels as a plain surface (post-processing, present)
         self.gl: Any = None  # the GLPresenter on the GPU path
+        self.box = (0, 0, *CANVAS_SIZE)  # the canvas in the drawable's pixels (x, y, w, h)
+        self.scale = 1.0  # drawable pixels per logical pixel
+        self.pixel_ratio = 1.0  # drawable pixels per window point (above 1 on HiDPI displays)
 
     @property
     def gpu(self) -> bool:
@@ -51,7 +67,7 @@ class GameWindow:
         return self.gl is not None
 
     def open(self, fullscreen: bool) -> Any:
-        """Show the window (or go fullscreen) and return the 1280×720 display surface."""
+        """Show the window (or go fullscreen) and return the canvas."""
         global _OPEN, _GL
         pg = self.pg
         if _OPEN is None and self.render != "cpu":
@@ -67,31 +83,79 @@ class GameWindow:
                     _OPEN = pg.Window.from_display_module()
         if _OPEN is None:
             if pg.display.get_surface() is not None:
-                # A plain display exists (a headless app came first): SDL cannot turn it into a
-                # SCALED one in place on every platform, so start the video system afresh.
+                # A plain 1×1 display exists (a headless app came first): start afresh.
                 pg.display.quit()
                 pg.display.init()
-            os.environ.setdefault("SDL_RENDER_SCALE_QUALITY", "linear")  # smooth, like the old smoothscale
-            os.environ.setdefault("SDL_HINT_RENDER_SCALE_QUALITY", "1")  # pygame: fractional scaling, fill the window
+            pg.display.set_mode(self.size, pg.RESIZABLE | pg.HIDDEN)
             with warnings.catch_warnings():
-                # "no fast renderer available": a machine without a graphics driver (or the
-                # dummy driver) scales in software, which works; the player need not be told.
-                warnings.simplefilter("ignore")
-                pg.display.set_mode(CANVAS_SIZE, pg.SCALED | pg.RESIZABLE | pg.HIDDEN)
-                # The display's own window, for size and fullscreen (pygame-ce offers no other
-                # handle on a SCALED display's window).
+                warnings.simplefilter("ignore")  # the display's own window, for size and fullscreen
                 _OPEN = pg.Window.from_display_module()
         self.window = _OPEN
         self.gl = _GL
-        self.surface = _GL.canvas if _GL is not None else pg.display.get_surface()
-        self.window.minimum_size = MIN_WINDOW  # SCALED sets 1280×720; the old window shrank freely
+        self.window.minimum_size = MIN_WINDOW
         self.set_fullscreen(fullscreen)
         self.window.show()
+        self.layout(force=True)
         return self.surface
 
+    def offscreen(self, size: tuple[int, int] | None = None) -> Any:
+        """No window (screenshots): the canvas for a window of ``size`` (default: the size
+        asked for), at that window's native resolution."""
+        self.size = tuple(size or self.size)
+        self._make_canvas(letterbox(self.size), offscreen=True)
+        return self.surface
+
+    # ------------------------------------------------------------------ size and scale
+    def drawable_size(self) -> tuple[int, int]:
+        """The window's size in pixels (on a HiDPI display more than its size in points)."""
+        if self.gl is not None:
+            return self.gl.window_size()
+        surf = self.pg.display.get_surface()
+        return tuple(surf.get_size()) if surf is not None else self.window_size()
+
+    def layout(self, force: bool = False) -> bool:
+        """Fit the canvas to the window's pixels; True when its size (and so the UI scale)
+        changed, which makes text, cards and the felt render again at the new size."""
+        if self.window is None:
+            return False
+        pixels = self.drawable_size()
+        points = self.window_size()
+        if (pixels[0] < MIN_WINDOW[0] // 4 or pixels[1] < MIN_WINDOW[1] // 4) and self.surface is not None:
+            return False  # minimised (or not shown yet): keep the canvas as it is
+        self.pixel_ratio = pixels[0] / max(1, points[0])
+        box = letterbox(pixels)
+        if not force and box == self.box and self.surface is not None:
+            return False
+        self._make_canvas(box)
+        return True
+
+    def _make_canvas(self, box: tuple[int, int, int, int], offscreen: bool = False) -> None:
+        pg = self.pg
+        self.box = box
+        self.scale = box[2] / CANVAS_SIZE[0]
+        hidpi.set_scale(self.scale)
+        native = (box[2], box[3])
+        if self.gl is not None:
+            # 32 bits a pixel, uploaded as it lies in memory (the shader swizzles the channels).
+            canvas = pg.Surface(CANVAS_SIZE, 0, 32) if self.scale == 1.0 else hidpi.Hi(CANVAS_SIZE, 0, 32)
+            self.gl.resize(native)
+        elif offscreen:
+            canvas = hidpi.surface(CANVAS_SIZE).convert()
+        else:
+            display = pg.display.get_surface()
+            display.fill((0, 0, 0))  # the letterbox bars
+            if self.scale == 1.0 and box[:2] == (0, 0) and display.get_size() == CANVAS_SIZE:
+                canvas = display  # drawn straight on the window: nothing to copy
+            else:
+                canvas = hidpi.surface(CANVAS_SIZE).convert()
+        self.surface = canvas
+        self.frame = hidpi.plain_view(canvas)
+        if self.gl is not None:
+            self.gl.canvas = self.frame
+
     def set_fullscreen(self, on: bool) -> None:
-        """Fullscreen at the desktop's resolution (letterboxed by SDL), or back to the window
-        at its opening size."""
+        """Fullscreen at the desktop's resolution (letterboxed), or back to the window at its
+        opening size."""
         if self.window is None:
             return
         if on:
@@ -105,26 +169,41 @@ class GameWindow:
         return bool(self.window is not None and self.pg.display.is_fullscreen())
 
     def window_size(self) -> tuple[int, int]:
-        """The window's size in screen pixels (the canvas is always 1280×720)."""
-        return tuple(self.window.size) if self.window is not None else CANVAS_SIZE
+        """The window's size in screen points (offscreen: the size asked for)."""
+        return tuple(self.window.size) if self.window is not None else self.size
 
+    # ------------------------------------------------------------------ frames
     def present(self, postfx: Any = None, time: float = 0.0) -> None:
-        """Hand the 1280×720 frame to the window: SDL scales it (CPU path: it is already
-        post-processed), or the shader post-processes and scales it (GPU path)."""
+        """Hand the frame to the window: copied into the window surface (CPU path: it is
+        already post-processed), or uploaded and post-processed by the shader (GPU path)."""
         if self.gl is not None and postfx is not None:
             self.gl.present(postfx, time)
-        else:
-            self.pg.display.flip()
+            return
+        display = self.pg.display.get_surface()
+        if display is not None and self.surface is not display:
+            display.blit(self.frame, self.box[:2])
+        self.pg.display.flip()
 
     def finished(self, postfx: Any, time: float) -> Any:
-        """The frame as shown, at canvas size (screenshots): on the GPU path read back from
-        the shader; on the CPU path the canvas already is."""
-        return self.gl.finished(postfx, time) if self.gl is not None else self.surface
+        """The frame as shown, at the canvas's native size (screenshots): on the GPU path read
+        back from the shader; on the CPU path the canvas's own pixels."""
+        return self.gl.finished(postfx, time) if self.gl is not None else self.frame
 
-    def to_canvas(self, pos: Any) -> Any:
-        """A mouse position in canvas pixels: SDL maps them on the SCALED display; on the
-        OpenGL one they are window pixels and go through the letterbox here."""
-        return self.gl.to_canvas(pos) if self.gl is not None else pos
+    def picture(self, frame: Any) -> Any:
+        """``frame`` (the canvas's pixels) as the whole window shows it: the letterbox bars
+        added when the window is not 16:9."""
+        size = self.drawable_size() if self.window is not None else self.size
+        if tuple(frame.get_size()) == tuple(size):
+            return frame
+        out = self.pg.Surface(size)
+        out.blit(frame, self.box[:2])
+        return out
+
+    def to_canvas(self, pos: Any) -> tuple[float, float]:
+        """A mouse position (window points) in logical canvas pixels, through the letterbox
+        and the UI scale (and the display's pixel ratio on HiDPI screens)."""
+        x, y = pos[0] * self.pixel_ratio, pos[1] * self.pixel_ratio
+        return (x - self.box[0]) / self.scale, (y - self.box[1]) / self.scale
 
 
-__all__ = ["GameWindow", "CANVAS_SIZE", "MIN_WINDOW"]
+__all__ = ["GameWindow", "CANVAS_SIZE", "MIN_WINDOW", "letterbox"]

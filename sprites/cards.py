@@ -21,6 +21,7 @@ import pygame
 from game.cards import RANKS, SUITS
 from game.config import DeckConfig
 from sprites import courts as fig
+from sprites import hidpi
 from sprites.ink import Palette, SuitInk, clear_inks, darker, mix, palette_for, suit_colors
 from sprites.ornaments import BACKS, back_lozenges, laurel
 from sprites.pips import Pip, pip_layout, pip_size
@@ -134,12 +135,20 @@ class CardArt:
         """The face of card ``code`` at ``height`` pixels; raises ValueError for a card not in the deck."""
         rank, suit = self._parse(code)
         height = self._check_height(height)
-        key = (rank + suit, height, lang if rank in ("J", "Q", "K") else "")
-        return self._cached(key, lambda: self._render_face(rank, suit, height, lang))
+        ui = hidpi.scale()
+        key = (rank + suit, height, lang if rank in ("J", "Q", "K") else "", ui)
+        return self._cached(key, lambda: self._at_scale(height, ui, lambda h: self._render_face(rank, suit, h, lang)))
 
     def back(self, height: int) -> pygame.Surface:
         height = self._check_height(height)
-        return self._cached(("back", height, ""), lambda: self._render_back(height))
+        ui = hidpi.scale()
+        return self._cached(("back", height, "", ui), lambda: self._at_scale(height, ui, self._render_back))
+
+    def _at_scale(self, height: int, ui: float, render) -> pygame.Surface:
+        """Drawn at the window's pixels (``height`` × the UI scale), measured in logical ones."""
+        if ui == 1.0:
+            return render(height)
+        return hidpi.wrap(render(min(MAX_HEIGHT, max(MIN_HEIGHT, round(height * ui)))), self.size(height), ui)
 
     def index_label(self, rank: str, lang: str = "en") -> str:
         """The rank shown in the corner: A, 2..10, or the localised court initial when unambiguous."""

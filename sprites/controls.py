@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.tween import Smooth, Tween, ease_out_cubic
 from sprites.widget_base import CONFIRM_KEYS, Label, Widget, click, label_text
 
@@ -73,7 +73,7 @@ class Button(Widget):
         if cached is not None:
             return cached
         w, h = size
-        surf = pygame.Surface(size, pygame.SRCALPHA)
+        surf = hidpi.surface(size, pygame.SRCALPHA)
         r = min(12, h // 2)
         if self.style == "primary":
             grad = theme.vertical_gradient(size, (236, 202, 128, 255), (176, 134, 62, 255))
@@ -131,6 +131,7 @@ class Button(Widget):
 
 
 _BODY_CACHE: dict[tuple, pygame.Surface] = {}
+hidpi.on_rescale(_BODY_CACHE.clear)  # made at one window size
 
 
 # ====================================================================== slider
@@ -253,12 +254,13 @@ class Slider(Widget):
 
 
 _KNOBS: dict[int, pygame.Surface] = {}
+hidpi.on_rescale(_KNOBS.clear)  # made at one window size
 
 
 def _knob(rad: int) -> pygame.Surface:
     if rad not in _KNOBS:
         ss = 3
-        big = pygame.Surface((rad * 2 * ss, rad * 2 * ss), pygame.SRCALPHA)
+        big = hidpi.surface((rad * 2 * ss, rad * 2 * ss), pygame.SRCALPHA)
         c = rad * ss
         pygame.draw.circle(big, (96, 70, 30), (c, c), rad * ss)
         pygame.draw.circle(big, theme.BRASS, (c, c), rad * ss - ss)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pygame
 
-from sprites import theme
+from sprites import hidpi, theme
 
 
 # ====================================================================== card art
@@ -29,7 +29,7 @@ class FallbackCardArt:
         return max(1, round(height / self.aspect)), height
 
     def face(self, code: str, height: int, lang: str = "en") -> pygame.Surface:
-        key = ("face", code, height)
+        key = ("face", code, height, hidpi.scale())
         if key not in self._cache:
             w, h = self.size(height)
             surf = theme.rounded((w, h), max(3, w // 12), (*self.paper, 255), 1, (*self.ink, 255)).copy()
@@ -45,7 +45,7 @@ class FallbackCardArt:
         return self._cache[key]
 
     def back(self, height: int) -> pygame.Surface:
-        key = ("back", height)
+        key = ("back", height, hidpi.scale())
         if key not in self._cache:
             w, h = self.size(height)
             surf = theme.rounded((w, h), max(3, w // 12), (*self.paper, 255), 1, (*self.ink, 255)).copy()
@@ -99,6 +99,7 @@ def sample_codes(deck: Any, n: int = 5) -> list[str]:
 
 
 _FANS: dict[tuple, pygame.Surface] = {}
+hidpi.on_rescale(_FANS.clear)  # made at one window size
 
 
 def card_fan(deck: Any, codes: Sequence[str], height: int, lang: str = "en", spread: float = 34.0,
@@ -127,7 +128,7 @@ def card_fan(deck: Any, codes: Sequence[str], height: int, lang: str = "en", spr
     max_x = max(cx + r.get_width() / 2 for r, cx, cy in pieces) + 10
     min_y = min(cy - r.get_height() / 2 for r, cx, cy in pieces) - 10
     max_y = max(cy + r.get_height() / 2 for r, cx, cy in pieces) + 14
-    surf = pygame.Surface((int(max_x - min_x), int(max_y - min_y)), pygame.SRCALPHA)
+    surf = hidpi.surface((int(max_x - min_x), int(max_y - min_y)), pygame.SRCALPHA)
     for rot, cx, cy in pieces:
         x = cx - rot.get_width() / 2 - min_x
         y = cy - rot.get_height() / 2 - min_y

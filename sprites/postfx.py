@@ -74,6 +74,17 @@ class PostFX:
         self._noise_level = -1
         self.configure(NEUTRAL, NEUTRAL, NEUTRAL)
 
+    def resize(self, size: tuple[int, int]) -> None:
+        """The frame's pixel size changed (native resolution: the window's): the grain is
+        made again at it, on the next apply."""
+        size = tuple(size)
+        if size != tuple(self.size):
+            self.size = size
+            self._scratch = None
+            self._noise_raw = None
+            self._noise = []
+            self._noise_level = -1
+
     # ------------------------------------------------------------------ settings
     def configure(self, contrast: float, grain: float, temperature: float) -> None:
         """New slider values; takes effect on the next apply (the same frame in practice)."""

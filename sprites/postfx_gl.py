@@ -151,6 +151,23 @@ class GLPostFX:
         self._fbo: Any = None
         self._strip = moderngl.TRIANGLE_STRIP
 
+    def resize(self, size: tuple[int, int]) -> None:
+        """A new frame size (the window's pixels at native resolution): a new texture."""
+        import moderngl
+
+        size = tuple(size)
+        if size == self.size:
+            return
+        self.texture.release()
+        if self._fbo is not None:
+            self._fbo.release()
+            self._fbo = None
+        self.size = size
+        self.texture = self.ctx.texture(self.size, 4)
+        self.texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self.texture.repeat_x = self.texture.repeat_y = False
+        self._swizzle = ""
+
     def upload(self, frame: Any) -> None:
         """Copy the frame's pixels into the texture (one upload, no conversion on the CPU)."""
         if frame.get_size() != self.size or frame.get_bitsize() != 32:

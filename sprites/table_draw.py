@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.table_layout import Place
 from sprites.tween import Tween, ease_out_cubic
 
@@ -83,7 +83,7 @@ class CardPainter:
         return self.art.face(code, h, self.lang) if code else self.art.back(h)
 
     def _rotated(self, code: str | None, h: int, angle: float) -> pygame.Surface:
-        key = (code, h, round(angle, 1))
+        key = (code, h, round(angle, 1), hidpi.scale())
         img = self._rot.get(key)
         if img is None:
             img = pygame.transform.rotozoom(self.image(code, h), angle, 1.0)
@@ -99,7 +99,7 @@ class CardPainter:
         a = round(angle)
         if a % 360 == 0:
             return base
-        key = ("shadow", w, h, a, strength)
+        key = ("shadow", w, h, a, strength, hidpi.scale())
         img = self._rot.get(key)
         if img is None:
             img = pygame.transform.rotate(base, a)  # a blurred edge needs no smoothing
@@ -220,17 +220,18 @@ def chip(surface: pygame.Surface, center: tuple[int, int]) -> None:
 
 
 _BANDS: dict[int, pygame.Surface] = {}
+hidpi.on_rescale(_BANDS.clear)  # made at one window size
 CALLOUT_FADE = 60  # a call-out's words stay clear of the band's faded ends (text-fit check)
 
 
 def _band(band_h: int, w: int = 820) -> pygame.Surface:
     """A dark band that fades out at its four edges (behind call-outs), made once per height."""
     if band_h not in _BANDS:
-        band = pygame.Surface((w, band_h), pygame.SRCALPHA)
+        band = hidpi.surface((w, band_h), pygame.SRCALPHA)
         for i in range(band_h):
             k = 1 - abs(i - band_h / 2) / (band_h / 2)
             pygame.draw.line(band, (6, 18, 11, int(190 * k ** 0.6)), (0, i), (w, i))
-        edges = pygame.Surface((w, band_h), pygame.SRCALPHA)
+        edges = hidpi.surface((w, band_h), pygame.SRCALPHA)
         for x in range(0, w, 4):
             k = min(1.0, min(x, w - x) / 180)
             pygame.draw.line(edges, (255, 255, 255, int(255 * k)), (x, 0), (x, band_h), 4)
@@ -290,7 +291,7 @@ def banner(surface: pygame.Surface, s: str, center: tuple[int, int], color=WARN,
     w = min(width, max(theme.text_width(ln, "sans_bold", 16) for ln in lines) + 48)
     r = pygame.Rect(0, 0, w, h)
     r.center = center
-    layer = pygame.Surface((w + 16, h + 16), pygame.SRCALPHA)
+    layer = hidpi.surface((w + 16, h + 16), pygame.SRCALPHA)
     layer.blit(theme.shadow((w, h), 14, 8, 140), (0, 4))
     layer.blit(theme.panel((w, h), 14, (30, 14, 10, 235), color), (8, 8))
     y = 8 + 10

@@ -8,8 +8,6 @@ tabular by construction (``tests/scenes/test_window.py`` checks it).
 """
 from __future__ import annotations
 
-import math
-import random
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +16,8 @@ from functools import cache
 from pathlib import Path
 
 import pygame
+
+from sprites import felt_art, hidpi
 
 CANVAS_SIZE = (1280, 720)
 
@@ -135,9 +135,28 @@ def text(s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: floa
     if surf is not None:
         _TEXT_CACHE.move_to_end(key)
         return surf
+    ui = hidpi.scale()
+    if ui != 1.0:
+        # Native resolution: the text is set at the scaled point size (a pixel smaller where
+        # hinting makes it wider than the layout measured it), its spacing and shadow scaled
+        # with it, and handed back measured in logical pixels.
+        room = text_width(s, face, size, tracking, caps) * ui + 1
+        px = max(6, round(size * TEXT_SCALE[0] * ui))
+        while px > 6 and _width(_font(face, px), s.upper() if caps else s, tracking * ui) > room:
+            px -= 1
+        surf = hidpi.wrap(_render_text(s, _font(face, px), color, tracking * ui, caps, max(0, round(shadow * ui))),
+                          None, ui)
+    else:
+        surf = _render_text(s, font(face, size), color, tracking, caps, shadow)
+    _TEXT_CACHE[key] = surf
+    if len(_TEXT_CACHE) > _TEXT_CACHE_MAX:
+        _TEXT_CACHE.popitem(last=False)
+    return surf
+
+
+def _render_text(s: str, f: pygame.font.Font, color, tracking: float, caps: bool, shadow: int) -> pygame.Surface:
     if caps:
         s = s.upper()
-    f = font(face, size)
     if tracking and s:
         glyphs = [render_line(f, ch, color) for ch in s]
         advances = [f.size(ch)[0] for ch in s]
@@ -158,9 +177,6 @@ def text(s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: floa
         surf.blit(dark, (shadow, shadow))
         surf.blit(dark, (shadow + 1, shadow))
         surf.blit(base, (0, 0))
-    _TEXT_CACHE[key] = surf
-    if len(_TEXT_CACHE) > _TEXT_CACHE_MAX:
-        _TEXT_CACHE.popitem(last=False)
     return surf
 
 
@@ -222,9 +238,11 @@ def _plain(f: pygame.font.Font, s: str, color: tuple) -> pygame.Surface:
 
 
 def text_width(s: str, face: str = "sans", size: int = 18, tracking: float = 0, caps: bool = False) -> int:
-    if caps:
-        s = s.upper()
-    f = font(face, size)
+    """``s``'s width in logical pixels (the layout's measure at every window size)."""
+    return _width(font(face, size), s.upper() if caps else s, tracking)
+
+
+def _width(f: pygame.font.Font, s: str, tracking: float) -> int:
     if tracking and s:
         return int(sum(f.size(ch)[0] for ch in s) + tracking * (len(s) - 1)) + 2
     return f.size(s)[0]
@@ -298,54 +316,6 @@ def small_caps(surface: pygame.Surface, s: str, pos: tuple[float, float], size: 
     return blit_text(surface, s, pos, "cond_bold", size, color, anchor, tracking=size * 0.16, caps=True)
 
 
-# ------------------------------------------------------------------ helpers
-def _gray_noise(rng: random.Random, w: int, h: int) -> pygame.Surface:
-    """A w×h grey-noise surface from random bytes (palette trick: no per-pixel Python)."""
-    small = pygame.image.frombytes(rng.randbytes(w * h), (w, h), "P")
-    small.set_palette([(i, i, i) for i in range(256)])
-    return small.convert(24)
-
-
-def _radial(size: tuple[int, int], inner: float, outer: float, power: float = 1.6,
-            center: tuple[float, float] = (0.5, 0.5), steps: int = 48) -> pygame.Surface:
-    """A grey radial gradient (255 at the centre down to ``outer``·255 at the corners).
-
-    Drawn small as concentric ellipses and scaled up smoothly, so it is cheap and banding-free.
-    """
-    w, h = size
-    sw, sh = max(8, w // 8), max(8, h // 8)
-    g = pygame.Surface((sw, sh))
-    cx, cy = center[0] * sw, center[1] * sh
-    rmax = math.hypot(max(cx, sw - cx), max(cy, sh - cy))
-    g.fill((int(outer * 255),) * 3)
-    for i in range(steps, 0, -1):
-        t = i / steps  # 1 at the edge → 0 at the centre
-        v = inner + (outer - inner) * (t ** power)
-        r = rmax * t
-        rect = pygame.Rect(0, 0, int(r * 2 * (sw / sh) ** 0.35), int(r * 2 / (sw / sh) ** 0.35))
-        rect.center = (int(cx), int(cy))
-        pygame.draw.ellipse(g, (int(_clamp(v) * 255),) * 3, rect)
-    return pygame.transform.smoothscale(pygame.transform.smoothscale(g, (sw * 2, sh * 2)), (w, h))
-
-
-def _clamp(v: float, lo: float = 0.0, hi: float = 1.0) -> float:
-    return lo if v < lo else hi if v > hi else v
-
-
-def _weave_tile(rng: random.Random, n: int = 64) -> pygame.Surface:
-    """A small twill tile: diagonal ribs plus fibre noise, as signed offsets around 128.
-
-    Built as bytes in one pass (no per-pixel set_at): it is on the start-up path."""
-    noise = rng.randbytes(n * n)
-    values = bytes(
-        128 + (5 if (x + y) % 4 < 2 else -5) + (3 if x % 2 == 0 else -2) + noise[y * n + x] % 13 - 6
-        for y in range(n) for x in range(n)
-    )
-    tile = pygame.image.frombytes(values, (n, n), "P")
-    tile.set_palette([(i, i, i) for i in range(256)])
-    return tile.convert(24)
-
-
 # ------------------------------------------------------------------ the felt table
 _BG_CACHE: dict[tuple, pygame.Surface] = {}
 
@@ -356,37 +326,10 @@ def felt(size: tuple[int, int] = CANVAS_SIZE, seed: int = 7) -> pygame.Surface:
     key = ("felt", size, seed)
     if key in _BG_CACHE:
         return _BG_CACHE[key]
-    w, h = size
-    rng = random.Random(seed)
-    surf = pygame.Surface(size)
-    surf.fill(FELT)
-    # Woven texture: tile the twill, then push the felt up/down by its offset from 128.
-    weave = pygame.Surface(size)
-    tile = _weave_tile(rng)
-    for y in range(0, h, tile.get_height()):
-        for x in range(0, w, tile.get_width()):
-            weave.blit(tile, (x, y))
-    up = weave.copy()
-    up.fill((128, 128, 128), special_flags=pygame.BLEND_RGB_SUB)
-    down = pygame.Surface(size)
-    down.fill((128, 128, 128))
-    down.blit(weave, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
-    surf.blit(up, (0, 0), special_flags=pygame.BLEND_RGB_ADD)
-    surf.blit(down, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
-    # Mottling: low-frequency noise, very gentle, like a worn cloth.
-    mottle = pygame.transform.smoothscale(_gray_noise(rng, 40, 24), size)
-    mottle.fill((128, 128, 128), special_flags=pygame.BLEND_RGB_SUB)  # keep the bright half
-    mottle.fill((22, 22, 22), special_flags=pygame.BLEND_RGB_MULT)
-    surf.blit(mottle, (0, 0), special_flags=pygame.BLEND_RGB_ADD)
-    # Lamp light: a warm lift in the middle of the table.
-    lamp = _radial(size, 1.0, 0.0, power=1.2, center=(0.5, 0.45))
-    lamp.fill((26, 22, 12), special_flags=pygame.BLEND_RGB_MULT)
-    surf.blit(lamp, (0, 0), special_flags=pygame.BLEND_RGB_ADD)
-    # Vignette: darken towards the corners.
-    vig = _radial(size, 1.0, 0.36, power=2.0, center=(0.5, 0.47))
-    surf.blit(vig, (0, 0), special_flags=pygame.BLEND_RGB_MULT)
-    surf = surf.convert() if pygame.display.get_surface() is not None else surf
-    _BG_CACHE[key] = surf
+    if hidpi.scale() != 1.0:  # woven at the window's own pixels
+        _BG_CACHE[key] = surf = hidpi.wrap(felt_art.felt_plain(hidpi.physical_size(size), seed), size)
+        return surf
+    _BG_CACHE[key] = surf = felt_art.felt_plain(size, seed)
     return surf
 
 
@@ -395,53 +338,11 @@ def rim(size: tuple[int, int] = CANVAS_SIZE, width: int = RIM) -> pygame.Surface
     key = ("rim", size, width)
     if key in _BG_CACHE:
         return _BG_CACHE[key]
-    w, h = size
-    rng = random.Random(11)
-    # The wood is painted on an opaque board (so translucent streaks blend instead of
-    # punching holes), then copied into a transparent frame.
-    wood = pygame.Surface(size)
-    # Four mitred bevels: light from the top-left.
-    sides = [
-        ([(0, 0), (w, 0), (w - width, width), (width, width)], (132, 82, 44)),   # top
-        ([(0, 0), (width, width), (width, h - width), (0, h)], (112, 68, 36)),  # left
-        ([(w, 0), (w, h), (w - width, h - width), (w - width, width)], (78, 46, 22)),  # right
-        ([(0, h), (width, h - width), (w - width, h - width), (w, h)], (64, 37, 18)),  # bottom
-    ]
-    for pts, col in sides:
-        pygame.draw.polygon(wood, col, pts)
-    # Wood grain: thin streaks running along each side.
-    streaks = pygame.Surface(size, pygame.SRCALPHA)
-    for _ in range(260):
-        side = rng.randrange(4)
-        shade = rng.choice([(40, 22, 10, 70), (190, 128, 72, 45), (30, 16, 6, 55)])
-        if side in (0, 3):
-            y = rng.randrange(2, width - 2) if side == 0 else h - rng.randrange(2, width - 2)
-            x0 = rng.randrange(0, w)
-            pygame.draw.line(streaks, shade, (x0, y), (min(w, x0 + rng.randrange(40, 260)), y))
-        else:
-            x = rng.randrange(2, width - 2) if side == 1 else w - rng.randrange(2, width - 2)
-            y0 = rng.randrange(0, h)
-            pygame.draw.line(streaks, shade, (x, y0), (x, min(h, y0 + rng.randrange(40, 200))))
-    wood.blit(streaks, (0, 0))
-    # Re-cut the mitres so streaks do not run through the corners.
-    for (x, y), (dx, dy) in (((0, 0), (1, 1)), ((w - 1, 0), (-1, 1)), ((0, h - 1), (1, -1)), ((w - 1, h - 1), (-1, -1))):
-        pygame.draw.line(wood, (44, 24, 10), (x, y), (x + dx * width, y + dy * width))
-    surf = pygame.Surface(size, pygame.SRCALPHA)
-    surf.blit(wood, (0, 0))
-    surf.fill((0, 0, 0, 0), pygame.Rect(width, width, w - 2 * width, h - 2 * width))
-    # Outer edge highlight and shadow.
-    pygame.draw.rect(surf, (30, 16, 6), surf.get_rect(), 1)
-    pygame.draw.line(surf, (176, 124, 74), (1, 1), (w - 2, 1))
-    # Brass inlay: a bright line with a dark line either side.
-    inner = pygame.Rect(width, width, w - 2 * width, h - 2 * width)
-    pygame.draw.rect(surf, (60, 42, 16), inner.inflate(4, 4), 1)
-    pygame.draw.rect(surf, BRASS, inner.inflate(2, 2), 2)
-    pygame.draw.line(surf, BRASS_LIGHT, (inner.left - 1, inner.top - 1), (inner.right, inner.top - 1))
-    # The felt sits lower than the frame: a soft inner shadow.
-    for i, a in enumerate((90, 60, 38, 22, 12)):
-        r = inner.inflate(-2 * i, -2 * i)
-        pygame.draw.rect(surf, (0, 0, 0, a), r, 1)
-    _BG_CACHE[key] = surf
+    ui = hidpi.scale()
+    if ui != 1.0:  # drawn at the window's own pixels
+        _BG_CACHE[key] = surf = hidpi.wrap(felt_art.rim_plain(hidpi.physical_size(size), max(1, round(width * ui))), size)
+        return surf
+    _BG_CACHE[key] = surf = felt_art.rim_plain(size, width)
     return surf
 
 
@@ -456,7 +357,7 @@ def table_background(size: tuple[int, int] = CANVAS_SIZE, with_rim: bool = True)
     if key in _BG_CACHE:
         return _BG_CACHE[key]
     if HIGH_CONTRAST[0]:
-        surf = pygame.Surface(size).convert() if pygame.display.get_surface() else pygame.Surface(size)
+        surf = hidpi.surface(size).convert() if pygame.display.get_surface() else hidpi.surface(size)
         surf.fill(HIGH_CONTRAST_FELT)
     else:
         surf = felt(size).copy()
@@ -467,7 +368,39 @@ def table_background(size: tuple[int, int] = CANVAS_SIZE, with_rim: bool = True)
 
 
 # ------------------------------------------------------------------ panels, shadows, glows
-_SHAPE_CACHE: dict[tuple, pygame.Surface] = {}
+class _SurfaceCache(OrderedDict):
+    """Surfaces by key; past a budget of bytes the least recently used are forgotten (made
+    again when asked for). At native 4K a panel has nine times the pixels it has at 720p."""
+
+    def __init__(self, budget: int):
+        super().__init__()
+        self.budget = budget
+        self.bytes = 0
+
+    def __getitem__(self, key: tuple) -> pygame.Surface:
+        surf = super().__getitem__(key)
+        self.move_to_end(key)
+        return surf
+
+    def __setitem__(self, key: tuple, surf: pygame.Surface) -> None:
+        if key in self:
+            self.bytes -= _nbytes(super().__getitem__(key))
+        super().__setitem__(key, surf)
+        self.bytes += _nbytes(surf)
+        while self.bytes > self.budget and len(self) > 1:
+            self.bytes -= _nbytes(self.popitem(last=False)[1])
+
+    def clear(self) -> None:
+        super().clear()
+        self.bytes = 0
+
+
+def _nbytes(surf: pygame.Surface) -> int:
+    w, h = pygame.Surface.get_size(surf)
+    return w * h * surf.get_bytesize()
+
+
+_SHAPE_CACHE: _SurfaceCache = _SurfaceCache(160 * 2 ** 20)
 _SS = 3  # supersampling factor for antialiased rounded shapes
 
 
@@ -477,7 +410,7 @@ def rounded(size: tuple[int, int], radius: int, color, border: int = 0, border_c
     if key in _SHAPE_CACHE:
         return _SHAPE_CACHE[key]
     w, h = max(1, size[0]), max(1, size[1])
-    big = pygame.Surface((w * _SS, h * _SS), pygame.SRCALPHA)
+    big = hidpi.surface((w * _SS, h * _SS), pygame.SRCALPHA)
     r = radius * _SS
     if border and border_color is not None:
         pygame.draw.rect(big, border_color, big.get_rect(), border_radius=r)
@@ -498,7 +431,7 @@ def panel(size: tuple[int, int], radius: int = 12, fill=PANEL, edge=BRASS_DARK, 
     if key in _SHAPE_CACHE:
         return _SHAPE_CACHE[key]
     w, h = size
-    surf = pygame.Surface(size, pygame.SRCALPHA)
+    surf = hidpi.surface(size, pygame.SRCALPHA)
     surf.blit(rounded(size, radius, fill, 1 if edge else 0, edge), (0, 0))
     if highlight:
         line = rounded((w - 2 * radius, 1), 0, (255, 240, 210, 38))
@@ -517,13 +450,13 @@ def shadow(size: tuple[int, int], radius: int = 8, spread: int = 6, strength: in
     if key in _SHAPE_CACHE:
         return _SHAPE_CACHE[key]
     w, h = size
-    surf = pygame.Surface((w + 2 * spread, h + 2 * spread), pygame.SRCALPHA)
+    surf = hidpi.surface((w + 2 * spread, h + 2 * spread), pygame.SRCALPHA)
     layers = max(1, spread)
     for i in range(layers):
         grow = spread - i
         a = int(strength / layers * (0.6 + 0.8 * i / layers))
         r = pygame.Rect(spread - grow, spread - grow, w + 2 * grow, h + 2 * grow)
-        layer = pygame.Surface(r.size, pygame.SRCALPHA)
+        layer = hidpi.surface(r.size, pygame.SRCALPHA)
         pygame.draw.rect(layer, (0, 0, 0, a), layer.get_rect(), border_radius=radius + grow)
         surf.blit(layer, r.topleft)
     _SHAPE_CACHE[key] = surf
@@ -536,7 +469,7 @@ def glow(size: tuple[int, int], radius: int = 10, color=FOCUS, spread: int = 8, 
     if key in _SHAPE_CACHE:
         return _SHAPE_CACHE[key]
     w, h = size
-    surf = pygame.Surface((w + 2 * spread, h + 2 * spread), pygame.SRCALPHA)
+    surf = hidpi.surface((w + 2 * spread, h + 2 * spread), pygame.SRCALPHA)
     for i in range(spread):
         grow = spread - i
         a = int(strength * ((i + 1) / spread) ** 2 / 3)
@@ -553,7 +486,7 @@ def ornament(width: int, color=BRASS) -> pygame.Surface:
     if key in _SHAPE_CACHE:
         return _SHAPE_CACHE[key]
     h = 11
-    big = pygame.Surface((width * _SS, h * _SS), pygame.SRCALPHA)
+    big = hidpi.surface((width * _SS, h * _SS), pygame.SRCALPHA)
     cy = h * _SS // 2
     mid = width * _SS // 2
     gap = 14 * _SS
@@ -584,7 +517,7 @@ def spotlight(size: tuple[int, int], color=(60, 52, 30), power: float = 1.8) -> 
         rect = pygame.Rect(0, 0, max(1, int(sw * t)), max(1, int(sh * t)))
         rect.center = (sw // 2, sh // 2)
         pygame.draw.ellipse(g, (v, v, v), rect)
-    surf = pygame.transform.smoothscale(pygame.transform.smoothscale(g, (sw * 2, sh * 2)), size)
+    surf = _enlarged(pygame.transform.smoothscale(g, (sw * 2, sh * 2)), size)
     surf.fill(color, special_flags=pygame.BLEND_RGB_MULT)
     if pygame.display.get_surface() is not None:
         surf = surf.convert()
@@ -601,9 +534,16 @@ def vertical_gradient(size: tuple[int, int], top, bottom) -> pygame.Surface:
     strip = pygame.Surface((1, 2), pygame.SRCALPHA)
     strip.set_at((0, 0), top)
     strip.set_at((0, 1), bottom)
-    surf = pygame.transform.smoothscale(pygame.transform.smoothscale(strip, (2, max(2, h // 4))), (w, h))
+    surf = _enlarged(pygame.transform.smoothscale(strip, (2, max(2, h // 4))), (w, h))
     _SHAPE_CACHE[key] = surf
     return surf
+
+
+def _enlarged(small: pygame.Surface, size: tuple[int, int]) -> pygame.Surface:
+    """A soft plain picture smoothed up to ``size`` logical pixels, at the window's resolution."""
+    if hidpi.scale() == 1.0:
+        return pygame.transform.smoothscale(small, size)
+    return hidpi.wrap(pygame.transform.smoothscale(small, hidpi.physical_size(size)), size)
 
 
 def clear_caches() -> None:
@@ -612,6 +552,8 @@ def clear_caches() -> None:
     _SHAPE_CACHE.clear()
     _TEXT_CACHE.clear()
 
+
+hidpi.on_rescale(clear_caches)  # a new window size: every cached picture is made again at it
 
 __all__ = [
     "CANVAS_SIZE", "FELT", "CREAM", "BRASS", "font", "text", "text_width", "wrap", "fit", "blit_text",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pygame
 
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.tween import ease_out_cubic
 
 
@@ -47,14 +47,14 @@ class Toasts:
             alpha = ease_out_cubic(t_in) * t_out
             rows = theme.wrap(message, "sans_bold", 16, w - 120)  # a long message takes two lines
             imgs = [theme.text(row, "sans_bold", 16, theme.CREAM) for row in rows]
-            img = pygame.Surface((max(i.get_width() for i in imgs), 22 * len(imgs)), pygame.SRCALPHA)
+            img = hidpi.surface((max(i.get_width() for i in imgs), 22 * len(imgs)), pygame.SRCALPHA)
             for k, row_img in enumerate(imgs):
                 img.blit(row_img, row_img.get_rect(midtop=(img.get_width() // 2, 22 * k)))
             pw, ph = img.get_width() + 44, 18 + img.get_height()
             x = w // 2 - pw // 2
             yy = round(y - (1 - ease_out_cubic(t_in)) * self.rise)
             pill = theme.panel((pw, ph), 20, (10, 22, 16, 235), theme.BRASS)
-            layer = pygame.Surface((pw + 12, ph + 12), pygame.SRCALPHA)
+            layer = hidpi.surface((pw + 12, ph + 12), pygame.SRCALPHA)
             layer.blit(theme.shadow((pw, ph), 20, 6, 130), (0, 2))
             layer.blit(pill, (6, 6))
             layer.blit(img, img.get_rect(center=(6 + pw // 2, 6 + ph // 2 + 1)))

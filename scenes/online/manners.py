@@ -23,7 +23,7 @@ import pygame
 from game.online import protocol as P
 from scenes.online.fields import ERROR, TextField, route_text, typing
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.widgets import Button
 
 BOX = pygame.Rect(0, 0, 760, 556)
@@ -162,7 +162,7 @@ class MannersScene(UIScene):
 
     # ---- drawing
     def draw(self, surface: pygame.Surface) -> None:
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil = hidpi.surface(surface.get_size(), pygame.SRCALPHA)
         veil.fill((0, 0, 0, 130))
         surface.blit(veil, (0, 0))
         r = BOX

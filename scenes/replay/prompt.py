@@ -20,7 +20,7 @@ from typing import Any
 import pygame
 
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.widgets import Button
 
 BOX = pygame.Rect(0, 0, 820, 300)
@@ -203,7 +203,7 @@ class PathPrompt(UIScene):
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil = hidpi.surface(surface.get_size(), pygame.SRCALPHA)
         veil.fill((2, 10, 6, 160))
         surface.blit(veil, (0, 0))
         surface.blit(theme.shadow(BOX.size, 16, 10, 160), (BOX.x - 10, BOX.y - 4))

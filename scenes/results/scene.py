@@ -32,7 +32,7 @@ from scenes.names import game_and_deck, team_names
 from scenes.results import halves as halves_block
 from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, is_one_deal, match_verdict
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
 from sprites.widgets import Button
 
@@ -370,7 +370,7 @@ class ResultsScene(UIScene):
         if self.standalone:
             surface.blit(theme.table_background(), (0, 0))
         a = float(self.appear.value_at(self.alpha))
-        dim = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        dim = hidpi.surface(surface.get_size(), pygame.SRCALPHA)
         dim.fill((0, 0, 0, int(110 * a)))
         surface.blit(dim, (0, 0))
         if self.confetti is not None:

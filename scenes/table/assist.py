@@ -13,7 +13,7 @@ import pygame
 from scenes.table.board import card_rect
 from scenes.table.hud import CAPTION_BOTTOM, caption_bottom
 from scenes.table.view import ChoiceState, TableView
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.table_draw import outline
 
 #: The suggestion's colour: apart from the choice's brass and the hints' green.
@@ -57,7 +57,7 @@ def line(surface: pygame.Surface, text: str, color: tuple[int, int, int], bottom
     w = max(theme.text_width(ln, "sans_bold", SIZE) for ln in lines) + 36
     r = pygame.Rect(0, 0, w, 10 + 20 * len(lines))
     r.midbottom = (640, bottom)
-    layer = pygame.Surface(r.size, pygame.SRCALPHA)
+    layer = hidpi.surface(r.size, pygame.SRCALPHA)
     layer.blit(theme.rounded(r.size, 12, (6, 20, 13, 225), 1, (*color, 235)), (0, 0))
     for i, ln in enumerate(lines):
         img = theme.text(ln, "sans_bold", SIZE, theme.CREAM, shadow=1)

@@ -10,8 +10,8 @@ from typing import Any
 import pygame
 
 from scenes.table.view import TableView
+from sprites import hidpi, theme
 from sprites import table_layout as TL
-from sprites import theme
 from sprites.table_draw import CANDIDATE, OUTLINE, CardPainter, CardSprite, badge, outline, stack
 
 Highlight = tuple[tuple[int, int, int], float]
@@ -138,7 +138,12 @@ def trump_chip(surface: pygame.Surface, v: TableView, P: CardPainter, suit: str,
         from sprites.suits import sign_surface
 
         style = getattr(art, "style", None)
-        sign = sign_surface(art.system, suit, 18, inks[suit], getattr(style, "curved_swords", True))
+        curved = getattr(style, "curved_swords", True)
+        ui = hidpi.scale()
+        key = (art.system, suit, inks[suit], curved, ui)
+        sign = _SIGNS.get(key)
+        if sign is None:  # drawn at the window's pixels
+            sign = _SIGNS[key] = hidpi.wrap(sign_surface(art.system, suit, round(18 * ui), inks[suit], curved), None, ui)
     head_w = theme.text_width(head, "cond_bold", 11, 11 * 0.16, True)
     name_img = theme.text(name, "sans_bold", 14, theme.CREAM)
     sign_w = sign.get_width() + 6 if sign is not None else 0
@@ -244,5 +249,8 @@ def hand_card_at(v: TableView, pos: tuple[int, int]) -> str | None:
             return code
     return None
 
+
+_SIGNS: dict[tuple, pygame.Surface] = {}  # the trump chip's sign, per look and scale
+hidpi.on_rescale(_SIGNS.clear)
 
 __all__ = ["draw_cards", "draw_sprite", "trump_chip", "card_places", "hands_open", "open_hand_places", "highlights_of", "dimmed", "lift_target", "card_rect", "hand_card_at"]

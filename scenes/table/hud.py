@@ -11,8 +11,8 @@ from typing import Any
 import pygame
 
 from scenes.table.view import TableView
+from sprites import hidpi, theme
 from sprites import table_layout as TL
-from sprites import theme
 from sprites.table_draw import TEAM_COLORS, plate
 
 Row = tuple[Any, str, str, str]  # colour, label, value, note
@@ -239,7 +239,7 @@ def draw_caption(surface: pygame.Surface, v: TableView) -> None:
     h = 10 + 20 * len(lines)
     r = pygame.Rect(0, 0, w, h)
     r.midbottom = (640, caption_bottom(v))
-    layer = pygame.Surface(r.size, pygame.SRCALPHA)
+    layer = hidpi.surface(r.size, pygame.SRCALPHA)
     layer.blit(theme.rounded(r.size, 12, (6, 20, 13, 200), 1, (*theme.BRASS_DARK, 220)), (0, 0))
     for i, ln in enumerate(lines):
         img = theme.text(ln, "sans_bold", CAPTION_SIZE, theme.BRASS_LIGHT if fresh else theme.CREAM, shadow=1)
@@ -256,7 +256,7 @@ def final_buttons() -> tuple[pygame.Rect, pygame.Rect]:
 
 
 def draw_final(surface: pygame.Surface, v: TableView) -> None:
-    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    veil = hidpi.surface(surface.get_size(), pygame.SRCALPHA)
     veil.fill((0, 0, 0, 120))
     surface.blit(veil, (0, 0))
     box = pygame.Rect(0, 0, 560, 250)

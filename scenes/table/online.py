@@ -26,8 +26,8 @@ from game.online.protocol import PHRASES  # the quick messages, in the protocol'
 from game.table_session import TableSession
 from scenes.table.controller import TableController
 from scenes.table.view import ControllerHost, TableNames
+from sprites import hidpi, theme
 from sprites import table_layout as TL
-from sprites import theme
 from sprites.table_draw import WARN, banner
 
 SAY_KEY = pygame.K_q
@@ -223,7 +223,7 @@ class OnlineTable:
         else:
             r.topleft = (plate.x, plate.bottom + 8)
         r.clamp_ip(pygame.Rect(8, 8, 1264, 704))
-        layer = pygame.Surface(r.size, pygame.SRCALPHA)
+        layer = hidpi.surface(r.size, pygame.SRCALPHA)
         layer.blit(theme.rounded(r.size, 14, (250, 242, 222, 245), 1, (*theme.BRASS_DARK, 255)), (0, 0))
         img = theme.text(text, "sans_bold", size, (40, 28, 12))
         layer.blit(img, img.get_rect(center=(r.w // 2, r.h // 2 + 1)))

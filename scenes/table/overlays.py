@@ -15,7 +15,7 @@ import pygame
 from scenes.results.breakdown import breakdown
 from scenes.scene import UIScene
 from scenes.table.narrate import Capture, Line, Narrator, Trick, narrate
-from sprites import theme
+from sprites import hidpi, theme
 from sprites.fans import card_art
 from sprites.table_draw import OUTLINE, TEAM_COLORS, CardPainter, outline
 from sprites.tween import Tween, ease_out_cubic
@@ -92,7 +92,7 @@ class StoryPanel(UIScene):
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
         a = float(self.appear.value_at(self.alpha))
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil = hidpi.surface(surface.get_size(), pygame.SRCALPHA)
         veil.fill((2, 10, 6, int(150 * a)))
         surface.blit(veil, (0, 0))
         r = self.rect

@@ -130,16 +130,19 @@ def main() -> int:
                                     "same_film_frame": diff(a, same)["max"], "next_film_frame": diff(a, later)["mean"]}
     # A wider-than-16:9 window: the shader letterboxes (bars above and below), mouse positions
     # map back through the same letterbox, a click on a bar is dropped.
+    # The canvas follows at native resolution: 1600×900 pixels, the texture too.
     app.window.window.size = (1600, 1000)
     pygame.event.pump()
+    app.resized()
     wsize = gl.window_size()
     out["resized"] = list(wsize)
+    out["native"] = list(app.window.frame.get_size()) + list(gl.fx.size)
     down = [app.map_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=p, button=1)) for p in ((800, 500), (800, 25))]
-    out["mouse"] = {"centre": list(gl.to_canvas((800, 500))), "top_left": list(gl.to_canvas((0, 50))),
+    out["mouse"] = {"centre": list(app.window.to_canvas((800, 500))), "top_left": list(app.window.to_canvas((0, 50))),
                     "click_centre": list(down[0].pos) if down[0] else None, "click_bar": down[1] is not None}
     app.postfx.configure(68, 50, 36)
-    app.canvas.blit(ref, (0, 0))
-    gl.fx.upload(app.canvas)
+    app.canvas.blit(ref, (0, 0))  # a 1280×720 picture enlarged onto the native canvas
+    gl.fx.upload(app.window.frame)
     gl.fx.draw(app.postfx, 0.0, wsize)
     shown = pygame.image.frombytes(gl.ctx.screen.read(viewport=(0, 0, *wsize), components=3, alignment=1), wsize,
                                    "RGB", True)

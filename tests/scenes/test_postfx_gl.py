@@ -171,11 +171,11 @@ def test_cpu_and_gpu_pictures_agree_under_mesa():
         assert abs(g["gpu"]["mean"] - g["cpu"]["mean"]) < 0.5, (level, g)
         assert abs(g["gpu"]["std"] / g["cpu"]["std"] - 1) < 0.1, (level, g)
         assert g["same_film_frame"] == 0 and g["next_film_frame"] > 3, (level, g)
-    assert out["resized"] == [1600, 1000]
+    assert out["resized"] == [1600, 1000] and out["native"] == [1600, 900, 1600, 900]
     mouse = out["mouse"]
     assert mouse["centre"] == [640.0, 360.0] and mouse["top_left"] == [0.0, 0.0]
     assert mouse["click_centre"] == [640, 360] and mouse["click_bar"] is False
-    # Drawn at 1600×900 in the window: close to the CPU picture smoothscaled (other filters),
-    # and black bars.
+    # Drawn at 1600×900 (the canvas at native size, pixel for pixel): close to the CPU picture
+    # smoothscaled (scaled before the pass rather than after), and black bars.
     assert out["present_scaled"]["picture"]["mean"] < 4, out["present_scaled"]
     assert out["present_scaled"]["bars"]["max"] == 0

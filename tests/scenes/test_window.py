@@ -422,25 +422,39 @@ from scenes.app import App
 app = App(get_config(), Settings(language="en"), I18n("en"), window=True, persist=False, window_size=(1920, 1200))
 app.open_path("menu")
 app.render(); app.present()
-out = {"canvas": app.canvas.get_size(), "display_is_canvas": app.canvas is pygame.display.get_surface(),
-       "window": app.window.window_size(), "renderer": pygame.display._get_renderer_info()[0]}
+out = {"canvas": app.canvas.get_size(), "pixels": app.window.frame.get_size(), "box": app.window.box,
+       "window": app.window.window_size(), "display": pygame.display.get_surface().get_size()}
 pygame.event.clear()
 play = next(w for w in app.stack.top.ui.widgets if w.name == "play")
-pygame.mouse.set_pos(play.rect.center)  # the pointer moves in the window: SDL reports canvas pixels
-out["motion"] = [list(e.pos) for e in pygame.event.get(pygame.MOUSEMOTION)]
+x, y, s = app.window.box[0], app.window.box[1], app.window.scale
+pygame.mouse.set_pos((x + play.rect.centerx * s, y + play.rect.centery * s))  # window pixels
+out["motion"] = [list(app.map_event(e).pos) for e in pygame.event.get(pygame.MOUSEMOTION)]
 out["play"] = list(play.rect.center)
 for key in (pygame.K_F11, pygame.K_F11):
     app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
     app.render(); app.present()
     out.setdefault("fullscreen", []).append([app.settings.fullscreen, pygame.display.is_fullscreen(),
-                                             list(app.window.window_size()), list(app.canvas.get_size())])
+                                             list(app.window.window_size()), list(app.canvas.get_size()),
+                                             list(app.window.frame.get_size())])
+# A resize: the canvas follows at the next frame, at the new size's pixels (scale 2 here).
+app.window.window.size = (2560, 1440)
+for e in pygame.event.get():
+    app.dispatch(e)
+app.render(); app.present()
+from sprites import hidpi, theme
+app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12, mod=0, unicode="", scancode=0))  # F12
+from game.settings import user_data_dir
+shot = sorted((user_data_dir() / "screenshots").glob("*.png"))[-1]
+out["resized"] = [list(app.window.frame.get_size()), app.window.scale, hidpi.scale(),
+                  getattr(theme.text("Cardavia", "sans", 18), "_s", 1.0), list(pygame.image.load(str(shot)).get_size())]
 print(json.dumps(out))
 """
 
 
-def test_the_window_is_scaled_by_sdl_and_fullscreen_toggles(tmp_path):
-    """A real (dummy-driver) window of 1920×1200: the game draws 1280×720 on the SCALED display
-    itself, SDL maps the pointer back to canvas pixels, and F11 goes fullscreen and back."""
+def test_the_window_draws_at_its_own_pixels_and_fullscreen_toggles(tmp_path):
+    """A real (dummy-driver) window of 1920×1200: the canvas is 1280×720 logical pixels drawn
+    at 1920×1080 (letterboxed 16:9 in the window), the pointer maps back to logical pixels,
+    and F11 goes fullscreen and back."""
     import json
     import subprocess
     import sys
@@ -451,13 +465,15 @@ def test_the_window_is_scaled_by_sdl_and_fullscreen_toggles(tmp_path):
                        timeout=120)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout.strip().splitlines()[-1])
-    assert out["canvas"] == list(CANVAS_SIZE) and out["display_is_canvas"] and out["renderer"]
-    assert out["window"] == [1920, 1200]
-    # Window pixels → canvas pixels by SDL (within a pixel of rounding at 1.5× scale).
+    assert out["canvas"] == list(CANVAS_SIZE) and out["pixels"] == [1920, 1080]
+    assert out["window"] == [1920, 1200] and out["display"] == [1920, 1200] and out["box"] == [0, 60, 1920, 1080]
+    # Window pixels → logical canvas pixels (within a pixel of rounding at 1.5× scale).
     assert out["motion"] and all(abs(a - b) <= 1 for a, b in zip(out["motion"][-1], out["play"]))
     on, off = out["fullscreen"]
     assert on[0] is True and on[1] is True and on[3] == list(CANVAS_SIZE)
-    assert off[:3] == [False, False, [1920, 1200]] and off[3] == list(CANVAS_SIZE)
+    assert off[:3] == [False, False, [1920, 1200]] and off[3] == list(CANVAS_SIZE) and off[4] == [1920, 1080]
+    # Text is set again at the new scale; F12 saves the picture at the window's size.
+    assert out["resized"] == [[2560, 1440], 2.0, 2.0, 2.0, [2560, 1440]]
     assert "Traceback" not in r.stderr and "Warning" not in r.stderr
 
 
