@@ -196,16 +196,8 @@ class TableStore:
         if keep != len(data):
             with open(path, "r+b") as f:
                 f.truncate(keep)
-        events: list[Event] = []
-        for number, raw in enumerate(data[:keep].split(b"\n")[:-1], 1):
-            try:
-                ev = loads(raw, max_bytes=MAX_LINE, max_depth=32)
-            except JSONError as e:
-                raise StoreError(f"{path.name} line {number}: {e}") from None
-            if not isinstance(ev, dict):
-                raise StoreError(f"{path.name} line {number}: not a record event")
-            events.append(ev)
-        return events
+        return [record_event(raw, f"{path.name} line {number}")
+                for number, raw in enumerate(data[:keep].split(b"\n")[:-1], 1)]
 
     def load(self, code: str) -> StoredTable:
         try:
@@ -246,6 +238,17 @@ def meta_owner(meta: dict) -> tuple[str | None, int | None]:
     address = owner[0] if isinstance(owner[0], str) and len(owner[0]) <= 64 else None
     player = owner[1] if isinstance(owner[1], int) and not isinstance(owner[1], bool) else None
     return (address, player)
+
+
+def record_event(raw: bytes, where: str) -> Event:
+    """One record line read back (bounded in size and depth); StoreError naming ``where``."""
+    try:
+        ev = loads(raw, max_bytes=MAX_LINE, max_depth=32)
+    except JSONError as e:
+        raise StoreError(f"{where}: {e}") from None
+    if not isinstance(ev, dict):
+        raise StoreError(f"{where}: not a record event")
+    return ev
 
 
 def default_data_dir() -> Path:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from game.online.protocol import is_code
-from game.online.store import MAX_LINE, META_FORMAT, RECORD_SUFFIX, LeaseLost, StoredTable, StoreError
+from game.online.store import MAX_LINE, META_FORMAT, RECORD_SUFFIX, LeaseLost, StoredTable, StoreError, record_event
 from game.record import dumps
 from game.rules.base import Event
 from game.safejson import JSONError, loads
@@ -211,19 +211,9 @@ class RedisTableStore:
 
     def read_record(self, code: str) -> list[Event]:
         entries = self._call(self.redis.xrange, self.record_key(code))
-        events: list[Event] = []
-        for number, (_id, fields) in enumerate(entries, 1):
-            for raw in (fields.get(b"d") or b"").split(b"\n"):
-                if not raw:
-                    continue
-                try:
-                    ev = loads(raw, max_bytes=MAX_LINE, max_depth=32)
-                except JSONError as e:
-                    raise StoreError(f"{code}: record entry {number}: {e}") from None
-                if not isinstance(ev, dict):
-                    raise StoreError(f"{code}: record entry {number}: not a record event")
-                events.append(ev)
-        return events
+        return [record_event(raw, f"{code}: record entry {number}")
+                for number, (_id, fields) in enumerate(entries, 1)
+                for raw in (fields.get(b"d") or b"").split(b"\n") if raw]
 
     def load(self, code: str) -> StoredTable:
         raw = self._call(self.redis.get, self.meta_key(code))
