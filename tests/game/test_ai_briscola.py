@@ -332,6 +332,29 @@ def test_playout_without_the_exact_finish_plays_the_policy_to_the_last_card(seed
     assert ref.points == plain.points
 
 
+def test_the_coachs_playout_epsilon_replaces_the_searchs(monkeypatch):
+    """``epsilon=0`` (the coach's PLAYOUT_KW) plays no random card: the same moves as the
+    rollout policy with EPSILON 0, where the default (EPSILON 0.1) does play random cards."""
+    differs = 0
+    for seed in range(30):
+        s = random_position(seed, steps=random.Random(seed).randrange(0, 20))
+        if s.over or not s.stock:
+            continue
+        greedy, default = R.clone(s), R.clone(s)
+        H.playout(R, greedy, random.Random(seed), exact=False, epsilon=0.0)
+        H.playout(R, default, random.Random(seed), exact=False)
+        differs += greedy.points != default.points
+        monkeypatch.setattr(HT, "EPSILON", 0.0)
+        ref = R.clone(s)
+        rng = random.Random(seed)
+        while not ref.over:
+            legal = R.legal_actions(ref)
+            R.apply(ref, legal[0] if len(legal) == 1 else H.rollout(R, ref, legal, rng))
+        monkeypatch.undo()
+        assert ref.points == greedy.points
+    assert differs > 0
+
+
 # ================================================================ four players, in partnerships
 R4 = make_rules("briscola", "piacentine", 4)
 

@@ -91,7 +91,8 @@ def _finish_exact(rules: BriscolaRules, state: BriscolaState) -> None:
 
 
 def playout(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
-            trace: list[Card] | None = None, *, exact: bool | None = None, coupled: bool = False) -> None:
+            trace: list[Card] | None = None, *, exact: bool | None = None, coupled: bool = False,
+            epsilon: float | None = None) -> None:
     """Play the deal out in place by the playout policy, then (with ``exact``, default
     EXACT_PLAYOUT) finish it exactly: two players :func:`_playout_2p`, four
     :func:`_playout_team`. ``trace`` collects the cards played (the exact finish's are not
@@ -103,15 +104,19 @@ def playout(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
     seat 1 its second, whoever won (the last pair, with the face-up trump, as the rules
     deal it). The stock is a uniform shuffle nobody has seen, so each playout is as likely
     as before; but two moves that change who wins a trick no longer swap every card drawn
-    after it, and their playouts stay comparable."""
+    after it, and their playouts stay comparable.
+
+    ``epsilon`` (two players; default tuning.EPSILON) is the chance of a random card at a
+    ply: the search's exploration. The coach's playouts name their own (its PLAYOUT_KW)."""
     if state.players == 2:
-        _playout_2p(rules, state, rng, trace, exact, coupled)
+        _playout_2p(rules, state, rng, trace, exact, coupled, epsilon)
     else:
         _playout_team(rules, state, rng, trace, exact)
 
 
 def _playout_2p(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
-                trace: list[Card] | None, exact: bool | None, coupled: bool = False) -> None:
+                trace: list[Card] | None, exact: bool | None, coupled: bool = False,
+                epsilon: float | None = None) -> None:
     """Two players: play the deal out in place by the policy of :func:`_pick` (inlined on the state's
     lists: no Action objects, no events), then — with ``exact`` (default EXACT_PLAYOUT) — the
     exact finish once the stock is gone. ``exact=False`` plays the last tricks by the policy
@@ -127,7 +132,8 @@ def _playout_2p(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
     beats = rules.beats
     keep = _keep_table(rules, trump)
     rand = rng.random
-    epsilon = tuning.EPSILON  # read once: the loop is the search's hot path
+    if epsilon is None:
+        epsilon = tuning.EPSILON  # read once: the loop is the search's hot path
     to_act = state.to_act
     led = state.led
     while stock:
