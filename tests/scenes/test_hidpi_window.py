@@ -30,15 +30,16 @@ PROBE = Path(__file__).with_name("hidpi_probe.py")
 pytestmark = pytest.mark.xdist_group("wayland")
 
 
-def probe(render: str) -> dict:
+def probe(render: str, **extra_env: str) -> dict:
+    """The probe's findings, and its stderr as ``out["stderr"]``."""
     with weston_display(scale=2) as wayland:
-        env = dict(os.environ, SDL_AUDIODRIVER="dummy", **wayland)
+        env = dict(os.environ, SDL_AUDIODRIVER="dummy", **wayland, **extra_env)
         env.pop("DISPLAY", None)
         r = subprocess.run([sys.executable, str(PROBE), render], capture_output=True, text=True, timeout=180,
                            env=env, cwd=ROOT)
     assert r.returncode == 0, r.stderr[-3000:]
     assert "Traceback" not in r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return {**json.loads(r.stdout.strip().splitlines()[-1]), "stderr": r.stderr}
 
 
 @pytest.mark.parametrize("render", ["cpu", "gpu"])
@@ -67,6 +68,17 @@ def test_the_window_has_the_displays_pixels_at_a_scale_of_two(render):
     assert full["on"] is True and full["ratio"] == 2.0 and full["pixels"][0] == 2 * full["points"][0]
     assert full["frame"][0] == full["pixels"][0] or full["frame"][1] == full["pixels"][1]
     assert back["on"] is False and back["points"] == [1280, 720] and back["pixels"] == [2560, 1440]
+
+
+def test_where_opengl_is_too_old_the_cpu_path_still_has_the_displays_pixels():
+    """The GPU asked for, Mesa made to offer only OpenGL 3.0: one line says so, and the
+    window the CPU path opens instead is the HiDPI one, drawn at 2560×1440."""
+    out = probe("gpu", MESA_GL_VERSION_OVERRIDE="3.0", MESA_GLSL_VERSION_OVERRIDE="130")
+    lines = [line for line in out["stderr"].splitlines() if line.strip() and not line.startswith("pygame-ce ")]
+    assert len(lines) == 1 and "no OpenGL here" in lines[0] and "on the CPU" in lines[0], out["stderr"]
+    assert out["gpu"] is False and out["own_window"] is True
+    assert out["opened"]["pixels"] == [2560, 1440] and out["shown"]["size"] == [2560, 1440]
+    assert out["click"]["landed"] == out["click"]["target"] and out["click"]["opened"] == "decks"
 
 
 def test_windows_is_asked_for_dpi_awareness_and_the_players_own_setting_wins():
