@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.xvfb import stop_server
+
 NO_WAYLAND_ENV = "CARDAVIA_NO_WAYLAND"
 START_TIMEOUT = 15.0
 
@@ -54,10 +56,5 @@ def weston_display(scale: int = 2, size: str = "2560x1440") -> Iterator[dict[str
             require_wayland("Weston did not start")
         yield {"XDG_RUNTIME_DIR": str(runtime), "WAYLAND_DISPLAY": socket, "SDL_VIDEODRIVER": "wayland"}
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
         shutil.rmtree(runtime, ignore_errors=True)
