@@ -28,10 +28,11 @@ test: $(STAMP) system
 # one apt-get call: Chromium for the club server's web pages (tests/online/test_web.py),
 # espeak-ng for the speech voice (tests/scenes/test_speech.py), Xvfb and Mesa's software
 # OpenGL for the GPU picture compared with the CPU pass (tests/scenes/test_postfx_gl.py; a
-# machine that cannot have OpenGL sets CARDAVIA_NO_GL=1), Redis and PostgreSQL for the cluster
+# machine that cannot have OpenGL sets CARDAVIA_NO_GL=1), Weston's headless compositor for the
+# high-DPI window at a scale of 2 (tests/scenes/test_hidpi_window.py), Redis and PostgreSQL for the cluster
 # (tests/cluster: the tests start their own servers on 127.0.0.1 in a temporary folder and stop
 # them; none is started here). command:package pairs.
-SYSTEM_TOOLS := chromium:chromium espeak-ng:espeak-ng Xvfb:xvfb redis-server:redis-server
+SYSTEM_TOOLS := chromium:chromium espeak-ng:espeak-ng Xvfb:xvfb redis-server:redis-server weston:weston
 GL_PACKAGES := libgl1 libegl1 libgl1-mesa-dri
 system:
 	@missing=""; for pair in $(SYSTEM_TOOLS); do cmd=$${pair%%:*}; pkg=$${pair#*:}; \

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from scenes import registry
 from scenes.scene import SceneStack
-from scenes.window import CANVAS_SIZE, GameWindow
+from scenes.window import CANVAS_SIZE, GameWindow, hidpi_hints
 
 TICK_RATE = 60
 TICK = 1.0 / TICK_RATE
@@ -73,6 +73,7 @@ class App:
         self.window = GameWindow(pygame, window_size, render)
 
         if not pygame.display.get_init():
+            hidpi_hints()  # Windows: a high-DPI drawable (SDL reads it as the display starts)
             pygame.display.init()
         if not pygame.font.get_init():
             pygame.font.init()
@@ -227,7 +228,7 @@ class App:
         pg.draw.rect(icon, (201, 164, 92), (0, 0, 32, 32), 2, border_radius=6)
         pg.draw.polygon(icon, (243, 234, 215), [(16, 5), (26, 16), (16, 27), (6, 16)])
         pg.draw.polygon(icon, (192, 38, 45), [(16, 10), (21, 16), (16, 22), (11, 16)])
-        pg.display.set_icon(icon)
+        self.window.set_icon(icon)
 
     def resized(self) -> None:
         """The window changed size: the canvas follows it at native resolution (text, cards
@@ -265,7 +266,7 @@ class App:
     def dispatch(self, event: Any) -> None:
         """Global keys first (F11, F12, quit), then the top scene."""
         pg = self.pg
-        if event.type == pg.QUIT:
+        if event.type == pg.QUIT or (event.type == pg.WINDOWCLOSE and self.window.close_is_quit):
             self.quit()
             return
         if event.type == pg.DROPFILE:  # a record dropped on the window opens in the replay viewer

@@ -28,46 +28,77 @@ def _one_line(e: BaseException) -> str:
     return text[:160]
 
 
-def open_gl(pg: Any, size: tuple[int, int], canvas_size: tuple[int, int], render: str) -> GLPresenter | None:
-    """Open the OpenGL window (hidden) and its shader, or None for the CPU path."""
+def open_gl(pg: Any, size: tuple[int, int], canvas_size: tuple[int, int], render: str,
+            own_window: bool = False) -> GLPresenter | None:
+    """Open the OpenGL window (hidden) and its shader, or None for the CPU path. With
+    ``own_window`` the window is a ``pygame.Window`` with a high-DPI drawable (HiDPI displays:
+    :mod:`scenes.window`), else the display module's."""
     if render == "cpu":
         return None
     driver = pg.display.get_driver() if pg.display.get_init() else ""
     if render == "auto" and driver in NO_GL_DRIVERS:
         return None
+    window: Any = None
+    format_window: Any = None
     try:
         import moderngl
 
         from sprites.postfx_gl import GLPostFX
 
+        if own_window:
+            # An OpenGL window has no surface, and convert() takes its pixel format from a
+            # window's surface: a hidden 1×1 window lends it one (before the OpenGL
+            # attributes below, which SDL's surface for it must not inherit).
+            format_window = pg.Window("Cardavia", (1, 1), hidden=True)
+            format_window.get_surface()
         pg.display.gl_set_attribute(pg.GL_CONTEXT_MAJOR_VERSION, 3)
         pg.display.gl_set_attribute(pg.GL_CONTEXT_MINOR_VERSION, 3)
         pg.display.gl_set_attribute(pg.GL_CONTEXT_PROFILE_MASK, pg.GL_CONTEXT_PROFILE_CORE)
         pg.display.gl_set_attribute(pg.GL_CONTEXT_FLAGS, pg.GL_CONTEXT_FORWARD_COMPATIBLE_FLAG)  # macOS
-        pg.display.set_mode(size, pg.OPENGL | pg.DOUBLEBUF | pg.RESIZABLE | pg.HIDDEN)
+        if own_window:
+            window = pg.Window("Cardavia", size, opengl=True, resizable=True, hidden=True, allow_high_dpi=True)
+        else:
+            pg.display.set_mode(size, pg.OPENGL | pg.DOUBLEBUF | pg.RESIZABLE | pg.HIDDEN)
         ctx = moderngl.create_context(require=330)
         fx = GLPostFX(ctx, canvas_size)
+        # The drawable's pixels per point, fixed when the window opens: the default
+        # framebuffer's first viewport is the drawable (SDL does not say it after a resize).
+        ratio = ctx.screen.viewport[2] / max(1, size[0]) if window is not None else 1.0
     except Exception as e:  # noqa: BLE001 - any failure here means: no GPU path, the CPU one runs
-        if pg.display.get_surface() is not None:
+        for w in (format_window, window):
+            if w is not None:
+                w.destroy()
+        if own_window or pg.display.get_surface() is not None:
             pg.display.quit()  # an OpenGL display cannot become a SCALED one in place
             pg.display.init()
         print(f"cardavia: no OpenGL here ({_one_line(e)}); the picture is finished on the CPU", file=sys.stderr)
         return None
-    return GLPresenter(pg, ctx, fx, canvas_size)
+    presenter = GLPresenter(pg, ctx, fx, canvas_size, window, ratio)
+    presenter.format_window = format_window
+    return presenter
 
 
 class GLPresenter:
     """The OpenGL display's present and read-back of the native-resolution canvas."""
 
-    def __init__(self, pg: Any, ctx: Any, fx: Any, canvas_size: tuple[int, int]):
+    def __init__(self, pg: Any, ctx: Any, fx: Any, canvas_size: tuple[int, int], window: Any = None,
+                 ratio: float = 1.0):
         self.pg = pg
         self.ctx = ctx
         self.fx = fx
+        #: The HiDPI window of its own (None: the display module's) and its pixels per point.
+        self.window = window
+        self.ratio = ratio
+        self.format_window: Any = None  # the hidden 1×1 window that gives convert() its format
         #: The canvas's pixels (a plain 32-bit surface, set by the window at each layout).
         self.canvas = pg.Surface(canvas_size, 0, 32)
         self.renderer = str(ctx.info.get("GL_RENDERER", "OpenGL"))
 
     def window_size(self) -> tuple[int, int]:
+        """The drawable's size in pixels."""
+        if self.window is not None:
+            w, h = self.window.size
+            return round(w * self.ratio), round(h * self.ratio)
         return tuple(self.pg.display.get_window_size())
 
     def resize(self, size: tuple[int, int]) -> None:
@@ -78,7 +109,10 @@ class GLPresenter:
         """Upload the canvas, draw it post-processed into the window, swap."""
         self.fx.upload(self.canvas)
         self.fx.draw(postfx, time, self.window_size())
-        self.pg.display.flip()
+        if self.window is not None:
+            self.window.flip()
+        else:
+            self.pg.display.flip()
 
     def finished(self, postfx: Any, time: float) -> Any:
         """The canvas as the player sees it (post-processed by the shader, at its native

@@ -20,21 +20,58 @@ path the canvas is blitted into a plain resizable window (or *is* the window sur
 they coincide).
 
 Fullscreen goes through the window (``pygame.Window``) rather than a second ``set_mode``.
+
+**HiDPI.** ``pygame.display.set_mode`` never asks SDL for a high-DPI drawable, so where a
+window's points and pixels can differ (macOS's Retina screens, Wayland's output scale,
+Windows with DPI scaling: :data:`HIDPI_DRIVERS`) the window is a ``pygame.Window`` opened
+with ``allow_high_dpi`` instead, plain or OpenGL, and the picture is drawn at the drawable's
+pixels (twice the points at a scale of 2). Elsewhere (X11, the dummy driver) the window is
+the display module's, as it always was. On Windows :func:`hidpi_hints` asks SDL, before the
+display starts, for per-monitor DPI awareness with points as coordinates, which gives its
+windows the same high-DPI drawable.
 """
 from __future__ import annotations
 
+import os
+import sys
 import warnings
+from collections.abc import MutableMapping
 from typing import Any
 
 from sprites import hidpi
 
 CANVAS_SIZE = (1280, 720)
 MIN_WINDOW = (320, 180)
+TITLE = "Cardavia"
+#: SDL video drivers whose windows can have more pixels than points: the window is then a
+#: ``pygame.Window(allow_high_dpi=True)`` (``CARDAVIA_HIDPI=0`` keeps the display module's).
+HIDPI_DRIVERS = ("cocoa", "wayland", "windows")
+
+
+def hidpi_hints(environ: MutableMapping[str, str] | None = None, platform: str | None = None) -> None:
+    """Before the display starts: on Windows, ask SDL for per-monitor DPI awareness with
+    window sizes in points, so that ``allow_high_dpi`` windows get the screen's real pixels
+    (without it Windows draws the window at 96 dpi and enlarges it, soft). A value the
+    player set wins; other systems need nothing."""
+    environ = os.environ if environ is None else environ
+    if (sys.platform if platform is None else platform) == "win32":
+        environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
+        environ.setdefault("SDL_WINDOWS_DPI_SCALING", "1")
+
+
+def wants_hidpi_window(pg: Any) -> bool:
+    """Whether this display's windows may have more pixels than points (and so are opened
+    as ``pygame.Window(allow_high_dpi=True)``)."""
+    if os.environ.get("CARDAVIA_HIDPI", "1") == "0" or not pg.display.get_init():
+        return False
+    return pg.display.get_driver() in HIDPI_DRIVERS
 
 #: The window this process opened (plain or OpenGL), reused by a later GameWindow, and its
 #: OpenGL presenter (None on the CPU path).
 _OPEN: Any = None
 _GL: Any = None
+#: Whether _OPEN is a window of its own (HiDPI) rather than the display module's.
+_OWN = False
 
 
 def letterbox(window: tuple[int, int], canvas: tuple[int, int] = CANVAS_SIZE) -> tuple[int, int, int, int]:
@@ -60,6 +97,8 @@ class GameWindow:
         self.box = (0, 0, *CANVAS_SIZE)  # the canvas in the drawable's pixels (x, y, w, h)
         self.scale = 1.0  # drawable pixels per logical pixel
         self.pixel_ratio = 1.0  # drawable pixels per window point (above 1 on HiDPI displays)
+        self.own_window = False  # a pygame.Window with a high-DPI drawable, not the display module's
+        self._fullscreen = False
 
     @property
     def gpu(self) -> bool:
@@ -68,35 +107,57 @@ class GameWindow:
 
     def open(self, fullscreen: bool) -> Any:
         """Show the window (or go fullscreen) and return the canvas."""
-        global _OPEN, _GL
+        global _OPEN, _GL, _OWN
         pg = self.pg
+        hidpi_window = wants_hidpi_window(pg)
         if _OPEN is None and self.render != "cpu":
             from scenes.gl_window import open_gl
 
             if pg.display.get_surface() is not None:
                 pg.display.quit()
                 pg.display.init()
-            _GL = open_gl(pg, self.size, CANVAS_SIZE, self.render)
-            if _GL is not None:
+            _GL = open_gl(pg, self.size, CANVAS_SIZE, self.render, own_window=hidpi_window)
+            if _GL is not None and _GL.window is not None:
+                _OPEN, _OWN = _GL.window, True
+            elif _GL is not None:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    _OPEN = pg.Window.from_display_module()
+                    _OPEN, _OWN = pg.Window.from_display_module(), False
         if _OPEN is None:
             if pg.display.get_surface() is not None:
                 # A plain 1×1 display exists (a headless app came first): start afresh.
                 pg.display.quit()
                 pg.display.init()
-            pg.display.set_mode(self.size, pg.RESIZABLE | pg.HIDDEN)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # the display's own window, for size and fullscreen
-                _OPEN = pg.Window.from_display_module()
+            if hidpi_window:
+                _OPEN = pg.Window(TITLE, self.size, resizable=True, hidden=True, allow_high_dpi=True)
+                _OPEN.get_surface()  # the window's pixel format, for convert()
+                _OWN = True
+            else:
+                pg.display.set_mode(self.size, pg.RESIZABLE | pg.HIDDEN)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # the display's own window, for size and fullscreen
+                    _OPEN, _OWN = pg.Window.from_display_module(), False
         self.window = _OPEN
+        self.own_window = _OWN
         self.gl = _GL
         self.window.minimum_size = MIN_WINDOW
         self.set_fullscreen(fullscreen)
         self.window.show()
         self.layout(force=True)
         return self.surface
+
+    @property
+    def close_is_quit(self) -> bool:
+        """Whether closing the window must be taken as quitting: SDL says "quit" only when
+        the last window closes, and the HiDPI OpenGL window keeps a hidden one beside it."""
+        return self.gl is not None and getattr(self.gl, "format_window", None) is not None
+
+    def set_icon(self, icon: Any) -> None:
+        """The window's icon (the display module's, or the HiDPI window's own)."""
+        if self.own_window and self.window is not None:
+            self.window.set_icon(icon)
+        else:
+            self.pg.display.set_icon(icon)
 
     def offscreen(self, size: tuple[int, int] | None = None) -> Any:
         """No window (screenshots): the canvas for a window of ``size`` (default: the size
@@ -110,8 +171,14 @@ class GameWindow:
         """The window's size in pixels (on a HiDPI display more than its size in points)."""
         if self.gl is not None:
             return self.gl.window_size()
-        surf = self.pg.display.get_surface()
+        surf = self._display_surface()
         return tuple(surf.get_size()) if surf is not None else self.window_size()
+
+    def _display_surface(self) -> Any:
+        """The surface the window shows (its pixels), or None."""
+        if self.own_window and self.window is not None:
+            return self.window.get_surface()
+        return self.pg.display.get_surface()
 
     def layout(self, force: bool = False) -> bool:
         """Fit the canvas to the window's pixels; True when its size (and so the UI scale)
@@ -142,7 +209,7 @@ class GameWindow:
         elif offscreen:
             canvas = hidpi.surface(CANVAS_SIZE).convert()
         else:
-            display = pg.display.get_surface()
+            display = self._display_surface()
             display.fill((0, 0, 0))  # the letterbox bars
             if self.scale == 1.0 and box[:2] == (0, 0) and display.get_size() == CANVAS_SIZE:
                 canvas = display  # drawn straight on the window: nothing to copy
@@ -163,10 +230,13 @@ class GameWindow:
         else:
             self.window.set_windowed()
             self.window.size = self.size
+        self._fullscreen = on
 
     @property
     def fullscreen(self) -> bool:
-        return bool(self.window is not None and self.pg.display.is_fullscreen())
+        if self.window is None:
+            return False
+        return self._fullscreen if self.own_window else bool(self.pg.display.is_fullscreen())
 
     def window_size(self) -> tuple[int, int]:
         """The window's size in screen points (offscreen: the size asked for)."""
@@ -179,10 +249,13 @@ class GameWindow:
         if self.gl is not None and postfx is not None:
             self.gl.present(postfx, time)
             return
-        display = self.pg.display.get_surface()
+        display = self._display_surface()
         if display is not None and self.surface is not display:
             display.blit(self.frame, self.box[:2])
-        self.pg.display.flip()
+        if self.own_window:
+            self.window.flip()
+        else:
+            self.pg.display.flip()
 
     def finished(self, postfx: Any, time: float) -> Any:
         """The frame as shown, at the canvas's native size (screenshots): on the GPU path read
@@ -206,4 +279,5 @@ class GameWindow:
         return (x - self.box[0]) / self.scale, (y - self.box[1]) / self.scale
 
 
-__all__ = ["GameWindow", "CANVAS_SIZE", "MIN_WINDOW", "letterbox"]
+__all__ = ["GameWindow", "CANVAS_SIZE", "MIN_WINDOW", "HIDPI_DRIVERS", "letterbox", "hidpi_hints",
+           "wants_hidpi_window"]

@@ -49,9 +49,14 @@ def xvfb_display(screen: str = "1920x1080x24") -> Iterator[str]:
         yield f":{number}"
     finally:
         os.close(read)
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stop a display server the tests started: politely, then for sure after 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

@@ -121,9 +121,15 @@ class Hooks:
         self.reason: Callable[[GameRules, Any, Action], tuple[str, dict[str, Any]] | None] | None = \
             getattr(module, "reason", None)
 
-    def level_settings(self, level: str) -> Mapping[str, Any]:
-        """The settings this game gives the level ``level`` (empty when none)."""
-        return self.levels.get(level, {})
+    def level_settings(self, level: str, players: int | None = None) -> Mapping[str, Any]:
+        """The settings this game gives the level ``level`` (empty when none); with
+        ``players``, those of its ``by_players`` entry for that count over them (a budget
+        that fits the time cap with four players may not with two)."""
+        settings = dict(self.levels.get(level, {}))
+        by_players = settings.pop("by_players", {})
+        if players is not None:
+            settings.update(by_players.get(players, {}))
+        return settings
 
 
 def hooks_module(game_id: str) -> ModuleType:

@@ -13,6 +13,7 @@ import pytest
 from game.ai.bots import make_bot
 from game.ai.hooks import LEVEL_NAMES, GameHooks, Hooks, check_hooks, hooks_module, load_hooks, tuning_module
 from game.ai.search import SearchBot
+from game.config import get_config
 from game.registry import game_module, rules_class
 from game.rulesets import game_ids, make_rules
 
@@ -31,13 +32,18 @@ def test_every_game_has_a_conforming_hooks_module(game):
 
 @pytest.mark.parametrize("game", game_ids())
 def test_the_levels_take_their_settings_from_the_games_hooks(game):
-    rules = make_rules(game)
     hooks = load_hooks(game)
-    for level in LEVEL_NAMES:
-        bot = make_bot(level, rules, 0, 1)
-        assert isinstance(bot, SearchBot)
-        for key, value in hooks.level_settings(level).items():
-            assert getattr(bot, key) == value, f"{level}: {key} is {getattr(bot, key)!r}, LEVELS says {value!r}"
+    for players in get_config().games[game].players:
+        rules = make_rules(game, None, players)
+        for level in LEVEL_NAMES:
+            bot = make_bot(level, rules, 0, 1)
+            assert isinstance(bot, SearchBot)
+            settings = hooks.level_settings(level, players)
+            assert "by_players" not in settings
+            for key, value in settings.items():
+                assert getattr(bot, key) == value, \
+                    f"{players}p {level}: {key} is {getattr(bot, key)!r}, LEVELS says {value!r}"
+    rules = make_rules(game)
     # The caller's keywords win over the game's settings.
     assert type(make_bot("normal", rules, 0, 1))(rules, 0, 1, iterations=7).iterations == 7
 

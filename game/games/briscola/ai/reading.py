@@ -30,16 +30,7 @@ def _last_draw_trick(rules: BriscolaRules) -> int:
 
 def _play_likelihood(rules: BriscolaRules, hand: list[Card], played: Card, led: Card | None, trump: str) -> float:
     """P(the model plays ``played`` from ``hand``) — hand includes the played card."""
-    vals = [play_value(rules, x, led, trump) for x in hand]
-    top = max(vals)
-    z = 0.0
-    mine = 0.0
-    for x, v in zip(hand, vals):
-        e = math.exp((v - top) / tuning.TEMPERATURE)
-        z += e
-        if x is played:
-            mine = e
-    return (1.0 - tuning.UNIFORM) * mine / z + tuning.UNIFORM / len(hand)
+    return _model_likelihood({x: play_value(rules, x, led, trump) for x in hand}, hand, played)
 
 
 def _last_clue(view: BriscolaView) -> tuple[Card, Card | None, bool] | None:
@@ -61,17 +52,36 @@ def _clue_likelihood(rules: BriscolaRules, view: BriscolaView, clue: tuple[Card,
                      opp_hand: list[Card]) -> float:
     """How likely the opponent's last play was had he held ``opp_hand`` now."""
     card, led, drew = clue
+    vals = _clue_play_values(rules, view, clue)
     if not drew:
-        return _play_likelihood(rules, [card, *opp_hand], card, led, view.trump_suit)
+        return _model_likelihood(vals, [card, *opp_hand], card)
     if view.stock_count == 0 and view.trump_drawn_by == 1 - view.seat and view.trump_card in opp_hand:
         # The last draw gave him the turned trump: the rest of his hand he held before.
         before = [x for x in opp_hand if x is not view.trump_card]
-        return _play_likelihood(rules, [card, *before], card, led, view.trump_suit)
+        return _model_likelihood(vals, [card, *before], card)
     # One of his cards is new, we do not know which: average over the three.
     total = 0.0
     for i in range(len(opp_hand)):
-        total += _play_likelihood(rules, [card, *opp_hand[:i], *opp_hand[i + 1:]], card, led, view.trump_suit)
+        total += _model_likelihood(vals, [card, *opp_hand[:i], *opp_hand[i + 1:]], card)
     return total / len(opp_hand)
+
+
+_read_cache_2p: dict[int, tuple[object, object]] = {}
+
+
+def _clue_play_values(rules: BriscolaRules, view: BriscolaView, clue: tuple[Card, Card | None, bool]) -> dict[Card, float]:
+    """``play_value`` of every card the opponent may have held when he made the clue's play,
+    computed once per view: the search reads the clue at every determinization, up to
+    ``READ_TRIES`` hands each, and a card's value in that trick does not depend on the hand."""
+    cached = _read_cache_2p.get(id(view))
+    if cached is not None and cached[0] is view:
+        return cached[1]  # type: ignore[return-value]
+    card, led, _ = clue
+    vals = {x: play_value(rules, x, led, view.trump_suit) for x in (*view.unseen, *view.opponent_known, card)}
+    if len(_read_cache_2p) > 64:
+        _read_cache_2p.clear()
+    _read_cache_2p[id(view)] = (view, vals)
+    return vals
 
 
 def _determinize_2p(rules: BriscolaRules, view: BriscolaView, rng: random.Random) -> BriscolaState:
