@@ -57,9 +57,11 @@ READ_TRIES = 24
 
 #: The levels' settings in Schnapsen (game.ai.levels applies them under the caller's keywords).
 LEVELS: dict[str, dict] = {
-    # Hard: the budget that fits its 0.9 s cap on one quiet core (bench/ai_speed.py, CPU p95
-    # 0.97 s at 4000 iterations, where the playouts' exact solves are dear; issue 36).
-    "hard": {"iterations": 3200},
+    # Hard: the budget that fits its 0.9 s cap on one quiet core in real deals, where the
+    # playouts' exact solves are dear (bench/ai_strength.py --game schnapsen --a hard --b
+    # normal --deals 10 --seed 10651: over the cap in 22 % of hard's decisions at 3200
+    # iterations, 4.3 % at 2400, 1.4 % at 2200; issue 36).
+    "hard": {"iterations": 2200},
     # Normal: the search saturates at a few hundred iterations — hard vs normal was -0.20 ±
     # 0.15 game points per deal at 700 iterations, -0.11 ± 0.15 at 200, +0.03 ± 0.12 without
     # the exact solver (docs/AI.md) — so normal makes small human slips instead: a softmax over
