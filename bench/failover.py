@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import shutil
 import signal
@@ -42,19 +41,11 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 from game.online import protocol as P  # noqa: E402
 from game.online.cluster.local import LocalPostgres, LocalRedis, free_port  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from server_load import start_server  # noqa: E402  (the same `serve` start and check as the load test)
+
 #: Every wait of the drill is bounded: a table that has not finished by then counts as failed.
 DRILL_SECONDS = 180.0
-
-
-def serve(port: int, data: Path, redis_url: str, pg_url: str) -> subprocess.Popen:
-    p = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "serve", "--port", str(port), "--data", str(data),
-                          "--redis", redis_url, "--database", pg_url], cwd=ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, env={**os.environ, "CARDAVIA_HOME": str(data / "home")})
-    line = p.stdout.readline()
-    if "cardavia server on" not in line:
-        p.kill()
-        raise SystemExit(f"serve did not start: {line.strip()}")
-    return p
 
 
 class Seat:
@@ -157,8 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="cardavia-failover-"))
     redis, pg = LocalRedis(folder / "redis"), LocalPostgres()
     pa, pb = free_port(), free_port()
-    a = serve(pa, folder / "a", redis.url, pg.url)
-    b = serve(pb, folder / "b", redis.url, pg.url)
+    cluster = ["--redis", redis.url, "--database", pg.url]
+    a = start_server(pa, folder / "a", None, cluster)
+    b = start_server(pb, folder / "b", None, cluster)
     try:
         out = asyncio.run(drill(args, f"ws://127.0.0.1:{pa}", f"ws://127.0.0.1:{pb}", a))
     finally:
