@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.ai_strength import game_options  # noqa: E402
 from game.ai.bots import make_bot  # noqa: E402
 from game.config import get_config  # noqa: E402
 from game.rulesets import make_rules  # noqa: E402
@@ -36,9 +37,11 @@ from game.rulesets import make_rules  # noqa: E402
 LEVELS = ("hard", "normal", "easy")
 
 
-def positions(game: str, players: int, count: int, seed: int = 1) -> list[tuple[object, object]]:
-    """``count`` (rules, state) pairs with a real choice for the seat to act, from fixed seeds."""
-    rules = make_rules(game, None, players)
+def positions(game: str, players: int, count: int, seed: int = 1,
+              options: dict | None = None) -> list[tuple[object, object]]:
+    """``count`` (rules, state) pairs with a real choice for the seat to act, from fixed seeds
+    (``options``: the house rules in force)."""
+    rules = make_rules(game, None, players, options or {})
     out = []
     s = seed
     while len(out) < count:
@@ -76,13 +79,14 @@ def _play_out(rules, hooks, state, rng, kw: dict) -> None:
         rules.apply(state, a, check=False)
 
 
-def playout_rates(game: str, players: int, count: int, per_position: int = 300) -> dict[str, float]:
+def playout_rates(game: str, players: int, count: int, per_position: int = 300,
+                  options: dict | None = None) -> dict[str, float]:
     """Playouts per second, per playout setting (the hook's default and each level's)."""
     from game.ai.search import load_hooks
 
     variants: list[dict] = [{}]
     for level in LEVELS:
-        rules = make_rules(game, None, players)
+        rules = make_rules(game, None, players, options or {})
         kw = getattr(make_bot(level, rules, 0, 0), "playout_kw", None)
         if kw and kw not in variants:
             variants.append(dict(kw))
@@ -105,12 +109,28 @@ def playout_rates(game: str, players: int, count: int, per_position: int = 300) 
     return out
 
 
+def reference_seconds(rounds: int = 3) -> float:
+    """CPU seconds of a fixed pure-Python workload (the best of ``rounds``): this machine's
+    speed today, printed beside the figures so that runs on different days compare. (The same
+    code's search ran at about half the speed on 2 December 2026 as on 1 December, in a
+    quiet VM both times: the host, not the load inside it.)"""
+    best = float("inf")
+    for _ in range(rounds):
+        t = time.process_time()
+        acc = 0
+        for i in range(2_000_000):
+            acc += i * i % 7
+        best = min(best, time.process_time() - t)
+    return best
+
+
 def p95(xs: list[float]) -> float:
     s = sorted(xs)
     return s[min(len(s) - 1, int(math.ceil(0.95 * len(s))) - 1)]
 
 
-def run_level(game: str, players: int, level: str, count: int, prints: list[str] | None = None) -> dict[str, float]:
+def run_level(game: str, players: int, level: str, count: int, prints: list[str] | None = None,
+              options: dict | None = None) -> dict[str, float]:
     iters = 0
     search_secs = 0.0
     times: list[float] = []
@@ -119,7 +139,7 @@ def run_level(game: str, players: int, level: str, count: int, prints: list[str]
     over = 0
     over_cpu = 0
     cap = None
-    for k, (rules, state) in enumerate(positions(game, players, count)):
+    for k, (rules, state) in enumerate(positions(game, players, count, options=options)):
         seat = rules.to_act(state)
         bot = make_bot(level, rules, seat, 1000 + k)
         cap = bot.time_cap  # the shipped safety net: counted, not applied
@@ -158,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fingerprint", metavar="FILE",
                     help="write every decision (position, level, action chosen) to FILE: the same code on "
                          "the same positions must choose the same actions, so two versions can be compared")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a house rule / option of the game (repeatable; over the preset's; one game only)")
+    ap.add_argument("--preset", metavar="ID", help="one of the game's named option sets (rules.yaml presets)")
     args = ap.parse_args(argv)
     prints: list[str] = []
     config = get_config()
@@ -166,23 +189,37 @@ def main(argv: list[str] | None = None) -> int:
         if g not in config.games:
             print(f"ai_speed: unknown game {g!r} (games: {', '.join(config.games)})", file=sys.stderr)
             return 2
+    options: dict = {}
+    if args.preset or args.option:
+        if len(games) != 1:
+            print("ai_speed: --preset and --option need exactly one --game", file=sys.stderr)
+            return 2
+        try:
+            options, preset_players = game_options(games[0], args.preset, args.option, args.players)
+        except ValueError as e:
+            print(f"ai_speed: {e}", file=sys.stderr)
+            return 2
+        args.players = args.players or preset_players
+    house = "".join(f" [{k}={v}]" for k, v in options.items())
+    print(f"machine: reference workload {reference_seconds():.3f} s CPU (the lower, the faster)", flush=True)
     for game in games:
         counts = [args.players] if args.players else [config.game(game).players[0]]
         for players in counts:
             if players not in config.game(game).players:
                 continue
             if args.playouts:
-                runs = [playout_rates(game, players, args.positions) for _ in range(max(1, args.repeat))]
+                runs = [playout_rates(game, players, args.positions, options=options)
+                        for _ in range(max(1, args.repeat))]
                 for name in runs[0]:
                     med = statistics.median(r[name] for r in runs)
-                    print(f"{game} {players}p playout {name}: {med:9,.0f} playouts/s (median of {len(runs)})", flush=True)
+                    print(f"{game} {players}p{house} playout {name}: {med:9,.0f} playouts/s (median of {len(runs)})", flush=True)
                 continue
             for level in args.level or LEVELS:
-                runs = [run_level(game, players, level, args.positions, prints if i == 0 else None)
+                runs = [run_level(game, players, level, args.positions, prints if i == 0 else None, options)
                         for i in range(max(1, args.repeat))]
                 med = {k: statistics.median(r[k] for r in runs) for k in ("ips", "p50", "p95", "cpu95")}
                 r0 = runs[0]
-                print(f"{game} {players}p {level:6s}: {med['ips']:8,.0f} iterations/s, decision p50 "
+                print(f"{game} {players}p{house} {level:6s}: {med['ips']:8,.0f} iterations/s, decision p50 "
                       f"{med['p50']:7.1f} ms, p95 {med['p95']:7.1f} ms (CPU time p95 {med['cpu95']:7.1f} ms; {r0['n']} positions, "
                       f"{r0['exact']} solved exactly, over the shipped {r0['cap']} s cap: {r0['over']} by the clock, "
                       f"{r0['over_cpu']} by CPU time, "

@@ -121,15 +121,46 @@ class Hooks:
         self.reason: Callable[[GameRules, Any, Action], tuple[str, dict[str, Any]] | None] | None = \
             getattr(module, "reason", None)
 
-    def level_settings(self, level: str, players: int | None = None) -> Mapping[str, Any]:
-        """The settings this game gives the level ``level`` (empty when none); with
-        ``players``, those of its ``by_players`` entry for that count over them (a budget
-        that fits the time cap with four players may not with two)."""
-        settings = dict(self.levels.get(level, {}))
-        by_players = settings.pop("by_players", {})
-        if players is not None:
-            settings.update(by_players.get(players, {}))
+    def level_settings(self, level: str, players: int | None = None,
+                       options: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+        """The settings this game gives the level ``level`` (empty when none).
+
+        With ``players``, those of its ``by_players`` entry for that count over them (a budget
+        that fits the time cap with four players may not with two). With ``options`` (the
+        house rules in force), those of each ``by_option`` entry ``"name=value"`` that is in
+        force over those — an entry may hold its own ``by_players`` — and where several set
+        ``iterations`` the smallest (house rules that each make a search dearer)."""
+        settings, by_option = _resolve(self.levels.get(level, {}), players)
+        budgets = []
+        for name, value in (options or {}).items():
+            entry = by_option.get(f"{name}={_option_text(value)}")
+            if entry is None:
+                continue
+            extra, _ = _resolve(entry, players)
+            if "iterations" in extra:
+                budgets.append(extra["iterations"])
+            settings.update(extra)
+        if budgets:
+            settings["iterations"] = min(budgets)
         return settings
+
+
+def _resolve(entry: Mapping[str, Any], players: int | None) -> tuple[dict[str, Any], Mapping[str, Any]]:
+    """(an entry's settings with its ``by_players`` entry for ``players`` applied, its
+    ``by_option`` table)."""
+    settings = dict(entry)
+    by_players = settings.pop("by_players", {})
+    by_option = settings.pop("by_option", {})
+    if players is not None:
+        settings.update(by_players.get(players, {}))
+    return settings, by_option
+
+
+def _option_text(value: Any) -> str:
+    """An option's value as ``by_option`` keys spell it (``true``/``false`` for booleans)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def hooks_module(game_id: str) -> ModuleType:

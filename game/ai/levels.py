@@ -25,9 +25,10 @@ from game.rules.base import Action, GameRules
 
 
 def _per_game(cls: type, rules: GameRules, kw: dict[str, Any]) -> None:
-    """Apply this level's settings for the game and its player count — ``LEVELS[level name]``
-    of the game's hooks module (game/games/<game>/ai) — under the caller's keywords."""
-    for k, v in load_hooks(rules.game_id).level_settings(cls.name, rules.players).items():
+    """Apply this level's settings for the game, its player count and its house rules —
+    ``LEVELS[level name]`` of the game's hooks module (game/games/<game>/ai) — under the
+    caller's keywords."""
+    for k, v in load_hooks(rules.game_id).level_settings(cls.name, rules.players, rules.options).items():
         kw.setdefault(k, v)
 
 

@@ -43,9 +43,49 @@ def test_the_levels_take_their_settings_from_the_games_hooks(game):
             for key, value in settings.items():
                 assert getattr(bot, key) == value, \
                     f"{players}p {level}: {key} is {getattr(bot, key)!r}, LEVELS says {value!r}"
+    for preset in get_config().games[game].presets:
+        for players in preset.players or get_config().games[game].players:
+            rules = make_rules(game, None, players, preset.options)
+            for level in LEVEL_NAMES:
+                bot = make_bot(level, rules, 0, 1)
+                settings = hooks.level_settings(level, players, preset.options)
+                assert "by_option" not in settings and "by_players" not in settings
+                for key, value in settings.items():
+                    assert getattr(bot, key) == value, f"{preset.id} {players}p {level}: {key}"
     rules = make_rules(game)
     # The caller's keywords win over the game's settings.
     assert type(make_bot("normal", rules, 0, 1))(rules, 0, 1, iterations=7).iterations == 7
+
+
+def _hooks_with_levels(levels: dict) -> Hooks:
+    module = types.SimpleNamespace(determinize=lambda *a: None, utilities=lambda *a: [0.0], LEVELS=levels)
+    return Hooks("test", module)
+
+
+def test_level_settings_by_players_then_by_house_rule_the_smallest_budget_wins():
+    hooks = _hooks_with_levels({"hard": {
+        "iterations": 3600, "tree_depth": 2, "by_players": {4: {"iterations": 3200}},
+        "by_option": {"aces=take_all": {"iterations": 2700, "by_players": {4: {"iterations": 2400}}},
+                      "capture=fifteen": {"iterations": 2900, "tree_depth": 1},
+                      "re_bello=true": {"c": 0.5}}}})
+    assert hooks.level_settings("hard") == {"iterations": 3600, "tree_depth": 2}
+    assert hooks.level_settings("hard", 4) == {"iterations": 3200, "tree_depth": 2}
+    assert hooks.level_settings("hard", 2, {"aces": "take_all"}) == {"iterations": 2700, "tree_depth": 2}
+    assert hooks.level_settings("hard", 4, {"aces": "take_all"})["iterations"] == 2400
+    both = hooks.level_settings("hard", 2, {"capture": "fifteen", "aces": "take_all"})
+    assert both == {"iterations": 2700, "tree_depth": 1}
+    assert hooks.level_settings("hard", 2, {"capture": "match_first", "aces": "normal"})["iterations"] == 3600
+    assert hooks.level_settings("hard", 2, {"re_bello": True}) == {"iterations": 3600, "tree_depth": 2, "c": 0.5}
+    assert hooks.level_settings("hard", 2, {"re_bello": False}) == {"iterations": 3600, "tree_depth": 2}
+    assert hooks.level_settings("easy", 2, {"aces": "take_all"}) == {}
+
+
+def test_scopa_house_rules_that_cost_more_per_decision_give_hard_a_smaller_budget():
+    for players, classic, house in ((2, 3600, 2700), (4, 3200, 2400)):
+        assert make_bot("hard", make_rules("scopa", None, players), 0, 1).iterations == classic
+        for options in ({"aces": "take_all"}, {"capture": "fifteen"}, {"aces": "take_all", "capture": "fifteen"}):
+            assert make_bot("hard", make_rules("scopa", None, players, options), 0, 1).iterations == house
+        assert make_bot("normal", make_rules("scopa", None, players, {"aces": "take_all"}), 0, 1).iterations == 200
 
 
 @pytest.mark.parametrize("game", game_ids())
