@@ -195,12 +195,13 @@ def main(argv: list[str] | None = None) -> int:
             print("ai_speed: --preset and --option need exactly one --game", file=sys.stderr)
             return 2
         try:
-            options, preset_players = game_options(games[0], args.preset, args.option, args.players)
+            # The preset's player count unless --players names one.
+            options, args.players = game_options(games[0], args.preset, args.option, args.players)
         except ValueError as e:
             print(f"ai_speed: {e}", file=sys.stderr)
             return 2
-        args.players = args.players or preset_players
-    house = "".join(f" [{k}={v}]" for k, v in options.items())
+    # As bench/ai_strength.py names them: " [capture=fifteen,re_bello=True]".
+    house = f" [{','.join(f'{k}={v}' for k, v in options.items())}]" if options else ""
     print(f"machine: reference workload {reference_seconds():.3f} s CPU (the lower, the faster)", flush=True)
     for game in games:
         counts = [args.players] if args.players else [config.game(game).players[0]]
