@@ -22,6 +22,11 @@ the CPU). ``--hook
 briscola.CARD_READING=false`` sets a constant of the game's AI (game/games/<game>/ai, its
 tuning module when it has one: game.ai.hooks.tuning_module) for the run, for tuning experiments (it applies to both bots).
 
+``--margins FILE`` writes each seed's margin (JSON lines, ``{"seed": ..., "margin": ...}``):
+two runs on the same ``--seed`` and ``--deals`` (two settings of A against the same B) are
+then compared seed by seed with ``bench/paired_margins.py``, whose paired difference is far
+sharper than the two runs' separate errors.
+
 ``--partner SPEC`` (four players) measures a partner's worth: A's team is A plus SPEC, B plays
 both other seats, and A sits in each of the four seats in turn (its partner opposite), so
 ``--a hard --partner greedy --b greedy`` is (hard + greedy) against (greedy + greedy) on the
@@ -30,6 +35,7 @@ same cards, and the margin is what one hard seat adds to a greedy team.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -298,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="set a hook module constant for this run (tuning)")
     ap.add_argument("--partner", metavar="SPEC",
                     help="four players: A's partner is this bot (A takes each seat in turn)")
+    ap.add_argument("--margins", metavar="FILE",
+                    help="write each seed's margin to FILE (JSON lines) for bench/paired_margins.py")
     ap.add_argument("--capped", action="store_true",
                     help="play with the levels' shipped time caps (load-dependent) instead of at their budget")
     args = ap.parse_args(argv)
@@ -328,8 +336,19 @@ def main(argv: list[str] | None = None) -> int:
     ob: list[tuple[int, int]] = []
     start = time.perf_counter()
 
+    out = None
+    if args.margins:
+        try:
+            out = open(args.margins, "w", encoding="utf-8")
+        except OSError as e:
+            print(f"ai_strength: cannot write {args.margins}: {e.strerror}", file=sys.stderr)
+            return 2
+
     def take(res) -> None:
         m, s, a, b, over_a, over_b = res
+        if out is not None:
+            out.write(json.dumps({"seed": jobs[len(margins)][6], "margin": sum(m) / len(m)}) + "\n")
+            out.flush()
         margins.append(sum(m) / len(m))
         scores.extend(s)
         ta.extend(a)
@@ -347,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         for j in jobs:
             take(play_duplicate(j))
+    if out is not None:
+        out.close()
     n = len(margins)
     mean = statistics.fmean(margins)
     se = statistics.stdev(margins) / math.sqrt(n) if n > 1 else float("nan")

@@ -115,3 +115,52 @@ def test_the_same_command_plays_the_same_games(capsys):
     out = capsys.readouterr().out
     assert "at the budget (no time cap)" in out and "A over its shipped time cap:" in out
     assert "B over its shipped time cap" not in out  # greedy has no cap to count
+
+
+def _paired_margins():
+    path = Path(__file__).resolve().parent.parent / "bench" / "paired_margins.py"
+    spec = importlib.util.spec_from_file_location("paired_margins", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_two_runs_on_the_same_seeds_are_compared_seed_by_seed(capsys, tmp_path):
+    import json
+
+    files = []
+    for a in ("greedy", "random"):
+        path = tmp_path / f"{a}.jsonl"
+        assert ai_strength.main(["--game", "briscola", "--a", a, "--b", "greedy", "--deals", "4", "--seed", "3",
+                                 "--margins", str(path)]) == 0
+        files.append(path)
+    out = capsys.readouterr().out
+    rows = [[json.loads(line) for line in f.read_text().splitlines()] for f in files]
+    assert [r["seed"] for r in rows[0]] == [r["seed"] for r in rows[1]] and len(rows[0]) == 4
+    means = [sum(r["margin"] for r in rows[k]) / 4 for k in range(2)]
+    assert f"A margin per deal: {means[0]:+.3f}" in out and f"A margin per deal: {means[1]:+.3f}" in out
+    mean_random = means[1] - means[0]
+    assert mean_random < 0  # random is worse than greedy against greedy
+    paired = _paired_margins()
+    assert paired.main([str(files[1]), str(files[0])]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("4 seeds:") and f"paired difference (first − second): {mean_random:+.3f}" in text
+
+
+def test_paired_margins_rejects_bad_files_with_one_line(capsys, tmp_path):
+    paired = _paired_margins()
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"seed": 1, "margin": 2.0}\n{"seed": 2, "margin": -1.0}\n')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"seed": 1, "margin": 2.0}\nnot json\n')
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"seed": 9, "margin": 2.0}\n')
+    for args, message in (([str(good), str(bad)], "bad.jsonl, line 2"),
+                          ([str(good), str(tmp_path / "missing.jsonl")], "cannot read"),
+                          ([str(good), str(other)], "fewer than two seeds")):
+        assert paired.main(args) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err
+    assert ai_strength.main(["--game", "briscola", "--a", "greedy", "--deals", "1",
+                             "--margins", str(tmp_path / "no" / "such" / "dir.jsonl")]) == 2
+    assert "cannot write" in capsys.readouterr().err

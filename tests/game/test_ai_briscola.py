@@ -162,15 +162,16 @@ def test_last_draw_solve_uses_only_the_view(seed, det_seed):
     # solved by the generic minimax.
     hidden = sorted(v.unseen, key=lambda c: c.index)
     assert len(hidden) == v.hand_counts[1 - seat] + 1
-    # Each world is weighted by how well it explains the opponent's last play (card reading).
+    # Each world is weighted by how well it explains the opponent's recent plays (card reading;
+    # the reading itself is checked against a brute force in test_ai_briscola_reading.py).
     expect = {a: 0.0 for a in values}
-    clue = HR._last_clue(v)
+    clues = HR._clues(v)
     total = 0.0
     for stock_card in hidden:
         w = R.clone(s)
         w.hands[1 - seat] = [c for c in hidden if c is not stock_card]
         w.stock = [stock_card, v.trump_card]
-        weight = HR._clue_likelihood(R, v, clue, w.hands[1 - seat]) if clue else 1.0
+        weight = HR._Reading(R, v, clues).likelihood(w.hands[1 - seat]) if clues else 1.0
         assert 0.0 < weight <= 1.0
         total += weight
         for a, u in solve_exact(R, w, seat).items():

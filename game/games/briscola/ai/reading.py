@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_right
+from itertools import accumulate, combinations
 
 import game.games.briscola.ai.tuning as tuning
-from game.ai.determinize import check_count, hidden_cards, last_play_index, sample_by_likelihood, split_hidden, without
+from game.ai.determinize import check_count, hidden_cards, sample_by_likelihood, split_hidden, without
 from game.cards import Card
 from game.games.briscola.heuristics import after_me, follow_value, play_value, trick_so_far
 from game.games.briscola.rules import BriscolaRules, BriscolaState, BriscolaView
@@ -33,26 +35,38 @@ def _play_likelihood(rules: BriscolaRules, hand: list[Card], played: Card, led: 
     return _model_likelihood({x: play_value(rules, x, led, trump) for x in hand}, hand, played)
 
 
+def _clues(view: BriscolaView, plays: int | None = None) -> list[tuple[Card, Card | None, bool]]:
+    """The opponent's most recent plays, the latest first, at most ``plays`` of them
+    (tuning.READ_PLAYS): (card, the card it answered or None when it led, whether he drew a
+    card after it). Empty before he has played."""
+    opp = 1 - view.seat
+    hist = view.history
+    completed = len(hist) // 2
+    out: list[tuple[Card, Card | None, bool]] = []
+    limit = tuning.READ_PLAYS if plays is None else plays
+    for j in range(len(hist) - 1, -1, -1):
+        if len(out) >= limit:
+            break
+        if hist[j][0] != opp:
+            continue
+        led = None if j % 2 == 0 else hist[j - 1][1]
+        trick = j // 2
+        out.append((hist[j][1], led, trick < completed and trick <= _LAST_DRAW_TRICK))
+    return out
+
+
 def _last_clue(view: BriscolaView) -> tuple[Card, Card | None, bool] | None:
     """The opponent's most recent play: (card, the card it answered or None when it led,
     whether it has drawn one card since). None before he has played."""
-    opp = 1 - view.seat
-    hist = view.history
-    j = last_play_index(hist, opp)
-    if j is None:
-        return None
-    led = None if j % 2 == 0 else hist[j - 1][1]
-    trick = j // 2
-    completed = len(hist) // 2
-    drew = trick < completed and trick <= _LAST_DRAW_TRICK
-    return hist[j][1], led, drew
+    found = _clues(view, 1)
+    return found[0] if found else None
 
 
 def _clue_likelihood(rules: BriscolaRules, view: BriscolaView, clue: tuple[Card, Card | None, bool],
                      opp_hand: list[Card]) -> float:
     """How likely the opponent's last play was had he held ``opp_hand`` now."""
     card, led, drew = clue
-    vals = _clue_play_values(rules, view, clue)
+    vals = {x: play_value(rules, x, led, view.trump_suit) for x in (*view.unseen, *view.opponent_known, card)}
     if not drew:
         return _model_likelihood(vals, [card, *opp_hand], card)
     if view.stock_count == 0 and view.trump_drawn_by == 1 - view.seat and view.trump_card in opp_hand:
@@ -66,22 +80,81 @@ def _clue_likelihood(rules: BriscolaRules, view: BriscolaView, clue: tuple[Card,
     return total / len(opp_hand)
 
 
-_read_cache_2p: dict[int, tuple[object, object]] = {}
+class _Reading:
+    """Card reading of one two-player view: how likely the opponent's recent plays (``clues``,
+    the latest first) all were had he held a given hand now. His hand before each play is
+    rebuilt backwards — the card he played put back, the card he drew after it (one of the
+    hand's, we do not know which: averaged over them) taken out — and the model's chances of
+    the plays multiplied. Only used while the stock still hides cards (the turned trump is
+    then in no hand). The hands before the older plays repeat from one hand to the next, so
+    their values are remembered."""
+
+    def __init__(self, rules: BriscolaRules, view: BriscolaView, clues: list[tuple[Card, Card | None, bool]]) -> None:
+        self.clues = clues
+        pool = (*view.unseen, *view.opponent_known, *(c for c, _, _ in clues))
+        self.values = [{x: play_value(rules, x, led, view.trump_suit) for x in pool} for _, led, _ in clues]
+        self._memo: dict[tuple[int, frozenset[Card]], float] = {}
+        self._posterior: tuple[list[tuple[Card, ...]], list[float]] | None = None
+
+    def likelihood(self, hand: list[Card]) -> float:
+        """P(the model makes the clues' plays | the opponent holds ``hand`` now)."""
+        return self._back(0, hand)
+
+    def _back(self, k: int, after: list[Card] | tuple[Card, ...]) -> float:
+        card, _, drew = self.clues[k]
+        options = [[*after[:i], *after[i + 1:]] for i in range(len(after))] if drew and after else [list(after)]
+        total = 0.0
+        last = k == len(self.clues) - 1
+        for held in options:
+            before = [card, *held]
+            p = _model_likelihood(self.values[k], before, card)
+            if not last:
+                key = (k + 1, frozenset(before))
+                rest = self._memo.get(key)
+                if rest is None:
+                    rest = self._memo[key] = self._back(k + 1, before)
+                p *= rest
+            total += p
+        return total / len(options)
+
+    def sample(self, rng: random.Random, hidden: list[Card], need: int, known: list[Card]) -> list[Card]:
+        """``need`` of the ``hidden`` cards for his hand (beside the ``known`` ones), drawn in
+        proportion to :meth:`likelihood`: every such hand is weighed once per view, then each
+        determinization is one draw from the table."""
+        if self._posterior is None:
+            hands = list(combinations(hidden, need))
+            self._posterior = (hands, list(accumulate(self.likelihood([*known, *h]) for h in hands)))
+        hands, cumulative = self._posterior
+        return list(hands[min(bisect_right(cumulative, rng.random() * cumulative[-1]), len(hands) - 1)])
 
 
-def _clue_play_values(rules: BriscolaRules, view: BriscolaView, clue: tuple[Card, Card | None, bool]) -> dict[Card, float]:
-    """``play_value`` of every card the opponent may have held when he made the clue's play,
-    computed once per view: the search reads the clue at every determinization, up to
-    ``READ_TRIES`` hands each, and a card's value in that trick does not depend on the hand."""
+_read_cache_2p: dict[int, tuple[object, int, _Reading]] = {}
+
+
+def _reading(rules: BriscolaRules, view: BriscolaView) -> _Reading | None:
+    """The view's card reading (tuning.READ_PLAYS clues), made once per view: the search
+    determinizes the same view thousands of times. None before the opponent has played."""
     cached = _read_cache_2p.get(id(view))
-    if cached is not None and cached[0] is view:
-        return cached[1]  # type: ignore[return-value]
-    card, led, _ = clue
-    vals = {x: play_value(rules, x, led, view.trump_suit) for x in (*view.unseen, *view.opponent_known, card)}
+    if cached is not None and cached[0] is view and cached[1] == tuning.READ_PLAYS:
+        return cached[2]
+    clues = _clues(view)
+    if not clues:
+        return None
+    reading = _Reading(rules, view, clues)
     if len(_read_cache_2p) > 64:
         _read_cache_2p.clear()
-    _read_cache_2p[id(view)] = (view, vals)
-    return vals
+    _read_cache_2p[id(view)] = (view, tuning.READ_PLAYS, reading)
+    return reading
+
+
+def _clues_likelihood(rules: BriscolaRules, view: BriscolaView, clues: list[tuple[Card, Card | None, bool]],
+                      opp_hand: list[Card]) -> float:
+    """How likely the opponent's recent plays (``clues``, the latest first) all were had he
+    held ``opp_hand`` now (:class:`_Reading`; one clue: exactly :func:`_clue_likelihood`)."""
+    reading = _reading(rules, view)
+    if reading is not None and reading.clues == clues:
+        return reading.likelihood(opp_hand)
+    return _Reading(rules, view, clues).likelihood(opp_hand)
 
 
 def _determinize_2p(rules: BriscolaRules, view: BriscolaView, rng: random.Random) -> BriscolaState:
@@ -96,12 +169,11 @@ def _determinize_2p(rules: BriscolaRules, view: BriscolaView, rng: random.Random
     if need < 0:
         raise ValueError(f"the opponent holds {view.hand_counts[opp]} cards but {len(known)} are known")
     check_count(hidden, need + stock_hidden)
-    clue = _last_clue(view) if tuning.CARD_READING and need and stock_hidden else None
-    if clue is None:
+    reading = _reading(rules, view) if tuning.CARD_READING and need and stock_hidden else None
+    if reading is None:
         drawn, stock = split_hidden(rng, hidden, need)
     else:
-        drawn = sample_by_likelihood(rng, hidden, need,
-                                     lambda pick: _clue_likelihood(rules, view, clue, known + pick), tuning.READ_TRIES)
+        drawn = reading.sample(rng, hidden, need, known)
         stock = without(hidden, drawn)
         rng.shuffle(stock)
     opp_hand = known + drawn

@@ -13,7 +13,7 @@ from itertools import combinations
 import game.games.briscola.ai.tuning as tuning
 from game.ai.determinize import hidden_cards
 from game.cards import Card
-from game.games.briscola.ai.reading import _clue_likelihood, _last_clue, determinize
+from game.games.briscola.ai.reading import _clues, _clues_likelihood, determinize
 from game.games.briscola.ai.team_solver import _solve_team
 from game.games.briscola.ai.values import _utility_of_margin
 from game.games.briscola.rules import BriscolaRules, BriscolaState, BriscolaView
@@ -146,7 +146,7 @@ def solve(rules: BriscolaRules, state: BriscolaState, seat: int) -> dict[Action,
     k = view.hand_counts[opp] - len(known)
     totals = {}
     worlds = 0.0
-    clue = _last_clue(view) if tuning.CARD_READING and k else None
+    clues = _clues(view) if tuning.CARD_READING and k else []
     for combo in combinations(range(len(hidden)), k):
         chosen = set(combo)
         w = rules.clone(state)
@@ -157,8 +157,8 @@ def solve(rules: BriscolaRules, state: BriscolaState, seat: int) -> dict[Action,
         if len(w.stock) > 2:
             # Orderings of a bigger stock would matter; EXACT_STOCK keeps us at one hidden card.
             raise ValueError("solve: more than one hidden stock card")
-        # Each world counts as much as it explains the opponent's last play (card reading).
-        weight = 1.0 if clue is None else _clue_likelihood(rules, view, clue, w.hands[opp])
+        # Each world counts as much as it explains the opponent's recent plays (card reading).
+        weight = _clues_likelihood(rules, view, clues, w.hands[opp]) if clues else 1.0
         for a, m in _exact_margins(rules, w, seat).items():
             totals[a] = totals.get(a, 0.0) + weight * _utility_of_margin(m)
         worlds += weight
