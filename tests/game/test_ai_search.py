@@ -262,14 +262,21 @@ def test_levels_are_registered():
 def quick_levels(monkeypatch):
     """The levels with small budgets, so whole matches run in seconds (the code path is the same).
     A game's own budget for a level (``LEVELS`` in its AI module: Scopa's normal 200, Cìcera's
-    300) comes before the level's, so it is cut too."""
+    300, and those per player count and house rule: Scopa's hard with four players 3200) comes
+    before the level's, so it is cut too."""
     quick = {"easy": 20, "normal": 40, "hard": 60}
     for cls in (levels.EasyBot, levels.NormalBot, levels.HardBot):
         monkeypatch.setattr(cls, "ITERATIONS", quick[cls.name])
+    def cut(entry: dict, budget: int) -> None:  # the entry and its by_players / by_option tables
+        if "iterations" in entry:
+            monkeypatch.setitem(entry, "iterations", budget)
+        for table in ("by_players", "by_option"):
+            for inner in entry.get(table, {}).values():
+                cut(inner, budget)
+
     for gid in game_ids():
         for level, own in getattr(hooks_module(gid), "LEVELS", {}).items():
-            if "iterations" in own:
-                monkeypatch.setitem(own, "iterations", quick[level])
+            cut(own, quick[level])
 
 
 @pytest.mark.parametrize("game,players,bots", [
