@@ -2,15 +2,12 @@
 and a bot's score on them is the same on every run."""
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 
-_BENCH = Path(__file__).resolve().parent.parent / "bench"
-sys.path.insert(0, str(_BENCH))
-_spec = importlib.util.spec_from_file_location("ai_positions", _BENCH / "ai_positions.py")
-ai_positions = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ai_positions)
+from tests.bench_module import BENCH, load_bench
+
+sys.path.insert(0, str(BENCH))  # bench/ai_positions.py imports its neighbours
+ai_positions = load_bench("ai_positions")
 
 
 def test_every_stored_position_replays_with_good_moves_among_its_legal_ones():

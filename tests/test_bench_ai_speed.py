@@ -1,17 +1,11 @@
 """bench/ai_speed.py: timings on fixed positions under a house rule, with the machine's speed."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-_PATH = Path(__file__).resolve().parent.parent / "bench" / "ai_speed.py"
-_spec = importlib.util.spec_from_file_location("ai_speed", _PATH)
-ai_speed = importlib.util.module_from_spec(_spec)
-sys.modules["ai_speed"] = ai_speed
-_spec.loader.exec_module(ai_speed)
+from tests.bench_module import load_bench
+
+ai_speed = load_bench("ai_speed")
 
 
 def test_a_house_rule_is_timed_on_positions_dealt_under_it(capsys):

@@ -1,19 +1,12 @@
 """bench/ai_strength.py: the tournament runs, reports its figures, and rejects bad settings."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from game.games.briscola.ai import tuning as briscola_tuning
+from tests.bench_module import load_bench
 
-_PATH = Path(__file__).resolve().parent.parent / "bench" / "ai_strength.py"
-_spec = importlib.util.spec_from_file_location("ai_strength", _PATH)
-ai_strength = importlib.util.module_from_spec(_spec)
-sys.modules["ai_strength"] = ai_strength
-_spec.loader.exec_module(ai_strength)
+ai_strength = load_bench("ai_strength")
 
 
 def test_a_small_tournament_prints_margin_win_rate_and_times(capsys, monkeypatch):
@@ -117,11 +110,7 @@ def test_the_same_command_plays_the_same_games(capsys):
 
 
 def _paired_margins():
-    path = Path(__file__).resolve().parent.parent / "bench" / "paired_margins.py"
-    spec = importlib.util.spec_from_file_location("paired_margins", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("paired_margins")
 
 
 def test_two_runs_on_the_same_seeds_are_compared_seed_by_seed(capsys, tmp_path):

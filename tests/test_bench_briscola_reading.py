@@ -1,17 +1,11 @@
 """bench/briscola_reading.py: the card reading's hit rate on real decisions, per setting."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-_PATH = Path(__file__).resolve().parent.parent / "bench" / "briscola_reading.py"
-_spec = importlib.util.spec_from_file_location("briscola_reading", _PATH)
-briscola_reading = importlib.util.module_from_spec(_spec)
-sys.modules["briscola_reading"] = briscola_reading
-_spec.loader.exec_module(briscola_reading)
+from tests.bench_module import load_bench
+
+briscola_reading = load_bench("briscola_reading")
 
 
 def test_every_setting_scores_the_same_decisions(capsys):

@@ -1,18 +1,11 @@
 """bench/soak.py plays only the option combinations a match may use."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 from game.config import get_config
 from game.rulesets import make_rules
+from tests.bench_module import load_bench
 
-_PATH = Path(__file__).resolve().parent.parent / "bench" / "soak.py"
-_spec = importlib.util.spec_from_file_location("soak", _PATH)
-soak = importlib.util.module_from_spec(_spec)
-sys.modules["soak"] = soak
-_spec.loader.exec_module(soak)
+soak = load_bench("soak")
 
 
 def test_soak_skips_the_combinations_no_match_may_use_and_keeps_the_rest():
