@@ -2,11 +2,8 @@
 and a bot's score on them is the same on every run."""
 from __future__ import annotations
 
-import sys
+from tests.bench_module import load_bench
 
-from tests.bench_module import BENCH, load_bench
-
-sys.path.insert(0, str(BENCH))  # bench/ai_positions.py imports its neighbours
 ai_positions = load_bench("ai_positions")
 
 

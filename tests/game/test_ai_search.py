@@ -267,6 +267,7 @@ def quick_levels(monkeypatch):
     quick = {"easy": 20, "normal": 40, "hard": 60}
     for cls in (levels.EasyBot, levels.NormalBot, levels.HardBot):
         monkeypatch.setattr(cls, "ITERATIONS", quick[cls.name])
+
     def cut(entry: dict, budget: int) -> None:  # the entry and its by_players / by_option tables
         if "iterations" in entry:
             monkeypatch.setitem(entry, "iterations", budget)
