@@ -1,7 +1,9 @@
 """A level scored on fixed positions with known-good moves, in seconds instead of whole matches.
 
     .venv/bin/python bench/ai_positions.py score --level hard [--game briscola]
+    .venv/bin/python bench/ai_positions.py score --level hard:iterations=1800 --vs hard --game scopa
     .venv/bin/python bench/ai_positions.py build --game briscola --count 30 --seed 1 --iterations 16000
+    .venv/bin/python bench/ai_positions.py merge /tmp/scopa.json /tmp/cicera.json
 
 ``bench/ai_positions.json`` holds, per game, positions from real deals (greedy against greedy
 from a deal seed below 10,000, stopped at a drawn ply) and each legal move's value: from the
@@ -16,6 +18,12 @@ prints per game the share of good moves and the mean regret (the best value minu
 move's, in the game's utility units: Scopa 0.25 ≈ one point, Briscola 1/120 of a card point
 beside the win). ``build`` adds positions: only those where the choice matters (the values
 spread by at least ``--spread``), so the set is a set of decisions worth getting right.
+
+``score --vs B`` scores two bots on the same positions and prints, per game, A's mean regret
+minus B's with its standard error over the positions (paired: the same decisions, so a budget's
+or a setting's worth shows in minutes). ``merge`` adds the positions of other files (e.g. builds
+run side by side, one per core, each into its own ``--data``), numbered on and without
+repeats (the same game, deal and moves).
 """
 from __future__ import annotations
 
@@ -83,9 +91,38 @@ def regret(entry: dict, move: str) -> float:
 
 
 def load(path: Path = DATA) -> list[dict]:
+    """The positions stored in ``path`` ([] when there is no file); ValueError (one clear line)
+    for a file that is not a positions file."""
     if not path.exists():
         return []
-    return json.loads(path.read_text(encoding="utf-8"))["positions"]
+    try:
+        positions = json.loads(path.read_text(encoding="utf-8"))["positions"]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as e:
+        raise ValueError(f"{path} is not a positions file ({type(e).__name__}: {e})") from None
+    if not isinstance(positions, list) or not all(isinstance(p, dict) and {"id", "game", "players", "deal_seed",
+                                                                           "moves", "source", "values"} <= p.keys()
+                                                  for p in positions):
+        raise ValueError(f"{path} is not a positions file (a position lacks its id, game, deal or values)")
+    return positions
+
+
+def _key(entry: dict) -> tuple:
+    return entry["game"], entry["players"], entry["deal_seed"], tuple(entry["moves"])
+
+
+def merge(positions: list[dict], more: list[dict]) -> tuple[list[dict], int]:
+    """``positions`` followed by those of ``more`` it lacks, numbered on from its highest id;
+    (the merged list, how many were added)."""
+    seen = {_key(p) for p in positions}
+    next_id = max((p["id"] for p in positions), default=-1) + 1
+    out = list(positions)
+    for entry in more:
+        if _key(entry) in seen:
+            continue
+        seen.add(_key(entry))
+        out.append({**entry, "id": next_id})
+        next_id += 1
+    return out, len(out) - len(positions)
 
 
 def save(positions: list[dict], path: Path = DATA) -> None:
@@ -95,7 +132,9 @@ def save(positions: list[dict], path: Path = DATA) -> None:
 
 
 def score(spec: str, positions: list[dict]) -> dict[str, dict]:
-    """Per game: positions, good moves chosen, mean regret, seconds — the bot at its budget."""
+    """Per game: positions, good moves chosen, mean regret, seconds — the bot at its budget.
+    ``regret`` lists each position's regret in the order of ``positions`` (``score --vs``
+    pairs two bots' lists)."""
     out: dict[str, dict] = {}
     for entry in positions:
         rules, state = replay(entry)
@@ -172,7 +211,11 @@ def main(argv: list[str] | None = None) -> int:
     sc = sub.add_parser("score", help="score a bot on the stored positions")
     sc.add_argument("--level", default="hard", help="a bot spec (as bench/ai_strength.py's --a)")
     sc.add_argument("--game", action="append", help="only these games (repeatable)")
+    sc.add_argument("--vs", metavar="SPEC", help="a second bot on the same positions: the paired regret difference")
     sc.add_argument("--data", type=Path, default=DATA)
+    mg = sub.add_parser("merge", help="add the positions of other files to the data file")
+    mg.add_argument("files", nargs="+", type=Path)
+    mg.add_argument("--data", type=Path, default=DATA)
     bd = sub.add_parser("build", help="add positions to the data file")
     bd.add_argument("--game", required=True)
     bd.add_argument("--players", type=int)
@@ -200,17 +243,38 @@ def main(argv: list[str] | None = None) -> int:
             save(positions, args.data)
             print(f"{args.data.name}: {len(positions)} positions")
             return 0
-        parse_spec(args.level)
+        if args.command == "merge":
+            positions = load(args.data)
+            added = 0
+            for f in args.files:
+                if not f.exists():
+                    raise ValueError(f"{f}: no such file")
+                positions, n = merge(positions, load(f))
+                added += n
+            save(positions, args.data)
+            print(f"{args.data.name}: {len(positions)} positions ({added} added)")
+            return 0
+        specs = [args.level] + ([args.vs] if args.vs else [])
+        for spec in specs:
+            parse_spec(spec)
         positions = [p for p in load(args.data) if not args.game or p["game"] in args.game]
         if not positions:
             raise ValueError(f"no positions in {args.data} for that choice")
     except ValueError as e:
         print(f"ai_positions: {e}", file=sys.stderr)
         return 2
-    for key, row in score(args.level, positions).items():
-        ex = f", exact {row['exact_good']} of {row['exact_n']}" if row["exact_n"] else ""
-        print(f"{key} {args.level}: good moves {row['good']} of {row['n']} ({100.0 * row['good'] / row['n']:.0f} %{ex}), "
-              f"mean regret {statistics.fmean(row['regret']):.4f}, {row['cpu']:.1f} s CPU")
+    results = [score(spec, positions) for spec in specs]
+    for key, row in results[0].items():
+        for spec, res in zip(specs, results):
+            r = res[key]
+            ex = f", exact {r['exact_good']} of {r['exact_n']}" if r["exact_n"] else ""
+            print(f"{key} {spec}: good moves {r['good']} of {r['n']} ({100.0 * r['good'] / r['n']:.0f} %{ex}), "
+                  f"mean regret {statistics.fmean(r['regret']):.4f}, {r['cpu']:.1f} s CPU")
+        if args.vs:
+            diffs = [a - b for a, b in zip(row["regret"], results[1][key]["regret"])]
+            se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
+            print(f"{key} {args.level} minus {args.vs}: regret {statistics.fmean(diffs):+.4f} ± {se:.4f} "
+                  f"(paired, {len(diffs)} positions; below zero: {args.level} chooses better)")
     return 0
 
 
