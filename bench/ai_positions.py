@@ -65,23 +65,30 @@ def replay(entry: dict):
     return rules, state
 
 
-def good_moves(entry: dict) -> set[str]:
-    """The moves within the tolerance of the best (see the module docstring)."""
+def _reference(entry: dict) -> tuple[float, set[str]]:
+    """(the reference's best value, the good moves): exact, the highest value and every move
+    that reaches it; a long search, the value of its most visited move (its choice: a move it
+    visited less can show a higher mean by noise) and the well-visited moves within
+    ``SEARCH_TOLERANCE`` of it."""
     values, visits = entry["values"], entry.get("visits") or {}
     if entry["source"] == "exact":
         best = max(values.values())
-        return {a for a, v in values.items() if v >= best - 1e-9}
+        return best, {a for a, v in values.items() if v >= best - 1e-9}
     top = max(visits.values())
     seen = {a for a in values if visits.get(a, 0) >= MIN_VISIT_SHARE * top}
     best = values[max(seen, key=lambda a: (visits[a], values[a]))]
-    return {a for a in seen if values[a] >= best - SEARCH_TOLERANCE}
+    return best, {a for a in seen if values[a] >= best - SEARCH_TOLERANCE}
+
+
+def good_moves(entry: dict) -> set[str]:
+    """The moves within the tolerance of the best (see the module docstring)."""
+    return _reference(entry)[1]
 
 
 def regret(entry: dict, move: str) -> float:
-    """The best value minus the value of ``move`` (a move the long search barely tried counts
-    as the worst stored value: it had no evidence of being good)."""
-    good = good_moves(entry)
-    best = max(entry["values"][a] for a in good)
+    """The reference's best value minus the value of ``move``, at least 0 (a move the long
+    search barely tried counts as the worst stored value: it had no evidence of being good)."""
+    best, good = _reference(entry)
     v = entry["values"].get(move)
     if entry["source"] != "exact" and move not in good:
         visits = entry.get("visits") or {}
