@@ -10,6 +10,11 @@ iteration it
 3. plays the deal out with the hook's cheap playout policy and
 4. backs up the final deal margin of each acting seat's team.
 
+``opponent_policy`` (0 to 1) lets the opponents' nodes take that share of their replies from
+the hook's rollout policy, played with the hand the determinization gives them, where the
+shared tree would pick one reply by statistics fused over every hand they may hold (an
+experiment for Schnapsen, issue 36; no level ships it).
+
 ``tree_depth=1`` turns this into flat determinized Monte Carlo (PIMC-style: UCB over the root
 actions only, the rest is playout). Strength is set by ``iterations`` (determinizations ×
 simulations — the same on every machine); ``time_cap`` (seconds) and ``should_stop`` bound
@@ -132,7 +137,8 @@ class SearchBot(BaseBot):
     def __init__(self, rules: GameRules, seat: int, seed: int = 0, *, iterations: int = 2000,
                  time_cap: float | None = 1.0, tree_depth: int | None = None, c: float = 0.5,
                  exact: bool = True, prior_weight: float = 0.0, root_top_k: int | None = -1,
-                 playout_kw: dict[str, Any] | None = None, root_min_visits: int = -1):
+                 playout_kw: dict[str, Any] | None = None, root_min_visits: int = -1,
+                 opponent_policy: float = 0.0):
         super().__init__(rules, seat, seed)
         self.hooks = load_hooks(rules.game_id)
         self.iterations = iterations
@@ -152,6 +158,10 @@ class SearchBot(BaseBot):
         #: (-1: iterations // (4 × actions), at most 40). Why: with a small c, one unlucky
         #: early playout can bury the best move for the rest of the search.
         self.root_min_visits = root_min_visits
+        #: Chance that an opponent's node in the tree takes his reply from the hook's playout
+        #: policy on the determinized deal (his real hand there) instead of UCB over the
+        #: statistics the tree fuses over every hand he may hold. 0: plain ISMCTS.
+        self.opponent_policy = opponent_policy
         #: Set by the owner (e.g. the table scene) to abandon a search: checked every iteration.
         self.should_stop: Callable[[], bool] | None = None
         #: Figures about the last decision: iterations run, seconds (wall), "cpu" (this thread's
@@ -256,6 +266,11 @@ class SearchBot(BaseBot):
         if root_min < 0:
             root_min = min(40, self.iterations // (4 * max(1, len(root_order))))
         perf = time.perf_counter
+        opp_policy = self.opponent_policy
+        my_team = team_of(self.seat)
+        reply = rollout
+        if opp_policy and reply is None:
+            raise ValueError(f"{rules.game_id}: opponent_policy needs the hook's rollout policy")
         done = 0
         for done in range(1, self.iterations + 1):
             if (deadline is not None and perf() >= deadline) or (stop is not None and stop()):
@@ -280,6 +295,22 @@ class SearchBot(BaseBot):
                     else:
                         ch.avail += 1
                 actor = to_act(state)
+                if opp_policy and node is not root and team_of(actor) != my_team and len(acts) > 1 \
+                        and rng.random() < opp_policy:
+                    # His reply as the policy plays it with the hand this deal gives him.
+                    a = reply(rules, state, acts, rng)
+                    ch = children.get(a)
+                    if ch is None:
+                        ch = children[a] = _Node()
+                        ch.avail = 1
+                        apply(state, a, check=False)
+                        path.append((ch, team_of(actor)))
+                        break
+                    apply(state, a, check=False)
+                    path.append((ch, team_of(actor)))
+                    node = ch
+                    depth += 1
+                    continue
                 if untried is not None:
                     if node is not root:
                         # Off the root, expand a random untried action (no ordering bias).

@@ -318,3 +318,41 @@ def test_normal_schnapsen_slips_only_between_close_moves():
     picks = [bot.pick(None, [a, b, c], values) for _ in range(400)]
     assert c not in picks
     assert 0.5 < picks.count(a) / 400 < 0.8  # mostly the best, sometimes the close second
+
+
+def test_opponent_policy_takes_the_opponents_replies_from_the_playout_policy(monkeypatch):
+    """opponent_policy=1: every reply of the opponent in the tree is the one the hook's policy
+    chose on that determinization (here a recorder that plays the lowest card by its text)."""
+    rules = make_rules("schnapsen", None, 2)
+    state = rules.new_deal(random.Random(4), 1, 1)
+    seat = rules.to_act(state)
+    view, legal = rules.view(state, seat), rules.legal_actions(state)
+    chosen: set = set()
+
+    def lowest(rules, state, acts, rng, **kw):
+        a = min(acts, key=str)
+        chosen.add(a)
+        return a
+
+    bot = SearchBot(rules, seat, 3, iterations=300, time_cap=None, opponent_policy=1.0)
+    monkeypatch.setattr(bot.hooks, "rollout", lowest)
+    monkeypatch.setattr(bot.hooks, "playout", None)  # every playout move goes through the recorder too
+    root, done = bot._ismcts(view, legal, None, None)
+    # After a lead the opponent answers (after a close or an exchange this seat acts again).
+    replies = {a for lead, ch in root.children.items() if lead.kind == "play" for a in ch.children}
+    assert done == 300 and replies and replies <= chosen
+    # Plain ISMCTS explores replies by UCB: some the recorder would never play.
+    plain = SearchBot(rules, seat, 3, iterations=300, time_cap=None)
+    monkeypatch.setattr(plain.hooks, "rollout", lowest)
+    monkeypatch.setattr(plain.hooks, "playout", None)
+    root, _ = plain._ismcts(view, legal, None, None)
+    assert {a for lead, ch in root.children.items() if lead.kind == "play" for a in ch.children} - chosen
+
+
+def test_opponent_policy_needs_a_rollout_policy(monkeypatch):
+    rules, state = random_midgame("scopa", 2, 5, 3)
+    seat = rules.to_act(state)
+    bot = SearchBot(rules, seat, 1, iterations=20, time_cap=None, opponent_policy=0.5)
+    monkeypatch.setattr(bot.hooks, "rollout", None)
+    with pytest.raises(ValueError, match="rollout"):
+        bot.analyse(rules.view(state, seat), rules.legal_actions(state))
