@@ -268,8 +268,7 @@ class SearchBot(BaseBot):
         perf = time.perf_counter
         opp_policy = self.opponent_policy
         my_team = team_of(self.seat)
-        reply = rollout
-        if opp_policy and reply is None:
+        if opp_policy and rollout is None:
             raise ValueError(f"{rules.game_id}: opponent_policy needs the hook's rollout policy")
         done = 0
         for done in range(1, self.iterations + 1):
@@ -298,16 +297,16 @@ class SearchBot(BaseBot):
                 if opp_policy and node is not root and team_of(actor) != my_team and len(acts) > 1 \
                         and rng.random() < opp_policy:
                     # His reply as the policy plays it with the hand this deal gives him.
-                    a = reply(rules, state, acts, rng)
+                    a = rollout(rules, state, acts, rng)
                     ch = children.get(a)
-                    if ch is None:
+                    expanded = ch is None
+                    if expanded:
                         ch = children[a] = _Node()
                         ch.avail = 1
-                        apply(state, a, check=False)
-                        path.append((ch, team_of(actor)))
-                        break
                     apply(state, a, check=False)
                     path.append((ch, team_of(actor)))
+                    if expanded:
+                        break  # a new node: the playout takes over from here, as below
                     node = ch
                     depth += 1
                     continue
