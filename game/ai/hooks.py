@@ -66,6 +66,9 @@ OPTIONAL: dict[str, str] = {
     "solve": "solve(rules, state, seat) -> dict[Action, float] | None — exact values; default: "
              "search.solve_exact (max-n over the engine)",
     "ROOT_TOP_K": "int | None — search only the k root moves with the best prior (plus obvious ones)",
+    "reply_options": "reply_options(rules, state, legal, reply) -> list[Action] — with the search's "
+                     "opponent model on, the replies an opponent's node weighs: the policy's reply and "
+                     "those the policy never plays (Schnapsen's close); default: the policy's reply alone",
     "reason": "reason(rules, view, action) -> (locale key, params) | None — one line on why a suggested "
               "move is good (a sweep, the settebello, a sure trick), for the table's suggestion "
               "(game.ai.suggest); card codes in params under card/led/cards; default: no reason",
@@ -82,6 +85,7 @@ _CALL_SHAPES: dict[str, tuple[str, ...]] = {
     "complete": ("rules", "view"),
     "solve": ("rules", "state", "seat"),
     "reason": ("rules", "view", "action"),
+    "reply_options": ("rules", "state", "legal", "reply"),
 }
 
 
@@ -94,7 +98,7 @@ class Hooks:
     """
 
     __slots__ = ("game_id", "module", "determinize", "utilities", "utility", "playout", "rollout",
-                 "prior", "complete", "solve", "root_top_k", "levels", "reason")
+                 "prior", "complete", "solve", "root_top_k", "levels", "reason", "reply_options")
 
     def __init__(self, game_id: str, module: ModuleType):
         self.game_id = game_id
@@ -120,6 +124,8 @@ class Hooks:
         self.levels: Mapping[str, Mapping[str, Any]] = getattr(module, "LEVELS", {})
         self.reason: Callable[[GameRules, Any, Action], tuple[str, dict[str, Any]] | None] | None = \
             getattr(module, "reason", None)
+        self.reply_options: Callable[[GameRules, Any, list[Action], Action], list[Action]] | None = \
+            getattr(module, "reply_options", None)
 
     def level_settings(self, level: str, players: int | None = None,
                        options: Mapping[str, Any] | None = None) -> Mapping[str, Any]:

@@ -12,8 +12,10 @@ iteration it
 
 ``opponent_policy`` (0 to 1) lets the opponents' nodes take that share of their replies from
 the hook's rollout policy, played with the hand the determinization gives them, where the
-shared tree would pick one reply by statistics fused over every hand they may hold (an
-experiment for Schnapsen, issue 36; no level ships it).
+shared tree would pick one reply by statistics fused over every hand they may hold; the
+hook's ``reply_options`` may keep moves the policy never plays in view (Schnapsen's close),
+and UCB then chooses among those and the policy's reply (an experiment for Schnapsen,
+issue 36; no level ships it).
 
 ``tree_depth=1`` turns this into flat determinized Monte Carlo (PIMC-style: UCB over the root
 actions only, the rest is playout). Strength is set by ``iterations`` (determinizations ×
@@ -270,6 +272,7 @@ class SearchBot(BaseBot):
         my_team = team_of(self.seat)
         if opp_policy and rollout is None:
             raise ValueError(f"{rules.game_id}: opponent_policy needs the hook's rollout policy")
+        reply_options = hooks.reply_options
         done = 0
         for done in range(1, self.iterations + 1):
             if (deadline is not None and perf() >= deadline) or (stop is not None and stop()):
@@ -285,6 +288,18 @@ class SearchBot(BaseBot):
                 else:
                     acts = legal_actions(state)
                 children = node.children
+                actor = to_act(state)
+                reply = None
+                if opp_policy and node is not root and team_of(actor) != my_team and len(acts) > 1 \
+                        and rng.random() < opp_policy:
+                    # His reply as the policy plays it with the hand this deal gives him; where
+                    # the game keeps other replies in view (moves the policy never makes, such
+                    # as Schnapsen's close), UCB chooses among those and the policy's.
+                    reply = rollout(rules, state, acts, rng)
+                    if reply_options is not None:
+                        opts = reply_options(rules, state, acts, reply)
+                        if len(opts) > 1:
+                            acts, reply = opts, None
                 untried = None
                 for a in acts:
                     ch = children.get(a)
@@ -293,11 +308,8 @@ class SearchBot(BaseBot):
                             untried = a
                     else:
                         ch.avail += 1
-                actor = to_act(state)
-                if opp_policy and node is not root and team_of(actor) != my_team and len(acts) > 1 \
-                        and rng.random() < opp_policy:
-                    # His reply as the policy plays it with the hand this deal gives him.
-                    a = rollout(rules, state, acts, rng)
+                if reply is not None:
+                    a = reply
                     ch = children.get(a)
                     expanded = ch is None
                     if expanded:

@@ -349,6 +349,41 @@ def test_opponent_policy_takes_the_opponents_replies_from_the_playout_policy(mon
     assert {a for lead, ch in root.children.items() if lead.kind == "play" for a in ch.children} - chosen
 
 
+def test_opponent_policy_keeps_the_replies_the_game_names_in_view(monkeypatch):
+    """With a game's reply_options, an opponent's node weighs the policy's reply and those
+    options by UCB: the search still tries Schnapsen's close for the opponent though the
+    policy never closes; without the hook it never does."""
+    rules = make_rules("schnapsen", None, 2)
+
+    def opponent_closes(bot, view, legal) -> int:
+        applied = []
+        real_apply = rules.apply
+
+        def recording_apply(state, action, *args, **kw):
+            if action.kind == "close" and rules.to_act(state) != bot.seat:
+                applied.append(action)
+            return real_apply(state, action, *args, **kw)
+
+        monkeypatch.setattr(rules, "apply", recording_apply)
+        try:
+            bot._ismcts(view, legal, None, None)
+        finally:
+            monkeypatch.setattr(rules, "apply", real_apply)
+        return len(applied)
+
+    with_hook = without_hook = 0
+    for seed in range(1, 5):
+        state = rules.new_deal(random.Random(seed), 1, 1)
+        seat = rules.to_act(state)
+        view, legal = rules.view(state, seat), rules.legal_actions(state)
+        bot = SearchBot(rules, seat, 3, iterations=300, time_cap=None, opponent_policy=1.0)
+        with_hook += opponent_closes(bot, view, legal)
+        plain = SearchBot(rules, seat, 3, iterations=300, time_cap=None, opponent_policy=1.0)
+        monkeypatch.setattr(plain.hooks, "reply_options", None)
+        without_hook += opponent_closes(plain, view, legal)
+    assert with_hook > 0 and without_hook == 0
+
+
 def test_opponent_policy_needs_a_rollout_policy(monkeypatch):
     rules, state = random_midgame("scopa", 2, 5, 3)
     seat = rules.to_act(state)

@@ -461,6 +461,14 @@ def prior(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> float:
     return max(-0.9, min(0.9, v / 100.0))
 
 
+def reply_options(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action],
+                  reply: Action) -> list[Action]:
+    """The opponent model's replies (game.ai.search, ``opponent_policy``): the playout policy's
+    move and, since the policy never closes, his close where it is legal, so that the search
+    still weighs the opponent closing the stock on us."""
+    return [reply] + [a for a in legal if a.kind == "close" and a != reply]
+
+
 # ---------------------------------------------------------------------- the suggestion's reason
 def reason(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> tuple[str, dict] | None:
     """One line on why a move is good (game.ai.suggest): the exchange, a close, a marriage,
