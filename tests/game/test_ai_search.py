@@ -364,11 +364,9 @@ def test_opponent_policy_keeps_the_replies_the_game_names_in_view(monkeypatch):
                 applied.append(action)
             return real_apply(state, action, *args, **kw)
 
-        monkeypatch.setattr(rules, "apply", recording_apply)
-        try:
+        with monkeypatch.context() as patch:
+            patch.setattr(rules, "apply", recording_apply)
             bot._ismcts(view, legal, None, None)
-        finally:
-            monkeypatch.setattr(rules, "apply", real_apply)
         return len(applied)
 
     with_hook = without_hook = 0
