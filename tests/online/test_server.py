@@ -350,6 +350,42 @@ def test_tls(tmp_path):
         assert h.stop(timeout=10)
 
 
+def test_the_tls_server_sends_no_session_tickets():
+    """A ticket arrives after the handshake, racing the sync client's two threads on one
+    OpenSSL object (game.online.serving.tls_context): the server must send none."""
+    import socket
+    import ssl
+    import threading
+    from pathlib import Path
+
+    from game.online.serving import tls_context
+
+    here = Path(__file__).parent
+    cert, key = here / "tls_test_cert.pem", here / "tls_test_key.pem"
+    server_ctx = tls_context(str(cert), str(key))
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        listener.settimeout(10)
+
+        def answer() -> None:
+            conn, _ = listener.accept()
+            with server_ctx.wrap_socket(conn, server_side=True) as s:
+                s.settimeout(10)
+                s.recv(2)
+                s.sendall(b"ok")
+                s.recv(1)  # until the client closes
+
+        t = threading.Thread(target=answer, daemon=True)
+        t.start()
+        client_ctx = ssl.create_default_context(cafile=str(cert))
+        raw = socket.create_connection(listener.getsockname(), timeout=10)
+        with client_ctx.wrap_socket(raw, server_hostname="127.0.0.1") as s:
+            s.sendall(b"hi")
+            assert s.recv(2) == b"ok"  # any ticket was read before this answer
+            assert s.version() == "TLSv1.3"
+            assert s.session is not None and not s.session.has_ticket
+        t.join(10)
+
+
 def test_a_killed_worker_process_is_replaced(tmp_path):
     import os
     import signal
