@@ -31,9 +31,10 @@ def tls_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | N
     ctx.minimum_version = ssl.TLSVersion.TLSv1_2
     # No TLS 1.3 session tickets. They arrive after the handshake, while websockets' sync
     # client (ours) reads on one thread and writes its upgrade request on another: OpenSSL
-    # objects are not safe for that, and about one opening in 2,000 lost its request and
-    # waited for the 10 s timeout (a CI failure; 4 of 9,000 openings under load, 0 of 8,000
-    # without tickets). Players reconnect seldom enough not to miss resumption.
+    # objects are not safe for that, and about one opening in 400 to 2,000 lost its request and
+    # waited for the 10 s timeout (a CI failure; bench/tls_openings.py: 11 of 3,943 openings
+    # under load with tickets, 0 of 4,000
+    # without). Players reconnect seldom enough not to miss resumption.
     ctx.num_tickets = 0
     try:
         ctx.load_cert_chain(certfile, keyfile)

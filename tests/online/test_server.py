@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -329,12 +330,15 @@ def test_configure_gives_fresh_tokens_for_the_seats_nobody_has_taken(server):
         x.close()
 
 
+#: The self-signed pair the TLS tests serve with (also bench/tls_openings.py's).
+TLS_CERT = Path(__file__).parent / "tls_test_cert.pem"
+TLS_KEY = Path(__file__).parent / "tls_test_key.pem"
+
+
 def test_tls(tmp_path):
     import ssl
-    from pathlib import Path
 
-    here = Path(__file__).parent
-    cert, key = here / "tls_test_cert.pem", here / "tls_test_key.pem"
+    cert, key = TLS_CERT, TLS_KEY
     h = start_server_in_thread("127.0.0.1", 0, tmp_path, certfile=str(cert), keyfile=str(key))
     try:
         assert h.url.startswith("wss://127.0.0.1:")
@@ -356,12 +360,10 @@ def test_the_tls_server_sends_no_session_tickets():
     import socket
     import ssl
     import threading
-    from pathlib import Path
 
     from game.online.serving import tls_context
 
-    here = Path(__file__).parent
-    cert, key = here / "tls_test_cert.pem", here / "tls_test_key.pem"
+    cert, key = TLS_CERT, TLS_KEY
     server_ctx = tls_context(str(cert), str(key))
     with socket.create_server(("127.0.0.1", 0)) as listener:
         listener.settimeout(10)
