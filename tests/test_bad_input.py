@@ -860,22 +860,37 @@ def test_screenshot_refuses_to_write_through_a_symlink(tmp_path):
     assert victim.read_text(encoding="utf-8") == "precious"
 
 
+def _proc_status(pid: int) -> dict[str, str]:
+    """The process's /proc status fields (Linux); empty once it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return {}
+    return dict(ln.split(":", 1) for ln in text.splitlines() if ":" in ln)
+
+
 def _handles_sigterm(pid: int) -> bool:
     """Whether the process has a SIGTERM handler installed (Linux: SigCgt in /proc)."""
     import signal
 
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-    caught = int(next(ln.split()[1] for ln in status.splitlines() if ln.startswith("SigCgt:")), 16)
-    return bool(caught >> (signal.SIGTERM - 1) & 1)
+    caught = _proc_status(pid).get("SigCgt")
+    return caught is not None and bool(int(caught, 16) >> (signal.SIGTERM - 1) & 1)
+
+
+def _threads(pid: int) -> int:
+    """The process's thread count (SDL starts its first thread as it initialises)."""
+    return int(_proc_status(pid).get("Threads", "0"))
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to know the handler is in place")
-@pytest.mark.parametrize("args", [["--screenshot", "{tmp}/shot.png", "--ticks", "6000", "--scene", "rules"],
+@pytest.mark.parametrize("args", [["--screenshot", "{tmp}/shot.png", "--ticks", "6000", "--scene", "table"],
                                   ["--smoke"]], ids=["screenshot", "smoke"])
 def test_sigterm_ends_a_stuck_headless_run_at_once(tmp_path, args):
+    """SIGTERM mid-run, after SDL has started, ends the run at once with 143 and a clear line.
+
+    The run is frozen (SIGSTOP) while the signal is sent, so that however fast the machine,
+    the signal lands mid-run and not while a finished run is already on its way out (a
+    screenshot run lasts only a second or two)."""
     import signal
     import time
 
@@ -883,15 +898,22 @@ def test_sigterm_ends_a_stuck_headless_run_at_once(tmp_path, args):
     p = subprocess.Popen([sys.executable, str(ROOT / "main.py"), *argv], env=_env(None, tmp_path / "home"),
                          cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        while p.poll() is None and not _handles_sigterm(p.pid):
-            time.sleep(0.02)  # waiting for the handler, not timing anything
+        deadline = time.monotonic() + 60
+        while p.poll() is None and not (_handles_sigterm(p.pid) and _threads(p.pid) > 1) and time.monotonic() < deadline:
+            time.sleep(0.01)  # waiting for the handler and SDL, not timing anything
         assert p.poll() is None, p.communicate()
-        time.sleep(0.5)  # well into the run (SDL started)
+        time.sleep(0.1)  # into the run: SDL's own set-up done
+        p.send_signal(signal.SIGSTOP)
+        while _proc_status(p.pid).get("State", "").split()[:1] != ["T"] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _handles_sigterm(p.pid), "the run was frozen with no SIGTERM handler in place (finished already?)"
         p.send_signal(signal.SIGTERM)
+        p.send_signal(signal.SIGCONT)
         out, err = p.communicate(timeout=30)
     finally:
         if p.poll() is None:
             p.kill()
+            p.communicate()
     assert p.returncode == 128 + signal.SIGTERM and "cardavia: stopped (SIGTERM)" in err, (p.returncode, err)
     assert not (tmp_path / "shot.png").exists() and "Traceback" not in err
 
