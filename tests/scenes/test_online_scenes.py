@@ -71,14 +71,16 @@ def top(app: App) -> Any:
     return app.stack.top
 
 
-def pump(app: App, done: Callable[[], bool], what: str, also: Callable[[], None] | None = None) -> None:
-    """Tick the app until ``done()``; a deadline says what was awaited and what was shown."""
+def pump(app: App, done: Callable[[], bool], what: str, also: Callable[[], None] | None = None,
+         context: Callable[[], str] | None = None) -> None:
+    """Tick the app until ``done()``; a deadline says what was awaited, what was shown and
+    (``context``) what else the test can tell."""
     deadline = time.monotonic() + LIMIT
     while not done():
         if time.monotonic() > deadline:
             shown = top(app)
             raise AssertionError(f"gave up waiting for {what}: the window shows {app.stack.names()} "
-                                 f"({getattr(shown, 'problem', None)!r})")
+                                 f"({getattr(shown, 'problem', None)!r})" + (f"; {context()}" if context else ""))
         if also is not None:
             also()
         app.update(TICK)
@@ -103,9 +105,29 @@ def widget(scene: Any, name: str) -> Any:
     return next(w for w in scene.ui.widgets if w.name == name)
 
 
-def bot_thread(session: Any, seed: int = 5) -> threading.Thread:
-    th = threading.Thread(target=headless.play_seat, args=(session, "greedy", seed, LIMIT, io.StringIO(), io.StringIO()),
-                          daemon=True)
+class BotThread(threading.Thread):
+    """A seat played by a greedy bot client; what it printed is kept for a failing test's message."""
+
+    def __init__(self, session: Any, seed: int):
+        self.out, self.err = io.StringIO(), io.StringIO()
+        super().__init__(target=headless.play_seat, args=(session, "greedy", seed, LIMIT, self.out, self.err),
+                         daemon=True)
+
+    def said(self) -> str:
+        return f"bot client: alive={self.is_alive()} out={self.out.getvalue()!r} err={self.err.getvalue()!r}"
+
+
+def session_state(scene: Any) -> str:
+    """What a scene's online session knows, for a failing wait's message."""
+    s = getattr(scene, "session", None)
+    if s is None:
+        return "no session"
+    return (f"window's session: connected={s.connected} started={s.started} seat={s.human_seat} "
+            f"rules={'yes' if s.rules is not None else 'no'} failed={s.failed!r} errors={list(s.errors)[-3:]!r}")
+
+
+def bot_thread(session: Any, seed: int = 5) -> BotThread:
+    th = BotThread(session, seed)
     th.start()
     return th
 
@@ -307,11 +329,17 @@ def test_join_flow_by_keys(server):
     # The host's own seat, played by a bot client with its token.
     bot = client.RemoteSession(server.url, code, "Bea", token=created["tokens"]["0"])
     th = bot_thread(bot, seed=9)
+    # The host's client sits down before the window joins: a join by code takes the next seat
+    # nobody has claimed (docs/ONLINE.md), and seat 0 is unclaimed until its token is used.
+    deadline = time.monotonic() + LIMIT
+    while bot.human_seat is None and th.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert bot.human_seat == 0, th.said()
     app = make_app("nl")
     join = join_by_keys(app, f"127.0.0.1:{server.port}", code.lower(), "Carl")
     assert join.problem is None, join.problem
-    pump(app, lambda: top(app).name in ("online_lobby", "table"), "the lobby")
-    pump(app, lambda: top(app).name == "table", "the table")
+    pump(app, lambda: top(app).name in ("online_lobby", "table"), "the lobby", context=th.said)
+    pump(app, lambda: top(app).name == "table", "the table", context=lambda: f"{th.said()}; {session_state(top(app))}")
     table = top(app)
     assert table.human == 1 and table.session.capabilities is ONLINE
     # Two moves, then the window leaves the table (Esc, Quit to menu) in the middle of the match…
