@@ -61,8 +61,8 @@ LEVELS: dict[str, dict] = {
     # determinization gives him (plus his close: reply_options), at 1400 iterations, which
     # cost about what the plain tree's 2200 did. Against the plain 2200 in our engine +0.130 ±
     # 0.098 game points a deal (100 seeds, 201) and 18 % less time a decision; against
-    # RdeepBot 0.745-0.747 of 600 fresh games each where the plain tree made 0.710-0.723
-    # (bench/schnapsen_adapter.py; docs/AI.md, issue 36).
+    # RdeepBot 0.730-0.747 in three fresh runs of 600 games (0.741 pooled), where the plain
+    # tree made 0.710-0.723 (bench/schnapsen_adapter.py; docs/AI.md, issue 36).
     "hard": {"iterations": 1400, "opponent_policy": 1.0},
     # Normal: the search saturates at a few hundred iterations — hard vs normal was -0.20 ±
     # 0.15 game points per deal at 700 iterations, -0.11 ± 0.15 at 200, +0.03 ± 0.12 without
