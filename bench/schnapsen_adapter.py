@@ -18,6 +18,11 @@ the same games on a busy machine), as in bench/ai_strength.py, which also says h
 decisions over the shipped cap are counted; ``--capped`` keeps the shipped caps. Prints A's win rate with a 95 % Wilson
 interval, A's game-point margin per game and the decision times, as bench/ai_strength.py does.
 
+``--tell hand`` (or ``all``) is a diagnostic: A's search is told the opponent's true hand (or
+his hand and the stock's order) in every determinization, read from the engine's state. It
+measures what card reading could at best be worth (hand), and how much of a deal is the
+luck of the unseen stock (all); a bot that plays for real never sees these cards.
+
 How the engines differ, and what the adapter does about it: the package has no closing, a
 marriage is declared with both cards and led with the King, its points stay pending until
 the declarer's next trick and 66 counts only after a trick. Our bot thinks with
@@ -166,7 +171,7 @@ class CardaviaBot(Bot):
     """One of our bots playing in the package's engine. ``times`` collects decision seconds."""
 
     def __init__(self, spec: str, seed: int, times: list[float], over: list | None = None,
-                 capped: bool = False):
+                 capped: bool = False, tell: str | None = None):
         super().__init__("cardavia:" + spec)
         self.rules = engine_rules()
         name, _, rest = spec.partition(":")
@@ -179,6 +184,35 @@ class CardaviaBot(Bot):
         at_budget(self.bot, capped or "time_cap=" in rest)
         self.times = times
         self.over = over
+        self.tell = tell
+        self._truth: tuple[list[Card], list[Card]] | None = None
+        if tell is not None:
+            hooks = getattr(self.bot, "hooks", None)
+            if hooks is None:
+                raise ValueError(f"--tell needs a search bot, not {name!r}")
+            hooks.determinize = self._told(hooks.determinize)
+
+    def _told(self, determinize):
+        """The hook's determinize with the opponent's true hand (and, for ``all``, the stock's
+        true order) put in: the rest of the unseen cards stay shuffled in the stock."""
+        def told(rules: EngineRules, view: SchnapsenView, rng: random.Random) -> SchnapsenState:
+            state = determinize(rules, view, rng)
+            if self._truth is None:
+                return state
+            hand, talon = self._truth
+            opp = 1 - view.seat
+            hand = [c for c in hand if c is not view.led]
+            if self.tell == "all":
+                state.stock = list(talon)
+            else:
+                face_up = state.stock[-1:] if view.indicator is not None else []
+                pool = state.hands[opp] + state.stock[:len(state.stock) - len(face_up)]
+                rest = [c for c in pool if c not in set(hand)]
+                rng.shuffle(rest)
+                state.stock = rest + face_up
+            state.hands[opp] = hand
+            return state
+        return told
 
     def get_move(self, perspective: PlayerPerspective, leader_move: Move | None) -> Move:
         view = perspective_view(self.rules, perspective, leader_move)
@@ -191,6 +225,10 @@ class CardaviaBot(Bot):
             else:
                 mapping[self.rules._play[ours(m.as_regular_move().card)]] = m
         legal = list(mapping)
+        if self.tell is not None:
+            game = perspective._PlayerPerspective__game_state  # the engine's own state: a diagnostic
+            opp = game.follower if perspective.am_i_leader() else game.leader
+            self._truth = ([ours(c) for c in opp.hand.get_cards()], [ours(c) for c in game.talon._cards])
         t = time.perf_counter()
         a = self.bot.choose(view, legal)
         if len(legal) > 1:
@@ -223,18 +261,21 @@ def _level(name: str, rules, seed: int):
     return cls(rules, 0, seed)
 
 
-def build(spec: str, seed: int, times: list[float], over: list | None = None, capped: bool = False) -> Bot:
+def build(spec: str, seed: int, times: list[float], over: list | None = None, capped: bool = False,
+          tell: str | None = None) -> Bot:
+    if tell is not None and spec in ("rdeep", "rand"):
+        raise ValueError("--tell applies to our search bots only")
     if spec == "rdeep":
         return RdeepBot(num_samples=16, depth=4, rand=random.Random(seed))
     if spec == "rand":
         return RandBot(random.Random(seed))
-    return CardaviaBot(spec, seed, times, over, capped)
+    return CardaviaBot(spec, seed, times, over, capped, tell)
 
 
 def play_pair(args: tuple) -> tuple[list[int], list[float], list[float], list, list]:
     """One deal seed, played with A leading first and then B: (A's signed game points per game,
     times, over-the-cap marks)."""
-    a_spec, b_spec, seed, hooks, capped = args
+    a_spec, b_spec, seed, hooks, capped, tell = args
     apply_hooks(hooks)  # worker processes need them too
     engine = SchnapsenGamePlayEngine()
     out: list[int] = []
@@ -243,7 +284,7 @@ def play_pair(args: tuple) -> tuple[list[int], list[float], list[float], list, l
     oa: list[tuple[int, int]] = []
     ob: list[tuple[int, int]] = []
     for k in range(2):
-        a = build(a_spec, seed * 2 + k, ta, oa, capped)
+        a = build(a_spec, seed * 2 + k, ta, oa, capped, tell)
         b = build(b_spec, seed * 2 + k + 1_000_003, tb, ob, capped)
         first, second = (a, b) if k == 0 else (b, a)
         winner, points, _score = engine.play_game(first, second, random.Random(seed))
@@ -263,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="set a hook module constant for this run (tuning; it applies to our bots)")
     ap.add_argument("--capped", action="store_true",
                     help="our levels keep their shipped time caps (load-dependent) instead of playing at their budget")
+    ap.add_argument("--tell", choices=("hand", "all"),
+                    help="a diagnostic: A's search is told the opponent's hand (or every hidden card)")
     args = ap.parse_args(argv)
     if args.games < 1:
         print("schnapsen_adapter: --games must be at least 1", file=sys.stderr)
@@ -273,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"schnapsen_adapter: {e}", file=sys.stderr)
         return 2
     seeds = random.Random(args.seed)
-    jobs = [(args.a, args.b, seeds.getrandbits(31), hooks, args.capped) for _ in range(args.games)]
+    jobs = [(args.a, args.b, seeds.getrandbits(31), hooks, args.capped, args.tell) for _ in range(args.games)]
     results: list[int] = []
     ta: list[float] = []
     tb: list[float] = []
@@ -309,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
     lo, hi = wilson(wr, n)
     print(f"schnapsen 0.0.5 engine: A={args.a} vs B={args.b}, {args.games} deal seeds ({n} seat-swapped games), "
           f"seed {args.seed}, jobs {args.jobs}, " + ("shipped time caps" if args.capped else "at the budget (no time cap)")
-          + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks))
+          + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks)
+          + (f", A told {'his hand' if args.tell == 'hand' else 'every hidden card'}" if args.tell else ""))
     print(f"  A game-point margin per game: {statistics.fmean(results):+.3f}")
     print(f"  A win rate: {wr:.3f} (95% Wilson {lo:.3f}–{hi:.3f}; {wins} of {n})")
     for label, t, over in (("A", ta, oa), ("B", tb, ob)):
