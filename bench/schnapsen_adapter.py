@@ -167,6 +167,19 @@ def perspective_view(rules: EngineRules, persp: PlayerPerspective, leader_move: 
     )
 
 
+def move_mapping(rules: EngineRules, perspective: PlayerPerspective) -> dict[Action, Move]:
+    """The package's valid moves, keyed by our actions."""
+    mapping: dict[Action, Move] = {}
+    for m in perspective.valid_moves():
+        if m.is_trump_exchange():
+            mapping[EXCHANGE] = m
+        elif m.is_marriage():
+            mapping[rules._marry[ours(m.as_marriage().king_card)]] = m
+        else:
+            mapping[rules._play[ours(m.as_regular_move().card)]] = m
+    return mapping
+
+
 class CardaviaBot(Bot):
     """One of our bots playing in the package's engine. ``times`` collects decision seconds."""
 
@@ -216,14 +229,7 @@ class CardaviaBot(Bot):
 
     def get_move(self, perspective: PlayerPerspective, leader_move: Move | None) -> Move:
         view = perspective_view(self.rules, perspective, leader_move)
-        mapping: dict[Action, Move] = {}
-        for m in perspective.valid_moves():
-            if m.is_trump_exchange():
-                mapping[EXCHANGE] = m
-            elif m.is_marriage():
-                mapping[self.rules._marry[ours(m.as_marriage().king_card)]] = m
-            else:
-                mapping[self.rules._play[ours(m.as_regular_move().card)]] = m
+        mapping = move_mapping(self.rules, perspective)
         legal = list(mapping)
         if self.tell is not None:
             game = perspective._PlayerPerspective__game_state  # the engine's own state: a diagnostic

@@ -34,7 +34,6 @@ from schnapsen.game import SchnapsenGamePlayEngine  # noqa: E402
 
 from game.ai.bots import make_bot  # noqa: E402
 from game.games.schnapsen import ai as schnapsen_ai  # noqa: E402
-from game.rules.base import EXCHANGE  # noqa: E402
 
 MODELS = ("policy", "greedy", "self", "random")
 
@@ -53,14 +52,7 @@ class Watched(RdeepBot):
         move = super().get_move(perspective, leader_move)
         rules = self.rules
         view = adapter.perspective_view(rules, perspective, leader_move)
-        mapping = {}
-        for m in perspective.valid_moves():
-            if m.is_trump_exchange():
-                mapping[EXCHANGE] = m
-            elif m.is_marriage():
-                mapping[rules._marry[adapter.ours(m.as_marriage().king_card)]] = m
-            else:
-                mapping[rules._play[adapter.ours(m.as_regular_move().card)]] = m
+        mapping = adapter.move_mapping(rules, perspective)
         legal = list(mapping)
         if len(legal) < 2:
             return move
