@@ -323,3 +323,27 @@ def test_card_reading_survives_a_clue_beside_a_card_that_wins_the_deal():
     s = random_position(3783)
     v = R.view(s, s.to_act)
     H.determinize(R, v, random.Random(0))
+
+
+def test_the_opponent_model_leaves_his_open_stock_leads_to_ucb_when_told(monkeypatch):
+    """MODEL_LEADS False: while the stock is open, the opponent's lead is weighed over all his
+    leads by UCB (his leads are what a model of him predicts worst); his follows, and his
+    leads once the stock is closed, stay the policy's."""
+    deal = ("AS 10S KS QB JC | AB 10B KD QD JD", "AC 10C KC QC QS JS AD 10D KB JB")
+    s = _open_stock_deal(*deal, leader=1)
+    legal = R.legal_actions(s)
+    reply = H.rollout(R, s, legal, random.Random(1), epsilon=0.0)
+    closes = [a for a in legal if a.kind == "close"]
+    assert len(legal) > 2 and closes and reply.kind == "play"
+    assert H.reply_options(R, s, legal, reply) == [reply] + closes  # as shipped: the model predicts
+    monkeypatch.setattr(H, "MODEL_LEADS", False)
+    assert H.reply_options(R, s, legal, reply) == legal
+    R.apply(s, play("QD"))  # seat 0 follows: the model predicts again
+    legal = R.legal_actions(s)
+    reply = H.rollout(R, s, legal, random.Random(1), epsilon=0.0)
+    assert len(legal) > 1 and H.reply_options(R, s, legal, reply) == [reply]
+    closed = _open_stock_deal(*deal, leader=1)
+    R.apply(closed, CLOSE)  # he closed: his leads are the exact solver's again
+    legal = R.legal_actions(closed)
+    reply = H.rollout(R, closed, legal, random.Random(1))
+    assert len(legal) > 1 and H.reply_options(R, closed, legal, reply) == [reply]

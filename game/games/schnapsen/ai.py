@@ -463,11 +463,18 @@ def prior(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> float:
     return max(-0.9, min(0.9, v / 100.0))
 
 
+#: The opponent model predicts his leads while the stock is open too (False: UCB weighs all
+#: those leads, the model only his follows and the strict phase). A tuning knob.
+MODEL_LEADS = True
+
+
 def reply_options(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action],
                   reply: Action) -> list[Action]:
     """The opponent model's replies (game.ai.search, ``opponent_policy``): the playout policy's
     move and, since the policy never closes, his close where it is legal, so that the search
     still weighs the opponent closing the stock on us."""
+    if not MODEL_LEADS and state.led is None and state.stock and state.closed_by is None:
+        return list(legal)
     return [reply] + [a for a in legal if a.kind == "close" and a != reply]
 
 
