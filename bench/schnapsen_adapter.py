@@ -220,7 +220,8 @@ class CardaviaBot(Bot):
             else:
                 face_up = state.stock[-1:] if view.indicator is not None else []
                 pool = state.hands[opp] + state.stock[:len(state.stock) - len(face_up)]
-                rest = [c for c in pool if c not in set(hand)]
+                his = set(hand)
+                rest = [c for c in pool if c not in his]
                 rng.shuffle(rest)
                 state.stock = rest + face_up
             state.hands[opp] = hand
