@@ -69,6 +69,9 @@ OPTIONAL: dict[str, str] = {
     "reply_options": "reply_options(rules, state, legal, reply) -> list[Action] — with the search's "
                      "opponent model on, the replies an opponent's node weighs: the policy's reply and "
                      "those the policy never plays (Schnapsen's close); default: the policy's reply alone",
+    "observation": "observation(rules, state, seat) -> hashable — what ``seat`` sees of a state beyond the "
+                   "moves played (its hand: the cards it drew); with the search's ``split_own_draws`` on, "
+                   "the tree keeps the seat's own later decisions apart by it; default: none",
     "reason": "reason(rules, view, action) -> (locale key, params) | None — one line on why a suggested "
               "move is good (a sweep, the settebello, a sure trick), for the table's suggestion "
               "(game.ai.suggest); card codes in params under card/led/cards; default: no reason",
@@ -86,6 +89,7 @@ _CALL_SHAPES: dict[str, tuple[str, ...]] = {
     "solve": ("rules", "state", "seat"),
     "reason": ("rules", "view", "action"),
     "reply_options": ("rules", "state", "legal", "reply"),
+    "observation": ("rules", "state", "seat"),
 }
 
 
@@ -98,7 +102,8 @@ class Hooks:
     """
 
     __slots__ = ("game_id", "module", "determinize", "utilities", "utility", "playout", "rollout",
-                 "prior", "complete", "solve", "root_top_k", "levels", "reason", "reply_options")
+                 "prior", "complete", "solve", "root_top_k", "levels", "reason", "reply_options",
+                 "observation")
 
     def __init__(self, game_id: str, module: ModuleType):
         self.game_id = game_id
@@ -126,6 +131,7 @@ class Hooks:
             getattr(module, "reason", None)
         self.reply_options: Callable[[GameRules, Any, list[Action], Action], list[Action]] | None = \
             getattr(module, "reply_options", None)
+        self.observation: Callable[[GameRules, Any, int], Any] | None = getattr(module, "observation", None)
 
     def level_settings(self, level: str, players: int | None = None,
                        options: Mapping[str, Any] | None = None) -> Mapping[str, Any]:

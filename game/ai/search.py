@@ -17,6 +17,10 @@ hook's ``reply_options`` may keep moves the policy never plays in view (Schnapse
 and UCB then chooses among those and the policy's reply (an experiment for Schnapsen,
 issue 36; no level ships it).
 
+``split_own_draws`` keeps the searching seat's own decisions below the root apart by what
+it will have seen there (the hook's ``observation``: its hand, so the cards it drew), where
+the shared tree keyed by moves alone would make one choice for every card it may draw.
+
 ``tree_depth=1`` turns this into flat determinized Monte Carlo (PIMC-style: UCB over the root
 actions only, the rest is playout). Strength is set by ``iterations`` (determinizations ×
 simulations — the same on every machine); ``time_cap`` (seconds) and ``should_stop`` bound
@@ -50,13 +54,16 @@ __all__ = ["OBVIOUS", "SearchBot", "SearchStopped", "load_hooks", "play_to_end",
 class _Node:
     """One action's statistics in the shared tree; ``total`` is from the actor's team's view."""
 
-    __slots__ = ("children", "visits", "total", "avail")
+    __slots__ = ("children", "visits", "total", "avail", "seen")
 
     def __init__(self) -> None:
         self.children: dict[Action, _Node] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
+        #: With ``split_own_draws``: below this node, the searching seat's next decision, one
+        #: node per thing it may have seen by then (the hook's ``observation``: its hand).
+        self.seen: dict[Any, _Node] | None = None
 
 
 class SearchStopped(Exception):
@@ -140,7 +147,7 @@ class SearchBot(BaseBot):
                  time_cap: float | None = 1.0, tree_depth: int | None = None, c: float = 0.5,
                  exact: bool = True, prior_weight: float = 0.0, root_top_k: int | None = -1,
                  playout_kw: dict[str, Any] | None = None, root_min_visits: int = -1,
-                 opponent_policy: float = 0.0):
+                 opponent_policy: float = 0.0, split_own_draws: bool = False):
         super().__init__(rules, seat, seed)
         self.hooks = load_hooks(rules.game_id)
         self.iterations = iterations
@@ -164,6 +171,11 @@ class SearchBot(BaseBot):
         #: policy on the determinized deal (his real hand there) instead of UCB over the
         #: statistics the tree fuses over every hand he may hold. 0: plain ISMCTS.
         self.opponent_policy = opponent_policy
+        #: Keep the searching seat's own decisions below the root apart by what it will have
+        #: seen there (the hook's ``observation``: the cards it drew), where the shared tree
+        #: keyed by moves alone would make one choice for every card it may draw. False: plain
+        #: single-observer ISMCTS.
+        self.split_own_draws = split_own_draws
         #: Set by the owner (e.g. the table scene) to abandon a search: checked every iteration.
         self.should_stop: Callable[[], bool] | None = None
         #: Figures about the last decision: iterations run, seconds (wall), "cpu" (this thread's
@@ -273,6 +285,10 @@ class SearchBot(BaseBot):
         if opp_policy and rollout is None:
             raise ValueError(f"{rules.game_id}: opponent_policy needs the hook's rollout policy")
         reply_options = hooks.reply_options
+        observation = hooks.observation if self.split_own_draws else None
+        if self.split_own_draws and observation is None:
+            raise ValueError(f"{rules.game_id}: split_own_draws needs the hook's observation")
+        me = self.seat
         done = 0
         for done in range(1, self.iterations + 1):
             if (deadline is not None and perf() >= deadline) or (stop is not None and stop()):
@@ -287,8 +303,18 @@ class SearchBot(BaseBot):
                     acts = root_order
                 else:
                     acts = legal_actions(state)
-                children = node.children
                 actor = to_act(state)
+                if observation is not None and actor == me and node is not root:
+                    # My own later decision: in this deal I hold what I drew by then.
+                    seen = node.seen
+                    if seen is None:
+                        seen = node.seen = {}
+                    key = observation(rules, state, me)
+                    sub = seen.get(key)
+                    if sub is None:
+                        sub = seen[key] = _Node()
+                    node = sub
+                children = node.children
                 reply = None
                 if opp_policy and node is not root and team_of(actor) != my_team and len(acts) > 1 \
                         and rng.random() < opp_policy:

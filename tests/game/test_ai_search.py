@@ -382,6 +382,52 @@ def test_opponent_policy_keeps_the_replies_the_game_names_in_view(monkeypatch):
     assert with_hook > 0 and without_hook == 0
 
 
+def _my_next_decisions(rules, state, root):
+    """The tree nodes after my lead and his reply where I won the trick: my next lead."""
+    trump = state.trump
+    for lead, after_lead in root.children.items():
+        if lead.kind != "play":
+            continue
+        for reply, node in after_lead.children.items():
+            if reply.kind == "play" and not rules.beats(reply.card, lead.card, trump):
+                yield node
+
+
+def test_split_own_draws_keeps_my_later_decisions_apart_by_the_card_i_drew():
+    """With split_own_draws my lead after the first trick is searched once per hand I may then
+    hold (the card drawn differs between deals), and each such node offers only that hand's
+    cards; the plain tree fuses them into one node with more cards than any hand holds."""
+    rules = make_rules("schnapsen", None, 2)
+    split_keys = fused_widths = 0
+    for seed in range(1, 4):
+        state = rules.new_deal(random.Random(seed), 1, 1)
+        seat = rules.to_act(state)
+        view, legal = rules.view(state, seat), rules.legal_actions(state)
+        split = SearchBot(rules, seat, 3, iterations=400, time_cap=None, opponent_policy=1.0,
+                          split_own_draws=True)
+        root, _ = split._ismcts(view, legal, None, None)
+        for node in _my_next_decisions(rules, state, root):
+            assert not node.children  # every visit went through the hand seen there
+            for hand, sub in (node.seen or {}).items():
+                assert len(hand) == 5
+                assert {a.card for a in sub.children if a.kind == "play"} <= hand
+            split_keys = max(split_keys, len(node.seen or {}))
+        plain = SearchBot(rules, seat, 3, iterations=400, time_cap=None, opponent_policy=1.0)
+        root, _ = plain._ismcts(view, legal, None, None)
+        for node in _my_next_decisions(rules, state, root):
+            assert node.seen is None
+            fused_widths = max(fused_widths, len({a.card for a in node.children if a.kind == "play"}))
+    assert split_keys >= 2 and fused_widths > 5
+
+
+def test_split_own_draws_needs_the_games_observation(monkeypatch):
+    rules, state = random_midgame("scopa", 2, 5, 3)
+    seat = rules.to_act(state)
+    bot = SearchBot(rules, seat, 1, iterations=20, time_cap=None, split_own_draws=True)
+    with pytest.raises(ValueError, match="observation"):
+        bot.analyse(rules.view(state, seat), rules.legal_actions(state))
+
+
 def test_opponent_policy_needs_a_rollout_policy(monkeypatch):
     rules, state = random_midgame("scopa", 2, 5, 3)
     seat = rules.to_act(state)

@@ -463,6 +463,12 @@ def prior(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> float:
     return max(-0.9, min(0.9, v / 100.0))
 
 
+def observation(rules: SchnapsenRules, state: SchnapsenState, seat: int) -> frozenset[Card]:
+    """What ``seat`` sees at its own decision beyond the moves played: its hand (the cards it
+    drew from the stock since the search's root)."""
+    return frozenset(state.hands[seat])
+
+
 #: The opponent model predicts his leads while the stock is open too (False: UCB weighs all
 #: those leads, the model only his follows and the strict phase). A tuning knob.
 MODEL_LEADS = True
