@@ -69,6 +69,8 @@ OPTIONAL: dict[str, str] = {
     "reply_options": "reply_options(rules, state, legal, reply) -> list[Action] — with the search's "
                      "opponent model on, the replies an opponent's node weighs: the policy's reply and "
                      "those the policy never plays (Schnapsen's close); default: the policy's reply alone",
+    "search_scope": "search_scope(rules, view) -> context manager — entered around one search's "
+                    "iterations (Schnapsen: its solves share their transposition tables); default: none",
     "observation": "observation(rules, state, seat) -> hashable — what ``seat`` sees of a state beyond the "
                    "moves played (its hand: the cards it drew); with the search's ``split_own_draws`` on, "
                    "the tree keeps the seat's own later decisions apart by it; default: none",
@@ -90,6 +92,7 @@ _CALL_SHAPES: dict[str, tuple[str, ...]] = {
     "reason": ("rules", "view", "action"),
     "reply_options": ("rules", "state", "legal", "reply"),
     "observation": ("rules", "state", "seat"),
+    "search_scope": ("rules", "view"),
 }
 
 
@@ -103,7 +106,7 @@ class Hooks:
 
     __slots__ = ("game_id", "module", "determinize", "utilities", "utility", "playout", "rollout",
                  "prior", "complete", "solve", "root_top_k", "levels", "reason", "reply_options",
-                 "observation")
+                 "observation", "search_scope")
 
     def __init__(self, game_id: str, module: ModuleType):
         self.game_id = game_id
@@ -132,6 +135,7 @@ class Hooks:
         self.reply_options: Callable[[GameRules, Any, list[Action], Action], list[Action]] | None = \
             getattr(module, "reply_options", None)
         self.observation: Callable[[GameRules, Any, int], Any] | None = getattr(module, "observation", None)
+        self.search_scope: Callable[[GameRules, Any], Any] | None = getattr(module, "search_scope", None)
 
     def level_settings(self, level: str, players: int | None = None,
                        options: Mapping[str, Any] | None = None) -> Mapping[str, Any]:

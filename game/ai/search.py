@@ -230,7 +230,12 @@ class SearchBot(BaseBot):
                 self.last_stats = {"iterations": 0, "seconds": time.perf_counter() - start, "method": "exact",
                                    "cpu": time.thread_time() - start_cpu, "capped": False}
                 return {a: (exact.get(a, -math.inf), self.iterations) for a in legal}
-        root, done = self._ismcts(view, legal, stop, deadline)
+        scope = self.hooks.search_scope
+        if scope is None:
+            root, done = self._ismcts(view, legal, stop, deadline)
+        else:
+            with scope(self.rules, view):
+                root, done = self._ismcts(view, legal, stop, deadline)
         # "capped": the clock (time cap or deadline), not the budget, ended the search — what
         # the benchmarks count (a level's strength is its budget's only while this stays rare).
         capped = done < self.iterations and deadline is not None and time.perf_counter() >= deadline

@@ -283,6 +283,58 @@ def test_the_solvers_line_is_perfect_play_for_both_seats():
         lines += 1
 
 
+def test_solves_that_share_their_tables_give_the_same_values_and_search_less():
+    """Within shared_tables every solve (values, best move, the line to the end) is what a solve
+    of its own gives, over positions with and without a closure side by side; solving a
+    position again searches fewer nodes; after the scope each solve has its own table."""
+    rng = random.Random(23)
+    positions = []
+    while len(positions) < 30:
+        s = random_position(rng.getrandbits(31), close_bias=0.5, extra=rng.randrange(6, 14))
+        if not s.over and S.strict(s):
+            positions.append(s)
+    alone = [S.solve_values(R, s, s.to_act) for s in positions]
+    again_nodes = first_nodes = 0
+    with S.shared_tables():
+        for s, (values, _) in zip(positions, alone):
+            shared_values, shared_nodes = S.solve_values(R, s, s.to_act)
+            assert shared_values == values
+            first_nodes += shared_nodes
+            assert values[S.best_action(R, s, R.legal_actions(s))] == max(values.values())
+        for s, (values, _) in zip(positions, alone):
+            again_values, again = S.solve_values(R, s, s.to_act)
+            assert again_values == values
+            again_nodes += again
+            # The line starts from a position the tables hold: it may stop where an entry cut
+            # the search short, but never before a move, and it is perfect play for both seats.
+            c, seat = R.clone(s), s.to_act
+            while not c.over:
+                moves = S.line(R, c)
+                assert moves
+                for card_, marry in moves:
+                    R.apply(c, play(card_.code, marriage=marry))
+            gp = R.deal_result(c).points
+            assert gp[seat] - gp[1 - seat] == max(values.values())
+    assert again_nodes < first_nodes
+    assert S.Solver(R, positions[0]).tt == {}  # outside the scope: a table of its own
+
+
+def test_a_search_shares_the_solvers_tables_and_leaves_them_after(monkeypatch):
+    seen = []
+    real_line = S.line
+
+    def recording_line(rules, state):
+        seen.append(getattr(S._shared, "tables", None) is not None)
+        return real_line(rules, state)
+
+    monkeypatch.setattr(S, "line", recording_line)
+    s = R.new_deal(random.Random(4), 0)
+    seat = s.to_act
+    SearchBot(R, seat, 1, iterations=200, time_cap=None).choose(R.view(s, seat), R.legal_actions(s))
+    assert seen and all(seen)
+    assert getattr(S._shared, "tables", None) is None
+
+
 def test_winning_at_all_weighs_beside_the_game_points(monkeypatch):
     assert H.game_point_value(3) == 1.0 and H.game_point_value(-1) == -1 / 3  # WIN_WEIGHT 0: points only
     monkeypatch.setattr(H, "WIN_WEIGHT", 0.5)

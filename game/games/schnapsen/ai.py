@@ -463,6 +463,11 @@ def prior(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> float:
     return max(-0.9, min(0.9, v / 100.0))
 
 
+def search_scope(rules: SchnapsenRules, view: SchnapsenView):
+    """One search's playouts share the exact solver's transposition tables."""
+    return schnapsen_solver.shared_tables()
+
+
 def observation(rules: SchnapsenRules, state: SchnapsenState, seat: int) -> frozenset[Card]:
     """What ``seat`` sees at its own decision beyond the moves played: its hand (the cards it
     drew from the stock since the search's root)."""
