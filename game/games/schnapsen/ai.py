@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import random
+from contextlib import AbstractContextManager
 
 from game.ai.determinize import check_count, hidden_cards, last_play_index, sample_by_likelihood, split_hidden, without
 from game.cards import Card
@@ -463,7 +464,7 @@ def prior(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> float:
     return max(-0.9, min(0.9, v / 100.0))
 
 
-def search_scope(rules: SchnapsenRules, view: SchnapsenView):
+def search_scope(rules: SchnapsenRules, view: SchnapsenView) -> AbstractContextManager[None]:
     """One search's playouts share the exact solver's transposition tables."""
     return schnapsen_solver.shared_tables()
 
