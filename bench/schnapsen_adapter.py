@@ -12,7 +12,8 @@ then, from the repo root:
 
 ``--games N`` deal seeds, each played twice with the seats swapped (the same shuffled deck,
 A leading first once and B once): 2N games. Bots: hard / normal / easy (our levels), greedy,
-random (ours), rdeep (RdeepBot, 16 samples, depth 4), rand (RandBot); ``hard:iterations=2000``
+random (ours), policy (the search's playout policy as a player, a diagnostic), rdeep
+(RdeepBot, 16 samples, depth 4), rand (RandBot); ``hard:iterations=2000``
 style settings are passed to our search bots. Our levels play at their budget (no time cap:
 the same games on a busy machine), as in bench/ai_strength.py, which also says how the
 decisions over the shipped cap are counted; ``--capped`` keeps the shipped caps. Prints A's win rate with a 95 % Wilson
@@ -180,6 +181,24 @@ def move_mapping(rules: EngineRules, perspective: PlayerPerspective) -> dict[Act
     return mapping
 
 
+class PolicyBot:
+    """The search's playout policy as a player (a diagnostic of the policy itself): one
+    determinization, the policy's move without random ones; once the stock is gone the view
+    fixes the state and the exact solver plays. The open-stock policy reads only its own hand,
+    the table and the unseen cards taken together, so the determinization does not help it."""
+
+    def __init__(self, rules: EngineRules, seed: int):
+        self.rules = rules
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SchnapsenView, legal: list[Action]) -> Action:
+        from game.games.schnapsen import ai as schnapsen_ai
+        if len(legal) == 1:
+            return legal[0]
+        state = schnapsen_ai.determinize(self.rules, view, self.rng)
+        return schnapsen_ai.rollout(self.rules, state, legal, self.rng, solved=True, epsilon=0.0)
+
+
 class CardaviaBot(Bot):
     """One of our bots playing in the package's engine. ``times`` collects decision seconds."""
 
@@ -188,7 +207,12 @@ class CardaviaBot(Bot):
         super().__init__("cardavia:" + spec)
         self.rules = engine_rules()
         name, _, rest = spec.partition(":")
-        self.bot = make_bot(name, self.rules, 0, seed) if name in ("random", "greedy") else _level(name, self.rules, seed)
+        if name == "policy":
+            self.bot = PolicyBot(self.rules, seed)
+        elif name in ("random", "greedy"):
+            self.bot = make_bot(name, self.rules, 0, seed)
+        else:
+            self.bot = _level(name, self.rules, seed)
         for part in filter(None, rest.split(",")):
             k, v = part.split("=", 1)
             if not hasattr(self.bot, k):
@@ -240,8 +264,9 @@ class CardaviaBot(Bot):
         a = self.bot.choose(view, legal)
         if len(legal) > 1:
             self.times.append(time.perf_counter() - t)
-            if self.over is not None:
-                self.over.append(cap_marks(self.bot))
+            marks = cap_marks(self.bot) if self.over is not None else None
+            if marks is not None:  # a bot without a time cap has none to count
+                self.over.append(marks)
         return mapping[a]
 
 
@@ -264,7 +289,7 @@ def _level(name: str, rules, seed: int):
     from game.ai import levels
     cls = {"hard": levels.HardBot, "normal": levels.NormalBot, "easy": levels.EasyBot}.get(name)
     if cls is None:
-        raise ValueError(f"unknown bot {name!r} (hard, normal, easy, greedy, random, rdeep, rand)")
+        raise ValueError(f"unknown bot {name!r} (hard, normal, easy, greedy, random, policy, rdeep, rand)")
     return cls(rules, 0, seed)
 
 
@@ -367,7 +392,8 @@ def main(argv: list[str] | None = None) -> int:
         if t:
             print(f"  {label} decision time: mean {statistics.fmean(t) * 1000:.1f} ms, p95 {p95(t) * 1000:.1f} ms, "
                   f"max {max(t) * 1000:.1f} ms over {len(t)} decisions")
-            print(over_line(label, over))
+            if over:
+                print(over_line(label, over))
     print(f"  wall time {time.perf_counter() - start:.1f} s, load average {load_average()}")
     return 0
 

@@ -399,3 +399,67 @@ def test_the_opponent_model_leaves_his_open_stock_leads_to_ucb_when_told(monkeyp
     legal = R.legal_actions(closed)
     reply = H.rollout(R, closed, legal, random.Random(1))
     assert len(legal) > 1 and H.reply_options(R, closed, legal, reply) == [reply]
+
+
+def _policy_choices(s: SchnapsenState, monkeypatch, name: str, values: tuple[float, float]) -> dict[float, set[str]]:
+    """The open-stock card the policy picks (20 noise streams) with the knob ``name`` at each value."""
+    legal = R.legal_actions(s)
+    out = {}
+    for value in values:
+        monkeypatch.setattr(H, name, value)
+        out[value] = {H.rollout(R, s, legal, random.Random(k), solved=False, epsilon=0.0).card.code
+                      for k in range(20)}
+    return out
+
+
+def test_the_safe_lead_keeps_a_trick_no_card_of_its_suit_can_take(monkeypatch):
+    # Seat 0 has won AC and 10C: nothing left out there beats its KC in clubs, and a King is
+    # too cheap for the policy's opponent to trump. Its JD can be taken by any diamond.
+    s = SchnapsenState(dealer=1, number=1, hands=[cards("KC JD QS 10S AD"), cards("QC JC KD QD JS")],
+                       stock=cards("KS AS 10D AB 10B KB QB JB"), trump="B", indicator=card("JB"),
+                       leader=0, to_act=0)
+    s.history = [(0, card("AC")), (1, card("10C"))]
+    s.won = [cards("AC 10C"), []]
+    s.card_points = [21, 0]
+    assert _policy_choices(s, monkeypatch, "SAFE_LEAD", (0.0, 6.0)) == {0.0: {"JD"}, 6.0: {"KC"}}
+
+
+def test_the_follow_takes_the_lead_to_declare_a_marriage_it_holds(monkeypatch):
+    # Seat 0 led JD: not worth the trump JB to the plain policy, which throws JC. Holding KS and
+    # QS, seat 1 wants the lead: with MARRIAGE_LEAD it trumps, to declare on its next lead.
+    s = SchnapsenState(dealer=1, number=1, hands=[cards("AC 10C KC AD"), cards("KS QS JB JC QC")],
+                       stock=cards("AS 10S JS KD QD 10D AB 10B KB QB"), trump="B", indicator=card("QB"),
+                       leader=0, to_act=1, led=card("JD"))
+    s.history = [(0, card("JD"))]
+    assert _policy_choices(s, monkeypatch, "MARRIAGE_LEAD", (0.0, 40.0)) == {0.0: {"JC"}, 40.0: {"JB"}}
+    # Without the pair there is nothing to declare, and the bonus changes nothing.
+    s.hands[1] = cards("KS 10S JB JC QC")
+    s.stock = cards("AS QS JS KD QD 10D AB 10B KB QB")
+    assert _policy_choices(s, monkeypatch, "MARRIAGE_LEAD", (0.0, 40.0)) == {0.0: {"JC"}, 40.0: {"JC"}}
+
+
+def _seat1_answers(led: str, seat0: str, stock: str, points0: int) -> SchnapsenState:
+    """Seat 1 (KS 10S JB JC QC, hearts trump) to answer ``led``; every card of the deck placed once."""
+    s = SchnapsenState(dealer=1, number=1, hands=[cards(seat0), cards("KS 10S JB JC QC")],
+                       stock=cards(stock), trump="B", indicator=card("QB"),
+                       leader=0, to_act=1, led=card(led))
+    s.history = [(0, card(led))]
+    s.card_points = [points0, 0]
+    assert len(set(s.hands[0] + s.hands[1] + s.stock + [s.led])) == 20
+    return s
+
+
+def test_the_follow_trumps_a_cheap_lead_that_would_bring_the_leader_to_66(monkeypatch):
+    s = _seat1_answers("QD", "AC 10C KC AD", "AS QS JS KD JD 10D AB 10B KB QB", 62)  # 62 + QD's 3 + even JC's 2 make 67
+    assert _policy_choices(s, monkeypatch, "DEFEND", (0.0, 50.0)) == {0.0: {"JC"}, 50.0: {"JB"}}
+    s.card_points = [40, 0]  # far from 66: nothing to defend
+    assert _policy_choices(s, monkeypatch, "DEFEND", (0.0, 50.0)) == {0.0: {"JC"}, 50.0: {"JC"}}
+
+
+def test_the_follow_takes_the_trick_a_declared_marriage_waits_for(monkeypatch):
+    s = _seat1_answers("KD", "AC 10C QD AD", "AS QS JS KC JD 10D AB 10B KB QB", 0)
+    s.marriages = [(0, "D", 20)]
+    s.pending = [20, 0]  # the engine's rule: credited with the declarer's next trick
+    assert _policy_choices(s, monkeypatch, "DENY_PENDING", (0.0, 1.5)) == {0.0: {"JC"}, 1.5: {"JB"}}
+    s.marriages, s.pending = [], [0, 0]
+    assert _policy_choices(s, monkeypatch, "DENY_PENDING", (0.0, 1.5)) == {0.0: {"JC"}, 1.5: {"JC"}}

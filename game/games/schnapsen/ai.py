@@ -42,6 +42,22 @@ TIEBREAK = 0.03
 WIN_WEIGHT = 0.0
 #: Chance that the playout plays a random card instead of the heuristic's choice.
 EPSILON = 0.1
+#: The open-stock playout policy's knobs (bench/schnapsen_policy.py plays it as a player; docs/AI.md,
+#: issue 36's twelfth part: better as a player, not measurably better inside the search, so the
+#: four bonuses are off). TRUMP_IN: the least a lead must be worth (card points) for a trump
+#: to take it.
+TRUMP_IN = 10
+#: The open-stock follow policy's bonus for winning the trick while holding a marriage it
+#: could declare on the lead it wins; 0 turns it off.
+MARRIAGE_LEAD = 0.0
+#: The open-stock follow policy's price on losing a trick that brings the leader to 66, and its
+#: bonus (per point) for winning a trick while the leader's marriage points wait for a trick of
+#: his; 0 turns each off.
+DEFEND = 0.0
+DENY_PENDING = 0.0
+#: The open-stock lead policy's bonus for a lead no unseen card of its suit beats and too cheap
+#: for a trump (TRUMP_IN): a trick kept without spending strength. 0 turns it off.
+SAFE_LEAD = 0.0
 #: Playouts finish the strict phase (closed or exhausted stock) with the exact solver's moves.
 SOLVED_PLAYOUTS = True
 
@@ -360,10 +376,18 @@ def _follow_value(rules: SchnapsenRules, led: Card, c: Card, trump: str, need: i
     if rules.beats(c, led, trump):
         if lp + pts[c] >= need:
             return 1000.0
-        if not strict and c.suit == trump and led.suit != trump and lp < 10:
+        if not strict and c.suit == trump and led.suit != trump and lp < TRUMP_IN:
             return -pts[c] - _worth(rules, c, trump)  # not worth a trump
         return lp + pts[c] - 0.5 * _worth(rules, c, trump)
     return -pts[c] - 0.3 * _worth(rules, c, trump) - lp * 0.2
+
+
+def _beaten_in_suit(rules: SchnapsenRules, c: Card, opp_hand: list[Card], stock: list[Card]) -> bool:
+    """A card of ``c``'s suit that beats it is still out (in the other hand or the stock: the
+    cards the leader has not seen, taken together, so nothing of his hand is peeked at)."""
+    st = rules.strength
+    s, v = c.suit, st[c]
+    return any(o.suit == s and st[o] > v for o in opp_hand) or any(o.suit == s and st[o] > v for o in stock)
 
 
 def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], rng: random.Random, *,
@@ -418,6 +442,8 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
                 v = 20.0 + pts[c] if not beaten else -pts[c] - _worth(rules, c, trump)
             else:
                 v = _plain_lead_value(rules, c, hand, trump)
+                if SAFE_LEAD and c.suit != trump and pts[c] < TRUMP_IN and not _beaten_in_suit(rules, c, opp, state.stock):
+                    v += SAFE_LEAD
             v += rng.random() * 0.5
             if v > best_v:
                 best_v, best = v, a
@@ -426,8 +452,24 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
     need = rules.win_points - state.points(p) - state.pending[p]
     best = legal[0]
     best_v = -1e9
+    o = 1 - p
+    his = state.points(o) + state.pending[o] + pts[led]
+    defend = DEFEND if not strict else 0.0
+    deny = DENY_PENDING * state.pending[o] if not strict else 0.0
+    want_lead = MARRIAGE_LEAD if not strict else 0.0
+    hand = state.hands[p]
+    partner = rules.partner
     for a in legal:
-        v = _follow_value(rules, led, a.card, trump, need, strict) + rng.random() * 0.5
+        c = a.card
+        v = _follow_value(rules, led, c, trump, need, strict) + rng.random() * 0.5
+        if (defend or deny) and v < 1000.0:
+            if rules.beats(c, led, trump):
+                v += deny
+            elif defend and his + pts[c] >= rules.win_points:
+                v -= defend  # losing this trick hands him the deal
+        if want_lead and v < 1000.0 and rules.beats(c, led, trump) and any(
+                x.rank == "K" and x is not c and partner[x] in hand and partner[x] is not c for x in hand):
+            v += want_lead
         if v > best_v:
             best_v, best = v, a
     return best
