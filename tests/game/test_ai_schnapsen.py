@@ -463,3 +463,19 @@ def test_the_follow_takes_the_trick_a_declared_marriage_waits_for(monkeypatch):
     assert _policy_choices(s, monkeypatch, "DENY_PENDING", (0.0, 1.5)) == {0.0: {"JC"}, 1.5: {"JB"}}
     s.marriages, s.pending = [], [0, 0]
     assert _policy_choices(s, monkeypatch, "DENY_PENDING", (0.0, 1.5)) == {0.0: {"JC"}, 1.5: {"JC"}}
+
+
+def test_the_playouts_random_share_is_read_when_they_run(monkeypatch):
+    # ``--hook schnapsen.EPSILON=…`` sets the module's constant: the rollout reads it per call.
+    s = SchnapsenState(dealer=1, number=1, hands=[cards("KC JD QS 10S AD"), cards("QC JC KD QD JS")],
+                       stock=cards("KS AS 10D AB 10B KB QB JB"), trump="B", indicator=card("JB"),
+                       leader=0, to_act=0)
+    s.history = [(0, card("AC")), (1, card("10C"))]
+    s.won = [cards("AC 10C"), []]
+    s.card_points = [21, 0]
+    legal = R.legal_actions(s)
+    choices = {}
+    for epsilon in (0.0, 1.0):
+        monkeypatch.setattr(H, "EPSILON", epsilon)
+        choices[epsilon] = {H.rollout(R, s, legal, random.Random(k), solved=False).card.code for k in range(40)}
+    assert choices[0.0] == {"JD"} and len(choices[1.0]) > 2

@@ -342,3 +342,24 @@ def test_scopone_determinizes_nine_and_ten_card_hands_without_a_stock(options):
             assert rules.view(d, seat) == view and not d.stock
             assert [len(h) for h in d.hands] == [len(h) for h in s.hands]
             assert sorted(c for h in d.hands for c in h) == sorted(c for h in s.hands for c in h)
+
+
+def test_the_playouts_random_share_is_read_when_they_run(monkeypatch):
+    """A tuning run sets the module's EPSILON (``--hook scopa.EPSILON=…``); the playout must
+    read it at the call, not keep the value it had when the module was imported."""
+    rules = make_rules("scopa", None, 2)
+
+    def traces() -> list[list]:
+        out = []
+        for i in range(10):
+            s = rules.new_deal(random.Random(i), 0, 1)
+            trace: list = []
+            hooks_scopa.playout(rules, s, random.Random(i), trace)
+            out.append(trace)
+        return out
+
+    monkeypatch.setattr(hooks_scopa, "EPSILON", 0.0)
+    greedy = traces()
+    assert traces() == greedy  # the same streams, the same games
+    monkeypatch.setattr(hooks_scopa, "EPSILON", 1.0)
+    assert traces() != greedy

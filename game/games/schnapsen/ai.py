@@ -391,7 +391,7 @@ def _beaten_in_suit(rules: SchnapsenRules, c: Card, opp_hand: list[Card], stock:
 
 
 def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], rng: random.Random, *,
-            solved: bool | None = None, epsilon: float = EPSILON) -> Action:
+            solved: bool | None = None, epsilon: float | None = None) -> Action:
     """A fast greedy playout policy on the full (determinized) state: exchange, declare the best
     marriage, lead cheap cards (or sure winners under the strict rules), win valuable tricks
     with the cheapest winner, throw the cheapest card otherwise. It never closes.
@@ -402,6 +402,8 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
     if strict and (SOLVED_PLAYOUTS if solved is None else solved):
         # Both hands are fixed in a determinization: play the endgame perfectly (PIMC-style).
         return schnapsen_solver.best_action(rules, state, legal)
+    if epsilon is None:  # read at the call, so that a tuning run's setting takes effect
+        epsilon = EPSILON
     if rng.random() < epsilon:
         a = legal[rng.randrange(len(legal))]
         if a.kind != "close":
@@ -476,7 +478,7 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
 
 
 def playout(rules: SchnapsenRules, state: SchnapsenState, rng: random.Random, trace: list | None = None, *,
-            solved: bool | None = None, epsilon: float = EPSILON) -> None:
+            solved: bool | None = None, epsilon: float | None = None) -> None:
     """The deal played to its end in place: the rollout's policy while the stock is open, then
     (``solved``, default SOLVED_PLAYOUTS) the exact solver's line for both seats, found with
     one search (:func:`schnapsen_solver.line`) rather than one per move."""

@@ -256,7 +256,7 @@ ACE_TAKES_ALL_RISK = 0.7
 
 
 def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: list | None = None, *,
-            epsilon: float = EPSILON, smart: bool = True) -> None:
+            epsilon: float | None = None, smart: bool = True) -> None:
     """Play the deal to its end with an epsilon-greedy policy, straight on the state.
 
     The search's hot loop: no Action objects, no events, no history. It follows the rules
@@ -275,6 +275,8 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
     ``smart=False`` is the plain policy of :func:`rollout` (:func:`_plain_pick`: a fixed
     penalty for a table one card sweeps), which the normal and easy levels use.
     """
+    if epsilon is None:  # read at the call, so that a tuning run's setting takes effect
+        epsilon = EPSILON
     values = rules.values
     hands, table, stock, piles = state.hands, state.table, state.stock, state.piles
     n = state.players
