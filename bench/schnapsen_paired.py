@@ -9,6 +9,11 @@ and the paired difference of their wins per deal seed with its standard error:
 
 ``--base`` and ``--variant`` are comma-separated ``schnapsen.NAME=VALUE`` hook settings (the
 base defaults to the module as shipped: every name the variant sets, at its shipped value).
+``--variant-a`` gives the variant another bot setting instead of (or beside) hook settings, as
+bench/schnapsen_adapter.py takes it:
+
+    .venv-bench/bin/python bench/schnapsen_paired.py --a hard --variant-a hard:perfect_leaves=true --games 300 --jobs 2
+
 Tune on seeds below 10,000 and report above (docs/AI.md).
 """
 from __future__ import annotations
@@ -37,9 +42,9 @@ def shipped(hooks: list[tuple[str, str, object]]) -> list[tuple[str, str, object
 
 def play_both(args: tuple) -> tuple[list[int], list[int]]:
     """One deal seed under both settings: A's signed game points per game, base then variant."""
-    a_spec, b_spec, seed, base, variant = args
+    (a_base, a_variant), b_spec, seed, base, variant = args
     results = []
-    for hooks in (base, variant):
+    for a_spec, hooks in ((a_base, base), (a_variant, variant)):
         apply_hooks(hooks)
         out, *_ = adapter.play_pair((a_spec, b_spec, seed, hooks, False, None))
         results.append(out)
@@ -52,13 +57,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--a", default="policy", help="our bot (as bench/schnapsen_adapter.py takes it)")
     ap.add_argument("--b", default="rdeep")
     ap.add_argument("--base", default="", help="schnapsen.NAME=VALUE,... (default: shipped)")
-    ap.add_argument("--variant", required=True, help="schnapsen.NAME=VALUE,...")
+    ap.add_argument("--variant", default="", help="schnapsen.NAME=VALUE,...")
+    ap.add_argument("--variant-a", help="the variant's bot setting (default: --a), e.g. hard:perfect_leaves=true")
     ap.add_argument("--games", type=int, default=300, help="deal seeds, each played twice per setting")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
     if args.games < 2:
         ap.error("--games must be at least 2")
+    if not args.variant and not args.variant_a:
+        ap.error("give the variant: --variant hook settings, --variant-a a bot setting, or both")
+    a_variant = args.variant_a or args.a
     try:
         variant = parse_hooks([x for x in args.variant.split(",") if x])
         base = parse_hooks([x for x in args.base.split(",") if x])
@@ -69,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     base_names = {(g, n) for g, n, _ in variant}
     variant = variant + [h for h in base if (h[0], h[1]) not in base_names]
     seeds = random.Random(args.seed)
-    jobs = [(args.a, args.b, seeds.getrandbits(31), base, variant) for _ in range(args.games)]
+    jobs = [((args.a, a_variant), args.b, seeds.getrandbits(31), base, variant) for _ in range(args.games)]
     start = time.perf_counter()
     pairs: list[tuple[list[int], list[int]]] = []
     if args.jobs > 1:
@@ -85,10 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     se = statistics.stdev(diff) / len(diff) ** 0.5
     se_gp = statistics.stdev(gp) / len(gp) ** 0.5
     print(f"A={args.a} vs B={args.b}, {args.games} deal seeds ({n} games a setting), seed {args.seed}")
-    for label, hooks, wins in (("base", base, wins_b), ("variant", variant, wins_v)):
+    for label, spec, hooks, wins in (("base", args.a, base, wins_b), ("variant", a_variant, variant, wins_v)):
         w = sum(wins)
         lo, hi = wilson(w / n, n)
-        print(f"  {label} ({', '.join(f'{g}.{k}={v!r}' for g, k, v in hooks)}): win rate {w / n:.3f} "
+        print(f"  {label} ({', '.join([spec, *(f'{g}.{k}={v!r}' for g, k, v in hooks)])}): win rate {w / n:.3f} "
               f"(95% Wilson {lo:.3f}–{hi:.3f}; {w} of {n})")
     print(f"  variant minus base: win rate {statistics.fmean(diff):+.4f} ± {se:.4f}, "
           f"game points a game {statistics.fmean(gp):+.4f} ± {se_gp:.4f} (paired over the deal seeds)")

@@ -74,6 +74,10 @@ OPTIONAL: dict[str, str] = {
     "observation": "observation(rules, state, seat) -> hashable — what ``seat`` sees of a state beyond the "
                    "moves played (its hand: the cards it drew); with the search's ``split_own_draws`` on, "
                    "the tree keeps the seat's own later decisions apart by it; default: none",
+    "perfect_information": "perfect_information(rules, state) -> bool — every seat knows every card from "
+                           "this state on (Schnapsen: the stock exhausted); with the search's "
+                           "``perfect_leaves`` on, the tree ends there and the playout values the leaf; "
+                           "default: none",
     "reason": "reason(rules, view, action) -> (locale key, params) | None — one line on why a suggested "
               "move is good (a sweep, the settebello, a sure trick), for the table's suggestion "
               "(game.ai.suggest); card codes in params under card/led/cards; default: no reason",
@@ -93,6 +97,7 @@ _CALL_SHAPES: dict[str, tuple[str, ...]] = {
     "reply_options": ("rules", "state", "legal", "reply"),
     "observation": ("rules", "state", "seat"),
     "search_scope": ("rules", "view"),
+    "perfect_information": ("rules", "state"),
 }
 
 
@@ -106,7 +111,7 @@ class Hooks:
 
     __slots__ = ("game_id", "module", "determinize", "utilities", "utility", "playout", "rollout",
                  "prior", "complete", "solve", "root_top_k", "levels", "reason", "reply_options",
-                 "observation", "search_scope")
+                 "observation", "search_scope", "perfect_information")
 
     def __init__(self, game_id: str, module: ModuleType):
         self.game_id = game_id
@@ -136,6 +141,8 @@ class Hooks:
             getattr(module, "reply_options", None)
         self.observation: Callable[[GameRules, Any, int], Any] | None = getattr(module, "observation", None)
         self.search_scope: Callable[[GameRules, Any], Any] | None = getattr(module, "search_scope", None)
+        self.perfect_information: Callable[[GameRules, Any], bool] | None = \
+            getattr(module, "perfect_information", None)
 
     def level_settings(self, level: str, players: int | None = None,
                        options: Mapping[str, Any] | None = None) -> Mapping[str, Any]:

@@ -21,6 +21,11 @@ issue 36; no level ships it).
 it will have seen there (the hook's ``observation``: its hand, so the cards it drew), where
 the shared tree keyed by moves alone would make one choice for every card it may draw.
 
+``perfect_leaves`` ends the tree where the hook ``perfect_information`` says every seat knows
+every card from there on (Schnapsen's exhausted stock): the playout's exact finish values that
+leaf, where the shared tree would fuse the seats' choices there over every deal it samples,
+though at the table each of them will know the other's hand.
+
 ``tree_depth=1`` turns this into flat determinized Monte Carlo (PIMC-style: UCB over the root
 actions only, the rest is playout). Strength is set by ``iterations`` (determinizations ×
 simulations — the same on every machine); ``time_cap`` (seconds) and ``should_stop`` bound
@@ -147,7 +152,7 @@ class SearchBot(BaseBot):
                  time_cap: float | None = 1.0, tree_depth: int | None = None, c: float = 0.5,
                  exact: bool = True, prior_weight: float = 0.0, root_top_k: int | None = -1,
                  playout_kw: dict[str, Any] | None = None, root_min_visits: int = -1,
-                 opponent_policy: float = 0.0, split_own_draws: bool = False):
+                 opponent_policy: float = 0.0, split_own_draws: bool = False, perfect_leaves: bool = False):
         super().__init__(rules, seat, seed)
         self.hooks = load_hooks(rules.game_id)
         self.iterations = iterations
@@ -176,6 +181,10 @@ class SearchBot(BaseBot):
         #: keyed by moves alone would make one choice for every card it may draw. False: plain
         #: single-observer ISMCTS.
         self.split_own_draws = split_own_draws
+        #: End the tree where the hook's ``perfect_information`` says every card is known to
+        #: every seat: the playout finishes from there (exactly, where the level's playout
+        #: solves that phase). False: the tree grows on into that phase.
+        self.perfect_leaves = perfect_leaves
         #: Set by the owner (e.g. the table scene) to abandon a search: checked every iteration.
         self.should_stop: Callable[[], bool] | None = None
         #: Figures about the last decision: iterations run, seconds (wall), "cpu" (this thread's
@@ -293,6 +302,9 @@ class SearchBot(BaseBot):
         observation = hooks.observation if self.split_own_draws else None
         if self.split_own_draws and observation is None:
             raise ValueError(f"{rules.game_id}: split_own_draws needs the hook's observation")
+        perfect = hooks.perfect_information if self.perfect_leaves else None
+        if self.perfect_leaves and perfect is None:
+            raise ValueError(f"{rules.game_id}: perfect_leaves needs the hook's perfect_information")
         me = self.seat
         done = 0
         for done in range(1, self.iterations + 1):
@@ -304,6 +316,8 @@ class SearchBot(BaseBot):
             path: list[tuple[_Node, int]] = []
             depth = 0
             while not is_over(state) and depth < max_depth:
+                if perfect is not None and node is not root and perfect(rules, state):
+                    break  # every card is known from here: the playout's value is the leaf's
                 if node is root:
                     acts = root_order
                 else:

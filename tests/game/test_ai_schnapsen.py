@@ -479,3 +479,14 @@ def test_the_playouts_random_share_is_read_when_they_run(monkeypatch):
         monkeypatch.setattr(H, "EPSILON", epsilon)
         choices[epsilon] = {H.rollout(R, s, legal, random.Random(k), solved=False).card.code for k in range(40)}
     assert choices[0.0] == {"JD"} and len(choices[1.0]) > 2
+
+
+def test_every_card_is_known_once_the_stock_is_exhausted_not_while_it_is_open_or_closed():
+    s = SchnapsenState(dealer=1, number=1, hands=[cards("KC JD QS 10S AD"), cards("QC JC KD QD JS")],
+                       stock=cards("KS AS 10D AB 10B KB QB JB"), trump="B", indicator=card("JB"),
+                       leader=0, to_act=0)
+    assert not H.perfect_information(R, s)  # the stock is open: its order is hidden
+    s.closed_by = 0
+    assert not H.perfect_information(R, s)  # closed: its cards stay hidden
+    s.closed_by, s.stock = None, []
+    assert H.perfect_information(R, s)  # exhausted: each holds what the other has not seen

@@ -435,3 +435,53 @@ def test_opponent_policy_needs_a_rollout_policy(monkeypatch):
     monkeypatch.setattr(bot.hooks, "rollout", None)
     with pytest.raises(ValueError, match="rollout"):
         bot.analyse(rules.view(state, seat), rules.legal_actions(state))
+
+
+def _depth(node, skip: str | None = None) -> int:
+    """The longest path of moves below a tree node (``skip``: leave out the paths through a move
+    of that kind)."""
+    below = [1 + _depth(ch, skip) for a, ch in node.children.items() if a.kind != skip]
+    return max(below, default=0)
+
+
+def _last_open_trick(seed: int):
+    """A Schnapsen deal played at random (never closing) to the lead of the last trick before
+    the stock runs out."""
+    rules = make_rules("schnapsen", None, 2)
+    rng = random.Random(seed)
+    state = rules.new_deal(rng, 1, 1)
+    while not (len(state.stock) == 2 and state.led is None) and not rules.is_over(state):
+        legal = [a for a in rules.legal_actions(state) if a.kind != "close"]
+        rules.apply(state, rng.choice(legal))
+    return rules, state
+
+
+def test_perfect_leaves_end_the_tree_where_the_stock_runs_out():
+    """At the last open trick the stock runs out after one lead (an exchange first, at most) and
+    one reply: with perfect_leaves the tree ends there and the exact finish values the leaf;
+    the plain tree grows on into the endgame, where it would fuse both seats' choices over
+    every deal though each of them then knows the other's hand. (A close keeps the stock's
+    cards hidden: the tree goes on below it either way.)"""
+    checked = 0
+    for seed in range(1, 12):
+        rules, state = _last_open_trick(seed)
+        if rules.is_over(state):
+            continue
+        seat = rules.to_act(state)
+        view, legal = rules.view(state, seat), rules.legal_actions(state)
+        leaves = SearchBot(rules, seat, 3, iterations=300, time_cap=None, opponent_policy=1.0, perfect_leaves=True)
+        root, done = leaves._ismcts(view, legal, None, None)
+        assert done == 300 and _depth(root, skip="close") <= 3
+        plain = SearchBot(rules, seat, 3, iterations=300, time_cap=None, opponent_policy=1.0)
+        root, _ = plain._ismcts(view, legal, None, None)
+        assert _depth(root, skip="close") > 3
+        checked += 1
+    assert checked >= 5
+
+
+def test_perfect_leaves_need_the_games_perfect_information_hook():
+    rules, state = random_midgame("scopa", 2, 5, 3)
+    seat = rules.to_act(state)
+    bot = SearchBot(rules, seat, 1, iterations=20, time_cap=None, perfect_leaves=True)
+    with pytest.raises(ValueError, match="perfect_information"):
+        bot.analyse(rules.view(state, seat), rules.legal_actions(state))

@@ -508,6 +508,12 @@ def prior(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> float:
     return max(-0.9, min(0.9, v / 100.0))
 
 
+def perfect_information(rules: SchnapsenRules, state: SchnapsenState) -> bool:
+    """The stock is exhausted (not closed): each seat holds exactly the cards it has not seen
+    played, so both know every card from here on (a closed stock keeps its cards hidden)."""
+    return not state.stock and state.closed_by is None and not state.over
+
+
 def search_scope(rules: SchnapsenRules, view: SchnapsenView) -> AbstractContextManager[None]:
     """One search's playouts share the exact solver's transposition tables."""
     return schnapsen_solver.shared_tables()
