@@ -412,15 +412,21 @@ def _policy_choices(s: SchnapsenState, monkeypatch, name: str, values: tuple[flo
     return out
 
 
-def test_the_safe_lead_keeps_a_trick_no_card_of_its_suit_can_take(monkeypatch):
-    # Seat 0 has won AC and 10C: nothing left out there beats its KC in clubs, and a King is
-    # too cheap for the policy's opponent to trump. Its JD can be taken by any diamond.
+def _after_clubs_ace_and_ten() -> SchnapsenState:
+    """Seat 0 to lead with the stock open, having won AC and 10C in the first trick."""
     s = SchnapsenState(dealer=1, number=1, hands=[cards("KC JD QS 10S AD"), cards("QC JC KD QD JS")],
                        stock=cards("KS AS 10D AB 10B KB QB JB"), trump="B", indicator=card("JB"),
                        leader=0, to_act=0)
     s.history = [(0, card("AC")), (1, card("10C"))]
     s.won = [cards("AC 10C"), []]
     s.card_points = [21, 0]
+    return s
+
+
+def test_the_safe_lead_keeps_a_trick_no_card_of_its_suit_can_take(monkeypatch):
+    # Seat 0 has won AC and 10C: nothing left out there beats its KC in clubs, and a King is
+    # too cheap for the policy's opponent to trump. Its JD can be taken by any diamond.
+    s = _after_clubs_ace_and_ten()
     assert _policy_choices(s, monkeypatch, "SAFE_LEAD", (0.0, 6.0)) == {0.0: {"JD"}, 6.0: {"KC"}}
 
 
@@ -467,12 +473,7 @@ def test_the_follow_takes_the_trick_a_declared_marriage_waits_for(monkeypatch):
 
 def test_the_playouts_random_share_is_read_when_they_run(monkeypatch):
     # ``--hook schnapsen.EPSILON=…`` sets the module's constant: the rollout reads it per call.
-    s = SchnapsenState(dealer=1, number=1, hands=[cards("KC JD QS 10S AD"), cards("QC JC KD QD JS")],
-                       stock=cards("KS AS 10D AB 10B KB QB JB"), trump="B", indicator=card("JB"),
-                       leader=0, to_act=0)
-    s.history = [(0, card("AC")), (1, card("10C"))]
-    s.won = [cards("AC 10C"), []]
-    s.card_points = [21, 0]
+    s = _after_clubs_ace_and_ten()
     legal = R.legal_actions(s)
     choices = {}
     for epsilon in (0.0, 1.0):
@@ -482,9 +483,7 @@ def test_the_playouts_random_share_is_read_when_they_run(monkeypatch):
 
 
 def test_every_card_is_known_once_the_stock_is_exhausted_not_while_it_is_open_or_closed():
-    s = SchnapsenState(dealer=1, number=1, hands=[cards("KC JD QS 10S AD"), cards("QC JC KD QD JS")],
-                       stock=cards("KS AS 10D AB 10B KB QB JB"), trump="B", indicator=card("JB"),
-                       leader=0, to_act=0)
+    s = _after_clubs_ace_and_ten()
     assert not H.perfect_information(R, s)  # the stock is open: its order is hidden
     s.closed_by = 0
     assert not H.perfect_information(R, s)  # closed: its cards stay hidden
