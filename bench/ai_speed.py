@@ -2,6 +2,9 @@
 
     .venv/bin/python bench/ai_speed.py [--game scopa] [--level hard] [--positions 10] [--repeat 3]
 
+``--level`` also takes a bot setting as bench/ai_strength.py does (``hard:c=0.3``), timed on the
+same positions as the shipped levels: what a candidate setting would cost before it ships.
+
 For every game (its first player count, or ``--players``) the same positions are
 built from fixed seeds: a deal played some random plies in (chosen by the seed; actions sorted
 by their text so the positions do not depend on the order legal_actions lists them). Every
@@ -29,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ai_strength import game_options  # noqa: E402
+from bench.ai_strength import build_bot, game_options, parse_spec  # noqa: E402
 from game.ai.bots import make_bot  # noqa: E402
 from game.config import get_config  # noqa: E402
 from game.rulesets import make_rules  # noqa: E402
@@ -141,9 +144,8 @@ def run_level(game: str, players: int, level: str, count: int, prints: list[str]
     cap = None
     for k, (rules, state) in enumerate(positions(game, players, count, options=options)):
         seat = rules.to_act(state)
-        bot = make_bot(level, rules, seat, 1000 + k)
-        cap = bot.time_cap  # the shipped safety net: counted, not applied
-        bot.time_cap = None
+        bot = build_bot(level, rules, seat, 1000 + k)  # at its budget: no time cap
+        cap = bot.shipped_cap  # the shipped safety net: counted, not applied
         view, legal = rules.view(state, seat), rules.legal_actions(state)
         t = time.perf_counter()
         a = bot.choose(view, legal)
@@ -171,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", action="append", help="only these games (repeatable)")
     ap.add_argument("--players", type=int, help="this player count (default: the game's first)")
-    ap.add_argument("--level", action="append", choices=LEVELS, help="only these levels (repeatable)")
+    ap.add_argument("--level", action="append",
+                    help="only these levels (repeatable); a setting such as hard:c=0.3 is timed beside them")
     ap.add_argument("--positions", type=int, default=10)
     ap.add_argument("--repeat", type=int, default=1, help="runs per figure; the median is printed")
     ap.add_argument("--playouts", action="store_true", help="time the playout policy alone (see above)")
@@ -183,7 +186,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preset", metavar="ID", help="one of the game's named option sets (rules.yaml presets)")
     args = ap.parse_args(argv)
     prints: list[str] = []
+    for level in args.level or ():
+        try:
+            name, _kw = parse_spec(level)
+        except ValueError as e:
+            print(f"ai_speed: --level {level!r}: {e}", file=sys.stderr)
+            return 2
+        if name not in LEVELS:
+            print(f"ai_speed: --level {level!r}: not a level ({', '.join(LEVELS)})", file=sys.stderr)
+            return 2
     config = get_config()
+    for level in args.level or ():
+        try:  # a setting the bot does not have, found before any timing starts
+            build_bot(level, make_rules(next(iter(config.games)), None, None, {}), 0, 0)
+        except ValueError as e:
+            print(f"ai_speed: --level {level!r}: {e}", file=sys.stderr)
+            return 2
     games = args.game or list(config.games)
     for g in games:
         if g not in config.games:

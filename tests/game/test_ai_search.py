@@ -201,6 +201,27 @@ def test_levels_apply_per_game_settings_under_the_callers_keywords():
     assert levels.HardBot(schnapsen, 0, 1).playout_kw is None
     assert levels.NormalBot(schnapsen, 0, 1).playout_kw == {"solved": False}
     assert levels.EasyBot(schnapsen, 0, 1).playout_kw == {"solved": False}
+    # Schnapsen hard explores less than the search's default (issue 36, fourteenth part); the
+    # other levels and games keep the default.
+    default_c = SearchBot(schnapsen, 0, 1).c
+    assert levels.HardBot(schnapsen, 0, 1).c == 0.3 != default_c
+    assert levels.NormalBot(schnapsen, 0, 1).c == default_c == levels.HardBot(briscola, 0, 1).c
+
+
+def test_the_exploration_constant_shapes_the_search():
+    """A smaller c spends more of the budget on the action that looks best: the most visited
+    root action gets a larger share of the visits (same seed, same determinizations)."""
+    rules, state = random_midgame("schnapsen", 2, 7, 4)
+    seat = rules.to_act(state)
+    view, legal = rules.view(state, seat), rules.legal_actions(state)
+    assert len(legal) > 2
+    shares = {}
+    for c in (0.1, 2.0):
+        values = SearchBot(rules, seat, 5, iterations=600, time_cap=None, c=c, exact=False,
+                           root_min_visits=0).analyse(view, legal)
+        visits = [n for _mean, n in values.values()]
+        shares[c] = max(visits) / sum(visits)
+    assert shares[0.1] > shares[2.0]
 
 
 def test_same_seed_same_decisions():
