@@ -83,7 +83,7 @@ LEVELS: dict[str, dict] = {
     # exploration c = 0.3 (the search's default 0.5; with the opponent model it acts on my own
     # nodes and his close): against RdeepBot, paired on the same deals, +0.027 ± 0.016 win
     # rate on tuning seeds and +0.000 ± 0.016 on fresh ones; in our engine +0.025 ± 0.080 game
-    # points a deal against c = 0.5; the same time. With it 0.728 of 2400 fresh games against
+    # points a deal against c = 0.5; the same time. With it 0.724 of 3000 fresh games against
     # RdeepBot (docs/AI.md, issue 36's fourteenth part).
     "hard": {"iterations": 1400, "opponent_policy": 1.0, "c": 0.3},
     # Normal: the search saturates at a few hundred iterations — hard vs normal was -0.20 ±
