@@ -186,18 +186,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preset", metavar="ID", help="one of the game's named option sets (rules.yaml presets)")
     args = ap.parse_args(argv)
     prints: list[str] = []
-    for level in args.level or ():
-        try:
-            name, _kw = parse_spec(level)
-        except ValueError as e:
-            print(f"ai_speed: --level {level!r}: {e}", file=sys.stderr)
-            return 2
-        if name not in LEVELS:
-            print(f"ai_speed: --level {level!r}: not a level ({', '.join(LEVELS)})", file=sys.stderr)
-            return 2
     config = get_config()
     for level in args.level or ():
-        try:  # a setting the bot does not have, found before any timing starts
+        try:  # a bad setting found before any timing starts
+            if parse_spec(level)[0] not in LEVELS:
+                raise ValueError(f"not a level ({', '.join(LEVELS)})")
             build_bot(level, make_rules(next(iter(config.games)), None, None, {}), 0, 0)
         except ValueError as e:
             print(f"ai_speed: --level {level!r}: {e}", file=sys.stderr)
