@@ -206,6 +206,9 @@ def test_levels_apply_per_game_settings_under_the_callers_keywords():
     default_c = SearchBot(schnapsen, 0, 1).c
     assert levels.HardBot(schnapsen, 0, 1).c == 0.3 != default_c
     assert levels.NormalBot(schnapsen, 0, 1).c == default_c == levels.HardBot(briscola, 0, 1).c
+    # Its opponent model is soft: three replies in four the policy's (issue 36, fourteenth part).
+    assert levels.HardBot(schnapsen, 0, 1).opponent_policy == 0.75
+    assert levels.NormalBot(schnapsen, 0, 1).opponent_policy == 0.0 == levels.HardBot(briscola, 0, 1).opponent_policy
 
 
 def test_the_exploration_constant_shapes_the_search():
@@ -368,6 +371,32 @@ def test_opponent_policy_takes_the_opponents_replies_from_the_playout_policy(mon
     monkeypatch.setattr(plain.hooks, "playout", None)
     root, _ = plain._ismcts(view, legal, None, None)
     assert {a for lead, ch in root.children.items() if lead.kind == "play" for a in ch.children} - chosen
+
+
+def test_a_partial_opponent_policy_leaves_the_other_replies_to_ucb(monkeypatch):
+    """opponent_policy=0.75: about three replies in four follow the policy; the rest are UCB's,
+    which also tries replies the policy never plays."""
+    rules = make_rules("schnapsen", None, 2)
+    state = rules.new_deal(random.Random(4), 1, 1)
+    seat = rules.to_act(state)
+    view, legal = rules.view(state, seat), rules.legal_actions(state)
+    chosen: set = set()
+
+    def lowest(rules, state, acts, rng, **kw):
+        a = min(acts, key=str)
+        chosen.add(a)
+        return a
+
+    bot = SearchBot(rules, seat, 3, iterations=600, time_cap=None, opponent_policy=0.75)
+    monkeypatch.setattr(bot.hooks, "rollout", lowest)
+    monkeypatch.setattr(bot.hooks, "playout", None)
+    root, done = bot._ismcts(view, legal, None, None)
+    replies = [(a, ch.visits) for lead, node in root.children.items() if lead.kind == "play"
+               for a, ch in node.children.items()]
+    total = sum(v for _, v in replies)
+    off_policy = sum(v for a, v in replies if a not in chosen)
+    assert done == 600 and total > 200
+    assert 0 < off_policy < 0.35 * total
 
 
 def test_opponent_policy_keeps_the_replies_the_game_names_in_view(monkeypatch):
