@@ -344,9 +344,10 @@ def test_normal_schnapsen_slips_only_between_close_moves():
     assert 0.5 < picks.count(a) / 400 < 0.8  # mostly the best, sometimes the close second
 
 
-def test_opponent_policy_takes_the_opponents_replies_from_the_playout_policy(monkeypatch):
-    """opponent_policy=1: every reply of the opponent in the tree is the one the hook's policy
-    chose on that determinization (here a recorder that plays the lowest card by its text)."""
+def _recorded_search(monkeypatch, iterations: int, **kw):
+    """A Schnapsen lead searched with every policy move (the opponent model's and the
+    playouts') going through a recorder that plays the lowest card by its text: the search's
+    root and iterations, and every move the recorder chose."""
     rules = make_rules("schnapsen", None, 2)
     state = rules.new_deal(random.Random(4), 1, 1)
     seat = rules.to_act(state)
@@ -358,39 +359,29 @@ def test_opponent_policy_takes_the_opponents_replies_from_the_playout_policy(mon
         chosen.add(a)
         return a
 
-    bot = SearchBot(rules, seat, 3, iterations=300, time_cap=None, opponent_policy=1.0)
+    bot = SearchBot(rules, seat, 3, iterations=iterations, time_cap=None, **kw)
     monkeypatch.setattr(bot.hooks, "rollout", lowest)
     monkeypatch.setattr(bot.hooks, "playout", None)  # every playout move goes through the recorder too
     root, done = bot._ismcts(view, legal, None, None)
+    return root, done, chosen
+
+
+def test_opponent_policy_takes_the_opponents_replies_from_the_playout_policy(monkeypatch):
+    """opponent_policy=1: every reply of the opponent in the tree is the one the hook's policy
+    chose on that determinization (here a recorder that plays the lowest card by its text)."""
+    root, done, chosen = _recorded_search(monkeypatch, 300, opponent_policy=1.0)
     # After a lead the opponent answers (after a close or an exchange this seat acts again).
     replies = {a for lead, ch in root.children.items() if lead.kind == "play" for a in ch.children}
     assert done == 300 and replies and replies <= chosen
     # Plain ISMCTS explores replies by UCB: some the recorder would never play.
-    plain = SearchBot(rules, seat, 3, iterations=300, time_cap=None)
-    monkeypatch.setattr(plain.hooks, "rollout", lowest)
-    monkeypatch.setattr(plain.hooks, "playout", None)
-    root, _ = plain._ismcts(view, legal, None, None)
+    root, _, chosen = _recorded_search(monkeypatch, 300)
     assert {a for lead, ch in root.children.items() if lead.kind == "play" for a in ch.children} - chosen
 
 
 def test_a_partial_opponent_policy_leaves_the_other_replies_to_ucb(monkeypatch):
     """opponent_policy=0.75: about three replies in four follow the policy; the rest are UCB's,
     which also tries replies the policy never plays."""
-    rules = make_rules("schnapsen", None, 2)
-    state = rules.new_deal(random.Random(4), 1, 1)
-    seat = rules.to_act(state)
-    view, legal = rules.view(state, seat), rules.legal_actions(state)
-    chosen: set = set()
-
-    def lowest(rules, state, acts, rng, **kw):
-        a = min(acts, key=str)
-        chosen.add(a)
-        return a
-
-    bot = SearchBot(rules, seat, 3, iterations=600, time_cap=None, opponent_policy=0.75)
-    monkeypatch.setattr(bot.hooks, "rollout", lowest)
-    monkeypatch.setattr(bot.hooks, "playout", None)
-    root, done = bot._ismcts(view, legal, None, None)
+    root, done, chosen = _recorded_search(monkeypatch, 600, opponent_policy=0.75)
     replies = [(a, ch.visits) for lead, node in root.children.items() if lead.kind == "play"
                for a, ch in node.children.items()]
     total = sum(v for _, v in replies)
