@@ -114,7 +114,7 @@ class PlayLoop:
             self.writer.want(table)  # written() goes on when it is stored
             return
         try:
-            self.store.append(table.code, table.unsaved)
+            self.store.append(table.code, table.unsaved, table.saved_before)
         except LeaseLost:
             self._lose(table)
             return
@@ -292,7 +292,7 @@ class PlayLoop:
             self.writer.want(table)
             return
         try:
-            self.store.append(table.code, table.unsaved)
+            self.store.append(table.code, table.unsaved, table.saved_before)
             table.unsaved = []
         except LeaseLost as e:  # another process runs the table now: this one never writes it again
             log.warning("table %s: %s", table.code, e)
@@ -357,7 +357,7 @@ class PlayLoop:
     def _finish(self, table: Table) -> None:
         if table.unsaved:
             try:
-                self.store.append(table.code, table.unsaved)
+                self.store.append(table.code, table.unsaved, table.saved_before)
                 table.unsaved = []
             except LeaseLost:
                 self._lose(table)

@@ -86,6 +86,12 @@ class Table:
     def started(self) -> bool:
         return self.match is not None
 
+    @property
+    def saved_before(self) -> int:
+        """How many of the record's events came before the unsaved ones (what the store holds
+        once every earlier write is answered): a retried write starts from here."""
+        return (len(self.match.events) if self.match is not None else 0) - len(self.unsaved)
+
     def conns(self) -> list[Conn]:
         """Every connection at the table (seated ones and the host), once each."""
         out: list[Conn] = []

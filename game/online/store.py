@@ -132,9 +132,11 @@ class TableStore:
         if problem:
             raise StoreError(problem)
 
-    def append(self, code: str, events: list[Event]) -> None:
+    def append(self, code: str, events: list[Event], before: int) -> None:
         """Append one decision's events in a single write (flushed to the system: a killed
-        server loses nothing; a power cut may lose the last decisions, never the order)."""
+        server loses nothing; a power cut may lose the last decisions, never the order).
+        ``before`` (the record's length before them) is the cluster's guard against a retry
+        written twice; a file needs none: a write that fails is cut back off the file."""
         if not events:
             return
         data = "".join(dumps(ev) + "\n" for ev in events).encode("utf-8")

@@ -156,13 +156,108 @@ def test_two_processes_racing_for_one_expired_lease_exactly_one_wins(fresh):
         loser = first if not won["first"] else second
         length = loser.redis.xlen(loser.record_key(code))
         with pytest.raises(LeaseLost):
-            loser.append(code, [{"event": "play"}])
+            loser.append(code, [{"event": "play"}], 1)
         with pytest.raises(LeaseLost):
             loser.write_meta(code, {"code": code, "finished": True})
         assert loser.redis.xlen(loser.record_key(code)) == length, "the loser never appends"
         winner = second if loser is first else first
-        winner.append(code, [{"event": "play"}])
+        winner.append(code, [{"event": "play"}], 1)
         assert winner.redis.xlen(winner.record_key(code)) == length + 1
+
+
+def test_an_append_sent_again_after_its_reply_was_lost_is_written_once(fresh):
+    """Redis may apply an append and then lose the connection before it answers (a restart):
+    the table sends the same events again, with the record's length before them."""
+    from game.online import protocol as P
+
+    (store,) = _stores(fresh, "only")
+    code = P.new_code()
+    events = [{"event": "match", "n": i} for i in range(6)]
+    store.start_record(code, events[:2])
+    store.append(code, events[2:3], 2)
+    store.append(code, events[2:3], 2)  # the same write again: nothing new
+    assert store.read_record(code) == events[:3]
+    store.append(code, events[2:5], 2)  # again, with the decisions made meanwhile: only those
+    assert store.read_record(code) == events[:5]
+    store.append(code, events[5:], 5)
+    assert store.read_record(code) == events
+    store.rewrite_record(code, events[:4])  # a resume's rewrite starts the count again
+    store.append(code, events[4:], 4)
+    store.append(code, events[4:], 4)
+    assert store.read_record(code) == events
+
+
+def test_the_background_writer_resends_a_batch_redis_applied_without_answering(fresh):
+    import asyncio
+
+    from game.online import protocol as P
+    from game.online.cluster.writer import RecordWriter
+
+    (store,) = _stores(fresh, "only")
+    code = P.new_code()
+    events = [{"event": "match", "n": i} for i in range(5)]
+    store.start_record(code, events[:2])
+
+    class Table:  # what the writer reads of a table
+        def __init__(self):
+            self.code, self.events, self.unsaved, self.outbox = code, list(events[:2]), [], []
+
+        @property
+        def saved_before(self):
+            return len(self.events) - len(self.unsaved)
+
+    class Play:
+        def __init__(self):
+            self.sent, self.stalls, self.lost, self.writer = [], 0, 0, None
+
+        def written(self, t, out):
+            self.sent += out
+
+        def _stall(self, t):  # the play loop tries again a little later
+            self.stalls += 1
+            self.writer.want(t)
+
+        def _lose(self, t):
+            self.lost += 1
+
+    async def scenario():
+        play, table = Play(), Table()
+        writer = play.writer = RecordWriter(play, store, fresh[0].url)
+        real_pipeline, cut = writer.aio.pipeline, [1]
+
+        def pipeline(*args, **kwargs):
+            pipe = real_pipeline(*args, **kwargs)
+            execute = pipe.execute
+
+            async def applied_then_cut(*a, **k):
+                result = await execute(*a, **k)  # Redis has run the append …
+                if cut[0]:
+                    cut[0] -= 1
+                    raise ConnectionError("Connection closed by server.")  # … its answer is lost
+                return result
+
+            pipe.execute = applied_then_cut
+            return pipe
+
+        writer.aio.pipeline = pipeline
+        runner = asyncio.ensure_future(writer.run())
+        for i in (2, 3, 4):  # three decisions, one at a time, as a table makes them
+            table.events.append(events[i])
+            table.unsaved.append(events[i])
+            table.outbox.append(([events[i]], i))
+            writer.want(table)
+            for _ in range(200):
+                await asyncio.sleep(0.01)
+                if not table.unsaved and ([events[i]], i) in play.sent:
+                    break
+        runner.cancel()
+        await writer.close()
+        return play
+
+    play = asyncio.run(scenario())
+    assert play.stalls == 1 and play.lost == 0
+    assert play.sent == [([events[i]], i) for i in (2, 3, 4)], "each decision sent to the seats once, in order"
+    assert store.read_record(code) == events, "and written once"
 
 
 def test_ratings_of_one_player_updated_by_two_processes_at_once_lose_nothing(fresh):

@@ -330,7 +330,7 @@ class ClusterNode:
                 continue
             if table.unsaved:
                 try:
-                    self.store.append(code, table.unsaved)
+                    self.store.append(code, table.unsaved, table.saved_before)
                     table.unsaved = []
                 except StoreError as e:
                     log.error("table %s: %s", code, e)

@@ -51,21 +51,43 @@ redis.call('SET', KEYS[2], ARGV[2])
 if ARGV[5] == '1' then redis.call('SADD', KEYS[3], ARGV[4]) else redis.call('SREM', KEYS[3], ARGV[4]) end
 return 1
 """
-# KEYS: lease, record, meta   ARGV: me, data, mode ('append' | 'start' | 'rewrite'), lease ms
+# KEYS: lease, record, meta   ARGV: me, mode ('append' | 'start' | 'rewrite'), lease ms,
+# before (how many events the record held before these), then the events, one line each.
 # (a quick match's table has no meta before it starts: its first record entry claims it)
+# Each entry keeps the record's length after it (field n). An append whose reply was lost
+# (Redis applied it, then the connection closed) is sent again with the same ``before``:
+# the lines the stream already holds are skipped, so a retry never writes a decision twice.
 _APPEND = """
 local owner = redis.call('GET', KEYS[1])
 if owner ~= ARGV[1] then
-  if ARGV[3] == 'start' and (not owner) and redis.call('EXISTS', KEYS[2]) == 0
+  if ARGV[2] == 'start' and (not owner) and redis.call('EXISTS', KEYS[2]) == 0
      and redis.call('EXISTS', KEYS[3]) == 0 then
-    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[4])
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
   else
     return 0
   end
 end
-if ARGV[3] == 'start' and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
-if ARGV[3] == 'rewrite' then redis.call('DEL', KEYS[2]) end
-redis.call('XADD', KEYS[2], '*', 'd', ARGV[2])
+if ARGV[2] == 'start' and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+if ARGV[2] == 'rewrite' then redis.call('DEL', KEYS[2]) end
+local before = tonumber(ARGV[4])
+local skip = 0
+if ARGV[2] == 'append' then
+  local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+  if #last == 1 then
+    local fields = last[1][2]
+    for i = 1, #fields - 1, 2 do
+      if fields[i] == 'n' then
+        local held = tonumber(fields[i + 1])
+        if held and held > before then skip = held - before end
+      end
+    end
+  end
+end
+local count = #ARGV - 4
+if skip >= count then return 1 end
+local lines = {}
+for i = 5 + skip, #ARGV do lines[#lines + 1] = ARGV[i] .. '\\n' end
+redis.call('XADD', KEYS[2], '*', 'd', table.concat(lines), 'n', before + count)
 return 1
 """
 # KEYS: leases...   ARGV: me, lease ms  -> the indexes (1-based) of the leases no longer ours
@@ -175,15 +197,17 @@ class RedisTableStore:
             raise LeaseLost(f"table {code} is another process's now")
 
     def start_record(self, code: str, events: list[Event]) -> None:
-        if self._guarded(code, events, "start") == -1:
+        if self._guarded(code, events, "start", 0) == -1:
             raise StoreError(f"table {code} has a record already")
 
     def rewrite_record(self, code: str, events: list[Event]) -> None:
-        self._guarded(code, events, "rewrite")
+        self._guarded(code, events, "rewrite", 0)
 
-    def append(self, code: str, events: list[Event]) -> None:
+    def append(self, code: str, events: list[Event], before: int) -> None:
+        """Append ``events`` to a record that held ``before`` events before them; sent again
+        after a lost reply, the events Redis already has are not written twice."""
         if events:
-            self._guarded(code, events, "append")
+            self._guarded(code, events, "append", before)
 
     def finished(self, code: str) -> None:
         """The match is over: its record goes to DIR as a file, the stream is kept a day."""
@@ -259,10 +283,9 @@ class RedisTableStore:
         return [c.decode("ascii") for c in codes if is_code(c.decode("ascii", "replace"))]
 
     # ---- helpers
-    def _guarded(self, code: str, events: list[Event], mode: str) -> int:
-        data = "".join(dumps(ev) + "\n" for ev in events)
+    def _guarded(self, code: str, events: list[Event], mode: str, before: int) -> int:
         done = self._call(self._append, keys=[self.lease_key(code), self.record_key(code), self.meta_key(code)],
-                          args=[self.me, data, mode, LEASE_MS])
+                          args=append_args(self.me, mode, before, events))
         if done == 0:
             raise LeaseLost(f"table {code} is another process's now: this one no longer writes it")
         return int(done)
@@ -272,6 +295,11 @@ class RedisTableStore:
             return fn(*args, **kwargs)
         except self.errors as e:
             raise StoreError(f"Redis: {e}") from None
+
+
+def append_args(me: str, mode: str, before: int, events: list[Event]) -> list[Any]:
+    """The ARGV of the append script (_APPEND)."""
+    return [me, mode, LEASE_MS, int(before), *(dumps(ev) for ev in events)]
 
 
 def _checked(code: str) -> str:
@@ -287,4 +315,4 @@ def process_id() -> str:
     return f"{socket.gethostname()[:24]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
 
-__all__ = ["LEASE_MS", "LeaseLost", "RedisTableStore", "connect", "process_id", "safe_url"]
+__all__ = ["LEASE_MS", "LeaseLost", "RedisTableStore", "append_args", "connect", "process_id", "safe_url"]

@@ -11,8 +11,7 @@ import asyncio
 import logging
 from typing import Any
 
-from game.online.cluster.tables import _APPEND, LEASE_MS
-from game.record import dumps
+from game.online.cluster.tables import _APPEND, append_args
 
 log = logging.getLogger("cardavia.server")
 
@@ -63,11 +62,12 @@ class RecordWriter:
                     out, t.outbox = t.outbox, []
                     self.play.written(t, out)
                 continue
-            events, out = t.unsaved, t.outbox
+            before, events, out = t.saved_before, t.unsaved, t.outbox
             t.unsaved, t.outbox = [], []
-            data = "".join(dumps(ev) + "\n" for ev in events)
+            # ``before`` makes a resend after a lost reply harmless (tables._APPEND skips what
+            # Redis already has): the events go back to ``unsaved`` on any failure below.
             pipe.evalsha(self.sha, 3, self.store.lease_key(t.code), self.store.record_key(t.code),
-                         self.store.meta_key(t.code), self.store.me, data, "append", LEASE_MS)
+                         self.store.meta_key(t.code), *append_args(self.store.me, "append", before, events))
             taken.append((t, events, out))
             self.flying.add(t.code)
         if not taken:
