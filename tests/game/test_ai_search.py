@@ -206,8 +206,8 @@ def test_levels_apply_per_game_settings_under_the_callers_keywords():
     default_c = SearchBot(schnapsen, 0, 1).c
     assert levels.HardBot(schnapsen, 0, 1).c == 0.3 != default_c
     assert levels.NormalBot(schnapsen, 0, 1).c == default_c == levels.HardBot(briscola, 0, 1).c
-    # Its opponent model is soft: three replies in four the policy's (issue 36, fourteenth part).
-    assert levels.HardBot(schnapsen, 0, 1).opponent_policy == 0.75
+    # Its opponent model is soft: half his replies the policy's (issue 36, fifteenth part).
+    assert levels.HardBot(schnapsen, 0, 1).opponent_policy == 0.5
     assert levels.NormalBot(schnapsen, 0, 1).opponent_policy == 0.0 == levels.HardBot(briscola, 0, 1).opponent_policy
 
 
