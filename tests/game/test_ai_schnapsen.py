@@ -489,3 +489,78 @@ def test_every_card_is_known_once_the_stock_is_exhausted_not_while_it_is_open_or
     assert not H.perfect_information(R, s)  # closed: its cards stay hidden
     s.closed_by, s.stock = None, []
     assert H.perfect_information(R, s)  # exhausted: each holds what the other has not seen
+
+
+def _last_open_positions(count: int) -> list[SchnapsenState]:
+    """Positions at the last open trick (one face-down card and the indicator in the stock),
+    at its lead and at its follow, reached by random play without closing."""
+    found: list[SchnapsenState] = []
+    seed = 0
+    while len(found) < count:
+        rng = random.Random(seed)
+        seed += 1
+        s = R.new_deal(rng, rng.randrange(2))
+        while not s.over and len(s.stock) > 2:
+            R.apply(s, rng.choice([a for a in R.legal_actions(s) if a.kind != "close"]))
+        if s.over:
+            continue
+        if seed % 2:  # every other one at the follow
+            R.apply(s, rng.choice([a for a in R.legal_actions(s) if a.kind == "play"]))
+        if not s.over and H._last_open_trick(s):
+            found.append(s)
+    return found
+
+
+def _exact_value0(s: SchnapsenState) -> int:
+    """Brute force over the open trick, the exact solver's values after it (seat 0's game points)."""
+    if s.over:
+        gp = R.deal_result(s).points
+        return gp[0] - gp[1]
+    if S.strict(s):
+        values, _ = S.solve_values(R, s, 0)
+        return (max if s.to_act == 0 else min)(values.values())
+    results = []
+    for a in R.legal_actions(s):
+        if a.kind == "close":
+            continue
+        child = R.clone(s)
+        R.apply(child, a)
+        results.append(_exact_value0(child))
+    return (max if s.to_act == 0 else min)(results)
+
+
+def test_the_last_open_trick_is_played_exactly_when_asked(monkeypatch):
+    """LAST_OPEN_SOLVED: at the last open trick the playout's move is one of the best under
+    perfect play (brute force with the exact solver after the trick), lead and follow alike;
+    the policy's own move is not always one of them."""
+    monkeypatch.setattr(H, "LAST_OPEN_SOLVED", True)
+    policy_misses = 0
+    for s in _last_open_positions(24):
+        legal = R.legal_actions(s)
+        sign = 1 if s.to_act == 0 else -1
+        by_move = {}
+        for a in legal:
+            if a.kind == "close":
+                continue
+            child = R.clone(s)
+            R.apply(child, a)
+            by_move[a] = sign * _exact_value0(child)
+        best = max(by_move.values())
+        chosen = H.last_open_best(R, s, legal)
+        assert by_move[chosen] == best
+        trace: list = []
+        H.playout(R, R.clone(s), random.Random(1), trace)
+        assert by_move[trace[0]] == best
+        policy_misses += by_move[H.rollout(R, s, legal, random.Random(1), solved=False, epsilon=0.0)] < best
+    assert policy_misses > 0
+
+
+def test_the_last_open_trick_is_left_to_the_policy_by_default():
+    """Shipped: the playout plays the last open trick with the rollout's policy, random share
+    and all (the same random stream gives the same move)."""
+    for s in _last_open_positions(12):
+        legal = R.legal_actions(s)
+        trace: list = []
+        H.playout(R, R.clone(s), random.Random(5), trace)
+        expected = legal[0] if len(legal) == 1 else H.rollout(R, s, legal, random.Random(5), solved=False)
+        assert trace[0] == expected

@@ -60,6 +60,10 @@ DENY_PENDING = 0.0
 SAFE_LEAD = 0.0
 #: Playouts finish the strict phase (closed or exhausted stock) with the exact solver's moves.
 SOLVED_PLAYOUTS = True
+#: Solved playouts also play the last open trick exactly (stock: one face-down card and the
+#: indicator, so the draws that follow are known to the determinization): each move by
+#: minimax over that trick, the strict phase after it solved. Off: the rollout's policy.
+LAST_OPEN_SOLVED = False
 
 #: Card reading while the stock is open: the opponent's hand is drawn in proportion to how
 #: likely his last play was from it, under the rollout's policy as a model of a sensible player
@@ -90,8 +94,9 @@ LEVELS: dict[str, dict] = {
     # ones; in our engine +0.065 ± 0.083 game points a deal against 1.0; the same time; 0.733
     # of 3600 fresh games against RdeepBot. The model at 0.5 (half his replies the policy's):
     # against 0.75, paired, +0.008 ± 0.017 win rate on tuning seeds and +0.007 ± 0.018 on
-    # fresh ones; in our engine -0.010 ± 0.088 game points a deal; the same time. Its fresh
-    # figure against RdeepBot is in docs/AI.md (issue 36's fifteenth part).
+    # fresh ones; in our engine -0.010 ± 0.088 game points a deal; the same time. The level as
+    # shipped: 0.725 of 3000 fresh games against RdeepBot (docs/AI.md, issue 36's fifteenth
+    # part; the goal, 0.75, not met).
     "hard": {"iterations": 1400, "opponent_policy": 0.5, "c": 0.3},
     # Normal: the search saturates at a few hundred iterations — hard vs normal was -0.20 ±
     # 0.15 game points per deal at 700 iterations, -0.11 ± 0.15 at 200, +0.03 ± 0.12 without
@@ -505,10 +510,75 @@ def playout(rules: SchnapsenRules, state: SchnapsenState, rng: random.Random, tr
                 if trace is not None:
                     trace.append(a)
             continue
-        a = legal[0] if len(legal) == 1 else rollout(rules, state, legal, rng, solved=False, epsilon=epsilon)
+        if len(legal) == 1:
+            a = legal[0]
+        elif solve_strict and LAST_OPEN_SOLVED and _last_open_trick(state):
+            a = last_open_best(rules, state, legal)
+        else:
+            a = rollout(rules, state, legal, rng, solved=False, epsilon=epsilon)
         apply(state, a, check=False)
         if trace is not None:
             trace.append(a)
+
+
+def _last_open_trick(state: SchnapsenState) -> bool:
+    """The last trick before the stock runs out: one face-down card and the indicator left,
+    so who draws which is settled by the trick itself."""
+    return len(state.stock) == 2 and state.closed_by is None and not state.over
+
+
+def _value0(rules: SchnapsenRules, state: SchnapsenState, alpha: int, beta: int) -> int:
+    """Signed game points for seat 0 with perfect play from ``state`` (the last open trick or
+    later), within the window (alpha, beta) at this level; exact inside the solver."""
+    if state.over:
+        gp = rules.deal_result(state).points
+        return gp[0] - gp[1]
+    if schnapsen_solver.strict(state):
+        s = schnapsen_solver.Solver(rules, state)
+        p = state.to_act
+        if state.led is None:
+            return s.lead(p, alpha, beta)
+        return s.follow(p, s.t.bit[state.led], alpha, beta)
+    maximize = state.to_act == 0
+    best = -99 if maximize else 99
+    for a in rules.legal_actions(state):
+        if a.kind == "close":
+            continue
+        child = rules.clone(state)
+        rules.apply(child, a, check=False)
+        v = _value0(rules, child, alpha, beta)
+        if maximize:
+            best = max(best, v)
+            alpha = max(alpha, v)
+        else:
+            best = min(best, v)
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+def last_open_best(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action]) -> Action:
+    """The move of the seat to act in the last open trick under perfect play by both (the
+    determinization's hands, the draws that follow settled by the trick). Ties keep the
+    first legal move in order."""
+    maximize = state.to_act == 0
+    best, best_v = None, -99 if maximize else 99
+    for a in legal:
+        if a.kind == "close":
+            continue
+        child = rules.clone(state)
+        rules.apply(child, a, check=False)
+        # Only a move better than the best so far matters: a bound is enough for the rest.
+        if maximize:
+            v = _value0(rules, child, best_v, 99)
+            if best is None or v > best_v:
+                best, best_v = a, v
+        else:
+            v = _value0(rules, child, -99, best_v)
+            if best is None or v < best_v:
+                best, best_v = a, v
+    return best if best is not None else legal[0]
 
 
 # ---------------------------------------------------------------------- prior
