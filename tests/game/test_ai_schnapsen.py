@@ -506,7 +506,7 @@ def _last_open_positions(count: int) -> list[SchnapsenState]:
             continue
         if seed % 2:  # every other one at the follow
             R.apply(s, rng.choice([a for a in R.legal_actions(s) if a.kind == "play"]))
-        if not s.over and H._last_open_trick(s):
+        if not s.over and S.last_open_trick(s):
             found.append(s)
     return found
 
@@ -546,7 +546,7 @@ def test_the_last_open_trick_is_played_exactly_when_asked(monkeypatch):
             R.apply(child, a)
             by_move[a] = sign * _exact_value0(child)
         best = max(by_move.values())
-        chosen = H.last_open_best(R, s, legal)
+        chosen = S.last_open_best(R, s, legal)
         assert by_move[chosen] == best
         trace: list = []
         H.playout(R, R.clone(s), random.Random(1), trace)

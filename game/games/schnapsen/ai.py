@@ -512,73 +512,13 @@ def playout(rules: SchnapsenRules, state: SchnapsenState, rng: random.Random, tr
             continue
         if len(legal) == 1:
             a = legal[0]
-        elif solve_strict and LAST_OPEN_SOLVED and _last_open_trick(state):
-            a = last_open_best(rules, state, legal)
+        elif solve_strict and LAST_OPEN_SOLVED and schnapsen_solver.last_open_trick(state):
+            a = schnapsen_solver.last_open_best(rules, state, legal)
         else:
             a = rollout(rules, state, legal, rng, solved=False, epsilon=epsilon)
         apply(state, a, check=False)
         if trace is not None:
             trace.append(a)
-
-
-def _last_open_trick(state: SchnapsenState) -> bool:
-    """The last trick before the stock runs out: one face-down card and the indicator left,
-    so who draws which is settled by the trick itself."""
-    return len(state.stock) == 2 and state.closed_by is None and not state.over
-
-
-def _value0(rules: SchnapsenRules, state: SchnapsenState, alpha: int, beta: int) -> int:
-    """Signed game points for seat 0 with perfect play from ``state`` (the last open trick or
-    later), within the window (alpha, beta) at this level; exact inside the solver."""
-    if state.over:
-        gp = rules.deal_result(state).points
-        return gp[0] - gp[1]
-    if schnapsen_solver.strict(state):
-        s = schnapsen_solver.Solver(rules, state)
-        p = state.to_act
-        if state.led is None:
-            return s.lead(p, alpha, beta)
-        return s.follow(p, s.t.bit[state.led], alpha, beta)
-    maximize = state.to_act == 0
-    best = -99 if maximize else 99
-    for a in rules.legal_actions(state):
-        if a.kind == "close":
-            continue
-        child = rules.clone(state)
-        rules.apply(child, a, check=False)
-        v = _value0(rules, child, alpha, beta)
-        if maximize:
-            best = max(best, v)
-            alpha = max(alpha, v)
-        else:
-            best = min(best, v)
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
-    return best
-
-
-def last_open_best(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action]) -> Action:
-    """The move of the seat to act in the last open trick under perfect play by both (the
-    determinization's hands, the draws that follow settled by the trick). Ties keep the
-    first legal move in order."""
-    maximize = state.to_act == 0
-    best, best_v = None, -99 if maximize else 99
-    for a in legal:
-        if a.kind == "close":
-            continue
-        child = rules.clone(state)
-        rules.apply(child, a, check=False)
-        # Only a move better than the best so far matters: a bound is enough for the rest.
-        if maximize:
-            v = _value0(rules, child, best_v, 99)
-            if best is None or v > best_v:
-                best, best_v = a, v
-        else:
-            v = _value0(rules, child, -99, best_v)
-            if best is None or v < best_v:
-                best, best_v = a, v
-    return best if best is not None else legal[0]
 
 
 # ---------------------------------------------------------------------- prior
