@@ -423,55 +423,41 @@ def last_open_trick(state: SchnapsenState) -> bool:
     return len(state.stock) == 2 and state.closed_by is None and not state.over
 
 
-def _value0(rules: SchnapsenRules, state: SchnapsenState, alpha: int, beta: int) -> int:
+def _last_open_search(rules: SchnapsenRules, state: SchnapsenState, alpha: int, beta: int) -> tuple[int, Action | None]:
     """Signed game points for seat 0 with perfect play from ``state`` (the last open trick or
-    later), within the window (alpha, beta) at this level; exact inside the solver."""
+    later; exact inside the window (alpha, beta), a bound outside it), and the best move of
+    the seat to act while the trick is open (ties: the first legal one)."""
     if state.over:
         gp = rules.deal_result(state).points
-        return gp[0] - gp[1]
+        return gp[0] - gp[1], None
     if strict(state):
         s = Solver(rules, state)
         p = state.to_act
         if state.led is None:
-            return s.lead(p, alpha, beta)
-        return s.follow(p, s.t.bit[state.led], alpha, beta)
+            return s.lead(p, alpha, beta), None
+        return s.follow(p, s.t.bit[state.led], alpha, beta), None
     maximize = state.to_act == 0
-    best = -99 if maximize else 99
+    best, best_move = (-INF, None) if maximize else (INF, None)
     for a in rules.legal_actions(state):
         if a.kind == "close":
             continue
         child = rules.clone(state)
         rules.apply(child, a, check=False)
-        v = _value0(rules, child, alpha, beta)
-        if maximize:
-            best = max(best, v)
-            alpha = max(alpha, v)
-        else:
-            best = min(best, v)
-            beta = min(beta, v)
+        v, _ = _last_open_search(rules, child, alpha, beta)
+        if (v > best) if maximize else (v < best):
+            best, best_move = v, a
+            if maximize:
+                alpha = max(alpha, v)
+            else:
+                beta = min(beta, v)
         if alpha >= beta:
             break
-    return best
+    return best, best_move
 
 
 def last_open_best(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action]) -> Action:
     """The move of the seat to act in the last open trick under perfect play by both (the
     determinization's hands, the draws that follow settled by the trick). Ties keep the
     first legal move in order."""
-    maximize = state.to_act == 0
-    best, best_v = None, -99 if maximize else 99
-    for a in legal:
-        if a.kind == "close":
-            continue
-        child = rules.clone(state)
-        rules.apply(child, a, check=False)
-        # Only a move better than the best so far matters: a bound is enough for the rest.
-        if maximize:
-            v = _value0(rules, child, best_v, 99)
-            if best is None or v > best_v:
-                best, best_v = a, v
-        else:
-            v = _value0(rules, child, -99, best_v)
-            if best is None or v < best_v:
-                best, best_v = a, v
-    return best if best is not None else legal[0]
+    _, move = _last_open_search(rules, state, -INF, INF)
+    return move if move is not None else legal[0]
