@@ -47,7 +47,7 @@ COMMON_EVENTS: tuple[str, ...] = ("match", "deal", "play", "deal_end", "match_en
 #: list of such lists, "ints" a list of whole numbers, "object" a JSON object; a trailing
 #: "?" also allows null. Fields a reader must not judge (``detail``) are "any".
 TYPES: dict[str, dict[str, str]] = {
-    "match": {"format": "int", "game": "text", "deck": "text", "players": "int", "seed": "int",
+    "match": {"format": "int", "game": "text", "deck": "text", "players": "int", "seed": "seed",
               "options": "object"},
     "deal": {"number": "int", "dealer": "int", "hands": "hands", "table": "texts", "stock": "texts",
              "trump": "text?"},
@@ -67,6 +67,9 @@ CAPTURE_FIELDS: tuple[str, ...] = ("capture", "bonuses")
 #: No number in a record is anywhere near this; larger ones are damage (and would make
 #: every later sum slow).
 MAX_NUMBER = 2 ** 63
+#: A match seed may be wider: the club deals from 128 bits of secrets (any whole number from 0
+#: below this is a seed random.Random takes whole).
+MAX_SEED = 2 ** 512
 
 
 class RecordFormatError(ValueError):
@@ -108,6 +111,8 @@ def _check_type(value: Any, want: str, kind_name: str, name: str, line: int | No
         return
     if want == "int":
         ok = is_int(value) and -MAX_NUMBER < value < MAX_NUMBER
+    elif want == "seed":
+        ok = is_int(value) and 0 <= value < MAX_SEED
     elif want == "text":
         ok = isinstance(value, str)
     elif want == "object":
@@ -124,7 +129,7 @@ def _check_type(value: Any, want: str, kind_name: str, name: str, line: int | No
                                and isinstance(value.get("cards", []), (list, tuple))
                                and all(isinstance(x, str) for x in value.get("cards", [])))
     if not ok:
-        wanted = {"int": "a whole number", "text": "a text", "object": "an object", "texts": "a list of texts",
+        wanted = {"int": "a whole number", "seed": "a whole number from 0 (below 2^512)", "text": "a text", "object": "an object", "texts": "a list of texts",
                   "ints": "a list of whole numbers", "hands": "a list of lists of card codes",
                   "leftover": "null or an object with 'team' and 'cards'"}[want]
         raise RecordFormatError(line, f"'{kind_name}' field '{name}' must be {wanted}, not {_shown(value)}")

@@ -122,6 +122,34 @@ CREATE TABLE IF NOT EXISTS reports (
 """
 
 
+# Letters of other scripts drawn like Latin ones, and Latin look-alikes (Unicode TR39's
+# confusables for the letters a name is made of): two names whose skeletons agree are one name.
+_LOOK_ALIKES = str.maketrans({
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
+    "у": "y", "х": "x", "і": "l", "ї": "l", "ј": "j", "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l",
+    "ь": "b", "г": "r", "п": "n", "и": "u",
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "l", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
+    "χ": "x", "γ": "y", "ω": "w", "μ": "u", "ϲ": "c",
+    # Latin and digits that read alike
+    "0": "o", "1": "l", "i": "l", "ı": "l", "|": "l", "5": "s", "ß": "ss", "ɡ": "g", "ɑ": "a",
+})
+
+
+def name_key(name: str) -> str:
+    """The form two names are compared in for uniqueness: compatibility forms folded (NFKC:
+    fullwidth Ａ is A), case folded, accents and every space, dot, dash or invisible mark
+    dropped ("A nna", "Änna" are Anna), letters of other scripts that look Latin mapped to
+    them (Cyrillic А is A), and "rn" read as "m"."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", name).casefold()
+    text = "".join(c for c in unicodedata.normalize("NFKD", text)
+                   if unicodedata.category(c)[0] not in ("M", "Z", "C", "P"))
+    return text.translate(_LOOK_ALIKES).replace("rn", "m").replace("vv", "w")
+
+
 class SqliteClubStore:
     """:class:`ClubStore` in one SQLite file (WAL) in the server's data folder."""
 
@@ -136,6 +164,20 @@ class SqliteClubStore:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self._fold_names()
+
+    def _fold_names(self) -> None:
+        """Players kept under an older comparison get their name key (look-alikes found by
+        the rule of :func:`name_key` stay with whoever was first)."""
+        rows = self.db.execute("SELECT id, name, folded FROM players").fetchall()
+        for pid, name, folded in rows:
+            key = name_key(name)
+            if key != folded:
+                try:
+                    with self.db:
+                        self.db.execute("UPDATE players SET folded = ? WHERE id = ?", (key, pid))
+                except sqlite3.IntegrityError:
+                    pass
 
     # ---- players
     def create_player(self, name: str, secret_hash: str, recovery_hash: str) -> Player | None:
@@ -143,7 +185,7 @@ class SqliteClubStore:
             with self.db:
                 cur = self.db.execute(
                     "INSERT INTO players (name, folded, secret_sha256, recovery_sha256, created) VALUES (?,?,?,?,?)",
-                    (name, name.casefold(), secret_hash, recovery_hash, time.time()))
+                    (name, name_key(name), secret_hash, recovery_hash, time.time()))
         except sqlite3.IntegrityError:
             return None
         return Player(int(cur.lastrowid), name)
@@ -153,7 +195,7 @@ class SqliteClubStore:
         return Player(row[0], row[1]) if row else None
 
     def player_by_name(self, name: str) -> Player | None:
-        row = self.db.execute("SELECT id, name FROM players WHERE folded = ?", (name.casefold(),)).fetchone()
+        row = self.db.execute("SELECT id, name FROM players WHERE folded = ?", (name_key(name),)).fetchone()
         return Player(row[0], row[1]) if row else None
 
     def player_name(self, player: int) -> str | None:
@@ -164,7 +206,7 @@ class SqliteClubStore:
         import hmac
 
         row = self.db.execute("SELECT id, name, recovery_sha256 FROM players WHERE folded = ?",
-                              (name.casefold(),)).fetchone()
+                              (name_key(name),)).fetchone()
         if row is None or not hmac.compare_digest(row[2], recovery_hash):
             return None
         with self.db:

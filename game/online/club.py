@@ -15,9 +15,20 @@ import time
 from typing import Any
 
 from game.online import protocol as P
-from game.online.accounts import ClubStore, Rating, new_recovery_code, normal_recovery
+from game.online.accounts import ClubStore, Rating, name_key, new_recovery_code, normal_recovery
 from game.online.quick import QuickQueue, Waiting, fill_level, pair
-from game.online.ratings import PROVISIONAL_MATCHES, SeatOutcome, computer_display, display, new_rating, rate
+from game.online.ratings import (
+    COMPUTER_SHARE,
+    FEW_MATCHES,
+    PROVISIONAL_MATCHES,
+    REPEAT_WINDOW,
+    SeatOutcome,
+    computer_display,
+    display,
+    guarded,
+    new_rating,
+    rate,
+)
 from game.online.seats import Conn, Refusal, Seat, Table
 
 log = logging.getLogger("cardavia.server")
@@ -34,6 +45,15 @@ LIST_EVERY = 1.0
 #: The list's rows: open tables first, and at most LIST_PLAYING tables being played (to watch).
 LIST_ROWS = 100
 LIST_PLAYING = 20
+#: Quick match requests one account may make a minute.
+QUICK_PER_MINUTE = 10
+#: Seconds an account may not quick-match after dodging a match found for it.
+DODGE_BENCH = 120.0
+#: Wrong recovery codes allowed per name and per address within RECOVERY_WINDOW seconds
+#: (80 bits cannot be guessed; the limit keeps anyone from trying).
+RECOVERY_GUESSES_PER_NAME = 10
+RECOVERY_GUESSES_PER_ADDRESS = 30
+RECOVERY_WINDOW = 3600.0
 #: Free-text chat: at most one message per this many seconds per connection.
 CHAT_EVERY = 1.0
 #: Lines on a leaderboard.
@@ -66,6 +86,12 @@ class Club:
         self.lobby = server.lobby
         self.play = server.play
         self.queue = QuickQueue()
+        #: Per account: the times of its recent quick requests, and until when (monotonic) it
+        #: may not ask for a quick match (it dodged one found for it).
+        self.quick_asks: dict[int, list[float]] = {}
+        self.benched: dict[int, float] = {}
+        #: Wrong recovery codes per name key and per address: (window start, count).
+        self.recovery_guesses: dict[str, tuple[float, int]] = {}
         self.listeners: list[Conn] = []
         self._last_list: str | None = None
         self.play.finished_hooks.append(self.on_finished)
@@ -98,7 +124,14 @@ class Club:
             raise Refusal("account", "say who you are first (the 'account' message)")
         return conn.player
 
+    @staticmethod
+    def _not_signed_in(conn: Conn) -> None:
+        """One identity per connection: once signed in, a connection stays that player."""
+        if conn.player is not None:
+            raise Refusal("account", f"this connection is signed in as {conn.name}: open a new one to be someone else")
+
     def on_account(self, conn: Conn, msg: dict) -> None:
+        self._not_signed_in(conn)
         secret = msg["secret"]
         if secret is None:
             if getattr(conn, "accounts_made", 0) >= MAX_ACCOUNTS_PER_CONNECTION:
@@ -119,10 +152,22 @@ class Club:
                    "chat": bool(self.limits.chat)})
 
     def on_recover(self, conn: Conn, msg: dict) -> None:
+        self._not_signed_in(conn)
+        now = time.monotonic()
+        keys = [f"n:{name_key(msg['name'])}"] + ([f"a:{conn.address}"] if conn.address is not None else [])
+        for key, most in zip(keys, (RECOVERY_GUESSES_PER_NAME, RECOVERY_GUESSES_PER_ADDRESS)):
+            since, count = self.recovery_guesses.get(key, (now, 0))
+            if now - since < RECOVERY_WINDOW and count >= most:
+                raise Refusal("rate", f"too many wrong recovery codes: try again in {RECOVERY_WINDOW - (now - since):.0f} s")
         secret, recovery = P.new_token(), new_recovery_code()
         player = self.db.recover(msg["name"], P.hash_token(normal_recovery(msg["recovery"])),
                                  P.hash_token(secret), P.hash_token(recovery))
         if player is None:
+            if len(self.recovery_guesses) > 10_000:  # a bounded memory: forget the old windows
+                self.recovery_guesses = {k: v for k, v in self.recovery_guesses.items() if now - v[0] < RECOVERY_WINDOW}
+            for key in keys:
+                since, count = self.recovery_guesses.get(key, (now, 0))
+                self.recovery_guesses[key] = (since, count + 1) if now - since < RECOVERY_WINDOW else (now, 1)
             raise self.lobby.failed_claim(conn, "bad_secret", "that name and recovery code do not go together")
         conn.player, conn.name = player.id, player.name
         conn.send({"type": "account", "name": player.name, "secret": secret, "recovery": recovery, "new": False})
@@ -143,12 +188,33 @@ class Club:
             deal, preset = quick_setup(msg["game"], msg["preset"])
         except ValueError as e:
             raise Refusal("config", str(e)) from None
+        self._quick_allowed(player, time.monotonic())
         self.lobby.check_quota(conn)
+        if self.lobby.active_tables() >= P.MAX_TABLES:
+            raise Refusal("limit", "the server has as many tables as it can take: try again later")
+        # One place in the queue per account: waiting on another connection is given up.
+        for other in [c for c in self.server.conns if c is not conn and c.player == player]:
+            if self.queue.remove(other):
+                other.send({"type": "quick_cancelled"})
         key = (deal.game, preset)
         r = self.db.rating(f"p:{player}", deal.game) or new_rating()
         self.queue.add(key, Waiting(conn, player, r.mu, time.monotonic(), self.db.blocked(player)))
         conn.send({"type": "quick_waiting", "game": key[0], "preset": key[1], "wait": self.limits.quick_wait,
                    **self.ratings_of(player, deal.game)})
+
+    def _quick_allowed(self, player: int, now: float) -> None:
+        """Refusal ``rate`` past QUICK_PER_MINUTE quick requests of one account a minute, and
+        while the account is benched for dodging found matches."""
+        benched = self.benched.get(player, 0.0)
+        if now < benched:
+            raise Refusal("rate", f"a match found for you was not joined: quick match again in {benched - now:.0f} s")
+        recent = [t for t in self.quick_asks.get(player, []) if now - t < 60.0]
+        if len(recent) >= QUICK_PER_MINUTE:
+            raise Refusal("rate", f"at most {QUICK_PER_MINUTE} quick match requests a minute")
+        recent.append(now)
+        self.quick_asks[player] = recent
+        if len(self.quick_asks) > 10_000:  # a bounded memory: forget the quiet ones
+            self.quick_asks = {p: ts for p, ts in self.quick_asks.items() if ts and now - ts[-1] < 60.0}
 
     def on_quick_cancel(self, conn: Conn, msg: dict) -> None:
         self.queue.remove(conn)
@@ -159,15 +225,21 @@ class Club:
         if hasattr(self.queue, "pair_round"):  # a cluster's shared queue
             return self.queue.pair_round(self, now)
         made = 0
+        if self.lobby.active_tables() >= P.MAX_TABLES:
+            return 0  # the server is full: everyone waits on (the global limit holds quick tables too)
         for key in list(self.queue.buckets):
             deal, _ = quick_setup(*key)
-            waiting = [w for w in self.queue.buckets.get(key, []) if not w.conn.closing]
+            waiting = [w for w in self.queue.buckets.get(key, []) if not w.conn.closing and self.may_sit(w)]
             for group, computers in pair(waiting, deal.players, now, self.limits.quick_wait):
                 for w in group:
                     self.queue.remove(w.conn)
                 self.seat_group(key, deal, group, computers)
                 made += 1
         return made
+
+    def may_sit(self, w: Waiting) -> bool:
+        """Whether a waiting player's account and address may hold one more table now."""
+        return self.server.quota.refusal(getattr(w.conn, "address", None), w.player) is None
 
     def seat_group(self, key: tuple[str, str], deal: Any, group: list[Waiting], computers: int) -> Table:
         rules = deal.rules()
@@ -183,10 +255,13 @@ class Club:
         while code in self.tables or self.server.store.exists(code):
             code = P.new_code()
         table = Table(code, rules, seats, P.hash_token(P.new_token()), int(self.limits.bot_after), True)
+        holders = [[getattr(w.conn, "address", None), w.player] for w in group]
         table.club = {"quick": True, "rated": True, "game": key[0], "preset": key[1],
-                      "players": {str(i): w.player for i, w in enumerate(group)}, "left": []}
+                      "players": {str(i): w.player for i, w in enumerate(group)}, "left": [], "holders": holders}
         table.public = True
         table.owner = [None, None]
+        for address, player in holders:  # a quick table counts for every player it seats
+            self.server.quota.add(code, address, player)
         # No meta is written yet (each is an fsync: 500 of them were most of the time to seat
         # 1,000 waiting players): a quick table is kept from its start (maybe_start writes it);
         # one the server loses before that is only a wait to do again.
@@ -211,7 +286,9 @@ class Club:
         for i, s in enumerate(table.seats):
             if s.kind == "friend" and s.conn is None:
                 table.seats[i] = Seat("ai", level=level)
-                table.club["players"].pop(str(i), None)
+                dodger = table.club["players"].pop(str(i), None)
+                if dodger is not None:
+                    self._dodged(table, int(dodger), i, level)
         if not any(s.kind == "friend" for s in table.seats):
             self.play.write_meta(table, closed=True)
             del self.tables[table.code]
@@ -219,6 +296,29 @@ class Club:
         self.play.write_meta(table)
         table.send_lobby()
         self.play.maybe_start(table)
+
+    def _dodged(self, table: Table, player: int, seat: int, level: str) -> None:
+        """A found match not joined counts against the dodger: rated as a loss to the
+        computer that took the seat (nobody else gains), and benched from quick match for
+        DODGE_BENCH seconds."""
+        self.benched[player] = time.monotonic() + DODGE_BENCH
+        game = table.rules.game_id
+        outcomes = [SeatOutcome(0, player=player, left=True), SeatOutcome(1, level=level)]
+        subject = f"p:{player}"
+
+        def settle(current: dict[str, Rating]) -> tuple[dict, list, dict[str, Rating]]:
+            old = current.get(subject) or new_rating()
+            after = guarded(old, rate({subject: old}, outcomes, 1)[subject], "left", anyone_left=False,
+                            meetings=0, fresh_opponent=False)
+            summary = {"players": [{"seat": seat, "name": table.seats[seat].name, "level": None},
+                                   {"seat": -1, "name": None, "level": level}], "winner": None, "dodged": True}
+            return summary, [(player, seat, "left", display(old.mu, old.sigma), display(after.mu, after.sigma))], \
+                {subject: after}
+
+        try:
+            self.db.rate_match(f"{table.code}-{seat}", game, (table.club or {}).get("preset"), True, [subject], settle)
+        except Exception:  # noqa: BLE001 - the database's trouble must not stop the table
+            log.exception("table %s: a dodged seat could not be rated", table.code)
 
     def plates(self, table: Table) -> list[dict[str, Any]]:
         """Per seat: name or computer level, and the rating shown on the plate."""
@@ -285,34 +385,58 @@ class Club:
             return
         players = {int(k): int(v) for k, v in club["players"].items()}
         game = table.rules.game_id
+        made = [0] * len(table.seats)
+        for seat, _action in m.decisions:
+            made[seat] += 1
         outcomes = []
         for i, s in enumerate(table.seats):
             team = table.rules.team_of(i)
             if s.kind == "friend" and i in players:
-                outcomes.append(SeatOutcome(team, player=players[i], left=s.by_ai and s.conn is None))
+                by_computer = table.computer_made.get(i, 0)
+                mostly_computer = made[i] > 0 and by_computer > COMPUTER_SHARE * made[i]
+                outcomes.append(SeatOutcome(team, player=players[i], left=(s.by_ai and s.conn is None) or mostly_computer))
             else:
                 outcomes.append(SeatOutcome(team, level=s.level or "normal"))
         from game.online.ratings import pair_subject
 
         subjects = [f"p:{o.player}" for o in outcomes if o.player is not None]
+        team_subjects: dict[str, int] = {}
         for t in sorted({o.team for o in outcomes}):
             subject = pair_subject([o for o in outcomes if o.team == t])
             if subject is not None:
                 subjects.append(subject)
+                team_subjects[subject] = t
         rated = bool(club.get("rated"))
         plates = self.plates(table)
+        meetings = self._meetings(table, outcomes, game) if rated else {}
+        anyone_left = any(o.left for o in outcomes if o.player is not None)
+
+        def result_of(o: SeatOutcome) -> str:
+            won = m.winner is not None and o.team == m.winner and not o.left
+            return "left" if o.left else "draw" if m.winner is None else "won" if won else "lost"
 
         def settle(current: dict[str, Rating]) -> tuple[dict, list, dict[str, Rating]]:
             # Run by the database inside the transaction that holds these ratings (two
             # processes finishing two matches of one player never lose an update).
             current = {s: current.get(s) or new_rating() for s in subjects}
             new = rate(current, outcomes, m.winner) if rated else {}
+            for subject, after in list(new.items()):
+                if subject in team_subjects:
+                    team = [o for o in outcomes if o.team == team_subjects[subject]]
+                    result = "left" if any(o.left for o in team) else result_of(team[0])
+                    new[subject] = guarded(current[subject], after, result, anyone_left=anyone_left,
+                                           meetings=0, fresh_opponent=False)
+                    continue
+                o = next(o for o in outcomes if f"p:{o.player}" == subject)
+                fresh = any(x.player is not None and x.team != o.team
+                            and current[f"p:{x.player}"].matches < FEW_MATCHES for x in outcomes)
+                new[subject] = guarded(current[subject], after, result_of(o), anyone_left=anyone_left,
+                                       meetings=meetings.get(o.player or 0, 0), fresh_opponent=fresh)
             rows = []
             for i, o in enumerate(outcomes):
                 if o.player is None:
                     continue
-                won = m.winner is not None and o.team == m.winner and not o.left
-                result = "left" if o.left else "draw" if m.winner is None else "won" if won else "lost"
+                result = result_of(o)
                 old, after = current[f"p:{o.player}"], new.get(f"p:{o.player}")
                 rows.append((o.player, i, result, display(old.mu, old.sigma) if rated else None,
                              display(after.mu, after.sigma) if after else None))
@@ -335,6 +459,32 @@ class Club:
                 conn.send({"type": "rated", "game": game, "rated": rated, "result": result, "old": old, "new": after,
                            "matches": r.matches if r else None,
                            "provisional": (r.matches < PROVISIONAL_MATCHES) if r else None})
+
+    def _meetings(self, table: Table, outcomes: list[SeatOutcome], game: str) -> dict[int, int]:
+        """Per person at ``table``: their rated matches of ``game`` within REPEAT_WINDOW against
+        any person now on another side (the recent list's opponents, by account name)."""
+        names = {i: (s.name or "").casefold() for i, s in enumerate(table.seats)}
+        since = time.time() - REPEAT_WINDOW
+        out: dict[int, int] = {}
+        for o in outcomes:
+            if o.player is None:
+                continue
+            opponents = {names[k] for k, x in enumerate(outcomes) if x.player is not None and x.team != o.team}
+            try:
+                recent = self.db.recent_matches(o.player, 50)
+            except Exception:  # noqa: BLE001 - the database away: counted as a first meeting
+                log.warning("table %s: the recent matches could not be read", table.code)
+                recent = []
+            count = 0
+            for row in recent:
+                if row.get("game") != game or not row.get("rated") or float(row.get("finished") or 0) < since:
+                    continue
+                seats = (row.get("summary") or {}).get("players") or []
+                met = {str(p.get("name") or "").casefold() for p in seats if p.get("seat") != row.get("seat")}
+                if opponents & met:
+                    count += 1
+            out[o.player] = count
+        return out
 
     # ---- the lobby's list, leaderboards, a player's matches
     def on_tables(self, conn: Conn, msg: dict) -> None:
@@ -393,7 +543,7 @@ class Club:
     def on_publish(self, conn: Conn, msg: dict) -> None:
         table = self.lobby._hosted(conn)
         table.public = msg["public"]
-        self.play.write_meta(table)
+        self.play.write_meta_soon(table)
         conn.send({"type": "published", "code": table.code, "public": table.public})
         table.send_lobby()
 
@@ -431,13 +581,28 @@ class Club:
         if other == me:
             raise Refusal("config", "you cannot block yourself")
         self.db.block(me, other)
-        conn.muted.add(msg["name"].casefold())
+        conn.muted.add(f"p:{other}")
         conn.send({"type": "blocked", "name": msg["name"]})
 
     def on_mute(self, conn: Conn, msg: dict) -> None:
-        folded = msg["name"].casefold()
-        (conn.muted.add if msg["muted"] else conn.muted.discard)(folded)
+        """Mute by the account a name belongs to (whatever name it later sits under); a name
+        without an account (a friend at a host's table) by its key."""
+        other = self.db.player_by_name(msg["name"])
+        key = f"p:{other.id}" if other is not None else f"n:{name_key(msg['name'])}"
+        (conn.muted.add if msg["muted"] else conn.muted.discard)(key)
         conn.send({"type": "muted", "name": msg["name"], "muted": msg["muted"]})
+
+    @staticmethod
+    def speaker_keys(table: Table, i: int) -> set[str]:
+        """What a mute of seat ``i``'s speaker may be kept under: its account, and its name's key."""
+        seat = table.seats[i]
+        keys = {f"n:{name_key(seat.name or '')}"}
+        player = seat.conn.player if seat.conn is not None else None
+        if player is None and table.club is not None:
+            player = table.club.get("players", {}).get(str(i))
+        if player is not None:
+            keys.add(f"p:{player}")
+        return keys
 
     def on_report(self, conn: Conn, msg: dict) -> None:
         me = self._need_account(conn)
@@ -446,17 +611,17 @@ class Club:
         self.db.report(me, other, code, msg["reason"])
         # The record stays for the server's owner: a reported table is never cleaned away.
         if code is not None and code in self.tables:
-            self.play.write_meta(self.tables[code], reported=True)
+            self.play.write_meta_soon(self.tables[code], reported=True)
         conn.send({"type": "reported", "name": msg["name"]})
 
     def _to_table(self, conn: Conn, message: dict[str, Any]) -> None:
         table, i = conn.table, conn.seat
         if table is None or i is None:
             raise Refusal("not_seated", "join a table first")
-        speaker = (table.seats[i].name or "").casefold()
+        speaker = self.speaker_keys(table, i)
         text = P.encode(message)
         for c in table.conns():
-            if speaker not in c.muted:
+            if not speaker & c.muted:
                 c.send_text(text)
 
     def on_say(self, conn: Conn, msg: dict) -> None:

@@ -38,6 +38,9 @@ FATAL_ERRORS = frozenset({"version", "no_table", "full", "bad_token", "kicked", 
 #: with the connection's ``retry_for`` when no seat is had meanwhile.
 BUSY_PAUSE = 1.0
 MAX_URL = 200
+#: A connection open this long (seconds) before a ``moved`` counts as settled: a later move
+#: starts a new retry window.
+STABLE = 30.0
 
 
 class _Moved(Exception):
@@ -63,6 +66,7 @@ class Connection:
         #: client goes back to after a drop; ``url`` is where a ``moved`` sent it.
         self.home = url
         self._moving_since: float | None = None
+        self._open_since: float | None = None
         self._busy = False
         self.greeting = greeting or (lambda: [])
         self.reconnect = reconnect
@@ -188,6 +192,7 @@ class Connection:
                         ws.send(P.encode(message))
                 # Only now may others send: nothing goes out before the greeting.
                 self._ws = ws
+                self._open_since = time.monotonic()
                 self.inbox.put({"type": "_open"})
                 while not self._closing.is_set():
                     try:
@@ -219,6 +224,11 @@ class Connection:
                 return
             if moved:
                 now = time.monotonic()
+                # The retry time counts from the first move of a run of them; only a connection
+                # that stayed STABLE seconds ends the run (a joined-then-moved loop does not).
+                if self._moving_since is not None and self._open_since is not None and \
+                        now - self._open_since > STABLE:
+                    self._moving_since = None
                 self._moving_since = self._moving_since or now
                 if now - self._moving_since > self.retry_for:
                     self.inbox.put({"type": "_failed", "message": "the servers keep sending this table elsewhere"})
@@ -246,15 +256,27 @@ class Connection:
         if isinstance(data, dict) and isinstance(data.get("type"), str):
             if data["type"] == "error" and data.get("code") in ("moved", "busy"):
                 target = data.get("url")
-                ok = isinstance(target, str) and len(target) <= MAX_URL and target.startswith(("ws://", "wss://"))
+                ok = (isinstance(target, str) and len(target) <= MAX_URL and target.startswith(("ws://", "wss://"))
+                      and same_cluster(self.home, target))
                 self.url = target if ok and data["code"] == "moved" else self.home
                 self._busy = data["code"] == "busy" or not ok
                 raise _Moved
-            if data["type"] in ("joined", "watching", "created", "quick_waiting"):
-                self._moving_since = None
             if data["type"] == "error" and data.get("code") in FATAL_ERRORS:
                 self._retry.clear()
             self.inbox.put(data)
+
+
+def same_cluster(home: str, target: str) -> bool:
+    """Whether a ``moved`` to ``target`` stays within the cluster first reached at ``home``: the
+    same host name (the processes of one cluster differ by port), never to wss:// from ws://
+    or back. A server cannot send the client, with its seat token and account secret, anywhere else."""
+    from urllib.parse import urlsplit
+
+    try:
+        a, b = urlsplit(home), urlsplit(target)
+        return a.scheme == b.scheme and (a.hostname or "").lower() == (b.hostname or "").lower() and b.port is not None
+    except ValueError:
+        return False
 
 
 def _reason(e: BaseException) -> str:

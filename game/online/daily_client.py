@@ -16,6 +16,7 @@ from typing import Any
 from game.online import protocol as P
 from game.online.client import RemoteSession, parse_address
 from game.online.connection import OPEN_TIMEOUT, Connection
+from game.record import MAX_SEED
 
 #: Seconds a question may take in all (connecting included) before it counts as unanswered.
 REQUEST_TIMEOUT = 10.0
@@ -54,7 +55,7 @@ def board_info(v: Any) -> dict[str, Any] | None:
     if not isinstance(day, str) or len(day) != 10:
         return None
     seed, nonce = v.get("seed"), v.get("nonce")
-    revealed = (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2 ** 64
+    revealed = (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < MAX_SEED
                 and isinstance(nonce, str) and 0 < len(nonce) <= 64 and all(c in HEX for c in nonce))
     return {"date": day, "game": str(v.get("game", ""))[:40], "preset": str(v.get("preset", ""))[:40],
             "hash": digest, "seed": seed if revealed else None, "nonce": nonce if revealed else None}
@@ -67,18 +68,25 @@ class Request:
     ``unreachable`` / ``timeout``). ValueError at once for a bad address or message."""
 
     def __init__(self, url: str, name: str, message: dict, wants: tuple[str, ...],
-                 timeout: float = REQUEST_TIMEOUT, clock: Any = time.monotonic):
+                 timeout: float = REQUEST_TIMEOUT, clock: Any = time.monotonic, *,
+                 account: dict | None = None):
         self.url, _ = parse_address(url)
         hello = {"type": "hello", "version": P.PROTOCOL_VERSION, "name": name}
         P.check_message(hello)
         P.check_message(message)
+        greeting = [hello]
+        if account is not None:  # signed in first: the server keys the day's play by the account
+            P.check_message(account)
+            greeting.append(account)
+            wants = ("account", *wants)
+        greeting.append(message)
         self.wants = tuple(wants)
         self.replies: dict[str, dict] = {}
         self.error: tuple[str, str] | None = None
         self.done = False
         self.clock = clock
         self.deadline = clock() + timeout
-        self.conn = Connection(self.url, lambda: [hello, message], reconnect=False,
+        self.conn = Connection(self.url, lambda: list(greeting), reconnect=False,
                                open_timeout=min(timeout, OPEN_TIMEOUT))
         self.conn.start()
 
@@ -108,15 +116,38 @@ class Request:
         self.conn.close()
 
 
-def ask_for_deal(url: str, name: str, game: str, preset: str | None) -> Request:
-    """Today's deal of ``game`` and ``preset`` on the server: ``created`` (the table, its
-    seat's token) and ``daily_info`` (the commitment)."""
-    return Request(url, name, {"type": "daily", "game": game, "preset": preset}, ("created", "daily_info"))
+def account_message(name: str, secret: str | None) -> dict:
+    """Sign in as ``name`` with its kept ``secret``, or make the account (``secret`` None: the
+    ``account`` reply then carries the new secret, to keep, and the recovery code)."""
+    return {"type": "account", "name": name, "secret": secret}
 
 
-def ask_for_board(url: str, name: str, game: str, preset: str | None, day: str | None) -> Request:
-    """A day's leaderboard (``daily_board``: ``info``, ``lines`` best first, ``mine``)."""
-    return Request(url, name, {"type": "daily_board", "game": game, "preset": preset, "date": day}, ("daily_board",))
+def new_account(req: Request) -> tuple[str, str, str] | None:
+    """(name, secret, recovery code) when ``req``'s sign-in made a new account, else None."""
+    m = req.replies.get("account")
+    if not isinstance(m, dict) or m.get("new") is not True:
+        return None
+    name, secret, recovery = m.get("name"), m.get("secret"), m.get("recovery")
+    if not (isinstance(name, str) and isinstance(secret, str) and len(secret) == P.TOKEN_BYTES * 2
+            and all(c in HEX for c in secret) and isinstance(recovery, str) and len(recovery) <= 40):
+        return None
+    return name, secret, recovery
+
+
+def ask_for_deal(url: str, name: str, game: str, preset: str | None, secret: str | None = None) -> Request:
+    """Today's deal of ``game`` and ``preset`` on the server, signed in as ``name`` (its
+    ``secret``, or a new account): ``account``, ``created`` (the table, its seat's token) and
+    ``daily_info`` (the commitment)."""
+    return Request(url, name, {"type": "daily", "game": game, "preset": preset}, ("created", "daily_info"),
+                   account=account_message(name, secret))
+
+
+def ask_for_board(url: str, name: str, game: str, preset: str | None, day: str | None,
+                  secret: str | None = None) -> Request:
+    """A day's leaderboard (``daily_board``: ``info``, ``lines`` best first, ``mine`` — the
+    line of the account signed in with ``secret``; none without one)."""
+    return Request(url, name, {"type": "daily_board", "game": game, "preset": preset, "date": day}, ("daily_board",),
+                   account=account_message(name, secret) if secret is not None else None)
 
 
 class DailySession(RemoteSession):
@@ -141,5 +172,6 @@ class DailySession(RemoteSession):
             self.daily_refusal = (code, str(m.get("message", ""))[:300])
 
 
-__all__ = ["DAILY_ERRORS", "REQUEST_TIMEOUT", "DailySession", "Request", "ask_for_board", "ask_for_deal",
+__all__ = ["DAILY_ERRORS", "REQUEST_TIMEOUT", "DailySession", "Request", "account_message", "ask_for_board",
+           "ask_for_deal", "new_account",
            "board_info", "board_line"]

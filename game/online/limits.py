@@ -50,6 +50,10 @@ class ServerLimits:
     fill_levels: tuple[str, ...] = ("easy", "normal", "hard")
     #: Free-text chat (``serve --chat``); quick phrases always work.
     chat: bool = False
+    #: This machine's own connections (loopback: tests, the window's table, a local proxy
+    #: that forwards the address) are not limited per address. Tests turn it off to stand
+    #: for distinct addresses with 127.0.0.x.
+    local_unlimited: bool = True
 
 
 def raise_open_files_limit() -> tuple[int, int]:
@@ -86,7 +90,17 @@ def fd_budget(soft: int, limits: ServerLimits) -> ServerLimits:
     return limits
 
 
-def client_address(ws: Any) -> str | None:
+def peer_address(peer: Any, limits: ServerLimits) -> str | None:
+    """The address a just-accepted socket counts for (``peername``), or None: this machine
+    itself when ``limits.local_unlimited`` (the forwarded address comes only with the request)."""
+    try:
+        ip = ipaddress.ip_address(str(peer[0]))
+    except (TypeError, ValueError, IndexError):
+        return None
+    return None if ip.is_loopback and limits.local_unlimited else str(ip)
+
+
+def client_address(ws: Any, limits: ServerLimits | None = None) -> str | None:
     """The address quotas count for connection ``ws``: the peer's; for a peer on this machine
     (a TLS proxy in front) the last ``X-Forwarded-For`` entry when there is one (the proxy
     wrote it), else None — this machine itself (tests, benchmarks, the window's own table)
@@ -96,7 +110,7 @@ def client_address(ws: Any) -> str | None:
         peer = ipaddress.ip_address(host)
     except (TypeError, ValueError, IndexError, AttributeError):
         return None
-    if not peer.is_loopback:
+    if not peer.is_loopback or (limits is not None and not limits.local_unlimited):
         return host
     request = getattr(ws, "request", None)
     forwarded = request.headers.get("X-Forwarded-For") if request is not None else None
@@ -110,12 +124,13 @@ def client_address(ws: Any) -> str | None:
 
 
 class TableQuota:
-    """Unfinished tables per address and per player: who made each (table code → (address,
-    player id)), counted when a table is made and forgotten when it ends or closes."""
+    """Unfinished tables per address and per player: who holds each (table code → the
+    (address, player id) of whoever made it, or of every player a quick match seated),
+    counted when a table is made and forgotten when it ends or closes."""
 
     def __init__(self, limits: ServerLimits):
         self.limits = limits
-        self.owner: dict[str, tuple[str | None, int | None]] = {}
+        self.owner: dict[str, list[tuple[str | None, int | None]]] = {}
         self.by_address: dict[str, int] = {}
         self.by_player: dict[int, int] = {}
 
@@ -129,20 +144,24 @@ class TableQuota:
         return None
 
     def add(self, code: str, address: str | None, player: int | None) -> None:
-        self.owner[code] = (address, player)
+        """Count table ``code`` for this address and player (again for each holder)."""
+        holders = self.owner.setdefault(code, [])
+        if (address, player) in holders:
+            return
+        holders.append((address, player))
         if address is not None:
             self.by_address[address] = self.by_address.get(address, 0) + 1
         if player is not None:
             self.by_player[player] = self.by_player.get(player, 0) + 1
 
     def release(self, code: str) -> None:
-        address, player = self.owner.pop(code, (None, None))
-        if address is not None:
-            left = self.by_address.get(address, 1) - 1
-            self.by_address.pop(address) if left <= 0 else self.by_address.__setitem__(address, left)
-        if player is not None:
-            left = self.by_player.get(player, 1) - 1
-            self.by_player.pop(player) if left <= 0 else self.by_player.__setitem__(player, left)
+        for address, player in self.owner.pop(code, []):
+            if address is not None:
+                left = self.by_address.get(address, 1) - 1
+                self.by_address.pop(address) if left <= 0 else self.by_address.__setitem__(address, left)
+            if player is not None:
+                left = self.by_player.get(player, 1) - 1
+                self.by_player.pop(player) if left <= 0 else self.by_player.__setitem__(player, left)
 
 
 class OnceFilter(logging.Filter):
@@ -185,4 +204,4 @@ def install_once_filter(handlers: list[logging.Handler], window: float = 60.0) -
 
 
 __all__ = ["BASE_FDS", "OnceFilter", "ServerLimits", "TableQuota", "client_address", "fd_budget",
-           "install_once_filter", "raise_open_files_limit"]
+           "install_once_filter", "peer_address", "raise_open_files_limit"]

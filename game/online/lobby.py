@@ -70,6 +70,8 @@ class Lobby:
             raise Refusal("not_host", "only the table's host may do this (send 'host' with the host token)")
         if table.started:
             raise Refusal("started", "the match has started: the table can no longer be changed")
+        if table.daily is not None:
+            raise Refusal("daily", "the server sets up the day's table: it cannot be changed, published or watched")
         return table
 
     @staticmethod
@@ -119,9 +121,10 @@ class Lobby:
 
 
     def on_daily(self, conn: Conn, msg: dict) -> None:
-        """Today's server daily deal (game.online.daily): a table of the player's own, seat 0
-        a friend's (the player joins it with the token, as any table), the house level at
-        the other seats. Refused when the player has played today's deal already."""
+        """Today's server daily deal (game.online.daily) for a signed-in account: a table the
+        server alone sets up — seat 0 the player's (joined with its token, as any table), the
+        house level elsewhere, the day's options — with no host: nobody can change, publish or
+        watch it. Refused when the account has been dealt today's deal already."""
         import datetime as dt
 
         from game.online.daily import PLAYER_SEAT, DailyRefusal
@@ -130,37 +133,43 @@ class Lobby:
         board = self.play.daily_board
         if board is None:
             raise Refusal("daily", "this server keeps no daily deal")
+        if conn.player is None:
+            raise Refusal("account", "the daily deal is played with an account: say who you are first ('account')")
         if conn.created >= P.MAX_TABLES_PER_CONNECTION or self.active_tables() >= P.MAX_TABLES:
             raise Refusal("limit", "no more tables now: try again later")
         self.check_quota(conn)
-        day = dt.date.today().isoformat()
+        now = dt.datetime.now()
+        day = now.date().isoformat()
         try:
             deal, word = board.rules_deal(day, msg["game"], msg["preset"])
             rules = deal.rules()
         except ValueError as e:
             raise Refusal("config", str(e)) from None
         name = conn.name or ""
-        try:
-            board.begin(day, deal.game, word, name)  # a deal begun counts as the day's play
-        except DailyRefusal as e:
-            raise Refusal("played", f"{name} has already played today's {deal.game} deal") from e
-        seats = [Seat("friend") if i == PLAYER_SEAT else Seat("ai", level=PAR_OPPONENT) for i in range(rules.players)]
         code = P.new_code()
         while code in self.tables or self.store.exists(code):
             code = P.new_code()
-        host_token, token = P.new_token(), P.new_token()
+        try:  # a deal begun counts as the day's play
+            board.begin(day, deal.game, word, f"p:{conn.player}", code, now)
+        except DailyRefusal as e:
+            if e.code == "closed":
+                raise Refusal("daily", str(e)) from e
+            raise Refusal("played", f"{name} has already played today's {deal.game} deal") from e
+        seats = [Seat("friend") if i == PLAYER_SEAT else Seat("ai", level=PAR_OPPONENT) for i in range(rules.players)]
+        token = P.new_token()
         seats[PLAYER_SEAT].token_hash = P.hash_token(token)
-        # A dropped player's seat waits for them: the computer never plays someone's daily deal.
-        table = Table(code, rules, seats, P.hash_token(host_token), P.MAX_PAUSE_SECONDS, False)
+        seats[PLAYER_SEAT].name = name
+        # No host: the host hash is of a token nobody is given. A dropped player's seat waits
+        # for them: the computer never plays someone's daily deal.
+        table = Table(code, rules, seats, P.hash_token(P.new_token()), P.MAX_PAUSE_SECONDS, False)
         table.daily = {"date": day, "game": deal.game, "preset": word, "seed": deal.seed, "name": name,
-                       "since": time.time()}
+                       "player": conn.player, "since": time.time()}
         table.owner = [conn.address, conn.player]
         self.store.write_meta(code, table.meta())
         self.register(conn, table)
         conn.created += 1
-        self._set_host(conn, table, host_token)
-        conn.send({"type": "created", "code": code, "host_token": host_token, "tokens": {str(PLAYER_SEAT): token}})
-        conn.send({"type": "daily_info", **board.public(day, deal.game, word, dt.date.today())})
+        conn.send({"type": "created", "code": code, "host_token": None, "tokens": {str(PLAYER_SEAT): token}})
+        conn.send({"type": "daily_info", **board.public(day, deal.game, word, now)})
 
     def on_daily_board(self, conn: Conn, msg: dict) -> None:
         """A day's leaderboard (default today) with its commitment (and seed once closed)."""
@@ -169,15 +178,16 @@ class Lobby:
         board = self.play.daily_board
         if board is None:
             raise Refusal("daily", "this server keeps no daily deal")
-        day = msg["date"] or dt.date.today().isoformat()
-        if dt.date.fromisoformat(day) > dt.date.today():
+        now = dt.datetime.now()
+        day = msg["date"] or now.date().isoformat()
+        if dt.date.fromisoformat(day) > now.date():
             raise Refusal("daily", f"the {day} deal is not open yet")
         try:
-            info = board.public(day, msg["game"], msg["preset"], dt.date.today())
+            info = board.public(day, msg["game"], msg["preset"], now)
         except ValueError as e:
             raise Refusal("config", str(e)) from None
         lines = board.leaderboard(day, msg["game"], info["preset"])
-        mine = next((ln for ln in lines if ln["name"].casefold() == (conn.name or "").casefold()), None)
+        mine = board.line_of(day, msg["game"], info["preset"], f"p:{conn.player}") if conn.player is not None else None
         conn.send({"type": "daily_board", "info": info, "lines": lines[:100], "mine": mine})
 
     def _set_host(self, conn: Conn, table: Table, host_token: str) -> None:
@@ -227,7 +237,7 @@ class Lobby:
         for i, s in enumerate(seats):
             if s.conn is not None:
                 s.conn.seat = i
-        self.play.write_meta(table)
+        self.play.write_meta_soon(table)
         conn.send({"type": "created", "code": table.code, "host_token": conn.host_token, "tokens": tokens})
         table.send_lobby()
         self.play.maybe_start(table)
@@ -248,7 +258,7 @@ class Lobby:
             self._kick_out(seat.conn, "the host gave your seat to someone else")
         # A fresh token nobody knows: the kicked player cannot come back with the old one.
         seat.conn, seat.name, seat.token_hash = None, None, P.hash_token(P.new_token())
-        self.play.write_meta(table)
+        self.play.write_meta_soon(table)
         table.send_lobby()
 
 
@@ -266,7 +276,7 @@ class Lobby:
                 raise Refusal("already_seated", f"this connection already has seat {conn.seat}")
             i = next((k for k, s in enumerate(table.seats)
                       if s.kind == "friend" and s.name is None and s.conn is None), None)
-            if i is None or table.started:
+            if i is None or table.started or table.daily is not None:
                 raise Refusal("full", "every friend's seat at this table is taken")
             token = P.new_token()
         seat = table.seats[i]
@@ -282,6 +292,8 @@ class Lobby:
         # A signed-in player (game.online.club) sits under their account's name: nobody can
         # take another's name onto a plate.
         name = conn.name if conn.player is not None and conn.name else msg["name"]
+        if table.daily is not None:
+            name = table.daily["name"]  # the account the server dealt it to
         changed = seat.name != name or msg["token"] is None
         seat.conn, seat.name = conn, name
         if msg["token"] is None:
@@ -302,7 +314,7 @@ class Lobby:
                 elif k != i and other.by_ai:
                     conn.send({"type": "resumed", "seat": k, "by": "ai"})
             if table.finished:
-                conn.send({"type": "over", "record": str(self.store.record_path(table.code).resolve())})
+                conn.send({"type": "over", "record": self.store.record_path(table.code).name})
             else:
                 self.play.give_back(table, i)
                 self.play.send_turn(table, only=conn)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
+import threading
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
@@ -32,6 +32,8 @@ log = logging.getLogger("cardavia.server")
 TAKEOVER_LEVEL = "normal"
 #: A finished table stays in memory this long (a player may rejoin to see the end).
 FINISHED_KEEP_SECONDS = 600.0
+#: Lobby changes within this many seconds are written as one meta (write_meta_soon).
+META_COALESCE = 0.25
 #: A table whose decision could not be kept tries again this often (seconds).
 STALL_RETRY = 1.0
 
@@ -62,6 +64,11 @@ class PlayLoop:
         self.turn_hooks: list[Callable[[Table], None]] = []
         #: Called with a table whose lease another process holds now (game.online.cluster).
         self.lost: Callable[[Table], None] | None = None
+        #: Meta writes in order (write_meta, and write_meta_soon's thread): the last number given
+        #: and, per table, the number of the meta its file holds.
+        self._meta_lock = threading.Lock()
+        self._meta_sequence = 0
+        self._meta_written: dict[str, int] = {}
 
     # ---- the workers
     def start_workers(self) -> None:
@@ -84,13 +91,54 @@ class PlayLoop:
 
     # ---- the table's files and streams
     def write_meta(self, table: Table, **extra: Any) -> None:
+        table.meta_extra.update(extra)
+        self._meta_sequence += 1
         try:
-            self.store.write_meta(table.code, {**table.meta(), **extra})
+            self._write_meta_in_order(table.code, table.meta(), self._meta_sequence)
         except LeaseLost as e:
             log.warning("table %s: %s", table.code, e)
             self._lose(table)
         except StoreError as e:
             log.error("table %s: %s", table.code, e)
+
+    def write_meta_soon(self, table: Table, **extra: Any) -> None:
+        """Keep a lobby change that no one waits on (publish, report, configure, kick): the
+        changes of META_COALESCE seconds are written once, a data folder's fsync in a thread —
+        a host toggling many times a second costs the event loop nothing."""
+        table.meta_extra.update(extra)
+        if table.meta_soon:
+            return
+        table.meta_soon = True
+        self._call_later(META_COALESCE, self._flush_meta, table)
+
+    def _flush_meta(self, table: Table) -> None:
+        table.meta_soon = False
+        if self.tables.get(table.code) is not table:
+            return
+        if not isinstance(self.store, TableStore):  # Redis: a quick round trip, with its lease check
+            self.write_meta(table)
+            return
+        self._meta_sequence += 1
+        meta, seq = table.meta(), self._meta_sequence
+
+        def write() -> None:
+            try:
+                self._write_meta_in_order(table.code, meta, seq)
+            except StoreError as e:
+                log.error("table %s: %s", table.code, e)
+
+        (self.loop or asyncio.get_running_loop()).run_in_executor(None, write)
+
+    def _write_meta_in_order(self, code: str, meta: dict[str, Any], seq: int) -> None:
+        """Write a table's meta unless a later one is written already (the thread's and the
+        event loop's writes never leave an older meta last)."""
+        with self._meta_lock:
+            if self._meta_written.get(code, 0) > seq:
+                return
+            self.store.write_meta(code, meta)
+            self._meta_written[code] = seq
+            if len(self._meta_written) > 20_000:  # a bounded memory of the tables written
+                self._meta_written = {c: n for c, n in self._meta_written.items() if c in self.tables}
 
     # ---- a store that cannot be written (Redis unreachable) or a table another took
     def _lose(self, table: Table) -> None:
@@ -145,6 +193,7 @@ class PlayLoop:
             raise ValueError("the record does not begin with its match line")
         m = Match(rules, head["seed"], deals=head.get("deals"))
         m.start()
+        m.keep_version(head)  # a table begun by another version of the server resumes
         i = len(m.events)
         if normalised(m.events) != events[:i]:
             raise ValueError("the record does not start as its seed deals")
@@ -259,7 +308,7 @@ class PlayLoop:
             return
         daily = table.daily
         # A daily deal's table deals the day's secret seed, its first deal only.
-        match = Match(table.rules, daily["seed"], deals=1) if daily else Match(table.rules, secrets.randbits(31))
+        match = Match(table.rules, daily["seed"], deals=1) if daily else Match(table.rules, P.new_seed())
         events = match.start()
         self.store.start_record(table.code, events)  # StoreError: the table stays in its lobby
         table.match = match
@@ -284,6 +333,7 @@ class PlayLoop:
         actor = m.decisions[-1][0] if m is not None and m.decisions else None
         if events and actor is not None and table.seats[actor].kind == "friend" and table.seats[actor].by_ai:
             table.unsaved += [{**events[0], "by": "computer"}, *events[1:]]
+            table.computer_made[actor] = table.computer_made.get(actor, 0) + 1
         else:
             table.unsaved += events
         start = len(table.match.events) - len(events) if table.match is not None else 0
@@ -340,12 +390,17 @@ class PlayLoop:
         seconds = time.time() - d["since"]
 
         async def take() -> None:
+            import datetime as dt
+
             from game.online.daily import DailyRefusal
 
             loop = asyncio.get_running_loop()
             try:
-                line = await loop.run_in_executor(None, board.accept, d["date"], d["game"], d["preset"], d["name"],
-                                                  list(m.events), seconds)
+                if not isinstance(d.get("player"), int):
+                    raise DailyRefusal("record", "this table was not dealt to an account")
+                line = await loop.run_in_executor(None, board.accept, d["date"], d["game"], d["preset"],
+                                                  f"p:{d['player']}", d["name"], table.code, list(m.events),
+                                                  seconds, dt.datetime.now())
                 msg: dict[str, Any] = {"type": "daily_result", **line}
             except (DailyRefusal, OSError, ValueError) as e:
                 msg = P.error(getattr(e, "code", "daily"), str(e))
@@ -380,7 +435,7 @@ class PlayLoop:
                 hook(table)
             except Exception:  # noqa: BLE001 - a hook's bug must not stop the table's end
                 log.exception("table %s: an end-of-match hook failed", table.code)
-        record = str(self.store.record_path(table.code).resolve())
+        record = self.store.record_path(table.code).name  # never the server's own folders
         for s in table.seats:
             if s.conn is not None:
                 s.conn.send({"type": "over", "record": record})

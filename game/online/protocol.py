@@ -49,6 +49,15 @@ MAX_CONNECTIONS_PER_TABLE = 12
 #: Connections from one address (loopback excepted: the tests, the benchmark, and every
 #: player when the server sits behind a TLS proxy — limit per address in the proxy then).
 MAX_CONNECTIONS_PER_ADDRESS = 100
+#: Messages that write a table's files or fan out to many (publish, report, configure, kick,
+#: watch): a bucket of their own per connection, SLOW_RATE a second, bursts of SLOW_BURST.
+SLOW_MESSAGES = frozenset({"publish", "report", "configure", "kick", "watch"})
+SLOW_RATE = 1.0
+SLOW_BURST = 5
+#: Sockets of one address still in the opening handshake (a slow-headers attack holds many).
+MAX_HANDSHAKES_PER_ADDRESS = 8
+#: Seconds a client has to send its whole opening request (headers) after connecting.
+HEADER_TIMEOUT = 5.0
 #: Tables one connection may create (so one client cannot take every table).
 MAX_TABLES_PER_CONNECTION = 20
 #: Failed ``join``/``host`` attempts (no such table, a wrong token) before a connection is
@@ -87,6 +96,18 @@ _ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 def new_code() -> str:
     """A fresh table code: 10 characters from CODE_ALPHABET (50 bits from secrets)."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+#: The bits of secrets behind every deal a person plays against others (a match's seed, the
+#: daily deal's): no search over seeds can find the one that dealt the cards a seat sees. The
+#: design asks for at least 128; 256 leave more than 2^100 seeds for every first deal a seat
+#: can be shown (a four-player Cìcera hand and table tell about 56 bits).
+SEED_BITS = 256
+
+
+def new_seed() -> int:
+    """A fresh match seed: SEED_BITS bits from secrets (random.Random takes the whole integer)."""
+    return secrets.randbits(SEED_BITS)
 
 
 def new_token() -> str:

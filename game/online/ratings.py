@@ -23,6 +23,15 @@ games better than these.
 - **A leaver loses**: a player whose seat the computer had to take over (gone or silent for
   ``--bot-after`` seconds) and who did not come back is ranked last, as if beaten, whatever
   the score (in a partnership the leaver's side loses).
+- **A match mostly played by the computer** for a person (it made more than
+  :data:`COMPUTER_SHARE` of their decisions: gone, silent, or back too late) is a loss for
+  that person ("left") and gains nothing for anyone else at the table: a sock puppet that
+  joins and leaves feeds nobody.
+- **Farming is unrewarding** (:func:`guarded`): a rating never rises on a loss (the model's
+  uncertainty shrinking would otherwise lift the shown number); against the same people
+  again within :data:`REPEAT_WINDOW` a win gains half, then nothing; against a person with
+  fewer than :data:`FEW_MATCHES` rated matches (a fresh account) a win gains at most
+  :data:`NEW_OPPONENT_GAIN` points.
 - Shown as ``display(mu, sigma) = round(1000 + 40 × (mu − 3 sigma))``: a new player shows 1000 and
   grows as the server grows sure of them.
 """
@@ -39,6 +48,52 @@ COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
 #: Rated matches before a rating stops being provisional.
 PROVISIONAL_MATCHES = 10
 NEW_MU, NEW_SIGMA = 25.0, 25.0 / 3
+
+
+#: A person whose decisions the computer made more than this share of is rated a leaver.
+COMPUTER_SHARE = 0.5
+#: Meetings of the same people within this many seconds gain less: the factor per earlier
+#: meeting (the first again: half; after that nothing).
+REPEAT_WINDOW = 24 * 3600.0
+REPEAT_FACTORS = (1.0, 0.5, 0.0)
+#: A win over a person with fewer rated matches than this gains at most NEW_OPPONENT_GAIN
+#: shown points.
+FEW_MATCHES = 3
+NEW_OPPONENT_GAIN = 10.0
+
+
+def shown(r: Rating) -> float:
+    """The shown number before rounding."""
+    return 1000 + 40 * (r.mu - 3 * r.sigma)
+
+
+def capped(old: Rating, new: Rating, max_gain: float) -> Rating:
+    """``new``, with mu lowered so that the shown number rises by at most ``max_gain`` from
+    ``old`` (the model's sigma kept)."""
+    gain = shown(new) - shown(old)
+    if gain <= max_gain:
+        return new
+    return Rating(new.mu - (gain - max(0.0, max_gain)) / 40, new.sigma, new.matches)
+
+
+def repeat_factor(meetings: int) -> float:
+    """How much of a gain counts after ``meetings`` earlier meetings within the window."""
+    return REPEAT_FACTORS[min(meetings, len(REPEAT_FACTORS) - 1)]
+
+
+def guarded(old: Rating, new: Rating, result: str, *, anyone_left: bool, meetings: int,
+            fresh_opponent: bool) -> Rating:
+    """A person's new rating after a rated match, with the anti-farming rules (module doc):
+    ``result`` theirs ("won", "lost", "draw", "left"); ``anyone_left`` whether another person
+    at the table was rated a leaver; ``meetings`` earlier meetings with these opponents within
+    the window; ``fresh_opponent`` whether an opponent person has fewer than FEW_MATCHES."""
+    if result in ("lost", "left") or (anyone_left and result != "left"):
+        return capped(old, new, 0.0)
+    gain = shown(new) - shown(old)
+    limit = gain * repeat_factor(meetings)
+    if fresh_opponent:
+        limit = min(limit, NEW_OPPONENT_GAIN)
+    return capped(old, new, limit)
 
 
 def display(mu: float, sigma: float) -> int:
@@ -129,5 +184,6 @@ def pair_subject(members: list[SeatOutcome]) -> str | None:
     return "t:" + "+".join(str(i) for i in sorted(ids))  # type: ignore[arg-type]
 
 
-__all__ = ["COMPUTER_RATINGS", "PROVISIONAL_MATCHES", "SeatOutcome", "computer_display", "display",
-           "new_rating", "pair_subject", "ranks_for", "rate"]
+__all__ = ["COMPUTER_RATINGS", "COMPUTER_SHARE", "FEW_MATCHES", "NEW_OPPONENT_GAIN", "PROVISIONAL_MATCHES",
+           "REPEAT_FACTORS", "REPEAT_WINDOW", "SeatOutcome", "capped", "computer_display", "display", "guarded",
+           "new_rating", "pair_subject", "ranks_for", "rate", "repeat_factor", "shown"]

@@ -81,6 +81,13 @@ class Table:
     watched_upto: int = 0
     #: A club player silent at their turn: the timer after which the computer covers them.
     silent: asyncio.TimerHandle | None = None
+    #: Marks kept in the meta beside the table's own fields (``reported``), and whether a
+    #: coalesced meta write is on its way (game.online.play.write_meta_soon).
+    meta_extra: dict[str, Any] = field(default_factory=dict)
+    meta_soon: bool = False
+    #: Per friend seat, the decisions the computer made for its person (the record's
+    #: ``"by": "computer"`` marks): a rated match mostly played by the computer is no one's win.
+    computer_made: dict[int, int] = field(default_factory=dict)
 
     @property
     def started(self) -> bool:
@@ -111,7 +118,7 @@ class Table:
             "ai_takes_over": self.ai_takes_over, "created": self.created,
             "started": self.started, "finished": self.finished,
             "daily": self.daily,  # the data folder's copy only: a resumed daily table stays one
-            "owner": self.owner, "club": self.club, "public": self.public,
+            "owner": self.owner, "club": self.club, "public": self.public, **self.meta_extra,
         }
 
     # What the table tells its connections: the lobby and the play loop both do.
@@ -144,6 +151,27 @@ class Table:
 
 
 # ------------------------------------------------------------------------------ connections
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` kept: a message costs one."""
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = float(rate), float(burst)
+        self.tokens = self.burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def give_back(self) -> None:
+        self.tokens = min(self.burst, self.tokens + 1.0)
+
+
 class Conn:
     """One client connection: its rate bucket, what it is (seated, host) and its outbox."""
 
@@ -152,8 +180,8 @@ class Conn:
         self.number = number
         self.name: str | None = None
         self.hello = False
-        self.tokens = float(P.BURST)
-        self.stamp = time.monotonic()
+        self.bucket = TokenBucket(P.RATE, P.BURST)
+        self.slow_bucket = TokenBucket(P.SLOW_RATE, P.SLOW_BURST)
         self.excess = 0
         self.failures = 0
         self.created = 0
@@ -161,8 +189,9 @@ class Conn:
         #: account id once known (game.online.accounts).
         self.address: str | None = None
         self.player: int | None = None
-        #: Club manners: names (case-folded) whose phrases and chat this connection does not
-        #: want; when it last chatted; the accounts it made; the table it watches.
+        #: Club manners: whose phrases and chat this connection does not want (``p:<id>`` for
+        #: an account, ``n:<name key>`` for a name without one); when it last chatted; the
+        #: accounts it made; the table it watches.
         self.muted: set[str] = set()
         self.last_chat = 0.0
         self.accounts_made = 0
@@ -172,26 +201,29 @@ class Conn:
         self.hosting: Table | None = None
         #: The host token as this connection gave it (to repeat it in ``created`` after a configure).
         self.host_token: str | None = None
+        #: Let in on the reserve of a full server: may only rejoin a seat (game.online.server).
+        self.rejoin_only = False
         self.out: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(OUT_QUEUE)
         self.closing = False
 
     def admit(self) -> bool:
         """Take one message from the token bucket (RATE a second, BURST at once)."""
-        now = time.monotonic()
-        self.tokens = min(float(P.BURST), self.tokens + (now - self.stamp) * P.RATE)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.bucket.take():
             return True
         self.excess += 1
         return False
+
+    def admit_slow(self) -> bool:
+        """Take one token of the bucket of messages that write or fan out (publish, report,
+        configure, kick, watch): SLOW_RATE a second, SLOW_BURST at once."""
+        return self.slow_bucket.take()
 
     def refund(self) -> None:
         """Give back the message's token: an ``act`` the rules accepted. The game's own pace
         is then never limited (a decision can only be made once, when the seat is to act:
         such acts cannot flood), so bots play at full speed, while a flood of anything else —
         refused acts included — is."""
-        self.tokens = min(float(P.BURST), self.tokens + 1.0)
+        self.bucket.give_back()
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(P.encode(message))

@@ -23,6 +23,7 @@ Entry points: :func:`run_forever` (``python main.py serve``) and
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import gc
 import logging
 import ssl
@@ -36,11 +37,20 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from game.online import protocol as P
-from game.online.limits import ServerLimits, TableQuota, client_address
+from game.online.limits import ServerLimits, TableQuota, client_address, peer_address
 from game.online.lobby import Lobby
 from game.online.play import PlayLoop
 from game.online.seats import Conn, Refusal, Seat, Table
-from game.online.store import StoredTable, StoreError, TableStore, meta_owner, normalised, unmarked
+from game.online.store import (
+    StoredTable,
+    StoreError,
+    TableStore,
+    computer_marks,
+    meta_holders,
+    meta_owner,
+    normalised,
+    unmarked,
+)
 from game.rulesets import make_rules
 
 log = logging.getLogger("cardavia.server")
@@ -49,6 +59,8 @@ log = logging.getLogger("cardavia.server")
 MAX_WORKERS = 16
 #: A connection that has not said hello by then is closed.
 HELLO_TIMEOUT = 10.0
+#: What a connection let in on the rejoin reserve may say: back to a seat, nothing else.
+REJOIN_MESSAGES = frozenset({"hello", "ping", "account", "join", "act", "say", "pong"})
 #: How long stop() waits for connections to close and the loop to end.
 STOP_TIMEOUT = 5.0
 #: ``serve``'s garbage-collector schedule (TableServer._age_objects), in seconds.
@@ -137,6 +149,9 @@ class TableServer:
         self.resumed = 0
         self._numbers = 0
         self._per_address: dict[str, int] = {}
+        #: Per address, the sockets it holds and those still opening, counted from the accept.
+        self._sockets_of: dict[str, int] = {}
+        self._opening_of: dict[str, int] = {}
         self._tasks: set[asyncio.Task] = set()
         self._sweeper: asyncio.Task | None = None
         #: ``serve`` (not the window's small server): keep the garbage collector's full passes
@@ -151,7 +166,7 @@ class TableServer:
         try:
             self.ws_server = await serve(
                 self.handler, host, port, ssl=ssl_context, max_size=P.MAX_MESSAGE_BYTES, max_queue=16,
-                compression=None, open_timeout=10, ping_interval=20, ping_timeout=20, close_timeout=2,
+                compression=None, open_timeout=P.HEADER_TIMEOUT, ping_interval=20, ping_timeout=20, close_timeout=2,
                 process_request=self._admit_request, server_header=None,
                 create_connection=self._counting_connection())
         except OSError as e:
@@ -214,16 +229,49 @@ class TableServer:
         while True:
             await asyncio.sleep(min(60.0, max(0.05, idle / 4)))
             self.close_idle_lobbies(time.monotonic())
+            self.close_past_deadline(dt.datetime.now())
 
     def close_idle_lobbies(self, now: float) -> int:
         closed = 0
         for table in list(self.tables.values()):
             if not table.started and not table.conns() and now - table.idle_since > self.limits.idle_close_seconds:
-                self.play.write_meta(table, closed=True)
-                self.tables.pop(table.code, None)
-                self.quota.release(table.code)
+                self.close_table(table)
                 closed += 1
         return closed
+
+    def close_past_deadline(self, now: dt.datetime) -> int:
+        """Close the daily tables whose day has reached its deadline (game.online.daily): the
+        seed is published then, so their cards could be computed; their results are refused."""
+        from game.online.daily import deadline
+
+        closed = 0
+        for table in list(self.tables.values()):
+            if table.daily is not None and not table.finished and now >= deadline(table.daily["date"]):
+                table.broadcast(P.error("daily", f"the {table.daily['date']} deal has closed: this table ends unscored"))
+                for c in table.conns():
+                    c.table, c.seat = None, None
+                self.close_table(table)
+                closed += 1
+        return closed
+
+    def close_table(self, table: Table) -> None:
+        """Put an unfinished table away (its files stay, marked closed; quotas freed; a daily
+        deal's table no longer holds its seed back)."""
+        for s in table.seats:
+            if s.timer is not None:
+                s.timer.cancel()
+        if table.evict is not None:
+            table.evict.cancel()
+        self.play.write_meta(table, closed=True)
+        self.tables.pop(table.code, None)
+        self.quota.release(table.code)
+        d = table.daily
+        board = self.play.daily_board
+        if d is not None and board is not None:
+            try:
+                board.end(d["date"], d["game"], d["preset"], table.code)
+            except OSError as e:
+                log.error("table %s: the daily board could not be written: %s", table.code, e)
 
     async def _age_objects(self) -> None:
         """Python's full collections walk every live object — with hundreds of tables a pause
@@ -252,26 +300,69 @@ class TableServer:
         cap = self.limits.max_connections + max(8, self.limits.max_open_records // 2)
 
         class Counted(ServerConnection):
+            #: The address this socket counts for (None: unlimited), and whether it is still
+            #: in its opening handshake.
+            _address: str | None = None
+            _opening = False
+
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 server.sockets += 1
                 self._counted = True
-                if server.sockets > cap:
+                address = peer_address(transport.get_extra_info("peername"), server.limits)
+                if address is not None:
+                    self._address, self._opening = address, True
+                    server._sockets_of[address] = server._sockets_of.get(address, 0) + 1
+                    server._opening_of[address] = server._opening_of.get(address, 0) + 1
+                # Counted from the accept, before a byte is read: one address's half-sent
+                # requests (slow headers) fill only its own few slots, never the server's.
+                if server.sockets > cap or (address is not None and (
+                        server._opening_of[address] > P.MAX_HANDSHAKES_PER_ADDRESS
+                        or server._sockets_of[address] > P.MAX_CONNECTIONS_PER_ADDRESS)):
                     transport.abort()
                 super().connection_made(transport)
+
+            def opened(self) -> None:
+                """The opening handshake is over (answered, upgraded or refused)."""
+                if self._opening:
+                    self._opening = False
+                    server._forget(server._opening_of, self._address)
 
             def connection_lost(self, exc: Exception | None) -> None:
                 if getattr(self, "_counted", False):
                     self._counted = False
                     server.sockets -= 1
+                    self.opened()
+                    server._forget(server._sockets_of, self._address)
                 super().connection_lost(exc)
 
         return Counted
 
+    @staticmethod
+    def _forget(counts: dict[str, int], address: str | None) -> None:
+        if address is None:
+            return
+        left = counts.get(address, 1) - 1
+        if left > 0:
+            counts[address] = left
+        else:
+            counts.pop(address, None)
+
+    @property
+    def reserve(self) -> int:
+        """Connections kept for seated players coming back: past ``max_connections - reserve``
+        a new connection may only rejoin a seat (a server full of idle or hostile connections
+        still lets a dropped player back to their table)."""
+        return max(2, self.limits.max_connections // 20)
+
     def _admit_request(self, connection: ServerConnection, request: Any) -> Any:
+        opened = getattr(connection, "opened", None)
+        if opened is not None:
+            opened()  # the request is in: no longer a slow opening
         if self.sockets > self.limits.max_connections or len(self.conns) >= self.limits.max_connections:
             return connection.respond(503, "The server has as many players as it can take: try again later.\n")
         if self.web is not None and request.headers.get("Upgrade", "").lower() != "websocket":
             return self.web.respond(connection, request)
+        connection.rejoin_only = len(self.conns) >= self.limits.max_connections - self.reserve  # type: ignore[attr-defined]
         return None
 
     # ---- resuming
@@ -286,9 +377,9 @@ class TableServer:
                 log.warning("table %s not resumed: %s", st.code, e)
                 continue
             self.tables[table.code] = table
-            owner = meta_owner(st.meta)
-            table.owner = list(owner)
-            self.quota.add(table.code, *owner)
+            table.owner = list(meta_owner(st.meta))
+            for address, player in meta_holders(st.meta):
+                self.quota.add(table.code, address, player)
             self.resumed += 1
 
     def _rebuild(self, st: StoredTable) -> Table:
@@ -314,6 +405,7 @@ class TableServer:
         events = st.events
         if events:
             table.match = self.play.replay(rules, events)
+            table.computer_made = computer_marks(events)
             full = normalised(table.match.events)
             if full != unmarked(events):  # the last decision's events were cut short: the rules give the rest
                 self.store.rewrite_record(st.code, full)
@@ -328,7 +420,7 @@ class TableServer:
 
     # ---- a connection
     async def handler(self, ws: ServerConnection) -> None:
-        address = client_address(ws)
+        address = client_address(ws, self.limits)
         if address is not None:
             if self._per_address.get(address, 0) >= P.MAX_CONNECTIONS_PER_ADDRESS:
                 await ws.send(P.encode(P.error("limit", "too many connections from this address")))
@@ -348,11 +440,19 @@ class TableServer:
     async def _serve_connection(self, ws: ServerConnection) -> None:
         self._numbers += 1
         conn = Conn(ws, self._numbers)
-        conn.address = client_address(ws)
+        conn.address = client_address(ws, self.limits)
+        conn.rejoin_only = bool(getattr(ws, "rejoin_only", False))
         self.conns.add(conn)
         writer = asyncio.get_running_loop().create_task(self._writer(conn))
-        hello_timer = asyncio.get_running_loop().call_later(
-            HELLO_TIMEOUT, lambda: None if conn.hello else conn.close(1008, "no hello"))
+
+        def no_hello() -> None:
+            if not conn.hello:
+                conn.close(1008, "no hello")
+            elif conn.rejoin_only and conn.table is None:
+                conn.send(P.error("limit", "the server is full: only players coming back to their seats get in now"))
+                conn.close(1008, "full")
+
+        hello_timer = asyncio.get_running_loop().call_later(HELLO_TIMEOUT, no_hello)
         try:
             # The loop ends when the connection closes: the peer's doing, or the writer's
             # after conn.close() (it sends what is queued, then closes).
@@ -405,7 +505,15 @@ class TableServer:
             kind = msg["type"]
             if kind != "hello" and not conn.hello:
                 raise Refusal("hello", "say hello first: {\"type\": \"hello\", \"version\": 1, \"name\": …}")
+            if kind in P.SLOW_MESSAGES and not conn.admit_slow():
+                raise Refusal("rate", f"at most {P.SLOW_RATE:g} {kind} a second (bursts of {P.SLOW_BURST})")
+            if conn.rejoin_only and (kind not in REJOIN_MESSAGES or (kind == "join" and msg["token"] is None)):
+                raise Refusal("limit", "the server is full: only players coming back to their seats get in now",
+                              close=True)
             self.handlers[kind](conn, msg)
+            if conn.rejoin_only and kind == "join" and conn.table is None:
+                raise Refusal("limit", "the server is full: only players coming back to their seats get in now",
+                              close=True)
         except P.ProtocolError as e:
             conn.send(P.error(e.code, str(e)))
         except Refusal as e:
@@ -421,6 +529,8 @@ class TableServer:
 
     # ---- messages
     def _on_hello(self, conn: Conn, msg: dict) -> None:
+        if conn.hello:  # one identity per connection: a name cannot be changed once given
+            raise Refusal("hello", "this connection has said hello already: open a new one to be someone else")
         conn.hello = True
         conn.name = msg["name"]
         conn.send({"type": "welcome", "version": P.PROTOCOL_VERSION, "server": P.SERVER_NAME})

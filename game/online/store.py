@@ -242,6 +242,19 @@ def meta_owner(meta: dict) -> tuple[str | None, int | None]:
     return (address, player)
 
 
+def meta_holders(meta: dict) -> list[tuple[str | None, int | None]]:
+    """Everyone a stored table counts against in the quotas: its maker and, for a quick
+    match, each player it seated (the club's ``holders``)."""
+    out = [meta_owner(meta)]
+    club = meta.get("club")
+    holders = club.get("holders") if isinstance(club, dict) else None
+    for h in holders if isinstance(holders, list) else []:
+        pair = meta_owner({"owner": h})
+        if pair != (None, None) and pair not in out:
+            out.append(pair)
+    return out
+
+
 def record_event(raw: bytes, where: str) -> Event:
     """One record line read back (bounded in size and depth); StoreError naming ``where``."""
     try:
@@ -279,4 +292,14 @@ def unmarked(events: list[Event]) -> list[Event]:
     return [{k: v for k, v in ev.items() if k != "by"} if "by" in ev else ev for ev in events]
 
 
-__all__ = ["LeaseLost", "StoreError", "StoredTable", "TableStore", "default_data_dir", "meta_owner", "normalised", "unmarked"]
+def computer_marks(events: list[Event]) -> dict[int, int]:
+    """Per seat, the decisions a record marks as made by the computer for a person."""
+    out: dict[int, int] = {}
+    for ev in events:
+        seat = ev.get("seat")
+        if ev.get("by") == "computer" and isinstance(seat, int) and not isinstance(seat, bool):
+            out[seat] = out.get(seat, 0) + 1
+    return out
+
+
+__all__ = ["LeaseLost", "StoreError", "StoredTable", "TableStore", "computer_marks", "default_data_dir", "meta_holders", "meta_owner", "normalised", "unmarked"]

@@ -116,6 +116,8 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         self.resuming: dict[str, Any] | None = None
         #: Where the focus goes back to once the server has answered.
         self._refocus: Any = None
+        #: A new account's recovery code (the daily deal made it), shown once.
+        self.recovery: str | None = None
         super().__init__(app)
         if not hosting.network_allowed(app):
             self.board = sample_board(self.day, self.game, self.preset)
@@ -200,7 +202,29 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             self._take_seat(seat)  # today's deal left mid-way: on where it stood
             return
         self.status = self.t("daily_online.asking", address=shown_address(url))
-        self._ask("deal", lambda: dc.ask_for_deal(url, name, self.game, self.preset))
+        secret = self._secret(url, name)
+        self._ask("deal", lambda: dc.ask_for_deal(url, name, self.game, self.preset, secret))
+
+    def _secret(self, url: str, name: str) -> str | None:
+        """The player's account on that server (the daily deal is played with one), or None:
+        the server then makes one, kept when it answers."""
+        from game.online.clubclient import account_secret
+
+        return account_secret(getattr(self.app.settings, "extra", {}), url, name) if name else None
+
+    def _keep_new_account(self, req: dc.Request) -> None:
+        """A sign-in that made the account: keep its secret (as the club does) and show its
+        recovery code once."""
+        from game.online.clubclient import keep_account
+
+        made = dc.new_account(req)
+        extra = getattr(self.app.settings, "extra", None)
+        if made is None or not isinstance(extra, dict):
+            return
+        name, secret, recovery = made
+        keep_account(extra, req.url, name, secret)
+        self.app.save_settings()
+        self.recovery = recovery
 
     def _keep_focus(self) -> None:
         """The fields and buttons are off while the server is asked: the focus comes back
@@ -233,7 +257,8 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             return
         url, name = where
         self.status = self.t("daily_online.fetching", address=shown_address(url))
-        self._ask("board", lambda: dc.ask_for_board(url, name, self.game, self.preset, self.day.isoformat()))
+        secret = self._secret(url, name)
+        self._ask("board", lambda: dc.ask_for_board(url, name, self.game, self.preset, self.day.isoformat(), secret))
 
     def shift(self, days: int) -> None:
         """Another day's board (never one after today: it is not open yet)."""
@@ -329,7 +354,9 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
                 self.problem = self.t("daily_online.played")
                 self.day = dt.date.today()
                 name = clean_name(self.name_field.text)
-                self._ask("board", lambda: dc.ask_for_board(req.url, name, self.game, self.preset, self.day.isoformat()))
+                secret = self._secret(req.url, name)
+                self._ask("board", lambda: dc.ask_for_board(req.url, name, self.game, self.preset, self.day.isoformat(),
+                                                            secret))
             elif code in ("unreachable", "timeout"):
                 self.problem = hosting.describe(hosting.OnlineError("error_unreachable", address=address), self.t)
             elif code == "version":
@@ -348,6 +375,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             return
         from game.challenge import OnlineDailyPlay
 
+        self._keep_new_account(req)
         created = req.replies["created"]
         info = dc.board_info(req.replies["daily_info"])
         token = (created.get("tokens") or {}).get("0")
@@ -412,6 +440,8 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             theme.blit_text(surface, ln, (X, r.y + 62 + 18 * i), "sans", 14, theme.CREAM_DIM)
         y = r.y + 104 + 80 + 58
         status, color = (self.status, theme.BRASS_LIGHT) if self.status else (self.problem, ERROR)
+        if not status and self.recovery:
+            status, color = self.t("club.account_new", code=self.recovery), theme.BRASS_LIGHT
         if status:
             theme.blit_text(surface, status, (X, y), "sans_bold", theme.fit(status, "sans_bold", 14, W, 9), color)
         y += 26

@@ -13,7 +13,7 @@ from game.online.cluster import ClusterConfig
 from game.online.serving import start_server_in_thread
 from game.record import read_record
 from game.verify import verify_file
-from tests.online.wshelp import Client, create
+from tests.online.wshelp import Client, create, record_file
 
 pytestmark = pytest.mark.xdist_group("cluster")
 
@@ -47,8 +47,7 @@ def test_a_table_hosted_on_one_process_is_played_through_another(tmp_path, fresh
         rc, session, said = play(b.url, code, created["tokens"]["0"], 1)
         assert rc == 0, said
         assert session.conn.home == b.url and session.conn.url == a.url  # sent on by b, to the owner a
-        record = session.record_path
-        assert record.startswith(str((tmp_path / "a").resolve()))
+        record = record_file(tmp_path / "a", session.record_path)  # kept by the owner, a
         verdict = verify_file(record)
         assert verdict.ok, verdict
         assert read_record(record)[-1]["event"] == "match_end"
@@ -107,8 +106,7 @@ def test_the_owner_killed_mid_match_the_match_finishes_on_another_process(tmp_pa
         worker.join(100)
         assert not worker.is_alive()
         assert box["rc"] == 0, box["said"]
-        record = box["session"].record_path
-        assert record.startswith(str((tmp_path / "b").resolve())), "finished on b"
+        record = record_file(tmp_path / "b", box["session"].record_path)  # finished on b
         after = read_record(record)
         assert after[:len(before)] == before, "nothing lost: the record goes on from the last decision"
         verdict = verify_file(record)
@@ -326,7 +324,7 @@ def test_quick_match_pairs_two_players_connected_to_different_processes(tmp_path
         results = [Player(url, code, f["token"], f"x{f['seat']}", seed=f["seat"]).start() for f in found]
         for p in results:
             p.join(60)
-        verdict = verify_file(results[0].record)
+        verdict = verify_file(record_file(tmp_path, results[0].record))
         assert verdict.ok, verdict
         from game.online.cluster.pgclub import PgClubStore
 
@@ -359,9 +357,9 @@ def test_redis_restarted_mid_match_pauses_the_table_and_loses_nothing(tmp_path, 
         fresh[0].restart(down_for=2.0)  # its append-only file keeps what it had
         p.join(90)
         assert a.server.play.stalls >= 1, "the table waited while Redis was away"
-        verdict = verify_file(p.record)
+        verdict = verify_file(record_file(tmp_path, p.record))
         assert verdict.ok, verdict
-        assert read_record(p.record)[-1]["event"] == "match_end"
+        assert read_record(record_file(tmp_path, p.record))[-1]["event"] == "match_end"
         host.close()
     finally:
         a.stop()
@@ -385,7 +383,7 @@ def test_health_status_line_and_a_graceful_drain_hand_the_tables_over(tmp_path, 
         # b serves the table now: its lease was let go, nobody waits 10 s
         rc, session, out = play(b.url, created["code"], created["tokens"]["0"], 9, 60.0)
         assert rc == 0, out
-        assert session.conn.url == b.url and verify_file(session.record_path).ok
+        assert session.conn.url == b.url and verify_file(record_file(tmp_path, session.record_path)).ok
         host.close()
     finally:
         for p in (a, b):
@@ -412,7 +410,9 @@ def test_a_moved_reply_is_followed_only_to_a_table_server_address():
     from game.online.connection import MAX_URL, Connection, _Moved
 
     c = Connection("ws://127.0.0.1:1")
-    for url, followed in [("ws://10.0.0.2:7420", True), ("wss://club.example:443", True),
+    # another process of the cluster first reached (connection.same_cluster), nothing else
+    for url, followed in [("ws://127.0.0.1:7420", True), ("ws://10.0.0.2:7420", False),
+                          ("wss://127.0.0.1:443", False), ("wss://club.example:443", False),
                           ("http://evil.example/", False), ("file:///etc/passwd", False),
                           ("ws://" + "x" * MAX_URL, False), (None, False), (42, False)]:
         c.url = c.home
@@ -440,6 +440,12 @@ def test_a_broken_table_in_redis_is_set_aside_and_the_process_goes_on(tmp_path, 
             time.sleep(0.05)
         assert not client.sismember("cv:open", code), "set aside, not tried again and again"
         assert client.exists(f"cv:meta:{code}"), "left where it is for the operator"
+        assert b"cannot be read" in client.hget("cv:broken", code), "and reported: listed with why"
+        deadline = time.monotonic() + 5  # the next round's heartbeat counts it
+        while time.monotonic() < deadline and a.server.node.status()["broken"] != 1:
+            time.sleep(0.05)
+        assert a.server.node.status()["broken"] == 1
+        assert "1 table(s) set aside as broken" in a.server.node.status_line()
         probe = Client(a.url)
         reply = probe.request({"type": "join", "code": code, "name": "x", "token": None}, "error")
         assert reply["code"] in ("no_table", "full")

@@ -20,6 +20,7 @@ from game.rules.base import Action, IllegalAction
 from game.rulesets import game_ids, make_rules
 from game.table_session import ONLINE
 from game.verify import verify_file
+from tests.online.wshelp import record_file
 
 #: The longest any one wait here may take (a whole match of greedy bots takes about a second).
 WAIT = 30.0
@@ -142,12 +143,12 @@ def _replayed(rules, record: list[dict]) -> Match:
     return m
 
 
-def _check_match(created: dict, sessions: dict[int, RemoteSession], codes: dict[int, int], friends: list[int]) -> list[dict]:
+def _check_match(root: Path, created: dict, sessions: dict[int, RemoteSession], codes: dict[int, int],
+                 friends: list[int]) -> list[dict]:
     assert set(codes.values()) == {0}, codes
-    paths = {s.record_path for s in sessions.values()}
-    assert len(paths) == 1
-    path = paths.pop()
-    assert Path(path).name == f"{created['code']}.jsonl"
+    names = {s.record_path for s in sessions.values()}
+    assert names == {f"{created['code']}.jsonl"}  # its name only: never the server's folders
+    path = record_file(root, names.pop())
     verdict = verify_file(path)
     assert verdict.ok, str(verdict)
     record = _record(path)
@@ -165,19 +166,19 @@ def _check_match(created: dict, sessions: dict[int, RemoteSession], codes: dict[
 
 def test_four_player_scopa_two_bot_clients_two_computers(server):
     created, sessions, codes = _play_all(server, "scopa", 4, ["friend", "ai:greedy", "friend", "ai:greedy"])
-    record = _check_match(created, sessions, codes, [0, 2])
+    record = _check_match(server.data_dir, created, sessions, codes, [0, 2])
     assert {e["seat"] for e in record if e["event"] == "play"} == {0, 1, 2, 3}
 
 
 def test_a_schnapsen_bummerl(server):
     created, sessions, codes = _play_all(server, "schnapsen", 2, ["friend", "ai:greedy"])
-    record = _check_match(created, sessions, codes, [0])
+    record = _check_match(server.data_dir, created, sessions, codes, [0])
     assert sum(1 for e in record if e["event"] == "deal") > 1  # a Bummerl is several deals
 
 
 def test_cicera_with_three_bot_clients(server):
     created, sessions, codes = _play_all(server, "cicera", 4, ["friend", "friend", "ai:greedy", "friend"])
-    _check_match(created, sessions, codes, [0, 1, 3])
+    _check_match(server.data_dir, created, sessions, codes, [0, 1, 3])
 
 
 # ------------------------------------------------------------------------------ one seat by hand
@@ -240,8 +241,9 @@ def test_a_client_that_drops_rejoins_with_its_token_and_finishes(server):
                 if s.human_to_act:
                     _act(s, p)
         _wait([a2, b], lambda: a2.record_path is not None)
-        assert verify_file(a2.record_path).ok
-        assert a2.match.events == seat_events(a2.rules, _record(a2.record_path), 0)
+        kept = record_file(server.data_dir, a2.record_path)
+        assert verify_file(kept).ok
+        assert a2.match.events == seat_events(a2.rules, _record(kept), 0)
     finally:
         for s in (a, b, a2):
             if s is not None:

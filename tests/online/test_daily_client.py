@@ -28,7 +28,8 @@ def test_a_days_facts_are_checked_and_the_seed_only_counts_with_its_nonce():
     assert board_info({**info, "seed": 5})["seed"] is None  # a seed without its nonce cannot be checked
     assert board_info({**info, "seed": True, "nonce": "cd"})["seed"] is None
     assert board_info({**info, "seed": 5, "nonce": "not hex\n"})["seed"] is None
-    assert board_info({**info, "seed": 2 ** 70, "nonce": "cd"})["seed"] is None
+    assert board_info({**info, "seed": 2 ** 256 - 1, "nonce": "cd"})["seed"] == 2 ** 256 - 1  # the club's 256-bit seeds
+    assert board_info({**info, "seed": 2 ** 600, "nonce": "cd"})["seed"] is None
     for bad in ({**info, "hash": "AB" * 32}, {**info, "hash": "ab" * 31}, {**info, "date": 20261201}, "x", None):
         assert board_info(bad) is None, bad
 

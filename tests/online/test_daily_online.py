@@ -1,7 +1,8 @@
-"""The club server's daily deal (issue 31): a secret seed committed by its hash while the day
-is open and revealed once it has closed, one play per player a day, par and a leaderboard;
-the leaderboard refuses a second play and a record that does not verify against the seed;
-no message to a client holds the seed before the day closes."""
+"""The club server's daily deal: a secret seed committed by its hash while the day is open and
+revealed once the day has closed and every table dealt from it has ended (or its deadline
+passed), one play per account a day, par and a leaderboard; the leaderboard refuses a second
+play, a table the server did not deal, and a record that does not verify against the seed;
+no message to a client holds the seed before then."""
 from __future__ import annotations
 
 import datetime as dt
@@ -12,15 +13,17 @@ import pytest
 import game.par
 from game.ai.bots import make_bot
 from game.match import Match
-from game.online.daily import SEED_BITS, DailyBoard, DailyRefusal, commitment
+from game.online.daily import GRACE, SEED_BITS, DailyBoard, DailyRefusal, commitment
 from game.online.protocol import action_from_json, action_to_json
 from game.online.serving import start_server_in_thread
 from game.online.worker import choose_action
 from game.par import Deal, house_bot, house_bots, par
-from tests.online.wshelp import Client, Player
+from tests.online.wshelp import Client, Player, record_file
 
 TODAY = dt.date.today()
 DAY = TODAY.isoformat()
+NOW = dt.datetime.combine(TODAY, dt.time(12))
+TOMORROW_MORNING = NOW + dt.timedelta(hours=13)  # the day over, its deadline not yet
 #: The house bots' budget the server's worker processes use (they are not monkeypatched).
 HOUSE_BUDGET = game.par.HOUSE_ITERATIONS
 
@@ -43,47 +46,83 @@ def played(deal) -> list[dict]:
 def test_the_seed_is_secret_while_the_day_is_open_and_checks_out_after(tmp_path):
     board = DailyBoard(tmp_path)
     deal, word = board.rules_deal(DAY, "briscola", None)
-    assert word == "standard" and deal.seed.bit_length() <= SEED_BITS
+    assert word == "standard" and deal.seed.bit_length() <= SEED_BITS == 256
     assert board.rules_deal(DAY, "briscola", None)[0].seed == deal.seed  # kept for the day
-    open_ = board.public(DAY, "briscola", None, TODAY)
+    open_ = board.public(DAY, "briscola", None, NOW)
     assert open_["seed"] is None and open_["nonce"] is None and len(open_["hash"]) == 64
-    closed = board.public(DAY, "briscola", None, TODAY + dt.timedelta(days=1))
+    closed = board.public(DAY, "briscola", None, TOMORROW_MORNING)
     assert closed["seed"] == deal.seed and closed["hash"] == open_["hash"]
     assert commitment(DAY, "briscola", "standard", closed["seed"], closed["nonce"]) == open_["hash"]
     # Another game or day: another secret.
     assert board.rules_deal(DAY, "tressette", None)[0].seed != deal.seed
 
 
-def test_the_leaderboard_takes_one_verified_play_per_player(tmp_path):
+def test_the_seed_stays_secret_while_a_table_of_the_day_is_open_until_the_deadline(tmp_path):
+    """A table begun at 23:59 is not played on with a published seed: the seed waits for it
+    to end, or for the deadline — after which its result is refused."""
+    board = DailyBoard(tmp_path)
+    deal, word = board.rules_deal(DAY, "briscola", None)
+    late = dt.datetime.combine(TODAY, dt.time(23, 59))
+    board.begin(DAY, "briscola", word, "p:1", "LATETABLE1", late)
+    assert board.public(DAY, "briscola", None, TOMORROW_MORNING)["seed"] is None  # still being played
+    # Finished in time: accepted, and the seed is out.
+    line = board.accept(DAY, "briscola", word, "p:1", "Anna", "LATETABLE1", played(deal), 60.0,
+                        TOMORROW_MORNING - dt.timedelta(hours=11, minutes=30))
+    assert line["name"] == "Anna"
+    assert board.public(DAY, "briscola", None, TOMORROW_MORNING)["seed"] == deal.seed
+    # Another table past the deadline: the seed is published anyway and the result refused.
+    board.begin(DAY, "briscola", word, "p:2", "LATETABLE2", late)
+    assert board.public(DAY, "briscola", None, TOMORROW_MORNING)["seed"] is None
+    past = dt.datetime.combine(TODAY + dt.timedelta(days=1), dt.time()) + GRACE
+    assert board.public(DAY, "briscola", None, past)["seed"] == deal.seed
+    with pytest.raises(DailyRefusal) as e:
+        board.accept(DAY, "briscola", word, "p:2", "Bert", "LATETABLE2", played(deal), 60.0, past)
+    assert e.value.code == "closed"
+    with pytest.raises(DailyRefusal) as e:
+        board.begin(DAY, "briscola", word, "p:3", "LATETABLE3", past)
+    assert e.value.code == "closed"
+
+
+def test_the_leaderboard_takes_one_verified_play_per_account_from_the_days_tables(tmp_path):
     board = DailyBoard(tmp_path)
     deal, word = board.rules_deal(DAY, "schnapsen", None)
     events = played(deal)
-    line = board.accept(DAY, "schnapsen", None, "Anna", events, 95.0)
+    for n, code in ((1, "TABLEANNA1"), (2, "TABLEBERT1"), (3, "TABLECLEO1"), (4, "TABLEDORA1")):
+        board.begin(DAY, "schnapsen", word, f"p:{n}", code, NOW)
+    line = board.accept(DAY, "schnapsen", word, "p:1", "Anna", "TABLEANNA1", events, 95.0, NOW)
     assert line["name"] == "Anna" and line["over_par"] == pytest.approx(line["score"] - line["par"], abs=1e-3)
-    with pytest.raises(DailyRefusal) as e:
-        board.accept(DAY, "schnapsen", None, "anna", events, 10.0)  # the same player, another case
+    with pytest.raises(DailyRefusal) as e:  # the same account again (any name)
+        board.accept(DAY, "schnapsen", word, "p:1", "Someone", "TABLEANNA1", events, 10.0, NOW)
     assert e.value.code == "played"
+    with pytest.raises(DailyRefusal) as e:  # a table the server did not deal to this account
+        board.accept(DAY, "schnapsen", word, "p:9", "Eve", "MADEUPCODE", events, 10.0, NOW)
+    assert e.value.code == "record"
     # A record of another seed (it verifies, but it is not the day's deal) …
     other = played(type(deal)(deal.game, deal.deck, deal.players, deal.options, deal.seed + 1))
     with pytest.raises(DailyRefusal) as e:
-        board.accept(DAY, "schnapsen", None, "Bert", other, 10.0)
+        board.accept(DAY, "schnapsen", word, "p:2", "Bert", "TABLEBERT1", other, 10.0, NOW)
     assert e.value.code == "record"
-    # … or the day's record with the seed kept but a score changed: refused.
+    # … or the day's record with a score changed, or played with other options: refused.
+    board.begin(DAY, "schnapsen", word, "p:5", "TABLEBERT2", NOW)
     bad = [dict(ev) for ev in events]
     end = next(ev for ev in bad if ev["event"] == "deal_end")
     end["points"] = [end["points"][0] + 1, end["points"][1]]
     with pytest.raises(DailyRefusal) as e:
-        board.accept(DAY, "schnapsen", None, "Bert", bad, 10.0)
+        board.accept(DAY, "schnapsen", word, "p:5", "Bert", "TABLEBERT2", bad, 10.0, NOW)
     assert e.value.code == "record"
-    # A record whose match line claims the seed but deals other cards: refused.
-    swapped = [dict(ev) for ev in other]
-    swapped[0]["seed"] = deal.seed
-    with pytest.raises(DailyRefusal):
-        board.accept(DAY, "schnapsen", None, "Bert", swapped, 10.0)
-    board.accept(DAY, "schnapsen", None, "Cleo", events, 30.0)
+    # The day's Scopa played with house rules that score more (re bello, napola): refused.
+    scopa, scopa_word = board.rules_deal(DAY, "scopa", None)
+    board.begin(DAY, "scopa", scopa_word, "p:6", "TABLEBERT3", NOW)
+    richer = type(scopa)(scopa.game, scopa.deck, scopa.players, {**scopa.options, "re_bello": True, "napola": True},
+                         scopa.seed)
+    with pytest.raises(DailyRefusal) as e:
+        board.accept(DAY, "scopa", scopa_word, "p:6", "Bert", "TABLEBERT3", played(richer), 10.0, NOW)
+    assert e.value.code == "record" and "settings" in str(e.value)
+    board.accept(DAY, "schnapsen", word, "p:3", "Cleo", "TABLECLEO1", events, 30.0, NOW)
     lines = board.leaderboard(DAY, "schnapsen")
     # The same cards and play, so the same points over par: the quicker first.
     assert [ln["name"] for ln in lines] == ["Cleo", "Anna"] and lines[0]["over_par"] == lines[1]["over_par"]
+    assert board.line_of(DAY, "schnapsen", None, "p:3")["name"] == "Cleo"
 
 
 def _ints(value) -> set[int]:
@@ -99,38 +138,52 @@ def _ints(value) -> set[int]:
 
 
 def test_a_deal_begun_and_left_is_the_days_play(tmp_path):
-    """Dealt once per name: a player who leaves the day's table is not dealt its cards again
-    (they would know them), under another case of the name either; another name may play."""
+    """Dealt once per account: a player who leaves the day's table is not dealt its cards
+    again (they would know them), whatever name they give; another account may play."""
     board = DailyBoard(tmp_path)
-    board.begin(DAY, "briscola", "standard", "Anna")
+    board.begin(DAY, "briscola", "standard", "p:1", "CODEAAAAA1", NOW)
     with pytest.raises(DailyRefusal) as e:
-        board.begin(DAY, "briscola", "standard", "ANNA")
+        board.begin(DAY, "briscola", "standard", "p:1", "CODEAAAAA2", NOW)
     assert e.value.code == "played"
-    board.begin(DAY, "briscola", "standard", "Bert")
-    board.begin(DAY, "tressette", "standard", "Anna")  # another game's deal
+    board.begin(DAY, "briscola", "standard", "p:2", "CODEAAAAA3", NOW)
+    board.begin(DAY, "tressette", "standard", "p:1", "CODEAAAAA4", NOW)  # another game's deal
     # Kept with the day: a restarted server remembers.
     with pytest.raises(DailyRefusal):
-        DailyBoard(tmp_path).begin(DAY, "briscola", "standard", "anna")
+        DailyBoard(tmp_path).begin(DAY, "briscola", "standard", "p:1", "CODEAAAAA5", NOW)
     # Begun is not finished: the play is still taken once.
     deal, _ = board.rules_deal(DAY, "briscola", None)
-    assert board.accept(DAY, "briscola", None, "Anna", played(deal), 30.0)["name"] == "Anna"
+    assert board.accept(DAY, "briscola", "standard", "p:1", "Anna", "CODEAAAAA1", played(deal), 30.0,
+                        NOW)["name"] == "Anna"
+
+
+def signed_in(url: str, name: str, secret: str | None = None) -> tuple[Client, str]:
+    """A connection signed in to ``name``'s account (made when ``secret`` is None)."""
+    c = Client(url, name)
+    made = c.request({"type": "account", "name": name, "secret": secret}, "account")
+    return c, secret or made["secret"]
 
 
 def test_a_daily_deal_on_the_server_end_to_end(tmp_path):
     handle = start_server_in_thread("127.0.0.1", 0, tmp_path, workers=1)
     try:
-        host = Client(handle.url, "Anna")
+        nameless = Client(handle.url, "Anna")  # no account: no daily deal
+        assert nameless.request({"type": "daily", "game": "briscola", "preset": None}, "error")["code"] == "account"
+        nameless.close()
+        host, secret = signed_in(handle.url, "Anna")
         created = host.request({"type": "daily", "game": "briscola", "preset": None}, "created")
+        assert created["host_token"] is None  # the server alone sets the day's table up
         info = host.expect("daily_info")
         assert info["seed"] is None and info["nonce"] is None and info["date"] == DAY
-        # Asked again before playing (a second window, or after looking at the cards): refused.
-        again = Client(handle.url, "anna")
+        # Asked again before playing (a second window under another hello name, or after
+        # looking at the cards): refused, by the account.
+        again, _ = signed_in(handle.url, "somebody", secret)
         again.send({"type": "daily", "game": "briscola", "preset": None})
         assert again.expect("error")["code"] == "played"
         again.close()
-        player = Player(handle.url, created["code"], created["tokens"]["0"], "Anna", seed=3).start()
+        player = Player(handle.url, created["code"], created["tokens"]["0"], "Anna", seed=3, deadline=120,
+                        then="daily_result").start()
         player.join(120)
-        result = host.expect("daily_result", timeout=60)
+        result = player.after
         assert result["name"] == "Anna" and "par" in result and "over_par" in result
         # One play a day: the second is refused.
         host.send({"type": "daily", "game": "briscola", "preset": None})
@@ -147,7 +200,7 @@ def test_a_daily_deal_on_the_server_end_to_end(tmp_path):
         deal = next(e for e in player.events if e["event"] == "deal")
         assert deal["hands"][1] == [None] * len(deal["hands"][1])
         # The server's own record verifies against the seed (it is the one on the leaderboard).
-        record = [json.loads(ln) for ln in open(player.record, encoding="utf-8")]
+        record = [json.loads(ln) for ln in open(record_file(tmp_path, player.record), encoding="utf-8")]
         assert record[0]["seed"] == seed
         handle.server.play.daily_board.check_record(handle.server.play.daily_board.rules_deal(DAY, "briscola", None)[0],
                                                     record)
@@ -173,7 +226,7 @@ def test_a_daily_table_resumed_after_a_restart_stays_a_daily_table(tmp_path):
 
     handle = start_server_in_thread("127.0.0.1", 0, tmp_path, workers=1)
     try:
-        host = Client(handle.url, "Bert")
+        host, _ = signed_in(handle.url, "Bert")
         created = host.request({"type": "daily", "game": "tressette", "preset": None}, "created")
         code, token = created["code"], created["tokens"]["0"]
         first = Player(handle.url, code, token, "Bert", seed=5, stop_after=4).start()

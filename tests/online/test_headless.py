@@ -17,6 +17,7 @@ from game.online.client import RemoteSession, parse_address
 from game.online.headless import BotPlayer
 from game.rulesets import game_ids
 from game.verify import verify_file
+from tests.online.wshelp import record_file
 
 ROOT = Path(__file__).resolve().parents[2]
 MAIN = [sys.executable, str(ROOT / "main.py")]
@@ -124,8 +125,8 @@ def test_host_then_two_bot_clients_play_four_player_scopa_with_two_computers(ser
             if p.poll() is None:
                 p.kill()
     assert "seat 0" in outs[0] and outs[1]["seat 2"] == info["seat 2"]
-    record = outs[0]["record"]
-    assert outs[1]["record"] == record and Path(record).name == f"{code}.jsonl"
+    assert outs[1]["record"] == outs[0]["record"] == f"{code}.jsonl"  # its name only: never the server's folders
+    record = record_file(server.data_dir, outs[0]["record"])
     verdict = verify_file(record)
     assert verdict.ok, str(verdict)
     # Each client ends with the final score (issue 29): the record's, and partners agree.
@@ -183,7 +184,7 @@ def test_a_bot_client_rejoins_by_itself_when_the_server_is_killed_and_comes_back
         assert me.conn.connects >= 2 and len(me.match.decisions) > made
         out, err = bot.communicate(timeout=WAIT)
         assert bot.returncode == 0, err
-        record = _lines(out)["record"]
+        record = record_file(data, _lines(out)["record"])
         verdict = verify_file(record)
         assert verdict.ok, str(verdict)
         assert Path(record).parent == data.resolve()

@@ -18,7 +18,7 @@ from game.online.serving import start_server_in_thread
 from game.record import read_record
 from game.rulesets import make_rules
 from game.verify import verify_file
-from tests.online.wshelp import Client, Player, create
+from tests.online.wshelp import Client, Player, create, record_file
 
 #: Messages a connection sends before it is done (under the burst: each one is answered).
 PER_CONNECTION = 38
@@ -212,7 +212,7 @@ def test_five_thousand_hostile_messages_leave_the_server_and_another_match_alone
     for p in players:
         p.join(timeout=90)
         assert not p.refused
-    record = players[0].record
+    record = record_file(server.data_dir, players[0].record)
     assert verify_file(record).ok
     events = read_record(record)
     rules = make_rules("scopa", None, 3)

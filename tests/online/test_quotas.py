@@ -19,7 +19,7 @@ import time
 from game.online.limits import OnceFilter, ServerLimits, fd_budget
 from game.online.serving import start_server_in_thread
 from game.verify import verify_file
-from tests.online.wshelp import Client, Player, create
+from tests.online.wshelp import Client, Player, create, record_file
 
 CREATE = {"type": "create", "game": "scopa", "deck": None, "players": 2, "options": {},
           "seats": ["friend", "ai:easy"], "pause_seconds": 60, "ai_takes_over": True}
@@ -116,7 +116,7 @@ def test_a_server_under_a_low_open_files_limit_refuses_the_excess_with_503_and_p
         assert len(held) + 2 <= expected  # the host and the player hold two
         assert slowest < 3.0  # refused at once, never left hanging in the handshake
         player.join(60)
-        assert player.record is not None and verify_file(player.record).ok
+        assert player.record is not None and verify_file(record_file(tmp_path, player.record)).ok
         host.close()
     finally:
         for s in held:

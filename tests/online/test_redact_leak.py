@@ -178,7 +178,7 @@ def daily_cases() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("gid,preset", daily_cases())
 def test_a_server_daily_deal_sends_no_hidden_card_and_no_seed(gid, preset, tmp_path):
-    """The club server's daily deal (game.online.daily): its table deals a 62-bit secret
+    """The club server's daily deal (game.online.daily): its table deals a 256-bit secret
     seed, its first deal only; every seat's stream keeps the property above, and neither the
     seed nor anything but its commitment is in what a client may be sent while the day is open."""
     import datetime as dt
@@ -196,5 +196,5 @@ def test_a_server_daily_deal_sends_no_hidden_card_and_no_seed(gid, preset, tmp_p
         got = seat_events(rules, events, seat)
         assert got[0]["seed"] is None and got[0]["deals"] == 1
         assert str(deal.seed) not in str(got)
-    info = board.public(today.isoformat(), gid, preset, today)
+    info = board.public(today.isoformat(), gid, preset, dt.datetime.now())
     assert info["seed"] is None and info["nonce"] is None and str(deal.seed) not in str(info)

@@ -17,7 +17,7 @@ from game.online.serving import start_server_in_thread
 from game.record import read_record
 from game.rulesets import make_rules
 from game.verify import verify_file
-from tests.online.wshelp import Client, Player, create
+from tests.online.wshelp import Client, Player, create, record_file
 
 
 @pytest.fixture(scope="module")
@@ -237,8 +237,8 @@ def test_a_whole_two_friend_match_verifies(server):
                for s in (0, 1)]
     for p in players:
         p.join(timeout=60)
-    record = players[0].record
-    assert record and record == players[1].record
+    assert players[0].record and players[0].record == players[1].record
+    record = record_file(server.data_dir, players[0].record)
     assert verify_file(record).ok, verify_file(record)
     events = read_record(record)
     assert events[-1]["event"] == "match_end"
@@ -255,7 +255,7 @@ def test_a_match_with_computer_seats_verifies(server):
                for s in (0, 2)]
     for p in players:
         p.join(timeout=60)
-    assert verify_file(players[0].record).ok
+    assert verify_file(record_file(server.data_dir, players[0].record)).ok
     host.close()
 
 
@@ -290,7 +290,7 @@ def test_a_dropped_seat_is_paused_played_by_the_computer_and_given_back(server):
     # Gone again: the computer finishes the match for it; the record verifies.
     back.close()
     stay.join(timeout=60)
-    assert verify_file(stay.record).ok
+    assert verify_file(record_file(server.data_dir, stay.record)).ok
     host.close()
 
 
@@ -403,7 +403,7 @@ def test_a_killed_worker_process_is_replaced(tmp_path):
             os.kill(pid, signal.SIGKILL)
         p = Player(h.url, created["code"], created["tokens"]["0"], "P0", seed=1).start()
         p.join(timeout=60)
-        assert verify_file(p.record).ok
+        assert verify_file(record_file(h.data_dir, p.record)).ok
         assert h.server.pool is not pool
         host.close()
     finally:

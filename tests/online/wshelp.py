@@ -10,6 +10,46 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+
+def record_file(root: Any, name: str | None) -> str:
+    """Where a server under ``root`` keeps the record ``over`` named (the name only: a client
+    is never told the server's folders)."""
+    from pathlib import Path
+
+    assert name is not None and "/" not in name, name
+    found = sorted(Path(root).rglob(name))
+    assert found, f"no {name} under {root}"
+    return str(found[0])
+
+
+class FakeServers:
+    """``count`` scripted websocket servers on 127.0.0.1 (``handler(ws)`` each connection), in a
+    thread of their own: ``ports`` once started; ``stop()`` ends them."""
+
+    def __init__(self, handler: Any, count: int = 1):
+        import asyncio
+
+        from websockets.asyncio.server import serve
+
+        self.ports: list[int] = []
+        ready, self._stop = threading.Event(), threading.Event()
+
+        async def main() -> None:
+            servers = [await serve(handler, "127.0.0.1", 0) for _ in range(count)]
+            self.ports.extend(srv.sockets[0].getsockname()[1] for srv in servers)
+            ready.set()
+            while not self._stop.is_set():
+                await asyncio.sleep(0.05)
+            for srv in servers:
+                srv.close()
+
+        threading.Thread(target=lambda: asyncio.run(main()), daemon=True).start()
+        assert ready.wait(5), "the scripted servers did not start"
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
 #: The longest any single wait in these tests may take.
 WAIT = 10.0
 
@@ -19,9 +59,10 @@ class Client:
     ``expect`` the next message of a type (the others are kept in ``seen``)."""
 
     def __init__(self, url: str, name: str | None = "Anna", timeout: float = WAIT,
-                 headers: dict[str, str] | None = None):
+                 headers: dict[str, str] | None = None, source: str | None = None):
+        extra = {"source_address": (source, 0)} if source is not None else {}
         self.ws = connect(url, open_timeout=timeout, close_timeout=1, max_size=2 ** 22, compression=None,
-                          proxy=None, legacy=True, additional_headers=headers)
+                          proxy=None, legacy=True, additional_headers=headers, **extra)
         self.seen: list[dict] = []
         self.timeout = timeout
         if name is not None:
@@ -87,10 +128,14 @@ class Player:
     match is over or ``stop_after`` decisions of the match have been made. Runs in a thread."""
 
     def __init__(self, url: str, code: str, token: str | None, name: str, seed: int = 0,
-                 stop_after: int | None = None, deadline: float = 60.0, pace: float = 0.0):
+                 stop_after: int | None = None, deadline: float = 60.0, pace: float = 0.0,
+                 then: str | None = None):
         self.url, self.code, self.token, self.name = url, code, token, name
         self.rng = random.Random(seed)
         self.stop_after = stop_after
+        #: A message type to wait for after ``over`` (kept in ``after``), or None.
+        self.then = then
+        self.after: dict | None = None
         #: Seconds to wait before each act (a match that lasts while something else happens).
         self.pace = pace
         self.deadline = time.monotonic() + deadline
@@ -145,5 +190,7 @@ class Player:
                 self.refused.append(m)
             elif kind == "over":
                 self.record = m["record"]
+                if self.then is not None:  # a message that follows the end (a daily deal's result)
+                    self.after = c.expect(self.then, timeout=max(0.05, self.deadline - time.monotonic()))
                 return
         raise TimeoutError(f"{self.name}: the match did not end in time")

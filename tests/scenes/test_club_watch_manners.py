@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
 
 import pygame
@@ -32,7 +33,7 @@ from game.rulesets import make_rules
 from scenes.online import fields, hosting
 from scenes.replay.view import HIDDEN
 from sprites import theme
-from tests.online.wshelp import Client, Player, create
+from tests.online.wshelp import Client, Player, create, record_file
 from tests.scenes.test_daily_online_scene import click
 from tests.scenes.test_online_scenes import TICK, make_app, press, pump, top, type_text, widget
 
@@ -119,7 +120,7 @@ def test_watch_a_club_table_from_the_lobby_shows_no_hidden_card(tmp_path, monkey
         app.render()
         anna.join(30)
         bruno.join(30)
-        full = [json.loads(ln) for ln in Path(anna.record).read_text().splitlines() if ln.strip()]
+        full = [json.loads(ln) for ln in Path(record_file(tmp_path, anna.record)).read_text().splitlines() if ln.strip()]
         head = full[0]
         rules = make_rules(head["game"], head["deck"], head["players"], head["options"])
         assert watch.feed.events == spectator_events(rules, full)  # the server's redaction, whole and in order
@@ -214,6 +215,9 @@ def test_mute_block_report_and_chat_off_at_a_club_table(tmp_path, monkeypatch):
         assert blocks == [("Lucia", "Bruno")]
         assert reports == [("Lucia", "Bruno", code, "rude words")]
         meta = next((tmp_path / "server").rglob(f"{code}.table.json"))
+        deadline = time.monotonic() + 5  # a lobby mark is written within a quarter second, in a thread
+        while not json.loads(meta.read_text()).get("reported") and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert json.loads(meta.read_text())["reported"] is True  # the table's files are kept for the owner
         press(app, pygame.K_ESCAPE)
         assert top(app) is table

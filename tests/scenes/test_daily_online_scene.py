@@ -114,7 +114,12 @@ def test_the_servers_daily_deal_and_its_leaderboard_in_the_window(server):
     board = server.server.play.daily_board
     deal, word = board.rules_deal(day, "briscola", None)
     assert s.human_seat == 0 and s.context.kind == "online_daily"
-    assert s.context.info["hash"] == board.public(day, "briscola", None, dt.date.today())["hash"]
+    # The day's deal is played with an account: the server made one and the window keeps it.
+    from game.online.clubclient import kept_accounts
+
+    assert any(a["name"] == "Anna" for a in kept_accounts(app.settings.extra).values())
+    assert scene.recovery and len(scene.recovery) == 19
+    assert s.context.info["hash"] == board.public(day, "briscola", None, dt.datetime.now())["hash"]
     # The table shows the day's hash-sealed deal before any card: it is on the form too.
     assert scene.seal_lines()[0] == app.t("daily_online.sealed", hash=s.context.info["hash"])
 
@@ -127,7 +132,7 @@ def test_the_servers_daily_deal_and_its_leaderboard_in_the_window(server):
     line = board.leaderboard(day, "briscola")[0]
     assert line["name"] == "Anna"
     assert app.t("daily.result", score=f"{line['score']:g}", par=f"{line['par']:.1f}",
-                 diff=game.par.over_par(line["score"], line["par"])) in res.model().notes
+                 diff=game.par.par_words(app.t, line["score"], line["par"])) in res.model().notes
     # One deal: the deal's words; the seats named as the table names them ("Computer 2").
     computer = app.t("online.computer_seat", n=2)
     assert res.model().columns == [table.names.team_name(t) for t in range(2)] and computer in res.model().columns

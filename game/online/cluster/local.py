@@ -51,9 +51,9 @@ class LocalRedis:
         self.proc: subprocess.Popen | None = None
         self.start()
 
-    def start(self) -> None:
+    def start(self, appendonly: str = "yes") -> None:
         args = [self.exe, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
-                "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--protected-mode", "yes",
+                "--appendonly", appendonly, "--appendfsync", "everysec", "--save", "", "--protected-mode", "yes",
                 "--daemonize", "no", "--logfile", str(self.folder / "redis.log")]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait_port(self.port, 10.0, self.proc)
@@ -73,6 +73,37 @@ class LocalRedis:
         self.stop()
         time.sleep(down_for)
         self.start()
+
+    def snapshot(self) -> Path:
+        """Save the data set now (``SAVE``) and keep a copy: what :meth:`restore_behind` goes back to."""
+        import redis
+
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=10)
+        try:
+            client.save()
+        finally:
+            client.close()
+        kept = self.folder / "behind.rdb"
+        shutil.copyfile(self.folder / "dump.rdb", kept)
+        return kept
+
+    def restore_behind(self, snapshot: Path) -> None:
+        """A Redis that comes back behind (a failover to a late replica, a crash that lost its
+        last writes): killed, then started from an older ``snapshot`` with everything written
+        since gone; then append-only again, as before."""
+        import redis
+
+        self.stop(kill=True)
+        shutil.rmtree(self.folder / "appendonlydir", ignore_errors=True)
+        shutil.copyfile(snapshot, self.folder / "dump.rdb")
+        # With appendonly on and no append-only file Redis would start empty: the dump is
+        # read with it off, and the append-only file made from what was read.
+        self.start(appendonly="no")
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=10)
+        try:
+            client.config_set("appendonly", "yes")
+        finally:
+            client.close()
 
 
 def _pg_bin(name: str) -> str:
@@ -129,7 +160,49 @@ class LocalPostgres:
         self._run([_pg_bin("pg_ctl"), "-D", str(self.data), "-o", opts, "-l", str(self.folder / "postgres.log"),
                    "-w", "-t", "30", "start"])
 
+    def halt(self) -> None:
+        """Stop the database (a crash or an upgrade as the clients see it); :meth:`start` again."""
+        self._run([_pg_bin("pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "-t", "20", "stop"])
+
+    def _pids(self) -> list[int]:
+        """The postmaster and its children: every process of this database."""
+        try:
+            first = int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return []
+        pids = [first]
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                        parent = int(f.read().rsplit(")", 1)[1].split()[1])
+                except (OSError, ValueError, IndexError):
+                    continue
+                if parent == first:
+                    pids.append(int(entry))
+        return pids
+
+    def freeze(self) -> None:
+        """SIGSTOP every process of the database: connections open, nothing answers (a hung
+        server, a network that drops packets); :meth:`thaw` goes on."""
+        import signal
+
+        self._frozen = self._pids()
+        for pid in self._frozen:
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        import signal
+
+        for pid in getattr(self, "_frozen", []):
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self._frozen = []
+
     def stop(self) -> None:
+        self.thaw()
         if self.data.exists():
             try:
                 self._run([_pg_bin("pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "-t", "20", "stop"])

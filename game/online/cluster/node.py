@@ -15,11 +15,25 @@ Why a redirect and not a router: the owner checks every message itself, one hop,
 every frame through a second process or Redis, and no lookup service to keep alive; the
 clients already reconnect and rejoin by token.
 
-Every ``TICK`` seconds the process renews its leases (one script per 500 tables), lets go of
-a table whose lease another took (its connections are closed with 1012: they come back and
-are sent on), takes tables whose lease expired (so a killed process's tables play again
-within the lease's 10 s and a tick, whether or not their clients are back yet), and writes
-its heartbeat (``cv:node:<id>``: address, tables, lease state).
+Every ``TICK`` seconds the process renews its leases (one script per 500 tables) — first,
+and whatever else fails: the club's database is read after, and never on the event loop
+(game.online.cluster.pgclub) —, lets go of a table whose lease another took (its connections
+are closed with 1012: they come back and are sent on), takes tables whose lease expired (so
+a killed process's tables play again within the lease's 10 s and a tick, whether or not
+their clients are back yet), and writes its heartbeat (``cv:node:<id>``: address, tables,
+lease state).
+
+Redis that comes back behind (a new run id: a restart or a failover; or an append answered
+BEHIND): every table this process holds is checked, and one Redis holds less of is written
+again whole from memory (:meth:`ClusterNode.resync`); other processes wait two rounds before
+taking tables whose lease Redis forgot, so that their owners put them back first. A table
+that cannot be resumed is set aside in ``cv:broken`` and reported (log, status line,
+``/health``), never dropped in silence.
+
+A finished match not yet in the database (it is away) waits in the database's outbox
+(game.online.cluster.pgclub) and in ``cv:unrated`` (code -> what the club needs to rate it
+again); when its process dies before storing it, another process rates it from the table in
+Redis (:meth:`ClusterNode.rerate`): rated once, whoever stores it.
 
 Quick match across processes: the waiting players are in Redis (``cv:quick:<game>:<preset>``,
 a hash of entries with the player's rating and the process and connection that waits); one
@@ -35,12 +49,13 @@ import json
 import logging
 import os
 import time
+import uuid
 from typing import Any
 
 from game.online import protocol as P
-from game.online.cluster.tables import LEASE_MS, LeaseLost, RedisTableStore
+from game.online.cluster.tables import LEASE_MS, LeaseLost, RedisAway, RedisTableStore
 from game.online.seats import Refusal, Table
-from game.online.store import StoreError
+from game.online.store import StoredTable, StoreError, normalised
 
 log = logging.getLogger("cardavia.server")
 
@@ -58,6 +73,11 @@ STATUS_EVERY = 30.0
 NODES = "cv:nodes"
 #: The longest URL a process advertises or a client follows.
 MAX_URL = 200
+#: Finished matches the database has not stored yet: code -> JSON (node, run, seats).
+UNRATED = "cv:unrated"
+#: After Redis came back (a new run id), rounds during which no process takes another's
+#: tables: their owners write back what Redis lost first.
+HOLD_TAKEOVERS = 2
 
 
 class ClusterNode:
@@ -78,6 +98,24 @@ class ClusterNode:
         self.writer: Any = None
         self._status_at = time.monotonic()
         self._live: tuple[float, set[str]] | None = None
+        #: This run of the process (a restarted process with the same id is another run).
+        self.run_id = uuid.uuid4().hex[:12]
+        self.resynced = 0
+        self.set_aside = 0
+        self.broken = 0
+        self.rerated = 0
+        self._redis_run: str | None = None
+        self._hold_until = 0.0
+        store.keeper = self
+        if hasattr(server.db, "journal"):
+            server.db.journal = self
+        # Counted together by every process: the quotas, the daily deal's seed and its
+        # once-per-account list (one process's own would double them).
+        from game.online.cluster.shared import SharedDailyBoard, SharedQuota
+
+        server.quota = server.lobby.quota = SharedQuota(server.limits, store)
+        if getattr(server.play, "daily_board", None) is not None:
+            server.play.daily_board = SharedDailyBoard(store.root, store)
 
     # ---- what the lobby and the spectators ask
     def locate(self, code: str) -> Table | None:
@@ -90,6 +128,8 @@ class ClusterNode:
             if owner is None:
                 if not self.store.exists(code):
                     return None
+                if time.monotonic() < self._hold_until:  # its owner may be putting it back
+                    raise Refusal("busy", "the table's server is being replaced: try again in a few seconds")
                 table = self.take(code)
                 if table is not None:
                     return table
@@ -122,33 +162,53 @@ class ClusterNode:
         if self.draining or not self.store.acquire(code):
             return None
         srv = self.server
+        table: Table | None = None
         try:
             st = self.store.load(code)
-            if st.meta.get("finished") or st.meta.get("closed"):
-                raise ValueError("it has ended")
-            table = srv._rebuild(st)
-        except (StoreError, ValueError, KeyError, TypeError, IndexError) as e:
-            log.warning("cluster: table %s not taken over: %s", code, e)
+            if not (st.meta.get("finished") or st.meta.get("closed")):
+                table = srv._rebuild(st)
+        except (RedisAway, LeaseLost):
+            self._release(code)
+            raise
+        except (StoreError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+            if "already ended" not in str(e):  # kept for the operator, never dropped in silence
+                log.error("cluster: table %s cannot be resumed: %s (set aside in %s)", code, e, self.store.BROKEN)
+                self.set_aside += 1
+                try:
+                    self.store.set_aside(code, f"{type(e).__name__}: {e}")
+                except StoreError:
+                    pass
+        if table is None:  # ended, or set aside: out of the directory, counted for nobody
             try:
-                self.store.redis.srem(self.store.OPEN, code)
-                self.store.release(code)
-            except self.store.errors:
+                self.store._call(self.redis.srem, self.store.OPEN, code)
+                srv.quota.release(code)
+            except StoreError:
                 pass
+            self._release(code)
             return None
+        self.store.marks[code] = {i: ev["by"] for i, ev in enumerate(st.events) if "by" in ev}
         srv.tables[code] = table
-        from game.online.store import meta_owner
+        from game.online.store import meta_holders, meta_owner
 
         table.owner = list(meta_owner(st.meta))
-        srv.quota.add(code, *table.owner)
+        for address, player in meta_holders(st.meta):
+            srv.quota.add(code, address, player)
         self.taken_over += 1
         if table.started:
             srv.play.advance(table)
         return table
 
+    def _release(self, code: str) -> None:
+        try:
+            self.store.release(code)
+        except StoreError:
+            pass
+
     def let_go(self, code: str, why: str = "moved") -> None:
         """This process no longer holds ``code`` (its lease is another's, or it drains): stop
         its timers and close its connections with 1012 (they come back and are sent on)."""
         table = self.server.tables.pop(code, None)
+        self.store.marks.pop(code, None)
         if table is None:
             return
         self.let_go_count += 1
@@ -162,7 +222,8 @@ class ClusterNode:
         if table.thinking is not None:
             table.thinking[2].cancel()
             table.thinking = None
-        self.server.quota.release(code)
+        # The quotas are the cluster's: a table let go is still open and counts on (the
+        # process that takes it adds nothing twice).
         for c in list(table.conns()) + list(getattr(table, "watchers", [])):
             c.send(P.error("moved", "the table moves to another server process: reconnecting", url=None))
             c.close(1012, why)
@@ -174,7 +235,7 @@ class ClusterNode:
         from game.online.cluster.writer import RecordWriter
 
         loop = asyncio.get_running_loop()
-        self.writer = RecordWriter(self.server.play, self.store, self.redis_url)
+        self.writer = RecordWriter(self.server.play, self.store, self.redis_url, resync=self.resync)
         self.server.play.writer = self.writer
         self._writer_task = loop.create_task(self.writer.run())
         self._pubsub_task = loop.create_task(self._listen())
@@ -187,13 +248,20 @@ class ClusterNode:
 
     def tick(self) -> None:
         try:
-            self._heartbeat()
-            self._publish_rows()
+            # The leases first: nothing before them may fail or wait (the database is read
+            # only after, and never on the event loop).
             mine = [c for c, t in self.server.tables.items() if not t.finished]
-            for code in self.store.renew(mine):
+            lost, back = self.store.renew(mine)
+            for code in lost:
                 log.warning("cluster: table %s's lease is another's now: let go", code)
                 self.let_go(code)
-            if not self.draining:
+            self._check_redis_run()
+            for code in back:
+                if code in self.server.tables:
+                    log.warning("cluster: table %s's lease was gone from Redis: taken back", code)
+                    self.resync(code)
+            self._heartbeat()
+            if not self.draining and time.monotonic() >= self._hold_until:
                 for code in self.store.orphans(TAKE_PER_TICK):
                     if code not in self.server.tables:
                         self.take(code)
@@ -205,32 +273,126 @@ class ClusterNode:
             if self.redis_ok:
                 log.error("cluster: Redis cannot be reached (%s): the tables pause", e)
             self.redis_ok = False
+        for step in (self._publish_rows, self._rerate_orphans, self._forget_marks):
+            try:
+                step()
+            except Exception as e:  # noqa: BLE001 - each on its own: the leases are renewed already
+                log.warning("cluster: %s: %s", step.__name__.strip("_").replace("_", " "), e)
         now = time.monotonic()
         if now - self._status_at >= STATUS_EVERY:
             self._status_at = now
             print(self.status_line(), flush=True)
 
+    # ---- Redis behind: the tables written again from memory
+    def memory(self, code: str) -> list[Any] | None:
+        """Table ``code``'s record as this process holds it (the events Redis should have:
+        those written or being written, not the unsaved ones), with the record's marks; None
+        when this process does not hold it."""
+        table = self.server.tables.get(code)
+        if table is None:
+            return None
+        m = table.match
+        if m is None:
+            return []
+        events = normalised(m.events[:len(m.events) - len(table.unsaved)])
+        for i, by in self.store.marks.get(code, {}).items():
+            if i < len(events):
+                events[i] = {**events[i], "by": by}
+        return events
+
+    def resync(self, code: str) -> bool:
+        """Write table ``code`` again whole from memory (Redis lost part of it): record,
+        meta, directory, lease. False when the table is another process's now. StoreError
+        when Redis cannot be reached."""
+        table = self.server.tables.get(code)
+        events = self.memory(code)
+        if table is None or events is None:
+            return False
+        meta = table.meta()
+        try:  # what only Redis's copy says (``reported``) stays
+            raw = self.store._call(self.redis.get, self.store.meta_key(code))
+            old = json.loads(raw) if raw else {}
+            if isinstance(old, dict):
+                meta = {**{k: v for k, v in old.items() if k not in meta and k != "format"}, **meta}
+        except ValueError:
+            pass
+        if not self.store.resync(code, events, meta, table.finished):
+            log.warning("cluster: table %s is another process's in Redis now: not written again", code)
+            return False
+        self.resynced += 1
+        log.warning("cluster: Redis had lost part of table %s: written again from memory (%d events)",
+                    code, len(events))
+        return True
+
+    def _check_redis_run(self) -> None:
+        """A Redis with a new run id (restarted, or another after a failover) may hold less
+        than was written: every table held here is compared with memory and written again
+        where Redis lost part of it. Other processes' tables are left alone a few rounds."""
+        run = self.store.run_id()
+        if self._redis_run is None:
+            self._redis_run = run
+        if run == self._redis_run:
+            return
+        self._hold_until = time.monotonic() + HOLD_TAKEOVERS * TICK
+        log.warning("cluster: Redis is a new server (%s): checking the tables held here", run[:12])
+        self.resync_all()
+        self._redis_run = run  # only once every table is checked: else again next round
+
+    def resync_all(self) -> int:
+        """Every table held here that Redis holds less of (or lost the lease, meta or place
+        in the directory of): written again. The number written."""
+        flying = self.writer.flying if self.writer is not None else set()
+        codes = [c for c in self.server.tables if c not in flying]
+        done = 0
+        for start in range(0, len(codes), 200):
+            chunk = codes[start:start + 200]
+            for code, (n, owner, meta, listed) in zip(chunk, self.store.held(chunk)):
+                table = self.server.tables.get(code)
+                events = self.memory(code)
+                if table is None or events is None:
+                    continue
+                right = (n == (len(events) if events else None) and meta and listed != table.finished
+                         and (table.finished or owner == self.me))
+                if not right:
+                    if self.resync(code):
+                        done += 1
+                    elif not table.finished:
+                        self.let_go(code)
+        return done
+
+    def _forget_marks(self) -> None:
+        for code in [c for c in self.store.marks if c not in self.server.tables]:
+            del self.store.marks[code]
+
     def status(self) -> dict[str, Any]:
         tables = [t for t in self.server.tables.values() if not t.finished]
+        db = self.server.db
         return {"process": self.me, "url": self.url, "pid": os.getpid(), "tables": len(tables),
                 "connections": len(self.server.conns), "leases": "draining" if self.draining else
                 "held" if self.redis_ok else "unrenewed (Redis unreachable)",
                 "redis": self.redis_ok, "taken_over": self.taken_over, "let_go": self.let_go_count,
-                "matchmaker": self.matchmaker, "up_seconds": round(time.time() - self.started)}
+                "matchmaker": self.matchmaker, "up_seconds": round(time.time() - self.started),
+                "broken": self.broken, "written_again": self.resynced,
+                "database": not getattr(db, "down", False), "unrated": len(getattr(db, "outbox", ()))}
 
     def status_line(self) -> str:
         s = self.status()
         return (f"cardavia cluster process {s['process']} ({s['url']}): {s['tables']} table(s) owned, "
                 f"leases {s['leases']}, {s['connections']} connection(s), {s['taken_over']} taken over"
-                + (", matchmaker" if s["matchmaker"] else ""))
+                + (", matchmaker" if s["matchmaker"] else "")
+                + (f", {s['broken']} table(s) set aside as broken (redis {self.store.BROKEN})" if s["broken"] else "")
+                + ("" if s["database"] else ", the database is away")
+                + (f", {s['unrated']} match(es) waiting to be rated" if s["unrated"] else ""))
 
     def _heartbeat(self) -> None:
         s = self.status()
-        info = json.dumps({"url": self.url, "pid": s["pid"], "tables": s["tables"], "since": self.started})
+        info = json.dumps({"url": self.url, "pid": s["pid"], "tables": s["tables"], "since": self.started,
+                           "broken": s["broken"], "database": s["database"], "unrated": s["unrated"]})
         pipe = self.redis.pipeline()
         pipe.set(f"cv:node:{self.me}", info, ex=NODE_TTL_S)
         pipe.hset(NODES, self.me, time.time())
-        self.store._call(pipe.execute)
+        pipe.hlen(self.store.BROKEN)
+        self.broken = int(self.store._call(pipe.execute)[-1])
 
     def _publish_rows(self) -> None:
         rows = self.server.club.local_rows()
@@ -317,6 +479,97 @@ class ClusterNode:
                     self.server.club.queue.mine.pop(c.number, None)
                 return
 
+    # ---- finished matches the database has not stored yet (pgclub's outbox)
+    def queued(self, code: str) -> None:
+        """The match ``code`` is on its way to the database: noted in Redis with what the club
+        needs to rate it again (the seats' state at its end), in case this process dies first."""
+        table = self.server.tables.get(code)
+        if table is None:
+            return
+        seats = [{"by_ai": bool(s.by_ai), "here": s.conn is not None} for s in table.seats]
+        entry = json.dumps({"node": self.me, "run": self.run_id, "at": time.time(), "seats": seats})
+        try:
+            self.store._call(self.redis.hset, UNRATED, code, entry)
+        except StoreError as e:
+            log.warning("table %s: its result waits in this process only (%s)", code, e)
+
+    def stored(self, code: str) -> None:
+        """The database has match ``code`` (called from the outbox's thread)."""
+        try:
+            self.store._call(self.redis.hdel, UNRATED, code)
+        except StoreError:
+            pass  # checked again by whoever finds it: the database rates a code once
+
+    def _rerate_orphans(self) -> None:
+        """Matches noted in ``cv:unrated`` by a process that is gone (or an earlier run of this
+        one, or this one when the note outlived its outbox entry): rated here, from the table
+        in Redis (the database rates a code once, so a second try is harmless)."""
+        entries = self.store._call(self.redis.hgetall, UNRATED)
+        if not entries:
+            return
+        live = self.live_nodes()
+        waiting = getattr(self.server.db, "outbox", {})
+        for raw_code, raw in entries.items():
+            code = raw_code.decode("ascii", "replace")
+            try:
+                entry = json.loads(raw)
+                node = entry["node"]
+            except (ValueError, KeyError, TypeError):
+                self.store._call(self.redis.hdel, UNRATED, raw_code)
+                continue
+            if code in waiting or (node != self.me and node in live):
+                continue  # in a live outbox (this process's or another's)
+            mine = json.dumps({**entry, "node": self.me, "run": self.run_id, "taken": time.time()})
+            if not self.store._call(self._claim, keys=[UNRATED], args=[raw_code, raw, mine]):
+                continue  # another process took it first
+            self.rerate(code, entry)
+
+    @property
+    def _claim(self) -> Any:
+        script = getattr(self, "_claim_script", None)
+        if script is None:
+            script = self._claim_script = self.redis.register_script(
+                "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then "
+                "redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1 end return 0")
+        return script
+
+    def rerate(self, code: str, entry: dict[str, Any]) -> bool:
+        """Rate the finished match ``code`` whose process died before the database stored it:
+        the table is rebuilt from Redis (meta and record, kept a day), its seats as they were
+        at its end, and handed to the club as a match just finished."""
+        from game.online.play import PlayLoop
+
+        try:
+            st = self.store.load(code)
+            table = self.server._rebuild(StoredTable(code, st.meta, []))
+            table.match = PlayLoop.replay(table.rules, st.events)
+        except RedisAway:
+            raise  # the note stays: tried again next round
+        except (StoreError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+            log.error("table %s: its result cannot be rated again (%s)", code, e)
+            self.stored(code)
+            return False
+        if not table.match.over:
+            log.error("table %s: its record in Redis does not reach the end of the match: not rated", code)
+            self.stored(code)
+            return False
+        marks: dict[int, int] = {}
+        for ev in st.events:
+            if ev.get("by") == "computer" and isinstance(ev.get("seat"), int):
+                marks[ev["seat"]] = marks.get(ev["seat"], 0) + 1
+        if hasattr(table, "computer_made"):
+            table.computer_made = marks
+        table.finished = True
+        for seat, was in zip(table.seats, entry.get("seats") or []):
+            seat.by_ai = bool(was.get("by_ai"))
+            seat.conn = _Gone() if was.get("here") else None
+        self.rerated += 1
+        log.warning("table %s: its process is gone before the database stored its result: rated here", code)
+        self.server.club.on_finished(table)
+        if code not in getattr(self.server.db, "outbox", {}):
+            self.stored(code)  # stored already, or nothing to rate: the note goes
+        return True
+
     # ---- draining (SIGTERM)
     async def drain(self) -> int:
         """Hand every table over: write what is unsaved, let the lease go (another process
@@ -355,4 +608,15 @@ class ClusterNode:
             await self.writer.close()
 
 
-__all__ = ["ClusterNode", "LEASE_MS", "LeaseLost", "TICK"]
+class _Gone:
+    """A seat's player at a match's end, gone since: counted as there, sent nothing."""
+
+    player = None
+    closing = True
+    name = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        pass
+
+
+__all__ = ["ClusterNode", "LEASE_MS", "LeaseLost", "TICK", "UNRATED"]

@@ -4,14 +4,18 @@ Redis (a synchronous append was most of a process's wall time under load: it wai
 the reply with everything else stopped). A decision's events are sent to the seats only once
 Redis has them (game.online.play.PlayLoop.written), so a client never sees a decision that a
 killed process could lose. One batch is in flight at a time: the order of each table's
-entries is the order of its decisions."""
+entries is the order of its decisions.
+
+A Redis that came back behind answers an append with BEHIND (it holds less than the table
+wrote before): the batch goes back to the table, the owner writes the table again whole from
+memory (game.online.cluster.node.ClusterNode.resync), then the batch is sent again."""
 from __future__ import annotations
 
 import asyncio
 import logging
 from typing import Any
 
-from game.online.cluster.tables import _APPEND, append_args
+from game.online.cluster.tables import _APPEND, BEHIND, append_args
 
 log = logging.getLogger("cardavia.server")
 
@@ -21,10 +25,12 @@ BATCH_TIMEOUT = 2.0
 
 
 class RecordWriter:
-    def __init__(self, play: Any, store: Any, redis_url: str):
+    def __init__(self, play: Any, store: Any, redis_url: str, resync: Any = None):
         import redis.asyncio as aioredis
 
         self.play, self.store = play, store
+        #: ``resync(code) -> bool``: write the table again whole from memory (Redis behind).
+        self.resync = resync
         self.aio = aioredis.Redis.from_url(redis_url, socket_timeout=BATCH_TIMEOUT,
                                            socket_connect_timeout=BATCH_TIMEOUT)
         import hashlib
@@ -66,6 +72,7 @@ class RecordWriter:
             t.unsaved, t.outbox = [], []
             # ``before`` makes a resend after a lost reply harmless (tables._APPEND skips what
             # Redis already has): the events go back to ``unsaved`` on any failure below.
+            self.store.note(t.code, before, events)
             pipe.evalsha(self.sha, 3, self.store.lease_key(t.code), self.store.record_key(t.code),
                          self.store.meta_key(t.code), *append_args(self.store.me, "append", before, events))
             taken.append((t, events, out))
@@ -101,10 +108,28 @@ class RecordWriter:
             elif int(result) == 0:
                 log.warning("table %s is another process's now: this one no longer writes it", t.code)
                 self.play._lose(t)
+            elif int(result) == BEHIND:
+                t.unsaved[:0] = events  # nothing written: again, once Redis has the table whole
+                t.outbox[:0] = out
+                self._behind(t)
             else:
                 self.play.written(t, out)
                 if t.unsaved:
                     self.want(t)
+
+    def _behind(self, t: Any) -> None:
+        from game.online.store import StoreError
+
+        try:
+            ok = self.resync is not None and self.resync(t.code)
+        except StoreError as e:  # Redis away again: the table waits and tries again
+            log.error("table %s: %s", t.code, e)
+            self.play._stall(t)
+            return
+        if ok:
+            self.want(t)
+        else:  # another process holds it, or wrote it last: it is theirs
+            self.play._lose(t)
 
     async def close(self) -> None:
         try:
