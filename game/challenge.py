@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from game.daily import DailyDeal, calendar, record_day
-from game.par import PAR_OPPONENT, Par, house_bots, margin, over_par, par, seat_score
+from game.par import PAR_OPPONENT, Par, house_bots, margin, over_par, par, par_words, seat_score
 from game.rulesets import make_rules
 from game.session import Session
 from game.table_session import LOCAL
@@ -91,11 +91,11 @@ class DailyPlay:
         if self.par is None:
             return [t("daily.result_waiting", score=self.score)]
         out = [t("daily.result", score=self.score, par=f"{self.par.value:.1f}",
-                 diff=over_par(self.score, self.par.value))]
+                 diff=par_words(t, self.score, self.par.value))]
         if self.kept is False:
             out.append(t("daily.practice"))
         elif self.kept:  # the day counts: where the calendar stands now
-            out.append(t("daily.streak", n=calendar(self.daily.key, self.daily.day).streak))
+            out.append(t("daily.streak", count=calendar(self.daily.key, self.daily.day).streak))
         return out
 
     def next_session(self, threaded: bool = True) -> Session | None:
@@ -239,7 +239,7 @@ class OnlineDailyPlay:
         refusal = getattr(s, "daily_refusal", None)
         if result is not None:
             out = [t("daily.result", score=f"{result['score']:g}", par=f"{result['par']:.1f}",
-                     diff=over_par(result["score"], result["par"]))]
+                     diff=par_words(t, result["score"], result["par"]))]
         elif refusal is not None:
             out = [t("daily_online.refused", reason=refusal[1] or refusal[0])]
         elif getattr(s, "failed", None) is not None:

@@ -119,6 +119,23 @@ class _Checker:
             out[lang] = MappingProxyType({k: str(table[k]) for k in keys})
         return MappingProxyType(out)
 
+    def partial_language_table(self, value: Any, path: tuple, languages, keys) -> Mapping[str, Localized]:
+        """A table only some languages and keys need (None: empty): language -> key -> text."""
+        if value is None:
+            return MappingProxyType({})
+        m = self.mapping(value, path)
+        out = {}
+        for lang, table in m.items():
+            if lang not in languages:
+                self.fail(path + (lang,), f"unknown language {lang!r} (known: {', '.join(languages)})")
+            table = self.mapping(table, path + (lang,))
+            for k, v in table.items():
+                if str(k) not in keys:
+                    self.fail(path + (lang, k), f"unknown key {k!r} (known: {', '.join(keys)})")
+                self.string(v, path + (lang, k))
+            out[lang] = MappingProxyType({str(k): str(v) for k, v in table.items()})
+        return MappingProxyType(out)
+
 
 #: Unicode categories that draw something: letters, marks, numbers, punctuation, symbols.
 _VISIBLE = ("L", "N", "P", "S")
@@ -509,6 +526,9 @@ def _deck(ck: _Checker, did: str, d: Any, langs, games: dict[str, GameConfig]) -
         colors=MappingProxyType(dict(colors)),
         aspect=ck.number(ck.key(d, "aspect", path), path + ("aspect",), *ASPECT_RANGE),
         games=tuple(game_ids),
+        rank_names=ck.partial_language_table(d.get("rank_names"), path + ("rank_names",), langs,
+                                             [r for r in DECK_SIZES[n] if r.isdigit()]),
+        card_suits=ck.partial_language_table(d.get("card_suits"), path + ("card_suits",), langs, SUITS),
     )
 
 

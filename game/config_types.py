@@ -60,6 +60,12 @@ class DeckConfig:
     colors: Mapping[str, Any]
     aspect: float
     games: tuple[str, ...]
+    #: language -> rank -> its name, for a numeral the pack's players call by a word
+    #: (Schnapsen's "10" is the Ten, the Zehner); other numerals are named by their figure.
+    rank_names: Mapping[str, Localized] = field(default_factory=lambda: MappingProxyType({}))
+    #: language -> suit -> its form inside a card's name where that differs from the suit's
+    #: name (German compounds: "Kelch-7", while the suit is "Kelche").
+    card_suits: Mapping[str, Localized] = field(default_factory=lambda: MappingProxyType({}))
 
     def ranks(self) -> tuple[str, ...]:
         return DECK_SIZES[self.cards]
@@ -73,6 +79,17 @@ class DeckConfig:
 
     def court_name(self, rank: str, lang: str = "en") -> str:
         return self.courts.get(lang, self.courts["en"])[rank]
+
+    def rank_word(self, rank: str, lang: str = "en") -> str | None:
+        """The pack's own word for a rank — a court's name, or a numeral's where it has one
+        (Schnapsen's Ten) — or None: the Ace is the locale's, a numeral its figure."""
+        if rank in COURTS:
+            return self.court_name(rank, lang)
+        return self.rank_names.get(lang, self.rank_names.get("en", {})).get(rank)
+
+    def card_suit(self, suit: str, lang: str = "en") -> str:
+        """The suit as it stands inside a card's name ("Kelch" in "Kelch-7")."""
+        return self.card_suits.get(lang, {}).get(suit) or self.suit_name(suit, lang)
 
 
 @dataclass(frozen=True)

@@ -144,6 +144,15 @@ def over_par(score: float, par_value: float) -> str:
     return f"+{d:.1f}" if d > 0 else f"−{-d:.1f}"
 
 
+def par_words(t: Any, score: float, par_value: float) -> str:
+    """The difference in words, ``t`` the message lookup: "1.4 over par", "20.3 under par",
+    "at par" — a sentence never says "−20.3 over par"."""
+    d = round(score - par_value, 1)
+    if d == 0:
+        return t("daily.at_par")
+    return t("daily.over_par" if d > 0 else "daily.under_par", diff=f"{abs(d):.1f}")
+
+
 # ---------------------------------------------------------------------- duplicate
 def swapped(seats: list[Any]) -> list[Any]:
     """The second half's seating: the player of seat s+1 (mod n) now sits at seat s, i.e.

@@ -13,8 +13,8 @@ Where it goes (the ``speech`` setting, :data:`MODES`):
 - ``on``: the screen reader when one runs, else a plain voice: ``espeak-ng`` run as a
   program, else the bridge's own (speech-dispatcher, SAPI).
 
-A backend that is missing or fails is dropped silently (one line on stderr) and the next
-one is tried; with none left the game is simply silent. ``CARDAVIA_SPEECH_WAV_DIR`` makes
+A backend that is missing or fails is dropped silently and the next one is tried; only when
+none opens is that said, in one line on stderr, and the game is simply silent. ``CARDAVIA_SPEECH_WAV_DIR`` makes
 the espeak-ng voice write each line to a numbered WAV file there instead of the speakers,
 taking as long as the line would aloud (trying the game by ear on a machine without sound:
 ``bench/speech_trial.py``).
@@ -71,7 +71,12 @@ class PrismBackend:
         import prism  # noqa: PLC0415 - optional: absent means no bridge
 
         self._ctx = prism.Context()
-        backend = self._ctx.acquire_best()
+        try:
+            backend = self._ctx.acquire_best()
+        except Exception as e:  # noqa: BLE001 - the bridge says "Invalid or unsupported backend" when it finds nothing
+            if screen_reader_only:
+                raise NoScreenReader("no screen reader is running") from None
+            raise RuntimeError(f"the speech bridge found no voice ({e})") from None
         if screen_reader_only and backend.name in TTS_BACKENDS:
             raise NoScreenReader("no screen reader is running")
         self._backend = backend
@@ -324,14 +329,20 @@ class Speech:
             self._thread.start()
 
     def _open_backend(self) -> Backend | None:
+        """The first voice that opens. A voice that does not is only worth a line when none
+        at all does: the screen reader missing before espeak-ng speaks is the usual case."""
         tries = self._backends if self._backends is not None else default_backends(self.mode, self.lang)
+        problems: list[str] = []
         for make in tries:
             try:
                 return opened_in_time(make, OPEN_TIMEOUT)
             except NoScreenReader:
                 continue  # the usual case for most players: nothing to report
             except Exception as e:  # noqa: BLE001 - missing library, no daemon, no program: next one
-                print(f"cardavia: speech: a voice is not available ({e})", file=sys.stderr)
+                problems.append(str(e) or type(e).__name__)
+        if problems:
+            print(f"cardavia: speech: no voice is available, the game stays silent ({'; '.join(problems)})",
+                  file=sys.stderr)
         return None
 
     def _run(self) -> None:

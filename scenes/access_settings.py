@@ -8,14 +8,16 @@ from typing import Any
 import pygame
 
 from game.settings import CARD_SIZES, SPEECH_MODES, TEXT_SIZES
-from scenes.settings import SettingsPanel
+from scenes.settings import SettingsPanel, label_size
 from sprites import theme
 from sprites.widgets import Button, Choice, toggle
 
 PANEL = pygame.Rect(290, 40, 700, 640)
 LABEL_X = PANEL.x + 44
-CONTROL_X = PANEL.x + 300
-CONTROL_W = 356
+#: Room for the longest label at the largest text size ("Grandezza delle carte"): the labels
+#: share one size (scenes.settings.label_size), as large as the text size asks.
+CONTROL_X = PANEL.x + 336
+CONTROL_W = 320
 ROW_H = 64
 
 
@@ -60,16 +62,17 @@ class AccessibilityScene(SettingsPanel):
         surface.blit(theme.panel(PANEL.size, 18, (10, 30, 21, 255), theme.BRASS), PANEL)
         theme.heading(surface, self.t("access.title"), (PANEL.centerx, PANEL.y + 26), 30, anchor="midtop")
         surface.blit(theme.ornament(300), (PANEL.centerx - 150, PANEL.y + 72))
+        size = label_size([self.t(k) for k, _ in self.rows], 17, CONTROL_X - LABEL_X - 16)
         for key, y in self.rows:
-            lab = self.t(key)
-            size = theme.fit(lab, "sans_bold", 17, CONTROL_X - LABEL_X - 16, 11)
-            theme.blit_text(surface, lab, (LABEL_X, y), "sans_bold", size, theme.CREAM, anchor="midleft")
+            theme.blit_text(surface, self.t(key), (LABEL_X, y), "sans_bold", size, theme.CREAM, anchor="midleft")
         ny = self.rows[-1][1] + 36
-        # The notes, then the table's reading keys (the key help, also F1 at the table).
-        for key, lines in (("access.speech_note", 2), ("access.suits_note", 2), ("access.keys_table", 4)):
+        # The notes, then the table's reading keys (the key help, also F1 at the table); the
+        # lines as tall as the text size makes them, and a line more each where it wraps more.
+        step = max(18, theme.font("sans", 13).get_linesize())
+        for key, lines in (("access.speech_note", 3), ("access.suits_note", 3), ("access.keys_table", 4)):
             for line in theme.wrap(self.t(key), "sans", 13, PANEL.w - 88, max_lines=lines):
                 theme.blit_text(surface, line, (LABEL_X, ny), "sans", 13, theme.CREAM_FAINT, anchor="topleft")
-                ny += 18
+                ny += step
             ny += 4
         theme.blit_text(surface, self.t("access.hint"), (PANEL.centerx, PANEL.bottom - 14), "sans", 12,
                         theme.CREAM_FAINT, anchor="midbottom")

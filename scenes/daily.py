@@ -186,37 +186,80 @@ class DailyScene(UIScene):
         self.ui.draw(surface)
 
     def _draw_calendar(self, surface: pygame.Surface, today: dt.date) -> None:
-        from game.par import over_par
+        from game.par import over_par, par_words
 
         r = PANEL
         cal = self.calendar()
-        top = r.y + 420
+        top = r.y + 412
+        days = calendar_days(today)
         head = self.t("daily.calendar")
-        theme.small_caps(surface, head, (r.x + 46, top), theme.fit(head, "cond_bold", 14, 400, 9, 0.16, True),
+        months = month_span(self.t, [d for d in days if d <= today])
+        left = r.x + 46
+        grid_w = 14 * CELL_W + 13 * CELL_GAP
+        # The heading at the left, the months the grid covers at the right, both in small capitals.
+        msize = theme.fit(months, "cond_bold", 14, grid_w // 2 - 12, 9, 0.16, True)
+        theme.small_caps(surface, months, (left + grid_w, top), msize, theme.BRASS_LIGHT, anchor="topright")
+        theme.small_caps(surface, head, (left, top), theme.fit(head, "cond_bold", 14, grid_w // 2 - 12, 9, 0.16, True),
                          theme.BRASS_LIGHT)
-        first = today - dt.timedelta(days=DAYS - 1)
-        for i in range(DAYS):
-            day = first + dt.timedelta(days=i)
-            cell = pygame.Rect(r.x + 46 + (i % 14) * (CELL_W + CELL_GAP), top + 26 + (i // 14) * (CELL_H + CELL_GAP),
+        # Each row as tall as its text at the player's text size, so none runs into the next.
+        cells_top = top + theme.font("cond_bold", 14).get_height() + 2 + theme.font("sans", 11).get_height() + 1
+        for col in range(14):  # the weekday over each column: the grid's rows start on a Monday
+            name = self.t(f"daily.weekday.{col % 7 + 1}")
+            x = left + col * (CELL_W + CELL_GAP) + CELL_W // 2
+            theme.blit_text(surface, name, (x, cells_top - 1), "sans", theme.fit(name, "sans", 11, CELL_W - 4, 8),
+                            theme.CREAM_DIM, anchor="midbottom")
+        for i, day in enumerate(days):
+            cell = pygame.Rect(left + (i % 14) * (CELL_W + CELL_GAP), cells_top + (i // 14) * (CELL_H + CELL_GAP),
                                CELL_W, CELL_H)
+            if day > today:  # the rest of this week: an outline only
+                surface.blit(theme.rounded(cell.size, 6, (255, 244, 214, 4), 1, (*theme.BRASS_DARK, 90)), cell)
+                continue
             diff = cal.difference(day.isoformat())
             fill = (255, 244, 214, 10) if diff is None else ((*UP, 60) if diff >= 0 else (*DOWN, 60))
             edge = theme.BRASS if day == today else theme.BRASS_DARK
             surface.blit(theme.rounded(cell.size, 6, fill, 1, (*edge, 255)), cell)
-            theme.blit_text(surface, str(day.day), (cell.x + 5, cell.y + 3), "sans", 11, theme.CREAM_DIM)
+            # The month's short name on its first day and on the grid's first cell.
+            label = str(day.day) if day.day != 1 and i else f"{day.day} {self.t(f'daily.month_short.{day.month}')}"
+            theme.blit_text(surface, label, (cell.x + 5, cell.y + 3), "sans",
+                            theme.fit(label, "sans", 11, CELL_W - 8, 8), theme.CREAM_DIM)
             if diff is not None:
                 text = over_par(cal.days[day.isoformat()]["score"], cal.days[day.isoformat()]["par"])
-                theme.blit_text(surface, text, (cell.centerx, cell.bottom - 4), "cond_bold", 15,
-                                UP if diff >= 0 else DOWN, anchor="midbottom")
-        y = top + 26 + 2 * (CELL_H + CELL_GAP) + 6
-        streak = self.t("daily.streak", n=cal.streak)
+                theme.blit_text(surface, text, (cell.centerx, cell.bottom - 3), "cond_bold",
+                                theme.fit(text, "cond_bold", 15, CELL_W - 6, 10), UP if diff >= 0 else DOWN,
+                                anchor="midbottom")
+        y = cells_top + 2 * (CELL_H + CELL_GAP) + 2
+        streak = self.t("daily.streak", count=cal.streak)
         if cal.best is None:
             best = self.t("daily.best_none")
         else:
             day, diff = cal.best
-            best = self.t("daily.best", diff=over_par(diff, 0), date=day)
+            best = self.t("daily.best", diff=par_words(self.t, diff, 0), date=date_words(self.t, dt.date.fromisoformat(day)))
         line = f"{streak}   ·   {best}"
-        theme.blit_text(surface, line, (r.x + 46, y), "sans", theme.fit(line, "sans", 15, r.w - 92, 10), theme.CREAM)
+        theme.blit_text(surface, line, (left, y), "sans", theme.fit(line, "sans", 15, r.w - 92, 10), theme.CREAM)
+
+
+def calendar_days(today: dt.date) -> list[dt.date]:
+    """The calendar's cells: four weeks, Monday to Sunday, the last one this week (its days
+    after today are drawn empty)."""
+    first = today - dt.timedelta(days=today.weekday() + 7 * (DAYS // 7 - 1))
+    return [first + dt.timedelta(days=i) for i in range(DAYS)]
+
+
+def month_span(t: Any, days: list[dt.date]) -> str:
+    """The months ``days`` cover, in words: "March 2026", "February – March 2026",
+    "December 2025 – January 2026"."""
+    a, b = days[0], days[-1]
+    first, last = t(f"daily.month.{a.month}"), t(f"daily.month.{b.month}")
+    if (a.year, a.month) == (b.year, b.month):
+        return f"{last} {b.year}"
+    if a.year == b.year:
+        return f"{first} – {last} {b.year}"
+    return f"{first} {a.year} – {last} {b.year}"
+
+
+def date_words(t: Any, day: dt.date) -> str:
+    """A day as the player's language writes it: "1 March", "1. März", "1 marzo"."""
+    return t("daily.date", day=day.day, month=t(f"daily.month.{day.month}"))
 
 
 def _show_demo(scene: DailyScene, kind: str) -> None:
@@ -268,4 +311,4 @@ def create(app: Any, game: str | None = None, preset: str | None = None, seed: i
     return scene
 
 
-__all__ = ["DailyScene", "create"]
+__all__ = ["DailyScene", "create", "calendar_days", "month_span", "date_words"]

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from game import card_names
+
 Translate = Callable[..., str]
 
 #: Where the other seats sit, by their distance from the viewer in turn order.
@@ -93,27 +95,23 @@ def game_and_deck(game: str, deck: str) -> str:
 
 # ---------------------------------------------------------------------- cards
 def deck_names(deck: Any, lang: str) -> dict[str, str]:
-    """The deck's suit and court names ({D} {C} {S} {B} {J} {Q} {K} in messages)."""
+    """The deck's suit and court names ({D} {C} {S} {B} {J} {Q} {K} in messages), and each
+    suit as it stands inside a card's name ({card_C}: "Kelch" in "Kelch-Bube"), so that a
+    message naming a card names it as the table does."""
     names = {s: deck.suit_name(s, lang) for s in ("D", "C", "S", "B")}
     names.update({r: deck.court_name(r, lang) for r in ("J", "Q", "K")})
+    names.update({f"card_{s}": deck.card_suit(s, lang) for s in ("D", "C", "S", "B")})
     return names
 
 
 def card_name(t: Translate, deck: Any, lang: str, code: str) -> str:
-    """"7 of Coins", "Herz-König": the deck's own names in the player's language."""
-    try:
-        r, s = code[:-1], code[-1]
-        suit = deck.suit_name(s, lang)
-        rank = rank_name(t, deck, lang, r)
-    except (KeyError, IndexError, TypeError, AttributeError):
-        return str(code)
-    return t("table.card", rank=rank, suit=suit)
+    """"7 of Coins", "Herz-König": the deck's own names in the player's language (one maker
+    of card names for the window and the coach: game.card_names)."""
+    return card_names.card_name(t, deck, lang, code)
 
 
 def rank_name(t: Translate, deck: Any, lang: str, rank: str) -> str:
-    if rank in ("J", "Q", "K"):
-        return deck.court_name(rank, lang)
-    return t("table.rank.A") if rank == "A" else rank
+    return card_names.rank_name(t, deck, lang, rank)
 
 
 def cards_list(t: Translate, deck: Any, lang: str, codes: list[str]) -> str:

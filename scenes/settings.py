@@ -16,7 +16,7 @@ from game.settings import ANIMATION_SPEEDS, TRICK_HOLDS
 from scenes.scene import UIScene
 from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_cubic
-from sprites.widgets import Button, Choice, Slider, toggle
+from sprites.widgets import Button, Choice, Slider, same_label_size, toggle
 
 
 def _percent(app: Any):
@@ -37,10 +37,12 @@ def picture_slider(app: Any, key: str, rect, caption=None) -> Slider:
                   on_commit=app.save_settings, name=key)
 
 
-PANEL = pygame.Rect(330, 16, 620, 688)
+PANEL = pygame.Rect(290, 16, 700, 688)
 LABEL_X = PANEL.x + 44
-CONTROL_X = PANEL.x + 278
-CONTROL_W = 300
+#: The labels' room holds the longest label at the largest text size ("Le mani restano in
+#: tavola"), so that every label is drawn at one size, as large as the text size asks.
+CONTROL_X = PANEL.x + 358
+CONTROL_W = 298
 ROW_H = 41  # twelve rows above the buttons
 
 
@@ -130,7 +132,7 @@ class SettingsScene(SettingsPanel):
         # A screen reader says each row's label with its value (scenes.speak).
         for widget, (key, _) in zip(self.ui.widgets, self.rows):
             widget.spoken = self.label(key)
-        by, widths = PANEL.bottom - 90, (200, 184, 132)  # room for "Ripristina immagine", "Barrierefreiheit"
+        by, widths = PANEL.bottom - 90, (228, 212, 148)  # room for "Ripristina immagine", "Barrierefreiheit"
         gap = (PANEL.w - 88 - sum(widths)) // 2
         self.ui.add(Button((PANEL.x + 44, by, widths[0], 46), self.label("settings.reset_picture"), self._reset,
                            name="reset"))
@@ -139,6 +141,7 @@ class SettingsScene(SettingsPanel):
                            lambda: app.stack.push("accessibility"), name="accessibility"))
         self.done = self.ui.add(Button((PANEL.right - 44 - widths[2], by, widths[2], 46), self.label("common.done"),
                                        self.back, style="primary", name="done"))
+        same_label_size(*self.ui.widgets[-3:])
 
     def _reset(self) -> None:
         for key in ("contrast", "grain", "temperature"):
@@ -180,7 +183,7 @@ class SettingsScene(SettingsPanel):
 
     def _panel_layer(self) -> pygame.Surface:
         """The panel with its static text, re-rendered when the language changes."""
-        key = self.app.language
+        key = (self.app.language, theme.TEXT_SCALE[0])  # the text size may change on the Accessibility page
         cached = getattr(self, "_layer", None)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -190,10 +193,9 @@ class SettingsScene(SettingsPanel):
         layer.blit(theme.rounded(inner.size, 13, (0, 0, 0, 0), 1, (*theme.BRASS_DARK, 160)), inner)
         theme.heading(layer, self.t("settings.title"), (PANEL.w // 2, 34), 30, anchor="midtop")
         layer.blit(theme.ornament(300), (PANEL.w // 2 - 150, 80))
+        size = label_size([self.t(k) for k, _ in self.rows], 16, CONTROL_X - LABEL_X - 16)
         for key, y in self.rows:
-            lab = self.t(key)
-            size = theme.fit(lab, "sans_bold", 16, CONTROL_X - LABEL_X - 16, 11)
-            theme.blit_text(layer, lab, (LABEL_X - PANEL.x, y - PANEL.y), "sans_bold", size, theme.CREAM,
+            theme.blit_text(layer, self.t(key), (LABEL_X - PANEL.x, y - PANEL.y), "sans_bold", size, theme.CREAM,
                             anchor="midleft")
         for i in range(len(self.rows) - 1):
             yy = (self.rows[i][1] + self.rows[i + 1][1]) // 2 - PANEL.y
@@ -203,6 +205,12 @@ class SettingsScene(SettingsPanel):
                         theme.CREAM_FAINT, anchor="midbottom")
         self._layer = (key, layer)
         return layer
+
+
+def label_size(labels: list[str], size: int, width: int) -> int:
+    """One size for a column of row labels: the largest at which every one fits ``width``,
+    so that the rows read alike rather than each shrunk to its own length."""
+    return min((theme.fit(lab, "sans_bold", size, width, 11) for lab in labels), default=size)
 
 
 def no_audio_device(app: Any) -> bool:

@@ -22,6 +22,25 @@ def caption_size(caption: str, width: int) -> int:
     natural = theme.text_width(caption, "cond_bold", 13, 13 * 0.16, True) / theme.TEXT_SCALE[0]
     return theme.fit(caption, "cond_bold", 13, max(width - 4, round(natural)), 9, 0.16, True)
 
+def same_label_size(*buttons: Button) -> None:
+    """Buttons side by side show their labels at one size, the smallest that fits each: one
+    long label ("Ripristina immagine") does not leave its neighbours larger."""
+    for b in buttons:
+        b.peers = tuple(buttons)
+
+
+def same_caption_size(*widgets: Any) -> None:
+    """Captioned sliders and choosers in a row show their captions at one size, the
+    smallest that fits each (the menu's bar: "LINGUA", "GRANA", "TEMPERATURA COLORE")."""
+    for w in widgets:
+        w.caption_peers = tuple(widgets)
+
+
+def shared_caption_size(widget: Any) -> int:
+    peers = getattr(widget, "caption_peers", ()) or (widget,)
+    return min(p.caption_fit() for p in peers if p.caption is not None)
+
+
 class Button(Widget):
     """A labelled button. Styles: "primary" (brass), "secondary" (outlined), "ghost" (text)."""
 
@@ -34,6 +53,8 @@ class Button(Widget):
         self.size = size
         self.icon = icon
         self.flash = Tween(0.0, 0.0, 0.01)
+        #: Buttons that stand together and show their labels at one size (same_label_size).
+        self.peers: tuple[Button, ...] = ()
 
     def activate(self) -> None:
         if not self.enabled:
@@ -89,6 +110,12 @@ class Button(Widget):
         _BODY_CACHE[key] = surf
         return surf
 
+    def fitted_size(self) -> int:
+        """The largest label size up to ``size`` at which the label fits the button."""
+        icon_w = theme.text_width(label_text(self.icon), "sans_bold", self.size + 2) + 8 if self.icon else 0
+        return theme.fit(label_text(self.label), "sans_bold", self.size, self.rect.w - 28 - icon_w, 10,
+                         tracking_ratio=1.6 / self.size, caps=True)
+
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
         if not self.visible:
             return
@@ -116,8 +143,7 @@ class Button(Widget):
         else:
             color = theme.CREAM if self.enabled else theme.CREAM_FAINT
         s = label_text(self.label)
-        icon_w = theme.text_width(label_text(self.icon), "sans_bold", self.size + 2) + 8 if self.icon else 0
-        size = theme.fit(s, "sans_bold", self.size, r.w - 28 - icon_w, 10, tracking_ratio=1.6 / self.size, caps=True)
+        size = min((b.fitted_size() for b in self.peers), default=self.fitted_size())
         img = theme.text(s, "sans_bold", size, color, tracking=1.6 * size / self.size, caps=True)
         icon = label_text(self.icon)
         if icon:
@@ -159,6 +185,11 @@ class Slider(Widget):
 
     #: Without a caption the value is shown at the right of the track, in this much room.
     VALUE_W = 62
+
+    def caption_fit(self) -> int:
+        """The caption's size: it keeps clear of the value at its right ("TEMPERATURA COLORE  50%")."""
+        room = self.rect.w - 2 - theme.text_width(self.fmt(self.hi), "sans_bold", 15) - 12
+        return theme.fit(label_text(self.caption), "cond_bold", 13, room, 9, 0.16, True)
 
     @property
     def track(self) -> pygame.Rect:
@@ -229,9 +260,8 @@ class Slider(Widget):
         self.draw_focus(surface, self.rect.inflate(8, 4), 10)
         v = self.get()
         if self.caption is not None:
-            cap = label_text(self.caption)
-            theme.small_caps(surface, cap, (self.rect.x + 2, self.rect.y + 1), caption_size(cap, self.rect.w),
-                             theme.BRASS_LIGHT if focused else theme.BRASS)
+            theme.small_caps(surface, label_text(self.caption), (self.rect.x + 2, self.rect.y + 1),
+                             shared_caption_size(self), theme.BRASS_LIGHT if focused else theme.BRASS)
             theme.blit_text(surface, self.fmt(v), (self.rect.right - 2, self.rect.y - 1), "sans_bold", 15,
                             theme.CREAM, anchor="topright")
         else:
@@ -277,6 +307,10 @@ class Choice(Widget):
     Left/Right move the choice; Enter / Space steps forward (wrapping); click picks a
     segment (or an arrow in the compact form).
     """
+
+    def caption_fit(self) -> int:
+        """The caption's own size (caption_size)."""
+        return caption_size(label_text(self.caption), self.rect.w)
 
     def __init__(self, rect, caption: Label | None, options: Sequence[tuple[Any, Label]],
                  get: Callable[[], Any], set: Callable[[Any], None], *, compact: bool | None = None,
@@ -358,9 +392,8 @@ class Choice(Widget):
         b = self.body
         self.draw_focus(surface, b, 9)
         if self.caption is not None:
-            cap = label_text(self.caption)
-            theme.small_caps(surface, cap, (self.rect.x + 2, self.rect.y + 1), caption_size(cap, self.rect.w),
-                             theme.BRASS_LIGHT if focused else theme.BRASS)
+            theme.small_caps(surface, label_text(self.caption), (self.rect.x + 2, self.rect.y + 1),
+                             shared_caption_size(self), theme.BRASS_LIGHT if focused else theme.BRASS)
         surface.blit(theme.rounded(b.size, 9, (6, 22, 15, 200), 1, (*theme.BRASS_DARK, 255)), b)
         if self._is_compact():
             lab = label_text(self.options[self.index][1]) if self.options else ""

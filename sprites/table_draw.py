@@ -182,8 +182,9 @@ def badge(surface: pygame.Surface, s: str, midtop: tuple[int, int], color=theme.
 
 
 def plate(surface: pygame.Surface, rect: pygame.Rect, name: str, count: str, team_color, active: float,
-          dealer: bool, thinking: float, time: float) -> None:
-    """A seat's name plate: name, card count, a team stripe, the turn glow and the dealer chip."""
+          dealer: bool, thinking: float, time: float, rating: str = "") -> None:
+    """A seat's name plate: name, card count, a team stripe, the turn glow and the dealer chip;
+    at a club table the seat's rating too, in a place of its own between name and count."""
     if active > 0.02:
         g = theme.glow(rect.size, 10, theme.FOCUS, spread=10, strength=230)
         g.set_alpha(int(255 * active * (0.75 + 0.25 * math.sin(time * 4.0))))
@@ -194,7 +195,23 @@ def plate(surface: pygame.Surface, rect: pygame.Rect, name: str, count: str, tea
     pygame.draw.rect(surface, team_color, (rect.x + 6, rect.y + 7, 4, rect.h - 14), border_radius=2)
     count_size = theme.fit(count, "sans", 13, 58, 9) if count else 13
     room = rect.w - 27 - (theme.text_width(count, "sans", count_size) + 8 if count else 40)
-    size = theme.fit(name, "sans_bold", 15, min(rect.w - 64, room) if count else rect.w - 64, 10)
+    width = min(rect.w - 64, room) if count else rect.w - 64
+    if rating:
+        # Name, rating and count share the plate, each shrunk by the same share when they do
+        # not fit (large text), so that none is crowded out; your own plate keeps the room
+        # of the thinking dots.
+        natural = [theme.text_width(name, "sans_bold", 15), theme.text_width(rating, "sans_bold", 12),
+                   theme.text_width(count, "sans", 13) if count else 0]
+        free = rect.w - 17 - (10 + 16 if count else 46 + 8)
+        k = min(1.0, free / max(1, sum(natural)))
+        if count:
+            count_size = theme.fit(count, "sans", 13, max(1, int(natural[2] * k)), 8)
+        rating_size = theme.fit(rating, "sans_bold", 12, max(1, int(natural[1] * k)), 8)
+        right = rect.right - 10 - (theme.text_width(count, "sans", count_size) + 8 if count else 36)
+        rr = theme.blit_text(surface, rating, (right, rect.centery + 1), "sans_bold", rating_size, theme.BRASS,
+                             anchor="midright")
+        width = rr.x - 8 - (rect.x + 17)
+    size = theme.fit(name, "sans_bold", 15, width, 10)
     theme.blit_text(surface, name, (rect.x + 17, rect.centery + 1), "sans_bold", size,
                     theme.CREAM if active < 0.5 else theme.BRASS_LIGHT, anchor="midleft")
     if thinking > 0:

@@ -99,14 +99,37 @@ class DecisionAnalysis:
     cpu: float = field(default=0.0, compare=False)
     #: The record line (0-based) of the decision (see Position.line).
     line: int = 0
+    #: The seat's own decision in its deal, counted from 1 (0: not known, e.g. one position
+    #: analysed alone): "your 5th decision" rather than the match's count of every seat's.
+    turn: int = 0
+    #: Values within this of the highest are tied best (the analysis's tolerance: the game's
+    #: TIE for sampled values, TIE for exact ones).
+    tie: float = field(default=TIE, compare=False)
 
     @property
     def number(self) -> int:
-        """The decision's number counted from 1 (what the player reads)."""
+        """The decision's number in the match, every seat's counted, from 1 (the record's)."""
         return self.index + 1
+
+    @property
+    def own_number(self) -> int:
+        """The seat's own decision in its deal, from 1 (what the player reads)."""
+        return self.turn or self.number
 
     def value_of(self, action: Action) -> float | None:
         return next((m.points for m in self.values if m.action == action), None)
+
+    def shortfall(self, action: Action) -> float | None:
+        """How much less ``action`` is worth than the best move shown, in the game's points:
+        0.0 for a move tied best (the coach cannot tell it from the best), None for a move
+        that was not legal. The played move's shortfall is the decision's ``loss``."""
+        mine = self.value_of(action)
+        if mine is None:
+            return None
+        top = max(m.points for m in self.values)
+        if mine >= top - self.tie:
+            return 0.0
+        return max(0.0, round(self.value_of(self.best) - mine, 6))
 
 
 @dataclass
@@ -246,8 +269,10 @@ def exact_values(rules: GameRules, view: Any, seat: int, index: int, seed: int,
 
 def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Action, ...], played: Action,
                      seat: int, index: int, deal: int = 1, budget: int | None = None, seed: int = COACH_SEED,
-                     should_stop: Callable[[], bool] | None = None, line: int = 0) -> DecisionAnalysis:
-    """The analysis of one decision from the seat's ``view`` alone (see the module)."""
+                     should_stop: Callable[[], bool] | None = None, line: int = 0,
+                     turn: int = 0) -> DecisionAnalysis:
+    """The analysis of one decision from the seat's ``view`` alone (see the module); ``turn``
+    is the seat's own decision number in the deal (DecisionAnalysis.turn)."""
     coach = load_coach(rules.game_id)
     legal = list(legal)
     if played not in legal:
@@ -256,7 +281,7 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
     if len(legal) == 1:
         values = (MoveValue(played, 0.0, 0),)
         return DecisionAnalysis(index, deal, seat, played, played, 0.0, "best", values, "forced",
-                                reason_for(rules, view, legal, played), line=line)
+                                reason_for(rules, view, legal, played), line=line, turn=turn)
     budget = budget or coach.budget
     exact = exact_values(rules, view, seat, index, seed, should_stop)
     if exact is not None:
@@ -265,19 +290,20 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
     else:
         playout_kw = {**(HardBot(rules, seat).playout_kw or {}), **coach.playout_kw}
         raw = flat_values(rules, view, legal, seat, f"{seed}:{seat}:{index}", budget, playout_kw, should_stop,
-                          coach.max_worlds)
+                          coach.max_worlds, coach.apply)
         method = "flat"
     scale = coach.points_per_utility(rules)
     values = tuple(MoveValue(a, raw[a][0] * scale, raw[a][1]) for a in legal)
     by_action = {m.action: m.points for m in values}
     prior = load_hooks(rules.game_id).prior
     rank = None if prior is None else (lambda a: prior(rules, view, a))
-    best, tied = tied_best(legal, by_action, max(TIE, coach.tie) if method == "flat" else TIE, rank)
+    tolerance = max(TIE, coach.tie) if method == "flat" else TIE
+    best, tied = tied_best(legal, by_action, tolerance, rank)
     loss = 0.0 if played in tied else max(0.0, by_action[best] - by_action[played])
     klass = classify(loss, rules.game.coach, played in tied)
     reason = explain(rules, view, legal, played, best, loss, klass, coach)
     return DecisionAnalysis(index, deal, seat, played, best, round(loss, 6), klass, values, method, reason,
-                            time.thread_time() - start, line)
+                            time.thread_time() - start, line, turn, tolerance)
 
 
 def explain(rules: GameRules, view: Any, legal: list[Action], played: Action, best: Action, loss: float,
@@ -296,6 +322,16 @@ def explain(rules: GameRules, view: Any, legal: list[Action], played: Action, be
 
 
 # ---------------------------------------------------------------------- a record
+def _turns(found: list[Position]) -> dict[int, int]:
+    """Each position's number among the seat's own decisions of its deal, from 1."""
+    out: dict[int, int] = {}
+    count: dict[int, int] = {}
+    for p in found:
+        count[p.deal] = count.get(p.deal, 0) + 1
+        out[p.index] = count[p.deal]
+    return out
+
+
 def analyse_events(events: list[dict], seat: int, budget: int | None = None, seed: int = COACH_SEED,
                    progress: Callable[[int, int], None] | None = None,
                    should_stop: Callable[[], bool] | None = None, deals: Collection[int] | None = None) -> Analysis:
@@ -305,7 +341,9 @@ def analyse_events(events: list[dict], seat: int, budget: int | None = None, see
     early (``complete`` False; the decisions analysed so far are kept)."""
     rules = rules_of(events)
     seat = check_seat(rules, seat)
-    found = [p for p in positions(rules, events, seat) if deals is None or p.deal in deals]
+    every = list(positions(rules, events, seat))
+    turns = _turns(every)
+    found = [p for p in every if deals is None or p.deal in deals]
     if not found:
         raise CoachError(f"seat {seat} makes no decision in this record" + (" in those deals" if deals else ""))
     coach = load_coach(rules.game_id)
@@ -320,7 +358,7 @@ def analyse_events(events: list[dict], seat: int, budget: int | None = None, see
             complete = False
             break
         out.append(analyse_position(rules, p.view, p.legal, p.played, seat, p.index, p.deal, budget, seed,
-                                    should_stop, p.line))
+                                    should_stop, p.line, turns[p.index]))
         if progress is not None:
             progress(n + 1, len(found))
     if should_stop is not None and should_stop():

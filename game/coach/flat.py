@@ -43,10 +43,12 @@ Z = 3.0
 def flat_values(rules: GameRules, view: Any, legal: list[Action], seat: int, key: str, budget: int,
                 playout_kw: dict[str, Any] | None = None,
                 should_stop: Callable[[], bool] | None = None,
-                max_worlds: int = MAX_WORLDS) -> dict[Action, tuple[float, int]]:
+                max_worlds: int = MAX_WORLDS,
+                apply: Callable[[GameRules, Any, Action], None] | None = None) -> dict[Action, tuple[float, int]]:
     """(value for ``seat``'s team, worlds) per legal action; ``key`` names the decision (its
     seeds), ``budget`` the playouts to spend, ``max_worlds`` the cap on worlds (see the
-    module). A stop request ends the loop early with the worlds done so far (at least one
+    module), ``apply`` how an action is applied to a world (the game's coach module's; default
+    the rules'). A stop request ends the loop early with the worlds done so far (at least one
     round)."""
     hooks = load_hooks(rules.game_id)
     playout, rollout = hooks.playout, hooks.rollout
@@ -57,6 +59,9 @@ def flat_values(rules: GameRules, view: Any, legal: list[Action], seat: int, key
             rollout = functools.partial(rollout, **playout_kw)
     team = rules.team_of(seat)
     utilities = hooks.utilities
+    if apply is None:
+        def apply(rules: GameRules, state: Any, action: Action) -> None:
+            rules.apply(state, action, check=False)
     scores: dict[Action, list[float]] = {a: [] for a in legal}
     alive = list(legal)
     step = first_round(budget, len(legal))
@@ -69,7 +74,7 @@ def flat_values(rules: GameRules, view: Any, legal: list[Action], seat: int, key
             world = hooks.determinize(rules, view, random.Random(f"{key}:world:{w}"))
             for a in alive:
                 state = rules.clone(world)
-                rules.apply(state, a, check=False)
+                apply(rules, state, a)
                 play_to_end(rules, state, random.Random(f"{key}:play:{w}"), playout, rollout)
                 scores[a].append(utilities(rules, state)[team])
             spent += len(alive)

@@ -11,6 +11,9 @@ A game's coach module may define:
 - ``PLAYOUT_KW`` — keywords for the game's playout policy in the coach's playouts, on top of
   the hard level's (e.g. Cìcera's ``coupled``: game.coach.flat's common random numbers).
 - ``MAX_WORLDS`` — the cap on worlds per decision (default game.coach.flat.MAX_WORLDS).
+- ``apply(rules, state, action)`` — how the move valued is applied to each world before its
+  playout (default the rules' own ``apply``): Briscola's deals the next pair by seat, as its
+  coupled playouts do.
 - ``TIE`` — the resolution of those sampled values, in the game's points: moves whose values
   lie within it of the highest are tied best (game.coach.analysis.tied_best). Default 0.0.
 - ``reason(rules, view, played, best) -> (locale key, params) | None`` — one line on why
@@ -42,7 +45,8 @@ Reason = tuple[str, dict[str, Any]]
 class CoachHooks:
     """One game's coach facts, defaults filled in (built afresh: a test's change is seen)."""
 
-    __slots__ = ("game_id", "points_per_utility", "units", "budget", "max_worlds", "tie", "playout_kw", "reason")
+    __slots__ = ("game_id", "points_per_utility", "units", "budget", "max_worlds", "tie", "playout_kw", "reason",
+                 "apply")
 
     def __init__(self, game_id: str):
         module = game_module(game_id, "coach", optional=True)
@@ -56,6 +60,7 @@ class CoachHooks:
         self.playout_kw: dict[str, Any] = dict(getattr(module, "PLAYOUT_KW", {}))
         self.reason: Callable[[GameRules, Any, Action, Action], Reason | None] | None = \
             getattr(module, "reason", None)
+        self.apply: Callable[[GameRules, Any, Action], None] | None = getattr(module, "apply", None)
 
 
 def load_coach(game_id: str) -> CoachHooks:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from game import card_names
 from game.rules.base import Action, GameRules
 
 Translate = Callable[..., str]
@@ -29,18 +30,10 @@ class Words:
 
     # ------------------------------------------------------------------ names
     def rank(self, rank: str) -> str:
-        deck = self.rules.deck
-        if rank in ("J", "Q", "K"):
-            return deck.court_name(rank, self.lang)
-        return self.t("table.rank.A") if rank == "A" else rank
+        return card_names.rank_name(self.t, self.rules.deck, self.lang, rank)
 
     def card(self, code: str) -> str:
-        try:
-            suit = self.rules.deck.suit_name(code[-1], self.lang)
-            rank = self.rank(code[:-1])
-        except (KeyError, IndexError, TypeError, AttributeError):
-            return str(code)
-        return self.t("table.card", rank=rank, suit=suit)
+        return card_names.card_name(self.t, self.rules.deck, self.lang, code)
 
     def seat(self, seat: int) -> str:
         n = self.rules.players

@@ -197,6 +197,11 @@ class RemoteSession:
         self.pauses: dict[int, tuple[float, str | None]] = {}
         #: Seats a computer plays for a dropped friend (until the friend is back).
         self.ai_seats: set[int] = set()
+        #: The computer plays for this seat's player, who was silent at their turn (a club
+        #: table): the table says so and takes no card until they take over (:meth:`take_over`).
+        self.covered = False
+        #: The decision of the ``act`` that took the seat back, whose refusal is no news.
+        self._taking_over: int | None = None
         #: Quick messages not yet shown: (seat, phrase).
         self.said: list[tuple[int, str]] = []
         #: Errors the server sent that did not end the session: (code, message), latest last.
@@ -242,13 +247,15 @@ class RemoteSession:
     @property
     def human_to_act(self) -> bool:
         return (self.human_seat is not None and self.to_act == self.human_seat and self._awaiting is None
-                and self.connected and self.failed is None)
+                and self.connected and self.failed is None and not self.covered
+                and self.human_seat not in self.ai_seats)
 
     @property
     def thinking(self) -> bool:
-        """Another seat is to act (a friend or a computer): the table shows who."""
+        """Another seat is to act (a friend or a computer), or the computer for this seat's
+        silent player: the table shows who."""
         seat = self.to_act
-        return seat is not None and seat != self.human_seat
+        return seat is not None and (seat != self.human_seat or seat in self.ai_seats)
 
     @property
     def paused(self) -> tuple[int, float] | None:
@@ -318,6 +325,33 @@ class RemoteSession:
         self._awaiting = k
         self.last_refusal = None
         return []
+
+    def take_over(self) -> bool:
+        """The silent player is back (any key, a click): the seat is theirs again. While the
+        server's computer still holds it, an ``act`` for the decision being made hands it
+        back — a move no rules allow (a card taking itself), so that it can never be played
+        if the seat was already given back. False when the computer was not playing here."""
+        if not self.covered:
+            return False
+        self.covered = False
+        seat = self.human_seat
+        if seat is None or seat not in self.ai_seats or self.match.over:
+            return True
+        k = self.decision if self.decision is not None else len(self.match.decisions)
+        card = self._any_card()
+        if card is not None:
+            self._taking_over = k
+            self.conn.send({"type": "act", "decision": k,
+                            "action": {"kind": "play", "card": card, "capture": [card], "marriage": False}})
+        return True
+
+    def _any_card(self) -> str | None:
+        """A card code of this table's pack (the one :meth:`take_over` names)."""
+        for ev in reversed(self.match.events):
+            for c in [ev.get("card"), ev.get("trump"), *(h for hand in ev.get("hands") or [] for h in hand or [])]:
+                if isinstance(c, str):
+                    return c
+        return None
 
     def take_refusal(self) -> IllegalAction | None:
         out, self.last_refusal = self.last_refusal, None
@@ -394,6 +428,7 @@ class RemoteSession:
 
     def _on_joined(self, m: dict) -> None:
         self.human_seat = int(m["seat"])
+        self.ai_seats.discard(self.human_seat)  # a (re)join gives the seat back to its player
         self.token = m.get("token") or self.token
         self.code = m.get("code") or self.code
 
@@ -434,7 +469,8 @@ class RemoteSession:
             self.conn.drop()
             return
         overlap = have - start
-        if self.match.events[start:start + len(events[:overlap])] != events[:overlap]:
+        if [_plain(e) for e in self.match.events[start:start + len(events[:overlap])]] != \
+                [_plain(e) for e in events[:overlap]]:
             # The stream differs from what was shown (cannot happen with one server): show it anew.
             self._restart_stream(self.match.events[:start] + events)
             return
@@ -444,12 +480,22 @@ class RemoteSession:
         if self.rules is None and new[0].get("event") == "match":
             first = new[0]
             self._set_rules(make_rules(first["game"], first.get("deck"), int(first["players"]), first.get("options")))
+        new = [self._by_computer(ev) for ev in new]
         made = len(self.match.decisions)
         self.match.extend(new)
         self._pending.extend(new)
         self.started = True
         if len(self.match.decisions) != made:
             self._turn, self._legal, self._awaiting = None, None, None
+
+    def _by_computer(self, ev: Event) -> Event:
+        """A decision the computer made for a person (a seat it covers now) is marked as the
+        server's record marks it (``"by": "computer"``): the table tells it so."""
+        rules = self.rules
+        if (rules is not None and ev.get("event") in rules.decisions and ev.get("seat") in self.ai_seats
+                and "by" not in ev):
+            return {**ev, "by": "computer"}
+        return ev
 
     def _restart_stream(self, events: list[Event]) -> None:
         self.match = RemoteMatch(self.rules)
@@ -466,6 +512,9 @@ class RemoteSession:
             self._awaiting = None
 
     def _on_refused(self, m: dict) -> None:
+        if self._taking_over is not None and m.get("decision") == self._taking_over:
+            self._taking_over = None  # the seat was already back: the hand-back act is no move
+            return
         rule = str(m.get("rule"))
         params = m.get("params") if isinstance(m.get("params"), dict) else {}
         text = str(m.get("message") or f"refused by the server: {rule}")
@@ -482,8 +531,16 @@ class RemoteSession:
         self.pauses.pop(seat, None)
         if m.get("by") == "ai":
             self.ai_seats.add(seat)
+            if seat == self.human_seat and m.get("silent"):
+                self.covered = True
         else:
             self.ai_seats.discard(seat)
+            if seat == self.human_seat:
+                if self._awaiting is not None:  # the player acted as the computer took over: back
+                    self.covered = False
+                # An act the server took as "I am back" (not as a move) is asked for again.
+                self._awaiting = None
+                self._taking_over = None
 
     def _on_said(self, m: dict) -> None:
         phrase = m.get("phrase")
@@ -498,6 +555,11 @@ class RemoteSession:
 
     def _on_pong(self, m: dict) -> None:
         pass
+
+
+def _plain(ev: Event) -> Event:
+    """An event without the mark of who made the decision (the client adds it)."""
+    return {k: v for k, v in ev.items() if k != "by"} if "by" in ev else ev
 
 
 def _config_of(rules: GameRules) -> tuple:

@@ -104,33 +104,21 @@ class ClubSession(RemoteSession):
         self.plates = plates or []
         super().__init__(url, code, name, token, **kw)
 
-    #: How the window names a computer seat with its published rating (level, rating) -> text;
-    #: None: computer seats keep the table's own names.
-    computer_label: Any = None
-
     @staticmethod
     def _rating(p: dict) -> str:
         return f"{p['rating']}{'?' if p.get('provisional') else ''}"
 
-    def seat_names(self) -> dict[int, str]:
-        """The friends' names with their ratings (``Anna 1000?``) for the plates, and the
-        computers' levels with theirs when the window says how."""
-        names = super().seat_names()
-        for i, p in enumerate(self.plates):
-            if not isinstance(p, dict) or not isinstance(p.get("rating"), int):
-                continue
-            if i in names:
-                names[i] = f"{names[i]} {self._rating(p)}"
-            elif p.get("level") and self.computer_label is not None:
-                names[i] = self.computer_label(p["level"], p["rating"])
-        return names
+    def seat_ratings(self) -> dict[int, str]:
+        """The rating each seat's plate shows, by seat (``1000?``, a computer's published
+        ``1760``): beside the name, never in it — the names go into sentences."""
+        return {i: self._rating(p) for i, p in enumerate(self.plates)
+                if isinstance(p, dict) and isinstance(p.get("rating"), int)}
 
     @property
     def own_rating(self) -> str | None:
         """This player's rating as the plate shows it, when the server announced it."""
         seat = self.human_seat
-        p = self.plates[seat] if seat is not None and 0 <= seat < len(self.plates) else None
-        return self._rating(p) if isinstance(p, dict) and isinstance(p.get("rating"), int) else None
+        return self.seat_ratings().get(seat) if seat is not None else None
 
     def _greeting(self) -> list[dict]:
         out = super()._greeting()

@@ -115,6 +115,8 @@ def play_seat(session: RemoteSession, bot: str, seed: int, timeout: float = JOIN
                 if refusals > MAX_REFUSALS:
                     print("cardavia online join: too many refusals, giving up", file=err)
                     return 1
+            if getattr(session, "covered", False):
+                session.take_over()  # a program at the seat is never away: it plays on itself
             if session.human_to_act and session.rules is not None:
                 seat = session.human_seat
                 if player is None or player.seat != seat or player.rules is not session.rules:

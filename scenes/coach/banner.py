@@ -4,7 +4,8 @@
 session whose record is its own): the deal just scored is analysed for the player's seat in a
 background thread (game.coach.job) while the results are shown. Until it is done the button
 shows a progress bar and does nothing; then it reads the counts and opens the coach view
-("coach") on that analysis. Nothing here blocks input.
+("coach") on that analysis — as does C (:func:`on_key`). When the counts come, a screen reader
+hears them at once, not only when the line gets the focus. Nothing here blocks input.
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from sprites.widgets import Button
 
 #: The height the line takes on the results panel.
 ROW = 50
+#: The line's width: room for "press C to see why" after the counts, in German at the largest text.
+WIDTH = 720
 
 
 def offers(scene: Any) -> bool:
@@ -54,6 +57,18 @@ class CoachButton(Button):
         if self.job.finished and self.job.analysis is not None:
             self.scene.app.open_scene("coach", job=self.job, session=self.scene.session)
 
+    def update(self, dt: float, focused: bool) -> None:
+        super().update(dt, focused)
+        scene = self.scene
+        app = scene.app
+        # Once the results have been read out (their opening lines come first), say the
+        # counts as they arrive; once per results screen, whatever relayouts make a new line.
+        if (self.job.finished and not getattr(scene, "coach_said", False) and app.stack.top is scene
+                and getattr(getattr(app, "screen_speech", None), "top", None) is scene):
+            scene.coach_said = True
+            if not focused:  # a focused line is said by the focus's speech as its words change
+                app.say(self.text())
+
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
         super().draw(surface, focused)
         if not self.job.finished:
@@ -64,6 +79,19 @@ class CoachButton(Button):
                 surface.blit(theme.rounded((w, bar.h), 2, (*theme.BRASS_LIGHT, 240)), bar)
 
 
+def on_key(scene: Any, key: int) -> bool:
+    """C on the results screen: the coach view once the analysis is done (before, the line's
+    progress is said); False when the screen has no coach line or the key is not C."""
+    line = getattr(scene, "coach_line", None)
+    if key != pygame.K_c or line is None:
+        return False
+    if line.job.finished:
+        line.open()
+    else:
+        scene.app.say(line.text(), interrupt=True)
+    return True
+
+
 def offer(scene: Any, y: int) -> CoachButton | None:
     """Start the analysis of the scene's deal and add its line at ``y``; None when not offered."""
     if not offers(scene):
@@ -72,15 +100,14 @@ def offer(scene: Any, y: int) -> CoachButton | None:
     number = scene.deal_end.get("number")
     old = getattr(scene, "coach_job", None)  # the screen laid out again (a new language): the same job
     if old is not None:
-        return scene.ui.add(CoachButton((scene.rect.centerx - 260, y, 520, 40), scene, old))
+        return scene.ui.add(CoachButton((scene.rect.centerx - WIDTH // 2, y, WIDTH, 40), scene, old))
     holder: dict[str, Any] = {}
     job = AnalysisJob(list(session.match.events), session.human_seat, deals={number} if number else None,
                       budget=coach.BUDGET,
                       keep_going=lambda: holder.get("keep", lambda: True)())
     holder["keep"] = coach.alive_while_held(scene.app, job)
     scene.coach_job = job  # the results screen holds it: the analysis stops when the screen goes
-    w = 520
-    return scene.ui.add(CoachButton((scene.rect.centerx - w // 2, y, w, 40), scene, job))
+    return scene.ui.add(CoachButton((scene.rect.centerx - WIDTH // 2, y, WIDTH, 40), scene, job))
 
 
-__all__ = ["CoachButton", "ROW", "offer", "offers"]
+__all__ = ["CoachButton", "ROW", "offer", "offers", "on_key"]

@@ -1,11 +1,12 @@
 """The coach view ("coach"): one seat's analysed decisions over the replay viewer.
 
-Keys: ← / → the previous / next mistake, T (or the button) "Try it again from here", Esc
-back. The mouse: the panel's buttons. The table is the replay viewer's at the line before the
+Keys: ← / → the previous / next mistake, T (or the button) "Try it again from here", V every
+move's value read out, O the mistake again, F1 the keys, Tab / Enter the buttons, Esc back. The mouse: the panel's buttons. The table is the replay viewer's at the line before the
 decision, seen from the analysed seat with **only its hand face up** (the viewer's "all
 hands" and seat turning are switched off here: the coach never shows a card the player could
 not see). The move played is outlined in red, the better one in green; the panel says the
-class, the value lost, the reason and the value of every legal move.
+class, the value lost, the reason and the value of every legal move against the best one. A
+screen reader hears each mistake as it opens (scenes.coach.speech).
 
 While the analysis (game.coach.job.AnalysisJob) still runs, the panel shows its progress;
 the view never waits for it.
@@ -20,6 +21,7 @@ import scenes.coach.common as coach
 from game.coach.analysis import DecisionAnalysis
 from game.coach.hooks import load_coach
 from game.coach.words import Words
+from scenes.coach.speech import CoachReader, ranked_values, value_text
 from scenes.replay import view as RV
 from scenes.replay.scene import ReplayScene
 from scenes.replay.timeline import Timeline, from_events
@@ -30,9 +32,11 @@ from sprites.widgets import Button
 #: The coach's panel, on the right of the felt, above the player's hand. With three or four
 #: players it covers the right-hand seat (its face-down cards, name and card count): H folds it
 #: to the small tab FOLDED, which leaves that seat in view (the felt has no free room its size).
-PANEL = pygame.Rect(902, 100, 356, 440)
+PANEL = pygame.Rect(902, 72, 356, 468)
 FOLDED = pygame.Rect(PANEL.right - 176, PANEL.y, 176, 40)
 PLAYED = (232, 120, 96)
+#: How many points the mistake's text may be set smaller to fit the panel (extra large text).
+SHRINK = 4
 BETTER = (120, 220, 170)
 
 
@@ -47,6 +51,9 @@ class CoachScene(ReplayScene):
         self._shown_for: Any = None
         #: The panel folded to its tab (H): the table under it in view.
         self.folded = False
+        self.reader = CoachReader(self)
+        #: The analysis's outcome has been said (in the opening lines or once it finished).
+        self._announced = False
         super().__init__(app, timeline, seat=seat, open_hands=False, player=seat, levels=levels)
 
     # ------------------------------------------------------------------ widgets
@@ -80,14 +87,34 @@ class CoachScene(ReplayScene):
 
     def move(self, n: int) -> None:
         if self.mistakes:
+            was = self.cursor
             self.cursor = max(0, min(len(self.mistakes) - 1, self.cursor + n))
             self.show_current()
+            if self.cursor == was:  # at either end: say so, then where it stands
+                self.say([self.t("coach.speech.first" if n < 0 else "coach.speech.last"), *self.reader.mistake()])
+            else:
+                self.say(self.reader.mistake())
+        else:
+            self.say(self.reader.status())
 
     def show_current(self) -> None:
         d = self.current
         if d is not None:
             self.go(d.line, instant=True)  # the table before the decision's line
         self._shown_for = d
+
+    # ------------------------------------------------------------------ speech
+    def say(self, lines: list[str]) -> None:
+        """Lines for the screen reader, the first cutting off whatever was being said."""
+        for i, line in enumerate(lines):
+            self.app.say(line, interrupt=(i == 0))
+
+    def speech_opening(self) -> list[str]:
+        """What a screen reader gets as the view opens (scenes.speak): the first mistake in words."""
+        self._announced = self.job.finished
+        if self.job.finished and self._shown_for is None and self.mistakes:
+            self.show_current()  # the position read out is the one shown
+        return self.reader.opening()
 
     def toggle_panel(self) -> None:
         """Fold the panel to its tab, or open it again (H, or a click on the tab)."""
@@ -141,10 +168,11 @@ class CoachScene(ReplayScene):
             stack.replace(table)
         else:
             stack.push(table)
-        self.app.toast(self.t("coach.view.practice", number=d.number))
+        self.app.toast(self.t("coach.view.practice", number=d.own_number, deal=d.deal))
 
     # ------------------------------------------------------------------ input
-    def _key(self, key: int, mod: int) -> None:
+    def _key(self, key: int, mod: int) -> bool:
+        """The coach's own keys; False for a key the buttons may use (Tab, Enter, Space)."""
         if key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
             self.back()
         elif key in (pygame.K_LEFT, pygame.K_UP):
@@ -155,10 +183,20 @@ class CoachScene(ReplayScene):
             self.try_again()
         elif key == pygame.K_h:
             self.toggle_panel()
+        elif key == pygame.K_v:
+            self.app.say(self.reader.values(), interrupt=True)
+        elif key == pygame.K_o:
+            self.say(self.reader.mistake())
+        elif key == pygame.K_F1:
+            self.app.say(self.t("coach.speech.keys"), interrupt=True)
+        else:
+            return False
+        return True
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
-            self._key(event.key, getattr(event, "mod", 0))
+            if not self._key(event.key, getattr(event, "mod", 0)):
+                self.ui.handle(event)  # Tab through the buttons, Enter or Space presses one
         elif self.ui.handle(event):
             return
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 8:
@@ -169,6 +207,10 @@ class CoachScene(ReplayScene):
         super().update(dt)
         if self.job.finished and self._shown_for is None and self.mistakes:
             self.show_current()
+        if self.job.finished and not self._announced and getattr(self.app.screen_speech, "top", None) is self:
+            # The analysis ended after the view had opened: its outcome, as the opening says it.
+            self._announced = True
+            self.say(self.reader.opening())
 
     # ------------------------------------------------------------------ drawing
     def words(self) -> Words:
@@ -186,8 +228,21 @@ class CoachScene(ReplayScene):
         if not self.folded:
             self._panel(surface)
         self.ui.draw(surface)
+        self._keys_line(surface)
+
+    def keys_box(self) -> pygame.Rect:
+        """Where the keys line goes: on the felt left of the panel while it is open (centred on
+        the table it ran under the panel's edge), centred on the table when the panel is folded."""
+        y = TL.STATUS_POS[1] - 10
+        if self.folded:
+            return pygame.Rect(250, y, 780, 20)
+        left = 24
+        return pygame.Rect(left, y, PANEL.x - 12 - left, 20)
+
+    def _keys_line(self, surface: pygame.Surface) -> None:
         hint = f"{self.t('coach.view.keys')} · {self.t('coach_panel.keys')}"
-        theme.blit_text(surface, hint, (640, TL.STATUS_POS[1]), "sans", theme.fit(hint, "sans", 12, 780, 9),
+        box = self.keys_box()
+        theme.blit_text(surface, hint, box.center, "sans", theme.fit(hint, "sans", 12, box.w, 9),
                         theme.CREAM_FAINT, anchor="center")
 
     def _outline(self, surface: pygame.Surface) -> None:
@@ -206,16 +261,17 @@ class CoachScene(ReplayScene):
                 pygame.draw.rect(surface, color, r, 4, border_radius=10)
 
     def _text(self, surface: pygame.Surface, s: str, y: int, size: int = 14, color: Any = theme.CREAM,
-              face: str = "sans", lines: int = 3) -> int:
+              face: str = "sans", lines: int = 3, draw: bool = True) -> int:
+        step = round(size * theme.TEXT_SCALE[0]) + 6  # larger text, taller lines
         for line in theme.wrap(s, face, size, PANEL.w - 32, lines):
-            theme.blit_text(surface, line, (PANEL.x + 16, y), face, size, color)
-            y += size + 6
+            if draw:
+                theme.blit_text(surface, line, (PANEL.x + 16, y), face, size, color)
+            y += step
         return y
 
     def _panel(self, surface: pygame.Surface) -> None:
         surface.blit(theme.panel(PANEL.size, 14, fill=(10, 30, 21, 252)), PANEL)
         t = self.t
-        w = self.words()
         name = self.rules.game.name.get(self.app.language, self.rules.game.name["en"]) if self.rules else ""
         y = self._text(surface, t("coach.view.title", name=name), PANEL.y + 14, 20, theme.BRASS_LIGHT, "serif_bold", 1)
         job = self.job
@@ -233,30 +289,64 @@ class CoachScene(ReplayScene):
         if d is None:
             self._text(surface, t("coach.view.none"), y + 6, 15, theme.CREAM, "serif", 4)
             return
+        # Every value must show: with large text (or long move names) the block is set a size
+        # or more smaller until it fits above the buttons.
+        shrink = next((k for k in range(SHRINK + 1) if self._mistake(surface, d, y, k, False) <= self.panel_limit()),
+                      SHRINK)
+        self._mistake(surface, d, y, shrink, True)
+
+    def panel_limit(self) -> int:
+        """The lowest the mistake's text may reach: above the panel's buttons."""
+        return PANEL.bottom - 104
+
+    def _mistake(self, surface: pygame.Surface, d: DecisionAnalysis, y: int, shrink: int, draw: bool) -> int:
+        """One mistake on the panel, each size ``shrink`` points smaller; where it ends."""
+        t = self.t
+        w = self.words()
         units = t(load_coach(self.rules.game_id).units)
-        y = self._text(surface, t("coach.view.step", index=self.cursor + 1, total=len(self.mistakes)), y + 2, 12,
-                       theme.CREAM_DIM, lines=1)
-        y = self._text(surface, t("coach.view.decision", number=d.number, deal=d.deal, klass=w.klass(d.klass)), y + 2,
-                       16, PLAYED if d.klass == "blunder" else theme.BRASS_LIGHT, "sans_bold", 2)
-        y = self._text(surface, t("coach.view.played", move=w.move(d.played)), y + 4, 14, PLAYED, lines=2)
-        y = self._text(surface, t("coach.view.better", move=w.move(d.best)), y, 14, BETTER, lines=2)
-        y = self._text(surface, t("coach.view.lost", points=f"{d.loss:.1f}", units=units), y, 13, theme.CREAM_DIM,
-                       lines=1)
-        y = self._text(surface, w.reason(d.reason), y + 4, 15, theme.CREAM, "serif", 3)
-        y = self._text(surface, t("coach.view.values", units=units), y + 6, 12, theme.CREAM_DIM, lines=1)
-        bottom = PANEL.bottom - 108
-        for m in sorted(d.values, key=lambda m: -m.points):
-            if y > bottom - 16:
-                break
-            color = BETTER if m.action == d.best else PLAYED if m.action == d.played else theme.CREAM_DIM
+        k = shrink
+        y = self._text(surface, t("coach.view.step", index=self.cursor + 1, total=len(self.mistakes)), y + 2, 12 - k // 2,
+                       theme.CREAM_DIM, lines=1, draw=draw)
+        # The class leads the line, so the largest text wraps the deal and number, never the class.
+        decision = t("coach.view.decision", number=d.own_number, deal=d.deal, klass=w.klass(d.klass))
+        y = self._text(surface, decision[:1].upper() + decision[1:], y + 2, 16 - k,
+                       PLAYED if d.klass == "blunder" else theme.BRASS_LIGHT, "sans_bold", 3, draw)
+        y = self._text(surface, t("coach.view.played", move=w.move(d.played)), y + 4 - k, 14 - k, PLAYED, lines=2,
+                       draw=draw)
+        y = self._text(surface, t("coach.view.better", move=w.move(d.best)), y, 14 - k, BETTER, lines=2, draw=draw)
+        y = self._text(surface, t("coach.view.lost", points=f"{d.loss:.1f}", units=units), y, 13 - k, theme.CREAM_DIM,
+                       lines=1, draw=draw)
+        y = self._text(surface, w.reason(d.reason), y + 4 - k, 15 - k, theme.CREAM, "serif", 3, draw)
+        y = self._text(surface, t("coach.view.values", units=units), y + 6 - k, 12 - k // 2, theme.CREAM_DIM, lines=2,
+                       draw=draw)
+        size = 12 - k // 2
+        row = round(size * theme.TEXT_SCALE[0]) + 5
+        rows = []  # (move, its value text, its label's lines), best first
+        for m in ranked_values(d):
+            value = value_text(d, m.action, t)
+            box = PANEL.w - 32 - theme.text_width(value, "sans_bold", size) - 12
             label = w.move(m.action)
-            value = f"{m.points:+.1f}"
-            theme.blit_text(surface, value, (PANEL.right - 16, y), "sans_bold", 12, color, anchor="topright")
-            theme.blit_text(surface, label, (PANEL.x + 16, y), "sans", theme.fit(label, "sans", 12, PANEL.w - 100, 8),
-                            color)
-            y += 18
+            lines = [label] if theme.text_width(label, "sans", size) <= box else theme.wrap(label, "sans", size, box, 2)
+            rows.append((m, value, lines))
+        if draw:  # the smallest setting still too tall: the best and the played move, then what fits
+            room = self.panel_limit() + 4 - y
+            keep = {d.best, d.played}
+            used = sum(len(lines) * row for m, _, lines in rows if m.action in keep)
+            for m, _, lines in rows:
+                if m.action not in keep and used + len(lines) * row <= room:
+                    keep.add(m.action)
+                    used += len(lines) * row
+            rows = [r for r in rows if r[0].action in keep]
+        for m, value, lines in rows:
+            color = BETTER if m.action == d.best else PLAYED if m.action == d.played else theme.CREAM_DIM
+            if draw:
+                theme.blit_text(surface, value, (PANEL.right - 16, y), "sans_bold", size, color, anchor="topright")
+                for i, line in enumerate(lines):
+                    theme.blit_text(surface, line, (PANEL.x + 16, y + i * row), "sans", size, color)
+            y += len(lines) * row
         if d.method == "exact":
-            self._text(surface, t("coach.view.exact"), bottom - 2, 11, theme.CREAM_FAINT, lines=1)
+            y = self._text(surface, t("coach.view.exact"), y + 2, 11 - k // 2, theme.CREAM_FAINT, lines=1, draw=draw)
+        return y
 
 
 def create(app: Any, job: Any = None, session: Any = None, record: str | None = None, events: list | None = None,
@@ -280,6 +370,7 @@ def create(app: Any, job: Any = None, session: Any = None, record: str | None = 
         if not verdict.ok:
             raise ValueError(str(verdict))
         events = read_record(record)
+        seat = 0 if seat is None else seat  # a record named on the command line: its first seat
     elif events is not None:  # a record in memory (the viewer's): judged like a file
         from game.verify import verify_events
 

@@ -5,6 +5,7 @@ in the band between the partner's cards and the table's, between the side seats.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pygame
@@ -27,27 +28,59 @@ HINT_LINE = 18
 HEAD_COLOURS = {"good": (150, 205, 140), "wrong": (236, 150, 120), "done": (236, 204, 130)}
 
 
+#: How much wider (leftwards, over the empty felt) and taller (down to the caption's row) the
+#: side panel grows per unit of text scale beyond the usual size.
+SIDE_GROWTH = (250, 170)
+#: The band's growth: down to the table's cards, no further.
+BAND_GROWTH = 20
+
+
+def _step(face: str, size: int, least: int) -> int:
+    """A line's height at the player's text size (never less than the layout's own)."""
+    return max(least, theme.font(face, size).get_linesize())
+
+
 def panel_rect(players: int) -> pygame.Rect:
-    return SIDE if players <= 3 else BAND
+    """Where the panel stands; at the side it grows downwards with the text size, so a larger
+    text still shows the whole step."""
+    if players <= 3:
+        grow = max(0.0, theme.TEXT_SCALE[0] - 1)
+        w, h = SIDE.w + round(grow * SIDE_GROWTH[0]), SIDE.h + round(grow * SIDE_GROWTH[1])
+        return pygame.Rect(SIDE.right - w, SIDE.y, w, h)
+    grow = max(0.0, theme.TEXT_SCALE[0] - 1)
+    return pygame.Rect(BAND.x, BAND.y, BAND.w, BAND.h + round(grow * BAND_GROWTH))
 
 
 def body_width(players: int) -> int:
     """The width the body's lines wrap to (in the band the buttons stand right of it)."""
     r = panel_rect(players)
-    return r.w - 2 * PAD - (BUTTON_W + PAD if r is BAND else 0)
+    return r.w - 2 * PAD - (BUTTON_W + PAD if players > 3 else 0)
 
 
-def body_lines(players: int) -> int:
-    """How many body lines fit under the head (and, at the side, above the buttons)."""
+def body_lines(players: int, size: int = BODY_SIZE) -> int:
+    """How many body lines fit under the head (and, at the side, above the hint and buttons;
+    in the band the hint shares the head's line)."""
     r = panel_rect(players)
-    room = r.h - 2 * PAD - LINE - 6 - HINT_LINE - (BUTTON_H + 8 if r is SIDE else 0)
-    return room // LINE
+    room = r.h - 2 * PAD - _step("sans_bold", HEAD_SIZE, LINE) - 6
+    if players <= 3:
+        room -= _step("sans", 12, HINT_LINE) + BUTTON_H + 8
+    return max(1, room // _step("sans", size, round(LINE * size / BODY_SIZE)))
+
+
+def body_size(text: str, players: int) -> int:
+    """The body's size: BODY_SIZE, or — where a larger text size would cut the step short —
+    the largest size at which it shows whole, never smaller than the usual text size's."""
+    floor = min(BODY_SIZE, math.ceil(BODY_SIZE / theme.TEXT_SCALE[0]))
+    size = BODY_SIZE
+    while size > floor and len(theme.wrap(text, "sans", size, body_width(players))) > body_lines(players, size):
+        size -= 1
+    return size
 
 
 def button_rects(players: int) -> list[pygame.Rect]:
     """Where the panel's two buttons go (the step's own action first, then the lessons list)."""
     r = panel_rect(players)
-    if r is SIDE:
+    if players <= 3:
         y = r.bottom - PAD - BUTTON_H
         return [pygame.Rect(r.right - PAD - BUTTON_W, y, BUTTON_W, BUTTON_H),
                 pygame.Rect(r.x + PAD, y, BUTTON_W - 20, BUTTON_H)]
@@ -55,8 +88,8 @@ def button_rects(players: int) -> list[pygame.Rect]:
     return [pygame.Rect(x, r.y + PAD, BUTTON_W, BUTTON_H), pygame.Rect(x, r.bottom - PAD - BUTTON_H, BUTTON_W, BUTTON_H)]
 
 
-def wrap_body(text: str, players: int) -> list[str]:
-    return theme.wrap(text, "sans", BODY_SIZE, body_width(players), max_lines=body_lines(players))
+def wrap_body(text: str, players: int, size: int = BODY_SIZE) -> list[str]:
+    return theme.wrap(text, "sans", size, body_width(players), max_lines=body_lines(players, size))
 
 
 def draw_panel(surface: pygame.Surface, players: int, head: str, body: str, phase: str, hint: str) -> None:
@@ -65,16 +98,25 @@ def draw_panel(surface: pygame.Surface, players: int, head: str, body: str, phas
     surface.blit(theme.panel(r.size, 12, (9, 28, 19, 232)), r)
     colour = HEAD_COLOURS.get(phase, theme.BRASS_LIGHT)
     width = body_width(players)
-    theme.blit_text(surface, head, (r.x + PAD, r.y + PAD), "sans_bold", theme.fit(head, "sans_bold", HEAD_SIZE, width, 10),
-                    colour)
-    y = r.y + PAD + LINE + 6
-    for line in wrap_body(body, players):
-        theme.blit_text(surface, line, (r.x + PAD, y), "sans", BODY_SIZE, theme.CREAM)
-        y += LINE
-    # The keys, under the panel (they would crowd it).
-    bottom = button_rects(players)[0].y - 6 if r is SIDE else r.bottom - PAD
-    theme.blit_text(surface, hint, (r.x + PAD, bottom), "sans", theme.fit(hint, "sans", 12, width, 9),
-                    theme.CREAM_DIM, anchor="bottomleft")
+    side = players <= 3
+    head_room = width
+    if not side:  # the keys at the right of the head's line: the band has no room under the body
+        hint_size = theme.fit(hint, "sans", 12, width // 2, 9)
+        theme.blit_text(surface, hint, (r.x + PAD + width, r.y + PAD + 2), "sans", hint_size, theme.CREAM_DIM,
+                        anchor="topright")
+        head_room = width - theme.text_width(hint, "sans", hint_size) - 16
+    theme.blit_text(surface, head, (r.x + PAD, r.y + PAD), "sans_bold",
+                    theme.fit(head, "sans_bold", HEAD_SIZE, head_room, 10), colour)
+    y = r.y + PAD + _step("sans_bold", HEAD_SIZE, LINE) + 6
+    size = body_size(body, players)
+    step = _step("sans", size, round(LINE * size / BODY_SIZE))
+    for line in wrap_body(body, players, size):
+        theme.blit_text(surface, line, (r.x + PAD, y), "sans", size, theme.CREAM)
+        y += step
+    if side:  # the keys, under the body and above the buttons (they would crowd the buttons' row)
+        bottom = button_rects(players)[0].y - 6
+        theme.blit_text(surface, hint, (r.x + PAD, bottom), "sans", theme.fit(hint, "sans", 12, width, 9),
+                        theme.CREAM_DIM, anchor="bottomleft")
 
 
 def draw_looks(surface: pygame.Surface, view: Any, codes: tuple[str, ...], time: float) -> None:
@@ -88,5 +130,5 @@ def draw_looks(surface: pygame.Surface, view: Any, codes: tuple[str, ...], time:
             outline(surface, rect, OUTLINE, strength)
 
 
-__all__ = ["SIDE", "BAND", "panel_rect", "body_width", "body_lines", "button_rects", "wrap_body", "draw_panel",
+__all__ = ["SIDE", "BAND", "panel_rect", "body_width", "body_lines", "body_size", "button_rects", "wrap_body", "draw_panel",
            "draw_looks"]

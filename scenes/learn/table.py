@@ -35,8 +35,8 @@ class LessonTable(TableScene):
         self.action_button = self.lesson_ui.add(Button(first, lambda: self.t(ACTIONS.get(self.phase, "lessons.next")),
                                                 self.act, style="primary", size=14, name="lesson_action",
                                                 visible=lambda: self.phase in ACTIONS))
-        self.lesson_ui.add(Button(second, lambda: self.t("lessons.to_list"), self.to_list, size=13, name="lessons",
-                                  visible=lambda: self.phase != "done"))
+        self.list_button = self.lesson_ui.add(Button(second, lambda: self.t("lessons.to_list"), self.to_list, size=13,
+                                                     name="lessons", visible=lambda: self.phase != "done"))
         self.lesson_ui.focus_index = -1  # the keys are the table's and the lesson's own
 
     @property
@@ -112,7 +112,20 @@ class LessonTable(TableScene):
             return f"{head} · {t('lessons.good')}", t(step.why)
         if s.phase == "wrong":
             return f"{head} · {t('lessons.wrong')}", t(s.wrong_key or step.text)
-        return head, t(step.text)
+        marriage = self.marriage_line()
+        return head, f"{t(step.text)}\n{marriage}" if marriage else t(step.text)
+
+    def marriage_line(self) -> str | None:
+        """After R (the marriage is on): which cards to lead now to declare it, so the
+        player is not left wondering what R did. None while R is off."""
+        if self.session.phase != "move" or not self.controller.marriage_toggle:
+            return None
+        from scenes.names import cards_list
+
+        codes = [a.card.code for a in self.session.legal_actions() if a.marriage and a.card is not None]
+        if not codes:
+            return None
+        return self.t("lessons.marriage_on", cards=cards_list(self.t, self.rules.deck, self.app.language, codes))
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
@@ -120,6 +133,8 @@ class LessonTable(TableScene):
         if self.phase == "move" and step is not None:
             panel.draw_looks(surface, self.view(), step.look, self.time)
         head, body = self.panel_text()
+        # The panel grows with the text size (which may change in the pause's settings): its buttons follow.
+        self.action_button.rect, self.list_button.rect = panel.button_rects(self.players)
         panel.draw_panel(surface, self.players, head, body, self.phase, self.t(HINTS[self.phase]))
         self.lesson_ui.draw(surface)
 

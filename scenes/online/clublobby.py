@@ -181,7 +181,6 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
                 self.app.toast(self.t("club.quick_filled"))
             session = ClubSession(self.url, found["code"], link.name, found["token"], link.secret or "",
                                   plates=found.get("seats"))
-            session.computer_label = self._computer_label
             self.connecting = hosting.Connecting(session, shown_address(self.url))
         feed = self.watching
         if feed is not None:
@@ -202,11 +201,6 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
                 self.app.open_scene("online_lobby", session=session)
 
     recovery: str | None = None
-
-    def _computer_label(self, level: str, rating: int) -> str:
-        # Short: the plates are narrow ("Easy · 1480"); the lobby's list says "The computer".
-        level_name = self.t(f"ai.{level}") if level in ("easy", "normal", "hard") else level
-        return f"{level_name} · {rating}"
 
     # ---- drawing
     def _status(self) -> tuple[str | None, Any]:

@@ -40,6 +40,9 @@ class MannersScene(UIScene):
         self.shown_name = names or self._lobby_name
         #: The last answer or refusal, in words, and whether it is a refusal.
         self.note: tuple[str, bool] | None = None
+        #: Not yet updated: the key that opened the panel (R) sends its letter as text in the
+        #: same batch of events, which must not land in a field as if typed.
+        self.opening = True
         super().__init__(app)
 
     def _lobby_name(self, seat: int) -> str:
@@ -71,7 +74,7 @@ class MannersScene(UIScene):
         fy = y + MAX_ROWS * (ROW_H + 8) + 6
         self.reason = self.ui.add(TextField((x, fy, BOX.w - 64, 62), self.label("manners.reason"), "",
                                             max_len=P.REASON_MAX, placeholder=self.label("manners.reason_hint"),
-                                            name="reason"))
+                                            name="reason", visible=lambda: bool(self.others())))
         self.chat_field = self.ui.add(TextField((x, fy + 78, BOX.w - 64, 62), self.label("manners.chat"), "",
                                                 max_len=P.CHAT_MAX, on_enter=self.send_chat,
                                                 placeholder=self.label("manners.chat_hint"), name="chat",
@@ -97,6 +100,8 @@ class MannersScene(UIScene):
         return typing(self)
 
     def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.TEXTINPUT and self.opening:
+            return
         if route_text(self, event):
             return
         super().handle(event)
@@ -140,13 +145,16 @@ class MannersScene(UIScene):
 
     # ---- each frame
     def _place_fields(self) -> None:
-        """The reason and chat fields right under the players' rows (one to three of them)."""
-        fy = BOX.y + 96 + max(1, len(self.others())) * (ROW_H + 8) + 6
+        """The reason and chat fields right under the players' rows (one to three of them);
+        with nobody to report, no reason field: the chat field takes its place."""
+        others = self.others()
+        fy = BOX.y + 96 + max(1, len(others)) * (ROW_H + 8) + 6
         self.reason.rect.y = fy
-        self.chat_field.rect.y = fy + 78
+        self.chat_field.rect.y = fy + (78 if others else 0)
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        self.opening = False
         self._place_fields()
         session = self.session
         try:
@@ -167,7 +175,8 @@ class MannersScene(UIScene):
         surface.blit(veil, (0, 0))
         r = BOX
         surface.blit(theme.shadow(r.size, 16, 10, 130), (r.x - 10, r.y - 4))
-        surface.blit(theme.panel(r.size, 16, (10, 30, 21, 245), theme.BRASS), r)
+        # Opaque: the table's caption and cards must not show through the rows and fields.
+        surface.blit(theme.panel(r.size, 16, (10, 30, 21, 255), theme.BRASS), r)
         x = r.x + 32
         title = self.t("manners.title")
         theme.heading(surface, title, (x, r.y + 22), theme.fit(title, "serif_bold", 26, r.w - 64, 14, 0.22, True))

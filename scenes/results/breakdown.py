@@ -47,6 +47,8 @@ class Breakdown:
     notes: list[str] = field(default_factory=list)
     bar: tuple[int, int] | None = None  # two card-point totals for the split bar (Briscola)
     subjects: list[str] = field(default_factory=list)  # the columns as a sentence's subject
+    #: The team each column shows (``viewer_first`` moves the player's own to the front).
+    order: list[int] = field(default_factory=list)
     #: The row and cell types, for a game's explainer that adds rows.
     Row: ClassVar[type[Row]] = Row
     Cell: ClassVar[type[Cell]] = Cell
@@ -130,6 +132,28 @@ def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: 
     return b
 
 
+def viewer_first(b: Breakdown) -> Breakdown:
+    """``b`` with the player's own side in the first column, the others after it in team
+    order (a duplicate's second half, a second seat online: "You | North", never "North |
+    You"); ``b.order`` names each column's team. Done after the game's sentences, which
+    speak of teams by number."""
+    n = len(b.columns)
+    b.order = list(range(n))
+    if b.mine is None or not 0 < b.mine < n:
+        return b
+    order = [b.mine, *(t for t in range(n) if t != b.mine)]
+    b.columns = [b.columns[t] for t in order]
+    if len(b.subjects) == n:
+        b.subjects = [b.subjects[t] for t in order]
+    for row in b.rows:
+        if len(row.cells) == n:
+            row.cells = [row.cells[t] for t in order]
+    if b.bar is not None and n == 2:
+        b.bar = (b.bar[order[0]], b.bar[order[1]])
+    b.mine, b.order = 0, order
+    return b
+
+
 MATCH_VERDICTS = {"draw": "results.match_draw", "won": "results.match_won", "won_team": "results.match_won_team",
                   "lost": "results.match_lost", "lost_team": "results.match_lost_team"}
 ONE_DEAL_VERDICTS = {"draw": "one_deal.deal_draw", "won": "one_deal.deal_won", "won_team": "one_deal.deal_won_team",
@@ -191,4 +215,4 @@ def demo(app: Any, game: str, deck: str | None, players: int | None, to_match_en
     return s, deal_end, match_end
 
 
-__all__ = ["Cell", "Row", "Breakdown", "breakdown", "match_verdict", "is_one_deal", "demo", "explainer", "DEFAULT_LINES"]
+__all__ = ["Cell", "Row", "Breakdown", "breakdown", "viewer_first", "match_verdict", "is_one_deal", "demo", "explainer", "DEFAULT_LINES"]

@@ -30,7 +30,7 @@ from game.rulesets import game_ids
 from scenes.coach import banner as coach_banner
 from scenes.names import game_and_deck, team_names
 from scenes.results import halves as halves_block
-from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, is_one_deal, match_verdict
+from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, is_one_deal, match_verdict, viewer_first
 from scenes.scene import UIScene
 from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
@@ -117,12 +117,30 @@ class ResultsScene(UIScene):
         # A daily or duplicate deal (game.challenge) adds its lines: score, par, both halves.
         ctx = getattr(self.session, "context", None)
         extra = ctx.lines(self.t, self.session) if ctx is not None else []
+        extra += self.rating_lines()
         if self._model is None or self._lang != lang or self._extra != extra:
-            self._model = breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang, self.single_deal,
-                                    self.table_names())
+            self._model = viewer_first(breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang,
+                                                 self.single_deal, self.table_names()))
             self._model.notes = [*extra, *self._model.notes]
             self._lang, self._extra = lang, extra
         return self._model
+
+    def rating_lines(self) -> list[str]:
+        """A club match's rating, once the match is over: "Rating 1000? → 1012 (+12)", from
+        the server's ``rated`` message (a line saying it is on its way until it comes);
+        nothing for any other match."""
+        s = self.session
+        if not self.over or not hasattr(s, "rated"):
+            return []
+        r = s.rated
+        if not isinstance(r, dict):
+            return [self.t("club.rating_waiting")]
+        old, new = r.get("old"), r.get("new")
+        if not r.get("rated") or not isinstance(old, int) or not isinstance(new, int):
+            return [self.t("club.not_rated")]
+        change = f"+{new - old}" if new >= old else f"−{old - new}"
+        shown = f"{new}{'?' if r.get('provisional') else ''} ({change})"
+        return [self.t("club.rated_left" if r.get("result") == "left" else "club.rated_change", old=old, new=shown)]
 
     def table_names(self) -> list[str] | None:
         """The teams as the table beneath names them when it has names of its own (an
@@ -303,6 +321,8 @@ class ResultsScene(UIScene):
             if self.guarded or event.key in self._held:
                 self._held.add(event.key)
                 return
+            if coach_banner.on_key(self, event.key):  # C: the coach's "see why"
+                return
         elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and self.guarded:
             return
         super().handle(event)
@@ -313,6 +333,11 @@ class ResultsScene(UIScene):
         ctx = getattr(self.session, "context", None)
         if ctx is not None and hasattr(ctx, "poll"):  # a daily deal's par, a server's answer
             ctx.poll()
+        if self.over and hasattr(self.session, "rated") and self.session.rated is None:
+            try:  # the club's rating comes after the match's last events: the table is not polling now
+                self.session.poll()
+            except Exception:  # noqa: BLE001 - a broken connection: the line keeps waiting
+                pass
         self.age += dt
         self.appear.update(dt)
         self.pop.update(dt)
@@ -377,7 +402,8 @@ class ResultsScene(UIScene):
             self.confetti.draw(surface)
         r = self.rect.move(0, round((1 - a) * 24))
         surface.blit(theme.shadow(r.size, 18, 12, 150), (r.x - 12, r.y - 12 + 8))
-        surface.blit(theme.panel(r.size, 18, fill=(10, 30, 21, 238)), r)
+        # Opaque: the table's caption and plates must not show through the rows.
+        surface.blit(theme.panel(r.size, 18, fill=(10, 30, 21, 255)), r)
         m = self.model()
         lang = self.app.language
         inner_w = r.w - 2 * TABLE_PAD
@@ -406,7 +432,8 @@ class ResultsScene(UIScene):
             y += 80
             # One deal: its points are the table's own rows (a match count would say nothing).
             if not self.single_deal:
-                totals = "   ·   ".join(f"{c} {v}" for c, v in zip(m.columns, self.match_end.get("totals", [])))
+                final = list(self.match_end.get("totals", []))
+                totals = "   ·   ".join(f"{c} {final[t]}" for c, t in zip(m.columns, m.order) if t < len(final))
                 self._fit(surface, self.t("results.final_totals", totals=totals), (r.centerx, y), inner_w,
                           "sans_bold", 16, theme.BRASS_LIGHT, "midtop")
                 y += 30
@@ -458,7 +485,7 @@ class ResultsScene(UIScene):
             for i, cell in enumerate(row.cells):
                 c = pygame.Rect(x0 + label_w + i * col_w, y, col_w, self.row_h)
                 if row.kind == "bummerl":
-                    start = int(self.rules.initial_totals()[i])
+                    start = int(self.rules.initial_totals()[m.order[i]])
                     self._bummerl(surface, int(cell.text), start, (c.centerx - 20, c.centery))
                     self._fit(surface, cell.text, (c.centerx + start * 6 - 6, c.centery), 30, "sans_bold", 17,
                               theme.BRASS_LIGHT, "midleft")

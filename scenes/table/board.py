@@ -12,6 +12,7 @@ import pygame
 from scenes.table.view import TableView
 from sprites import hidpi, theme
 from sprites import table_layout as TL
+from sprites.fans import card_art
 from sprites.table_draw import CANDIDATE, OUTLINE, CardPainter, CardSprite, badge, outline, stack
 
 Highlight = tuple[tuple[int, int, int], float]
@@ -123,15 +124,14 @@ def card_places(L: Any, m: Any, backs: dict[int, list[str]]) -> dict[str, TL.Pla
     return out
 
 
-def trump_chip(surface: pygame.Surface, v: TableView, P: CardPainter, suit: str, midtop: tuple[int, int]) -> pygame.Rect:
-    """"TRUMPS ⟨sign⟩ Coins" under the stock, all deal long: also once the turned card is
-    drawn, and after a close, when it lies face down."""
+def _chip_parts(v: TableView, art: Any, suit: str) -> tuple[str, str, pygame.Surface | None, int]:
+    """The trump chip's head ("TRUMPS"), the suit's name in the player's language, the
+    suit's sign (None when the art has no inks) and the chip's width."""
     try:
         name = v.deck.suit_name(suit, v.lang)
     except (KeyError, TypeError):
         name = suit
     head = v.t("story.trumps")
-    art = P.art
     sign = None
     inks = getattr(art, "inks", None)
     if inks and suit in inks:
@@ -144,10 +144,31 @@ def trump_chip(surface: pygame.Surface, v: TableView, P: CardPainter, suit: str,
         sign = _SIGNS.get(key)
         if sign is None:  # drawn at the window's pixels
             sign = _SIGNS[key] = hidpi.wrap(sign_surface(art.system, suit, round(18 * ui), inks[suit], curved), None, ui)
+    sign_w = sign.get_width() + 6 if sign is not None else 0
+    w = (14 + theme.text_width(head, "cond_bold", 11, 11 * 0.16, True) + 8 + sign_w
+         + theme.text_width(name, "sans_bold", 14) + 14)
+    return head, name, sign, w
+
+
+def trump_chip_box(v: TableView) -> pygame.Rect | None:
+    """Where the trump chip stands on this table (None: no chip), so that what is drawn
+    after it (the caption) can keep clear of it."""
+    m, st = v.model, v.layout.stock()
+    if st is None or not m.trump_suit or not v.rules.has_trump:
+        return None
+    w = _chip_parts(v, card_art(v.deck), m.trump_suit)[3]
+    r = pygame.Rect(0, 0, w, 28)
+    r.midtop = (round(st.x), round(st.y + st.h / 2 + 28))
+    return r
+
+
+def trump_chip(surface: pygame.Surface, v: TableView, P: CardPainter, suit: str, midtop: tuple[int, int]) -> pygame.Rect:
+    """"TRUMPS ⟨sign⟩ Coins" under the stock, all deal long: also once the turned card is
+    drawn, and after a close, when it lies face down."""
+    head, name, sign, w = _chip_parts(v, P.art, suit)
     head_w = theme.text_width(head, "cond_bold", 11, 11 * 0.16, True)
     name_img = theme.text(name, "sans_bold", 14, theme.CREAM)
     sign_w = sign.get_width() + 6 if sign is not None else 0
-    w = 14 + head_w + 8 + sign_w + name_img.get_width() + 14
     r = pygame.Rect(0, 0, w, 28)
     r.midtop = midtop
     surface.blit(theme.rounded(r.size, 14, (8, 24, 16, 220), 1, (*theme.BRASS_DARK, 255)), r)
@@ -253,4 +274,4 @@ def hand_card_at(v: TableView, pos: tuple[int, int]) -> str | None:
 _SIGNS: dict[tuple, pygame.Surface] = {}  # the trump chip's sign, per look and scale
 hidpi.on_rescale(_SIGNS.clear)
 
-__all__ = ["draw_cards", "draw_sprite", "trump_chip", "card_places", "hands_open", "open_hand_places", "highlights_of", "dimmed", "lift_target", "card_rect", "hand_card_at"]
+__all__ = ["draw_cards", "draw_sprite", "trump_chip", "trump_chip_box", "card_places", "hands_open", "open_hand_places", "highlights_of", "dimmed", "lift_target", "card_rect", "hand_card_at"]

@@ -10,6 +10,7 @@ from typing import Any
 
 import pygame
 
+from scenes.table.board import trump_chip_box
 from scenes.table.view import TableView
 from sprites import hidpi, theme
 from sprites import table_layout as TL
@@ -34,7 +35,7 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
         thinking = 1.0 if (v.session.thinking and v.session.to_act == seat and v.motion.idle) else 0.0
         count = v.t("table.cards_left", count=n) if seat != v.human else ""
         plate(surface, r, v.names.seat_name(seat), count, color, v.active_glow[seat].value, m.dealer == seat,
-              thinking, v.time)
+              thinking, v.time, rating=v.names.rating(seat))
     # The score panel.
     R = TL.SCORE_RECT
     rows = score_rows(v)
@@ -101,6 +102,17 @@ def _bonus_key(v: TableView) -> str:
 
 
 def score_rows(v: TableView) -> list[Row]:
+    """The score panel's rows, one per side, the player's own first (a duplicate's second
+    half and a second seat online sit in another chair: still "You" on top)."""
+    rows = _score_rows(v)
+    mine = v.human_team
+    if len(rows) == v.teams and 0 < mine < len(rows):
+        rows = [rows[mine], *(r for t, r in enumerate(rows) if t != mine)]
+    return rows
+
+
+def _score_rows(v: TableView) -> list[Row]:
+    """The rows in team order (a seat is a team where the players play alone)."""
     m, rules = v.model, v.rules
     single = one_deal(v)
     scores = rules.hud_scores
@@ -191,7 +203,9 @@ def draw_status(surface: pygame.Surface, v: TableView) -> None:
             sub = v.t(key) if v.app.i18n.has(key) or v.app.i18n.has(key, "en") else None
     elif v.motion.idle and not v.session.over and v.session.to_act is not None:
         seat = v.session.to_act
-        text = v.t("table.thinking" if v.session.thinking else "table.to_play", name=v.names.seat_name(seat, subject=True))
+        if not (seat == v.human and getattr(v.session, "covered", False)):  # the notice says who plays
+            text = v.t("table.thinking" if v.session.thinking else "table.to_play",
+                       name=v.names.seat_name(seat, subject=True))
     elif v.motion.waiting:  # a finished trick stays until a click or a key (Settings)
         text = v.t("story.go_on")
     draw_caption(surface, v)
@@ -208,9 +222,8 @@ def draw_status(surface: pygame.Surface, v: TableView) -> None:
 
 
 def caption_lines(v: TableView) -> list[str]:
-    """The caption in view, wrapped (at most two lines): what the last play was, in words."""
-    text = v.motion.caption
-    return theme.wrap(text, "sans_bold", CAPTION_SIZE, CAPTION_W - 36, max_lines=2) if text else []
+    """The caption in view, wrapped as it is drawn: what the last play was, in words."""
+    return caption_layout(v)[0]
 
 
 CAPTION_SIZE = 15
@@ -224,26 +237,52 @@ def caption_bottom(v: TableView) -> int:
     return CAPTION_BOTTOM - (TL.STATUS_POS[1] - round(getattr(v.layout, "status_pos", TL.STATUS_POS)[1]))
 
 
+def caption_step() -> int:
+    """The caption's line spacing: larger text (Settings) needs taller lines."""
+    return round(20 * theme.TEXT_SCALE[0])
+
+
+def caption_layout(v: TableView) -> tuple[list[str], pygame.Rect | None]:
+    """The caption's lines and box: two lines at most, centred above the status line —
+    unless that would cover the trump chip under the stock (a long caption, large text):
+    then it is wrapped into the felt right of the chip (three lines at most)."""
+    text = v.motion.caption
+    if not text:
+        return [], None
+
+    def box(lines: list[str], centre: int) -> pygame.Rect:
+        w = max(theme.text_width(ln, "sans_bold", CAPTION_SIZE) for ln in lines) + 36
+        r = pygame.Rect(0, 0, w, 10 + caption_step() * len(lines))
+        r.midbottom = (centre, caption_bottom(v))
+        return r
+
+    lines = theme.wrap(text, "sans_bold", CAPTION_SIZE, CAPTION_W - 36, max_lines=2)
+    r = box(lines, 640)
+    chip = trump_chip_box(v)
+    if chip is not None and r.colliderect(chip.inflate(16, 8)):
+        left, right = chip.right + 12, TL.TABLE_AREA.right
+        lines = theme.wrap(text, "sans_bold", CAPTION_SIZE, right - left - 36, max_lines=3)
+        r = box(lines, (left + right) // 2)
+    return lines, r
+
+
 def draw_caption(surface: pygame.Surface, v: TableView) -> None:
     """What happened, in words, over the felt above the status line; it dims once it is old
     (it stays until the next one, so a play can be read while you think)."""
     if v.caption_hidden:  # a suggestion or a question has the line now
         return
-    lines = caption_lines(v)
-    if not lines:
+    lines, r = caption_layout(v)
+    if not lines or r is None:
         return
     from scenes.table.motion import CAPTION_FRESH
 
     fresh = v.motion.caption_age < CAPTION_FRESH
-    w = max(theme.text_width(ln, "sans_bold", CAPTION_SIZE) for ln in lines) + 36
-    h = 10 + 20 * len(lines)
-    r = pygame.Rect(0, 0, w, h)
-    r.midbottom = (640, caption_bottom(v))
+    step = caption_step()
     layer = hidpi.surface(r.size, pygame.SRCALPHA)
     layer.blit(theme.rounded(r.size, 12, (6, 20, 13, 200), 1, (*theme.BRASS_DARK, 220)), (0, 0))
     for i, ln in enumerate(lines):
         img = theme.text(ln, "sans_bold", CAPTION_SIZE, theme.BRASS_LIGHT if fresh else theme.CREAM, shadow=1)
-        layer.blit(img, img.get_rect(midtop=(r.w // 2, 5 + 20 * i)))
+        layer.blit(img, img.get_rect(midtop=(r.w // 2, 5 + step * i)))
         theme.note_box(ln, img.get_width(), CAPTION_W - 36)
     layer.set_alpha(255 if fresh else 170)
     surface.blit(layer, r)
@@ -283,4 +322,4 @@ def draw_final(surface: pygame.Surface, v: TableView) -> None:
 
 
 __all__ = ["draw_hud", "score_caption", "score_rows", "draw_status", "final_buttons", "draw_final", "team_color",
-           "draw_caption", "caption_lines", "tally_points", "caption_bottom"]
+           "draw_caption", "caption_lines", "caption_layout", "caption_step", "tally_points", "caption_bottom"]

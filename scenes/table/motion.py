@@ -74,8 +74,13 @@ class TableMotion:
         self._serial = 0
         #: What happened, in words (the caption over the felt; the log tells the same); the
         #: seat whose play is shown (its plate lights); a finished trick in view / waiting.
-        self.narrator = Narrator(rules, names.t, names.lang, self.model.viewer)
-        self.narrator.given = names.given()
+        self.narrator = self._new_narrator()
+        #: The events told so far and the line each gave (None: nothing to tell), so that a
+        #: change of language tells them again (:meth:`retell`).
+        self.told: list[dict] = []
+        self.told_lines: list[Any] = []
+        #: The told event whose caption is shown (its index in ``told``), None for none.
+        self.caption_event: int | None = None
         self.caption: str | None = None
         self.caption_age = 0.0
         self.acting: int | None = None
@@ -85,6 +90,25 @@ class TableMotion:
     @property
     def viewer(self) -> int:
         return self.model.viewer
+
+    def _new_narrator(self) -> Narrator:
+        narrator = Narrator(self.rules, self.names.t, self.names.lang, self.model.viewer)
+        narrator.given = self.names.given()
+        return narrator
+
+    def retell(self) -> bool:
+        """The language changed (Settings, mid-match): tell the events shown so far again in
+        the new one, so the caption, the play log and the reading keys follow it. True when
+        they were told again."""
+        if self.narrator.lang == self.names.lang:
+            return False
+        self.narrator = self._new_narrator()
+        self.told_lines = [self.narrator.feed(ev) for ev in self.told]
+        i = self.caption_event
+        line = self.told_lines[i] if i is not None and i < len(self.told_lines) else None
+        if line is not None and line.caption:
+            self.caption = line.caption
+        return True
 
     @property
     def idle(self) -> bool:
@@ -116,6 +140,8 @@ class TableMotion:
         self.callouts.clear()
         said = [ln.caption for ln in self.narrator.deal.lines if ln.caption]
         self.caption, self.caption_age = (said[-1] if said else None), CAPTION_FRESH  # shown dimmed
+        self.caption_event = next((i for i in range(len(self.told_lines) - 1, -1, -1)
+                                   if self.caption and getattr(self.told_lines[i], "caption", None) == self.caption), None)
 
     def advance(self, dt: float, limit: int = 400) -> None:
         """Move the animation on: sprites and call-outs tick; when all is still, the next step."""
@@ -192,9 +218,14 @@ class TableMotion:
             return
         self.host.clear_choice()
         line = self.narrator.feed(ev)
+        self.told.append(ev)
+        self.told_lines.append(line)
+        index = len(self.told) - 1
         if line is not None and not self.ff:
             # The words come up as the event's first step starts (its card leaves the hand).
-            def announce() -> float:
+            def announce(first: Any = line) -> float:
+                # Read now, not when queued: the language may have changed in between.
+                line = self.told_lines[index] or first
                 say = getattr(self.app, "say", None)
                 # The screen reader hears what the felt shows, and your own draws; another
                 # seat's hidden draw ("North draws a card") only costs the listener time.
@@ -203,6 +234,7 @@ class TableMotion:
                     say(line.caption or line.text)
                 if line.caption:
                     self.caption, self.caption_age = line.caption, 0.0
+                    self.caption_event = index
                     self.acting = line.seat
                 return 0.0
             self.steps.append(announce)

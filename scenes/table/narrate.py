@@ -173,11 +173,25 @@ class Narrator:
             return self.t("narrate.no_points")
         return self.t("narrate.points", count=self.rules.points_text(points))
 
-    def say(self, key: str, seat: int | None, **params: Any) -> str:
-        """A sentence whose subject is ``seat``: the viewer's own verb form (``key_you``)."""
+    def say(self, key: str, seat: int | None, by: Any = None, **params: Any) -> str:
+        """A sentence whose subject is ``seat``: the viewer's own verb form (``key_you``).
+        ``by`` "computer" (the record's mark): the computer made this person's decision —
+        "The computer for you plays …", never "You play …"."""
+        if by == "computer" and seat is not None:
+            return self.t(key, name=self.for_computer(seat), **params)
         if seat is not None and seat == self.viewer:
             return self.t(f"{key}_you", **params)
         return self.t(key, name=self.name(seat) if seat is not None else "", **params)
+
+    def for_computer(self, seat: int) -> str:
+        """"The computer for you", "… for your partner", "… for Anna": who made a person's
+        decision for them (silent or gone at an online table)."""
+        if seat == self.viewer:
+            return self.t("narrate.computer_for_you")
+        if (self.players == 4 and self.viewer is not None and seat not in self.given
+                and self.team_of(seat) == self.team_of(self.viewer)):
+            return self.t("narrate.computer_for_partner")
+        return self.t("narrate.computer_for", name=self.name(seat, subject=False))
 
     def bonus_words(self, bonuses: Iterable[str]) -> str:
         words = self.rules.bonus_callouts
@@ -282,6 +296,7 @@ class Narrator:
     def _on_play(self, ev: Event) -> Line:
         d = self.deal
         seat, code = int(ev["seat"]), str(ev["card"])
+        by = ev.get("by")  # "computer": made for a person who was silent or gone (online)
         capture = list(ev.get("capture") or [])
         bonuses = list(ev.get("bonuses") or [])
         if self.capture:
@@ -293,17 +308,17 @@ class Narrator:
                 take = Capture(seat, code, capture, bonuses)
                 d.captures.append(take)
                 d.last_to[team] = take
-                text = self.say("narrate.capture", seat, card=self.card(code), taken=self.taken(capture, False))
-                caption = self.say("narrate.capture", seat, card=self.card(code), taken=self.taken(capture, True))
+                text = self.say("narrate.capture", seat, by, card=self.card(code), taken=self.taken(capture, False))
+                caption = self.say("narrate.capture", seat, by, card=self.card(code), taken=self.taken(capture, True))
                 if bonuses:
                     words = self.bonus_words(bonuses)
                     text, caption = _with(text, words), _with(caption, words)
                 return self._add(Line("capture", text, seat, self.score(), caption))
-            text = self.say("narrate.place", seat, card=self.card(code))
+            text = self.say("narrate.place", seat, by, card=self.card(code))
             return self._add(Line("place", text, seat, caption=text))
         key = "narrate.lead" if not d.trick else "narrate.follow"
         d.trick.append((seat, code))
-        text = self.say(key, seat, card=self.card(code))
+        text = self.say(key, seat, by, card=self.card(code))
         return self._add(Line("play", text, seat, caption=text))
 
     @TELL.on("trick")
@@ -359,7 +374,7 @@ class Narrator:
         d = self.deal
         seat, gave, took = int(ev["seat"]), str(ev["gave"]), str(ev["took"])
         d.trump = gave
-        text = self.say("narrate.exchange", seat, gave=self.card(gave), took=self.card(took))
+        text = self.say("narrate.exchange", seat, ev.get("by"), gave=self.card(gave), took=self.card(took))
         return self._add(Line("exchange", text, seat, caption=text))
 
     @TELL.on("marriage")
@@ -370,13 +385,13 @@ class Narrator:
             d.marriages[seat] += pts
         else:
             d.pending[seat] += pts
-        text = self.say("narrate.marriage", seat, suit=self.suit(ev.get("suit")), points=pts)
+        text = self.say("narrate.marriage", seat, ev.get("by"), suit=self.suit(ev.get("suit")), points=pts)
         return self._add(Line("marriage", text, seat, self.score(), caption=text))
 
     @TELL.on("close")
     def _on_close(self, ev: Event) -> Line:
         seat = int(ev["seat"])
-        text = self.say("narrate.close", seat)
+        text = self.say("narrate.close", seat, ev.get("by"))
         return self._add(Line("close", text, seat, caption=text))
 
     @TELL.on("deal_end")

@@ -31,6 +31,10 @@ from sprites import table_layout as TL
 from sprites.table_draw import WARN, banner
 
 SAY_KEY = pygame.K_q
+#: Keys that take nothing over on their own (held for a shortcut, or Ctrl to hush the voice).
+MODIFIER_KEYS = frozenset({pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LCTRL, pygame.K_RCTRL, pygame.K_LALT,
+                           pygame.K_RALT, pygame.K_LGUI, pygame.K_RGUI, pygame.K_CAPSLOCK, pygame.K_NUMLOCK,
+                           pygame.K_MODE})
 PHRASE_KEYS = {getattr(pygame, f"K_{i + 1}"): i for i in range(len(PHRASES))}
 PHRASE_KEYS.update({getattr(pygame, f"K_KP{i + 1}"): i for i in range(len(PHRASES))})
 BUBBLE_SECONDS = 4.0
@@ -68,6 +72,7 @@ class OnlineTable:
         #: Received phrases being shown: [seat, text, seconds left].
         self.bubbles: list[list[Any]] = []
         self.forgotten = False  # the menu's Rejoin dropped once the match is over
+        self.was_covered = False  # the computer played for you last tick (said once as it starts)
 
     @property
     def menu_rect(self) -> pygame.Rect:
@@ -128,6 +133,27 @@ class OnlineTable:
         for b in self.bubbles:
             b[2] -= dt
         self.bubbles = [b for b in self.bubbles if b[2] > 0]
+        covered = bool(getattr(session, "covered", False)) and not session.over
+        if covered and not self.was_covered:  # heard too, not only seen
+            self.names.app.say(self.t("online.covered"))
+        self.was_covered = covered
+
+    def take_over(self, event: pygame.event.Event) -> bool:
+        """While the computer plays for you (you were silent at your turn): any key or click
+        takes your seat back, and does nothing else. True when it did."""
+        if not self.active or not getattr(self.session, "covered", False):
+            return False
+        key = event.type == pygame.KEYDOWN and event.key not in MODIFIER_KEYS
+        click = event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) in (1, 2, 3)
+        if not (key or click):
+            return False
+        try:
+            self.session.take_over()
+        except Exception as e:  # noqa: BLE001 - the connection may be gone
+            self.host.refused(self.t("online.error_lost") + f" ({e})")
+            return True
+        self.names.app.toast(self.t("online.took_over"))
+        return True
 
     def say(self, i: int) -> None:
         if 0 <= i < len(PHRASES):
@@ -182,6 +208,8 @@ class OnlineTable:
             return self.t("online.reconnecting")
         if getattr(session, "storage_paused", False) and not session.over:
             return self.t("online.storage_paused")
+        if getattr(session, "covered", False) and not session.over:
+            return self.t("online.covered")
         return self.paused_text()
 
     def paused_text(self) -> str | None:
@@ -189,7 +217,8 @@ class OnlineTable:
         countdown, "The computer plays for West until they are back" — or None."""
         p = getattr(self.session, "paused", None)
         if not p:
-            taken = sorted(getattr(self.session, "ai_seats", None) or ())
+            human = self.names.human  # your own seat's cover is said by notice_text
+            taken = sorted(seat for seat in getattr(self.session, "ai_seats", None) or () if seat != human)
             if taken and not self.session.over:
                 return self.t("online.ai_plays", name=", ".join(self.name(seat) for seat in taken))
             return None
@@ -246,4 +275,4 @@ class OnlineTable:
                             theme.fit(text, "sans_bold", 15, row.w - 46, 10), theme.CREAM, anchor="midleft")
 
 
-__all__ = ["OnlineTable", "PHRASES", "SAY_KEY", "PHRASE_KEYS"]
+__all__ = ["OnlineTable", "PHRASES", "SAY_KEY", "PHRASE_KEYS", "MODIFIER_KEYS"]

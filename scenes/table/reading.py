@@ -34,6 +34,9 @@ class TableReader:
         self.scene = scene
         self.log_at: int | None = None  # the play-log line read last (None: past the newest)
         self.could_act = False
+        #: The table opened before its first deal was shown: the hand and the rest are said
+        #: once the cards have landed (:meth:`update`), not "Your hand is empty" first.
+        self.deferred = False
 
     # ------------------------------------------------------------------ words
     def t(self, key: str, **params: Any) -> str:
@@ -114,6 +117,8 @@ class TableReader:
             return self.t("access.match_over")
         if s.controller.can_act:
             return self.t("access.your_turn")
+        if getattr(s.session, "covered", False):
+            return self.t("online.covered")
         seat = s.session.to_act
         if seat is None:
             return self.t("access.nothing_yet")
@@ -138,10 +143,26 @@ class TableReader:
         return self.t("access.keys_table")
 
     # ------------------------------------------------------------------ what a screen reader gets
-    def opening(self) -> list[str]:
-        """The lines given as the table opens: your hand, the table cards, the trump and the
-        stock where the game has them, whose turn it is."""
+    def awaiting_deal(self) -> bool:
+        """The first deal is still on its way (being dealt, or not arrived from the server):
+        there is no hand to tell yet."""
+        s = self.scene
+        m = s.model
+        return not m.hand and not s.session.over and (not s.motion.idle or m.deal_number == 0)
+
+    def position(self) -> list[str]:
+        """Your hand, the table cards, the trump and the stock where the game has them,
+        whose turn it is."""
         return [x for x in (self.hand(), self.table(), *self.trump_and_stock(), self.turn()) if x]
+
+    def opening(self) -> list[str]:
+        """The lines given as the table opens: :meth:`position` — or, while the cards are
+        still being dealt, only the deal's own words (the rest follows once they land)."""
+        if self.awaiting_deal():
+            self.deferred = True
+            caption = self.scene.motion.caption
+            return [caption] if caption else []
+        return self.position()
 
     def focus(self) -> str:
         """What the keyboard has at the table, in words ("" when the table is not yours to act)."""
@@ -181,8 +202,14 @@ class TableReader:
 
     # ------------------------------------------------------------------ the loop and the keys
     def update(self) -> None:
-        """Says "your turn" as the table becomes yours to act (the focus card follows)."""
+        """Says the position once the first deal has landed (when the table opened before
+        it), and "your turn" as the table becomes yours to act (the focus card follows)."""
         can = bool(self.scene.controller.can_act)
+        if self.deferred and self.scene.motion.idle and not self.awaiting_deal():
+            self.deferred = False
+            for line in self.position():
+                self.scene.app.say(line)
+            self.could_act = can  # "your turn" was just said
         if can and not self.could_act:
             self.scene.app.say(self.t("access.your_turn"))
         self.could_act = can

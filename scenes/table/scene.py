@@ -217,6 +217,7 @@ class TableScene(Scene):
     # ================================================================== the loop
     def update(self, dt: float) -> None:
         self._follow_card_size()
+        self.motion.retell()  # the language changed in Settings: the words follow it
         self.time += dt
         self.ui.update(dt)
         self.motion.advance(dt)
@@ -278,6 +279,8 @@ class TableScene(Scene):
         self.app.open_scene("pause", table=self)
 
     def handle(self, event: pygame.event.Event) -> None:
+        if self.online.take_over(event):  # the computer played for you: any key takes your seat back
+            return
         if self.reader.handle(event):  # A, D, F, V, W, E, I, O, ↑/↓, F1: read aloud
             return
         if self.online.handle(event) or self.club.handle(event):  # Q: quick messages; R: the players
@@ -409,6 +412,7 @@ class TableScene(Scene):
         return self.painter
 
     def draw(self, surface: pygame.Surface) -> None:
+        self.motion.retell()  # also drawn under the settings, where the language is switched
         surface.blit(theme.table_background(), (0, 0))
         v = self.view()
         hud.draw_hud(surface, v)

@@ -63,10 +63,14 @@ class TableNames:
         given = self.given().get(seat)
         if given:
             return given
-        name = names.seat_name(self.t, seat, self.human, self.rules.players, subject, self.rules.team_of)
-        # A club table shows the player's own rating on their plate too ("You 1000?").
-        own = getattr(self.session, "own_rating", None) if seat == self.human and not subject else None
-        return f"{name} {own}" if isinstance(own, str) and own else name
+        return names.seat_name(self.t, seat, self.human, self.rules.players, subject, self.rules.team_of)
+
+    def rating(self, seat: int) -> str:
+        """The seat's rating for its plate at a club table ("1000?"), else "": shown beside
+        the name, never part of it (the names go into sentences)."""
+        ratings = getattr(self.session, "seat_ratings", None)
+        text = ratings().get(seat) if callable(ratings) else None
+        return text if isinstance(text, str) else ""
 
     def team_name(self, team: int) -> str:
         if self.rules.players != 4:  # a team is a seat: a friend online by their name

@@ -2,8 +2,8 @@
 against a real club server on 127.0.0.1: Play online → Club servers → a server added by
 typing its name and address → its lobby signs in (a new account: its secret kept in the
 settings, the recovery code shown once), shows the rating and the open tables → Quick match:
-nobody else waits, the computer fills and the player is told → the table, whose plate shows
-the rating → back in the lobby, its leaderboard. Every wait is bounded."""
+nobody else waits, the computer fills and the player is told → the table, whose plates show
+the ratings → back in the lobby, its leaderboard. Every wait is bounded."""
 from __future__ import annotations
 
 import pygame
@@ -58,9 +58,10 @@ def test_club_servers_lobby_quick_match_and_leaderboard_in_the_window(tmp_path, 
         assert table.controller.session.own_rating == "1000?"  # a new player: provisional
         seat = table.controller.session.human_seat
         view = next(v for v in vars(table).values() if hasattr(v, "seat_name") and hasattr(v, "given"))
-        assert view.seat_name(seat).endswith(" 1000?")  # the player's rating on their plate
+        assert view.rating(seat) == "1000?" and view.seat_name(seat) == app.i18n.t("table.you")  # on the plate
         other = 1 - seat
-        assert view.seat_name(other) == app.i18n.t("ai.easy") + " · 1480"  # the computer's published rating (easy)
+        assert view.rating(other) == "1480"  # the computer's published rating (easy), beside its name
+        assert view.seat_name(other) == app.i18n.t("online.computer_seat", n=other + 1)
         app.stack.pop()  # leave the table: back to the club's lobby
         pump(app, lambda: top(app).name == "online_club_lobby", "the club's lobby again")
         lobby = top(app)

@@ -76,6 +76,65 @@ def test_the_daily_screen_draws_in_every_language(lang):
     assert app.t("daily.title") != "daily.title"
 
 
+#: The difference to par and the streak in words, in each language: (under, over, level, one day, days).
+PAR_WORDS = {
+    "en": ("20.3 under par", "1.4 over par", "at par", "Streak: 1 day", "Streak: 3 days"),
+    "nl": ("20.3 onder par", "1.4 boven par", "precies par", "Reeks: 1 dag", "Reeks: 3 dagen"),
+    "de": ("20.3 unter Par", "1.4 über Par", "genau Par", "Serie: 1 Tag", "Serie: 3 Tage"),
+    "it": ("20.3 sotto il par", "1.4 sopra il par", "pari al par", "Serie: 1 giorno", "Serie: 3 giorni"),
+}
+
+
+@pytest.mark.parametrize("lang", list(PAR_WORDS))
+def test_under_par_and_a_one_day_streak_read_as_words(lang):
+    t = I18n(lang).t
+    under, over, level, one, three = PAR_WORDS[lang]
+    assert game.par.par_words(t, 5, 25.3) == under  # not "−20.3 over par"
+    assert game.par.par_words(t, 5, 3.6) == over
+    assert game.par.par_words(t, 4, 4.04) == level
+    assert t("daily.streak", count=1) == one and t("daily.streak", count=3) == three
+    line = t("daily.result", score=5, par="25.3", diff=game.par.par_words(t, 5, 25.3))
+    assert line.endswith(under) and "−" not in line
+
+
+def test_the_calendar_has_weekdays_and_months():
+    from scenes.daily import calendar_days, date_words, month_span
+
+    days = calendar_days(dt.date(2026, 3, 4))  # a Wednesday
+    # Four weeks, Monday to Sunday, the last one this week.
+    assert len(days) == 28 and days[0] == dt.date(2026, 2, 9) and days[-1] == dt.date(2026, 3, 8)
+    assert {d.weekday() for d in days[::7]} == {0}
+    assert calendar_days(dt.date(2026, 3, 8))[-1] == dt.date(2026, 3, 8)  # a Sunday ends its own grid
+    words = {"en": ("February – March 2026", "1 March", "December 2025 – January 2026", "Mon"),
+             "nl": ("februari – maart 2026", "1 maart", "december 2025 – januari 2026", "ma"),
+             "de": ("Februar – März 2026", "1. März", "Dezember 2025 – Januar 2026", "Mo"),
+             "it": ("febbraio – marzo 2026", "1 marzo", "dicembre 2025 – gennaio 2026", "lun")}
+    for lang, (span, first, new_year, monday) in words.items():
+        t = I18n(lang).t
+        assert month_span(t, days) == span
+        assert month_span(t, [dt.date(2026, 3, 2), dt.date(2026, 3, 8)]).endswith("2026")
+        assert date_words(t, dt.date(2026, 3, 1)) == first
+        assert month_span(t, [dt.date(2025, 12, 29), dt.date(2026, 1, 4)]) == new_year
+        assert t("daily.weekday.1") == monday
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_drawn_calendar_names_its_weekdays_and_months(lang):
+    from sprites import theme
+
+    app = make_app(lang)
+    app.open_path("daily", game="scopa")
+    app.update(TICK)
+    with theme.measure_text() as m:
+        app.render(1.0)
+    drawn = {e[0] for e in m.entries}
+    assert {app.t(f"daily.weekday.{d}") for d in range(1, 8)} <= drawn
+    today = dt.date.today()
+    assert any(app.t(f"daily.month.{today.month}") in s and str(today.year) in s for s in drawn)
+    assert app.t("daily.streak", count=0) in " ".join(drawn)
+    assert not m.overflows
+
+
 def test_todays_deal_is_scored_against_par_and_kept_apart(_private_home):
     from game.session import Session
 
@@ -97,14 +156,18 @@ def test_todays_deal_is_scored_against_par_and_kept_apart(_private_home):
     res = app.stack.top
     assert res.name == "results"
     notes = " ".join(res.model().notes)
-    assert "par" in notes and "over par" in notes
+    ctx = s.context
+    words = game.par.par_words(app.t, ctx.score, ctx.par.value)
+    assert app.t("daily.result", score=ctx.score, par=f"{ctx.par.value:.1f}", diff=words) in res.model().notes
+    assert words.endswith(("over par", "under par")) or words == "at par"
+    assert "−" not in notes  # the difference in words, never "−20.3 over par"
     # The day is kept in the calendar, not in the statistics; no saved match was written.
     key = "briscola/standard"
     days, _ = load_days()
     today = dt.date.today().isoformat()
     assert today in days[key] and days[key][today]["par"] == round(s.context.par.value, 3)
     assert calendar(key).streak == 1
-    assert app.t("daily.streak", n=1) in res.model().notes  # the results say where the calendar stands
+    assert "Streak: 1 day" in res.model().notes  # the results say where the calendar stands
     assert load_stats()[0] == {}
     assert saves.save_path().read_bytes() == before
     # Back to the daily screen, which now offers practice.

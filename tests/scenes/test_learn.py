@@ -171,6 +171,34 @@ def test_the_schnapsen_lesson_takes_the_exchange_and_the_marriage_from_its_butto
     assert lesson.phase == "good"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_after_r_the_schnapsen_lesson_says_which_cards_to_lead(lang):
+    from scenes.names import cards_list
+
+    app = make_app(lang)
+    app.open_path("lesson", lesson="schnapsen")
+    settle(app)
+    lesson = app.stack.top
+    key(app, pygame.K_RETURN)
+    wait_for_move(app, lesson)
+    key(app, pygame.K_x)  # the exchange: step 2 is the marriage
+    settle(app)
+    key(app, pygame.K_RETURN)
+    wait_for_move(app, lesson)
+    step_text = app.t("lessons.schnapsen.s2")
+    assert lesson.panel_text()[1] == step_text  # before R: the step's words alone
+    key(app, pygame.K_r)
+    guide = app.t("lessons.marriage_on", cards=cards_list(app.t, lesson.rules.deck, lang, ["KC", "QC"]))
+    assert lesson.panel_text()[1] == f"{step_text}\n{guide}"
+    if lang == "en":
+        assert guide.startswith("Marriage on: now lead the King or Ober of Hearts")
+    # The step's words and the guidance fit the panel together.
+    lines = theme.wrap(lesson.panel_text()[1], "sans", panel.BODY_SIZE, panel.body_width(2))
+    assert len(lines) <= panel.body_lines(2), lines
+    key(app, pygame.K_r)  # R again: off, and the guidance goes
+    assert lesson.panel_text()[1] == step_text
+
+
 # ---------------------------------------------------------------------- the words fit
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_lesson_text_fits_its_panel(lang):

@@ -121,7 +121,7 @@ def test_the_story_agrees_with_the_record(game, players):
 
 @pytest.mark.parametrize("lang,expected", [
     ("en", "West plays the 7 of Coins and takes 3 + 4 — Scopa!"),
-    ("nl", "West speelt Munten 7 en pakt 3 + 4 — Scopa!"),
+    ("nl", "West speelt de 7 van Munten en pakt 3 + 4 — Scopa!"),
     ("de", "West spielt Münzen-7 und nimmt 3 + 4 — Scopa!"),
     ("it", "Ovest gioca il 7 di Denari e prende 3 + 4 — Scopa!"),
 ])

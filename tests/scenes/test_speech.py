@@ -167,7 +167,74 @@ def test_a_missing_voice_leaves_the_log_and_silence(tmp_path, capfd):
     speech.close()  # the worker has tried every voice for the queued lines, then stops
     assert speech.backend is None
     assert (tmp_path / "log.txt").read_text(encoding="utf-8").splitlines() == ["Your turn.", "Card 1 of 3: Ace of Cups"]
-    assert "not available" in capfd.readouterr().err
+    err = capfd.readouterr().err
+    # One line, once, naming why each voice was missing.
+    assert err.count("no voice is available") == 1 and "no such voice here; no such voice here" in err
+
+
+class _Heard:
+    """A voice that keeps what it was given."""
+
+    name = "heard"
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def speak(self, text, interrupt):
+        self.lines.append(text)
+
+    def speaking(self):
+        return False
+
+    def stop(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def _spoken(speech: Speech, voice: _Heard, line: str) -> None:
+    speech.say(line)
+    deadline = time.monotonic() + 3
+    while not voice.lines and time.monotonic() < deadline:
+        time.sleep(0.01)
+    speech.close()
+
+
+def test_a_missing_voice_before_one_that_speaks_is_not_reported(capfd):
+    """The screen reader bridge finding nothing, then espeak-ng speaking: the usual start on
+    Linux. Nothing is printed, since a voice speaks."""
+    voice = _Heard()
+
+    def no_bridge():
+        raise ValueError("Invalid or unsupported backend")
+
+    _spoken(Speech("on", "en", None, backends=[no_bridge, lambda: voice]), voice, "Your turn.")
+    assert voice.lines == ["Your turn."]
+    assert capfd.readouterr().err == ""
+
+
+def test_the_bridge_finding_no_screen_reader_is_not_a_problem(monkeypatch, capfd):
+    """The bridge's "Invalid or unsupported backend" (nothing running) is "no screen reader":
+    screen reader only stays silent without a word; on, it is one reason among others."""
+    import sys
+    import types
+
+    import game.speech as S
+
+    class Context:
+        def acquire_best(self):
+            raise ValueError("Invalid or unsupported backend")
+
+    monkeypatch.setitem(sys.modules, "prism", types.SimpleNamespace(Context=Context))
+    with pytest.raises(S.NoScreenReader):
+        S.PrismBackend(True, "en")
+    with pytest.raises(RuntimeError, match="found no voice"):
+        S.PrismBackend(False, "en")
+    quiet = Speech("screen_reader", "en", None, backends=[lambda: S.PrismBackend(True, "en")])
+    quiet.say("Your turn.")
+    quiet.close()
+    assert quiet.backend is None and capfd.readouterr().err == ""
 
 
 def test_a_voice_that_hangs_as_it_opens_gives_way_to_the_next(tmp_path, monkeypatch, capfd):
@@ -202,7 +269,14 @@ def test_a_voice_that_hangs_as_it_opens_gives_way_to_the_next(tmp_path, monkeypa
     hang.set()
     speech.close()
     assert heard == ["Your turn."]
-    assert "did not answer" in capfd.readouterr().err
+    assert capfd.readouterr().err == ""  # the next voice speaks: nothing to report
+    # With no other voice, the one that hung is the reason given.
+    hang.clear()
+    alone = Speech("on", "en", None, backends=[lambda: (hang.wait(5), Next())[1]])
+    alone.say("Your turn.")
+    alone.close()  # waits for the worker, which gives up on the voice after OPEN_TIMEOUT
+    hang.set()
+    assert "no voice is available" in capfd.readouterr().err and heard == ["Your turn."]
 
 
 def test_an_interruption_drops_what_was_queued(tmp_path):

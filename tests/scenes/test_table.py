@@ -267,7 +267,7 @@ def test_refusal_params_become_card_names():
     # In the German pack "C" is Herz (hearts).
     e = IllegalAction("must_follow_suit", "x", led="KC", options="AC, 10C")
     text = scene.controller.refusal_text(e)
-    assert "Ass oder 10 (Herz)" in text and "AC" not in text
+    assert "Ass oder Zehner (Herz)" in text and "AC" not in text  # Schnapsen's Ten, as the table names it
     beat = scene.controller.refusal_text(IllegalAction("must_follow_and_beat", "x", led="KC", options="AC"))
     assert "Herz-König" in beat
 
@@ -422,8 +422,8 @@ def test_choices_of_one_suit_name_the_suit_once_in_every_language():
 
     expected = {"en": ("5, 7 or King of Coins", "Ace of Cups or 3 of Swords"),
                 "it": ("5, 7 o Re di Denari", "Asso di Coppe o 3 di Spade"),
-                "de": ("5, 7 oder König (Münzen)", "Kelche-Ass oder Schwerter-3"),
-                "nl": ("Munten 5, 7 of Koning", "Bekers Aas of Zwaarden 3")}
+                "de": ("5, 7 oder König (Münzen)", "Kelch-Ass oder Schwerter-3"),
+                "nl": ("5, 7 of Koning van Munten", "Aas van Bekers of 3 van Zwaarden")}
     for lang, (one_suit, mixed) in expected.items():
         app = make_app(lang)
         deck = table(app, "tressette", 2, "piacentine", 5, 0).deck
