@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench exe clean system
+.PHONY: run test lint bench exe dist deb clean system
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,8 +31,11 @@ test: $(STAMP) system
 # machine that cannot have OpenGL sets CARDAVIA_NO_GL=1), Weston's headless compositor for the
 # high-DPI window at a scale of 2 (tests/scenes/test_hidpi_window.py), Redis and PostgreSQL for the cluster
 # (tests/cluster: the tests start their own servers on 127.0.0.1 in a temporary folder and stop
-# them; none is started here). command:package pairs.
-SYSTEM_TOOLS := chromium:chromium espeak-ng:espeak-ng Xvfb:xvfb redis-server:redis-server weston:weston
+# them; none is started here), AppStream's and the desktop entry's validators for the Debian
+# package's files (`make lint`, tests/test_deb.py), ShellCheck for the workflows' scripts
+# (actionlint runs it when it is there, as on GitHub's runners). command:package pairs.
+SYSTEM_TOOLS := chromium:chromium espeak-ng:espeak-ng Xvfb:xvfb redis-server:redis-server weston:weston \
+	appstreamcli:appstream desktop-file-validate:desktop-file-utils shellcheck:shellcheck
 GL_PACKAGES := libgl1 libegl1 libgl1-mesa-dri
 system:
 	@missing=""; for pair in $(SYSTEM_TOOLS); do cmd=$${pair%%:*}; pkg=$${pair#*:}; \
@@ -47,8 +50,14 @@ system:
 		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }; } || \
 		echo "make: the tests need$$missing: apt-get install$$missing"; fi
 
-lint: $(STAMP)
+# ruff; the AppStream file the Debian package installs, as software centres read it; the
+# GitHub workflows (actionlint, pinned in requirements.txt).
+METAINFO := build/lint/io.github.cardavia.Cardavia.metainfo.xml
+lint: $(STAMP) system
 	$(PY) -m ruff check .
+	$(PY) packaging/linux/deb.py metainfo $(METAINFO)
+	appstreamcli validate --no-net $(METAINFO)
+	$(VENV)/bin/actionlint .github/workflows/*.yml
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
@@ -61,9 +70,21 @@ $(BUILD_STAMP): requirements-build.txt
 	$(BUILD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-build.txt
 	touch $(BUILD_STAMP)
 
-# One-file executable in dist/ (built from a clean environment without numpy).
+# One-file executable in dist/ (built from a clean environment without numpy), and from the
+# same PyInstaller run the folder build dist/cardavia-onedir/ (build.spec); first the icons,
+# drawn from the game's card art (packaging/icons.py).
 exe: $(BUILD_STAMP)
+	$(BUILD_VENV)/bin/python packaging/icons.py build/icons
 	$(BUILD_VENV)/bin/pyinstaller --noconfirm --clean --log-level WARN build.spec
+
+# The folder build packed for this platform: dist/cardavia-VERSION-linux-x86_64.tar.gz (on
+# macOS dist/cardavia-VERSION-macos.zip, the .app). packaging/release.py.
+dist: exe
+	$(BUILD_VENV)/bin/python packaging/release.py archive
+
+# The Debian package dist/cardavia_VERSION_ARCH.deb, from the folder build (packaging/linux/deb.py).
+deb: exe
+	$(BUILD_VENV)/bin/python packaging/linux/deb.py build
 
 clean:
 	rm -rf $(VENV) $(BUILD_VENV) build dist .pytest_cache .hypothesis

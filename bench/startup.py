@@ -1,6 +1,7 @@
 """Launch to first frame: median of N launches of the executable (or of main.py).
 
     .venv/bin/python bench/startup.py [--exe dist/cardavia] [--runs 10]
+    .venv/bin/python bench/startup.py --exe dist/cardavia-onedir/cardavia   # the folder build
 
 Each launch runs ``--first-frame`` (start, draw the menu once, exit) with the dummy video
 driver; the figure is wall time from process start to exit, so it includes the exit too.
@@ -35,10 +36,14 @@ def main() -> int:
         t = time.perf_counter()
         subprocess.run(cmd + ["--first-frame"], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - t)
-    size = Path(args.exe).stat().st_size / 1e6 if not args.source else 0
     print(f"first frame median s: {statistics.median(times):.3f} (min {min(times):.3f}, max {max(times):.3f}, {args.runs} runs)")
-    if size:
-        print(f"executable MB: {size:.1f}")
+    if not args.source:
+        exe = Path(args.exe)
+        if (exe.parent / "_internal").is_dir():  # a folder build: the program and its libraries
+            size = sum(p.stat().st_size for p in exe.parent.rglob("*") if p.is_file() and not p.is_symlink())
+            print(f"folder build MB: {size / 1e6:.1f} ({exe.parent})")
+        else:
+            print(f"executable MB: {exe.stat().st_size / 1e6:.1f}")
     return 0
 
 

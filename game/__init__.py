@@ -1,3 +1,14 @@
 """Cardavia rules core: pure Python, never imports pygame."""
+from __future__ import annotations
 
-__version__ = "0.1.0"
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    # ``from game import __version__``: read from pyproject.toml (game.version) on first use,
+    # so importing the package reads no file.
+    if name == "__version__":
+        from game.version import version
+
+        return version()
+    raise AttributeError(f"module 'game' has no attribute {name!r}")

@@ -9,6 +9,7 @@ import random
 from typing import Any, Protocol
 
 from game.rules.base import Action, DealResult, Event, GameRules, unique_max
+from game.version import version
 
 RECORD_FORMAT = 1
 
@@ -106,9 +107,23 @@ class Match:
         }]
         if self.deal_limit is not None:
             out[0]["deals"] = self.deal_limit
+        # Which program played it (an extra field RECORD.md allows): a record attached to a bug
+        # report names its version.
+        out[0]["version"] = version()
         out += self._next_deal()
         self.events += out
         return out
+
+    def keep_version(self, head: Event) -> None:
+        """A match rebuilt from a record (a save, a server's table) keeps the version named by
+        the record's own ``match`` line, or none where it names none: the rebuilt record then
+        equals the one read, whichever version wrote it."""
+        line = self.events[0] if self.events else None
+        if line is None or line.get("event") != "match":
+            return
+        line.pop("version", None)
+        if isinstance(head, dict) and "version" in head:
+            line["version"] = head["version"]
 
     def _next_deal(self) -> list[Event]:
         r = self.rules

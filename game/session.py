@@ -288,6 +288,7 @@ class Session:
             s.open_hands = data.get("open_hands") is True
             events = data["events"]
             s.match.start()
+            s.match.keep_version(events[0])  # a save written by another version resumes as written
             i = len(s.match.events)
             if s.match.events != events[:i]:
                 raise ValueError("the saved match does not start like this seed deals it")

@@ -11,7 +11,8 @@ link (scenes.snapshot); SIGTERM ends a headless run at once (:func:`exit_on_sigt
 window takes its home folder's lock (game.storage.claim_home): a second window on the same
 folder says so and leaves the first one's match alone (game.saves.read_only), while both
 write only the settings they changed and add their matches to the statistics under a lock.
-Temporary files a killed run left behind are removed at start.
+Temporary files a killed run left behind are removed at start. An error nothing else catches
+ends the window with a crash report and a short message, the match saved first (scenes.crash).
 """
 from __future__ import annotations
 
@@ -122,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--card-size", choices=("normal", "large", "xlarge"), help="card size for this run")
     p.add_argument("--text-size", choices=("normal", "large", "xlarge"), help="text size for this run")
     # Replays (issue 21): 'main.py replay FILE' is '--scene replay --record FILE'.
-    p.add_argument("--record", metavar="FILE", help="replay scene: the .jsonl record to open (also: main.py replay FILE)")
+    p.add_argument("--record", metavar="FILE", help="replay scene: the .jsonl record to open (also: main.py replay FILE); "
+                                                   "coach scene: the record whose seat 0 the coach analyses")
     p.add_argument("--step", type=_ticks, metavar="N",
                    help="replay scene: show the table after N lines of the record; lesson scene: stand at step N")
     return p
@@ -144,8 +146,9 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
     if args.record is not None or args.step is not None:
         if args.scene is None and args.record is not None:
             args.scene = "replay"
-        if args.scene != "replay" and not (args.scene == "lesson" and args.record is None):
-            raise ArgError("--record is for the replay scene, --step for the replay and lesson scenes")
+        coach = args.scene == "coach" and args.step is None  # the coach view on a record's seat 0
+        if args.scene != "replay" and not coach and not (args.scene == "lesson" and args.record is None):
+            raise ArgError("--record is for the replay and coach scenes, --step for the replay and lesson scenes")
         if args.record is not None:
             rec = Path(args.record).expanduser()
             if not rec.exists():
@@ -230,6 +233,17 @@ def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[s
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the window (no arguments) or render one scene to a PNG (--screenshot)."""
+    from game.crash import LogTail
+
+    # What the program writes from here on is kept (its last lines) for a crash report.
+    tail = LogTail().install()
+    try:
+        return _main(argv, tail)
+    finally:
+        tail.uninstall()
+
+
+def _main(argv: Sequence[str] | None, tail: Any) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "replay":  # main.py replay FILE [options]: the viewer on that record
         if len(argv) < 2 or argv[1].startswith("-"):
@@ -321,23 +335,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         import random
 
         params["seed"] = random.randrange(1, 2 ** 31)
+    if shot is None:
+        return _run_window(app, scene, params, home, tail)
     app.open_path(scene, **params)
+    app.settle(args.ticks)
+    app.render(1.0)
+    path = Path(shot).expanduser()
+    from scenes.snapshot import save_png
 
-    if shot is not None:
-        app.settle(args.ticks)
-        app.render(1.0)
-        path = Path(shot).expanduser()
-        from scenes.snapshot import save_png
+    problem = save_png(app.picture(), path, overwrite=args.force)  # at the --window size
+    if problem:
+        print(f"cardavia: cannot write {path}: {problem}", file=sys.stderr)
+        return 1
+    if args.speech_log is not None:
+        return write_opening_speech(app, Path(args.speech_log).expanduser(), args.force)
+    return 0
 
-        problem = save_png(app.picture(), path, overwrite=args.force)  # at the --window size
-        if problem:
-            print(f"cardavia: cannot write {path}: {problem}", file=sys.stderr)
-            return 1
-        if args.speech_log is not None:
-            return write_opening_speech(app, Path(args.speech_log).expanduser(), args.force)
-        return 0
-    try:
+
+def _run_window(app: Any, scene: str, params: dict[str, Any], home: Any, tail: Any) -> int:
+    """The window's life: its first screen (a crash report not yet offered on top), the loop;
+    an error nothing else caught ends in a report and a message, not a traceback (scenes.crash)."""
+    import pygame
+
+    from scenes.crash import offer_report, run_guarded
+
+    def window() -> int:
+        app.open_path(scene, **params)
+        offer_report(app)
         return app.run()
+
+    try:
+        return run_guarded(app, window, tail)
     finally:
         app.speech.close()
         app.save_settings()

@@ -12,13 +12,17 @@ from typing import Any
 
 import pygame
 
+from game.version import version
 from scenes.scene import UIScene
 from scenes.settings import language_choice, picture_slider
 from sprites import theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
-from sprites.widgets import Button, card_fan, sample_codes
+from sprites.widgets import Button, card_fan, same_caption_size, same_label_size, sample_codes
 
 LEFT = 96
+#: The title block's width: the title at the usual text size, which ends where the card fan
+#: begins. At a larger text size the title, the games and the subtitle keep to it.
+TITLE_W = 550
 BAR = pygame.Rect(40, 600, 1200, 86)
 RESUME = pygame.Rect(688, 394, 484, 160)  # the "Match in progress" panel, under the fan
 ONLINE = pygame.Rect(688, 22, 484, 58)    # "Rejoin" an online table left mid-match, above the fan
@@ -75,6 +79,9 @@ class MenuScene(UIScene):
         app = self.app
         y = 318
         self.saved: SavedMatch | None = None
+        self.version_rect: pygame.Rect | None = None  # where the version was drawn (tests)
+        self.title_rects: list[pygame.Rect] = []  # the title, the games and the subtitle, as drawn
+        self.fan_rect: pygame.Rect | None = None
         self.confirming = False  # "discard the match in progress?" is being asked
         self._after_discard = self._open_decks
         self.play = self.ui.add(Button((LEFT, y, 206, 56), self.label("menu.play"), self._play, style="primary",
@@ -98,6 +105,10 @@ class MenuScene(UIScene):
         self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("menu.quit"), app.quit, name="quit"))
         y += 46 + 12
         self.quit_button = self.ui.widgets[-1]
+        self.column = list(self.ui.widgets[-8:])  # Play, Learn and the grid of six
+        same_label_size(*self.column[2:])  # the grid of six reads alike in every language
+        self._column_scale: float | None = None
+        self._lay_out_column()
         # The "Match in progress" offer (shown only when a save exists).
         offer = lambda: self.saved is not None and not self.confirming  # noqa: E731
         asking = lambda: self.saved is not None and self.confirming  # noqa: E731
@@ -124,10 +135,25 @@ class MenuScene(UIScene):
         for i, key in enumerate(("contrast", "grain", "temperature")):
             x = inner.x + (i + 1) * (w + 40)
             self.ui.add(picture_slider(app, key, (x, top, w, 50), caption=self.label(f"common.{key}")))
+        same_caption_size(*self.ui.widgets[-4:])  # the bar's four captions read alike
         self.ui.focus(self.play)
         self.intro = Tween(0.0, 1.0, 0.6, ease_out_cubic)
         self.fan_in = Tween(0.0, 1.0, 0.6, ease_out_back, delay=0.08)
         self.refresh_saved()
+
+    def _lay_out_column(self) -> None:
+        """The buttons grow wider with the text size (still left of the card fan), so that a
+        larger text is larger on them too, not shrunk back to fit."""
+        k = min(theme.TEXT_SCALE[0], 1.3)
+        if k == self._column_scale:
+            return
+        self._column_scale = k
+        col = round(154 * k)
+        play, learn, *grid = self.column
+        play.rect.w = round(206 * k)
+        learn.rect.x, learn.rect.w = LEFT + play.rect.w + 12, 2 * col - play.rect.w
+        for i, b in enumerate(grid):
+            b.rect.x, b.rect.w = LEFT + (i % 2) * (col + 12), col
 
     def enter(self) -> None:
         # Back from a table (quit to menu) or from the results: the save may have changed.
@@ -249,6 +275,7 @@ class MenuScene(UIScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        self._lay_out_column()  # the text size may have changed in the settings
         from scenes.online import hosting
 
         if hosting.running_server() is not None and not hosting.live_tables():
@@ -268,18 +295,23 @@ class MenuScene(UIScene):
         lang = self.app.language
         # Title block.
         rise = round((1 - a) * 18)
-        title = theme.text(self.t("app.title"), "serif_bold", 72, theme.CREAM, tracking=14, caps=True, shadow=3)
+        name = self.t("app.title")
+        tsize = theme.fit(name, "serif_bold", 72, TITLE_W, 40, tracking_ratio=14 / 72, caps=True)
+        title = theme.text(name, "serif_bold", tsize, theme.CREAM, tracking=14 * tsize / 72, caps=True, shadow=3)
         title_layer = title
         if a < 1:
             title_layer = title.copy()
             title_layer.set_alpha(int(255 * a))
-        surface.blit(title_layer, (LEFT - 4, 104 + rise))
         tw = title.get_width() - 20
         surface.blit(theme.ornament(tw), (LEFT, 196 + rise))
         tagline = self.t("app.tagline")  # the games' names: as wide as the title, however many
         size = theme.fit(tagline, "cond_bold", 16, tw, min_size=11, tracking_ratio=0.16, caps=True)
-        theme.small_caps(surface, tagline, (LEFT + 2, 222 + rise), size, theme.BRASS)
-        theme.blit_text(surface, self.t("app.subtitle"), (LEFT + 2, 252 + rise), "serif", 17, theme.CREAM_DIM)
+        subtitle = self.t("app.subtitle")
+        self.title_rects = [
+            surface.blit(title_layer, (LEFT - 4, 104 + rise)),
+            theme.small_caps(surface, tagline, (LEFT + 2, 222 + rise), size, theme.BRASS),
+            theme.blit_text(surface, subtitle, (LEFT + 2, 252 + rise), "serif", theme.fit(subtitle, "serif", 17, tw, 12),
+                            theme.CREAM_DIM)]
         # Hero fan of the featured deck.
         deck = self._deck()
         # With a match to continue the fan is a little smaller and higher, above the offer.
@@ -293,7 +325,7 @@ class MenuScene(UIScene):
         if f < 1:
             fan_img = fan.copy()
             fan_img.set_alpha(int(255 * max(0.0, min(1.0, f))))
-        surface.blit(fan_img, fan_img.get_rect(center=(cx, cy)))
+        self.fan_rect = surface.blit(fan_img, fan_img.get_rect(center=(cx, cy)))
         caption = self.t("menu.featured", deck=deck.name.get(lang, deck.name["en"]))
         theme.small_caps(surface, caption, (cx, cy + fan.get_height() // 2 + 18), 13, theme.BRASS, anchor="midtop")
         region = deck.region.get(lang, deck.region["en"])
@@ -310,6 +342,9 @@ class MenuScene(UIScene):
         surface.blit(theme.panel(BAR.size, 14), BAR)
         self.ui.draw(surface)
         theme.blit_text(surface, self.t("hint.menu"), (640, 574), "sans", 13, theme.CREAM_FAINT, anchor="midbottom")
+        # The version at the foot, under the bar: what a player names in a bug report.
+        self.version_rect = theme.blit_text(surface, self.t("menu.version", version=version()),
+                                            (BAR.right - 8, 703), "sans", 11, theme.CREAM_FAINT, anchor="bottomright")
 
 
     def offer_lines(self) -> tuple[str, str]:

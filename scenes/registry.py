@@ -138,6 +138,8 @@ for _name, _module, _parents in (
     # Lessons (issue 30): the Learn screen and a lesson at the table.
     ("learn", "scenes.learn.choose", ("menu",)),
     ("lesson", "scenes.learn.table", ("menu", "learn")),
+    # The start after a crash: the report's folder offered (scenes.crash).
+    ("crash_notice", "scenes.crash_notice", ("menu",)),
 ):
     register_scene(_name, _module, _parents)
 

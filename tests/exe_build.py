@@ -23,6 +23,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST = Path(__file__).resolve().parent / "test_exe.py"
+#: The tests that wait for the build: the one-file program's and the Debian package's (made from
+#: the folder build the same PyInstaller run makes, build.spec).
+TESTS = (TEST, Path(__file__).resolve().parent / "test_deb.py")
 ENV = "CARDAVIA_EXE_BUILD"
 COMMAND = ["make", "exe"]
 TIMEOUT = 900  # seconds, for the whole build
@@ -31,7 +34,7 @@ _build: dict[str, object] = {}
 
 
 def covers_the_test(config: pytest.Config) -> bool:
-    """Whether this run selects the packaging test (by path; any narrowing option says no)."""
+    """Whether this run selects a packaging test (by path; any narrowing option says no)."""
     opt = config.option
     if getattr(opt, "keyword", "") or getattr(opt, "markexpr", "") or getattr(opt, "lf", False) \
             or getattr(opt, "failedfirst", False) or getattr(opt, "collectonly", False) or getattr(opt, "deselect", None):
@@ -39,7 +42,7 @@ def covers_the_test(config: pytest.Config) -> bool:
     here = Path(config.invocation_params.dir)
     for arg in config.args:
         path = (here / arg.split("::")[0]).resolve()
-        if path == TEST or path in TEST.parents:
+        if any(path == test or path in test.parents for test in TESTS):
             return True
     return False
 

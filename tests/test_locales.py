@@ -45,6 +45,9 @@ SAME_AS_ENGLISH = {
     "{count} scope",   # it: Scopa is an Italian word
     "Scopone scientifico", "Scopa d'assi", "Scopa a quindici",  # the variants' own names
     "Scopone", "Scopone a 10", "Re bello", "Napola",  # the house rules' own names (issue 18)
+    "Version {version}",  # de: the menu's foot
+    "April", "August", "September", "November",  # de: the same month names
+    "{day} {month}",   # nl, it: a date written as in English ("1 maart", "1 marzo")
 }
 
 
