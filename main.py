@@ -5,6 +5,7 @@ No arguments open the window. Sub-commands run headless:
   python main.py verify FILE…
   python main.py analyse RECORD --seat N [--budget B] [--json]   (the coach)
   python main.py daily --game G [--preset P] [--date YYYY-MM-DD] --bot LEVEL [--out DIR]
+  python main.py puzzles check [--game G] | make --game G --count N --seed S --out FILE | daily --game G
   python main.py serve [--host H] [--port P] [--data DIR] [--workers N] [--certfile F --keyfile F]
   python main.py online host|join …   (see docs/ONLINE.md)
 Window options (see ``python main.py --help``) include --screenshot FILE --scene NAME.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-HEADLESS_COMMANDS = ("simulate", "verify", "daily", "analyse")
+HEADLESS_COMMANDS = ("simulate", "verify", "daily", "analyse", "puzzles")
 #: Sub-commands of game/online/cli.py: the table server and the headless online clients.
 ONLINE_COMMANDS = ("serve", "online")
 

@@ -45,6 +45,7 @@ PLAN: dict[str, list[str]] = {
     "learn": ["--scene", "learn"],
     "lesson-scopa-it": ["--scene", "lesson", "--game", "scopa", "--overlay", "wrong", "--step", "1", "--lang", "it"],
     "lesson-cicera": ["--scene", "lesson", "--game", "cicera", "--step", "1"],
+    "puzzle-wrong": ["--scene", "puzzle", "--game", "schnapsen", "--step", "5", "--overlay", "wrong"],
     "daily-calendar-de": ["--scene", "daily", "--lang", "de", "--seed", "3"],
     "daily-results-en": ["--scene", "daily", "--overlay", "duplicate"],
     "daily-online-it": ["--scene", "online_daily", "--lang", "it"],

@@ -1,5 +1,5 @@
 """Headless commands: ``simulate`` (bot-vs-bot matches → records), ``verify`` (the referee),
-``daily`` and ``analyse`` (the coach: game.coach.cli).
+``daily``, ``analyse`` (the coach: game.coach.cli) and ``puzzles`` (game.puzzles.cli).
 
 Files written here never replace an existing file without ``--force`` and never write
 through a symbolic link (game.storage.write_bytes: a tempfile-made temporary in the target
@@ -76,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     from game.coach.cli import add_parser as add_analyse
 
     add_analyse(sub)
+    from game.puzzles.cli import add_parser as add_puzzles
+
+    add_puzzles(sub)
     v = sub.add_parser("verify", help="replay records through the rules core")
     v.add_argument("files", nargs="+")
     v.add_argument("--strict", action="store_true", help="also demand this program's own writing conventions")
@@ -292,6 +295,10 @@ def main(argv: list[str]) -> int:
             from game.coach.cli import analyse
 
             return analyse(args)
+        if args.command == "puzzles":
+            from game.puzzles.cli import run as puzzles
+
+            return puzzles(args)
         return verify(args)
     except ConfigError as e:
         print(f"cardavia: {e}", file=sys.stderr)

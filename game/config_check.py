@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.cards import RANKS, SUITS, is_card_code
 from game.config_types import (
@@ -31,8 +31,11 @@ from game.config_types import (
 )
 from game.safeyaml import ConfigError, load_yaml
 
+if TYPE_CHECKING:  # the rules classes import the config: the type only
+    from game.rules.base import GameRules
+
 #: Looks up a game's rules class by id; ValueError (or ImportError) naming the problem.
-RulesOf = Callable[[Any], type]
+RulesOf = Callable[[Any], "type[GameRules]"]
 
 SUIT_SYSTEMS: tuple[str, ...] = ("italian", "french", "german")
 MODE_IDS: tuple[str, ...] = ("versus", "partners")
@@ -250,6 +253,7 @@ def _game(ck: _Checker, gid: Any, g: Any, langs, rules_of: RulesOf) -> GameConfi
     _check_schema(ck, rules.scoring_schema, scoring, path + ("scoring",), ranks)
     _check_deals(ck, scoring, path + ("scoring",), deck_cards, tuple(players), rules.hand_capacity)
     coach = _coach(ck, g["coach"], path + ("coach",)) if "coach" in g else {}
+    puzzles = _puzzles(ck, g["puzzles"], path + ("puzzles",), players) if "puzzles" in g else {}
     for k in g:
         if k not in GAME_KEYS:
             ck.fail(path + (k,), f"unknown key {k!r} (known: {', '.join(GAME_KEYS)})")
@@ -264,6 +268,7 @@ def _game(ck: _Checker, gid: Any, g: Any, langs, rules_of: RulesOf) -> GameConfi
         scoring=MappingProxyType(scoring),
         constraints=constraints,
         coach=MappingProxyType(coach),
+        puzzles=MappingProxyType(puzzles),
     )
     presets = _presets(ck, game, g.get("presets", []), path + ("presets",))
     return dataclasses.replace(game, presets=presets)
@@ -271,7 +276,7 @@ def _game(ck: _Checker, gid: Any, g: Any, langs, rules_of: RulesOf) -> GameConfi
 
 #: The keys of a game's entry in rules.yaml, and of one of its options.
 GAME_KEYS: tuple[str, ...] = ("name", "deck_cards", "ranks", "players", "modes", "options", "constraints",
-                              "presets", "scoring", "coach")
+                              "presets", "scoring", "coach", "puzzles")
 #: The coach's classes by value lost (game.coach), each key the least loss of its class.
 COACH_KEYS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
 
@@ -289,6 +294,33 @@ def _coach(ck: _Checker, raw: Any, path: tuple) -> dict[str, float]:
             ck.fail(path + (higher,), f"the {higher} threshold {out[higher]} must be above the {lower} one "
                                       f"{out[lower]}")
     return out
+#: The puzzle generator's keys (game.puzzles.make): the margins are required.
+PUZZLE_KEYS: tuple[str, ...] = ("margin", "hidden_margin", "max_hand", "hidden_rate", "players")
+
+
+def _puzzles(ck: _Checker, raw: Any, path: tuple, players: list) -> dict[str, float]:
+    """The puzzle generator's settings: the two margins, positive numbers in the game's own
+    points (the coach's), the largest hand a puzzle may start from (1 to 12), the share of
+    hidden-card decisions valued (above 0, at most 1; leave it out for the default) and the
+    player count puzzles are made for (one of the game's)."""
+    m = ck.mapping(raw, path)
+    for k in m:
+        if k not in PUZZLE_KEYS:
+            ck.fail(path + (k,), f"unknown key {k!r} (known: {', '.join(PUZZLE_KEYS)})")
+    out: dict[str, float] = {k: ck.number(ck.key(m, k, path), path + (k,), 0.0, 1000.0)
+                             for k in ("margin", "hidden_margin")}
+    if "max_hand" in m:
+        out["max_hand"] = ck.integer(m["max_hand"], path + ("max_hand",), 1, 12)
+    if "hidden_rate" in m:
+        out["hidden_rate"] = ck.number(m["hidden_rate"], path + ("hidden_rate",), 0.0, 1.0)
+    if "players" in m:
+        n = ck.integer(m["players"], path + ("players",), 2, 4)
+        if n not in players:
+            ck.fail(path + ("players",), f"{n} players is not among the game's player counts {players}")
+        out["players"] = n
+    return out
+
+
 OPTION_KEYS: tuple[str, ...] = ("default", "allowed", "players", "describe", "aliases")
 
 

@@ -196,6 +196,10 @@ class GameConfig:
     #: The coach's thresholds (game.coach): the least value lost, in the game's own points,
     #: that makes a decision an ``inaccuracy``, a ``mistake``, a ``blunder``. Empty: none given.
     coach: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    #: The puzzle generator's settings (game.puzzles.make): ``margin`` (exact, every card known)
+    #: and ``hidden_margin`` (the coach's valuation) in the game's own points, and optionally
+    #: ``max_hand``, ``hidden_rate`` and ``players``. Empty: the game makes no puzzles.
+    puzzles: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
 
     def default_options(self) -> dict[str, Any]:
         return {k: spec.default for k, spec in self.options.items()}

@@ -24,7 +24,7 @@ verdict is a readable record that breaks the format or a rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from game.config import Config, get_config
 from game.match import deal_end_event, limit_status
@@ -91,9 +91,23 @@ def verify_events(events: list[Event], config: Config | None = None, strict: boo
     return _verify(EventList(events), config, strict)
 
 
-def _verify(source: Any, config: Config | None, strict: bool) -> Verdict:
+def verify_prefix(events: list[Event], config: Config | None = None) -> Verdict:
+    """OK when ``events`` are the first lines of a record the referee would accept, ending
+    just before a decision (a puzzle's position: game.puzzles): every line up to there is
+    checked as in a whole record; ending anywhere else (between a decision and what the rules
+    make of it, after a deal's end) is cut short."""
+    return _verify(EventList(events), config, False, prefix=True)
+
+
+class _PrefixEnd(Exception):
+    """A prefix ended where the next decision is due: it verifies (verify_prefix)."""
+
+
+def _verify(source: Any, config: Config | None, strict: bool, prefix: bool = False) -> Verdict:
     try:
-        _Replay(source, config or get_config(), strict).run()
+        _Replay(source, config or get_config(), strict, prefix).run()
+    except _PrefixEnd:
+        return Verdict(True)
     except _Fail as e:
         return Verdict(False, e.line, str(e), damaged=e.damaged)
     except RecordFormatError as e:
@@ -141,22 +155,24 @@ def _norm(value: Any, path: tuple[str, ...]) -> Any:
 
 
 class _Replay:
-    def __init__(self, source: Any, config: Config, strict: bool = False):
+    def __init__(self, source: Any, config: Config, strict: bool = False, prefix: bool = False):
         self.src = source
         self.config = config
         self.strict = strict
+        #: The record may end where a decision is due (verify_prefix).
+        self.prefix = prefix
         self.i = 0
 
     def line(self) -> int:
         return self.i + 1
 
-    def fail(self, message: str, line: int | None = None, damaged: bool = False) -> None:
+    def fail(self, message: str, line: int | None = None, damaged: bool = False) -> NoReturn:
         raise _Fail(line if line is not None else self.line(), message, damaged)
 
     def peek(self) -> Event | None:
         return self.src.get(self.i)
 
-    def cut_short(self, message: str) -> None:
+    def cut_short(self, message: str) -> NoReturn:
         """The record ends before the rules do. Without its closing ``match_end`` it was cut
         short (damaged); one that ends with a ``match_end`` too early breaks a rule."""
         end = self.src.ended_at()
@@ -228,15 +244,15 @@ class _Replay:
                 if over:
                     reason = f"the record holds the first {limit} deal(s) only"
             if over:
-                end = self.peek()
-                if end is None:
+                match_end = self.peek()
+                if match_end is None:
                     self.cut_short(f"the match is over ({reason}): expected 'match_end', found the end of the record")
-                if end["event"] != "match_end":
-                    self.fail(f"the match is over ({reason}): expected 'match_end', found '{end['event']}'")
-                if end["winner"] != winner:
-                    self.fail(f"match_end names winner {end['winner']!r}, the rules give {winner!r} ({reason})")
-                if end["totals"] != totals:
-                    self.fail(f"match_end totals {end['totals']} differ from the deal totals {totals}")
+                if match_end["event"] != "match_end":
+                    self.fail(f"the match is over ({reason}): expected 'match_end', found '{match_end['event']}'")
+                if match_end["winner"] != winner:
+                    self.fail(f"match_end names winner {match_end['winner']!r}, the rules give {winner!r} ({reason})")
+                if match_end["totals"] != totals:
+                    self.fail(f"match_end totals {match_end['totals']} differ from the deal totals {totals}")
                 self.i += 1
                 if self.peek() is not None:
                     self.fail("lines after 'match_end'")
@@ -264,13 +280,15 @@ class _Replay:
 
     def decision(self, state: Any) -> None:
         r = self.rules
+        if self.prefix and self.peek() is None:
+            raise _PrefixEnd
         ev = self.expect(*DECISIONS)
         self.src.forget_before(self.i - 1)  # done with the lines before: constant memory
         seat = r.to_act(state)
         if ev.get("seat") != seat:
             self.fail(f"seat {ev.get('seat')!r} acts, but it is seat {seat}'s turn")
         try:
-            action = r.action_from_record(_Window(self.src, self.i), 0)  # type: ignore[arg-type]
+            action = r.action_from_record(_Window(self.src, self.i), 0)
         except RecordFormatError:
             raise  # the next line, read ahead for the rules, is itself bad: its own verdict
         except (RecordError, ValueError, TypeError, KeyError) as e:

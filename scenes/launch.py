@@ -21,7 +21,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from scenes.app import SCREENSHOT_TICKS, App
 from scenes.registry import available_scenes
@@ -32,7 +32,7 @@ class ArgError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise ArgError(_friendly(message))
 
 
@@ -101,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="table scene: show a panel or aid over the table: log (the play log), review (the last "
                         "trick or capture), pile (your pile), sheet (the score sheet), suggest (the suggested move); "
                         "daily scene: daily or duplicate (a deal played by bots, then its results); "
-                        "lesson scene: good, wrong (that move played at --step N) or done")
+                        "lesson scene: good, wrong (that move played at --step N) or done; "
+                        "puzzle scene: right, wrong, solution (after a wrong move) or solved")
     p.add_argument("--match-end", action="store_true",
                    help="results scene: play the demo match to its end and show the match result")
     p.add_argument("--contrast", type=_percent, metavar="N", help="picture contrast 0–100 (50 neutral)")
@@ -126,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="FILE", help="replay scene: the .jsonl record to open (also: main.py replay FILE); "
                                                    "coach scene: the record whose seat 0 the coach analyses")
     p.add_argument("--step", type=_ticks, metavar="N",
-                   help="replay scene: show the table after N lines of the record; lesson scene: stand at step N")
+                   help="replay scene: show the table after N lines of the record; lesson scene: stand at step N; "
+                        "puzzle scene: the game's N-th puzzle")
     return p
 
 
@@ -147,8 +149,9 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
         if args.scene is None and args.record is not None:
             args.scene = "replay"
         coach = args.scene == "coach" and args.step is None  # the coach view on a record's seat 0
-        if args.scene != "replay" and not coach and not (args.scene == "lesson" and args.record is None):
-            raise ArgError("--record is for the replay and coach scenes, --step for the replay and lesson scenes")
+        if args.scene != "replay" and not coach and not (args.scene in ("lesson", "puzzle") and args.record is None):
+            raise ArgError("--record is for the replay and coach scenes, --step for the replay, lesson and puzzle "
+                           "scenes")
         if args.record is not None:
             rec = Path(args.record).expanduser()
             if not rec.exists():
@@ -161,6 +164,10 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
     elif args.overlay is not None and args.scene == "lesson":
         if args.overlay not in ("good", "wrong", "done"):
             raise ArgError(f"unknown overlay {args.overlay!r} for the lesson scene (overlays: good, wrong, done)")
+    elif args.overlay is not None and args.scene == "puzzle":
+        if args.overlay not in ("right", "wrong", "solution", "solved"):
+            raise ArgError(f"unknown overlay {args.overlay!r} for the puzzle scene "
+                           "(overlays: right, wrong, solution, solved)")
     elif args.overlay is not None:
         from scenes.table.scene import OVERLAYS
 

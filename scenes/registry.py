@@ -138,6 +138,9 @@ for _name, _module, _parents in (
     # Lessons (issue 30): the Learn screen and a lesson at the table.
     ("learn", "scenes.learn.choose", ("menu",)),
     ("lesson", "scenes.learn.table", ("menu", "learn")),
+    # Puzzles: the chooser with the dashboard (Learn → Puzzles) and a puzzle at the table.
+    ("puzzles", "scenes.puzzles.choose", ("menu", "learn")),
+    ("puzzle", "scenes.puzzles.table", ("menu", "learn", "puzzles")),
     # The start after a crash: the report's folder offered (scenes.crash).
     ("crash_notice", "scenes.crash_notice", ("menu",)),
 ):

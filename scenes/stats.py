@@ -12,6 +12,7 @@ data so tests can read exactly what is shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pygame
@@ -78,10 +79,12 @@ def _variant_order(game: Any, variant: str) -> tuple[int, str]:
 
 
 def stat_rows(t: Any, config: Any, records: dict[str, Any], lang: str, i18n: Any = None,
-              days: dict[str, dict[str, dict[str, float]]] | None = None) -> list[StatRow]:
+              days: dict[str, dict[str, dict[str, float]]] | None = None,
+              puzzles: dict[str, dict[str, Any]] | None = None) -> list[StatRow]:
     """One row per game and mode the config offers (in config order), each followed by a row
     per variant played in it, then the daily deals played (``days``; not in the totals: a
-    daily deal is no match), then the totals of the matches."""
+    daily deal is no match), then the puzzles tried (``puzzles``: each game's puzzle
+    dashboard, game.puzzles.progress; not in the totals either), then the totals of the matches."""
     from game.stats import split_key
     from game.variants import variant_name_of_key
 
@@ -96,14 +99,14 @@ def stat_rows(t: Any, config: Any, records: dict[str, Any], lang: str, i18n: Any
         name = g.name.get(lang, g.name["en"])
         for m in g.modes:
             base = f"{gid}/{m.id}"
-            variants = sorted(played_variants.get((gid, m.id), []), key=lambda v, g=g: _variant_order(g, v))
+            variants = sorted(played_variants.get((gid, m.id), []), key=partial(_variant_order, g))
             for variant in ["", *variants]:
                 k = f"{base}/{variant}" if variant else base
                 label = (variant_name_of_key(words, g, variant) or "") if variant else ""
                 rows.append(_row(t, name, t(f"stats.mode.{m.id}"), k, records.get(k), label))
     total = StatRow(t("stats.all"), "", "all", sum(r.played for r in rows), sum(r.won for r in rows),
                     sum(r.lost for r in rows), sum(r.drawn for r in rows), "", "", 0, total=True)
-    return [*rows, *daily_rows(t, config, days or {}, lang), total]
+    return [*rows, *daily_rows(t, config, days or {}, lang), *puzzle_rows(t, config, puzzles or {}, lang), total]
 
 
 def daily_rows(t: Any, config: Any, days: dict[str, dict[str, dict[str, float]]], lang: str,
@@ -127,6 +130,24 @@ def daily_rows(t: Any, config: Any, days: dict[str, dict[str, dict[str, float]]]
             rows.append(StatRow(name, t("stats.mode.daily"), f"daily:{k}", len(diffs), sum(d > 0 for d in diffs),
                                 sum(d < 0 for d in diffs), sum(d == 0 for d in diffs), f"{max(diffs):+.1f}",
                                 text, int(streak > 0), variant=t(names[preset]) if preset in names else ""))
+    return rows
+
+
+def puzzle_rows(t: Any, config: Any, boards: dict[str, dict[str, Any]], lang: str) -> list[StatRow]:
+    """The puzzles, apart from the matches: a row per game tried, in config order — puzzles
+    tried, solved (won), missed (lost), the highest rating reached (best) and the right answers
+    in a row. ``boards``: game → its dashboard (game.puzzles.progress.PuzzleProgress.dashboard)."""
+    rows: list[StatRow] = []
+    for gid, g in config.games.items():
+        d = boards.get(gid)
+        if not d or not d.get("tried"):
+            continue
+        tried, solved = int(d["tried"]), int(d["solved"])
+        peak = max([d["rating"], *(v for _, v in d.get("history", []))])
+        run = int(d.get("streak_right", 0))
+        rows.append(StatRow(g.name.get(lang, g.name["en"]), t("stats.mode.puzzles"), f"puzzles:{gid}", tried, solved,
+                            tried - solved, 0, str(round(peak)),
+                            t("stats.streak_solved", count=run) if run else "—", int(run > 0)))
     return rows
 
 
@@ -156,6 +177,17 @@ def fitting_rows(rows: list[StatRow], room: int) -> list[StatRow]:
     return [*body, *total]
 
 
+def _puzzle_boards(app: Any) -> dict[str, dict[str, Any]]:
+    """Each game's puzzle dashboard (game.puzzles.progress); a damaged file (moved aside by
+    the reader) is said in a toast and counts as none tried."""
+    from game.puzzles.progress import PuzzleProgress
+
+    progress = PuzzleProgress.load()
+    if progress.problem:
+        app.toast(app.t("puzzle_ui.file_problem", problem=progress.problem))
+    return {gid: progress.dashboard(gid) for gid in app.config.games}
+
+
 class StatsScene(UIScene):
     def __init__(self, app: Any):
         self.confirming = False
@@ -175,6 +207,7 @@ class StatsScene(UIScene):
 
         self.records, problem = load_stats()
         self.days, days_problem = load_days()
+        self.puzzles = _puzzle_boards(self.app)
         if days_problem:  # kept aside (daily.json.bad): the calendar starts afresh
             self.app.toast(self.t("stats.daily_damaged"))
         if problem:
@@ -182,7 +215,8 @@ class StatsScene(UIScene):
             self.app.toast(self.t("stats.damaged") if ".bad" in problem else problem)
 
     def rows(self) -> list[StatRow]:
-        return stat_rows(self.t, self.app.config, self.records, self.app.language, self.app.i18n, self.days)
+        return stat_rows(self.t, self.app.config, self.records, self.app.language, self.app.i18n, self.days,
+                         self.puzzles)
 
     def scroll(self, step: int) -> None:
         """Move the rows by ``step`` when there are more than the panel holds."""

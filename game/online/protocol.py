@@ -51,7 +51,7 @@ MAX_CONNECTIONS_PER_TABLE = 12
 MAX_CONNECTIONS_PER_ADDRESS = 100
 #: Messages that write a table's files or fan out to many (publish, report, configure, kick,
 #: watch): a bucket of their own per connection, SLOW_RATE a second, bursts of SLOW_BURST.
-SLOW_MESSAGES = frozenset({"publish", "report", "configure", "kick", "watch"})
+SLOW_MESSAGES = frozenset({"publish", "report", "configure", "kick", "watch", "puzzle_solved"})
 SLOW_RATE = 1.0
 SLOW_BURST = 5
 #: Sockets of one address still in the opening handshake (a slow-headers attack holds many).
@@ -165,7 +165,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
     kind for ``close`` and ``exchange``."""
     if action.kind != "play":
         return {"kind": action.kind}
-    return {"kind": "play", "card": action.card.code, "capture": [c.code for c in action.capture],
+    return {"kind": "play", "card": action.played.code, "capture": [c.code for c in action.capture],
             "marriage": bool(action.marriage)}
 
 
@@ -347,6 +347,23 @@ def _date(field: str, v: Any) -> Any:
     return v
 
 
+_PUZZLE_ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+#: The most moves a puzzle answer holds (the shipped puzzles ask for four at most).
+MAX_PUZZLE_MOVES = 8
+
+
+def _puzzle_id(field: str, v: Any) -> Any:
+    if not isinstance(v, str) or _PUZZLE_ID_RE.fullmatch(v) is None:
+        raise _fail(field, "a puzzle id such as briscola-123-31")
+    return v
+
+
+def _moves(field: str, v: Any) -> Any:
+    if not isinstance(v, list) or not 1 <= len(v) <= MAX_PUZZLE_MOVES:
+        raise _fail(field, f"a list of 1 to {MAX_PUZZLE_MOVES} actions")
+    return [_action(f"{field}.{i}", a) for i, a in enumerate(v)]
+
+
 #: Free-text chat (``serve --chat`` only): at most this many characters a message.
 CHAT_MAX = 200
 #: A report's reason: at most this many characters.
@@ -391,6 +408,9 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     # The server's daily deal (game.online.daily): play today's, or ask a day's leaderboard.
     "daily": {"game": _ident, "preset": _optional(_ident)},
     "daily_board": {"game": _ident, "preset": _optional(_ident), "date": _optional(_date)},
+    # The puzzle of the day (game.online.puzzles): its id and who solved it; an answer.
+    "puzzle_daily": {"game": _ident},
+    "puzzle_solved": {"game": _ident, "id": _puzzle_id, "moves": _moves},
     # The club (docs/ONLINE.md, "The club"): accounts, quick match, the lobby, spectators, manners.
     "account": {"name": _name, "secret": _optional(_token)},
     "recover": {"name": _name, "recovery": _recovery},

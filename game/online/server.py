@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -124,6 +124,9 @@ class TableServer:
         from game.online.daily import DailyBoard
 
         self.play.daily_board = DailyBoard(Path(data_dir))
+        from game.online.puzzles import PuzzleBoard
+
+        self.puzzles = PuzzleBoard(Path(data_dir))
         if cluster is not None and cluster.redis_url:
             from game.online.cluster.node import ClusterNode
 
@@ -143,6 +146,7 @@ class TableServer:
             "act": self.play.on_act, "say": self.play.on_say,
             "daily": self.lobby.on_daily, "daily_board": self.lobby.on_daily_board,
             **self.club.handlers(), "watch": self.spectators.on_watch, "unwatch": self.spectators.on_unwatch,
+            **self.puzzles.handlers(),
         }
         self.ws_server: Server | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -318,7 +322,8 @@ class TableServer:
                 if server.sockets > cap or (address is not None and (
                         server._opening_of[address] > P.MAX_HANDSHAKES_PER_ADDRESS
                         or server._sockets_of[address] > P.MAX_CONNECTIONS_PER_ADDRESS)):
-                    transport.abort()
+                    # A stream server's transport (TCP, or TLS over it) is an asyncio.Transport.
+                    cast(asyncio.Transport, transport).abort()
                 super().connection_made(transport)
 
             def opened(self) -> None:
@@ -362,6 +367,7 @@ class TableServer:
             return connection.respond(503, "The server has as many players as it can take: try again later.\n")
         if self.web is not None and request.headers.get("Upgrade", "").lower() != "websocket":
             return self.web.respond(connection, request)
+        # A mark on websockets' connection, read back with getattr once it is a player's.
         connection.rejoin_only = len(self.conns) >= self.limits.max_connections - self.reserve  # type: ignore[attr-defined]
         return None
 

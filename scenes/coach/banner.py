@@ -5,7 +5,8 @@ session whose record is its own): the deal just scored is analysed for the playe
 background thread (game.coach.job) while the results are shown. Until it is done the button
 shows a progress bar and does nothing; then it reads the counts and opens the coach view
 ("coach") on that analysis — as does C (:func:`on_key`). When the counts come, a screen reader
-hears them at once, not only when the line gets the focus. Nothing here blocks input.
+hears them at once, not only when the line gets the focus, and the deal's blunders become
+puzzles in "Your mistakes" (:func:`keep_mistakes`). Nothing here blocks input.
 """
 from __future__ import annotations
 
@@ -61,11 +62,13 @@ class CoachButton(Button):
         super().update(dt, focused)
         scene = self.scene
         app = scene.app
+        if self.job.finished:
+            keep_mistakes(app, self.job)
         # Once the results have been read out (their opening lines come first), say the
         # counts as they arrive; once per results screen, whatever relayouts make a new line.
         if (self.job.finished and not getattr(scene, "coach_said", False) and app.stack.top is scene
                 and getattr(getattr(app, "screen_speech", None), "top", None) is scene):
-            scene.coach_said = True
+            self.scene.coach_said = True  # (the same scene: the test above narrowed the name's type)
             if not focused:  # a focused line is said by the focus's speech as its words change
                 app.say(self.text())
 
@@ -77,6 +80,25 @@ class CoachButton(Button):
             w = round(bar.w * self.job.fraction)
             if w > 0:
                 surface.blit(theme.rounded((w, bar.h), 2, (*theme.BRASS_LIGHT, 240)), bar)
+
+
+def keep_mistakes(app: Any, job: Any) -> None:
+    """Once per finished analysis of the player's own deal (``job``: a finished
+    game.coach.job.AnalysisJob, marked on it as kept): its blunders become puzzles in "Your
+    mistakes" (game.puzzles.mistakes), said in a toast; a problem with the file too."""
+    if getattr(job, "puzzles_kept", False) or job.analysis is None:
+        return
+    job.puzzles_kept = True
+    from game.puzzles.mistakes import keep_blunders
+
+    try:
+        added, problem = keep_blunders(job.events, job.seat, job.analysis)
+    except (OSError, ValueError) as e:  # a puzzle the rules cannot rebuild: the results stay
+        added, problem = 0, str(e)
+    if added:
+        app.toast(app.t("puzzle_ui.mistakes_added", count=added))
+    if problem:
+        app.toast(app.t("puzzle_ui.file_problem", problem=problem))
 
 
 def on_key(scene: Any, key: int) -> bool:
@@ -110,4 +132,4 @@ def offer(scene: Any, y: int) -> CoachButton | None:
     return scene.ui.add(CoachButton((scene.rect.centerx - WIDTH // 2, y, WIDTH, 40), scene, job))
 
 
-__all__ = ["CoachButton", "ROW", "offer", "offers", "on_key"]
+__all__ = ["CoachButton", "ROW", "keep_mistakes", "offer", "offers", "on_key"]

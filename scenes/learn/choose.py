@@ -1,11 +1,13 @@
 """The Learn screen ("learn"): the lessons, one per game, in the registry's order of games,
 each with a mark once finished (the settings' ``lessons_done``) and a button that starts it.
 
-Keys: ↑ / ↓ (or Tab) choose, Enter starts, Esc goes back. The mouse: a lesson's button.
+Keys: ↑ / ↓ (or Tab) choose, Enter starts, P opens the puzzles, Esc goes back. The mouse: a
+lesson's button, Puzzles.
 A lesson whose file is broken is not opened: a toast gives game.lessons' one-line reason.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -30,14 +32,19 @@ class LearnScene(UIScene):
         self.rows: list[tuple[str, pygame.Rect, Button]] = []
         for i, name in enumerate(self.names):  # one row per lesson
             band = pygame.Rect(ROW_X, ROW_Y + i * (ROW_H + ROW_GAP), ROW_W, ROW_H)
+
+            def caption(name: str = name) -> str:
+                return self.t("lessons.again" if self.is_done(name) else "lessons.start")
+
             button = self.ui.add(Button((band.right - 16 - BUTTON_W, band.centery - 22, BUTTON_W, 44),
-                                        lambda name=name: self.t("lessons.again" if self.is_done(name) else
-                                                                 "lessons.start"),
-                                        lambda name=name: self.open_lesson(name),
+                                        caption, partial(self.open_lesson, name),
                                         size=15, name=f"lesson_{name}"))
             self.rows.append((name, band, button))
         self.ui.add(Button((PANEL.x + 40, PANEL.bottom - 62, 170, 44), self.label("common.back"), self.back,
                            icon="‹", size=15, name="back"))
+        # Puzzles (scenes.puzzles): positions with one right move, once the rules are known.
+        self.ui.add(Button((PANEL.right - 40 - 240, PANEL.bottom - 62, 240, 44), self.label("puzzle_ui.menu"),
+                           self.open_puzzles, size=15, name="puzzles"))
         self.point_at_next()
 
     def point_at_next(self) -> None:
@@ -62,7 +69,13 @@ class LearnScene(UIScene):
             return
         self.app.open_scene("lesson", lesson=name)
 
+    def open_puzzles(self) -> None:
+        self.app.open_scene("puzzles")
+
     def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_p:
+            self.open_puzzles()
+            return
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN):
             buttons = [b for _, _, b in self.rows]
             focused = self.ui.focused

@@ -34,6 +34,9 @@ VALID: dict[str, dict] = {
     "ping": {"type": "ping"},
     "daily": {"type": "daily", "game": "scopa", "preset": "classica"},
     "daily_board": {"type": "daily_board", "game": "briscola", "preset": None, "date": "2026-12-01"},
+    "puzzle_daily": {"type": "puzzle_daily", "game": "briscola"},
+    "puzzle_solved": {"type": "puzzle_solved", "game": "briscola", "id": "briscola-123-31",
+                      "moves": [{"kind": "play", "card": "7D", "capture": [], "marriage": False}, {"kind": "close"}]},
     "account": {"type": "account", "name": "Anna", "secret": TOKEN},
     "recover": {"type": "recover", "name": "Anna", "recovery": "ABCD-EFGH-JKLM-NPQR"},
     "quick": {"type": "quick", "game": "scopa", "preset": None},
@@ -82,6 +85,8 @@ BAD_VALUES: dict[str, list] = {
     "reason": ["", "  ", "x" * 301, 5, None, "bell\x07"],
     "text": ["", "x" * 201, 5, None, ["hi"]],
     "date": ["2026-13-01", "2026-02-30", "1.12.2026", "2026-1-1", 20261201, "", True, ["2026-12-01"]],
+    "id": ["", "../briscola", "Briscola-1-2", "-briscola", "x" * 65, 5, None, ["briscola-1-2"]],
+    "moves": [[], None, {"kind": "close"}, [{"kind": "fold"}], [{"kind": "close"}] * 9, ["7D"]],
 }
 
 
