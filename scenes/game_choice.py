@@ -29,7 +29,7 @@ class GameChoice:
         """Every option in force: the game screen's (when it sent them for this game and
         count), else what it remembers for this game (house rules, length) at this count."""
         from game.settings import game_choice
-        from scenes.game_select import in_force  # the game screen's own rule for what is in force
+        from scenes.game_panel import in_force  # the game screen's own rule for what is in force
 
         game = self.app.config.games[self.game]
         if self.given is not None and self.given[:2] == (self.game, self.players):
@@ -55,14 +55,14 @@ class GameChoice:
         return [(d.id, d.name.get(lang) or d.name.get("en", d.id)) for d in self.app.config.decks_for(self.game)]
 
     @property
-    def _player_values(self) -> list[tuple[int, str]]:
+    def _player_values(self) -> list[tuple[int, Any]]:
         return [(n, str(n)) for n in self.app.config.games[self.game].players]
 
     def rules_line(self) -> str:
         """"Scopone scientifico · 4 players · Match to 11": what will be played (the game
         line's own "AI opponents" part left out: the seats are chosen here)."""
         from game.variants import variant_name
-        from scenes.game_select import game_line
+        from scenes.game_panel import game_line
 
         game = self.app.config.games[self.game]
         opts = self.options()

@@ -18,148 +18,41 @@ rules (or goes back). Mouse: click segments, arrows and buttons; wheel over a ch
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pygame
 
-from game.settings import AI_LEVELS, GameChoice, game_choice, remember_game_choice
-from game.variants import CUSTOM, house_rules, preset_of, preset_options, rule_value_label, variant_name
-from scenes.scene import UIScene
+from game.settings import AI_LEVELS
+from game.variants import CUSTOM, house_rules
+from scenes.game_panel import (
+    LIST_BOTTOM,
+    LIST_TOP,
+    RIGHT_W,
+    RIGHT_X,
+    GamePanel,
+    Slot,
+    game_line,
+    in_language,
+)
+from scenes.house_rules import HouseRulesScene
 from sprites import hidpi, theme
 from sprites.controls import caption_size
 from sprites.tween import Tween, ease_out_cubic
-from sprites.widgets import Button, Choice, Widget, card_fan_fit, sample_codes
+from sprites.widgets import Button, Choice, card_fan_fit, sample_codes
 
 LEFT = pygame.Rect(40, 36, 360, 650)
-RIGHT_X = 430
-RIGHT_W = 1240 - RIGHT_X
-LIST_TOP = 96
-LIST_BOTTOM = 668
 PANEL_GAP = 14
 CONTROL_GAP = 18
-#: The house rules panel, over the list of games while it is open.
-CUSTOM_RECT = pygame.Rect(RIGHT_X, LIST_TOP, RIGHT_W, LIST_BOTTOM - LIST_TOP)
-RULE_W = 290            # a house rule's chooser; its explanation runs to its right
-RULE_TOP = 112          # the first rule's row, below the panel's heading
-RULE_STEP = 76
 
 #: Options that only matter for a match (hidden while "single deal" is chosen).
 MATCH_ONLY = {"target", "deals_to_win"}
 
 
-def _loc(mapping: Any, lang: str) -> str:
-    return mapping.get(lang) or mapping.get("en") or ""
+class GameSelectScene(HouseRulesScene):
+    """The game screen: the deck on the left, its games on the right (the house rules panel,
+    when open, over them: scenes.house_rules)."""
 
-
-def game_line(t: Any, game: Any, options: dict[str, Any]) -> str:
-    """"2–4 players · AI opponents / partner · Match to 11", from the config and chosen options.
-
-    ``t(key, **params)`` is the message lookup (so the line follows the language).
-    """
-    players = list(game.players)
-    if len(players) > 1 and players == list(range(min(players), max(players) + 1)):
-        parts = [t("line.players_range", lo=min(players), hi=max(players))]
-    elif len(players) > 1:  # 2 or 4: a range would promise a three-player game
-        parts = [t("line.players_either", a=players[0], b=players[-1])]
-    else:
-        parts = [t("line.players", count=players[0])]
-    mode_ids = {m.id for m in game.modes}
-    if mode_ids == {"partners"}:
-        parts.append(t("line.mode_partners"))
-    elif "partners" in mode_ids:
-        parts.append(t("line.mode_mixed"))
-    elif players == [2]:
-        parts.append(t("line.mode_versus_2"))
-    elif players == [3]:
-        parts.append(t("line.mode_versus_3"))
-    else:
-        parts.append(t("line.mode_versus_many"))
-    fmt = options.get("format")
-    if fmt == "single":
-        parts.append(t("line.single_deal"))
-    elif "deals_to_win" in options and fmt in (None, "match"):
-        parts.append(t("line.first_to_deals", count=options["deals_to_win"]))
-    elif "target" in options:
-        parts.append(t("line.match_to", target=options["target"]))
-    elif "bummerl" in options:
-        n = options["bummerl"]
-        parts.append(t("line.bummerl_7") if n == 7 else t("line.bummerl", count=n))
-    return " · ".join(parts)
-
-
-def in_force(game: Any, choice: GameChoice) -> dict[str, Any]:
-    """Every option the table will play with: the chosen ones, an option not offered for the
-    player count at its default, and with a preset chosen its house rules as it sets them."""
-    opts = {k: (choice.options.get(k, spec.default) if spec.offered_for(choice.players) else spec.default)
-            for k, spec in game.options.items()}
-    preset = chosen_preset(game, choice)
-    if preset is not None:
-        opts.update(preset_options(game, preset))
-    return opts
-
-
-def chosen_preset(game: Any, choice: GameChoice) -> Any:
-    """The preset in force (None: Custom, or a game without presets). A remembered preset that
-    does not fit the player count gives way to the first that does (Scopone at two players:
-    the classic game), and comes back when the count does."""
-    if not game.presets or choice.preset == CUSTOM:
-        return None
-    fits = game.presets_for(choice.players)
-    return next((p for p in fits if p.id == choice.preset), fits[0] if fits else None)
-
-
-@dataclass
-class Slot:
-    """One control of a game's row: its widget, and whether it is shown now."""
-
-    widget: Widget
-    shown: Any  # () -> bool
-    fixed_w: int = 0  # a button's width; 0 for a chooser (measured from its labels)
-    always_compact: bool = False
-    #: Its room is kept while it is hidden (Edit beside "Custom"), so the row never jumps.
-    reserve: bool = False
-
-
-class GamePanel:
-    """The static part of one game's block (name, line, blurb) plus its widgets."""
-
-    def __init__(self, scene: GameSelectScene, game: Any, rect: pygame.Rect, players: int | None = None):
-        self.scene = scene
-        self.game = game
-        self.rect = rect
-        self.choice: GameChoice = game_choice(scene.app.settings, game)
-        if players in game.players:
-            self.choice.players = players
-        self.start: Button | None = None
-        self.rules: Button | None = None
-        self.preset_choice: Choice | None = None
-        self.edit: Button | None = None
-        self.slots: list[Slot] = []      # the row of controls, laid out left to right
-        self.rule_choices: list[tuple[Any, Choice]] = []  # (option spec, chooser) of the house rules panel
-        self.done: Button | None = None
-
-    # Shorthands the widgets' callbacks use.
-    @property
-    def players(self) -> int:
-        return self.choice.players
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return self.choice.options
-
-    def preset_id(self) -> str:
-        """The preset shown: the one in force, or "custom"."""
-        if not self.game.presets:
-            return ""
-        p = chosen_preset(self.game, self.choice)
-        return CUSTOM if p is None else p.id
-
-    def in_force(self) -> dict[str, Any]:
-        return in_force(self.game, self.choice)
-
-
-class GameSelectScene(UIScene):
     def __init__(self, app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
                  custom: bool = False, on_pick: Any = None):
         cfg = app.config
@@ -171,8 +64,7 @@ class GameSelectScene(UIScene):
         self.initial_players = players
         self.appear = Tween(0.0, 1.0, 0.4, ease_out_cubic)
         self._left_cache: tuple | None = None
-        #: The game whose house rules panel is open (None: the list of games is shown).
-        self.custom: GamePanel | None = None
+        self.custom = None  # the game whose house rules panel is open (None: the list of games)
         super().__init__(app)
         if custom:
             p = self.panel_of(game)
@@ -186,11 +78,6 @@ class GameSelectScene(UIScene):
         """True while the list of games is shown (the house rules panel is closed)."""
         return self.custom is None
 
-    # ------------------------------------------------------------------ option memory
-    def _remember(self, panel: GamePanel) -> None:
-        remember_game_choice(self.app.settings, panel.game, panel.choice, panel.in_force())
-        self.app.save_settings()
-
     # ------------------------------------------------------------------ layout
     def build(self) -> None:
         games = [self.app.config.games[g] for g in self.deck.games if g in self.app.config.games]
@@ -202,7 +89,7 @@ class GameSelectScene(UIScene):
         for i, game in enumerate(games):
             rect = pygame.Rect(RIGHT_X, LIST_TOP + i * (h + PANEL_GAP), RIGHT_W, h)
             players = self.initial_players if game.id == self.initial_game else None
-            panel = GamePanel(self, game, rect, players)
+            panel = GamePanel(self.app.settings, game, rect, players)
             self.panels.append(panel)
             self._build_panel(panel)
             if focus is None or game.id == self.initial_game:
@@ -262,8 +149,12 @@ class GameSelectScene(UIScene):
                 continue
             values = [(v, self._value_label(key, v)) for v in spec.allowed]
             shown = self._shown_option(p, key, spec)
-            w = self.ui.add(Choice(row, self.label(f"option.{key}"), values, lambda k=key: p.options[k],
-                                   lambda v, k=key: self._set_option(p, k, v), visible=shown, name=f"{key}:{gid}"))
+
+            def option(k: str = key) -> Any:
+                return p.options[k]
+
+            w = self.ui.add(Choice(row, self.label(f"option.{key}"), values, option,
+                                   partial(self._set_option, p, key), visible=shown, name=f"{key}:{gid}"))
             p.slots.append(Slot(w, shown))
         self._reflow(p)
 
@@ -279,24 +170,6 @@ class GameSelectScene(UIScene):
             # "Match to" is hidden while "Single deal" is chosen.
             return not (key in MATCH_ONLY and p.options.get("format") == "single")
         return shown
-
-    def _build_custom(self, p: GamePanel) -> None:
-        """The house rules panel of ``p``'s game: a chooser per rule, and Done."""
-        if not p.game.presets:
-            return
-        gid = p.game.id
-        for spec in house_rules(p.game):
-            shown = (lambda s=spec: self.custom is p and s.offered_for(p.players))  # noqa: E731
-            values = [(v, self._rule_value_label(spec.name, v)) for v in spec.allowed]
-            c = self.ui.add(Choice((CUSTOM_RECT.x + 28, 0, RULE_W, 58), self.label(f"option.{spec.name}"), values,
-                                   lambda k=spec.name: p.options[k], lambda v, k=spec.name: self._set_rule(p, k, v),
-                                   visible=shown, name=f"rule:{spec.name}:{gid}"))
-            p.rule_choices.append((spec, c))
-        r = CUSTOM_RECT
-        p.done = self.ui.add(Button((r.right - 28 - 170, r.bottom - 66, 170, 46), self.label("common.done"),
-                                    self.close_custom, style="primary", size=16, name=f"done:{gid}",
-                                    visible=lambda: self.custom is p))
-        self._reflow_custom(p)
 
     def _preset_values(self, p: GamePanel) -> list[tuple[str, Any]]:
         """The presets that fit the player count, then Custom."""
@@ -341,20 +214,10 @@ class GameSelectScene(UIScene):
                 s.widget.compact = True if compact[id(s)] else None
             x += widths[id(s)] + CONTROL_GAP
 
-    def _reflow_custom(self, p: GamePanel) -> None:
-        y = CUSTOM_RECT.y + RULE_TOP
-        for spec, c in p.rule_choices:
-            if spec.offered_for(p.players):
-                c.rect.y = y
-                y += RULE_STEP
-
     def _value_label(self, key: str, value: Any):
         if key == "format":
             return self.label(f"option.format_{value}")
         return str(value)
-
-    def _rule_value_label(self, key: str, value: Any):
-        return lambda: rule_value_label(self.app.i18n, key, value)
 
     # ------------------------------------------------------------------ actions
     def _set_players(self, p: GamePanel, n: int) -> None:
@@ -371,32 +234,8 @@ class GameSelectScene(UIScene):
         p.choice.preset = preset
         self._remember(p)
 
-    def _set_rule(self, p: GamePanel, key: str, value: Any) -> None:
-        """A toggle of the house rules panel (Custom's own rules)."""
-        p.options[key] = value
-        p.choice.preset = CUSTOM
-        self._remember(p)
-
     def _set_ai(self, level: str) -> None:
         self.app.set_setting("ai_level", level)
-
-    def open_custom(self, p: GamePanel) -> None:
-        """Show the house rules of ``p``'s game as toggles (Custom is then the choice)."""
-        if not p.game.presets:
-            return
-        p.choice.preset = CUSTOM
-        self.custom = p
-        self._reflow_custom(p)
-        first = next((c for spec, c in p.rule_choices if spec.offered_for(p.players)), p.done)
-        self.ui.focus(first)
-        self._remember(p)
-
-    def close_custom(self) -> None:
-        p = self.custom
-        self.custom = None
-        if p is not None:
-            self._remember(p)
-            self.ui.focus(p.edit)
 
     def back(self) -> None:
         if self.custom is not None:
@@ -461,10 +300,10 @@ class GameSelectScene(UIScene):
         surf = hidpi.surface(LEFT.size, pygame.SRCALPHA)
         surf.blit(theme.panel(LEFT.size, 16), (0, 0))
         w = LEFT.w
-        name = _loc(d.name, lang)
+        name = in_language(d.name, lang)
         size = theme.fit(name, "serif_bold", 28, w - 40, 15, tracking_ratio=0.12, caps=True)
         theme.heading(surf, name, (w // 2, 26), size, anchor="midtop", tracking=size * 0.12)
-        region = _loc(d.region, lang)
+        region = in_language(d.region, lang)
         theme.small_caps(surf, region, (w // 2, 66), theme.fit(region, "cond_bold", 13, w - 40, 10, 0.16, True),
                          anchor="midtop")
         surf.blit(theme.ornament(w - 80), (40, 90))
@@ -474,7 +313,7 @@ class GameSelectScene(UIScene):
         theme.small_caps(surf, self.t("games.deck_cards", count=d.cards), (w // 2, y), 13, theme.BRASS_LIGHT,
                          anchor="midtop")
         y += 30
-        for line in theme.wrap(_loc(d.description, lang), "serif", 15, w - 48, max_lines=4):
+        for line in theme.wrap(in_language(d.description, lang), "serif", 15, w - 48, max_lines=4):
             theme.blit_text(surf, line, (24, y), "serif", 15, theme.CREAM_DIM)
             y += 21
         # The names players will see on the table, in their language.
@@ -526,7 +365,7 @@ class GameSelectScene(UIScene):
         surface.blit(theme.shadow(r.size, 14, 8, 110), (r.x - 8, r.y - 8 + 5))
         surface.blit(theme.panel(r.size, 14), r)
         text_w = r.w - 24 - 150 - 24 - 26 - 24
-        name = _loc(p.game.name, lang)
+        name = in_language(p.game.name, lang)
         theme.heading(surface, name, (r.x + 24, r.y + 12), 28, tracking=3)
         line = game_line(self.t, p.game, p.in_force())
         theme.blit_text(surface, line, (r.x + 26, r.y + (47 if r.h < 150 else 50)), "sans_bold",
@@ -539,49 +378,6 @@ class GameSelectScene(UIScene):
             for ln in theme.wrap(blurb, "sans", 14, text_w, max_lines=lines):
                 theme.blit_text(surface, ln, (r.x + 26, y), "sans", 14, theme.CREAM_DIM)
                 y += 18
-
-    def _draw_custom(self, surface: pygame.Surface, p: GamePanel, lang: str) -> None:
-        """The house rules panel: heading, a line on what it is, each rule's explanation beside
-        its chooser, the rules kept for other player counts, and what the choice is called."""
-        r = CUSTOM_RECT
-        inner = r.w - 56
-        surface.blit(theme.shadow(r.size, 14, 8, 120), (r.x - 8, r.y - 8 + 5))
-        surface.blit(theme.panel(r.size, 14, (10, 30, 20, 240), theme.BRASS), r)
-        title = self.t("house_rules.title")
-        head = f"{_loc(p.game.name, lang)} · {self.t('line.players', count=p.players)}"
-        hw = theme.text_width(head, "cond_bold", 13, 13 * 0.16, True)
-        size = theme.fit(title, "serif_bold", 26, inner - hw - 24, 16, 0.22, True)
-        theme.heading(surface, title, (r.x + 28, r.y + 20), size)
-        theme.small_caps(surface, head, (r.right - 28, r.y + 30), 13, theme.BRASS_LIGHT, anchor="topright")
-        intro = self.t("house_rules.intro")
-        for i, ln in enumerate(theme.wrap(intro, "sans", 14, inner, max_lines=2)):
-            theme.blit_text(surface, ln, (r.x + 28, r.y + 62 + i * 18), "sans", 14, theme.CREAM_DIM)
-        ex = r.x + 28 + RULE_W + 28
-        ew = r.right - 28 - ex
-        hidden = []
-        for spec, c in p.rule_choices:
-            if not spec.offered_for(p.players):
-                hidden.append(self.t(f"option.{spec.name}"))
-                continue
-            about = self.t(spec.describe) if spec.describe else ""
-            size = 14 if len(theme.wrap(about, "sans", 14, ew)) <= 2 else 13
-            for i, ln in enumerate(theme.wrap(about, "sans", size, ew, max_lines=3)):
-                theme.blit_text(surface, ln, (ex, c.rect.y + 20 + i * (size + 4)), "sans", size, theme.CREAM)
-        y = r.bottom - 62
-        name = variant_name(self.app.i18n, p.game, p.in_force(), p.players)
-        if name is None:  # every rule as written: the preset that says so (Classic Scopa)
-            found = preset_of(p.game, p.in_force(), p.players)
-            name = self.t(found.name) if found is not None else _loc(p.game.name, lang)
-        room = p.done.rect.x - 24 - (r.x + 28) if p.done is not None else inner
-        now = self.t("house_rules.now", name=name)
-        theme.blit_text(surface, now, (r.x + 28, y), "sans_bold", theme.fit(now, "sans_bold", 15, room, 11),
-                        theme.BRASS_LIGHT)
-        if hidden:
-            counts = sorted({n for spec, _ in p.rule_choices if not spec.offered_for(p.players) for n in spec.players})
-            note = self.t("house_rules.only_for", players=" / ".join(map(str, counts)), rules=", ".join(hidden))
-            theme.blit_text(surface, note, (r.x + 28, y + 24), "sans", theme.fit(note, "sans", 13, room, 10),
-                            theme.CREAM_DIM)
-
 
 def create(app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
            custom: bool = False, on_pick: Any = None, **params: Any) -> GameSelectScene:

@@ -11,8 +11,8 @@ and applies it: the seat's redacted events, whose turn it is and what it may pla
 quick messages, refusals. A rejoin receives the seat's whole stream again; what the session
 already had is kept and only the new events are handed to the table.
 
-Addresses are parsed in one place, :func:`parse_address`: ``ws://`` and ``wss://`` URLs,
-bare ``host:port``, and the ``cardavia://host:port/CODE`` links a host gives out.
+Addresses, links and codes are parsed in one place, game.online.links; what the seat's
+events say (decisions, totals, the end) is kept by game.online.remote_match.
 
 Pure Python: no pygame here.
 """
@@ -21,129 +21,14 @@ from __future__ import annotations
 import time
 from collections import deque
 from typing import Any
-from urllib.parse import urlsplit
 
 from game.online import protocol as P
 from game.online.connection import FATAL_ERRORS, FIRST_CONNECT_FOR, OPEN_TIMEOUT, RETRY_FOR, Connection
+from game.online.links import check_code, parse_address
+from game.online.remote_match import RemoteMatch
 from game.rules.base import Action, Event, GameRules, IllegalAction
 from game.rulesets import make_rules
 from game.table_session import ONLINE, Capabilities
-
-#: Link scheme of a table (``cardavia://host:port/CODE``); ``cardavias://`` for a TLS server.
-LINK_SCHEME = "cardavia"
-LINK_SCHEME_TLS = "cardavias"
-
-
-# ------------------------------------------------------------------------------ addresses
-def parse_address(text: str) -> tuple[str, str | None]:
-    """A server address as typed or pasted → (websocket URL, table code or None).
-
-    ``ws://host:port[/path]`` and ``wss://…`` are used as they are; ``host:port`` (or just
-    ``host``) means ``ws://``; ``cardavia://host:port/CODE`` (``cardavias://`` over TLS)
-    is a table's link: its server and its code. A missing port is DEFAULT_PORT.
-    ValueError (one line) for anything else."""
-    raw = (text or "").strip()
-    if not raw:
-        raise ValueError("no server address given")
-    if len(raw) > 300 or not raw.isprintable() or any(ch.isspace() for ch in raw):
-        raise ValueError(f"{raw[:40]!r} is not a server address")
-    if "://" not in raw:
-        raw = "ws://" + raw
-    try:
-        parts = urlsplit(raw)
-        port = parts.port
-    except ValueError as e:
-        raise ValueError(f"{text.strip()[:60]!r} is not a server address ({e})") from None
-    scheme = parts.scheme.lower()
-    host = parts.hostname
-    if scheme not in ("ws", "wss", LINK_SCHEME, LINK_SCHEME_TLS):
-        raise ValueError(f"{text.strip()[:60]!r}: an address starts with ws://, wss:// or {LINK_SCHEME}://")
-    if not host:
-        raise ValueError(f"{text.strip()[:60]!r} names no server")
-    if parts.username or parts.password:
-        raise ValueError("a server address carries no user name or password")
-    netloc = f"[{host}]" if ":" in host else host
-    netloc += f":{port if port is not None else P.DEFAULT_PORT}"
-    if scheme in ("ws", "wss"):
-        path = parts.path or ""
-        query = f"?{parts.query}" if parts.query else ""
-        return f"{scheme}://{netloc}{path}{query}", None
-    code_text = parts.path.strip("/")
-    code = code_text.upper() if code_text else None
-    if code is not None and not P.is_code(code):
-        raise ValueError(f"{code_text[:20]!r} in the link is not a table code "
-                         f"({P.CODE_LENGTH} characters of {P.CODE_ALPHABET})")
-    return f"{'wss' if scheme == LINK_SCHEME_TLS else 'ws'}://{netloc}", code
-
-
-def make_link(host: str, port: int, code: str, tls: bool = False) -> str:
-    """The link a host gives friends: ``cardavia://host:port/CODE``."""
-    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    return f"{LINK_SCHEME_TLS if tls else LINK_SCHEME}://{shown}:{port}/{code}"
-
-
-def check_code(text: str) -> str:
-    """A table code as a player typed it (any case, spaces or dashes between groups) →
-    the code. ValueError (one line) when it cannot be one."""
-    code = "".join(ch for ch in (text or "") if ch not in " -").upper()
-    if not P.is_code(code):
-        raise ValueError(f"{(text or '')[:20]!r} is not a table code ({P.CODE_LENGTH} characters of {P.CODE_ALPHABET})")
-    return code
-
-
-# ------------------------------------------------------------------------------ the match facade
-class RemoteMatch:
-    """What the table reads of ``session.match``: the seat's redacted events and what they
-    say (decisions so far, the current deal's first decision, totals, the end)."""
-
-    def __init__(self, rules: GameRules | None):
-        self.rules = rules
-        self.events: list[Event] = []
-        #: One placeholder per decision made (the table reads ``len()``).
-        self.decisions: list[None] = []
-        self.deal_start = 0
-        self.totals: list[int] = rules.initial_totals() if rules is not None else []
-        self.winner: int | None = None
-        self.over = False
-        #: No state online (the table's marriage hints return at once on None).
-        self.state: Any = None
-        self.seed = 0
-
-    def extend(self, events: list[Event]) -> None:
-        """Append events, keeping the counters in step."""
-        rules = self.rules
-        for ev in events:
-            i = len(self.events)
-            self.events.append(ev)
-            kind = ev.get("event")
-            if kind == "deal":
-                self.deal_start = len(self.decisions)
-            elif kind == "deal_end":
-                totals = ev.get("totals")
-                if isinstance(totals, list):
-                    self.totals = list(totals)
-            elif kind == "match_end":
-                self.over = True
-                self.winner = ev.get("winner")
-                if isinstance(ev.get("totals"), list):
-                    self.totals = list(ev["totals"])
-            if rules is not None and kind in rules.decisions and not self._continues(i):
-                self.decisions.append(None)
-
-    def _continues(self, i: int) -> bool:
-        """Whether line ``i`` (a ``play``) belongs to the decision of line i-1: a lead that
-        declares something on a line of its own first (a Schnapsen marriage), the way
-        Session.from_save counts the events one decision produces."""
-        ev = self.events[i]
-        if ev.get("event") != "play" or i == 0:
-            return False
-        prev = self.events[i - 1]
-        if prev.get("event") == "play" or prev.get("event") not in self.rules.decisions or prev.get("seat") != ev.get("seat"):
-            return False
-        try:
-            return bool(self.rules.action_from_record(self.events, i - 1).marriage)
-        except (ValueError, KeyError, TypeError, IndexError):
-            return False
 
 
 # ------------------------------------------------------------------------------ the session
@@ -516,7 +401,8 @@ class RemoteSession:
             self._taking_over = None  # the seat was already back: the hand-back act is no move
             return
         rule = str(m.get("rule"))
-        params = m.get("params") if isinstance(m.get("params"), dict) else {}
+        given = m.get("params")
+        params = given if isinstance(given, dict) else {}
         text = str(m.get("message") or f"refused by the server: {rule}")
         self.last_refusal = IllegalAction(rule, text, **{str(k): v for k, v in params.items()})
         self._awaiting = None
@@ -602,5 +488,4 @@ def create_table(url: str, name: str, game: str, players: int, seats: list[str],
         conn.close()
 
 
-__all__ = ["Connection", "RemoteMatch", "RemoteSession", "check_code", "create_table", "make_link",
-           "parse_address"]
+__all__ = ["Connection", "RemoteMatch", "RemoteSession", "check_code", "create_table", "parse_address"]

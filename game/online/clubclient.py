@@ -22,7 +22,8 @@ import time
 from typing import Any
 
 from game.online import protocol as P
-from game.online.client import RemoteSession, parse_address
+from game.online.client import RemoteSession
+from game.online.links import parse_address
 
 _SETTINGS_LOCK = threading.Lock()
 #: How many accounts (server and name) the settings keep.
@@ -75,7 +76,8 @@ def kept_servers(extra: dict[str, Any]) -> list[dict[str, str]]:
 
 def keep_account(extra: dict[str, Any], url: str, name: str, secret: str) -> None:
     """Keep the account ``name`` of ``url`` in the settings' ``online`` block (the latest last)."""
-    online = extra.get("online") if isinstance(extra.get("online"), dict) else {}
+    kept = extra.get("online")
+    online = kept if isinstance(kept, dict) else {}
     accounts = kept_accounts(extra)
     key = account_key(url, name)
     accounts.pop(key, None)

@@ -14,8 +14,9 @@ import time
 from typing import Any
 
 from game.online import protocol as P
-from game.online.client import RemoteSession, parse_address
+from game.online.client import RemoteSession
 from game.online.connection import OPEN_TIMEOUT, Connection
+from game.online.links import parse_address
 from game.record import MAX_SEED
 
 #: Seconds a question may take in all (connecting included) before it counts as unanswered.

@@ -33,7 +33,8 @@ import time
 from typing import Any
 
 from game.online import protocol as P
-from game.online.client import RETRY_FOR, RemoteSession, check_code, create_table, make_link, parse_address
+from game.online.client import RETRY_FOR, RemoteSession, create_table
+from game.online.links import check_code, make_link, parse_address
 from game.online.seatview import SeatReplay, Undeterminable
 from game.rules.base import Action, Event, GameRules
 
@@ -117,8 +118,8 @@ def play_seat(session: RemoteSession, bot: str, seed: int, timeout: float = JOIN
                     return 1
             if getattr(session, "covered", False):
                 session.take_over()  # a program at the seat is never away: it plays on itself
-            if session.human_to_act and session.rules is not None:
-                seat = session.human_seat
+            seat = session.human_seat
+            if session.human_to_act and session.rules is not None and seat is not None:
                 if player is None or player.seat != seat or player.rules is not session.rules:
                     player = BotPlayer(bot, session.rules, seat, seed)
                 decision = session.decision or 0

@@ -2,7 +2,7 @@
 what is wrong: an address or a ``cardavia://host:port/CODE`` link, a table code, a name, a
 port — and this machine's address on the local network (no pygame, nothing sent).
 
-Addresses and links are parsed by the client (:mod:`game.online.client`), which connects
+Addresses and links are parsed by :mod:`game.online.links`, as the client connects
 with them; this module turns its one-line refusals into the player's language (``key``
 under ``online.``). The server checks everything again: it trusts no client.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import socket
 
-from game.online import client
+from game.online import links
 from game.online.protocol import CODE_LENGTH, DEFAULT_PORT, NAME_MAX
 
-SCHEME = f"{client.LINK_SCHEME}://"
+SCHEME = f"{links.LINK_SCHEME}://"
 
 
 class AddressError(ValueError):
@@ -52,7 +52,7 @@ def parse_port(text: str, any_free: bool = False) -> int:
 
 def is_link(text: str) -> bool:
     t = text.strip().lower()
-    return t.startswith(SCHEME) or t.startswith(f"{client.LINK_SCHEME_TLS}://")
+    return t.startswith(SCHEME) or t.startswith(f"{links.LINK_SCHEME_TLS}://")
 
 
 def server_url(address: str) -> tuple[str, str | None]:
@@ -61,7 +61,7 @@ def server_url(address: str) -> tuple[str, str | None]:
     if not address.strip():
         raise AddressError("no_address")
     try:
-        return client.parse_address(address)
+        return links.parse_address(address)
     except ValueError:
         raise AddressError("bad_link" if is_link(address) else "bad_address") from None
 
@@ -71,7 +71,7 @@ def clean_code(text: str) -> str:
     if not text.strip():
         raise AddressError("no_code")
     try:
-        return client.check_code(text)
+        return links.check_code(text)
     except ValueError:
         raise AddressError("bad_code", length=CODE_LENGTH) from None
 

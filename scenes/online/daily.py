@@ -11,7 +11,8 @@ Keys: Tab / ↑↓ move, typing fills a field, Enter plays (in a field, shows th
 PageUp / PageDown an earlier / later day, Esc goes back. The window never waits on the
 network: every question is a game.online.daily_client.Request polled each tick.
 
-Without a network (``--screenshot``, the text-fit checks) it shows a sample board.
+Without a network (``--screenshot``, the text-fit checks) it shows a sample board. The board
+itself (its rows and columns, the sample) is scenes.online.daily_board.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import pygame
 from game.online import daily_client as dc
 from scenes.online import hosting
 from scenes.online.address import AddressError, clean_name, server_url, shown_address
+from scenes.online.daily_board import board_rows, draw_board, sample_board
 from scenes.online.fields import ERROR, TextField, route_text, typing
 from scenes.online.host import remember, remembered
 from scenes.scene import UIScene
@@ -32,33 +34,6 @@ from sprites.widgets import Button
 PANEL = pygame.Rect(80, 16, 1120, 680)
 X = PANEL.x + 44
 W = PANEL.w - 88
-ROWS = 8
-ROW_H = 25
-#: The board's columns: (key under daily_online., share of the width, anchor).
-COLUMNS = (("col_rank", 0.07, "midleft"), ("col_name", 0.33, "midleft"), ("col_score", 0.12, "center"),
-           ("col_par", 0.12, "center"), ("col_over", 0.16, "center"), ("col_time", 0.2, "center"))
-UP, DOWN = (150, 205, 140), (226, 136, 112)
-
-
-def clock(seconds: float) -> str:
-    """A play's time as m:ss (h:mm:ss past an hour)."""
-    s = int(round(seconds))
-    h, rest = divmod(s, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def sample_board(day: dt.date, game: str, preset: str) -> dict[str, Any]:
-    """A board as a server sends it, for screenshots and the text-fit checks."""
-    names = ["Giulia", "Wwwwwwwwwwwwwwwwwwww", "Anna", "Matthias", "Luca", "Sofie", "Jan", "Greta", "Marco",
-             "Elena", "Pieter", "Chiara"]
-    lines = [{"name": n, "score": 9 - i // 2, "par": 5.333, "over_par": round(9 - i // 2 - 5.333, 3),
-              "seconds": 95.0 + 37 * i} for i, n in enumerate(names)]
-    closed = day < dt.date.today()
-    return {"info": {"date": day.isoformat(), "game": game, "preset": preset, "hash": "3f" * 32,
-                     "seed": 2718281828459045 if closed else None, "nonce": "a1" * 16 if closed else None},
-            "lines": lines, "mine": dict(lines[-1], name="Chiara")}
-
 
 #: The settings' key of the day's seat left mid-deal (the window closed, Quit to menu): Play
 #: takes it back instead of asking for another table (the same deal, where it stood).
@@ -95,7 +70,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         from game.daily import presets_of
         from game.rulesets import game_ids
 
-        self.game = game if game in app.config.games else game_ids()[0]
+        self.game = game if game is not None and game in app.config.games else game_ids()[0]
         words = presets_of(self.game, app.config)
         self.preset = preset if preset in words else words[0]
         self.day = dt.date.today()
@@ -396,17 +371,8 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
 
     # ------------------------------------------------------------------ what it shows
     def rows(self) -> list[tuple[str, dict[str, Any], bool]]:
-        """(rank, line, mine) for each line drawn: the first ROWS, then your own line when it
-        is further down (tests read it)."""
-        b = self.board or {}
-        lines = b.get("lines") or []
-        mine = b.get("mine")
-        me = mine["name"].casefold() if mine else None
-        out = [(str(i + 1), ln, ln["name"].casefold() == me) for i, ln in enumerate(lines[:ROWS])]
-        if mine is not None and not any(m for _, _, m in out):
-            rank = next((str(i + 1) for i, ln in enumerate(lines) if ln["name"].casefold() == me), "—")
-            out.append((rank, mine, True))
-        return out
+        """(rank, line, mine) for each line drawn (tests read it)."""
+        return board_rows(self.board)
 
     def seal_lines(self) -> list[str]:
         """The day's commitment, and its seed and nonce once the day is over."""
@@ -448,7 +414,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         head = self.title_line()
         theme.small_caps(surface, head, (X, y), theme.fit(head, "cond_bold", 14, W, 9, 0.16, True), theme.BRASS_LIGHT)
         y += 24
-        self._draw_board(surface, y)
+        draw_board(surface, self.t, self.board, X, y, W)
         seal_y = r.bottom - 60 - 44
         for i, ln in enumerate(self.seal_lines()):
             theme.blit_text(surface, ln, (X, seal_y + 20 * i), "sans", theme.fit(ln, "sans", 13, W, 8), theme.CREAM_DIM)
@@ -457,52 +423,8 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         theme.blit_text(surface, hint, (640, 716), "sans", theme.fit(hint, "sans", 13, 1200, 9), theme.CREAM_FAINT,
                         anchor="midbottom")
 
-    def _draw_board(self, surface: pygame.Surface, y: int) -> None:
-        xs, x = [], X
-        for _key, share, _anchor in COLUMNS:
-            xs.append((x, int(W * share)))
-            x += int(W * share)
-        for (key, _share, anchor), (cx, cw) in zip(COLUMNS, xs):
-            text = self.t(f"daily_online.{key}")
-            pos = (cx + 8, y + 4) if anchor == "midleft" else (cx + cw // 2, y + 4)
-            theme.small_caps(surface, text, pos, theme.fit(text, "cond_bold", 12, cw - 12, 8, 0.16, True), theme.BRASS,
-                             anchor="topleft" if anchor == "midleft" else "midtop")
-        y += 22
-        pygame.draw.line(surface, theme.BRASS_DARK, (X, y), (X + W, y))
-        y += 4
-        rows = self.rows()
-        if not rows:
-            empty = self.t("daily_online.empty" if self.board is not None else "daily_online.no_board")
-            for i, ln in enumerate(theme.wrap(empty, "serif", 16, W - 40, max_lines=3)):
-                theme.blit_text(surface, ln, (X + W // 2, y + 40 + 22 * i), "serif", 16, theme.CREAM_DIM, anchor="midtop")
-            return
-        for k, (rank, ln, mine) in enumerate(rows):
-            band = pygame.Rect(X, y, W, ROW_H)
-            fill = (255, 230, 170, 40) if mine else (255, 255, 255, 11 if k % 2 == 0 else 0)
-            if fill[3]:
-                surface.blit(theme.rounded(band.size, 6, fill), band)
-            over = ln["over_par"]
-            texts = (rank, ln["name"], f"{ln['score']:g}", f"{ln['par']:.1f}", _signed(over), clock(ln["seconds"]))
-            for i, (text, (cx, cw)) in enumerate(zip(texts, xs)):
-                face = "sans_bold" if mine or i == 4 else "sans"
-                color = (UP if over > 0 else DOWN if over < 0 else theme.CREAM) if i == 4 else (
-                    theme.BRASS_LIGHT if mine else theme.CREAM)
-                size = theme.fit(text, face, 15, cw - 16, 9)
-                if COLUMNS[i][2] == "midleft":
-                    theme.blit_text(surface, text, (cx + 8, band.centery), face, size, color, anchor="midleft")
-                else:
-                    theme.blit_text(surface, text, (cx + cw // 2, band.centery), face, size, color, anchor="center")
-            y += ROW_H + 1
-
-
-def _signed(v: float) -> str:
-    from game.par import over_par
-
-    return over_par(v, 0)
-
-
 def create(app: Any, game: str | None = None, preset: str | None = None, **params: Any) -> OnlineDailyScene:
     return OnlineDailyScene(app, game, preset)
 
 
-__all__ = ["OnlineDailyScene", "clock", "create", "sample_board"]
+__all__ = ["OnlineDailyScene", "create", "keep_seat", "kept_seat"]

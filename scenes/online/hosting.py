@@ -160,7 +160,8 @@ def host_table(port: int, name: str, game: str, deck: str | None, players: int, 
                address: str | None = None) -> tuple[Any, Hosted]:
     """Start the server (or reuse it), create the table, take seat 0 as its host: the seat's
     RemoteSession (connecting) and what friends need. OnlineError for the player."""
-    from game.online.client import RemoteSession, create_table, make_link
+    from game.online.client import RemoteSession, create_table
+    from game.online.links import make_link
     from scenes.online.address import lan_address
 
     server = start_server(port)

@@ -33,7 +33,7 @@ OK = (150, 214, 150)
 
 def sample(app: Any) -> tuple[dict, hosting.Hosted]:
     """A lobby as the host sees it while one friend is still awaited (screenshots, checks)."""
-    from game.online.client import make_link
+    from game.online.links import make_link
     from game.rulesets import game_ids
 
     cfg = app.config
@@ -150,7 +150,7 @@ class LobbyScene(UIScene):
     def settings_lines(self) -> list[str]:
         """The table's game and rules, and what happens when a friend drops out."""
         from game.variants import variant_name
-        from scenes.game_select import game_line
+        from scenes.game_panel import game_line
 
         lob, cfg, lang = self.lobby, self.app.config, self.app.language
         game = cfg.games.get(lob.get("game"))

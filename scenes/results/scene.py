@@ -13,14 +13,15 @@ the deal does not also dismiss its results.
 
 The breakdown is built by :func:`scenes.results.breakdown.breakdown` from the game's
 ``deal_end.detail`` into plain rows (the game declares them: its rules class's
-``result_lines``), so tests can read exactly what is shown.
+``result_lines``), so tests can read exactly what is shown; :mod:`scenes.results.rows`
+draws it, :mod:`scenes.results.halves` a duplicate's halves, :mod:`scenes.results.confetti`
+a win's celebration.
 
 Without a session (``--screenshot F --scene results --game G [--match-end]``) the scene
 plays a match headless with bots up to its first ``deal_end`` (or to ``match_end``).
 """
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -30,7 +31,10 @@ from game.rulesets import game_ids
 from scenes.coach import banner as coach_banner
 from scenes.names import game_and_deck, team_names
 from scenes.results import halves as halves_block
+from scenes.results import rows as rows_block
 from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, is_one_deal, match_verdict, viewer_first
+from scenes.results.confetti import Confetti
+from scenes.results.rows import WIN
 from scenes.scene import UIScene
 from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
@@ -38,51 +42,15 @@ from sprites.widgets import Button
 
 PANEL_W = 960
 TABLE_PAD = 40
-LABEL_W = 340
 ROW_H = 31
 DEMO_SEED = 11
 #: Seconds after the screen appears during which keys and clicks are ignored: the Enter (or
 #: click) that finished the last trick must not also start the next deal or a new match.
 INPUT_GUARD = 0.4
-WIN = (236, 202, 128)
 LOSS = (214, 120, 100)
 REPLAY_ROW = 50  # "Watch the replay" and "Save the record as…" above the buttons, once the match is over
 
 
-# ====================================================================== celebration
-class Confetti:
-    """Paper scraps falling in brass, cream and the card colours: the celebration of a win."""
-
-    COLORS = [(236, 202, 128), (243, 234, 215), (192, 38, 45), (46, 90, 168), (224, 165, 38), (63, 143, 74)]
-
-    def __init__(self, rng: random.Random, n: int = 150):
-        self.bits = []
-        for _ in range(n):
-            self.bits.append([rng.uniform(40, 1240), rng.uniform(-720, 700), rng.uniform(-40, 40),
-                              rng.uniform(70, 170), rng.uniform(0, 6.28), rng.uniform(-5, 5),
-                              rng.choice(self.COLORS), rng.uniform(5, 10)])
-
-    def update(self, dt: float) -> None:
-        for b in self.bits:
-            b[0] += (b[2] + 30 * math.sin(b[4] * 0.7)) * dt
-            b[1] += b[3] * dt
-            b[4] += b[5] * dt
-            if b[1] > 740:
-                b[1] -= 760
-
-    def draw(self, surface: pygame.Surface) -> None:
-        for x, y, _vx, _vy, ang, _sp, col, size in self.bits:
-            if y < -12:
-                continue
-            w = size * abs(math.cos(ang)) + 1.5  # the scrap turns: its width flickers
-            h = size * 0.55
-            ca, sa = math.cos(ang * 0.5), math.sin(ang * 0.5)
-            pts = [(x + dx * ca - dy * sa, y + dx * sa + dy * ca)
-                   for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))]
-            pygame.draw.polygon(surface, col, pts)
-
-
-# ====================================================================== the scene
 class ResultsScene(UIScene):
     is_overlay = True
 
@@ -170,6 +138,8 @@ class ResultsScene(UIScene):
         own = ctx.verdict(self.t) if ctx is not None and hasattr(ctx, "verdict") else None
         if own is not None:
             return own
+        if self.match_end is None:  # asked once the match is over
+            raise ValueError("no verdict before the match ends")
         return match_verdict(self.t, self.rules, self.match_end, self.human_seat, self.model().columns,
                              one_deal=self.single_deal, names=self.table_names())
 
@@ -344,14 +314,6 @@ class ResultsScene(UIScene):
         if self.confetti is not None:
             self.confetti.update(dt)
 
-    def label_width(self) -> int:
-        """The label column: wide enough for the longest label (German), never starving the
-        numbers (each column keeps at least 150 px)."""
-        m = self.model()
-        need = max(theme.text_width(r.label, "sans_bold" if r.kind != "line" else "sans", 16) for r in m.rows) + 28
-        most = PANEL_W - 2 * TABLE_PAD - 150 * len(m.columns)
-        return max(LABEL_W, min(need, most, 430))
-
     # ------------------------------------------------------------------ drawing helpers
     def _fit(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, face: str = "sans",
              size: int = 16, color=theme.CREAM, anchor: str = "topleft", min_size: int = 11) -> pygame.Rect:
@@ -367,27 +329,6 @@ class ResultsScene(UIScene):
         rect = theme.small_caps(surface, s, pos, size, color, anchor)
         self.text_log.append((s, theme.text_width(s, "cond_bold", size, size * 0.16, True), width))
         return rect
-
-    def _pill(self, surface: pygame.Surface, n: int, center: tuple[int, int]) -> None:
-        img = theme.text(f"+{n}", "sans_bold", 14, (40, 28, 12))
-        w = max(32, img.get_width() + 14)
-        pill = theme.rounded((w, 22), 11, (*theme.BRASS_LIGHT, 255), 1, (*theme.BRASS_DARK, 255))
-        r = pill.get_rect(center=center)
-        surface.blit(pill, r)
-        surface.blit(img, img.get_rect(center=(r.centerx, r.centery + 1)))
-
-    def _bummerl(self, surface: pygame.Surface, count: int, start: int, centre: tuple[int, int]) -> None:
-        """The count as tally strokes: ``count`` standing in cream, the spent ones faint."""
-        step = 11
-        x0 = centre[0] - (start * step) // 2
-        cy = centre[1]
-        for i in range(start):
-            x = x0 + i * step
-            standing = i < count
-            col = theme.CREAM if standing else (78, 104, 88)
-            pygame.draw.line(surface, col, (x, cy - 9), (x + 3, cy + 9), 3 if standing else 2)
-        if count == 0:  # the Bummerl is paid off: a bold stroke through the tally
-            pygame.draw.line(surface, WIN, (x0 - 6, cy + 7), (x0 + start * step, cy - 7), 3)
 
     # ------------------------------------------------------------------ draw
     def draw(self, surface: pygame.Surface) -> None:
@@ -411,12 +352,12 @@ class ResultsScene(UIScene):
         game_name = self.rules.game.name.get(lang, self.rules.game.name["en"])
         deck_name = self.rules.deck.name.get(lang, self.rules.deck.name["en"])
         # --- title block
-        if self.over:
+        if self.match_end is not None:  # (self.over)
             title, tone = self.verdict()
             color = WIN if tone == "win" else LOSS if tone == "loss" else theme.CREAM
             over = "one_deal.deal_over" if self.single_deal else "results.match_over"
             ctx = getattr(self.session, "context", None)
-            own = ctx.caption(self.t, self.session, game_name) if hasattr(ctx, "caption") else None
+            own = ctx.caption(self.t, self.session, game_name) if ctx is not None and hasattr(ctx, "caption") else None
             self._caps(surface, own or self.t(over, game=game_name), (r.centerx, y), inner_w, 14, anchor="midtop")
             size = theme.fit(title, "serif_bold", 38, inner_w, 18, 0.16, True)
             img = theme.text(title, "serif_bold", size, color, tracking=size * 0.16, caps=True, shadow=3)
@@ -456,57 +397,7 @@ class ResultsScene(UIScene):
             self._fit(surface, m.headline, (r.centerx, y), inner_w, "serif_bold", 20, theme.CREAM, "midtop")
             y += 34
         x0 = r.x + TABLE_PAD
-        n = len(m.columns)
-        label_w = self.label_width()
-        col_w = (inner_w - label_w) // n
-        if m.bar:
-            self._split_bar(surface, pygame.Rect(x0 + label_w + 16, y, n * col_w - 32, 14), m)
-            y += 30
-        # --- the table: a header of names, then one band per line
-        for i, name in enumerate(m.columns):
-            cx = x0 + label_w + i * col_w + col_w // 2
-            self._caps(surface, name, (cx, y + 4), col_w - 16, 14, theme.BRASS_LIGHT if i == m.mine else theme.BRASS,
-                       anchor="midtop")
-        y += 28
-        pygame.draw.line(surface, theme.BRASS_DARK, (x0, y), (x0 + inner_w, y))
-        y += 4
-        for k, row in enumerate(m.rows):
-            band = pygame.Rect(x0, y, inner_w, self.row_h)
-            if row.kind != "line":
-                surface.blit(theme.rounded(band.size, 6, (201, 164, 92, 40 if row.kind == "total" else 26)), band)
-            elif k % 2 == 0:
-                surface.blit(theme.rounded(band.size, 6, (255, 255, 255, 11)), band)
-            if m.mine is not None:  # the player's own column is lit a little
-                mine = pygame.Rect(x0 + label_w + m.mine * col_w + 6, y, col_w - 12, self.row_h)
-                surface.blit(theme.rounded(mine.size, 6, (255, 230, 170, 14)), mine)
-            strong = row.kind != "line"
-            self._fit(surface, row.label, (x0 + 12, band.centery), label_w - 24, "sans_bold" if strong else "sans",
-                      16, theme.BRASS_LIGHT if strong else theme.CREAM, "midleft")
-            for i, cell in enumerate(row.cells):
-                c = pygame.Rect(x0 + label_w + i * col_w, y, col_w, self.row_h)
-                if row.kind == "bummerl":
-                    start = int(self.rules.initial_totals()[m.order[i]])
-                    self._bummerl(surface, int(cell.text), start, (c.centerx - 20, c.centery))
-                    self._fit(surface, cell.text, (c.centerx + start * 6 - 6, c.centery), 30, "sans_bold", 17,
-                              theme.BRASS_LIGHT, "midleft")
-                    continue
-                pill = cell.points is not None
-                centre = c.centerx - (22 if pill else 0)
-                if cell.mark:
-                    theme.blit_text(surface, "✓", (centre, c.centery), "sans_bold", 20, theme.BRASS_LIGHT,
-                                    anchor="center")
-                elif cell.text:
-                    face, size = ("sans_bold", 17) if strong else ("sans", 16)
-                    pos, anchor, room = (centre, c.centery), "center", col_w - (96 if pill else 16)
-                    # A long cell ("3 in a row") beside a pill: it ends just short of the pill.
-                    gap = c.centerx + 34 - 16 - 8  # the pill's left edge, less a margin
-                    if pill and theme.text_width(cell.text, face, size) / 2 > gap - centre:
-                        pos, anchor, room = (gap, c.centery), "midright", gap - c.x - 12
-                    self._fit(surface, cell.text, pos, room, face, size,
-                              theme.BRASS_LIGHT if strong else theme.CREAM, anchor)
-                if pill:
-                    self._pill(surface, cell.points, (c.centerx + 34, c.centery))
-            y += self.row_h + 2
+        y = rows_block.draw(self, surface, m, x0, y, inner_w)
         y += 10
         y = halves_block.draw(self, surface, self.halves(), x0, y, inner_w)
         for note in m.notes:
@@ -516,20 +407,6 @@ class ResultsScene(UIScene):
         self.ui.draw(surface)
         hint = self.t("results.hint_over" if self.over else "results.hint")
         self._fit(surface, hint, (640, 714), 1200, "sans", 13, theme.CREAM_FAINT, "midbottom")
-
-    def _split_bar(self, surface: pygame.Surface, rect: pygame.Rect, m: Breakdown) -> None:
-        """Briscola's 120 card points as one bar split between the two players; a tick at 60."""
-        a, b = m.bar
-        wa = round(rect.w * a / max(1, a + b))
-        surface.blit(theme.rounded(rect.size, 7, (255, 255, 255, 18)), rect)
-        cols = [WIN if m.mine == i else (132, 160, 176) for i in range(2)]
-        if wa > 0:
-            surface.blit(theme.rounded((wa, rect.h), 7, (*cols[0], 225)), rect.topleft)
-        if rect.w - wa > 0:
-            surface.blit(theme.rounded((rect.w - wa, rect.h), 7, (*cols[1], 170)), (rect.x + wa, rect.y))
-        mid = rect.centerx
-        pygame.draw.line(surface, theme.CREAM, (mid, rect.y - 4), (mid, rect.bottom + 3), 2)
-
 
 def _truthy(v: Any) -> bool:
     return v is True or str(v).lower() in ("1", "true", "yes", "on")
@@ -544,7 +421,7 @@ def create(app: Any, session: Any = None, deal_end: dict | None = None, match_en
     if session is not None and deal_end is not None:
         return ResultsScene(app, session, deal_end, match_end if isinstance(match_end, dict) else None)
     cfg = app.config
-    game = game if game in cfg.games else game_ids()[0]
+    game = game if game is not None and game in cfg.games else game_ids()[0]
     if deck not in cfg.decks or game not in cfg.decks[deck].games:
         deck = cfg.decks_for(game)[0].id
     s, de, me = demo(app, game, deck, players, _truthy(match_end), seed=DEMO_SEED)

@@ -12,8 +12,9 @@ import pytest
 from game.ai.bots import make_bot
 from game.config import get_config
 from game.match import Match
-from game.online.client import RemoteSession, check_code, create_table, make_link, parse_address
+from game.online.client import RemoteSession, create_table
 from game.online.headless import BotPlayer, play_seat
+from game.online.links import check_code, make_link, parse_address
 from game.online.redact import SeatRedactor, seat_events
 from game.online.seatview import SeatReplay
 from game.rules.base import Action, IllegalAction

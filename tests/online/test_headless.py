@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from game.online.cli import main as online_main
-from game.online.client import RemoteSession, parse_address
+from game.online.client import RemoteSession
 from game.online.headless import BotPlayer
+from game.online.links import parse_address
 from game.rulesets import game_ids
 from game.verify import verify_file
 from tests.online.wshelp import record_file

@@ -21,7 +21,7 @@ from game.online.serving import start_server_in_thread
 from game.settings import Settings
 from scenes.app import TICK, App
 from scenes.online import daily as online_daily
-from scenes.online import fields, hosting
+from scenes.online import daily_board, fields, hosting
 from sprites import theme
 
 LIMIT = 90.0
@@ -202,7 +202,7 @@ def test_the_online_daily_texts_fit(lang):
     app.open_path("online_daily", game="tressette")
     app.update(TICK)
     scene = app.stack.top
-    assert scene.board is not None and len(scene.rows()) == online_daily.ROWS + 1  # your line below the board
+    assert scene.board is not None and len(scene.rows()) == daily_board.ROWS + 1  # your line below the board
     problems = []
     lines = [app.t(f"daily_online.{k}", address="club.example.org:65535", reason="x" * 60)
              for k in ("asking", "fetching", "dealing", "played", "refused")]
