@@ -50,11 +50,13 @@ system:
 		  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; }; } || \
 		echo "make: the tests need$$missing: apt-get install$$missing"; fi
 
-# ruff; the AppStream file the Debian package installs, as software centres read it; the
-# GitHub workflows (actionlint, pinned in requirements.txt).
+# ruff; mypy (pinned in requirements.txt, its settings and the checked folders in
+# pyproject.toml's [tool.mypy]); the AppStream file the Debian package installs, as software
+# centres read it; the GitHub workflows (actionlint, pinned in requirements.txt).
 METAINFO := build/lint/io.github.cardavia.Cardavia.metainfo.xml
 lint: $(STAMP) system
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(PY) packaging/linux/deb.py metainfo $(METAINFO)
 	appstreamcli validate --no-net $(METAINFO)
 	$(VENV)/bin/actionlint .github/workflows/*.yml

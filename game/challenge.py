@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from game.daily import DailyDeal, calendar, record_day
@@ -75,13 +75,14 @@ class DailyPlay:
 
     def poll(self) -> None:
         with self._lock:
-            ready = self.score is not None and self.par is not None and self.kept is None
-        if not ready:
+            day_par = self.par
+            ready = self.score is not None and day_par is not None and self.kept is None
+        if not ready or day_par is None:
             return
         if self._practice:
             self.kept = False
             return
-        self.kept, self.problem = record_day(self.daily.key, self.daily.day, self.score, self.par.value)
+        self.kept, self.problem = record_day(self.daily.key, self.daily.day, self.score, day_par.value)
 
     def lines(self, t: Translate, session: Session | None = None) -> list[str]:
         """The results screen's lines: your score, par and the difference."""
@@ -139,7 +140,7 @@ class DuplicatePlay:
                     deals=1)
         s.context = self
         s.capabilities = CHALLENGE
-        s.half = half  # type: ignore[attr-defined]
+        s.half = half
         return s
 
     def finished(self, session: Session) -> None:
@@ -163,7 +164,7 @@ class DuplicatePlay:
         them = t("duplicate.side_computer")
         cols = [t("duplicate.col_half1"), t("duplicate.col_half2"), t("duplicate.col_total")]
 
-        def row(values: list[float | None], signed: bool = False) -> list[str]:
+        def row(values: Sequence[float | None], signed: bool = False) -> list[str]:
             done = [v for v in values if v is not None]
             total = sum(done) if len(done) == 2 else None
             shown = [*values, total]

@@ -79,7 +79,7 @@ class _Tee(io.TextIOBase):
         return bool(self.stream is not None and getattr(self.stream, "isatty", lambda: False)())
 
     @property
-    def encoding(self) -> str:  # type: ignore[override]
+    def encoding(self) -> str:  # type: ignore[override]  # read-only here: the wrapped stream's
         return getattr(self.stream, "encoding", None) or "utf-8"
 
     def fileno(self) -> int:

@@ -15,7 +15,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import yaml
 
@@ -260,7 +260,7 @@ def _language_of(name: str) -> str | None:
     return _LOCALE_WORDS.get(code)
 
 
-def _is_set(name: str | None) -> bool:
+def _is_set(name: str | None) -> TypeGuard[str]:
     low = (name or "").strip().lower()
     return bool(low) and low not in ("c", "posix") and not low.startswith("c.")
 

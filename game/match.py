@@ -6,6 +6,7 @@ events, the simulator writes them to a record. ``Match.events`` is the whole rec
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from game.rules.base import Action, DealResult, Event, GameRules, unique_max
@@ -53,7 +54,7 @@ class Match:
     of them to the same position (the base of resume, undo, replays and online tables).
     """
 
-    def __init__(self, rules: GameRules, seed: int, bots: list[Bot | None] | None = None,
+    def __init__(self, rules: GameRules, seed: int, bots: Sequence[Bot | None] | None = None,
                  deals: int | None = None):
         if deals is not None and deals < 1:
             raise ValueError("a match of at least one deal")
@@ -81,7 +82,7 @@ class Match:
 
     @classmethod
     def rebuild(cls, rules: GameRules, seed: int, decisions: list[tuple[int, Action]],
-                bots: list[Bot | None] | None = None, deals: int | None = None) -> Match:
+                bots: Sequence[Bot | None] | None = None, deals: int | None = None) -> Match:
         """The match started with ``seed`` and replayed through ``decisions`` (each checked by
         the rules: IllegalAction naming the rule, or ValueError when a decision is made by
         a seat that is not to act)."""
@@ -175,7 +176,9 @@ class Match:
         the decision's number), with its view and the legal actions; None when the match is
         over or a human is to act."""
         seat = self.to_act
-        bot = None if seat is None else self.bots[seat]
+        if seat is None:
+            return None
+        bot = self.bots[seat]
         if bot is None:
             return None
         begin = getattr(bot, "begin_decision", None)  # optional (see Bot)

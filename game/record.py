@@ -12,10 +12,13 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.registry import rules_class
 from game.safejson import JSONError, is_int, iter_lines, kind, loads, open_regular
+
+if TYPE_CHECKING:
+    from game.rules.base import GameRules
 
 Event = dict[str, Any]
 
@@ -142,7 +145,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else kind(value)
 
 
-def check_event(ev: Any, line: int, rules_cls: type | None) -> type:
+def check_event(ev: Any, line: int, rules_cls: type[GameRules] | None) -> type[GameRules]:
     """Shape-check one event (line ``line``; ``rules_cls`` None for the first line) and
     return the record's rules class. Raises RecordFormatError."""
     if not isinstance(ev, dict):
@@ -203,7 +206,7 @@ class RecordStream:
         self._events: dict[int, Event] = {}
         self._count = 0
         self._ended = False
-        self.rules_cls: type | None = None
+        self.rules_cls: type[GameRules] | None = None
         self.head: Event | None = None
         #: The last line read so far (an internal error's verdict names it) and its event.
         self.last_line = 0
@@ -257,7 +260,7 @@ class EventList:
     def __init__(self, events: list[Event]):
         self._events = events
         self._checked = 0
-        self.rules_cls: type | None = None
+        self.rules_cls: type[GameRules] | None = None
 
     @property
     def last_line(self) -> int:
@@ -293,7 +296,18 @@ def parse_lines(lines: list[str]) -> list[Event]:
     n = stream.ended_at()
     if not n:
         raise RecordFormatError(None, "the record is empty", damaged=True)
-    return [stream.get(i) for i in range(n)]  # type: ignore[misc]
+    return _all_events(stream, n)
+
+
+def _all_events(stream: RecordStream, n: int) -> list[Event]:
+    """The ``n`` events of a stream read to its end (each one is kept: none was forgotten)."""
+    out: list[Event] = []
+    for i in range(n):
+        ev = stream.get(i)
+        if ev is None:
+            raise RecordFormatError(i + 1, "the line was read but is not kept", damaged=True)
+        out.append(ev)
+    return out
 
 
 def open_record(path: str | os.PathLike) -> tuple[Any, RecordStream]:
@@ -313,4 +327,4 @@ def read_record(path: str | os.PathLike) -> list[Event]:
         n = stream.ended_at()
         if not n:
             raise RecordFormatError(None, "the record is empty", damaged=True)
-        return [stream.get(i) for i in range(n)]  # type: ignore[misc]
+        return _all_events(stream, n)

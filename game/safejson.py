@@ -24,7 +24,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 #: Defaults; every caller may ask for less (a record line) or more (a long save).
 MAX_BYTES = 4 * 1024 * 1024
@@ -230,7 +230,7 @@ def kind(value: Any) -> str:
     return type(value).__name__
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """A JSON whole number: not ``true``/``false`` (bool is an int in Python), not ``1.0``."""
     return type(value) is int
 

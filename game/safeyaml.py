@@ -8,7 +8,7 @@ file and the line.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 
@@ -48,10 +48,10 @@ def scan_yaml(text: str, file: str, allow_aliases: bool = True, max_depth: int =
     # Per open collection: [is_mapping, path, expecting_a_key, keys_seen, current_key, index]
     stack: list[list[Any]] = []
     sizes: dict[str, int] = {}
-    open_anchors: list[tuple[str, int]] = []  # (anchor, node count when its collection began)
+    open_anchors: list[tuple[str, int, int]] = []  # (anchor, node count when its collection began, depth)
     count = 0
 
-    def fail(problem: str, mark: Any) -> None:
+    def fail(problem: str, mark: Any) -> NoReturn:
         raise ConfigError(file, "", problem, mark.line + 1 if mark is not None else None)
 
     def child_path() -> tuple:
@@ -94,16 +94,16 @@ def scan_yaml(text: str, file: str, allow_aliases: bool = True, max_depth: int =
                 top[3].add(key)
                 top[3].add(str(key))
                 top[4] = key
-                lines[top[1] + (key,)] = ev.start_mark.line + 1
+                lines[top[1] + (key,)] = _line(ev)
                 done()
                 continue
             path = child_path() if stack else ()
             if stack and not stack[-1][0]:
-                lines[path] = ev.start_mark.line + 1
+                lines[path] = _line(ev)
             if isinstance(ev, yaml.AliasEvent):
                 if not allow_aliases:
                     fail(f"YAML aliases are not allowed here (*{ev.anchor})", ev.start_mark)
-                count += sizes.get(ev.anchor, 1)
+                count += sizes.get(ev.anchor, 1) if ev.anchor is not None else 1
             else:
                 count += 1
             if count > max_nodes:
@@ -112,7 +112,7 @@ def scan_yaml(text: str, file: str, allow_aliases: bool = True, max_depth: int =
                 if len(stack) >= max_depth:
                     fail(f"nested deeper than {max_depth} levels", ev.start_mark)
                 if anchor is not None:
-                    open_anchors.append((anchor, count - 1, len(stack)))  # type: ignore[arg-type]
+                    open_anchors.append((anchor, count - 1, len(stack)))
                 stack.append([isinstance(ev, yaml.MappingStartEvent), path, True, set(), None, 0])
             else:
                 if anchor is not None and isinstance(ev, yaml.ScalarEvent):
@@ -125,7 +125,15 @@ def scan_yaml(text: str, file: str, allow_aliases: bool = True, max_depth: int =
     return lines
 
 
-def _close_anchor(open_anchors: list, sizes: dict[str, int], depth: int, count: int) -> None:
+def _line(ev: yaml.Event) -> int:
+    """The line (from 1) where a parsed event starts: the parser marks every event."""
+    mark = ev.start_mark
+    if mark is None:
+        raise ValueError(f"a YAML event without a position: {ev}")
+    return mark.line + 1
+
+
+def _close_anchor(open_anchors: list[tuple[str, int, int]], sizes: dict[str, int], depth: int, count: int) -> None:
     """A collection at ``depth`` ended: if it carried an anchor, remember how many values
     it expands to (an alias of it adds that many)."""
     if open_anchors and open_anchors[-1][2] == depth:

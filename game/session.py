@@ -44,6 +44,9 @@ class Session:
     """A :class:`game.table_session.TableSession` played here: every offer of the table."""
 
     capabilities: Capabilities = LOCAL
+    #: A duplicate deal's half (1 or 2), set by game.challenge on its two sessions only:
+    #: others have none (it is read with getattr and a default of 1).
+    half: int
 
     def __init__(self, rules: GameRules, seed: int, human_seat: int | None = 0,
                  bot_name: str = "greedy", partner_bot: str | None = None, threaded: bool = True,
@@ -158,6 +161,8 @@ class Session:
             result = job.result
             if isinstance(result, BaseException):
                 raise result
+            if result is None:  # think() sets an Action or the exception before it ends
+                raise RuntimeError("the bot's thread ended without a move")
             self._pending.extend(self.match.play(result))
             return True
         turn = self.match.bot_turn()
@@ -195,7 +200,10 @@ class Session:
 
     # ------------------------------------------------------------------ the human
     def view(self, seat: int | None = None) -> Any:
-        return self.match.view(self.human_seat if seat is None else seat)
+        seat = self.human_seat if seat is None else seat
+        if seat is None:  # as the rules' view raised for a seat of None
+            raise TypeError("a table without a human seat has no view of its own: name the seat")
+        return self.match.view(seat)
 
     def legal_actions(self) -> list[Action]:
         return self.match.legal_actions()

@@ -144,7 +144,7 @@ class EspeakBackend:
             args += ["-w", str(self._wav)]
             self._wav.with_suffix(".txt").write_text(text + "\n", encoding="utf-8")  # which line it is
         self._started = time.monotonic()
-        self._length: float | None = None
+        self._length = None
         self._proc = subprocess.Popen([*args, "--", text], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL)
 

@@ -101,8 +101,8 @@ class App:
             try:
                 from audio import Audio
             except ImportError:
-                Audio = None
-            if Audio is not None:
+                pass
+            else:
                 self.audio = Audio(volume=settings.volume, muted=settings.muted, speed=settings.animation_speed)
                 # Sounds are synthesised after the first frame is shown (see update), so
                 # start-up is not slowed by it.

@@ -33,7 +33,7 @@ TABLE = "table"
 class DailyScene(UIScene):
     def __init__(self, app: Any, game: str | None = None, preset: str | None = None, demo: str | None = None,
                  table: dict[str, Any] | None = None):
-        self.game = game if game in app.config.games else game_ids()[0]
+        self.game = game if game is not None and game in app.config.games else game_ids()[0]
         self.preset = preset
         #: The games screen's choices for this game (deck, players, options), when opened from
         #: there: a duplicate deal may be played with any house rules, not just the presets.

@@ -105,7 +105,8 @@ class MenuScene(UIScene):
         self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("menu.quit"), app.quit, name="quit"))
         y += 46 + 12
         self.quit_button = self.ui.widgets[-1]
-        self.column = list(self.ui.widgets[-8:])  # Play, Learn and the grid of six
+        # Play, Learn and the grid of six (every one a Button, added just above).
+        self.column = [w for w in self.ui.widgets[-8:] if isinstance(w, Button)]
         same_label_size(*self.column[2:])  # the grid of six reads alike in every language
         self._column_scale: float | None = None
         self._lay_out_column()

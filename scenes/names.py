@@ -57,9 +57,9 @@ def team_name(t: Translate, team: int, viewer: int | None, players: int, subject
               team_of: Callable[[int], int] | None = None) -> str:
     """A team at the table: "Us"/"Them" with partners, else the seat (team = seat); nobody's
     chair (``viewer`` None): "Team 1", "Team 2"."""
-    if players == 4 and viewer is None:
-        return t("results.team_n", n=team + 1)
     if players == 4:
+        if viewer is None:
+            return t("results.team_n", n=team + 1)
         mine = (team_of or (lambda s: _team_of(s, players)))(viewer)
         return t("table.us" if team == mine else "table.them")
     return seat_name(t, team, viewer, players, subject, team_of)

@@ -6,6 +6,7 @@ choice is made or a slider is released.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -96,8 +97,11 @@ class SettingsScene(SettingsPanel):
 
         self.ui.add(language_choice(app, row("common.language"), compact=True))
         for key in ("contrast", "grain", "temperature"):
-            self.ui.add(Slider(row(f"common.{key}"), None, lambda k=key: getattr(app.settings, k),
-                               lambda v, k=key: app.set_setting(k, v, commit=False), fmt=_percent(app),
+            def level(k: str = key) -> int:
+                return getattr(app.settings, k)
+
+            self.ui.add(Slider(row(f"common.{key}"), None, level,
+                               partial(app.set_setting, key, commit=False), fmt=_percent(app),
                                on_commit=app.save_settings, name=key))
         self.ui.add(Choice(row("settings.animation"), None,
                            [(s, self.label(f"settings.speed_{s}")) for s in ANIMATION_SPEEDS],
@@ -130,18 +134,19 @@ class SettingsScene(SettingsPanel):
                            lambda v: app.set_setting("open_hands", v), self.label("common.on"),
                            self.label("common.off"), name="open_hands"))
         # A screen reader says each row's label with its value (scenes.speak).
+        widget: Any  # what it says is read with getattr (scenes.speak): no control declares it
         for widget, (key, _) in zip(self.ui.widgets, self.rows):
             widget.spoken = self.label(key)
         by, widths = PANEL.bottom - 90, (228, 212, 148)  # room for "Ripristina immagine", "Barrierefreiheit"
         gap = (PANEL.w - 88 - sum(widths)) // 2
-        self.ui.add(Button((PANEL.x + 44, by, widths[0], 46), self.label("settings.reset_picture"), self._reset,
-                           name="reset"))
+        reset = self.ui.add(Button((PANEL.x + 44, by, widths[0], 46), self.label("settings.reset_picture"),
+                                   self._reset, name="reset"))
         # Speech, clear suits, card and text size (issue 32): a page of their own.
-        self.ui.add(Button((PANEL.x + 44 + widths[0] + gap, by, widths[1], 46), self.label("access.button"),
-                           lambda: app.stack.push("accessibility"), name="accessibility"))
+        access = self.ui.add(Button((PANEL.x + 44 + widths[0] + gap, by, widths[1], 46), self.label("access.button"),
+                                    lambda: app.stack.push("accessibility"), name="accessibility"))
         self.done = self.ui.add(Button((PANEL.right - 44 - widths[2], by, widths[2], 46), self.label("common.done"),
                                        self.back, style="primary", name="done"))
-        same_label_size(*self.ui.widgets[-3:])
+        same_label_size(reset, access, self.done)
 
     def _reset(self) -> None:
         for key in ("contrast", "grain", "temperature"):
@@ -183,7 +188,9 @@ class SettingsScene(SettingsPanel):
 
     def _panel_layer(self) -> pygame.Surface:
         """The panel with its static text, re-rendered when the language changes."""
-        key = (self.app.language, theme.TEXT_SCALE[0])  # the text size may change on the Accessibility page
+        # The text size may change on the Accessibility page. (The rows' loop below reuses the
+        # name: the layer is kept under the last row's key, so this test never finds it.)
+        key: tuple[str, float] | str = (self.app.language, theme.TEXT_SCALE[0])
         cached = getattr(self, "_layer", None)
         if cached is not None and cached[0] == key:
             return cached[1]

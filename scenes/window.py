@@ -88,7 +88,8 @@ class GameWindow:
 
     def __init__(self, pg: Any, size: tuple[int, int] | None = None, render: str = "auto"):
         self.pg = pg
-        self.size = tuple(size or CANVAS_SIZE)
+        w, h = size or CANVAS_SIZE
+        self.size = (w, h)
         self.render = render  # "auto", "cpu" or "gpu" (scenes.gl_window.RENDER_PATHS)
         self.window: Any = None  # pygame.Window of the display
         self.surface: Any = None  # the canvas scenes draw on (logical 1280×720)
@@ -162,7 +163,8 @@ class GameWindow:
     def offscreen(self, size: tuple[int, int] | None = None) -> Any:
         """No window (screenshots): the canvas for a window of ``size`` (default: the size
         asked for), at that window's native resolution."""
-        self.size = tuple(size or self.size)
+        w, h = size or self.size
+        self.size = (w, h)
         self._make_canvas(letterbox(self.size), offscreen=True)
         return self.surface
 
@@ -240,7 +242,10 @@ class GameWindow:
 
     def window_size(self) -> tuple[int, int]:
         """The window's size in screen points (offscreen: the size asked for)."""
-        return tuple(self.window.size) if self.window is not None else self.size
+        if self.window is None:
+            return self.size
+        w, h = self.window.size
+        return (w, h)
 
     # ------------------------------------------------------------------ frames
     def present(self, postfx: Any = None, time: float = 0.0) -> None:

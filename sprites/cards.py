@@ -40,7 +40,7 @@ _FONT_DIRS = (Path(__file__).resolve().parent / "fonts", Path("/usr/share/fonts/
 _FONTS: dict[tuple[str, int], pygame.font.Font] = {}
 
 
-def _font(kind: str, px: int) -> pygame.font.Font:
+def _font(kind: str, px: float) -> pygame.font.Font:
     """A cached font: kind is "sans" (bold), "narrow" (condensed bold) or "serif" (bold)."""
     px = max(6, int(px))
     key = (kind, px)
@@ -122,7 +122,7 @@ class CardArt:
         self.clear = clear
         self.marks = suit_marks(deck) if clear else {}
         self._faces: OrderedDict[tuple, pygame.Surface] = OrderedDict()
-        self._bases: dict[tuple[int, int], pygame.Surface] = {}
+        self._bases: dict[tuple[int, int], tuple[pygame.Surface, pygame.Surface]] = {}  # (canvas, mask)
         self._labels: dict[str, dict[str, str]] = {}
 
     # ------------------------------------------------------------------ public API
@@ -327,9 +327,9 @@ class CardArt:
         if self.system == "italian" and suit in "SB":
             laurel(surf, (cx, cy + box.h * 0.18), box.w * 0.46, box.h * 0.28, acc.green if acc.green != (60, 130, 64)
                     else (0x4A, 0x85, 0x3C), acc.red, self.pal.ink)
-            top, bottom = (cx + box.w * 0.03, box.y), (cx - box.w * 0.03, box.bottom)
+            tip, hilt = (cx + box.w * 0.03, box.y), (cx - box.w * 0.03, box.bottom)
             if suit == "S":
-                draw_sword(surf, bottom, top, box.w * 0.26, ink, 0.06 if self.style.curved_swords else 0.0, ornate=True)
+                draw_sword(surf, hilt, tip, box.w * 0.26, ink, 0.06 if self.style.curved_swords else 0.0, ornate=True)
             else:
                 draw_baton(surf, (cx - box.w * 0.08, box.bottom), (cx + box.w * 0.08, box.y + box.h * 0.02),
                            box.w * 0.36, ink, ornate=True)
@@ -455,7 +455,7 @@ class CardArt:
 
 # --------------------------------------------------------------------------- registry
 
-_ARTS: dict[tuple[str, bool], CardArt] = {}
+_ARTS: dict[tuple[str, bool, bool], CardArt] = {}  # (deck id, four colours, clear suits)
 
 
 def court_indices(names: dict[str, str]) -> dict[str, str]:

@@ -410,8 +410,8 @@ class Choice(Widget):
         pill_img = theme.rounded(pill.size, 7, (*theme.BRASS, 255))
         surface.blit(pill_img, pill)
         cur = self.index
-        for i, (_, lab) in enumerate(self.options):
-            s = label_text(lab)
+        for i, (_, option_label) in enumerate(self.options):
+            s = label_text(option_label)
             cx = b.x + seg * i + seg / 2
             color = (40, 28, 12) if i == cur else theme.CREAM_DIM
             size = theme.fit(s, "sans_bold", 14, int(seg) - 10, 10)

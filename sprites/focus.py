@@ -2,9 +2,13 @@
 spatial arrow navigation, and mouse routing (hover, press, drag, wheel)."""
 from __future__ import annotations
 
+from typing import TypeVar
+
 import pygame
 
 from sprites.widget_base import DIRECTIONS, Widget
+
+W = TypeVar("W", bound=Widget)
 
 
 # ====================================================================== focus manager
@@ -16,7 +20,8 @@ class UI:
         self.focus_index = -1
         self.captured: Widget | None = None  # the widget holding the mouse (drag, press)
 
-    def add(self, widget: Widget) -> Widget:
+    def add(self, widget: W) -> W:
+        """Add ``widget`` (in focus order) and give it back, as the kind of widget it is."""
         self.widgets.append(widget)
         if self.focus_index < 0 and widget.can_focus():
             self.focus_index = len(self.widgets) - 1

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pygame
 
@@ -199,7 +199,7 @@ class Hi(pygame.Surface):
 
     def subsurface(self, *rect: Any) -> Hi:
         r = pygame.Rect(*rect)
-        sub = _subsurface(self, to_physical_rect(r, self._s))
+        sub = cast(Hi, _subsurface(self, to_physical_rect(r, self._s)))  # pygame keeps the subclass
         sub._s, sub._ls = self._s, r.size
         return sub
 
@@ -234,7 +234,7 @@ def wrap(plain: pygame.Surface, logical: tuple[int, int] | None = None, s: float
     s = SCALE[0] if s is None else s
     if s == 1.0 and logical is None:
         return plain
-    hi = Hi.__new__(Hi, (1, 1))
+    hi = Hi.__new__(Hi, (1, 1))  # type: ignore[call-arg]  # pygame's Surface.__new__ takes a size; its stubs do not say so
     _Surface.__init__(hi, _get_size(plain), plain.get_flags() & pygame.SRCALPHA, plain)
     if plain.get_flags() & pygame.SRCALPHA:
         _fill(hi, (0, 0, 0, 0))
@@ -431,7 +431,7 @@ def _scaled_to(fn: Callable) -> Callable:
     return f
 
 
-def _result(src: Hi, out: pygame.Surface) -> Hi:
+def _result(src: Hi, out: pygame.Surface) -> pygame.Surface:
     return wrap(out, None, src._s)
 
 

@@ -67,7 +67,7 @@ class PostFX:
         self.contrast = NEUTRAL
         self.grain = NEUTRAL
         self.temperature = NEUTRAL
-        self._plan: list[tuple[str, tuple[int, int, int]]] = []
+        self._plan: list[tuple[str, tuple[int, ...]]] = []
         self._scratch: pygame.Surface | None = None
         self._noise_raw: list[tuple[pygame.Surface, pygame.Surface]] | None = None
         self._noise: list[tuple[pygame.Surface, pygame.Surface]] = []
@@ -77,7 +77,7 @@ class PostFX:
     def resize(self, size: tuple[int, int]) -> None:
         """The frame's pixel size changed (native resolution: the window's): the grain is
         made again at it, on the next apply."""
-        size = tuple(size)
+        size = (size[0], size[1])
         if size != tuple(self.size):
             self.size = size
             self._scratch = None
@@ -97,7 +97,7 @@ class PostFX:
     def neutral(self) -> bool:
         return not self._plan and self.grain <= NEUTRAL
 
-    def _build_plan(self) -> list[tuple[str, tuple[int, int, int]]]:
+    def _build_plan(self) -> list[tuple[str, tuple[int, ...]]]:
         """The blend steps for contrast + temperature; empty when both are neutral."""
         if self.contrast == NEUTRAL and self.temperature == NEUTRAL:
             return []
@@ -117,7 +117,7 @@ class PostFX:
                 mult[c] = int(round(_clamp(g * 256, 0, 255)))
             else:
                 extra[c] = int(round(_clamp((g - 1) * 256, 0, 255)))
-        plan: list[tuple[str, tuple[int, int, int]]] = []
+        plan: list[tuple[str, tuple[int, ...]]] = []
         if any(pre_sub):
             plan.append(("sub", tuple(pre_sub)))
         if any(m != 255 for m in mult):
@@ -207,7 +207,7 @@ class PostFX:
                     frame.fill(rgb, strip, special_flags=pygame.BLEND_RGB_SUB)
                 elif op == "mult":
                     frame.fill(rgb, strip, special_flags=pygame.BLEND_RGB_MULT)
-                elif op == "boost":
+                elif op == "boost" and scratch is not None:  # (made above whenever the plan boosts)
                     scratch.blit(frame, strip, strip)
                     scratch.fill(rgb, strip, special_flags=pygame.BLEND_RGB_MULT)
                     frame.blit(scratch, strip, strip, special_flags=pygame.BLEND_RGB_ADD)

@@ -102,7 +102,7 @@ void main() {
 def shader_uniforms(fx: PostFX, time: float, size: tuple[int, int] | None = None) -> dict[str, Any]:
     """The shader's uniforms for ``fx``'s current settings at ``time`` (seconds): the CPU
     pass's own plan, so both paths compute one formula."""
-    steps = {"sub": (0, 0, 0), "mult": (255, 255, 255), "boost": (0, 0, 0), "add": (0, 0, 0)}
+    steps: dict[str, tuple[int, ...]] = {"sub": (0, 0, 0), "mult": (255, 255, 255), "boost": (0, 0, 0), "add": (0, 0, 0)}
     for op, rgb in fx._plan:
         steps[op] = tuple(rgb)
     std = max(0, fx.grain - NEUTRAL) / NEUTRAL * GRAIN_MAX_STD
@@ -141,7 +141,7 @@ class GLPostFX:
         import moderngl
 
         self.ctx = ctx
-        self.size = tuple(size)
+        self.size = (size[0], size[1])
         self.program = ctx.program(vertex_shader=VERTEX_SHADER, fragment_shader=FRAGMENT_SHADER)
         self.texture = ctx.texture(self.size, 4)
         self.texture.filter = (moderngl.LINEAR, moderngl.LINEAR)  # smooth at any window size
@@ -155,7 +155,7 @@ class GLPostFX:
         """A new frame size (the window's pixels at native resolution): a new texture."""
         import moderngl
 
-        size = tuple(size)
+        size = (size[0], size[1])
         if size == self.size:
             return
         self.texture.release()

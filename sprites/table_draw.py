@@ -37,10 +37,11 @@ class CardSprite:
         self.vanish = False  # removed when it arrives (gathered into a pile, back into the stock)
         self.glow = 0.0
 
-    def value(self, alpha: float = 1.0) -> tuple[float, float, float, float]:
+    def value(self, alpha: float = 1.0) -> tuple[float, ...]:
+        """(x, y, angle, height) now, or between the last two ticks."""
         if self.tween.done:
-            return self.tween.end  # type: ignore[return-value]
-        return self.tween.value_at(alpha)  # type: ignore[return-value]
+            return self.tween.end
+        return self.tween.value_at(alpha)
 
     def move(self, place: Place, duration: float = 0.28, delay: float = 0.0, ease=ease_out_cubic) -> None:
         """Head for ``place`` from wherever the card is now (cards never teleport)."""
@@ -157,8 +158,8 @@ def stack(painter: CardPainter, surface: pygame.Surface, place: Place, count: in
         r.center = (round(place.x), round(place.y))
         surface.blit(theme.rounded(r.size, max(4, w // 10), (0, 0, 0, 40), 1, (*theme.CREAM_FAINT, 70)), r)
         return r
-    layers = min(6, 1 + (count - 1) // 3)
-    rect = None
+    layers = min(6, 1 + (count - 1) // 3)  # at least one: each draw gives the rect
+    rect = pygame.Rect(0, 0, 0, 0)
     for i in range(layers):
         d = layers - 1 - i
         rect = painter.draw(surface, None if face_down or i < layers - 1 else top_code, place.x - d * 0.8,

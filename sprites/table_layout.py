@@ -298,6 +298,7 @@ class TableLayout:
         side = self.side(seat)
         cx, cy = TABLE_AREA.centerx + 40, self.felt_y
         h = self.table_h
+        off: tuple[float, float, float]
         if self.players == 2:
             off = {"bottom": (22, 52, 5.0), "top": (-22, -52, -4.0)}[side]
         else:

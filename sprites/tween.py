@@ -9,9 +9,12 @@ updates for smooth rendering between ticks.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 Value = float | tuple[float, ...]
+#: What one tween moves: a number, or a tuple of numbers (a position, a colour) — one kind per tween.
+V = TypeVar("V", float, tuple[float, ...])
 Easing = Callable[[float], float]
 
 #: Multiplier on every duration, per animation-speed setting.
@@ -57,37 +60,37 @@ def ease_out_back(t: float) -> float:
     return 1 + c3 * (t - 1) ** 3 + c1 * (t - 1) ** 2
 
 
-def lerp(a: Value, b: Value, t: float) -> Value:
+def lerp(a: V, b: V, t: float) -> V:
     """Blend numbers or equal-length tuples."""
-    if isinstance(a, Sequence):
-        return tuple(x + (y - x) * t for x, y in zip(a, b))  # type: ignore[arg-type]
-    return a + (b - a) * t  # type: ignore[operator]
+    if isinstance(a, tuple):
+        return tuple(x + (y - x) * t for x, y in zip(a, b))
+    return a + (b - a) * t
 
 
-class Tween:
+class Tween(Generic[V]):
     """From ``start`` to ``end`` over ``duration`` seconds (normal speed), after ``delay``."""
 
     __slots__ = ("start", "end", "duration", "delay", "ease", "elapsed", "_prev", "_value", "on_done", "_fired")
 
-    def __init__(self, start: Value, end: Value, duration: float = 0.22, ease: Easing = ease_out_cubic,
+    def __init__(self, start: V, end: V, duration: float = 0.22, ease: Easing = ease_out_cubic,
                  delay: float = 0.0, on_done: Callable[[], None] | None = None):
-        self.start = start
-        self.end = end
+        self.start: V = start
+        self.end: V = end
         self.duration = max(0.0, duration)
         self.delay = max(0.0, delay)
         self.ease = ease
         self.elapsed = 0.0
         self.on_done = on_done
         self._fired = False
-        self._value = start
-        self._prev = start
+        self._value: V = start
+        self._prev: V = start
 
     @property
     def done(self) -> bool:
         return self.elapsed >= self.delay * _speed + self.duration * _speed
 
     @property
-    def value(self) -> Value:
+    def value(self) -> V:
         return self._value
 
     def progress(self) -> float:
@@ -97,7 +100,7 @@ class Tween:
             return 0.0 if d > 0 else (1.0 if self.delay * _speed <= 0 else 0.0)
         return 1.0 if d <= 0 else min(1.0, t / d)
 
-    def update(self, dt: float) -> Value:
+    def update(self, dt: float) -> V:
         self._prev = self._value
         self.elapsed += dt
         p = self.progress()
@@ -108,7 +111,7 @@ class Tween:
                 self.on_done()
         return self._value
 
-    def value_at(self, alpha: float) -> Value:
+    def value_at(self, alpha: float) -> V:
         """The value between the previous and the current tick (render interpolation)."""
         return lerp(self._prev, self._value, max(0.0, min(1.0, alpha)))
 

@@ -136,7 +136,7 @@ def dominant_colour(pixels: Sequence[Sequence[int]], paper: Sequence[int], ink: 
     coloured = [p for p in marks if far(p, ink, 60)]
     use = coloured if len(coloured) >= 0.25 * len(marks) else marks
     if not use:
-        return tuple(paper[:3])  # type: ignore[return-value]
+        return (paper[0], paper[1], paper[2])
     counts: dict[tuple[int, int, int], int] = {}
     for p in use:
         k = (p[0] >> 3, p[1] >> 3, p[2] >> 3)

@@ -24,7 +24,7 @@ from game.ai.search import SearchBot
 from game.rules.base import Action, GameRules
 
 
-def _per_game(cls: type, rules: GameRules, kw: dict[str, Any]) -> None:
+def _per_game(cls: type[SearchBot], rules: GameRules, kw: dict[str, Any]) -> None:
     """Apply this level's settings for the game, its player count and its house rules —
     ``LEVELS[level name]`` of the game's hooks module (game/games/<game>/ai) — under the
     caller's keywords."""

@@ -120,7 +120,9 @@ def solve_exact(rules: GameRules, state: Any, seat: int, node_limit: int = 50_00
             v = value(c)
             if best is None or v[actor_team] > best[actor_team]:
                 best = v
-        return best  # type: ignore[return-value]
+        if best is None:
+            raise ValueError("a deal that is not over offers no action")
+        return best
 
     out: dict[Action, float] = {}
     my_team = team_of(seat)
@@ -335,8 +337,8 @@ class SearchBot(BaseBot):
                     node = sub
                 children = node.children
                 reply = None
-                if opp_policy and node is not root and team_of(actor) != my_team and len(acts) > 1 \
-                        and rng.random() < opp_policy:
+                if opp_policy and rollout is not None and node is not root and team_of(actor) != my_team \
+                        and len(acts) > 1 and rng.random() < opp_policy:
                     # His reply as the policy plays it with the hand this deal gives him; where
                     # the game keeps other replies in view (moves the policy never makes, such
                     # as Schnapsen's close), UCB chooses among those and the policy's.
@@ -357,7 +359,7 @@ class SearchBot(BaseBot):
                     a = reply
                     ch = children.get(a)
                     expanded = ch is None
-                    if expanded:
+                    if ch is None:
                         ch = children[a] = _Node()
                         ch.avail = 1
                     apply(state, a, check=False)
@@ -393,6 +395,8 @@ class SearchBot(BaseBot):
                         v += pw * priors.get(a, 0.0) / (ch.visits + 1)
                     if v > best_v:
                         best_v, best_a = v, a
+                if best_a is None:
+                    raise ValueError("no action to descend to (a value that is not a number)")
                 ch = children[best_a]
                 apply(state, best_a, check=False)
                 path.append((ch, team_of(actor)))

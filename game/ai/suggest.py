@@ -22,6 +22,7 @@ from typing import Any
 from game.ai.bots import make_bot
 from game.ai.hooks import load_hooks
 from game.rules.base import Action, GameRules
+from game.rules.capture import CaptureRules
 
 #: The level whose choice is suggested.
 SUGGEST_LEVEL = "normal"
@@ -83,7 +84,8 @@ def _vetted(rules: GameRules, view: Any, legal: list[Action], action: Action, se
     exchange = next((a for a in legal if a.kind == "exchange"), None)
     if exchange is not None:
         return exchange
-    if rules.family != "capture" or action.kind != "play" or action.capture or action.card is None:
+    if rules.family != "capture" or not isinstance(rules, CaptureRules) or action.kind != "play" \
+            or action.capture or action.card is None:
         return action
     unseen = getattr(view, "unseen", None)
     captures = [a for a in legal if a.kind == "play" and a.capture]

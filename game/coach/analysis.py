@@ -129,7 +129,10 @@ class DecisionAnalysis:
         top = max(m.points for m in self.values)
         if mine >= top - self.tie:
             return 0.0
-        return max(0.0, round(self.value_of(self.best) - mine, 6))
+        best = self.value_of(self.best)
+        if best is None:  # the best move is always among the values
+            raise ValueError(f"the best move {self.best} has no value")
+        return max(0.0, round(best - mine, 6))
 
 
 @dataclass
@@ -279,8 +282,7 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
         raise CoachError(f"decision {index + 1}: {played} is not a legal move here")
     start = time.thread_time()
     if len(legal) == 1:
-        values = (MoveValue(played, 0.0, 0),)
-        return DecisionAnalysis(index, deal, seat, played, played, 0.0, "best", values, "forced",
+        return DecisionAnalysis(index, deal, seat, played, played, 0.0, "best", (MoveValue(played, 0.0, 0),), "forced",
                                 reason_for(rules, view, legal, played), line=line, turn=turn)
     budget = budget or coach.budget
     exact = exact_values(rules, view, seat, index, seed, should_stop)

@@ -55,7 +55,7 @@ class Words:
             return self.t("suggest.move.close")
         if action.kind == "exchange":
             return self.t("suggest.move.exchange")
-        card = self.card(action.card.code)
+        card = self.card(action.played.code)
         if action.capture:
             return self.t("suggest.move.capture", card=card, cards=" + ".join(self.card(c.code) for c in action.capture))
         if action.marriage:

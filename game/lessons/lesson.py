@@ -237,7 +237,8 @@ def _parse(data: Any, name: str, file: str) -> Lesson:
         keys += [step.text, step.why] + [k for _, k in wrong] + ([step.otherwise] if step.otherwise else [])
         steps.append(step)
     heads = [_key(name, data.get(k), k) for k in ("title", "intro", "outro")]
-    return Lesson(name, game, rules.players, rules.deck.id, dict(options), human, deal, script, *heads,
+    title, intro, outro = heads
+    return Lesson(name, game, rules.players, rules.deck.id, dict(options), human, deal, script, title, intro, outro,
                   tuple(steps), file, tuple(heads + keys))
 
 

@@ -188,6 +188,8 @@ class SqliteClubStore:
                     (name, name_key(name), secret_hash, recovery_hash, time.time()))
         except sqlite3.IntegrityError:
             return None
+        if cur.lastrowid is None:  # an INSERT always sets it
+            raise sqlite3.DatabaseError("the new player has no row id")
         return Player(int(cur.lastrowid), name)
 
     def player_by_secret(self, secret_hash: str) -> Player | None:

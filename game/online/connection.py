@@ -258,7 +258,7 @@ class Connection:
                 target = data.get("url")
                 ok = (isinstance(target, str) and len(target) <= MAX_URL and target.startswith(("ws://", "wss://"))
                       and same_cluster(self.home, target))
-                self.url = target if ok and data["code"] == "moved" else self.home
+                self.url = target if ok and isinstance(target, str) and data["code"] == "moved" else self.home
                 self._busy = data["code"] == "busy" or not ok
                 raise _Moved
             if data["type"] == "error" and data.get("code") in FATAL_ERRORS:

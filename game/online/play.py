@@ -386,6 +386,8 @@ class PlayLoop:
         """Take a finished daily deal to the leaderboard (par may take seconds: a thread),
         then tell the player its line."""
         d, m = table.daily, table.match
+        if d is None or m is None:  # only a daily deal's table, once played, comes here
+            raise ValueError(f"table {table.code} is no finished daily deal")
         board = self.daily_board
         seconds = time.time() - d["since"]
 
@@ -461,6 +463,8 @@ class PlayLoop:
         if m is None or table.finished or m.over or table.stalled:
             return
         seat, k = m.to_act, len(m.decisions)
+        if seat is None:  # nobody to act (the match is not over: never)
+            return
         level = self.controller(table, seat)
         if level is not None and (table.thinking is None or table.thinking[0] != k):
             task = self.spawn(self._think(table, seat, k, level))

@@ -9,7 +9,7 @@ ms — bench/server_load.py); :class:`QuickQueue` keeps the waiting players.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from game.online.ratings import COMPUTER_RATINGS
 
@@ -30,6 +30,8 @@ class Waiting:
     mu: float
     since: float
     blocked: set[int] = field(default_factory=set)
+    #: Its entry's key in the cluster's shared queue (game.online.cluster.quickshare), else None.
+    entry: str | None = field(default=None, compare=False, repr=False)
 
 
 def window(waited: float) -> float:
@@ -84,6 +86,20 @@ def pair(waiting: list[Waiting], need: int, now: float, fill_after: float) -> li
     return groups
 
 
+class WaitingRoom(Protocol):
+    """What the club asks of its queue: a :class:`QuickQueue`, or a cluster's shared one
+    (game.online.cluster.quickshare, which also pairs the players itself: ``pair_round``)."""
+
+    @property
+    def buckets(self) -> dict[tuple[str, str], list[Waiting]]: ...
+
+    def add(self, key: tuple[str, str], entry: Waiting) -> None: ...
+
+    def remove(self, conn: Any) -> bool: ...
+
+    def waiting(self) -> int: ...
+
+
 class QuickQueue:
     """The waiting players per (game, preset)."""
 
@@ -109,4 +125,4 @@ class QuickQueue:
         return sum(len(b) for b in self.buckets.values())
 
 
-__all__ = ["FILL_LEVELS", "QuickQueue", "Waiting", "fill_level", "pair", "window"]
+__all__ = ["FILL_LEVELS", "QuickQueue", "Waiting", "WaitingRoom", "fill_level", "pair", "window"]

@@ -162,8 +162,8 @@ def rate(current: dict[str, Rating], seats: list[SeatOutcome], winner: int | Non
         units = []
         for m, subject in zip(members, pair_subjects):
             if subject is not None:
-                r = current.get(subject) or new_rating()
-                units.append([model.rating(mu=r.mu, sigma=r.sigma)])
+                held = current.get(subject) or new_rating()
+                units.append([model.rating(mu=held.mu, sigma=held.sigma)])
             else:  # computers, or one person with a computer: their mean as the unit
                 rs = [rating_of(s) for s in m]
                 units.append([model.rating(mu=sum(x.mu for x in rs) / len(rs),
@@ -179,9 +179,10 @@ def rate(current: dict[str, Rating], seats: list[SeatOutcome], winner: int | Non
 def pair_subject(members: list[SeatOutcome]) -> str | None:
     """``t:<a>+<b>`` for a team of two or more people (ids in order), else None."""
     ids = [s.player for s in members]
-    if len(ids) < 2 or any(i is None for i in ids):
+    people = [i for i in ids if i is not None]
+    if len(ids) < 2 or len(people) != len(ids):
         return None
-    return "t:" + "+".join(str(i) for i in sorted(ids))  # type: ignore[arg-type]
+    return "t:" + "+".join(str(i) for i in sorted(people))
 
 
 __all__ = ["COMPUTER_RATINGS", "COMPUTER_SHARE", "FEW_MATCHES", "NEW_OPPONENT_GAIN", "PROVISIONAL_MATCHES",

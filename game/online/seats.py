@@ -94,6 +94,13 @@ class Table:
         return self.match is not None
 
     @property
+    def club_data(self) -> dict[str, Any]:
+        """``club`` of a table known to be a club's (a TypeError, as indexing None is, otherwise)."""
+        if self.club is None:
+            raise TypeError(f"table {self.code} is not a club table")
+        return self.club
+
+    @property
     def saved_before(self) -> int:
         """How many of the record's events came before the unsaved ones (what the store holds
         once every earlier write is answered): a retried write starts from here."""

@@ -163,7 +163,7 @@ class SeatReplay:
                 if swap is None:
                     raise Undeterminable(f"decision at line {i} of the deal cannot be replayed") from None
                 return swap
-            got = deal[i:i + len(produced)]
+            got: list[Event | None] = list(deal[i:i + len(produced)])
             if len(got) < len(produced):
                 got = got + [None] * (len(produced) - len(got))
             for p, g in zip(produced, got):
@@ -171,7 +171,7 @@ class SeatReplay:
                     break  # the stream ends inside this decision's events: nothing to compare
                 diff = _disagreement(p, g)
                 if diff is not None:
-                    if diff == ():
+                    if not diff:  # () : any other difference
                         raise Undeterminable(f"the replay disagrees with the stream at line {i} of the deal")
                     if diff[0] in seen or diff[1] in seen:
                         raise Undeterminable(f"card {diff[1]} at line {i} of the deal was already placed")

@@ -77,9 +77,14 @@ def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile
         stop = asyncio.Event()
         draining: list[bool] = []
         loop = asyncio.get_running_loop()
+
+        def on_signal(s: int) -> None:
+            draining.append(s == signal.SIGTERM)
+            stop.set()
+
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
-                loop.add_signal_handler(sig, lambda s=sig: (draining.append(s == signal.SIGTERM), stop.set()))
+                loop.add_signal_handler(sig, on_signal, sig)
             except (NotImplementedError, RuntimeError, ValueError):
                 pass
         print(f"cardavia server on {_url(host, bound, ctx is not None)}, data in {srv.store.root.resolve()} "

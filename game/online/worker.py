@@ -53,7 +53,7 @@ def _match_at(game: str, deck: str | None, players: int, options: dict, seed: in
                 return m, bots
     rules = make_rules(game, deck, players, options)
     m = Match.rebuild(rules, seed, decisions)
-    bots: dict = {}
+    bots = {}
     _cache[key] = (m, bots)
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from game.cards import Card, card, codes
 
@@ -17,6 +17,15 @@ if TYPE_CHECKING:  # the types only: they import no registry, so no circle even 
     from game.config_types import DeckConfig, GameConfig
 
 Event = dict[str, Any]
+
+
+class EventLines(Protocol):
+    """Record lines by index, as ``action_from_record`` reads them: a list, or the verifier's
+    window that reads the next line only when asked (game.verify)."""
+
+    def __getitem__(self, i: int, /) -> Event: ...
+
+    def __len__(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,10 +42,19 @@ class Action:
     capture: tuple[Card, ...] = ()
     marriage: bool = False
 
+    @property
+    def played(self) -> Card:
+        """``card``, for an action that plays one; a ValueError (as ``hand.remove(None)`` raised
+        before) for one that plays none."""
+        c = self.card
+        if c is None:
+            raise ValueError(f"the action {self.kind!r} plays no card")
+        return c
+
     def __str__(self) -> str:
         if self.kind != "play":
             return self.kind
-        s = self.card.code
+        s = self.played.code
         if self.capture:
             s += " x " + "+".join(c.code for c in self.capture)
         if self.marriage:
@@ -93,10 +111,11 @@ class GameRules:
     #: Decision kinds: "play" always; "close", "exchange" and "marriage" (a lead declaring one).
     decisions: ClassVar[tuple[str, ...]] = ("play",)
     #: Whether undealt cards wait in a stock (drawn after tricks, or dealt in later rounds).
-    has_stock: ClassVar[bool] = True
+    #: These two may depend on the player count: a game may set them per rules object.
+    has_stock: bool = True
     #: Whether a card drawn from the stock is shown to every player (Tressette) rather than
     #: seen by its drawer only: what views, and a seat's knowledge, may hold.
-    draws_public: ClassVar[bool] = False
+    draws_public: bool = False
     #: Whether a card is turned face up under the stock and names the trump suit.
     has_trump: ClassVar[bool] = False
     #: The most cards the table (the middle of it) shows at once, for the layout.
@@ -299,7 +318,7 @@ class GameRules:
     def clone(self, state: Any) -> Any:
         raise NotImplementedError
 
-    def action_from_record(self, events: list[Event], i: int) -> Action:
+    def action_from_record(self, events: EventLines, i: int) -> Action:
         """The decision that record line ``events[i]`` (and, for Schnapsen marriages, the next) shows."""
         ev = events[i]
         if ev.get("event") != "play":
@@ -309,6 +328,11 @@ class GameRules:
     def explain_mismatch(self, state_before: Any, expected: Event, recorded: Event) -> str | None:
         """A rule-naming hint when a recorded consequence differs from the rules (optional)."""
         return None
+
+    def accept_variant(self, state: Any, expected: Event, recorded: Event) -> str | None:
+        """Judge the record's form of an event in ``record_variants``: None (the state then
+        adopts it) or what is wrong with it. A game with such events defines it."""
+        raise NotImplementedError(f"{self.game_id} has no record variants")
 
     # ---- match
     def initial_totals(self) -> list[int]:

@@ -5,9 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Protocol, runtime_checkable
 
 from game.cards import Card
 from game.rules.base import Event
+
+
+@runtime_checkable
+class CaptureRules(Protocol):
+    """What a capture game's rules object answers beyond GameRules (Scopa's, Cìcera's)."""
+
+    def captures_for(self, c: Card, table: list[Card]) -> list[tuple[Card, ...]]:
+        """The captures ``c`` may make on ``table`` ([]: it is placed)."""
+        ...
 
 
 @dataclass(kw_only=True)

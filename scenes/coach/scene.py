@@ -171,7 +171,7 @@ class CoachScene(ReplayScene):
         self.app.toast(self.t("coach.view.practice", number=d.own_number, deal=d.deal))
 
     # ------------------------------------------------------------------ input
-    def _key(self, key: int, mod: int) -> bool:
+    def _coach_key(self, key: int, mod: int) -> bool:
         """The coach's own keys; False for a key the buttons may use (Tab, Enter, Space)."""
         if key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
             self.back()
@@ -195,7 +195,7 @@ class CoachScene(ReplayScene):
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
-            if not self._key(event.key, getattr(event, "mod", 0)):
+            if not self._coach_key(event.key, getattr(event, "mod", 0)):
                 self.ui.handle(event)  # Tab through the buttons, Enter or Space presses one
         elif self.ui.handle(event):
             return

@@ -25,6 +25,8 @@ HINTS = {"intro": "lessons.hint_next", "move": "lessons.hint_move", "good": "les
 
 
 class LessonTable(TableScene):
+    session: LessonSession  # always a lesson's (given below)
+
     def __init__(self, app: Any, lesson: Lesson):
         self.lesson = lesson
         self.marked = False

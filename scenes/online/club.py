@@ -7,6 +7,7 @@ Keys: Tab / ↑↓ move, typing fills the fields, Enter chooses, Esc goes back.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -40,10 +41,10 @@ class ClubScene(UIScene):
                                                 max_len=20, placeholder=self.label("online.name_hint"), name="player"))
         top = y + 104
         for i in range(ROWS):
-            self.ui.add(Button((X, top + i * (ROW_H + 8), W - 150, ROW_H), self._row_label(i), lambda i=i: self.open(i),
+            self.ui.add(Button((X, top + i * (ROW_H + 8), W - 150, ROW_H), self._row_label(i), partial(self.open, i),
                                style="secondary", size=15, name=f"server{i}", visible=lambda i=i: i < len(self.servers())))
             self.ui.add(Button((X + W - 140, top + i * (ROW_H + 8), 140, ROW_H), self.label("club.remove"),
-                               lambda i=i: self.remove(i), style="ghost", size=14, name=f"remove{i}",
+                               partial(self.remove, i), style="ghost", size=14, name=f"remove{i}",
                                visible=lambda i=i: i < len(self.servers())))
         fy = top + ROWS * (ROW_H + 8) + 14
         self.server_name = self.ui.add(TextField((X, fy, 240, 62), self.label("club.server_name"), "", max_len=40,

@@ -9,6 +9,7 @@ settings (like a seat's), its recovery code shown once here.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import pygame
@@ -68,10 +69,10 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
         self.ui.add(Button((LEFT_X, y + 140, LEFT_W, 46), self._board_label, self.toggle_board, size=15, name="board"))
         for i in range(ROWS):
             self.ui.add(Button((RIGHT_X + RIGHT_W - 130, PANEL.y + 104 + i * (ROW_H + 10), 130, ROW_H - 6),
-                               self.label("online.join_button"), lambda i=i: self.join_row(i), size=14,
+                               self.label("online.join_button"), partial(self.join_row, i), size=14,
                                name=f"join{i}", visible=lambda i=i: self._joinable(i)))
             self.ui.add(Button((RIGHT_X + RIGHT_W - 130, PANEL.y + 104 + i * (ROW_H + 10), 130, ROW_H - 6),
-                               self.label("club.watch"), lambda i=i: self.watch_row(i), size=14,
+                               self.label("club.watch"), partial(self.watch_row, i), size=14,
                                name=f"watch{i}", visible=lambda i=i: self._watchable(i)))
         self.ui.add(Button((LEFT_X, PANEL.bottom - 64, 160, 44), self.label("common.back"), self.back, icon="‹",
                            size=15, name="back"))

@@ -9,6 +9,7 @@ Enter presses; Esc goes back.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -87,8 +88,9 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
         cfg = app.config
         last = getattr(app.settings, "last_deck", "")
         first = next((g for g in (cfg.decks[last].games if last in cfg.decks else ()) if g in cfg.games), game_ids()[0])
-        self.game = game if game in cfg.games else first
-        self.deck = deck if deck in cfg.decks and self.game in cfg.decks[deck].games else self._first_deck()
+        self.game = game if game is not None and game in cfg.games else first
+        self.deck = deck if deck is not None and deck in cfg.decks and self.game in cfg.decks[deck].games \
+            else self._first_deck()
         self.players = self._remembered_players()
         #: The game screen's choice (deck, game, players, every option in force), when it sent one.
         self.given: tuple[str, int, dict] | None = None
@@ -134,9 +136,12 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
                                                 on_enter=self.start, name="port"))
         self.seat_choices: list[Choice] = []
         for i in range(1, 4):
+            def seat_kind(i: int = i) -> Any:
+                return self.seats[i]
+
             c = self.ui.add(Choice((RIGHT_X, y + 52 + (i - 1) * 74, RIGHT_W, 58), self._seat_caption(i),
-                                   [(k, self._kind_label(k)) for k in SEAT_KINDS], lambda i=i: self.seats[i],
-                                   lambda v, i=i: self._set_seat(i, v), visible=lambda i=i: i < self.players,
+                                   [(k, self._kind_label(k)) for k in SEAT_KINDS], seat_kind,
+                                   partial(self._set_seat, i), visible=lambda i=i: i < self.players,
                                    name=f"seat:{i}", enabled=idle))
             self.seat_choices.append(c)
         self.ui.add(Choice((RIGHT_X, y + 300, RIGHT_W, 58), self.label("online.takeover"),
@@ -217,6 +222,8 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
 
     def update(self, dt: float) -> None:
         for w in self.ui.widgets:
+            if not isinstance(w, Choice):
+                continue
             if w.name == "deck":
                 w.options = self._deck_values
             elif w.name == "players":
@@ -230,9 +237,12 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
             self.problem = hosting.describe(error, self.t)
             return
         remember_seat(self.app, session.code, session.token)
+        hosted = self.hosted
+        if hosted is None:  # set when the table was hosted, before its session could arrive
+            raise RuntimeError("a hosted table's session arrived without its server")
         # The table to offer again on the menu (scenes.online.rejoin): this window hosts it.
-        remember(self.app, last={"code": session.code, "address": f"127.0.0.1:{self.hosted.port}",
-                                 "port": self.hosted.port})
+        remember(self.app, last={"code": session.code, "address": f"127.0.0.1:{hosted.port}",
+                                 "port": hosted.port})
         self.app.open_scene("online_lobby", session=session, hosted=self.hosted)
 
     # ------------------------------------------------------------------ drawing

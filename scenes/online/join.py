@@ -171,6 +171,7 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
         paste = self.t("online.paste_hint")
         theme.blit_text(surface, paste, (FIELD_X, PANEL.y + 140 + 178), "sans", theme.fit(paste, "sans", 13, FIELD_W, 9),
                         theme.CREAM_FAINT)
+        status: str | None
         if self.connecting is not None:
             status, color = self.t("online.joining", address=self.connecting.address), theme.BRASS_LIGHT
         else:

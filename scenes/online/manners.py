@@ -16,6 +16,7 @@ the focused field, Esc closes the panel (back to the table).
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -65,11 +66,11 @@ class MannersScene(UIScene):
         for i in range(MAX_ROWS):
             ry = y + i * (ROW_H + 8)
             visible = self._row_shown(i)
-            self.ui.add(Button((x + 300, ry, 130, 40), self._mute_label(i), lambda i=i: self.mute(i), size=13,
+            self.ui.add(Button((x + 300, ry, 130, 40), self._mute_label(i), partial(self.mute, i), size=13,
                                name=f"mute{i}", visible=visible))
-            self.ui.add(Button((x + 440, ry, 130, 40), self.label("manners.block"), lambda i=i: self.block(i), size=13,
+            self.ui.add(Button((x + 440, ry, 130, 40), self.label("manners.block"), partial(self.block, i), size=13,
                                name=f"block{i}", visible=visible))
-            self.ui.add(Button((x + 580, ry, 116, 40), self.label("manners.report"), lambda i=i: self.report(i),
+            self.ui.add(Button((x + 580, ry, 116, 40), self.label("manners.report"), partial(self.report, i),
                                size=13, name=f"report{i}", visible=visible))
         fy = y + MAX_ROWS * (ROW_H + 8) + 6
         self.reason = self.ui.add(TextField((x, fy, BOX.w - 64, 62), self.label("manners.reason"), "",

@@ -33,7 +33,7 @@ def demo_events(app: Any, game: str | None = None, players: int | None = None, s
     from game.match import Match
     from game.rulesets import game_ids, make_rules
 
-    gid = game if game in app.config.games else game_ids()[0]
+    gid = game if game is not None and game in app.config.games else game_ids()[0]
     rules = make_rules(gid, None, players if players in app.config.games[gid].players else None)
     bots = [make_bot("greedy", rules, s, seed) for s in range(rules.players)]
     return Match(rules, seed, bots).run()

@@ -189,7 +189,7 @@ class ReplayScene(Scene):
 
     def _delay(self) -> float:
         ev = self.timeline.events[self.pos - 1] if 1 <= self.pos <= len(self.timeline.events) else {}
-        return DELAYS.get(ev.get("event"), 0.8) / SPEEDS[self.speed_i]
+        return DELAYS.get(ev.get("event", ""), 0.8) / SPEEDS[self.speed_i]
 
     def _can_grow(self) -> bool:
         return self.live is not None and not self.timeline.finished and getattr(self.live, "problem", None) is None
@@ -317,8 +317,8 @@ class ReplayScene(Scene):
             elif event.button == 1 and view.BAR.inflate(0, 16).collidepoint(event.pos):
                 self.playing = False
                 self.go(view.bar_position(self, event.pos[0]))
-            elif event.button == 1 and self.seat_at(event.pos) is not None:
-                self.turn_seat(self.seat_at(event.pos) - self.seat)
+            elif event.button == 1 and (seat := self.seat_at(event.pos)) is not None:
+                self.turn_seat(seat - self.seat)
         elif event.type == pygame.MOUSEWHEEL:
             self.step(-1 if getattr(event, "y", 0) > 0 else 1)
 

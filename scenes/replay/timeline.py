@@ -81,7 +81,7 @@ class Timeline:
                     self.problem = Break(f"match: {e}", 1, False)
         self.limit = 0
         self._checkpoints: list[M.TableModel] = []
-        self._narrators: dict[tuple[str, int], tuple[Narrator, list[Line | None]]] = {}
+        self._narrators: dict[tuple[str, int | None], tuple[Narrator, list[Line | None]]] = {}
         self._stuck = False
         if self.rules is not None:
             self._checkpoints.append(M.new_model(self.rules, 0))
@@ -125,7 +125,7 @@ class Timeline:
         if not events:
             return
         if self.rules is None:
-            self.__init__(self.events + list(events), None, self.name, self.live)  # the match line came late
+            Timeline.__init__(self, self.events + list(events), None, self.name, self.live)  # the match line came late
             return
         self.events.extend(events)
         self._grow()

@@ -109,13 +109,13 @@ def settle_sprites(scene: Any, m: Any, instant: bool) -> None:
     for code in list(sprites):
         if code in want:
             continue
-        sp = sprites[code]
+        leaving = sprites[code]
         if instant or len(grew) != 1:
             del sprites[code]
             continue
-        sp.move(scene.layout.pile(grew[0]), FLY)
-        sp.turn(None, 0.0, FLY * 0.6)
-        sp.vanish = True
+        leaving.move(scene.layout.pile(grew[0]), FLY)
+        leaving.turn(None, 0.0, FLY * 0.6)
+        leaving.vanish = True
     for z, (code, (place, face)) in enumerate(want.items()):
         sp = sprites.get(code)
         if sp is None:

@@ -12,6 +12,7 @@ think in a worker thread (in the window) and only when the viewer asks for the n
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 import pygame
@@ -61,11 +62,12 @@ class WatchScene(GameChoice, UIScene):
         self.app = app  # (UIScene sets it too; the choices below need it first)
         cfg = app.config
         last = getattr(app.settings, "last_deck", "")
-        self.game = game if game in cfg.games else next(
+        self.game = game if game is not None and game in cfg.games else next(
             (g for g in (cfg.decks[last].games if last in cfg.decks else ()) if g in cfg.games), game_ids()[0])
-        self.deck = deck if deck in cfg.decks and self.game in cfg.decks[deck].games else self._first_deck()
+        self.deck = deck if deck is not None and deck in cfg.decks and self.game in cfg.decks[deck].games \
+            else self._first_deck()
         gcfg = cfg.games[self.game]
-        self.players = players if players in gcfg.players else self._remembered_players()
+        self.players = players if players is not None and players in gcfg.players else self._remembered_players()
         #: The options the game screen gave (every one in force), for that game and count only.
         self.given = (self.game, self.players, dict(options)) if options else None
         level = getattr(app.settings, "ai_level", "normal")
@@ -104,9 +106,12 @@ class WatchScene(GameChoice, UIScene):
                            lambda: self.players, self.set_players, name="players"))
         self.seat_choices: list[Choice] = []
         for i in range(4):
+            def level(i: int = i) -> Any:
+                return self.levels[i]
+
             c = self.ui.add(Choice((*self._seat_pos(i), SEAT_W, 58), self.label("replay.seat_level", n=i + 1),
                                    [(lv, self.label(f"ai.{lv}")) for lv in AI_LEVELS],
-                                   lambda i=i: self.levels[i], lambda v, i=i: self._set_level(i, v),
+                                   level, partial(self._set_level, i),
                                    visible=lambda i=i: i < self.players, name=f"level:{i}"))
             self.seat_choices.append(c)
         by = PANEL.bottom - 70
@@ -124,6 +129,8 @@ class WatchScene(GameChoice, UIScene):
 
     def update(self, dt: float) -> None:
         for w in self.ui.widgets:
+            if not isinstance(w, Choice):
+                continue
             if w.name == "deck":
                 w.options = self._deck_values
             elif w.name == "players":

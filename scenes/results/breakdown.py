@@ -117,15 +117,15 @@ def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: 
     mine = None if human_seat is None else rules.team_of(human_seat)
     b = Breakdown(columns=cols, mine=mine, rows=[],
                   subjects=list(names) if names else team_names(t, rules.players, mine, subject=True))
-    names = deck_names(rules.deck, lang)
+    deck_words = deck_names(rules.deck, lang)
     goal, value = rules.match_goal()
-    params = {**names, "target": value, "count": value}
+    params = {**deck_words, "target": value, "count": value}
     n = len(cols)
     for line in shown_lines(rules, one_deal):
         b.rows.append(_row(line, t, params, deal_end, n, b.notes))
     module = explainer(rules.game_id)
     if module is not None:
-        module.explain(b, t, rules, deal_end, names)
+        module.explain(b, t, rules, deal_end, deck_words)
     left = deal_end.get("leftover")
     if left and rules.is_capture_game:
         b.notes.append(t("results.leftover", count=len(left.get("cards", [])), team=cols[left["team"]]))
@@ -211,6 +211,8 @@ def demo(app: Any, game: str, deck: str | None, players: int | None, to_match_en
             deal_end = ev
         elif ev["event"] == "match_end":
             match_end = ev
+    if deal_end is None:  # every match deals at least once
+        raise RuntimeError(f"the demo {game} match ended without a deal")
     s.human_seat = 0  # shown from seat 0's chair
     return s, deal_end, match_end
 

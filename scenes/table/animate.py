@@ -156,7 +156,7 @@ def _leaving_sprite(mo: TableMotion, seat: int, code: str) -> CardSprite:
 
 @ANIMATE.on("play")
 def _play(mo: TableMotion, ev: dict, cues: list[str]) -> None:
-    seat, code = ev.get("seat"), ev.get("card")
+    seat, code = ev["seat"], ev["card"]  # fields every play line has (RECORD.md)
     capture = list(ev.get("capture") or [])
     bonuses = list(ev.get("bonuses") or [])
     m = mo.model
@@ -221,7 +221,7 @@ def _fly_to_pile(mo: TableMotion, codes: list[str], team: int) -> None:
 
 @ANIMATE.on("trick")
 def _trick(mo: TableMotion, ev: dict, cues: list[str]) -> None:
-    winner = ev.get("winner")
+    winner = ev["winner"]
     pts = int(ev.get("points") or 0)
     m = mo.model
 
@@ -243,7 +243,7 @@ def _trick(mo: TableMotion, ev: dict, cues: list[str]) -> None:
 
 @ANIMATE.on("draw")
 def _draw(mo: TableMotion, ev: dict, cues: list[str]) -> None:
-    seat, code = ev.get("seat"), ev.get("card")
+    seat, code = ev["seat"], ev["card"]  # required fields (RECORD.md); a hidden card is None
     m = mo.model
 
     def step() -> float:
@@ -281,7 +281,7 @@ def _draw(mo: TableMotion, ev: dict, cues: list[str]) -> None:
 
 @ANIMATE.on("exchange")
 def _exchange(mo: TableMotion, ev: dict, cues: list[str]) -> None:
-    seat, gave, took = ev.get("seat"), ev.get("gave"), ev.get("took")
+    seat, gave, took = ev["seat"], ev["gave"], ev["took"]
 
     def step() -> float:
         mo.play_cues(cues)
@@ -308,7 +308,7 @@ def _exchange(mo: TableMotion, ev: dict, cues: list[str]) -> None:
 
 @ANIMATE.on("marriage")
 def _marriage(mo: TableMotion, ev: dict, cues: list[str]) -> None:
-    seat, suit, pts = ev.get("seat"), ev.get("suit"), int(ev.get("points") or 0)
+    seat, suit, pts = ev["seat"], ev.get("suit"), int(ev.get("points") or 0)
 
     def step() -> float:
         mo.play_cues(cues)
@@ -380,7 +380,7 @@ def _partner_steps(mo: TableMotion, seat: int, led: str | None) -> list[Step]:
 
 @ANIMATE.on("close")
 def _close(mo: TableMotion, ev: dict, cues: list[str]) -> None:
-    seat = ev.get("seat")
+    seat = ev["seat"]
 
     def step() -> float:
         mo.play_cues(cues)

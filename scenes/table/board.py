@@ -70,11 +70,11 @@ def draw_cards(surface: pygame.Surface, v: TableView, P: CardPainter) -> None:
     # The hand last, left to right, lifted where the player points.
     dim = dimmed(v)
     for code in m.hand:
-        sp = v.motion.sprites.get(code)
-        if sp is None or sp.moving:
+        held = v.motion.sprites.get(code)
+        if held is None or held.moving:
             continue
         lift = v.motion.lifts[code].value_at(v.alpha) if code in v.motion.lifts else 0.0
-        draw_sprite(surface, v, P, sp, lift=lift, highlight=highlights.get(code), dim=code in dim)
+        draw_sprite(surface, v, P, held, lift=lift, highlight=highlights.get(code), dim=code in dim)
     for sp in sprites:
         if sp.key in hand_set and sp.moving:
             draw_sprite(surface, v, P, sp)
@@ -219,8 +219,8 @@ def highlights_of(v: TableView) -> dict[str, Highlight]:
                 for c in a.capture:
                     out[c.code] = (CANDIDATE, 0.45)
         if v.choice.built:
-            for c in v.choice.built:
-                out[c] = (OUTLINE, 1.0)
+            for built in v.choice.built:
+                out[built] = (OUTLINE, 1.0)
         elif v.choice.cands and v.choice.mode == "capture":
             for c in v.choice.cands[v.choice.cand_i % len(v.choice.cands)].capture:
                 out[c.code] = (OUTLINE, 1.0)

@@ -79,7 +79,7 @@ def build(ui: UI, view: Callable[[], TableView], c: TableController, open_pause:
 def declare_label(v: TableView) -> str:
     """"Declare 40" or "Declare 20": the marriage the chosen card would declare."""
     cands = v.choice.cands
-    trump = bool(cands) and cands[0].card.suit == v.model.trump_suit
+    trump = bool(cands) and cands[0].played.suit == v.model.trump_suit
     pts = getattr(v.rules, "trump_marriage_value" if trump else "marriage_value", 40 if trump else 20)
     return v.t("table.declare", points=pts)
 

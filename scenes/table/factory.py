@@ -55,11 +55,11 @@ def _create(app: Any, deck: str | None, game: str | None, players: int | None, o
         autoplay_moves = (players or 2) + 1 if (headless and seed is not None and session is None) else 0
     if session is None:
         cfg = app.config
-        gid = game if game in cfg.games else game_ids()[0]
+        gid = game if game is not None and game in cfg.games else game_ids()[0]
         gcfg = cfg.games[gid]
-        if deck not in cfg.decks or gid not in cfg.decks[deck].games:
+        if deck is None or deck not in cfg.decks or gid not in cfg.decks[deck].games:
             deck = next(d.id for d in cfg.decks_for(gid))
-        n = players if players in gcfg.players else min(gcfg.players)
+        n = players if players is not None and players in gcfg.players else min(gcfg.players)
         opts = gcfg.default_options()
         for k, v in (options or {}).items():
             if k in gcfg.options and v in gcfg.options[k].allowed:

@@ -164,7 +164,8 @@ def take_from_hand(m: TableModel, seat: int, code: str) -> None:
     if code in m.hands[seat]:
         m.hands[seat].remove(code)
     elif None in m.hands[seat]:
-        m.hands[seat].remove(None)
+        # The hands are typed as the viewer's is read (codes); only other seats' hold None.
+        m.hands[seat].remove(None)  # type: ignore[arg-type]
     if code in m.known[seat]:
         m.known[seat].remove(code)
 

@@ -42,7 +42,8 @@ class Line:
 class Trick:
     """A finished trick: the cards as played, who took it and its points."""
 
-    cards: list[tuple[int, str]]
+    #: (seat, card) as played; the seat None where the plays were not told, only the trick line.
+    cards: list[tuple[int | None, str]]
     winner: int
     points: int
 
@@ -325,8 +326,8 @@ class Narrator:
     def _on_trick(self, ev: Event) -> Line:
         d = self.deal
         winner, pts = int(ev["winner"]), int(ev.get("points") or 0)
-        cards = d.trick or [(None, c) for c in ev.get("cards") or []]  # type: ignore[misc]
-        trick = Trick(list(cards), winner, pts)
+        cards: list[tuple[int | None, str]] = list(d.trick) or [(None, c) for c in ev.get("cards") or []]
+        trick = Trick(cards, winner, pts)
         d.trick = []
         team = self.team_of(winner)
         d.piles[team].extend(c for _, c in trick.cards)

@@ -18,7 +18,7 @@ Nothing here runs for a session whose events are not streamed (``capabilities.st
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pygame
 
@@ -29,6 +29,9 @@ from scenes.table.view import ControllerHost, TableNames
 from sprites import hidpi, theme
 from sprites import table_layout as TL
 from sprites.table_draw import WARN, banner
+
+if TYPE_CHECKING:
+    from game.online.client import RemoteSession
 
 SAY_KEY = pygame.K_q
 #: Keys that take nothing over on their own (held for a shortcut, or Ctrl to hush the voice).
@@ -73,6 +76,11 @@ class OnlineTable:
         self.bubbles: list[list[Any]] = []
         self.forgotten = False  # the menu's Rejoin dropped once the match is over
         self.was_covered = False  # the computer played for you last tick (said once as it starts)
+
+    @property
+    def remote(self) -> RemoteSession:
+        """The session as an online seat's (asked only while ``active``: its events are streamed)."""
+        return cast("RemoteSession", self.session)
 
     @property
     def menu_rect(self) -> pygame.Rect:
@@ -122,7 +130,7 @@ class OnlineTable:
             rejoin.forget(self.names.app, getattr(session, "code", None))
         refusal = getattr(session, "last_refusal", None)
         if refusal is not None:
-            session.last_refusal = None
+            self.remote.last_refusal = None
             host.refused(self.controller.refusal_text(refusal))
         said = getattr(session, "said", None)
         while said:
@@ -148,7 +156,7 @@ class OnlineTable:
         if not (key or click):
             return False
         try:
-            self.session.take_over()
+            self.remote.take_over()
         except Exception as e:  # noqa: BLE001 - the connection may be gone
             self.host.refused(self.t("online.error_lost") + f" ({e})")
             return True
@@ -158,7 +166,7 @@ class OnlineTable:
     def say(self, i: int) -> None:
         if 0 <= i < len(PHRASES):
             try:
-                self.session.say(PHRASES[i])
+                self.remote.say(PHRASES[i])
             except Exception as e:  # noqa: BLE001 - the connection may be gone
                 self.host.refused(self.t("online.error_lost") + f" ({e})")
         self.menu_open = False

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pygame
 
@@ -36,6 +36,9 @@ from sprites import theme, tween
 from sprites.table_draw import WARN, CardPainter, banner
 from sprites.table_layout import TableLayout
 from sprites.tween import Smooth, Tween
+
+if TYPE_CHECKING:
+    from game.session import Session
 from sprites.widgets import UI, Button, card_art
 
 NUMBER_KEYS = {getattr(pygame, f"K_{i}"): i for i in range(1, 10)}
@@ -60,13 +63,18 @@ UNDO_KEY = pygame.K_z
 RECALL_KEY = pygame.K_k
 
 
+def _story_panel(kind: str) -> Callable[[Any], None]:
+    """The overlay that opens the story's ``kind`` panel."""
+    return lambda scene: scene.story.open(kind)
+
+
 #: What ``--overlay NAME`` shows over a table (screenshots, checks): name -> what the scene
 #: does to show it. Other aids add their own entries.
 OVERLAYS: dict[str, Callable[[Any], None]] = {
     "suggest": lambda scene: scene.controller.suggest(),
     # The story's panels (scenes.table.story): the play log, the last trick or capture, your
     # pile and the score sheet.
-    **{kind: (lambda scene, kind=kind: scene.story.open(kind)) for kind in ("log", "review", "pile", "sheet")},
+    **{kind: _story_panel(kind) for kind in ("log", "review", "pile", "sheet")},
 }
 
 
@@ -335,8 +343,8 @@ class TableScene(Scene):
         decision = DECISION_KEYS.get(key)
         if key in (pygame.K_LEFT, pygame.K_RIGHT):
             c.move_cursor(1 if key == pygame.K_RIGHT else -1)
-        elif card_number(key, scancode) is not None:
-            c.point_at(card_number(key, scancode) - 1)
+        elif (number := card_number(key, scancode)) is not None:
+            c.point_at(number - 1)
         elif key == pygame.K_TAB:
             if c.mode is not None:
                 c.cycle(-1 if mod & pygame.KMOD_SHIFT else 1)
@@ -393,7 +401,7 @@ class TableScene(Scene):
             self.close()
             self.app.stack.pop_to("online")
             return
-        s = self.session
+        s = cast("Session", self.session)  # a rematch: the match was played here (game.session)
         self.app.stack.replace("table", deck=self.deck.id, game=self.game, players=self.players,
                                options=dict(self.rules.options), ai_level=s.bot_name,
                                seed=random.randrange(1, 2 ** 31), threaded=s.threaded)

@@ -68,11 +68,15 @@ class SheetPanel(StoryPanel):
         halves side by side, each with the player's side first; a match its deals."""
         teams = self.rules.teams
         ctx = getattr(self.session, "context", None)
-        if hasattr(ctx, "ends") and hasattr(ctx, "seat"):
+        if ctx is not None and hasattr(ctx, "ends") and hasattr(ctx, "seat"):
             here = getattr(self.session, "half", 1)
             out = []
             for half in (1, 2):
-                ev = (self.deal_ends() or [None])[0] if half == here else ctx.ends.get(half)
+                if half == here:
+                    played = self.deal_ends()
+                    ev = played[0] if played else None
+                else:
+                    ev = ctx.ends.get(half)
                 if ev is None:
                     continue
                 seat = ctx.seat(half)

@@ -165,7 +165,7 @@ def evaluate(rules, view, action: Action) -> float:
     """The greedy value of ``action`` for the seat of ``view``: :func:`play_value` leading or
     with two players, :func:`follow_value` with the chance from the view (:func:`win_chance`)
     following with four."""
-    c = action.card
+    c = action.played
     trump = view.trump_suit
     if not view.trick:
         return play_value(rules, c, None, trump)

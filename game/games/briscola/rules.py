@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, field
 
 from game.cards import Card, card
-from game.rules.base import Action, DealResult, Event, IllegalAction, RecordError, play, unique_max
+from game.rules.base import Action, DealResult, Event, EventLines, IllegalAction, RecordError, play, unique_max
 from game.rules.trick import TrickRules, TrickView
 
 
@@ -174,6 +174,8 @@ class BriscolaRules(TrickRules):
             self.validate(state, action)
         seat = state.to_act
         c = action.card
+        if c is None:  # Action.played, inlined: the playouts apply every move
+            raise ValueError(f"the action {action.kind!r} plays no card")
         n = state.players
         state.hands[seat].remove(c)
         state.history.append((seat, c))
@@ -274,7 +276,7 @@ class BriscolaRules(TrickRules):
             over=s.over, trump_drawn_by=s.trump_drawn_by, history=list(s.history), following=list(s.following),
         )
 
-    def action_from_record(self, events: list[Event], i: int) -> Action:
+    def action_from_record(self, events: EventLines, i: int) -> Action:
         ev = events[i]
         if ev.get("event") != "play":
             raise RecordError(f"a '{ev.get('event')}' event is not a Briscola decision")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import cast
 
 from game.ai.determinize import deal_hidden
 from game.cards import Card
@@ -77,7 +78,7 @@ def _worth_table(rules: CiceraRules) -> dict[Card, float]:
             if c in rules.napula_run:
                 w += napula.get(c.rank, 0.1)
             cached[c] = w
-        rules._ai_cicera_worth = cached  # type: ignore[attr-defined]
+        rules.__dict__["_ai_cicera_worth"] = cached
     return cached
 
 
@@ -91,7 +92,7 @@ def _role_table(rules: CiceraRules) -> dict[Card, tuple]:
         ranks = {r: i for i, r in enumerate(rules.game.ranks)}
         cached = {c: (ranks[c.rank], c.code if c.suit == rules.most_suit or c in rules.special_cards else "")
                   for c in rules.cards}
-        rules._ai_cicera_role = cached  # type: ignore[attr-defined]
+        rules.__dict__["_ai_cicera_role"] = cached
     return cached
 
 
@@ -141,7 +142,8 @@ def rollout(rules: CiceraRules, state: CiceraState, legal: list[Action], rng: ra
     """Epsilon-greedy playout through the engine (the policy of :func:`_pick`)."""
     if rng.random() < EPSILON:
         return legal[rng.randrange(len(legal))]
-    options = [(a.card, a.capture) for a in legal]
+    # Every Cìcera action plays a card (the playout's hot path: no check per action).
+    options = cast("list[tuple[Card, tuple[Card, ...]]]", [(a.card, a.capture) for a in legal])
     choice = _pick(options, len(state.table), state.last_placed, _worth_table(rules), rules.quadriglia_min, rng.random)
     return legal[options.index(choice)]
 
@@ -191,7 +193,7 @@ def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: l
                 if t.rank == rank:
                     options.append((c, (t,)))
             if sums:
-                caps = sums.get(values.get(c))
+                caps = sums.get(values.get(c, 0))  # no set totals 0: a court takes no sum
                 if caps:
                     for cap in caps:
                         options.append((c, cap))
@@ -251,9 +253,10 @@ def prior(rules: CiceraRules, view: CiceraView, action: Action) -> float:
     """The greedy evaluation, scaled; a capture with a bonus or a special card is obvious (>= 1)."""
     cap = action.capture
     if cap:
-        if rules.capture_bonuses(action.card, cap, view.table, view.last_placed):
+        c = action.played
+        if rules.capture_bonuses(c, cap, view.table, view.last_placed):
             return 1.2
-        if any(t in rules.special_cards for t in cap) or action.card in rules.special_cards:
+        if any(t in rules.special_cards for t in cap) or c in rules.special_cards:
             return 1.1
     return max(-0.9, min(0.9, evaluate(rules, view, action) / 3.0))
 

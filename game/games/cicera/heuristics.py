@@ -57,7 +57,7 @@ def _sweep_threat(rules, table: list[Card]) -> tuple[str | None, int | None]:
 
 def evaluate(rules, view, action: Action) -> float:
     table = list(view.table)
-    c = action.card
+    c = action.played
     cap = action.capture
     score = 0.0
     if cap:

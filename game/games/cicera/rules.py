@@ -20,6 +20,7 @@ from game.rules.base import (
     Action,
     DealResult,
     Event,
+    EventLines,
     GameRules,
     IllegalAction,
     RecordError,
@@ -182,7 +183,7 @@ class CiceraRules(GameRules):
                 mc = match[c]
                 out.extend([mc[t] for t in matches])
             if sums:
-                caps = sums.get(values.get(c))
+                caps = sums.get(values.get(c, 0))  # no set totals 0: a court takes no sum
                 if caps:
                     out.extend([Action("play", c, cap, False) for cap in caps])
         return out
@@ -247,6 +248,8 @@ class CiceraRules(GameRules):
             self.validate(state, action)
         seat = state.to_act
         c = action.card
+        if c is None:  # Action.played, inlined: the playouts apply every move
+            raise ValueError(f"the action {action.kind!r} plays no card")
         hands = state.hands
         hands[seat].remove(c)
         cap = action.capture
@@ -402,7 +405,7 @@ class CiceraRules(GameRules):
             history=list(s.history),
         )
 
-    def action_from_record(self, events: list[Event], i: int) -> Action:
+    def action_from_record(self, events: EventLines, i: int) -> Action:
         ev = events[i]
         if ev.get("event") != "play":
             raise RecordError(f"a '{ev.get('event')}' event is not a Cìcera decision")

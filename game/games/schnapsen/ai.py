@@ -441,6 +441,8 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
             if k != "play":
                 continue
             c = a.card
+            if c is None:
+                raise ValueError("a play without a card")
             if a.marriage:
                 v = _marriage_value(c, trump)
             elif strict:
@@ -471,15 +473,17 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
     need = rules.win_points - state.points(p) - state.pending[p]
     best = legal[0]
     best_v = -1e9
-    o = 1 - p
-    his = state.points(o) + state.pending[o] + pts[led]
+    other = 1 - p
+    his = state.points(other) + state.pending[other] + pts[led]
     defend = DEFEND if not strict else 0.0
-    deny = DENY_PENDING * state.pending[o] if not strict else 0.0
+    deny = DENY_PENDING * state.pending[other] if not strict else 0.0
     want_lead = MARRIAGE_LEAD if not strict else 0.0
     hand = state.hands[p]
     partner = rules.partner
     for a in legal:
         c = a.card
+        if c is None:
+            raise ValueError("a follow without a card")
         v = _follow_value(rules, led, c, trump, need, strict) + rng.random() * 0.5
         if (defend or deny) and v < 1000.0:
             if rules.beats(c, led, trump):

@@ -47,7 +47,7 @@ def evaluate(rules, view, action: Action) -> float:
         sure = sum(pts[c] for c in view.hand if c.suit == trump and _sure_winner(rules, view, c))
         # Closing does not end the turn either: do it before the lead when it is worth it.
         return 150.0 if own + sure >= rules.win_points - 6 else -50.0
-    c = action.card
+    c = action.played
     if action.marriage:
         value = rules.trump_marriage_value if c.suit == trump else rules.marriage_value
         if has_trick and own + value >= rules.win_points:

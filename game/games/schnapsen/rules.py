@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, field
 
 from game.cards import SUITS, Card, card, codes
-from game.rules.base import CLOSE, EXCHANGE, Action, DealResult, Event, IllegalAction, RecordError, play
+from game.rules.base import CLOSE, EXCHANGE, Action, DealResult, Event, EventLines, IllegalAction, RecordError, play
 from game.rules.trick import TrickRules
 
 REASONS = ("66", "closed_won", "closed_lost", "last_trick")
@@ -155,7 +155,7 @@ class SchnapsenRules(TrickRules):
         o = list(self.cards)
         rng.shuffle(o)
         # Three each (non-dealer first), the indicator, two each; nine more lie over the indicator.
-        hands = [None, None]
+        hands: list[list[Card]] = [[], []]
         hands[1 - dealer] = [o[0], o[1], o[2], o[7], o[8]]
         hands[dealer] = [o[3], o[4], o[5], o[9], o[10]]
         stock = o[11:]
@@ -258,12 +258,12 @@ class SchnapsenRules(TrickRules):
                 return IllegalAction("marriage_needs_pair", f"a marriage needs both {c} and {p} in hand",
                                     card=c.code, partner=p.code)
             return super().explain_refusal(state, action)
-        if leading or (state.closed_by is None and state.stock):
+        led = state.led
+        if led is None or (state.closed_by is None and state.stock):
             return super().explain_refusal(state, action)  # any lead; open stock: no duty to follow or to trump
-        allowed = self.strict_follows(hand, state.led, state.trump)
+        allowed = self.strict_follows(hand, led, state.trump)
         if c in allowed:
             return super().explain_refusal(state, action)
-        led = state.led
         opts = ", ".join(codes(allowed))
         if allowed[0].suit == led.suit:
             if self.strength[allowed[0]] > self.strength[led]:
@@ -294,6 +294,8 @@ class SchnapsenRules(TrickRules):
             state.closure_trick = bool(state.won[o])
             return [{"event": "close", "seat": s}]
         c = action.card
+        if c is None:  # Action.played, inlined: the playouts apply every move
+            raise ValueError(f"the action {action.kind!r} plays no card")
         hand = state.hands[s]
         led = state.led
         if led is None:
@@ -396,6 +398,8 @@ class SchnapsenRules(TrickRules):
         if not state.over:
             raise ValueError("the deal is not over")
         w, reason = state.winner, state.reason
+        if w is None:
+            raise ValueError("the deal is over without a winner")
         lo = 1 - w
         if reason == "66":
             gp = self.game_points(state.points(lo), bool(state.won[lo]))
@@ -462,7 +466,7 @@ class SchnapsenRules(TrickRules):
             history=s.history[:], last_trick=s.last_trick, over=s.over, winner=s.winner, reason=s.reason,
         )
 
-    def action_from_record(self, events: list[Event], i: int) -> Action:
+    def action_from_record(self, events: EventLines, i: int) -> Action:
         ev = events[i]
         kind = ev.get("event")
         if kind == "exchange":

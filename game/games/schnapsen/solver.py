@@ -59,7 +59,7 @@ def tables(rules: SchnapsenRules) -> Tables:
     t = getattr(rules, "_ai_solver_tables", None)
     if t is None:
         t = Tables(rules)
-        rules._ai_solver_tables = t  # type: ignore[attr-defined]
+        rules.__dict__["_ai_solver_tables"] = t
     return t
 
 
@@ -333,10 +333,10 @@ def solve_values(rules: SchnapsenRules, state: SchnapsenState, seat: int) -> tup
         if state.led is None:
             if a.kind != "play":
                 continue  # no exchange or close once the stock is closed or gone
-            v = s.play_lead(p, t.bit[a.card], a.marriage, -INF, INF)
+            v = s.play_lead(p, t.bit[a.played], a.marriage, -INF, INF)
         else:
             # Play the follow as a one-move search: restrict the hand to that card.
-            j = t.bit[a.card]
+            j = t.bit[a.played]
             v = _follow_with_rest(s, p, t.bit[state.led], j, s.hand[p] & ~(1 << j))
         out[a] = sign * v
     return out, s.nodes
@@ -385,11 +385,13 @@ def best_action(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action
     else:
         led = t.bit[state.led]
         for a in legal:
-            j = t.bit[a.card]
+            j = t.bit[a.played]
             v = sign * _follow_with_rest(s, p, led, j, s.hand[p] & ~(1 << j),
                                          *((alpha, INF) if sign > 0 else (-INF, -alpha)))
             if best is None or v > alpha:
                 best, alpha = (j, False), v
+    if best is None:
+        raise ValueError("the solver found no move")
     card, marry = t.cards[best[0]], best[1]
     for a in legal:
         if a.card is card and a.marriage == marry:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from typing import cast
 
 from game.ai.determinize import deal_hidden, hidden_cards, sample_by_likelihood
 from game.cards import Card
@@ -59,7 +60,7 @@ CARD_READING = True
 READ_TEMPERATURE = 1.5
 READ_UNIFORM = 0.15
 READ_TRIES = 24
-_read_cache: dict[int, tuple[object, object]] = {}
+_read_cache: dict[int, tuple[object, tuple[int, dict, float] | None]] = {}
 
 
 def _option_values(rules: ScopaRules, table: list[Card], c: Card) -> dict:
@@ -77,7 +78,7 @@ def _reading(rules: ScopaRules, view: ScopaView) -> tuple[int, dict, float] | No
         return None
     cached = _read_cache.get(id(view))
     if cached is not None and cached[0] is view:
-        return cached[1]  # type: ignore[return-value]
+        return cached[1]
     p, played, cap = view.history[-1]
     out = None
     if p != view.seat and 0 < view.hand_counts[p] < rules.hand_size:
@@ -147,7 +148,7 @@ def _worth_table(rules: ScopaRules) -> dict[Card, float]:
     cached = getattr(rules, "_ai_scopa_worth", None)
     if cached is None:
         cached = {c: _worth(rules, c) for c in rules.deck_cards}
-        rules._ai_scopa_worth = cached  # type: ignore[attr-defined]
+        rules.__dict__["_ai_scopa_worth"] = cached
     return cached
 
 
@@ -234,7 +235,7 @@ def _sweep_table(rules: ScopaRules) -> list[int] | None:
             else:
                 v = s if 0 < s <= top else 0
             cached.append(0 if (v == 1 and rules.aces_take_all) else v)
-        rules._ai_scopa_sweep = cached  # type: ignore[attr-defined]
+        rules.__dict__["_ai_scopa_sweep"] = cached
     return cached
 
 
@@ -244,7 +245,8 @@ def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: rand
         return legal[rng.randrange(len(legal))]
     values = rules.values
     final = not state.stock and sum(len(h) for h in state.hands) == 1
-    options = [(a.card, a.capture) for a in legal]
+    # Every Scopa action plays a card (the playout's hot path: no check per action).
+    options = cast("list[tuple[Card, tuple[Card, ...]]]", [(a.card, a.capture) for a in legal])
     choice = _plain_pick(options, sum(values[t] for t in state.table), final, values, _worth_table(rules),
                          rules.max_value, rng.random, _sweep_table(rules), rules.aces_take_all)
     return legal[options.index(choice)]
@@ -327,10 +329,10 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
         if fifteen is None:
             unmatched: list[Card] = []
             for c in rest:
-                v = values[c]
+                cv = values[c]
                 matched = False
                 for t in table:
-                    if values[t] == v:
+                    if values[t] == cv:
                         options.append((c, (t,)))
                         matched = True
                 if not matched:
@@ -468,7 +470,7 @@ def prior(rules: ScopaRules, view: ScopaView, action: Action) -> float:
     """The greedy evaluation, scaled; a scopa or taking the settebello (with ``re_bello`` the
     King of Coins too) counts as obvious (>= 1) — an Ace that takes all under ``aces:
     take_all`` scores no scopa, so it is left to the evaluation."""
-    c = action.card
+    c = action.played
     cap = action.capture
     if cap:
         final = view.stock_count == 0 and sum(view.hand_counts) == 1

@@ -25,12 +25,12 @@ def points_per_utility(rules: Any) -> float:
 
 
 def _taken(a: Action) -> tuple[Card, ...]:
-    return (a.card, *a.capture) if a.capture else ()
+    return (a.played, *a.capture) if a.capture else ()
 
 
 def _is_sweep(rules: Any, view: Any, a: Action, final: bool) -> bool:
     return bool(a.capture) and len(a.capture) == len(view.table) and not final and \
-        not (rules.aces_take_all and a.card.rank == "A")
+        not (rules.aces_take_all and a.played.rank == "A")
 
 
 def sweepers(rules: Any, view: Any, left: list[Card]) -> list[Card]:

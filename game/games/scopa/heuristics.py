@@ -64,7 +64,7 @@ def scores_scopa(rules, c: Card) -> bool:
 
 def evaluate(rules, view, action: Action) -> float:
     final = view.stock_count == 0 and sum(view.hand_counts) == 1
-    return play_score(rules, view.table, action.card, action.capture, final)
+    return play_score(rules, view.table, action.played, action.capture, final)
 
 
 def play_score(rules, table, c: Card, capture, final: bool = False) -> float:

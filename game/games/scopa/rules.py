@@ -23,6 +23,7 @@ from game.rules.base import (
     Action,
     DealResult,
     Event,
+    EventLines,
     GameRules,
     IllegalAction,
     RecordError,
@@ -166,7 +167,7 @@ class ScopaRules(GameRules):
         v = self.values[c]
         if self.fifteen is not None:
             return sum_sets(table, self.values, self.fifteen - v, min_size=1)
-        matches = [(t,) for t in table if self.values[t] == v]
+        matches: list[tuple[Card, ...]] = [(t,) for t in table if self.values[t] == v]
         if matches:
             return matches
         return sum_sets(table, self.values, v)
@@ -186,7 +187,7 @@ class ScopaRules(GameRules):
             out.extend(Action("play", c, sweep, False) for c in hand if c.rank == ACE)
             hand = [c for c in hand if c.rank != ACE]
         if self.fifteen is not None:
-            out.extend(self._fifteen_actions(hand, table))
+            out.extend(self._fifteen_actions(hand, table, self.fifteen))
         else:
             out.extend(self._match_first_actions(hand, table))
         return out
@@ -213,12 +214,12 @@ class ScopaRules(GameRules):
                     out.append(Action("play", c, (), False))
         return out
 
-    def _fifteen_actions(self, hand: list[Card], table: list[Card]) -> list[Action]:
-        """Scopa a quindici: a set of one or more table cards that makes the total with the card."""
+    def _fifteen_actions(self, hand: list[Card], table: list[Card], total: int) -> list[Action]:
+        """Scopa a quindici: a set of one or more table cards that makes the ``total`` (the
+        rule's, ``self.fifteen``) with the card."""
         if not hand:
             return []
         values = self.values
-        total = self.fifteen
         # Every set up to the largest total any hand card needs, once per turn.
         sums = sums_by_value(table, values, total - min(values[c] for c in hand), min_size=1) if table else {}
         out: list[Action] = []
@@ -272,6 +273,8 @@ class ScopaRules(GameRules):
             self.validate(state, action)
         seat = state.to_act
         c = action.card
+        if c is None:  # Action.played, inlined: the playouts apply every move
+            raise ValueError(f"the action {action.kind!r} plays no card")
         hand = state.hands[seat]
         hand.remove(c)
         team = seat % 2 if state.players == 4 else seat
@@ -405,7 +408,7 @@ class ScopaRules(GameRules):
             to_act=s.to_act, last_capture_team=s.last_capture_team, over=s.over, history=list(s.history),
         )
 
-    def action_from_record(self, events: list[Event], i: int) -> Action:
+    def action_from_record(self, events: EventLines, i: int) -> Action:
         ev = events[i]
         if ev.get("event") != "play":
             raise RecordError(f"a '{ev.get('event')}' event is not a Scopa decision")

@@ -83,4 +83,4 @@ def outstanding_of(view) -> frozenset[Card]:
 
 def evaluate(rules, view, action: Action) -> float:
     top = top_out(rules, outstanding_of(view))
-    return play_value(rules, action.card, view.hand, view.trick, view.seat, view.leader, top, view.players)
+    return play_value(rules, action.played, view.hand, view.trick, view.seat, view.leader, top, view.players)

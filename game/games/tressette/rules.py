@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass, field
 
 from game.cards import Card, codes
-from game.rules.base import Action, DealResult, Event, IllegalAction, RecordError, play, unique_max
+from game.rules.base import Action, DealResult, Event, EventLines, IllegalAction, RecordError, play, unique_max
 from game.rules.trick import TrickRules, TrickView
 
 
@@ -98,9 +98,9 @@ class TressetteRules(TrickRules):
     table_capacity = 4  # one trick of up to four cards
     hand_capacity = 10
     may_place_instead = False
-    counted_bonuses: frozenset[str] = frozenset()
-    sweep_bonuses: frozenset[str] = frozenset()
-    bonus_callouts: dict[str, str] = {}
+    counted_bonuses = frozenset()
+    sweep_bonuses = frozenset()
+    bonus_callouts = {}
     totals_count_down = False
     #: The score board shows the match points per team and the deal's count so far in thirds.
     hud_scores = "thirds"
@@ -117,7 +117,7 @@ class TressetteRules(TrickRules):
     #: reader checks them (the detail is not free-form).
     required_detail = ("thirds", "last_trick")
     detail_is_free_form = False
-    record_variants: frozenset[str] = frozenset()
+    record_variants = frozenset()
     dealer_rotates = True  # one seat after each deal
 
     def __init__(self, game, deck, players, options):
@@ -133,8 +133,8 @@ class TressetteRules(TrickRules):
             raise ValueError(f"{len(self.cards)} cards cannot deal {self.hand_size} to {players} players "
                              "and draw evenly from the rest")
         # Only the two-player deal leaves a stock (the fact above is for the game as a whole).
-        self.has_stock = self.stock_size > 0  # type: ignore[misc]
-        self.draws_public = self.has_stock  # type: ignore[misc]  # nothing drawn: no K to recall draws
+        self.has_stock = self.stock_size > 0
+        self.draws_public = self.has_stock  # nothing drawn: no K to recall draws
         #: All the thirds in the pack (32 in a 40-card pack: 10 whole points and 2 thirds).
         self.total_thirds: int = sum(self.card_thirds.values())
 
@@ -207,6 +207,8 @@ class TressetteRules(TrickRules):
             self.validate(state, action)
         seat = state.to_act
         c = action.card
+        if c is None:  # Action.played, inlined: the playouts apply every move
+            raise ValueError(f"the action {action.kind!r} plays no card")
         state.hands[seat].remove(c)
         kn = state.known[seat]
         if kn and c in kn:
@@ -297,7 +299,7 @@ class TressetteRules(TrickRules):
             over=s.over, known=[k[:] for k in s.known], voids=s.voids[:], history=s.history[:],
         )
 
-    def action_from_record(self, events: list[Event], i: int) -> Action:
+    def action_from_record(self, events: EventLines, i: int) -> Action:
         ev = events[i]
         if ev.get("event") != "play":
             raise RecordError(f"a '{ev.get('event')}' event is not a Tressette decision")

@@ -119,7 +119,7 @@ class LocalPostgres:
 
     def __init__(self, folder: Path | None = None, port: int | None = None):
         self._made = folder is None or os.geteuid() == 0
-        if self._made:
+        if folder is None or self._made:
             # As root the folder must be the postgres user's and reachable by it: a new one
             # in a world-traversable place (a test's own temporary folder is root's, 0700).
             import tempfile

@@ -124,13 +124,13 @@ class SharedQuickQueue:
                         continue
                     waiting.append(Waiting(_Remote(self.node, e), int(e["player"]), float(e["mu"]),
                                            now - max(0.0, wall - float(e["since"])), set(e["blocked"])))
-                    waiting[-1].field = fld
+                    waiting[-1].entry = fld
                 except (ValueError, KeyError, TypeError):
                     gone.append(fld)
             if gone:
                 self.redis.hdel(bucket, *gone)
             for group, computers in pair(waiting, deal.players, now, club.limits.quick_wait):
-                if not self.store._call(self._take, keys=[bucket], args=[w.field for w in group]):
+                if not self.store._call(self._take, keys=[bucket], args=[w.entry for w in group]):
                     continue  # one of them left meanwhile: the next round sees the rest
                 club.seat_group(key, deal, group, computers)
                 made += 1

@@ -132,7 +132,7 @@ class RedisTableQuota:
             return
         if held:
             self.release(code)
-        self.add_all(code, [*held, (address, player)])  # type: ignore[list-item]
+        self.add_all(code, [*held, (address, player)])
 
     def release(self, code: str) -> None:
         key = f"cv:quota:table:{code}"

@@ -47,7 +47,7 @@ def prior(rules: BriscolaRules, view: BriscolaView, action: Action) -> float:
         leader = (view.to_act - len(trick)) % view.players
         best, best_seat, pts = trick_so_far(rules, trick, leader, view.trump_suit)
         if (pts >= 10 and rules.team_of(best_seat) != rules.team_of(view.seat)
-                and rules.beats(action.card, best, view.trump_suit)):
+                and rules.beats(action.played, best, view.trump_suit)):
             return 1.0 + max(0.0, min(0.5, (v + 20.0) / 80.0))
     return max(-0.9, min(0.9, v / 20.0))
 

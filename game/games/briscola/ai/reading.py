@@ -188,7 +188,7 @@ def _determinize_2p(rules: BriscolaRules, view: BriscolaView, rng: random.Random
     )
 
 
-_read_cache: dict[int, tuple[object, object]] = {}
+_read_cache: dict[int, tuple[object, dict[Card, float]]] = {}
 
 
 def _last_clue_team(rules: BriscolaRules, view: BriscolaView) -> tuple | None:
@@ -215,7 +215,7 @@ def _clue_values(rules: BriscolaRules, view: BriscolaView, clue: tuple) -> dict[
     following, with the fixed chances). Cached per view: the search asks once per iteration."""
     cached = _read_cache.get(id(view))
     if cached is not None and cached[0] is view:
-        return cached[1]  # type: ignore[return-value]
+        return cached[1]
     p, played, before, _ = clue
     trump = view.trump_suit
     pool = [*view.unseen, *view.opponent_known, played]
@@ -266,8 +266,9 @@ def _team_need(view: BriscolaView) -> tuple[list[list[Card]], list[int], list[Ca
     them, the unseen cards in deck order), checked against the view's counts."""
     n = view.players
     known: list[list[Card]] = [[] for _ in range(n)]
-    if view.opponent_known:
-        known[view.trump_drawn_by].extend(view.opponent_known)
+    drawer = view.trump_drawn_by  # set whenever a card is known in another hand
+    if drawer is not None and view.opponent_known:
+        known[drawer].extend(view.opponent_known)
     need = [0 if s == view.seat else view.hand_counts[s] - len(known[s]) for s in range(n)]
     if min(need) < 0:
         raise ValueError(f"a hand holds fewer cards than are known in it ({view.hand_counts})")

@@ -97,12 +97,13 @@ def _exact_margins(rules: BriscolaRules, state: BriscolaState, seat: int) -> dic
     out: dict[Action, int] = {}
     mine = hands[to_act]
     for a in rules.legal_actions(state):
-        i = mine.index(a.card)
+        c = a.played
+        i = mine.index(c)
         mine.pop(i)
         if state.led is None:
-            v = -_negamax(rules, hands, 1 - to_act, a.card, list(state.stock), state.trump_suit)
+            v = -_negamax(rules, hands, 1 - to_act, c, list(state.stock), state.trump_suit)
         else:
-            c, led = a.card, state.led
+            led = state.led
             winner = to_act if rules.beats(c, led, state.trump_suit) else 1 - to_act
             pts = rules.card_points[led] + rules.card_points[c]
             stock = list(state.stock)
@@ -114,7 +115,7 @@ def _exact_margins(rules: BriscolaRules, state: BriscolaState, seat: int) -> dic
                 hands[winner].pop()
                 hands[1 - winner].pop()
             v = sub if winner == to_act else -sub
-        mine.insert(i, a.card)
+        mine.insert(i, c)
         out[a] = v if to_act == seat else -v
     return {a: base + v for a, v in out.items()}
 

@@ -88,7 +88,7 @@ def _team_margins(rules: BriscolaRules, state: BriscolaState, seat: int,
     mine = hands[to_act]
     out: dict[Action, int] = {}
     for a in rules.legal_actions(state):
-        c = a.card
+        c = a.played
         i = mine.index(c)
         if best is None or (rules.beats(c, best, trump)):
             b, bs = c, to_act
@@ -142,7 +142,7 @@ def _team_worlds(rules: BriscolaRules, state: BriscolaState, view: BriscolaView)
         for s, part in zip(others, parts):
             w.hands[s] = known[s] + part
         weight = 1.0
-        if clue is not None and need[clue[0]]:
+        if clue is not None and vals is not None and need[clue[0]]:
             weight = _team_clue_likelihood(view, clue, vals, w.hands[clue[0]])
         out.append((w, weight))
     return out

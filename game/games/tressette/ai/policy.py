@@ -180,5 +180,5 @@ def rollout(rules: TressetteRules, state: TressetteState, legal: list[Action], r
     top = top_out(rules, out)
     from game.games.tressette.heuristics import play_value
 
-    return max(legal, key=lambda a: play_value(rules, a.card, state.hands[seat], state.trick, seat,
+    return max(legal, key=lambda a: play_value(rules, a.played, state.hands[seat], state.trick, seat,
                                                state.leader, top, state.players))

@@ -185,7 +185,7 @@ def _between_masks(rules: TressetteRules) -> list[list[int]]:
 
 def exact_margins(rules: TressetteRules, state: TressetteState, seat: int, node_limit: int = tuning.NODE_LIMIT,
                   solver: _Solver | None = None,
-                  every_value: bool = False) -> dict[Action, int] | None:
+                  every_value: bool = False) -> dict[Action, float] | None:
     """Final deal-point margin for ``seat``'s team per legal action on a fully known state
     with no stock (perfect play by everyone after it); None over the node budget. Moves
     other than the best are searched with a null window: their value is then only a bound,
@@ -213,11 +213,11 @@ def exact_margins(rules: TressetteRules, state: TressetteState, seat: int, node_
     sign = 1 if rules.team_of(seat) == 0 else -1
     maximize = rules.team_of(to_act) == 0
     hand = hands[to_act]
-    out: dict[Action, int] = {}
+    out: dict[Action, float] = {}
     best: int | None = None
     try:
         for a in rules.legal_actions(state):
-            c = a.card
+            c = a.played
             i = hand.index(c)
             del hand[i]
             bit = 1 << c.index
@@ -230,6 +230,7 @@ def exact_margins(rules: TressetteRules, state: TressetteState, seat: int, node_
                     return solver.value(hands, masks, state.leader, trick, tm, a0, a1, lo, hi)
                 return _after_trick(solver, hands, masks, state.leader, trick, a0, a1, lo, hi)
 
+            v: float  # a bound's half point below (or above) the best is no whole number
             if best is None or every_value:
                 v = search(-99, 99)
                 best = v if best is None else (max(best, v) if maximize else min(best, v))
@@ -239,14 +240,14 @@ def exact_margins(rules: TressetteRules, state: TressetteState, seat: int, node_
                     v = search(v - 1, 99)  # the true value is >= v: a window around it is exact
                     best = v
                 elif v == best:
-                    v = best - 0.5  # type: ignore[assignment]
+                    v = best - 0.5
             else:
                 v = search(best - 1, best)
                 if v < best:
                     v = search(-99, v + 1)
                     best = v
                 elif v == best:
-                    v = best + 0.5  # type: ignore[assignment]
+                    v = best + 0.5
             trick.pop()
             masks[to_act] ^= bit
             hand.insert(i, c)
