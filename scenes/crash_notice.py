@@ -10,7 +10,7 @@ import pygame
 
 from game import crash
 from scenes.scene import UIScene
-from sprites import hidpi, theme
+from sprites import theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
 
@@ -73,13 +73,7 @@ class CrashNoticeScene(UIScene):
         self.appear.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        a = float(self.appear.value_at(self.alpha))
-        veil = hidpi.surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, int(140 * a)))
-        surface.blit(veil, (0, 0))
-        box = BOX.move(0, round((1 - a) * 16))
-        surface.blit(theme.shadow(box.size, 16, 10, 150), (box.x - 10, box.y - 4))
-        surface.blit(theme.panel(box.size, 16, (10, 30, 20, 242), theme.BRASS), box)
+        box = theme.modal(surface, BOX, float(self.appear.value_at(self.alpha)), 140)
         title = self.t("crash.notice_title")
         size = theme.fit(title, "serif_bold", 24, TEXT_W, 16)
         theme.blit_text(surface, title, (box.centerx, box.y + 26), "serif_bold", size, theme.CREAM, anchor="midtop")

@@ -28,17 +28,6 @@ RESUME = pygame.Rect(688, 394, 484, 160)  # the "Match in progress" panel, under
 ONLINE = pygame.Rect(688, 22, 484, 58)    # "Rejoin" an online table left mid-match, above the fan
 
 
-def fit_or_cut(s: str, face: str, size: int, room: int, min_size: int) -> tuple[str, int]:
-    """``s`` at the largest size that fits ``room``; still too wide at ``min_size``, cut word by
-    word with an ellipsis (a long custom variant's name) rather than run over its neighbours."""
-    while size > min_size and theme.text_width(s, face, size) > room:
-        size -= 1
-    while theme.text_width(s, face, size) > room and " " in s:
-        s = s.rsplit(" ", 1)[0].rstrip(" ·:") + "…"
-    theme.note_box(s, theme.text_width(s, face, size), room)
-    return s, size
-
-
 @dataclass
 class SavedMatch:
     """What the menu shows of the saved match (read from the save, without replaying it)."""
@@ -414,7 +403,7 @@ class MenuScene(UIScene):
         theme.blit_text(surface, head, (r.x + 24, y), "serif_bold", theme.fit(head, "serif_bold", 19, inner, 12),
                         theme.CREAM)
         if variant:  # the house rules, under the game's name
-            variant, size = fit_or_cut(variant, "sans_bold", 14, inner, 10)
+            variant, size = theme.fit_or_cut(variant, "sans_bold", 14, inner, 10)
             theme.blit_text(surface, variant, (r.x + 24, y + 25), "sans_bold", size, theme.BRASS_LIGHT)
         theme.blit_text(surface, score, (r.x + 24, y + (46 if variant else 30)), "sans",
                         theme.fit(score, "sans", 15, inner, 10), theme.CREAM_DIM)

@@ -9,7 +9,7 @@ from typing import Any
 import pygame
 
 from scenes.scene import UIScene
-from sprites import hidpi, theme
+from sprites import theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
 
@@ -74,13 +74,7 @@ class PauseScene(UIScene):
         self.appear.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        a = float(self.appear.value_at(self.alpha))
-        veil = hidpi.surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, int(130 * a)))
-        surface.blit(veil, (0, 0))
-        box = BOX.move(0, round((1 - a) * 16))
-        surface.blit(theme.shadow(box.size, 16, 10, 150), (box.x - 10, box.y - 4))
-        surface.blit(theme.panel(box.size, 16, (10, 30, 20, 242), theme.BRASS), box)
+        box = theme.modal(surface, BOX, float(self.appear.value_at(self.alpha)), 130)
         theme.heading(surface, self.t("pause.title"), (box.centerx, box.y + 26), 28, anchor="midtop")
         surface.blit(theme.ornament(220), (box.centerx - 110, box.y + 68))
         self.ui.draw(surface)

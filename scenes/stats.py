@@ -35,17 +35,6 @@ WIN = (236, 202, 128)
 LOSS = (214, 120, 100)
 
 
-def fit_or_cut(s: str, face: str, size: int, room: int, min_size: int) -> tuple[str, int]:
-    """``s`` at the largest size that fits ``room``; still too wide at ``min_size``, cut word by
-    word with an ellipsis (a long custom variant's name) rather than run over its neighbours."""
-    while size > min_size and theme.text_width(s, face, size) > room:
-        size -= 1
-    while theme.text_width(s, face, size) > room and " " in s:
-        s = s.rsplit(" ", 1)[0].rstrip(" ·:") + "…"
-    theme.note_box(s, theme.text_width(s, face, size), room)
-    return s, size
-
-
 @dataclass
 class StatRow:
     game: str          # the game's name in the player's language
@@ -418,7 +407,7 @@ class StatsScene(UIScene):
         if row.variant:
             room = label_w - 24 - VARIANT_INDENT
             name = row.variant
-            name, size = fit_or_cut(name, "serif_bold", 16, room, 11)
+            name, size = theme.fit_or_cut(name, "serif_bold", 16, room, 11)
             self._fit(surface, name, (x0 + 12 + VARIANT_INDENT, cy), room, "serif_bold", size, ink, "midleft",
                       min_size=11)
             return

@@ -64,8 +64,9 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
     for color, label, value, note in rows:
         pygame.draw.rect(surface, color, (rect.x + 14, y + 4, 3, 13), border_radius=1)
         lr = theme.blit_text(surface, label, (rect.x + 24, y), "sans_bold", 14, theme.CREAM)
-        if note:
-            nr = theme.blit_text(surface, note, (rect.right - 58, y + 2), "sans", 12, theme.CREAM_DIM,
+        if note:  # smaller rather than over the name (Tressette's "2 ⅓ in questa smazzata" at large text)
+            nsize = theme.fit(note, "sans", 12, rect.right - 58 - (lr.right + 8), 8)
+            nr = theme.blit_text(surface, note, (rect.right - 58, y + 2), "sans", nsize, theme.CREAM_DIM,
                                  anchor="topright")
             theme.note_box(f"{label} | {note}", lr.w + 8 + nr.w, rect.right - 58 - lr.x)  # no overlap
         theme.blit_text(surface, value, (rect.right - 14, y - 1), "sans_bold", 16, theme.BRASS_LIGHT,

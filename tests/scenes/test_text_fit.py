@@ -57,6 +57,9 @@ def views() -> list[tuple[str, dict]]:
 
     two, four = (next(n for n in lesson_names() if (get_lesson(n).players == 4) == band) for band in (False, True))
     out += [("lesson", {"game": g, "step": 2, "overlay": "wrong"}) for g in (two, four)]
+    # A puzzle of each game at the table, chosen by its place in the shipped set (the default
+    # is a random one near the player's rating).
+    out += [("puzzle", {"game": g, "step": 1}) for g in cfg.games]
     known = {name for name, _ in out}
     # Scenes added later are covered too, opened with their defaults.
     out += [(name, {}) for name in available_scenes() if name not in known]
@@ -157,7 +160,7 @@ def test_every_screen_fits_at_the_largest_text_size(lang, remembered_bots):
     problems = []
     try:
         for scene, params in VIEWS:
-            if scene in ("table", "lesson"):
+            if scene in ("table", "lesson", "puzzle"):
                 continue
             m = render(app, scene, params)
             problems += [f"{scene} {params}: {s!r} is {w}px in a {box}px box" for s, w, box in m.overflows]
