@@ -56,6 +56,7 @@ system:
 METAINFO := build/lint/io.github.cardavia.Cardavia.metainfo.xml
 lint: $(STAMP) system
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(PY) packaging/linux/deb.py metainfo $(METAINFO)
 	appstreamcli validate --no-net $(METAINFO)

@@ -11,6 +11,7 @@ No arguments open the window. Sub-commands run headless:
 Window options (see ``python main.py --help``) include --screenshot FILE --scene NAME.
 ``--version`` prints the version; ``--smoke`` passes through every scene and plays one deal.
 """
+
 from __future__ import annotations
 
 import sys

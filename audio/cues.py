@@ -5,6 +5,7 @@ scene, a replay viewer and the tests all get the same sounds for the same game. 
 are judged from the human's side: ``deal_end`` and ``match_end`` sound as won or lost for
 ``human_team``; with ``human_team=None`` (bots only, a replay) they stay quiet.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
@@ -137,8 +138,7 @@ def _match_end(event: Mapping[str, Any], game: str, human_team: int | None, team
     return ["match_won"] if winner == human_team else ["match_lost"]
 
 
-def sounds_for(event: Mapping[str, Any], game: str, human_team: int | None,
-               teams_of: TeamsOf = None) -> list[str]:
+def sounds_for(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf = None) -> list[str]:
     """The sound names for one record event, in the order to play them (usually one; a
     scopa gives ``["capture", "sweep"]``). Unknown or malformed events give ``[]``.
 
@@ -151,16 +151,21 @@ def sounds_for(event: Mapping[str, Any], game: str, human_team: int | None,
     return fn(event, game, human_team, teams_of) if fn is not None else []  # "match" and anything unknown
 
 
-def sounds_for_batch(events: Sequence[Mapping[str, Any]], game: str, human_team: int | None,
-                     teams_of: TeamsOf = None) -> list[list[str]]:
+def sounds_for_batch(
+    events: Sequence[Mapping[str, Any]], game: str, human_team: int | None, teams_of: TeamsOf = None
+) -> list[list[str]]:
     """:func:`sounds_for` for each event of a batch (what one ``Match.play`` returns),
     aligned with ``events``. A deal result directly followed by the match result is
     dropped, so the last deal of a match plays only the match fanfare."""
     out = [sounds_for(e, game, human_team, teams_of) for e in events]
     for i in range(len(events) - 1):
-        if (isinstance(events[i], Mapping) and events[i].get("event") == "deal_end"
-                and isinstance(events[i + 1], Mapping) and events[i + 1].get("event") == "match_end"
-                and out[i + 1]):
+        if (
+            isinstance(events[i], Mapping)
+            and events[i].get("event") == "deal_end"
+            and isinstance(events[i + 1], Mapping)
+            and events[i + 1].get("event") == "match_end"
+            and out[i + 1]
+        ):
             out[i] = []
     return out
 

@@ -10,6 +10,7 @@ sound, and at "instant" only the sounds that carry news (sweep, results) are pla
 The device sits behind a tiny backend interface so tests (and a future web build) can swap
 it: :class:`PygameBackend` is the real one; a test backend just records the calls.
 """
+
 from __future__ import annotations
 
 import io
@@ -100,8 +101,14 @@ class Audio:
     """Plays the named sounds of :mod:`audio.synth`. Every public method is safe to call at
     any time, in any state, with any argument: the worst outcome is silence and a log line."""
 
-    def __init__(self, volume: int = 80, muted: bool = False, speed: str = "normal",
-                 backend: Backend | None = None, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        volume: int = 80,
+        muted: bool = False,
+        speed: str = "normal",
+        backend: Backend | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self._backend: Backend = backend if backend is not None else PygameBackend()
         self._clock = clock
         self.volume = _clamp_volume(volume, 80)

@@ -10,6 +10,7 @@ mono PCM at :data:`RATE`, cached, and offered as raw bytes or as a WAV file in m
 Rendering is deterministic: every recipe draws its noise from ``random.Random(seed)`` with a
 fixed seed, so the same build always produces the same bytes (tests compare them).
 """
+
 from __future__ import annotations
 
 import cmath
@@ -80,8 +81,10 @@ def _env(n: int, attack: float, decay: float) -> Signal:
 def _swell(n: int, peak_at: float = 0.5) -> Signal:
     """A smooth rise and fall (a card sliding across the cloth)."""
     p = max(1, int(n * peak_at))
-    return [math.sin(0.5 * math.pi * i / p) ** 2 if i < p else
-            math.cos(0.5 * math.pi * (i - p) / max(1, n - p)) ** 2 for i in range(n)]
+    return [
+        math.sin(0.5 * math.pi * i / p) ** 2 if i < p else math.cos(0.5 * math.pi * (i - p) / max(1, n - p)) ** 2
+        for i in range(n)
+    ]
 
 
 def _mul(x: Signal, e: Signal) -> Signal:
@@ -97,8 +100,7 @@ def _mix(dst: Signal, src: Signal, at: float, gain: float = 1.0) -> None:
     dst[o:end] = map(add, dst[o:end], map(mul, src, repeat(gain)) if gain != 1.0 else src)
 
 
-def _tone(freq: float, seconds: float, partials: Sequence[tuple[float, float, float]],
-          attack: float = 0.004) -> Signal:
+def _tone(freq: float, seconds: float, partials: Sequence[tuple[float, float, float]], attack: float = 0.004) -> Signal:
     """Sum of decaying sine partials ``(ratio, amplitude, decay time s)`` on ``freq``.
 
     Inharmonic ratios make bells; harmonic ones with short upper decays make soft mallets.
@@ -283,8 +285,14 @@ def _chord(names: Sequence[str], seconds: float, timbre) -> Signal:
 
 def _match_won() -> Signal:
     # A little fanfare: rising arpeggio, a step, and a sustained major chord.
-    run = [("C5", 0.0, 0.2), ("E5", 0.10, 0.2), ("G5", 0.20, 0.2), ("C6", 0.30, 0.2),
-           ("G5", 0.48, 0.16), ("C6", 0.60, 0.3)]
+    run = [
+        ("C5", 0.0, 0.2),
+        ("E5", 0.10, 0.2),
+        ("G5", 0.20, 0.2),
+        ("C6", 0.30, 0.2),
+        ("G5", 0.48, 0.16),
+        ("C6", 0.60, 0.3),
+    ]
     out = _phrase(run, MALLET, 0.0)
     _mix(out, _chord(["C5", "E5", "G5", "C6"], 1.3, _scaled(PAD, 0.9)), 0.72, 1.6)
     _mix(out, _tone(note("C7"), 0.8, _scaled(BELL, 0.9)), 0.74, 0.18)
@@ -376,5 +384,16 @@ def duration(name: str) -> float:
     return len(samples(name)) / RATE
 
 
-__all__ = ["RATE", "MAX_PEAK", "SOUND_NAMES", "RECIPES", "samples", "pcm", "wav_bytes",
-           "render_all", "clear_cache", "duration", "note"]
+__all__ = [
+    "RATE",
+    "MAX_PEAK",
+    "SOUND_NAMES",
+    "RECIPES",
+    "samples",
+    "pcm",
+    "wav_bytes",
+    "render_all",
+    "clear_cache",
+    "duration",
+    "note",
+]

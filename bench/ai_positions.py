@@ -25,6 +25,7 @@ or a setting's worth shows in minutes). ``merge`` adds the positions of other fi
 run side by side, one per core, each into its own ``--data``), numbered on and without
 repeats (the same game, deal and moves).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -106,9 +107,10 @@ def load(path: Path = DATA) -> list[dict]:
         positions = json.loads(path.read_text(encoding="utf-8"))["positions"]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as e:
         raise ValueError(f"{path} is not a positions file ({type(e).__name__}: {e})") from None
-    if not isinstance(positions, list) or not all(isinstance(p, dict) and {"id", "game", "players", "deal_seed",
-                                                                           "moves", "source", "values"} <= p.keys()
-                                                  for p in positions):
+    if not isinstance(positions, list) or not all(
+        isinstance(p, dict) and {"id", "game", "players", "deal_seed", "moves", "source", "values"} <= p.keys()
+        for p in positions
+    ):
         raise ValueError(f"{path} is not a positions file (a position lacks its id, game, deal or values)")
     return positions
 
@@ -162,8 +164,9 @@ def score(spec: str, positions: list[dict]) -> dict[str, dict]:
     return out
 
 
-def build(game: str, players: int, count: int, seed: int, iterations: int, spread: float,
-          start_id: int, keep=None) -> list[dict]:
+def build(
+    game: str, players: int, count: int, seed: int, iterations: int, spread: float, start_id: int, keep=None
+) -> list[dict]:
     """``count`` new positions of ``game`` from deal seeds drawn from ``seed`` (all < 10,000);
     ``keep(made)`` is called after each one (the file is saved as it grows)."""
     rng = random.Random(f"ai_positions:{game}:{players}:{seed}")
@@ -191,8 +194,14 @@ def build(game: str, players: int, count: int, seed: int, iterations: int, sprea
             continue
         # Half the positions from the last third of the deal, where exact solvers decide.
         pick = rng.randrange(len(choices)) if len(made) % 2 == 0 else rng.randrange(2 * len(choices) // 3, len(choices))
-        entry = {"id": start_id + len(made), "game": game, "players": players, "deal_seed": deal_seed,
-                 "dealer": dealer, "moves": choices[pick]}
+        entry = {
+            "id": start_id + len(made),
+            "game": game,
+            "players": players,
+            "deal_seed": deal_seed,
+            "dealer": dealer,
+            "moves": choices[pick],
+        }
         r, st = replay(entry)
         seat = r.to_act(st)
         bot = HardBot(r, seat, deal_seed, iterations=iterations, time_cap=None)
@@ -244,8 +253,16 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError(f"--seed must be between 1 and {SEED_LIMIT - 1}: seeds above are for reporting")
             positions = load(args.data)
             start = max((p["id"] for p in positions), default=-1) + 1
-            made = build(args.game, players, args.count, args.seed, args.iterations, args.spread, start,
-                         keep=lambda new: save(positions + new, args.data))
+            made = build(
+                args.game,
+                players,
+                args.count,
+                args.seed,
+                args.iterations,
+                args.spread,
+                start,
+                keep=lambda new: save(positions + new, args.data),
+            )
             positions += made
             save(positions, args.data)
             print(f"{args.data.name}: {len(positions)} positions")
@@ -275,13 +292,17 @@ def main(argv: list[str] | None = None) -> int:
         for spec, res in zip(specs, results):
             r = res[key]
             ex = f", exact {r['exact_good']} of {r['exact_n']}" if r["exact_n"] else ""
-            print(f"{key} {spec}: good moves {r['good']} of {r['n']} ({100.0 * r['good'] / r['n']:.0f} %{ex}), "
-                  f"mean regret {statistics.fmean(r['regret']):.4f}, {r['cpu']:.1f} s CPU")
+            print(
+                f"{key} {spec}: good moves {r['good']} of {r['n']} ({100.0 * r['good'] / r['n']:.0f} %{ex}), "
+                f"mean regret {statistics.fmean(r['regret']):.4f}, {r['cpu']:.1f} s CPU"
+            )
         if args.vs:
             diffs = [a - b for a, b in zip(row["regret"], results[1][key]["regret"])]
             se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
-            print(f"{key} {args.level} minus {args.vs}: regret {statistics.fmean(diffs):+.4f} ± {se:.4f} "
-                  f"(paired, {len(diffs)} positions; below zero: {args.level} chooses better)")
+            print(
+                f"{key} {args.level} minus {args.vs}: regret {statistics.fmean(diffs):+.4f} ± {se:.4f} "
+                f"(paired, {len(diffs)} positions; below zero: {args.level} chooses better)"
+            )
     return 0
 
 

@@ -20,6 +20,7 @@ states of the same positions, for the hook's default policy and each level's ``p
 (the search's inner loop without the tree: a fast ``playout`` where the game has one, else
 the rollout through the engine).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,8 +41,9 @@ from game.rulesets import make_rules  # noqa: E402
 LEVELS = ("hard", "normal", "easy")
 
 
-def positions(game: str, players: int, count: int, seed: int = 1,
-              options: dict | None = None) -> list[tuple[object, object]]:
+def positions(
+    game: str, players: int, count: int, seed: int = 1, options: dict | None = None
+) -> list[tuple[object, object]]:
     """``count`` (rules, state) pairs with a real choice for the seat to act, from fixed seeds
     (``options``: the house rules in force)."""
     rules = make_rules(game, None, players, options or {})
@@ -82,8 +84,9 @@ def _play_out(rules, hooks, state, rng, kw: dict) -> None:
         rules.apply(state, a, check=False)
 
 
-def playout_rates(game: str, players: int, count: int, per_position: int = 300,
-                  options: dict | None = None) -> dict[str, float]:
+def playout_rates(
+    game: str, players: int, count: int, per_position: int = 300, options: dict | None = None
+) -> dict[str, float]:
     """Playouts per second, per playout setting (the hook's default and each level's)."""
     from game.ai.search import load_hooks
 
@@ -132,8 +135,9 @@ def p95(xs: list[float]) -> float:
     return s[min(len(s) - 1, int(math.ceil(0.95 * len(s))) - 1)]
 
 
-def run_level(game: str, players: int, level: str, count: int, prints: list[str] | None = None,
-              options: dict | None = None) -> dict[str, float]:
+def run_level(
+    game: str, players: int, level: str, count: int, prints: list[str] | None = None, options: dict | None = None
+) -> dict[str, float]:
     iters = 0
     search_secs = 0.0
     times: list[float] = []
@@ -164,8 +168,14 @@ def run_level(game: str, players: int, level: str, count: int, prints: list[str]
             exact += 1
     return {
         "ips": iters / search_secs if search_secs else float("nan"),
-        "p50": statistics.median(times) * 1000, "p95": p95(times) * 1000, "cpu95": p95(cpus) * 1000, "exact": exact, "n": len(times),
-        "over": over, "over_cpu": over_cpu, "cap": cap,
+        "p50": statistics.median(times) * 1000,
+        "p95": p95(times) * 1000,
+        "cpu95": p95(cpus) * 1000,
+        "exact": exact,
+        "n": len(times),
+        "over": over,
+        "over_cpu": over_cpu,
+        "cap": cap,
     }
 
 
@@ -173,16 +183,27 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", action="append", help="only these games (repeatable)")
     ap.add_argument("--players", type=int, help="this player count (default: the game's first)")
-    ap.add_argument("--level", action="append",
-                    help="only these levels (repeatable); a setting such as hard:c=0.3 is timed beside them")
+    ap.add_argument(
+        "--level",
+        action="append",
+        help="only these levels (repeatable); a setting such as hard:c=0.3 is timed beside them",
+    )
     ap.add_argument("--positions", type=int, default=10)
     ap.add_argument("--repeat", type=int, default=1, help="runs per figure; the median is printed")
     ap.add_argument("--playouts", action="store_true", help="time the playout policy alone (see above)")
-    ap.add_argument("--fingerprint", metavar="FILE",
-                    help="write every decision (position, level, action chosen) to FILE: the same code on "
-                         "the same positions must choose the same actions, so two versions can be compared")
-    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                    help="a house rule / option of the game (repeatable; over the preset's; one game only)")
+    ap.add_argument(
+        "--fingerprint",
+        metavar="FILE",
+        help="write every decision (position, level, action chosen) to FILE: the same code on "
+        "the same positions must choose the same actions, so two versions can be compared",
+    )
+    ap.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a house rule / option of the game (repeatable; over the preset's; one game only)",
+    )
     ap.add_argument("--preset", metavar="ID", help="one of the game's named option sets (rules.yaml presets)")
     args = ap.parse_args(argv)
     prints: list[str] = []
@@ -220,22 +241,31 @@ def main(argv: list[str] | None = None) -> int:
             if players not in config.game(game).players:
                 continue
             if args.playouts:
-                runs = [playout_rates(game, players, args.positions, options=options)
-                        for _ in range(max(1, args.repeat))]
+                runs = [
+                    playout_rates(game, players, args.positions, options=options) for _ in range(max(1, args.repeat))
+                ]
                 for name in runs[0]:
                     med = statistics.median(r[name] for r in runs)
-                    print(f"{game} {players}p{house} playout {name}: {med:9,.0f} playouts/s (median of {len(runs)})", flush=True)
+                    print(
+                        f"{game} {players}p{house} playout {name}: {med:9,.0f} playouts/s (median of {len(runs)})",
+                        flush=True,
+                    )
                 continue
             for level in args.level or LEVELS:
-                runs = [run_level(game, players, level, args.positions, prints if i == 0 else None, options)
-                        for i in range(max(1, args.repeat))]
+                runs = [
+                    run_level(game, players, level, args.positions, prints if i == 0 else None, options)
+                    for i in range(max(1, args.repeat))
+                ]
                 med = {k: statistics.median(r[k] for r in runs) for k in ("ips", "p50", "p95", "cpu95")}
                 r0 = runs[0]
-                print(f"{game} {players}p{house} {level:6s}: {med['ips']:8,.0f} iterations/s, decision p50 "
-                      f"{med['p50']:7.1f} ms, p95 {med['p95']:7.1f} ms (CPU time p95 {med['cpu95']:7.1f} ms; {r0['n']} positions, "
-                      f"{r0['exact']} solved exactly, over the shipped {r0['cap']} s cap: {r0['over']} by the clock, "
-                      f"{r0['over_cpu']} by CPU time, "
-                      f"median of {len(runs)})", flush=True)
+                print(
+                    f"{game} {players}p{house} {level:6s}: {med['ips']:8,.0f} iterations/s, decision p50 "
+                    f"{med['p50']:7.1f} ms, p95 {med['p95']:7.1f} ms (CPU time p95 {med['cpu95']:7.1f} ms; {r0['n']} positions, "
+                    f"{r0['exact']} solved exactly, over the shipped {r0['cap']} s cap: {r0['over']} by the clock, "
+                    f"{r0['over_cpu']} by CPU time, "
+                    f"median of {len(runs)})",
+                    flush=True,
+                )
     if args.fingerprint:
         Path(args.fingerprint).write_text("\n".join(prints) + "\n", encoding="utf-8")
     return 0

@@ -32,6 +32,7 @@ both other seats, and A sits in each of the four seats in turn (its partner oppo
 ``--a hard --partner greedy --b greedy`` is (hard + greedy) against (greedy + greedy) on the
 same cards, and the margin is what one hard seat adds to a greedy team.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -110,6 +111,7 @@ def build_bot(spec: str, rules, seat: int, seed: int, capped: bool = False):
     name, kw = parse_spec(spec)
     if name == "search":
         from game.ai.search import SearchBot
+
         bot = SearchBot(rules, seat, seed, **kw)
     else:
         bot = make_bot(name, rules, seat, seed)
@@ -180,8 +182,10 @@ def over_line(label: str, over: list[tuple[int, int]]) -> str:
     n = max(1, len(over))
     wall = sum(w for w, _ in over)
     cpu = sum(c for _, c in over)
-    return (f"  {label} over its shipped time cap: {wall} of {len(over)} decisions by the clock here "
-            f"({100.0 * wall / n:.1f} %), {cpu} by CPU time ({100.0 * cpu / n:.1f} %)")
+    return (
+        f"  {label} over its shipped time cap: {wall} of {len(over)} decisions by the clock here "
+        f"({100.0 * wall / n:.1f} %), {cpu} by CPU time ({100.0 * cpu / n:.1f} %)"
+    )
 
 
 def seatings(players: int, teams: int, partner: bool = False) -> list[list[bool]]:
@@ -241,6 +245,7 @@ def load_average() -> str:
     """The 1-minute load average (the machine is shared: say how busy it was), or "?"."""
     try:
         import os
+
         return f"{os.getloadavg()[0]:.1f}"
     except (AttributeError, OSError):
         return "?"
@@ -295,19 +300,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=100, help="duplicate deal seeds (each played in every seating)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--unit", choices=("deal", "match"), default="deal")
-    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                    help="a house rule / option of the game (repeatable; over the preset's)")
+    ap.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a house rule / option of the game (repeatable; over the preset's)",
+    )
     ap.add_argument("--preset", metavar="ID", help="one of the game's named option sets (rules.yaml presets)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (times get inflated)")
     ap.add_argument("--progress", action="store_true", help="print the running margin every 5 seeds")
-    ap.add_argument("--hook", action="append", default=[], metavar="GAME.NAME=VALUE",
-                    help="set a hook module constant for this run (tuning)")
-    ap.add_argument("--partner", metavar="SPEC",
-                    help="four players: A's partner is this bot (A takes each seat in turn)")
-    ap.add_argument("--margins", metavar="FILE",
-                    help="write each seed's margin to FILE (JSON lines) for bench/paired_margins.py")
-    ap.add_argument("--capped", action="store_true",
-                    help="play with the levels' shipped time caps (load-dependent) instead of at their budget")
+    ap.add_argument(
+        "--hook",
+        action="append",
+        default=[],
+        metavar="GAME.NAME=VALUE",
+        help="set a hook module constant for this run (tuning)",
+    )
+    ap.add_argument(
+        "--partner", metavar="SPEC", help="four players: A's partner is this bot (A takes each seat in turn)"
+    )
+    ap.add_argument(
+        "--margins", metavar="FILE", help="write each seed's margin to FILE (JSON lines) for bench/paired_margins.py"
+    )
+    ap.add_argument(
+        "--capped",
+        action="store_true",
+        help="play with the levels' shipped time caps (load-dependent) instead of at their budget",
+    )
     args = ap.parse_args(argv)
     try:
         options, players = game_options(args.game, args.preset, args.option, args.players)
@@ -325,9 +345,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ai_strength: {e}", file=sys.stderr)
         return 2
     seeds = random.Random(args.seed)
-    jobs = [(args.game, rules.players, rules.deck.id, options, args.a, args.b, seeds.getrandbits(31), args.unit, hooks,
-             args.partner, args.capped)
-            for _ in range(args.deals)]
+    jobs = [
+        (
+            args.game,
+            rules.players,
+            rules.deck.id,
+            options,
+            args.a,
+            args.b,
+            seeds.getrandbits(31),
+            args.unit,
+            hooks,
+            args.partner,
+            args.capped,
+        )
+        for _ in range(args.deals)
+    ]
     margins: list[float] = []  # per seed: A's mean margin over its seatings
     scores: list[float] = []
     ta: list[float] = []
@@ -375,19 +408,25 @@ def main(argv: list[str] | None = None) -> int:
     lo, hi = wilson(wr, len(scores))
     unit = "deal" if args.unit == "deal" else "match"
     house = ",".join(f"{k}={v}" for k, v in options.items())
-    print(f"{args.game} {rules.players}p on {rules.deck.id}"
-          + (f" (preset {args.preset})" if args.preset else "") + (f" [{house}]" if house else "")
-          + f": A={args.a}" + (f" + partner {args.partner}" if args.partner else "")
-          + f" vs B={args.b}, {n} duplicate {unit} seeds "
-          f"({len(scores)} {unit}s), seed {args.seed}, jobs {args.jobs}, "
-          + ("shipped time caps" if args.capped else "at the budget (no time cap)")
-          + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks))
+    print(
+        f"{args.game} {rules.players}p on {rules.deck.id}"
+        + (f" (preset {args.preset})" if args.preset else "")
+        + (f" [{house}]" if house else "")
+        + f": A={args.a}"
+        + (f" + partner {args.partner}" if args.partner else "")
+        + f" vs B={args.b}, {n} duplicate {unit} seeds "
+        f"({len(scores)} {unit}s), seed {args.seed}, jobs {args.jobs}, "
+        + ("shipped time caps" if args.capped else "at the budget (no time cap)")
+        + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks)
+    )
     print(f"  A margin per {unit}: {mean:+.3f} ± {se:.3f} (standard error over seeds)")
     print(f"  A win rate: {wr:.3f} (95% Wilson {lo:.3f}–{hi:.3f}; ties count half)")
     for label, t, over in (("A", ta, oa), ("B", tb, ob)):
         if t:
-            print(f"  {label} decision time: mean {statistics.fmean(t) * 1000:.1f} ms, p95 {p95(t) * 1000:.1f} ms, "
-                  f"max {max(t) * 1000:.1f} ms over {len(t)} decisions")
+            print(
+                f"  {label} decision time: mean {statistics.fmean(t) * 1000:.1f} ms, p95 {p95(t) * 1000:.1f} ms, "
+                f"max {max(t) * 1000:.1f} ms over {len(t)} decisions"
+            )
             if over:
                 print(over_line(label, over))
     print(f"  wall time {time.perf_counter() - start:.1f} s, load average {load_average()}")

@@ -19,6 +19,7 @@ The same decisions are scored by every setting (the games are played once), so t
 differences between settings are paired. A sharper reading is not by itself a stronger bot:
 ``bench/ai_strength.py`` confirms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -121,20 +122,26 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         tuning.CARD_READING, tuning.READ_PLAYS = old
     n = len(base)
-    print(f"{n} decisions from {args.deals} deals ({args.opponent}), {args.samples} hands each; "
-          f"a uniform deal's hit {statistics.mean(base):.3f}" if n else "no decisions to score")
+    print(
+        f"{n} decisions from {args.deals} deals ({args.opponent}), {args.samples} hands each; "
+        f"a uniform deal's hit {statistics.mean(base):.3f}"
+        if n
+        else "no decisions to score"
+    )
     if not n:
         return 1
     ref = rows[settings[0]]
     for k in settings:
         row = rows[k]
         diff = [a - b for a, b in zip(row["hit"], ref["hit"])]
-        se = statistics.stdev(diff) / n ** 0.5 if n > 1 else 0.0
+        se = statistics.stdev(diff) / n**0.5 if n > 1 else 0.0
         label = "no reading" if k == 0 else f"last {k} play{'s' if k > 1 else ''}"
-        print(f"{label:>14}: hit {statistics.mean(row['hit']):.3f} ({statistics.mean(diff):+.3f} ± {se:.3f} "
-              f"vs the first), trumps off by {statistics.mean(row['trumps']):.3f}, points off by "
-              f"{statistics.mean(row['points']):.2f}; the first hand of a view {1e3 * row['first'] / n:.1f} ms, "
-              f"the others {1e6 * row['secs'] / max(1, row['n']):.0f} µs each")
+        print(
+            f"{label:>14}: hit {statistics.mean(row['hit']):.3f} ({statistics.mean(diff):+.3f} ± {se:.3f} "
+            f"vs the first), trumps off by {statistics.mean(row['trumps']):.3f}, points off by "
+            f"{statistics.mean(row['points']):.2f}; the first hand of a view {1e3 * row['first'] / n:.1f} ms, "
+            f"the others {1e6 * row['secs'] / max(1, row['n']):.0f} µs each"
+        )
     return 0
 
 

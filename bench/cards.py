@@ -5,6 +5,7 @@
 Writes <outdir>/<deck>.png (default /tmp/cards, height 180) and prints how long a cold
 hand of 12 faces takes at a new height.
 """
+
 from __future__ import annotations
 
 import os

@@ -6,6 +6,7 @@ also writes a clear-suits table screenshot of each pack and its three simulation
 
     .venv/bin/python bench/clear_suits.py [--shots DIR]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,11 +33,11 @@ def simulate_png(src: Path, dst: Path, deficiency: str) -> None:
     raw = bytearray(pygame.image.tobytes(img, "RGB"))
     cache: dict[bytes, tuple[int, int, int]] = {}
     for i in range(0, len(raw), 3):
-        k = bytes(raw[i:i + 3])
+        k = bytes(raw[i : i + 3])
         out = cache.get(k)
         if out is None:
             out = cache[k] = simulate(tuple(k), deficiency)
-        raw[i:i + 3] = bytes(out)
+        raw[i : i + 3] = bytes(out)
     pygame.image.save(pygame.image.frombytes(bytes(raw), (w, h), "RGB"), str(dst))
 
 
@@ -59,9 +60,25 @@ def main() -> int:
             out = Path(args.shots)
             out.mkdir(parents=True, exist_ok=True)
             shot = out / f"{deck_id}-clear.png"
-            subprocess.run([sys.executable, str(ROOT / "main.py"), "--screenshot", str(shot), "--scene", "table",
-                            "--game", deck.games[0], "--deck", deck_id, "--seed", "3", "--clear-suits", "--force"],
-                           check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    str(ROOT / "main.py"),
+                    "--screenshot",
+                    str(shot),
+                    "--scene",
+                    "table",
+                    "--game",
+                    deck.games[0],
+                    "--deck",
+                    deck_id,
+                    "--seed",
+                    "3",
+                    "--clear-suits",
+                    "--force",
+                ],
+                check=True,
+            )
             for d in DEFICIENCIES:
                 simulate_png(shot, out / f"{deck_id}-clear-{d}.png", d)
     return 0

@@ -25,6 +25,7 @@ Per game (its first player count), for ``--deals`` deal seeds:
 
 No time cap anywhere: the figures are the same on any machine but the seconds.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -80,8 +81,15 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[int(q * (len(xs) - 1))] if xs else 0.0
 
 
-def run_game(game: str, deals: int, budget: int | None, player_iterations: int, first_seed: int,
-             skill: bool = True, stability: bool = True) -> dict:
+def run_game(
+    game: str,
+    deals: int,
+    budget: int | None,
+    player_iterations: int,
+    first_seed: int,
+    skill: bool = True,
+    stability: bool = True,
+) -> dict:
     budget = budget or load_coach(game).budget
     cpu, wall, same_best, same_class, near_best, same_top, n_choice = [], [], 0, 0, 0, 0, 0
     spread: list[float] = []
@@ -101,17 +109,30 @@ def run_game(game: str, deals: int, budget: int | None, player_iterations: int, 
             if x.method == "flat":
                 spread += shortfall_spread(x, y, tie)
             same_class += x.klass == y.klass
-            near_best += (x.value_of(y.best) >= x.value_of(x.best) - tie
-                          and y.value_of(x.best) >= y.value_of(y.best) - tie)
+            near_best += (
+                x.value_of(y.best) >= x.value_of(x.best) - tie and y.value_of(x.best) >= y.value_of(y.best) - tie
+            )
         for player in loss if skill else ():
             rec = deal_record(game, seed, player, player_iterations)
             loss[player] += [d.loss for d in choices(analyse_events(rec, 0, budget=budget, seed=1))]
-        print(f"  {game} deal {seed}: {a.cpu:.1f} s CPU, {a.seconds:.1f} s wall, {len(a.decisions)} decisions",
-              flush=True)
+        print(
+            f"  {game} deal {seed}: {a.cpu:.1f} s CPU, {a.seconds:.1f} s wall, {len(a.decisions)} decisions", flush=True
+        )
     mean = {p: statistics.fmean(v) if v else 0.0 for p, v in loss.items()}
-    return {"game": game, "budget": budget, "cpu": cpu, "wall": wall, "same_best": same_best, "same_class": same_class,
-            "near_best": near_best, "same_top": same_top, "spread": spread,
-            "choices": n_choice, "loss": mean, "n": {p: len(v) for p, v in loss.items()}}
+    return {
+        "game": game,
+        "budget": budget,
+        "cpu": cpu,
+        "wall": wall,
+        "same_best": same_best,
+        "same_class": same_class,
+        "near_best": near_best,
+        "same_top": same_top,
+        "spread": spread,
+        "choices": n_choice,
+        "loss": mean,
+        "n": {p: len(v) for p, v in loss.items()},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,24 +146,31 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-stability", action="store_true", help="leave out the second analysis seed")
     args = p.parse_args(argv)
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    rows = [run_game(g, args.deals, args.budget, args.player_iterations, args.seed, not args.no_skill,
-                     not args.no_stability)
-            for g in args.game or game_ids()]
+    rows = [
+        run_game(
+            g, args.deals, args.budget, args.player_iterations, args.seed, not args.no_skill, not args.no_stability
+        )
+        for g in args.game or game_ids()
+    ]
     print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print("| game | budget | CPU s per deal: mean (max) | wall s per deal | best agrees (2 seeds) | highest value agrees "
-          "| up to ties | class agrees | resolution p90 (TIE) | mean loss per decision: random / hard | ratio |")
+    print(
+        "| game | budget | CPU s per deal: mean (max) | wall s per deal | best agrees (2 seeds) | highest value agrees "
+        "| up to ties | class agrees | resolution p90 (TIE) | mean loss per decision: random / hard | ratio |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         lr, lh = r["loss"]["random"], r["loss"]["hard"]
         ratio = f"{lr / lh:.1f}" if lh > 0 else "∞" if r["n"]["hard"] else "—"
-        print(f"| {r['game']} | {r['budget']} | {statistics.fmean(r['cpu']):.1f} ({max(r['cpu']):.1f}) "
-              f"| {statistics.fmean(r['wall']):.1f} | {r['same_best']}/{r['choices']} "
-              f"({100 * r['same_best'] / max(1, r['choices']):.0f} %) | {r['same_top']}/{r['choices']} "
-              f"({100 * r['same_top'] / max(1, r['choices']):.0f} %) | {r['near_best']}/{r['choices']} "
-              f"({100 * r['near_best'] / max(1, r['choices']):.0f} %) | {r['same_class']}/{r['choices']} "
-              f"({100 * r['same_class'] / max(1, r['choices']):.0f} %) "
-              f"| {percentile(r['spread'], 0.9):.3g} ({load_coach(r['game']).tie:g}) | {lr:.3f} / {lh:.3f} "
-              f"({r['n']['random']} / {r['n']['hard']} decisions) | {ratio} |")
+        print(
+            f"| {r['game']} | {r['budget']} | {statistics.fmean(r['cpu']):.1f} ({max(r['cpu']):.1f}) "
+            f"| {statistics.fmean(r['wall']):.1f} | {r['same_best']}/{r['choices']} "
+            f"({100 * r['same_best'] / max(1, r['choices']):.0f} %) | {r['same_top']}/{r['choices']} "
+            f"({100 * r['same_top'] / max(1, r['choices']):.0f} %) | {r['near_best']}/{r['choices']} "
+            f"({100 * r['near_best'] / max(1, r['choices']):.0f} %) | {r['same_class']}/{r['choices']} "
+            f"({100 * r['same_class'] / max(1, r['choices']):.0f} %) "
+            f"| {percentile(r['spread'], 0.9):.3g} ({load_coach(r['game']).tie:g}) | {lr:.3f} / {lh:.3f} "
+            f"({r['n']['random']} / {r['n']['hard']} decisions) | {ratio} |"
+        )
     return 0
 
 

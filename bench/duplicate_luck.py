@@ -14,6 +14,7 @@ number of plain deals is then that many times noisier). Bots search a fixed numb
 iterations with no time cap (``--hard-iterations``, ``--normal-iterations``: default the
 normal level's own and 400 for hard), so a run gives the same figures on any machine.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,9 @@ def one_deal(job: tuple) -> tuple[float, float]:
     """(plain difference, duplicate difference) of one deal seed."""
     game, players, seed, hard_it, normal_it = job
     diffs = []
-    for half, seating in enumerate((["hard", "normal"] * (players // 2), swapped(["hard", "normal"] * (players // 2))),
-                                   start=1):
+    for half, seating in enumerate(
+        (["hard", "normal"] * (players // 2), swapped(["hard", "normal"] * (players // 2))), start=1
+    ):
         rules = make_rules(game, players=players)
         bots = []
         for s, level in enumerate(seating):
@@ -60,8 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.deals < 2:
         ap.error("--deals must be at least 2")
-    jobs = [(args.game, args.players, sub_seed("bench", args.seed, i), args.hard_iterations, args.normal_iterations)
-            for i in range(args.deals)]
+    jobs = [
+        (args.game, args.players, sub_seed("bench", args.seed, i), args.hard_iterations, args.normal_iterations)
+        for i in range(args.deals)
+    ]
     t = time.perf_counter()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
@@ -72,13 +76,17 @@ def main(argv: list[str] | None = None) -> int:
     dup = [d for _, d in results]
     sd_p, sd_d = statistics.stdev(plain), statistics.stdev(dup)
     n = len(results)
-    print(f"{args.game} {args.players}p, hard vs normal, {n} deal seeds (--seed {args.seed}), "
-          f"hard {args.hard_iterations} iterations, normal {args.normal_iterations or 'its level'}s, no time cap:")
-    print(f"  plain:     mean {statistics.mean(plain):+.2f} ± {sd_p / n ** 0.5:.2f}, std dev {sd_p:.2f}")
-    print(f"  duplicate: mean {statistics.mean(dup):+.2f} ± {sd_d / n ** 0.5:.2f}, std dev {sd_d:.2f}")
+    print(
+        f"{args.game} {args.players}p, hard vs normal, {n} deal seeds (--seed {args.seed}), "
+        f"hard {args.hard_iterations} iterations, normal {args.normal_iterations or 'its level'}s, no time cap:"
+    )
+    print(f"  plain:     mean {statistics.mean(plain):+.2f} ± {sd_p / n**0.5:.2f}, std dev {sd_p:.2f}")
+    print(f"  duplicate: mean {statistics.mean(dup):+.2f} ± {sd_d / n**0.5:.2f}, std dev {sd_d:.2f}")
     ratio = sd_p / sd_d if sd_d else float("inf")
-    print(f"  std dev ratio plain/duplicate {ratio:.2f} (≈ {ratio ** 2:.1f}× as many plain deals for the same precision); "
-          f"{time.perf_counter() - t:.0f} s")
+    print(
+        f"  std dev ratio plain/duplicate {ratio:.2f} (≈ {ratio**2:.1f}× as many plain deals for the same precision); "
+        f"{time.perf_counter() - t:.0f} s"
+    )
     return 0
 
 

@@ -9,6 +9,7 @@ as the search AI does) to the end, score it. One core, one process. The rate is 
 this process's CPU time, so other work on a shared machine does not slow the figure down
 (much: caches and turbo are still shared); ``--repeat R`` prints the median of R runs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,9 @@ from game.config import get_config  # noqa: E402
 from game.rulesets import make_rules  # noqa: E402
 
 
-def deals_per_second(game: str, players: int, seconds: float, seed: int = 1,
-                     options: Mapping[str, Any] | None = None) -> float:
+def deals_per_second(
+    game: str, players: int, seconds: float, seed: int = 1, options: Mapping[str, Any] | None = None
+) -> float:
     rules = make_rules(game, None, players, options)
     rng = random.Random(seed)
     choice = rng.choice
@@ -58,11 +60,13 @@ def main() -> int:
         try:
             spec = config.game(game)
             # A game with presets: a line per preset and player count; else per player count.
-            runs = [(p.id, dict(p.options), n) for p in spec.presets for n in p.players] or \
-                   [(None, {}, n) for n in spec.players]
+            runs = [(p.id, dict(p.options), n) for p in spec.presets for n in p.players] or [
+                (None, {}, n) for n in spec.players
+            ]
             for preset, options, players in runs:
-                rate = statistics.median(deals_per_second(game, players, args.seconds, options=options)
-                                         for _ in range(max(1, args.repeat)))
+                rate = statistics.median(
+                    deals_per_second(game, players, args.seconds, options=options) for _ in range(max(1, args.repeat))
+                )
                 label = f"{game} {players}p" + (f" {preset}" if preset else "")
                 print(f"{label}: {rate:,.0f} deals/s", flush=True)
         except (ImportError, NotImplementedError) as e:

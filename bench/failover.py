@@ -18,6 +18,7 @@ finished record does not have, in that place: the server sends a decision only o
 has it, so this must be 0), the doubled ones (the finished records replayed by ``verify``),
 and how many matches finished. Exit code 0 when every table finished with nothing lost.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -64,7 +65,7 @@ class Seat:
         url = self.home
         while self.record is None and time.monotonic() < deadline:
             try:
-                async with connect(url, open_timeout=5, max_size=2 ** 22, compression=None) as ws:
+                async with connect(url, open_timeout=5, max_size=2**22, compression=None) as ws:
                     await ws.send(P.encode({"type": "hello", "version": 1, "name": "drill"}))
                     await ws.send(P.encode({"type": "join", "code": self.code, "name": "drill", "token": self.token}))
                     url = await self._play(ws, kill, deadline)
@@ -91,13 +92,20 @@ class Seat:
                     grew = start + len(m["events"]) > len(self.events)
                     self.events[start:] = m["events"]
                     now = time.monotonic()
-                    if grew and "at" in kill and now > kill["at"] and self.first_after_kill is None \
-                            and any(ev.get("event") == "play" for ev in m["events"]):
+                    if (
+                        grew
+                        and "at" in kill
+                        and now > kill["at"]
+                        and self.first_after_kill is None
+                        and any(ev.get("event") == "play" for ev in m["events"])
+                    ):
                         self.first_after_kill = now
                     self.last_event_at = now
             elif kind == "turn" and m.get("seat") == self.seat and m.get("legal"):
                 await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
-                await ws.send(P.encode({"type": "act", "decision": m["decision"], "action": self.rng.choice(m["legal"])}))
+                await ws.send(
+                    P.encode({"type": "act", "decision": m["decision"], "action": self.rng.choice(m["legal"])})
+                )
             elif kind == "over":
                 self.record = m["record"]
                 return self.home
@@ -113,8 +121,20 @@ async def drill(args: argparse.Namespace, a_url: str, b_url: str, a: subprocess.
     for _ in range(args.tables):  # made on A (its host leaves at once: the friend's seat is the table)
         async with connect(a_url, open_timeout=10) as ws:
             await ws.send(P.encode({"type": "hello", "version": 1, "name": "host"}))
-            await ws.send(P.encode({"type": "create", "game": "briscola", "deck": None, "players": 2, "options": {},
-                                    "seats": ["friend", "ai:easy"], "pause_seconds": 600, "ai_takes_over": False}))
+            await ws.send(
+                P.encode(
+                    {
+                        "type": "create",
+                        "game": "briscola",
+                        "deck": None,
+                        "players": 2,
+                        "options": {},
+                        "seats": ["friend", "ai:easy"],
+                        "pause_seconds": 600,
+                        "ai_takes_over": False,
+                    }
+                )
+            )
             while True:
                 m = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if m.get("type") == "created":
@@ -173,18 +193,24 @@ def main(argv: list[str] | None = None) -> int:
     for s in finished:
         record = read_record(s.record)
         plays = [(ev["seat"], ev["card"]) for ev in record if ev.get("event") == "play"]
-        if plays[:len(before[s.code])] != before[s.code]:
+        if plays[: len(before[s.code])] != before[s.code]:
             lost += 1
         if not verify_file(s.record).ok:
             doubled += 1
     shutil.rmtree(folder, ignore_errors=True)
-    print(f"failover: {args.tables} tables (briscola, a friend against the computer) on process A, their clients "
-          f"entering through B; A killed with SIGKILL after {min(len(p) for p in before.values())}+ decisions each")
+    print(
+        f"failover: {args.tables} tables (briscola, a friend against the computer) on process A, their clients "
+        f"entering through B; A killed with SIGKILL after {min(len(p) for p in before.values())}+ decisions each"
+    )
     if back:
-        print(f"  every table played again {back[-1]:.1f} s after the kill (p50 {back[len(back) // 2]:.1f} s; "
-              f"{len(back)} of {len(seats)} tables; the lease lasts 10 s)")
-    print(f"  finished {len(finished)} of {len(seats)} matches; lost decisions: {lost} tables; records that do not "
-          f"verify: {doubled}; reconnects {sum(s.reconnects for s in seats)}")
+        print(
+            f"  every table played again {back[-1]:.1f} s after the kill (p50 {back[len(back) // 2]:.1f} s; "
+            f"{len(back)} of {len(seats)} tables; the lease lasts 10 s)"
+        )
+    print(
+        f"  finished {len(finished)} of {len(seats)} matches; lost decisions: {lost} tables; records that do not "
+        f"verify: {doubled}; reconnects {sum(s.reconnects for s in seats)}"
+    )
     ok = len(finished) == len(seats) and lost == 0 and doubled == 0 and len(back) == len(seats)
     return 0 if ok else 1
 

@@ -33,6 +33,7 @@ Usage: SDL_VIDEODRIVER=dummy .venv/bin/python bench/frame.py [--frames N]
        (with a DISPLAY, "both" runs the gpu mode under the x11 driver, the others under dummy)
 Goal (issue 33): frame p50 ≤ 2.5 ms at 1280×720 on the path a player with a graphics card gets.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -218,8 +219,14 @@ def measure(mode: str, sizes: list[tuple[int, int]], frames: int) -> list[dict]:
             for k, v in (("draw", b - a), ("postfx", c - b), ("present", d - c), ("frame", d - a)):
                 times[k].append(v * 1000)
         renderer = presenter.win.gl.renderer if gpu else (pygame.display._get_renderer_info() or ("none",))[0]
-        row = {"mode": mode, "size": list(size), "window": list(presenter.window_size()), "frames": frames,
-               "renderer": renderer, "canvas": list(frame.get_size())}
+        row = {
+            "mode": mode,
+            "size": list(size),
+            "window": list(presenter.window_size()),
+            "frames": frames,
+            "renderer": renderer,
+            "canvas": list(frame.get_size()),
+        }
         for k in PARTS:
             row[k] = [round(statistics.median(times[k]), 2), round(_p(times[k], 0.90), 2)]
         row["wall_p50"] = round(statistics.median(times["wall"]), 2)
@@ -253,29 +260,45 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _print(rows: list[dict]) -> None:
-    print(f"{'mode':<12} {'window':>10} {'drawn at':>10}  " + "  ".join(f"{k + ' p50/p90':>17}" for k in PARTS)
-          + "   wall p50  process p50")
+    print(
+        f"{'mode':<12} {'window':>10} {'drawn at':>10}  "
+        + "  ".join(f"{k + ' p50/p90':>17}" for k in PARTS)
+        + "   wall p50  process p50"
+    )
     for r in rows:
         w, h = r["window"]
         cw, ch = r["canvas"]
         cells = "  ".join(f"{r[k][0]:>8.2f} /{r[k][1]:>7.2f}" for k in PARTS)
-        print(f"{r['mode']:<12} {f'{w}x{h}':>10} {f'{cw}x{ch}':>10}  {cells}   {r['wall_p50']:>8.2f}  "
-              f"{r['process_p50']:>11.2f}")
-    print("(ms per frame, drawing thread CPU; wall = the whole frame by the clock; "
-          f"{rows[0]['frames'] if rows else 0} frames per size)")
+        print(
+            f"{r['mode']:<12} {f'{w}x{h}':>10} {f'{cw}x{ch}':>10}  {cells}   {r['wall_p50']:>8.2f}  "
+            f"{r['process_p50']:>11.2f}"
+        )
+    print(
+        "(ms per frame, drawing thread CPU; wall = the whole frame by the clock; "
+        f"{rows[0]['frames'] if rows else 0} frames per size)"
+    )
     gpu = [r for r in rows if r["mode"] == "gpu"]
     if gpu:
-        print(f"gpu: OpenGL renderer {gpu[0]['renderer']}; the texture upload alone (p50, thread CPU): "
-              + ", ".join(f"{r['canvas'][0]}x{r['canvas'][1]} {r['upload']:.2f} ms" for r in gpu))
+        print(
+            f"gpu: OpenGL renderer {gpu[0]['renderer']}; the texture upload alone (p50, thread CPU): "
+            + ", ".join(f"{r['canvas'][0]}x{r['canvas'][1]} {r['upload']:.2f} ms" for r in gpu)
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=200, help="measured frames per window size (default 200)")
-    ap.add_argument("--present", choices=(*MODES, "both"), default="both",
-                    help="how the frame reaches the window (default: both = all three, one process each)")
-    ap.add_argument("--sizes", default=",".join(f"{w}x{h}" for w, h in SIZES),
-                    help="window sizes, comma-separated (default 1280x720,2560x1440,3840x2160)")
+    ap.add_argument(
+        "--present",
+        choices=(*MODES, "both"),
+        default="both",
+        help="how the frame reaches the window (default: both = all three, one process each)",
+    )
+    ap.add_argument(
+        "--sizes",
+        default=",".join(f"{w}x{h}" for w, h in SIZES),
+        help="window sizes, comma-separated (default 1280x720,2560x1440,3840x2160)",
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON (one mode; used by 'both')")
     args = ap.parse_args(argv)
     try:
@@ -304,8 +327,22 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(os.environ)
         if mode == "gpu" and os.environ.get("DISPLAY"):
             env["SDL_VIDEODRIVER"] = "x11"  # OpenGL needs a real display (X or Xvfb)
-        r = subprocess.run([sys.executable, __file__, "--present", mode, "--frames", str(args.frames),
-                            "--sizes", args.sizes, "--json"], capture_output=True, text=True, env=env)
+        r = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--present",
+                mode,
+                "--frames",
+                str(args.frames),
+                "--sizes",
+                args.sizes,
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         if r.returncode != 0:
             print(f"frame: the {mode} run failed:\n{r.stderr.strip()}", file=sys.stderr)
             return 1

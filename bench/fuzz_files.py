@@ -21,6 +21,7 @@ folder: exit 0, no traceback, the damaged file kept aside.
 
 Prints counts per file and outcome; exit 1 on any exception or lost file (each printed).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,29 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-HOSTILE = [[], {}, True, False, None, -0.0, 1.5, 0, -1, 9, 2 ** 40, "", "x", "\u200b", "\x00", [[1]], {"a": {}},
-           "scopa", "piacentine", [0, 1], {"played": "many"}]
+HOSTILE = [
+    [],
+    {},
+    True,
+    False,
+    None,
+    -0.0,
+    1.5,
+    0,
+    -1,
+    9,
+    2**40,
+    "",
+    "x",
+    "\u200b",
+    "\x00",
+    [[1]],
+    {"a": {}},
+    "scopa",
+    "piacentine",
+    [0, 1],
+    {"played": "many"},
+]
 BYTE_KINDS = ("cut", "bad_utf8", "bom", "deep", "duplicate_key", "nan", "padding", "empty", "not_object")
 FIELD_KINDS = ("replace", "remove", "add", "replace_nested")
 FILES = ("settings.json", "match.json", "stats.json")
@@ -66,7 +88,11 @@ def good_files(home: Path) -> dict[str, bytes]:
         else:
             session.poll()
     saves.save_match(session.to_save())
-    for game, mode, outcome in (("scopa", "versus", "won"), ("briscola", "partners", "lost"), ("cicera", "partners", "drawn")):
+    for game, mode, outcome in (
+        ("scopa", "versus", "won"),
+        ("briscola", "partners", "lost"),
+        ("cicera", "partners", "drawn"),
+    ):
         stats.record_result(game, mode, outcome, 3)
     return {name: (home / name).read_bytes() for name in FILES}
 
@@ -86,11 +112,12 @@ def mutate(good: bytes, kind: str, rng: random.Random) -> bytes:
         return ('{"x": ' + "[" * depth + "]" * depth + "}").encode()
     if kind == "duplicate_key":
         key = rng.choice(sorted(data))
-        return (text.rstrip().rstrip("}") + f', {json.dumps(key)}: {json.dumps(data[key])}' + "}").encode()
+        return (text.rstrip().rstrip("}") + f", {json.dumps(key)}: {json.dumps(data[key])}" + "}").encode()
     if kind == "nan":
         key = rng.choice(sorted(data))
-        return text.replace(f'"{key}": ', f'"{key}": {rng.choice(["NaN", "Infinity", "-Infinity", "1e999"])}, "x_": ',
-                            1).encode()
+        return text.replace(
+            f'"{key}": ', f'"{key}": {rng.choice(["NaN", "Infinity", "-Infinity", "1e999"])}, "x_": ', 1
+        ).encode()
     if kind == "padding":
         return good + b" " * (5 * 1024 * 1024)
     if kind == "empty":
@@ -221,8 +248,14 @@ def run_subprocess(name: str, damaged: bytes, work: Path) -> str | None:
     env = dict(os.environ, CARDAVIA_HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     args = ["--smoke"] if name != "settings.json" else ["--screenshot", str(home / "shot.png")]
     try:
-        r = subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
-                           timeout=300, env=env, cwd=str(ROOT))
+        r = subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+            cwd=str(ROOT),
+        )
     except subprocess.TimeoutExpired:
         return f"{name}: main.py {' '.join(args)} did not finish in 300 s"
     if r.returncode != 0 or "Traceback" in r.stderr:
@@ -277,8 +310,10 @@ def main() -> int:
             if why:
                 problems.append(why)
     shutil.rmtree(work, ignore_errors=True)
-    print(f"{args.mutations} mutations of each of {', '.join(FILES)}; {args.subprocess} each as a real start; "
-          f"{time.monotonic() - t0:.0f} s")
+    print(
+        f"{args.mutations} mutations of each of {', '.join(FILES)}; {args.subprocess} each as a real start; "
+        f"{time.monotonic() - t0:.0f} s"
+    )
     for name in FILES:
         row = ", ".join(f"{k}: {v}" for (n, k), v in sorted(outcomes.items()) if n == name)
         print(f"  {name:14} {row}")

@@ -24,6 +24,7 @@ the worst code. Non-regular files (a FIFO, /dev/zero, a folder) are checked too.
 Prints counts by exit code and by mutation kind; exit 1 on any traceback, hang, wrong code
 or wrong verdict line (each printed), else 0.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,8 +52,34 @@ from game.match import Match  # noqa: E402
 from game.record import dumps  # noqa: E402
 from game.rulesets import game_ids, make_rules  # noqa: E402
 
-HOSTILE = [[], {}, True, False, None, -0.0, 0.0, 1.5, 0, 1, -1, 7, 2 ** 40, -(2 ** 70), "", "x", "7D", "KS",
-           [[]], [["7D"]], ["7D", 3], [1, 2, 3], {"team": "x"}, {"a": [1]}, "\u200b", "\x00"]
+HOSTILE = [
+    [],
+    {},
+    True,
+    False,
+    None,
+    -0.0,
+    0.0,
+    1.5,
+    0,
+    1,
+    -1,
+    7,
+    2**40,
+    -(2**70),
+    "",
+    "x",
+    "7D",
+    "KS",
+    [[]],
+    [["7D"]],
+    ["7D", 3],
+    [1, 2, 3],
+    {"team": "x"},
+    {"a": [1]},
+    "\u200b",
+    "\x00",
+]
 FIELD_KINDS = ("replace", "remove", "add_extra", "replace_event")
 LINE_KINDS = ("swap", "double", "remove_line")
 BYTE_KINDS = ("cut", "bad_utf8", "deep", "duplicate_key", "nan", "long_line", "blank_line")
@@ -119,8 +146,9 @@ def mutate(events: list[dict], kind: str, rng: random.Random) -> tuple[bytes, in
         raw = lines[k].encode("utf-8")
         at = rng.randrange(len(raw))
         lines[k] = None  # type: ignore[call-overload]
-        body = b"".join((x.encode("utf-8") if x is not None else raw[:at] + b"\xff\xfe" + raw[at:]) + b"\n"
-                        for x in lines)
+        body = b"".join(
+            (x.encode("utf-8") if x is not None else raw[:at] + b"\xff\xfe" + raw[at:]) + b"\n" for x in lines
+        )
         return body, k + 1, family
     elif kind == "deep":
         lines[k] = lines[k][:-1] + ', "x_deep": ' + nested(rng.choice([100, 2000, 100_000])) + "}"
@@ -250,8 +278,10 @@ def main() -> int:
         bugs.append("subprocess: verify of all files did not finish in 30 minutes")
         summary = ""
 
-    print(f"{len(files)} mutated records of {len(games)} games ({', '.join(games)}), {len(specials)} special files, "
-          f"{time.monotonic() - t0:.0f} s")
+    print(
+        f"{len(files)} mutated records of {len(games)} games ({', '.join(games)}), {len(specials)} special files, "
+        f"{time.monotonic() - t0:.0f} s"
+    )
     print("exit codes: " + ", ".join(f"{k}: {v}" for k, v in sorted(codes.items(), key=str)))
     for kind in kinds:
         row = ", ".join(f"{c}: {kind_codes[(kind, c)]}" for c in (0, 1, 2) if kind_codes[(kind, c)])

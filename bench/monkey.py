@@ -12,6 +12,7 @@ with the scene, the event and its index.
 
 tests/scenes/test_monkey.py runs a short seeded version of the same thing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,10 +30,55 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 #: Keys a player might press, plus a few nobody should (the monkey does).
 KEY_NAMES = (
-    "RETURN", "KP_ENTER", "ESCAPE", "TAB", "SPACE", "BACKSPACE", "DELETE", "LEFT", "RIGHT", "UP", "DOWN",
-    "HOME", "END", "PAGEUP", "PAGEDOWN", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "a", "c", "d",
-    "h", "m", "n", "p", "q", "r", "s", "x", "z", "F1", "F5", "F11", "F12", "PLUS", "MINUS", "KP_PLUS",
-    "KP_MINUS", "LSHIFT", "LCTRL", "LALT", "MENU",
+    "RETURN",
+    "KP_ENTER",
+    "ESCAPE",
+    "TAB",
+    "SPACE",
+    "BACKSPACE",
+    "DELETE",
+    "LEFT",
+    "RIGHT",
+    "UP",
+    "DOWN",
+    "HOME",
+    "END",
+    "PAGEUP",
+    "PAGEDOWN",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "0",
+    "a",
+    "c",
+    "d",
+    "h",
+    "m",
+    "n",
+    "p",
+    "q",
+    "r",
+    "s",
+    "x",
+    "z",
+    "F1",
+    "F5",
+    "F11",
+    "F12",
+    "PLUS",
+    "MINUS",
+    "KP_PLUS",
+    "KP_MINUS",
+    "LSHIFT",
+    "LCTRL",
+    "LALT",
+    "MENU",
 )
 CANVAS = (1280, 720)
 
@@ -90,9 +136,18 @@ class Monkey:
         if name in ("table", "pause"):
             app.open_path("menu")
             seed = self.rng.randrange(1, 10_000)
-            table = make_scene(app, "table", deck=params["deck"], game=params["game"], players=params["players"],
-                               ai_level="random", seed=seed, threaded=False,
-                               autoplay_moves=self.rng.choice((0, 0, 3, 8, 30)), preselect=False)
+            table = make_scene(
+                app,
+                "table",
+                deck=params["deck"],
+                game=params["game"],
+                players=params["players"],
+                ai_level="random",
+                seed=seed,
+                threaded=False,
+                autoplay_moves=self.rng.choice((0, 0, 3, 8, 30)),
+                preselect=False,
+            )
             app.stack.push(table)
             if name == "pause":
                 app.open_scene("pause", table=table)
@@ -137,8 +192,10 @@ class Monkey:
             # Half-sensible play at the table when it is the player's turn (while the computer
             # plays on, a card key is only refused): a card by its number, then Enter (or twice).
             digit = pg.K_1 + rng.randrange(max(1, len(top.model.hand) or 1))
-            return [E(pg.KEYDOWN, key=k, mod=0, unicode="", scancode=0)
-                    for k in (digit, *([pg.K_RETURN] * rng.randrange(1, 3)))]
+            return [
+                E(pg.KEYDOWN, key=k, mod=0, unicode="", scancode=0)
+                for k in (digit, *([pg.K_RETURN] * rng.randrange(1, 3)))
+            ]
         roll = rng.random()
         if roll < 0.36:
             mod = rng.choice((0, 0, 0, 0, pg.KMOD_SHIFT, pg.KMOD_CTRL, pg.KMOD_ALT, pg.KMOD_LSHIFT | pg.KMOD_CTRL))
@@ -151,9 +208,11 @@ class Monkey:
         if roll < 0.62:
             pos = self._widget_pos()
             button = rng.choice((1, 1, 1, 1, 3, 2, 8, 9))
-            return [E(pg.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
-                    E(pg.MOUSEBUTTONDOWN, pos=pos, button=button),
-                    E(pg.MOUSEBUTTONUP, pos=pos, button=button)]
+            return [
+                E(pg.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
+                E(pg.MOUSEBUTTONDOWN, pos=pos, button=button),
+                E(pg.MOUSEBUTTONUP, pos=pos, button=button),
+            ]
         if roll < 0.72:
             start = self._widget_pos()
             evs = [E(pg.MOUSEBUTTONDOWN, pos=start, button=1)]
@@ -166,8 +225,18 @@ class Monkey:
             evs.append(E(pg.MOUSEBUTTONUP, pos=(x, y), button=1))
             return evs
         if roll < 0.79:
-            return [E(pg.MOUSEWHEEL, x=0, y=rng.choice((-3, -1, -1, 1, 1, 3)), flipped=False, pos=self._widget_pos(),
-                      precise_x=0.0, precise_y=0.0, touch=False)]
+            return [
+                E(
+                    pg.MOUSEWHEEL,
+                    x=0,
+                    y=rng.choice((-3, -1, -1, 1, 1, 3)),
+                    flipped=False,
+                    pos=self._widget_pos(),
+                    precise_x=0.0,
+                    precise_y=0.0,
+                    touch=False,
+                )
+            ]
         if roll < 0.84:
             w, h = rng.randrange(320, 2561), rng.randrange(180, 1441)
             kind = rng.choice((pg.VIDEORESIZE, pg.WINDOWRESIZED, pg.WINDOWSIZECHANGED))
@@ -175,8 +244,18 @@ class Monkey:
                 return [E(kind, size=(w, h), w=w, h=h)]
             return [E(kind, x=w, y=h)]
         if roll < 0.89:
-            kind = rng.choice((pg.WINDOWFOCUSLOST, pg.WINDOWFOCUSGAINED, pg.WINDOWENTER, pg.WINDOWLEAVE,
-                               pg.WINDOWMINIMIZED, pg.WINDOWRESTORED, pg.WINDOWEXPOSED, pg.ACTIVEEVENT))
+            kind = rng.choice(
+                (
+                    pg.WINDOWFOCUSLOST,
+                    pg.WINDOWFOCUSGAINED,
+                    pg.WINDOWENTER,
+                    pg.WINDOWLEAVE,
+                    pg.WINDOWMINIMIZED,
+                    pg.WINDOWRESTORED,
+                    pg.WINDOWEXPOSED,
+                    pg.ACTIVEEVENT,
+                )
+            )
             if kind == pg.ACTIVEEVENT:
                 return [E(kind, gain=rng.randrange(2), state=rng.choice((1, 2, 4)))]
             return [E(kind)]
@@ -244,9 +323,10 @@ class Monkey:
 
     def context(self) -> str:
         top = self.app.stack.top
-        return (f"monkey: station {self.station[0]} {self.station[1]}, top scene "
-                f"{getattr(top, 'name', None)!r}, event #{self.count}; recent events:\n  "
-                + "\n  ".join(self.recent))
+        return (
+            f"monkey: station {self.station[0]} {self.station[1]}, top scene "
+            f"{getattr(top, 'name', None)!r}, event #{self.count}; recent events:\n  " + "\n  ".join(self.recent)
+        )
 
 
 def random_bots() -> dict[str, str]:
@@ -282,8 +362,10 @@ def main() -> int:
         BOTS.clear()
         BOTS.update(old)
     took = time.perf_counter() - start
-    print(f"monkey: {n} events over {len(stations(monkey.config))} stations, seed {args.seed}, "
-          f"{monkey.reopened} restarts after Quit, {monkey.app.frames} frames, 0 exceptions, {took:.1f} s")
+    print(
+        f"monkey: {n} events over {len(stations(monkey.config))} stations, seed {args.seed}, "
+        f"{monkey.reopened} restarts after Quit, {monkey.app.frames} frames, 0 exceptions, {took:.1f} s"
+    )
     print(f"monkey: {monkey.table_moves} moves played at tables by random input")
     print("monkey: gestures per scene: " + ", ".join(f"{k} {v}" for k, v in sorted(monkey.seen.items())))
     return 0

@@ -8,6 +8,7 @@ Both runs deal the same cards to the same B on each seed, so most of the luck of
 both margins and cancels in their difference: the mean difference per seed (first minus
 second) ± its standard error, over the seeds both files hold.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,7 +29,7 @@ def read_margins(path: str) -> dict[int, float]:
                 row = json.loads(line)
                 seed, margin = int(row["seed"]), float(row["margin"])
             except (ValueError, KeyError, TypeError):
-                raise ValueError(f"{path}, line {number}: not a {{\"seed\": ..., \"margin\": ...}} line") from None
+                raise ValueError(f'{path}, line {number}: not a {{"seed": ..., "margin": ...}} line') from None
             if not math.isfinite(margin):
                 raise ValueError(f"{path}, line {number}: the margin is not a number")
             found[seed] = margin
@@ -56,10 +57,14 @@ def main(argv: list[str] | None = None) -> int:
     mean = statistics.fmean(diff)
     se = statistics.stdev(diff) / math.sqrt(len(diff))
     sep = [statistics.stdev([x[s] for s in seeds]) / math.sqrt(len(seeds)) for x in (a, b)]
-    print(f"{len(seeds)} seeds: first {statistics.fmean(a[s] for s in seeds):+.3f} ± {sep[0]:.3f}, "
-          f"second {statistics.fmean(b[s] for s in seeds):+.3f} ± {sep[1]:.3f}")
-    print(f"  paired difference (first − second): {mean:+.3f} ± {se:.3f} per seed"
-          + (f" ({abs(mean) / se:.1f} SE)" if se > 0 else ""))
+    print(
+        f"{len(seeds)} seeds: first {statistics.fmean(a[s] for s in seeds):+.3f} ± {sep[0]:.3f}, "
+        f"second {statistics.fmean(b[s] for s in seeds):+.3f} ± {sep[1]:.3f}"
+    )
+    print(
+        f"  paired difference (first − second): {mean:+.3f} ± {se:.3f} per seed"
+        + (f" ({abs(mean) / se:.1f} SE)" if se > 0 else "")
+    )
     return 0
 
 

@@ -16,6 +16,7 @@ ratings — and presses keys as a player does (XTEST events into the real SDL wi
 then SIGTERM closes the window as its close button does. Prints one JSON line (the ratings
 said, the dashboard, the screenshots) and exits 1 when a step fails. Needs Xvfb and xdotool.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,14 +59,35 @@ class Window:
         env.pop("SDL_VIDEODRIVER", None)
         env.pop("WAYLAND_DISPLAY", None)
         self.env = env
-        self.proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--scene", "puzzle", "--game", game,
-                                      "--step", "1", "--render", "cpu", "--speech-log", str(self.log)],
-                                     cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                str(ROOT / "main.py"),
+                "--scene",
+                "puzzle",
+                "--game",
+                game,
+                "--step",
+                "1",
+                "--render",
+                "cpu",
+                "--speech-log",
+                str(self.log),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.read = 0
         # The hand read out: the window is up and drawing. Found by its process (without a
         # window manager xdotool sees no window as "visible"), then given the keyboard.
-        self.wait_for(lambda x: x.startswith(I18n(lang).t("access.hand", count=2, cards="").split("2")[0]),
-                      "the hand read out", since=0)
+        self.wait_for(
+            lambda x: x.startswith(I18n(lang).t("access.hand", count=2, cards="").split("2")[0]),
+            "the hand read out",
+            since=0,
+        )
         self.read = 0
         for wid in self.xdo("search", "--sync", "--pid", str(self.proc.pid)).split():
             try:
@@ -97,7 +119,9 @@ class Window:
         end = time.monotonic() + WAIT
         while time.monotonic() < end:
             if self.proc.poll() is not None:
-                raise Failed(f"the game ended ({self.proc.returncode}) waiting for {what}: {self.proc.stderr.read()[-800:]}")
+                raise Failed(
+                    f"the game ended ({self.proc.returncode}) waiting for {what}: {self.proc.stderr.read()[-800:]}"
+                )
             new = self.lines()[start:]
             if any(pred(line) for line in new):
                 self.read = start + len(new)
@@ -201,8 +225,10 @@ def session(game: str, lang: str, out: Path) -> dict[str, Any]:
             hand = player.hand_line(w.lines())
             while True:
                 player.play(first, step, True, hand)
-                said = w.wait_for(lambda x: x == t("puzzle_ui.solved") or x.startswith(t("puzzle_ui.next_move", n=9,
-                                  total=9)[:8]), "the next move or solved")
+                said = w.wait_for(
+                    lambda x: x == t("puzzle_ui.solved") or x.startswith(t("puzzle_ui.next_move", n=9, total=9)[:8]),
+                    "the next move or solved",
+                )
                 if t("puzzle_ui.solved") in said:
                     break
                 step = first.seat_steps()[[i for i in first.seat_steps()].index(step) + 1]
@@ -218,8 +244,10 @@ def session(game: str, lang: str, out: Path) -> dict[str, Any]:
             step, hand = 0, player.hand_line(lines)
             while True:
                 player.play(nxt, step, True, hand)
-                said = w.wait_for(lambda x: x.startswith(rating_prefix) or x.startswith(t("puzzle_ui.next_move",
-                                  n=9, total=9)[:8]), "the rating or the next move")
+                said = w.wait_for(
+                    lambda x: x.startswith(rating_prefix) or x.startswith(t("puzzle_ui.next_move", n=9, total=9)[:8]),
+                    "the rating or the next move",
+                )
                 rated = [x for x in said if x.startswith(rating_prefix)]
                 if rated:
                     report["after_right"] = rated[0]
@@ -233,8 +261,9 @@ def session(game: str, lang: str, out: Path) -> dict[str, Any]:
             w.key("Escape")
             w.wait_for(lambda x: x == t("puzzle_ui.intro"), "the puzzles screen")
             w.key("d")
-            said = w.wait_for(lambda x: x.startswith(get_config().games[game].name.get(lang, game) + ":"),
-                              "the dashboard read out")
+            said = w.wait_for(
+                lambda x: x.startswith(get_config().games[game].name.get(lang, game) + ":"), "the dashboard read out"
+            )
             report["dashboard"] = said[-1]
             report["shots"].append(str(w.screenshot("4-dashboard", out)))
             report["seconds"] = round(time.monotonic() - t0, 1)
@@ -264,7 +293,7 @@ def main() -> int:
     except Failed as e:
         print(json.dumps({"ok": False, "problem": str(e)}))
         return 1
-    ok = ("after_wrong" in report and "after_right" in report and report["exit_code"] == 0)
+    ok = "after_wrong" in report and "after_right" in report and report["exit_code"] == 0
     print(json.dumps({"ok": ok, **report}, ensure_ascii=False))
     return 0 if ok else 1
 

@@ -11,6 +11,7 @@ seconds — and the CPU seconds. ``--check-only`` times ``store.check`` over the
 (what tests/game/test_puzzles.py runs). No time cap anywhere: the puzzles are the same on
 any machine, the seconds are this machine's.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,8 +36,11 @@ def check_time() -> None:
         start = time.process_time()
         bad = [p.id for p in puzzles if store.check(p)]
         cpu = time.process_time() - start
-        print(f"check {game}: {len(puzzles)} puzzles, {len(bad)} bad, {cpu:.2f} s CPU "
-              f"({1000 * cpu / max(1, len(puzzles)):.1f} ms each)", flush=True)
+        print(
+            f"check {game}: {len(puzzles)} puzzles, {len(bad)} bad, {cpu:.2f} s CPU "
+            f"({1000 * cpu / max(1, len(puzzles)):.1f} ms each)",
+            flush=True,
+        )
 
 
 def main() -> int:

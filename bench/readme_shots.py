@@ -8,6 +8,7 @@ takes, at that window's pixels), then saved as JPEG beside the README. The web p
 leaderboard (club-leaderboard-web.jpg) is a browser's picture, not the game's: it is left as
 it is. Prints one line per failure; exit 1 if any.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,10 +31,34 @@ PLAN: dict[str, list[str]] = {
     "table-scopa": ["--scene", "table", "--game", "scopa", "--players", "4", "--seed", "3"],
     "log": ["--scene", "table", "--game", "scopa", "--players", "4", "--seed", "3", "--overlay", "log"],
     "table-tressette": ["--scene", "table", "--game", "tressette", "--players", "4", "--seed", "5", "--lang", "it"],
-    "review": ["--scene", "table", "--game", "briscola", "--players", "2", "--seed", "4", "--overlay", "review",
-               "--lang", "nl"],
-    "table-cicera": ["--scene", "table", "--game", "cicera", "--deck", "bresciane", "--players", "4", "--seed", "2",
-                     "--lang", "it"],
+    "review": [
+        "--scene",
+        "table",
+        "--game",
+        "briscola",
+        "--players",
+        "2",
+        "--seed",
+        "4",
+        "--overlay",
+        "review",
+        "--lang",
+        "nl",
+    ],
+    "table-cicera": [
+        "--scene",
+        "table",
+        "--game",
+        "cicera",
+        "--deck",
+        "bresciane",
+        "--players",
+        "4",
+        "--seed",
+        "2",
+        "--lang",
+        "it",
+    ],
     "table-schnapsen": ["--scene", "table", "--game", "schnapsen", "--seed", "6"],
     "suggest": ["--scene", "table", "--game", "scopa", "--players", "2", "--seed", "8", "--overlay", "suggest"],
     "results": ["--scene", "results", "--game", "scopa"],
@@ -93,9 +118,18 @@ def main() -> int:
         p = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if p.returncode != 0:
             return stem, (p.stderr.strip().splitlines() or ["?"])[-1]
-        conv = subprocess.run([sys.executable, "-c", "import sys, pygame; pygame.image.save(pygame.image.load(sys.argv[1]), "
-                               "sys.argv[2])", str(png), str(out / f"{stem}.jpg")], env=env, capture_output=True,
-                              text=True)
+        conv = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys, pygame; pygame.image.save(pygame.image.load(sys.argv[1]), sys.argv[2])",
+                str(png),
+                str(out / f"{stem}.jpg"),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         return stem, None if conv.returncode == 0 else (conv.stderr.strip().splitlines() or ["?"])[-1]
 
     t0 = time.perf_counter()
@@ -103,8 +137,10 @@ def main() -> int:
         failures = [(s, e) for s, e in pool.map(run, plan) if e]
     for stem, err in failures:
         print(f"FAILED {stem}: {err}", file=sys.stderr)
-    print(f"{len(plan) - len(failures)}/{len(plan)} screenshots at {args.size} in {out} "
-          f"({time.perf_counter() - t0:.1f} s)")
+    print(
+        f"{len(plan) - len(failures)}/{len(plan)} screenshots at {args.size} in {out} "
+        f"({time.perf_counter() - t0:.1f} s)"
+    )
     return 1 if failures else 0
 
 
@@ -160,8 +196,9 @@ def _online_table(app, pygame, pump, top, tick) -> None:
     lobby = host_by_keys(app, "tressette", "Anna")
     h = lobby.hosted
     bot = client.RemoteSession(f"ws://127.0.0.1:{h.port}", h.code, "Bruno")
-    threading.Thread(target=headless.play_seat, args=(bot, "greedy", 5, 90.0, io.StringIO(), io.StringIO()),
-                     daemon=True).start()
+    threading.Thread(
+        target=headless.play_seat, args=(bot, "greedy", 5, 90.0, io.StringIO(), io.StringIO()), daemon=True
+    ).start()
     pump(app, lambda: top(app).name == "table", "the table")
     table = top(app)
     moves = [0]

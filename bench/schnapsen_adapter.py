@@ -32,6 +32,7 @@ the declarer's next trick and 66 counts only after a trick. Our bot thinks with
 hand, the trick history, the scores, the face-up trump, the known cards of the opponent);
 our choice is mapped back to one of the package's valid moves.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,8 +52,10 @@ try:
     from schnapsen.deck import Rank, Suit
     from schnapsen.game import Bot, Move, PlayerPerspective, SchnapsenGamePlayEngine
 except ImportError:  # a clear message instead of a traceback
-    print("schnapsen_adapter: the 'schnapsen' package is missing; see the module docstring for the .venv-bench setup",
-          file=sys.stderr)
+    print(
+        "schnapsen_adapter: the 'schnapsen' package is missing; see the module docstring for the .venv-bench setup",
+        file=sys.stderr,
+    )
     raise SystemExit(2) from None
 
 from ai_strength import (  # noqa: E402  (the same statistics as our own tournaments)
@@ -89,8 +92,11 @@ class EngineRules(SchnapsenRules):
     ai_marriage_king_only = True
 
     def legal_actions(self, state: SchnapsenState) -> list[Action]:
-        return [a for a in super().legal_actions(state)
-                if a is not CLOSE and a.kind != "close" and not (a.marriage and a.card.rank != "K")]
+        return [
+            a
+            for a in super().legal_actions(state)
+            if a is not CLOSE and a.kind != "close" and not (a.marriage and a.card.rank != "K")
+        ]
 
     def apply(self, state: SchnapsenState, action: Action, check: bool = True) -> list[Event]:
         if not action.marriage:
@@ -160,11 +166,25 @@ def perspective_view(rules: EngineRules, persp: PlayerPerspective, leader_move: 
     pending = tuple(declared[s] - (direct[s] - card_pts[s]) for s in (0, 1))
     tc = persp.get_trump_card()
     return SchnapsenView(
-        seat=0, dealer=dealer, leader=0 if leader_move is None else 1, to_act=0, hand=hand, trump=trump,
-        indicator=ours(tc) if tc is not None else None, led=led, stock_count=persp.get_talon_size(),
-        opponent_count=len(hand) - (1 if leader_move is not None else 0), closed_by=None, closure=None,
-        won=(won_me, won_op), points=direct[0], pending=pending, marriages=tuple(marriages),
-        known_opponent=tuple(known), history=tuple(history), deck=rules.deck_cards,
+        seat=0,
+        dealer=dealer,
+        leader=0 if leader_move is None else 1,
+        to_act=0,
+        hand=hand,
+        trump=trump,
+        indicator=ours(tc) if tc is not None else None,
+        led=led,
+        stock_count=persp.get_talon_size(),
+        opponent_count=len(hand) - (1 if leader_move is not None else 0),
+        closed_by=None,
+        closure=None,
+        won=(won_me, won_op),
+        points=direct[0],
+        pending=pending,
+        marriages=tuple(marriages),
+        known_opponent=tuple(known),
+        history=tuple(history),
+        deck=rules.deck_cards,
     )
 
 
@@ -193,6 +213,7 @@ class PolicyBot:
 
     def choose(self, view: SchnapsenView, legal: list[Action]) -> Action:
         from game.games.schnapsen import ai as schnapsen_ai
+
         if len(legal) == 1:
             return legal[0]
         state = schnapsen_ai.determinize(self.rules, view, self.rng)
@@ -202,8 +223,15 @@ class PolicyBot:
 class CardaviaBot(Bot):
     """One of our bots playing in the package's engine. ``times`` collects decision seconds."""
 
-    def __init__(self, spec: str, seed: int, times: list[float], over: list | None = None,
-                 capped: bool = False, tell: str | None = None):
+    def __init__(
+        self,
+        spec: str,
+        seed: int,
+        times: list[float],
+        over: list | None = None,
+        capped: bool = False,
+        tell: str | None = None,
+    ):
         super().__init__("cardavia:" + spec)
         self.rules = engine_rules()
         name, _, rest = spec.partition(":")
@@ -232,6 +260,7 @@ class CardaviaBot(Bot):
     def _told(self, determinize):
         """The hook's determinize with the opponent's true hand (and, for ``all``, the stock's
         true order) put in: the rest of the unseen cards stay shuffled in the stock."""
+
         def told(rules: EngineRules, view: SchnapsenView, rng: random.Random) -> SchnapsenState:
             state = determinize(rules, view, rng)
             if self._truth is None:
@@ -243,13 +272,14 @@ class CardaviaBot(Bot):
                 state.stock = list(talon)
             else:
                 face_up = state.stock[-1:] if view.indicator is not None else []
-                pool = state.hands[opp] + state.stock[:len(state.stock) - len(face_up)]
+                pool = state.hands[opp] + state.stock[: len(state.stock) - len(face_up)]
                 his = set(hand)
                 rest = [c for c in pool if c not in his]
                 rng.shuffle(rest)
                 state.stock = rest + face_up
             state.hands[opp] = hand
             return state
+
         return told
 
     def get_move(self, perspective: PlayerPerspective, leader_move: Move | None) -> Move:
@@ -287,14 +317,16 @@ def _value(text: str):
 
 def _level(name: str, rules, seed: int):
     from game.ai import levels
+
     cls = {"hard": levels.HardBot, "normal": levels.NormalBot, "easy": levels.EasyBot}.get(name)
     if cls is None:
         raise ValueError(f"unknown bot {name!r} (hard, normal, easy, greedy, random, policy, rdeep, rand)")
     return cls(rules, 0, seed)
 
 
-def build(spec: str, seed: int, times: list[float], over: list | None = None, capped: bool = False,
-          tell: str | None = None) -> Bot:
+def build(
+    spec: str, seed: int, times: list[float], over: list | None = None, capped: bool = False, tell: str | None = None
+) -> Bot:
     if tell is not None and spec in ("rdeep", "rand"):
         raise ValueError("--tell applies to our search bots only")
     if spec == "rdeep":
@@ -332,12 +364,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--progress", action="store_true")
-    ap.add_argument("--hook", action="append", default=[], metavar="schnapsen.NAME=VALUE",
-                    help="set a hook module constant for this run (tuning; it applies to our bots)")
-    ap.add_argument("--capped", action="store_true",
-                    help="our levels keep their shipped time caps (load-dependent) instead of playing at their budget")
-    ap.add_argument("--tell", choices=("hand", "all"),
-                    help="a diagnostic: A's search is told the opponent's hand (or every hidden card)")
+    ap.add_argument(
+        "--hook",
+        action="append",
+        default=[],
+        metavar="schnapsen.NAME=VALUE",
+        help="set a hook module constant for this run (tuning; it applies to our bots)",
+    )
+    ap.add_argument(
+        "--capped",
+        action="store_true",
+        help="our levels keep their shipped time caps (load-dependent) instead of playing at their budget",
+    )
+    ap.add_argument(
+        "--tell",
+        choices=("hand", "all"),
+        help="a diagnostic: A's search is told the opponent's hand (or every hidden card)",
+    )
     args = ap.parse_args(argv)
     if args.games < 1:
         print("schnapsen_adapter: --games must be at least 1", file=sys.stderr)
@@ -382,16 +425,21 @@ def main(argv: list[str] | None = None) -> int:
     wins = sum(1 for x in results if x > 0)
     wr = wins / n
     lo, hi = wilson(wr, n)
-    print(f"schnapsen 0.0.5 engine: A={args.a} vs B={args.b}, {args.games} deal seeds ({n} seat-swapped games), "
-          f"seed {args.seed}, jobs {args.jobs}, " + ("shipped time caps" if args.capped else "at the budget (no time cap)")
-          + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks)
-          + (f", A told {'his hand' if args.tell == 'hand' else 'every hidden card'}" if args.tell else ""))
+    print(
+        f"schnapsen 0.0.5 engine: A={args.a} vs B={args.b}, {args.games} deal seeds ({n} seat-swapped games), "
+        f"seed {args.seed}, jobs {args.jobs}, "
+        + ("shipped time caps" if args.capped else "at the budget (no time cap)")
+        + "".join(f", {g}.{k}={v!r}" for g, k, v in hooks)
+        + (f", A told {'his hand' if args.tell == 'hand' else 'every hidden card'}" if args.tell else "")
+    )
     print(f"  A game-point margin per game: {statistics.fmean(results):+.3f}")
     print(f"  A win rate: {wr:.3f} (95% Wilson {lo:.3f}–{hi:.3f}; {wins} of {n})")
     for label, t, over in (("A", ta, oa), ("B", tb, ob)):
         if t:
-            print(f"  {label} decision time: mean {statistics.fmean(t) * 1000:.1f} ms, p95 {p95(t) * 1000:.1f} ms, "
-                  f"max {max(t) * 1000:.1f} ms over {len(t)} decisions")
+            print(
+                f"  {label} decision time: mean {statistics.fmean(t) * 1000:.1f} ms, p95 {p95(t) * 1000:.1f} ms, "
+                f"max {max(t) * 1000:.1f} ms over {len(t)} decisions"
+            )
             if over:
                 print(over_line(label, over))
     print(f"  wall time {time.perf_counter() - start:.1f} s, load average {load_average()}")

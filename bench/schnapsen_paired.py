@@ -16,6 +16,7 @@ bench/schnapsen_adapter.py takes it:
 
 Tune on seeds below 10,000 and report above (docs/AI.md).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -97,10 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     for label, spec, hooks, wins in (("base", args.a, base, wins_b), ("variant", a_variant, variant, wins_v)):
         w = sum(wins)
         lo, hi = wilson(w / n, n)
-        print(f"  {label} ({', '.join([spec, *(f'{g}.{k}={v!r}' for g, k, v in hooks)])}): win rate {w / n:.3f} "
-              f"(95% Wilson {lo:.3f}–{hi:.3f}; {w} of {n})")
-    print(f"  variant minus base: win rate {statistics.fmean(diff):+.4f} ± {se:.4f}, "
-          f"game points a game {statistics.fmean(gp):+.4f} ± {se_gp:.4f} (paired over the deal seeds)")
+        print(
+            f"  {label} ({', '.join([spec, *(f'{g}.{k}={v!r}' for g, k, v in hooks)])}): win rate {w / n:.3f} "
+            f"(95% Wilson {lo:.3f}–{hi:.3f}; {w} of {n})"
+        )
+    print(
+        f"  variant minus base: win rate {statistics.fmean(diff):+.4f} ± {se:.4f}, "
+        f"game points a game {statistics.fmean(gp):+.4f} ± {se_gp:.4f} (paired over the deal seeds)"
+    )
     print(f"  wall time {time.perf_counter() - start:.1f} s")
     return 0
 

@@ -17,6 +17,7 @@ A's share of the games won.
 pending until a trick: bench/schnapsen_adapter.py's EngineRules, which needs .venv-bench);
 ``--rules ours`` the game's own Schnapsen (the policy never closes either way).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,6 +54,7 @@ def make_game_rules(which: str):
     if which == "ours":
         return make_rules("schnapsen", "schnapsen-french")
     import schnapsen_adapter  # exits with a clear message without the bench package
+
     return schnapsen_adapter.engine_rules()
 
 
@@ -75,8 +77,11 @@ def play_deal(rules, seed: int, settings: list[dict[str, float]], first: int) ->
                     setattr(schnapsen_ai, name, value)
                 for name, value in settings[state.to_act].items():
                     setattr(schnapsen_ai, name, value)
-                a = legal[0] if len(legal) == 1 else schnapsen_ai.rollout(
-                    rules, state, legal, move_rng, solved=False, epsilon=0.0)
+                a = (
+                    legal[0]
+                    if len(legal) == 1
+                    else schnapsen_ai.rollout(rules, state, legal, move_rng, solved=False, epsilon=0.0)
+                )
                 rules.apply(state, a)
     finally:
         for name, value in defaults.items():
@@ -115,9 +120,11 @@ def main(argv: list[str] | None = None) -> int:
         margins.append(total / 2)
     mean = statistics.fmean(margins)
     se = statistics.stdev(margins) / len(margins) ** 0.5 if len(margins) > 1 else float("nan")
-    print(f"A {args.a or '(as is)'} vs B {args.b or '(as is)'}, {args.rules} rules, seeds {args.seed}.."
-          f"{args.seed + args.deals - 1}: A {mean:+.4f} ± {se:.4f} game points a deal "
-          f"({args.deals} deals, {games} games; A won {wins / games:.3f}); {time.process_time() - start:.1f} s CPU")
+    print(
+        f"A {args.a or '(as is)'} vs B {args.b or '(as is)'}, {args.rules} rules, seeds {args.seed}.."
+        f"{args.seed + args.deals - 1}: A {mean:+.4f} ± {se:.4f} game points a deal "
+        f"({args.deals} deals, {games} games; A won {wins / games:.3f}); {time.process_time() - start:.1f} s CPU"
+    )
     return 0
 
 

@@ -17,6 +17,7 @@ and prints the share of his choices each one matched, by kind of decision.
 
     .venv-bench/bin/python bench/schnapsen_predict.py --games 30 --seed 1
 """
+
 from __future__ import annotations
 
 import argparse
@@ -91,16 +92,22 @@ def main(argv: list[str] | None = None) -> int:
         his = Watched(rules, tally, seed + 77)
         first, second = (ours, his) if k % 2 else (his, ours)
         engine.play_game(first, second, random.Random(seed))
-    print(f"RdeepBot (16, 4) against our hard, {args.games} deals, seed {args.seed}: "
-          "the share of his choices each model matched")
+    print(
+        f"RdeepBot (16, 4) against our hard, {args.games} deals, seed {args.seed}: "
+        "the share of his choices each model matched"
+    )
     total: collections.Counter = collections.Counter()
     for kind in sorted(tally):
         row = tally[kind]
         total.update(row)
-        print(f"  {kind:20s} {row['decisions']:4d} decisions: "
-              + ", ".join(f"{m} {row[m] / row['decisions']:.3f}" for m in MODELS))
-    print(f"  {'all':20s} {total['decisions']:4d} decisions: "
-          + ", ".join(f"{m} {total[m] / total['decisions']:.3f}" for m in MODELS))
+        print(
+            f"  {kind:20s} {row['decisions']:4d} decisions: "
+            + ", ".join(f"{m} {row[m] / row['decisions']:.3f}" for m in MODELS)
+        )
+    print(
+        f"  {'all':20s} {total['decisions']:4d} decisions: "
+        + ", ".join(f"{m} {total[m] / total['decisions']:.3f}" for m in MODELS)
+    )
     return 0
 
 

@@ -7,6 +7,7 @@ Each picture is one ``main.py --screenshot`` run (the same path a player's F12 t
 game), table (every game, mid-deal, with every player count it allows), results (every game,
 deal end and match end) and the pause overlay. Prints one line per failure; exit 1 if any.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,13 +30,19 @@ def shots(langs: tuple[str, ...]) -> list[tuple[str, list[str]]]:
     from game.config import get_config
 
     cfg = get_config()
-    plan: list[tuple[str, list[str]]] = [("menu", ["--scene", "menu"]), ("decks", ["--scene", "decks"]),
-                                         ("settings", ["--scene", "settings"]), ("pause", ["--scene", "pause"])]
+    plan: list[tuple[str, list[str]]] = [
+        ("menu", ["--scene", "menu"]),
+        ("decks", ["--scene", "decks"]),
+        ("settings", ["--scene", "settings"]),
+        ("pause", ["--scene", "pause"]),
+    ]
     plan += [(f"games-{d}", ["--scene", "games", "--deck", d]) for d in cfg.decks]
     plan += [(f"rules-{g}", ["--scene", "rules", "--game", g]) for g in cfg.games]
     for g, game in cfg.games.items():
         for n in game.players:
-            plan.append((f"table-{g}-{n}p", ["--scene", "table", "--game", g, "--players", str(n), "--seed", str(SEED)]))
+            plan.append(
+                (f"table-{g}-{n}p", ["--scene", "table", "--game", g, "--players", str(n), "--seed", str(SEED)])
+            )
         plan.append((f"results-{g}-deal", ["--scene", "results", "--game", g]))
         plan.append((f"results-{g}-match", ["--scene", "results", "--game", g, "--match-end"]))
     return [(f"{stem}-{lang}", [*args, "--lang", lang]) for lang in langs for stem, args in plan]
@@ -51,9 +58,13 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     plan = [(s, a) for s, a in shots(tuple(args.lang or LANGS)) if not args.only or args.only in s]
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           # A private home: screenshots never touch the player's settings or saves.
-           "CARDAVIA_HOME": str(out / ".home")}
+    env = {
+        **os.environ,
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+        # A private home: screenshots never touch the player's settings or saves.
+        "CARDAVIA_HOME": str(out / ".home"),
+    }
 
     def run(item: tuple[str, list[str]]) -> tuple[str, str | None]:
         stem, a = item

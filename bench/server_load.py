@@ -27,6 +27,7 @@ function alone on N waiting players.
 
 Linux only (/proc). Exit code 0, or 1 when no decision was timed or a client saw errors.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -71,7 +72,7 @@ def free_port() -> int:
 def cpu_seconds(pid: int) -> float:
     """utime + stime of a process, in seconds (/proc/<pid>/stat, fields 14 and 15)."""
     text = Path(f"/proc/{pid}/stat").read_text()
-    fields = text[text.rindex(")") + 2:].split()
+    fields = text[text.rindex(")") + 2 :].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
@@ -93,9 +94,25 @@ def children(pid: int) -> list[int]:
 def start_server(port: int, data: Path, core: int | None, cluster: list[str] | None = None) -> subprocess.Popen:
     env = dict(os.environ)
     env.setdefault("CARDAVIA_HOME", str(data / "home"))
-    p = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "serve", "--host", "127.0.0.1", "--port", str(port),
-                          "--data", str(data / "tables"), *(cluster or [])], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL if cluster else subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--data",
+            str(data / "tables"),
+            *(cluster or []),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL if cluster else subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
     if core is not None:
         try:
             os.sched_setaffinity(p.pid, {core})
@@ -150,8 +167,15 @@ class Bucket:
 
 
 async def _open(url: str):
-    return await connect(url, open_timeout=OPEN_TIMEOUT, close_timeout=2, max_size=2 ** 22, compression=None,
-                         proxy=None, ping_interval=None)
+    return await connect(
+        url,
+        open_timeout=OPEN_TIMEOUT,
+        close_timeout=2,
+        max_size=2**22,
+        compression=None,
+        proxy=None,
+        ping_interval=None,
+    )
 
 
 async def _expect(ws, kind: str) -> dict:
@@ -204,8 +228,9 @@ async def seat_loop(ws, bucket: Bucket, seat: int, stats: Stats, rng: random.Ran
             stats.error(f"{kind}:{msg.get('code') or msg.get('rule')}")
 
 
-async def one_table(url: str, game: str, players: int, options: dict, stats: Stats, rng: random.Random,
-                    think: float) -> None:
+async def one_table(
+    url: str, game: str, players: int, options: dict, stats: Stats, rng: random.Random, think: float
+) -> None:
     """One table after another until the run ends, each with its own connections (on a
     cluster, every table on the process ``url`` names: as a router by code would send it)."""
     while time.monotonic() < stats.stop_at:
@@ -219,9 +244,20 @@ async def one_table(url: str, game: str, players: int, options: dict, stats: Sta
                 await ws.send(P.encode({"type": "hello", "version": P.PROTOCOL_VERSION, "name": f"bench {i}"}))
                 await _expect(ws, "welcome")
             await buckets[0].take()
-            await conns[0].send(P.encode({"type": "create", "game": game, "deck": None, "players": players,
-                                          "options": options, "seats": ["friend"] * players,
-                                          "pause_seconds": 60, "ai_takes_over": True}))
+            await conns[0].send(
+                P.encode(
+                    {
+                        "type": "create",
+                        "game": game,
+                        "deck": None,
+                        "players": players,
+                        "options": options,
+                        "seats": ["friend"] * players,
+                        "pause_seconds": 60,
+                        "ai_takes_over": True,
+                    }
+                )
+            )
             created = await _expect(conns[0], "created")
             if stats.club:
                 await buckets[0].take()
@@ -231,12 +267,21 @@ async def one_table(url: str, game: str, players: int, options: dict, stats: Sta
                 del stats.public[:-200]
             for i, ws in enumerate(conns):
                 await buckets[i].take()
-                await ws.send(P.encode({"type": "join", "code": created["code"], "name": f"bench {i}",
-                                        "token": created["tokens"][str(i)]}))
+                await ws.send(
+                    P.encode(
+                        {
+                            "type": "join",
+                            "code": created["code"],
+                            "name": f"bench {i}",
+                            "token": created["tokens"][str(i)],
+                        }
+                    )
+                )
                 await _expect(ws, "joined")
             stats.tables_started += 1
-            await asyncio.gather(*(seat_loop(ws, buckets[i], i, stats, random.Random(rng.random()), think)
-                                   for i, ws in enumerate(conns)))
+            await asyncio.gather(
+                *(seat_loop(ws, buckets[i], i, stats, random.Random(rng.random()), think) for i, ws in enumerate(conns))
+            )
         except (OSError, TimeoutError, RuntimeError, ConnectionClosed) as e:
             stats.error(f"table: {type(e).__name__}: {str(e)[:60]}")
             await asyncio.sleep(0.5)
@@ -340,8 +385,11 @@ async def pairing(url: str, n: int) -> dict:
     done = time.perf_counter()
     for ws in conns:
         await ws.close()
-    return {"seconds": done - sent, "tables": len({f["code"] for f in founds}),
-            "filled": sum(1 for f in founds if f["filled"])}
+    return {
+        "seconds": done - sent,
+        "tables": len({f["code"] for f in founds}),
+        "filled": sum(1 for f in founds if f["filled"]),
+    }
 
 
 def pairing_alone(n: int) -> float:
@@ -356,9 +404,20 @@ def pairing_alone(n: int) -> float:
     return time.perf_counter() - t
 
 
-async def run(url: str | list[str], tables: int, game: str, players: int, options: dict, seconds: float, think: float,
-              ramp: float, server_pid: int | list[int], seed: int,
-              club: tuple[int, int, int] = (0, 0, 0), stats_hook: Any = None) -> tuple[Stats, dict]:
+async def run(
+    url: str | list[str],
+    tables: int,
+    game: str,
+    players: int,
+    options: dict,
+    seconds: float,
+    think: float,
+    ramp: float,
+    server_pid: int | list[int],
+    seed: int,
+    club: tuple[int, int, int] = (0, 0, 0),
+    stats_hook: Any = None,
+) -> tuple[Stats, dict]:
     urls = url if isinstance(url, list) else [url]
     pids = server_pid if isinstance(server_pid, list) else [server_pid]
     url = urls[0]
@@ -376,8 +435,11 @@ async def run(url: str | list[str], tables: int, game: str, players: int, option
     for _ in range(spectators):
         tasks.append(asyncio.create_task(spectator(url, stats, random.Random(rng.random()))))
     for k in range(tables):
-        tasks.append(asyncio.create_task(one_table(urls[k % len(urls)], game, players, options, stats,
-                                                   random.Random(rng.random()), think)))
+        tasks.append(
+            asyncio.create_task(
+                one_table(urls[k % len(urls)], game, players, options, stats, random.Random(rng.random()), think)
+            )
+        )
         if ramp > 0:
             await asyncio.sleep(ramp / tables)  # connections are opened over the ramp, not at once
     for _ in range(int(10 * REPLY_TIMEOUT)):  # every table open (bounded), then a moment to settle
@@ -385,8 +447,12 @@ async def run(url: str | list[str], tables: int, game: str, players: int, option
             break
         await asyncio.sleep(0.1)
     await asyncio.sleep(1.0)
-    measured: dict = {"cpu0": [cpu_seconds(p) for p in pids], "t0": time.monotonic(),
-                      "tables_at_start": stats.tables_started, "own0": cpu_seconds(os.getpid())}
+    measured: dict = {
+        "cpu0": [cpu_seconds(p) for p in pids],
+        "t0": time.monotonic(),
+        "tables_at_start": stats.tables_started,
+        "own0": cpu_seconds(os.getpid()),
+    }
     stats.stop_at = time.monotonic() + seconds
     stats.measuring = True
     await asyncio.sleep(seconds)
@@ -427,12 +493,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--listeners", type=int, default=0, help="connections following the live list of tables")
     ap.add_argument("--quick", type=int, default=0, help="players playing quick matches (two-player scopa)")
     ap.add_argument("--pairing", type=int, default=0, help="only measure pairing this many waiting players")
-    ap.add_argument("--clients", type=int, default=1,
-                    help="with --processes: bench client processes the tables are shared among (default 1)")
+    ap.add_argument(
+        "--clients",
+        type=int,
+        default=1,
+        help="with --processes: bench client processes the tables are shared among (default 1)",
+    )
     ap.add_argument("--client-of", help=argparse.SUPPRESS)  # a client process of a --clients run: its URLs
-    ap.add_argument("--processes", type=int, default=0,
-                    help="a cluster: this many server processes on a real Redis and PostgreSQL started for the run "
-                         "(serve --redis --database); the tables spread over them")
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="a cluster: this many server processes on a real Redis and PostgreSQL started for the run "
+        "(serve --redis --database); the tables spread over them",
+    )
     args = ap.parse_args(argv)
     if args.tables < 1:
         ap.error("--tables must be at least 1")
@@ -465,16 +539,30 @@ def main(argv: list[str] | None = None) -> int:
             alone = pairing_alone(args.pairing)
             cpu0 = cpu_seconds(server.pid)
             got = asyncio.run(pairing(f"ws://127.0.0.1:{port}", args.pairing))
-            print(f"server_load --pairing {args.pairing}: all seated {got['seconds'] * 1000:.0f} ms after the last "
-                  f"'quick' ({got['tables']} tables, {got['filled']} filled by the computer); server CPU "
-                  f"{cpu_seconds(server.pid) - cpu0:.2f} s in all (the accounts included); "
-                  f"the pairing function alone: {alone * 1000:.1f} ms")
+            print(
+                f"server_load --pairing {args.pairing}: all seated {got['seconds'] * 1000:.0f} ms after the last "
+                f"'quick' ({got['tables']} tables, {got['filled']} filled by the computer); server CPU "
+                f"{cpu_seconds(server.pid) - cpu0:.2f} s in all (the accounts included); "
+                f"the pairing function alone: {alone * 1000:.1f} ms"
+            )
             return 0
         rss_idle = rss_bytes(server.pid)
         ramp = args.ramp if args.ramp is not None else args.tables / 50
-        stats, m = asyncio.run(run(f"ws://127.0.0.1:{port}", args.tables, args.game, args.players, options,
-                                   args.seconds, args.think, ramp, server.pid, args.seed,
-                                   (args.spectators, args.listeners, args.quick)))
+        stats, m = asyncio.run(
+            run(
+                f"ws://127.0.0.1:{port}",
+                args.tables,
+                args.game,
+                args.players,
+                options,
+                args.seconds,
+                args.think,
+                ramp,
+                server.pid,
+                args.seed,
+                (args.spectators, args.listeners, args.quick),
+            )
+        )
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -487,29 +575,46 @@ def main(argv: list[str] | None = None) -> int:
     lat = stats.latencies
     n = args.tables
     extra = args.spectators + args.listeners + args.quick
-    print(f"server_load: {n} tables of {args.players} ({args.game}), {n * args.players + extra} connections "
-          f"({args.spectators} spectators, {args.listeners} on the lobby's list, {args.quick} in quick matches), "
-          f"think {args.think:g} s, server pinned to core {core}, measured {wall:.1f} s with "
-          f"{m['tables_at_start']} tables open")
-    print(f"  decisions: {stats.decisions} ({stats.decisions / wall:.0f}/s); matches finished {stats.matches}, "
-          f"tables started {stats.tables_started}")
+    print(
+        f"server_load: {n} tables of {args.players} ({args.game}), {n * args.players + extra} connections "
+        f"({args.spectators} spectators, {args.listeners} on the lobby's list, {args.quick} in quick matches), "
+        f"think {args.think:g} s, server pinned to core {core}, measured {wall:.1f} s with "
+        f"{m['tables_at_start']} tables open"
+    )
+    print(
+        f"  decisions: {stats.decisions} ({stats.decisions / wall:.0f}/s); matches finished {stats.matches}, "
+        f"tables started {stats.tables_started}"
+    )
     if lat:
-        print(f"  decision -> its events: p50 {pct(lat, 0.50) * 1000:.1f} ms, p99 {pct(lat, 0.99) * 1000:.1f} ms, "
-              f"max {max(lat) * 1000:.1f} ms, mean {statistics.fmean(lat) * 1000:.1f} ms")
-    print(f"  server CPU: {cpu:.2f} s in {wall:.1f} s ({100 * cpu / wall:.0f}% of one core), "
-          f"{1000 * cpu / max(1, stats.decisions):.2f} ms per decision, "
-          f"{100 * cpu / wall / n:.2f}% of a core per table")
-    print(f"  server RSS: {m['rss'] / 2**20:.1f} MiB (idle {rss_idle / 2**20:.1f} MiB), "
-          f"{(m['rss'] - rss_idle) / n / 1024:.0f} KiB per table; worker processes {m['children_rss'] / 2**20:.1f} MiB")
+        print(
+            f"  decision -> its events: p50 {pct(lat, 0.50) * 1000:.1f} ms, p99 {pct(lat, 0.99) * 1000:.1f} ms, "
+            f"max {max(lat) * 1000:.1f} ms, mean {statistics.fmean(lat) * 1000:.1f} ms"
+        )
+    print(
+        f"  server CPU: {cpu:.2f} s in {wall:.1f} s ({100 * cpu / wall:.0f}% of one core), "
+        f"{1000 * cpu / max(1, stats.decisions):.2f} ms per decision, "
+        f"{100 * cpu / wall / n:.2f}% of a core per table"
+    )
+    print(
+        f"  server RSS: {m['rss'] / 2**20:.1f} MiB (idle {rss_idle / 2**20:.1f} MiB), "
+        f"{(m['rss'] - rss_idle) / n / 1024:.0f} KiB per table; worker processes {m['children_rss'] / 2**20:.1f} MiB"
+    )
     own = m["own1"] - m["own0"]
-    print(f"  bench clients: {100 * own / wall:.0f}% of a core (near 100%: the clients, not the server, "
-          f"set the latency); load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(
+        f"  bench clients: {100 * own / wall:.0f}% of a core (near 100%: the clients, not the server, "
+        f"set the latency); load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+    )
     if extra:
         waits = stats.quick_waits
-        print(f"  club: {stats.spectator_frames} frames to spectators, {stats.list_frames} list updates, "
-              f"{stats.quick_matches} quick matches played"
-              + (f", quick -> quick_found p50 {pct(waits, 0.5) * 1000:.1f} ms, p99 {pct(waits, 0.99) * 1000:.1f} ms"
-                 if waits else ""))
+        print(
+            f"  club: {stats.spectator_frames} frames to spectators, {stats.list_frames} list updates, "
+            f"{stats.quick_matches} quick matches played"
+            + (
+                f", quick -> quick_found p50 {pct(waits, 0.5) * 1000:.1f} ms, p99 {pct(waits, 0.99) * 1000:.1f} ms"
+                if waits
+                else ""
+            )
+        )
     if stats.errors:
         print(f"  errors: {stats.errors}")
     return 0 if lat and not stats.errors else 1
@@ -531,16 +636,37 @@ def client_main(args: argparse.Namespace, options: dict) -> int:
             print("MEASURED", flush=True)
 
         task = asyncio.create_task(mark())
-        out = await run(urls, args.tables, args.game, args.players, options, args.seconds, args.think, ramp,
-                        [os.getpid()], args.seed, stats_hook=stats_box.append)
+        out = await run(
+            urls,
+            args.tables,
+            args.game,
+            args.players,
+            options,
+            args.seconds,
+            args.think,
+            ramp,
+            [os.getpid()],
+            args.seed,
+            stats_hook=stats_box.append,
+        )
         task.cancel()
         return out
 
     stats_box: list[Stats] = []
     stats, m = asyncio.run(go())
-    print(json.dumps({"latencies": stats.latencies, "decisions": stats.decisions, "matches": stats.matches,
-                      "errors": stats.errors, "tables_at_start": m["tables_at_start"],
-                      "own": m["own1"] - m["own0"]}), flush=True)
+    print(
+        json.dumps(
+            {
+                "latencies": stats.latencies,
+                "decisions": stats.decisions,
+                "matches": stats.matches,
+                "errors": stats.errors,
+                "tables_at_start": m["tables_at_start"],
+                "own": m["own1"] - m["own0"],
+            }
+        ),
+        flush=True,
+    )
     return 0
 
 
@@ -550,9 +676,25 @@ def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redi
     share = [args.tables // args.clients + (1 if k < args.tables % args.clients else 0) for k in range(args.clients)]
     procs = []
     for k, n in enumerate(share):
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--client-of", ",".join(urls), "--tables", str(n),
-               "--players", str(args.players), "--game", args.game, "--seconds", str(args.seconds), "--think",
-               str(args.think), "--seed", str(args.seed * 100 + k), *sum((["--option", o] for o in args.option), [])]
+        cmd = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--client-of",
+            ",".join(urls),
+            "--tables",
+            str(n),
+            "--players",
+            str(args.players),
+            "--game",
+            args.game,
+            "--seconds",
+            str(args.seconds),
+            "--think",
+            str(args.think),
+            "--seed",
+            str(args.seed * 100 + k),
+            *sum((["--option", o] for o in args.option), []),
+        ]
         if args.ramp is not None:
             cmd += ["--ramp", str(args.ramp)]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT))
@@ -603,8 +745,20 @@ def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> int:
             stats, m, redis_cpu = run_clients(args, urls, [s.pid for s in servers], redis.proc.pid)
         else:
             redis_cpu0 = cpu_seconds(redis.proc.pid)
-            stats, m = asyncio.run(run(urls, args.tables, args.game, args.players, options, args.seconds, args.think,
-                                       ramp, [s.pid for s in servers], args.seed))
+            stats, m = asyncio.run(
+                run(
+                    urls,
+                    args.tables,
+                    args.game,
+                    args.players,
+                    options,
+                    args.seconds,
+                    args.think,
+                    ramp,
+                    [s.pid for s in servers],
+                    args.seed,
+                )
+            )
             redis_cpu = cpu_seconds(redis.proc.pid) - redis_cpu0
     finally:
         for s in servers:
@@ -621,16 +775,22 @@ def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> int:
     per = [b - a for a, b in zip(m["cpu0"], m["cpu1"])]
     cpu, lat, n = sum(per), stats.latencies, args.tables
     rate = stats.decisions / args.seconds  # every client counts over its own --seconds
-    print(f"server_load --processes {args.processes}: {n} tables of {args.players} ({args.game}), "
-          f"{n * args.players} connections, think {args.think:g} s, Redis + PostgreSQL on 127.0.0.1, "
-          f"measured {wall:.1f} s with {m['tables_at_start']} tables open, {os.cpu_count()} cores")
+    print(
+        f"server_load --processes {args.processes}: {n} tables of {args.players} ({args.game}), "
+        f"{n * args.players} connections, think {args.think:g} s, Redis + PostgreSQL on 127.0.0.1, "
+        f"measured {wall:.1f} s with {m['tables_at_start']} tables open, {os.cpu_count()} cores"
+    )
     print(f"  decisions: {stats.decisions} ({rate:.0f}/s); matches finished {stats.matches}")
     if lat:
-        print(f"  decision -> its events: p50 {pct(lat, 0.50) * 1000:.1f} ms, p99 {pct(lat, 0.99) * 1000:.1f} ms, "
-              f"max {max(lat) * 1000:.1f} ms")
-    print(f"  servers' CPU: {cpu:.2f} s in {wall:.1f} s ({100 * cpu / wall:.0f}% of one core), "
-          f"{1000 * cpu / max(1e-9, rate * wall):.2f} ms per decision, {n / max(1e-9, cpu / wall):.0f} tables per "
-          f"core-second held; Redis {100 * redis_cpu / wall:.0f}% of a core")
+        print(
+            f"  decision -> its events: p50 {pct(lat, 0.50) * 1000:.1f} ms, p99 {pct(lat, 0.99) * 1000:.1f} ms, "
+            f"max {max(lat) * 1000:.1f} ms"
+        )
+    print(
+        f"  servers' CPU: {cpu:.2f} s in {wall:.1f} s ({100 * cpu / wall:.0f}% of one core), "
+        f"{1000 * cpu / max(1e-9, rate * wall):.2f} ms per decision, {n / max(1e-9, cpu / wall):.0f} tables per "
+        f"core-second held; Redis {100 * redis_cpu / wall:.0f}% of a core"
+    )
     for k, c in enumerate(per):
         print(f"  process {k}: {100 * c / wall:.0f}% of a core, ~{n // args.processes} tables")
     own = m["own1"] - m["own0"]

@@ -9,6 +9,7 @@ combinations a match may use are played: each option's values for that player co
 (``GameConfig.resolve_options``); the rest are counted apart as skipped, never as failures.
 Prints the counts and exits 1 on any exception or failed record.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -89,8 +90,10 @@ def main() -> int:
         opts = ",".join(f"{k}={v}" for k, v in options.items()) or "-"
         print(f"{gid} {players}p {opts}: {deals} deals in {matches} matches verified", flush=True)
     secs = time.perf_counter() - start
-    print(f"soak: {total_deals} deals in {total_matches} matches over {len(combos)} option combinations "
-          f"({skipped} invalid ones skipped), {failures} failed records, {errors} exceptions, {secs:.0f} s")
+    print(
+        f"soak: {total_deals} deals in {total_matches} matches over {len(combos)} option combinations "
+        f"({skipped} invalid ones skipped), {failures} failed records, {errors} exceptions, {secs:.0f} s"
+    )
     return 1 if failures or errors else 0
 
 

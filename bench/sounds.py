@@ -5,6 +5,7 @@
 Figures: cold render time of all sounds (the start-up cost, best of 5 fresh renders), and per
 sound its length, peak and RMS in dBFS. Inspect the files with `sox --i` / `sox F -n stat`.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,8 +26,10 @@ def main(argv: list[str]) -> int:
         t = time.perf_counter()
         synth.render_all()
         times.append(time.perf_counter() - t)
-    print(f"render all {len(synth.SOUND_NAMES)} sounds: best {min(times) * 1000:.0f} ms, "
-          f"worst {max(times) * 1000:.0f} ms (of 5 cold renders)")
+    print(
+        f"render all {len(synth.SOUND_NAMES)} sounds: best {min(times) * 1000:.0f} ms, "
+        f"worst {max(times) * 1000:.0f} ms (of 5 cold renders)"
+    )
     out.mkdir(parents=True, exist_ok=True)
     print(f"{'sound':11s} {'ms':>6s} {'peak dBFS':>10s} {'rms dBFS':>9s}")
     for name in synth.SOUND_NAMES:

@@ -11,6 +11,7 @@ a trump on a plain card), else its lowest card. It prints what was said and the 
 
 Needs Xvfb, xdotool and espeak-ng.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,13 +60,30 @@ def main() -> int:
     home.mkdir(exist_ok=True)
     display = ":57"
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x720x24"], stderr=subprocess.DEVNULL)
-    env = dict(os.environ, DISPLAY=display, CARDAVIA_HOME=str(home), CARDAVIA_SPEECH_WAV_DIR=str(wavs),
-               SDL_AUDIODRIVER="dummy")
+    env = dict(
+        os.environ, DISPLAY=display, CARDAVIA_HOME=str(home), CARDAVIA_SPEECH_WAV_DIR=str(wavs), SDL_AUDIODRIVER="dummy"
+    )
     env.pop("SDL_VIDEODRIVER", None)
     time.sleep(1.0)
-    game = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--scene", "table", "--game", "briscola",
-                             "--players", "2", "--seed", str(args.seed), "--speech", "on", "--speech-log", str(log)],
-                            env=env)
+    game = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "--scene",
+            "table",
+            "--game",
+            "briscola",
+            "--players",
+            "2",
+            "--seed",
+            str(args.seed),
+            "--speech",
+            "on",
+            "--speech-log",
+            str(log),
+        ],
+        env=env,
+    )
     t0 = time.monotonic()
     seen = 0
 
@@ -92,8 +110,9 @@ def main() -> int:
             if subprocess.run(["xdotool", "search", "--name", "Cardavia"], env=env, capture_output=True).stdout:
                 break
             time.sleep(0.25)
-        win = subprocess.run(["xdotool", "search", "--name", "Cardavia"], env=env, capture_output=True,
-                             text=True).stdout.split()
+        win = subprocess.run(
+            ["xdotool", "search", "--name", "Cardavia"], env=env, capture_output=True, text=True
+        ).stdout.split()
         if win:
             subprocess.run(["xdotool", "windowfocus", "--sync", win[0]], env=env, check=False)
         plays = 0
@@ -143,14 +162,19 @@ def main() -> int:
                 seconds += w.getnframes() / w.getframerate()
         except (wave.Error, EOFError):
             pass
-    voiced = [f.with_suffix(".txt").read_text(encoding="utf-8").strip() for f in files
-              if f.with_suffix(".txt").exists()]
+    voiced = [
+        f.with_suffix(".txt").read_text(encoding="utf-8").strip() for f in files if f.with_suffix(".txt").exists()
+    ]
     computer = [s for s in lines() if s.startswith("North ") and (" plays " in s or " leads " in s)]
     heard = [s for s in computer if s in voiced]
-    print(f"computer plays logged: {len(computer)}, voiced: {len(heard)}; "
-          f"lines cut by a later key before they were voiced: {len(lines()) - len(voiced)}")
-    print(f"plays by keys: {plays}; lines said: {len(lines())}; WAV files: {len(files)}; "
-          f"speech: {seconds:.0f} s; the deal took {elapsed:.0f} s; files in {out}")
+    print(
+        f"computer plays logged: {len(computer)}, voiced: {len(heard)}; "
+        f"lines cut by a later key before they were voiced: {len(lines()) - len(voiced)}"
+    )
+    print(
+        f"plays by keys: {plays}; lines said: {len(lines())}; WAV files: {len(files)}; "
+        f"speech: {seconds:.0f} s; the deal took {elapsed:.0f} s; files in {out}"
+    )
     return 0
 
 

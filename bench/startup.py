@@ -6,6 +6,7 @@
 Each launch runs ``--first-frame`` (start, draw the menu once, exit) with the dummy video
 driver; the figure is wall time from process start to exit, so it includes the exit too.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,9 +35,13 @@ def main() -> int:
     times = []
     for _ in range(args.runs):
         t = time.perf_counter()
-        subprocess.run(cmd + ["--first-frame"], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            cmd + ["--first-frame"], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         times.append(time.perf_counter() - t)
-    print(f"first frame median s: {statistics.median(times):.3f} (min {min(times):.3f}, max {max(times):.3f}, {args.runs} runs)")
+    print(
+        f"first frame median s: {statistics.median(times):.3f} (min {min(times):.3f}, max {max(times):.3f}, {args.runs} runs)"
+    )
     if not args.source:
         exe = Path(args.exe)
         if (exe.parent / "_internal").is_dir():  # a folder build: the program and its libraries

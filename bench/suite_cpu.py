@@ -10,6 +10,7 @@ Each worker appends one line per test: node id, worker, start and end (seconds s
 session began) and CPU seconds (user + system, itself and its waited-for children). The
 summary prints the total and the TOP files by CPU, then when each worker finished.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,13 +40,24 @@ except ImportError:  # the summary needs no pytest
     pytest = None
 
 if pytest is not None:
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
         start, cpu = time.time(), _cpu()
         yield
         with open(OUT, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"id": item.nodeid, "w": _worker(), "start": start - T0, "end": time.time() - T0,
-                                "cpu": _cpu() - cpu}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "id": item.nodeid,
+                        "w": _worker(),
+                        "start": start - T0,
+                        "end": time.time() - T0,
+                        "cpu": _cpu() - cpu,
+                    }
+                )
+                + "\n"
+            )
 
 
 def summary(path: str, top: int = 15) -> None:

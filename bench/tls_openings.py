@@ -11,6 +11,7 @@ once in 2,000 openings on a loaded 2-core machine. Load the machine yourself to 
 three ``python3 -c "while True: pass"``). Prints the openings, failures and slowest opening;
 exit code 1 when any failed.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -1,4 +1,5 @@
 """Cardavia rules core: pure Python, never imports pygame."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -6,6 +6,7 @@ The pattern is the locale's ``table.card`` ("{rank} of {suit}", "{suit}-{rank}")
 are the deck's (its suits, courts and the numerals its players name in words, rules.yaml) and
 the locale's Ace. Pure functions of a message lookup ``t(key, **params)``: no pygame.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -15,7 +16,7 @@ Translate = Callable[..., str]
 
 
 def rank_name(t: Translate, deck: Any, lang: str, rank: str) -> str:
-    """"Ace", "King", "Ten" (Schnapsen), "7": the rank as the deck's players name it."""
+    """ "Ace", "King", "Ten" (Schnapsen), "7": the rank as the deck's players name it."""
     if rank == "A":
         return t("table.rank.A")
     word = deck.rank_word(rank, lang)
@@ -23,7 +24,7 @@ def rank_name(t: Translate, deck: Any, lang: str, rank: str) -> str:
 
 
 def card_name(t: Translate, deck: Any, lang: str, code: str) -> str:
-    """"7 of Coins", "Herz-König", "Ten of Leaves"; an unknown code is shown as it is."""
+    """ "7 of Coins", "Herz-König", "Ten of Leaves"; an unknown code is shown as it is."""
     try:
         rank = rank_name(t, deck, lang, code[:-1])
         suit = deck.card_suit(code[-1], lang)

@@ -3,6 +3,7 @@
 A card is interned: there is exactly one ``Card`` object per code, so identity, equality
 and hashing are cheap — the AI and the simulator compare cards millions of times.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable

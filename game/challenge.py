@@ -11,6 +11,7 @@ goes to the daily calendar (game.daily), a duplicate's is shown and kept as repl
   the second time with everyone one seat on (game.par.swapped): the human holds the cards
   the computer held. Scored by the difference of the two halves.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -60,8 +61,15 @@ class DailyPlay:
 
     def session(self, threaded: bool = True) -> Session:
         d = self.daily
-        s = Session(d.deal.rules(), d.deal.seed, human_seat=d.seat, bot_name=PAR_OPPONENT, threaded=threaded,
-                    deals=1, bot_factory=lambda rules: house_bots(rules, d.deal.seed, d.seat))
+        s = Session(
+            d.deal.rules(),
+            d.deal.seed,
+            human_seat=d.seat,
+            bot_name=PAR_OPPONENT,
+            threaded=threaded,
+            deals=1,
+            bot_factory=lambda rules: house_bots(rules, d.deal.seed, d.seat),
+        )
         s.context = self
         s.capabilities = CHALLENGE
         return s
@@ -91,8 +99,14 @@ class DailyPlay:
             return []
         if self.par is None:
             return [t("daily.result_waiting", score=self.score)]
-        out = [t("daily.result", score=self.score, par=f"{self.par.value:.1f}",
-                 diff=par_words(t, self.score, self.par.value))]
+        out = [
+            t(
+                "daily.result",
+                score=self.score,
+                par=f"{self.par.value:.1f}",
+                diff=par_words(t, self.score, self.par.value),
+            )
+        ]
         if self.kept is False:
             out.append(t("daily.practice"))
         elif self.kept:  # the day counts: where the calendar stands now
@@ -136,8 +150,9 @@ class DuplicatePlay:
         return 0 if half == 1 else self._rules().players - 1
 
     def session(self, half: int = 1, threaded: bool = True) -> Session:
-        s = Session(self._rules(), self.seed, human_seat=self.seat(half), bot_name=self.level, threaded=threaded,
-                    deals=1)
+        s = Session(
+            self._rules(), self.seed, human_seat=self.seat(half), bot_name=self.level, threaded=threaded, deals=1
+        )
         s.context = self
         s.capabilities = CHALLENGE
         s.half = half
@@ -173,8 +188,9 @@ class DuplicatePlay:
         mine = [self.scores[h][0] if h in self.scores else None for h in (1, 2)]
         theirs = [self.scores[h][1] if h in self.scores else None for h in (1, 2)]
         diff = [self.margins.get(h) for h in (1, 2)]
-        return HalvesTable(cols, [(you, row(mine)), (them, row(theirs)),
-                                  (t("duplicate.side_difference"), row(diff, signed=True))])
+        return HalvesTable(
+            cols, [(you, row(mine)), (them, row(theirs)), (t("duplicate.side_difference"), row(diff, signed=True))]
+        )
 
     def caption(self, t: Translate, session: Session, game: str) -> str:
         """The results' caption: which half the breakdown beneath it is."""
@@ -239,8 +255,14 @@ class OnlineDailyPlay:
         result = getattr(s, "daily_result", None)
         refusal = getattr(s, "daily_refusal", None)
         if result is not None:
-            out = [t("daily.result", score=f"{result['score']:g}", par=f"{result['par']:.1f}",
-                     diff=par_words(t, result["score"], result["par"]))]
+            out = [
+                t(
+                    "daily.result",
+                    score=f"{result['score']:g}",
+                    par=f"{result['par']:.1f}",
+                    diff=par_words(t, result["score"], result["par"]),
+                )
+            ]
         elif refusal is not None:
             out = [t("daily_online.refused", reason=refusal[1] or refusal[0])]
         elif getattr(s, "failed", None) is not None:

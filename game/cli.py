@@ -7,6 +7,7 @@ folder, then a rename). ``verify`` streams each file and goes on after a damaged
 codes: 0 every record OK, 1 a readable record breaks the format or a rule, 2 a file is
 damaged (or a bad command line), 3 verify itself failed on a record (a bug: please report).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,8 +41,11 @@ def _choices() -> tuple[str, str, str]:
         return "", "", ""
     lines = []
     for gid, game in cfg.games.items():
-        opts = [f"{k}={'|'.join(str(v) for v in [spec.default, *(a for a in spec.allowed if a != spec.default)])}"
-                for k, spec in game.options.items() if len(spec.allowed) > 1]
+        opts = [
+            f"{k}={'|'.join(str(v) for v in [spec.default, *(a for a in spec.allowed if a != spec.default)])}"
+            for k, spec in game.options.items()
+            if len(spec.allowed) > 1
+        ]
         lines.append(f"  {gid}: {', '.join(opts) if opts else '(none)'}")
     return ", ".join(cfg.games), ", ".join(cfg.decks), "\n".join(lines)
 
@@ -50,23 +54,35 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardavia", description="Cardavia headless commands")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     games, decks, options = _choices()
-    s = sub.add_parser("simulate", help="bot-vs-bot matches, one record file per match",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog="options per game (NAME=VALUE, the first value is the default):\n" + options)
+    s = sub.add_parser(
+        "simulate",
+        help="bot-vs-bot matches, one record file per match",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="options per game (NAME=VALUE, the first value is the default):\n" + options,
+    )
     s.add_argument("--game", required=True, help=f"one of: {games}")
     s.add_argument("--players", type=int, help="the number of players (default: the first the game allows)")
     s.add_argument("--deck", help=f"one of the game's decks: {decks} (default: the game's first)")
     s.add_argument("--matches", type=int, default=1)
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--bots", help=f"one bot per seat, comma-separated, each one of: {', '.join(bot_names())} "
-                                  "(default greedy)")
-    s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a game option, e.g. target=21 (repeatable; the values are listed below)")
+    s.add_argument(
+        "--bots", help=f"one bot per seat, comma-separated, each one of: {', '.join(bot_names())} (default greedy)"
+    )
+    s.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. target=21 (repeatable; the values are listed below)",
+    )
     s.add_argument("--out", help="folder for the .jsonl records")
     s.add_argument("--force", action="store_true", help="replace records of the same name in --out")
     s.add_argument("--quiet", action="store_true")
-    s.add_argument("--duplicate", action="store_true",
-                   help="play each match twice, the second time with every player one seat on (hands swapped)")
+    s.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each match twice, the second time with every player one seat on (hands swapped)",
+    )
     d = sub.add_parser("daily", help="the offline daily deal played by a bot, scored against par")
     d.add_argument("--game", required=True)
     d.add_argument("--preset", help="the preset (default the game's first; 'standard' for a game without)")
@@ -152,12 +168,16 @@ def simulate(args: argparse.Namespace) -> int:
             except OSError as e:
                 raise ValueError(str(e)) from None
         if not args.quiet:
-            print(f"match {i + 1}: seed {seed}, {m.deal_number} deal(s), totals {m.totals}, "
-                  f"winner {'draw' if m.winner is None else 'team ' + str(m.winner)}")
+            print(
+                f"match {i + 1}: seed {seed}, {m.deal_number} deal(s), totals {m.totals}, "
+                f"winner {'draw' if m.winner is None else 'team ' + str(m.winner)}"
+            )
     team_word = "team" if rules.players == 4 else "seat"
     summary = ", ".join(f"{team_word} {t} won {w}" for t, w in enumerate(wins))
-    print(f"{args.matches} {args.game} match(es) on {rules.deck.id}, {rules.players} players, bots {','.join(names)}: "
-          f"{summary}, draws {draws}" + (f"; records in {out}" if out else ""))
+    print(
+        f"{args.matches} {args.game} match(es) on {rules.deck.id}, {rules.players} players, bots {','.join(names)}: "
+        f"{summary}, draws {draws}" + (f"; records in {out}" if out else "")
+    )
     return 0
 
 
@@ -173,8 +193,9 @@ def _record_names(args: argparse.Namespace, players: int, i: int) -> list[str]:
     return [f"{base}a.jsonl", f"{base}b.jsonl"]
 
 
-def _simulate_duplicate(args: argparse.Namespace, rules: Any, options: dict, names: list[str],
-                        seeds: random.Random, out: Path | None) -> int:
+def _simulate_duplicate(
+    args: argparse.Namespace, rules: Any, options: dict, names: list[str], seeds: random.Random, out: Path | None
+) -> int:
     """``simulate --duplicate``: every match seed played twice (game.par.play_duplicate), both
     halves written as ordinary records; the score is the first seating's side's margin."""
     from game.par import play_duplicate
@@ -192,11 +213,15 @@ def _simulate_duplicate(args: argparse.Namespace, rules: Any, options: dict, nam
         total += dup.margin
         if not args.quiet:
             a, b = dup.halves
-            print(f"match {i + 1}: seed {seed}, first half totals {a.totals}, second half (hands swapped) "
-                  f"totals {b.totals}; duplicate margin of {names[0]}'s side {dup.margin:+g}")
-    print(f"{args.matches} duplicate {args.game} match(es) on {rules.deck.id}, {rules.players} players, bots "
-          f"{','.join(names)}: margin of {names[0]}'s side {total:+g} in all, {total / args.matches:+.2f} a match"
-          + (f"; records in {out}" if out else ""))
+            print(
+                f"match {i + 1}: seed {seed}, first half totals {a.totals}, second half (hands swapped) "
+                f"totals {b.totals}; duplicate margin of {names[0]}'s side {dup.margin:+g}"
+            )
+    print(
+        f"{args.matches} duplicate {args.game} match(es) on {rules.deck.id}, {rules.players} players, bots "
+        f"{','.join(names)}: margin of {names[0]}'s side {total:+g} in all, {total / args.matches:+.2f} a match"
+        + (f"; records in {out}" if out else "")
+    )
     return 0
 
 
@@ -232,9 +257,11 @@ def daily(args: argparse.Namespace) -> int:
         if kept is None:
             raise ValueError(problem or "the record could not be kept")
         path = kept
-    print(f"daily deal {deal.day.isoformat()} {deal.game} {deal.preset}, {args.bot} in seat {deal.seat}: "
-          f"score {result.score}, par {result.par.value:.2f}, difference {over_par(result.score, result.par.value)}; "
-          f"record {path}")
+    print(
+        f"daily deal {deal.day.isoformat()} {deal.game} {deal.preset}, {args.bot} in seat {deal.seat}: "
+        f"score {result.score}, par {result.par.value:.2f}, difference {over_par(result.score, result.par.value)}; "
+        f"record {path}"
+    )
     return 0
 
 
@@ -278,8 +305,9 @@ def verify(args: argparse.Namespace) -> int:
         print(f"{f}: {verdict}", flush=True)
         counts[verdict.code] += 1
     if len(args.files) > 1:
-        parts = [f"{counts[1]} breaking a rule", f"{counts[2]} damaged"] + ([f"{counts[3]} internal errors"]
-                                                                           if counts[3] else [])
+        parts = [f"{counts[1]} breaking a rule", f"{counts[2]} damaged"] + (
+            [f"{counts[3]} internal errors"] if counts[3] else []
+        )
         print(f"{counts[0]} of {len(args.files)} records OK ({', '.join(parts)})")
     return max((c for c, n in counts.items() if n), default=0)
 

@@ -6,6 +6,7 @@ the hardened YAML reader (:mod:`game.safeyaml`, the locales use it too) and the 
 at call time, so neither the types nor the validator import the registry or a game. Every
 problem is a :class:`ConfigError` whose ``str`` is one line for the player.
 """
+
 from __future__ import annotations
 
 import os
@@ -64,7 +65,23 @@ def get_config(path: str | os.PathLike | None = None) -> Config:
 
 
 __all__ = [
-    "Config", "ConfigError", "DeckConfig", "GameConfig", "ModeConfig", "OptionConstraint", "OptionSpec",
-    "PresetSpec", "COURTS", "DECK_SIZES", "MAX_YAML_BYTES",
-    "LANGUAGES", "load_config", "parse_config", "get_config", "data_dir", "default_rules_path", "scan_yaml", "card",
+    "Config",
+    "ConfigError",
+    "DeckConfig",
+    "GameConfig",
+    "ModeConfig",
+    "OptionConstraint",
+    "OptionSpec",
+    "PresetSpec",
+    "COURTS",
+    "DECK_SIZES",
+    "MAX_YAML_BYTES",
+    "LANGUAGES",
+    "load_config",
+    "parse_config",
+    "get_config",
+    "data_dir",
+    "default_rules_path",
+    "scan_yaml",
+    "card",
 ]

@@ -5,6 +5,7 @@ key path) and what is wrong. The rules classes' facts (scoring schema, hand capa
 asked through the ``rules_of`` function the caller passes (the registry's ``rules_class``):
 this module imports neither the registry nor a game.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -177,7 +178,6 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-
 def parse_config(text: str, file: str, rules_of: RulesOf) -> Config:
     """Validate rules.yaml's text. rules.yaml shares its suit and court name tables through
     anchors, so aliases are allowed here — bounded: the reader counts what they expand to,
@@ -246,8 +246,9 @@ def _game(ck: _Checker, gid: Any, g: Any, langs, rules_of: RulesOf) -> GameConfi
             if n not in players:
                 ck.fail(mp + ("players", j), f"{n} players is not among the game's player counts {players}")
         modes.append(ModeConfig(mid, tuple(mplayers)))
-    options = _options(ck, ck.mapping(ck.key(g, "options", path), path + ("options",)), path + ("options",),
-                       tuple(players))
+    options = _options(
+        ck, ck.mapping(ck.key(g, "options", path), path + ("options",)), path + ("options",), tuple(players)
+    )
     constraints = _constraints(ck, g.get("constraints", []), path + ("constraints",), options)
     scoring = ck.mapping(ck.key(g, "scoring", path), path + ("scoring",))
     _check_schema(ck, rules.scoring_schema, scoring, path + ("scoring",), ranks)
@@ -275,8 +276,19 @@ def _game(ck: _Checker, gid: Any, g: Any, langs, rules_of: RulesOf) -> GameConfi
 
 
 #: The keys of a game's entry in rules.yaml, and of one of its options.
-GAME_KEYS: tuple[str, ...] = ("name", "deck_cards", "ranks", "players", "modes", "options", "constraints",
-                              "presets", "scoring", "coach", "puzzles")
+GAME_KEYS: tuple[str, ...] = (
+    "name",
+    "deck_cards",
+    "ranks",
+    "players",
+    "modes",
+    "options",
+    "constraints",
+    "presets",
+    "scoring",
+    "coach",
+    "puzzles",
+)
 #: The coach's classes by value lost (game.coach), each key the least loss of its class.
 COACH_KEYS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
 
@@ -291,9 +303,12 @@ def _coach(ck: _Checker, raw: Any, path: tuple) -> dict[str, float]:
     out = {k: ck.number(ck.key(m, k, path), path + (k,), 0.0, 1000.0) for k in COACH_KEYS}
     for lower, higher in zip(COACH_KEYS, COACH_KEYS[1:]):
         if not out[lower] < out[higher]:
-            ck.fail(path + (higher,), f"the {higher} threshold {out[higher]} must be above the {lower} one "
-                                      f"{out[lower]}")
+            ck.fail(
+                path + (higher,), f"the {higher} threshold {out[higher]} must be above the {lower} one {out[lower]}"
+            )
     return out
+
+
 #: The puzzle generator's keys (game.puzzles.make): the margins are required.
 PUZZLE_KEYS: tuple[str, ...] = ("margin", "hidden_margin", "max_hand", "hidden_rate", "players")
 
@@ -307,8 +322,9 @@ def _puzzles(ck: _Checker, raw: Any, path: tuple, players: list) -> dict[str, fl
     for k in m:
         if k not in PUZZLE_KEYS:
             ck.fail(path + (k,), f"unknown key {k!r} (known: {', '.join(PUZZLE_KEYS)})")
-    out: dict[str, float] = {k: ck.number(ck.key(m, k, path), path + (k,), 0.0, 1000.0)
-                             for k in ("margin", "hidden_margin")}
+    out: dict[str, float] = {
+        k: ck.number(ck.key(m, k, path), path + (k,), 0.0, 1000.0) for k in ("margin", "hidden_margin")
+    }
     if "max_hand" in m:
         out["max_hand"] = ck.integer(m["max_hand"], path + ("max_hand",), 1, 12)
     if "hidden_rate" in m:
@@ -330,14 +346,20 @@ OPTION_NUMBER_RANGE = (0, 999)
 #: A hand of 0 cards deals nothing ("max() arg is an empty sequence"); ``redeal_kings: 0``
 #: voids every deal, so ``simulate`` never ends.
 SCORING_RANGES: dict[str, tuple[int, int]] = {
-    "hand_size": (1, 52), "hand": (1, 52), "table_size": (0, 52), "table": (0, 52),
-    "redeal_kings": (2, 4), "min_run": (2, 13), "quadriglia_min": (1, 13),
+    "hand_size": (1, 52),
+    "hand": (1, 52),
+    "table_size": (0, 52),
+    "table": (0, 52),
+    "redeal_kings": (2, 4),
+    "min_run": (2, 13),
+    "quadriglia_min": (1, 13),
 }
 SCORING_DEFAULT_RANGE = (0, 1000)
 
 
-def _check_deals(ck: _Checker, scoring: Mapping[str, Any], path: tuple, deck_cards: int,
-                 players: tuple[int, ...], capacity: int) -> None:
+def _check_deals(
+    ck: _Checker, scoring: Mapping[str, Any], path: tuple, deck_cards: int, players: tuple[int, ...], capacity: int
+) -> None:
     """Every deal the scoring table describes (``hand_size``/``table_size``, or a mapping
     with ``hand``/``table``) fits the pack for the game's largest table and fits the
     table's layout (the rules class's ``hand_capacity``)."""
@@ -362,7 +384,7 @@ def _check_deals(ck: _Checker, scoring: Mapping[str, Any], path: tuple, deck_car
 def _locale_key(ck: _Checker, value: Any, path: tuple) -> str:
     text = ck.string(value, path)
     if not re.fullmatch(r"[a-z_]+(\.[a-z0-9_]+)+", text):
-        ck.fail(path, f"{text!r} is not a locale key like \"option.deal_about\"")
+        ck.fail(path, f'{text!r} is not a locale key like "option.deal_about"')
     return text
 
 
@@ -394,7 +416,9 @@ def _options(ck: _Checker, raw: dict, path: tuple, game_players: tuple[int, ...]
             players = tuple(ck.seq(spec["players"], op + ("players",)))
             for i, n in enumerate(players):
                 if n not in game_players:
-                    ck.fail(op + ("players", i), f"{n} players is not among the game's player counts {list(game_players)}")
+                    ck.fail(
+                        op + ("players", i), f"{n} players is not among the game's player counts {list(game_players)}"
+                    )
         describe = _locale_key(ck, spec["describe"], op + ("describe",)) if "describe" in spec else None
         aliases = tuple(str(a) for a in ck.seq(spec.get("aliases", []), op + ("aliases",), nonempty=False))
         for i, name in enumerate((str(oname), *aliases)):
@@ -421,7 +445,9 @@ def _values(ck: _Checker, raw: Any, path: tuple, options: Mapping[str, OptionSpe
     return out
 
 
-def _constraints(ck: _Checker, raw: Any, path: tuple, options: Mapping[str, OptionSpec]) -> tuple[OptionConstraint, ...]:
+def _constraints(
+    ck: _Checker, raw: Any, path: tuple, options: Mapping[str, OptionSpec]
+) -> tuple[OptionConstraint, ...]:
     out = []
     for i, c in enumerate(ck.seq(raw, path, nonempty=False)):
         cp = path + (i,)
@@ -429,8 +455,10 @@ def _constraints(ck: _Checker, raw: Any, path: tuple, options: Mapping[str, Opti
         for k in c:
             if k not in ("when", "then"):
                 ck.fail(cp + (k,), f"unknown key {k!r} (known: when, then)")
-        rule = OptionConstraint(MappingProxyType(_values(ck, ck.key(c, "when", cp), cp + ("when",), options)),
-                                MappingProxyType(_values(ck, ck.key(c, "then", cp), cp + ("then",), options)))
+        rule = OptionConstraint(
+            MappingProxyType(_values(ck, ck.key(c, "when", cp), cp + ("when",), options)),
+            MappingProxyType(_values(ck, ck.key(c, "then", cp), cp + ("then",), options)),
+        )
         if not rule.holds({k: o.default for k, o in options.items()}):
             ck.fail(cp, f"the defaults break this rule ({rule})")
         out.append(rule)
@@ -558,8 +586,9 @@ def _deck(ck: _Checker, did: str, d: Any, langs, games: dict[str, GameConfig]) -
         colors=MappingProxyType(dict(colors)),
         aspect=ck.number(ck.key(d, "aspect", path), path + ("aspect",), *ASPECT_RANGE),
         games=tuple(game_ids),
-        rank_names=ck.partial_language_table(d.get("rank_names"), path + ("rank_names",), langs,
-                                             [r for r in DECK_SIZES[n] if r.isdigit()]),
+        rank_names=ck.partial_language_table(
+            d.get("rank_names"), path + ("rank_names",), langs, [r for r in DECK_SIZES[n] if r.isdigit()]
+        ),
         card_suits=ck.partial_language_table(d.get("card_suits"), path + ("card_suits",), langs, SUITS),
     )
 
@@ -572,4 +601,4 @@ def _color(ck: _Checker, value: Any, path: tuple) -> None:
         except ValueError:
             ok = False
     if not ok:
-        ck.fail(path, f"{value!r} is not a colour like \"#1f5a3a\"")
+        ck.fail(path, f'{value!r} is not a colour like "#1f5a3a"')

@@ -4,6 +4,7 @@ constants they share.
 Nothing here reads a file or knows the registry, so the rules classes may name these types
 (and the config validator may ask the rules classes) without an import circle.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,8 +23,6 @@ DECK_SIZES: dict[int, tuple[str, ...]] = {
     52: RANKS,
     20: ("A", "10", "K", "Q", "J"),
 }
-
-
 
 
 def data_dir() -> Path:
@@ -116,8 +115,11 @@ class OptionSpec:
         """The allowed value equal to ``value`` (``true`` is not ``1``, ``11`` not ``"11"``);
         ValueError naming the option otherwise."""
         for a in self.allowed:
-            if value == a and isinstance(value, bool) == isinstance(a, bool) \
-                    and isinstance(value, str) == isinstance(a, str):
+            if (
+                value == a
+                and isinstance(value, bool) == isinstance(a, bool)
+                and isinstance(value, str) == isinstance(a, str)
+            ):
                 return a
         shown = repr(value) if isinstance(value, str) else _shown(value)
         raise ValueError(f"option {self.name}={shown} is not allowed (allowed: {_listed(self.allowed)})")
@@ -146,6 +148,7 @@ class OptionConstraint:
     def __str__(self) -> str:
         def part(m: Mapping[str, tuple[Any, ...]]) -> str:
             return " and ".join(f"{k}={'/'.join(_shown(v) for v in vals)}" for k, vals in m.items())
+
         return f"{part(self.when)} needs {part(self.then)}"
 
 

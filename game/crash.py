@@ -7,6 +7,7 @@ far. Reports stay in the user data folder's ``crash-reports/``; nothing is ever 
 A marker file names the newest report the player has not been offered yet, so the next start
 can offer to open its folder once.
 """
+
 from __future__ import annotations
 
 import collections
@@ -127,14 +128,18 @@ class LogTail:
 # ---------------------------------------------------------------------- the report
 def platform_lines() -> list[str]:
     """What the program runs on, one fact a line."""
-    out = [f"platform: {platform.platform()} ({platform.machine() or 'unknown machine'})",
-           f"python: {platform.python_version()} ({platform.python_implementation()})",
-           f"built program: {'yes' if getattr(sys, 'frozen', False) else 'no (run from source)'}"]
+    out = [
+        f"platform: {platform.platform()} ({platform.machine() or 'unknown machine'})",
+        f"python: {platform.python_version()} ({platform.python_implementation()})",
+        f"built program: {'yes' if getattr(sys, 'frozen', False) else 'no (run from source)'}",
+    ]
     pygame = sys.modules.get("pygame")
     if pygame is not None:
         sdl = getattr(pygame, "get_sdl_version", lambda: ())()
-        out.append(f"pygame-ce: {getattr(pygame, 'version', None) and pygame.version.ver}, "
-                   f"SDL {'.'.join(map(str, sdl)) or 'unknown'}")
+        out.append(
+            f"pygame-ce: {getattr(pygame, 'version', None) and pygame.version.ver}, "
+            f"SDL {'.'.join(map(str, sdl)) or 'unknown'}"
+        )
         try:
             driver = pygame.display.get_driver() if pygame.display.get_init() else "not started"
         except Exception:  # noqa: BLE001 - a display in any state: the report is written all the same
@@ -143,15 +148,24 @@ def platform_lines() -> list[str]:
     return out
 
 
-def report_text(error: BaseException, *, log: Iterable[str] = (), record: list[dict] | None = None,
-                context: dict[str, str] | None = None, when: float | None = None) -> str:
+def report_text(
+    error: BaseException,
+    *,
+    log: Iterable[str] = (),
+    record: list[dict] | None = None,
+    context: dict[str, str] | None = None,
+    when: float | None = None,
+) -> str:
     """The report: a plain-text file a player can read before attaching it to a bug report."""
     stamp = time.strftime("%Y-%m-%d %H:%M:%S %z", time.localtime(when if when is not None else time.time()))
     parts = ["Cardavia crash report", "", f"version: {version()}", f"time: {stamp}", *platform_lines()]
     for key, value in (context or {}).items():
         parts.append(f"{key}: {value}")
-    parts += ["", "What went wrong (the traceback):",
-              "".join(traceback.format_exception(type(error), error, error.__traceback__)).rstrip()]
+    parts += [
+        "",
+        "What went wrong (the traceback):",
+        "".join(traceback.format_exception(type(error), error, error.__traceback__)).rstrip(),
+    ]
     log = list(log)
     parts += ["", f"The last {len(log)} log lines:", *log]
     parts.append("")
@@ -166,8 +180,13 @@ def report_text(error: BaseException, *, log: Iterable[str] = (), record: list[d
     return text
 
 
-def write_report(error: BaseException, *, log: Iterable[str] = (), record: list[dict] | None = None,
-                 context: dict[str, str] | None = None) -> tuple[Path | None, str | None]:
+def write_report(
+    error: BaseException,
+    *,
+    log: Iterable[str] = (),
+    record: list[dict] | None = None,
+    context: dict[str, str] | None = None,
+) -> tuple[Path | None, str | None]:
     """Write a report to ``crash-reports/`` (atomically; never over another report) and mark it
     as not yet offered. Returns (its path, None) or (None, the problem in words)."""
     from game.storage import write_bytes
@@ -234,12 +253,29 @@ def open_folder(folder: Path, run: Callable[..., Any] = subprocess.Popen) -> str
         if command is None:
             os.startfile(str(folder))  # type: ignore[attr-defined]  # Windows only
         else:
-            run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                start_new_session=True)
+            run(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
     except (OSError, AttributeError, ValueError) as e:
         return getattr(e, "strerror", None) or str(e)
     return None
 
 
-__all__ = ["FOLDER", "UNSEEN", "LOG_LINES", "LogTail", "reports_dir", "platform_lines", "report_text", "write_report",
-           "pending_report", "forget_pending", "folder_command", "open_folder"]
+__all__ = [
+    "FOLDER",
+    "UNSEEN",
+    "LOG_LINES",
+    "LogTail",
+    "reports_dir",
+    "platform_lines",
+    "report_text",
+    "write_report",
+    "pending_report",
+    "forget_pending",
+    "folder_command",
+    "open_folder",
+]

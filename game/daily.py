@@ -11,6 +11,7 @@ Results of the window's daily deals live in ``daily.json`` in the data folder, a
 the statistics of ordinary matches (game.stats): per game and preset, per date, the first
 play's score and par (a second play of the same day is practice and changes nothing).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -74,8 +75,9 @@ class DailyDeal:
         return f"{self.game}/{self.preset}"
 
 
-def daily_deal(game: str, preset: str | None = None, day: dt.date | None = None,
-               config: Config | None = None) -> DailyDeal:
+def daily_deal(
+    game: str, preset: str | None = None, day: dt.date | None = None, config: Config | None = None
+) -> DailyDeal:
     """The daily deal of ``game`` and ``preset`` (default: the first) on ``day`` (default
     today). ValueError with one line for an unknown game or preset."""
     config = config or get_config()
@@ -118,8 +120,12 @@ def daily_record(daily: DailyDeal, events: list[Event], par_value: float, seats:
     """The played deal's record with the daily deal named on its match line (docs/RECORD.md)."""
     head = dict(events[0])
     head["seats"] = list(seats)
-    head["daily"] = {"date": daily.day.isoformat(), "preset": daily.preset, "seat": daily.seat,
-                     "par": round(par_value, 3)}
+    head["daily"] = {
+        "date": daily.day.isoformat(),
+        "preset": daily.preset,
+        "seat": daily.seat,
+        "par": round(par_value, 3),
+    }
     return [head, *events[1:]]
 
 
@@ -148,9 +154,12 @@ def load_days() -> tuple[dict[str, dict[str, dict[str, float]]], str | None]:
         if not isinstance(days, dict):
             continue
         for d, v in days.items():
-            if (isinstance(d, str) and _DATE.fullmatch(d) and isinstance(v, dict)
-                    and all(isinstance(v.get(f), (int, float)) and not isinstance(v.get(f), bool)
-                            for f in ("score", "par"))):
+            if (
+                isinstance(d, str)
+                and _DATE.fullmatch(d)
+                and isinstance(v, dict)
+                and all(isinstance(v.get(f), (int, float)) and not isinstance(v.get(f), bool) for f in ("score", "par"))
+            ):
                 out.setdefault(str(k), {})[d] = {"score": v["score"], "par": v["par"]}
     return out, problem
 

@@ -10,6 +10,7 @@ forgotten by one of them.
 
 Pure Python: no pygame here.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -17,8 +18,20 @@ from typing import Any
 
 #: Every kind of record line, in the order a deal meets them (RECORD.md): the ones every game
 #: writes and those some games add (their rules' ``record_events``).
-KINDS = ("match", "deal", "redeal", "hands", "play", "trick", "draw", "exchange", "marriage", "close",
-         "deal_end", "match_end")
+KINDS = (
+    "match",
+    "deal",
+    "redeal",
+    "hands",
+    "play",
+    "trick",
+    "draw",
+    "exchange",
+    "marriage",
+    "close",
+    "deal_end",
+    "match_end",
+)
 
 Handler = Callable[..., Any]
 
@@ -34,6 +47,7 @@ class EventHandlers:
 
     def on(self, *kinds: str) -> Callable[[Handler], Handler]:
         """Decorator: ``fn`` handles these kinds (one handler per kind and concern)."""
+
         def register(fn: Handler) -> Handler:
             for kind in kinds:
                 if kind not in KINDS:
@@ -42,6 +56,7 @@ class EventHandlers:
                     raise ValueError(f"{self.concern}: {kind!r} is handled twice")
                 self._by_kind[kind] = fn
             return fn
+
         return register
 
     def handler(self, event: Mapping[str, Any] | str | None) -> Handler | None:

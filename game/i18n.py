@@ -5,6 +5,7 @@ Locale files are ``locales/<lang>.yaml``: nested mappings flattened to dotted ke
 ``count`` parameter. Nothing here raises on a missing key or parameter: the player sees
 the English text, or at worst the key, never a traceback. No pygame here.
 """
+
 from __future__ import annotations
 
 import locale as _locale
@@ -253,7 +254,7 @@ class I18n:
 
 
 def _language_of(name: str) -> str | None:
-    """"nl_NL.UTF-8" → "nl", "German_Germany.1252" → "de"; None if not one of ours."""
+    """ "nl_NL.UTF-8" → "nl", "German_Germany.1252" → "de"; None if not one of ours."""
     code = name.strip().lower().replace("-", "_").split(".")[0].split("_")[0]
     if code in LANGUAGES:
         return code

@@ -3,6 +3,7 @@
 The table scene and the headless simulator run the same driver: the scene animates the
 events, the simulator writes them to a record. ``Match.events`` is the whole record so far.
 """
+
 from __future__ import annotations
 
 import random
@@ -37,8 +38,12 @@ class Bot(Protocol):
 
 def deal_end_event(number: int, result: DealResult, totals: list[int]) -> Event:
     return {
-        "event": "deal_end", "number": number, "leftover": result.leftover,
-        "points": list(result.points), "totals": list(totals), "detail": result.detail,
+        "event": "deal_end",
+        "number": number,
+        "leftover": result.leftover,
+        "points": list(result.points),
+        "totals": list(totals),
+        "detail": result.detail,
     }
 
 
@@ -54,8 +59,7 @@ class Match:
     of them to the same position (the base of resume, undo, replays and online tables).
     """
 
-    def __init__(self, rules: GameRules, seed: int, bots: Sequence[Bot | None] | None = None,
-                 deals: int | None = None):
+    def __init__(self, rules: GameRules, seed: int, bots: Sequence[Bot | None] | None = None, deals: int | None = None):
         if deals is not None and deals < 1:
             raise ValueError("a match of at least one deal")
         self.rules = rules
@@ -81,8 +85,14 @@ class Match:
         self.deal_start = 0
 
     @classmethod
-    def rebuild(cls, rules: GameRules, seed: int, decisions: list[tuple[int, Action]],
-                bots: Sequence[Bot | None] | None = None, deals: int | None = None) -> Match:
+    def rebuild(
+        cls,
+        rules: GameRules,
+        seed: int,
+        decisions: list[tuple[int, Action]],
+        bots: Sequence[Bot | None] | None = None,
+        deals: int | None = None,
+    ) -> Match:
         """The match started with ``seed`` and replayed through ``decisions`` (each checked by
         the rules: IllegalAction naming the rule, or ValueError when a decision is made by
         a seat that is not to act)."""
@@ -102,10 +112,17 @@ class Match:
         if self.events:
             raise RuntimeError("the match has already started")
         r = self.rules
-        out: list[Event] = [{
-            "event": "match", "format": RECORD_FORMAT, "game": r.game_id, "deck": r.deck.id,
-            "players": r.players, "seed": self.seed, "options": dict(r.options),
-        }]
+        out: list[Event] = [
+            {
+                "event": "match",
+                "format": RECORD_FORMAT,
+                "game": r.game_id,
+                "deck": r.deck.id,
+                "players": r.players,
+                "seed": self.seed,
+                "options": dict(r.options),
+            }
+        ]
         if self.deal_limit is not None:
             out[0]["deals"] = self.deal_limit
         # Which program played it (an extra field RECORD.md allows): a record attached to a bug

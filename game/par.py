@@ -17,6 +17,7 @@ seat on (two players swap; in four, the teams swap), so the second half's deals 
 half's seat for seat, and each side holds the cards the other held. The match is scored by
 the difference (:func:`duplicate_margin`): what the cards gave cancels out.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -77,8 +78,7 @@ def fixed_bot(level: str, rules: GameRules, seat: int, seed: int, iterations: in
     return bot
 
 
-def house_bot(rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT,
-              iterations: int | None = None) -> Any:
+def house_bot(rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT, iterations: int | None = None) -> Any:
     """The house bot of ``seat`` in the deal of ``seed``: seeded from the deal's seed and its
     own seat, at most ``iterations`` (HOUSE_ITERATIONS) per decision and no clock. The
     window's daily deal, par and the club server's daily tables (game.online.worker) all
@@ -90,8 +90,9 @@ def house_bot(rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT,
     return bot
 
 
-def house_bots(rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT,
-               iterations: int | None = None) -> list[Any]:
+def house_bots(
+    rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT, iterations: int | None = None
+) -> list[Any]:
     """The house bots for a deal: every seat but ``seat`` (None there)."""
     return [None if s == seat else house_bot(rules, seed, s, level, iterations) for s in range(rules.players)]
 
@@ -109,8 +110,9 @@ def deal_points(events: list[Event]) -> list[int]:
     raise ValueError("the record has no finished deal")
 
 
-def play_deal(deal: Deal, seat: int, player: Any, opponent: str = PAR_OPPONENT,
-              house_iterations: int | None = None) -> Match:
+def play_deal(
+    deal: Deal, seat: int, player: Any, opponent: str = PAR_OPPONENT, house_iterations: int | None = None
+) -> Match:
     """The deal played once: ``player`` in ``seat``, the house bots elsewhere."""
     rules = deal.rules()
     bots = house_bots(rules, deal.seed, seat, opponent, house_iterations)
@@ -120,8 +122,14 @@ def play_deal(deal: Deal, seat: int, player: Any, opponent: str = PAR_OPPONENT,
     return m
 
 
-def par(deal: Deal, seat: int, runs: int | None = None, iterations: int | None = None,
-        opponent: str = PAR_OPPONENT, house_iterations: int | None = None) -> Par:
+def par(
+    deal: Deal,
+    seat: int,
+    runs: int | None = None,
+    iterations: int | None = None,
+    opponent: str = PAR_OPPONENT,
+    house_iterations: int | None = None,
+) -> Par:
     """Par of ``deal`` for ``seat`` (see the module); None: the module's budgets (read now)."""
     runs = PAR_RUNS if runs is None else runs
     iterations = PAR_ITERATIONS if iterations is None else iterations
@@ -200,8 +208,15 @@ class DuplicateMatch:
         return out[0], out[1]
 
 
-def play_duplicate(game: str, deck: str | None, players: int | None, options: Mapping[str, Any], seed: int,
-                   names: list[str], deals: int | None = None) -> DuplicateMatch:
+def play_duplicate(
+    game: str,
+    deck: str | None,
+    players: int | None,
+    options: Mapping[str, Any],
+    seed: int,
+    names: list[str],
+    deals: int | None = None,
+) -> DuplicateMatch:
     """One duplicate match of bots ``names`` (one per seat): seed ``seed`` played with that
     seating, then with :func:`swapped` seating. Each bot's seed comes from the match seed, its
     half and its seat, so the two halves never share a random stream."""

@@ -6,6 +6,7 @@ whole number, never ``true`` or ``-0.0``; a card is a text; a hand a list of tex
 is read one line at a time (:class:`RecordStream`), so the verdict on a bad line 7 never
 waits for line 8 of a 100 MB file.
 """
+
 from __future__ import annotations
 
 import json
@@ -50,10 +51,8 @@ COMMON_EVENTS: tuple[str, ...] = ("match", "deal", "play", "deal_end", "match_en
 #: list of such lists, "ints" a list of whole numbers, "object" a JSON object; a trailing
 #: "?" also allows null. Fields a reader must not judge (``detail``) are "any".
 TYPES: dict[str, dict[str, str]] = {
-    "match": {"format": "int", "game": "text", "deck": "text", "players": "int", "seed": "seed",
-              "options": "object"},
-    "deal": {"number": "int", "dealer": "int", "hands": "hands", "table": "texts", "stock": "texts",
-             "trump": "text?"},
+    "match": {"format": "int", "game": "text", "deck": "text", "players": "int", "seed": "seed", "options": "object"},
+    "deal": {"number": "int", "dealer": "int", "hands": "hands", "table": "texts", "stock": "texts", "trump": "text?"},
     "redeal": {"reason": "text"},
     "hands": {"hands": "hands"},
     "play": {"seat": "int", "card": "text", "capture": "texts", "bonuses": "texts"},
@@ -69,10 +68,10 @@ TYPES: dict[str, dict[str, str]] = {
 CAPTURE_FIELDS: tuple[str, ...] = ("capture", "bonuses")
 #: No number in a record is anywhere near this; larger ones are damage (and would make
 #: every later sum slow).
-MAX_NUMBER = 2 ** 63
+MAX_NUMBER = 2**63
 #: A match seed may be wider: the club deals from 128 bits of secrets (any whole number from 0
 #: below this is a seed random.Random takes whole).
-MAX_SEED = 2 ** 512
+MAX_SEED = 2**512
 
 
 class RecordFormatError(ValueError):
@@ -126,15 +125,26 @@ def _check_type(value: Any, want: str, kind_name: str, name: str, line: int | No
         ok = isinstance(value, (list, tuple)) and all(is_int(x) and -MAX_NUMBER < x < MAX_NUMBER for x in value)
     elif want == "hands":
         ok = isinstance(value, (list, tuple)) and all(
-            isinstance(h, (list, tuple)) and all(isinstance(x, str) for x in h) for h in value)
+            isinstance(h, (list, tuple)) and all(isinstance(x, str) for x in h) for h in value
+        )
     elif want == "leftover":
-        ok = value is None or (isinstance(value, dict) and (value.get("team") is None or is_int(value.get("team")))
-                               and isinstance(value.get("cards", []), (list, tuple))
-                               and all(isinstance(x, str) for x in value.get("cards", [])))
+        ok = value is None or (
+            isinstance(value, dict)
+            and (value.get("team") is None or is_int(value.get("team")))
+            and isinstance(value.get("cards", []), (list, tuple))
+            and all(isinstance(x, str) for x in value.get("cards", []))
+        )
     if not ok:
-        wanted = {"int": "a whole number", "seed": "a whole number from 0 (below 2^512)", "text": "a text", "object": "an object", "texts": "a list of texts",
-                  "ints": "a list of whole numbers", "hands": "a list of lists of card codes",
-                  "leftover": "null or an object with 'team' and 'cards'"}[want]
+        wanted = {
+            "int": "a whole number",
+            "seed": "a whole number from 0 (below 2^512)",
+            "text": "a text",
+            "object": "an object",
+            "texts": "a list of texts",
+            "ints": "a list of whole numbers",
+            "hands": "a list of lists of card codes",
+            "leftover": "null or an object with 'team' and 'cards'",
+        }[want]
         raise RecordFormatError(line, f"'{kind_name}' field '{name}' must be {wanted}, not {_shown(value)}")
 
 
@@ -173,8 +183,9 @@ def check_event(ev: Any, line: int, rules_cls: type[GameRules] | None) -> type[G
         required += CAPTURE_FIELDS
     missing = [f for f in required if f not in ev]
     if missing:
-        raise RecordFormatError(line, f"'{event_kind}' event lacks field{'s' if len(missing) > 1 else ''} "
-                                      f"{', '.join(missing)}")
+        raise RecordFormatError(
+            line, f"'{event_kind}' event lacks field{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+        )
     if event_kind not in COMMON_EVENTS and event_kind not in rules_cls.record_events:
         raise RecordFormatError(line, f"a '{event_kind}' event does not occur in {rules_cls.game_id}")
     for name in required:
@@ -224,8 +235,7 @@ class RecordStream:
             raise RecordFormatError(e.line or self._count + 1, e.problem, damaged=True) from None
         except OSError as e:  # a read error (EIO, a file on a disk going bad): damaged, never a bug
             self._ended = True
-            raise RecordFormatError(self._count + 1, f"cannot read the file: {e.strerror or e}",
-                                    damaged=True) from None
+            raise RecordFormatError(self._count + 1, f"cannot read the file: {e.strerror or e}", damaged=True) from None
         ev = parse_line(raw, number)
         self.rules_cls = check_event(ev, number, self.rules_cls)
         if self.head is None:

@@ -9,6 +9,7 @@ class; nothing compares game ids. Modules are imported lazily, so one game's mod
 slows another's start. ``game.rulesets.game_ids()`` lists the registered games in rules.yaml's
 order.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -82,9 +83,14 @@ def rules_class(game_id: str) -> type[GameRules]:
         raise ValueError(f"unknown game {game_id!r}: there is no rules module game/games/{game_id}/rules.py")
     module = game_module(game_id, "rules")
     # The class defined in that module that names this game (its GameRules subclass).
-    found = [v for v in vars(module).values()
-             if isinstance(v, type) and v.__module__ == module.__name__ and getattr(v, "game_id", None) == game_id]
+    found = [
+        v
+        for v in vars(module).values()
+        if isinstance(v, type) and v.__module__ == module.__name__ and getattr(v, "game_id", None) == game_id
+    ]
     if len(found) != 1:
-        raise ValueError(f"game/games/{game_id}/rules.py must define exactly one GameRules class with game_id {game_id!r}")
+        raise ValueError(
+            f"game/games/{game_id}/rules.py must define exactly one GameRules class with game_id {game_id!r}"
+        )
     _CLASSES[game_id] = found[0]
     return found[0]

@@ -22,6 +22,7 @@ index is all pruning reads, so it stays fast however many files the folder holds
 a symbolic link where the folder should be is set aside (``replays.bad``, as a damaged
 player file is) and a real folder made: nothing is ever written where a link points.
 """
+
 from __future__ import annotations
 
 import os
@@ -63,7 +64,7 @@ class KeptMatch:
     """What the Replays list shows of one kept match (read without replaying it)."""
 
     path: Path
-    when: float                      # seconds since the epoch (the name's stamp, else the file's time)
+    when: float  # seconds since the epoch (the name's stamp, else the file's time)
     game: str
     deck: str
     players: int
@@ -110,8 +111,14 @@ def seats_of(players: int, human_seat: int | None, levels: list[str] | str) -> l
     return [HUMAN if seat == human_seat else str(per_seat[seat]) for seat in range(players)]
 
 
-def keep(events: list[dict], seats: list[str] | None = None, practice: bool = False,
-         limit: Any = DEFAULT_LIMIT, folder: Path | None = None, now: float | None = None) -> tuple[Path | None, str | None]:
+def keep(
+    events: list[dict],
+    seats: list[str] | None = None,
+    practice: bool = False,
+    limit: Any = DEFAULT_LIMIT,
+    folder: Path | None = None,
+    now: float | None = None,
+) -> tuple[Path | None, str | None]:
     """Keep a finished match's record (``events``: from its ``match`` line to ``match_end``).
 
     Returns (the file, None), or (None, a one-line problem) — never raises; (the file, a
@@ -147,8 +154,9 @@ def keep(events: list[dict], seats: list[str] | None = None, practice: bool = Fa
     return None, f"the match could not be kept ({problem})"
 
 
-def keep_session(session: Any, limit: Any = DEFAULT_LIMIT, practice: bool | None = None,
-                 folder: Path | None = None) -> tuple[Path | None, str | None]:
+def keep_session(
+    session: Any, limit: Any = DEFAULT_LIMIT, practice: bool | None = None, folder: Path | None = None
+) -> tuple[Path | None, str | None]:
     """Keep a finished window match (a game.session.Session): who played which seat, and
     whether it was practice (an undo, or open hands), go with it."""
     if practice is None:
@@ -260,7 +268,9 @@ def read_summary(path: Path) -> KeptMatch:
     try:
         f = open_regular(path)
     except (OSError, JSONError) as e:
-        raise ValueError(f"cannot be read ({getattr(e, 'strerror', None) or getattr(e, 'problem', None) or e})") from None
+        raise ValueError(
+            f"cannot be read ({getattr(e, 'strerror', None) or getattr(e, 'problem', None) or e})"
+        ) from None
     with f:
         try:
             first = f.readline(MAX_LINE + 2)
@@ -289,9 +299,18 @@ def read_summary(path: Path) -> KeptMatch:
     seats = head.get("seats")
     if not (isinstance(seats, list) and len(seats) == players and all(isinstance(s, str) for s in seats)):
         seats = None
-    return KeptMatch(path=path, when=_when(path), game=head["game"], deck=head["deck"], players=players,
-                     options=dict(head["options"]), winner=end["winner"], totals=list(end["totals"]),
-                     seats=seats, practice=head.get("practice") is True)
+    return KeptMatch(
+        path=path,
+        when=_when(path),
+        game=head["game"],
+        deck=head["deck"],
+        players=players,
+        options=dict(head["options"]),
+        winner=end["winner"],
+        totals=list(end["totals"]),
+        seats=seats,
+        practice=head.get("practice") is True,
+    )
 
 
 def list_kept(folder: Path | None = None) -> Listing:
@@ -311,5 +330,22 @@ def list_kept(folder: Path | None = None) -> Listing:
     return out
 
 
-__all__ = ["FOLDER", "DEFAULT_LIMIT", "MAX_LIMIT", "HUMAN", "KeptMatch", "Listing", "replays_dir", "clamp_limit",
-           "seats_of", "session_seats", "keep", "keep_session", "kept_files", "own_folder", "prune", "read_summary", "list_kept"]
+__all__ = [
+    "FOLDER",
+    "DEFAULT_LIMIT",
+    "MAX_LIMIT",
+    "HUMAN",
+    "KeptMatch",
+    "Listing",
+    "replays_dir",
+    "clamp_limit",
+    "seats_of",
+    "session_seats",
+    "keep",
+    "keep_session",
+    "kept_files",
+    "own_folder",
+    "prune",
+    "read_summary",
+    "list_kept",
+]

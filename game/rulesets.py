@@ -5,6 +5,7 @@ Kept out of ``game/rules/__init__.py`` so that importing a shared rules module
 folders the registry loads by name import those, and a package door that imported the
 registry back would close an import circle.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -22,8 +23,13 @@ def game_ids(config: Config | None = None) -> tuple[str, ...]:
     return tuple((config or get_config()).games)
 
 
-def make_rules(game_id: str, deck_id: str | None = None, players: int | None = None,
-               options: Mapping[str, Any] | None = None, config: Config | None = None) -> GameRules:
+def make_rules(
+    game_id: str,
+    deck_id: str | None = None,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    config: Config | None = None,
+) -> GameRules:
     """Rules for one match. Defaults: the first deck offering the game, its first player count,
     default options. Raises ValueError with a one-line reason for a bad combination."""
     config = config or get_config()

@@ -15,6 +15,7 @@ and the field, never a traceback, a hang or gigabytes of memory:
 Files are opened without blocking and must be regular files (a FIFO or ``/dev/zero`` given
 as a settings file or a record is refused, not waited on or read for ever).
 """
+
 from __future__ import annotations
 
 import json
@@ -100,8 +101,14 @@ def check_depth(text: str, max_depth: int = MAX_DEPTH) -> None:
             depth -= 1
 
 
-def loads(text: str | bytes, *, file: str = "", line: int | None = None,
-          max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+def loads(
+    text: str | bytes,
+    *,
+    file: str = "",
+    line: int | None = None,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
+) -> Any:
     """Parse one JSON text under the limits above; JSONError (one line) otherwise."""
     if isinstance(text, (bytes, bytearray)):
         if len(text) > max_bytes:
@@ -264,5 +271,18 @@ def exact_equal(a: Any, b: Any) -> bool:
     return True
 
 
-__all__ = ["JSONError", "MAX_BYTES", "MAX_DEPTH", "check_depth", "exact_equal", "file_kind", "is_int", "iter_lines", "kind",
-           "load_file", "loads", "open_regular", "read_bytes"]
+__all__ = [
+    "JSONError",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "check_depth",
+    "exact_equal",
+    "file_kind",
+    "is_int",
+    "iter_lines",
+    "kind",
+    "load_file",
+    "loads",
+    "open_regular",
+    "read_bytes",
+]

@@ -5,6 +5,7 @@ over MAX_YAML_BYTES, nesting deeper than a limit, a key given twice, and an alia
 for the locales, any anchor or alias). Every problem is a :class:`ConfigError` naming the
 file and the line.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,8 +33,9 @@ MAX_YAML_DEPTH = 32
 MAX_YAML_NODES = 100_000
 
 
-def scan_yaml(text: str, file: str, allow_aliases: bool = True, max_depth: int = MAX_YAML_DEPTH,
-              max_nodes: int = MAX_YAML_NODES) -> dict[tuple, int]:
+def scan_yaml(
+    text: str, file: str, allow_aliases: bool = True, max_depth: int = MAX_YAML_DEPTH, max_nodes: int = MAX_YAML_NODES
+) -> dict[tuple, int]:
     """Check a YAML text before it is loaded and return the line of every key path.
 
     One pass over PyYAML's event stream (which needs no recursion): refuses a text larger
@@ -70,8 +72,9 @@ def scan_yaml(text: str, file: str, allow_aliases: bool = True, max_depth: int =
 
     try:
         for ev in yaml.parse(text, Loader=LOADER):
-            starts = isinstance(ev, (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent,
-                                     yaml.SequenceStartEvent))
+            starts = isinstance(
+                ev, (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
+            )
             if not starts:
                 if isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                     stack.pop()
@@ -141,8 +144,9 @@ def _close_anchor(open_anchors: list[tuple[str, int, int]], sizes: dict[str, int
         sizes[anchor] = count - start
 
 
-def load_yaml(text: str, file: str, allow_aliases: bool = True,
-              max_depth: int = MAX_YAML_DEPTH) -> tuple[Any, dict[tuple, int]]:
+def load_yaml(
+    text: str, file: str, allow_aliases: bool = True, max_depth: int = MAX_YAML_DEPTH
+) -> tuple[Any, dict[tuple, int]]:
     """The data of a checked YAML text (:func:`scan_yaml` first) and the line of every key
     path. Raises ConfigError naming the file and line."""
     known = scan_yaml(text, file, allow_aliases=allow_aliases, max_depth=max_depth)

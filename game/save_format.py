@@ -2,6 +2,7 @@
 replays it): checked before anything is replayed, so a save naming a seat, deck, bot or
 option that cannot be is refused with one line instead of crashing the menu at every start.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -45,7 +46,7 @@ def check_save(data: Any) -> str | None:
     except ValueError as e:
         return str(e)
     seed = data.get("seed")
-    if not is_int(seed) or not 0 <= seed < 2 ** 63:
+    if not is_int(seed) or not 0 <= seed < 2**63:
         return f"seed {_seat_text(seed)} is not a whole number from 0"
     seat = data.get("human_seat", 0)
     if seat is not None and (not is_int(seat) or not 0 <= seat < players):
@@ -58,7 +59,7 @@ def check_save(data: Any) -> str | None:
         return f"bot {_seat_text(partner)} is not a bot"
     for k in ("undos", "suggestions"):
         v = data.get(k, 0)
-        if not is_int(v) or not 0 <= v < 2 ** 31:
+        if not is_int(v) or not 0 <= v < 2**31:
             return f"{k} {_seat_text(v)} is not a count"
     events = data.get("events")
     if not isinstance(events, list) or not events:
@@ -70,7 +71,11 @@ def check_save(data: Any) -> str | None:
     except RecordFormatError as e:
         return f"event {e.line}: {e.reason}"
     head = events[0]
-    if head.get("game") != game_id or head.get("deck") != deck_id or head.get("players") != players \
-            or head.get("seed") != seed:
+    if (
+        head.get("game") != game_id
+        or head.get("deck") != deck_id
+        or head.get("players") != players
+        or head.get("seed") != seed
+    ):
         return "its first event does not describe the saved match"
     return None

@@ -8,6 +8,7 @@ with a message — never a crash, at no start.
 A second window on the same home folder (game.storage.claim_home) leaves the first window's
 save alone: :data:`read_only` makes it neither offer, write nor clear a save.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

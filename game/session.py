@@ -13,6 +13,7 @@ original's would have — the base of resume, undo (:meth:`undo`), replays and o
 A session is saved as its record (the events so far) and resumed by replaying the recorded
 decisions through a fresh match with the same seed: same cards, same scores, same seat to act.
 """
+
 from __future__ import annotations
 
 import threading
@@ -48,9 +49,17 @@ class Session:
     #: others have none (it is read with getattr and a default of 1).
     half: int
 
-    def __init__(self, rules: GameRules, seed: int, human_seat: int | None = 0,
-                 bot_name: str = "greedy", partner_bot: str | None = None, threaded: bool = True,
-                 deals: int | None = None, bot_factory: Any = None):
+    def __init__(
+        self,
+        rules: GameRules,
+        seed: int,
+        human_seat: int | None = 0,
+        bot_name: str = "greedy",
+        partner_bot: str | None = None,
+        threaded: bool = True,
+        deals: int | None = None,
+        bot_factory: Any = None,
+    ):
         self.rules = rules
         #: Only the first ``deals`` deals are played (a daily deal, a duplicate half), or None.
         self.deals = deals
@@ -94,14 +103,30 @@ class Session:
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    def new(cls, game: str, deck: str | None, players: int, options: dict | None, seed: int,
-            human_seat: int | None = 0, bot_name: str = "greedy", threaded: bool = True) -> Session:
+    def new(
+        cls,
+        game: str,
+        deck: str | None,
+        players: int,
+        options: dict | None,
+        seed: int,
+        human_seat: int | None = 0,
+        bot_name: str = "greedy",
+        threaded: bool = True,
+    ) -> Session:
         return cls(make_rules(game, deck, players, options), seed, human_seat, bot_name, threaded=threaded)
 
     @classmethod
-    def rebuild(cls, rules: GameRules, seed: int, decisions: list[tuple[int, Action]],
-                human_seat: int | None = 0, bot_name: str = "greedy", partner_bot: str | None = None,
-                threaded: bool = True) -> Session:
+    def rebuild(
+        cls,
+        rules: GameRules,
+        seed: int,
+        decisions: list[tuple[int, Action]],
+        human_seat: int | None = 0,
+        bot_name: str = "greedy",
+        partner_bot: str | None = None,
+        threaded: bool = True,
+    ) -> Session:
         """The session as it stood after ``decisions`` (a prefix of some match's decisions with
         this seed). Its events so far are in ``match.events`` (none pending, as after a resume).
         Raises IllegalAction or ValueError when the decisions do not replay."""
@@ -271,10 +296,17 @@ class Session:
     def to_save(self) -> dict:
         """Everything needed to resume: who plays, and the record so far."""
         return {
-            "game": self.rules.game_id, "deck": self.rules.deck.id, "players": self.rules.players,
-            "options": dict(self.rules.options), "seed": self.seed, "human_seat": self.human_seat,
-            "bot": self.bot_name, "partner_bot": self.partner_bot, "undos": self.undos,
-            "suggestions": self.suggestions, "open_hands": self.open_hands,
+            "game": self.rules.game_id,
+            "deck": self.rules.deck.id,
+            "players": self.rules.players,
+            "options": dict(self.rules.options),
+            "seed": self.seed,
+            "human_seat": self.human_seat,
+            "bot": self.bot_name,
+            "partner_bot": self.partner_bot,
+            "undos": self.undos,
+            "suggestions": self.suggestions,
+            "open_hands": self.open_hands,
             "events": list(self.match.events),
         }
 
@@ -289,8 +321,14 @@ class Session:
             raise ValueError(f"the save is not usable ({problem})")
         try:
             rules = make_rules(data["game"], data["deck"], data["players"], data["options"])
-            s = cls(rules, int(data["seed"]), data.get("human_seat"), data.get("bot", "greedy"),
-                    data.get("partner_bot"), threaded=threaded)
+            s = cls(
+                rules,
+                int(data["seed"]),
+                data.get("human_seat"),
+                data.get("bot", "greedy"),
+                data.get("partner_bot"),
+                threaded=threaded,
+            )
             s.undos = int(data.get("undos", 0))
             s.suggestions = int(data.get("suggestions", 0))
             s.open_hands = data.get("open_hands") is True
@@ -305,7 +343,7 @@ class Session:
                     raise ValueError(f"the saved match is out of step at event {i + 1}")
                 produced = s.match.play(rules.action_from_record(events, i))
                 i += len(produced)
-            if s.match.events[:len(events)] != events:
+            if s.match.events[: len(events)] != events:
                 raise ValueError("the saved match does not replay to the same position")
         except (KeyError, TypeError, IndexError, AttributeError, OverflowError) as e:
             raise ValueError(f"the save is incomplete ({e})") from None

@@ -6,6 +6,7 @@ never leaves a half file. A file that cannot be parsed is moved aside to
 ``settings.json.bad`` and defaults are used; a bad value in a good file is clamped or reset
 for that field only. Nothing here raises on bad data, and nothing imports pygame.
 """
+
 from __future__ import annotations
 
 import os
@@ -123,8 +124,12 @@ class Settings:
         return s
 
 
-_CHOICES: dict[str, tuple[str, ...]] = {"speech": SPEECH_MODES, "card_size": CARD_SIZES, "text_size": TEXT_SIZES,
-                                       "render": RENDER_PATHS}
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "speech": SPEECH_MODES,
+    "card_size": CARD_SIZES,
+    "text_size": TEXT_SIZES,
+    "render": RENDER_PATHS,
+}
 
 
 def _clean(s: Settings, key: str, value: Any) -> None:
@@ -206,8 +211,7 @@ def game_choice(settings: Settings, game: GameConfig) -> GameChoice:
     return GameChoice(players, options, str(preset))
 
 
-def remember_game_choice(settings: Settings, game: GameConfig, choice: GameChoice,
-                         in_force: dict[str, Any]) -> None:
+def remember_game_choice(settings: Settings, game: GameConfig, choice: GameChoice, in_force: dict[str, Any]) -> None:
     """Keep the choice for next time: the options in force (as ``game_options`` always held
     them) and, for a game with presets, the preset and the Custom toggles."""
     from game.variants import house_options
@@ -246,8 +250,10 @@ def load_settings(path: Path | None = None, default_language: str | None = None)
         _BASE[str(p)] = {}
         bad = getattr(problem, "bad", None)
         kept = f" (the old file is kept as {bad})" if bad else ""
-        return LoadResult(Settings(language=default_language),
-                          Problem(f"Settings file was damaged; defaults restored{kept}.", p.name, bad))
+        return LoadResult(
+            Settings(language=default_language),
+            Problem(f"Settings file was damaged; defaults restored{kept}.", p.name, bad),
+        )
     if data is None:
         _BASE[str(p)] = {}
         return LoadResult(Settings(language=default_language), None, first_start=True)
@@ -284,6 +290,17 @@ def save_settings(settings: Settings, path: Path | None = None) -> str | None:
 
 
 __all__ = [
-    "Settings", "LoadResult", "GameChoice", "game_choice", "remember_game_choice", "ANIMATION_SPEEDS", "AI_LEVELS", "TRICK_HOLDS", "load_settings", "save_settings",
-    "settings_path", "user_config_dir", "user_data_dir",
+    "Settings",
+    "LoadResult",
+    "GameChoice",
+    "game_choice",
+    "remember_game_choice",
+    "ANIMATION_SPEEDS",
+    "AI_LEVELS",
+    "TRICK_HOLDS",
+    "load_settings",
+    "save_settings",
+    "settings_path",
+    "user_config_dir",
+    "user_data_dir",
 ]

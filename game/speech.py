@@ -23,6 +23,7 @@ While the voice is busy (and can tell: espeak-ng can, a screen reader through th
 cannot) the table waits before showing the next play (``busy``), at most a few seconds, so
 a listener hears the game as it happens, not minutes behind.
 """
+
 from __future__ import annotations
 
 import os
@@ -40,8 +41,20 @@ from typing import Any, Protocol
 from game.settings import SPEECH_MODES as MODES  # one list of the modes
 
 #: The bridge's backends that are plain voices, not screen readers.
-TTS_BACKENDS = frozenset({"Speech Dispatcher", "SAPI", "SAPI 5", "SAPI5", "OneCore", "eSpeak", "eSpeak NG",
-                          "AVSpeech", "Web Speech", "Android TTS"})
+TTS_BACKENDS = frozenset(
+    {
+        "Speech Dispatcher",
+        "SAPI",
+        "SAPI 5",
+        "SAPI5",
+        "OneCore",
+        "eSpeak",
+        "eSpeak NG",
+        "AVSpeech",
+        "Web Speech",
+        "Android TTS",
+    }
+)
 #: espeak-ng's voice per language of the game.
 ESPEAK_VOICES = {"en": "en", "nl": "nl", "de": "de", "it": "it"}
 
@@ -145,8 +158,9 @@ class EspeakBackend:
             self._wav.with_suffix(".txt").write_text(text + "\n", encoding="utf-8")  # which line it is
         self._started = time.monotonic()
         self._length = None
-        self._proc = subprocess.Popen([*args, "--", text], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL)
+        self._proc = subprocess.Popen(
+            [*args, "--", text], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
 
     def speaking(self) -> bool:
         """Speaking aloud: the program runs. Into files: as long as the line would take aloud."""
@@ -232,8 +246,13 @@ class Speech:
     """The speech layer: ``say`` a line (logged at once, spoken by the worker), ``stop``,
     ``repeat`` the last line. Never raises and never blocks on the voice."""
 
-    def __init__(self, mode: str = "off", lang: str = "en", log_path: str | Path | None = None,
-                 backends: list[Callable[[], Backend]] | None = None):
+    def __init__(
+        self,
+        mode: str = "off",
+        lang: str = "en",
+        log_path: str | Path | None = None,
+        backends: list[Callable[[], Backend]] | None = None,
+    ):
         self.mode = mode if mode in MODES else "off"
         self.lang = lang
         self.last: str | None = None
@@ -341,8 +360,10 @@ class Speech:
             except Exception as e:  # noqa: BLE001 - missing library, no daemon, no program: next one
                 problems.append(str(e) or type(e).__name__)
         if problems:
-            print(f"cardavia: speech: no voice is available, the game stays silent ({'; '.join(problems)})",
-                  file=sys.stderr)
+            print(
+                f"cardavia: speech: no voice is available, the game stays silent ({'; '.join(problems)})",
+                file=sys.stderr,
+            )
         return None
 
     def _run(self) -> None:
@@ -375,4 +396,13 @@ class Speech:
             self.backend.close()
 
 
-__all__ = ["Speech", "NoScreenReader", "MODES", "Backend", "PrismBackend", "EspeakBackend", "default_backends", "TTS_BACKENDS"]
+__all__ = [
+    "Speech",
+    "NoScreenReader",
+    "MODES",
+    "Backend",
+    "PrismBackend",
+    "EspeakBackend",
+    "default_backends",
+    "TTS_BACKENDS",
+]

@@ -8,6 +8,7 @@ A match in which a decision was taken back (undo, issue 17) is practice: it coun
 ``practice`` only, never as played, won or lost. A match in which moves were suggested counts
 as usual and also in ``suggested``.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
@@ -69,8 +70,16 @@ def load_stats() -> tuple[dict[str, Record], str | None]:
 
 
 @serialised(stats_path)  # two windows: each adds its match to what the file holds now
-def record_result(game: str, mode: str, outcome: str, margin: int, *, practice: bool = False,
-                  suggested: bool = False, variant: str = "") -> str | None:
+def record_result(
+    game: str,
+    mode: str,
+    outcome: str,
+    margin: int,
+    *,
+    practice: bool = False,
+    suggested: bool = False,
+    variant: str = "",
+) -> str | None:
     """Add one finished match (outcome for the human's side, margin in its favour).
     ``practice``: a decision was taken back — counted as practice only (no outcome, streak
     or margin). ``suggested``: moves were suggested — counted as usual and as suggested.

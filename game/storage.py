@@ -20,6 +20,7 @@ Two windows on one home folder: :func:`claim_home` takes the folder's lock file
 removes the temporary files a killed process left behind (at start, and under a file's lock
 for that file's own).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -133,8 +134,9 @@ class Problem(str):
         return obj
 
 
-def read_json(path: Path, max_bytes: int = MAX_BYTES, expect: type | None = None,
-              what: str = "the expected kind of file") -> tuple[Any, str | None]:
+def read_json(
+    path: Path, max_bytes: int = MAX_BYTES, expect: type | None = None, what: str = "the expected kind of file"
+) -> tuple[Any, str | None]:
     """(data, problem). Missing file → (None, None). Anything else that cannot be used —
     unreadable, not UTF-8, not JSON, over the limits, not a regular file, or (with
     ``expect``) not a value of that type, e.g. ``[1, 2, 3]`` or ``null`` for an object —
@@ -176,12 +178,15 @@ def quarantine(path: Path, why: str) -> Problem:
 def serialised(path_of: Callable[[], Path]) -> Callable[[Callable[..., T]], Callable[..., T]]:
     """Decorate a read-modify-write of the file ``path_of()`` names so that two windows
     never run it at the same time (:func:`locked`): neither loses the other's update."""
+
     def wrap(fn: Callable[..., T]) -> Callable[..., T]:
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> T:
             with locked(path_of()):
                 return fn(*args, **kwargs)
+
         return run
+
     return wrap
 
 

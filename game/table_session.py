@@ -10,6 +10,7 @@ has: it reads ``session.capabilities`` (undo, suggest, save …) and calls the p
 
 Pure Python: no pygame here.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

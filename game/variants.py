@@ -10,6 +10,7 @@ The statistics keep one record per game, mode and variant; the variant's key is 
 the rules as written (every house rule at its default), which is also how statistics files
 written before house rules existed read. Nothing here imports pygame.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -23,7 +24,6 @@ CUSTOM = "custom"
 CUSTOM_PREFIX = CUSTOM + ":"
 
 
-
 def _has(i18n: Any, key: str) -> bool:
     return bool(i18n.has(key) or i18n.has(key, "en"))
 
@@ -31,8 +31,7 @@ def _has(i18n: Any, key: str) -> bool:
 def house_rules(game: GameConfig, players: int | None = None) -> list[OptionSpec]:
     """The game's house-rule options in rules.yaml's order; with ``players``, only those
     offered for that player count."""
-    return [s for s in game.options.values()
-            if s.describe is not None and (players is None or s.offered_for(players))]
+    return [s for s in game.options.values() if s.describe is not None and (players is None or s.offered_for(players))]
 
 
 def shown(value: Any) -> str:
@@ -71,8 +70,7 @@ def preset_options(game: GameConfig, preset: PresetSpec) -> dict[str, Any]:
     return house_options(game, preset.options)
 
 
-def preset_of(game: GameConfig, options: Mapping[str, Any] | None,
-              players: int | None = None) -> PresetSpec | None:
+def preset_of(game: GameConfig, options: Mapping[str, Any] | None, players: int | None = None) -> PresetSpec | None:
     """The preset whose house rules are exactly those of ``options`` (None: a custom set).
     With ``players``, only a preset that can be played by that many."""
     mine = house_options(game, options)
@@ -107,7 +105,7 @@ def options_from_key(game: GameConfig, key: str) -> dict[str, Any] | None:
     if not key.startswith(CUSTOM_PREFIX):
         return None
     given: dict[str, Any] = {}
-    for part in key[len(CUSTOM_PREFIX):].split("+"):
+    for part in key[len(CUSTOM_PREFIX) :].split("+"):
         name, sep, text = part.partition("=")
         spec = game.options.get(name)
         if not sep or spec is None or spec.describe is None:
@@ -139,9 +137,10 @@ def short_rule(i18n: Any, name: str, value: Any) -> str:
     return rule_value_label(i18n, name, value)
 
 
-def variant_name(i18n: Any, game: GameConfig,
-                 options: Mapping[str, Any] | None, players: int | None = None) -> str | None:
-    """"Scopone scientifico", or "Custom: Fifteen · Napola"; None for the rules as written
+def variant_name(
+    i18n: Any, game: GameConfig, options: Mapping[str, Any] | None, players: int | None = None
+) -> str | None:
+    """ "Scopone scientifico", or "Custom: Fifteen · Napola"; None for the rules as written
     (the window then shows the game's own name) and for a game without house rules."""
     changed = changed_rules(game, options)
     if not changed:
@@ -165,7 +164,19 @@ def variant_name_of_key(i18n: Any, game: GameConfig, key: str) -> str | None:
 
 
 __all__ = [
-    "CUSTOM", "CUSTOM_PREFIX", "house_rules", "house_options", "changed_rules", "preset_options", "preset_of",
-    "variant_key", "options_from_key", "variant_name", "variant_name_of_key", "rule_value_label", "short_rule",
-    "valid_value", "shown",
+    "CUSTOM",
+    "CUSTOM_PREFIX",
+    "house_rules",
+    "house_options",
+    "changed_rules",
+    "preset_options",
+    "preset_of",
+    "variant_key",
+    "options_from_key",
+    "variant_name",
+    "variant_name_of_key",
+    "rule_value_label",
+    "short_rule",
+    "valid_value",
+    "shown",
 ]

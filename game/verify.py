@@ -21,6 +21,7 @@ A verdict is ``damaged`` when the file is not a record this program can read (un
 a line that is not one JSON object within the limits, cut short); otherwise a failing
 verdict is a readable record that breaks the format or a rule.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -116,8 +117,9 @@ def _verify(source: Any, config: Config | None, strict: bool, prefix: bool = Fal
         return Verdict(False, None, "nested too deeply to be a record", damaged=True)
     except Exception as e:  # noqa: BLE001 - a bug in the referee must not look like a verdict (exit 3)
         line = getattr(source, "last_line", None)
-        return Verdict(False, line, f"internal error ({type(e).__name__}: {_short(e)}); please report this record",
-                       internal=True)
+        return Verdict(
+            False, line, f"internal error ({type(e).__name__}: {_short(e)}); please report this record", internal=True
+        )
     return Verdict(True)
 
 
@@ -201,7 +203,7 @@ class _Replay:
         if self.strict and head["options"] != self.rules.options:
             self.fail(f"match: options must list every option in force (strict): {self.rules.options}")
         limit = head.get("deals")
-        if limit is not None and not (is_int(limit) and 1 <= limit < 2 ** 31):
+        if limit is not None and not (is_int(limit) and 1 <= limit < 2**31):
             self.fail("match: 'deals' (the first deals only) must be a whole number of at least 1")
         r = self.rules
         self.i = 1
@@ -349,7 +351,9 @@ class _Replay:
             self.fail(f"deal_end detail keys {sorted(recorded)} differ from this program's {sorted(expected)} (strict)")
         for key, value in expected.items():
             if key in recorded and not self.same(recorded[key], value, ("deal_end", "detail", key)):
-                self.fail(f"deal_end detail: {key} is {_short(recorded[key])} in the record, the rules give {_short(value)}")
+                self.fail(
+                    f"deal_end detail: {key} is {_short(recorded[key])} in the record, the rules give {_short(value)}"
+                )
 
     @staticmethod
     def breakdown(detail: Any) -> str:

@@ -4,6 +4,7 @@ Everything that names a version (``--version``, the menu's foot, each record's `
 crash reports, the online server's greeting, the packages' names) asks here, so a release
 changes one line. A built program carries pyproject.toml beside its data (build.spec).
 """
+
 from __future__ import annotations
 
 import sys

@@ -8,6 +8,7 @@ hicolor sizes), ``cardavia.ico`` (Windows) and ``cardavia.icns`` (macOS). Both c
 the PNGs as they are (an ICO entry and an icns ``ic0N`` element may be a PNG), so no image
 library beyond pygame is needed. Nothing is committed: the release builds draw it again.
 """
+
 from __future__ import annotations
 
 import os

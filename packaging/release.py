@@ -12,6 +12,7 @@
 signature as Finder's own "Compress" does). ``make dist`` runs it after the build; the release
 workflow runs it on each platform.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
 FOLDER = "cardavia-onedir"  # build.spec's COLLECT
-APP = "Cardavia.app"        # build.spec's BUNDLE (macOS)
+APP = "Cardavia.app"  # build.spec's BUNDLE (macOS)
 CHANGELOG = ROOT / "CHANGELOG.md"
 #: A changelog section's heading: ``## [0.1.0] - 2026-12-07`` (or ``## [Unreleased]``).
 HEADING = re.compile(r"^## \[(?P<version>[^\]]+)\](?: - (?P<date>\d{4}-\d{2}-\d{2}))?\s*$")
@@ -133,8 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         print(version())
     elif args.command == "check-tag":
         if args.tag.removeprefix("refs/tags/") != f"v{version()}":
-            print(f"release.py: the tag {args.tag} does not name version {version()} of pyproject.toml",
-                  file=sys.stderr)
+            print(
+                f"release.py: the tag {args.tag} does not name version {version()} of pyproject.toml", file=sys.stderr
+            )
             return 1
     elif args.command == "notes":
         try:

@@ -1,6 +1,7 @@
 """The Accessibility page (issue 32), opened from Settings: speech (off, on, screen reader
 only), clear suits, the card size and the text size. Every change applies at once and is
 saved; every control says its name and its value to a screen reader (``spoken``)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,20 +42,63 @@ class AccessibilityScene(SettingsPanel):
             widget.spoken = self.label(key)  # the row's label, which the panel draws beside it
             self.ui.add(widget)
 
-        add(Choice(row("access.speech"), None, [(m, self.label(f"access.speech_{m}")) for m in SPEECH_MODES],
-                   lambda: app.settings.speech, lambda v: app.set_setting("speech", v), compact=True,
-                   name="speech"), "access.speech")
-        add(toggle(row("access.clear_suits"), None, lambda: app.settings.clear_suits,
-                   lambda v: app.set_setting("clear_suits", v), self.label("common.on"), self.label("common.off"),
-                   name="clear_suits"), "access.clear_suits")
-        add(Choice(row("access.card_size"), None, [(s, self.label(f"access.size_{s}")) for s in CARD_SIZES],
-                   lambda: app.settings.card_size, lambda v: app.set_setting("card_size", v), compact=True,
-                   name="card_size"), "access.card_size")
-        add(Choice(row("access.text_size"), None, [(s, self.label(f"access.size_{s}")) for s in TEXT_SIZES],
-                   lambda: app.settings.text_size, lambda v: app.set_setting("text_size", v), compact=True,
-                   name="text_size"), "access.text_size")
-        self.done = self.ui.add(Button((PANEL.centerx - 125, PANEL.bottom - 78, 250, 46), self.label("common.done"),
-                                       self.back, style="primary", name="done"))
+        add(
+            Choice(
+                row("access.speech"),
+                None,
+                [(m, self.label(f"access.speech_{m}")) for m in SPEECH_MODES],
+                lambda: app.settings.speech,
+                lambda v: app.set_setting("speech", v),
+                compact=True,
+                name="speech",
+            ),
+            "access.speech",
+        )
+        add(
+            toggle(
+                row("access.clear_suits"),
+                None,
+                lambda: app.settings.clear_suits,
+                lambda v: app.set_setting("clear_suits", v),
+                self.label("common.on"),
+                self.label("common.off"),
+                name="clear_suits",
+            ),
+            "access.clear_suits",
+        )
+        add(
+            Choice(
+                row("access.card_size"),
+                None,
+                [(s, self.label(f"access.size_{s}")) for s in CARD_SIZES],
+                lambda: app.settings.card_size,
+                lambda v: app.set_setting("card_size", v),
+                compact=True,
+                name="card_size",
+            ),
+            "access.card_size",
+        )
+        add(
+            Choice(
+                row("access.text_size"),
+                None,
+                [(s, self.label(f"access.size_{s}")) for s in TEXT_SIZES],
+                lambda: app.settings.text_size,
+                lambda v: app.set_setting("text_size", v),
+                compact=True,
+                name="text_size",
+            ),
+            "access.text_size",
+        )
+        self.done = self.ui.add(
+            Button(
+                (PANEL.centerx - 125, PANEL.bottom - 78, 250, 46),
+                self.label("common.done"),
+                self.back,
+                style="primary",
+                name="done",
+            )
+        )
 
     def draw(self, surface: pygame.Surface) -> None:
         self.dim(surface)
@@ -74,8 +118,15 @@ class AccessibilityScene(SettingsPanel):
                 theme.blit_text(surface, line, (LABEL_X, ny), "sans", 13, theme.CREAM_FAINT, anchor="topleft")
                 ny += step
             ny += 4
-        theme.blit_text(surface, self.t("access.hint"), (PANEL.centerx, PANEL.bottom - 14), "sans", 12,
-                        theme.CREAM_FAINT, anchor="midbottom")
+        theme.blit_text(
+            surface,
+            self.t("access.hint"),
+            (PANEL.centerx, PANEL.bottom - 14),
+            "sans",
+            12,
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
         self.ui.draw(surface)
 
 

@@ -9,6 +9,7 @@ The loop runs the simulation at a fixed 60 updates per second with an accumulato
 renders once per pass with the leftover fraction as interpolation ``alpha``; the clock
 (``tick(fps) -> ms``) paces it without busy-waiting and can be replaced in tests.
 """
+
 from __future__ import annotations
 
 import math
@@ -37,10 +38,20 @@ class Clock(Protocol):
 class App:
     """The services every scene reaches: config, settings, i18n, stack, fonts, screenshot…"""
 
-    def __init__(self, config: Any, settings: Any, i18n: Any, *, clock: Clock | None = None,
-                 window: bool = True, persist: bool = True, fullscreen: bool | None = None,
-                 window_size: tuple[int, int] | None = None, speech_log: str | None = None,
-                 render: str = "auto"):
+    def __init__(
+        self,
+        config: Any,
+        settings: Any,
+        i18n: Any,
+        *,
+        clock: Clock | None = None,
+        window: bool = True,
+        persist: bool = True,
+        fullscreen: bool | None = None,
+        window_size: tuple[int, int] | None = None,
+        speech_log: str | None = None,
+        render: str = "auto",
+    ):
         import pygame
 
         from sprites import theme, tween, widgets
@@ -247,8 +258,9 @@ class App:
         pg = self.pg
         if event.type == pg.MOUSEWHEEL:
             data = dict(event.dict)
-            data["pos"] = _on_canvas(self.window.to_canvas(pg.mouse.get_pos())) if self.has_window \
-                else data.get("pos", (0, 0))
+            data["pos"] = (
+                _on_canvas(self.window.to_canvas(pg.mouse.get_pos())) if self.has_window else data.get("pos", (0, 0))
+            )
             return pg.event.Event(event.type, data)
         if event.type in (pg.MOUSEMOTION, pg.MOUSEBUTTONDOWN, pg.MOUSEBUTTONUP) and hasattr(event, "pos"):
             raw = self.window.to_canvas(event.pos)
@@ -276,8 +288,11 @@ class App:
             if event.key == pg.K_F11 or (event.key == pg.K_RETURN and event.mod & pg.KMOD_ALT):
                 self.toggle_fullscreen()
                 return
-            if event.key == pg.K_m and not event.mod & (pg.KMOD_CTRL | pg.KMOD_ALT) \
-                    and not getattr(self.stack.top, "wants_text", False):  # a typed "m" is a letter
+            if (
+                event.key == pg.K_m
+                and not event.mod & (pg.KMOD_CTRL | pg.KMOD_ALT)
+                and not getattr(self.stack.top, "wants_text", False)
+            ):  # a typed "m" is a letter
                 self.set_setting("muted", not self.settings.muted)
                 self.toast(self.t("toast.muted" if self.settings.muted else "toast.unmuted"))
                 return

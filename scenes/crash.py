@@ -12,6 +12,7 @@
 
 The next start offers to open the report's folder (scenes.crash_notice, :func:`offer_report`).
 """
+
 from __future__ import annotations
 
 import os
@@ -30,8 +31,7 @@ MESSAGE_SECONDS = 120.0
 UNSEEN_DRIVERS = ("dummy", "offscreen")
 
 
-def run_guarded(app: Any, body: Callable[[], int], tail: crash.LogTail | None = None,
-                wait: float | None = None) -> int:
+def run_guarded(app: Any, body: Callable[[], int], tail: crash.LogTail | None = None, wait: float | None = None) -> int:
     """``body()`` (the loop), or after an error it did not handle: save, report, tell, exit 3."""
     try:
         return body()
@@ -44,8 +44,9 @@ def crashed(app: Any, error: BaseException, tail: crash.LogTail | None = None, w
     record = current_record(app)
     saved = save_everything(app)
     context = _context(app)
-    path, problem = crash.write_report(error, log=tail.tail() if tail is not None else (), record=record,
-                                       context=context)
+    path, problem = crash.write_report(
+        error, log=tail.tail() if tail is not None else (), record=record, context=context
+    )
     lines = message_lines(app, path, problem, saved)
     print(f"cardavia: {lines[0]}", file=sys.stderr)
     show_message(app, lines, wait)
@@ -72,8 +73,9 @@ def save_everything(app: Any) -> bool:
         try:
             scene.close()
         except Exception as e:  # noqa: BLE001 - one scene's failure must not cost the others' saves
-            print(f"cardavia: could not close the {getattr(scene, 'name', None) or 'scene'} cleanly: {e}",
-                  file=sys.stderr)
+            print(
+                f"cardavia: could not close the {getattr(scene, 'name', None) or 'scene'} cleanly: {e}", file=sys.stderr
+            )
     try:
         from game import saves
 
@@ -85,10 +87,12 @@ def save_everything(app: Any) -> bool:
 
 def _context(app: Any) -> dict[str, str]:
     out: dict[str, str] = {}
-    for key, get in (("screens", lambda: " > ".join(s.name or "?" for s in app.stack.scenes) or "none"),
-                     ("language", lambda: app.language),
-                     ("picture", lambda: "GPU" if app.window.gpu else "CPU"),
-                     ("window", lambda: "x".join(map(str, app.window.window_size())))):
+    for key, get in (
+        ("screens", lambda: " > ".join(s.name or "?" for s in app.stack.scenes) or "none"),
+        ("language", lambda: app.language),
+        ("picture", lambda: "GPU" if app.window.gpu else "CPU"),
+        ("window", lambda: "x".join(map(str, app.window.window_size()))),
+    ):
         try:
             out[key] = str(get())
         except Exception:  # noqa: BLE001 - a fact that cannot be read is left out
@@ -98,6 +102,7 @@ def _context(app: Any) -> dict[str, str]:
 
 def message_lines(app: Any, path: Any, problem: str | None, saved: bool) -> list[str]:
     """The message in the window's language: what happened, then what was kept."""
+
     def t(key: str, fallback: str, **params: Any) -> str:
         try:
             return app.t(key, **params)
@@ -107,8 +112,11 @@ def message_lines(app: Any, path: Any, problem: str | None, saved: bool) -> list
     if path is not None:
         first = t("crash.stopped", "Cardavia stopped because of an error. A report was saved: {path}", path=str(path))
     else:
-        first = t("crash.stopped_unsaved", "Cardavia stopped because of an error. The report could not be "
-                  "saved ({reason}).", reason=problem or "?")
+        first = t(
+            "crash.stopped_unsaved",
+            "Cardavia stopped because of an error. The report could not be saved ({reason}).",
+            reason=problem or "?",
+        )
     lines = [first]
     if saved:
         lines.append(t("crash.match_saved", "Your match in progress was saved: the menu offers it next time."))
@@ -184,5 +192,14 @@ def offer_report(app: Any) -> bool:
         return False
 
 
-__all__ = ["EXIT_CRASH", "run_guarded", "crashed", "current_record", "save_everything", "message_lines",
-           "show_message", "draw_message", "offer_report"]
+__all__ = [
+    "EXIT_CRASH",
+    "run_guarded",
+    "crashed",
+    "current_record",
+    "save_everything",
+    "message_lines",
+    "show_message",
+    "draw_message",
+    "offer_report",
+]

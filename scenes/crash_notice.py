@@ -2,6 +2,7 @@
 folder one button away (game.crash). Opened over the first screen by scenes.crash.offer_report;
 either button (or Esc) means the player has been told, and the report is not offered again.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -10,7 +11,7 @@ import pygame
 
 from game import crash
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import panels, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
 
@@ -48,10 +49,19 @@ class CrashNoticeScene(UIScene):
     def build(self) -> None:
         bw = 240
         y = BOX.bottom - 70
-        self.open_button = self.ui.add(Button((BOX.centerx - bw - 10, y, bw, 48), self.label("crash.open_folder"),
-                                              self._open, style="primary", size=16, name="open"))
-        self.ui.add(Button((BOX.centerx + 10, y + 2, bw, 44), self.label("crash.close"), self.back, size=15,
-                           name="close"))
+        self.open_button = self.ui.add(
+            Button(
+                (BOX.centerx - bw - 10, y, bw, 48),
+                self.label("crash.open_folder"),
+                self._open,
+                style="primary",
+                size=16,
+                name="open",
+            )
+        )
+        self.ui.add(
+            Button((BOX.centerx + 10, y + 2, bw, 44), self.label("crash.close"), self.back, size=15, name="close")
+        )
         self.ui.focus(self.open_button)
 
     def _open(self) -> None:
@@ -73,7 +83,7 @@ class CrashNoticeScene(UIScene):
         self.appear.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        box = theme.modal(surface, BOX, float(self.appear.value_at(self.alpha)), 140)
+        box = panels.modal(surface, BOX, float(self.appear.value_at(self.alpha)), 140)
         title = self.t("crash.notice_title")
         size = theme.fit(title, "serif_bold", 24, TEXT_W, 16)
         theme.blit_text(surface, title, (box.centerx, box.y + 26), "serif_bold", size, theme.CREAM, anchor="midtop")

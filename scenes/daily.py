@@ -5,6 +5,7 @@ Opened from a game's block on the games screen (``app.open_scene("daily", game=G
 directly (``--scene daily --game G``). The game and preset are chosen here; the duplicate
 deal is played against the computer at the level chosen on the games screen.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -31,8 +32,14 @@ TABLE = "table"
 
 
 class DailyScene(UIScene):
-    def __init__(self, app: Any, game: str | None = None, preset: str | None = None, demo: str | None = None,
-                 table: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        app: Any,
+        game: str | None = None,
+        preset: str | None = None,
+        demo: str | None = None,
+        table: dict[str, Any] | None = None,
+    ):
         self.game = game if game is not None and game in app.config.games else game_ids()[0]
         self.preset = preset
         #: The games screen's choices for this game (deck, players, options), when opened from
@@ -86,30 +93,73 @@ class DailyScene(UIScene):
         cfg = self.app.config
         lang = lambda: self.app.language  # noqa: E731
         r = PANEL
-        games = [(g, (lambda g=g: cfg.games[g].name.get(lang()) or cfg.games[g].name.get("en", g)))
-                 for g in game_ids() if g in cfg.games]
+        games = [
+            (g, (lambda g=g: cfg.games[g].name.get(lang()) or cfg.games[g].name.get("en", g)))
+            for g in game_ids()
+            if g in cfg.games
+        ]
         y = r.y + 124
-        self.ui.add(Choice((r.x + 46, y, 300, 58), self.label("daily.game"), games, lambda: self.game,
-                           self.set_game, compact=True, name="game"))
+        self.ui.add(
+            Choice(
+                (r.x + 46, y, 300, 58),
+                self.label("daily.game"),
+                games,
+                lambda: self.game,
+                self.set_game,
+                compact=True,
+                name="game",
+            )
+        )
         # Wide enough for "Your table: Custom: Napola · 3 players" (the games screen's choices).
-        self.preset_choice = self.ui.add(Choice((r.x + 370, y, 560, 58), self.label("daily.preset"),
-                                                self._preset_values(), lambda: self.current_preset, self._set_preset,
-                                                compact=True, name="preset"))
+        self.preset_choice = self.ui.add(
+            Choice(
+                (r.x + 370, y, 560, 58),
+                self.label("daily.preset"),
+                self._preset_values(),
+                lambda: self.current_preset,
+                self._set_preset,
+                compact=True,
+                name="preset",
+            )
+        )
         self.cards = []
         cy = r.y + 204
-        for i, (key, fn, label) in enumerate((("today", self.play_today, self._play_label),
-                                              ("duplicate", self.play_duplicate, self.label("daily.duplicate_play")))):
+        for i, (key, fn, label) in enumerate(
+            (
+                ("today", self.play_today, self._play_label),
+                ("duplicate", self.play_duplicate, self.label("daily.duplicate_play")),
+            )
+        ):
             x = r.x + 46 + i * (CARD_W + 28)
             self.cards.append((key, pygame.Rect(x, cy, CARD_W, CARD_H)))
             # Today's deal is one per preset: off while the games screen's own rules are chosen.
             on = (lambda: self.current_preset != TABLE) if key == "today" else True
-            self.ui.add(Button((x + 24, cy + CARD_H - 66, CARD_W - 48, 46), label, fn,
-                               style="primary" if key == "today" else "secondary", size=16, name=key, enabled=on))
-        self.ui.add(Button((r.x + 46, r.bottom - 62, 160, 44), self.label("common.back"), self.back, icon="‹",
-                           size=15, name="back"))
+            self.ui.add(
+                Button(
+                    (x + 24, cy + CARD_H - 66, CARD_W - 48, 46),
+                    label,
+                    fn,
+                    style="primary" if key == "today" else "secondary",
+                    size=16,
+                    name=key,
+                    enabled=on,
+                )
+            )
+        self.ui.add(
+            Button(
+                (r.x + 46, r.bottom - 62, 160, 44), self.label("common.back"), self.back, icon="‹", size=15, name="back"
+            )
+        )
         # The same day on a club server (``main.py serve``): a secret deal and a leaderboard.
-        self.ui.add(Button((r.right - 46 - 380, r.bottom - 62, 380, 44), self.label("daily_online.open"),
-                           self.open_online, size=15, name="online"))
+        self.ui.add(
+            Button(
+                (r.right - 46 - 380, r.bottom - 62, 380, 44),
+                self.label("daily_online.open"),
+                self.open_online,
+                size=15,
+                name="online",
+            )
+        )
         self.ui.focus(self.ui.widgets[2])
 
     def _set_preset(self, p: str) -> None:
@@ -146,7 +196,7 @@ class DailyScene(UIScene):
         from game.challenge import DuplicatePlay
 
         level = getattr(self.app.settings, "ai_level", "normal")
-        seed = random.randrange(1, 2 ** 31)
+        seed = random.randrange(1, 2**31)
         if self.current_preset == TABLE and self.table is not None:
             t = self.table
             play = DuplicatePlay(self.game, t["deck"], t["players"], dict(t["options"]), seed, level)
@@ -168,15 +218,22 @@ class DailyScene(UIScene):
         surface.blit(theme.shadow(r.size, 16, 10, 130), (r.x - 10, r.y - 4))
         surface.blit(theme.panel(r.size, 16, (10, 30, 21, 238), theme.BRASS), r)
         title = self.t("daily.title")
-        theme.heading(surface, title, (r.x + 46, r.y + 26), theme.fit(title, "serif_bold", 30, r.w - 92, 16, 0.22, True))
+        theme.heading(
+            surface, title, (r.x + 46, r.y + 26), theme.fit(title, "serif_bold", 30, r.w - 92, 16, 0.22, True)
+        )
         for i, ln in enumerate(theme.wrap(self.t("daily.intro"), "sans", 15, r.w - 92, max_lines=2)):
             theme.blit_text(surface, ln, (r.x + 46, r.y + 70 + 20 * i), "sans", 15, theme.CREAM_DIM)
         today = dt.date.today()
         for key, c in self.cards:
             surface.blit(theme.rounded(c.size, 12, (255, 244, 214, 12), 1, (*theme.BRASS_DARK, 255)), c)
             head = self.t(f"daily.{key}_head")
-            theme.small_caps(surface, head, (c.x + 24, c.y + 16), theme.fit(head, "cond_bold", 14, c.w - 48, 9, 0.16, True),
-                             theme.BRASS_LIGHT)
+            theme.small_caps(
+                surface,
+                head,
+                (c.x + 24, c.y + 16),
+                theme.fit(head, "cond_bold", 14, c.w - 48, 9, 0.16, True),
+                theme.BRASS_LIGHT,
+            )
             about = self.t(f"daily.{key}_about", date=today.isoformat())
             if key == "today" and self.current_preset == TABLE:
                 about = self.t("daily.presets_only")
@@ -199,18 +256,31 @@ class DailyScene(UIScene):
         # The heading at the left, the months the grid covers at the right, both in small capitals.
         msize = theme.fit(months, "cond_bold", 14, grid_w // 2 - 12, 9, 0.16, True)
         theme.small_caps(surface, months, (left + grid_w, top), msize, theme.BRASS_LIGHT, anchor="topright")
-        theme.small_caps(surface, head, (left, top), theme.fit(head, "cond_bold", 14, grid_w // 2 - 12, 9, 0.16, True),
-                         theme.BRASS_LIGHT)
+        theme.small_caps(
+            surface,
+            head,
+            (left, top),
+            theme.fit(head, "cond_bold", 14, grid_w // 2 - 12, 9, 0.16, True),
+            theme.BRASS_LIGHT,
+        )
         # Each row as tall as its text at the player's text size, so none runs into the next.
         cells_top = top + theme.font("cond_bold", 14).get_height() + 2 + theme.font("sans", 11).get_height() + 1
         for col in range(14):  # the weekday over each column: the grid's rows start on a Monday
             name = self.t(f"daily.weekday.{col % 7 + 1}")
             x = left + col * (CELL_W + CELL_GAP) + CELL_W // 2
-            theme.blit_text(surface, name, (x, cells_top - 1), "sans", theme.fit(name, "sans", 11, CELL_W - 4, 8),
-                            theme.CREAM_DIM, anchor="midbottom")
+            theme.blit_text(
+                surface,
+                name,
+                (x, cells_top - 1),
+                "sans",
+                theme.fit(name, "sans", 11, CELL_W - 4, 8),
+                theme.CREAM_DIM,
+                anchor="midbottom",
+            )
         for i, day in enumerate(days):
-            cell = pygame.Rect(left + (i % 14) * (CELL_W + CELL_GAP), cells_top + (i // 14) * (CELL_H + CELL_GAP),
-                               CELL_W, CELL_H)
+            cell = pygame.Rect(
+                left + (i % 14) * (CELL_W + CELL_GAP), cells_top + (i // 14) * (CELL_H + CELL_GAP), CELL_W, CELL_H
+            )
             if day > today:  # the rest of this week: an outline only
                 surface.blit(theme.rounded(cell.size, 6, (255, 244, 214, 4), 1, (*theme.BRASS_DARK, 90)), cell)
                 continue
@@ -220,20 +290,34 @@ class DailyScene(UIScene):
             surface.blit(theme.rounded(cell.size, 6, fill, 1, (*edge, 255)), cell)
             # The month's short name on its first day and on the grid's first cell.
             label = str(day.day) if day.day != 1 and i else f"{day.day} {self.t(f'daily.month_short.{day.month}')}"
-            theme.blit_text(surface, label, (cell.x + 5, cell.y + 3), "sans",
-                            theme.fit(label, "sans", 11, CELL_W - 8, 8), theme.CREAM_DIM)
+            theme.blit_text(
+                surface,
+                label,
+                (cell.x + 5, cell.y + 3),
+                "sans",
+                theme.fit(label, "sans", 11, CELL_W - 8, 8),
+                theme.CREAM_DIM,
+            )
             if diff is not None:
                 text = over_par(cal.days[day.isoformat()]["score"], cal.days[day.isoformat()]["par"])
-                theme.blit_text(surface, text, (cell.centerx, cell.bottom - 3), "cond_bold",
-                                theme.fit(text, "cond_bold", 15, CELL_W - 6, 10), UP if diff >= 0 else DOWN,
-                                anchor="midbottom")
+                theme.blit_text(
+                    surface,
+                    text,
+                    (cell.centerx, cell.bottom - 3),
+                    "cond_bold",
+                    theme.fit(text, "cond_bold", 15, CELL_W - 6, 10),
+                    UP if diff >= 0 else DOWN,
+                    anchor="midbottom",
+                )
         y = cells_top + 2 * (CELL_H + CELL_GAP) + 2
         streak = self.t("daily.streak", count=cal.streak)
         if cal.best is None:
             best = self.t("daily.best_none")
         else:
             day, diff = cal.best
-            best = self.t("daily.best", diff=par_words(self.t, diff, 0), date=date_words(self.t, dt.date.fromisoformat(day)))
+            best = self.t(
+                "daily.best", diff=par_words(self.t, diff, 0), date=date_words(self.t, dt.date.fromisoformat(day))
+            )
         line = f"{streak}   ·   {best}"
         theme.blit_text(surface, line, (left, y), "sans", theme.fit(line, "sans", 15, r.w - 92, 10), theme.CREAM)
 
@@ -303,8 +387,15 @@ def _demo_days(seed: int, game: str, preset: str) -> None:
             record_day(f"{game}/{preset}", today() - dt.timedelta(days=back), rng.randint(1, 8), p)
 
 
-def create(app: Any, game: str | None = None, preset: str | None = None, seed: int | None = None,
-           overlay: str | None = None, table: dict[str, Any] | None = None, **params: Any) -> DailyScene:
+def create(
+    app: Any,
+    game: str | None = None,
+    preset: str | None = None,
+    seed: int | None = None,
+    overlay: str | None = None,
+    table: dict[str, Any] | None = None,
+    **params: Any,
+) -> DailyScene:
     scene = DailyScene(app, game, preset, demo=overlay if overlay in ("daily", "duplicate") else None, table=table)
     if seed is not None and not getattr(app, "has_window", True):
         _demo_days(int(seed), scene.game, scene.current_preset)

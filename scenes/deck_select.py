@@ -1,5 +1,6 @@
 """Deck choice: every deck of rules.yaml as a panel — a fan of its cards drawn in its own
 pattern, name, region, card count, a one-line description and the games it offers."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -100,8 +101,14 @@ class DeckPanel(Widget):
         x = 16
         cy = h - 30
         names = [_loc(self.scene.app.config.games[gid].name, lang) for gid in d.games]
-        size, pad = next(((sz, pd) for sz, pd in ((12, 18), (11, 14), (11, 10), (10, 8))
-                          if sum(theme.text_width(n, "sans_bold", sz) + pd + 6 for n in names) <= w - 28), (10, 8))
+        size, pad = next(
+            (
+                (sz, pd)
+                for sz, pd in ((12, 18), (11, 14), (11, 10), (10, 8))
+                if sum(theme.text_width(n, "sans_bold", sz) + pd + 6 for n in names) <= w - 28
+            ),
+            (10, 8),
+        )
         self.chips = 0  # how many were drawn (tests)
         for name in names:
             label = theme.text(name, "sans_bold", size, theme.CREAM)
@@ -140,7 +147,7 @@ class DeckSelectScene(UIScene):
 
     def build(self) -> None:
         decks = list(self.app.config.decks.values())
-        rows = [decks[i:i + PER_ROW] for i in range(0, len(decks), PER_ROW)]
+        rows = [decks[i : i + PER_ROW] for i in range(0, len(decks), PER_ROW)]
         self.panels: list[DeckPanel] = []
         for r, row in enumerate(rows):
             total = len(row) * PANEL_W + (len(row) - 1) * GAP
@@ -148,8 +155,17 @@ class DeckSelectScene(UIScene):
             for c, deck in enumerate(row):
                 rect = (x0 + c * (PANEL_W + GAP), TOP + r * (PANEL_H + GAP), PANEL_W, PANEL_H)
                 self.panels.append(self.ui.add(DeckPanel(rect, self, deck, len(self.panels))))
-        self.back_button = self.ui.add(Button((1280 - 56 - 150, 44, 150, 40), self.label("common.back"),
-                                              self.back, style="secondary", icon="‹", size=15, name="back"))
+        self.back_button = self.ui.add(
+            Button(
+                (1280 - 56 - 150, 44, 150, 40),
+                self.label("common.back"),
+                self.back,
+                style="secondary",
+                icon="‹",
+                size=15,
+                name="back",
+            )
+        )
         want = self.initial or self.app.settings.last_deck
         for p in self.panels:
             if p.deck.id == want:
@@ -169,8 +185,7 @@ class DeckSelectScene(UIScene):
         theme.heading(surface, self.t("decks.title"), (58, 40), 30)
         theme.blit_text(surface, self.t("decks.subtitle"), (60, 82), "serif", 16, theme.CREAM_DIM)
         self.ui.draw(surface)
-        theme.blit_text(surface, self.t("hint.navigate"), (640, 692), "sans", 13, theme.CREAM_FAINT,
-                        anchor="midbottom")
+        theme.blit_text(surface, self.t("hint.navigate"), (640, 692), "sans", 13, theme.CREAM_FAINT, anchor="midbottom")
 
 
 def create(app: Any, deck: str | None = None, **params: Any) -> DeckSelectScene:

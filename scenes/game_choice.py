@@ -5,6 +5,7 @@ all of them, the game screen's own. Pure Python: no pygame.
 The using scene has ``app``, ``t``, ``game``, ``deck``, ``players`` and ``given`` (the game
 screen's choice as (game, players, options), or None).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -59,7 +60,7 @@ class GameChoice:
         return [(n, str(n)) for n in self.app.config.games[self.game].players]
 
     def rules_line(self) -> str:
-        """"Scopone scientifico · 4 players · Match to 11": what will be played (the game
+        """ "Scopone scientifico · 4 players · Match to 11": what will be played (the game
         line's own "AI opponents" part left out: the seats are chosen here)."""
         from game.variants import variant_name
         from scenes.game_panel import game_line

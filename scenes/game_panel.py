@@ -3,6 +3,7 @@ the player chose — its line (:func:`game_line`), the options in force (:func:`
 :func:`chosen_preset`), and :class:`GamePanel`, the block with its row of controls
 (:class:`Slot`). Nothing here draws, and nothing knows a game by name.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ def in_language(mapping: Any, lang: str) -> str:
 
 
 def game_line(t: Any, game: Any, options: dict[str, Any]) -> str:
-    """"2–4 players · AI opponents / partner · Match to 11", from the config and chosen options.
+    """ "2–4 players · AI opponents / partner · Match to 11", from the config and chosen options.
 
     ``t(key, **params)`` is the message lookup (so the line follows the language).
     """
@@ -65,8 +66,10 @@ def game_line(t: Any, game: Any, options: dict[str, Any]) -> str:
 def in_force(game: Any, choice: GameChoice) -> dict[str, Any]:
     """Every option the table will play with: the chosen ones, an option not offered for the
     player count at its default, and with a preset chosen its house rules as it sets them."""
-    opts = {k: (choice.options.get(k, spec.default) if spec.offered_for(choice.players) else spec.default)
-            for k, spec in game.options.items()}
+    opts = {
+        k: (choice.options.get(k, spec.default) if spec.offered_for(choice.players) else spec.default)
+        for k, spec in game.options.items()
+    }
     preset = chosen_preset(game, choice)
     if preset is not None:
         opts.update(preset_options(game, preset))
@@ -108,7 +111,7 @@ class GamePanel:
         self.rules: Button | None = None
         self.preset_choice: Choice | None = None
         self.edit: Button | None = None
-        self.slots: list[Slot] = []      # the row of controls, laid out left to right
+        self.slots: list[Slot] = []  # the row of controls, laid out left to right
         self.rule_choices: list[tuple[Any, Choice]] = []  # (option spec, chooser) of the house rules panel
         self.done: Button | None = None
 

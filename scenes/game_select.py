@@ -16,6 +16,7 @@ registered as "rules"; until those exist the player gets a friendly toast instea
 Keys: Tab / arrows move, Left/Right change a chooser, Enter presses; Esc closes the house
 rules (or goes back). Mouse: click segments, arrows and buttons; wheel over a chooser.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -53,8 +54,15 @@ class GameSelectScene(HouseRulesScene):
     """The game screen: the deck on the left, its games on the right (the house rules panel,
     when open, over them: scenes.house_rules)."""
 
-    def __init__(self, app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
-                 custom: bool = False, on_pick: Any = None):
+    def __init__(
+        self,
+        app: Any,
+        deck: str | None = None,
+        game: str | None = None,
+        players: int | None = None,
+        custom: bool = False,
+        on_pick: Any = None,
+    ):
         cfg = app.config
         #: Opened to choose for another screen (hosting an online table): Start reads "Choose",
         #: hands ``(deck, game, players, options)`` to ``on_pick`` and goes back to it.
@@ -94,14 +102,30 @@ class GameSelectScene(HouseRulesScene):
             self._build_panel(panel)
             if focus is None or game.id == self.initial_game:
                 focus = panel.start
-        self.back_button = self.ui.add(Button((LEFT.x + 20, LEFT.bottom - 62, 150, 42), self.label("common.back"),
-                                              self.back, icon="‹", size=15, name="back", visible=self.listing))
+        self.back_button = self.ui.add(
+            Button(
+                (LEFT.x + 20, LEFT.bottom - 62, 150, 42),
+                self.label("common.back"),
+                self.back,
+                icon="‹",
+                size=15,
+                name="back",
+                visible=self.listing,
+            )
+        )
         # One AI level for every game, at the top right.
         aw = 240
-        self.ai_choice = self.ui.add(Choice((RIGHT_X + RIGHT_W - aw, 26, aw, 58), self.label("games.ai"),
-                                            [(lvl, self.label(f"ai.{lvl}")) for lvl in AI_LEVELS],
-                                            lambda: self.app.settings.ai_level, self._set_ai, visible=self.listing,
-                                            name="ai"))
+        self.ai_choice = self.ui.add(
+            Choice(
+                (RIGHT_X + RIGHT_W - aw, 26, aw, 58),
+                self.label("games.ai"),
+                [(lvl, self.label(f"ai.{lvl}")) for lvl in AI_LEVELS],
+                lambda: self.app.settings.ai_level,
+                self._set_ai,
+                visible=self.listing,
+                name="ai",
+            )
+        )
         for p in self.panels:
             self._build_custom(p)
         if focus is not None:
@@ -114,34 +138,90 @@ class GameSelectScene(HouseRulesScene):
         # Start and Rules stacked at the right of the block.
         bx = r.right - 24 - 150
         start = "online.choose" if self.on_pick else "games.start"
-        p.start = self.ui.add(Button((bx, r.y + r.h // 2 - 52, 150, 50), self.label(start),
-                                     lambda: self.start(p), style="primary", size=17, name=f"start:{gid}",
-                                     visible=self.listing))
-        p.rules = self.ui.add(Button((bx, r.y + r.h // 2 + 10, 150, 40), self.label("games.rules"),
-                                     lambda: self.rules(p), size=14, name=f"rules:{gid}", visible=self.listing))
+        p.start = self.ui.add(
+            Button(
+                (bx, r.y + r.h // 2 - 52, 150, 50),
+                self.label(start),
+                lambda: self.start(p),
+                style="primary",
+                size=17,
+                name=f"start:{gid}",
+                visible=self.listing,
+            )
+        )
+        p.rules = self.ui.add(
+            Button(
+                (bx, r.y + r.h // 2 + 10, 150, 40),
+                self.label("games.rules"),
+                lambda: self.rules(p),
+                size=14,
+                name=f"rules:{gid}",
+                visible=self.listing,
+            )
+        )
         # Watch the computer play this game as chosen here (issue 21), at the block's top right.
-        self.ui.add(Button((bx - 18 - 150, r.y + 12, 150, 32), self.label("replay.watch_button"),
-                           lambda: self.watch(p), size=13, name=f"watch:{gid}", visible=self.listing))
+        self.ui.add(
+            Button(
+                (bx - 18 - 150, r.y + 12, 150, 32),
+                self.label("replay.watch_button"),
+                lambda: self.watch(p),
+                size=13,
+                name=f"watch:{gid}",
+                visible=self.listing,
+            )
+        )
         # The daily deal and duplicate deals of this game (issue 31), beside Watch.
-        self.ui.add(Button((bx - 18 - 150 - 12 - 150, r.y + 12, 150, 32), self.label("daily.button"),
-                           lambda: self.daily(p), size=13, name=f"daily:{gid}",
-                           visible=self.listing))
+        self.ui.add(
+            Button(
+                (bx - 18 - 150 - 12 - 150, r.y + 12, 150, 32),
+                self.label("daily.button"),
+                lambda: self.daily(p),
+                size=13,
+                name=f"daily:{gid}",
+                visible=self.listing,
+            )
+        )
         y = self._row_y(r)
         row = pygame.Rect(r.x + 24, y, 10, 58)
         if len(game.players) > 1:
-            w = self.ui.add(Choice(row, self.label("games.players"), [(n, str(n)) for n in game.players],
-                                   lambda: p.players, lambda v: self._set_players(p, v), visible=self.listing,
-                                   name=f"players:{gid}"))
+            w = self.ui.add(
+                Choice(
+                    row,
+                    self.label("games.players"),
+                    [(n, str(n)) for n in game.players],
+                    lambda: p.players,
+                    lambda v: self._set_players(p, v),
+                    visible=self.listing,
+                    name=f"players:{gid}",
+                )
+            )
             p.slots.append(Slot(w, self.listing))
         presets = bool(game.presets)
         if presets:
-            p.preset_choice = self.ui.add(Choice(row, self.label("house_rules.caption"), self._preset_values(p),
-                                                 p.preset_id, lambda v: self._set_preset(p, v), compact=True,
-                                                 visible=self.listing, name=f"preset:{gid}"))
+            p.preset_choice = self.ui.add(
+                Choice(
+                    row,
+                    self.label("house_rules.caption"),
+                    self._preset_values(p),
+                    p.preset_id,
+                    lambda v: self._set_preset(p, v),
+                    compact=True,
+                    visible=self.listing,
+                    name=f"preset:{gid}",
+                )
+            )
             p.slots.append(Slot(p.preset_choice, self.listing, always_compact=True))
             custom = lambda: self.listing() and p.preset_id() == CUSTOM  # noqa: E731
-            p.edit = self.ui.add(Button(pygame.Rect(row.x, y + 22, 10, 36), self.label("house_rules.edit"),
-                                        lambda: self.open_custom(p), size=14, name=f"edit:{gid}", visible=custom))
+            p.edit = self.ui.add(
+                Button(
+                    pygame.Rect(row.x, y + 22, 10, 36),
+                    self.label("house_rules.edit"),
+                    lambda: self.open_custom(p),
+                    size=14,
+                    name=f"edit:{gid}",
+                    visible=custom,
+                )
+            )
             p.slots.append(Slot(p.edit, custom, fixed_w=104, reserve=True))
         house = {s.name for s in house_rules(game)} if presets else set()
         for key, spec in game.options.items():
@@ -153,8 +233,17 @@ class GameSelectScene(HouseRulesScene):
             def option(k: str = key) -> Any:
                 return p.options[k]
 
-            w = self.ui.add(Choice(row, self.label(f"option.{key}"), values, option,
-                                   partial(self._set_option, p, key), visible=shown, name=f"{key}:{gid}"))
+            w = self.ui.add(
+                Choice(
+                    row,
+                    self.label(f"option.{key}"),
+                    values,
+                    option,
+                    partial(self._set_option, p, key),
+                    visible=shown,
+                    name=f"{key}:{gid}",
+                )
+            )
             p.slots.append(Slot(w, shown))
         self._reflow(p)
 
@@ -169,6 +258,7 @@ class GameSelectScene(HouseRulesScene):
                 return False
             # "Match to" is hidden while "Single deal" is chosen.
             return not (key in MATCH_ONLY and p.options.get("format") == "single")
+
         return shown
 
     def _preset_values(self, p: GamePanel) -> list[tuple[str, Any]]:
@@ -199,8 +289,11 @@ class GameSelectScene(HouseRulesScene):
             return sum(widths.values()) + CONTROL_GAP * max(0, len(shown) - 1)
 
         while total() > room:
-            can = [s for s in shown if not s.fixed_w and not compact[id(s)]
-                   and self._natural_width(s, True) < widths[id(s)]]
+            can = [
+                s
+                for s in shown
+                if not s.fixed_w and not compact[id(s)] and self._natural_width(s, True) < widths[id(s)]
+            ]
             if not can:
                 break
             s = max(can, key=lambda s: widths[id(s)])
@@ -255,8 +348,14 @@ class GameSelectScene(HouseRulesScene):
             self.app.stack.pop()
             self.on_pick(self.deck.id, p.game.id, p.players, opts)
             return
-        self.app.open_scene("table", deck=self.deck.id, game=p.game.id, players=p.players,
-                            options=opts, ai_level=self.app.settings.ai_level)
+        self.app.open_scene(
+            "table",
+            deck=self.deck.id,
+            game=p.game.id,
+            players=p.players,
+            options=opts,
+            ai_level=self.app.settings.ai_level,
+        )
 
     def rules(self, p: GamePanel) -> None:
         self.app.open_scene("rules", deck=self.deck.id, game=p.game.id)
@@ -304,14 +403,16 @@ class GameSelectScene(HouseRulesScene):
         size = theme.fit(name, "serif_bold", 28, w - 40, 15, tracking_ratio=0.12, caps=True)
         theme.heading(surf, name, (w // 2, 26), size, anchor="midtop", tracking=size * 0.12)
         region = in_language(d.region, lang)
-        theme.small_caps(surf, region, (w // 2, 66), theme.fit(region, "cond_bold", 13, w - 40, 10, 0.16, True),
-                         anchor="midtop")
+        theme.small_caps(
+            surf, region, (w // 2, 66), theme.fit(region, "cond_bold", 13, w - 40, 10, 0.16, True), anchor="midtop"
+        )
         surf.blit(theme.ornament(w - 80), (40, 90))
         fan = card_fan_fit(d, sample_codes(d, 5), w - 24, 160, lang, spread=34)
         surf.blit(fan, fan.get_rect(midtop=(w // 2, 110)))
         y = 110 + fan.get_height() + 6
-        theme.small_caps(surf, self.t("games.deck_cards", count=d.cards), (w // 2, y), 13, theme.BRASS_LIGHT,
-                         anchor="midtop")
+        theme.small_caps(
+            surf, self.t("games.deck_cards", count=d.cards), (w // 2, y), 13, theme.BRASS_LIGHT, anchor="midtop"
+        )
         y += 30
         for line in theme.wrap(in_language(d.description, lang), "serif", 15, w - 48, max_lines=4):
             theme.blit_text(surf, line, (24, y), "serif", 15, theme.CREAM_DIM)
@@ -336,7 +437,9 @@ class GameSelectScene(HouseRulesScene):
             if isinstance(w, Choice) and w.visible and w.caption is not None:
                 cap = w.caption() if callable(w.caption) else w.caption
                 size = caption_size(cap, w.rect.w)
-                theme.note_box(cap, theme.text_width(cap, "cond_bold", size, size * 0.16, True), w.rect.w + CONTROL_GAP - 4)
+                theme.note_box(
+                    cap, theme.text_width(cap, "cond_bold", size, size * 0.16, True), w.rect.w + CONTROL_GAP - 4
+                )
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(theme.table_background(), (0, 0))
@@ -357,8 +460,7 @@ class GameSelectScene(HouseRulesScene):
         self.ui.draw(surface)
         self._captions_fit()
         hint = self.t("hint.navigate")
-        theme.blit_text(surface, hint, (RIGHT_X + RIGHT_W // 2, 696), "sans", 13, theme.CREAM_FAINT,
-                        anchor="midbottom")
+        theme.blit_text(surface, hint, (RIGHT_X + RIGHT_W // 2, 696), "sans", 13, theme.CREAM_FAINT, anchor="midbottom")
 
     def _draw_panel(self, surface: pygame.Surface, p: GamePanel, lang: str) -> None:
         r = p.rect
@@ -368,8 +470,14 @@ class GameSelectScene(HouseRulesScene):
         name = in_language(p.game.name, lang)
         theme.heading(surface, name, (r.x + 24, r.y + 12), 28, tracking=3)
         line = game_line(self.t, p.game, p.in_force())
-        theme.blit_text(surface, line, (r.x + 26, r.y + (47 if r.h < 150 else 50)), "sans_bold",
-                        theme.fit(line, "sans_bold", 14, text_w, 11), theme.BRASS_LIGHT)
+        theme.blit_text(
+            surface,
+            line,
+            (r.x + 26, r.y + (47 if r.h < 150 else 50)),
+            "sans_bold",
+            theme.fit(line, "sans_bold", 14, text_w, 11),
+            theme.BRASS_LIGHT,
+        )
         blurb = self.t(f"blurb.{p.game.id}", suit=self.deck.suit_name("D", lang))
         # The blurb takes the lines left above the row of controls (none in a crowded deck).
         lines = (self._row_y(r) - r.y - 74) // 18
@@ -379,7 +487,16 @@ class GameSelectScene(HouseRulesScene):
                 theme.blit_text(surface, ln, (r.x + 26, y), "sans", 14, theme.CREAM_DIM)
                 y += 18
 
-def create(app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
-           custom: bool = False, on_pick: Any = None, **params: Any) -> GameSelectScene:
-    return GameSelectScene(app, deck=deck, game=game, players=players, custom=bool(custom),
-                           on_pick=on_pick if callable(on_pick) else None)
+
+def create(
+    app: Any,
+    deck: str | None = None,
+    game: str | None = None,
+    players: int | None = None,
+    custom: bool = False,
+    on_pick: Any = None,
+    **params: Any,
+) -> GameSelectScene:
+    return GameSelectScene(
+        app, deck=deck, game=game, players=players, custom=bool(custom), on_pick=on_pick if callable(on_pick) else None
+    )

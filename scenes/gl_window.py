@@ -13,6 +13,7 @@ than OpenGL 3.3, a failing shader — :func:`open_gl` says so in one line on std
 when the GPU was asked for or a real driver failed) and returns None: the caller opens
 the plain window and today's CPU path runs.
 """
+
 from __future__ import annotations
 
 import sys
@@ -28,8 +29,9 @@ def _one_line(e: BaseException) -> str:
     return text[:160]
 
 
-def open_gl(pg: Any, size: tuple[int, int], canvas_size: tuple[int, int], render: str,
-            own_window: bool = False) -> GLPresenter | None:
+def open_gl(
+    pg: Any, size: tuple[int, int], canvas_size: tuple[int, int], render: str, own_window: bool = False
+) -> GLPresenter | None:
     """Open the OpenGL window (hidden) and its shader, or None for the CPU path. With
     ``own_window`` the window is a ``pygame.Window`` with a high-DPI drawable (HiDPI displays:
     :mod:`scenes.window`), else the display module's."""
@@ -81,8 +83,9 @@ def open_gl(pg: Any, size: tuple[int, int], canvas_size: tuple[int, int], render
 class GLPresenter:
     """The OpenGL display's present and read-back of the native-resolution canvas."""
 
-    def __init__(self, pg: Any, ctx: Any, fx: Any, canvas_size: tuple[int, int], window: Any = None,
-                 ratio: float = 1.0):
+    def __init__(
+        self, pg: Any, ctx: Any, fx: Any, canvas_size: tuple[int, int], window: Any = None, ratio: float = 1.0
+    ):
         self.pg = pg
         self.ctx = ctx
         self.fx = fx

@@ -4,6 +4,7 @@ explanation (the option's ``describe`` key), only the ones offered for the playe
 says what the choice is called (a preset's name when the rules are one's). Every choice is
 remembered per game in the settings.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -20,8 +21,8 @@ from sprites.widgets import Button, Choice
 
 #: The house rules panel, over the list of games while it is open.
 CUSTOM_RECT = pygame.Rect(RIGHT_X, LIST_TOP, RIGHT_W, LIST_BOTTOM - LIST_TOP)
-RULE_W = 290            # a house rule's chooser; its explanation runs to its right
-RULE_TOP = 112          # the first rule's row, below the panel's heading
+RULE_W = 290  # a house rule's chooser; its explanation runs to its right
+RULE_TOP = 112  # the first rule's row, below the panel's heading
 RULE_STEP = 76
 
 
@@ -65,20 +66,36 @@ class HouseRulesScene(UIScene):
             return
         gid = p.game.id
         for spec in house_rules(p.game):
-            shown = (lambda s=spec: self.custom is p and s.offered_for(p.players))  # noqa: E731
+            shown = lambda s=spec: self.custom is p and s.offered_for(p.players)  # noqa: E731
             values = [(v, self._rule_value_label(spec.name, v)) for v in spec.allowed]
 
             def rule(k: str = spec.name) -> Any:
                 return p.options[k]
 
-            c = self.ui.add(Choice((CUSTOM_RECT.x + 28, 0, RULE_W, 58), self.label(f"option.{spec.name}"), values,
-                                   rule, partial(self._set_rule, p, spec.name),
-                                   visible=shown, name=f"rule:{spec.name}:{gid}"))
+            c = self.ui.add(
+                Choice(
+                    (CUSTOM_RECT.x + 28, 0, RULE_W, 58),
+                    self.label(f"option.{spec.name}"),
+                    values,
+                    rule,
+                    partial(self._set_rule, p, spec.name),
+                    visible=shown,
+                    name=f"rule:{spec.name}:{gid}",
+                )
+            )
             p.rule_choices.append((spec, c))
         r = CUSTOM_RECT
-        p.done = self.ui.add(Button((r.right - 28 - 170, r.bottom - 66, 170, 46), self.label("common.done"),
-                                    self.close_custom, style="primary", size=16, name=f"done:{gid}",
-                                    visible=lambda: self.custom is p))
+        p.done = self.ui.add(
+            Button(
+                (r.right - 28 - 170, r.bottom - 66, 170, 46),
+                self.label("common.done"),
+                self.close_custom,
+                style="primary",
+                size=16,
+                name=f"done:{gid}",
+                visible=lambda: self.custom is p,
+            )
+        )
         self._reflow_custom(p)
 
     def _reflow_custom(self, p: GamePanel) -> None:
@@ -125,13 +142,15 @@ class HouseRulesScene(UIScene):
             name = self.t(found.name) if found is not None else in_language(p.game.name, lang)
         room = p.done.rect.x - 24 - (r.x + 28) if p.done is not None else inner
         now = self.t("house_rules.now", name=name)
-        theme.blit_text(surface, now, (r.x + 28, y), "sans_bold", theme.fit(now, "sans_bold", 15, room, 11),
-                        theme.BRASS_LIGHT)
+        theme.blit_text(
+            surface, now, (r.x + 28, y), "sans_bold", theme.fit(now, "sans_bold", 15, room, 11), theme.BRASS_LIGHT
+        )
         if hidden:
             counts = sorted({n for spec, _ in p.rule_choices if not spec.offered_for(p.players) for n in spec.players})
             note = self.t("house_rules.only_for", players=" / ".join(map(str, counts)), rules=", ".join(hidden))
-            theme.blit_text(surface, note, (r.x + 28, y + 24), "sans", theme.fit(note, "sans", 13, room, 10),
-                            theme.CREAM_DIM)
+            theme.blit_text(
+                surface, note, (r.x + 28, y + 24), "sans", theme.fit(note, "sans", 13, room, 10), theme.CREAM_DIM
+            )
 
 
 __all__ = ["CUSTOM_RECT", "HouseRulesScene"]

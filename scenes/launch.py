@@ -14,6 +14,7 @@ write only the settings they changed and add their matches to the statistics und
 Temporary files a killed run left behind are removed at start. An error nothing else catches
 ends the window with a crash report and a short message, the match saved first (scenes.crash).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,12 +42,12 @@ def _friendly(message: str) -> str:
         args = message.split(":", 1)[1].strip()
         return f"unknown option {args}"
     if message.startswith("argument "):
-        opt, _, rest = message[len("argument "):].partition(": ")
+        opt, _, rest = message[len("argument ") :].partition(": ")
         opt = opt.split("/")[-1]
         if rest.startswith("expected one argument"):
             return f"{opt} needs a value"
         if rest.startswith("invalid choice:"):
-            return f"{opt}: {rest[len('invalid choice: '):]}"
+            return f"{opt}: {rest[len('invalid choice: ') :]}"
         return f"{opt}: {rest}"
     return message
 
@@ -86,8 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cardavia",
         description="Cardavia — the card games of Italy and Austria against the computer.",
         epilog="Headless commands: 'simulate', 'verify' and 'daily' (see 'main.py simulate --help'). "
-               "'main.py replay FILE' opens a record in the replay viewer. "
-               "In the window: F11 fullscreen, F12 screenshot.",
+        "'main.py replay FILE' opens a record in the replay viewer. "
+        "In the window: F11 fullscreen, F12 screenshot.",
     )
     p.add_argument("--screenshot", metavar="FILE", help="render a scene to this PNG file and exit")
     p.add_argument("--force", action="store_true", help="let --screenshot replace an existing file")
@@ -97,38 +98,61 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=("en", "nl", "de", "it"), help="language for this run")
     p.add_argument("--players", type=int, choices=(2, 3, 4), help="players at the table (table scene)")
     p.add_argument("--seed", type=int, metavar="S", help="fixed cards for the table scene (a mid-deal screenshot)")
-    p.add_argument("--overlay", metavar="NAME",
-                   help="table scene: show a panel or aid over the table: log (the play log), review (the last "
-                        "trick or capture), pile (your pile), sheet (the score sheet), suggest (the suggested move); "
-                        "daily scene: daily or duplicate (a deal played by bots, then its results); "
-                        "lesson scene: good, wrong (that move played at --step N) or done; "
-                        "puzzle scene: right, wrong, solution (after a wrong move) or solved")
-    p.add_argument("--match-end", action="store_true",
-                   help="results scene: play the demo match to its end and show the match result")
+    p.add_argument(
+        "--overlay",
+        metavar="NAME",
+        help="table scene: show a panel or aid over the table: log (the play log), review (the last "
+        "trick or capture), pile (your pile), sheet (the score sheet), suggest (the suggested move); "
+        "daily scene: daily or duplicate (a deal played by bots, then its results); "
+        "lesson scene: good, wrong (that move played at --step N) or done; "
+        "puzzle scene: right, wrong, solution (after a wrong move) or solved",
+    )
+    p.add_argument(
+        "--match-end",
+        action="store_true",
+        help="results scene: play the demo match to its end and show the match result",
+    )
     p.add_argument("--contrast", type=_percent, metavar="N", help="picture contrast 0–100 (50 neutral)")
     p.add_argument("--grain", type=_percent, metavar="N", help="film grain 0–100 (50 neutral)")
     p.add_argument("--temperature", type=_percent, metavar="N", help="colour temperature 0–100 (50 neutral)")
     p.add_argument("--fullscreen", action="store_true", help="start in fullscreen")
     p.add_argument("--window", type=_size, metavar="WxH", help="window size (default 1280x720)")
-    p.add_argument("--render", choices=("auto", "cpu", "gpu"),
-                   help="where the picture is post-processed: the graphics card where there is one (auto, the "
-                        "default), always the CPU, or the GPU (the CPU, with a line, where OpenGL is missing)")
+    p.add_argument(
+        "--render",
+        choices=("auto", "cpu", "gpu"),
+        help="where the picture is post-processed: the graphics card where there is one (auto, the "
+        "default), always the CPU, or the GPU (the CPU, with a line, where OpenGL is missing)",
+    )
     p.add_argument("--ticks", type=_ticks, default=SCREENSHOT_TICKS, help=argparse.SUPPRESS)
     # Accessibility (issue 32).
-    p.add_argument("--speech-log", metavar="FILE",
-                   help="write every line the game speaks to FILE (with --screenshot: the lines a screen reader "
-                        "is given on opening that scene)")
+    p.add_argument(
+        "--speech-log",
+        metavar="FILE",
+        help="write every line the game speaks to FILE (with --screenshot: the lines a screen reader "
+        "is given on opening that scene)",
+    )
     p.add_argument("--speech", choices=("off", "on", "screen_reader"), help="speech for this run (Settings)")
-    p.add_argument("--clear-suits", action="store_true",
-                   help="four clearly different suit colours, a suit letter in each corner, a high-contrast table")
+    p.add_argument(
+        "--clear-suits",
+        action="store_true",
+        help="four clearly different suit colours, a suit letter in each corner, a high-contrast table",
+    )
     p.add_argument("--card-size", choices=("normal", "large", "xlarge"), help="card size for this run")
     p.add_argument("--text-size", choices=("normal", "large", "xlarge"), help="text size for this run")
     # Replays (issue 21): 'main.py replay FILE' is '--scene replay --record FILE'.
-    p.add_argument("--record", metavar="FILE", help="replay scene: the .jsonl record to open (also: main.py replay FILE); "
-                                                   "coach scene: the record whose seat 0 the coach analyses")
-    p.add_argument("--step", type=_ticks, metavar="N",
-                   help="replay scene: show the table after N lines of the record; lesson scene: stand at step N; "
-                        "puzzle scene: the game's N-th puzzle")
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="replay scene: the .jsonl record to open (also: main.py replay FILE); "
+        "coach scene: the record whose seat 0 the coach analyses",
+    )
+    p.add_argument(
+        "--step",
+        type=_ticks,
+        metavar="N",
+        help="replay scene: show the table after N lines of the record; lesson scene: stand at step N; "
+        "puzzle scene: the game's N-th puzzle",
+    )
     return p
 
 
@@ -143,15 +167,18 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
         if args.game not in config.games:
             raise ArgError(f"unknown game {args.game!r} (games: {', '.join(config.games)})")
         if args.deck is not None and args.game not in config.decks[args.deck].games:
-            raise ArgError(f"the {args.deck} deck does not offer {args.game} "
-                           f"(it offers: {', '.join(config.decks[args.deck].games)})")
+            raise ArgError(
+                f"the {args.deck} deck does not offer {args.game} "
+                f"(it offers: {', '.join(config.decks[args.deck].games)})"
+            )
     if args.record is not None or args.step is not None:
         if args.scene is None and args.record is not None:
             args.scene = "replay"
         coach = args.scene == "coach" and args.step is None  # the coach view on a record's seat 0
         if args.scene != "replay" and not coach and not (args.scene in ("lesson", "puzzle") and args.record is None):
-            raise ArgError("--record is for the replay and coach scenes, --step for the replay, lesson and puzzle "
-                           "scenes")
+            raise ArgError(
+                "--record is for the replay and coach scenes, --step for the replay, lesson and puzzle scenes"
+            )
         if args.record is not None:
             rec = Path(args.record).expanduser()
             if not rec.exists():
@@ -166,8 +193,9 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
             raise ArgError(f"unknown overlay {args.overlay!r} for the lesson scene (overlays: good, wrong, done)")
     elif args.overlay is not None and args.scene == "puzzle":
         if args.overlay not in ("right", "wrong", "solution", "solved"):
-            raise ArgError(f"unknown overlay {args.overlay!r} for the puzzle scene "
-                           "(overlays: right, wrong, solution, solved)")
+            raise ArgError(
+                f"unknown overlay {args.overlay!r} for the puzzle scene (overlays: right, wrong, solution, solved)"
+            )
     elif args.overlay is not None:
         from scenes.table.scene import OVERLAYS
 
@@ -318,10 +346,17 @@ def _main(argv: Sequence[str] | None, tail: Any) -> int:
     import pygame
 
     try:
-        app = App(config, settings, i18n, window=shot is None, persist=shot is None,
-                  fullscreen=True if args.fullscreen else None, window_size=args.window,
-                  speech_log=args.speech_log if shot is None else None,
-                  render=args.render or settings.render)  # the flag is for this run only
+        app = App(
+            config,
+            settings,
+            i18n,
+            window=shot is None,
+            persist=shot is None,
+            fullscreen=True if args.fullscreen else None,
+            window_size=args.window,
+            speech_log=args.speech_log if shot is None else None,
+            render=args.render or settings.render,
+        )  # the flag is for this run only
     except pygame.error as e:
         print(f"cardavia: cannot open a window ({e})", file=sys.stderr)
         if home is not None:
@@ -341,7 +376,7 @@ def _main(argv: Sequence[str] | None, tail: Any) -> int:
         # A table screenshot shows a deal under way (as with --seed), never the dealing itself.
         import random
 
-        params["seed"] = random.randrange(1, 2 ** 31)
+        params["seed"] = random.randrange(1, 2**31)
     if shot is None:
         return _run_window(app, scene, params, home, tail)
     app.open_path(scene, **params)
@@ -411,8 +446,9 @@ def claim_home_folder() -> Any:
     # or an hour old (the first window may be writing one this very moment). The server's
     # data folder is cleaned by the server as it starts (game.online.store).
     age = 0.0 if home.owner else 3600.0
-    clean_temp_files([user_data_dir(), user_config_dir()], (saves.FILE_NAME, settings.FILE_NAME, stats.FILE_NAME),
-                     min_age=age)
+    clean_temp_files(
+        [user_data_dir(), user_config_dir()], (saves.FILE_NAME, settings.FILE_NAME, stats.FILE_NAME), min_age=age
+    )
     if not os.path.islink(replays.replays_dir()):  # a link there is set aside, never cleaned through
         clean_temp_files([replays.replays_dir()], (f"*{replays.SUFFIX}", replays.INDEX), min_age=age)
     clean_temp_files([user_data_dir() / "screenshots"], ("*.png",), min_age=age)
@@ -458,5 +494,14 @@ def quit_on_sigterm(app: Any) -> None:
         pass
 
 
-__all__ = ["main", "build_parser", "scene_params", "ArgError", "quit_on_sigterm", "exit_on_sigterm",
-           "claim_home_folder", "settings_toast", "write_opening_speech"]
+__all__ = [
+    "main",
+    "build_parser",
+    "scene_params",
+    "ArgError",
+    "quit_on_sigterm",
+    "exit_on_sigterm",
+    "claim_home_folder",
+    "settings_toast",
+    "write_opening_speech",
+]

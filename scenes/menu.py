@@ -5,6 +5,7 @@ When a match was left unfinished (window closed, quit to menu, a crash between t
 a "Match in progress" panel offers to continue it — game, deck, deal and score shown — with
 the focus on "Continue match", so Enter resumes exactly where it was. "New match" (and Play)
 ask before the saved match is discarded. A damaged save is moved aside with a toast."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ import pygame
 from game.version import version
 from scenes.scene import UIScene
 from scenes.settings import language_choice, picture_slider
-from sprites import theme
+from sprites import panels, theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
 from sprites.widgets import Button, card_fan, same_caption_size, same_label_size, sample_codes
 
@@ -25,7 +26,7 @@ LEFT = 96
 TITLE_W = 550
 BAR = pygame.Rect(40, 600, 1200, 86)
 RESUME = pygame.Rect(688, 394, 484, 160)  # the "Match in progress" panel, under the fan
-ONLINE = pygame.Rect(688, 22, 484, 58)    # "Rejoin" an online table left mid-match, above the fan
+ONLINE = pygame.Rect(688, 22, 484, 58)  # "Rejoin" an online table left mid-match, above the fan
 
 
 @dataclass
@@ -57,8 +58,16 @@ def saved_match_info(data: dict) -> SavedMatch | None:
 
             totals = list(make_rules(data["game"], data["deck"], data["players"], data["options"]).initial_totals())
         deal = sum(1 for ev in events if isinstance(ev, dict) and ev.get("event") == "deal")
-        return SavedMatch(str(data["game"]), str(data["deck"]), int(data["players"]), dict(data["options"]),
-                          str(data.get("bot") or "greedy"), max(1, deal), totals, data.get("human_seat", 0))
+        return SavedMatch(
+            str(data["game"]),
+            str(data["deck"]),
+            int(data["players"]),
+            dict(data["options"]),
+            str(data.get("bot") or "greedy"),
+            max(1, deal),
+            totals,
+            data.get("human_seat", 0),
+        )
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 
@@ -73,24 +82,36 @@ class MenuScene(UIScene):
         self.fan_rect: pygame.Rect | None = None
         self.confirming = False  # "discard the match in progress?" is being asked
         self._after_discard = self._open_decks
-        self.play = self.ui.add(Button((LEFT, y, 206, 56), self.label("menu.play"), self._play, style="primary",
-                                       size=19, name="play"))
+        self.play = self.ui.add(
+            Button((LEFT, y, 206, 56), self.label("menu.play"), self._play, style="primary", size=19, name="play")
+        )
         # Learn (issue 30): a guided first deal of each game, beside Play.
-        self.ui.add(Button((LEFT + 218, y, 102, 56), self.label("lessons.menu"), lambda: self.app.open_scene("learn"),
-                           size=15, name="learn"))
+        self.ui.add(
+            Button(
+                (LEFT + 218, y, 102, 56),
+                self.label("lessons.menu"),
+                lambda: self.app.open_scene("learn"),
+                size=15,
+                name="learn",
+            )
+        )
         y += 56 + 14
         # Rules and Statistics share a row, so the column keeps its height.
         self.ui.add(Button((LEFT, y, 154, 46), self.label("menu.rules"), self._rules, name="rules"))
         self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("stats.menu"), self._stats, name="stats"))
         y += 46 + 12
         # Play online (issue 20) and Settings share a row, as Rules and Statistics do.
-        self.ui.add(Button((LEFT, y, 154, 46), self.label("online.menu"), lambda: self.app.open_scene("online"),
-                           name="online"))
+        self.ui.add(
+            Button((LEFT, y, 154, 46), self.label("online.menu"), lambda: self.app.open_scene("online"), name="online")
+        )
         self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("menu.settings"), self._settings, name="settings"))
         y += 46 + 12
         # Replays (the kept matches, issue 21) and Quit share a row, as Rules and Statistics do.
-        self.ui.add(Button((LEFT, y, 154, 46), self.label("replay.menu"), lambda: self.app.open_scene("replays"),
-                           name="replays"))
+        self.ui.add(
+            Button(
+                (LEFT, y, 154, 46), self.label("replay.menu"), lambda: self.app.open_scene("replays"), name="replays"
+            )
+        )
         self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("menu.quit"), app.quit, name="quit"))
         y += 46 + 12
         self.quit_button = self.ui.widgets[-1]
@@ -103,19 +124,60 @@ class MenuScene(UIScene):
         offer = lambda: self.saved is not None and not self.confirming  # noqa: E731
         asking = lambda: self.saved is not None and self.confirming  # noqa: E731
         bx, by, bw = RESUME.x + 24, RESUME.bottom - 60, (RESUME.w - 48 - 16) // 2
-        self.continue_button = self.ui.add(Button((bx, by, bw, 44), self.label("resume.continue"), self._continue,
-                                                  style="primary", size=16, name="continue", visible=offer))
-        self.new_button = self.ui.add(Button((bx + bw + 16, by + 2, bw, 40), self.label("resume.new"),
-                                             self._ask_new, size=15, name="new", visible=offer))
-        self.discard_button = self.ui.add(Button((bx, by + 2, bw, 40), self.label("resume.discard"), self._discard,
-                                                 size=15, name="discard", visible=asking))
-        self.keep_button = self.ui.add(Button((bx + bw + 16, by, bw, 44), self.label("resume.keep"),
-                                              self._keep, style="primary", size=16, name="keep", visible=asking))
+        self.continue_button = self.ui.add(
+            Button(
+                (bx, by, bw, 44),
+                self.label("resume.continue"),
+                self._continue,
+                style="primary",
+                size=16,
+                name="continue",
+                visible=offer,
+            )
+        )
+        self.new_button = self.ui.add(
+            Button(
+                (bx + bw + 16, by + 2, bw, 40),
+                self.label("resume.new"),
+                self._ask_new,
+                size=15,
+                name="new",
+                visible=offer,
+            )
+        )
+        self.discard_button = self.ui.add(
+            Button(
+                (bx, by + 2, bw, 40),
+                self.label("resume.discard"),
+                self._discard,
+                size=15,
+                name="discard",
+                visible=asking,
+            )
+        )
+        self.keep_button = self.ui.add(
+            Button(
+                (bx + bw + 16, by, bw, 44),
+                self.label("resume.keep"),
+                self._keep,
+                style="primary",
+                size=16,
+                name="keep",
+                visible=asking,
+            )
+        )
         # An online table left in the middle of its match (issue 29): Rejoin takes the seat back.
         self.online_last: dict | None = None
-        self.rejoin_button = self.ui.add(Button((ONLINE.right - 14 - 150, ONLINE.y + 9, 150, 40),
-                                                self.label("online.rejoin"), self._rejoin, size=15, name="rejoin",
-                                                visible=lambda: self.online_last is not None))
+        self.rejoin_button = self.ui.add(
+            Button(
+                (ONLINE.right - 14 - 150, ONLINE.y + 9, 150, 40),
+                self.label("online.rejoin"),
+                self._rejoin,
+                size=15,
+                name="rejoin",
+                visible=lambda: self.online_last is not None,
+            )
+        )
         # The bottom bar: the same four controls as the product page's header.
         inner = BAR.inflate(-56, 0)
         w = (inner.w - 3 * 40) // 4
@@ -175,8 +237,11 @@ class MenuScene(UIScene):
         self.ui.ensure_focus()
 
     def _problem(self, problem: str) -> None:
-        self.app.toast(self.t("resume.damaged") if getattr(problem, "bad", None) or "match.json.bad" in problem
-                       else self.t("resume.failed", reason=problem))
+        self.app.toast(
+            self.t("resume.damaged")
+            if getattr(problem, "bad", None) or "match.json.bad" in problem
+            else self.t("resume.failed", reason=problem)
+        )
 
     def _continue(self) -> None:
         """Replay the save and open its table where it was; a save that does not replay is
@@ -190,8 +255,15 @@ class MenuScene(UIScene):
             self.refresh_saved()
             return
         r = session.rules
-        self.app.open_scene("table", deck=r.deck.id, game=r.game_id, players=r.players, options=dict(r.options),
-                            ai_level=session.bot_name, session=session)
+        self.app.open_scene(
+            "table",
+            deck=r.deck.id,
+            game=r.game_id,
+            players=r.players,
+            options=dict(r.options),
+            ai_level=session.bot_name,
+            session=session,
+        )
 
     def _rejoin(self) -> None:
         """Back to the online table: its join form, joining at once with the kept seat."""
@@ -300,8 +372,15 @@ class MenuScene(UIScene):
         self.title_rects = [
             surface.blit(title_layer, (LEFT - 4, 104 + rise)),
             theme.small_caps(surface, tagline, (LEFT + 2, 222 + rise), size, theme.BRASS),
-            theme.blit_text(surface, subtitle, (LEFT + 2, 252 + rise), "serif", theme.fit(subtitle, "serif", 17, tw, 12),
-                            theme.CREAM_DIM)]
+            theme.blit_text(
+                surface,
+                subtitle,
+                (LEFT + 2, 252 + rise),
+                "serif",
+                theme.fit(subtitle, "serif", 17, tw, 12),
+                theme.CREAM_DIM,
+            ),
+        ]
         # Hero fan of the featured deck.
         deck = self._deck()
         # With a match to continue the fan is a little smaller and higher, above the offer.
@@ -319,8 +398,9 @@ class MenuScene(UIScene):
         caption = self.t("menu.featured", deck=deck.name.get(lang, deck.name["en"]))
         theme.small_caps(surface, caption, (cx, cy + fan.get_height() // 2 + 18), 13, theme.BRASS, anchor="midtop")
         region = deck.region.get(lang, deck.region["en"])
-        theme.blit_text(surface, region, (cx, cy + fan.get_height() // 2 + 40), "serif", 15, theme.CREAM_DIM,
-                        anchor="midtop")
+        theme.blit_text(
+            surface, region, (cx, cy + fan.get_height() // 2 + 40), "serif", 15, theme.CREAM_DIM, anchor="midtop"
+        )
         if saved:
             self._draw_offer(surface, a)
         elif self.second_window_note():
@@ -333,9 +413,15 @@ class MenuScene(UIScene):
         self.ui.draw(surface)
         theme.blit_text(surface, self.t("hint.menu"), (640, 574), "sans", 13, theme.CREAM_FAINT, anchor="midbottom")
         # The version at the foot, under the bar: what a player names in a bug report.
-        self.version_rect = theme.blit_text(surface, self.t("menu.version", version=version()),
-                                            (BAR.right - 8, 703), "sans", 11, theme.CREAM_FAINT, anchor="bottomright")
-
+        self.version_rect = theme.blit_text(
+            surface,
+            self.t("menu.version", version=version()),
+            (BAR.right - 8, 703),
+            "sans",
+            11,
+            theme.CREAM_FAINT,
+            anchor="bottomright",
+        )
 
     def offer_lines(self) -> tuple[str, str]:
         """The offer's two lines: "Scopa · Piacentine · 2 players" and "Deal 3 — You 5 · North 3";
@@ -352,8 +438,13 @@ class MenuScene(UIScene):
         head = f"{game_and_deck(game, deck)} · {self.t('resume.players', count=m.players)}"
         names = team_names(self.t, m.players, m.human_seat)
         rules = self._rules_of(m)
-        if (rules is not None and rules.totals_count_down and rules.match_goal()[0] != "single"
-                and m.human_seat is not None and len(m.totals) == len(names)):
+        if (
+            rules is not None
+            and rules.totals_count_down
+            and rules.match_goal()[0] != "single"
+            and m.human_seat is not None
+            and len(m.totals) == len(names)
+        ):
             # What is left is what each still needs: the player's first, then the others'.
             mine = rules.team_of(m.human_seat)
             others = [f"{n} {v}" for i, (n, v) in enumerate(zip(names, m.totals)) if i != mine]
@@ -391,8 +482,9 @@ class MenuScene(UIScene):
         if self.confirming:
             lines = theme.wrap(self.t("resume.confirm"), "serif_bold", 17, inner, max_lines=3)
             for i, line in enumerate(lines):
-                theme.blit_text(surface, line, (r.centerx, r.y + 14 + i * 22), "serif_bold", 17, theme.BRASS_LIGHT,
-                                anchor="midtop")
+                theme.blit_text(
+                    surface, line, (r.centerx, r.y + 14 + i * 22), "serif_bold", 17, theme.BRASS_LIGHT, anchor="midtop"
+                )
             return
         title = self.t("resume.title")
         tsize = theme.fit(title, "cond_bold", 13, inner, 9, 0.16, True)
@@ -400,22 +492,29 @@ class MenuScene(UIScene):
         head, score = self.offer_lines()
         variant = self.offer_variant()
         y = r.y + (34 if variant else 40)
-        theme.blit_text(surface, head, (r.x + 24, y), "serif_bold", theme.fit(head, "serif_bold", 19, inner, 12),
-                        theme.CREAM)
+        theme.blit_text(
+            surface, head, (r.x + 24, y), "serif_bold", theme.fit(head, "serif_bold", 19, inner, 12), theme.CREAM
+        )
         if variant:  # the house rules, under the game's name
-            variant, size = theme.fit_or_cut(variant, "sans_bold", 14, inner, 10)
+            variant, size = panels.fit_or_cut(variant, "sans_bold", 14, inner, 10)
             theme.blit_text(surface, variant, (r.x + 24, y + 25), "sans_bold", size, theme.BRASS_LIGHT)
-        theme.blit_text(surface, score, (r.x + 24, y + (46 if variant else 30)), "sans",
-                        theme.fit(score, "sans", 15, inner, 10), theme.CREAM_DIM)
-
+        theme.blit_text(
+            surface,
+            score,
+            (r.x + 24, y + (46 if variant else 30)),
+            "sans",
+            theme.fit(score, "sans", 15, inner, 10),
+            theme.CREAM_DIM,
+        )
 
     def _draw_note(self, surface: pygame.Surface, text: str) -> None:
         r = pygame.Rect(RESUME.x, RESUME.bottom - 56, RESUME.w, 56)
         surface.blit(theme.panel(r.size, 12, (10, 30, 20, 220), theme.BRASS_DARK), r)
         lines = theme.wrap(text, "sans", 14, r.w - 36, max_lines=2)
         for i, line in enumerate(lines):
-            theme.blit_text(surface, line, (r.x + 18, r.y + (19 if len(lines) == 1 else 10) + 18 * i), "sans", 14,
-                            theme.CREAM_DIM)
+            theme.blit_text(
+                surface, line, (r.x + 18, r.y + (19 if len(lines) == 1 else 10) + 18 * i), "sans", 14, theme.CREAM_DIM
+            )
 
     def _draw_online(self, surface: pygame.Surface) -> None:
         from scenes.online import rejoin
@@ -426,8 +525,9 @@ class MenuScene(UIScene):
         room = r.w - 18 - 150 - 14 - 14
         lines = theme.wrap(rejoin.menu_line(self.app, self.online_last or {}), "sans_bold", 14, room, max_lines=2)
         for i, line in enumerate(lines):
-            theme.blit_text(surface, line, (r.x + 18, r.y + (20 if len(lines) == 1 else 11) + 18 * i), "sans_bold", 14,
-                            theme.CREAM)
+            theme.blit_text(
+                surface, line, (r.x + 18, r.y + (20 if len(lines) == 1 else 11) + 18 * i), "sans_bold", 14, theme.CREAM
+            )
 
 
 def create(app: Any, **params: Any) -> MenuScene:

@@ -9,6 +9,7 @@ viewer's right (East).
 
 Pure functions of a message lookup ``t(key, **params)``: no pygame, no scene.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -24,7 +25,7 @@ _COMPASS = {"left": "table.west", "top": "table.north", "right": "table.east"}
 
 
 def side(seat: int, viewer: int, players: int) -> str:
-    """"bottom" (the viewer), "right", "top" or "left" for a seat round the table."""
+    """ "bottom" (the viewer), "right", "top" or "left" for a seat round the table."""
     rel = (seat - viewer) % players
     if rel == 0:
         return "bottom"
@@ -36,8 +37,14 @@ def _team_of(seat: int, players: int) -> int:
 
 
 # ---------------------------------------------------------------------- the table's words
-def seat_name(t: Translate, seat: int, viewer: int | None, players: int, subject: bool = False,
-              team_of: Callable[[int], int] | None = None) -> str:
+def seat_name(
+    t: Translate,
+    seat: int,
+    viewer: int | None,
+    players: int,
+    subject: bool = False,
+    team_of: Callable[[int], int] | None = None,
+) -> str:
     """A seat at the table: "You", "Partner" (four players) or West / North / East.
 
     ``subject``: as a sentence's subject ("Il compagno sta pensando…"), which takes an
@@ -53,8 +60,14 @@ def seat_name(t: Translate, seat: int, viewer: int | None, players: int, subject
     return t(_COMPASS[side(seat, viewer, players)])
 
 
-def team_name(t: Translate, team: int, viewer: int | None, players: int, subject: bool = False,
-              team_of: Callable[[int], int] | None = None) -> str:
+def team_name(
+    t: Translate,
+    team: int,
+    viewer: int | None,
+    players: int,
+    subject: bool = False,
+    team_of: Callable[[int], int] | None = None,
+) -> str:
     """A team at the table: "Us"/"Them" with partners, else the seat (team = seat); nobody's
     chair (``viewer`` None): "Team 1", "Team 2"."""
     if players == 4:
@@ -83,11 +96,11 @@ def team_names(t: Translate, players: int, human_seat: int | None, subject: bool
 
 
 def game_and_deck(game: str, deck: str) -> str:
-    """"Scopa · Piacentine"; a deck named after its game ("Schnapsen (German suits)") says
+    """ "Scopa · Piacentine"; a deck named after its game ("Schnapsen (German suits)") says
     only what is its own: "Schnapsen · German suits"."""
     if deck.startswith(game):
         # Its own words as the deck writes them ("deutsch", "semi tedeschi": no capital added).
-        deck = deck[len(game):].strip().strip("()").strip()
+        deck = deck[len(game) :].strip().strip("()").strip()
         if not deck:
             return game
     return f"{game} · {deck}"
@@ -105,7 +118,7 @@ def deck_names(deck: Any, lang: str) -> dict[str, str]:
 
 
 def card_name(t: Translate, deck: Any, lang: str, code: str) -> str:
-    """"7 of Coins", "Herz-König": the deck's own names in the player's language (one maker
+    """ "7 of Coins", "Herz-König": the deck's own names in the player's language (one maker
     of card names for the window and the coach: game.card_names)."""
     return card_names.card_name(t, deck, lang, code)
 

@@ -2,6 +2,7 @@
 
 The match is saved after every move already; "Quit to menu" saves once more and leaves.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import pygame
 
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import panels, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
 
@@ -31,8 +32,9 @@ class PauseScene(UIScene):
     def build(self) -> None:
         x, w = BOX.x + 60, BOX.w - 120
         y = BOX.y + 96
-        self.resume = self.ui.add(Button((x, y, w, 48), self.label("pause.resume"), self.back, style="primary",
-                                         size=16, name="resume"))
+        self.resume = self.ui.add(
+            Button((x, y, w, 48), self.label("pause.resume"), self.back, style="primary", size=16, name="resume")
+        )
         y += 48 + 14
         for key, fn in (("rules", self._rules), ("settings", self._settings), ("quit", self._quit)):
             self.ui.add(Button((x, y, w, 42), self.label(f"pause.{key}"), fn, size=15, name=key))
@@ -42,8 +44,11 @@ class PauseScene(UIScene):
     def _rules(self) -> None:
         t = self.table
         # The table's own rules go along: the page shows the rules in force first (issue 18).
-        params = {"deck": t.deck.id, "game": t.game, "options": dict(t.rules.options), "players": t.players} \
-            if t is not None else {}
+        params = (
+            {"deck": t.deck.id, "game": t.game, "options": dict(t.rules.options), "players": t.players}
+            if t is not None
+            else {}
+        )
         self.app.open_scene("rules", **params)
 
     def _settings(self) -> None:
@@ -66,27 +71,30 @@ class PauseScene(UIScene):
             return "pause.not_saved"
         from scenes.online import hosting
 
-        return "online.pause_note_host" if getattr(session, "code", None) in hosting.live_tables() \
-            else "online.pause_note"
+        return (
+            "online.pause_note_host" if getattr(session, "code", None) in hosting.live_tables() else "online.pause_note"
+        )
 
     def update(self, dt: float) -> None:
         super().update(dt)
         self.appear.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        box = theme.modal(surface, BOX, float(self.appear.value_at(self.alpha)), 130)
+        box = panels.modal(surface, BOX, float(self.appear.value_at(self.alpha)), 130)
         theme.heading(surface, self.t("pause.title"), (box.centerx, box.y + 26), 28, anchor="midtop")
         surface.blit(theme.ornament(220), (box.centerx - 110, box.y + 68))
         self.ui.draw(surface)
         # Online the table's server keeps the match (and the seat, for coming back).
         saved = self.t(self._note_key())
         for i, line in enumerate(theme.wrap(saved, "sans", 13, box.w - 60, max_lines=2)):
-            theme.blit_text(surface, line, (box.centerx, box.bottom - 64 + i * 17), "sans", 13, theme.CREAM_DIM,
-                            anchor="midtop")
+            theme.blit_text(
+                surface, line, (box.centerx, box.bottom - 64 + i * 17), "sans", 13, theme.CREAM_DIM, anchor="midtop"
+            )
         hint = self.t("pause.hint")
         size = theme.fit(hint, "sans", 12, box.w - 40, 10)
-        self.hint_rect = theme.blit_text(surface, hint, (box.centerx, box.bottom - 12), "sans", size,
-                                         theme.CREAM_FAINT, anchor="midbottom")
+        self.hint_rect = theme.blit_text(
+            surface, hint, (box.centerx, box.bottom - 12), "sans", size, theme.CREAM_FAINT, anchor="midbottom"
+        )
 
 
 def create(app: Any, table: Any = None, **params: Any) -> PauseScene:

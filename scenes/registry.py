@@ -12,6 +12,7 @@ it at load time: there is no import cycle through the registry.
 A test (or a later feature) registers a stand-in with :func:`register_scene`;
 :func:`unregister_scene` undoes that registration and the earlier entry is back.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -147,6 +148,14 @@ for _name, _module, _parents in (
     register_scene(_name, _module, _parents)
 
 __all__ = [
-    "SceneSpec", "SceneFactory", "SCENES", "register_scene", "unregister_scene", "scene_factory",
-    "scene_parents", "scene_names", "available_scenes", "make_scene",
+    "SceneSpec",
+    "SceneFactory",
+    "SCENES",
+    "register_scene",
+    "unregister_scene",
+    "scene_factory",
+    "scene_parents",
+    "scene_names",
+    "available_scenes",
+    "make_scene",
 ]

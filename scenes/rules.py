@@ -17,6 +17,7 @@ Keys: ←/→, Tab/Shift+Tab or 1–9 switch game; ↑/↓, PgUp/PgDn, Home/End 
 (Enter does not: nothing on the page has the focus).
 Mouse: click a tab or a contents entry, wheel, drag the page or the scrollbar.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -35,15 +36,15 @@ SECTIONS = ("objective", "deal", "turn", "special", "scoring", "end")
 #: Sections every game's page ends with, the same text for each (``rules.common.<id>``).
 COMMON = ("daily",)
 
-PAGE = pygame.Rect(360, 96, 880, 572)     # the scrolling text panel
-SIDE = pygame.Rect(40, 96, 300, 572)      # contents and card names
-TEXT_X = 40                                # text inset inside the page
-TEXT_W = PAGE.w - 2 * TEXT_X - 14          # room for the scrollbar
+PAGE = pygame.Rect(360, 96, 880, 572)  # the scrolling text panel
+SIDE = pygame.Rect(40, 96, 300, 572)  # contents and card names
+TEXT_X = 40  # text inset inside the page
+TEXT_W = PAGE.w - 2 * TEXT_X - 14  # room for the scrollbar
 TAB_Y, TAB_H, TAB_W, TAB_GAP = 30, 46, 200, 12
 BODY_FACE, BODY_SIZE, LINE_H = "serif", 17, 25
 HEAD_FACE, HEAD_SIZE = "serif_bold", 22
 BULLET_INDENT = 26
-LINE_STEP = 42        # ↑/↓
+LINE_STEP = 42  # ↑/↓
 WHEEL_STEP = 64
 
 
@@ -92,8 +93,14 @@ def in_force_ids(config: Any, game: str, options: dict[str, Any], players: int |
 
 
 class RulesScene(UIScene):
-    def __init__(self, app: Any, deck: str | None = None, game: str | None = None,
-                 options: dict[str, Any] | None = None, players: int | None = None):
+    def __init__(
+        self,
+        app: Any,
+        deck: str | None = None,
+        game: str | None = None,
+        options: dict[str, Any] | None = None,
+        players: int | None = None,
+    ):
         cfg = app.config
         self.deck_id = deck if deck in cfg.decks else None
         if game not in GAMES:
@@ -109,9 +116,9 @@ class RulesScene(UIScene):
                 opts = None
             if opts is not None:
                 self.force = (game, opts, players if players in cfg.games[game].players else None)
-        self.offset = 0.0                     # the scroll target, clamped to [0, max_offset]
-        self.shown = Smooth(0.0, rate=18)     # what is drawn: eases towards the target
-        self.dragging: str | None = None      # "page" or "thumb"
+        self.offset = 0.0  # the scroll target, clamped to [0, max_offset]
+        self.shown = Smooth(0.0, rate=18)  # what is drawn: eases towards the target
+        self.dragging: str | None = None  # "page" or "thumb"
         self._drag_from = (0, 0.0)
         self.hover_tab: int | None = None
         self.appear = Tween(0.0, 1.0, 0.35, ease_out_cubic)
@@ -125,8 +132,16 @@ class RulesScene(UIScene):
 
     # ------------------------------------------------------------------ widgets
     def build(self) -> None:
-        self.back_button = self.ui.add(Button((SIDE.x + 20, SIDE.bottom - 60, 150, 42), self.label("common.back"),
-                                              self.back, icon="‹", size=15, name="back"))
+        self.back_button = self.ui.add(
+            Button(
+                (SIDE.x + 20, SIDE.bottom - 60, 150, 42),
+                self.label("common.back"),
+                self.back,
+                icon="‹",
+                size=15,
+                name="back",
+            )
+        )
 
     def tab_rects(self) -> list[pygame.Rect]:
         n = len(GAMES)
@@ -165,8 +180,13 @@ class RulesScene(UIScene):
         on = in_force_ids(self.app.config, self.game, *forced)
         first = [h for h in house if h in on]
         rest = [h for h in house if h not in on]
-        return [("force", ""), *(("house", h) for h in first), *(("base", s) for s in SECTIONS),
-                *(("house", h) for h in rest), *common]
+        return [
+            ("force", ""),
+            *(("house", h) for h in first),
+            *(("base", s) for s in SECTIONS),
+            *(("house", h) for h in rest),
+            *common,
+        ]
 
     def contents(self) -> list[tuple[str, list[int]]]:
         """The side column's entries: (label, the sections it stands for). One entry per
@@ -231,8 +251,13 @@ class RulesScene(UIScene):
         """The whole text of the current game, rendered once per (game, language, deck, rules
         in force); with the top of each section."""
         forced = self.forced()
-        key = (self.game, self.app.language, self.deck().id, hidpi.scale(),
-               None if forced is None else (tuple(sorted(forced[0].items(), key=str)), forced[1]))
+        key = (
+            self.game,
+            self.app.language,
+            self.deck().id,
+            hidpi.scale(),
+            None if forced is None else (tuple(sorted(forced[0].items(), key=str)), forced[1]),
+        )
         if key in self._pages:
             return self._pages[key]
         names = self.names()
@@ -395,8 +420,20 @@ class RulesScene(UIScene):
         self.shown.update(dt)
 
     # ------------------------------------------------------------------ drawing
-    def _fit(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, face: str, size: int,
-             color, anchor: str = "topleft", min_size: int = 10, caps: bool = False, tracking: float = 0.0) -> None:
+    def _fit(
+        self,
+        surface: pygame.Surface,
+        s: str,
+        pos: tuple[int, int],
+        width: int,
+        face: str,
+        size: int,
+        color,
+        anchor: str = "topleft",
+        min_size: int = 10,
+        caps: bool = False,
+        tracking: float = 0.0,
+    ) -> None:
         size = theme.fit(s, face, size, width, min_size, tracking, caps)
         theme.blit_text(surface, s, pos, face, size, color, anchor, tracking=tracking * size, caps=caps)
         self.text_log.append((s, theme.text_width(s, face, size, tracking * size, caps), width))
@@ -411,8 +448,9 @@ class RulesScene(UIScene):
         title = self.t("rules.title")
         size = theme.fit(title, "serif_bold", 30, self.tab_rects()[0].x - 80, 16, 0.22, True)
         theme.heading(surface, title, (SIDE.x + 4, 34), size)
-        self.text_log.append((title, theme.text_width(title, "serif_bold", size, size * 0.22, True),
-                              self.tab_rects()[0].x - 80))
+        self.text_log.append(
+            (title, theme.text_width(title, "serif_bold", size, size * 0.22, True), self.tab_rects()[0].x - 80)
+        )
         for i, (g, r) in enumerate(zip(GAMES, self.tab_rects())):
             active = g == self.game
             if active:
@@ -425,17 +463,37 @@ class RulesScene(UIScene):
             name = cfg.games[g].name.get(lang, cfg.games[g].name["en"])
             color = (40, 28, 12) if active else theme.CREAM
             self._fit(surface, name, (r.centerx, r.centery + 1), r.w - 40, "serif_bold", 19, color, "center")
-            theme.blit_text(surface, str(i + 1), (r.x + 12, r.y + 6), "sans_bold", 11,
-                            (90, 66, 30) if active else theme.CREAM_FAINT)
+            theme.blit_text(
+                surface, str(i + 1), (r.x + 12, r.y + 6), "sans_bold", 11, (90, 66, 30) if active else theme.CREAM_FAINT
+            )
         # --- side column: contents and the deck's card names
         surface.blit(theme.shadow(SIDE.size, 16, 10, 120), (SIDE.x - 10, SIDE.y - 10 + 6))
         surface.blit(theme.panel(SIDE.size, 16), SIDE)
         gname = cfg.games[self.game].name.get(lang, cfg.games[self.game].name["en"])
-        self._fit(surface, gname, (SIDE.centerx, SIDE.y + 24), SIDE.w - 40, "serif_bold", 28, theme.CREAM,
-                  "midtop", caps=True, tracking=0.12)
+        self._fit(
+            surface,
+            gname,
+            (SIDE.centerx, SIDE.y + 24),
+            SIDE.w - 40,
+            "serif_bold",
+            28,
+            theme.CREAM,
+            "midtop",
+            caps=True,
+            tracking=0.12,
+        )
         surface.blit(theme.ornament(SIDE.w - 80), (SIDE.x + 40, SIDE.y + 70))
-        self._fit(surface, self.t("rules.contents"), (SIDE.x + 24, SIDE.y + 118), SIDE.w - 48, "cond_bold", 13,
-                  theme.BRASS, caps=True, tracking=0.16)
+        self._fit(
+            surface,
+            self.t("rules.contents"),
+            (SIDE.x + 24, SIDE.y + 118),
+            SIDE.w - 48,
+            "cond_bold",
+            13,
+            theme.BRASS,
+            caps=True,
+            tracking=0.16,
+        )
         _, tops = self.page()
         shown = self.shown.value
         current = max((i for i, t in enumerate(tops) if t <= shown + 40), default=0)
@@ -446,13 +504,30 @@ class RulesScene(UIScene):
             if current in secs:
                 surface.blit(theme.rounded(r.size, 8, (201, 164, 92, 46)), r)
                 pygame.draw.rect(surface, theme.BRASS, (r.x, r.y + 6, 3, r.h - 12))
-            self._fit(surface, label, (r.x + 14, r.centery), r.w - 24, "sans", 15,
-                      theme.BRASS_LIGHT if current in secs else theme.CREAM_DIM, "midleft")
+            self._fit(
+                surface,
+                label,
+                (r.x + 14, r.centery),
+                r.w - 24,
+                "sans",
+                15,
+                theme.BRASS_LIGHT if current in secs else theme.CREAM_DIM,
+                "midleft",
+            )
         d = self.deck()
         y = max(SIDE.y + 372, rects[-1].bottom + 18)
         dname = d.name.get(lang, d.name["en"])
-        self._fit(surface, self.t("rules.card_names"), (SIDE.x + 24, y), SIDE.w - 48, "cond_bold", 12,
-                  theme.BRASS, caps=True, tracking=0.16)
+        self._fit(
+            surface,
+            self.t("rules.card_names"),
+            (SIDE.x + 24, y),
+            SIDE.w - 48,
+            "cond_bold",
+            12,
+            theme.BRASS,
+            caps=True,
+            tracking=0.16,
+        )
         y += 22
         self._fit(surface, dname, (SIDE.x + 24, y), SIDE.w - 48, "serif_bold", 16, theme.BRASS_LIGHT)
         y += 28
@@ -475,8 +550,9 @@ class RulesScene(UIScene):
         if shown > 1:
             surface.blit(theme.vertical_gradient((clip.w, 22), (9, 30, 20, 230), (9, 30, 20, 0)), (clip.x, clip.y))
         if shown < self.max_offset() - 1:
-            surface.blit(theme.vertical_gradient((clip.w, 22), (9, 30, 20, 0), (9, 30, 20, 230)),
-                         (clip.x, clip.bottom - 22))
+            surface.blit(
+                theme.vertical_gradient((clip.w, 22), (9, 30, 20, 0), (9, 30, 20, 230)), (clip.x, clip.bottom - 22)
+            )
         if self.max_offset() > 0:
             track, thumb = self.scrollbar()
             track, thumb = track.move(0, r.y - PAGE.y), thumb.move(0, r.y - PAGE.y)
@@ -484,13 +560,30 @@ class RulesScene(UIScene):
             col = theme.BRASS_LIGHT if self.dragging == "thumb" else theme.BRASS
             surface.blit(theme.rounded(thumb.size, 5, (*col, 230)), thumb)
         self.ui.draw(surface)
-        self._fit(surface, self.t("rules.hint"), (PAGE.centerx, 712), PAGE.w, "sans", 13, theme.CREAM_FAINT,
-                  "midbottom")
+        self._fit(
+            surface, self.t("rules.hint"), (PAGE.centerx, 712), PAGE.w, "sans", 13, theme.CREAM_FAINT, "midbottom"
+        )
 
 
-def create(app: Any, deck: str | None = None, game: str | None = None, options: dict[str, Any] | None = None,
-           players: int | None = None, **params: Any) -> RulesScene:
+def create(
+    app: Any,
+    deck: str | None = None,
+    game: str | None = None,
+    options: dict[str, Any] | None = None,
+    players: int | None = None,
+    **params: Any,
+) -> RulesScene:
     return RulesScene(app, deck=deck, game=game, options=options, players=players)
 
 
-__all__ = ["RulesScene", "GAMES", "SECTIONS", "COMMON", "parse_body", "deck_for", "house_sections", "in_force_ids", "create"]
+__all__ = [
+    "RulesScene",
+    "GAMES",
+    "SECTIONS",
+    "COMMON",
+    "parse_body",
+    "deck_for",
+    "house_sections",
+    "in_force_ids",
+    "create",
+]

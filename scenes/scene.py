@@ -13,6 +13,7 @@ Life cycle: ``enter`` when a scene becomes the top, ``leave`` when it stops bein
 (covered, popped or replaced), and ``close`` once, when the app shuts down with the scene
 still on the stack (``App.shutdown`` calls it on every scene, top first).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -4,6 +4,7 @@ hints, how long a finished trick stays, the running tally) and the control facto
 Every change applies at once (the picture, the language, the motion); it is saved when a
 choice is made or a slider is released.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -26,16 +27,28 @@ def _percent(app: Any):
 
 def language_choice(app: Any, rect, caption=None, compact: bool | None = True) -> Choice:
     """Language chooser; each language is named in itself (Deutsch, Italiano…)."""
-    return Choice(rect, caption, [(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
-                  lambda: app.settings.language, lambda v: app.set_setting("language", v),
-                  compact=compact, name="language")
+    return Choice(
+        rect,
+        caption,
+        [(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
+        lambda: app.settings.language,
+        lambda v: app.set_setting("language", v),
+        compact=compact,
+        name="language",
+    )
 
 
 def picture_slider(app: Any, key: str, rect, caption=None) -> Slider:
     """Contrast / grain / temperature: the picture changes while dragging, saved on release."""
-    return Slider(rect, caption, lambda: getattr(app.settings, key),
-                  lambda v: app.set_setting(key, v, commit=False), fmt=_percent(app),
-                  on_commit=app.save_settings, name=key)
+    return Slider(
+        rect,
+        caption,
+        lambda: getattr(app.settings, key),
+        lambda v: app.set_setting(key, v, commit=False),
+        fmt=_percent(app),
+        on_commit=app.save_settings,
+        name=key,
+    )
 
 
 PANEL = pygame.Rect(290, 16, 700, 688)
@@ -97,55 +110,139 @@ class SettingsScene(SettingsPanel):
 
         self.ui.add(language_choice(app, row("common.language"), compact=True))
         for key in ("contrast", "grain", "temperature"):
+
             def level(k: str = key) -> int:
                 return getattr(app.settings, k)
 
-            self.ui.add(Slider(row(f"common.{key}"), None, level,
-                               partial(app.set_setting, key, commit=False), fmt=_percent(app),
-                               on_commit=app.save_settings, name=key))
-        self.ui.add(Choice(row("settings.animation"), None,
-                           [(s, self.label(f"settings.speed_{s}")) for s in ANIMATION_SPEEDS],
-                           lambda: app.settings.animation_speed, lambda v: app.set_setting("animation_speed", v),
-                           name="animation_speed"))
-        self.ui.add(Slider(row("settings.volume"), None, lambda: app.settings.volume,
-                           lambda v: app.set_setting("volume", v, commit=False), fmt=_percent(app),
-                           on_commit=app.save_settings, neutral_tick=False, name="volume"))
+            self.ui.add(
+                Slider(
+                    row(f"common.{key}"),
+                    None,
+                    level,
+                    partial(app.set_setting, key, commit=False),
+                    fmt=_percent(app),
+                    on_commit=app.save_settings,
+                    name=key,
+                )
+            )
+        self.ui.add(
+            Choice(
+                row("settings.animation"),
+                None,
+                [(s, self.label(f"settings.speed_{s}")) for s in ANIMATION_SPEEDS],
+                lambda: app.settings.animation_speed,
+                lambda v: app.set_setting("animation_speed", v),
+                name="animation_speed",
+            )
+        )
+        self.ui.add(
+            Slider(
+                row("settings.volume"),
+                None,
+                lambda: app.settings.volume,
+                lambda v: app.set_setting("volume", v, commit=False),
+                fmt=_percent(app),
+                on_commit=app.save_settings,
+                neutral_tick=False,
+                name="volume",
+            )
+        )
         # Mute (also the M key anywhere): kept apart from the volume so unmuting restores it.
-        self.ui.add(toggle(row("settings.sound"), None, lambda: not app.settings.muted,
-                           lambda v: app.set_setting("muted", not v), self.label("common.on"),
-                           self.label("common.off"), name="sound"))
-        self.ui.add(toggle(row("settings.fullscreen"), None, lambda: app.settings.fullscreen,
-                           lambda v: app.set_setting("fullscreen", v), self.label("common.on"),
-                           self.label("common.off"), name="fullscreen"))
-        self.ui.add(toggle(row("settings.hints"), None, lambda: app.settings.hints,
-                           lambda v: app.set_setting("hints", v), self.label("common.on"),
-                           self.label("common.off"), name="hints"))
+        self.ui.add(
+            toggle(
+                row("settings.sound"),
+                None,
+                lambda: not app.settings.muted,
+                lambda v: app.set_setting("muted", not v),
+                self.label("common.on"),
+                self.label("common.off"),
+                name="sound",
+            )
+        )
+        self.ui.add(
+            toggle(
+                row("settings.fullscreen"),
+                None,
+                lambda: app.settings.fullscreen,
+                lambda v: app.set_setting("fullscreen", v),
+                self.label("common.on"),
+                self.label("common.off"),
+                name="fullscreen",
+            )
+        )
+        self.ui.add(
+            toggle(
+                row("settings.hints"),
+                None,
+                lambda: app.settings.hints,
+                lambda v: app.set_setting("hints", v),
+                self.label("common.on"),
+                self.label("common.off"),
+                name="hints",
+            )
+        )
         # How long a finished trick stays (any click or key gathers it sooner), and the
         # capture games' awards as they stand (the table's pile view and score panel).
-        self.ui.add(Choice(row("story.trick_hold"), None,
-                           [(h, self.label(f"story.hold_{h}")) for h in TRICK_HOLDS],
-                           lambda: app.settings.trick_hold, lambda v: app.set_setting("trick_hold", v),
-                           name="trick_hold"))
-        self.ui.add(toggle(row("story.running_tally"), None, lambda: app.settings.running_tally,
-                           lambda v: app.set_setting("running_tally", v), self.label("common.on"),
-                           self.label("common.off"), name="running_tally"))
+        self.ui.add(
+            Choice(
+                row("story.trick_hold"),
+                None,
+                [(h, self.label(f"story.hold_{h}")) for h in TRICK_HOLDS],
+                lambda: app.settings.trick_hold,
+                lambda v: app.set_setting("trick_hold", v),
+                name="trick_hold",
+            )
+        )
+        self.ui.add(
+            toggle(
+                row("story.running_tally"),
+                None,
+                lambda: app.settings.running_tally,
+                lambda v: app.set_setting("running_tally", v),
+                self.label("common.on"),
+                self.label("common.off"),
+                name="running_tally",
+            )
+        )
         # Open hands practice (issue 21): the computer's cards face up; such matches are practice.
-        self.ui.add(toggle(row("replay.open_hands"), None, lambda: app.settings.open_hands,
-                           lambda v: app.set_setting("open_hands", v), self.label("common.on"),
-                           self.label("common.off"), name="open_hands"))
+        self.ui.add(
+            toggle(
+                row("replay.open_hands"),
+                None,
+                lambda: app.settings.open_hands,
+                lambda v: app.set_setting("open_hands", v),
+                self.label("common.on"),
+                self.label("common.off"),
+                name="open_hands",
+            )
+        )
         # A screen reader says each row's label with its value (scenes.speak).
         widget: Any  # what it says is read with getattr (scenes.speak): no control declares it
         for widget, (key, _) in zip(self.ui.widgets, self.rows):
             widget.spoken = self.label(key)
         by, widths = PANEL.bottom - 90, (228, 212, 148)  # room for "Ripristina immagine", "Barrierefreiheit"
         gap = (PANEL.w - 88 - sum(widths)) // 2
-        reset = self.ui.add(Button((PANEL.x + 44, by, widths[0], 46), self.label("settings.reset_picture"),
-                                   self._reset, name="reset"))
+        reset = self.ui.add(
+            Button((PANEL.x + 44, by, widths[0], 46), self.label("settings.reset_picture"), self._reset, name="reset")
+        )
         # Speech, clear suits, card and text size (issue 32): a page of their own.
-        access = self.ui.add(Button((PANEL.x + 44 + widths[0] + gap, by, widths[1], 46), self.label("access.button"),
-                                    lambda: app.stack.push("accessibility"), name="accessibility"))
-        self.done = self.ui.add(Button((PANEL.right - 44 - widths[2], by, widths[2], 46), self.label("common.done"),
-                                       self.back, style="primary", name="done"))
+        access = self.ui.add(
+            Button(
+                (PANEL.x + 44 + widths[0] + gap, by, widths[1], 46),
+                self.label("access.button"),
+                lambda: app.stack.push("accessibility"),
+                name="accessibility",
+            )
+        )
+        self.done = self.ui.add(
+            Button(
+                (PANEL.right - 44 - widths[2], by, widths[2], 46),
+                self.label("common.done"),
+                self.back,
+                style="primary",
+                name="done",
+            )
+        )
         same_label_size(reset, access, self.done)
 
     def _reset(self) -> None:
@@ -174,7 +271,7 @@ class SettingsScene(SettingsPanel):
         self._draw_audio_note(surface, offset)
 
     def audio_note(self) -> str | None:
-        """"No audio device" when the sound cannot be heard on this machine, else None."""
+        """ "No audio device" when the sound cannot be heard on this machine, else None."""
         return self.t("settings.no_audio_device") if self.no_audio_device else None
 
     def _draw_audio_note(self, surface: pygame.Surface, offset: int) -> None:
@@ -202,14 +299,22 @@ class SettingsScene(SettingsPanel):
         layer.blit(theme.ornament(300), (PANEL.w // 2 - 150, 80))
         size = label_size([self.t(k) for k, _ in self.rows], 16, CONTROL_X - LABEL_X - 16)
         for key, y in self.rows:
-            theme.blit_text(layer, self.t(key), (LABEL_X - PANEL.x, y - PANEL.y), "sans_bold", size, theme.CREAM,
-                            anchor="midleft")
+            theme.blit_text(
+                layer, self.t(key), (LABEL_X - PANEL.x, y - PANEL.y), "sans_bold", size, theme.CREAM, anchor="midleft"
+            )
         for i in range(len(self.rows) - 1):
             yy = (self.rows[i][1] + self.rows[i + 1][1]) // 2 - PANEL.y
             # Blitted, not drawn: pygame.draw would replace the panel's alpha and leave a see-through line.
             layer.blit(theme.rounded((PANEL.w - 72, 1), 0, (255, 240, 210, 22)), (36, yy))
-        theme.blit_text(layer, self.t("hint.settings"), (PANEL.w // 2, PANEL.h - 16), "sans", 12,
-                        theme.CREAM_FAINT, anchor="midbottom")
+        theme.blit_text(
+            layer,
+            self.t("hint.settings"),
+            (PANEL.w // 2, PANEL.h - 16),
+            "sans",
+            12,
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
         self._layer = (key, layer)
         return layer
 

@@ -1,5 +1,6 @@
 """``--smoke``: open the window, pass through every scene for a few frames, play one deal
 AI-vs-AI at top speed, exit 0. Packaging and CI use it to prove the whole program starts."""
+
 from __future__ import annotations
 
 import os
@@ -50,8 +51,10 @@ def run_smoke() -> int:
     played = _play_one_deal(app, deck, game)
     pygame.quit()
     picture = f"GPU ({app.window.gl.renderer})" if app.window.gpu else "CPU"
-    print(f"smoke: scenes {', '.join(seen)}; one {game} deal played AI-vs-AI ({played}); "
-          f"post-processing on the {picture}; OK")
+    print(
+        f"smoke: scenes {', '.join(seen)}; one {game} deal played AI-vs-AI ({played}); "
+        f"post-processing on the {picture}; OK"
+    )
     return 0
 
 
@@ -59,8 +62,9 @@ def _play_one_deal(app, deck: str, game: str) -> str:
     """Through the table scene when it exists (all seats AI), else through the match driver."""
     from scenes.registry import available_scenes
 
-    if "table" in available_scenes() and app.open_scene("table", deck=deck, game=game, players=2,
-                                                        options=None, ai_level="greedy", human_seat=None):
+    if "table" in available_scenes() and app.open_scene(
+        "table", deck=deck, game=game, players=2, options=None, ai_level="greedy", human_seat=None
+    ):
         table = app.stack.top
         deadline = time.monotonic() + DEAL_TIMEOUT
         while time.monotonic() < deadline:

@@ -7,6 +7,7 @@ The PNG is encoded here (rows unfiltered, zlib level 6) rather than by ``pygame.
 libpng's adaptive filters and strongest compression took a quarter of a second of CPU for one
 1280×720 frame (the window stalled on F12; the tests save some sixty), this about a third of
 that, for a file about a tenth larger with the same pixels."""
+
 from __future__ import annotations
 
 import struct
@@ -37,10 +38,14 @@ def encode_png(surface: Any) -> bytes:
     raw = pygame.image.tobytes(surface, "RGBA" if alpha else "RGB")
     stride = width * (4 if alpha else 3)
     # Each row starts with its filter type: 0, none.
-    rows = b"".join(b"\x00" + raw[y * stride:(y + 1) * stride] for y in range(height))
+    rows = b"".join(b"\x00" + raw[y * stride : (y + 1) * stride] for y in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
-    return (PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, COMPRESSION))
-            + _chunk(b"IEND", b""))
+    return (
+        PNG_SIGNATURE
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", zlib.compress(rows, COMPRESSION))
+        + _chunk(b"IEND", b"")
+    )
 
 
 def save_png(surface: Any, path: Path, overwrite: bool = False) -> str | None:

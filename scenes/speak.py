@@ -15,6 +15,7 @@ queues, never blocks). A scene can tell more than its controls:
 A control says its ``spoken`` words when it has them (the settings rows, whose labels the
 panel draws), else its caption or label; a chooser adds its value, a slider its number.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -9,6 +9,7 @@ Opened from the menu (``app.open_scene("stats")``). The numbers come from
 it, and the scene says so once in a toast. Rows are built by :func:`stat_rows` into plain
 data so tests can read exactly what is shown.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from typing import Any
 import pygame
 
 from scenes.scene import UIScene
-from sprites import theme
+from sprites import panels, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
 
@@ -27,8 +28,8 @@ PAD = 36
 ROW_H = 44
 ROWS_END_ABOVE = 136  # the rows end this far above the panel's bottom: the empty line, the buttons
 MIN_ROW_H = 26
-LABEL_W = 400          # the game, mode and variant column
-VARIANT_INDENT = 16    # a variant's row sits a little in from its game's
+LABEL_W = 400  # the game, mode and variant column
+VARIANT_INDENT = 16  # a variant's row sits a little in from its game's
 NUM_COLS = ("played", "won", "lost", "drawn", "best", "streak")
 COL_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 1.45, 1.55)
 WIN = (236, 202, 128)
@@ -37,16 +38,16 @@ LOSS = (214, 120, 100)
 
 @dataclass
 class StatRow:
-    game: str          # the game's name in the player's language
-    mode: str          # "Against the computer" / "With a partner"
-    key: str           # "scopa/versus"
+    game: str  # the game's name in the player's language
+    mode: str  # "Against the computer" / "With a partner"
+    key: str  # "scopa/versus"
     played: int
     won: int
     lost: int
     drawn: int
-    best: str          # best winning margin, "—" when never won
-    streak: str        # "3 wins" / "2 losses" / "—"
-    streak_sign: int   # +1 winning streak, -1 losing streak, 0 none
+    best: str  # best winning margin, "—" when never won
+    streak: str  # "3 wins" / "2 losses" / "—"
+    streak_sign: int  # +1 winning streak, -1 losing streak, 0 none
     total: bool = False
     variant: str = ""  # the variant's name ("Scopone scientifico"); "" for the rules as written
 
@@ -67,9 +68,15 @@ def _variant_order(game: Any, variant: str) -> tuple[int, str]:
     return (ids.index(variant), "") if variant in ids else (len(ids), variant)
 
 
-def stat_rows(t: Any, config: Any, records: dict[str, Any], lang: str, i18n: Any = None,
-              days: dict[str, dict[str, dict[str, float]]] | None = None,
-              puzzles: dict[str, dict[str, Any]] | None = None) -> list[StatRow]:
+def stat_rows(
+    t: Any,
+    config: Any,
+    records: dict[str, Any],
+    lang: str,
+    i18n: Any = None,
+    days: dict[str, dict[str, dict[str, float]]] | None = None,
+    puzzles: dict[str, dict[str, Any]] | None = None,
+) -> list[StatRow]:
     """One row per game and mode the config offers (in config order), each followed by a row
     per variant played in it, then the daily deals played (``days``; not in the totals: a
     daily deal is no match), then the puzzles tried (``puzzles``: each game's puzzle
@@ -93,13 +100,25 @@ def stat_rows(t: Any, config: Any, records: dict[str, Any], lang: str, i18n: Any
                 k = f"{base}/{variant}" if variant else base
                 label = (variant_name_of_key(words, g, variant) or "") if variant else ""
                 rows.append(_row(t, name, t(f"stats.mode.{m.id}"), k, records.get(k), label))
-    total = StatRow(t("stats.all"), "", "all", sum(r.played for r in rows), sum(r.won for r in rows),
-                    sum(r.lost for r in rows), sum(r.drawn for r in rows), "", "", 0, total=True)
+    total = StatRow(
+        t("stats.all"),
+        "",
+        "all",
+        sum(r.played for r in rows),
+        sum(r.won for r in rows),
+        sum(r.lost for r in rows),
+        sum(r.drawn for r in rows),
+        "",
+        "",
+        0,
+        total=True,
+    )
     return [*rows, *daily_rows(t, config, days or {}, lang), *puzzle_rows(t, config, puzzles or {}, lang), total]
 
 
-def daily_rows(t: Any, config: Any, days: dict[str, dict[str, dict[str, float]]], lang: str,
-               on: Any = None) -> list[StatRow]:
+def daily_rows(
+    t: Any, config: Any, days: dict[str, dict[str, dict[str, float]]], lang: str, on: Any = None
+) -> list[StatRow]:
     """The daily deals, apart from the matches (issue 31): a row per game and preset played,
     in config order — days played, days over / under / at par (one decimal, as shown), the
     best day over par and the days in a row. ``days`` as game.daily.load_days gives them."""
@@ -109,16 +128,29 @@ def daily_rows(t: Any, config: Any, days: dict[str, dict[str, dict[str, float]]]
     for gid, g in config.games.items():
         name = g.name.get(lang, g.name["en"])
         names = {p.id: p.name for p in g.presets}
-        for k in sorted((k for k in days if k.split("/", 1)[0] == gid and days[k]),
-                        key=lambda k: (list(names).index(k.split("/", 1)[-1]) if k.split("/", 1)[-1] in names
-                                       else len(names), k)):
+        for k in sorted(
+            (k for k in days if k.split("/", 1)[0] == gid and days[k]),
+            key=lambda k: (list(names).index(k.split("/", 1)[-1]) if k.split("/", 1)[-1] in names else len(names), k),
+        ):
             diffs = [round(v["score"] - v["par"], 1) for v in days[k].values()]
             preset = k.split("/", 1)[-1]
             streak = calendar(k, on).streak
             text = "—" if streak == 0 else t("stats.streak_days", count=streak)
-            rows.append(StatRow(name, t("stats.mode.daily"), f"daily:{k}", len(diffs), sum(d > 0 for d in diffs),
-                                sum(d < 0 for d in diffs), sum(d == 0 for d in diffs), f"{max(diffs):+.1f}",
-                                text, int(streak > 0), variant=t(names[preset]) if preset in names else ""))
+            rows.append(
+                StatRow(
+                    name,
+                    t("stats.mode.daily"),
+                    f"daily:{k}",
+                    len(diffs),
+                    sum(d > 0 for d in diffs),
+                    sum(d < 0 for d in diffs),
+                    sum(d == 0 for d in diffs),
+                    f"{max(diffs):+.1f}",
+                    text,
+                    int(streak > 0),
+                    variant=t(names[preset]) if preset in names else "",
+                )
+            )
     return rows
 
 
@@ -134,9 +166,20 @@ def puzzle_rows(t: Any, config: Any, boards: dict[str, dict[str, Any]], lang: st
         tried, solved = int(d["tried"]), int(d["solved"])
         peak = max([d["rating"], *(v for _, v in d.get("history", []))])
         run = int(d.get("streak_right", 0))
-        rows.append(StatRow(g.name.get(lang, g.name["en"]), t("stats.mode.puzzles"), f"puzzles:{gid}", tried, solved,
-                            tried - solved, 0, str(round(peak)),
-                            t("stats.streak_solved", count=run) if run else "—", int(run > 0)))
+        rows.append(
+            StatRow(
+                g.name.get(lang, g.name["en"]),
+                t("stats.mode.puzzles"),
+                f"puzzles:{gid}",
+                tried,
+                solved,
+                tried - solved,
+                0,
+                str(round(peak)),
+                t("stats.streak_solved", count=run) if run else "—",
+                int(run > 0),
+            )
+        )
     return rows
 
 
@@ -183,7 +226,7 @@ class StatsScene(UIScene):
         self.text_log: list[tuple[str, int, int]] = []  # (text, drawn width, box width) for fit tests
         self.rows_bottom = 0  # where the last drawn row ends (tests check it clears the buttons)
         self.first = 0  # the first row shown when they scroll
-        self.room = 0   # how many rows the panel holds (set when drawn)
+        self.room = 0  # how many rows the panel holds (set when drawn)
         self.shown_rows: list[StatRow] = []  # the rows drawn last (tests read them)
         self.appear = Tween(0.0, 1.0, 0.3, ease_out_cubic)
         super().__init__(app)
@@ -204,8 +247,9 @@ class StatsScene(UIScene):
             self.app.toast(self.t("stats.damaged") if ".bad" in problem else problem)
 
     def rows(self) -> list[StatRow]:
-        return stat_rows(self.t, self.app.config, self.records, self.app.language, self.app.i18n, self.days,
-                         self.puzzles)
+        return stat_rows(
+            self.t, self.app.config, self.records, self.app.language, self.app.i18n, self.days, self.puzzles
+        )
 
     def scroll(self, step: int) -> None:
         """Move the rows by ``step`` when there are more than the panel holds."""
@@ -213,8 +257,12 @@ class StatsScene(UIScene):
         self.first = max(0, min(self.first + step, body - (self.room - 1))) if self.room > 1 else 0
 
     def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN, pygame.K_PAGEUP,
-                                                           pygame.K_PAGEDOWN):
+        if event.type == pygame.KEYDOWN and event.key in (
+            pygame.K_UP,
+            pygame.K_DOWN,
+            pygame.K_PAGEUP,
+            pygame.K_PAGEDOWN,
+        ):
             page = max(1, self.room - 2)
             self.scroll({pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -page, pygame.K_PAGEDOWN: page}[event.key])
             return
@@ -230,15 +278,43 @@ class StatsScene(UIScene):
         x = PANEL.centerx - bw - gap // 2
         normal = lambda: not self.confirming  # noqa: E731
         asking = lambda: self.confirming  # noqa: E731
-        self.back_button = self.ui.add(Button((x, y, bw, 48), self.label("stats.back"), self.back, style="primary",
-                                              size=17, name="back", visible=normal))
-        self.reset_button = self.ui.add(Button((x + bw + gap, y + 3, bw, 42), self.label("stats.reset"),
-                                               self.ask_reset, size=15, name="reset", visible=normal))
-        self.yes_button = self.ui.add(Button((x, y + 3, bw, 42), self.label("stats.reset_yes"), self.reset,
-                                             size=15, name="reset_yes", visible=asking))
-        self.no_button = self.ui.add(Button((x + bw + gap, y, bw, 48), self.label("stats.reset_no"),
-                                            self.cancel_reset, style="primary", size=17, name="reset_no",
-                                            visible=asking))
+        self.back_button = self.ui.add(
+            Button(
+                (x, y, bw, 48),
+                self.label("stats.back"),
+                self.back,
+                style="primary",
+                size=17,
+                name="back",
+                visible=normal,
+            )
+        )
+        self.reset_button = self.ui.add(
+            Button(
+                (x + bw + gap, y + 3, bw, 42),
+                self.label("stats.reset"),
+                self.ask_reset,
+                size=15,
+                name="reset",
+                visible=normal,
+            )
+        )
+        self.yes_button = self.ui.add(
+            Button(
+                (x, y + 3, bw, 42), self.label("stats.reset_yes"), self.reset, size=15, name="reset_yes", visible=asking
+            )
+        )
+        self.no_button = self.ui.add(
+            Button(
+                (x + bw + gap, y, bw, 48),
+                self.label("stats.reset_no"),
+                self.cancel_reset,
+                style="primary",
+                size=17,
+                name="reset_no",
+                visible=asking,
+            )
+        )
         self.ui.focus(self.back_button)
 
     # ------------------------------------------------------------------ actions
@@ -274,14 +350,32 @@ class StatsScene(UIScene):
         self.appear.update(dt)
 
     # ------------------------------------------------------------------ drawing
-    def _fit(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, face: str = "sans",
-             size: int = 16, color=theme.CREAM, anchor: str = "topleft", min_size: int = 10) -> pygame.Rect:
+    def _fit(
+        self,
+        surface: pygame.Surface,
+        s: str,
+        pos: tuple[int, int],
+        width: int,
+        face: str = "sans",
+        size: int = 16,
+        color=theme.CREAM,
+        anchor: str = "topleft",
+        min_size: int = 10,
+    ) -> pygame.Rect:
         size = theme.fit(s, face, size, width, min_size)
         self.text_log.append((s, theme.text_width(s, face, size), width))
         return theme.blit_text(surface, s, pos, face, size, color, anchor)
 
-    def _caps(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, size: int = 13,
-              color=theme.BRASS, anchor: str = "topleft") -> None:
+    def _caps(
+        self,
+        surface: pygame.Surface,
+        s: str,
+        pos: tuple[int, int],
+        width: int,
+        size: int = 13,
+        color=theme.BRASS,
+        anchor: str = "topleft",
+    ) -> None:
         size = theme.fit(s, "cond_bold", size, width, 8, 0.16, True)
         self.text_log.append((s, theme.text_width(s, "cond_bold", size, size * 0.16, True), width))
         theme.small_caps(surface, s, pos, size, color, anchor)
@@ -346,7 +440,7 @@ class StatsScene(UIScene):
         if len(rows) > self.room:  # still too many: a window of them scrolls
             self.first = max(0, min(self.first, len(rows) - self.room))
             more_above, more_below = self.first > 0, self.first + self.room - 1 < len(rows) - 1
-            rows = [*rows[self.first:self.first + self.room - 1], rows[-1]]
+            rows = [*rows[self.first : self.first + self.room - 1], rows[-1]]
         else:
             self.first, more_above, more_below = 0, False, False
         self.shown_rows = rows
@@ -363,8 +457,16 @@ class StatsScene(UIScene):
             faint = row.played == 0 and not row.total
             ink = theme.CREAM_FAINT if faint else theme.CREAM
             if row.total:
-                self._fit(surface, row.game, (x0 + 12, band.centery), label_w - 24, "sans_bold", 17,
-                          theme.BRASS_LIGHT, "midleft")
+                self._fit(
+                    surface,
+                    row.game,
+                    (x0 + 12, band.centery),
+                    label_w - 24,
+                    "sans_bold",
+                    17,
+                    theme.BRASS_LIGHT,
+                    "midleft",
+                )
             else:
                 self._label(surface, row, x0, band.centery, label_w, ink)
             values = [str(row.played), str(row.won), str(row.lost), str(row.drawn), row.best, row.streak]
@@ -378,8 +480,9 @@ class StatsScene(UIScene):
                     color = WIN if row.streak_sign > 0 else LOSS
                 elif row.total:
                     color = theme.BRASS_LIGHT
-                self._fit(surface, v, (cx, band.centery), cw - 12, "sans_bold" if row.total else "sans", 17,
-                          color, "center")
+                self._fit(
+                    surface, v, (cx, band.centery), cw - 12, "sans_bold" if row.total else "sans", 17, color, "center"
+                )
             if not row.total and row.played:
                 indent = VARIANT_INDENT if row.variant else 0
                 self._win_bar(surface, pygame.Rect(x0 + 12 + indent, band.bottom - 5, label_w - 40 - indent, 3), row)
@@ -392,11 +495,20 @@ class StatsScene(UIScene):
             theme.blit_text(surface, "▼", (x0 + inner_w + 6, y - row_h - 8), "sans", 11, theme.BRASS, "bottomleft")
         y += 10
         if rows[-1].played == 0:
-            self._fit(surface, self.t("stats.empty"), (r.centerx, y), inner_w - 20, "serif", 16, theme.CREAM_DIM,
-                      "midtop")
+            self._fit(
+                surface, self.t("stats.empty"), (r.centerx, y), inner_w - 20, "serif", 16, theme.CREAM_DIM, "midtop"
+            )
         if self.confirming:
-            self._fit(surface, self.t("stats.confirm"), (r.centerx, r.bottom - 104), inner_w - 40, "serif_bold", 19,
-                      theme.BRASS_LIGHT, "midtop")
+            self._fit(
+                surface,
+                self.t("stats.confirm"),
+                (r.centerx, r.bottom - 104),
+                inner_w - 40,
+                "serif_bold",
+                19,
+                theme.BRASS_LIGHT,
+                "midtop",
+            )
         self.ui.draw(surface)
         self._fit(surface, self.t("stats.hint"), (640, 714), 1200, "sans", 13, theme.CREAM_FAINT, "midbottom")
 
@@ -407,13 +519,22 @@ class StatsScene(UIScene):
         if row.variant:
             room = label_w - 24 - VARIANT_INDENT
             name = row.variant
-            name, size = theme.fit_or_cut(name, "serif_bold", 16, room, 11)
-            self._fit(surface, name, (x0 + 12 + VARIANT_INDENT, cy), room, "serif_bold", size, ink, "midleft",
-                      min_size=11)
+            name, size = panels.fit_or_cut(name, "serif_bold", 16, room, 11)
+            self._fit(
+                surface, name, (x0 + 12 + VARIANT_INDENT, cy), room, "serif_bold", size, ink, "midleft", min_size=11
+            )
             return
         name_rect = self._fit(surface, row.game, (x0 + 12, cy), label_w // 2 - 12, "serif_bold", 18, ink, "midleft")
-        self._fit(surface, row.mode, (name_rect.right + 10, cy + 1), label_w - 24 - name_rect.w - 10, "sans", 14,
-                  theme.CREAM_DIM, "midleft")
+        self._fit(
+            surface,
+            row.mode,
+            (name_rect.right + 10, cy + 1),
+            label_w - 24 - name_rect.w - 10,
+            "sans",
+            14,
+            theme.CREAM_DIM,
+            "midleft",
+        )
 
     def _win_bar(self, surface: pygame.Surface, rect: pygame.Rect, row: StatRow) -> None:
         """A hairline under the game's name: won / drawn / lost in proportion."""

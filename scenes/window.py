@@ -30,6 +30,7 @@ the display module's, as it always was. On Windows :func:`hidpi_hints` asks SDL,
 display starts, for per-monitor DPI awareness with points as coordinates, which gives its
 windows the same high-DPI drawable.
 """
+
 from __future__ import annotations
 
 import os
@@ -65,6 +66,7 @@ def wants_hidpi_window(pg: Any) -> bool:
     if os.environ.get("CARDAVIA_HIDPI", "1") == "0" or not pg.display.get_init():
         return False
     return pg.display.get_driver() in HIDPI_DRIVERS
+
 
 #: The window this process opened (plain or OpenGL), reused by a later GameWindow, and its
 #: OpenGL presenter (None on the CPU path).
@@ -284,5 +286,4 @@ class GameWindow:
         return (x - self.box[0]) / self.scale, (y - self.box[1]) / self.scale
 
 
-__all__ = ["GameWindow", "CANVAS_SIZE", "MIN_WINDOW", "HIDPI_DRIVERS", "letterbox", "hidpi_hints",
-           "wants_hidpi_window"]
+__all__ = ["GameWindow", "CANVAS_SIZE", "MIN_WINDOW", "HIDPI_DRIVERS", "letterbox", "hidpi_hints", "wants_hidpi_window"]

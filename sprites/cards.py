@@ -9,6 +9,7 @@ Faces are drawn at twice the size and smoothscaled (supersampling gives smooth e
 per-shape anti-aliasing), then kept in an LRU cache keyed by (code, height, lang) — the
 language only matters for courts, so numerals share one entry across languages.
 """
+
 from __future__ import annotations
 
 import math
@@ -105,6 +106,7 @@ _SYSTEM_STYLE = {
 def style_for(deck: DeckConfig) -> PatternStyle:
     return STYLES.get(deck.id, _SYSTEM_STYLE.get(deck.suit_system, PatternStyle()))
 
+
 # --------------------------------------------------------------------------- card art
 
 
@@ -115,8 +117,9 @@ class CardArt:
         self.deck = deck
         self.style = style_for(deck)
         self.pal: Palette = palette_for(dict(deck.colors))
-        self.inks: dict[str, SuitInk] = clear_inks(self.pal) if clear else suit_colors(deck.suit_system, self.pal,
-                                                                                        four_colour)
+        self.inks: dict[str, SuitInk] = (
+            clear_inks(self.pal) if clear else suit_colors(deck.suit_system, self.pal, four_colour)
+        )
         self.system = deck.suit_system
         #: Clear suits (issue 32): the suits' clear colours and a suit mark in the two free corners.
         self.clear = clear
@@ -205,8 +208,9 @@ class CardArt:
             r, b = self._corner(W)
             canvas = pygame.Surface((W, H))
             canvas.fill(self.pal.ink)
-            pygame.draw.rect(canvas, self.pal.paper, canvas.get_rect().inflate(-2 * b, -2 * b),
-                             border_radius=max(1, r - b))
+            pygame.draw.rect(
+                canvas, self.pal.paper, canvas.get_rect().inflate(-2 * b, -2 * b), border_radius=max(1, r - b)
+            )
             mask = pygame.Surface((W, H), pygame.SRCALPHA)
             mask.fill((255, 255, 255, 0))
             pygame.draw.rect(mask, (255, 255, 255, 255), mask.get_rect(), border_radius=r)
@@ -252,8 +256,19 @@ class CardArt:
         self._indices(surf, rank, suit, lang, W, H, m, iw, fs, lift)
         return self._finish(surf, w, h)
 
-    def _indices(self, surf: pygame.Surface, rank: str, suit: str, lang: str, W: int, H: int, m: float,
-                 iw: float, fs: float, lift: float = 0.0) -> None:
+    def _indices(
+        self,
+        surf: pygame.Surface,
+        rank: str,
+        suit: str,
+        lang: str,
+        W: int,
+        H: int,
+        m: float,
+        iw: float,
+        fs: float,
+        lift: float = 0.0,
+    ) -> None:
         label = self.index_label(rank, lang)
         ink = self.inks[suit]
         colour = ink.main if self.system == "french" else self.pal.ink
@@ -325,14 +340,27 @@ class CardArt:
         cx, cy = box.centerx, box.centery
         acc = self.pal
         if self.system == "italian" and suit in "SB":
-            laurel(surf, (cx, cy + box.h * 0.18), box.w * 0.46, box.h * 0.28, acc.green if acc.green != (60, 130, 64)
-                    else (0x4A, 0x85, 0x3C), acc.red, self.pal.ink)
+            laurel(
+                surf,
+                (cx, cy + box.h * 0.18),
+                box.w * 0.46,
+                box.h * 0.28,
+                acc.green if acc.green != (60, 130, 64) else (0x4A, 0x85, 0x3C),
+                acc.red,
+                self.pal.ink,
+            )
             tip, hilt = (cx + box.w * 0.03, box.y), (cx - box.w * 0.03, box.bottom)
             if suit == "S":
                 draw_sword(surf, hilt, tip, box.w * 0.26, ink, 0.06 if self.style.curved_swords else 0.0, ornate=True)
             else:
-                draw_baton(surf, (cx - box.w * 0.08, box.bottom), (cx + box.w * 0.08, box.y + box.h * 0.02),
-                           box.w * 0.36, ink, ornate=True)
+                draw_baton(
+                    surf,
+                    (cx - box.w * 0.08, box.bottom),
+                    (cx + box.w * 0.08, box.y + box.h * 0.02),
+                    box.w * 0.36,
+                    ink,
+                    ornate=True,
+                )
             return
         cx, cy = wide.centerx, wide.centery
         size = min(wide.w * 0.8, wide.h * 0.62)
@@ -345,20 +373,40 @@ class CardArt:
             circle(surf, mix(self.pal.paper, self.pal.gold, 0.14), (cx, cy), r - max(4, W * 0.032))
             for i in range(12):
                 a = 2 * math.pi * i / 12
-                circle(surf, self.pal.gold, (cx + math.cos(a) * (r - W * 0.021), cy + math.sin(a) * (r - W * 0.021)),
-                       W * 0.012)
+                circle(
+                    surf,
+                    self.pal.gold,
+                    (cx + math.cos(a) * (r - W * 0.021), cy + math.sin(a) * (r - W * 0.021)),
+                    W * 0.012,
+                )
             size = r * 1.2
         else:
-            laurel(surf, (cx, cy), size * 0.62, size * 0.62, acc.green if acc.green != (60, 130, 64)
-                    else (0x4A, 0x85, 0x3C), acc.red, self.pal.ink)
+            laurel(
+                surf,
+                (cx, cy),
+                size * 0.62,
+                size * 0.62,
+                acc.green if acc.green != (60, 130, 64) else (0x4A, 0x85, 0x3C),
+                acc.red,
+                self.pal.ink,
+            )
             size *= 0.8
-        draw_sign(surf, self.system, suit, (cx, cy + (size * 0.06 if suit == "C" and self.system == "italian" else 0)),
-                  size, ink, self.style.curved_swords, ornate=True)
+        draw_sign(
+            surf,
+            self.system,
+            suit,
+            (cx, cy + (size * 0.06 if suit == "C" and self.system == "italian" else 0)),
+            size,
+            ink,
+            self.style.curved_swords,
+            ornate=True,
+        )
 
     # ------------------------------------------------------------------ courts
 
-    def _court(self, surf: pygame.Surface, rank: str, suit: str, lang: str, W: int, H: int, m: float,
-               iw: float) -> None:
+    def _court(
+        self, surf: pygame.Surface, rank: str, suit: str, lang: str, W: int, H: int, m: float, iw: float
+    ) -> None:
         ink = self.inks[suit]
         si = SUITS.index(suit)
         dress = fig.dress_for(self.pal.accents, self.pal.gold, darker(self.pal.ink, 0.1), si)
@@ -392,8 +440,9 @@ class CardArt:
         if self.style.court_label:
             self._court_name(surf, self.deck.court_name(rank, lang), W, H, m, label_h, dress)
 
-    def _court_name(self, surf: pygame.Surface, name: str, W: int, H: int, m: float, label_h: float,
-                    dress: fig.Dress) -> None:
+    def _court_name(
+        self, surf: pygame.Surface, name: str, W: int, H: int, m: float, label_h: float, dress: fig.Dress
+    ) -> None:
         """The court's name in the player's language, in a cartouche along the bottom."""
         band = pygame.Rect(round(m * 1.3), round(H - m * 1.1 - label_h), round(W - m * 2.6), round(label_h))
         pygame.draw.rect(surf, mix(self.pal.paper, dress.trim, 0.35), band, border_radius=round(label_h * 0.3))
@@ -409,8 +458,19 @@ class CardArt:
                 img = pygame.transform.smoothscale(img, (round(room), img.get_height()))
         surf.blit(img, img.get_rect(center=(band.centerx, band.centery + round(label_h * 0.03))))
 
-    def _double(self, surf: pygame.Surface, rank: str, suit: str, W: int, H: int, m: float, iw: float,
-                dress: fig.Dress, ink: SuitInk, mirror: bool) -> None:
+    def _double(
+        self,
+        surf: pygame.Surface,
+        rank: str,
+        suit: str,
+        W: int,
+        H: int,
+        m: float,
+        iw: float,
+        dress: fig.Dress,
+        ink: SuitInk,
+        mirror: bool,
+    ) -> None:
         """A double-headed court: the upper half figure, mirrored through the centre."""
         frame = pygame.Rect(round(iw + m * 0.5), round(m * 1.4), round(W - 2 * iw - m), round(H - m * 2.8))
         half = pygame.Surface((frame.w, frame.h // 2))  # opaque: see _base
@@ -453,6 +513,7 @@ class CardArt:
         pygame.draw.rect(surf, self.pal.ink, inner, max(1, round(W * 0.01)), border_radius=round(W * 0.04))
         return self._finish(surf, w, h)
 
+
 # --------------------------------------------------------------------------- registry
 
 _ARTS: dict[tuple[str, bool, bool], CardArt] = {}  # (deck id, four colours, clear suits)
@@ -472,8 +533,9 @@ def court_indices(names: dict[str, str]) -> dict[str, str]:
     for r in sorted(names, key=lambda r: "KQJ".find(r)):  # King first, then Knight / Queen, then Knave
         name = names[r]
         taken = set(out.values())
-        out[r] = next((label for label in (name[:1].upper(), name[:2].capitalize(), r) if label and label not in taken),
-                      r)
+        out[r] = next(
+            (label for label in (name[:1].upper(), name[:2].capitalize(), r) if label and label not in taken), r
+        )
     return out
 
 
@@ -513,4 +575,17 @@ def get_card_art(deck: DeckConfig, four_colour: bool = False, clear: bool | None
     return art
 
 
-__all__ = ["set_clear_suits", "clear_suits", "suit_marks", "FRENCH_MARKS", "CardArt", "Pip", "PatternStyle", "STYLES", "get_card_art", "pip_layout", "style_for", "court_indices"]
+__all__ = [
+    "set_clear_suits",
+    "clear_suits",
+    "suit_marks",
+    "FRENCH_MARKS",
+    "CardArt",
+    "Pip",
+    "PatternStyle",
+    "STYLES",
+    "get_card_art",
+    "pip_layout",
+    "style_for",
+    "court_indices",
+]

@@ -3,6 +3,7 @@
 Labels are callables looked up at draw time, so a language switch relabels everything at
 once. Keyboard focus and mouse routing are the focus manager's (:mod:`sprites.focus`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -16,11 +17,13 @@ from sprites.widget_base import CONFIRM_KEYS, Label, Widget, click, label_text
 
 # ====================================================================== button
 
+
 def caption_size(caption: str, width: int) -> int:
     """A chooser's caption size: 13, as wide as the layout made room for at the usual text size
     (it may run on over the gap after a narrow chooser); smaller at a larger text size."""
     natural = theme.text_width(caption, "cond_bold", 13, 13 * 0.16, True) / theme.TEXT_SCALE[0]
     return theme.fit(caption, "cond_bold", 13, max(width - 4, round(natural)), 9, 0.16, True)
+
 
 def same_label_size(*buttons: Button) -> None:
     """Buttons side by side show their labels at one size, the smallest that fits each: one
@@ -44,8 +47,17 @@ def shared_caption_size(widget: Any) -> int:
 class Button(Widget):
     """A labelled button. Styles: "primary" (brass), "secondary" (outlined), "ghost" (text)."""
 
-    def __init__(self, rect, label: Label, on_click: Callable[[], Any] | None = None, *, style: str = "secondary",
-                 size: int = 17, icon: Label | None = None, **kw):
+    def __init__(
+        self,
+        rect,
+        label: Label,
+        on_click: Callable[[], Any] | None = None,
+        *,
+        style: str = "secondary",
+        size: int = 17,
+        icon: Label | None = None,
+        **kw,
+    ):
         super().__init__(rect, **kw)
         self.label = label
         self.on_click = on_click
@@ -113,8 +125,15 @@ class Button(Widget):
     def fitted_size(self) -> int:
         """The largest label size up to ``size`` at which the label fits the button."""
         icon_w = theme.text_width(label_text(self.icon), "sans_bold", self.size + 2) + 8 if self.icon else 0
-        return theme.fit(label_text(self.label), "sans_bold", self.size, self.rect.w - 28 - icon_w, 10,
-                         tracking_ratio=1.6 / self.size, caps=True)
+        return theme.fit(
+            label_text(self.label),
+            "sans_bold",
+            self.size,
+            self.rect.w - 28 - icon_w,
+            10,
+            tracking_ratio=1.6 / self.size,
+            caps=True,
+        )
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
         if not self.visible:
@@ -169,9 +188,21 @@ class Slider(Widget):
     ``on_commit`` when a drag ends or a key is pressed (the moment to save).
     """
 
-    def __init__(self, rect, caption: Label | None, get: Callable[[], int], set: Callable[[int], None], *,
-                 lo: int = 0, hi: int = 100, step: int = 5, fmt: Callable[[int], str] | None = None,
-                 on_commit: Callable[[], None] | None = None, neutral_tick: bool = True, **kw):
+    def __init__(
+        self,
+        rect,
+        caption: Label | None,
+        get: Callable[[], int],
+        set: Callable[[int], None],
+        *,
+        lo: int = 0,
+        hi: int = 100,
+        step: int = 5,
+        fmt: Callable[[int], str] | None = None,
+        on_commit: Callable[[], None] | None = None,
+        neutral_tick: bool = True,
+        **kw,
+    ):
         super().__init__(rect, **kw)
         self.caption = caption
         self.neutral_tick = neutral_tick
@@ -260,13 +291,32 @@ class Slider(Widget):
         self.draw_focus(surface, self.rect.inflate(8, 4), 10)
         v = self.get()
         if self.caption is not None:
-            theme.small_caps(surface, label_text(self.caption), (self.rect.x + 2, self.rect.y + 1),
-                             shared_caption_size(self), theme.BRASS_LIGHT if focused else theme.BRASS)
-            theme.blit_text(surface, self.fmt(v), (self.rect.right - 2, self.rect.y - 1), "sans_bold", 15,
-                            theme.CREAM, anchor="topright")
+            theme.small_caps(
+                surface,
+                label_text(self.caption),
+                (self.rect.x + 2, self.rect.y + 1),
+                shared_caption_size(self),
+                theme.BRASS_LIGHT if focused else theme.BRASS,
+            )
+            theme.blit_text(
+                surface,
+                self.fmt(v),
+                (self.rect.right - 2, self.rect.y - 1),
+                "sans_bold",
+                15,
+                theme.CREAM,
+                anchor="topright",
+            )
         else:
-            theme.blit_text(surface, self.fmt(v), (self.rect.right - 4, self.rect.centery), "sans_bold", 16,
-                            theme.CREAM, anchor="midright")
+            theme.blit_text(
+                surface,
+                self.fmt(v),
+                (self.rect.right - 4, self.rect.centery),
+                "sans_bold",
+                16,
+                theme.CREAM,
+                anchor="midright",
+            )
         tr = self.track
         surface.blit(theme.rounded((tr.w, tr.h), 3, (0, 0, 0, 120), 1, (0, 0, 0, 150)), tr)
         t = (self.knob.value - self.lo) / max(1, self.hi - self.lo)
@@ -312,9 +362,18 @@ class Choice(Widget):
         """The caption's own size (caption_size)."""
         return caption_size(label_text(self.caption), self.rect.w)
 
-    def __init__(self, rect, caption: Label | None, options: Sequence[tuple[Any, Label]],
-                 get: Callable[[], Any], set: Callable[[Any], None], *, compact: bool | None = None,
-                 wrap: bool = True, **kw):
+    def __init__(
+        self,
+        rect,
+        caption: Label | None,
+        options: Sequence[tuple[Any, Label]],
+        get: Callable[[], Any],
+        set: Callable[[Any], None],
+        *,
+        compact: bool | None = None,
+        wrap: bool = True,
+        **kw,
+    ):
         super().__init__(rect, **kw)
         self.caption = caption
         self.options = list(options)
@@ -392,8 +451,13 @@ class Choice(Widget):
         b = self.body
         self.draw_focus(surface, b, 9)
         if self.caption is not None:
-            theme.small_caps(surface, label_text(self.caption), (self.rect.x + 2, self.rect.y + 1),
-                             shared_caption_size(self), theme.BRASS_LIGHT if focused else theme.BRASS)
+            theme.small_caps(
+                surface,
+                label_text(self.caption),
+                (self.rect.x + 2, self.rect.y + 1),
+                shared_caption_size(self),
+                theme.BRASS_LIGHT if focused else theme.BRASS,
+            )
         surface.blit(theme.rounded(b.size, 9, (6, 22, 15, 200), 1, (*theme.BRASS_DARK, 255)), b)
         if self._is_compact():
             lab = label_text(self.options[self.index][1]) if self.options else ""
@@ -418,8 +482,15 @@ class Choice(Widget):
             theme.blit_text(surface, s, (cx, b.centery + 1), "sans_bold", size, color, anchor="center")
 
 
-def toggle(rect, caption: Label | None, get: Callable[[], bool], set: Callable[[bool], None],
-           on: Label = "On", off: Label = "Off", **kw) -> Choice:
+def toggle(
+    rect,
+    caption: Label | None,
+    get: Callable[[], bool],
+    set: Callable[[bool], None],
+    on: Label = "On",
+    off: Label = "Off",
+    **kw,
+) -> Choice:
     """An on/off switch as a two-segment chooser (Off first, like a switch)."""
     return Choice(rect, caption, [(False, off), (True, on)], get, set, compact=False, **kw)
 

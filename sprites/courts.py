@@ -4,6 +4,7 @@ rider on a horse in profile, and half figures for double-headed packs.
 Figures are drawn in figure units (height 1, x centred on 0) through a :class:`Pen` that maps
 them into a pixel box, optionally mirrored so the figures of different suits face either way.
 """
+
 from __future__ import annotations
 
 import math
@@ -38,8 +39,16 @@ class Dress:
 class Pen:
     """Maps figure units to pixels: x centred on 0 (mirrored on request), y from 0 at the top."""
 
-    def __init__(self, surf: pygame.Surface, ox: float, oy: float, sx: float, sy: float,
-                 mirror: bool = False, ink: Color = (0, 0, 0)):
+    def __init__(
+        self,
+        surf: pygame.Surface,
+        ox: float,
+        oy: float,
+        sx: float,
+        sy: float,
+        mirror: bool = False,
+        ink: Color = (0, 0, 0),
+    ):
         self.surf, self.ox, self.oy, self.sx, self.sy = surf, ox, oy, sx, sy
         self.mirror = mirror
         self.ink = ink
@@ -54,8 +63,16 @@ class Pen:
     def poly(self, color: Color, pts: Sequence[Point], outline: bool = True) -> None:
         poly(self.surf, color, self.pts(pts), self.ink if outline else None, self.lw if outline else 1)
 
-    def ellipse(self, color: Color, c: Point, rx: float, ry: float, outline: bool = True, a0: float = 0.0,
-                a1: float = 2 * math.pi) -> None:
+    def ellipse(
+        self,
+        color: Color,
+        c: Point,
+        rx: float,
+        ry: float,
+        outline: bool = True,
+        a0: float = 0.0,
+        a1: float = 2 * math.pi,
+    ) -> None:
         n = max(14, int(max(rx * self.sx, ry * self.sy) / 1.6))
         self.poly(color, ellipse_pts(c, rx, ry, 0, n, a0, a1), outline)
 
@@ -74,8 +91,9 @@ class Pen:
 # --------------------------------------------------------------------------- pieces
 
 
-def _held(pen: Pen, system: str, suit: str, ink: SuitInk, hand: Point, size: float, curved: bool,
-          pose: str = "up") -> None:
+def _held(
+    pen: Pen, system: str, suit: str, ink: SuitInk, hand: Point, size: float, curved: bool, pose: str = "up"
+) -> None:
     """The suit sign a figure holds: a sign above the hand, or a sword/baton gripped in it."""
     if system == "italian" and suit in "SB":
         hx, hy = hand
@@ -102,33 +120,74 @@ def _held(pen: Pen, system: str, suit: str, ink: SuitInk, hand: Point, size: flo
 def _face(pen: Pen, d: Dress, c: Point, r: float, beard: Color | None = None, young: bool = True) -> None:
     x, y = c
     if beard is not None:
-        pen.poly(beard, [(x - r * 0.95, y), (x - r * 0.7, y + r * 1.2), (x, y + r * 1.75), (x + r * 0.7, y + r * 1.2),
-                         (x + r * 0.95, y)])
+        pen.poly(
+            beard,
+            [
+                (x - r * 0.95, y),
+                (x - r * 0.7, y + r * 1.2),
+                (x, y + r * 1.75),
+                (x + r * 0.7, y + r * 1.2),
+                (x + r * 0.95, y),
+            ],
+        )
     pen.circle(SKIN, c, r)
     if beard is not None:
-        pen.poly(beard, [(x - r * 0.9, y + r * 0.15), (x - r * 0.55, y + r * 0.9), (x, y + r * 1.3),
-                         (x + r * 0.55, y + r * 0.9), (x + r * 0.9, y + r * 0.15), (x + r * 0.5, y + r * 0.55),
-                         (x, y + r * 0.45), (x - r * 0.5, y + r * 0.55)], outline=False)
+        pen.poly(
+            beard,
+            [
+                (x - r * 0.9, y + r * 0.15),
+                (x - r * 0.55, y + r * 0.9),
+                (x, y + r * 1.3),
+                (x + r * 0.55, y + r * 0.9),
+                (x + r * 0.9, y + r * 0.15),
+                (x + r * 0.5, y + r * 0.55),
+                (x, y + r * 0.45),
+                (x - r * 0.5, y + r * 0.55),
+            ],
+            outline=False,
+        )
     eye = pen.ink
     pen.ellipse(eye, (x - r * 0.33 + r * 0.12, y - r * 0.05), r * 0.1, r * 0.07, outline=False)
     pen.ellipse(eye, (x + r * 0.33 + r * 0.12, y - r * 0.05), r * 0.1, r * 0.07, outline=False)
-    pen.line(darker(SKIN, 0.3), [(x + r * 0.12, y - r * 0.05), (x + r * 0.22, y + r * 0.3), (x + r * 0.08, y + r * 0.35)],
-             r * 0.08)
-    pen.line((0xB0, 0x40, 0x38), [(x - r * 0.15 + r * 0.1, y + r * 0.58), (x + r * 0.2 + r * 0.1, y + r * 0.58)], r * 0.1)
+    pen.line(
+        darker(SKIN, 0.3),
+        [(x + r * 0.12, y - r * 0.05), (x + r * 0.22, y + r * 0.3), (x + r * 0.08, y + r * 0.35)],
+        r * 0.08,
+    )
+    pen.line(
+        (0xB0, 0x40, 0x38), [(x - r * 0.15 + r * 0.1, y + r * 0.58), (x + r * 0.2 + r * 0.1, y + r * 0.58)], r * 0.1
+    )
     if not young and beard is None:  # a moustache for the Ober
-        pen.poly(d.hair, [(x - r * 0.4, y + r * 0.5), (x + r * 0.1, y + r * 0.4), (x + r * 0.6, y + r * 0.5),
-                          (x + r * 0.1, y + r * 0.55)], outline=False)
+        pen.poly(
+            d.hair,
+            [
+                (x - r * 0.4, y + r * 0.5),
+                (x + r * 0.1, y + r * 0.4),
+                (x + r * 0.6, y + r * 0.5),
+                (x + r * 0.1, y + r * 0.55),
+            ],
+            outline=False,
+        )
 
 
 def _crown(pen: Pen, d: Dress, x: float, y: float, r: float, queen: bool = False) -> None:
     """A gold crown sitting on a head of radius r whose top is at y."""
     w = r * (1.05 if not queen else 0.85)
     h = r * (0.85 if not queen else 0.6)
-    pts = [(x - w, y + h * 0.35), (x - w * 1.08, y - h), (x - w * 0.55, y - h * 0.35), (x, y - h * 1.3),
-           (x + w * 0.55, y - h * 0.35), (x + w * 1.08, y - h), (x + w, y + h * 0.35)]
+    pts = [
+        (x - w, y + h * 0.35),
+        (x - w * 1.08, y - h),
+        (x - w * 0.55, y - h * 0.35),
+        (x, y - h * 1.3),
+        (x + w * 0.55, y - h * 0.35),
+        (x + w * 1.08, y - h),
+        (x + w, y + h * 0.35),
+    ]
     pen.poly(d.trim, pts)
-    pen.poly(darker(d.trim, 0.25), [(x - w, y + h * 0.05), (x + w, y + h * 0.05), (x + w, y + h * 0.35),
-                                    (x - w, y + h * 0.35)])
+    pen.poly(
+        darker(d.trim, 0.25),
+        [(x - w, y + h * 0.05), (x + w, y + h * 0.05), (x + w, y + h * 0.35), (x - w, y + h * 0.35)],
+    )
     for dx, col in ((-w * 0.55, d.second), (0, d.robe), (w * 0.55, d.second)):
         pen.circle(col, (x + dx, y + h * 0.2), r * 0.12)
     for px, py in ((x - w * 1.08, y - h), (x, y - h * 1.3), (x + w * 1.08, y - h)):
@@ -138,17 +197,34 @@ def _crown(pen: Pen, d: Dress, x: float, y: float, r: float, queen: bool = False
 def _cap(pen: Pen, d: Dress, x: float, y: float, r: float, feather: bool = True, brim: bool = False) -> None:
     """A soft cap (Fante) or a brimmed hat (German courts), with a plume."""
     if feather:
-        pen.shape(WHITE, quad((x - r * 0.3, y - r * 0.3), (x - r * 1.6, y - r * 1.4), (x - r * 1.9, y + r * 0.3), 10),
-                  [r * w for w in (0.2, 0.35, 0.45, 0.5, 0.5, 0.48, 0.42, 0.35, 0.28, 0.18, 0.06)])
+        pen.shape(
+            WHITE,
+            quad((x - r * 0.3, y - r * 0.3), (x - r * 1.6, y - r * 1.4), (x - r * 1.9, y + r * 0.3), 10),
+            [r * w for w in (0.2, 0.35, 0.45, 0.5, 0.5, 0.48, 0.42, 0.35, 0.28, 0.18, 0.06)],
+        )
     if brim:
         pen.ellipse(d.second, (x, y + r * 0.05), r * 1.5, r * 0.32)
         pen.ellipse(d.second, (x, y - r * 0.25), r * 0.85, r * 0.55, a0=math.pi, a1=2 * math.pi)
-        pen.poly(d.trim, [(x - r * 0.85, y - r * 0.25), (x + r * 0.85, y - r * 0.25), (x + r * 0.82, y - r * 0.08),
-                          (x - r * 0.82, y - r * 0.08)])
+        pen.poly(
+            d.trim,
+            [
+                (x - r * 0.85, y - r * 0.25),
+                (x + r * 0.85, y - r * 0.25),
+                (x + r * 0.82, y - r * 0.08),
+                (x - r * 0.82, y - r * 0.08),
+            ],
+        )
     else:
         pen.ellipse(d.second, (x + r * 0.15, y - r * 0.1), r * 1.2, r * 0.55)
-        pen.poly(d.trim, [(x - r * 0.95, y + r * 0.1), (x + r * 0.95, y + r * 0.1), (x + r * 0.9, y + r * 0.32),
-                          (x - r * 0.9, y + r * 0.32)])
+        pen.poly(
+            d.trim,
+            [
+                (x - r * 0.95, y + r * 0.1),
+                (x + r * 0.95, y + r * 0.1),
+                (x + r * 0.9, y + r * 0.32),
+                (x - r * 0.9, y + r * 0.32),
+            ],
+        )
 
 
 def _ermine(pen: Pen, pts: Sequence[Point], w: float) -> None:
@@ -166,7 +242,9 @@ def _attribute(pen: Pen, d: Dress, what: str, hand: Point) -> None:
     if what == "sceptre":
         pen.shape(d.trim, [(x - 0.005, y + 0.06), (x + 0.02, y - 0.2)], [0.022, 0.016])
         pen.circle(d.trim, (x + 0.021, y - 0.215), 0.022)
-        pen.poly(d.robe, [(x + 0.021, y - 0.27), (x + 0.034, y - 0.245), (x + 0.021, y - 0.232), (x + 0.008, y - 0.245)])
+        pen.poly(
+            d.robe, [(x + 0.021, y - 0.27), (x + 0.034, y - 0.245), (x + 0.021, y - 0.232), (x + 0.008, y - 0.245)]
+        )
     elif what == "flower":
         green = (0x3C, 0x7D, 0x3A)
         pen.line(green, [(x, y + 0.01), (x - 0.01, y - 0.06), (x - 0.03, y - 0.12)], 0.01)
@@ -178,17 +256,35 @@ def _attribute(pen: Pen, d: Dress, what: str, hand: Point) -> None:
     else:  # halberd
         wood = (0x8A, 0x5A, 0x2A)
         pen.shape(wood, [(x, y + 0.25), (x + 0.005, y - 0.22)], [0.018, 0.016])
-        pen.poly((0xC4, 0xCF, 0xDA), [(x + 0.005, y - 0.3), (x + 0.015, y - 0.22), (x + 0.07, y - 0.25),
-                                     (x + 0.075, y - 0.17), (x + 0.01, y - 0.19), (x - 0.035, y - 0.2),
-                                     (x - 0.005, y - 0.22)])
+        pen.poly(
+            (0xC4, 0xCF, 0xDA),
+            [
+                (x + 0.005, y - 0.3),
+                (x + 0.015, y - 0.22),
+                (x + 0.07, y - 0.25),
+                (x + 0.075, y - 0.17),
+                (x + 0.01, y - 0.19),
+                (x - 0.035, y - 0.2),
+                (x - 0.005, y - 0.22),
+            ],
+        )
     pen.circle(SKIN, hand, 0.022)
 
 
 # --------------------------------------------------------------------------- standing figure
 
 
-def standing(pen: Pen, role: str, d: Dress, system: str, suit: str, ink: SuitInk, curved: bool = True,
-             sign_high: bool | None = None, attribute: str | None = None) -> None:
+def standing(
+    pen: Pen,
+    role: str,
+    d: Dress,
+    system: str,
+    suit: str,
+    ink: SuitInk,
+    curved: bool = True,
+    sign_high: bool | None = None,
+    attribute: str | None = None,
+) -> None:
     """A full-length figure. role: fante, king, queen, unter, ober (sign_high moves the sign up).
 
     attribute ("sceptre", "flower", "halberd") replaces the held suit sign, as on French courts.
@@ -205,9 +301,18 @@ def standing(pen: Pen, role: str, d: Dress, system: str, suit: str, ink: SuitInk
         _ermine(pen, [(-0.24, 0.9), (-0.12, 0.935), (0.0, 0.94), (0.12, 0.935), (0.24, 0.9)], 0.03)
     # Hair falls behind the head.
     hair_len = 0.27 if queen else 0.22
-    pen.poly(d.hair, [(-r * 1.15, head_y - r * 0.3), (-r * 1.2, hair_len), (-r * 0.4, hair_len + 0.02),
-                      (r * 0.4, hair_len + 0.02), (r * 1.2, hair_len), (r * 1.15, head_y - r * 0.3),
-                      (0, head_y - r * 1.25)])
+    pen.poly(
+        d.hair,
+        [
+            (-r * 1.15, head_y - r * 0.3),
+            (-r * 1.2, hair_len),
+            (-r * 0.4, hair_len + 0.02),
+            (r * 0.4, hair_len + 0.02),
+            (r * 1.2, hair_len),
+            (r * 1.15, head_y - r * 0.3),
+            (0, head_y - r * 1.25),
+        ],
+    )
     # Legs and shoes for the short tunic.
     if not long_robe:
         for sx in (-1, 1):
@@ -219,8 +324,17 @@ def standing(pen: Pen, role: str, d: Dress, system: str, suit: str, ink: SuitInk
         pen.ellipse(pen.ink, (-0.06, 0.95), 0.045, 0.016)
         pen.ellipse(pen.ink, (0.07, 0.95), 0.045, 0.016)
     # The robe: shoulders, waist, flared hem.
-    body = [(-0.13, 0.27), (0.13, 0.27), (0.11, 0.5), (hem_w, hem), (0.1, hem + 0.012), (0, hem + 0.016),
-            (-0.1, hem + 0.012), (-hem_w, hem), (-0.11, 0.5)]
+    body = [
+        (-0.13, 0.27),
+        (0.13, 0.27),
+        (0.11, 0.5),
+        (hem_w, hem),
+        (0.1, hem + 0.012),
+        (0, hem + 0.016),
+        (-0.1, hem + 0.012),
+        (-hem_w, hem),
+        (-0.11, 0.5),
+    ]
     pen.poly(d.robe, body)
     # A front panel in the second colour, trimmed in gold, and a patterned hem.
     panel = [(-0.035, 0.28), (0.035, 0.28), (0.03, 0.5), (0.07, hem + 0.01), (-0.07, hem + 0.01), (-0.03, 0.5)]
@@ -279,14 +393,30 @@ def rider(pen: Pen, d: Dress, system: str, suit: str, ink: SuitInk, curved: bool
     hc = d.horse
     hd = darker(hc, 0.3)
     # Tail and far legs first.
-    pen.shape(hd, quad((-0.25, 0.6), (-0.36, 0.66), (-0.32, 0.86), 10), [0.04, 0.05, 0.055, 0.06, 0.06, 0.06, 0.055,
-                                                                      0.05, 0.04, 0.03, 0.015])
+    pen.shape(
+        hd,
+        quad((-0.25, 0.6), (-0.36, 0.66), (-0.32, 0.86), 10),
+        [0.04, 0.05, 0.055, 0.06, 0.06, 0.06, 0.055, 0.05, 0.04, 0.03, 0.015],
+    )
     for leg in ([(-0.17, 0.68), (-0.2, 0.8), (-0.17, 0.93)], [(0.14, 0.68), (0.2, 0.78), (0.26, 0.76)]):
         pen.shape(darker(hc, 0.12), leg, [0.05, 0.035, 0.03])
     # Body, neck and head.
     pen.ellipse(hc, (-0.02, 0.62), 0.25, 0.095)
-    pen.poly(hc, [(0.1, 0.57), (0.17, 0.45), (0.22, 0.35), (0.27, 0.33), (0.37, 0.43), (0.365, 0.47),
-                  (0.33, 0.48), (0.27, 0.43), (0.22, 0.62), (0.14, 0.68)])
+    pen.poly(
+        hc,
+        [
+            (0.1, 0.57),
+            (0.17, 0.45),
+            (0.22, 0.35),
+            (0.27, 0.33),
+            (0.37, 0.43),
+            (0.365, 0.47),
+            (0.33, 0.48),
+            (0.27, 0.43),
+            (0.22, 0.62),
+            (0.14, 0.68),
+        ],
+    )
     pen.poly(hc, [(0.24, 0.34), (0.245, 0.295), (0.27, 0.33)])  # ear
     pen.circle(pen.ink, (0.28, 0.38), 0.008, outline=False)
     pen.circle(darker(hc, 0.4), (0.35, 0.455), 0.006, outline=False)

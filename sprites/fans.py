@@ -1,6 +1,7 @@
 """Card fans drawn with a deck's art (the menu's hero fan, the game select's deck column),
 and ``card_art``: the deck's art from :mod:`sprites.cards`, or plain rounded cards in the
 deck's colours when that module is not there, so screens still render."""
+
 from __future__ import annotations
 
 import math
@@ -90,7 +91,7 @@ def sample_codes(deck: Any, n: int = 5) -> list[str]:
     preferred = ["A", "7", court, "3", *(c for c in ("K", "Q", "J") if c != court), "10", "2", "5"]
     chosen = [r for r in preferred if r in ranks][:n]
     suits = ["D", "C", "S", "B"]
-    suits = suits[(h >> 4) % 4:] + suits[:(h >> 4) % 4]
+    suits = suits[(h >> 4) % 4 :] + suits[: (h >> 4) % 4]
     suits.append(suits[0])
     codes = []
     for i, r in enumerate(chosen):
@@ -102,8 +103,9 @@ _FANS: dict[tuple, pygame.Surface] = {}
 hidpi.on_rescale(_FANS.clear)  # made at one window size
 
 
-def card_fan(deck: Any, codes: Sequence[str], height: int, lang: str = "en", spread: float = 34.0,
-             step: float | None = None) -> pygame.Surface:
+def card_fan(
+    deck: Any, codes: Sequence[str], height: int, lang: str = "en", spread: float = 34.0, step: float | None = None
+) -> pygame.Surface:
     """Cards fanned from a pivot below their centre, each with a soft shadow; cached."""
     key = (getattr(deck, "id", str(deck)), tuple(codes), height, lang, spread, step)
     if key in _FANS:
@@ -142,8 +144,9 @@ def card_fan(deck: Any, codes: Sequence[str], height: int, lang: str = "en", spr
     return surf
 
 
-def card_fan_fit(deck: Any, codes: Sequence[str], max_w: int, max_h: int, lang: str = "en",
-                 spread: float = 34.0) -> pygame.Surface:
+def card_fan_fit(
+    deck: Any, codes: Sequence[str], max_w: int, max_h: int, lang: str = "en", spread: float = 34.0
+) -> pygame.Surface:
     """The tallest fan (card height ≤ ``max_h``) whose picture fits ``max_w`` pixels across:
     wide packs (French, German) get smaller cards, narrow ones (Bresciane) taller."""
     h = max_h

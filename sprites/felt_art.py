@@ -3,6 +3,7 @@
 At native resolution they are drawn at the window's own pixels: the weave, the mottling and
 the wood grain are pixel textures, so they are made at the size they are shown, never enlarged.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,8 +24,14 @@ def _gray_noise(rng: random.Random, w: int, h: int) -> pygame.Surface:
     return small.convert(24)
 
 
-def _radial(size: tuple[int, int], inner: float, outer: float, power: float = 1.6,
-            center: tuple[float, float] = (0.5, 0.5), steps: int = 48) -> pygame.Surface:
+def _radial(
+    size: tuple[int, int],
+    inner: float,
+    outer: float,
+    power: float = 1.6,
+    center: tuple[float, float] = (0.5, 0.5),
+    steps: int = 48,
+) -> pygame.Surface:
     """A grey radial gradient (255 at the centre down to ``outer``·255 at the corners).
 
     Drawn small as concentric ellipses and scaled up smoothly, so it is cheap and banding-free.
@@ -37,7 +44,7 @@ def _radial(size: tuple[int, int], inner: float, outer: float, power: float = 1.
     g.fill((int(outer * 255),) * 3)
     for i in range(steps, 0, -1):
         t = i / steps  # 1 at the edge → 0 at the centre
-        v = inner + (outer - inner) * (t ** power)
+        v = inner + (outer - inner) * (t**power)
         r = rmax * t
         rect = pygame.Rect(0, 0, int(r * 2 * (sw / sh) ** 0.35), int(r * 2 / (sw / sh) ** 0.35))
         rect.center = (int(cx), int(cy))
@@ -56,7 +63,8 @@ def _weave_tile(rng: random.Random, n: int = 64) -> pygame.Surface:
     noise = rng.randbytes(n * n)
     values = bytes(
         128 + (5 if (x + y) % 4 < 2 else -5) + (3 if x % 2 == 0 else -2) + noise[y * n + x] % 13 - 6
-        for y in range(n) for x in range(n)
+        for y in range(n)
+        for x in range(n)
     )
     tile = pygame.image.frombytes(values, (n, n), "P")
     tile.set_palette([(i, i, i) for i in range(256)])
@@ -104,7 +112,7 @@ def rim_plain(size: tuple[int, int], width: int) -> pygame.Surface:
     wood = pygame.Surface(size)
     # Four mitred bevels: light from the top-left.
     sides = [
-        ([(0, 0), (w, 0), (w - width, width), (width, width)], (132, 82, 44)),   # top
+        ([(0, 0), (w, 0), (w - width, width), (width, width)], (132, 82, 44)),  # top
         ([(0, 0), (width, width), (width, h - width), (0, h)], (112, 68, 36)),  # left
         ([(w, 0), (w, h), (w - width, h - width), (w - width, width)], (78, 46, 22)),  # right
         ([(0, h), (width, h - width), (w - width, h - width), (w, h)], (64, 37, 18)),  # bottom
@@ -126,7 +134,12 @@ def rim_plain(size: tuple[int, int], width: int) -> pygame.Surface:
             pygame.draw.line(streaks, shade, (x, y0), (x, min(h, y0 + rng.randrange(40, 200))))
     wood.blit(streaks, (0, 0))
     # Re-cut the mitres so streaks do not run through the corners.
-    for (x, y), (dx, dy) in (((0, 0), (1, 1)), ((w - 1, 0), (-1, 1)), ((0, h - 1), (1, -1)), ((w - 1, h - 1), (-1, -1))):
+    for (x, y), (dx, dy) in (
+        ((0, 0), (1, 1)),
+        ((w - 1, 0), (-1, 1)),
+        ((0, h - 1), (1, -1)),
+        ((w - 1, h - 1), (-1, -1)),
+    ):
         pygame.draw.line(wood, (44, 24, 10), (x, y), (x + dx * width, y + dy * width))
     surf = pygame.Surface(size, pygame.SRCALPHA)
     surf.blit(wood, (0, 0))

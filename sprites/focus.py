@@ -1,5 +1,6 @@
 """The focus manager that makes a scene's controls keyboard-first: focus order (Tab),
 spatial arrow navigation, and mouse routing (hover, press, drag, wheel)."""
+
 from __future__ import annotations
 
 from typing import TypeVar

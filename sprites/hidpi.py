@@ -22,6 +22,7 @@ A scale change (the window resized) forgets every cache registered with :func:`o
 the next frame renders what it needs at the new size. The scale is per surface, so a surface
 kept across the change is still drawn at the right (logical) size.
 """
+
 from __future__ import annotations
 
 import math
@@ -166,8 +167,7 @@ class Hi(pygame.Surface):
         s = self._s
         src = as_scale(source, s)
         x, y = dest[0], dest[1]
-        r = _blit(self, src, (_p(x, s), _p(y, s)), None if area is None else to_physical_rect(area, s),
-                  special_flags)
+        r = _blit(self, src, (_p(x, s), _p(y, s)), None if area is None else to_physical_rect(area, s), special_flags)
         return to_logical_rect(r, s)
 
     def blits(self, blit_sequence: Any, doreturn: Any = 1) -> Any:
@@ -262,28 +262,71 @@ def as_scale(src: Any, s: float) -> pygame.Surface:
 
 
 # ---------------------------------------------------------------------- pygame.draw and gfxdraw
-_draw = {name: getattr(pygame.draw, name) for name in
-         ("rect", "line", "lines", "aaline", "aalines", "circle", "aacircle", "ellipse", "polygon", "aapolygon", "arc")
-         if hasattr(pygame.draw, name)}
+_draw = {
+    name: getattr(pygame.draw, name)
+    for name in (
+        "rect",
+        "line",
+        "lines",
+        "aaline",
+        "aalines",
+        "circle",
+        "aacircle",
+        "ellipse",
+        "polygon",
+        "aapolygon",
+        "arc",
+    )
+    if hasattr(pygame.draw, name)
+}
 
 
 def _ret(r: Any, s: float) -> Any:
     return to_logical_rect(r, s) if isinstance(r, pygame.Rect) else r
 
 
-def _rect(surface, color, rect, width=0, border_radius=0, border_top_left_radius=-1,
-          border_top_right_radius=-1, border_bottom_left_radius=-1, border_bottom_right_radius=-1):
+def _rect(
+    surface,
+    color,
+    rect,
+    width=0,
+    border_radius=0,
+    border_top_left_radius=-1,
+    border_top_right_radius=-1,
+    border_bottom_left_radius=-1,
+    border_bottom_right_radius=-1,
+):
     if not isinstance(surface, Hi):
-        return _draw["rect"](surface, color, rect, width, border_radius, border_top_left_radius,
-                             border_top_right_radius, border_bottom_left_radius, border_bottom_right_radius)
+        return _draw["rect"](
+            surface,
+            color,
+            rect,
+            width,
+            border_radius,
+            border_top_left_radius,
+            border_top_right_radius,
+            border_bottom_left_radius,
+            border_bottom_right_radius,
+        )
     s = surface._s
 
     def rad(v: int) -> int:
         return v if v <= 0 else max(1, round(v * s))
 
-    return _ret(_draw["rect"](surface, color, to_physical_rect(rect, s), _w(width, s), rad(border_radius),
-                              rad(border_top_left_radius), rad(border_top_right_radius),
-                              rad(border_bottom_left_radius), rad(border_bottom_right_radius)), s)
+    return _ret(
+        _draw["rect"](
+            surface,
+            color,
+            to_physical_rect(rect, s),
+            _w(width, s),
+            rad(border_radius),
+            rad(border_top_left_radius),
+            rad(border_top_right_radius),
+            rad(border_bottom_left_radius),
+            rad(border_bottom_right_radius),
+        ),
+        s,
+    )
 
 
 def _line(surface, color, start_pos, end_pos, width=1):
@@ -363,16 +406,37 @@ def _aapolygon(surface, color, points, *args, **kw):
     return _ret(_draw["aapolygon"](surface, color, [_pt(p, s) for p in points], *args, **kw), s)
 
 
-_DRAW_WRAPPERS = {"rect": _rect, "line": _line, "lines": _lines, "aaline": _aaline, "aalines": _aalines,
-                  "circle": _circle, "aacircle": _aacircle, "ellipse": _ellipse, "arc": _arc,
-                  "polygon": _polygon, "aapolygon": _aapolygon}
+_DRAW_WRAPPERS = {
+    "rect": _rect,
+    "line": _line,
+    "lines": _lines,
+    "aaline": _aaline,
+    "aalines": _aalines,
+    "circle": _circle,
+    "aacircle": _aacircle,
+    "ellipse": _ellipse,
+    "arc": _arc,
+    "polygon": _polygon,
+    "aapolygon": _aapolygon,
+}
 
 
 def _gfx_wrappers() -> dict[str, Callable]:
     import pygame.gfxdraw as gfx
 
-    orig = {n: getattr(gfx, n) for n in ("filled_polygon", "aapolygon", "polygon", "filled_circle", "aacircle",
-                                         "circle", "filled_ellipse", "aaellipse")}
+    orig = {
+        n: getattr(gfx, n)
+        for n in (
+            "filled_polygon",
+            "aapolygon",
+            "polygon",
+            "filled_circle",
+            "aacircle",
+            "circle",
+            "filled_ellipse",
+            "aaellipse",
+        )
+    }
 
     def points_fn(name):
         def f(surface, points, color):
@@ -380,6 +444,7 @@ def _gfx_wrappers() -> dict[str, Callable]:
                 return orig[name](surface, points, color)
             s = surface._s
             return orig[name](surface, [(round(x * s), round(y * s)) for x, y in points], color)
+
         return f
 
     def circle_fn(name):
@@ -388,6 +453,7 @@ def _gfx_wrappers() -> dict[str, Callable]:
                 return orig[name](surface, x, y, r, color)
             s = surface._s
             return orig[name](surface, round(x * s), round(y * s), max(1, round(r * s)), color)
+
         return f
 
     def ellipse_fn(name):
@@ -396,6 +462,7 @@ def _gfx_wrappers() -> dict[str, Callable]:
                 return orig[name](surface, x, y, rx, ry, color)
             s = surface._s
             return orig[name](surface, round(x * s), round(y * s), max(1, round(rx * s)), max(1, round(ry * s)), color)
+
         return f
 
     out: dict[str, Callable] = {}
@@ -428,6 +495,7 @@ def _scaled_to(fn: Callable) -> Callable:
             dest_surface = Hi(size, surface.get_flags() & pygame.SRCALPHA, surface, s=s)
         fn(surface, psize, dest_surface)
         return dest_surface
+
     return f
 
 
@@ -490,6 +558,21 @@ def install() -> None:
 
 install()
 
-__all__ = ["Hi", "SCALE", "LOGICAL", "PLAIN_BLITS", "scale", "fit_scale", "physical_size", "set_scale",
-           "on_rescale", "surface", "wrap", "as_scale", "plain_view", "to_physical_rect", "to_logical_rect",
-           "install"]
+__all__ = [
+    "Hi",
+    "SCALE",
+    "LOGICAL",
+    "PLAIN_BLITS",
+    "scale",
+    "fit_scale",
+    "physical_size",
+    "set_scale",
+    "on_rescale",
+    "surface",
+    "wrap",
+    "as_scale",
+    "plain_view",
+    "to_physical_rect",
+    "to_logical_rect",
+    "install",
+]

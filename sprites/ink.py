@@ -1,6 +1,7 @@
 """Colours of the card art: hex and mixing helpers, a deck's palette (from rules.yaml's
 colours) and the ink of each suit, one table per pattern so a four-colour deck is a
 setting, not a rewrite."""
+
 from __future__ import annotations
 
 import math
@@ -85,8 +86,14 @@ def palette_for(colors: dict) -> Palette:
                 cool = _TARGETS["blue"]
     green = pick(accents, "green", 45)  # teal is not green: Trevisane batons stay green
     return Palette(
-        paper=hex_rgb(colors["paper"]), ink=hex_rgb(colors["ink"]), accents=accents,
-        red=red, blue=cool, gold=gold, green=green, brown=pick(accents, "brown", 60),
+        paper=hex_rgb(colors["paper"]),
+        ink=hex_rgb(colors["ink"]),
+        accents=accents,
+        red=red,
+        blue=cool,
+        gold=gold,
+        green=green,
+        brown=pick(accents, "brown", 60),
     )
 
 
@@ -152,4 +159,17 @@ def clear_inks(pal: Palette) -> dict[str, SuitInk]:
     return {s: SuitInk(c, darker(c, 0.12), lighter(c, 0.2), c, c, darker(c, 0.1)) for s, c in CLEAR_SUITS.items()}
 
 
-__all__ = ["CLEAR_SUITS", "clear_inks", "Color", "hex_rgb", "mix", "darker", "lighter", "SuitInk", "pick", "Palette", "palette_for", "suit_colors"]
+__all__ = [
+    "CLEAR_SUITS",
+    "clear_inks",
+    "Color",
+    "hex_rgb",
+    "mix",
+    "darker",
+    "lighter",
+    "SuitInk",
+    "pick",
+    "Palette",
+    "palette_for",
+    "suit_colors",
+]

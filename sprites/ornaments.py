@@ -1,5 +1,6 @@
 """Ornaments of the card art: the laurel round an Ace's sign and the patterned backs
 (one per pattern style: lozenges, rosette, tartan, scales, checks, medallion, lattice)."""
+
 from __future__ import annotations
 
 import math
@@ -10,8 +11,9 @@ from sprites.ink import Palette, darker, lighter, mix
 from sprites.shapes import circle, ellipse, ellipse_pts, poly, stroke
 
 
-def laurel(surf: pygame.Surface, c: tuple[float, float], rx: float, ry: float, green: tuple, bow: tuple,
-            ink: tuple) -> None:
+def laurel(
+    surf: pygame.Surface, c: tuple[float, float], rx: float, ry: float, green: tuple, bow: tuple, ink: tuple
+) -> None:
     """Two laurel branches rising round a sign from a ribbon bow at the bottom."""
     cx, cy = c
     leaf = max(3.0, min(rx, ry) * 0.16)
@@ -26,14 +28,32 @@ def laurel(surf: pygame.Surface, c: tuple[float, float], rx: float, ry: float, g
             for k in (-1, 1):
                 ang = a + k * 0.7
                 ex, ey = x + math.cos(ang) * leaf * 0.8, y + math.sin(ang) * leaf * 0.8
-                ellipse(surf, green if (i + k) % 2 else lighter(green, 0.2), (ex, ey), leaf * 0.75, leaf * 0.32, ang,
-                        darker(green, 0.4), 1)
+                ellipse(
+                    surf,
+                    green if (i + k) % 2 else lighter(green, 0.2),
+                    (ex, ey),
+                    leaf * 0.75,
+                    leaf * 0.32,
+                    ang,
+                    darker(green, 0.4),
+                    1,
+                )
     by = cy + ry
     for side in (-1, 1):
-        poly(surf, bow, [(cx, by), (cx + side * leaf * 1.6, by - leaf * 0.8), (cx + side * leaf * 1.6, by + leaf * 0.8)],
-             ink, 1)
-        poly(surf, bow, [(cx, by), (cx + side * leaf * 1.0, by + leaf * 2.0), (cx + side * leaf * 0.4, by + leaf * 2.2)],
-             ink, 1)
+        poly(
+            surf,
+            bow,
+            [(cx, by), (cx + side * leaf * 1.6, by - leaf * 0.8), (cx + side * leaf * 1.6, by + leaf * 0.8)],
+            ink,
+            1,
+        )
+        poly(
+            surf,
+            bow,
+            [(cx, by), (cx + side * leaf * 1.0, by + leaf * 2.0), (cx + side * leaf * 0.4, by + leaf * 2.2)],
+            ink,
+            1,
+        )
     circle(surf, bow, (cx, by), leaf * 0.45, ink, 1)
 
 

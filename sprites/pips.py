@@ -1,5 +1,6 @@
 """Where the pips go: the classic layout of every number card per suit system (French
 lattice, Italian coins and cups, interlaced swords and batons), in unit box coordinates."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,10 +31,19 @@ _FRENCH: dict[int, list[tuple[float, float]]] = {
     6: [(_L, 0.06), (_R, 0.06), (_L, 0.5), (_R, 0.5), (_L, 0.94), (_R, 0.94)],
     7: [(_L, 0.06), (_R, 0.06), (_C, 0.28), (_L, 0.5), (_R, 0.5), (_L, 0.94), (_R, 0.94)],
     8: [(_L, 0.06), (_R, 0.06), (_C, 0.28), (_L, 0.5), (_R, 0.5), (_C, 0.72), (_L, 0.94), (_R, 0.94)],
-    9: [(_L, 0.06), (_R, 0.06), (_L, 0.353), (_R, 0.353), (_C, 0.5), (_L, 0.647), (_R, 0.647), (_L, 0.94),
-        (_R, 0.94)],
-    10: [(_L, 0.06), (_R, 0.06), (_C, 0.2), (_L, 0.353), (_R, 0.353), (_L, 0.647), (_R, 0.647), (_C, 0.8),
-         (_L, 0.94), (_R, 0.94)],
+    9: [(_L, 0.06), (_R, 0.06), (_L, 0.353), (_R, 0.353), (_C, 0.5), (_L, 0.647), (_R, 0.647), (_L, 0.94), (_R, 0.94)],
+    10: [
+        (_L, 0.06),
+        (_R, 0.06),
+        (_C, 0.2),
+        (_L, 0.353),
+        (_R, 0.353),
+        (_L, 0.647),
+        (_R, 0.647),
+        (_C, 0.8),
+        (_L, 0.94),
+        (_R, 0.94),
+    ],
 }
 _l, _r = 0.25, 0.75
 _ITALIAN: dict[int, list[tuple[float, float]]] = {
@@ -46,8 +56,18 @@ _ITALIAN: dict[int, list[tuple[float, float]]] = {
     7: [(_l, 0.12), (_r, 0.12), (0.5, 0.31), (_l, 0.5), (_r, 0.5), (_l, 0.88), (_r, 0.88)],
     8: [(_l, 0.1), (_r, 0.1), (_l, 0.367), (_r, 0.367), (_l, 0.633), (_r, 0.633), (_l, 0.9), (_r, 0.9)],
     9: [(_l, 0.1), (_r, 0.1), (_l, 0.3), (_r, 0.3), (0.5, 0.5), (_l, 0.7), (_r, 0.7), (_l, 0.9), (_r, 0.9)],
-    10: [(_l, 0.08), (_r, 0.08), (_l, 0.29), (_r, 0.29), (_l, 0.5), (_r, 0.5), (_l, 0.71), (_r, 0.71),
-         (_l, 0.92), (_r, 0.92)],
+    10: [
+        (_l, 0.08),
+        (_r, 0.08),
+        (_l, 0.29),
+        (_r, 0.29),
+        (_l, 0.5),
+        (_r, 0.5),
+        (_l, 0.71),
+        (_r, 0.71),
+        (_l, 0.92),
+        (_r, 0.92),
+    ],
 }
 
 
@@ -103,7 +123,7 @@ def pip_size(pips: list[Pip], box: pygame.Rect, aspect: float) -> float:
     best = min(box.h * 0.42, box.w / aspect * 0.62)
     pts = [(box.x + p.x * box.w, box.y + p.y * box.h) for p in pips]
     for i, (x0, y0) in enumerate(pts):
-        for x1, y1 in pts[i + 1:]:
+        for x1, y1 in pts[i + 1 :]:
             dx, dy = abs(x1 - x0), abs(y1 - y0)
             best = min(best, max(dx / aspect, dy) * 0.9)
     for _x, y in pts:

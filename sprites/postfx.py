@@ -14,6 +14,7 @@ Grain above 50 adds animated luminance noise: a few pre-rendered tiles, cycled a
 the mean brightness stays put. Below 50 the picture is clean (no grain is the neutral
 film; the slider's lower half exists so the three controls read alike).
 """
+
 from __future__ import annotations
 
 import random
@@ -220,8 +221,11 @@ class PostFX:
 
     def _scratch_for(self, frame: pygame.Surface) -> pygame.Surface:
         # Frame-sized (a strip-sized scratch measured slower: its copies take a slower path).
-        if self._scratch is None or self._scratch.get_size() != frame.get_size() \
-                or self._scratch.get_bitsize() != frame.get_bitsize():
+        if (
+            self._scratch is None
+            or self._scratch.get_size() != frame.get_size()
+            or self._scratch.get_bitsize() != frame.get_bitsize()
+        ):
             self._scratch = pygame.Surface(frame.get_size(), 0, frame)
         return self._scratch
 
@@ -239,8 +243,9 @@ def _segments(start: int, length: int, offset: int, size: int) -> list[tuple[int
     return out
 
 
-def _blit_wrapped(frame: pygame.Surface, tile: pygame.Surface, dx: int, dy: int, flags: int,
-                  rect: pygame.Rect | None = None) -> None:
+def _blit_wrapped(
+    frame: pygame.Surface, tile: pygame.Surface, dx: int, dy: int, flags: int, rect: pygame.Rect | None = None
+) -> None:
     """Blend ``tile`` over ``rect`` of ``frame`` (default: all of it), the tile shifted by
     (dx, dy) with wrap-around; the part-blits touch each pixel once, so it costs one blit."""
     w, h = tile.get_size()

@@ -18,6 +18,7 @@ shader draws it into the window's letterbox at the window's size, or into a canv
 framebuffer for a screenshot. This module needs moderngl only when a :class:`GLPostFX` is
 made; the uniforms (:func:`shader_uniforms`) are plain Python.
 """
+
 from __future__ import annotations
 
 import math
@@ -102,7 +103,12 @@ void main() {
 def shader_uniforms(fx: PostFX, time: float, size: tuple[int, int] | None = None) -> dict[str, Any]:
     """The shader's uniforms for ``fx``'s current settings at ``time`` (seconds): the CPU
     pass's own plan, so both paths compute one formula."""
-    steps: dict[str, tuple[int, ...]] = {"sub": (0, 0, 0), "mult": (255, 255, 255), "boost": (0, 0, 0), "add": (0, 0, 0)}
+    steps: dict[str, tuple[int, ...]] = {
+        "sub": (0, 0, 0),
+        "mult": (255, 255, 255),
+        "boost": (0, 0, 0),
+        "add": (0, 0, 0),
+    }
     for op, rgb in fx._plan:
         steps[op] = tuple(rgb)
     std = max(0, fx.grain - NEUTRAL) / NEUTRAL * GRAIN_MAX_STD
@@ -218,5 +224,12 @@ class GLPostFX:
         self._fbo = None
 
 
-__all__ = ["GLPostFX", "shader_uniforms", "letterbox", "texture_swizzle", "VERTEX_SHADER", "FRAGMENT_SHADER",
-           "SHADER_RAW_STD"]
+__all__ = [
+    "GLPostFX",
+    "shader_uniforms",
+    "letterbox",
+    "texture_swizzle",
+    "VERTEX_SHADER",
+    "FRAGMENT_SHADER",
+    "SHADER_RAW_STD",
+]

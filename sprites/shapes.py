@@ -5,6 +5,7 @@ Everything draws into a surface that the caller later smoothscales down by 2 (ca
 supersampled). ``Edges.aa`` is switched off while drawing onto transparent sign surfaces,
 which are supersampled instead.
 """
+
 from __future__ import annotations
 
 import math
@@ -24,8 +25,9 @@ class Edges:
     aa = True  # off while drawing onto transparent sign surfaces (they are supersampled instead)
 
 
-def poly(surf: pygame.Surface, color: Sequence[int], pts: Sequence[Point],
-         outline: Sequence[int] | None = None, lw: int = 1) -> None:
+def poly(
+    surf: pygame.Surface, color: Sequence[int], pts: Sequence[Point], outline: Sequence[int] | None = None, lw: int = 1
+) -> None:
     """A filled polygon with an anti-aliased edge and an optional ink outline of width lw."""
     ip = ipts(pts)
     if len(ip) < 3:
@@ -48,8 +50,9 @@ def poly(surf: pygame.Surface, color: Sequence[int], pts: Sequence[Point],
             pygame.draw.circle(surf, outline, p, lw / 2 - 0.2)
 
 
-def circle(surf: pygame.Surface, color: Sequence[int], c: Point, r: float,
-           outline: Sequence[int] | None = None, lw: int = 1) -> None:
+def circle(
+    surf: pygame.Surface, color: Sequence[int], c: Point, r: float, outline: Sequence[int] | None = None, lw: int = 1
+) -> None:
     x, y, ri = round(c[0]), round(c[1]), max(1, round(r))
     if not Edges.aa:
         if outline is not None:
@@ -68,8 +71,9 @@ def circle(surf: pygame.Surface, color: Sequence[int], c: Point, r: float,
     gfx.aacircle(surf, x, y, ri, color if outline is None else outline)
 
 
-def ellipse_pts(c: Point, rx: float, ry: float, angle: float = 0.0, n: int = 28,
-                a0: float = 0.0, a1: float = 2 * math.pi) -> list[Point]:
+def ellipse_pts(
+    c: Point, rx: float, ry: float, angle: float = 0.0, n: int = 28, a0: float = 0.0, a1: float = 2 * math.pi
+) -> list[Point]:
     ca, sa = math.cos(angle), math.sin(angle)
     out = []
     for i in range(n + (0 if a1 - a0 >= 2 * math.pi - 1e-9 else 1)):
@@ -79,8 +83,16 @@ def ellipse_pts(c: Point, rx: float, ry: float, angle: float = 0.0, n: int = 28,
     return out
 
 
-def ellipse(surf: pygame.Surface, color: Sequence[int], c: Point, rx: float, ry: float,
-            angle: float = 0.0, outline: Sequence[int] | None = None, lw: int = 1) -> None:
+def ellipse(
+    surf: pygame.Surface,
+    color: Sequence[int],
+    c: Point,
+    rx: float,
+    ry: float,
+    angle: float = 0.0,
+    outline: Sequence[int] | None = None,
+    lw: int = 1,
+) -> None:
     poly(surf, color, ellipse_pts(c, rx, ry, angle, max(12, int(max(rx, ry) / 1.5))), outline, lw)
 
 

@@ -4,6 +4,7 @@ Everything here draws into a surface that the caller will later smoothscale down
 (cards are supersampled), with the primitives of :mod:`sprites.shapes`; the colours come
 from :mod:`sprites.ink`.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,8 +19,9 @@ from sprites.shapes import Edges, Point, circle, ellipse, ellipse_pts, lw_for, p
 # --------------------------------------------------------------------------- swords and batons
 
 
-def draw_sword(surf: pygame.Surface, hilt: Point, tip: Point, width: float, ink: SuitInk,
-               bend: float = 0.0, ornate: bool = False) -> None:
+def draw_sword(
+    surf: pygame.Surface, hilt: Point, tip: Point, width: float, ink: SuitInk, bend: float = 0.0, ornate: bool = False
+) -> None:
     """A sword from the pommel end to the point; bend curves the blade (fraction of its length)."""
     hx, hy = hilt
     tx, ty = tip
@@ -51,18 +53,20 @@ def draw_sword(surf: pygame.Surface, hilt: Point, tip: Point, width: float, ink:
     circle(surf, ink.band, at(0.02), width * (0.26 if ornate else 0.2), ink.outline, lw)
     gw = width * (1.5 if ornate else 1.15)
     for side in (-1, 1):
-        curl = [at(guard + d, side * o) for d, o in ((0, 0), (-0.01, gw * 0.3), (-0.035, gw * 0.5),
-                                                     (-0.02, gw * 0.6), (0.005, gw * 0.55))]
+        curl = [
+            at(guard + d, side * o)
+            for d, o in ((0, 0), (-0.01, gw * 0.3), (-0.035, gw * 0.5), (-0.02, gw * 0.6), (0.005, gw * 0.55))
+        ]
         stroke(surf, ink.outline, curl, width * 0.3)
         stroke(surf, ink.band, curl, width * 0.18)
     circle(surf, ink.band, at(guard), width * 0.2, ink.outline, lw)
     if ornate:
-        ellipse(surf, ink.band2, at(guard + 0.05), width * 0.12, width * 0.2,
-                math.atan2(uy, ux), ink.outline, lw)
+        ellipse(surf, ink.band2, at(guard + 0.05), width * 0.12, width * 0.2, math.atan2(uy, ux), ink.outline, lw)
 
 
-def draw_baton(surf: pygame.Surface, grip: Point, head: Point, width: float, ink: SuitInk,
-               ornate: bool = False) -> None:
+def draw_baton(
+    surf: pygame.Surface, grip: Point, head: Point, width: float, ink: SuitInk, ornate: bool = False
+) -> None:
     """A knotty cudgel, thicker at the head, with cut branches in the second colour."""
     gx, gy = grip
     hx, hy = head
@@ -90,7 +94,7 @@ def draw_baton(surf: pygame.Surface, grip: Point, head: Point, width: float, ink
     # Bark: a lighter streak and darker rings.
     stroke(surf, ink.light, [at(i / n, -width * 0.12) for i in range(2, n - 1)], max(1, width * 0.08))
     for s in (0.22, 0.56, 0.9):
-        w = width * (0.55 + 0.45 * s ** 1.4)
+        w = width * (0.55 + 0.45 * s**1.4)
         stroke(surf, ink.dark, [at(s, -w * 0.45), at(s + 0.015, 0), at(s, w * 0.45)], max(1, width * 0.06))
     # Cut ends: the head shows the wood, the grip a band.
     ellipse(surf, ink.band, at(1.0), width * 0.5, width * 0.2, math.atan2(ny, nx), ink.outline, lw)
@@ -167,7 +171,9 @@ def _cup(surf: pygame.Surface, c: Point, size: float, ink: SuitInk, ornate: bool
     if s >= 30:
         # Shading down the right side of the bowl and a highlight on the left.
         shade = [P(0.31 * math.cos(math.pi * i / 20), -0.36 + 0.42 * math.sin(math.pi * i / 20)) for i in range(0, 8)]
-        shade += [P(0.2 * math.cos(math.pi * i / 20), -0.36 + 0.36 * math.sin(math.pi * i / 20)) for i in range(7, -1, -1)]
+        shade += [
+            P(0.2 * math.cos(math.pi * i / 20), -0.36 + 0.36 * math.sin(math.pi * i / 20)) for i in range(7, -1, -1)
+        ]
         poly(surf, ink.dark, shade)
         stroke(surf, ink.light, [P(-0.2, -0.3), P(-0.19, -0.2), P(-0.14, -0.1)], max(1, s * 0.03))
     # Coloured bands round the bowl.
@@ -183,8 +189,10 @@ def _cup(surf: pygame.Surface, c: Point, size: float, ink: SuitInk, ornate: bool
     ellipse(surf, ink.dark, P(0, -0.37), s * 0.26, s * 0.035)
     if ornate:
         # A domed lid with a knob, as on the big aces.
-        lid = [P(0.27 * math.cos(math.pi + math.pi * i / 16), -0.43 + 0.16 * math.sin(math.pi + math.pi * i / 16))
-               for i in range(17)]
+        lid = [
+            P(0.27 * math.cos(math.pi + math.pi * i / 16), -0.43 + 0.16 * math.sin(math.pi + math.pi * i / 16))
+            for i in range(17)
+        ]
         poly(surf, ink.main, lid, ink.outline, lw)
         poly(surf, ink.band2, [P(-0.22, -0.5), P(0.22, -0.5), P(0.19, -0.46), P(-0.19, -0.46)])
         circle(surf, ink.band, P(0, -0.6), s * 0.045, ink.outline, lw)
@@ -192,8 +200,14 @@ def _cup(surf: pygame.Surface, c: Point, size: float, ink: SuitInk, ornate: bool
 
 def _italian_sword_sign(surf: pygame.Surface, c: Point, size: float, ink: SuitInk, curved: bool) -> None:
     cx, cy = c
-    draw_sword(surf, (cx - size * 0.06, cy + size * 0.5), (cx + size * 0.04, cy - size * 0.5), size * 0.17,
-               ink, bend=0.09 if curved else 0.0)
+    draw_sword(
+        surf,
+        (cx - size * 0.06, cy + size * 0.5),
+        (cx + size * 0.04, cy - size * 0.5),
+        size * 0.17,
+        ink,
+        bend=0.09 if curved else 0.0,
+    )
 
 
 def _italian_baton_sign(surf: pygame.Surface, c: Point, size: float, ink: SuitInk) -> None:
@@ -226,7 +240,13 @@ def _scaled(shape: Sequence[Point], c: Point, sx: float, sy: float | None = None
 
 
 def _heart(surf: pygame.Surface, c: Point, size: float, ink: SuitInk, shaded: bool = False) -> None:
-    poly(surf, ink.main, _scaled(HEART, c, size * 0.92, size), ink.outline if shaded else ink.dark, lw_for(size) if shaded else 1)
+    poly(
+        surf,
+        ink.main,
+        _scaled(HEART, c, size * 0.92, size),
+        ink.outline if shaded else ink.dark,
+        lw_for(size) if shaded else 1,
+    )
     if shaded and size >= 30:
         ellipse(surf, ink.light, (c[0] - size * 0.22, c[1] - size * 0.2), size * 0.1, size * 0.06, -0.7)
 
@@ -245,8 +265,18 @@ def _diamond(surf: pygame.Surface, c: Point, size: float, ink: SuitInk) -> None:
 def _spade(surf: pygame.Surface, c: Point, size: float, ink: SuitInk) -> None:
     cx, cy = c
     poly(surf, ink.main, _scaled(HEART, (cx, cy - size * 0.08), size * 0.92, size * 0.8, flip=True), ink.main, 1)
-    stem = quad((cx - size * 0.24, cy + size * 0.5), (cx - size * 0.05, cy + size * 0.38), (cx - size * 0.03, cy + size * 0.1), 8)
-    stem += quad((cx + size * 0.03, cy + size * 0.1), (cx + size * 0.05, cy + size * 0.38), (cx + size * 0.24, cy + size * 0.5), 8)
+    stem = quad(
+        (cx - size * 0.24, cy + size * 0.5),
+        (cx - size * 0.05, cy + size * 0.38),
+        (cx - size * 0.03, cy + size * 0.1),
+        8,
+    )
+    stem += quad(
+        (cx + size * 0.03, cy + size * 0.1),
+        (cx + size * 0.05, cy + size * 0.38),
+        (cx + size * 0.24, cy + size * 0.5),
+        8,
+    )
     poly(surf, ink.main, stem, ink.main, 1)
 
 
@@ -255,10 +285,28 @@ def _club(surf: pygame.Surface, c: Point, size: float, ink: SuitInk) -> None:
     r = size * 0.225
     for dx, dy in ((0, -0.25), (-0.24, 0.07), (0.24, 0.07)):
         circle(surf, ink.main, (cx + dx * size, cy + dy * size), r)
-    poly(surf, ink.main, [(cx, cy - size * 0.1), (cx + size * 0.12, cy + size * 0.08), (cx, cy + size * 0.15),
-                          (cx - size * 0.12, cy + size * 0.08)])
-    stem = quad((cx - size * 0.22, cy + size * 0.5), (cx - size * 0.05, cy + size * 0.4), (cx - size * 0.035, cy + size * 0.05), 8)
-    stem += quad((cx + size * 0.035, cy + size * 0.05), (cx + size * 0.05, cy + size * 0.4), (cx + size * 0.22, cy + size * 0.5), 8)
+    poly(
+        surf,
+        ink.main,
+        [
+            (cx, cy - size * 0.1),
+            (cx + size * 0.12, cy + size * 0.08),
+            (cx, cy + size * 0.15),
+            (cx - size * 0.12, cy + size * 0.08),
+        ],
+    )
+    stem = quad(
+        (cx - size * 0.22, cy + size * 0.5),
+        (cx - size * 0.05, cy + size * 0.4),
+        (cx - size * 0.035, cy + size * 0.05),
+        8,
+    )
+    stem += quad(
+        (cx + size * 0.035, cy + size * 0.05),
+        (cx + size * 0.05, cy + size * 0.4),
+        (cx + size * 0.22, cy + size * 0.5),
+        8,
+    )
     poly(surf, ink.main, stem, ink.main, 1)
 
 
@@ -298,14 +346,20 @@ def _acorn(surf: pygame.Surface, c: Point, size: float, ink: SuitInk) -> None:
     s = size
     lw = lw_for(s)
     # Stem on top, the nut hanging below the scaly cupule.
-    stroke(surf, ink.band, [(cx + s * 0.06, cy - s * 0.5), (cx + s * 0.02, cy - s * 0.38), (cx, cy - s * 0.3)], s * 0.07)
+    stroke(
+        surf, ink.band, [(cx + s * 0.06, cy - s * 0.5), (cx + s * 0.02, cy - s * 0.38), (cx, cy - s * 0.3)], s * 0.07
+    )
     nut = ellipse_pts((cx, cy + s * 0.02), s * 0.23, s * 0.4, 0, 30, 0.0, math.pi)
     nut = [(x, y if y < cy + s * 0.36 else cy + s * 0.36 + (y - cy - s * 0.36) * 0.8) for x, y in nut]
     nut = [(cx + s * 0.23, cy - s * 0.05)] + nut + [(cx - s * 0.23, cy - s * 0.05)]
     poly(surf, ink.main, nut, ink.outline, lw)
     if s >= 30:
-        stroke(surf, ink.light, [(cx - s * 0.12, cy + s * 0.05), (cx - s * 0.11, cy + s * 0.2), (cx - s * 0.06, cy + s * 0.3)],
-               s * 0.04)
+        stroke(
+            surf,
+            ink.light,
+            [(cx - s * 0.12, cy + s * 0.05), (cx - s * 0.11, cy + s * 0.2), (cx - s * 0.06, cy + s * 0.3)],
+            s * 0.04,
+        )
         circle(surf, ink.dark, (cx, cy + s * 0.43), s * 0.03)
     cup = ellipse_pts((cx, cy - s * 0.06), s * 0.28, s * 0.26, 0, 24, math.pi, 2 * math.pi)
     cup += ellipse_pts((cx, cy - s * 0.06), s * 0.28, s * 0.06, 0, 12, 0, math.pi)[::-1]
@@ -347,14 +401,32 @@ def _leaf(surf: pygame.Surface, c: Point, size: float, ink: SuitInk) -> None:
 
 #: width / height of each sign, for layouts that must not let signs overlap
 SIGN_ASPECT: dict[tuple[str, str], float] = {
-    ("italian", "D"): 1.0, ("italian", "C"): 0.66, ("italian", "S"): 0.4, ("italian", "B"): 0.45,
-    ("french", "D"): 0.76, ("french", "C"): 0.95, ("french", "S"): 0.9, ("french", "B"): 0.94,
-    ("german", "D"): 0.82, ("german", "C"): 0.95, ("german", "S"): 0.72, ("german", "B"): 0.6,
+    ("italian", "D"): 1.0,
+    ("italian", "C"): 0.66,
+    ("italian", "S"): 0.4,
+    ("italian", "B"): 0.45,
+    ("french", "D"): 0.76,
+    ("french", "C"): 0.95,
+    ("french", "S"): 0.9,
+    ("french", "B"): 0.94,
+    ("german", "D"): 0.82,
+    ("german", "C"): 0.95,
+    ("german", "S"): 0.72,
+    ("german", "B"): 0.6,
 }
 
 
-def draw_sign(surf: pygame.Surface, system: str, suit: str, c: Point, size: float, ink: SuitInk,
-              curved: bool = True, ornate: bool = False, aa: bool = True) -> None:
+def draw_sign(
+    surf: pygame.Surface,
+    system: str,
+    suit: str,
+    c: Point,
+    size: float,
+    ink: SuitInk,
+    curved: bool = True,
+    ornate: bool = False,
+    aa: bool = True,
+) -> None:
     """Draw one suit sign of the given height, centred on c."""
     before, Edges.aa = Edges.aa, aa
     try:
@@ -363,8 +435,9 @@ def draw_sign(surf: pygame.Surface, system: str, suit: str, c: Point, size: floa
         Edges.aa = before
 
 
-def _draw_sign(surf: pygame.Surface, system: str, suit: str, c: Point, size: float, ink: SuitInk,
-               curved: bool, ornate: bool) -> None:
+def _draw_sign(
+    surf: pygame.Surface, system: str, suit: str, c: Point, size: float, ink: SuitInk, curved: bool, ornate: bool
+) -> None:
     if system == "italian":
         if suit == "D":
             _coin(surf, c, size, ink, ornate)
@@ -387,8 +460,9 @@ _SIGNS: OrderedDict[tuple, pygame.Surface] = OrderedDict()
 _SIGNS_MAX = 400
 
 
-def sign_surface(system: str, suit: str, size: int, ink: SuitInk, curved: bool = True,
-                 ornate: bool = False, rotate: bool = False) -> pygame.Surface:
+def sign_surface(
+    system: str, suit: str, size: int, ink: SuitInk, curved: bool = True, ornate: bool = False, rotate: bool = False
+) -> pygame.Surface:
     """A cached transparent surface holding one sign (pre-rendered per size, blitted as pips)."""
     key = (system, suit, size, ink, curved, ornate, rotate)
     hit = _SIGNS.get(key)
@@ -413,8 +487,16 @@ def sign_surface(system: str, suit: str, size: int, ink: SuitInk, curved: bool =
     return surf
 
 
-def blit_sign(surf: pygame.Surface, system: str, suit: str, c: Point, size: float, ink: SuitInk,
-              curved: bool = True, rotate: bool = False) -> None:
+def blit_sign(
+    surf: pygame.Surface,
+    system: str,
+    suit: str,
+    c: Point,
+    size: float,
+    ink: SuitInk,
+    curved: bool = True,
+    rotate: bool = False,
+) -> None:
     """Blit a cached sign centred on c (the cheap path used for pips and indices)."""
     img = sign_surface(system, suit, max(4, round(size)), ink, curved, False, rotate)
     surf.blit(img, img.get_rect(center=(round(c[0]), round(c[1]))))

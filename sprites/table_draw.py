@@ -3,6 +3,7 @@
 Everything here draws; nothing decides. The table scene owns the state and asks these
 helpers to paint it in the house style (soft shadows, brass, cream text).
 """
+
 from __future__ import annotations
 
 import math
@@ -109,8 +110,19 @@ class CardPainter:
             self._rot[key] = img
         return img
 
-    def draw(self, surface: pygame.Surface, code: str | None, x: float, y: float, angle: float, h: float,
-             lift: float = 0.0, squash: float = 1.0, shadow: int = 110, alpha: int = 255) -> pygame.Rect:
+    def draw(
+        self,
+        surface: pygame.Surface,
+        code: str | None,
+        x: float,
+        y: float,
+        angle: float,
+        h: float,
+        lift: float = 0.0,
+        squash: float = 1.0,
+        shadow: int = 110,
+        alpha: int = 255,
+    ) -> pygame.Rect:
         """A card centred at (x, y − lift) with a soft shadow that grows as it lifts."""
         hi = max(12, round(h))
         upright = self.image(code, hi)
@@ -145,12 +157,21 @@ def outline(surface: pygame.Surface, rect: pygame.Rect, color, strength: float =
     g = theme.glow(rect.size, r, color, spread=9, strength=200)
     g.set_alpha(int(255 * min(1.0, strength)))
     surface.blit(g, (rect.x - 9, rect.y - 9))
-    ring = theme.rounded((rect.w + 6, rect.h + 6), r + 3, (0, 0, 0, 0), width, (*color[:3], int(235 * min(1.0, strength))))
+    ring = theme.rounded(
+        (rect.w + 6, rect.h + 6), r + 3, (0, 0, 0, 0), width, (*color[:3], int(235 * min(1.0, strength)))
+    )
     surface.blit(ring, (rect.x - 3, rect.y - 3))
 
 
-def stack(painter: CardPainter, surface: pygame.Surface, place: Place, count: int, label: str | None = None,
-          face_down: bool = True, top_code: str | None = None) -> pygame.Rect:
+def stack(
+    painter: CardPainter,
+    surface: pygame.Surface,
+    place: Place,
+    count: int,
+    label: str | None = None,
+    face_down: bool = True,
+    top_code: str | None = None,
+) -> pygame.Rect:
     """A neat stack of cards (stock, capture pile): thickness follows the count, a count badge."""
     w, h = place.size(painter.aspect)
     if count <= 0:
@@ -162,8 +183,15 @@ def stack(painter: CardPainter, surface: pygame.Surface, place: Place, count: in
     rect = pygame.Rect(0, 0, 0, 0)
     for i in range(layers):
         d = layers - 1 - i
-        rect = painter.draw(surface, None if face_down or i < layers - 1 else top_code, place.x - d * 0.8,
-                            place.y + d * 1.2, place.angle, place.h, shadow=90 if i == 0 else 0)
+        rect = painter.draw(
+            surface,
+            None if face_down or i < layers - 1 else top_code,
+            place.x - d * 0.8,
+            place.y + d * 1.2,
+            place.angle,
+            place.h,
+            shadow=90 if i == 0 else 0,
+        )
     if label is not None:
         badge(surface, label, (rect.centerx, rect.bottom + 2))
     return rect
@@ -182,8 +210,18 @@ def badge(surface: pygame.Surface, s: str, midtop: tuple[int, int], color=theme.
     return r
 
 
-def plate(surface: pygame.Surface, rect: pygame.Rect, name: str, count: str, team_color, active: float,
-          dealer: bool, thinking: float, time: float, rating: str = "") -> None:
+def plate(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    name: str,
+    count: str,
+    team_color,
+    active: float,
+    dealer: bool,
+    thinking: float,
+    time: float,
+    rating: str = "",
+) -> None:
     """A seat's name plate: name, card count, a team stripe, the turn glow and the dealer chip;
     at a club table the seat's rating too, in a place of its own between name and count."""
     if active > 0.02:
@@ -201,20 +239,31 @@ def plate(surface: pygame.Surface, rect: pygame.Rect, name: str, count: str, tea
         # Name, rating and count share the plate, each shrunk by the same share when they do
         # not fit (large text), so that none is crowded out; your own plate keeps the room
         # of the thinking dots.
-        natural = [theme.text_width(name, "sans_bold", 15), theme.text_width(rating, "sans_bold", 12),
-                   theme.text_width(count, "sans", 13) if count else 0]
+        natural = [
+            theme.text_width(name, "sans_bold", 15),
+            theme.text_width(rating, "sans_bold", 12),
+            theme.text_width(count, "sans", 13) if count else 0,
+        ]
         free = rect.w - 17 - (10 + 16 if count else 46 + 8)
         k = min(1.0, free / max(1, sum(natural)))
         if count:
             count_size = theme.fit(count, "sans", 13, max(1, int(natural[2] * k)), 8)
         rating_size = theme.fit(rating, "sans_bold", 12, max(1, int(natural[1] * k)), 8)
         right = rect.right - 10 - (theme.text_width(count, "sans", count_size) + 8 if count else 36)
-        rr = theme.blit_text(surface, rating, (right, rect.centery + 1), "sans_bold", rating_size, theme.BRASS,
-                             anchor="midright")
+        rr = theme.blit_text(
+            surface, rating, (right, rect.centery + 1), "sans_bold", rating_size, theme.BRASS, anchor="midright"
+        )
         width = rr.x - 8 - (rect.x + 17)
     size = theme.fit(name, "sans_bold", 15, width, 10)
-    theme.blit_text(surface, name, (rect.x + 17, rect.centery + 1), "sans_bold", size,
-                    theme.CREAM if active < 0.5 else theme.BRASS_LIGHT, anchor="midleft")
+    theme.blit_text(
+        surface,
+        name,
+        (rect.x + 17, rect.centery + 1),
+        "sans_bold",
+        size,
+        theme.CREAM if active < 0.5 else theme.BRASS_LIGHT,
+        anchor="midleft",
+    )
     if thinking > 0:
         # Three dots breathing in turn: the bot is thinking (the window stays live).
         for i in range(3):
@@ -222,8 +271,9 @@ def plate(surface: pygame.Surface, rect: pygame.Rect, name: str, count: str, tea
             c = tuple(int(v * a) for v in theme.BRASS_LIGHT)
             pygame.draw.circle(surface, c, (rect.right - 40 + i * 9, rect.centery + 1), 3)
     elif count:
-        theme.blit_text(surface, count, (rect.right - 10, rect.centery + 1), "sans", count_size, theme.CREAM_DIM,
-                        anchor="midright")
+        theme.blit_text(
+            surface, count, (rect.right - 10, rect.centery + 1), "sans", count_size, theme.CREAM_DIM, anchor="midright"
+        )
     if dealer:
         chip(surface, (rect.right + 2, rect.y + 2))
 
@@ -248,7 +298,7 @@ def _band(band_h: int, w: int = 820) -> pygame.Surface:
         band = hidpi.surface((w, band_h), pygame.SRCALPHA)
         for i in range(band_h):
             k = 1 - abs(i - band_h / 2) / (band_h / 2)
-            pygame.draw.line(band, (6, 18, 11, int(190 * k ** 0.6)), (0, i), (w, i))
+            pygame.draw.line(band, (6, 18, 11, int(190 * k**0.6)), (0, i), (w, i))
         edges = hidpi.surface((w, band_h), pygame.SRCALPHA)
         for x in range(0, w, 4):
             k = min(1.0, min(x, w - x) / 180)
@@ -301,8 +351,9 @@ class Callout:
         surface.blit(layer, layer.get_rect(center=center))
 
 
-def banner(surface: pygame.Surface, s: str, center: tuple[int, int], color=WARN, alpha: float = 1.0,
-           width: int = 760) -> pygame.Rect:
+def banner(
+    surface: pygame.Surface, s: str, center: tuple[int, int], color=WARN, alpha: float = 1.0, width: int = 760
+) -> pygame.Rect:
     """A pill with a message (refusals, the deal summary when the results screen is missing)."""
     lines = theme.wrap(s, "sans_bold", 16, width - 48, max_lines=2)
     h = 18 + 22 * len(lines)
@@ -322,5 +373,18 @@ def banner(surface: pygame.Surface, s: str, center: tuple[int, int], color=WARN,
     return r
 
 
-__all__ = ["CardSprite", "CardPainter", "Callout", "outline", "stack", "badge", "plate", "chip", "banner",
-           "TEAM_COLORS", "OUTLINE", "CANDIDATE", "WARN"]
+__all__ = [
+    "CardSprite",
+    "CardPainter",
+    "Callout",
+    "outline",
+    "stack",
+    "badge",
+    "plate",
+    "chip",
+    "banner",
+    "TEAM_COLORS",
+    "OUTLINE",
+    "CANDIDATE",
+    "WARN",
+]

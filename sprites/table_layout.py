@@ -15,6 +15,7 @@ under a hand. Plates and piles are placed for the deal's largest hand (``hand_ca
 so nothing moves as the hands shrink; the top edge left of the menu (``TOP_STRIP``) is the
 HUD's. With three or four players the trick lies in a cross, every card whole.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,23 +30,23 @@ CANVAS = pygame.Rect(0, 0, 1280, 720)
 #: Inside the wooden rim, with a little breathing room.
 SAFE = CANVAS.inflate(-2 * 22, -2 * 22)
 
-HAND_HEIGHT = 150          # the human's cards
-HAND_MAX_WIDTH = 104       # wide packs (French Schnapsen) get slightly shorter cards
-TABLE_HEIGHT = 118         # cards on the felt and in the trick
-TABLE_MIN_HEIGHT = 64      # a crowded Cìcera table shrinks down to this
-BACK_HEIGHT = 84           # the opponent opposite
-SIDE_HEIGHT = 74           # opponents at the sides (cards lie sideways)
-PILE_HEIGHT = 66           # capture piles
-LIFT = 24                  # how far a hovered / chosen card rises
-TOP_Y = 30                 # the top seat's row of backs starts here
+HAND_HEIGHT = 150  # the human's cards
+HAND_MAX_WIDTH = 104  # wide packs (French Schnapsen) get slightly shorter cards
+TABLE_HEIGHT = 118  # cards on the felt and in the trick
+TABLE_MIN_HEIGHT = 64  # a crowded Cìcera table shrinks down to this
+BACK_HEIGHT = 84  # the opponent opposite
+SIDE_HEIGHT = 74  # opponents at the sides (cards lie sideways)
+PILE_HEIGHT = 66  # capture piles
+LIFT = 24  # how far a hovered / chosen card rises
+TOP_Y = 30  # the top seat's row of backs starts here
 PLATE_W, PLATE_H = 176, 30
-CHIP_R = 11                # the dealer chip's radius
+CHIP_R = 11  # the dealer chip's radius
 BADGE_W, BADGE_H = 44, 20  # a pile's count badge ("52" and room to spare)
 
 HAND_AREA = pygame.Rect(250, 720 - 22 - HAND_HEIGHT, 780, HAND_HEIGHT)
 #: The felt between the opponents and the human's hand: table cards, trick, stock.
 TABLE_AREA = pygame.Rect(204, 132, 872, 366)
-STATUS_POS = (640, 507)    # "Your turn" / "North is thinking…", between table and hand
+STATUS_POS = (640, 507)  # "Your turn" / "North is thinking…", between table and hand
 SCORE_RECT = pygame.Rect(26, 24, 300, 98)
 MENU_RECT = pygame.Rect(1256 - 128, 24, 128, 38)
 #: The top edge left of the menu button holds the HUD's buttons (log, score sheet): no
@@ -121,7 +122,7 @@ class TableLayout:
 
     # ------------------------------------------------------------------ seats
     def side(self, seat: int) -> str:
-        """"bottom", "right", "top" or "left" for a seat."""
+        """ "bottom", "right", "top" or "left" for a seat."""
         rel = (seat - self.human_seat) % self.players
         if rel == 0:
             return "bottom"
@@ -303,8 +304,7 @@ class TableLayout:
             off = {"bottom": (22, 52, 5.0), "top": (-22, -52, -4.0)}[side]
         else:
             dx, dy = self.card_w(h) + 14, h / 2 + 8
-            off = {"bottom": (0, dy, 3.0), "top": (0, -dy, -2.0), "left": (-dx, 0, -3.0),
-                   "right": (dx, 0, 2.0)}[side]
+            off = {"bottom": (0, dy, 3.0), "top": (0, -dy, -2.0), "left": (-dx, 0, -3.0), "right": (dx, 0, 2.0)}[side]
         return Place(cx + off[0], cy + off[1], h, off[2])
 
     def pile(self, team: int) -> Place:
@@ -366,5 +366,17 @@ class TableLayout:
         return out
 
 
-__all__ = ["CARD_SCALES", "TableLayout", "Place", "CANVAS", "SAFE", "HAND_AREA", "TABLE_AREA", "STATUS_POS", "SCORE_RECT",
-           "MENU_RECT", "TOP_STRIP", "LIFT"]
+__all__ = [
+    "CARD_SCALES",
+    "TableLayout",
+    "Place",
+    "CANVAS",
+    "SAFE",
+    "HAND_AREA",
+    "TABLE_AREA",
+    "STATUS_POS",
+    "SCORE_RECT",
+    "MENU_RECT",
+    "TOP_STRIP",
+    "LIFT",
+]

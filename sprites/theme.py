@@ -6,6 +6,7 @@ so a frame is mostly blits. Sizes are in logical canvas pixels (1280×720).
 Numbers: DejaVu's digits all share one advance width, so scores and percentages are
 tabular by construction (``tests/scenes/test_window.py`` checks it).
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -22,10 +23,10 @@ from sprites import felt_art, hidpi
 CANVAS_SIZE = (1280, 720)
 
 # ------------------------------------------------------------------ palette
-FELT = (31, 90, 58)            # #1f5a3a
+FELT = (31, 90, 58)  # #1f5a3a
 FELT_DEEP = (16, 52, 33)
 FELT_LIGHT = (46, 116, 77)
-CREAM = (243, 234, 215)        # #f3ead7
+CREAM = (243, 234, 215)  # #f3ead7
 CREAM_DIM = (196, 190, 170)
 CREAM_FAINT = (150, 158, 140)
 BRASS = (201, 164, 92)
@@ -35,7 +36,7 @@ WOOD = (98, 58, 30)
 WOOD_DARK = (52, 29, 14)
 WOOD_LIGHT = (140, 88, 48)
 INK = (28, 24, 20)
-PANEL = (9, 30, 20, 178)       # translucent deep green-black
+PANEL = (9, 30, 20, 178)  # translucent deep green-black
 PANEL_SOLID = (14, 38, 26)
 SHADOW = (0, 0, 0)
 FOCUS = (255, 226, 160)
@@ -123,8 +124,9 @@ def note_box(s: str, width: int, box: int) -> None:
         m.entries.append((s, int(width), int(box)))
 
 
-def text(s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: float = 0,
-         caps: bool = False, shadow: int = 0) -> pygame.Surface:
+def text(
+    s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: float = 0, caps: bool = False, shadow: int = 0
+) -> pygame.Surface:
     """Rendered, antialiased text on a transparent surface, cached by its arguments.
 
     ``tracking`` adds letter spacing in pixels (for letter-spaced capitals); ``shadow``
@@ -144,8 +146,9 @@ def text(s: str, face: str = "sans", size: int = 18, color=CREAM, tracking: floa
         px = max(6, round(size * TEXT_SCALE[0] * ui))
         while px > 6 and _width(_font(face, px), s.upper() if caps else s, tracking * ui) > room:
             px -= 1
-        surf = hidpi.wrap(_render_text(s, _font(face, px), color, tracking * ui, caps, max(0, round(shadow * ui))),
-                          None, ui)
+        surf = hidpi.wrap(
+            _render_text(s, _font(face, px), color, tracking * ui, caps, max(0, round(shadow * ui))), None, ui
+        )
     else:
         surf = _render_text(s, font(face, size), color, tracking, caps, shadow)
     _TEXT_CACHE[key] = surf
@@ -276,8 +279,9 @@ def wrap(s: str, face: str, size: int, width: int, max_lines: int | None = None)
     return lines
 
 
-def fit(s: str, face: str, size: int, width: int, min_size: int = 10, tracking_ratio: float = 0.0,
-        caps: bool = False) -> int:
+def fit(
+    s: str, face: str, size: int, width: int, min_size: int = 10, tracking_ratio: float = 0.0, caps: bool = False
+) -> int:
     """The largest size ≤ ``size`` at which ``s`` fits in ``width`` (long German words);
     ``tracking_ratio`` × size is the letter spacing the text will be drawn with."""
     # At a larger text size the floor is the usual smallest size as shown: text keeps to its box.
@@ -289,8 +293,16 @@ def fit(s: str, face: str, size: int, width: int, min_size: int = 10, tracking_r
     return size
 
 
-def blit_text(surface: pygame.Surface, s: str, pos: tuple[float, float], face: str = "sans", size: int = 18,
-              color=CREAM, anchor: str = "topleft", **kw) -> pygame.Rect:
+def blit_text(
+    surface: pygame.Surface,
+    s: str,
+    pos: tuple[float, float],
+    face: str = "sans",
+    size: int = 18,
+    color=CREAM,
+    anchor: str = "topleft",
+    **kw,
+) -> pygame.Rect:
     """Draw cached text with its rect anchored at ``pos`` (any pygame.Rect anchor name)."""
     img = text(s, face, size, color, **kw)
     rect = img.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
@@ -303,15 +315,23 @@ def blit_text(surface: pygame.Surface, s: str, pos: tuple[float, float], face: s
     return rect
 
 
-def heading(surface: pygame.Surface, s: str, pos: tuple[float, float], size: int = 30, color=CREAM,
-            anchor: str = "topleft", tracking: float | None = None) -> pygame.Rect:
+def heading(
+    surface: pygame.Surface,
+    s: str,
+    pos: tuple[float, float],
+    size: int = 30,
+    color=CREAM,
+    anchor: str = "topleft",
+    tracking: float | None = None,
+) -> pygame.Rect:
     """Letter-spaced serif capitals, the house heading style."""
     tr = size * 0.22 if tracking is None else tracking
     return blit_text(surface, s, pos, "serif_bold", size, color, anchor, tracking=tr, caps=True, shadow=2)
 
 
-def small_caps(surface: pygame.Surface, s: str, pos: tuple[float, float], size: int = 13, color=BRASS,
-               anchor: str = "topleft") -> pygame.Rect:
+def small_caps(
+    surface: pygame.Surface, s: str, pos: tuple[float, float], size: int = 13, color=BRASS, anchor: str = "topleft"
+) -> pygame.Rect:
     """Small letter-spaced labels (section names, hints)."""
     return blit_text(surface, s, pos, "cond_bold", size, color, anchor, tracking=size * 0.16, caps=True)
 
@@ -340,7 +360,9 @@ def rim(size: tuple[int, int] = CANVAS_SIZE, width: int = RIM) -> pygame.Surface
         return _BG_CACHE[key]
     ui = hidpi.scale()
     if ui != 1.0:  # drawn at the window's own pixels
-        _BG_CACHE[key] = surf = hidpi.wrap(felt_art.rim_plain(hidpi.physical_size(size), max(1, round(width * ui))), size)
+        _BG_CACHE[key] = surf = hidpi.wrap(
+            felt_art.rim_plain(hidpi.physical_size(size), max(1, round(width * ui))), size
+        )
         return surf
     _BG_CACHE[key] = surf = felt_art.rim_plain(size, width)
     return surf
@@ -400,7 +422,7 @@ def _nbytes(surf: pygame.Surface) -> int:
     return w * h * surf.get_bytesize()
 
 
-_SHAPE_CACHE: _SurfaceCache = _SurfaceCache(160 * 2 ** 20)
+_SHAPE_CACHE: _SurfaceCache = _SurfaceCache(160 * 2**20)
 _SS = 3  # supersampling factor for antialiased rounded shapes
 
 
@@ -425,30 +447,9 @@ def rounded(size: tuple[int, int], radius: int, color, border: int = 0, border_c
     return surf
 
 
-def fit_or_cut(s: str, face: str, size: int, room: int, min_size: int) -> tuple[str, int]:
-    """``s`` at the largest size that fits ``room``; still too wide at ``min_size``, cut word by
-    word with an ellipsis (a long custom variant's name) rather than run over its neighbours."""
-    while size > min_size and text_width(s, face, size) > room:
-        size -= 1
-    while text_width(s, face, size) > room and " " in s:
-        s = s.rsplit(" ", 1)[0].rstrip(" ·:") + "…"
-    note_box(s, text_width(s, face, size), room)
-    return s, size
-
-
-def modal(surface: pygame.Surface, box: pygame.Rect, appear: float, veil_alpha: int = 140) -> pygame.Rect:
-    """A dialog over a veiled screen: the veil at ``veil_alpha`` × ``appear`` (0–1), then the panel
-    at ``box`` sliding up 16 px as it appears. Returns where the panel was drawn."""
-    veil = hidpi.surface(surface.get_size(), pygame.SRCALPHA)
-    veil.fill((0, 0, 0, int(veil_alpha * appear)))
-    surface.blit(veil, (0, 0))
-    at = box.move(0, round((1 - appear) * 16))
-    surface.blit(shadow(at.size, 16, 10, 150), (at.x - 10, at.y - 4))
-    surface.blit(panel(at.size, 16, (10, 30, 20, 242), BRASS), at)
-    return at
-
-
-def panel(size: tuple[int, int], radius: int = 12, fill=PANEL, edge=BRASS_DARK, highlight: bool = True) -> pygame.Surface:
+def panel(
+    size: tuple[int, int], radius: int = 12, fill=PANEL, edge=BRASS_DARK, highlight: bool = True
+) -> pygame.Surface:
     """A translucent dark panel with a thin brass edge and a faint top highlight."""
     key = ("panel", size, radius, tuple(fill), tuple(edge) if edge else None, highlight)
     if key in _SHAPE_CACHE:
@@ -579,7 +580,30 @@ def clear_caches() -> None:
 hidpi.on_rescale(clear_caches)  # a new window size: every cached picture is made again at it
 
 __all__ = [
-    "CANVAS_SIZE", "FELT", "CREAM", "BRASS", "font", "text", "text_width", "wrap", "fit", "blit_text",
-    "heading", "small_caps", "felt", "rim", "table_background", "rounded", "panel", "shadow", "glow",
-    "ornament", "spotlight", "vertical_gradient", "clear_caches", "TextMeasure", "measure_text", "note_box",
+    "CANVAS_SIZE",
+    "FELT",
+    "CREAM",
+    "BRASS",
+    "font",
+    "text",
+    "text_width",
+    "wrap",
+    "fit",
+    "blit_text",
+    "heading",
+    "small_caps",
+    "felt",
+    "rim",
+    "table_background",
+    "rounded",
+    "panel",
+    "shadow",
+    "glow",
+    "ornament",
+    "spotlight",
+    "vertical_gradient",
+    "clear_caches",
+    "TextMeasure",
+    "measure_text",
+    "note_box",
 ]

@@ -1,4 +1,5 @@
 """Toasts: short messages that slide down from the top of the canvas and fade."""
+
 from __future__ import annotations
 
 import pygame

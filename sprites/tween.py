@@ -6,6 +6,7 @@ update), so scenes never read the setting themselves. Values may be numbers or t
 numbers (positions, colours). ``value_at(alpha)`` interpolates between the last two fixed
 updates for smooth rendering between ticks.
 """
+
 from __future__ import annotations
 
 import math
@@ -72,8 +73,15 @@ class Tween(Generic[V]):
 
     __slots__ = ("start", "end", "duration", "delay", "ease", "elapsed", "_prev", "_value", "on_done", "_fired")
 
-    def __init__(self, start: V, end: V, duration: float = 0.22, ease: Easing = ease_out_cubic,
-                 delay: float = 0.0, on_done: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        start: V,
+        end: V,
+        duration: float = 0.22,
+        ease: Easing = ease_out_cubic,
+        delay: float = 0.0,
+        on_done: Callable[[], None] | None = None,
+    ):
         self.start: V = start
         self.end: V = end
         self.duration = max(0.0, duration)
@@ -149,6 +157,16 @@ class Smooth:
 
 
 __all__ = [
-    "Tween", "Smooth", "set_animation_speed", "speed_factor", "scaled", "lerp", "SPEED_FACTORS",
-    "linear", "ease_out_cubic", "ease_out_quart", "ease_in_out_cubic", "ease_out_back",
+    "Tween",
+    "Smooth",
+    "set_animation_speed",
+    "speed_factor",
+    "scaled",
+    "lerp",
+    "SPEED_FACTORS",
+    "linear",
+    "ease_out_cubic",
+    "ease_out_quart",
+    "ease_in_out_cubic",
+    "ease_out_back",
 ]

@@ -7,6 +7,7 @@ dichromacy: protanopia, deuteranopia, tritanopia). Its 3×3 matrices act on line
 colour is taken out of sRGB's gamma first and put back after. Colour differences are
 CIEDE2000 (Sharma, Wu & Dalal 2005, the formula and its test data) in CIE L*a*b* (D65).
 """
+
 from __future__ import annotations
 
 import math
@@ -17,15 +18,9 @@ Matrix = tuple[tuple[float, float, float], tuple[float, float, float], tuple[flo
 
 #: Machado et al. 2009, Table 1 (severity 1.0), on linear RGB.
 MACHADO_2009: dict[str, Matrix] = {
-    "protanopia": ((0.152286, 1.052583, -0.204868),
-                   (0.114503, 0.786281, 0.099216),
-                   (-0.003882, -0.048116, 1.051998)),
-    "deuteranopia": ((0.367322, 0.860646, -0.227968),
-                     (0.280085, 0.672501, 0.047413),
-                     (-0.011820, 0.042940, 0.968881)),
-    "tritanopia": ((1.255528, -0.076749, -0.178779),
-                   (-0.078411, 0.930809, 0.147602),
-                   (0.004733, 0.691367, 0.303900)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900)),
 }
 DEFICIENCIES: tuple[str, ...] = tuple(MACHADO_2009)
 
@@ -71,7 +66,7 @@ def ciede2000(lab1: Sequence[float], lab2: Sequence[float]) -> float:
     L2, a2, b2 = lab2
     c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
     cm = (c1 + c2) / 2
-    g = 0.5 * (1 - math.sqrt(cm ** 7 / (cm ** 7 + 25 ** 7)))
+    g = 0.5 * (1 - math.sqrt(cm**7 / (cm**7 + 25**7)))
     a1p, a2p = (1 + g) * a1, (1 + g) * a2
     c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
     h1p = math.degrees(math.atan2(b1, a1p)) % 360 if c1p else 0.0
@@ -93,10 +88,15 @@ def ciede2000(lab1: Sequence[float], lab2: Sequence[float]) -> float:
         hm = (h1p + h2p) / 2
     else:
         hm = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
-    t = (1 - 0.17 * math.cos(math.radians(hm - 30)) + 0.24 * math.cos(math.radians(2 * hm))
-         + 0.32 * math.cos(math.radians(3 * hm + 6)) - 0.20 * math.cos(math.radians(4 * hm - 63)))
+    t = (
+        1
+        - 0.17 * math.cos(math.radians(hm - 30))
+        + 0.24 * math.cos(math.radians(2 * hm))
+        + 0.32 * math.cos(math.radians(3 * hm + 6))
+        - 0.20 * math.cos(math.radians(4 * hm - 63))
+    )
     d_theta = 30 * math.exp(-(((hm - 275) / 25) ** 2))
-    rc = 2 * math.sqrt(cmp_ ** 7 / (cmp_ ** 7 + 25 ** 7))
+    rc = 2 * math.sqrt(cmp_**7 / (cmp_**7 + 25**7))
     sl = 1 + 0.015 * (lm - 50) ** 2 / math.sqrt(20 + (lm - 50) ** 2)
     sc = 1 + 0.045 * cmp_
     sh = 1 + 0.015 * cmp_ * t
@@ -116,7 +116,7 @@ def closest_pair(colors: dict[str, Color], deficiency: str | None = None) -> tup
     names = sorted(seen)
     best: tuple[float, str, str] | None = None
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             d = delta_e(seen[a], seen[b])
             if best is None or d < best[0]:
                 best = (d, a, b)
@@ -129,6 +129,7 @@ def dominant_colour(pixels: Sequence[Sequence[int]], paper: Sequence[int], ink: 
     the paper left out, and the outline ink too unless the signs themselves are ink-dark
     (fewer than a quarter of the marks are anything else). The most frequent colour (in
     steps of 8 per channel) is averaged over its pixels."""
+
     def far(p: Sequence[int], q: Sequence[int], limit: int) -> bool:
         return abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2]) > limit
 
@@ -143,9 +144,22 @@ def dominant_colour(pixels: Sequence[Sequence[int]], paper: Sequence[int], ink: 
         counts[k] = counts.get(k, 0) + 1
     top = max(counts, key=counts.__getitem__)
     sel = [p for p in use if (p[0] >> 3, p[1] >> 3, p[2] >> 3) == top]
-    return (round(sum(p[0] for p in sel) / len(sel)), round(sum(p[1] for p in sel) / len(sel)),
-            round(sum(p[2] for p in sel) / len(sel)))
+    return (
+        round(sum(p[0] for p in sel) / len(sel)),
+        round(sum(p[1] for p in sel) / len(sel)),
+        round(sum(p[2] for p in sel) / len(sel)),
+    )
 
 
-__all__ = ["dominant_colour", "MACHADO_2009", "DEFICIENCIES", "simulate", "lab", "ciede2000", "delta_e", "closest_pair",
-           "to_linear", "to_srgb"]
+__all__ = [
+    "dominant_colour",
+    "MACHADO_2009",
+    "DEFICIENCIES",
+    "simulate",
+    "lab",
+    "ciede2000",
+    "delta_e",
+    "closest_pair",
+    "to_linear",
+    "to_srgb",
+]

@@ -4,6 +4,7 @@ itself, plus the shared bits (labels looked up at draw time, the feedback sound,
 Every control works three ways: mouse (hover, click, drag), keyboard (Tab / arrows /
 Enter / Space; Left/Right adjust sliders and choosers) and code (``activate``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -45,8 +46,14 @@ class Widget:
 
     focusable = True
 
-    def __init__(self, rect: pygame.Rect | tuple, *, enabled: bool | Callable[[], bool] = True,
-                 visible: bool | Callable[[], bool] = True, name: str = ""):
+    def __init__(
+        self,
+        rect: pygame.Rect | tuple,
+        *,
+        enabled: bool | Callable[[], bool] = True,
+        visible: bool | Callable[[], bool] = True,
+        name: str = "",
+    ):
         self.rect = pygame.Rect(rect)
         self._enabled = enabled
         self._visible = visible

@@ -1,4 +1,5 @@
 """A script of ``bench/`` loaded as a module, for the tests of the benchmarks (bench/ is no package)."""
+
 from __future__ import annotations
 
 import importlib.util

@@ -14,6 +14,7 @@ registered game is checked by every test of the suite without a line added.
   sets, dicts), by top-level field.
 - :func:`random_deal` — a seeded random legal walk through one deal, feeding a Ledger.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -294,10 +295,10 @@ class Ledger:
         for s, h in enumerate(self.hands):
             if h:
                 raise LedgerError(f"new hands dealt while seat {s} still holds {h}")
-        top = self.stock[:len(got)]
+        top = self.stock[: len(got)]
         if sorted(top) != sorted(got):
             raise LedgerError(f"new hands {got} are not the top {len(got)} cards of the stock {top}")
-        del self.stock[:len(got)]
+        del self.stock[: len(got)]
         self.hands = new
         for s, h in enumerate(new):
             self.private[s].update(h)

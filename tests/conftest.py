@@ -1,4 +1,5 @@
 """Shared test setup: headless SDL, a private CARDAVIA_HOME, the repo on sys.path."""
+
 from __future__ import annotations
 
 import os

@@ -8,6 +8,7 @@ build's output and exit code go to a folder named by ``CARDAVIA_EXE_BUILD``, whi
 inherit. A run that does not cover the test (another file, ``-k``, ``-m``, ``--lf``) starts no
 build, and the test, if it runs after all, builds in the foreground as before.
 """
+
 from __future__ import annotations
 
 import os
@@ -36,8 +37,14 @@ _build: dict[str, object] = {}
 def covers_the_test(config: pytest.Config) -> bool:
     """Whether this run selects a packaging test (by path; any narrowing option says no)."""
     opt = config.option
-    if getattr(opt, "keyword", "") or getattr(opt, "markexpr", "") or getattr(opt, "lf", False) \
-            or getattr(opt, "failedfirst", False) or getattr(opt, "collectonly", False) or getattr(opt, "deselect", None):
+    if (
+        getattr(opt, "keyword", "")
+        or getattr(opt, "markexpr", "")
+        or getattr(opt, "lf", False)
+        or getattr(opt, "failedfirst", False)
+        or getattr(opt, "collectonly", False)
+        or getattr(opt, "deselect", None)
+    ):
         return False
     here = Path(config.invocation_params.dir)
     for arg in config.args:
@@ -53,8 +60,9 @@ def start(config: pytest.Config) -> None:
         return
     folder = Path(tempfile.mkdtemp(prefix="cardavia-exe-build-"))
     log = open(folder / "output.txt", "wb")  # noqa: SIM115 - closed by the waiting thread
-    proc = subprocess.Popen(COMMAND, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            start_new_session=True)  # its own group: stopped whole if the session ends first
+    proc = subprocess.Popen(
+        COMMAND, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+    )  # its own group: stopped whole if the session ends first
 
     def wait() -> None:
         try:

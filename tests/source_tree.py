@@ -3,6 +3,7 @@
 The structure test and the locale test both walk every module's syntax tree; they share this
 cache (and the xdist group "source-tree", so that one worker parses for both).
 """
+
 from __future__ import annotations
 
 import ast
@@ -43,6 +44,14 @@ def sources() -> tuple[Source, ...]:
         text = path.read_text(encoding="utf-8")
         rel = path.relative_to(ROOT).as_posix()
         tree = ast.parse(text, filename=rel)
-        out.append(Source(path, rel, "" if rel == "main.py" else module_name(rel), len(text.splitlines()),
-                          tree, tuple(ast.walk(tree))))
+        out.append(
+            Source(
+                path,
+                rel,
+                "" if rel == "main.py" else module_name(rel),
+                len(text.splitlines()),
+                tree,
+                tuple(ast.walk(tree)),
+            )
+        )
     return tuple(out)

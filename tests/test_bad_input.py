@@ -14,6 +14,7 @@ naming impossible seats; two windows on one home folder; planted symlinks, files
 be overwritten, a full disk under F12, SIGTERM to a headless run. ``BAD_INPUT_KINDS`` counts
 them all.
 """
+
 from __future__ import annotations
 
 import json
@@ -49,8 +50,9 @@ CORRUPTIONS: dict[str, str | bytes] = {
     "unknown_language": _replace_once("languages:", "languages: [xx]\nold_languages:"),
     "bad_colour": _replace_once('paper: "#f7f1e3"', 'paper: "#zzf1e3"'),
     "unknown_mode": _replace_once("{id: partners, players: [4]}", "{id: solitaire, players: [4]}"),
-    "default_not_allowed": _replace_once("target: {default: 11, allowed: [11, 16, 21, 31]}",
-                                         "target: {default: 12, allowed: [11, 16, 21, 31]}"),
+    "default_not_allowed": _replace_once(
+        "target: {default: 11, allowed: [11, 16, 21, 31]}", "target: {default: 12, allowed: [11, 16, 21, 31]}"
+    ),
     "tab_indentation": RULES.replace("\n  ", "\n\t", 3),
     "scalar_document": "just a sentence\n",
     # Issue 22: accepted by the old validator, then a crash or a hang in every window path.
@@ -60,12 +62,13 @@ CORRUPTIONS: dict[str, str | bytes] = {
     "aspect_1e-7": _replace_once("aspect: 1.82", "aspect: 1.0e-7"),
     "zero_width_name": _replace_once("name: {en: Piacentine,", 'name: {en: "\u200b\u200b",'),
     "nested_100000_deep": "a: " + "[" * 100_000 + "]" * 100_000 + "\n" + RULES,
-    "alias_bomb_with_an_error": "bomb: &b0 [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"bomb{i}: &b{i} [{', '.join([f'*b{i - 1}'] * 9)}]\n" for i in range(1, 12))
-        + _replace_once('paper: "#f7f1e3"', 'paper: "#zzf1e3"'),
+    "alias_bomb_with_an_error": "bomb: &b0 [x, x, x, x, x, x, x, x, x]\n"
+    + "".join(f"bomb{i}: &b{i} [{', '.join([f'*b{i - 1}'] * 9)}]\n" for i in range(1, 12))
+    + _replace_once('paper: "#f7f1e3"', 'paper: "#zzf1e3"'),
     "redeal_kings_0": _replace_once("redeal_kings: 3", "redeal_kings: 0"),
-    "target_100000000": _replace_once("target: {default: 11, allowed: [11, 16, 21, 31]}",
-                                      "target: {default: 11, allowed: [11, 16, 21, 100000000]}"),
+    "target_100000000": _replace_once(
+        "target: {default: 11, allowed: [11, 16, 21, 31]}", "target: {default: 11, allowed: [11, 16, 21, 100000000]}"
+    ),
     "hand_size_0": _replace_once("hand_size: 3", "hand_size: 0"),
     "hand_size_negative": _replace_once("hand_size: 3", "hand_size: -3"),
     "default_eleven": _replace_once("target: {default: 11,", "target: {default: eleven,"),
@@ -83,8 +86,14 @@ def _env(data: Path | None, home: Path) -> dict[str, str]:
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
-                          timeout=120, env=env, cwd=str(ROOT))
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=str(ROOT),
+    )
 
 
 def _run_here(args: list[str], data: Path | None, home: Path, monkeypatch, capfd) -> subprocess.CompletedProcess:
@@ -131,8 +140,9 @@ def test_there_are_ten_or_more_kinds_of_corruption():
     assert len(set(map(str, CORRUPTIONS.values()))) == len(CORRUPTIONS)  # all different
 
 
-RULES_COMMANDS = pytest.mark.parametrize("command", [[], ["simulate", "--game", "scopa", "--quiet"]],
-                                         ids=["window", "simulate"])
+RULES_COMMANDS = pytest.mark.parametrize(
+    "command", [[], ["simulate", "--game", "scopa", "--quiet"]], ids=["window", "simulate"]
+)
 #: The corruptions also fed to a real ``python main.py``: where the interpreter's own limits
 #: (its recursion limit, its memory) would show, and damaged encoding.
 THROUGH_MAIN_PY = ("nested_100000_deep", "alias_bomb_with_an_error", "not_utf8")
@@ -161,8 +171,9 @@ def test_broken_rules_yaml_through_main_py_exits_2_with_one_line(tmp_path, kind,
     _check_broken_rules(_run(command, _env(data, tmp_path / "home")), tmp_path)
 
 
-@pytest.mark.parametrize("command", [[], ["simulate", "--game", "scopa"], ["verify", "x.jsonl"]],
-                         ids=["window", "simulate", "verify"])
+@pytest.mark.parametrize(
+    "command", [[], ["simulate", "--game", "scopa"], ["verify", "x.jsonl"]], ids=["window", "simulate", "verify"]
+)
 def test_a_missing_data_folder_exits_2_naming_it(tmp_path, command):
     nowhere = tmp_path / "no" / "such" / "folder"
     r = _run(command, _env(nowhere, tmp_path / "home"))
@@ -175,16 +186,19 @@ def test_a_missing_data_folder_exits_2_naming_it(tmp_path, command):
     assert str(nowhere) in line and "not found" in line
 
 
-@pytest.mark.parametrize("args,fragment", [
-    (["--frobnicate"], "unknown option --frobnicate"),
-    (["--scene", "casino"], "unknown scene 'casino'"),
-    (["--players", "9"], "--players"),
-    (["--contrast", "loud"], "--contrast"),
-    (["--window", "10x10"], "out of range"),
-    (["--deck", "tarot"], "unknown deck 'tarot'"),
-    (["simulate", "--game", "scopa", "--frobnicate"], "unrecognized arguments"),
-    (["verify"], "required"),
-])
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["--frobnicate"], "unknown option --frobnicate"),
+        (["--scene", "casino"], "unknown scene 'casino'"),
+        (["--players", "9"], "--players"),
+        (["--contrast", "loud"], "--contrast"),
+        (["--window", "10x10"], "out of range"),
+        (["--deck", "tarot"], "unknown deck 'tarot'"),
+        (["simulate", "--game", "scopa", "--frobnicate"], "unrecognized arguments"),
+        (["verify"], "required"),
+    ],
+)
 def test_unknown_arguments_exit_2_with_one_line(tmp_path, args, fragment, monkeypatch, capfd):
     r = _run_here(args, None, tmp_path / "home", monkeypatch, capfd)
     assert r.returncode == 2, (r.stdout, r.stderr)
@@ -192,10 +206,14 @@ def test_unknown_arguments_exit_2_with_one_line(tmp_path, args, fragment, monkey
     assert fragment in line
 
 
-@pytest.mark.parametrize("args,fragment", [
-    (["--frobnicate"], "unknown option --frobnicate"),
-    (["simulate", "--game", "scopa", "--frobnicate"], "unrecognized arguments"),
-], ids=["window", "simulate"])
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["--frobnicate"], "unknown option --frobnicate"),
+        (["simulate", "--game", "scopa", "--frobnicate"], "unrecognized arguments"),
+    ],
+    ids=["window", "simulate"],
+)
 def test_unknown_arguments_through_main_py_exit_2_with_one_line(tmp_path, args, fragment):
     r = _run(args, _env(None, tmp_path / "home"))
     assert r.returncode == 2, (r.stdout, r.stderr)
@@ -206,8 +224,9 @@ def test_unknown_arguments_through_main_py_exit_2_with_one_line(tmp_path, args, 
 @pytest.fixture(scope="module")
 def good_record(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("records")
-    assert cli.main(["simulate", "--game", "briscola", "--matches", "1", "--seed", "5", "--out", str(out),
-                     "--quiet"]) == 0
+    assert (
+        cli.main(["simulate", "--game", "briscola", "--matches", "1", "--seed", "5", "--out", str(out), "--quiet"]) == 0
+    )
     return next(out.glob("*.jsonl"))
 
 
@@ -219,11 +238,11 @@ def _damage(tmp_path: Path, good: Path, how: str) -> tuple[Path, int | None]:
     """A damaged copy of ``good``; returns (file, the line the verdict must name or None)."""
     lines = _lines(good)
     f = tmp_path / f"{how}.jsonl"
-    if how == "cut_mid_line":          # the writer died half-way through a line
+    if how == "cut_mid_line":  # the writer died half-way through a line
         text = "\n".join(lines[:6]) + "\n" + lines[6][: len(lines[6]) // 2]
         f.write_text(text, encoding="utf-8")
         return f, 7
-    if how == "cut_at_line":           # the writer died between two lines
+    if how == "cut_at_line":  # the writer died between two lines
         f.write_text("\n".join(lines[: len(lines) // 2]) + "\n", encoding="utf-8")
         return f, None
     if how == "not_json":
@@ -270,8 +289,11 @@ def test_verify_rule_breaking_record_exits_1_and_good_one_0(tmp_path, good_recor
     events = [json.loads(x) for x in _lines(good_record)]
     i = next(k for k, e in enumerate(events) if e["event"] == "play")
     hand_card = events[i]["card"]
-    other = next(e["card"] for e in events[i + 1:] if e["event"] == "play" and e["card"] != hand_card
-                 and e["seat"] == events[i]["seat"])
+    other = next(
+        e["card"]
+        for e in events[i + 1 :]
+        if e["event"] == "play" and e["card"] != hand_card and e["seat"] == events[i]["seat"]
+    )
     events[i]["card"] = other  # a card the player did not hold yet: a broken rule, well-formed JSON
     bad = tmp_path / "cheat.jsonl"
     bad.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
@@ -347,10 +369,13 @@ def _first(events: list[dict], kind: str) -> int:
     return next(i for i, e in enumerate(events) if e["event"] == kind)
 
 
-@pytest.mark.parametrize("mutation", ["event_is_a_list", "bonuses_is_a_number", "bonuses_holds_lists",
-                                      "options_is_a_number", "game_is_a_list"])
+@pytest.mark.parametrize(
+    "mutation",
+    ["event_is_a_list", "bonuses_is_a_number", "bonuses_holds_lists", "options_is_a_number", "game_is_a_list"],
+)
 def test_verify_one_field_mutations_give_one_line_exit_1_and_the_next_file_is_verified(
-        tmp_path, scopa_record, mutation, capsys):
+    tmp_path, scopa_record, mutation, capsys
+):
     events = _events(scopa_record)
     play = _first(events, "play")
     if mutation == "event_is_a_list":
@@ -435,15 +460,33 @@ def test_verify_a_100_mb_file_gives_the_verdict_on_line_99_without_reading_the_r
 
 def _simulated_long_record(tmp_path: Path) -> Path:
     out = tmp_path / "long"
-    assert cli.main(["simulate", "--game", "briscola", "--matches", "1", "--seed", "2", "--option", "format=match",
-                     "--out", str(out), "--quiet"]) == 0
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "--game",
+                "briscola",
+                "--matches",
+                "1",
+                "--seed",
+                "2",
+                "--option",
+                "format=match",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     return next(out.glob("*.jsonl"))
 
 
 @pytest.mark.parametrize("value", [True, False, -0.0])
 @pytest.mark.parametrize("field", ["seat", "points", "winner"])
-def test_verify_refuses_true_false_and_minus_zero_for_seat_points_and_winner(tmp_path, good_record, field, value,
-                                                                            capsys):
+def test_verify_refuses_true_false_and_minus_zero_for_seat_points_and_winner(
+    tmp_path, good_record, field, value, capsys
+):
     events = _events(good_record)
     i = _first(events, {"seat": "play", "points": "trick", "winner": "match_end"}[field])
     events[i][field] = value
@@ -487,16 +530,21 @@ def _locale_folder(tmp_path: Path, change) -> Path:
 
 
 LOCALE_BOMB = "bomb: &b0 [x, x, x, x, x, x, x, x, x]\n" + "".join(
-    f"bomb{i}: &b{i} [{', '.join([f'*b{i - 1}'] * 9)}]\n" for i in range(1, 12))
+    f"bomb{i}: &b{i} [{', '.join([f'*b{i - 1}'] * 9)}]\n" for i in range(1, 12)
+)
 #: name -> (the change to en.yaml, a fragment of the one line that refuses it, or None when
 #: the locale is fine and only has to be drawn).
 LOCALE_DAMAGE = {
     "nested_100000_deep": (lambda t: t + "\nx: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested deeper than 12"),
     "alias_bomb_in_an_unused_key": (lambda t: t + "\n" + LOCALE_BOMB, "anchors and aliases are not allowed"),
-    "format_width_300000000": (lambda t: t.replace('percent: "{value}%"', 'percent: "{value:>300000000}%"'),
-                               "(common.percent): the format {value:>300000000} is wider than 100"),
-    "duplicate_key": (lambda t: t.replace("  play: Play\n", "  play: Play\n  play: Again\n"),
-                      "the key 'play' is given twice"),
+    "format_width_300000000": (
+        lambda t: t.replace('percent: "{value}%"', 'percent: "{value:>300000000}%"'),
+        "(common.percent): the format {value:>300000000} is wider than 100",
+    ),
+    "duplicate_key": (
+        lambda t: t.replace("  play: Play\n", "  play: Play\n  play: Again\n"),
+        "the key 'play' is given twice",
+    ),
     "zero_width_message": (lambda t: t.replace("  play: Play\n", '  play: "\\u200b\\u200b"\n'), None),
     "empty_message": (lambda t: t.replace("  play: Play\n", '  play: ""\n'), None),
 }
@@ -518,8 +566,9 @@ def _check_hostile_locale(tmp_path: Path, kind: str, run) -> None:
 
 @pytest.mark.parametrize("kind", sorted(LOCALE_DAMAGE))
 def test_a_hostile_locale_is_refused_in_one_line_and_the_window_still_draws(tmp_path, kind, monkeypatch, capfd):
-    _check_hostile_locale(tmp_path, kind,
-                          lambda args, data: _run_here(args, data, tmp_path / "home", monkeypatch, capfd))
+    _check_hostile_locale(
+        tmp_path, kind, lambda args, data: _run_here(args, data, tmp_path / "home", monkeypatch, capfd)
+    )
 
 
 @pytest.mark.parametrize("kind", ["nested_100000_deep", "zero_width_message"])
@@ -563,11 +612,17 @@ def test_every_window_path_draws_zero_width_and_empty_texts(tmp_path, text):
 
         def blank(node):
             return {k: blank(v) for k, v in node.items()} if isinstance(node, dict) else text
+
         (folder / f"{lang}.yaml").write_text(yaml.safe_dump(blank(tree), allow_unicode=True), encoding="utf-8")
     rules = RULES.replace("{J: Fante, Q: Cavallo, K: Re}", '{J: "\u200bFante", Q: "\u200bCavallo", K: "\u200bRe"}')
     config = parse_config(rules)
-    app = App(config, Settings(language="it", animation_speed="instant"), I18n("it", folder=folder), window=False,
-              persist=False)
+    app = App(
+        config,
+        Settings(language="it", animation_speed="instant"),
+        I18n("it", folder=folder),
+        window=False,
+        persist=False,
+    )
     app.toast(text)
     drawn = _every_scene_drawn(app)
     assert {"menu", "table", "stats", "rules"} <= set(drawn)
@@ -643,9 +698,19 @@ def _a_save() -> dict:
     return s.to_save()
 
 
-@pytest.mark.parametrize("field,value", [("human_seat", "x"), ("human_seat", 9), ("human_seat", True),
-                                         ("seed", "Infinity"), ("deck", "tarot"), ("players", 3),
-                                         ("options", {"target": 99}), ("bot", "hal9000")])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("human_seat", "x"),
+        ("human_seat", 9),
+        ("human_seat", True),
+        ("seed", "Infinity"),
+        ("deck", "tarot"),
+        ("players", 3),
+        ("options", {"target": 99}),
+        ("bot", "hal9000"),
+    ],
+)
 def test_a_save_naming_a_seat_deck_or_option_that_cannot_be_is_refused_with_a_translated_toast(field, value):
     from game import saves
 
@@ -670,8 +735,9 @@ def test_session_from_save_refuses_an_impossible_seat_before_replaying():
         Session.from_save(data, threaded=False)
 
 
-@pytest.mark.parametrize("content", [b"\xff\xfe\x00not utf-8", b"[1, 2, 3]", b"null"],
-                         ids=["not_utf8", "a_list", "null"])
+@pytest.mark.parametrize(
+    "content", [b"\xff\xfe\x00not utf-8", b"[1, 2, 3]", b"null"], ids=["not_utf8", "a_list", "null"]
+)
 def test_unreadable_settings_are_kept_aside_not_replaced_by_defaults_at_exit(content):
     from game.settings import load_settings, save_settings, settings_path
 
@@ -683,8 +749,9 @@ def test_unreadable_settings_are_kept_aside_not_replaced_by_defaults_at_exit(con
     assert settings_path().with_name("settings.json.bad").read_bytes() == content
 
 
-@pytest.mark.parametrize("content", [b"\xff\xfe\x00not utf-8", b"[1, 2, 3]", b"null"],
-                         ids=["not_utf8", "a_list", "null"])
+@pytest.mark.parametrize(
+    "content", [b"\xff\xfe\x00not utf-8", b"[1, 2, 3]", b"null"], ids=["not_utf8", "a_list", "null"]
+)
 def test_unreadable_statistics_are_kept_aside_not_treated_as_empty_and_overwritten(content):
     from game import stats
 
@@ -883,8 +950,11 @@ def _threads(pid: int) -> int:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to know the handler is in place")
-@pytest.mark.parametrize("args", [["--screenshot", "{tmp}/shot.png", "--ticks", "6000", "--scene", "table"],
-                                  ["--smoke"]], ids=["screenshot", "smoke"])
+@pytest.mark.parametrize(
+    "args",
+    [["--screenshot", "{tmp}/shot.png", "--ticks", "6000", "--scene", "table"], ["--smoke"]],
+    ids=["screenshot", "smoke"],
+)
 def test_sigterm_ends_a_stuck_headless_run_at_once(tmp_path, args):
     """SIGTERM mid-run, after SDL has started, ends the run at once with 143 and a clear line.
 
@@ -895,11 +965,19 @@ def test_sigterm_ends_a_stuck_headless_run_at_once(tmp_path, args):
     import time
 
     argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    p = subprocess.Popen([sys.executable, str(ROOT / "main.py"), *argv], env=_env(None, tmp_path / "home"),
-                         cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), *argv],
+        env=_env(None, tmp_path / "home"),
+        cwd=str(ROOT),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
-        while p.poll() is None and not (_handles_sigterm(p.pid) and _threads(p.pid) > 1) and time.monotonic() < deadline:
+        while (
+            p.poll() is None and not (_handles_sigterm(p.pid) and _threads(p.pid) > 1) and time.monotonic() < deadline
+        ):
             time.sleep(0.01)  # waiting for the handler and SDL, not timing anything
         assert p.poll() is None, p.communicate()
         time.sleep(0.1)  # into the run: SDL's own set-up done
@@ -921,24 +999,68 @@ def test_sigterm_ends_a_stuck_headless_run_at_once(tmp_path, args):
 # ====================================================================== the count
 #: Every kind of bad input this file feeds the program (quoted in the issue's note).
 BAD_INPUT_KINDS: tuple[str, ...] = (
-    *(f"rules.yaml:{k}" for k in CORRUPTIONS), "data folder:missing",
-    "arguments:unknown option", "arguments:unknown scene", "arguments:bad player count", "arguments:bad percent",
-    "arguments:bad window size", "arguments:unknown deck", "arguments:simulate unknown option",
+    *(f"rules.yaml:{k}" for k in CORRUPTIONS),
+    "data folder:missing",
+    "arguments:unknown option",
+    "arguments:unknown scene",
+    "arguments:bad player count",
+    "arguments:bad percent",
+    "arguments:bad window size",
+    "arguments:unknown deck",
+    "arguments:simulate unknown option",
     "arguments:verify without files",
-    *(f"record:{k}" for k in DAMAGES), "record:breaks a rule",
-    "record:event is a list", "record:bonuses a number", "record:bonuses hold lists", "record:options a number",
-    "record:game a list", "record:line nested 100000 deep", "record:extra field nested 2000 deep", "record:fifo",
-    "record:/dev/zero", "record:a folder", "record:100 MB", "record:true for a number", "record:false for a number",
-    "record:-0.0 for a number", "record:duplicate key",
-    *(f"locale:{k}" for k in LOCALE_DAMAGE), "window text:zero width everywhere", "window text:empty everywhere",
-    "settings:not JSON", "settings:nested 100000 deep", "settings:not UTF-8", "settings:a list", "settings:null",
-    "save:nested 100000 deep", "save:human_seat x", "save:human_seat 9", "save:human_seat true",
-    "save:seed Infinity", "save:unknown deck", "save:impossible players", "save:option not allowed",
-    "save:unknown bot", "stats:nested 100000 deep", "stats:not UTF-8", "stats:a list", "stats:null",
-    "two windows:settings", "two windows:the save", "two windows:statistics", "two windows:stale lock",
-    "orphaned temporary files", "F12 on a full disk", "simulate:symlink at the fixed tmp name",
-    "simulate:symlink at the record name", "simulate:existing record", "simulate:--out an existing file",
-    "screenshot:existing file", "screenshot:symlink", "SIGTERM:--screenshot", "SIGTERM:--smoke",
+    *(f"record:{k}" for k in DAMAGES),
+    "record:breaks a rule",
+    "record:event is a list",
+    "record:bonuses a number",
+    "record:bonuses hold lists",
+    "record:options a number",
+    "record:game a list",
+    "record:line nested 100000 deep",
+    "record:extra field nested 2000 deep",
+    "record:fifo",
+    "record:/dev/zero",
+    "record:a folder",
+    "record:100 MB",
+    "record:true for a number",
+    "record:false for a number",
+    "record:-0.0 for a number",
+    "record:duplicate key",
+    *(f"locale:{k}" for k in LOCALE_DAMAGE),
+    "window text:zero width everywhere",
+    "window text:empty everywhere",
+    "settings:not JSON",
+    "settings:nested 100000 deep",
+    "settings:not UTF-8",
+    "settings:a list",
+    "settings:null",
+    "save:nested 100000 deep",
+    "save:human_seat x",
+    "save:human_seat 9",
+    "save:human_seat true",
+    "save:seed Infinity",
+    "save:unknown deck",
+    "save:impossible players",
+    "save:option not allowed",
+    "save:unknown bot",
+    "stats:nested 100000 deep",
+    "stats:not UTF-8",
+    "stats:a list",
+    "stats:null",
+    "two windows:settings",
+    "two windows:the save",
+    "two windows:statistics",
+    "two windows:stale lock",
+    "orphaned temporary files",
+    "F12 on a full disk",
+    "simulate:symlink at the fixed tmp name",
+    "simulate:symlink at the record name",
+    "simulate:existing record",
+    "simulate:--out an existing file",
+    "screenshot:existing file",
+    "screenshot:symlink",
+    "SIGTERM:--screenshot",
+    "SIGTERM:--smoke",
 )
 
 

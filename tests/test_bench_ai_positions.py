@@ -1,5 +1,6 @@
 """bench/ai_positions.py: the stored positions replay, have known-good moves from tuning seeds,
 and a bot's score on them is the same on every run."""
+
 from __future__ import annotations
 
 from tests.bench_module import load_bench
@@ -38,7 +39,9 @@ def test_build_then_score_gives_the_same_figures_twice(tmp_path, capsys):
 def test_bad_choices_get_one_clear_line(capsys, tmp_path):
     assert ai_positions.main(["build", "--game", "nope", "--data", str(tmp_path / "x.json")]) == 2
     assert "unknown game" in capsys.readouterr().err
-    assert ai_positions.main(["build", "--game", "briscola", "--seed", "10001", "--data", str(tmp_path / "x.json")]) == 2
+    assert (
+        ai_positions.main(["build", "--game", "briscola", "--seed", "10001", "--data", str(tmp_path / "x.json")]) == 2
+    )
     assert "seeds above are for reporting" in capsys.readouterr().err
     assert ai_positions.main(["score", "--data", str(tmp_path / "none.json")]) == 2
     assert "no positions" in capsys.readouterr().err
@@ -47,8 +50,24 @@ def test_bad_choices_get_one_clear_line(capsys, tmp_path):
 def test_merge_numbers_on_and_drops_repeats(tmp_path, capsys):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     for path, seed in ((a, 3), (b, 4)):
-        assert ai_positions.main(["build", "--game", "briscola", "--count", "2", "--seed", str(seed),
-                                  "--iterations", "60", "--data", str(path)]) == 0
+        assert (
+            ai_positions.main(
+                [
+                    "build",
+                    "--game",
+                    "briscola",
+                    "--count",
+                    "2",
+                    "--seed",
+                    str(seed),
+                    "--iterations",
+                    "60",
+                    "--data",
+                    str(path),
+                ]
+            )
+            == 0
+        )
     first, second = ai_positions.load(a), ai_positions.load(b)
     assert [p["id"] for p in second] == [0, 1]  # each build numbers from 0 in its own file
     assert ai_positions.main(["merge", str(b), str(b), "--data", str(a)]) == 0
@@ -63,8 +82,12 @@ def test_merge_numbers_on_and_drops_repeats(tmp_path, capsys):
 
 def test_score_vs_pairs_two_bots_on_the_same_positions(tmp_path, capsys):
     data = tmp_path / "positions.json"
-    assert ai_positions.main(["build", "--game", "briscola", "--count", "3", "--seed", "3", "--iterations", "60",
-                              "--data", str(data)]) == 0
+    assert (
+        ai_positions.main(
+            ["build", "--game", "briscola", "--count", "3", "--seed", "3", "--iterations", "60", "--data", str(data)]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert ai_positions.main(["score", "--level", "random", "--vs", "random", "--data", str(data)]) == 0
     out = capsys.readouterr().out

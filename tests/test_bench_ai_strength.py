@@ -1,4 +1,5 @@
 """bench/ai_strength.py: the tournament runs, reports its figures, and rejects bad settings."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,8 +12,9 @@ ai_strength = load_bench("ai_strength")
 
 def test_a_small_tournament_prints_margin_win_rate_and_times(capsys, monkeypatch):
     monkeypatch.setattr(briscola_tuning, "EPSILON", briscola_tuning.EPSILON)  # restored afterwards
-    rc = ai_strength.main(["--game", "briscola", "--a", "greedy", "--b", "random", "--deals", "3",
-                           "--hook", "briscola.EPSILON=0.2"])
+    rc = ai_strength.main(
+        ["--game", "briscola", "--a", "greedy", "--b", "random", "--deals", "3", "--hook", "briscola.EPSILON=0.2"]
+    )
     out = capsys.readouterr().out
     assert rc == 0
     assert "3 duplicate deal seeds (6 deals)" in out and "briscola.EPSILON=0.2" in out
@@ -20,55 +22,93 @@ def test_a_small_tournament_prints_margin_win_rate_and_times(capsys, monkeypatch
     assert briscola_tuning.EPSILON == 0.2  # the hook setting was applied for the run
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--hook", "briscola.NOPE=1"], "has no NOPE"),
-    (["--hook", "tresette.X=1"], "no hook module"),
-    (["--hook", "EPSILON"], "must look like game.NAME=value"),
-    (["--a", "wizard"], "unknown bot"),
-    (["--deals", "0"], "at least 1"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--hook", "briscola.NOPE=1"], "has no NOPE"),
+        (["--hook", "tresette.X=1"], "no hook module"),
+        (["--hook", "EPSILON"], "must look like game.NAME=value"),
+        (["--a", "wizard"], "unknown bot"),
+        (["--deals", "0"], "at least 1"),
+    ],
+)
 def test_bad_settings_get_a_clear_message(capsys, args, message):
     assert ai_strength.main(["--game", "briscola", *args]) == 2
     assert message in capsys.readouterr().err
 
 
 def test_a_preset_plays_its_house_rules_with_its_player_count(capsys):
-    rc = ai_strength.main(["--game", "scopa", "--preset", "scopone", "--a", "greedy", "--b", "random",
-                           "--deals", "1"])
+    rc = ai_strength.main(["--game", "scopa", "--preset", "scopone", "--a", "greedy", "--b", "random", "--deals", "1"])
     out = capsys.readouterr().out
     assert rc == 0
     assert "scopa 4p" in out and "(preset scopone)" in out and "deal=scopone" in out
 
 
 def test_an_option_is_read_as_the_config_reads_it(capsys):
-    rc = ai_strength.main(["--game", "scopa", "--players", "2", "--option", "napola=true", "--option",
-                           "aces=take_all", "--a", "greedy", "--b", "random", "--deals", "1"])
+    rc = ai_strength.main(
+        [
+            "--game",
+            "scopa",
+            "--players",
+            "2",
+            "--option",
+            "napola=true",
+            "--option",
+            "aces=take_all",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--deals",
+            "1",
+        ]
+    )
     out = capsys.readouterr().out
     assert rc == 0 and "napola=True" in out and "aces=take_all" in out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--preset", "scopone", "--players", "2"], "for 4 players, not 2"),
-    (["--preset", "nope"], "has no preset 'nope'"),
-    (["--option", "napola=maybe"], "napola=maybe is not allowed"),
-    (["--option", "napola"], "must look like NAME=VALUE"),
-    (["--option", "colour=red"], "no option 'colour'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--preset", "scopone", "--players", "2"], "for 4 players, not 2"),
+        (["--preset", "nope"], "has no preset 'nope'"),
+        (["--option", "napola=maybe"], "napola=maybe is not allowed"),
+        (["--option", "napola"], "must look like NAME=VALUE"),
+        (["--option", "colour=red"], "no option 'colour'"),
+    ],
+)
 def test_bad_house_rules_get_a_clear_message(capsys, args, message):
     assert ai_strength.main(["--game", "scopa", *args]) == 2
     assert message in capsys.readouterr().err
 
 
 def test_a_partner_run_seats_a_in_every_seat_beside_its_partner(capsys):
-    rc = ai_strength.main(["--game", "briscola", "--players", "4", "--a", "greedy", "--partner", "random",
-                           "--b", "random", "--deals", "2"])
+    rc = ai_strength.main(
+        [
+            "--game",
+            "briscola",
+            "--players",
+            "4",
+            "--a",
+            "greedy",
+            "--partner",
+            "random",
+            "--b",
+            "random",
+            "--deals",
+            "2",
+        ]
+    )
     out = capsys.readouterr().out
     assert rc == 0
     assert "A=greedy + partner random vs B=random" in out and "(8 deals)" in out
     # Seating k: A at seat k, its partner opposite, B on the other team.
     assert ai_strength.seatings(4, 2, partner=True) == [
-        [True, False, True, False], [False, True, False, True],
-        [True, False, True, False], [False, True, False, True]]
+        [True, False, True, False],
+        [False, True, False, True],
+        [True, False, True, False],
+        [False, True, False, True],
+    ]
 
 
 def test_a_partner_needs_four_players(capsys):
@@ -119,8 +159,12 @@ def test_two_runs_on_the_same_seeds_are_compared_seed_by_seed(capsys, tmp_path):
     files = []
     for a in ("greedy", "random"):
         path = tmp_path / f"{a}.jsonl"
-        assert ai_strength.main(["--game", "briscola", "--a", a, "--b", "greedy", "--deals", "4", "--seed", "3",
-                                 "--margins", str(path)]) == 0
+        assert (
+            ai_strength.main(
+                ["--game", "briscola", "--a", a, "--b", "greedy", "--deals", "4", "--seed", "3", "--margins", str(path)]
+            )
+            == 0
+        )
         files.append(path)
     out = capsys.readouterr().out
     rows = [[json.loads(line) for line in f.read_text().splitlines()] for f in files]
@@ -143,12 +187,27 @@ def test_paired_margins_rejects_bad_files_with_one_line(capsys, tmp_path):
     bad.write_text('{"seed": 1, "margin": 2.0}\nnot json\n')
     other = tmp_path / "other.jsonl"
     other.write_text('{"seed": 9, "margin": 2.0}\n')
-    for args, message in (([str(good), str(bad)], "bad.jsonl, line 2"),
-                          ([str(good), str(tmp_path / "missing.jsonl")], "cannot read"),
-                          ([str(good), str(other)], "fewer than two seeds")):
+    for args, message in (
+        ([str(good), str(bad)], "bad.jsonl, line 2"),
+        ([str(good), str(tmp_path / "missing.jsonl")], "cannot read"),
+        ([str(good), str(other)], "fewer than two seeds"),
+    ):
         assert paired.main(args) == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err
-    assert ai_strength.main(["--game", "briscola", "--a", "greedy", "--deals", "1",
-                             "--margins", str(tmp_path / "no" / "such" / "dir.jsonl")]) == 2
+    assert (
+        ai_strength.main(
+            [
+                "--game",
+                "briscola",
+                "--a",
+                "greedy",
+                "--deals",
+                "1",
+                "--margins",
+                str(tmp_path / "no" / "such" / "dir.jsonl"),
+            ]
+        )
+        == 2
+    )
     assert "cannot write" in capsys.readouterr().err

@@ -1,4 +1,5 @@
 """bench/briscola_reading.py: the card reading's hit rate on real decisions, per setting."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,11 +25,14 @@ def test_a_noisy_opponent_is_read_too(capsys):
     assert "(noisy)" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--deals", "0"], "at least 1"),
-    (["--plays", "-1"], "0 or more"),
-    (["--opponent", "nobody"], "unknown bot 'nobody'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--deals", "0"], "at least 1"),
+        (["--plays", "-1"], "0 or more"),
+        (["--opponent", "nobody"], "unknown bot 'nobody'"),
+    ],
+)
 def test_bad_arguments_get_a_clear_message(capsys, args, message):
     with pytest.raises(SystemExit) as stop:
         briscola_reading.main(args)

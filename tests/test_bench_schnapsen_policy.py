@@ -1,4 +1,5 @@
 """bench/schnapsen_policy.py: the playout policy played as a player, one setting against another."""
+
 from __future__ import annotations
 
 import pytest
@@ -30,12 +31,15 @@ def test_a_setting_that_changes_the_play_changes_the_games(capsys):
     assert _margin(first) != 0.0
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--deals", "0"], "at least 1"),
-    (["--a", "NOT_A_KNOB=1"], "'NOT_A_KNOB=1' is not NAME=VALUE"),
-    (["--a", "SAFE_LEAD=lots"], "'lots' is not a number for SAFE_LEAD"),
-    (["--a", "SAFE_LEAD"], "is not NAME=VALUE"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--deals", "0"], "at least 1"),
+        (["--a", "NOT_A_KNOB=1"], "'NOT_A_KNOB=1' is not NAME=VALUE"),
+        (["--a", "SAFE_LEAD=lots"], "'lots' is not a number for SAFE_LEAD"),
+        (["--a", "SAFE_LEAD"], "is not NAME=VALUE"),
+    ],
+)
 def test_bad_arguments_get_a_clear_message(capsys, args, message):
     with pytest.raises(SystemExit) as stop:
         schnapsen_policy.main(args + ["--rules", "ours"])

@@ -1,4 +1,5 @@
 """bench/soak.py plays only the option combinations a match may use."""
+
 from __future__ import annotations
 
 from game.config import get_config

@@ -5,6 +5,7 @@ removed and purged — and the player's settings, saves and records are all stil
 
 Installing needs root: CI runs the suite as root; elsewhere that part is skipped, said so.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -29,8 +30,10 @@ FOLDER = ROOT / "dist" / "cardavia-onedir"
 APP_ID = "io.github.cardavia.Cardavia"
 LOCK = Path("/tmp/cardavia-deb-test.lock")  # one install at a time on this machine (other checkouts too)
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("dpkg-deb") is None,
-                                reason="a Debian package is built where dpkg-deb is")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or shutil.which("dpkg-deb") is None,
+    reason="a Debian package is built where dpkg-deb is",
+)
 
 
 def _deb_module():
@@ -41,8 +44,11 @@ def _deb_module():
 
 
 def _player_env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_") and k not in (
-        "CARDAVIA_HOME", "CARDAVIA_DATA", exe_build.ENV)}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("XDG_") and k not in ("CARDAVIA_HOME", "CARDAVIA_DATA", exe_build.ENV)
+    }
     env.update(HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     return env
 
@@ -51,8 +57,13 @@ def _dpkg(*args: str) -> subprocess.CompletedProcess:
     """dpkg, waiting (two minutes at most) while apt or another dpkg holds its lock."""
     deadline = time.monotonic() + 120
     while True:
-        done = subprocess.run(["dpkg", *args], capture_output=True, text=True, timeout=300,
-                              env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+        done = subprocess.run(
+            ["dpkg", *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"),
+        )
         if done.returncode == 0 or "lock" not in done.stderr or time.monotonic() > deadline:
             return done
         time.sleep(2)
@@ -66,15 +77,15 @@ def test_the_package_installs_starts_is_removed_and_leaves_the_players_files(tmp
     assert deb.name.startswith(f"cardavia_{ver}_") and deb.name.endswith(".deb")
 
     # What it installs, as make deb makes it.
-    listing = subprocess.run(["dpkg-deb", "--contents", str(deb)], capture_output=True, text=True,
-                             check=True).stdout
+    listing = subprocess.run(["dpkg-deb", "--contents", str(deb)], capture_output=True, text=True, check=True).stdout
     entries = {line.split()[5].lstrip("."): line for line in listing.splitlines()}
     assert entries["/opt/cardavia/cardavia"].startswith("-rwxr-xr-x root/root")
     assert "/usr/bin/cardavia -> /opt/cardavia/cardavia" in listing
     for size in (16, 24, 32, 48, 64, 128, 256, 512):
         assert f"/usr/share/icons/hicolor/{size}x{size}/apps/{APP_ID}.png" in entries
-    info = subprocess.run(["dpkg-deb", "--field", str(deb), "Package", "Version", "Depends"], capture_output=True,
-                          text=True, check=True).stdout
+    info = subprocess.run(
+        ["dpkg-deb", "--field", str(deb), "Package", "Version", "Depends"], capture_output=True, text=True, check=True
+    ).stdout
     assert f"Version: {ver}" in info and "Depends: libc6 (>= 2." in info
     unpacked = tmp_path / "unpacked"
     subprocess.run(["dpkg-deb", "--extract", str(deb), str(unpacked)], check=True)
@@ -112,15 +123,23 @@ def test_the_package_installs_starts_is_removed_and_leaves_the_players_files(tmp
         try:
             assert installed.returncode == 0, installed.stdout + installed.stderr
             assert Path("/usr/bin/cardavia").resolve() == Path("/opt/cardavia/cardavia")
-            shown = subprocess.run(["cardavia", "--version"], capture_output=True, text=True, timeout=120, env=env,
-                                   cwd=tmp_path)
+            shown = subprocess.run(
+                ["cardavia", "--version"], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path
+            )
             assert shown.returncode == 0 and shown.stdout.strip() == f"cardavia {ver}", shown.stderr
-            smoke = subprocess.run(["cardavia", "--smoke"], capture_output=True, text=True, timeout=600, env=env,
-                                   cwd=tmp_path)  # from elsewhere: its data comes from /opt/cardavia
+            smoke = subprocess.run(
+                ["cardavia", "--smoke"], capture_output=True, text=True, timeout=600, env=env, cwd=tmp_path
+            )  # from elsewhere: its data comes from /opt/cardavia
             assert smoke.returncode == 0 and "OK" in smoke.stdout, smoke.stdout[-2000:] + smoke.stderr[-3000:]
             assert "Traceback" not in smoke.stderr
-            daily = subprocess.run(["cardavia", "daily", "--game", "scopa", "--date", "2026-12-01", "--bot",
-                                    "greedy"], capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+            daily = subprocess.run(
+                ["cardavia", "daily", "--game", "scopa", "--date", "2026-12-01", "--bot", "greedy"],
+                capture_output=True,
+                text=True,
+                timeout=300,
+                env=env,
+                cwd=tmp_path,
+            )
             assert daily.returncode == 0, daily.stderr[-2000:]
         finally:
             removed = _dpkg("--purge", "cardavia")

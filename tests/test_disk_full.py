@@ -2,6 +2,7 @@
 file intact, and the game plays on; the server refuses new tables and plays on the ones it
 has. Each case twice: with ``ENOSPC`` injected into every data write (anywhere), and with a
 real small tmpfs as the data folder (where mounting one is possible: root on Linux)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -53,8 +54,9 @@ def _mount_error(mnt: Path) -> str | None:
         return "a tmpfs is a Linux file system"
     if os.geteuid() != 0:
         return "mounting a tmpfs needs root (id -u is not 0)"
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs", str(mnt)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs", str(mnt)], capture_output=True, text=True
+    )
     return None if r.returncode == 0 else f"mount -t tmpfs failed: {r.stderr.strip()}"
 
 
@@ -154,8 +156,17 @@ def _play_moves(app, scene, n: int) -> int:
 def _a_table(app):
     from scenes.registry import make_scene
 
-    scene = make_scene(app, "table", game="briscola", players=2, seed=5, ai_level="greedy", threaded=False,
-                       autoplay_moves=0, preselect=False)
+    scene = make_scene(
+        app,
+        "table",
+        game="briscola",
+        players=2,
+        seed=5,
+        ai_level="greedy",
+        threaded=False,
+        autoplay_moves=0,
+        preselect=False,
+    )
     app.stack.push(scene)
     return scene
 
@@ -232,8 +243,19 @@ def _refused_for_space(url: str) -> dict:
     from tests.online.wshelp import Client
 
     c = Client(url, "Late")
-    err = c.request({"type": "create", "game": "scopa", "deck": None, "players": 2, "options": {},
-                     "seats": ["friend", "ai:easy"], "pause_seconds": 60, "ai_takes_over": True}, "error")
+    err = c.request(
+        {
+            "type": "create",
+            "game": "scopa",
+            "deck": None,
+            "players": 2,
+            "options": {},
+            "seats": ["friend", "ai:easy"],
+            "pause_seconds": 60,
+            "ai_takes_over": True,
+        },
+        "error",
+    )
     c.close()
     return err
 
@@ -244,8 +266,10 @@ def _plays_on_while_refusing(folder: Path, make_full, make_short) -> None:
     handle = _server_on(folder)
     try:
         host, created = create(handle.url, "scopa", 2, ["friend", "friend"])
-        players = [Player(handle.url, created["code"], created["tokens"][str(s)], f"P{s}", seed=s, pace=0.01).start()
-                   for s in (0, 1)]
+        players = [
+            Player(handle.url, created["code"], created["tokens"][str(s)], f"P{s}", seed=s, pace=0.01).start()
+            for s in (0, 1)
+        ]
         _wait(lambda: players[0].decision >= 2)
         make_short()  # a little space left: the tables under way get it, a new one does not
         err = _refused_for_space(handle.url)
@@ -264,7 +288,7 @@ def _plays_on_while_refusing(folder: Path, make_full, make_short) -> None:
 def test_the_server_on_a_full_disk_refuses_new_tables_and_plays_on_injected(tmp_path, monkeypatch):
     from game.online import store
 
-    free = {"bytes": 10 ** 9}
+    free = {"bytes": 10**9}
 
     class Disk:
         """The store's view of os and shutil, on a disk that fills up (only the store's writes)."""
@@ -285,10 +309,12 @@ def test_the_server_on_a_full_disk_refuses_new_tables_and_plays_on_injected(tmp_
 
     monkeypatch.setattr(store, "shutil", Disk(shutil))
     monkeypatch.setattr(store, "os", Disk(os))
-    _plays_on_while_refusing(tmp_path, make_full=lambda: free.update(bytes=0),
-                             make_short=lambda: free.update(bytes=200 * 1024))
+    _plays_on_while_refusing(
+        tmp_path, make_full=lambda: free.update(bytes=0), make_short=lambda: free.update(bytes=200 * 1024)
+    )
 
 
 def test_the_server_on_a_real_full_disk_refuses_new_tables_and_plays_on(small_disk):
-    _plays_on_while_refusing(small_disk, make_full=lambda: fill(small_disk),
-                             make_short=lambda: fill(small_disk, leave=200 * 1024))
+    _plays_on_while_refusing(
+        small_disk, make_full=lambda: fill(small_disk), make_short=lambda: fill(small_disk, leave=200 * 1024)
+    )

@@ -8,6 +8,7 @@
 - the localized strings in rules.yaml (deck names, regions, descriptions, suits, courts) are
   complete too.
 """
+
 from __future__ import annotations
 
 import ast
@@ -31,23 +32,34 @@ SECTIONS = sorted({k.split(".")[0] for k in TABLES["en"]})
 #: Texts that are rightly the same as the English: names, the games' own words, and words
 #: these languages share with English.
 SAME_AS_ENGLISH = {
-    "Cardavia", "Scopa · Cìcera · Briscola · Schnapsen · Tressette", "{value}%", "OK",
-    "Contrast",        # nl
-    "Start",           # nl, de
-    "West",            # nl, de
-    "Normal",          # de
-    "Menu",            # it
-    "Partner",         # de
-    "Computer {n}",    # nl, de, it: the same word (an online table's computer seat)
-    "Computer",        # nl, de, it: the duplicate's other side
-    "Par",             # nl, de, it: the golfer's word, as in the daily deal's sentences
-    "Score",           # nl
-    "{count} scope",   # it: Scopa is an Italian word
-    "Scopone scientifico", "Scopa d'assi", "Scopa a quindici",  # the variants' own names
-    "Scopone", "Scopone a 10", "Re bello", "Napola",  # the house rules' own names (issue 18)
+    "Cardavia",
+    "Scopa · Cìcera · Briscola · Schnapsen · Tressette",
+    "{value}%",
+    "OK",
+    "Contrast",  # nl
+    "Start",  # nl, de
+    "West",  # nl, de
+    "Normal",  # de
+    "Menu",  # it
+    "Partner",  # de
+    "Computer {n}",  # nl, de, it: the same word (an online table's computer seat)
+    "Computer",  # nl, de, it: the duplicate's other side
+    "Par",  # nl, de, it: the golfer's word, as in the daily deal's sentences
+    "Score",  # nl
+    "{count} scope",  # it: Scopa is an Italian word
+    "Scopone scientifico",
+    "Scopa d'assi",
+    "Scopa a quindici",  # the variants' own names
+    "Scopone",
+    "Scopone a 10",
+    "Re bello",
+    "Napola",  # the house rules' own names (issue 18)
     "Version {version}",  # de: the menu's foot
-    "April", "August", "September", "November",  # de: the same month names
-    "{day} {month}",   # nl, it: a date written as in English ("1 maart", "1 marzo")
+    "April",
+    "August",
+    "September",
+    "November",  # de: the same month names
+    "{day} {month}",  # nl, it: a date written as in English ("1 maart", "1 marzo")
 }
 
 
@@ -57,8 +69,11 @@ def _sources() -> list[Source]:
 
 
 def _key_shaped(s: str) -> bool:
-    return bool(re.fullmatch(r"[a-z]+(\.[A-Za-z0-9_]+)+", s)) and s.split(".")[0] in SECTIONS \
+    return (
+        bool(re.fullmatch(r"[a-z]+(\.[A-Za-z0-9_]+)+", s))
+        and s.split(".")[0] in SECTIONS
         and not re.search(r"\.(ya?ml|py|json|png|txt)$", s)
+    )
 
 
 def _loop_values(nodes: tuple[ast.AST, ...]) -> dict[ast.AST, dict[str, list[str]]]:
@@ -112,8 +127,12 @@ def code_keys() -> tuple[frozenset[str], frozenset[str]]:
         # The literal pieces of an f-string are prefixes, not keys.
         pieces = {id(v) for n in src.nodes if isinstance(n, ast.JoinedStr) for v in n.values}
         for node in src.nodes:
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and _key_shaped(node.value) \
-                    and id(node) not in pieces:
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and _key_shaped(node.value)
+                and id(node) not in pieces
+            ):
                 keys.add(node.value)
             elif isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
                 head = str(node.values[0].value)
@@ -121,7 +140,11 @@ def code_keys() -> tuple[frozenset[str], frozenset[str]]:
                     continue
                 parts = node.values
                 # f"pause.{key}" inside `for key in ("resume", …)`: every expansion is a key.
-                if len(parts) == 2 and isinstance(parts[1], ast.FormattedValue) and isinstance(parts[1].value, ast.Name):
+                if (
+                    len(parts) == 2
+                    and isinstance(parts[1], ast.FormattedValue)
+                    and isinstance(parts[1].value, ast.Name)
+                ):
                     vals = loops.get(node, {}).get(parts[1].value.id)
                     if vals:
                         keys.update(head + v for v in vals)

@@ -2,6 +2,7 @@
 errors in a record, the replays folder, the temporary files of interrupted writes, a real
 damaged saved match. (A full disk: tests/test_disk_full.py; two real windows:
 tests/scenes/test_two_windows.py.)"""
+
 from __future__ import annotations
 
 import errno
@@ -46,8 +47,9 @@ def _what(path: Path) -> tuple[int, int]:
     return stat.S_IFMT(st.st_mode), st.st_ino
 
 
-SPECIAL = [pytest.param(k, marks=needs_fifo) if k == "fifo" else k
-           for k in ("fifo", "socket", "folder", "link", "device")]
+SPECIAL = [
+    pytest.param(k, marks=needs_fifo) if k == "fifo" else k for k in ("fifo", "socket", "folder", "link", "device")
+]
 
 
 @pytest.mark.parametrize("kind", SPECIAL)
@@ -116,6 +118,7 @@ def test_verify_a_read_error_after_some_lines_names_the_line_and_the_reason(tmp_
                 if n == 4:
                     raise OSError(errno.EIO, "Input/output error")
                 yield n, raw
+
         return f, record.RecordStream(lines())
 
     capsys.readouterr()
@@ -264,12 +267,17 @@ def test_a_second_window_cleans_the_temporaries_of_gone_processes_in_every_folde
     from scenes.launch import claim_home_folder
 
     _killed_during("from game import settings; settings.save_settings(settings.Settings())", _private_home)
-    _killed_during("import json; from game import replays; replays.keep(json.loads("
-                   + repr(json.dumps(_finished())) + "))", _private_home)
+    _killed_during(
+        "import json; from game import replays; replays.keep(json.loads(" + repr(json.dumps(_finished())) + "))",
+        _private_home,
+    )
     shots = _private_home / "screenshots"
     shots.mkdir()
-    _killed_during(f"from game import storage; from pathlib import Path; "
-                   f"storage.write_bytes(Path({str(shots / 'a.png')!r}), b'png')", _private_home)
+    _killed_during(
+        f"from game import storage; from pathlib import Path; "
+        f"storage.write_bytes(Path({str(shots / 'a.png')!r}), b'png')",
+        _private_home,
+    )
     left = _temps(_private_home) + _temps(replays.replays_dir()) + _temps(shots)
     assert len(left) == 3, left
     (_private_home / storage.HOME_LOCK).write_text(f"{os.getppid()}\n")  # the first window runs
@@ -284,8 +292,11 @@ def test_a_second_window_cleans_the_temporaries_of_gone_processes_in_every_folde
 def test_the_server_cleans_its_data_folders_interrupted_writes_at_start(tmp_path):
     from game.online.store import TableStore
 
-    _killed_during(f"from game import storage; from pathlib import Path; "
-                   f"storage.write_json(Path({str(tmp_path / 'ABCDEF.table.json')!r}), {{}})", tmp_path)
+    _killed_during(
+        f"from game import storage; from pathlib import Path; "
+        f"storage.write_json(Path({str(tmp_path / 'ABCDEF.table.json')!r}), {{}})",
+        tmp_path,
+    )
     assert len(_temps(tmp_path)) == 1
     live = tmp_path / f".ABCDEF.jsonl-{os.getppid()}-x1.tmp"  # another server, writing right now
     live.write_text("{}")

@@ -3,6 +3,7 @@ archives' names and layout per platform, the icons, the Debian package's desktop
 AppStream file (validated by the desktop's own tools), and the GitHub workflows (actionlint,
 and the Makefile's own targets). The builds themselves are tests/test_exe.py and
 tests/test_deb.py; Windows and macOS are built by the release workflow on GitHub's runners."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -89,8 +90,9 @@ def test_the_menu_shows_the_version_at_its_foot_in_every_language():
     from scenes.menu import BAR
 
     for lang in ("en", "nl", "de", "it"):
-        app = App(get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False,
-                  persist=False)
+        app = App(
+            get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False, persist=False
+        )
         app.open_path("menu")
         app.settle(5)
         app.render()
@@ -144,8 +146,11 @@ def test_each_platform_s_archive_has_the_name_the_release_gives_it():
     assert release.platform_label("win32", "AMD64") == "windows-x64"
     assert release.platform_label("darwin", "arm64") == "macos"
     names = [release.archive_name(ver, label) for label in ("linux-x86_64", "windows-x64", "macos")]
-    assert names == [f"cardavia-{ver}-linux-x86_64.tar.gz", f"cardavia-{ver}-windows-x64.zip",
-                     f"cardavia-{ver}-macos.zip"]
+    assert names == [
+        f"cardavia-{ver}-linux-x86_64.tar.gz",
+        f"cardavia-{ver}-windows-x64.zip",
+        f"cardavia-{ver}-macos.zip",
+    ]
 
 
 def test_the_folder_build_is_packed_under_one_folder_named_by_the_version(tmp_path):
@@ -160,8 +165,13 @@ def test_the_folder_build_is_packed_under_one_folder_named_by_the_version(tmp_pa
     assert tar_path.name == f"cardavia-{ver}-linux-x86_64.tar.gz"
     with tarfile.open(tar_path) as tar:
         members = {m.name: m for m in tar.getmembers()}
-    assert set(members) == {f"cardavia-{ver}", f"cardavia-{ver}/cardavia", f"cardavia-{ver}/cardavia.exe",
-                            f"cardavia-{ver}/_internal", f"cardavia-{ver}/_internal/rules.yaml"}
+    assert set(members) == {
+        f"cardavia-{ver}",
+        f"cardavia-{ver}/cardavia",
+        f"cardavia-{ver}/cardavia.exe",
+        f"cardavia-{ver}/_internal",
+        f"cardavia-{ver}/_internal/rules.yaml",
+    }
     program = members[f"cardavia-{ver}/cardavia"]
     assert program.mode & 0o111 and program.uid == 0 and program.uname == ""
     zip_path = release.archive(tmp_path, "windows-x64")
@@ -189,8 +199,8 @@ def test_the_icons_are_drawn_at_every_size_and_packed_for_windows_and_macos(tmp_
     ico = (tmp_path / "cardavia.ico").read_bytes()
     reserved, kind, count = struct.unpack("<HHH", ico[:6])
     assert (reserved, kind, count) == (0, 1, len(icons.ICO_SIZES))
-    first_offset = struct.unpack("<I", ico[6 + 12:6 + 16])[0]
-    assert ico[first_offset:first_offset + 8] == b"\x89PNG\r\n\x1a\n"
+    first_offset = struct.unpack("<I", ico[6 + 12 : 6 + 16])[0]
+    assert ico[first_offset : first_offset + 8] == b"\x89PNG\r\n\x1a\n"
     icns = (tmp_path / "cardavia.icns").read_bytes()
     assert icns[:4] == b"icns" and struct.unpack(">I", icns[4:8])[0] == len(icns) and b"ic09" in icns
 
@@ -208,7 +218,7 @@ def test_the_desktop_entry_and_the_appstream_file_speak_four_languages_and_valid
     released = [v for v, _, _ in release.sections() if v != "Unreleased"]
     assert re.findall(r'<release version="([^"]+)"', xml) == released
     assert all(f'<summary xml:lang="{lang}">' in xml for lang in ("nl", "de", "it"))
-    assert f"<launchable type=\"desktop-id\">{deb.APP_ID}.desktop</launchable>" in xml
+    assert f'<launchable type="desktop-id">{deb.APP_ID}.desktop</launchable>' in xml
     if shutil.which("appstreamcli") is None or shutil.which("desktop-file-validate") is None:
         pytest.skip("appstreamcli and desktop-file-validate come with `make system` (appstream, desktop-file-utils)")
     check = subprocess.run(["appstreamcli", "validate", "--no-net", str(metainfo)], capture_output=True, text=True)
@@ -272,8 +282,11 @@ def test_actionlint_catches_a_broken_workflow(tmp_path):
     if not actionlint.exists():
         pytest.skip("actionlint comes with requirements.txt (make's environment)")
     bad = tmp_path / "bad.yml"
-    bad.write_text("on: push\njobs:\n  x:\n    runs-on: ubuntu-24.04\n    steps:\n"
-                   "      - run: echo ${{ github.event.nonsense.value }\n", encoding="utf-8")
+    bad.write_text(
+        "on: push\njobs:\n  x:\n    runs-on: ubuntu-24.04\n    steps:\n"
+        "      - run: echo ${{ github.event.nonsense.value }\n",
+        encoding="utf-8",
+    )
     check = subprocess.run([str(actionlint), str(bad)], capture_output=True, text=True, timeout=60)
     assert check.returncode == 1 and "bad.yml" in check.stdout
 
@@ -285,4 +298,3 @@ def test_the_release_docs_say_how_to_sign_and_notarize():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for word in ("SmartScreen", "Gatekeeper", ".deb", "windows-x64.zip", "macos.zip", "linux-x86_64.tar.gz"):
         assert word in readme, word
-

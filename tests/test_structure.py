@@ -25,6 +25,7 @@
 Every product file is read and parsed once per test process (``tests/source_tree.py``), and
 all the checks (and tests/test_locales.py) share that parse.
 """
+
 from __future__ import annotations
 
 import ast
@@ -159,8 +160,13 @@ def _module_strings(nodes: Iterable[ast.AST], modules: Iterable[str]) -> set[str
 
 
 def _names_type_checking(test: ast.expr) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == "TYPE_CHECKING"
-               or isinstance(n, ast.Attribute) and n.attr == "TYPE_CHECKING" for n in ast.walk(test))
+    return any(
+        isinstance(n, ast.Name)
+        and n.id == "TYPE_CHECKING"
+        or isinstance(n, ast.Attribute)
+        and n.attr == "TYPE_CHECKING"
+        for n in ast.walk(test)
+    )
 
 
 def _type_checking_nodes(nodes: Iterable[ast.AST]) -> set[int]:
@@ -186,8 +192,14 @@ def _functions(tree: ast.AST) -> dict[int, ast.AST]:
     return owner
 
 
-def import_edges(tree: ast.Module, module: str, rel: str, modules: set[str], is_package: bool = False,
-                 nodes: tuple[ast.AST, ...] | None = None) -> tuple[list[Edge], list[str]]:
+def import_edges(
+    tree: ast.Module,
+    module: str,
+    rel: str,
+    modules: set[str],
+    is_package: bool = False,
+    nodes: tuple[ast.AST, ...] | None = None,
+) -> tuple[list[Edge], list[str]]:
     """The product modules that ``module`` imports, each with its line and how; and the dynamic
     imports whose names cannot be told (``"rel:line: text"``). ``nodes``: the tree, walked."""
     nodes = tuple(ast.walk(tree)) if nodes is None else nodes
@@ -320,24 +332,34 @@ def import_circles(graph: dict[str, list[Edge]]) -> list[list[Edge]]:
 
 
 def describe(circle: list[Edge]) -> str:
-    return " -> ".join([circle[0].source] + [e.target for e in circle]) + "\n      " + \
-        "\n      ".join(str(e) for e in circle)
+    return (
+        " -> ".join([circle[0].source] + [e.target for e in circle])
+        + "\n      "
+        + "\n      ".join(str(e) for e in circle)
+    )
 
 
 def test_no_import_circles():
     graph, unknown = import_graph(sources())
-    assert not unknown, "dynamic imports whose module this test cannot tell (give them a literal prefix or suffix):\n" + \
-        "\n".join(unknown)
+    assert not unknown, (
+        "dynamic imports whose module this test cannot tell (give them a literal prefix or suffix):\n"
+        + "\n".join(unknown)
+    )
     circles = import_circles(graph)
     groups = sorted(", ".join(sorted(g)) for g in import_groups(graph) if len(g) > 2)
-    assert not circles, f"{len(circles)} import circle(s):\n" + "\n".join("  " + describe(c) for c in circles) + \
-        "".join(f"\n  (all in one circle: {g})" for g in groups)
+    assert not circles, (
+        f"{len(circles)} import circle(s):\n"
+        + "\n".join("  " + describe(c) for c in circles)
+        + "".join(f"\n  (all in one circle: {g})" for g in groups)
+    )
 
 
 def _graph_of(files: dict[str, str]) -> tuple[dict[str, list[Edge]], list[str]]:
     trees = {rel: ast.parse(text) for rel, text in files.items()}
-    srcs = [Source(Path(rel), rel, module_name(rel), len(text.splitlines()), trees[rel], tuple(ast.walk(trees[rel])))
-            for rel, text in files.items()]
+    srcs = [
+        Source(Path(rel), rel, module_name(rel), len(text.splitlines()), trees[rel], tuple(ast.walk(trees[rel])))
+        for rel, text in files.items()
+    ]
     return import_graph(srcs)
 
 
@@ -350,27 +372,43 @@ def test_the_circle_check_sees_type_checking_and_importlib():
     }
     circles = import_circles(_graph_of(through_typing)[0])
     assert [[(e.source, e.target, e.how) for e in c] for c in circles] == [
-        [("pk.a", "pk.b", ""), ("pk.b", "pk.a", "under TYPE_CHECKING")]]
-    literal = {"pk/__init__.py": "", "pk/a.py": "import pk.b\n",
-               "pk/b.py": "import importlib\ndef f():\n    return importlib.import_module('pk.a')\n"}
+        [("pk.a", "pk.b", ""), ("pk.b", "pk.a", "under TYPE_CHECKING")]
+    ]
+    literal = {
+        "pk/__init__.py": "",
+        "pk/a.py": "import pk.b\n",
+        "pk/b.py": "import importlib\ndef f():\n    return importlib.import_module('pk.a')\n",
+    }
     assert len(import_circles(_graph_of(literal)[0])) == 1
-    prefixed = {"pk/__init__.py": "", "pk/hooks_x.py": "import pk.core\n", "pk/other.py": "import pk.core\n",
-                "pk/core.py": "from importlib import import_module\nPREFIX = 'pk'\n"
-                              "def f(g):\n    name = f'{PREFIX}.hooks_{g}'\n    return import_module(name)\n"}
+    prefixed = {
+        "pk/__init__.py": "",
+        "pk/hooks_x.py": "import pk.core\n",
+        "pk/other.py": "import pk.core\n",
+        "pk/core.py": "from importlib import import_module\nPREFIX = 'pk'\n"
+        "def f(g):\n    name = f'{PREFIX}.hooks_{g}'\n    return import_module(name)\n",
+    }
     graph, unknown = _graph_of(prefixed)
     assert not unknown
     assert {e.target for e in graph["pk.core"]} == {"pk.hooks_x"}  # the pattern's modules, not pk.other
     assert [[e.source for e in c] for c in import_circles(graph)] == [["pk.core", "pk.hooks_x"]]
     blind = {"pk/__init__.py": "", "pk/a.py": "import importlib\ndef f(n):\n    return importlib.import_module(n)\n"}
     assert _graph_of(blind)[1] == ["pk/a.py:3: importlib.import_module(n)"]
-    suffixed = {"pk/__init__.py": "", "pk/x/__init__.py": "", "pk/x/tuning.py": "import pk.a\n", "pk/x/other.py": "",
-                "pk/a.py": "import importlib\ndef f(m):\n    return importlib.import_module(f'{m.__name__}.tuning')\n"}
+    suffixed = {
+        "pk/__init__.py": "",
+        "pk/x/__init__.py": "",
+        "pk/x/tuning.py": "import pk.a\n",
+        "pk/x/other.py": "",
+        "pk/a.py": "import importlib\ndef f(m):\n    return importlib.import_module(f'{m.__name__}.tuning')\n",
+    }
     graph, unknown = _graph_of(suffixed)
     assert not unknown and {e.target for e in graph["pk.a"]} == {"pk.x", "pk.x.tuning"}
     assert len(import_circles(graph)) == 1
-    table = {"pk/__init__.py": "", "pk/b.py": "import pk.a\n",
-             "pk/a.py": "import importlib\nT = {'x': 'pk.b:Cls'}\ndef f(n):\n"
-                        "    return importlib.import_module(T[n].split(':')[0])\n"}
+    table = {
+        "pk/__init__.py": "",
+        "pk/b.py": "import pk.a\n",
+        "pk/a.py": "import importlib\nT = {'x': 'pk.b:Cls'}\ndef f(n):\n"
+        "    return importlib.import_module(T[n].split(':')[0])\n",
+    }
     graph, unknown = _graph_of(table)
     assert not unknown and len(import_circles(graph)) == 1
     # A package's own __init__ is not imported back by its submodules' absolute imports of siblings.
@@ -404,8 +442,11 @@ def test_pure_modules_never_import_pygame(place):
 
 # ---------------------------------------------------------------------- file sizes
 def test_window_files_stay_small():
-    big = [f"{s.rel}: {s.lines} lines" for s in sources()
-           if s.rel.split("/")[0] in ("scenes", "sprites") and s.lines > MAX_LINES]
+    big = [
+        f"{s.rel}: {s.lines} lines"
+        for s in sources()
+        if s.rel.split("/")[0] in ("scenes", "sprites") and s.lines > MAX_LINES
+    ]
     assert not big, "files over about 600 lines: " + ", ".join(big)
 
 

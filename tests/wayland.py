@@ -7,6 +7,7 @@ Wayland driver then gives a window opened with ``allow_high_dpi`` twice as many 
 points — the real thing, not a simulation. ``make test`` installs Weston (the Makefile's
 ``system`` step); a machine that cannot have it sets ``CARDAVIA_NO_WAYLAND=1``.
 """
+
 from __future__ import annotations
 
 import os
@@ -44,10 +45,23 @@ def weston_display(scale: int = 2, size: str = "2560x1440") -> Iterator[dict[str
     runtime.chmod(0o700)
     socket = "cardavia-0"
     env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
-    proc = subprocess.Popen(["weston", "--backend=headless-backend.so", f"--socket={socket}", f"--width={width}",
-                             f"--height={height}", f"--scale={scale}", "--idle-time=0", "--no-config",
-                             "--shell=desktop-shell.so"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            "weston",
+            "--backend=headless-backend.so",
+            f"--socket={socket}",
+            f"--width={width}",
+            f"--height={height}",
+            f"--scale={scale}",
+            "--idle-time=0",
+            "--no-config",
+            "--shell=desktop-shell.so",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + START_TIMEOUT
         while not (runtime / socket).exists() and proc.poll() is None and time.monotonic() < deadline:

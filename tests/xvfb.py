@@ -5,6 +5,7 @@ waits for it at most ``START_TIMEOUT`` seconds, and stops it afterwards. A machi
 OpenGL says so with ``CARDAVIA_NO_GL=1``; everywhere else a missing Xvfb or GL is a failure
 (``make test`` installs both: the Makefile's ``system`` step).
 """
+
 from __future__ import annotations
 
 import os
@@ -37,9 +38,13 @@ def xvfb_display(screen: str = "1920x1080x24") -> Iterator[str]:
     if shutil.which("Xvfb") is None:
         require_gl("Xvfb is not installed")
     read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp"],
-                            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", screen, "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+    )
     os.close(write)
     try:
         ready, _, _ = select.select([read], [], [], START_TIMEOUT)

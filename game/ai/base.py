@@ -1,4 +1,5 @@
 """Bot plumbing: every bot is made per match and seat, and sees only ``view(state, seat)``."""
+
 from __future__ import annotations
 
 import random

@@ -3,6 +3,7 @@
 Its own module, not the package's door: the game folders import ``game.ai.determinize``, and a
 package ``__init__`` naming the bots (which reach the registry) would close an import circle.
 """
+
 from __future__ import annotations
 
 import importlib

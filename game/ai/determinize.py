@@ -9,6 +9,7 @@ proportion to how well it explains its owner's last play (card reading).
 Every helper draws only from the ``rng`` it is given, in a fixed order, so the same bot seed
 gives the same determinizations.
 """
+
 from __future__ import annotations
 
 import random
@@ -30,8 +31,9 @@ def check_count(hidden: Sequence[Card], need: int, where: str = "the hands and s
         raise ValueError(f"the view hides {len(hidden)} cards but {where} hold {need}")
 
 
-def deal_hidden(view: Any, rng: random.Random, stock_count: int,
-                preset: tuple[int, list[Card]] | None = None) -> tuple[list[list[Card]], list[Card]]:
+def deal_hidden(
+    view: Any, rng: random.Random, stock_count: int, preset: tuple[int, list[Card]] | None = None
+) -> tuple[list[list[Card]], list[Card]]:
     """Every seat's hand and the stock: the seat's own hand (``view.hand``), the unseen cards
     dealt at random into the other hands (``view.hand_counts``) and a stock of ``stock_count``.
     ``preset`` = (seat, cards) gives one other seat a hand already chosen from the unseen cards.
@@ -49,7 +51,7 @@ def deal_hidden(view: Any, rng: random.Random, stock_count: int,
         elif preset is not None and s == preset[0]:
             hands.append(list(preset[1]))
         else:
-            hands.append(hidden[i:i + n])
+            hands.append(hidden[i : i + n])
             i += n
     return hands, hidden[i:]
 
@@ -60,8 +62,9 @@ def without(cards: Sequence[Card], taken: Collection[Card]) -> list[Card]:
     return [c for c in cards if c not in gone]
 
 
-def split_hidden(rng: random.Random, hidden: list[Card], need: int,
-                 excluded: Collection[Card] = ()) -> tuple[list[Card], list[Card]]:
+def split_hidden(
+    rng: random.Random, hidden: list[Card], need: int, excluded: Collection[Card] = ()
+) -> tuple[list[Card], list[Card]]:
     """(``need`` cards for the opponent's hand, the rest for the stock), at random — the
     ``excluded`` cards (those the opponent cannot hold) always go to the stock. Shuffles
     ``hidden`` in place when nothing is excluded.
@@ -81,8 +84,9 @@ def split_hidden(rng: random.Random, hidden: list[Card], need: int,
     return allowed[:need], stock
 
 
-def sample_by_likelihood(rng: random.Random, pool: Sequence[Card], k: int,
-                         likelihood: Callable[[list[Card]], float], tries: int) -> list[Card]:
+def sample_by_likelihood(
+    rng: random.Random, pool: Sequence[Card], k: int, likelihood: Callable[[list[Card]], float], tries: int
+) -> list[Card]:
     """``k`` cards from ``pool``, drawn in proportion to ``likelihood(cards)`` (a probability):
     rejection sampling, at most ``tries`` draws (the last one is kept). Card reading: the hand
     a player most likely held, given what he played."""

@@ -3,6 +3,7 @@
 Each game has its own evaluator ``evaluate(rules, view, action) -> float`` in
 the game's folder, ``game/games/<game>/heuristics.py``; ties are broken at random.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -13,6 +13,7 @@ A hook is a plain function of the shared, read-only rules object and plain data 
 state): the search may call it from a worker thread. Randomness comes only from the ``rng``
 argument, the bot's, so the same seed gives the same decisions.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -57,30 +58,30 @@ class GameHooks(Protocol):
 OPTIONAL: dict[str, str] = {
     "utility": "utility(rules, state, seat) -> float — default: utilities(...)[team of seat]",
     "playout": "playout(rules, state, rng, trace=None, **playout_kw) -> None — plays the deal to its end "
-               "in place (the fast path: no Action objects, no events); default: the rollout loop",
+    "in place (the fast path: no Action objects, no events); default: the rollout loop",
     "rollout": "rollout(rules, state, legal, rng, **playout_kw) -> Action — the playout policy's move "
-               "through the engine; default: uniform random",
+    "through the engine; default: uniform random",
     "prior": "prior(rules, view, action) -> float — root ordering and the obvious moves (>= OBVIOUS) "
-             "the easy level never misses; default: none",
+    "the easy level never misses; default: none",
     "complete": "complete(rules, view) -> bool — the view fixes the state: solve exactly; default: never",
     "solve": "solve(rules, state, seat) -> dict[Action, float] | None — exact values; default: "
-             "search.solve_exact (max-n over the engine)",
+    "search.solve_exact (max-n over the engine)",
     "ROOT_TOP_K": "int | None — search only the k root moves with the best prior (plus obvious ones)",
     "reply_options": "reply_options(rules, state, legal, reply) -> list[Action] — with the search's "
-                     "opponent model on, the replies an opponent's node weighs: the policy's reply and "
-                     "those the policy never plays (Schnapsen's close); default: the policy's reply alone",
+    "opponent model on, the replies an opponent's node weighs: the policy's reply and "
+    "those the policy never plays (Schnapsen's close); default: the policy's reply alone",
     "search_scope": "search_scope(rules, view) -> context manager — entered around one search's "
-                    "iterations (Schnapsen: its solves share their transposition tables); default: none",
+    "iterations (Schnapsen: its solves share their transposition tables); default: none",
     "observation": "observation(rules, state, seat) -> hashable — what ``seat`` sees of a state beyond the "
-                   "moves played (its hand: the cards it drew); with the search's ``split_own_draws`` on, "
-                   "the tree keeps the seat's own later decisions apart by it; default: none",
+    "moves played (its hand: the cards it drew); with the search's ``split_own_draws`` on, "
+    "the tree keeps the seat's own later decisions apart by it; default: none",
     "perfect_information": "perfect_information(rules, state) -> bool — every seat knows every card from "
-                           "this state on (Schnapsen: the stock exhausted); with the search's "
-                           "``perfect_leaves`` on, the tree ends there and the playout values the leaf; "
-                           "default: none",
+    "this state on (Schnapsen: the stock exhausted); with the search's "
+    "``perfect_leaves`` on, the tree ends there and the playout values the leaf; "
+    "default: none",
     "reason": "reason(rules, view, action) -> (locale key, params) | None — one line on why a suggested "
-              "move is good (a sweep, the settebello, a sure trick), for the table's suggestion "
-              "(game.ai.suggest); card codes in params under card/led/cards; default: no reason",
+    "move is good (a sweep, the settebello, a sure trick), for the table's suggestion "
+    "(game.ai.suggest); card codes in params under card/led/cards; default: no reason",
 }
 
 #: Positional parameters each callable member must accept (checked by check_hooks).
@@ -109,9 +110,25 @@ class Hooks:
     :func:`tuning_module`) is seen by the next bot.
     """
 
-    __slots__ = ("game_id", "module", "determinize", "utilities", "utility", "playout", "rollout",
-                 "prior", "complete", "solve", "root_top_k", "levels", "reason", "reply_options",
-                 "observation", "search_scope", "perfect_information")
+    __slots__ = (
+        "game_id",
+        "module",
+        "determinize",
+        "utilities",
+        "utility",
+        "playout",
+        "rollout",
+        "prior",
+        "complete",
+        "solve",
+        "root_top_k",
+        "levels",
+        "reason",
+        "reply_options",
+        "observation",
+        "search_scope",
+        "perfect_information",
+    )
 
     def __init__(self, game_id: str, module: ModuleType):
         self.game_id = game_id
@@ -127,6 +144,7 @@ class Hooks:
 
             def utility(rules: GameRules, state: Any, seat: int) -> float:
                 return utilities(rules, state)[rules.team_of(seat)]
+
         self.utility: Callable[[GameRules, Any, int], float] = utility
         self.playout: Callable[..., None] | None = getattr(module, "playout", None)
         self.rollout: Callable[..., Action] | None = getattr(module, "rollout", None)
@@ -135,17 +153,19 @@ class Hooks:
         self.solve: Callable[[GameRules, Any, int], dict[Action, float] | None] | None = getattr(module, "solve", None)
         self.root_top_k: int | None = getattr(module, "ROOT_TOP_K", None)
         self.levels: Mapping[str, Mapping[str, Any]] = getattr(module, "LEVELS", {})
-        self.reason: Callable[[GameRules, Any, Action], tuple[str, dict[str, Any]] | None] | None = \
-            getattr(module, "reason", None)
-        self.reply_options: Callable[[GameRules, Any, list[Action], Action], list[Action]] | None = \
-            getattr(module, "reply_options", None)
+        self.reason: Callable[[GameRules, Any, Action], tuple[str, dict[str, Any]] | None] | None = getattr(
+            module, "reason", None
+        )
+        self.reply_options: Callable[[GameRules, Any, list[Action], Action], list[Action]] | None = getattr(
+            module, "reply_options", None
+        )
         self.observation: Callable[[GameRules, Any, int], Any] | None = getattr(module, "observation", None)
         self.search_scope: Callable[[GameRules, Any], Any] | None = getattr(module, "search_scope", None)
-        self.perfect_information: Callable[[GameRules, Any], bool] | None = \
-            getattr(module, "perfect_information", None)
+        self.perfect_information: Callable[[GameRules, Any], bool] | None = getattr(module, "perfect_information", None)
 
-    def level_settings(self, level: str, players: int | None = None,
-                       options: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+    def level_settings(
+        self, level: str, players: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> Mapping[str, Any]:
         """The settings this game gives the level ``level`` (empty when none).
 
         With ``players``, those of its ``by_players`` entry for that count over them (a budget

@@ -14,6 +14,7 @@ What a level does differently in one game (a budget, a playout policy, a tempera
 game's fact: ``LEVELS[level name]`` in its hooks module (game/games/<game>/ai), applied
 here under the caller's own keywords. This module names no game.
 """
+
 from __future__ import annotations
 
 import math
@@ -70,8 +71,7 @@ class NormalBot(SearchBot):
         return softmax_choice(self.rng, cands, seen, self.temperature)
 
 
-def softmax_choice(rng: Any, cands: list[Action], seen: dict[Action, tuple[float, int]],
-                   temperature: float) -> Action:
+def softmax_choice(rng: Any, cands: list[Action], seen: dict[Action, tuple[float, int]], temperature: float) -> Action:
     """One of ``cands``, drawn with weight exp(mean / temperature) (means from ``seen``)."""
     top = max(seen[a][0] for a in cands)
     weights = [math.exp((seen[a][0] - top) / temperature) for a in cands]

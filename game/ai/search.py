@@ -40,6 +40,7 @@ to the playout (or the rollout) as keywords, when set.
 Thread safety: a bot keeps all its search data in locals; hooks are pure functions. The
 only shared object is the rules instance, which search uses read-only.
 """
+
 from __future__ import annotations
 
 import functools
@@ -93,8 +94,9 @@ def play_to_end(rules: GameRules, state: Any, rng: random.Random, playout: Any =
         apply(state, a, check=False)
 
 
-def solve_exact(rules: GameRules, state: Any, seat: int, node_limit: int = 50_000,
-                should_stop: Callable[[], bool] | None = None) -> dict[Action, float] | None:
+def solve_exact(
+    rules: GameRules, state: Any, seat: int, node_limit: int = 50_000, should_stop: Callable[[], bool] | None = None
+) -> dict[Action, float] | None:
     """Exact value of every legal action for ``seat``'s team on a fully known state.
 
     Max-n over teams (with two teams this is minimax): each seat maximises its own team's
@@ -150,11 +152,25 @@ class SearchBot(BaseBot):
 
     name = "search"
 
-    def __init__(self, rules: GameRules, seat: int, seed: int = 0, *, iterations: int = 2000,
-                 time_cap: float | None = 1.0, tree_depth: int | None = None, c: float = 0.5,
-                 exact: bool = True, prior_weight: float = 0.0, root_top_k: int | None = -1,
-                 playout_kw: dict[str, Any] | None = None, root_min_visits: int = -1,
-                 opponent_policy: float = 0.0, split_own_draws: bool = False, perfect_leaves: bool = False):
+    def __init__(
+        self,
+        rules: GameRules,
+        seat: int,
+        seed: int = 0,
+        *,
+        iterations: int = 2000,
+        time_cap: float | None = 1.0,
+        tree_depth: int | None = None,
+        c: float = 0.5,
+        exact: bool = True,
+        prior_weight: float = 0.0,
+        root_top_k: int | None = -1,
+        playout_kw: dict[str, Any] | None = None,
+        root_min_visits: int = -1,
+        opponent_policy: float = 0.0,
+        split_own_draws: bool = False,
+        perfect_leaves: bool = False,
+    ):
         super().__init__(rules, seat, seed)
         self.hooks = load_hooks(rules.game_id)
         self.iterations = iterations
@@ -195,8 +211,13 @@ class SearchBot(BaseBot):
         self.last_stats: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ public
-    def choose(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None,
-               deadline: float | None = None) -> Action:
+    def choose(
+        self,
+        view: Any,
+        legal: list[Action],
+        should_stop: Callable[[], bool] | None = None,
+        deadline: float | None = None,
+    ) -> Action:
         """The action to play. ``should_stop`` / ``deadline`` (a time.perf_counter() value)
         end the search early; the best action found so far is returned."""
         if len(legal) == 1:
@@ -217,8 +238,13 @@ class SearchBot(BaseBot):
                 best, key = a, k
         return best
 
-    def analyse(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None,
-                deadline: float | None = None) -> dict[Action, tuple[float, int]]:
+    def analyse(
+        self,
+        view: Any,
+        legal: list[Action],
+        should_stop: Callable[[], bool] | None = None,
+        deadline: float | None = None,
+    ) -> dict[Action, tuple[float, int]]:
         """(mean utility for this seat's team, visits) per legal action. The exact solver's
         values come with a visit count of ``iterations`` so they rank as certain."""
         start = time.perf_counter()
@@ -234,12 +260,19 @@ class SearchBot(BaseBot):
             if solver is not None:
                 exact = solver(self.rules, state, self.seat)
             else:
+
                 def halt() -> bool:
                     return (deadline is not None and time.perf_counter() >= deadline) or (stop is not None and stop())
+
                 exact = solve_exact(self.rules, state, self.seat, should_stop=halt)
             if exact is not None:
-                self.last_stats = {"iterations": 0, "seconds": time.perf_counter() - start, "method": "exact",
-                                   "cpu": time.thread_time() - start_cpu, "capped": False}
+                self.last_stats = {
+                    "iterations": 0,
+                    "seconds": time.perf_counter() - start,
+                    "method": "exact",
+                    "cpu": time.thread_time() - start_cpu,
+                    "capped": False,
+                }
                 return {a: (exact.get(a, -math.inf), self.iterations) for a in legal}
         scope = self.hooks.search_scope
         if scope is None:
@@ -250,8 +283,13 @@ class SearchBot(BaseBot):
         # "capped": the clock (time cap or deadline), not the budget, ended the search — what
         # the benchmarks count (a level's strength is its budget's only while this stays rare).
         capped = done < self.iterations and deadline is not None and time.perf_counter() >= deadline
-        self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start, "method": "ismcts",
-                           "cpu": time.thread_time() - start_cpu, "capped": capped}
+        self.last_stats = {
+            "iterations": done,
+            "seconds": time.perf_counter() - start,
+            "method": "ismcts",
+            "cpu": time.thread_time() - start_cpu,
+            "capped": capped,
+        }
         out: dict[Action, tuple[float, int]] = {}
         for a in legal:
             ch = root.children.get(a)
@@ -259,8 +297,9 @@ class SearchBot(BaseBot):
         return out
 
     # ------------------------------------------------------------------ the search
-    def _ismcts(self, view: Any, legal: list[Action], stop: Callable[[], bool] | None,
-                deadline: float | None) -> tuple[_Node, int]:
+    def _ismcts(
+        self, view: Any, legal: list[Action], stop: Callable[[], bool] | None, deadline: float | None
+    ) -> tuple[_Node, int]:
         rules = self.rules
         hooks = self.hooks
         rng = self.rng
@@ -337,8 +376,14 @@ class SearchBot(BaseBot):
                     node = sub
                 children = node.children
                 reply = None
-                if opp_policy and rollout is not None and node is not root and team_of(actor) != my_team \
-                        and len(acts) > 1 and rng.random() < opp_policy:
+                if (
+                    opp_policy
+                    and rollout is not None
+                    and node is not root
+                    and team_of(actor) != my_team
+                    and len(acts) > 1
+                    and rng.random() < opp_policy
+                ):
                     # His reply as the policy plays it with the hand this deal gives him; where
                     # the game keeps other replies in view (moves the policy never makes, such
                     # as Schnapsen's close), UCB chooses among those and the policy's.
@@ -388,7 +433,7 @@ class SearchBot(BaseBot):
                         n_a = children[a].visits
                         if n_a < low:
                             low, best_a = n_a, a
-                for a in (acts if best_a is None else ()):
+                for a in acts if best_a is None else ():
                     ch = children[a]
                     v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                     if pw and node is root:
@@ -410,4 +455,3 @@ class SearchBot(BaseBot):
         # Only root actions from the legal list count (a determinization cannot add others).
         root.children = {a: ch for a, ch in root.children.items() if a in legal_set}
         return root, done
-

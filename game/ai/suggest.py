@@ -13,6 +13,7 @@ The one-line reason comes from the game's optional hook ``reason(rules, view, ac
 card codes in the parameters are under ``card``, ``led``, ``partner`` (one code) or
 ``cards`` (a list), a bonus under ``bonus``; the table turns them into the deck's names.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -51,8 +52,15 @@ class Suggestion:
     stopped: bool = field(default=False, compare=False)
 
 
-def suggest(rules: GameRules, view: Any, legal: list[Action], seat: int, seed: int, decision: int,
-            should_stop: Callable[[], bool] | None = None) -> Suggestion:
+def suggest(
+    rules: GameRules,
+    view: Any,
+    legal: list[Action],
+    seat: int,
+    seed: int,
+    decision: int,
+    should_stop: Callable[[], bool] | None = None,
+) -> Suggestion:
     """The normal level's choice among ``legal`` for ``seat`` seeing ``view`` at decision
     number ``decision`` of the match dealt by ``seed``. ``should_stop`` abandons the search
     (the result then has ``stopped`` set)."""
@@ -74,8 +82,16 @@ def suggest(rules: GameRules, view: Any, legal: list[Action], seat: int, seed: i
     return Suggestion(action, decision, reason, level, stopped)
 
 
-def _vetted(rules: GameRules, view: Any, legal: list[Action], action: Action, seat: int, seed: int,
-            decision: int, should_stop: Callable[[], bool] | None) -> Action:
+def _vetted(
+    rules: GameRules,
+    view: Any,
+    legal: list[Action],
+    action: Action,
+    seat: int,
+    seed: int,
+    decision: int,
+    should_stop: Callable[[], bool] | None,
+) -> Action:
     """The move a player would accept from a suggestion (issue 29). A trump exchange, when
     the rules allow one, comes first: it costs nothing and improves the hand (the turn goes on).
     In a capture game, placing a card that an unseen card can take while a capture was there
@@ -84,8 +100,13 @@ def _vetted(rules: GameRules, view: Any, legal: list[Action], action: Action, se
     exchange = next((a for a in legal if a.kind == "exchange"), None)
     if exchange is not None:
         return exchange
-    if rules.family != "capture" or not isinstance(rules, CaptureRules) or action.kind != "play" \
-            or action.capture or action.card is None:
+    if (
+        rules.family != "capture"
+        or not isinstance(rules, CaptureRules)
+        or action.kind != "play"
+        or action.capture
+        or action.card is None
+    ):
         return action
     unseen = getattr(view, "unseen", None)
     captures = [a for a in legal if a.kind == "play" and a.capture]
@@ -107,8 +128,16 @@ def _sweepable(rules: Any, unseen: Any, left: list[Any]) -> bool:
     return bool(left) and any(len(cap) == len(left) for x in unseen for cap in rules.captures_for(x, left))
 
 
-def _choose(level: str, rules: GameRules, view: Any, legal: list[Action], seat: int, seed: int, decision: int,
-            should_stop: Callable[[], bool] | None) -> Action:
+def _choose(
+    level: str,
+    rules: GameRules,
+    view: Any,
+    legal: list[Action],
+    seat: int,
+    seed: int,
+    decision: int,
+    should_stop: Callable[[], bool] | None,
+) -> Action:
     bot = make_bot(level, rules, seat, seed)
     if hasattr(bot, "time_cap"):
         bot.time_cap = None  # iterations only: the same suggestion on a slow machine as on a fast one
@@ -139,9 +168,24 @@ def suggest_for(session: Any, should_stop: Callable[[], bool] | None = None) -> 
     seat = session.human_seat
     if seat is None or session.over or session.to_act != seat:
         raise ValueError("a suggestion is for the human seat, on its turn")
-    return suggest(session.rules, session.view(seat), session.legal_actions(), seat, session.seed,
-                   len(session.decisions), should_stop)
+    return suggest(
+        session.rules,
+        session.view(seat),
+        session.legal_actions(),
+        seat,
+        session.seed,
+        len(session.decisions),
+        should_stop,
+    )
 
 
-__all__ = ["Suggestion", "suggest", "suggest_for", "reason_for", "SUGGEST_LEVEL", "FALLBACK_LEVEL", "ONLY_MOVE",
-           "PLAIN_REASON"]
+__all__ = [
+    "Suggestion",
+    "suggest",
+    "suggest_for",
+    "reason_for",
+    "SUGGEST_LEVEL",
+    "FALLBACK_LEVEL",
+    "ONLY_MOVE",
+    "PLAIN_REASON",
+]

@@ -23,6 +23,7 @@ another loses the shown best's value minus its own, in the game's own points (th
 ``coach`` part converts the search's utility). The class comes from the game's thresholds in
 rules.yaml (``coach:``, checked by game.config_check).
 """
+
 from __future__ import annotations
 
 import math
@@ -173,8 +174,9 @@ def rules_of(events: list[dict]) -> GameRules:
 def check_seat(rules: GameRules, seat: Any) -> int:
     """The seat, when the record shows its cards (a seat of the match); CoachError otherwise."""
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
-        raise CoachError(f"seat {seat!r} is not a seat of this record: its cards are not in it "
-                         f"(seats 0 to {rules.players - 1})")
+        raise CoachError(
+            f"seat {seat!r} is not a seat of this record: its cards are not in it (seats 0 to {rules.players - 1})"
+        )
     return seat
 
 
@@ -205,8 +207,16 @@ def _walk(rules: GameRules, events: list[dict], seat: int | None) -> Iterator[tu
                 raise CoachError(f"line {i + 1}: {e}") from None
             pos = None
             if actor == seat:
-                pos = Position(index, deal, actor, rules.view(state, actor), tuple(rules.legal_actions(state)), action,
-                               rules.clone(state), i)
+                pos = Position(
+                    index,
+                    deal,
+                    actor,
+                    rules.view(state, actor),
+                    tuple(rules.legal_actions(state)),
+                    action,
+                    rules.clone(state),
+                    i,
+                )
             yield actor, action, pos
             produced = rules.apply(state, action)
             index += 1
@@ -240,8 +250,12 @@ def classify(loss: float, thresholds: Any, is_best: bool) -> str:
     return "good"
 
 
-def tied_best(legal: list[Action], points: dict[Action, float], tolerance: float = TIE,
-              rank: Callable[[Action], float] | None = None) -> tuple[Action, list[Action]]:
+def tied_best(
+    legal: list[Action],
+    points: dict[Action, float],
+    tolerance: float = TIE,
+    rank: Callable[[Action], float] | None = None,
+) -> tuple[Action, list[Action]]:
     """(the best shown, the moves tied best): the tied are the moves whose value is within
     ``tolerance`` of the highest, in the legal order; the best shown is the one ``rank`` (the
     game's prior on the view: no seed, no hidden card) puts highest, between equal ranks the
@@ -255,8 +269,9 @@ def tied_best(legal: list[Action], points: dict[Action, float], tolerance: float
     return max(tied, key=lambda a: ranks[a]), tied  # max keeps the first of equal ranks
 
 
-def exact_values(rules: GameRules, view: Any, seat: int, index: int, seed: int,
-                 should_stop: Callable[[], bool] | None = None) -> dict[Action, float] | None:
+def exact_values(
+    rules: GameRules, view: Any, seat: int, index: int, seed: int, should_stop: Callable[[], bool] | None = None
+) -> dict[Action, float] | None:
     """The game's exact solver's utilities when the view fixes the state (as the hard level
     runs it: game.ai.search.SearchBot.analyse); None when it does not or the solver gives up."""
     hooks = load_hooks(rules.game_id)
@@ -270,10 +285,20 @@ def exact_values(rules: GameRules, view: Any, seat: int, index: int, seed: int,
     return solve_exact(rules, state, seat, should_stop=should_stop)
 
 
-def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Action, ...], played: Action,
-                     seat: int, index: int, deal: int = 1, budget: int | None = None, seed: int = COACH_SEED,
-                     should_stop: Callable[[], bool] | None = None, line: int = 0,
-                     turn: int = 0) -> DecisionAnalysis:
+def analyse_position(
+    rules: GameRules,
+    view: Any,
+    legal: list[Action] | tuple[Action, ...],
+    played: Action,
+    seat: int,
+    index: int,
+    deal: int = 1,
+    budget: int | None = None,
+    seed: int = COACH_SEED,
+    should_stop: Callable[[], bool] | None = None,
+    line: int = 0,
+    turn: int = 0,
+) -> DecisionAnalysis:
     """The analysis of one decision from the seat's ``view`` alone (see the module); ``turn``
     is the seat's own decision number in the deal (DecisionAnalysis.turn)."""
     coach = load_coach(rules.game_id)
@@ -282,8 +307,20 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
         raise CoachError(f"decision {index + 1}: {played} is not a legal move here")
     start = time.thread_time()
     if len(legal) == 1:
-        return DecisionAnalysis(index, deal, seat, played, played, 0.0, "best", (MoveValue(played, 0.0, 0),), "forced",
-                                reason_for(rules, view, legal, played), line=line, turn=turn)
+        return DecisionAnalysis(
+            index,
+            deal,
+            seat,
+            played,
+            played,
+            0.0,
+            "best",
+            (MoveValue(played, 0.0, 0),),
+            "forced",
+            reason_for(rules, view, legal, played),
+            line=line,
+            turn=turn,
+        )
     budget = budget or coach.budget
     exact = exact_values(rules, view, seat, index, seed, should_stop)
     if exact is not None:
@@ -291,8 +328,18 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
         method = "exact"
     else:
         playout_kw = {**(HardBot(rules, seat).playout_kw or {}), **coach.playout_kw}
-        raw = flat_values(rules, view, legal, seat, f"{seed}:{seat}:{index}", budget, playout_kw, should_stop,
-                          coach.max_worlds, coach.apply)
+        raw = flat_values(
+            rules,
+            view,
+            legal,
+            seat,
+            f"{seed}:{seat}:{index}",
+            budget,
+            playout_kw,
+            should_stop,
+            coach.max_worlds,
+            coach.apply,
+        )
         method = "flat"
     scale = coach.points_per_utility(rules)
     values = tuple(MoveValue(a, raw[a][0] * scale, raw[a][1]) for a in legal)
@@ -304,12 +351,34 @@ def analyse_position(rules: GameRules, view: Any, legal: list[Action] | tuple[Ac
     loss = 0.0 if played in tied else max(0.0, by_action[best] - by_action[played])
     klass = classify(loss, rules.game.coach, played in tied)
     reason = explain(rules, view, legal, played, best, loss, klass, coach)
-    return DecisionAnalysis(index, deal, seat, played, best, round(loss, 6), klass, values, method, reason,
-                            time.thread_time() - start, line, turn, tolerance)
+    return DecisionAnalysis(
+        index,
+        deal,
+        seat,
+        played,
+        best,
+        round(loss, 6),
+        klass,
+        values,
+        method,
+        reason,
+        time.thread_time() - start,
+        line,
+        turn,
+        tolerance,
+    )
 
 
-def explain(rules: GameRules, view: Any, legal: list[Action], played: Action, best: Action, loss: float,
-            klass: str, coach: Any = None) -> Reason | None:
+def explain(
+    rules: GameRules,
+    view: Any,
+    legal: list[Action],
+    played: Action,
+    best: Action,
+    loss: float,
+    klass: str,
+    coach: Any = None,
+) -> Reason | None:
     """Why: for a move worse than good, the game's rule of thumb or else the values; for a good
     one, what makes it good (the suggestion's reason), or None."""
     if klass not in MISTAKES:
@@ -334,9 +403,15 @@ def _turns(found: list[Position]) -> dict[int, int]:
     return out
 
 
-def analyse_events(events: list[dict], seat: int, budget: int | None = None, seed: int = COACH_SEED,
-                   progress: Callable[[int, int], None] | None = None,
-                   should_stop: Callable[[], bool] | None = None, deals: Collection[int] | None = None) -> Analysis:
+def analyse_events(
+    events: list[dict],
+    seat: int,
+    budget: int | None = None,
+    seed: int = COACH_SEED,
+    progress: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    deals: Collection[int] | None = None,
+) -> Analysis:
     """Every decision of ``seat`` in the record ``events`` (one the referee accepts), or only
     those of the deals numbered in ``deals``.
     ``progress(done, total)`` is told after each decision; ``should_stop`` ends the analysis
@@ -359,16 +434,48 @@ def analyse_events(events: list[dict], seat: int, budget: int | None = None, see
         if should_stop is not None and should_stop():
             complete = False
             break
-        out.append(analyse_position(rules, p.view, p.legal, p.played, seat, p.index, p.deal, budget, seed,
-                                    should_stop, p.line, turns[p.index]))
+        out.append(
+            analyse_position(
+                rules,
+                p.view,
+                p.legal,
+                p.played,
+                seat,
+                p.index,
+                p.deal,
+                budget,
+                seed,
+                should_stop,
+                p.line,
+                turns[p.index],
+            )
+        )
         if progress is not None:
             progress(n + 1, len(found))
     if should_stop is not None and should_stop():
         complete = False
-    return Analysis(rules.game_id, seat, budget, out, time.perf_counter() - start, time.thread_time() - start_cpu,
-                    complete)
+    return Analysis(
+        rules.game_id, seat, budget, out, time.perf_counter() - start, time.thread_time() - start_cpu, complete
+    )
 
 
-__all__ = ["Analysis", "CLASSES", "COACH_SEED", "CoachError", "DecisionAnalysis", "MISTAKES", "MoveValue", "Position",
-           "analyse_events", "analyse_position", "check_seat", "classify", "decisions_of", "exact_values", "explain", "positions",
-           "rules_of", "tied_best"]
+__all__ = [
+    "Analysis",
+    "CLASSES",
+    "COACH_SEED",
+    "CoachError",
+    "DecisionAnalysis",
+    "MISTAKES",
+    "MoveValue",
+    "Position",
+    "analyse_events",
+    "analyse_position",
+    "check_seat",
+    "classify",
+    "decisions_of",
+    "exact_values",
+    "explain",
+    "positions",
+    "rules_of",
+    "tied_best",
+]

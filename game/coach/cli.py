@@ -9,6 +9,7 @@ played, best, value lost, class, reason) or, with ``--json``, one JSON object pe
 writes them, the loss in the game's own points, never negative) — then a last summary line
 (``seat``, ``decisions``, ``mean_loss``, ``seconds``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,22 +64,45 @@ def analyse(args: argparse.Namespace) -> int:
     words = Words(I18n(args.lang).t, rules, args.lang, args.seat)
     if args.json:
         for d in analysis.decisions:
-            print(json.dumps({"decision": d.number, "played": move_code(d.played), "best": move_code(d.best),
-                              "loss": round(d.loss, 4), "class": d.klass, "reason": words.reason(d.reason)},
-                             ensure_ascii=False), flush=True)
-        print(json.dumps({"seat": analysis.seat, "decisions": len(analysis.decisions),
-                          "mean_loss": round(analysis.mean_loss, 4), "seconds": round(analysis.seconds, 3)}))
+            print(
+                json.dumps(
+                    {
+                        "decision": d.number,
+                        "played": move_code(d.played),
+                        "best": move_code(d.best),
+                        "loss": round(d.loss, 4),
+                        "class": d.klass,
+                        "reason": words.reason(d.reason),
+                    },
+                    ensure_ascii=False,
+                ),
+                flush=True,
+            )
+        print(
+            json.dumps(
+                {
+                    "seat": analysis.seat,
+                    "decisions": len(analysis.decisions),
+                    "mean_loss": round(analysis.mean_loss, 4),
+                    "seconds": round(analysis.seconds, 3),
+                }
+            )
+        )
         return 0
     units = words.t(load_coach(rules.game_id).units)
     rows = [("#", "played", "best", f"lost ({units})", "class", "reason")]
-    rows += [(str(d.number), move_code(d.played), move_code(d.best), f"{d.loss:.2f}", d.klass, words.reason(d.reason))
-             for d in analysis.decisions]
+    rows += [
+        (str(d.number), move_code(d.played), move_code(d.best), f"{d.loss:.2f}", d.klass, words.reason(d.reason))
+        for d in analysis.decisions
+    ]
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5])
     counts = ", ".join(f"{analysis.count(k)} {k}" for k in ("blunder", "mistake", "inaccuracy"))
-    print(f"seat {analysis.seat}: {len(analysis.decisions)} decisions, mean loss {analysis.mean_loss:.3f} {units} "
-          f"({counts}), {analysis.seconds:.1f} s")
+    print(
+        f"seat {analysis.seat}: {len(analysis.decisions)} decisions, mean loss {analysis.mean_loss:.3f} {units} "
+        f"({counts}), {analysis.seconds:.1f} s"
+    )
     return 0
 
 

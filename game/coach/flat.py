@@ -20,6 +20,7 @@ in. Which move is shown as the best is the analysis's choice (game.coach.analysi
 Only the view is read (determinize never sees the true state), and the numbers depend on
 the seeds alone: the same record gives the same values on any machine.
 """
+
 from __future__ import annotations
 
 import functools
@@ -40,11 +41,18 @@ MAX_WORLDS = 4000
 Z = 3.0
 
 
-def flat_values(rules: GameRules, view: Any, legal: list[Action], seat: int, key: str, budget: int,
-                playout_kw: dict[str, Any] | None = None,
-                should_stop: Callable[[], bool] | None = None,
-                max_worlds: int = MAX_WORLDS,
-                apply: Callable[[GameRules, Any, Action], None] | None = None) -> dict[Action, tuple[float, int]]:
+def flat_values(
+    rules: GameRules,
+    view: Any,
+    legal: list[Action],
+    seat: int,
+    key: str,
+    budget: int,
+    playout_kw: dict[str, Any] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    max_worlds: int = MAX_WORLDS,
+    apply: Callable[[GameRules, Any, Action], None] | None = None,
+) -> dict[Action, tuple[float, int]]:
     """(value for ``seat``'s team, worlds) per legal action; ``key`` names the decision (its
     seeds), ``budget`` the playouts to spend, ``max_worlds`` the cap on worlds (see the
     module), ``apply`` how an action is applied to a world (the game's coach module's; default
@@ -60,8 +68,10 @@ def flat_values(rules: GameRules, view: Any, legal: list[Action], seat: int, key
     team = rules.team_of(seat)
     utilities = hooks.utilities
     if apply is None:
+
         def apply(rules: GameRules, state: Any, action: Action) -> None:
             rules.apply(state, action, check=False)
+
     scores: dict[Action, list[float]] = {a: [] for a in legal}
     alive = list(legal)
     step = first_round(budget, len(legal))
@@ -110,7 +120,9 @@ def _survivors(alive: list[Action], scores: dict[Action, list[float]]) -> list[A
     return keep
 
 
-def _values(legal: list[Action], scores: dict[Action, list[float]], alive: list[Action]) -> dict[Action, tuple[float, int]]:
+def _values(
+    legal: list[Action], scores: dict[Action, list[float]], alive: list[Action]
+) -> dict[Action, tuple[float, int]]:
     """Every action's value: the leader's mean over all its worlds; another action's, the
     leader's value plus its paired difference to the leader over the worlds it was played in
     (a control variate: the shared worlds' luck cancels)."""

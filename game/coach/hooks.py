@@ -23,6 +23,7 @@ A game's coach module may define:
 
 Each is a plain function of the rules and the seat's view: never of a hidden card.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -45,21 +46,30 @@ Reason = tuple[str, dict[str, Any]]
 class CoachHooks:
     """One game's coach facts, defaults filled in (built afresh: a test's change is seen)."""
 
-    __slots__ = ("game_id", "points_per_utility", "units", "budget", "max_worlds", "tie", "playout_kw", "reason",
-                 "apply")
+    __slots__ = (
+        "game_id",
+        "points_per_utility",
+        "units",
+        "budget",
+        "max_worlds",
+        "tie",
+        "playout_kw",
+        "reason",
+        "apply",
+    )
 
     def __init__(self, game_id: str):
         module = game_module(game_id, "coach", optional=True)
         self.game_id = game_id
-        self.points_per_utility: Callable[[GameRules], float] = getattr(module, "points_per_utility", None) \
-            or (lambda rules: 1.0)
+        self.points_per_utility: Callable[[GameRules], float] = getattr(module, "points_per_utility", None) or (
+            lambda rules: 1.0
+        )
         self.units: str = getattr(module, "UNITS", DEFAULT_UNITS)
         self.budget: int = int(getattr(module, "BUDGET", DEFAULT_BUDGET))
         self.max_worlds: int = int(getattr(module, "MAX_WORLDS", flat.MAX_WORLDS))
         self.tie: float = float(getattr(module, "TIE", 0.0))
         self.playout_kw: dict[str, Any] = dict(getattr(module, "PLAYOUT_KW", {}))
-        self.reason: Callable[[GameRules, Any, Action, Action], Reason | None] | None = \
-            getattr(module, "reason", None)
+        self.reason: Callable[[GameRules, Any, Action, Action], Reason | None] | None = getattr(module, "reason", None)
         self.apply: Callable[[GameRules, Any, Action], None] | None = getattr(module, "apply", None)
 
 

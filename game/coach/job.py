@@ -1,5 +1,6 @@
 """An analysis in a background thread, for the window: its progress, its result or its error,
 and a way to end it early. The window polls it every frame and never waits for it."""
+
 from __future__ import annotations
 
 import threading
@@ -13,9 +14,17 @@ class AnalysisJob:
     ``threaded=False``). ``keep_going()`` (optional) is asked as the search runs: False ends
     the job (nobody waits for it any more); so does :meth:`cancel`."""
 
-    def __init__(self, events: list[dict], seat: int, *, deals: Collection[int] | None = None,
-                 budget: int | None = None, seed: int = COACH_SEED, threaded: bool = True,
-                 keep_going: Callable[[], bool] | None = None):
+    def __init__(
+        self,
+        events: list[dict],
+        seat: int,
+        *,
+        deals: Collection[int] | None = None,
+        budget: int | None = None,
+        seed: int = COACH_SEED,
+        threaded: bool = True,
+        keep_going: Callable[[], bool] | None = None,
+    ):
         self.events = list(events)
         self.seat = seat
         self.deals = deals
@@ -44,8 +53,9 @@ class AnalysisJob:
 
     def _run(self) -> None:
         try:
-            self.analysis = analyse_events(self.events, self.seat, self.budget, self.seed, self._progress, self._stop,
-                                           self.deals)
+            self.analysis = analyse_events(
+                self.events, self.seat, self.budget, self.seed, self._progress, self._stop, self.deals
+            )
         except CoachError as e:
             self.error = str(e)
         except Exception as e:  # noqa: BLE001 - a bug in a hook must not end the window: say it

@@ -4,6 +4,7 @@ names and the seats' names round the table (as scenes/names.py names them: West,
 Pure functions of a message lookup ``t(key, **params)`` (game.i18n.I18n.t) and the rules;
 no pygame, no scene — the command line and the window's coach view share them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -15,8 +16,11 @@ from game.rules.base import Action, GameRules
 Translate = Callable[..., str]
 
 #: Where the other seats sit, by their distance from the viewer in turn order (scenes/names.py).
-_SIDES: dict[int, tuple[str, ...]] = {2: ("table.north",), 3: ("table.east", "table.west"),
-                                      4: ("table.east", "table.north", "table.west")}
+_SIDES: dict[int, tuple[str, ...]] = {
+    2: ("table.north",),
+    3: ("table.east", "table.west"),
+    4: ("table.east", "table.north", "table.west"),
+}
 
 
 class Words:
@@ -50,14 +54,16 @@ class Words:
         return words[0] if len(words) == 1 else self.t("table.cards_or", head=", ".join(words[:-1]), last=words[-1])
 
     def move(self, action: Action) -> str:
-        """"play the 7 of Coins and take the 3 of Cups + 4 of Swords", "close the stock" …"""
+        """ "play the 7 of Coins and take the 3 of Cups + 4 of Swords", "close the stock" …"""
         if action.kind == "close":
             return self.t("suggest.move.close")
         if action.kind == "exchange":
             return self.t("suggest.move.exchange")
         card = self.card(action.played.code)
         if action.capture:
-            return self.t("suggest.move.capture", card=card, cards=" + ".join(self.card(c.code) for c in action.capture))
+            return self.t(
+                "suggest.move.capture", card=card, cards=" + ".join(self.card(c.code) for c in action.capture)
+            )
         if action.marriage:
             return self.t("suggest.move.marriage", card=card)
         return self.t("suggest.move.play", card=card)

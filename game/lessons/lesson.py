@@ -22,6 +22,7 @@ move must be legal where it is played, every good move must be legal, and every 
 move at a step must have its explanation. A broken file is a :class:`LessonError` whose
 message names the file, the step and the problem.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -152,8 +153,10 @@ class Lesson:
         found = [a for a in legal if moves[k].matches(a)]
         if len(found) != 1:
             what = "is not legal here" if not found else "fits several legal moves: write the capture"
-            raise LessonError(f"{self.file}: seat {seat}'s move {k + 1}, {moves[k].text}, {what} "
-                              f"(legal: {', '.join(map(str, legal))})")
+            raise LessonError(
+                f"{self.file}: seat {seat}'s move {k + 1}, {moves[k].text}, {what} "
+                f"(legal: {', '.join(map(str, legal))})"
+            )
         return found[0]
 
 
@@ -204,8 +207,9 @@ def _parse(data: Any, name: str, file: str) -> Lesson:
     deal = data.get("deal")
     if not isinstance(deal, dict):
         raise ValueError("deal: the hand-built deal (dealer, hands, table, stock, trump)")
-    deal = {k: deal.get(k, [] if k in ("table", "stock") else None) for k in ("dealer", "hands", "table", "stock",
-                                                                            "trump")}
+    deal = {
+        k: deal.get(k, [] if k in ("table", "stock") else None) for k in ("dealer", "hands", "table", "stock", "trump")
+    }
     script_data = data.get("script") or {}
     if not isinstance(script_data, dict):
         raise ValueError("script: a mapping of seat → its moves")
@@ -231,15 +235,34 @@ def _parse(data: Any, name: str, file: str) -> Lesson:
             raise ValueError(f"{where}: wrong: a mapping of move → explanation key")
         wrong = tuple((_moves(m, codes, where)[0], _key(name, k, f"{where}: wrong {m}")) for m, k in wrong_data.items())
         other = sd.get("otherwise")
-        step = Step(_key(name, sd.get("text"), f"{where}: text"), _moves(sd.get("good"), codes, f"{where}: good"),
-                    _key(name, sd.get("why"), f"{where}: why"), tuple(look), wrong,
-                    None if other is None else _key(name, other, f"{where}: otherwise"))
+        step = Step(
+            _key(name, sd.get("text"), f"{where}: text"),
+            _moves(sd.get("good"), codes, f"{where}: good"),
+            _key(name, sd.get("why"), f"{where}: why"),
+            tuple(look),
+            wrong,
+            None if other is None else _key(name, other, f"{where}: otherwise"),
+        )
         keys += [step.text, step.why] + [k for _, k in wrong] + ([step.otherwise] if step.otherwise else [])
         steps.append(step)
     heads = [_key(name, data.get(k), k) for k in ("title", "intro", "outro")]
     title, intro, outro = heads
-    return Lesson(name, game, rules.players, rules.deck.id, dict(options), human, deal, script, title, intro, outro,
-                  tuple(steps), file, tuple(heads + keys))
+    return Lesson(
+        name,
+        game,
+        rules.players,
+        rules.deck.id,
+        dict(options),
+        human,
+        deal,
+        script,
+        title,
+        intro,
+        outro,
+        tuple(steps),
+        file,
+        tuple(heads + keys),
+    )
 
 
 def check_lesson(lesson: Lesson) -> None:
@@ -253,12 +276,15 @@ def check_lesson(lesson: Lesson) -> None:
     _walk(lesson, rules, state, 0, {}, used)
     for seat, moves in lesson.script.items():
         if used.get(seat, 0) < len(moves):
-            raise LessonError(f"{lesson.file}: seat {seat}'s script has {len(moves) - used.get(seat, 0)} "
-                              "move(s) the lesson never reaches")
+            raise LessonError(
+                f"{lesson.file}: seat {seat}'s script has {len(moves) - used.get(seat, 0)} "
+                "move(s) the lesson never reaches"
+            )
 
 
-def _scripted_move(lesson: Lesson, rules: GameRules, state: Any, made: dict[int, int],
-                   used: dict[int, int]) -> dict[int, int]:
+def _scripted_move(
+    lesson: Lesson, rules: GameRules, state: Any, made: dict[int, int], used: dict[int, int]
+) -> dict[int, int]:
     """Play the scripted move of the seat to act; the new count of moves made per seat."""
     seat = rules.to_act(state)
     k = made.get(seat, 0)
@@ -286,8 +312,9 @@ def _walk(lesson: Lesson, rules: GameRules, state: Any, step: int, made: dict[in
         goods = [a for a in legal if st.is_good(a)]
         unexplained = [str(a) for a in legal if not st.is_good(a) and st.explanation(a) is None]
         if unexplained:
-            raise LessonError(f"{where}: no explanation for {', '.join(unexplained)} (add it under wrong, or "
-                              "give otherwise)")
+            raise LessonError(
+                f"{where}: no explanation for {', '.join(unexplained)} (add it under wrong, or give otherwise)"
+            )
         for a in goods[1:]:  # every good move must lead on too
             branch = rules.clone(state)
             rules.apply(branch, a)
@@ -295,8 +322,11 @@ def _walk(lesson: Lesson, rules: GameRules, state: Any, step: int, made: dict[in
         rules.apply(state, goods[0])
         step += 1
     # After the last step the scripted seats still answer while their scripts last (a trick's end).
-    while not rules.is_over(state) and rules.to_act(state) != lesson.human \
-            and lesson.has_move(rules.to_act(state), made.get(rules.to_act(state), 0)):
+    while (
+        not rules.is_over(state)
+        and rules.to_act(state) != lesson.human
+        and lesson.has_move(rules.to_act(state), made.get(rules.to_act(state), 0))
+    ):
         made = _scripted_move(lesson, rules, state, made, used)
 
 
@@ -337,5 +367,16 @@ def get_lesson(name: str) -> Lesson:
     return _CACHE[name]
 
 
-__all__ = ["LessonError", "Move", "Step", "Lesson", "parse_move", "parse_lesson", "check_lesson", "load_lesson",
-           "lesson_names", "get_lesson", "lessons_dir"]
+__all__ = [
+    "LessonError",
+    "Move",
+    "Step",
+    "Lesson",
+    "parse_move",
+    "parse_lesson",
+    "check_lesson",
+    "load_lesson",
+    "lesson_names",
+    "get_lesson",
+    "lessons_dir",
+]

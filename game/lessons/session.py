@@ -14,6 +14,7 @@ lesson only judges them against the step's good moves. Its phases:
 
 Pure Python: no pygame here.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -159,8 +160,9 @@ class LessonSession(Session):
         return self.phase == "done"
 
 
-def drive(s: LessonSession, to_step: int | None = None, then: str | None = None,
-          wrong_first: bool = False) -> LessonSession:
+def drive(
+    s: LessonSession, to_step: int | None = None, then: str | None = None, wrong_first: bool = False
+) -> LessonSession:
     """Play the lesson's good moves from where it stands (the tests, the screenshots) until
     step ``to_step`` (counted from 0) waits for its move, or to the end (None). Then ``then``
     "wrong" plays a wrong move there (where the step has one), "good" the good one. With

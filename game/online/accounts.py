@@ -12,6 +12,7 @@ for them (128 bits, made by the server on the first connect and kept in the clie
 settings); the server keeps only the secret's sha256, and of the recovery code (shown once,
 to move to another computer) only its sha256 too.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,7 +53,7 @@ def new_recovery_code() -> str:
 def normal_recovery(text: str) -> str:
     """A recovery code as typed (lower case, spaces, no dashes) in its one written form."""
     letters = "".join(ch for ch in text.upper() if ch.isalnum())
-    return "-".join(letters[i:i + 4] for i in range(0, len(letters), 4))
+    return "-".join(letters[i : i + 4] for i in range(0, len(letters), 4))
 
 
 class ClubStore(Protocol):
@@ -71,15 +72,28 @@ class ClubStore(Protocol):
 
     def rating(self, subject: str, game: str) -> Rating | None: ...
 
-    def save_match(self, code: str, game: str, preset: str | None, rated: bool, summary: dict[str, Any],
-                   players: list[tuple[int, int, str, float | None, float | None]],
-                   ratings: dict[str, Rating]) -> None:
+    def save_match(
+        self,
+        code: str,
+        game: str,
+        preset: str | None,
+        rated: bool,
+        summary: dict[str, Any],
+        players: list[tuple[int, int, str, float | None, float | None]],
+        ratings: dict[str, Rating],
+    ) -> None:
         """A finished match (players: (player id, seat, result, old, new)) and the new
         ratings, in one transaction (a match is rated once: a code seen before changes nothing)."""
 
-    def rate_match(self, code: str, game: str, preset: str | None, rated: bool, subjects: list[str],
-                   settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
-                   ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+    def rate_match(
+        self,
+        code: str,
+        game: str,
+        preset: str | None,
+        rated: bool,
+        subjects: list[str],
+        settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
+    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
         """One transaction: read the ratings of ``subjects`` (held against other writers),
         ``settle(current)`` gives (summary, players, new ratings), keep them as
         :meth:`save_match` does; settle's result, or None when ``code`` was rated before."""
@@ -124,17 +138,64 @@ CREATE TABLE IF NOT EXISTS reports (
 
 # Letters of other scripts drawn like Latin ones, and Latin look-alikes (Unicode TR39's
 # confusables for the letters a name is made of): two names whose skeletons agree are one name.
-_LOOK_ALIKES = str.maketrans({
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
-    "у": "y", "х": "x", "і": "l", "ї": "l", "ј": "j", "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l",
-    "ь": "b", "г": "r", "п": "n", "и": "u",
-    # Greek
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "l", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
-    "χ": "x", "γ": "y", "ω": "w", "μ": "u", "ϲ": "c",
-    # Latin and digits that read alike
-    "0": "o", "1": "l", "i": "l", "ı": "l", "|": "l", "5": "s", "ß": "ss", "ɡ": "g", "ɑ": "a",
-})
+_LOOK_ALIKES = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "і": "l",
+        "ї": "l",
+        "ј": "j",
+        "ѕ": "s",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "һ": "h",
+        "ӏ": "l",
+        "ь": "b",
+        "г": "r",
+        "п": "n",
+        "и": "u",
+        # Greek
+        "α": "a",
+        "β": "b",
+        "ε": "e",
+        "η": "n",
+        "ι": "l",
+        "κ": "k",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "γ": "y",
+        "ω": "w",
+        "μ": "u",
+        "ϲ": "c",
+        # Latin and digits that read alike
+        "0": "o",
+        "1": "l",
+        "i": "l",
+        "ı": "l",
+        "|": "l",
+        "5": "s",
+        "ß": "ss",
+        "ɡ": "g",
+        "ɑ": "a",
+    }
+)
 
 
 def name_key(name: str) -> str:
@@ -145,8 +206,9 @@ def name_key(name: str) -> str:
     import unicodedata
 
     text = unicodedata.normalize("NFKC", name).casefold()
-    text = "".join(c for c in unicodedata.normalize("NFKD", text)
-                   if unicodedata.category(c)[0] not in ("M", "Z", "C", "P"))
+    text = "".join(
+        c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c)[0] not in ("M", "Z", "C", "P")
+    )
     return text.translate(_LOOK_ALIKES).replace("rn", "m").replace("vv", "w")
 
 
@@ -185,7 +247,8 @@ class SqliteClubStore:
             with self.db:
                 cur = self.db.execute(
                     "INSERT INTO players (name, folded, secret_sha256, recovery_sha256, created) VALUES (?,?,?,?,?)",
-                    (name, name_key(name), secret_hash, recovery_hash, time.time()))
+                    (name, name_key(name), secret_hash, recovery_hash, time.time()),
+                )
         except sqlite3.IntegrityError:
             return None
         if cur.lastrowid is None:  # an INSERT always sets it
@@ -207,46 +270,74 @@ class SqliteClubStore:
     def recover(self, name: str, recovery_hash: str, secret_hash: str, new_recovery_hash: str) -> Player | None:
         import hmac
 
-        row = self.db.execute("SELECT id, name, recovery_sha256 FROM players WHERE folded = ?",
-                              (name_key(name),)).fetchone()
+        row = self.db.execute(
+            "SELECT id, name, recovery_sha256 FROM players WHERE folded = ?", (name_key(name),)
+        ).fetchone()
         if row is None or not hmac.compare_digest(row[2], recovery_hash):
             return None
         with self.db:
-            self.db.execute("UPDATE players SET secret_sha256 = ?, recovery_sha256 = ? WHERE id = ?",
-                            (secret_hash, new_recovery_hash, row[0]))
+            self.db.execute(
+                "UPDATE players SET secret_sha256 = ?, recovery_sha256 = ? WHERE id = ?",
+                (secret_hash, new_recovery_hash, row[0]),
+            )
         return Player(row[0], row[1])
 
     # ---- ratings and matches
     def rating(self, subject: str, game: str) -> Rating | None:
-        row = self.db.execute("SELECT mu, sigma, matches FROM ratings WHERE subject = ? AND game = ?",
-                              (subject, game)).fetchone()
+        row = self.db.execute(
+            "SELECT mu, sigma, matches FROM ratings WHERE subject = ? AND game = ?", (subject, game)
+        ).fetchone()
         return Rating(row[0], row[1], row[2]) if row else None
 
-    def save_match(self, code: str, game: str, preset: str | None, rated: bool, summary: dict[str, Any],
-                   players: list[tuple[int, int, str, float | None, float | None]],
-                   ratings: dict[str, Rating]) -> None:
+    def save_match(
+        self,
+        code: str,
+        game: str,
+        preset: str | None,
+        rated: bool,
+        summary: dict[str, Any],
+        players: list[tuple[int, int, str, float | None, float | None]],
+        ratings: dict[str, Rating],
+    ) -> None:
         with self.db:
             self._insert_match(code, game, preset, rated, summary, players, ratings)
 
-    def _insert_match(self, code: str, game: str, preset: str | None, rated: bool, summary: dict[str, Any],
-                      players: list[tuple[int, int, str, float | None, float | None]],
-                      ratings: dict[str, Rating]) -> None:
+    def _insert_match(
+        self,
+        code: str,
+        game: str,
+        preset: str | None,
+        rated: bool,
+        summary: dict[str, Any],
+        players: list[tuple[int, int, str, float | None, float | None]],
+        ratings: dict[str, Rating],
+    ) -> None:
         cur = self.db.execute(
             "INSERT OR IGNORE INTO matches (code, game, preset, rated, finished, summary) VALUES (?,?,?,?,?,?)",
-            (code, game, preset, int(rated), time.time(), json.dumps(summary)))
+            (code, game, preset, int(rated), time.time(), json.dumps(summary)),
+        )
         if cur.rowcount == 0:
             return  # rated once (a resumed server may finish the same table's end again)
-        self.db.executemany("INSERT INTO match_players (code, player, seat, result, old, new) VALUES (?,?,?,?,?,?)",
-                            [(code, p, s, res, old, new) for p, s, res, old, new in players])
+        self.db.executemany(
+            "INSERT INTO match_players (code, player, seat, result, old, new) VALUES (?,?,?,?,?,?)",
+            [(code, p, s, res, old, new) for p, s, res, old, new in players],
+        )
         self.db.executemany(
             "INSERT INTO ratings (subject, game, mu, sigma, matches) VALUES (?,?,?,?,?) "
             "ON CONFLICT (subject, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
             "matches = excluded.matches",
-            [(subject, game, r.mu, r.sigma, r.matches) for subject, r in ratings.items()])
+            [(subject, game, r.mu, r.sigma, r.matches) for subject, r in ratings.items()],
+        )
 
-    def rate_match(self, code: str, game: str, preset: str | None, rated: bool, subjects: list[str],
-                   settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
-                   ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+    def rate_match(
+        self,
+        code: str,
+        game: str,
+        preset: str | None,
+        rated: bool,
+        subjects: list[str],
+        settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
+    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
         self.db.execute("BEGIN IMMEDIATE")  # the write lock first: no other writer between read and write
         try:
             if self.db.execute("SELECT 1 FROM matches WHERE code = ?", (code,)).fetchone() is not None:
@@ -265,11 +356,24 @@ class SqliteClubStore:
         rows = self.db.execute(
             "SELECT m.code, m.game, m.preset, m.rated, m.finished, m.summary, mp.seat, mp.result, mp.old, mp.new "
             "FROM match_players mp JOIN matches m ON m.code = mp.code WHERE mp.player = ? "
-            "ORDER BY m.finished DESC LIMIT ?", (player, limit)).fetchall()
-        return [{"code": r[0], "game": r[1], "preset": r[2], "rated": bool(r[3]), "finished": r[4],
-                 "summary": json.loads(r[5]), "seat": r[6], "result": r[7],
-                 "old": None if r[8] is None else round(r[8]), "new": None if r[9] is None else round(r[9])}
-                for r in rows]
+            "ORDER BY m.finished DESC LIMIT ?",
+            (player, limit),
+        ).fetchall()
+        return [
+            {
+                "code": r[0],
+                "game": r[1],
+                "preset": r[2],
+                "rated": bool(r[3]),
+                "finished": r[4],
+                "summary": json.loads(r[5]),
+                "seat": r[6],
+                "result": r[7],
+                "old": None if r[8] is None else round(r[8]),
+                "new": None if r[9] is None else round(r[9]),
+            }
+            for r in rows
+        ]
 
     def finished_match(self, code: str) -> bool:
         return self.db.execute("SELECT 1 FROM matches WHERE code = ?", (code,)).fetchone() is not None
@@ -279,7 +383,8 @@ class SqliteClubStore:
         rows = self.db.execute(
             "SELECT p.name, r.mu, r.sigma, r.matches FROM ratings r JOIN players p ON r.subject = 'p:' || p.id "
             "WHERE r.game = ? ORDER BY (r.matches >= ?) DESC, r.mu - 3 * r.sigma DESC, p.folded LIMIT ?",
-            (game, min_matches, limit)).fetchall()
+            (game, min_matches, limit),
+        ).fetchall()
         return [{"name": r[0], "mu": r[1], "sigma": r[2], "matches": r[3]} for r in rows]
 
     # ---- manners
@@ -288,14 +393,18 @@ class SqliteClubStore:
             self.db.execute("INSERT OR IGNORE INTO blocks (player, other) VALUES (?,?)", (player, other))
 
     def blocked(self, player: int) -> set[int]:
-        rows = self.db.execute("SELECT other FROM blocks WHERE player = ? UNION SELECT player FROM blocks WHERE other = ?",
-                               (player, player)).fetchall()
+        rows = self.db.execute(
+            "SELECT other FROM blocks WHERE player = ? UNION SELECT player FROM blocks WHERE other = ?",
+            (player, player),
+        ).fetchall()
         return {r[0] for r in rows}
 
     def report(self, reporter: int, reported: int, code: str | None, reason: str) -> None:
         with self.db:
-            self.db.execute("INSERT INTO reports (reporter, reported, code, reason, at) VALUES (?,?,?,?,?)",
-                            (reporter, reported, code, reason, time.time()))
+            self.db.execute(
+                "INSERT INTO reports (reporter, reported, code, reason, at) VALUES (?,?,?,?,?)",
+                (reporter, reported, code, reason, time.time()),
+            )
 
     def reports(self) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT reporter, reported, code, reason, at FROM reports ORDER BY id").fetchall()

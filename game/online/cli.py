@@ -5,6 +5,7 @@
 
 Bad arguments: one line on stderr, exit code 2 (as game/cli.py).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,9 +25,12 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     from game.online.protocol import DEFAULT_PORT
 
     s = sub.add_parser("serve", help="run a table server (players join with 'Play online')")
-    s.add_argument("--host", default="127.0.0.1",
-                   help="interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)")
-    s.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
+    s.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"
+    )
+    s.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)"
+    )
     s.add_argument("--data", help="folder for the tables' records (default: the game's data folder)")
     s.add_argument("--workers", type=int, default=1, help="processes the computer seats think in (default 1)")
     s.add_argument("--certfile", help="TLS certificate chain (PEM): serve wss://")
@@ -34,28 +38,70 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     from game.online.limits import ServerLimits
 
     d = ServerLimits()
-    s.add_argument("--max-connections", type=int, default=d.max_connections,
-                   help=f"connections at once (default {d.max_connections}; lowered to fit the open-files limit)")
-    s.add_argument("--tables-per-address", type=int, default=d.tables_per_address,
-                   help=f"open tables one address may make (default {d.tables_per_address})")
-    s.add_argument("--tables-per-player", type=int, default=d.tables_per_player,
-                   help=f"open tables one player may make (default {d.tables_per_player})")
-    s.add_argument("--idle-close", type=float, default=d.idle_close_seconds, metavar="SECONDS",
-                   help=f"close a lobby nobody is in after this long (default {d.idle_close_seconds:g} s)")
-    s.add_argument("--bot-after", type=float, default=d.bot_after, metavar="SECONDS",
-                   help=f"the computer plays a silent or gone player's seat after this long (default {d.bot_after:g} s)")
-    s.add_argument("--quick-wait", type=float, default=d.quick_wait, metavar="SECONDS",
-                   help=f"quick match: the computer fills after this long with no person (default {d.quick_wait:g} s)")
-    s.add_argument("--fill-levels", default=",".join(d.fill_levels), metavar="LEVELS",
-                   help=f"computer levels a quick match is filled with, nearest the player's rating "
-                        f"(default {','.join(d.fill_levels)})")
-    s.add_argument("--redis", metavar="URL",
-                   help="a cluster: share the tables through Redis (redis://host:port/db), with --database")
-    s.add_argument("--database", metavar="URL",
-                   help="the club's players and ratings in PostgreSQL (postgresql://user@host:port/db)")
-    s.add_argument("--public-url", metavar="URL",
-                   help="with --redis: the address other processes send this one's players to (default: where it listens)")
-    s.add_argument("--chat", action="store_true", help="allow free-text chat at the tables (default: quick phrases only)")
+    s.add_argument(
+        "--max-connections",
+        type=int,
+        default=d.max_connections,
+        help=f"connections at once (default {d.max_connections}; lowered to fit the open-files limit)",
+    )
+    s.add_argument(
+        "--tables-per-address",
+        type=int,
+        default=d.tables_per_address,
+        help=f"open tables one address may make (default {d.tables_per_address})",
+    )
+    s.add_argument(
+        "--tables-per-player",
+        type=int,
+        default=d.tables_per_player,
+        help=f"open tables one player may make (default {d.tables_per_player})",
+    )
+    s.add_argument(
+        "--idle-close",
+        type=float,
+        default=d.idle_close_seconds,
+        metavar="SECONDS",
+        help=f"close a lobby nobody is in after this long (default {d.idle_close_seconds:g} s)",
+    )
+    s.add_argument(
+        "--bot-after",
+        type=float,
+        default=d.bot_after,
+        metavar="SECONDS",
+        help=f"the computer plays a silent or gone player's seat after this long (default {d.bot_after:g} s)",
+    )
+    s.add_argument(
+        "--quick-wait",
+        type=float,
+        default=d.quick_wait,
+        metavar="SECONDS",
+        help=f"quick match: the computer fills after this long with no person (default {d.quick_wait:g} s)",
+    )
+    s.add_argument(
+        "--fill-levels",
+        default=",".join(d.fill_levels),
+        metavar="LEVELS",
+        help=f"computer levels a quick match is filled with, nearest the player's rating "
+        f"(default {','.join(d.fill_levels)})",
+    )
+    s.add_argument(
+        "--redis",
+        metavar="URL",
+        help="a cluster: share the tables through Redis (redis://host:port/db), with --database",
+    )
+    s.add_argument(
+        "--database",
+        metavar="URL",
+        help="the club's players and ratings in PostgreSQL (postgresql://user@host:port/db)",
+    )
+    s.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="with --redis: the address other processes send this one's players to (default: where it listens)",
+    )
+    s.add_argument(
+        "--chat", action="store_true", help="allow free-text chat at the tables (default: quick phrases only)"
+    )
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -73,8 +119,16 @@ def serve(args: argparse.Namespace) -> int:
     limits = server_limits(args)
     cluster = cluster_config(args)
     try:
-        return run_forever(args.host, args.port, data, workers=args.workers,
-                           certfile=args.certfile, keyfile=args.keyfile, limits=limits, cluster=cluster)
+        return run_forever(
+            args.host,
+            args.port,
+            data,
+            workers=args.workers,
+            certfile=args.certfile,
+            keyfile=args.keyfile,
+            limits=limits,
+            cluster=cluster,
+        )
     except ServerError as e:
         raise ValueError(str(e)) from None
 
@@ -103,9 +157,14 @@ def server_limits(args: argparse.Namespace):  # -> ServerLimits
     """The ``serve`` flags as game.online.limits.ServerLimits; ValueError (one line) for a bad one."""
     from game.online.limits import ServerLimits
 
-    checks = [("--max-connections", args.max_connections, 1, 100000), ("--tables-per-address", args.tables_per_address, 1, 10000),
-              ("--tables-per-player", args.tables_per_player, 1, 10000), ("--idle-close", args.idle_close, 1, 7 * 86400),
-              ("--bot-after", args.bot_after, 1, 3600), ("--quick-wait", args.quick_wait, 1, 3600)]
+    checks = [
+        ("--max-connections", args.max_connections, 1, 100000),
+        ("--tables-per-address", args.tables_per_address, 1, 10000),
+        ("--tables-per-player", args.tables_per_player, 1, 10000),
+        ("--idle-close", args.idle_close, 1, 7 * 86400),
+        ("--bot-after", args.bot_after, 1, 3600),
+        ("--quick-wait", args.quick_wait, 1, 3600),
+    ]
     for flag, value, lo, hi in checks:
         if not lo <= value <= hi:
             raise ValueError(f"{flag} must be {lo} to {hi}, not {value:g}")
@@ -114,9 +173,16 @@ def server_limits(args: argparse.Namespace):  # -> ServerLimits
     levels = tuple(x.strip() for x in args.fill_levels.split(",") if x.strip())
     if not levels or any(x not in AI_LEVELS for x in levels):
         raise ValueError(f"--fill-levels takes levels of {', '.join(AI_LEVELS)}, comma-separated")
-    return ServerLimits(fill_levels=levels, max_connections=args.max_connections, tables_per_address=args.tables_per_address,
-                        tables_per_player=args.tables_per_player, idle_close_seconds=args.idle_close,
-                        bot_after=args.bot_after, quick_wait=args.quick_wait, chat=args.chat)
+    return ServerLimits(
+        fill_levels=levels,
+        max_connections=args.max_connections,
+        tables_per_address=args.tables_per_address,
+        tables_per_player=args.tables_per_player,
+        idle_close_seconds=args.idle_close,
+        bot_after=args.bot_after,
+        quick_wait=args.quick_wait,
+        chat=args.chat,
+    )
 
 
 # ---------------------------------------------------------------------------------- online

@@ -16,6 +16,7 @@ events say (decisions, totals, the end) is kept by game.online.remote_match.
 
 Pure Python: no pygame here.
 """
+
 from __future__ import annotations
 
 import time
@@ -51,10 +52,19 @@ class RemoteSession:
     rewinds = 0
     seed = 0
 
-    def __init__(self, url: str, code: str | None, name: str, token: str | None = None,
-                 rules: GameRules | None = None, *, host_token: str | None = None,
-                 retry_for: float = RETRY_FOR, first_connect_for: float = FIRST_CONNECT_FOR,
-                 connect: bool = True):
+    def __init__(
+        self,
+        url: str,
+        code: str | None,
+        name: str,
+        token: str | None = None,
+        rules: GameRules | None = None,
+        *,
+        host_token: str | None = None,
+        retry_for: float = RETRY_FOR,
+        first_connect_for: float = FIRST_CONNECT_FOR,
+        connect: bool = True,
+    ):
         self.url, link_code = parse_address(url)
         self.code = check_code(code) if code else link_code
         if self.code is None:
@@ -131,9 +141,15 @@ class RemoteSession:
 
     @property
     def human_to_act(self) -> bool:
-        return (self.human_seat is not None and self.to_act == self.human_seat and self._awaiting is None
-                and self.connected and self.failed is None and not self.covered
-                and self.human_seat not in self.ai_seats)
+        return (
+            self.human_seat is not None
+            and self.to_act == self.human_seat
+            and self._awaiting is None
+            and self.connected
+            and self.failed is None
+            and not self.covered
+            and self.human_seat not in self.ai_seats
+        )
 
     @property
     def thinking(self) -> bool:
@@ -226,8 +242,13 @@ class RemoteSession:
         card = self._any_card()
         if card is not None:
             self._taking_over = k
-            self.conn.send({"type": "act", "decision": k,
-                            "action": {"kind": "play", "card": card, "capture": [card], "marriage": False}})
+            self.conn.send(
+                {
+                    "type": "act",
+                    "decision": k,
+                    "action": {"kind": "play", "card": card, "capture": [card], "marriage": False},
+                }
+            )
         return True
 
     def _any_card(self) -> str | None:
@@ -257,12 +278,29 @@ class RemoteSession:
         self.conn.close()
 
     # ---------------------------------------------------------------- the host's lobby
-    def configure(self, game: str, deck: str | None, players: int, options: dict, seats: list[str],
-                  pause_seconds: int, ai_takes_over: bool) -> bool:
+    def configure(
+        self,
+        game: str,
+        deck: str | None,
+        players: int,
+        options: dict,
+        seats: list[str],
+        pause_seconds: int,
+        ai_takes_over: bool,
+    ) -> bool:
         """Host only, before the start: change the table (the server answers with a lobby)."""
-        return self.conn.send({"type": "configure", "game": game, "deck": deck, "players": players,
-                               "options": dict(options), "seats": list(seats), "pause_seconds": pause_seconds,
-                               "ai_takes_over": ai_takes_over})
+        return self.conn.send(
+            {
+                "type": "configure",
+                "game": game,
+                "deck": deck,
+                "players": players,
+                "options": dict(options),
+                "seats": list(seats),
+                "pause_seconds": pause_seconds,
+                "ai_takes_over": ai_takes_over,
+            }
+        )
 
     def kick(self, seat: int) -> bool:
         return self.conn.send({"type": "kick", "seat": seat})
@@ -354,8 +392,9 @@ class RemoteSession:
             self.conn.drop()
             return
         overlap = have - start
-        if [_plain(e) for e in self.match.events[start:start + len(events[:overlap])]] != \
-                [_plain(e) for e in events[:overlap]]:
+        if [_plain(e) for e in self.match.events[start : start + len(events[:overlap])]] != [
+            _plain(e) for e in events[:overlap]
+        ]:
             # The stream differs from what was shown (cannot happen with one server): show it anew.
             self._restart_stream(self.match.events[:start] + events)
             return
@@ -377,8 +416,12 @@ class RemoteSession:
         """A decision the computer made for a person (a seat it covers now) is marked as the
         server's record marks it (``"by": "computer"``): the table tells it so."""
         rules = self.rules
-        if (rules is not None and ev.get("event") in rules.decisions and ev.get("seat") in self.ai_seats
-                and "by" not in ev):
+        if (
+            rules is not None
+            and ev.get("event") in rules.decisions
+            and ev.get("seat") in self.ai_seats
+            and "by" not in ev
+        ):
             return {**ev, "by": "computer"}
         return ev
 
@@ -409,8 +452,10 @@ class RemoteSession:
 
     def _on_paused(self, m: dict) -> None:
         then = m.get("then")
-        self.pauses[int(m["seat"])] = (time.monotonic() + float(m.get("seconds") or 0),
-                                       then if then in ("ai", "wait") else None)
+        self.pauses[int(m["seat"])] = (
+            time.monotonic() + float(m.get("seconds") or 0),
+            then if then in ("ai", "wait") else None,
+        )
 
     def _on_resumed(self, m: dict) -> None:
         seat = int(m["seat"])
@@ -453,16 +498,34 @@ def _config_of(rules: GameRules) -> tuple:
 
 
 # ------------------------------------------------------------------------------ making a table
-def create_table(url: str, name: str, game: str, players: int, seats: list[str], *, deck: str | None = None,
-                 options: dict | None = None, pause_seconds: int = 60, ai_takes_over: bool = True,
-                 timeout: float = 10.0) -> dict:
+def create_table(
+    url: str,
+    name: str,
+    game: str,
+    players: int,
+    seats: list[str],
+    *,
+    deck: str | None = None,
+    options: dict | None = None,
+    pause_seconds: int = 60,
+    ai_takes_over: bool = True,
+    timeout: float = 10.0,
+) -> dict:
     """Make a table on the server at ``url``: the ``created`` reply (``code``, ``host_token``,
     ``tokens`` per friend's seat as {"0": token, …}). The creator is not seated by this.
     ValueError (one line: the server's message) when the server refuses, OSError-like
     ConnectionError when it cannot be reached in ``timeout`` seconds."""
     ws_url, _ = parse_address(url)
-    create = {"type": "create", "game": game, "deck": deck, "players": players, "options": dict(options or {}),
-              "seats": list(seats), "pause_seconds": pause_seconds, "ai_takes_over": ai_takes_over}
+    create = {
+        "type": "create",
+        "game": game,
+        "deck": deck,
+        "players": players,
+        "options": dict(options or {}),
+        "seats": list(seats),
+        "pause_seconds": pause_seconds,
+        "ai_takes_over": ai_takes_over,
+    }
     P.check_message(create)  # ProtocolError (a ValueError) before anything is sent
     hello = {"type": "hello", "version": P.PROTOCOL_VERSION, "name": name}
     P.check_message(hello)

@@ -8,6 +8,7 @@ The server (game.online.server) builds one :class:`Club` and puts its handlers i
 of message types; the club reaches the tables through the lobby and the play loop, and
 keeps what outlives a table in the :class:`~game.online.accounts.ClubStore`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -87,9 +88,17 @@ class Club:
         self.play.commit_hooks.append(self.on_commit)
 
     def handlers(self) -> dict[str, Any]:
-        return {"account": self.on_account, "recover": self.on_recover, "quick": self.on_quick,
-                "quick_cancel": self.on_quick_cancel, "tables": self.on_tables, "publish": self.on_publish,
-                "leaderboard": self.on_leaderboard, "recent": self.on_recent, **self.manners.handlers()}
+        return {
+            "account": self.on_account,
+            "recover": self.on_recover,
+            "quick": self.on_quick,
+            "quick_cancel": self.on_quick_cancel,
+            "tables": self.on_tables,
+            "publish": self.on_publish,
+            "leaderboard": self.on_leaderboard,
+            "recent": self.on_recent,
+            **self.manners.handlers(),
+        }
 
     async def run(self) -> None:
         """Pair the quick-match queue and send the table list to its listeners, forever."""
@@ -130,8 +139,15 @@ class Club:
                 raise self.lobby.failed_claim(conn, "bad_secret", "this server knows no player with that secret")
             shown = {"secret": None, "recovery": None, "new": False}
         conn.player, conn.name = player.id, player.name
-        conn.send({"type": "account", "name": player.name, **shown, "ratings": self.ratings.all_ratings(player.id),
-                   "chat": bool(self.limits.chat)})
+        conn.send(
+            {
+                "type": "account",
+                "name": player.name,
+                **shown,
+                "ratings": self.ratings.all_ratings(player.id),
+                "chat": bool(self.limits.chat),
+            }
+        )
 
     def on_recover(self, conn: Conn, msg: dict) -> None:
         self._not_signed_in(conn)
@@ -140,10 +156,13 @@ class Club:
         for key, most in zip(keys, (RECOVERY_GUESSES_PER_NAME, RECOVERY_GUESSES_PER_ADDRESS)):
             since, count = self.recovery_guesses.get(key, (now, 0))
             if now - since < RECOVERY_WINDOW and count >= most:
-                raise Refusal("rate", f"too many wrong recovery codes: try again in {RECOVERY_WINDOW - (now - since):.0f} s")
+                raise Refusal(
+                    "rate", f"too many wrong recovery codes: try again in {RECOVERY_WINDOW - (now - since):.0f} s"
+                )
         secret, recovery = P.new_token(), new_recovery_code()
-        player = self.db.recover(msg["name"], P.hash_token(normal_recovery(msg["recovery"])),
-                                 P.hash_token(secret), P.hash_token(recovery))
+        player = self.db.recover(
+            msg["name"], P.hash_token(normal_recovery(msg["recovery"])), P.hash_token(secret), P.hash_token(recovery)
+        )
         if player is None:
             if len(self.recovery_guesses) > 10_000:  # a bounded memory: forget the old windows
                 self.recovery_guesses = {k: v for k, v in self.recovery_guesses.items() if now - v[0] < RECOVERY_WINDOW}
@@ -172,8 +191,15 @@ class Club:
         key = (deal.game, preset)
         r = self.db.rating(f"p:{player}", deal.game) or new_rating()
         self.queue.add(key, Waiting(conn, player, r.mu, time.monotonic(), self.db.blocked(player)))
-        conn.send({"type": "quick_waiting", "game": key[0], "preset": key[1], "wait": self.limits.quick_wait,
-                   **self.ratings.ratings_of(player, deal.game)})
+        conn.send(
+            {
+                "type": "quick_waiting",
+                "game": key[0],
+                "preset": key[1],
+                "wait": self.limits.quick_wait,
+                **self.ratings.ratings_of(player, deal.game),
+            }
+        )
 
     def _quick_allowed(self, player: int, now: float) -> None:
         """Refusal ``rate`` past QUICK_PER_MINUTE quick requests of one account a minute, and
@@ -229,8 +255,15 @@ class Club:
             code = P.new_code()
         table = Table(code, rules, seats, P.hash_token(P.new_token()), int(self.limits.bot_after), True)
         holders = [[getattr(w.conn, "address", None), w.player] for w in group]
-        table.club = {"quick": True, "rated": True, "game": key[0], "preset": key[1],
-                      "players": {str(i): w.player for i, w in enumerate(group)}, "left": [], "holders": holders}
+        table.club = {
+            "quick": True,
+            "rated": True,
+            "game": key[0],
+            "preset": key[1],
+            "players": {str(i): w.player for i, w in enumerate(group)},
+            "left": [],
+            "holders": holders,
+        }
         table.public = True
         table.owner = [None, None]
         for address, player in holders:  # a quick table counts for every player it seats
@@ -245,8 +278,17 @@ class Club:
             self.play.write_meta(table)
         opponents = self.ratings.plates(table)
         for i, (w, token) in enumerate(zip(group, tokens)):
-            w.conn.send({"type": "quick_found", "code": code, "seat": i, "token": token, "rated": True,
-                         "filled": computers > 0, "seats": opponents})
+            w.conn.send(
+                {
+                    "type": "quick_found",
+                    "code": code,
+                    "seat": i,
+                    "token": token,
+                    "rated": True,
+                    "filled": computers > 0,
+                    "seats": opponents,
+                }
+            )
         table.evict = self.play._call_later(JOIN_WITHIN, self._fill_empty, table)
         return table
 
@@ -303,7 +345,13 @@ class Club:
         again (while they are connected; a gone player stays covered)."""
         club = table.club
         i = club.get("covering") if club is not None else None
-        if club is None or i is None or table.match is None or not table.match.decisions or table.match.decisions[-1][0] != i:
+        if (
+            club is None
+            or i is None
+            or table.match is None
+            or not table.match.decisions
+            or table.match.decisions[-1][0] != i
+        ):
             return
         club["covering"] = None
         seat = table.seats[i]
@@ -358,8 +406,14 @@ class Club:
             if len(rows) >= LIST_ROWS + LIST_PLAYING:
                 continue  # counted, not listed
             free = sum(1 for s in t.seats if s.kind == "friend" and s.name is None and s.conn is None)
-            rows.append({**Spectators.public_lobby(t), "free": free, "plates": self.ratings.plates(t),
-                         "quick": bool(t.club and t.club.get("quick"))})
+            rows.append(
+                {
+                    **Spectators.public_lobby(t),
+                    "free": free,
+                    "plates": self.ratings.plates(t),
+                    "quick": bool(t.club and t.club.get("quick")),
+                }
+            )
         return rows
 
     def send_list(self) -> None:
@@ -384,8 +438,15 @@ class Club:
     def leaderboard(self, game: str) -> list[dict[str, Any]]:
         lines = []
         for n, row in enumerate(self.db.leaderboard(game, PROVISIONAL_MATCHES, BOARD_LINES), 1):
-            lines.append({"rank": n, "name": row["name"], "rating": display(row["mu"], row["sigma"]),
-                          "matches": row["matches"], "provisional": row["matches"] < PROVISIONAL_MATCHES})
+            lines.append(
+                {
+                    "rank": n,
+                    "name": row["name"],
+                    "rating": display(row["mu"], row["sigma"]),
+                    "matches": row["matches"],
+                    "provisional": row["matches"] < PROVISIONAL_MATCHES,
+                }
+            )
         return lines
 
     def on_leaderboard(self, conn: Conn, msg: dict) -> None:
@@ -393,8 +454,14 @@ class Club:
 
         if msg["game"] not in game_ids():
             raise Refusal("config", f"unknown game {msg['game']!r} (games: {', '.join(game_ids())})")
-        conn.send({"type": "leaderboard", "game": msg["game"], "lines": self.leaderboard(msg["game"]),
-                   "computers": {lvl: computer_display(lvl) for lvl in ("easy", "normal", "hard")}})
+        conn.send(
+            {
+                "type": "leaderboard",
+                "game": msg["game"],
+                "lines": self.leaderboard(msg["game"]),
+                "computers": {lvl: computer_display(lvl) for lvl in ("easy", "normal", "hard")},
+            }
+        )
 
     def on_recent(self, conn: Conn, msg: dict) -> None:
         player = self.db.player_by_name(msg["name"])

@@ -6,6 +6,7 @@ settle)``, on SQLite and PostgreSQL alike) and tells the seats their new ratings
 
 game.online.club builds one :class:`ClubRatings` and calls it; it calls nothing back.
 """
+
 from __future__ import annotations
 
 import logging
@@ -57,13 +58,27 @@ class ClubRatings:
             if s.kind == "ai":
                 if s.level is None:  # a computer's seat always names its level
                     raise ValueError(f"table {table.code}: seat {i} is the computer's but names no level")
-                out.append({"name": None, "level": s.level, "rating": computer_display(s.level), "provisional": False,
-                            "by_ai": False})
+                out.append(
+                    {
+                        "name": None,
+                        "level": s.level,
+                        "rating": computer_display(s.level),
+                        "provisional": False,
+                        "by_ai": False,
+                    }
+                )
             else:
                 pid = players.get(str(i))
                 view = self.ratings_of(pid, game) if pid is not None else {"rating": None, "provisional": True}
-                out.append({"name": s.name, "level": None, "rating": view["rating"],
-                            "provisional": view["provisional"], "by_ai": s.by_ai})
+                out.append(
+                    {
+                        "name": s.name,
+                        "level": None,
+                        "rating": view["rating"],
+                        "provisional": view["provisional"],
+                        "by_ai": s.by_ai,
+                    }
+                )
         return out
 
     def rate_finished(self, table: Table) -> None:
@@ -84,7 +99,9 @@ class ClubRatings:
             if s.kind == "friend" and i in players:
                 by_computer = table.computer_made.get(i, 0)
                 mostly_computer = made[i] > 0 and by_computer > COMPUTER_SHARE * made[i]
-                outcomes.append(SeatOutcome(team, player=players[i], left=(s.by_ai and s.conn is None) or mostly_computer))
+                outcomes.append(
+                    SeatOutcome(team, player=players[i], left=(s.by_ai and s.conn is None) or mostly_computer)
+                )
             else:
                 outcomes.append(SeatOutcome(team, level=s.level or "normal"))
         from game.online.ratings import pair_subject
@@ -114,24 +131,43 @@ class ClubRatings:
                 if subject in team_subjects:
                     team = [o for o in outcomes if o.team == team_subjects[subject]]
                     result = "left" if any(o.left for o in team) else result_of(team[0])
-                    new[subject] = guarded(held[subject], after, result, anyone_left=anyone_left,
-                                           meetings=0, fresh_opponent=False)
+                    new[subject] = guarded(
+                        held[subject], after, result, anyone_left=anyone_left, meetings=0, fresh_opponent=False
+                    )
                     continue
                 o = next(o for o in outcomes if f"p:{o.player}" == subject)
-                fresh = any(x.player is not None and x.team != o.team
-                            and held[f"p:{x.player}"].matches < FEW_MATCHES for x in outcomes)
-                new[subject] = guarded(held[subject], after, result_of(o), anyone_left=anyone_left,
-                                       meetings=meetings.get(o.player or 0, 0), fresh_opponent=fresh)
+                fresh = any(
+                    x.player is not None and x.team != o.team and held[f"p:{x.player}"].matches < FEW_MATCHES
+                    for x in outcomes
+                )
+                new[subject] = guarded(
+                    held[subject],
+                    after,
+                    result_of(o),
+                    anyone_left=anyone_left,
+                    meetings=meetings.get(o.player or 0, 0),
+                    fresh_opponent=fresh,
+                )
             rows = []
             for i, o in enumerate(outcomes):
                 if o.player is None:
                     continue
                 result = result_of(o)
                 old, later = held[f"p:{o.player}"], new.get(f"p:{o.player}")
-                rows.append((o.player, i, result, display(old.mu, old.sigma) if rated else None,
-                             display(later.mu, later.sigma) if later else None))
-            summary = {"players": [{"seat": i, **p} for i, p in enumerate(plates)],
-                       "winner": m.winner, "totals": list(m.totals)}
+                rows.append(
+                    (
+                        o.player,
+                        i,
+                        result,
+                        display(old.mu, old.sigma) if rated else None,
+                        display(later.mu, later.sigma) if later else None,
+                    )
+                )
+            summary = {
+                "players": [{"seat": i, **p} for i, p in enumerate(plates)],
+                "winner": m.winner,
+                "totals": list(m.totals),
+            }
             return summary, rows, new
 
         try:
@@ -142,13 +178,22 @@ class ClubRatings:
         if settled is None:
             return  # rated before (a process that took the table over finished its end again)
         _summary, rows, new = settled
-        for (pid, i, result, old, after) in rows:
+        for pid, i, result, old, after in rows:
             conn = table.seats[i].conn
             if conn is not None and conn.player == pid:
                 r = new.get(f"p:{pid}")
-                conn.send({"type": "rated", "game": game, "rated": rated, "result": result, "old": old, "new": after,
-                           "matches": r.matches if r else None,
-                           "provisional": (r.matches < PROVISIONAL_MATCHES) if r else None})
+                conn.send(
+                    {
+                        "type": "rated",
+                        "game": game,
+                        "rated": rated,
+                        "result": result,
+                        "old": old,
+                        "new": after,
+                        "matches": r.matches if r else None,
+                        "provisional": (r.matches < PROVISIONAL_MATCHES) if r else None,
+                    }
+                )
 
     def _meetings(self, table: Table, outcomes: list[SeatOutcome], game: str) -> dict[int, int]:
         """Per person at ``table``: their rated matches of ``game`` within REPEAT_WINDOW against
@@ -185,12 +230,27 @@ class ClubRatings:
 
         def settle(current: dict[str, Rating | None]) -> tuple[dict, list, dict[str, Rating]]:
             old = current.get(subject) or new_rating()
-            after = guarded(old, rate({subject: old}, outcomes, 1)[subject], "left", anyone_left=False,
-                            meetings=0, fresh_opponent=False)
-            summary = {"players": [{"seat": seat, "name": table.seats[seat].name, "level": None},
-                                   {"seat": -1, "name": None, "level": level}], "winner": None, "dodged": True}
-            return summary, [(player, seat, "left", display(old.mu, old.sigma), display(after.mu, after.sigma))], \
-                {subject: after}
+            after = guarded(
+                old,
+                rate({subject: old}, outcomes, 1)[subject],
+                "left",
+                anyone_left=False,
+                meetings=0,
+                fresh_opponent=False,
+            )
+            summary = {
+                "players": [
+                    {"seat": seat, "name": table.seats[seat].name, "level": None},
+                    {"seat": -1, "name": None, "level": level},
+                ],
+                "winner": None,
+                "dodged": True,
+            }
+            return (
+                summary,
+                [(player, seat, "left", display(old.mu, old.sigma), display(after.mu, after.sigma))],
+                {subject: after},
+            )
 
         try:
             self.db.rate_match(f"{table.code}-{seat}", game, (table.club or {}).get("preset"), True, [subject], settle)

@@ -11,6 +11,7 @@ the settings, like the seat tokens), ``online quick`` and ``online leaderboard``
 Exit codes as ``online join``: 0 done, 1 the server unreachable or no match in time, 2 a bad
 command line (including the server's refusals of it: unknown game, a taken name).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,9 +53,15 @@ def kept_accounts(extra: dict[str, Any]) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     if isinstance(accounts, dict):
         for url, a in list(accounts.items())[-MAX_ACCOUNTS:]:
-            if (isinstance(url, str) and len(url) <= 300 and isinstance(a, dict) and isinstance(a.get("name"), str)
-                    and isinstance(a.get("secret"), str) and len(a["secret"]) == P.TOKEN_BYTES * 2):
-                out[url] = {"name": a["name"][:P.NAME_MAX], "secret": a["secret"]}
+            if (
+                isinstance(url, str)
+                and len(url) <= 300
+                and isinstance(a, dict)
+                and isinstance(a.get("name"), str)
+                and isinstance(a.get("secret"), str)
+                and len(a["secret"]) == P.TOKEN_BYTES * 2
+            ):
+                out[url] = {"name": a["name"][: P.NAME_MAX], "secret": a["secret"]}
     return out
 
 
@@ -68,8 +75,12 @@ def kept_servers(extra: dict[str, Any]) -> list[dict[str, str]]:
     servers = online.get("servers") if isinstance(online, dict) else None
     out = []
     for s in servers if isinstance(servers, list) else []:
-        if (isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("address"), str)
-                and 0 < len(s["address"]) <= 300):
+        if (
+            isinstance(s, dict)
+            and isinstance(s.get("name"), str)
+            and isinstance(s.get("address"), str)
+            and 0 < len(s["address"]) <= 300
+        ):
             out.append({"name": s["name"][:40], "address": s["address"]})
     return out[:MAX_SERVERS]
 
@@ -89,8 +100,16 @@ class ClubSession(RemoteSession):
     """A seat of a club table: the greeting names the player's account before joining, so
     the server can rate the match; keeps the ``rated`` message."""
 
-    def __init__(self, url: str, code: str, name: str, token: str | None, secret: str,
-                 plates: list[dict] | None = None, **kw: Any):
+    def __init__(
+        self,
+        url: str,
+        code: str,
+        name: str,
+        token: str | None,
+        secret: str,
+        plates: list[dict] | None = None,
+        **kw: Any,
+    ):
         self.secret = secret
         self.rated: dict | None = None
         self.watchers = 0
@@ -113,8 +132,11 @@ class ClubSession(RemoteSession):
     def seat_ratings(self) -> dict[int, str]:
         """The rating each seat's plate shows, by seat (``1000?``, a computer's published
         ``1760``): beside the name, never in it — the names go into sentences."""
-        return {i: self._rating(p) for i, p in enumerate(self.plates)
-                if isinstance(p, dict) and isinstance(p.get("rating"), int)}
+        return {
+            i: self._rating(p)
+            for i, p in enumerate(self.plates)
+            if isinstance(p, dict) and isinstance(p.get("rating"), int)
+        }
 
     @property
     def own_rating(self) -> str | None:
@@ -165,22 +187,22 @@ class ClubSession(RemoteSession):
                 self.chat_allowed = False
 
     def _on_muted(self, m: dict) -> None:
-        name = str(m["name"])[:P.NAME_MAX]
+        name = str(m["name"])[: P.NAME_MAX]
         (self.muted.add if m.get("muted") else self.muted.discard)(name.casefold())
         self.answers.append(("muted" if m.get("muted") else "unmuted", name))
 
     def _on_blocked(self, m: dict) -> None:
-        name = str(m["name"])[:P.NAME_MAX]
+        name = str(m["name"])[: P.NAME_MAX]
         self.muted.add(name.casefold())
         self.answers.append(("blocked", name))
 
     def _on_reported(self, m: dict) -> None:
-        self.answers.append(("reported", str(m["name"])[:P.NAME_MAX]))
+        self.answers.append(("reported", str(m["name"])[: P.NAME_MAX]))
 
     def _on_chat(self, m: dict) -> None:
         seat, text = m["seat"], m["text"]
         if isinstance(seat, int) and isinstance(text, str) and text.strip():
-            self.chats.append((seat, " ".join(text.split())[:P.CHAT_MAX]))
+            self.chats.append((seat, " ".join(text.split())[: P.CHAT_MAX]))
             del self.chats[:-20]
 
 
@@ -191,8 +213,9 @@ class Talk:
     def __init__(self, url: str, name: str, timeout: float = 10.0):
         from websockets.sync.client import connect
 
-        self.ws = connect(url, open_timeout=timeout, close_timeout=1, max_size=2 ** 22, compression=None,
-                          proxy=None, legacy=True)
+        self.ws = connect(
+            url, open_timeout=timeout, close_timeout=1, max_size=2**22, compression=None, proxy=None, legacy=True
+        )
         self.timeout = timeout
         self.send({"type": "hello", "version": P.PROTOCOL_VERSION, "name": name})
         self.expect("welcome")
@@ -285,8 +308,9 @@ def quick(args: argparse.Namespace, out: Any = None, err: Any = None) -> int:
         talk.close()
     mine = found["seat"]
     others = [_plate(p) for i, p in enumerate(found["seats"]) if i != mine]
-    print(f"opponents: {', '.join(others)}" + (" (the computer filled the wait)" if found.get("filled") else ""),
-          file=out)
+    print(
+        f"opponents: {', '.join(others)}" + (" (the computer filled the wait)" if found.get("filled") else ""), file=out
+    )
     print(f"rated: {'yes' if found.get('rated') else 'no'}", file=out, flush=True)
     session = ClubSession(url, found["code"], name, found["token"], secret)
     seed = args.seed if args.seed is not None else secrets.randbits(31)
@@ -345,5 +369,14 @@ def add_parsers(osub: argparse._SubParsersAction) -> None:
     b.add_argument("--game", required=True)
 
 
-__all__ = ["ClubSession", "account_key", "account_secret", "add_parsers", "keep_account", "kept_accounts", "kept_servers",
-           "leaderboard", "quick"]
+__all__ = [
+    "ClubSession",
+    "account_key",
+    "account_secret",
+    "add_parsers",
+    "keep_account",
+    "kept_accounts",
+    "kept_servers",
+    "leaderboard",
+    "quick",
+]

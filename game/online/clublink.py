@@ -3,6 +3,7 @@ thread (game.online.connection) that signs in with the player's account, follows
 list of open tables, asks for leaderboards and waits for quick matches. The window polls it
 every frame (:meth:`ClubLink.poll`) and draws what it holds.
 """
+
 from __future__ import annotations
 
 import time
@@ -37,9 +38,11 @@ class ClubLink:
             self.conn.start()
 
     def _greeting(self) -> list[dict]:
-        return [{"type": "hello", "version": P.PROTOCOL_VERSION, "name": self.name},
-                {"type": "account", "name": self.name, "secret": self.secret},
-                {"type": "tables"}]
+        return [
+            {"type": "hello", "version": P.PROTOCOL_VERSION, "name": self.name},
+            {"type": "account", "name": self.name, "secret": self.secret},
+            {"type": "tables"},
+        ]
 
     # ---- asking
     def quick(self, game: str, preset: str | None = None) -> bool:

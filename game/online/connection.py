@@ -3,6 +3,7 @@ window never waits on the network. It connects, greets the server, reads frames 
 queue and, when the connection drops, connects again with a growing pause, for a bounded
 time. :class:`game.online.client.RemoteSession` drains that queue. Pure Python: no pygame.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,7 +48,6 @@ class _Moved(Exception):
     """The server sent this connection elsewhere (the reader leaves its loop)."""
 
 
-
 # ------------------------------------------------------------------------------ the socket
 class Connection:
     """One websocket to a server, in a daemon thread.
@@ -58,9 +58,16 @@ class Connection:
     "_failed", "message": …}`` (it gave up). ``send`` never blocks the caller for long and
     returns False when there is no open socket (the next greeting restores the seat)."""
 
-    def __init__(self, url: str, greeting: Callable[[], list[dict]] | None = None, *,
-                 reconnect: bool = True, retry_for: float = RETRY_FOR, open_timeout: float = OPEN_TIMEOUT,
-                 first_connect_for: float = FIRST_CONNECT_FOR):
+    def __init__(
+        self,
+        url: str,
+        greeting: Callable[[], list[dict]] | None = None,
+        *,
+        reconnect: bool = True,
+        retry_for: float = RETRY_FOR,
+        open_timeout: float = OPEN_TIMEOUT,
+        first_connect_for: float = FIRST_CONNECT_FOR,
+    ):
         self.url = url
         #: The address given first (a load balancer, or any process of a cluster): where the
         #: client goes back to after a drop; ``url`` is where a ``moved`` sent it.
@@ -144,6 +151,7 @@ class Connection:
         self._retry.clear()
         ws = self._ws
         if ws is not None:
+
             def shut() -> None:
                 try:
                     ws.close(code=1000)
@@ -161,8 +169,17 @@ class Connection:
         # legacy=True: this thread owns the connection and closes it itself (websockets 17
         # warns about a bare connect() otherwise). No proxy: a table server is reached
         # directly; no compression: the server offers none and messages are small.
-        return connect(self.url, open_timeout=self.open_timeout, close_timeout=1.0, max_size=2 ** 22,
-                       proxy=None, compression=None, ping_interval=20, ping_timeout=20, legacy=True)
+        return connect(
+            self.url,
+            open_timeout=self.open_timeout,
+            close_timeout=1.0,
+            max_size=2**22,
+            proxy=None,
+            compression=None,
+            ping_interval=20,
+            ping_timeout=20,
+            legacy=True,
+        )
 
     def _run(self) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -226,8 +243,7 @@ class Connection:
                 now = time.monotonic()
                 # The retry time counts from the first move of a run of them; only a connection
                 # that stayed STABLE seconds ends the run (a joined-then-moved loop does not).
-                if self._moving_since is not None and self._open_since is not None and \
-                        now - self._open_since > STABLE:
+                if self._moving_since is not None and self._open_since is not None and now - self._open_since > STABLE:
                     self._moving_since = None
                 self._moving_since = self._moving_since or now
                 if now - self._moving_since > self.retry_for:
@@ -243,10 +259,11 @@ class Connection:
             again = self.reconnect and self._retry.is_set() and not final
             self.inbox.put({"type": "_lost", "code": code, "reason": reason, "again": again})
             if not again:
-                self.inbox.put({"type": "_failed", "message": f"the server closed the connection ({code} {reason})".strip()})
+                self.inbox.put(
+                    {"type": "_failed", "message": f"the server closed the connection ({code} {reason})".strip()}
+                )
                 return
             self._closing.wait(RETRY_FIRST)
-
 
     def _deliver(self, frame: Any) -> None:
         try:
@@ -256,8 +273,12 @@ class Connection:
         if isinstance(data, dict) and isinstance(data.get("type"), str):
             if data["type"] == "error" and data.get("code") in ("moved", "busy"):
                 target = data.get("url")
-                ok = (isinstance(target, str) and len(target) <= MAX_URL and target.startswith(("ws://", "wss://"))
-                      and same_cluster(self.home, target))
+                ok = (
+                    isinstance(target, str)
+                    and len(target) <= MAX_URL
+                    and target.startswith(("ws://", "wss://"))
+                    and same_cluster(self.home, target)
+                )
                 self.url = target if ok and isinstance(target, str) and data["code"] == "moved" else self.home
                 self._busy = data["code"] == "busy" or not ok
                 raise _Moved

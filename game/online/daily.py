@@ -24,6 +24,7 @@ table dealt from it has ended — or the deadline (``GRACE`` after midnight) has
 the tables still open are closed and their results refused. A table begun at 23:59 so never
 plays on with its cards computable from a published seed.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -139,9 +140,14 @@ class DailyBoard:
         data = self._load(day)
         s = data["secrets"][key_of(game, word)]
         closed = self._revealed(day, data, key_of(game, word), now)
-        return {"date": day, "game": game, "preset": word,
-                "hash": commitment(day, game, word, int(s["seed"]), s["nonce"]),
-                "seed": int(s["seed"]) if closed else None, "nonce": s["nonce"] if closed else None}
+        return {
+            "date": day,
+            "game": game,
+            "preset": word,
+            "hash": commitment(day, game, word, int(s["seed"]), s["nonce"]),
+            "seed": int(s["seed"]) if closed else None,
+            "nonce": s["nonce"] if closed else None,
+        }
 
     def revealed(self, day: str, game: str, preset: str, now: dt.datetime) -> bool:
         """Whether the day's seed may be published: the date is past and every table dealt
@@ -212,17 +218,32 @@ class DailyBoard:
             raise DailyRefusal("record", f"the record does not verify ({v})")
         head = events[0]
         rules = deal.rules()
-        if (head.get("seed") != deal.seed or head.get("game") != deal.game or head.get("deals") != 1
-                or head.get("players") != deal.players or head.get("deck") != rules.deck.id
-                or head.get("options") != dict(rules.options)):
+        if (
+            head.get("seed") != deal.seed
+            or head.get("game") != deal.game
+            or head.get("deals") != 1
+            or head.get("players") != deal.players
+            or head.get("deck") != rules.deck.id
+            or head.get("options") != dict(rules.options)
+        ):
             raise DailyRefusal("record", "the record is not a play of the day's deal with the day's settings")
         mine = next(e for e in Match(rules, deal.seed).start() if e["event"] == "deal")
         theirs = next((e for e in events if e.get("event") == "deal"), None)
         if theirs is None or any(theirs.get(f) != mine[f] for f in ("dealer", "hands", "table", "stock", "trump")):
             raise DailyRefusal("record", "the record's deal is not the one the day's seed deals")
 
-    def accept(self, day: str, game: str, preset: str, player: str, name: str, code: str, events: list[dict],
-               seconds: float, now: dt.datetime) -> dict:
+    def accept(
+        self,
+        day: str,
+        game: str,
+        preset: str,
+        player: str,
+        name: str,
+        code: str,
+        events: list[dict],
+        seconds: float,
+        now: dt.datetime,
+    ) -> dict:
         """Take account ``player``'s play of the day (shown as ``name``) from the server's own
         table ``code``: refuse a second play, a table that is not one of the day's, a record
         that does not verify against the day's seed and settings, and a result after the
@@ -241,8 +262,13 @@ class DailyBoard:
             points = next(e for e in events if e.get("event") == "deal_end")["points"]
             score = seat_score(deal.rules(), points, PLAYER_SEAT)
             p = self.par_of(day, deal, word)
-            line = {"name": name, "score": score, "par": round(p, 3), "over_par": round(score - p, 3),
-                    "seconds": round(float(seconds), 1)}
+            line = {
+                "name": name,
+                "score": score,
+                "par": round(p, 3),
+                "over_par": round(score - p, 3),
+                "seconds": round(float(seconds), 1),
+            }
             with self._lock_of(day):
                 data = self._load(day)
                 plays = data["plays"].setdefault(k, {})

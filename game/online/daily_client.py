@@ -8,6 +8,7 @@ is played through :class:`DailySession`, an ordinary
 :class:`game.online.client.RemoteSession` that also keeps the server's ``daily_result``
 (the player's line: score, par, over par, time) or its refusal of the record.
 """
+
 from __future__ import annotations
 
 import time
@@ -41,8 +42,13 @@ def board_line(v: Any) -> dict[str, Any] | None:
         return None
     if not all(_number(v.get(k)) for k in ("score", "par", "over_par", "seconds")):
         return None
-    return {"name": name, "score": v["score"], "par": float(v["par"]), "over_par": float(v["over_par"]),
-            "seconds": max(0.0, float(v["seconds"]))}
+    return {
+        "name": name,
+        "score": v["score"],
+        "par": float(v["par"]),
+        "over_par": float(v["over_par"]),
+        "seconds": max(0.0, float(v["seconds"])),
+    }
 
 
 def board_info(v: Any) -> dict[str, Any] | None:
@@ -56,10 +62,22 @@ def board_info(v: Any) -> dict[str, Any] | None:
     if not isinstance(day, str) or len(day) != 10:
         return None
     seed, nonce = v.get("seed"), v.get("nonce")
-    revealed = (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < MAX_SEED
-                and isinstance(nonce, str) and 0 < len(nonce) <= 64 and all(c in HEX for c in nonce))
-    return {"date": day, "game": str(v.get("game", ""))[:40], "preset": str(v.get("preset", ""))[:40],
-            "hash": digest, "seed": seed if revealed else None, "nonce": nonce if revealed else None}
+    revealed = (
+        isinstance(seed, int)
+        and not isinstance(seed, bool)
+        and 0 <= seed < MAX_SEED
+        and isinstance(nonce, str)
+        and 0 < len(nonce) <= 64
+        and all(c in HEX for c in nonce)
+    )
+    return {
+        "date": day,
+        "game": str(v.get("game", ""))[:40],
+        "preset": str(v.get("preset", ""))[:40],
+        "hash": digest,
+        "seed": seed if revealed else None,
+        "nonce": nonce if revealed else None,
+    }
 
 
 class Request:
@@ -68,9 +86,17 @@ class Request:
     or the server could not be reached or did not answer within ``timeout`` seconds (code
     ``unreachable`` / ``timeout``). ValueError at once for a bad address or message."""
 
-    def __init__(self, url: str, name: str, message: dict, wants: tuple[str, ...],
-                 timeout: float = REQUEST_TIMEOUT, clock: Any = time.monotonic, *,
-                 account: dict | None = None):
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        message: dict,
+        wants: tuple[str, ...],
+        timeout: float = REQUEST_TIMEOUT,
+        clock: Any = time.monotonic,
+        *,
+        account: dict | None = None,
+    ):
         self.url, _ = parse_address(url)
         hello = {"type": "hello", "version": P.PROTOCOL_VERSION, "name": name}
         P.check_message(hello)
@@ -87,8 +113,9 @@ class Request:
         self.done = False
         self.clock = clock
         self.deadline = clock() + timeout
-        self.conn = Connection(self.url, lambda: list(greeting), reconnect=False,
-                               open_timeout=min(timeout, OPEN_TIMEOUT))
+        self.conn = Connection(
+            self.url, lambda: list(greeting), reconnect=False, open_timeout=min(timeout, OPEN_TIMEOUT)
+        )
         self.conn.start()
 
     def poll(self) -> bool:
@@ -129,8 +156,14 @@ def new_account(req: Request) -> tuple[str, str, str] | None:
     if not isinstance(m, dict) or m.get("new") is not True:
         return None
     name, secret, recovery = m.get("name"), m.get("secret"), m.get("recovery")
-    if not (isinstance(name, str) and isinstance(secret, str) and len(secret) == P.TOKEN_BYTES * 2
-            and all(c in HEX for c in secret) and isinstance(recovery, str) and len(recovery) <= 40):
+    if not (
+        isinstance(name, str)
+        and isinstance(secret, str)
+        and len(secret) == P.TOKEN_BYTES * 2
+        and all(c in HEX for c in secret)
+        and isinstance(recovery, str)
+        and len(recovery) <= 40
+    ):
         return None
     return name, secret, recovery
 
@@ -139,16 +172,27 @@ def ask_for_deal(url: str, name: str, game: str, preset: str | None, secret: str
     """Today's deal of ``game`` and ``preset`` on the server, signed in as ``name`` (its
     ``secret``, or a new account): ``account``, ``created`` (the table, its seat's token) and
     ``daily_info`` (the commitment)."""
-    return Request(url, name, {"type": "daily", "game": game, "preset": preset}, ("created", "daily_info"),
-                   account=account_message(name, secret))
+    return Request(
+        url,
+        name,
+        {"type": "daily", "game": game, "preset": preset},
+        ("created", "daily_info"),
+        account=account_message(name, secret),
+    )
 
 
-def ask_for_board(url: str, name: str, game: str, preset: str | None, day: str | None,
-                  secret: str | None = None) -> Request:
+def ask_for_board(
+    url: str, name: str, game: str, preset: str | None, day: str | None, secret: str | None = None
+) -> Request:
     """A day's leaderboard (``daily_board``: ``info``, ``lines`` best first, ``mine`` — the
     line of the account signed in with ``secret``; none without one)."""
-    return Request(url, name, {"type": "daily_board", "game": game, "preset": preset, "date": day}, ("daily_board",),
-                   account=account_message(name, secret) if secret is not None else None)
+    return Request(
+        url,
+        name,
+        {"type": "daily_board", "game": game, "preset": preset, "date": day},
+        ("daily_board",),
+        account=account_message(name, secret) if secret is not None else None,
+    )
 
 
 class DailySession(RemoteSession):
@@ -173,6 +217,15 @@ class DailySession(RemoteSession):
             self.daily_refusal = (code, str(m.get("message", ""))[:300])
 
 
-__all__ = ["DAILY_ERRORS", "REQUEST_TIMEOUT", "DailySession", "Request", "account_message", "ask_for_board",
-           "ask_for_deal", "new_account",
-           "board_info", "board_line"]
+__all__ = [
+    "DAILY_ERRORS",
+    "REQUEST_TIMEOUT",
+    "DailySession",
+    "Request",
+    "account_message",
+    "ask_for_board",
+    "ask_for_deal",
+    "new_account",
+    "board_info",
+    "board_line",
+]

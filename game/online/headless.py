@@ -23,6 +23,7 @@ The bot sees only what the seat received: game.online.seatview rebuilds the seat
 from its redacted events (a determinized deal agreeing with everything the seat saw gives
 exactly the rules' own view), and the bot chooses among the legal actions the server sent.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -80,8 +81,9 @@ class BotPlayer:
         return action
 
 
-def play_seat(session: RemoteSession, bot: str, seed: int, timeout: float = JOIN_TIMEOUT,
-              out: Any = None, err: Any = None) -> int:
+def play_seat(
+    session: RemoteSession, bot: str, seed: int, timeout: float = JOIN_TIMEOUT, out: Any = None, err: Any = None
+) -> int:
     """Play ``session``'s seat with ``bot`` until the match is over and the server has said
     where its record is. Returns the exit code (0 done, 1 gave up, 2 refused by the server
     for a reason the caller's arguments caused)."""
@@ -158,14 +160,20 @@ def add_parser(sub: argparse._SubParsersAction, parser_class: type) -> argparse.
     h.add_argument("--game", required=True)
     h.add_argument("--players", type=int, required=True)
     h.add_argument("--deck")
-    h.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a game option, e.g. target=11 (repeatable)")
-    h.add_argument("--seats", required=True,
-                   help=f"one per seat, comma-separated: friend or ai:<{'|'.join(P.AI_LEVELS)}>")
-    h.add_argument("--pause-seconds", type=int, default=60,
-                   help="how long a dropped friend's seat holds the table up (default 60)")
-    h.add_argument("--no-ai-takeover", action="store_true",
-                   help="after the pause, wait for the friend instead of letting a computer play")
+    h.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option, e.g. target=11 (repeatable)"
+    )
+    h.add_argument(
+        "--seats", required=True, help=f"one per seat, comma-separated: friend or ai:<{'|'.join(P.AI_LEVELS)}>"
+    )
+    h.add_argument(
+        "--pause-seconds", type=int, default=60, help="how long a dropped friend's seat holds the table up (default 60)"
+    )
+    h.add_argument(
+        "--no-ai-takeover",
+        action="store_true",
+        help="after the pause, wait for the friend instead of letting a computer play",
+    )
     h.add_argument("--name", default="host", help="the host's name (default host)")
     h.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the server (default 10)")
     j = osub.add_parser("join", help="play a friend's seat with a bot until the match ends")
@@ -175,10 +183,18 @@ def add_parser(sub: argparse._SubParsersAction, parser_class: type) -> argparse.
     j.add_argument("--name", help="the player's name (default: the bot's)")
     j.add_argument("--bot", required=True, choices=bot_names(), help="who plays the seat")
     j.add_argument("--seed", type=int, help="the bot's seed (default: random)")
-    j.add_argument("--timeout", type=float, default=JOIN_TIMEOUT,
-                   help=f"give up when the match has not ended after this many seconds (default {JOIN_TIMEOUT:g})")
-    j.add_argument("--retry-seconds", type=float, default=RETRY_FOR,
-                   help=f"how long to keep reconnecting after the server goes away (default {RETRY_FOR:g})")
+    j.add_argument(
+        "--timeout",
+        type=float,
+        default=JOIN_TIMEOUT,
+        help=f"give up when the match has not ended after this many seconds (default {JOIN_TIMEOUT:g})",
+    )
+    j.add_argument(
+        "--retry-seconds",
+        type=float,
+        default=RETRY_FOR,
+        help=f"how long to keep reconnecting after the server goes away (default {RETRY_FOR:g})",
+    )
     return osub
 
 
@@ -218,9 +234,18 @@ def host(args: argparse.Namespace) -> int:
     if not 0 < args.timeout <= 600:
         raise ValueError("--timeout must be more than 0 and at most 600 seconds")
     try:
-        created = create_table(url, name, args.game, rules.players, seats, deck=args.deck, options=options,
-                               pause_seconds=args.pause_seconds, ai_takes_over=not args.no_ai_takeover,
-                               timeout=args.timeout)
+        created = create_table(
+            url,
+            name,
+            args.game,
+            rules.players,
+            seats,
+            deck=args.deck,
+            options=options,
+            pause_seconds=args.pause_seconds,
+            ai_takes_over=not args.no_ai_takeover,
+            timeout=args.timeout,
+        )
     except ConnectionError as e:
         print(f"cardavia online host: {e}", file=sys.stderr)
         return 1
@@ -253,8 +278,7 @@ def join(args: argparse.Namespace) -> int:
     if not 0 <= args.retry_seconds <= 86400:
         raise ValueError("--retry-seconds must be 0 to 86400")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
-    session = RemoteSession(url, code, name, token, retry_for=args.retry_seconds,
-                            first_connect_for=args.retry_seconds)
+    session = RemoteSession(url, code, name, token, retry_for=args.retry_seconds, first_connect_for=args.retry_seconds)
     return play_seat(session, args.bot, seed, timeout=args.timeout)
 
 

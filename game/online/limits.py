@@ -11,6 +11,7 @@
 - :class:`OnceFilter`: a repeated log line is written once, then once a minute with a count —
   never one traceback per connection.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -137,8 +138,7 @@ class TableQuota:
     def refusal(self, address: str | None, player: int | None) -> str | None:
         """Why a new table is refused for this address / player, or None (it may be made)."""
         if address is not None and self.by_address.get(address, 0) >= self.limits.tables_per_address:
-            return (f"this address has {self.limits.tables_per_address} open tables already: "
-                    "play or close one first")
+            return f"this address has {self.limits.tables_per_address} open tables already: play or close one first"
         if player is not None and self.by_player.get(player, 0) >= self.limits.tables_per_player:
             return f"you have {self.limits.tables_per_player} open tables already: play or close one first"
         return None
@@ -203,5 +203,14 @@ def install_once_filter(handlers: list[logging.Handler], window: float = 60.0) -
     return once
 
 
-__all__ = ["BASE_FDS", "OnceFilter", "ServerLimits", "TableQuota", "client_address", "fd_budget",
-           "install_once_filter", "peer_address", "raise_open_files_limit"]
+__all__ = [
+    "BASE_FDS",
+    "OnceFilter",
+    "ServerLimits",
+    "TableQuota",
+    "client_address",
+    "fd_budget",
+    "install_once_filter",
+    "peer_address",
+    "raise_open_files_limit",
+]

@@ -3,6 +3,7 @@
 ``cardavia://host:port/CODE`` links a host gives out (:func:`make_link`); a code as a player
 types it (:func:`check_code`). Pure Python, no network: game.online.client connects.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -50,8 +51,9 @@ def parse_address(text: str) -> tuple[str, str | None]:
     code_text = parts.path.strip("/")
     code = code_text.upper() if code_text else None
     if code is not None and not P.is_code(code):
-        raise ValueError(f"{code_text[:20]!r} in the link is not a table code "
-                         f"({P.CODE_LENGTH} characters of {P.CODE_ALPHABET})")
+        raise ValueError(
+            f"{code_text[:20]!r} in the link is not a table code ({P.CODE_LENGTH} characters of {P.CODE_ALPHABET})"
+        )
     return f"{'wss' if scheme == LINK_SCHEME_TLS else 'ws'}://{netloc}", code
 
 

@@ -7,6 +7,7 @@ action checks its claim (the host token, a seat's token) and counts failed claim
 server (game.online.server) dispatches the messages here. Later lobby features (a club's
 players and quick match) belong beside these.
 """
+
 from __future__ import annotations
 
 import time
@@ -119,7 +120,6 @@ class Lobby:
         conn.send({"type": "created", "code": code, "host_token": host_token, "tokens": tokens})
         table.send_lobby()
 
-
     def on_daily(self, conn: Conn, msg: dict) -> None:
         """Today's server daily deal (game.online.daily) for a signed-in account: a table the
         server alone sets up — seat 0 the player's (joined with its token, as any table), the
@@ -162,8 +162,15 @@ class Lobby:
         # No host: the host hash is of a token nobody is given. A dropped player's seat waits
         # for them: the computer never plays someone's daily deal.
         table = Table(code, rules, seats, P.hash_token(P.new_token()), P.MAX_PAUSE_SECONDS, False)
-        table.daily = {"date": day, "game": deal.game, "preset": word, "seed": deal.seed, "name": name,
-                       "player": conn.player, "since": time.time()}
+        table.daily = {
+            "date": day,
+            "game": deal.game,
+            "preset": word,
+            "seed": deal.seed,
+            "name": name,
+            "player": conn.player,
+            "since": time.time(),
+        }
         table.owner = [conn.address, conn.player]
         self.store.write_meta(code, table.meta())
         self.register(conn, table)
@@ -205,7 +212,6 @@ class Lobby:
             if old.table is table:
                 table.send_lobby_to(old)
 
-
     def on_host(self, conn: Conn, msg: dict) -> None:
         table = self._table(conn, msg["code"])
         if not P.token_matches(msg["host_token"], table.host_hash):
@@ -214,7 +220,6 @@ class Lobby:
             raise Refusal("full", "the table has as many connections as it takes")
         self._set_host(conn, table, msg["host_token"])
         table.send_lobby_to(conn)
-
 
     def on_configure(self, conn: Conn, msg: dict) -> None:
         table = self._hosted(conn)
@@ -242,11 +247,9 @@ class Lobby:
         table.send_lobby()
         self.play.maybe_start(table)
 
-
     def _kick_out(self, target: Conn, why: str) -> None:
         target.send(P.error("kicked", why))
         target.table, target.seat = None, None
-
 
     def on_kick(self, conn: Conn, msg: dict) -> None:
         table = self._hosted(conn)
@@ -261,21 +264,23 @@ class Lobby:
         self.play.write_meta_soon(table)
         table.send_lobby()
 
-
     # ---- players
     def on_join(self, conn: Conn, msg: dict) -> None:
         table = self._table(conn, msg["code"])
         token = msg["token"]
         if token is not None:
-            i = next((k for k, s in enumerate(table.seats)
-                      if s.kind == "friend" and P.token_matches(token, s.token_hash)), None)
+            i = next(
+                (k for k, s in enumerate(table.seats) if s.kind == "friend" and P.token_matches(token, s.token_hash)),
+                None,
+            )
             if i is None:
                 raise self.failed_claim(conn, "bad_token", "that token is not a seat's at this table")
         else:
             if conn.table is table and conn.seat is not None:
                 raise Refusal("already_seated", f"this connection already has seat {conn.seat}")
-            i = next((k for k, s in enumerate(table.seats)
-                      if s.kind == "friend" and s.name is None and s.conn is None), None)
+            i = next(
+                (k for k, s in enumerate(table.seats) if s.kind == "friend" and s.name is None and s.conn is None), None
+            )
             if i is None or table.started or table.daily is not None:
                 raise Refusal("full", "every friend's seat at this table is taken")
             token = P.new_token()
@@ -309,8 +314,9 @@ class Lobby:
             for k, other in enumerate(table.seats):
                 if k != i and other.paused_until is not None:
                     left = max(0, round(other.paused_until - time.monotonic()))
-                    conn.send({"type": "paused", "seat": k, "seconds": left,
-                               "then": "ai" if table.ai_takes_over else "wait"})
+                    conn.send(
+                        {"type": "paused", "seat": k, "seconds": left, "then": "ai" if table.ai_takes_over else "wait"}
+                    )
                 elif k != i and other.by_ai:
                     conn.send({"type": "resumed", "seat": k, "by": "ai"})
             if table.finished:
@@ -322,7 +328,6 @@ class Lobby:
         else:
             self.play.maybe_start(table)
 
-
     def gone(self, conn: Conn) -> None:
         if conn.table is not None:
             self.leave(conn)
@@ -331,7 +336,6 @@ class Lobby:
             table.host_conn = None
             table.idle_since = time.monotonic()
         conn.hosting = None
-
 
     def leave(self, conn: Conn) -> None:
         table, i = conn.table, conn.seat

@@ -3,6 +3,7 @@ to a table, and mute, block and report — each by account, so a new name escape
 
 game.online.club builds one :class:`Manners` and puts its handlers among its own.
 """
+
 from __future__ import annotations
 
 import time
@@ -33,8 +34,13 @@ class Manners:
         self.limits = limits
 
     def handlers(self) -> dict[str, Any]:
-        return {"block": self.on_block, "mute": self.on_mute, "report": self.on_report, "chat": self.on_chat,
-                "say": self.on_say}
+        return {
+            "block": self.on_block,
+            "mute": self.on_mute,
+            "report": self.on_report,
+            "chat": self.on_chat,
+            "say": self.on_say,
+        }
 
     def _other(self, name: str) -> int:
         other = self.db.player_by_name(name)

@@ -7,6 +7,7 @@ paused, and after the host's pause the computer plays the seat until the friend 
 The lobby (game.online.lobby) and the server (game.online.server) call in here; this module
 calls neither.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -151,8 +152,13 @@ class PlayLoop:
         if not table.stalled:
             table.stalled = True
             self.stalls += 1
-            table.broadcast({"type": "storage", "ok": False,
-                             "message": "the server cannot save the table just now: play waits until it can"})
+            table.broadcast(
+                {
+                    "type": "storage",
+                    "ok": False,
+                    "message": "the server cannot save the table just now: play waits until it can",
+                }
+            )
         self._call_later(STALL_RETRY, self._retry, table)
 
     def _retry(self, table: Table) -> None:
@@ -203,7 +209,7 @@ class PlayLoop:
             produced = m.play(rules.action_from_record(events, i))
             i += len(produced)
         got = normalised(m.events)
-        if got[:len(events)] != events:
+        if got[: len(events)] != events:
             raise ValueError("the record does not replay to the same events")
         return m
 
@@ -290,8 +296,14 @@ class PlayLoop:
         if table.ai_takes_over:
             seat.timer = self._call_later(table.pause_seconds, self._take_over, table, i)
         if announce:
-            table.broadcast({"type": "paused", "seat": i, "seconds": table.pause_seconds,
-                             "then": "ai" if table.ai_takes_over else "wait"})
+            table.broadcast(
+                {
+                    "type": "paused",
+                    "seat": i,
+                    "seconds": table.pause_seconds,
+                    "then": "ai" if table.ai_takes_over else "wait",
+                }
+            )
 
     def _take_over(self, table: Table, i: int) -> None:
         seat = table.seats[i]
@@ -400,9 +412,19 @@ class PlayLoop:
             try:
                 if not isinstance(d.get("player"), int):
                     raise DailyRefusal("record", "this table was not dealt to an account")
-                line = await loop.run_in_executor(None, board.accept, d["date"], d["game"], d["preset"],
-                                                  f"p:{d['player']}", d["name"], table.code, list(m.events),
-                                                  seconds, dt.datetime.now())
+                line = await loop.run_in_executor(
+                    None,
+                    board.accept,
+                    d["date"],
+                    d["game"],
+                    d["preset"],
+                    f"p:{d['player']}",
+                    d["name"],
+                    table.code,
+                    list(m.events),
+                    seconds,
+                    dt.datetime.now(),
+                )
                 msg: dict[str, Any] = {"type": "daily_result", **line}
             except (DailyRefusal, OSError, ValueError) as e:
                 msg = P.error(getattr(e, "code", "daily"), str(e))
@@ -483,8 +505,14 @@ class PlayLoop:
             if c is None or (only is not None and c is not only):
                 continue
             if i == seat and self.controller(table, i) is None:
-                c.send({"type": "turn", "seat": seat, "decision": k,
-                        "legal": [P.action_to_json(a) for a in m.legal_actions()]})
+                c.send(
+                    {
+                        "type": "turn",
+                        "seat": seat,
+                        "decision": k,
+                        "legal": [P.action_to_json(a) for a in m.legal_actions()],
+                    }
+                )
             else:
                 if watching is None:
                     watching = P.encode({"type": "turn", "seat": seat, "decision": k, "legal": []})
@@ -498,8 +526,17 @@ class PlayLoop:
         assert m is not None
         r = m.rules
         # A daily deal's computers are the house bots par was worked out against (no clock).
-        args = (r.game_id, r.deck.id, r.players, dict(r.options), m.seed, seat, level,
-                [[s, P.action_to_json(a)] for s, a in m.decisions], table.daily is not None)
+        args = (
+            r.game_id,
+            r.deck.id,
+            r.players,
+            dict(r.options),
+            m.seed,
+            seat,
+            level,
+            [[s, P.action_to_json(a)] for s, a in m.decisions],
+            table.daily is not None,
+        )
         loop = asyncio.get_running_loop()
         result: dict | None = None
         for _attempt in range(2):
@@ -516,15 +553,21 @@ class PlayLoop:
                     self.pool = make_pool(self.workers)
                     await loop.run_in_executor(None, stop_pool, pool)
             except Exception as e:  # noqa: BLE001 - a bot's bug must not stop the table
-                log.error("table %s: the %s computer failed at decision %d in a worker: %s",
-                          table.code, level, k, str(e).strip().splitlines()[0] if str(e).strip() else e)
+                log.error(
+                    "table %s: the %s computer failed at decision %d in a worker: %s",
+                    table.code,
+                    level,
+                    k,
+                    str(e).strip().splitlines()[0] if str(e).strip() else e,
+                )
                 # The same function in a thread gives the same choice (bots reseed per
                 # decision): slower for everyone, but the table goes on as it would have.
                 try:
                     result = await loop.run_in_executor(None, choose_action, *args)
                 except Exception as e2:  # noqa: BLE001
-                    log.error("table %s: the computer failed again (%s): it plays the first legal action",
-                              table.code, e2)
+                    log.error(
+                        "table %s: the computer failed again (%s): it plays the first legal action", table.code, e2
+                    )
                 break
         if table.thinking is None or table.thinking[0] != k or table.finished or len(m.decisions) != k:
             return  # the seat was given back, or the table moved on
@@ -536,8 +579,9 @@ class PlayLoop:
             action = P.action_from_json(result) if result is not None else m.legal_actions()[0]
             events = m.play(action)
         except (IllegalAction, ValueError, KeyError, TypeError) as e:
-            log.error("table %s: the computer's choice was refused (%s): it plays the first legal action",
-                      table.code, e)
+            log.error(
+                "table %s: the computer's choice was refused (%s): it plays the first legal action", table.code, e
+            )
             events = m.play(m.legal_actions()[0])
         self.commit(table, events)
 

@@ -10,6 +10,7 @@ with ``{"type": "error", "code": "schema", ...}`` and keeps the connection.
 Table codes and seat tokens come from :mod:`secrets`; the server keeps only the sha256 of a
 token (:func:`hash_token`) and compares digests in constant time (:func:`token_matches`).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -165,8 +166,12 @@ def action_to_json(action: Action) -> dict[str, Any]:
     kind for ``close`` and ``exchange``."""
     if action.kind != "play":
         return {"kind": action.kind}
-    return {"kind": "play", "card": action.played.code, "capture": [c.code for c in action.capture],
-            "marriage": bool(action.marriage)}
+    return {
+        "kind": "play",
+        "card": action.played.code,
+        "capture": [c.code for c in action.capture],
+        "marriage": bool(action.marriage),
+    }
 
 
 def action_from_json(data: Mapping[str, Any]) -> Action:
@@ -216,6 +221,7 @@ def _int(lo: int, hi: int) -> Check:
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise _fail(field, f"a whole number from {lo} to {hi}")
         return v
+
     return check
 
 
@@ -234,6 +240,7 @@ def _ident(field: str, v: Any) -> Any:
 def _optional(check: Check) -> Check:
     def opt(field: str, v: Any) -> Any:
         return None if v is None else check(field, v)
+
     return opt
 
 
@@ -270,8 +277,11 @@ def _options(field: str, v: Any) -> Any:
         raise _fail(field, "an object of at most 16 options")
     for k, x in v.items():
         _ident(f"{field}.{k[:40]}", k)
-        ok = (isinstance(x, bool) or (isinstance(x, int) and -10**6 <= x <= 10**6)
-              or (isinstance(x, str) and 0 < len(x) <= 40))
+        ok = (
+            isinstance(x, bool)
+            or (isinstance(x, int) and -(10**6) <= x <= 10**6)
+            or (isinstance(x, str) and 0 < len(x) <= 40)
+        )
         if not ok:
             raise _fail(f"{field}.{k}", "a whole number, a short text or true/false")
     return dict(v)
@@ -379,6 +389,7 @@ def _text(limit: int) -> Check:
         if not 1 <= len(text) <= limit or not text.isprintable():
             raise _fail(field, f"a text of 1 to {limit} printable characters")
         return text
+
     return check
 
 
@@ -390,8 +401,13 @@ def _recovery(field: str, v: Any) -> Any:
 
 
 _TABLE_FIELDS: dict[str, Check] = {
-    "game": _ident, "deck": _optional(_ident), "players": _int(1, MAX_SEATS), "options": _options,
-    "seats": _seats, "pause_seconds": _int(0, MAX_PAUSE_SECONDS), "ai_takes_over": _bool,
+    "game": _ident,
+    "deck": _optional(_ident),
+    "players": _int(1, MAX_SEATS),
+    "options": _options,
+    "seats": _seats,
+    "pause_seconds": _int(0, MAX_PAUSE_SECONDS),
+    "ai_takes_over": _bool,
 }
 
 #: Every client message: its fields (all required, no others) and their checks.
@@ -451,8 +467,7 @@ def check_message(data: dict[str, Any]) -> dict[str, Any]:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in CLIENT_MESSAGES:
         shown = kind[:24] if isinstance(kind, str) else kind if kind is None else type(kind).__name__
-        raise ProtocolError("schema", f"unknown message type {shown!r} "
-                                      f"(types: {', '.join(CLIENT_MESSAGES)})")
+        raise ProtocolError("schema", f"unknown message type {shown!r} (types: {', '.join(CLIENT_MESSAGES)})")
     fields = CLIENT_MESSAGES[kind]
     extra = [k for k in data if k != "type" and k not in fields]
     if extra:
@@ -474,9 +489,35 @@ def parse_client(frame: str | bytes) -> dict[str, Any]:
 
 
 __all__ = [
-    "AI_LEVELS", "BURST", "CODE_ALPHABET", "CODE_BITS", "CODE_LENGTH", "DEFAULT_PORT", "MAX_CONNECTIONS",
-    "MAX_CONNECTIONS_PER_TABLE", "MAX_EXCESS", "MAX_MESSAGE_BYTES", "MAX_TABLES", "NAME_MAX", "PHRASES",
-    "PROTOCOL_VERSION", "ProtocolError", "RATE", "SERVER_NAME", "TOKEN_BITS", "action_from_json",
-    "action_to_json", "check_message", "decode_frame", "encode", "error", "hash_token", "json_safe",
-    "new_code", "new_token", "parse_client", "parse_seat", "token_matches",
+    "AI_LEVELS",
+    "BURST",
+    "CODE_ALPHABET",
+    "CODE_BITS",
+    "CODE_LENGTH",
+    "DEFAULT_PORT",
+    "MAX_CONNECTIONS",
+    "MAX_CONNECTIONS_PER_TABLE",
+    "MAX_EXCESS",
+    "MAX_MESSAGE_BYTES",
+    "MAX_TABLES",
+    "NAME_MAX",
+    "PHRASES",
+    "PROTOCOL_VERSION",
+    "ProtocolError",
+    "RATE",
+    "SERVER_NAME",
+    "TOKEN_BITS",
+    "action_from_json",
+    "action_to_json",
+    "check_message",
+    "decode_frame",
+    "encode",
+    "error",
+    "hash_token",
+    "json_safe",
+    "new_code",
+    "new_token",
+    "parse_client",
+    "parse_seat",
+    "token_matches",
 ]

@@ -16,6 +16,7 @@ Messages (game.online.protocol's strict schema):
   refused (``error``) without an account (``account``), for another id than the day's
   (``puzzle``), and for a second answer of the day (``played``).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -56,8 +57,11 @@ class PuzzleDays:
         answers = entry.get("answers")
         if not isinstance(answers, dict):
             return []
-        return [a["name"] for a in answers.values() if isinstance(a, dict) and a.get("solved") is True
-                and isinstance(a.get("name"), str)]
+        return [
+            a["name"]
+            for a in answers.values()
+            if isinstance(a, dict) and a.get("solved") is True and isinstance(a.get("name"), str)
+        ]
 
     def answer(self, day: str, game: str, pid: str, who: str, name: str, solved: bool) -> list[str]:
         """Keep ``who``'s first answer of the day; Refusal ``played`` for a second one."""
@@ -124,8 +128,15 @@ class PuzzleBoard:
 
     def on_daily(self, conn: Conn, msg: dict) -> None:
         day, pid = self._today(msg["game"])
-        conn.send({"type": "puzzle_daily", "date": day, "game": msg["game"], "id": pid,
-                   "solved_by": self.days.solved_by(day, msg["game"], pid)})
+        conn.send(
+            {
+                "type": "puzzle_daily",
+                "date": day,
+                "game": msg["game"],
+                "id": pid,
+                "solved_by": self.days.solved_by(day, msg["game"], pid),
+            }
+        )
 
     def on_solved(self, conn: Conn, msg: dict) -> None:
         if conn.player is None:
@@ -135,8 +146,9 @@ class PuzzleBoard:
             raise Refusal("puzzle", f"{msg['id']} is not today's {msg['game']} puzzle")
         solved = solves(pid, msg["moves"])
         names = self.days.answer(day, msg["game"], pid, f"p:{conn.player}", conn.name or "", solved)
-        conn.send({"type": "puzzle_solved", "date": day, "game": msg["game"], "id": pid, "solved": solved,
-                   "solved_by": names})
+        conn.send(
+            {"type": "puzzle_solved", "date": day, "game": msg["game"], "id": pid, "solved": solved, "solved_by": names}
+        )
 
 
 __all__ = ["MAX_ANSWERS", "PuzzleBoard", "PuzzleDays", "solves"]

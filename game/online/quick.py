@@ -6,6 +6,7 @@ the seats (its level the one whose published rating is nearest the player's).
 :func:`pair` is the pure part (sorted by rating, one pass: 1,000 waiting players pair in a few
 ms — bench/server_load.py); :class:`QuickQueue` keeps the waiting players.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -55,11 +56,12 @@ def pair(waiting: list[Waiting], need: int, now: float, fill_after: float) -> li
         if id(first) in taken:
             continue
         group = [first]
-        for other in ordered[i + 1:]:
+        for other in ordered[i + 1 :]:
             if len(group) == need:
                 break
-            if id(other) in taken or any(other.player == g.player or other.player in g.blocked
-                                         or g.player in other.blocked for g in group):
+            if id(other) in taken or any(
+                other.player == g.player or other.player in g.blocked or g.player in other.blocked for g in group
+            ):
                 continue
             spread = other.mu - group[0].mu
             if spread > min(window(now - g.since) for g in [*group, other]):
@@ -72,8 +74,15 @@ def pair(waiting: list[Waiting], need: int, now: float, fill_after: float) -> li
     for w in ordered:
         if id(w) in taken or now - w.since < fill_after:
             continue
-        rest = [o for o in ordered if id(o) not in taken and o is not w and o.player != w.player
-                and o.player not in w.blocked and w.player not in o.blocked]
+        rest = [
+            o
+            for o in ordered
+            if id(o) not in taken
+            and o is not w
+            and o.player != w.player
+            and o.player not in w.blocked
+            and w.player not in o.blocked
+        ]
         rest.sort(key=lambda o: abs(o.mu - w.mu))
         group = [w]
         for o in rest:

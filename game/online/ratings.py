@@ -35,6 +35,7 @@ games better than these.
 - Shown as ``display(mu, sigma) = round(1000 + 40 × (mu − 3 sigma))``: a new player shows 1000 and
   grows as the server grows sure of them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -44,7 +45,11 @@ from game.online.accounts import Rating
 #: The published ratings of the computer seats per level: (mu, sigma). A seat's level is
 #: shown with its rating on the plates and in the lobby.
 COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
-    "easy": (15.0, 1.0), "greedy": (20.0, 1.0), "normal": (22.0, 1.0), "hard": (28.0, 1.0)}
+    "easy": (15.0, 1.0),
+    "greedy": (20.0, 1.0),
+    "normal": (22.0, 1.0),
+    "hard": (28.0, 1.0),
+}
 #: Rated matches before a rating stops being provisional.
 PROVISIONAL_MATCHES = 10
 NEW_MU, NEW_SIGMA = 25.0, 25.0 / 3
@@ -81,8 +86,7 @@ def repeat_factor(meetings: int) -> float:
     return REPEAT_FACTORS[min(meetings, len(REPEAT_FACTORS) - 1)]
 
 
-def guarded(old: Rating, new: Rating, result: str, *, anyone_left: bool, meetings: int,
-            fresh_opponent: bool) -> Rating:
+def guarded(old: Rating, new: Rating, result: str, *, anyone_left: bool, meetings: int, fresh_opponent: bool) -> Rating:
     """A person's new rating after a rated match, with the anti-farming rules (module doc):
     ``result`` theirs ("won", "lost", "draw", "left"); ``anyone_left`` whether another person
     at the table was rated a leaver; ``meetings`` earlier meetings with these opponents within
@@ -166,8 +170,7 @@ def rate(current: dict[str, Rating], seats: list[SeatOutcome], winner: int | Non
                 units.append([model.rating(mu=held.mu, sigma=held.sigma)])
             else:  # computers, or one person with a computer: their mean as the unit
                 rs = [rating_of(s) for s in m]
-                units.append([model.rating(mu=sum(x.mu for x in rs) / len(rs),
-                                           sigma=max(x.sigma for x in rs))])
+                units.append([model.rating(mu=sum(x.mu for x in rs) / len(rs), sigma=max(x.sigma for x in rs))])
         new_units = model.rate(units, ranks=[ranks[t] for t in teams])
         for subject, (r,) in zip(pair_subjects, new_units):
             if subject is not None:
@@ -185,6 +188,23 @@ def pair_subject(members: list[SeatOutcome]) -> str | None:
     return "t:" + "+".join(str(i) for i in sorted(people))
 
 
-__all__ = ["COMPUTER_RATINGS", "COMPUTER_SHARE", "FEW_MATCHES", "NEW_OPPONENT_GAIN", "PROVISIONAL_MATCHES",
-           "REPEAT_FACTORS", "REPEAT_WINDOW", "SeatOutcome", "capped", "computer_display", "display", "guarded",
-           "new_rating", "pair_subject", "ranks_for", "rate", "repeat_factor", "shown"]
+__all__ = [
+    "COMPUTER_RATINGS",
+    "COMPUTER_SHARE",
+    "FEW_MATCHES",
+    "NEW_OPPONENT_GAIN",
+    "PROVISIONAL_MATCHES",
+    "REPEAT_FACTORS",
+    "REPEAT_WINDOW",
+    "SeatOutcome",
+    "capped",
+    "computer_display",
+    "display",
+    "guarded",
+    "new_rating",
+    "pair_subject",
+    "ranks_for",
+    "rate",
+    "repeat_factor",
+    "shown",
+]

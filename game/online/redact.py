@@ -17,6 +17,7 @@ card given in an ``exchange`` (the exchanged Jack lies face up in its place) —
 draw of it is shown. The rules' own ``view`` is the oracle the tests hold this against
 (tests/online/test_redact_leak.py).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable

@@ -2,6 +2,7 @@
 ``match``): the seat's redacted events as they arrive and what they say — decisions so far,
 the current deal's first decision, totals, the end. Pure Python: no pygame here.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -55,7 +56,11 @@ class RemoteMatch:
         if ev.get("event") != "play" or i == 0:
             return False
         prev = self.events[i - 1]
-        if prev.get("event") == "play" or prev.get("event") not in rules.decisions or prev.get("seat") != ev.get("seat"):
+        if (
+            prev.get("event") == "play"
+            or prev.get("event") not in rules.decisions
+            or prev.get("seat") != ev.get("seat")
+        ):
             return False
         try:
             return bool(rules.action_from_record(self.events, i - 1).marriage)

@@ -2,6 +2,7 @@
 drives them): a table's rules, match, seats and lobby settings; a seat's kind, claim and
 pause; a connection's outgoing queue and rate limit (a token bucket). Pure Python.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -117,15 +118,25 @@ class Table:
     def meta(self) -> dict[str, Any]:
         r = self.rules
         return {
-            "code": self.code, "game": r.game_id, "deck": r.deck.id, "players": r.players,
+            "code": self.code,
+            "game": r.game_id,
+            "deck": r.deck.id,
+            "players": r.players,
             "options": dict(r.options),
-            "seats": [{"kind": s.kind, "level": s.level, "token_sha256": s.token_hash, "name": s.name}
-                      for s in self.seats],
-            "host_token_sha256": self.host_hash, "pause_seconds": self.pause_seconds,
-            "ai_takes_over": self.ai_takes_over, "created": self.created,
-            "started": self.started, "finished": self.finished,
+            "seats": [
+                {"kind": s.kind, "level": s.level, "token_sha256": s.token_hash, "name": s.name} for s in self.seats
+            ],
+            "host_token_sha256": self.host_hash,
+            "pause_seconds": self.pause_seconds,
+            "ai_takes_over": self.ai_takes_over,
+            "created": self.created,
+            "started": self.started,
+            "finished": self.finished,
             "daily": self.daily,  # the data folder's copy only: a resumed daily table stays one
-            "owner": self.owner, "club": self.club, "public": self.public, **self.meta_extra,
+            "owner": self.owner,
+            "club": self.club,
+            "public": self.public,
+            **self.meta_extra,
         }
 
     # What the table tells its connections: the lobby and the play loop both do.
@@ -139,10 +150,20 @@ class Table:
             else:
                 seats.append({"kind": "ai", "name": None, "connected": True, "level": s.level})
         you = conn.seat if conn.table is self else None
-        return {"type": "lobby", "code": self.code, "game": r.game_id, "deck": r.deck.id, "players": r.players,
-                "options": dict(r.options), "seats": seats, "you": you, "host": self.host_conn is conn,
-                "started": self.started, "pause_seconds": self.pause_seconds,
-                "ai_takes_over": self.ai_takes_over}
+        return {
+            "type": "lobby",
+            "code": self.code,
+            "game": r.game_id,
+            "deck": r.deck.id,
+            "players": r.players,
+            "options": dict(r.options),
+            "seats": seats,
+            "you": you,
+            "host": self.host_conn is conn,
+            "started": self.started,
+            "pause_seconds": self.pause_seconds,
+            "ai_takes_over": self.ai_takes_over,
+        }
 
     def send_lobby(self) -> None:
         for c in self.conns():

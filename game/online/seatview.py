@@ -18,6 +18,7 @@ one such deal — a determinization — and replays the deal's decisions through
 Nothing here names a game: it needs ``state_from_deal``, ``action_from_record``, ``apply``,
 ``clone``, ``view`` and the states' ``hands`` lists, which every rules module has.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -163,7 +164,7 @@ class SeatReplay:
                 if swap is None:
                     raise Undeterminable(f"decision at line {i} of the deal cannot be replayed") from None
                 return swap
-            got: list[Event | None] = list(deal[i:i + len(produced)])
+            got: list[Event | None] = list(deal[i : i + len(produced)])
             if len(got) < len(produced):
                 got = got + [None] * (len(produced) - len(got))
             for p, g in zip(produced, got):
@@ -182,8 +183,9 @@ class SeatReplay:
                 raise Undeterminable("the replayed deal ended before the stream did")
         return state
 
-    def _bring(self, state: Any, actor: int, action: Action, named: set[str], seen: set[str],
-               force: bool = False) -> tuple[str, str] | None:
+    def _bring(
+        self, state: Any, actor: int, action: Action, named: set[str], seen: set[str], force: bool = False
+    ) -> tuple[str, str] | None:
         """A swap putting a card the decision plays (or names) into the actor's hand, or None
         when nothing needs moving."""
         hands = getattr(state, "hands", None)
@@ -232,6 +234,7 @@ def _disagreement(produced: Any, got: Any) -> tuple[str, str] | tuple[()] | None
 
 def _swapped(deal: Event, a: str, b: str) -> Event:
     """The filled deal with cards ``a`` and ``b`` trading places."""
+
     def sw(cards: list[str]) -> list[str]:
         return [b if c == a else a if c == b else c for c in cards]
 

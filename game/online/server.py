@@ -20,6 +20,7 @@ numbers of tables and connections are bounded. See docs/ONLINE.md.
 Entry points: :func:`run_forever` (``python main.py serve``) and
 :func:`start_server_in_thread` (the window's "Host a table", the tests).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -74,8 +75,7 @@ class ServerError(RuntimeError):
 
 # ------------------------------------------------------------------------------ the server
 class TableServer:
-    def __init__(self, data_dir: Path, workers: int = 1, limits: ServerLimits | None = None,
-                 cluster: Any = None):
+    def __init__(self, data_dir: Path, workers: int = 1, limits: ServerLimits | None = None, cluster: Any = None):
         self.limits = limits or ServerLimits()
         #: game.online.cluster.node.ClusterConfig: Redis for the tables, PostgreSQL for the club.
         self.cluster = cluster
@@ -83,7 +83,9 @@ class TableServer:
         if cluster is not None and cluster.redis_url:
             from game.online.cluster.tables import RedisTableStore, connect, process_id
 
-            self.store: Any = RedisTableStore(connect(cluster.redis_url), Path(data_dir), cluster.process_id or process_id())
+            self.store: Any = RedisTableStore(
+                connect(cluster.redis_url), Path(data_dir), cluster.process_id or process_id()
+            )
         else:
             self.store = TableStore(Path(data_dir), max_open=self.limits.max_open_records)
         self.workers = workers
@@ -140,12 +142,20 @@ class TableServer:
             self.club.elsewhere = self.node.rows_elsewhere
         #: What each message type is handled by (protocol.check_message knows the types).
         self.handlers: dict[str, Callable[[Conn, dict], None]] = {
-            "hello": self._on_hello, "ping": self._on_ping,
-            "create": self.lobby.on_create, "host": self.lobby.on_host, "configure": self.lobby.on_configure,
-            "kick": self.lobby.on_kick, "join": self.lobby.on_join,
-            "act": self.play.on_act, "say": self.play.on_say,
-            "daily": self.lobby.on_daily, "daily_board": self.lobby.on_daily_board,
-            **self.club.handlers(), "watch": self.spectators.on_watch, "unwatch": self.spectators.on_unwatch,
+            "hello": self._on_hello,
+            "ping": self._on_ping,
+            "create": self.lobby.on_create,
+            "host": self.lobby.on_host,
+            "configure": self.lobby.on_configure,
+            "kick": self.lobby.on_kick,
+            "join": self.lobby.on_join,
+            "act": self.play.on_act,
+            "say": self.play.on_say,
+            "daily": self.lobby.on_daily,
+            "daily_board": self.lobby.on_daily_board,
+            **self.club.handlers(),
+            "watch": self.spectators.on_watch,
+            "unwatch": self.spectators.on_unwatch,
             **self.puzzles.handlers(),
         }
         self.ws_server: Server | None = None
@@ -169,10 +179,21 @@ class TableServer:
         self._resume_all()
         try:
             self.ws_server = await serve(
-                self.handler, host, port, ssl=ssl_context, max_size=P.MAX_MESSAGE_BYTES, max_queue=16,
-                compression=None, open_timeout=P.HEADER_TIMEOUT, ping_interval=20, ping_timeout=20, close_timeout=2,
-                process_request=self._admit_request, server_header=None,
-                create_connection=self._counting_connection())
+                self.handler,
+                host,
+                port,
+                ssl=ssl_context,
+                max_size=P.MAX_MESSAGE_BYTES,
+                max_queue=16,
+                compression=None,
+                open_timeout=P.HEADER_TIMEOUT,
+                ping_interval=20,
+                ping_timeout=20,
+                close_timeout=2,
+                process_request=self._admit_request,
+                server_header=None,
+                create_connection=self._counting_connection(),
+            )
         except OSError as e:
             self.store.close()
             self.db.close()
@@ -251,7 +272,9 @@ class TableServer:
         closed = 0
         for table in list(self.tables.values()):
             if table.daily is not None and not table.finished and now >= deadline(table.daily["date"]):
-                table.broadcast(P.error("daily", f"the {table.daily['date']} deal has closed: this table ends unscored"))
+                table.broadcast(
+                    P.error("daily", f"the {table.daily['date']} deal has closed: this table ends unscored")
+                )
                 for c in table.conns():
                     c.table, c.seat = None, None
                 self.close_table(table)
@@ -319,9 +342,13 @@ class TableServer:
                     server._opening_of[address] = server._opening_of.get(address, 0) + 1
                 # Counted from the accept, before a byte is read: one address's half-sent
                 # requests (slow headers) fill only its own few slots, never the server's.
-                if server.sockets > cap or (address is not None and (
+                if server.sockets > cap or (
+                    address is not None
+                    and (
                         server._opening_of[address] > P.MAX_HANDSHAKES_PER_ADDRESS
-                        or server._sockets_of[address] > P.MAX_CONNECTIONS_PER_ADDRESS)):
+                        or server._sockets_of[address] > P.MAX_CONNECTIONS_PER_ADDRESS
+                    )
+                ):
                     # A stream server's transport (TCP, or TLS over it) is an asyncio.Transport.
                     cast(asyncio.Transport, transport).abort()
                 super().connection_made(transport)
@@ -401,8 +428,15 @@ class TableServer:
                 raise ValueError(f"a seat of kind {s.get('kind')!r}")
         if len(seats) != rules.players:
             raise ValueError(f"{len(seats)} seats for {rules.players} players")
-        table = Table(st.code, rules, seats, meta["host_token_sha256"], int(meta["pause_seconds"]),
-                      bool(meta["ai_takes_over"]), created=float(meta.get("created") or time.time()))
+        table = Table(
+            st.code,
+            rules,
+            seats,
+            meta["host_token_sha256"],
+            int(meta["pause_seconds"]),
+            bool(meta["ai_takes_over"]),
+            created=float(meta.get("created") or time.time()),
+        )
         club = meta.get("club")
         table.club = club if isinstance(club, dict) and isinstance(club.get("players"), dict) else None
         table.public = meta.get("public") is True
@@ -502,24 +536,31 @@ class TableServer:
             if data.get("type") == "hello":
                 v = data.get("version")
                 if isinstance(v, int) and not isinstance(v, bool) and v != P.PROTOCOL_VERSION:
-                    conn.send(P.error("version", f"this server speaks protocol version {P.PROTOCOL_VERSION}, "
-                                                 f"the client {v}: use the same version of Cardavia",
-                                      server_version=P.PROTOCOL_VERSION))
+                    conn.send(
+                        P.error(
+                            "version",
+                            f"this server speaks protocol version {P.PROTOCOL_VERSION}, "
+                            f"the client {v}: use the same version of Cardavia",
+                            server_version=P.PROTOCOL_VERSION,
+                        )
+                    )
                     conn.close(1002, "protocol version")
                     return
             msg = P.check_message(data)
             kind = msg["type"]
             if kind != "hello" and not conn.hello:
-                raise Refusal("hello", "say hello first: {\"type\": \"hello\", \"version\": 1, \"name\": …}")
+                raise Refusal("hello", 'say hello first: {"type": "hello", "version": 1, "name": …}')
             if kind in P.SLOW_MESSAGES and not conn.admit_slow():
                 raise Refusal("rate", f"at most {P.SLOW_RATE:g} {kind} a second (bursts of {P.SLOW_BURST})")
             if conn.rejoin_only and (kind not in REJOIN_MESSAGES or (kind == "join" and msg["token"] is None)):
-                raise Refusal("limit", "the server is full: only players coming back to their seats get in now",
-                              close=True)
+                raise Refusal(
+                    "limit", "the server is full: only players coming back to their seats get in now", close=True
+                )
             self.handlers[kind](conn, msg)
             if conn.rejoin_only and kind == "join" and conn.table is None:
-                raise Refusal("limit", "the server is full: only players coming back to their seats get in now",
-                              close=True)
+                raise Refusal(
+                    "limit", "the server is full: only players coming back to their seats get in now", close=True
+                )
         except P.ProtocolError as e:
             conn.send(P.error(e.code, str(e)))
         except Refusal as e:
@@ -543,4 +584,6 @@ class TableServer:
 
     def _on_ping(self, conn: Conn, msg: dict) -> None:
         conn.send({"type": "pong"})
+
+
 __all__ = ["MAX_WORKERS", "ServerError", "TableServer"]

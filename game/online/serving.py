@@ -3,6 +3,7 @@ SIGTERM) and a server in a thread of this process (:func:`start_server_in_thread
 window's "Host a table", the tests). The server itself is :mod:`game.online.server`. Pure
 Python: no pygame.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -39,8 +40,10 @@ def tls_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | N
     try:
         ctx.load_cert_chain(certfile, keyfile)
     except (OSError, ssl.SSLError) as e:
-        raise ServerError(f"cannot use the TLS certificate {certfile} and key {keyfile} "
-                          f"({getattr(e, 'strerror', None) or getattr(e, 'reason', None) or e})") from None
+        raise ServerError(
+            f"cannot use the TLS certificate {certfile} and key {keyfile} "
+            f"({getattr(e, 'strerror', None) or getattr(e, 'reason', None) or e})"
+        ) from None
     return ctx
 
 
@@ -57,8 +60,16 @@ def _make_server(data_dir: Path, workers: int, limits: ServerLimits | None = Non
         raise ServerError(str(e)) from None
 
 
-def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile: str | None = None,
-                keyfile: str | None = None, limits: ServerLimits | None = None, cluster: Any = None) -> int:
+def run_forever(
+    host: str,
+    port: int,
+    data_dir: Path,
+    workers: int = 1,
+    certfile: str | None = None,
+    keyfile: str | None = None,
+    limits: ServerLimits | None = None,
+    cluster: Any = None,
+) -> int:
     """``python main.py serve``: serve until SIGINT or SIGTERM, then stop cleanly (exit 0).
     It first raises its open-files limit as far as allowed and fits the connection limit
     under it (game.online.limits); a log line repeated is written once a minute with a count."""
@@ -87,9 +98,12 @@ def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile
                 loop.add_signal_handler(sig, on_signal, sig)
             except (NotImplementedError, RuntimeError, ValueError):
                 pass
-        print(f"cardavia server on {_url(host, bound, ctx is not None)}, data in {srv.store.root.resolve()} "
-              f"({srv.resumed} table(s) resumed; at most {limits.max_connections} connections, "
-              f"{soft or 'unlimited'} open files); Ctrl+C stops it", flush=True)
+        print(
+            f"cardavia server on {_url(host, bound, ctx is not None)}, data in {srv.store.root.resolve()} "
+            f"({srv.resumed} table(s) resumed; at most {limits.max_connections} connections, "
+            f"{soft or 'unlimited'} open files); Ctrl+C stops it",
+            flush=True,
+        )
         if srv.node is not None:
             print(srv.node.status_line(), flush=True)
         await stop.wait()
@@ -105,8 +119,16 @@ def run_forever(host: str, port: int, data_dir: Path, workers: int = 1, certfile
 class ServerHandle:
     """A server running in a thread of this process (see :func:`start_server_in_thread`)."""
 
-    def __init__(self, host: str, port: int, tls: bool, thread: threading.Thread, loop: asyncio.AbstractEventLoop,
-                 stop_event: asyncio.Event, server: TableServer):
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        tls: bool,
+        thread: threading.Thread,
+        loop: asyncio.AbstractEventLoop,
+        stop_event: asyncio.Event,
+        server: TableServer,
+    ):
         self.host, self.port, self.tls = host, port, tls
         self.thread, self.loop, self._stop, self.server = thread, loop, stop_event, server
         self.url = _url(host, port, tls)
@@ -128,10 +150,17 @@ class ServerHandle:
         return not self.thread.is_alive()
 
 
-def start_server_in_thread(host: str = "127.0.0.1", port: int = 0, data_dir: Path | str | None = None,
-                           workers: int = 1, certfile: str | None = None, keyfile: str | None = None,
-                           timeout: float = 30.0, limits: ServerLimits | None = None,
-                           cluster: Any = None) -> ServerHandle:
+def start_server_in_thread(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    data_dir: Path | str | None = None,
+    workers: int = 1,
+    certfile: str | None = None,
+    keyfile: str | None = None,
+    timeout: float = 30.0,
+    limits: ServerLimits | None = None,
+    cluster: Any = None,
+) -> ServerHandle:
     """Start a table server in a daemon thread and return once it listens: ``.port`` (the
     one the system chose for port 0), ``.url``, ``.stop()``. ``data_dir`` defaults to the
     game's data folder (as ``serve``). Raises ServerError (one line) when it cannot start."""

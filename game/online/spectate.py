@@ -7,6 +7,7 @@ once decision k + 1 has been made (all of them at the end), so a watcher who tal
 player cannot tell them what just happened before the table does. The players see how many
 watch (``watchers``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -90,11 +91,26 @@ class Spectators:
         """What anyone may know of a table: the game, the settings, who sits where (names and
         levels), whether it plays — never a token, a seat's secret or a card."""
         r = table.rules
-        seats = [{"kind": s.kind, "name": s.name if s.kind == "friend" else None,
-                  "level": s.level if s.kind == "ai" else None, "by_ai": s.by_ai} for s in table.seats]
-        return {"code": table.code, "game": r.game_id, "deck": r.deck.id, "players": r.players,
-                "options": dict(r.options), "seats": seats, "started": table.started,
-                "finished": table.finished, "watchers": len(table.watchers)}
+        seats = [
+            {
+                "kind": s.kind,
+                "name": s.name if s.kind == "friend" else None,
+                "level": s.level if s.kind == "ai" else None,
+                "by_ai": s.by_ai,
+            }
+            for s in table.seats
+        ]
+        return {
+            "code": table.code,
+            "game": r.game_id,
+            "deck": r.deck.id,
+            "players": r.players,
+            "options": dict(r.options),
+            "seats": seats,
+            "started": table.started,
+            "finished": table.finished,
+            "watchers": len(table.watchers),
+        }
 
     @staticmethod
     def count_changed(table: Table) -> None:

@@ -18,6 +18,7 @@ while DIR has less than MIN_FREE_BYTES free (:meth:`TableStore.has_room`).
 Every file is made 0600 in a 0700 folder: tokens are hashed, but the records hold the
 hidden cards of matches still being played.
 """
+
 from __future__ import annotations
 
 import errno
@@ -198,8 +199,10 @@ class TableStore:
         if keep != len(data):
             with open(path, "r+b") as f:
                 f.truncate(keep)
-        return [record_event(raw, f"{path.name} line {number}")
-                for number, raw in enumerate(data[:keep].split(b"\n")[:-1], 1)]
+        return [
+            record_event(raw, f"{path.name} line {number}")
+            for number, raw in enumerate(data[:keep].split(b"\n")[:-1], 1)
+        ]
 
     def load(self, code: str) -> StoredTable:
         try:
@@ -302,4 +305,15 @@ def computer_marks(events: list[Event]) -> dict[int, int]:
     return out
 
 
-__all__ = ["LeaseLost", "StoreError", "StoredTable", "TableStore", "computer_marks", "default_data_dir", "meta_holders", "meta_owner", "normalised", "unmarked"]
+__all__ = [
+    "LeaseLost",
+    "StoreError",
+    "StoredTable",
+    "TableStore",
+    "computer_marks",
+    "default_data_dir",
+    "meta_holders",
+    "meta_owner",
+    "normalised",
+    "unmarked",
+]

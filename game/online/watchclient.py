@@ -11,6 +11,7 @@ than showing a wrong table).
 
 Pure Python: no pygame here.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -64,7 +65,7 @@ class SpectatorFeed:
     def pull(self) -> list[dict]:
         """The events that came since the last pull (what the viewer adds to its timeline)."""
         self.poll()
-        out = self.events[self._handed:self._handed + PULL_LIMIT]
+        out = self.events[self._handed : self._handed + PULL_LIMIT]
         self._handed += len(out)
         return out
 
@@ -72,8 +73,9 @@ class SpectatorFeed:
         kind = m.get("type")
         try:
             if kind == "watching":
-                self.lobby = {k: m.get(k) for k in ("code", "game", "deck", "players", "options", "seats", "started",
-                                                    "finished")}
+                self.lobby = {
+                    k: m.get(k) for k in ("code", "game", "deck", "players", "options", "seats", "started", "finished")
+                }
                 self.watchers = int(m.get("watchers") or 0)
             elif kind == "events":
                 self._events(int(m["from"]), list(m["events"]))
@@ -96,7 +98,7 @@ class SpectatorFeed:
             raise ValueError(f"events from {start} while {have} came")
         # A reconnection sends the stream from 0 again: what was shown stays, only the new is added.
         overlap = have - start
-        if self.events[start:start + min(overlap, len(events))] != events[:overlap]:
+        if self.events[start : start + min(overlap, len(events))] != events[:overlap]:
             raise ValueError("the stream differs from what was shown")
         self.events.extend(events[overlap:])
 

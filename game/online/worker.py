@@ -10,6 +10,7 @@ thinks, and whether or not the server was restarted in between.
 A process keeps the last matches it rebuilt (:data:`CACHE_SIZE`): the next decision of the
 same table then replays only the decisions made since, not the whole match.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -36,15 +37,16 @@ def _key(game: str, deck: str | None, players: int, options: dict, seed: int) ->
     return (game, deck, players, tuple(sorted((str(k), repr(v)) for k, v in options.items())), seed)
 
 
-def _match_at(game: str, deck: str | None, players: int, options: dict, seed: int,
-              decisions: list[tuple[int, Action]]) -> tuple[Match, dict]:
+def _match_at(
+    game: str, deck: str | None, players: int, options: dict, seed: int, decisions: list[tuple[int, Action]]
+) -> tuple[Match, dict]:
     key = _key(game, deck, players, options, seed)
     hit = _cache.get(key)
     if hit is not None:
         m, bots = hit
         made = m.decisions
-        if len(made) <= len(decisions) and made == decisions[:len(made)]:
-            for seat, action in decisions[len(made):]:
+        if len(made) <= len(decisions) and made == decisions[: len(made)]:
+            for seat, action in decisions[len(made) :]:
                 if seat != m.to_act:
                     break
                 m.play(action)
@@ -60,8 +62,17 @@ def _match_at(game: str, deck: str | None, players: int, options: dict, seed: in
     return m, bots
 
 
-def choose_action(game: str, deck: str | None, players: int, options: dict, seed: int, seat: int,
-                  level: str, decisions_as_json: list, house: bool = False) -> dict:
+def choose_action(
+    game: str,
+    deck: str | None,
+    players: int,
+    options: dict,
+    seed: int,
+    seat: int,
+    level: str,
+    decisions_as_json: list,
+    house: bool = False,
+) -> dict:
     """The action the ``level`` computer in ``seat`` chooses after ``decisions_as_json``
     (``[[seat, action_json], …]``), as JSON. ``house``: a daily deal's seat, the house bot of
     game.par (a fixed budget and no clock: the same play on any machine and load, the one par
@@ -106,6 +117,7 @@ def _watch_parent(parent: int) -> None:
     """Runs in each worker process: end it when the server is gone. A server killed with
     SIGKILL cannot stop its pool, and a worker waiting for work would wait for ever (it holds
     both ends of its queue, so it never sees the end of it)."""
+
     def watch() -> None:
         while True:
             time.sleep(PARENT_CHECK_SECONDS)
@@ -119,8 +131,12 @@ def make_pool(workers: int = 1) -> ProcessPoolExecutor:
     """The pool the computer seats think in. Processes are spawned, not forked: the server
     may run inside the window's process, whose threads (SDL, the event loop) a fork would
     copy in the middle of whatever they were doing."""
-    return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_watch_parent, initargs=(os.getpid(),))
+    return ProcessPoolExecutor(
+        max_workers=max(1, workers),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_watch_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 def stop_pool(pool: ProcessPoolExecutor, timeout: float = 2.0) -> None:

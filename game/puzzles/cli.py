@@ -11,6 +11,7 @@
   kept, time.
 - ``puzzles daily [--date YYYY-MM-DD] --game G`` — the day's puzzle id (game.puzzles.daily).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -113,9 +114,15 @@ def make(args: argparse.Namespace) -> int:
         if not args.quiet and f.deals % 25 == 0:
             print(f"  {f.deals} deals, {f.examined} examined, {f.kept} kept, {f.seconds:.0f} s", flush=True)
 
-    puzzles, figures = make_puzzles(args.game, args.count, args.seed, players=args.players,
-                                    hidden_rate=args.hidden_rate,
-                                    progress=tell, max_deals=args.max_deals)
+    puzzles, figures = make_puzzles(
+        args.game,
+        args.count,
+        args.seed,
+        players=args.players,
+        hidden_rate=args.hidden_rate,
+        progress=tell,
+        max_deals=args.max_deals,
+    )
     problem = write_file(out, puzzles, overwrite=True)
     if problem:
         raise ValueError(problem)

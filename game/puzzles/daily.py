@@ -6,6 +6,7 @@ puzzles; the day's puzzle is the one at that place in the game's shipped ids sor
 texts. Two homes with the same program agree on every date; the shipped set is the only
 input besides the date and the game, so a new release with more puzzles may pick another.
 """
+
 from __future__ import annotations
 
 import datetime as dt

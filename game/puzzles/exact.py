@@ -10,6 +10,7 @@ A line is played with every seat choosing its solver-best move, ties broken by t
 order (the rules list moves in a fixed order), so the same position always gives the same
 line.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -71,8 +72,9 @@ def best(rules: GameRules, state: Any) -> Action | None:
     return None if not r else r[0][0]
 
 
-def play_line(rules: GameRules, state: Any, max_moves: int = 12,
-              stop: Callable[[Any], bool] | None = None) -> list[tuple[int, Action]]:
+def play_line(
+    rules: GameRules, state: Any, max_moves: int = 12, stop: Callable[[Any], bool] | None = None
+) -> list[tuple[int, Action]]:
     """Every seat plays its solver-best move from ``state`` (changed in place) until the deal
     ends, ``max_moves`` are made, ``stop(state)`` says so, or the solver gives up."""
     out: list[tuple[int, Action]] = []

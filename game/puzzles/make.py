@@ -31,6 +31,7 @@ obvious move) + up to ``150`` for a small margin (``150 · (1 − margin / (4 ·
 none from four thresholds up), clamped to 800–2300. The attempts move it from there
 (game.puzzles.rating).
 """
+
 from __future__ import annotations
 
 import random
@@ -88,9 +89,11 @@ class Figures:
 
     def line(self) -> str:
         ts = ", ".join(f"{k} {v}" for k, v in sorted(self.themes.items(), key=lambda kv: -kv[1]))
-        return (f"puzzles make: {self.game}: {self.deals} deals, {self.examined} positions examined "
-                f"({self.known_examined} every card known, {self.hidden_examined} hidden), {self.kept} kept "
-                f"({self.known_kept} known, {self.hidden_kept} hidden), {self.seconds:.1f} s; themes: {ts or 'none'}")
+        return (
+            f"puzzles make: {self.game}: {self.deals} deals, {self.examined} positions examined "
+            f"({self.known_examined} every card known, {self.hidden_examined} hidden), {self.kept} kept "
+            f"({self.known_kept} known, {self.hidden_kept} hidden), {self.seconds:.1f} s; themes: {ts or 'none'}"
+        )
 
 
 @dataclass(frozen=True)
@@ -105,8 +108,9 @@ class Settings:
     budget: int = 0  # the coach's full budget for a hidden-card valuation (0: the game's own)
 
 
-def settings_of(game: str, players: int | None = None, hidden_rate: float | None = None,
-                budget: int | None = None) -> Settings:
+def settings_of(
+    game: str, players: int | None = None, hidden_rate: float | None = None, budget: int | None = None
+) -> Settings:
     """The game's settings: rules.yaml's ``puzzles:`` entry (ValueError when it has none)."""
     g = get_config().game(game)
     conf = dict(getattr(g, "puzzles", {}) or {})
@@ -115,9 +119,14 @@ def settings_of(game: str, players: int | None = None, hidden_rate: float | None
     n = players or int(conf.get("players", g.players[0]))
     if n not in g.players:
         raise ValueError(f"{game} is not played by {n} players (players: {', '.join(map(str, g.players))})")
-    return Settings(float(conf["margin"]), float(conf["hidden_margin"]), int(conf.get("max_hand", 12)), n,
-                    float(conf.get("hidden_rate", 0.15)) if hidden_rate is None else hidden_rate,
-                    budget or load_coach(game).budget)
+    return Settings(
+        float(conf["margin"]),
+        float(conf["hidden_margin"]),
+        int(conf.get("max_hand", 12)),
+        n,
+        float(conf.get("hidden_rate", 0.15)) if hidden_rate is None else hidden_rate,
+        budget or load_coach(game).budget,
+    )
 
 
 # ---------------------------------------------------------------------- known cards
@@ -179,8 +188,15 @@ def examine_known(rules: GameRules, state: Any, seat: int, conf: Settings) -> di
         question = "save_deal"
     else:
         question = "most_points"
-    return {"line": line, "answers": answers, "margin": margin, "theme": theme, "question": question,
-            "values": r, "known": True}
+    return {
+        "line": line,
+        "answers": answers,
+        "margin": margin,
+        "theme": theme,
+        "question": question,
+        "values": r,
+        "known": True,
+    }
 
 
 # ---------------------------------------------------------------------- hidden cards
@@ -216,13 +232,19 @@ def examine_hidden(rules: GameRules, state: Any, seat: int, conf: Settings, key:
         return None
     ranked = sorted(((a, first[a]) for a in legal), key=lambda av: (-av[1], legal.index(av[0])))
     theme = themes.hidden_theme(rules, state, seat, best, ranked[1][0])
-    return {"line": [(seat, best)], "answers": 1, "margin": min(gap_a, gap_b), "theme": theme,
-            "question": "best_move", "values": ranked, "known": False}
+    return {
+        "line": [(seat, best)],
+        "answers": 1,
+        "margin": min(gap_a, gap_b),
+        "theme": theme,
+        "question": "best_move",
+        "values": ranked,
+        "known": False,
+    }
 
 
 # ---------------------------------------------------------------------- rating
-def starting_rating(rules: GameRules, state: Any, seat: int, found: dict[str, Any], conf: Settings,
-                    seed: int) -> float:
+def starting_rating(rules: GameRules, state: Any, seat: int, found: dict[str, Any], conf: Settings, seed: int) -> float:
     """The puzzle's first rating (see the module)."""
     view = rules.view(state, seat)
     legal = rules.legal_actions(state)
@@ -253,9 +275,18 @@ def _strip(events: list[dict]) -> list[dict]:
     return out
 
 
-def make(game: str, count: int, seed: int, *, players: int | None = None, hidden_rate: float | None = None,
-         budget: int | None = None, progress: Callable[[Figures], None] | None = None,
-         should_stop: Callable[[], bool] | None = None, max_deals: int | None = None) -> tuple[list[Puzzle], Figures]:
+def make(
+    game: str,
+    count: int,
+    seed: int,
+    *,
+    players: int | None = None,
+    hidden_rate: float | None = None,
+    budget: int | None = None,
+    progress: Callable[[Figures], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    max_deals: int | None = None,
+) -> tuple[list[Puzzle], Figures]:
     """Up to ``count`` puzzles of ``game`` from the one-deal matches seeded ``seed``, ``seed + 1``
     … (see the module), and the run's figures. ``max_deals`` bounds the deals played."""
     conf = settings_of(game, players, hidden_rate, budget)
@@ -313,14 +344,34 @@ def _puzzle(rules: GameRules, m: Match, seat: int, found: dict[str, Any], conf: 
     n = len(m.decisions)
     prefix = _strip(m.events)
     return Puzzle(
-        id=f"{rules.game_id}-{match_seed}-{n}", game=rules.game_id, deck=rules.deck.id, players=rules.players,
-        options=dict(rules.options), seed=match_seed, prefix=tuple(prefix), seat=seat,
-        line=tuple((s, action_to_json(a)) for s, a in found["line"]), answer_moves=found["answers"],
-        margin=round(found["margin"], 4), theme=found["theme"], question=found["question"], known=found["known"],
-        rating=starting_rating(rules, m.state, seat, found, conf, match_seed), rd=PUZZLE_RD,
+        id=f"{rules.game_id}-{match_seed}-{n}",
+        game=rules.game_id,
+        deck=rules.deck.id,
+        players=rules.players,
+        options=dict(rules.options),
+        seed=match_seed,
+        prefix=tuple(prefix),
+        seat=seat,
+        line=tuple((s, action_to_json(a)) for s, a in found["line"]),
+        answer_moves=found["answers"],
+        margin=round(found["margin"], 4),
+        theme=found["theme"],
+        question=found["question"],
+        known=found["known"],
+        rating=starting_rating(rules, m.state, seat, found, conf, match_seed),
+        rd=PUZZLE_RD,
         values=tuple((action_to_json(a), round(v, 4)) for a, v in found["values"]),
     )
 
 
-__all__ = ["BOT_ITERATIONS", "Figures", "Settings", "examine_hidden", "examine_known", "known_line",
-           "make", "settings_of", "starting_rating"]
+__all__ = [
+    "BOT_ITERATIONS",
+    "Figures",
+    "Settings",
+    "examine_hidden",
+    "examine_known",
+    "known_line",
+    "make",
+    "settings_of",
+    "starting_rating",
+]

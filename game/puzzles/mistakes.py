@@ -12,6 +12,7 @@ valuation, not a solver's proof), unrated, and goes to "Your mistakes"
 player's own deal ends (scenes/coach/banner.py), or :func:`keep_from_job` with the finished
 game.coach.job.AnalysisJob.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -37,8 +38,9 @@ def deal_prefix(events: list[Event], line: int, deal: int) -> list[Event]:
     head = dict(events[0])
     head.pop("version", None)
     head["deals"] = 1
-    start = next((i for i in range(1, line) if events[i].get("event") == "deal" and events[i].get("number") == deal),
-                 None)
+    start = next(
+        (i for i in range(1, line) if events[i].get("event") == "deal" and events[i].get("number") == deal), None
+    )
     if start is None:
         raise ValueError(f"deal {deal} is not in the record before line {line + 1}")
     out = [head]
@@ -65,11 +67,24 @@ def from_decision(events: list[Event], seat: int, d: DecisionAnalysis) -> Puzzle
     head = prefix[0]
     ranked = sorted(d.values, key=lambda m: -m.points)
     base = Puzzle(
-        id=_id(head["game"], prefix, seat), game=head["game"], deck=head["deck"], players=head["players"],
-        options=dict(head.get("options") or {}), seed=head["seed"], prefix=tuple(prefix), seat=seat,
-        line=((seat, action_to_json(d.best)),), answer_moves=1, margin=round(d.loss, 4), theme="take",
-        question="best_move", known=False, rating=1500.0, rd=NEW_RD,
-        values=tuple((action_to_json(m.action), round(m.points, 4)) for m in ranked), origin="mistake",
+        id=_id(head["game"], prefix, seat),
+        game=head["game"],
+        deck=head["deck"],
+        players=head["players"],
+        options=dict(head.get("options") or {}),
+        seed=head["seed"],
+        prefix=tuple(prefix),
+        seat=seat,
+        line=((seat, action_to_json(d.best)),),
+        answer_moves=1,
+        margin=round(d.loss, 4),
+        theme="take",
+        question="best_move",
+        known=False,
+        rating=1500.0,
+        rd=NEW_RD,
+        values=tuple((action_to_json(m.action), round(m.points, 4)) for m in ranked),
+        origin="mistake",
         played=action_to_json(d.played),
     )
     m = position(base)
@@ -95,8 +110,9 @@ def from_analysis(record_events: list[Event], seat: int, analysis: Analysis) -> 
     return out
 
 
-def keep_blunders(record_events: list[Event], seat: int, analysis: Analysis, path: Path | None = None,
-                  now: float | None = None) -> tuple[int, str | None]:
+def keep_blunders(
+    record_events: list[Event], seat: int, analysis: Analysis, path: Path | None = None, now: float | None = None
+) -> tuple[int, str | None]:
     """Add the analysis's blunders to the player's "Your mistakes" and save: (how many were
     new, the one-line problem of reading or writing the file, or None)."""
     puzzles = from_analysis(record_events, seat, analysis)

@@ -14,6 +14,7 @@ proved the margin, and every later move of the seat in the line is the only one 
 the value); the others were valued by the coach (its flat valuation on the seat's view), the
 margin confirmed on a second, independent seed, and ask for one move.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,22 @@ PUZZLE_RD = 200.0
 #: The themes a puzzle may have (locale keys ``puzzles.theme.<id>``). A theme names what the
 #: right move is about, read from the position and the move (game.puzzles.themes).
 THEMES: tuple[str, ...] = (
-    "sweep", "settebello", "primiera", "coins", "cards", "bonus", "napula",
-    "closing", "marriage", "exchange", "trump_partner", "last_trick", "count", "trump", "lead", "take",
+    "sweep",
+    "settebello",
+    "primiera",
+    "coins",
+    "cards",
+    "bonus",
+    "napula",
+    "closing",
+    "marriage",
+    "exchange",
+    "trump_partner",
+    "last_trick",
+    "count",
+    "trump",
+    "lead",
+    "take",
 )
 #: The questions (locale keys ``puzzles.question.<id>``): what the player is asked to do.
 QUESTIONS: tuple[str, ...] = ("win_deal", "save_deal", "most_points", "best_move")
@@ -119,10 +134,17 @@ class Puzzle:
     def to_json(self) -> dict[str, Any]:
         """The data file's form: the match facts are read back from the prefix's match line."""
         out: dict[str, Any] = {
-            "id": self.id, "prefix": list(self.prefix), "seat": self.seat,
-            "line": [[s, a] for s, a in self.line], "answer_moves": self.answer_moves,
-            "margin": round(self.margin, 4), "theme": self.theme, "question": self.question,
-            "known": self.known, "rating": round(self.rating, 1), "rd": round(self.rd, 1),
+            "id": self.id,
+            "prefix": list(self.prefix),
+            "seat": self.seat,
+            "line": [[s, a] for s, a in self.line],
+            "answer_moves": self.answer_moves,
+            "margin": round(self.margin, 4),
+            "theme": self.theme,
+            "question": self.question,
+            "known": self.known,
+            "rating": round(self.rating, 1),
+            "rd": round(self.rd, 1),
             "values": [[a, round(v, 4)] for a, v in self.values],
         }
         if self.origin != "made":
@@ -138,19 +160,32 @@ class Puzzle:
             raise PuzzleError("a puzzle must be a JSON object")
         try:
             prefix = data["prefix"]
-            if not isinstance(prefix, list) or not prefix or not isinstance(prefix[0], Mapping) \
-                    or prefix[0].get("event") != "match":
+            if (
+                not isinstance(prefix, list)
+                or not prefix
+                or not isinstance(prefix[0], Mapping)
+                or prefix[0].get("event") != "match"
+            ):
                 raise PuzzleError("prefix must start with the record's match line")
             head = prefix[0]
             line = tuple((_int(s, "line seat"), _obj(a, "line action")) for s, a in data["line"])
             p = cls(
-                id=_text(data["id"], "id"), game=_text(head["game"], "game"), deck=_text(head["deck"], "deck"),
-                players=_int(head["players"], "players"), options=dict(_obj(head.get("options") or {}, "options")),
-                seed=_int(head["seed"], "seed"), prefix=tuple(_obj(e, "prefix event") for e in prefix),
-                seat=_int(data["seat"], "seat"), line=line, answer_moves=_int(data["answer_moves"], "answer_moves"),
-                margin=_num(data["margin"], "margin"), theme=_text(data["theme"], "theme"),
-                question=_text(data["question"], "question"), known=_bool(data["known"], "known"),
-                rating=_num(data.get("rating", BASE_RATING), "rating"), rd=_num(data.get("rd", PUZZLE_RD), "rd"),
+                id=_text(data["id"], "id"),
+                game=_text(head["game"], "game"),
+                deck=_text(head["deck"], "deck"),
+                players=_int(head["players"], "players"),
+                options=dict(_obj(head.get("options") or {}, "options")),
+                seed=_int(head["seed"], "seed"),
+                prefix=tuple(_obj(e, "prefix event") for e in prefix),
+                seat=_int(data["seat"], "seat"),
+                line=line,
+                answer_moves=_int(data["answer_moves"], "answer_moves"),
+                margin=_num(data["margin"], "margin"),
+                theme=_text(data["theme"], "theme"),
+                question=_text(data["question"], "question"),
+                known=_bool(data["known"], "known"),
+                rating=_num(data.get("rating", BASE_RATING), "rating"),
+                rd=_num(data.get("rd", PUZZLE_RD), "rd"),
                 values=tuple((_obj(a, "values action"), _num(v, "value")) for a, v in data.get("values", ())),
                 origin=_text(data.get("origin", "made"), "origin"),
                 played=None if data.get("played") is None else _obj(data["played"], "played"),
@@ -207,5 +242,15 @@ def _obj(v: Any, name: str) -> dict[str, Any]:
     return dict(v)
 
 
-__all__ = ["BASE_RATING", "NEW_RD", "ORIGINS", "PUZZLE_RD", "Puzzle", "PuzzleError", "QUESTIONS", "THEMES",
-           "action_from_json", "action_to_json"]
+__all__ = [
+    "BASE_RATING",
+    "NEW_RD",
+    "ORIGINS",
+    "PUZZLE_RD",
+    "Puzzle",
+    "PuzzleError",
+    "QUESTIONS",
+    "THEMES",
+    "action_from_json",
+    "action_to_json",
+]

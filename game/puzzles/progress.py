@@ -18,6 +18,7 @@ had is overwritten. A bad field in a good file falls back for that field only.
   ``AGAIN_SECONDS`` — the ones you get wrong again come back sooner. A right answer from
   the last box retires it.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -105,8 +106,11 @@ class PuzzleProgress:
             if isinstance(pts, list):
                 self.history[game] = [(float(t), float(v)) for t, v in (x for x in pts if _pair(x))][-MAX_HISTORY:]
         for game, ts in _dict(data.get("themes")).items():
-            self.themes[game] = {k: [int(v[0]), int(v[1])] for k, v in _dict(ts).items()
-                                 if isinstance(v, list) and len(v) == 2 and all(_count(x) for x in v)}
+            self.themes[game] = {
+                k: [int(v[0]), int(v[1])]
+                for k, v in _dict(ts).items()
+                if isinstance(v, list) and len(v) == 2 and all(_count(x) for x in v)
+            }
         streak = _dict(data.get("streak"))
         self.streak_days = int(streak["days"]) if _count(streak.get("days")) else 0
         self.last_day = streak.get("last_day") if _day(streak.get("last_day")) else None
@@ -130,13 +134,26 @@ class PuzzleProgress:
             "ratings": {g: [r.rating, r.rd, r.volatility] for g, r in self.ratings.items()},
             "history": {g: [[t, v] for t, v in h] for g, h in self.history.items()},
             "themes": self.themes,
-            "streak": {"days": self.streak_days, "last_day": self.last_day, "right": self.streak_right,
-                       "best_right": self.best_right},
+            "streak": {
+                "days": self.streak_days,
+                "last_day": self.last_day,
+                "right": self.streak_right,
+                "best_right": self.best_right,
+            },
             "seen": self.seen,
             "puzzle_ratings": {pid: [r.rating, r.rd, r.volatility] for pid, r in self.puzzle_ratings.items()},
-            "mistakes": {pid: {"puzzle": m.puzzle.to_json(), "box": m.box, "due": m.due, "added": m.added,
-                               "retired": m.retired, "right": m.right, "wrong": m.wrong}
-                         for pid, m in self.mistakes.items()},
+            "mistakes": {
+                pid: {
+                    "puzzle": m.puzzle.to_json(),
+                    "box": m.box,
+                    "due": m.due,
+                    "added": m.added,
+                    "retired": m.retired,
+                    "right": m.right,
+                    "wrong": m.wrong,
+                }
+                for pid, m in self.mistakes.items()
+            },
         }
 
     def save(self) -> str | None:
@@ -154,7 +171,9 @@ class PuzzleProgress:
     def puzzle_rating(self, p: Puzzle) -> Rating:
         return self.puzzle_ratings.get(p.id, Rating(p.rating, p.rd))
 
-    def record_attempt(self, puzzle: Puzzle, solved: bool, now: float, rated: bool | None = None) -> tuple[float, float]:
+    def record_attempt(
+        self, puzzle: Puzzle, solved: bool, now: float, rated: bool | None = None
+    ) -> tuple[float, float]:
         """Count one attempt (``now``: seconds since the epoch) and return (the player's
         rating in the puzzle's game before, after). ``rated`` defaults to True for a shipped
         puzzle and False for one of the player's own mistakes (practice)."""
@@ -227,8 +246,14 @@ class PuzzleProgress:
 
     def mistakes_due(self, now: float, game: str | None = None, theme: str | None = None) -> list[Puzzle]:
         """The mistakes due now, the longest-waiting first."""
-        due = [m for m in self.mistakes.values() if not m.retired and m.due <= now
-               and (game is None or m.puzzle.game == game) and (theme is None or m.puzzle.theme == theme)]
+        due = [
+            m
+            for m in self.mistakes.values()
+            if not m.retired
+            and m.due <= now
+            and (game is None or m.puzzle.game == game)
+            and (theme is None or m.puzzle.theme == theme)
+        ]
         return [m.puzzle for m in sorted(due, key=lambda m: (m.due, m.added))]  # stable: first added first
 
     def puzzle(self, pid: str) -> Puzzle | None:
@@ -240,8 +265,9 @@ class PuzzleProgress:
         return by_id(pid)
 
     # ------------------------------------------------------------------ choosing
-    def next_puzzle(self, game: str | None, theme: str | None = None, mode: str = "rated",
-                    now: float | None = None) -> Puzzle | None:
+    def next_puzzle(
+        self, game: str | None, theme: str | None = None, mode: str = "rated", now: float | None = None
+    ) -> Puzzle | None:
         """The next puzzle: in "rated" mode a shipped one of ``game`` (every game when None)
         and ``theme`` (any when None) near the player's rating in its game — one not tried
         yet when there is one, else the one tried longest ago —, drawn among the NEAREST;
@@ -285,11 +311,19 @@ class PuzzleProgress:
         weak = [k for k in reversed(order) if share(k) < 0.6 and k not in strong][:3]
         mine = [pid for pid in self.seen if pid.split("-", 1)[0] == game]
         return {
-            "game": game, "rating": round(r.rating), "rd": round(r.rd), "provisional": r.rd > 110,
-            "history": list(self.history.get(game, [])), "themes": themes, "strong": strong, "weak": weak,
+            "game": game,
+            "rating": round(r.rating),
+            "rd": round(r.rd),
+            "provisional": r.rd > 110,
+            "history": list(self.history.get(game, [])),
+            "themes": themes,
+            "strong": strong,
+            "weak": weak,
             "streak_days": self.streak_days if self._streak_alive(time.time()) else 0,
-            "streak_right": self.streak_right, "best_right": self.best_right,
-            "tried": int(sum(self.seen[p][0] for p in mine)), "solved": int(sum(self.seen[p][1] for p in mine)),
+            "streak_right": self.streak_right,
+            "best_right": self.best_right,
+            "tried": int(sum(self.seen[p][0] for p in mine)),
+            "solved": int(sum(self.seen[p][1] for p in mine)),
             "mistakes_due": len(self.mistakes_due(time.time(), game)),
             "mistakes": sum(1 for m in self.mistakes.values() if m.puzzle.game == game and not m.retired),
         }
@@ -352,10 +386,23 @@ def _mistake(v: Any) -> Mistake | None:
     except PuzzleError:
         return None
     box = v.get("box")
-    if not isinstance(box, int) or not _count(box) or box >= len(INTERVALS) or not _number(v.get("due")) or not _number(v.get("added")):
+    if (
+        not isinstance(box, int)
+        or not _count(box)
+        or box >= len(INTERVALS)
+        or not _number(v.get("due"))
+        or not _number(v.get("added"))
+    ):
         return None
-    return Mistake(p, int(box), float(v["due"]), float(v["added"]), v.get("retired") is True,
-                   int(v["right"]) if _count(v.get("right")) else 0, int(v["wrong"]) if _count(v.get("wrong")) else 0)
+    return Mistake(
+        p,
+        int(box),
+        float(v["due"]),
+        float(v["added"]),
+        v.get("retired") is True,
+        int(v["right"]) if _count(v.get("right")) else 0,
+        int(v["wrong"]) if _count(v.get("wrong")) else 0,
+    )
 
 
 __all__ = ["AGAIN_SECONDS", "FILE_NAME", "INTERVALS", "MAX_MISTAKES", "Mistake", "PuzzleProgress"]

@@ -12,6 +12,7 @@ always one against one, where Glicko-2 is the standard (lichess rates its puzzle
 One attempt is one rating period for both sides, as lichess does for puzzles: the player's
 deviation shrinks as they solve, the puzzle's as it is tried.
 """
+
 from __future__ import annotations
 
 import math

@@ -11,6 +11,7 @@ says whether a move is the puzzle's, with the line that refutes a wrong one (the
 best replies where every card is known; otherwise the other seats' plain rule-of-thumb
 replies up to the seat's next turn) and the coach's words for why.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -69,7 +70,7 @@ def read_file(path: Path) -> list[Puzzle]:
     except (OSError, EOFError) as e:
         raise PuzzleDataError(f"{path.name}: not a puzzle file ({e})") from None
     if len(raw) > MAX_BYTES:
-        raise PuzzleDataError(f"{path.name}: larger than {MAX_BYTES // 2 ** 20} MB unpacked")
+        raise PuzzleDataError(f"{path.name}: larger than {MAX_BYTES // 2**20} MB unpacked")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -87,8 +88,9 @@ def read_file(path: Path) -> list[Puzzle]:
 
 def dumps(puzzles: list[Puzzle]) -> bytes:
     """The data file's text: one compact JSON object per line."""
-    return "".join(json.dumps(p.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n"
-                   for p in puzzles).encode("utf-8")
+    return "".join(json.dumps(p.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n" for p in puzzles).encode(
+        "utf-8"
+    )
 
 
 def write_file(path: Path, puzzles: list[Puzzle], overwrite: bool = False) -> str | None:
@@ -276,15 +278,25 @@ def judge(p: Puzzle, step: int, action: Action) -> Judgement:
         reason = explain(rules, view, legal, action, action, 0.0, "best", coach)
         if reason is None:
             margin = p.margin if step == 0 else _margin_here(rules, m)
-            reason = (RIGHT_EXACT if p.known else RIGHT_VALUED,
-                      {"move": action, "points": round(margin or 0.0, 1), "units": coach.units})
+            reason = (
+                RIGHT_EXACT if p.known else RIGHT_VALUED,
+                {"move": action, "points": round(margin or 0.0, 1), "units": coach.units},
+            )
         return Judgement(True, right, [], reason, last, nxt, 0.0, coach.units)
     loss = _loss(p, rules, m, step, action)
     reason = explain(rules, view, legal, action, right, loss or 0.0, "blunder", coach)
     if p.known and reason is not None and reason[0] == "coach.reason.kept_more":
         reason = (WRONG_EXACT, reason[1])  # exact values: no "on average"
-    return Judgement(False, right, _wrong_line(rules, m, p.seat, action, p.known), reason, False, step,
-                     None if loss is None else round(loss, 4), coach.units)
+    return Judgement(
+        False,
+        right,
+        _wrong_line(rules, m, p.seat, action, p.known),
+        reason,
+        False,
+        step,
+        None if loss is None else round(loss, 4),
+        coach.units,
+    )
 
 
 def _tied(p: Puzzle, step: int, action: Action, tie: float) -> bool:
@@ -371,5 +383,22 @@ def units_of(p: Puzzle) -> str:
     return load_coach(p.game).units
 
 
-__all__ = ["Judgement", "PuzzleDataError", "by_id", "check", "data_path", "forget", "judge", "position",
-           "position_at", "problems", "read_file", "reply", "write_file", "dumps", "rules_of", "shipped", "units_of"]
+__all__ = [
+    "Judgement",
+    "PuzzleDataError",
+    "by_id",
+    "check",
+    "data_path",
+    "forget",
+    "judge",
+    "position",
+    "position_at",
+    "problems",
+    "read_file",
+    "reply",
+    "write_file",
+    "dumps",
+    "rules_of",
+    "shipped",
+    "units_of",
+]

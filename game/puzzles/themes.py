@@ -12,6 +12,7 @@ In order:
 - where cards are hidden, the cards the right move takes (the settebello, a 7 where the game
   scores the primiera), a trump played, or simply the lead or the take.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,9 +22,19 @@ from game.rules.base import Action, GameRules
 #: Result breakdown keys (a deal_end's ``detail``) and the theme each stands for; keys not
 #: listed (counts, values shown beside the points) name none.
 DETAIL_THEMES: dict[str, str] = {
-    "scope": "sweep", "scua": "sweep", "settebello": "settebello", "primiera": "primiera",
-    "coins": "coins", "swords": "coins", "cards": "cards", "napula": "napula", "picada": "bonus",
-    "simili": "bonus", "quadriglia": "bonus", "marriages": "marriage", "last_trick": "last_trick",
+    "scope": "sweep",
+    "scua": "sweep",
+    "settebello": "settebello",
+    "primiera": "primiera",
+    "coins": "coins",
+    "swords": "coins",
+    "cards": "cards",
+    "napula": "napula",
+    "picada": "bonus",
+    "simili": "bonus",
+    "quadriglia": "bonus",
+    "marriages": "marriage",
+    "last_trick": "last_trick",
 }
 
 
@@ -60,7 +71,7 @@ def partner_trick(rules: GameRules, view: Any, seat: int) -> bool:
     if rules.family != "trick" or rules.players != 4 or not trick:
         return False
     history = tuple(getattr(view, "history", ()))
-    seats = [s for s, _ in history[-len(trick):]]
+    seats = [s for s, _ in history[-len(trick) :]]
     if len(seats) != len(trick):
         return False
     trick_winner = getattr(rules, "trick_winner", None)  # the trick family's (game.rules.trick)
@@ -91,8 +102,9 @@ def _swing(rules: GameRules, seat: int, best: dict, other: dict) -> str | None:
     return max(gains)[1]
 
 
-def _last_trick_decides(rules: GameRules, seat: int, best_end: tuple[dict, int | None],
-                        other_end: tuple[dict, int | None]) -> bool:
+def _last_trick_decides(
+    rules: GameRules, seat: int, best_end: tuple[dict, int | None], other_end: tuple[dict, int | None]
+) -> bool:
     """The last trick changes sides between the two lines and that is what scores: the deal
     was decided by it (a breakdown ``reason`` "last_trick"), or the game's last-trick point
     moved while the card points in whole points did not (a ``last_trick`` seat beside
@@ -109,8 +121,14 @@ def _last_trick_decides(rules: GameRules, seat: int, best_end: tuple[dict, int |
     return False
 
 
-def known_theme(rules: GameRules, state: Any, seat: int, best: Action, best_end: tuple[dict, int | None],
-                other_end: tuple[dict, int | None] | None) -> str:
+def known_theme(
+    rules: GameRules,
+    state: Any,
+    seat: int,
+    best: Action,
+    best_end: tuple[dict, int | None],
+    other_end: tuple[dict, int | None] | None,
+) -> str:
     """The theme of a known-card puzzle: ``best_end`` and ``other_end`` are (breakdown, seat
     that took the last trick or None) of the deal played to its end by the solver after the
     right move and after the next best."""

@@ -4,6 +4,7 @@ A game state is plain mutable data owned by its module. The module's rules objec
 ``new_deal``, ``legal_actions``, ``apply`` (→ the record's events), ``deal_result`` and
 ``view``; the match driver, the verifier, the bots and the table scene use nothing else.
 """
+
 from __future__ import annotations
 
 import random
@@ -234,13 +235,18 @@ class GameRules:
         """The record's ``deal`` line for a freshly dealt state."""
         trump = self.turned_card(state)
         return {
-            "event": "deal", "number": state.number, "dealer": state.dealer,
-            "hands": [codes(h) for h in state.hands], "table": codes(getattr(state, "table", ())),
-            "stock": codes(getattr(state, "stock", ())), "trump": trump.code if trump is not None else None,
+            "event": "deal",
+            "number": state.number,
+            "dealer": state.dealer,
+            "hands": [codes(h) for h in state.hands],
+            "table": codes(getattr(state, "table", ())),
+            "stock": codes(getattr(state, "stock", ())),
+            "trump": trump.code if trump is not None else None,
         }
 
-    def read_deal(self, ev: Event, hand_size: int, table_size: int, stock_size: int | None
-                  ) -> tuple[list[list[Card]], list[Card], list[Card]]:
+    def read_deal(
+        self, ev: Event, hand_size: int, table_size: int, stock_size: int | None
+    ) -> tuple[list[list[Card]], list[Card], list[Card]]:
         """The cards of a record's ``deal`` line, checked against this game's deal
         (hand, table and stock sizes, every card of the deck exactly once); RecordError if not."""
         name = self.game.name.get("en", self.game_id)
@@ -256,11 +262,17 @@ class GameRules:
             if len(h) != hand_size:
                 raise RecordError(f"seat {i} is dealt {len(h)} cards, {name} deals {hand_size}")
         if len(table) != table_size:
-            raise RecordError(f"{name} deals nothing to the table: 'table' must be []" if table_size == 0 else
-                              f"the table is dealt {len(table)} cards, {name} deals {table_size}")
+            raise RecordError(
+                f"{name} deals nothing to the table: 'table' must be []"
+                if table_size == 0
+                else f"the table is dealt {len(table)} cards, {name} deals {table_size}"
+            )
         if stock_size is not None and len(stock) != stock_size:
-            raise RecordError(f"{name} deals every card: the stock must be empty" if stock_size == 0 else
-                              f"the stock holds {len(stock)} cards, {name} leaves {stock_size}")
+            raise RecordError(
+                f"{name} deals every card: the stock must be empty"
+                if stock_size == 0
+                else f"the stock holds {len(stock)} cards, {name} leaves {stock_size}"
+            )
         check_permutation(hands, table, stock, self.cards)
         return hands, table, stock
 

@@ -1,6 +1,7 @@
 """What the fishing games (Scopa, Cìcera) share: the state and view every capture game
 extends with its own fields (kw_only dataclasses: a game adds fields in any order), and the
 capture sums."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -75,7 +76,9 @@ def target_race(totals: list[int], target: int) -> tuple[bool, int | None, str]:
     return True, leaders[0], f"team {leaders[0]} leads with {top} (target {target})"
 
 
-def sums_by_value(table: list[Card], values: dict[Card, int], max_value: int, min_size: int = 2) -> dict[int, list[tuple[Card, ...]]]:
+def sums_by_value(
+    table: list[Card], values: dict[Card, int], max_value: int, min_size: int = 2
+) -> dict[int, list[tuple[Card, ...]]]:
     """Every set of table cards (at least ``min_size``) with a total of at most ``max_value``,
     grouped by that total.
 

@@ -2,6 +2,7 @@
 fishing games: the strength table, who wins a trick, the deal record's dealer, the shared
 play actions, and a view's trick facts. Each game's rules class derives from
 :class:`TrickRules`; its view may mix in :class:`TrickView`."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -21,6 +21,7 @@ package never touches: removing or purging it leaves them. The desktop's menu an
 are refreshed by dpkg's triggers (desktop-file-utils, hicolor-icon-theme), so the package
 needs no maintainer scripts.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -74,15 +75,17 @@ def desktop_entry() -> str:
     for key, field in (("GenericName", "generic_name"), ("Comment", "summary"), ("Keywords", "keywords")):
         for lang in LANGS:
             lines.append(f"{key}{'' if lang == 'en' else f'[{lang}]'}={t[lang][field]}")
-    lines += ["Exec=cardavia", f"Icon={APP_ID}", "Terminal=false", "Categories=Game;CardGame;",
-              "StartupNotify=true"]
+    lines += ["Exec=cardavia", f"Icon={APP_ID}", "Terminal=false", "Categories=Game;CardGame;", "StartupNotify=true"]
     return "\n".join(lines) + "\n"
 
 
 def _release_xml(ver: str, date: str | None, body: str) -> list[str]:
     """A changelog section as an AppStream release: its list items as a list."""
-    items = [re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", line[2:].strip()).replace("`", "")
-             for line in body.splitlines() if line.startswith("- ")]
+    items = [
+        re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", line[2:].strip()).replace("`", "")
+        for line in body.splitlines()
+        if line.startswith("- ")
+    ]
     out = [f"    <release version={quoteattr(ver)} date={quoteattr(date or '')}>"]
     if items:
         out += ["      <description>", "        <ul>"]
@@ -95,9 +98,14 @@ def _release_xml(ver: str, date: str | None, body: str) -> list[str]:
 def metainfo() -> str:
     """The AppStream file: what software centres show (`appstreamcli validate` passes it)."""
     t = texts()
-    x = ['<?xml version="1.0" encoding="UTF-8"?>', '<component type="desktop-application">',
-         f"  <id>{APP_ID}</id>", "  <metadata_license>CC0-1.0</metadata_license>",
-         "  <project_license>LicenseRef-proprietary</project_license>", "  <name>Cardavia</name>"]
+    x = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<component type="desktop-application">',
+        f"  <id>{APP_ID}</id>",
+        "  <metadata_license>CC0-1.0</metadata_license>",
+        "  <project_license>LicenseRef-proprietary</project_license>",
+        "  <name>Cardavia</name>",
+    ]
     for lang in LANGS:
         attr = "" if lang == "en" else f' xml:lang="{lang}"'
         x.append(f"  <summary{attr}>{escape(t[lang]['summary'])}</summary>")
@@ -107,15 +115,25 @@ def metainfo() -> str:
             attr = "" if lang == "en" else f' xml:lang="{lang}"'
             x.append(f"    <p{attr}>{escape(t[lang][field])}</p>")
     x.append("  </description>")
-    x += [f'  <launchable type="desktop-id">{APP_ID}.desktop</launchable>',
-          "  <provides>", "    <binary>cardavia</binary>", "  </provides>",
-          "  <categories>", "    <category>Game</category>", "    <category>CardGame</category>", "  </categories>",
-          "  <supports>", "    <control>pointing</control>", "    <control>keyboard</control>", "  </supports>",
-          '  <content_rating type="oars-1.1">',
-          '    <content_attribute id="social-chat">intense</content_attribute>',  # online tables' free-text chat
-          "  </content_rating>",
-          "  <languages>" + "".join(f"<lang>{lang}</lang>" for lang in LANGS) + "</languages>",
-          "  <releases>"]
+    x += [
+        f'  <launchable type="desktop-id">{APP_ID}.desktop</launchable>',
+        "  <provides>",
+        "    <binary>cardavia</binary>",
+        "  </provides>",
+        "  <categories>",
+        "    <category>Game</category>",
+        "    <category>CardGame</category>",
+        "  </categories>",
+        "  <supports>",
+        "    <control>pointing</control>",
+        "    <control>keyboard</control>",
+        "  </supports>",
+        '  <content_rating type="oars-1.1">',
+        '    <content_attribute id="social-chat">intense</content_attribute>',  # online tables' free-text chat
+        "  </content_rating>",
+        "  <languages>" + "".join(f"<lang>{lang}</lang>" for lang in LANGS) + "</languages>",
+        "  <releases>",
+    ]
     for ver, date, body in release.sections():
         if ver.lower() != "unreleased":
             x += _release_xml(ver, date, body)
@@ -125,8 +143,9 @@ def metainfo() -> str:
 
 def deb_arch() -> str:
     try:
-        return subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(
+            ["dpkg", "--print-architecture"], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         import platform
 
@@ -153,10 +172,12 @@ def control(ver: str, arch: str, installed_kib: int, glibc: str | None) -> str:
     t = texts()["en"]
     depends = f"libc6 (>= {glibc})" if glibc else "libc6"
     description = "\n".join(" " + line for line in _wrap(t["description"] + " " + t["description_more"]))
-    return (f"Package: {PACKAGE}\nVersion: {ver}\nArchitecture: {arch}\nMaintainer: {MAINTAINER}\n"
-            f"Installed-Size: {installed_kib}\nDepends: {depends}\nRecommends: {RECOMMENDS}\n"
-            f"Section: games\nPriority: optional\n"
-            f"Description: {t['summary'].lower()[:1] + t['summary'][1:]}\n{description}\n")
+    return (
+        f"Package: {PACKAGE}\nVersion: {ver}\nArchitecture: {arch}\nMaintainer: {MAINTAINER}\n"
+        f"Installed-Size: {installed_kib}\nDepends: {depends}\nRecommends: {RECOMMENDS}\n"
+        f"Section: games\nPriority: optional\n"
+        f"Description: {t['summary'].lower()[:1] + t['summary'][1:]}\n{description}\n"
+    )
 
 
 def _wrap(text: str, width: int = 78) -> list[str]:
@@ -197,13 +218,17 @@ def build(source: Path, out_dir: Path, fast: bool = False) -> Path:
         size = sum(p.stat().st_size for p in stage.rglob("*") if p.is_file() and not p.is_symlink())
         debian = stage / "DEBIAN"
         debian.mkdir()
-        (debian / "control").write_text(control(ver, arch, (size + 1023) // 1024, glibc_needed(source)),
-                                         encoding="utf-8")
+        (debian / "control").write_text(
+            control(ver, arch, (size + 1023) // 1024, glibc_needed(source)), encoding="utf-8"
+        )
         out = out_dir / f"{PACKAGE}_{ver}_{arch}.deb"
         # The release is xz-compressed (every dpkg reads it); --fast is for the tests' own build.
         compress = ["-Zgzip", "-z1"] if fast else ["-Zxz"]
-        subprocess.run(["dpkg-deb", "--root-owner-group", *compress, "--build", str(stage), str(out)],
-                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            ["dpkg-deb", "--root-owner-group", *compress, "--build", str(stage), str(out)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     return out
 
 

@@ -11,6 +11,7 @@
 
 The analysis itself is game.coach's (no pygame); these modules only draw it.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -8,6 +8,7 @@ shows a progress bar and does nothing; then it reads the counts and opens the co
 hears them at once, not only when the line gets the focus, and the deal's blunders become
 puzzles in "Your mistakes" (:func:`keep_mistakes`). Nothing here blocks input.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,8 +32,7 @@ def offers(scene: Any) -> bool:
     caps = getattr(s, "capabilities", None)
     if not getattr(scene.app, "has_window", True) and not coach.HEADLESS_RESULTS:
         return False
-    return (getattr(s, "human_seat", None) is not None and caps is not None and caps.replays
-            and hasattr(s, "match"))
+    return getattr(s, "human_seat", None) is not None and caps is not None and caps.replays and hasattr(s, "match")
 
 
 class CoachButton(Button):
@@ -66,8 +66,12 @@ class CoachButton(Button):
             keep_mistakes(app, self.job)
         # Once the results have been read out (their opening lines come first), say the
         # counts as they arrive; once per results screen, whatever relayouts make a new line.
-        if (self.job.finished and not getattr(scene, "coach_said", False) and app.stack.top is scene
-                and getattr(getattr(app, "screen_speech", None), "top", None) is scene):
+        if (
+            self.job.finished
+            and not getattr(scene, "coach_said", False)
+            and app.stack.top is scene
+            and getattr(getattr(app, "screen_speech", None), "top", None) is scene
+        ):
             self.scene.coach_said = True  # (the same scene: the test above narrowed the name's type)
             if not focused:  # a focused line is said by the focus's speech as its words change
                 app.say(self.text())
@@ -124,9 +128,13 @@ def offer(scene: Any, y: int) -> CoachButton | None:
     if old is not None:
         return scene.ui.add(CoachButton((scene.rect.centerx - WIDTH // 2, y, WIDTH, 40), scene, old))
     holder: dict[str, Any] = {}
-    job = AnalysisJob(list(session.match.events), session.human_seat, deals={number} if number else None,
-                      budget=coach.BUDGET,
-                      keep_going=lambda: holder.get("keep", lambda: True)())
+    job = AnalysisJob(
+        list(session.match.events),
+        session.human_seat,
+        deals={number} if number else None,
+        budget=coach.BUDGET,
+        keep_going=lambda: holder.get("keep", lambda: True)(),
+    )
     holder["keep"] = coach.alive_while_held(scene.app, job)
     scene.coach_job = job  # the results screen holds it: the analysis stops when the screen goes
     return scene.ui.add(CoachButton((scene.rect.centerx - WIDTH // 2, y, WIDTH, 40), scene, job))

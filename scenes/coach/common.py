@@ -1,5 +1,6 @@
 """What the coach's window modules share: the budget, whether headless results offer the
 coach, and how an analysis job knows that somebody still waits for it."""
+
 from __future__ import annotations
 
 import time
@@ -28,6 +29,7 @@ def alive_while_held(app: Any, job: Any) -> Any:
         if any(getattr(s, "coach_job", None) is job for s in list(app.stack.scenes)):
             return True
         return time.monotonic() - start < GRACE
+
     return keep_going
 
 

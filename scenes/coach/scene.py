@@ -11,6 +11,7 @@ screen reader hears each mistake as it opens (scenes.coach.speech).
 While the analysis (game.coach.job.AnalysisJob) still runs, the panel shows its progress;
 the view never waits for it.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,8 +42,16 @@ BETTER = (120, 220, 170)
 
 
 class CoachScene(ReplayScene):
-    def __init__(self, app: Any, timeline: Timeline, job: Any, seat: int, *, session: Any = None,
-                 levels: list[str | None] | None = None):
+    def __init__(
+        self,
+        app: Any,
+        timeline: Timeline,
+        job: Any,
+        seat: int,
+        *,
+        session: Any = None,
+        levels: list[str | None] | None = None,
+    ):
         self.job = job
         #: Scenes holding the job keep it running (scenes.coach.alive_while_held).
         self.coach_job = job
@@ -59,19 +68,55 @@ class CoachScene(ReplayScene):
     # ------------------------------------------------------------------ widgets
     def _build(self) -> None:
         t = self.app.t
-        self.back_button = self.ui.add(Button(TL.MENU_RECT, lambda: t("coach.view.back"), self.back, size=14,
-                                              icon="‹", name="back"))
+        self.back_button = self.ui.add(
+            Button(TL.MENU_RECT, lambda: t("coach.view.back"), self.back, size=14, icon="‹", name="back")
+        )
         x, y, w = PANEL.x + 16, PANEL.bottom - 100, (PANEL.w - 44) // 2
         shown = lambda: not self.folded  # noqa: E731
-        self.ui.add(Button((x, y, w, 36), lambda: t("coach.view.previous"), lambda: self.move(-1), size=12,
-                           name="previous", enabled=lambda: self.cursor > 0, visible=shown))
-        self.ui.add(Button((x + w + 12, y, w, 36), lambda: t("coach.view.next"), lambda: self.move(1), size=12,
-                           name="next", enabled=lambda: self.cursor < len(self.mistakes) - 1, visible=shown))
-        self.try_button = self.ui.add(Button((x, y + 46, PANEL.w - 32, 40), lambda: t("coach.view.try"),
-                                             self.try_again, style="primary", size=14, name="try",
-                                             enabled=self.can_try, visible=shown))
-        self.ui.add(Button(FOLDED, lambda: t("coach_panel.show"), self.toggle_panel, size=12, name="unfold",
-                           visible=lambda: self.folded))
+        self.ui.add(
+            Button(
+                (x, y, w, 36),
+                lambda: t("coach.view.previous"),
+                lambda: self.move(-1),
+                size=12,
+                name="previous",
+                enabled=lambda: self.cursor > 0,
+                visible=shown,
+            )
+        )
+        self.ui.add(
+            Button(
+                (x + w + 12, y, w, 36),
+                lambda: t("coach.view.next"),
+                lambda: self.move(1),
+                size=12,
+                name="next",
+                enabled=lambda: self.cursor < len(self.mistakes) - 1,
+                visible=shown,
+            )
+        )
+        self.try_button = self.ui.add(
+            Button(
+                (x, y + 46, PANEL.w - 32, 40),
+                lambda: t("coach.view.try"),
+                self.try_again,
+                style="primary",
+                size=14,
+                name="try",
+                enabled=self.can_try,
+                visible=shown,
+            )
+        )
+        self.ui.add(
+            Button(
+                FOLDED,
+                lambda: t("coach_panel.show"),
+                self.toggle_panel,
+                size=12,
+                name="unfold",
+                visible=lambda: self.folded,
+            )
+        )
         self.ui.focus_index = -1
 
     # ------------------------------------------------------------------ the analysis
@@ -145,17 +190,24 @@ class CoachScene(ReplayScene):
 
         rules = self.rules
         if self.session is not None:
-            seed, decisions = self.session.seed, list(self.session.match.decisions[:d.index])
+            seed, decisions = self.session.seed, list(self.session.match.decisions[: d.index])
             bot, partner, undos = self.session.bot_name, self.session.partner_bot, self.session.undos
         else:
             head = self.timeline.events[0]
-            seed, decisions = head.get("seed"), decisions_of(rules, self.timeline.events)[:d.index]
+            seed, decisions = head.get("seed"), decisions_of(rules, self.timeline.events)[: d.index]
             others = [lv for s, lv in enumerate(self.levels or []) if s != self.seat and lv in AI_LEVELS]
             bot = others[0] if others else getattr(self.app.settings, "ai_level", "normal")
             partner, undos = None, 0
         try:
-            s = Session.rebuild(rules, int(seed), decisions, human_seat=self.seat, bot_name=bot, partner_bot=partner,
-                                threaded=bool(getattr(self.app, "has_window", True)))
+            s = Session.rebuild(
+                rules,
+                int(seed),
+                decisions,
+                human_seat=self.seat,
+                bot_name=bot,
+                partner_bot=partner,
+                threaded=bool(getattr(self.app, "has_window", True)),
+            )
         except (ValueError, TypeError) as e:  # a record whose deals its seed does not deal
             self.app.toast(self.t("coach.failed", reason=str(e)))
             return
@@ -242,8 +294,9 @@ class CoachScene(ReplayScene):
     def _keys_line(self, surface: pygame.Surface) -> None:
         hint = f"{self.t('coach.view.keys')} · {self.t('coach_panel.keys')}"
         box = self.keys_box()
-        theme.blit_text(surface, hint, box.center, "sans", theme.fit(hint, "sans", 12, box.w, 9),
-                        theme.CREAM_FAINT, anchor="center")
+        theme.blit_text(
+            surface, hint, box.center, "sans", theme.fit(hint, "sans", 12, box.w, 9), theme.CREAM_FAINT, anchor="center"
+        )
 
     def _outline(self, surface: pygame.Surface) -> None:
         d = self.current
@@ -260,8 +313,17 @@ class CoachScene(ReplayScene):
                 r = sp.end_place.rect(aspect).inflate(10, 10)
                 pygame.draw.rect(surface, color, r, 4, border_radius=10)
 
-    def _text(self, surface: pygame.Surface, s: str, y: int, size: int = 14, color: Any = theme.CREAM,
-              face: str = "sans", lines: int = 3, draw: bool = True) -> int:
+    def _text(
+        self,
+        surface: pygame.Surface,
+        s: str,
+        y: int,
+        size: int = 14,
+        color: Any = theme.CREAM,
+        face: str = "sans",
+        lines: int = 3,
+        draw: bool = True,
+    ) -> int:
         step = round(size * theme.TEXT_SCALE[0]) + 6  # larger text, taller lines
         for line in theme.wrap(s, face, size, PANEL.w - 32, lines):
             if draw:
@@ -291,8 +353,9 @@ class CoachScene(ReplayScene):
             return
         # Every value must show: with large text (or long move names) the block is set a size
         # or more smaller until it fits above the buttons.
-        shrink = next((k for k in range(SHRINK + 1) if self._mistake(surface, d, y, k, False) <= self.panel_limit()),
-                      SHRINK)
+        shrink = next(
+            (k for k in range(SHRINK + 1) if self._mistake(surface, d, y, k, False) <= self.panel_limit()), SHRINK
+        )
         self._mistake(surface, d, y, shrink, True)
 
     def panel_limit(self) -> int:
@@ -305,20 +368,44 @@ class CoachScene(ReplayScene):
         w = self.words()
         units = t(load_coach(self.rules.game_id).units)
         k = shrink
-        y = self._text(surface, t("coach.view.step", index=self.cursor + 1, total=len(self.mistakes)), y + 2, 12 - k // 2,
-                       theme.CREAM_DIM, lines=1, draw=draw)
+        y = self._text(
+            surface,
+            t("coach.view.step", index=self.cursor + 1, total=len(self.mistakes)),
+            y + 2,
+            12 - k // 2,
+            theme.CREAM_DIM,
+            lines=1,
+            draw=draw,
+        )
         # The class leads the line, so the largest text wraps the deal and number, never the class.
         decision = t("coach.view.decision", number=d.own_number, deal=d.deal, klass=w.klass(d.klass))
-        y = self._text(surface, decision[:1].upper() + decision[1:], y + 2, 16 - k,
-                       PLAYED if d.klass == "blunder" else theme.BRASS_LIGHT, "sans_bold", 3, draw)
-        y = self._text(surface, t("coach.view.played", move=w.move(d.played)), y + 4 - k, 14 - k, PLAYED, lines=2,
-                       draw=draw)
+        y = self._text(
+            surface,
+            decision[:1].upper() + decision[1:],
+            y + 2,
+            16 - k,
+            PLAYED if d.klass == "blunder" else theme.BRASS_LIGHT,
+            "sans_bold",
+            3,
+            draw,
+        )
+        y = self._text(
+            surface, t("coach.view.played", move=w.move(d.played)), y + 4 - k, 14 - k, PLAYED, lines=2, draw=draw
+        )
         y = self._text(surface, t("coach.view.better", move=w.move(d.best)), y, 14 - k, BETTER, lines=2, draw=draw)
-        y = self._text(surface, t("coach.view.lost", points=f"{d.loss:.1f}", units=units), y, 13 - k, theme.CREAM_DIM,
-                       lines=1, draw=draw)
+        y = self._text(
+            surface,
+            t("coach.view.lost", points=f"{d.loss:.1f}", units=units),
+            y,
+            13 - k,
+            theme.CREAM_DIM,
+            lines=1,
+            draw=draw,
+        )
         y = self._text(surface, w.reason(d.reason), y + 4 - k, 15 - k, theme.CREAM, "serif", 3, draw)
-        y = self._text(surface, t("coach.view.values", units=units), y + 6 - k, 12 - k // 2, theme.CREAM_DIM, lines=2,
-                       draw=draw)
+        y = self._text(
+            surface, t("coach.view.values", units=units), y + 6 - k, 12 - k // 2, theme.CREAM_DIM, lines=2, draw=draw
+        )
         size = 12 - k // 2
         row = round(size * theme.TEXT_SCALE[0]) + 5
         rows = []  # (move, its value text, its label's lines), best first
@@ -349,9 +436,18 @@ class CoachScene(ReplayScene):
         return y
 
 
-def create(app: Any, job: Any = None, session: Any = None, record: str | None = None, events: list | None = None,
-           seat: int | None = None, deal: int | None = None, title: str = "", levels: list | None = None,
-           **params: Any) -> CoachScene:
+def create(
+    app: Any,
+    job: Any = None,
+    session: Any = None,
+    record: str | None = None,
+    events: list | None = None,
+    seat: int | None = None,
+    deal: int | None = None,
+    title: str = "",
+    levels: list | None = None,
+    **params: Any,
+) -> CoachScene:
     """The coach view of ``job`` (a running or finished game.coach.job.AnalysisJob), or of a
     new analysis of ``session``'s match (its player's seat, deal ``deal`` or all), of a record
     file, or of ``events``; ``seat`` the seat analysed. A record or seat the coach cannot
@@ -394,8 +490,14 @@ def create(app: Any, job: Any = None, session: Any = None, record: str | None = 
     if job is None:
         deals = {deal} if deal is not None else None
         threaded = bool(getattr(app, "has_window", True)) or bool(params.get("threaded"))
-        job = AnalysisJob(events, seat, deals=deals, budget=budget, threaded=threaded,
-                          keep_going=lambda: holder.get("keep", lambda: True)())
+        job = AnalysisJob(
+            events,
+            seat,
+            deals=deals,
+            budget=budget,
+            threaded=threaded,
+            keep_going=lambda: holder.get("keep", lambda: True)(),
+        )
     scene = CoachScene(app, timeline, job, seat, session=session, levels=levels)
     holder["keep"] = coach.alive_while_held(app, job) if job.thread is not None else (lambda: True)
     return scene

@@ -6,6 +6,7 @@ The words are the panel's (game.coach.words.Words, the locale's ``coach.*`` mess
 position is the replay model's at the line before the decision — only what the player could
 see: their own hand, the trick or the table, the trump and the stock.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -64,12 +65,22 @@ class CoachReader:
         if d is None:
             return self.status()
         w = s.words()
-        lines = [self.t("coach.speech.decision", index=s.cursor + 1, total=len(s.mistakes), deal=d.deal,
-                        number=d.own_number, klass=w.klass(d.klass))]
+        lines = [
+            self.t(
+                "coach.speech.decision",
+                index=s.cursor + 1,
+                total=len(s.mistakes),
+                deal=d.deal,
+                number=d.own_number,
+                klass=w.klass(d.klass),
+            )
+        ]
         lines += self.position()
-        lines += [self.t("coach.view.played", move=w.move(d.played)),
-                  self.t("coach.view.better", move=w.move(d.best)),
-                  self.t("coach.view.lost", points=f"{d.loss:.1f}", units=self.units())]
+        lines += [
+            self.t("coach.view.played", move=w.move(d.played)),
+            self.t("coach.view.better", move=w.move(d.best)),
+            self.t("coach.view.lost", points=f"{d.loss:.1f}", units=self.units()),
+        ]
         reason = w.reason(d.reason)
         if reason:
             lines.append(reason)
@@ -84,11 +95,17 @@ class CoachReader:
             return []
         w = s.words()
         hand = m.hands[s.seat] if 0 <= s.seat < len(m.hands) else []
-        lines = [self.t("access.hand", count=len(hand), cards=", ".join(w.card(c) for c in hand if c))
-                 if hand else self.t("access.hand_empty")]
+        lines = [
+            self.t("access.hand", count=len(hand), cards=", ".join(w.card(c) for c in hand if c))
+            if hand
+            else self.t("access.hand_empty")
+        ]
         if m.capture:
-            lines.append(self.t("access.table", cards=", ".join(w.card(c) for c in m.table)) if m.table
-                         else self.t("access.table_empty"))
+            lines.append(
+                self.t("access.table", cards=", ".join(w.card(c) for c in m.table))
+                if m.table
+                else self.t("access.table_empty")
+            )
         elif m.trick:
             plays = [self.t("access.played_by", name=w.seat(seat), card=w.card(code)) for seat, code in m.trick]
             lines.append(self.t("access.trick", plays="; ".join(plays)))
@@ -97,11 +114,17 @@ class CoachReader:
         rules, lang = s.rules, s.app.language
         if rules.has_trump and m.trump_suit:
             suit = rules.deck.suit_name(m.trump_suit, lang)
-            lines.append(self.t("access.trump_card", suit=suit, card=w.card(m.trump)) if m.trump and not m.closed
-                         else self.t("access.trump", suit=suit))
+            lines.append(
+                self.t("access.trump_card", suit=suit, card=w.card(m.trump))
+                if m.trump and not m.closed
+                else self.t("access.trump", suit=suit)
+            )
         if rules.has_stock:
-            lines.append(self.t("access.stock_closed", count=m.stock_count) if m.closed
-                         else self.t("access.stock", count=m.stock_count))
+            lines.append(
+                self.t("access.stock_closed", count=m.stock_count)
+                if m.closed
+                else self.t("access.stock", count=m.stock_count)
+            )
         return lines
 
     def values(self) -> str:

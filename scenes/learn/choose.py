@@ -5,6 +5,7 @@ Keys: ↑ / ↓ (or Tab) choose, Enter starts, P opens the puzzles, Esc goes bac
 lesson's button, Puzzles.
 A lesson whose file is broken is not opened: a toast gives game.lessons' one-line reason.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -36,15 +37,36 @@ class LearnScene(UIScene):
             def caption(name: str = name) -> str:
                 return self.t("lessons.again" if self.is_done(name) else "lessons.start")
 
-            button = self.ui.add(Button((band.right - 16 - BUTTON_W, band.centery - 22, BUTTON_W, 44),
-                                        caption, partial(self.open_lesson, name),
-                                        size=15, name=f"lesson_{name}"))
+            button = self.ui.add(
+                Button(
+                    (band.right - 16 - BUTTON_W, band.centery - 22, BUTTON_W, 44),
+                    caption,
+                    partial(self.open_lesson, name),
+                    size=15,
+                    name=f"lesson_{name}",
+                )
+            )
             self.rows.append((name, band, button))
-        self.ui.add(Button((PANEL.x + 40, PANEL.bottom - 62, 170, 44), self.label("common.back"), self.back,
-                           icon="‹", size=15, name="back"))
+        self.ui.add(
+            Button(
+                (PANEL.x + 40, PANEL.bottom - 62, 170, 44),
+                self.label("common.back"),
+                self.back,
+                icon="‹",
+                size=15,
+                name="back",
+            )
+        )
         # Puzzles (scenes.puzzles): positions with one right move, once the rules are known.
-        self.ui.add(Button((PANEL.right - 40 - 240, PANEL.bottom - 62, 240, 44), self.label("puzzle_ui.menu"),
-                           self.open_puzzles, size=15, name="puzzles"))
+        self.ui.add(
+            Button(
+                (PANEL.right - 40 - 240, PANEL.bottom - 62, 240, 44),
+                self.label("puzzle_ui.menu"),
+                self.open_puzzles,
+                size=15,
+                name="puzzles",
+            )
+        )
         self.point_at_next()
 
     def point_at_next(self) -> None:
@@ -100,36 +122,63 @@ class LearnScene(UIScene):
         surface.blit(theme.shadow(r.size, 16, 10, 130), (r.x - 10, r.y - 4))
         surface.blit(theme.panel(r.size, 16, (10, 30, 21, 238), theme.BRASS), r)
         title = self.t("lessons.title")
-        theme.heading(surface, title, (r.x + 40, r.y + 26), theme.fit(title, "serif_bold", 28, r.w - 80, 16, 0.22, True))
+        theme.heading(
+            surface, title, (r.x + 40, r.y + 26), theme.fit(title, "serif_bold", 28, r.w - 80, 16, 0.22, True)
+        )
         for i, line in enumerate(theme.wrap(self.t("lessons.intro"), "sans", 15, r.w - 80, max_lines=3)):
             theme.blit_text(surface, line, (r.x + 40, r.y + 76 + 20 * i), "sans", 15, theme.CREAM_DIM)
         for name, band, button in self.rows:
             self._row(surface, name, band, button)
         self.ui.draw(surface)
         hint = self.t("lessons.list_hint")
-        theme.blit_text(surface, hint, (640, r.bottom + 22), "sans", theme.fit(hint, "sans", 13, 1100, 9),
-                        theme.CREAM_FAINT, anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (640, r.bottom + 22),
+            "sans",
+            theme.fit(hint, "sans", 13, 1100, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
 
     def _row(self, surface: pygame.Surface, name: str, band: pygame.Rect, button: Button) -> None:
         chosen = self.ui.focused is button
-        surface.blit(theme.rounded(band.size, 12, (255, 255, 255, 30 if chosen else 14), 1,
-                                   (*theme.BRASS, 200 if chosen else 90)), band)
+        surface.blit(
+            theme.rounded(
+                band.size, 12, (255, 255, 255, 30 if chosen else 14), 1, (*theme.BRASS, 200 if chosen else 90)
+            ),
+            band,
+        )
         room = button.rect.x - band.x - 40
         done = self.is_done(name)
         game = self._game_name(name)
-        theme.blit_text(surface, game, (band.x + 20, band.y + 12), "serif_bold",
-                        theme.fit(game, "serif_bold", 22, room - (110 if done else 0), 14), theme.CREAM)
+        theme.blit_text(
+            surface,
+            game,
+            (band.x + 20, band.y + 12),
+            "serif_bold",
+            theme.fit(game, "serif_bold", 22, room - (110 if done else 0), 14),
+            theme.CREAM,
+        )
         if done:
             mark = "✓ " + self.t("lessons.done")
-            theme.blit_text(surface, mark, (band.x + 20 + room, band.y + 16), "sans_bold",
-                            theme.fit(mark, "sans_bold", 14, 100, 10), DONE, anchor="topright")
+            theme.blit_text(
+                surface,
+                mark,
+                (band.x + 20 + room, band.y + 16),
+                "sans_bold",
+                theme.fit(mark, "sans_bold", 14, 100, 10),
+                DONE,
+                anchor="topright",
+            )
         try:
             lesson = get_lesson(name)
         except LessonError:
             return
         sub = self.t(lesson.title)
-        theme.blit_text(surface, sub, (band.x + 20, band.y + 44), "sans", theme.fit(sub, "sans", 15, room, 10),
-                        theme.CREAM_DIM)
+        theme.blit_text(
+            surface, sub, (band.x + 20, band.y + 44), "sans", theme.fit(sub, "sans", 15, room, 10), theme.CREAM_DIM
+        )
 
 
 def create(app: Any, **params: Any) -> LearnScene:

@@ -1,5 +1,6 @@
 """Screenshots and checks: a lesson shown at a given step (``--scene lesson --step N
 --overlay wrong|good|done``), reached by the lesson's own good moves."""
+
 from __future__ import annotations
 
 from typing import Any

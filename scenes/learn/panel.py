@@ -3,6 +3,7 @@
 With two players the panel stands at the right of the felt, where no seat sits; with four,
 in the band between the partner's cards and the table's, between the side seats.
 """
+
 from __future__ import annotations
 
 import math
@@ -82,10 +83,15 @@ def button_rects(players: int) -> list[pygame.Rect]:
     r = panel_rect(players)
     if players <= 3:
         y = r.bottom - PAD - BUTTON_H
-        return [pygame.Rect(r.right - PAD - BUTTON_W, y, BUTTON_W, BUTTON_H),
-                pygame.Rect(r.x + PAD, y, BUTTON_W - 20, BUTTON_H)]
+        return [
+            pygame.Rect(r.right - PAD - BUTTON_W, y, BUTTON_W, BUTTON_H),
+            pygame.Rect(r.x + PAD, y, BUTTON_W - 20, BUTTON_H),
+        ]
     x = r.right - PAD - BUTTON_W
-    return [pygame.Rect(x, r.y + PAD, BUTTON_W, BUTTON_H), pygame.Rect(x, r.bottom - PAD - BUTTON_H, BUTTON_W, BUTTON_H)]
+    return [
+        pygame.Rect(x, r.y + PAD, BUTTON_W, BUTTON_H),
+        pygame.Rect(x, r.bottom - PAD - BUTTON_H, BUTTON_W, BUTTON_H),
+    ]
 
 
 def wrap_body(text: str, players: int, size: int = BODY_SIZE) -> list[str]:
@@ -102,11 +108,18 @@ def draw_panel(surface: pygame.Surface, players: int, head: str, body: str, phas
     head_room = width
     if not side:  # the keys at the right of the head's line: the band has no room under the body
         hint_size = theme.fit(hint, "sans", 12, width // 2, 9)
-        theme.blit_text(surface, hint, (r.x + PAD + width, r.y + PAD + 2), "sans", hint_size, theme.CREAM_DIM,
-                        anchor="topright")
+        theme.blit_text(
+            surface, hint, (r.x + PAD + width, r.y + PAD + 2), "sans", hint_size, theme.CREAM_DIM, anchor="topright"
+        )
         head_room = width - theme.text_width(hint, "sans", hint_size) - 16
-    theme.blit_text(surface, head, (r.x + PAD, r.y + PAD), "sans_bold",
-                    theme.fit(head, "sans_bold", HEAD_SIZE, head_room, 10), colour)
+    theme.blit_text(
+        surface,
+        head,
+        (r.x + PAD, r.y + PAD),
+        "sans_bold",
+        theme.fit(head, "sans_bold", HEAD_SIZE, head_room, 10),
+        colour,
+    )
     y = r.y + PAD + _step("sans_bold", HEAD_SIZE, LINE) + 6
     size = body_size(body, players)
     step = _step("sans", size, round(LINE * size / BODY_SIZE))
@@ -115,8 +128,15 @@ def draw_panel(surface: pygame.Surface, players: int, head: str, body: str, phas
         y += step
     if side:  # the keys, under the body and above the buttons (they would crowd the buttons' row)
         bottom = button_rects(players)[0].y - 6
-        theme.blit_text(surface, hint, (r.x + PAD, bottom), "sans", theme.fit(hint, "sans", 12, width, 9),
-                        theme.CREAM_DIM, anchor="bottomleft")
+        theme.blit_text(
+            surface,
+            hint,
+            (r.x + PAD, bottom),
+            "sans",
+            theme.fit(hint, "sans", 12, width, 9),
+            theme.CREAM_DIM,
+            anchor="bottomleft",
+        )
 
 
 def draw_looks(surface: pygame.Surface, view: Any, codes: tuple[str, ...], time: float) -> None:
@@ -130,5 +150,15 @@ def draw_looks(surface: pygame.Surface, view: Any, codes: tuple[str, ...], time:
             outline(surface, rect, OUTLINE, strength)
 
 
-__all__ = ["SIDE", "BAND", "panel_rect", "body_width", "body_lines", "body_size", "button_rects", "wrap_body", "draw_panel",
-           "draw_looks"]
+__all__ = [
+    "SIDE",
+    "BAND",
+    "panel_rect",
+    "body_width",
+    "body_lines",
+    "body_size",
+    "button_rects",
+    "wrap_body",
+    "draw_panel",
+    "draw_looks",
+]

@@ -6,6 +6,7 @@ and the lesson's keys: Enter (or the panel's button) goes on from the opening wo
 a good move, Backspace or Ctrl+Z takes back a wrong move, Esc goes back to the lessons.
 Finishing a lesson marks it done in the settings (``lessons_done``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -20,8 +21,13 @@ from sprites.widgets import UI, Button
 
 #: What the panel's first button does (and Enter) in each phase, by its label's key.
 ACTIONS = {"intro": "lessons.start", "good": "lessons.next", "wrong": "lessons.take_back", "done": "lessons.to_list"}
-HINTS = {"intro": "lessons.hint_next", "move": "lessons.hint_move", "good": "lessons.hint_next",
-         "wrong": "lessons.hint_wrong", "done": "lessons.hint_done"}
+HINTS = {
+    "intro": "lessons.hint_next",
+    "move": "lessons.hint_move",
+    "good": "lessons.hint_next",
+    "wrong": "lessons.hint_wrong",
+    "done": "lessons.hint_done",
+}
 
 
 class LessonTable(TableScene):
@@ -34,11 +40,27 @@ class LessonTable(TableScene):
         first, second = panel.button_rects(self.players)
         # The panel's buttons, drawn over the panel (the table's own UI is drawn beneath it).
         self.lesson_ui = UI()
-        self.action_button = self.lesson_ui.add(Button(first, lambda: self.t(ACTIONS.get(self.phase, "lessons.next")),
-                                                self.act, style="primary", size=14, name="lesson_action",
-                                                visible=lambda: self.phase in ACTIONS))
-        self.list_button = self.lesson_ui.add(Button(second, lambda: self.t("lessons.to_list"), self.to_list, size=13,
-                                                     name="lessons", visible=lambda: self.phase != "done"))
+        self.action_button = self.lesson_ui.add(
+            Button(
+                first,
+                lambda: self.t(ACTIONS.get(self.phase, "lessons.next")),
+                self.act,
+                style="primary",
+                size=14,
+                name="lesson_action",
+                visible=lambda: self.phase in ACTIONS,
+            )
+        )
+        self.list_button = self.lesson_ui.add(
+            Button(
+                second,
+                lambda: self.t("lessons.to_list"),
+                self.to_list,
+                size=13,
+                name="lessons",
+                visible=lambda: self.phase != "done",
+            )
+        )
         self.lesson_ui.focus_index = -1  # the keys are the table's and the lesson's own
 
     @property
@@ -82,8 +104,11 @@ class LessonTable(TableScene):
             self.mark_done()
 
     def handle(self, event: pygame.event.Event) -> None:
-        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) \
-                and self.lesson_ui.handle(event) and event.type != pygame.MOUSEMOTION:
+        if (
+            event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
+            and self.lesson_ui.handle(event)
+            and event.type != pygame.MOUSEMOTION
+        ):
             return
         if event.type == pygame.KEYDOWN:
             key, mod = event.key, getattr(event, "mod", 0)
@@ -141,8 +166,14 @@ class LessonTable(TableScene):
         self.lesson_ui.draw(surface)
 
 
-def create(app: Any, lesson: str | None = None, game: str | None = None, step: int | None = None,
-           overlay: str | None = None, **params: Any) -> Any:
+def create(
+    app: Any,
+    lesson: str | None = None,
+    game: str | None = None,
+    step: int | None = None,
+    overlay: str | None = None,
+    **params: Any,
+) -> Any:
     """The lesson ``lesson`` (or the one for ``game``; else the first). Screenshots and checks:
     ``step`` N stands at step N after the good moves before it, ``overlay`` "wrong" plays a
     wrong move there, "good" the good one, "done" the whole lesson."""

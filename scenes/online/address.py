@@ -6,6 +6,7 @@ Addresses and links are parsed by :mod:`game.online.links`, as the client connec
 with them; this module turns its one-line refusals into the player's language (``key``
 under ``online.``). The server checks everything again: it trusts no client.
 """
+
 from __future__ import annotations
 
 import socket
@@ -91,5 +92,15 @@ def shown_address(url: str) -> str:
     return url.split("://", 1)[-1].rstrip("/")
 
 
-__all__ = ["AddressError", "SCHEME", "DEFAULT_PORT", "lan_address", "parse_port", "is_link", "server_url",
-           "clean_code", "clean_name", "shown_address"]
+__all__ = [
+    "AddressError",
+    "SCHEME",
+    "DEFAULT_PORT",
+    "lan_address",
+    "parse_port",
+    "is_link",
+    "server_url",
+    "clean_code",
+    "clean_name",
+    "shown_address",
+]

@@ -5,6 +5,7 @@ by the game: the player only chooses a name.
 
 Keys: Tab / ↑↓ move, typing fills the fields, Enter chooses, Esc goes back.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -37,26 +38,72 @@ class ClubScene(UIScene):
     def build(self) -> None:
         saved = remembered(self.app)
         y = PANEL.y + 118
-        self.name_field = self.ui.add(TextField((X, y, 340, 62), self.label("online.your_name"), saved.get("name", ""),
-                                                max_len=20, placeholder=self.label("online.name_hint"), name="player"))
+        self.name_field = self.ui.add(
+            TextField(
+                (X, y, 340, 62),
+                self.label("online.your_name"),
+                saved.get("name", ""),
+                max_len=20,
+                placeholder=self.label("online.name_hint"),
+                name="player",
+            )
+        )
         top = y + 104
         for i in range(ROWS):
-            self.ui.add(Button((X, top + i * (ROW_H + 8), W - 150, ROW_H), self._row_label(i), partial(self.open, i),
-                               style="secondary", size=15, name=f"server{i}", visible=lambda i=i: i < len(self.servers())))
-            self.ui.add(Button((X + W - 140, top + i * (ROW_H + 8), 140, ROW_H), self.label("club.remove"),
-                               partial(self.remove, i), style="ghost", size=14, name=f"remove{i}",
-                               visible=lambda i=i: i < len(self.servers())))
+            self.ui.add(
+                Button(
+                    (X, top + i * (ROW_H + 8), W - 150, ROW_H),
+                    self._row_label(i),
+                    partial(self.open, i),
+                    style="secondary",
+                    size=15,
+                    name=f"server{i}",
+                    visible=lambda i=i: i < len(self.servers()),
+                )
+            )
+            self.ui.add(
+                Button(
+                    (X + W - 140, top + i * (ROW_H + 8), 140, ROW_H),
+                    self.label("club.remove"),
+                    partial(self.remove, i),
+                    style="ghost",
+                    size=14,
+                    name=f"remove{i}",
+                    visible=lambda i=i: i < len(self.servers()),
+                )
+            )
         fy = top + ROWS * (ROW_H + 8) + 14
-        self.server_name = self.ui.add(TextField((X, fy, 240, 62), self.label("club.server_name"), "", max_len=40,
-                                                 placeholder=self.label("club.server_name_hint"), name="server_name"))
-        self.server_address = self.ui.add(TextField((X + 256, fy, W - 256 - 190, 62), self.label("club.server_address"),
-                                                    "", max_len=300, on_enter=self.add,
-                                                    placeholder=self.label("club.server_address_hint"),
-                                                    name="server_address"))
-        self.ui.add(Button((X + W - 176, fy + 20, 176, 44), self.label("club.add"), self.add, style="primary", size=15,
-                           name="add"))
-        self.ui.add(Button((X, PANEL.bottom - 62, 160, 44), self.label("common.back"), self.back, icon="‹", size=15,
-                           name="back"))
+        self.server_name = self.ui.add(
+            TextField(
+                (X, fy, 240, 62),
+                self.label("club.server_name"),
+                "",
+                max_len=40,
+                placeholder=self.label("club.server_name_hint"),
+                name="server_name",
+            )
+        )
+        self.server_address = self.ui.add(
+            TextField(
+                (X + 256, fy, W - 256 - 190, 62),
+                self.label("club.server_address"),
+                "",
+                max_len=300,
+                on_enter=self.add,
+                placeholder=self.label("club.server_address_hint"),
+                name="server_address",
+            )
+        )
+        self.ui.add(
+            Button(
+                (X + W - 176, fy + 20, 176, 44), self.label("club.add"), self.add, style="primary", size=15, name="add"
+            )
+        )
+        self.ui.add(
+            Button(
+                (X, PANEL.bottom - 62, 160, 44), self.label("common.back"), self.back, icon="‹", size=15, name="back"
+            )
+        )
         self.ui.focus(self.ui.widgets[1] if self.servers() else self.name_field)
 
     def _row_label(self, i: int) -> Any:
@@ -66,6 +113,7 @@ class ClubScene(UIScene):
                 return ""
             s = servers[i]
             return f"{s['name']} · {s['address']}" if s["name"] else s["address"]
+
         return text
 
     @property
@@ -126,18 +174,32 @@ class ClubScene(UIScene):
         for i, ln in enumerate(theme.wrap(self.t("club.intro"), "sans", 15, W, max_lines=2)):
             theme.blit_text(surface, ln, (X, r.y + 70 + 20 * i), "sans", 15, theme.CREAM_DIM)
         head = self.t("club.servers")
-        theme.small_caps(surface, head, (X, r.y + 200), theme.fit(head, "cond_bold", 13, W, 9, 0.16, True),
-                         theme.BRASS_LIGHT)
+        theme.small_caps(
+            surface, head, (X, r.y + 200), theme.fit(head, "cond_bold", 13, W, 9, 0.16, True), theme.BRASS_LIGHT
+        )
         if not self.servers():
             for i, ln in enumerate(theme.wrap(self.t("club.no_servers"), "sans", 15, W, max_lines=2)):
                 theme.blit_text(surface, ln, (X, r.y + 232 + 20 * i), "sans", 15, theme.CREAM)
         if self.problem:
-            theme.blit_text(surface, self.problem, (X + 190, r.bottom - 50), "sans_bold",
-                            theme.fit(self.problem, "sans_bold", 15, W - 190, 9), ERROR)
+            theme.blit_text(
+                surface,
+                self.problem,
+                (X + 190, r.bottom - 50),
+                "sans_bold",
+                theme.fit(self.problem, "sans_bold", 15, W - 190, 9),
+                ERROR,
+            )
         self.ui.draw(surface)
         hint = self.t("club.hint")
-        theme.blit_text(surface, hint, (640, r.bottom + 34), "sans", theme.fit(hint, "sans", 13, 1000, 9),
-                        theme.CREAM_FAINT, anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (640, r.bottom + 34),
+            "sans",
+            theme.fit(hint, "sans", 13, 1000, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
 
 
 def create(app: Any, **params: Any) -> ClubScene:

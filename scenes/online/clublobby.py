@@ -6,6 +6,7 @@ server is game.online.clublink (its own thread): this screen only draws what it 
 The player's account on the server is made on the first visit: its secret is kept in the
 settings (like a seat's), its recovery code shown once here.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -62,25 +63,52 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
     def build(self) -> None:
         y = PANEL.y + 200
         self.ui.add(Button((LEFT_X, y, 52, 46), lambda: "‹", lambda: self.turn_game(-1), size=18, name="game_prev"))
-        self.ui.add(Button((LEFT_X + LEFT_W - 52, y, 52, 46), lambda: "›", lambda: self.turn_game(1), size=18,
-                           name="game_next"))
-        self.quick_button = self.ui.add(Button((LEFT_X, y + 70, LEFT_W, 54), self._quick_label, self.quick,
-                                               style="primary", size=18, name="quick"))
+        self.ui.add(
+            Button((LEFT_X + LEFT_W - 52, y, 52, 46), lambda: "›", lambda: self.turn_game(1), size=18, name="game_next")
+        )
+        self.quick_button = self.ui.add(
+            Button((LEFT_X, y + 70, LEFT_W, 54), self._quick_label, self.quick, style="primary", size=18, name="quick")
+        )
         self.ui.add(Button((LEFT_X, y + 140, LEFT_W, 46), self._board_label, self.toggle_board, size=15, name="board"))
         for i in range(ROWS):
-            self.ui.add(Button((RIGHT_X + RIGHT_W - 130, PANEL.y + 104 + i * (ROW_H + 10), 130, ROW_H - 6),
-                               self.label("online.join_button"), partial(self.join_row, i), size=14,
-                               name=f"join{i}", visible=lambda i=i: self._joinable(i)))
-            self.ui.add(Button((RIGHT_X + RIGHT_W - 130, PANEL.y + 104 + i * (ROW_H + 10), 130, ROW_H - 6),
-                               self.label("club.watch"), partial(self.watch_row, i), size=14,
-                               name=f"watch{i}", visible=lambda i=i: self._watchable(i)))
-        self.ui.add(Button((LEFT_X, PANEL.bottom - 64, 160, 44), self.label("common.back"), self.back, icon="‹",
-                           size=15, name="back"))
+            self.ui.add(
+                Button(
+                    (RIGHT_X + RIGHT_W - 130, PANEL.y + 104 + i * (ROW_H + 10), 130, ROW_H - 6),
+                    self.label("online.join_button"),
+                    partial(self.join_row, i),
+                    size=14,
+                    name=f"join{i}",
+                    visible=lambda i=i: self._joinable(i),
+                )
+            )
+            self.ui.add(
+                Button(
+                    (RIGHT_X + RIGHT_W - 130, PANEL.y + 104 + i * (ROW_H + 10), 130, ROW_H - 6),
+                    self.label("club.watch"),
+                    partial(self.watch_row, i),
+                    size=14,
+                    name=f"watch{i}",
+                    visible=lambda i=i: self._watchable(i),
+                )
+            )
+        self.ui.add(
+            Button(
+                (LEFT_X, PANEL.bottom - 64, 160, 44),
+                self.label("common.back"),
+                self.back,
+                icon="‹",
+                size=15,
+                name="back",
+            )
+        )
         self.ui.focus(self.quick_button)
 
     def _quick_label(self) -> str:
-        return self.t("club.cancel") if self.link is not None and self.link.quick_since is not None else \
-            self.t("club.quick")
+        return (
+            self.t("club.cancel")
+            if self.link is not None and self.link.quick_since is not None
+            else self.t("club.quick")
+        )
 
     def _board_label(self) -> str:
         return self.t("club.open_tables") if self.showing_board else self.t("club.leaderboard")
@@ -131,8 +159,9 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
         rows = self.rows()
         if i >= len(rows) or self.link is None or self.connecting is not None:
             return
-        session = ClubSession(self.url, rows[i]["code"], self.link.name, None, self.link.secret or "",
-                              plates=rows[i].get("plates"))
+        session = ClubSession(
+            self.url, rows[i]["code"], self.link.name, None, self.link.secret or "", plates=rows[i].get("plates")
+        )
         self.connecting = hosting.Connecting(session, shown_address(self.url))
 
     def back(self) -> None:
@@ -180,8 +209,9 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
             found, link.found = link.found, None
             if found.get("filled"):
                 self.app.toast(self.t("club.quick_filled"))
-            session = ClubSession(self.url, found["code"], link.name, found["token"], link.secret or "",
-                                  plates=found.get("seats"))
+            session = ClubSession(
+                self.url, found["code"], link.name, found["token"], link.secret or "", plates=found.get("seats")
+            )
             self.connecting = hosting.Connecting(session, shown_address(self.url))
         feed = self.watching
         if feed is not None:
@@ -217,7 +247,9 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
         if link.failed:
             return self.t("online.error_unreachable", address=shown_address(self.url)), ERROR
         if not link.signed_in:
-            return self.t("club.connecting", server=self.server.get("name") or shown_address(self.url)), theme.BRASS_LIGHT
+            return self.t(
+                "club.connecting", server=self.server.get("name") or shown_address(self.url)
+            ), theme.BRASS_LIGHT
         if self.watching is not None:
             return self.t("manners.watch_opening"), theme.BRASS_LIGHT
         if link.quick_since is not None:
@@ -245,18 +277,32 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
         surface.blit(theme.panel(r.size, 16, (10, 30, 21, 238), theme.BRASS), r)
         title = self.server.get("name") or shown_address(self.url or self.server.get("address", ""))
         theme.heading(surface, title, (LEFT_X, r.y + 26), theme.fit(title, "serif_bold", 28, LEFT_W, 14, 0.22, True))
-        theme.blit_text(surface, shown_address(self.url) if self.url else "", (LEFT_X, r.y + 72), "sans", 14,
-                        theme.CREAM_DIM)
+        theme.blit_text(
+            surface, shown_address(self.url) if self.url else "", (LEFT_X, r.y + 72), "sans", 14, theme.CREAM_DIM
+        )
         link = self.link
         rating = (link.ratings.get(self.game) if link is not None else None) or {}
         if rating.get("rating") is not None:
             shown = f"{rating['rating']}{'?' if rating.get('provisional') else ''}"
             text = self.t("club.your_rating", rating=shown)
-            theme.blit_text(surface, text, (LEFT_X, r.y + 120), "sans_bold", theme.fit(text, "sans_bold", 18, LEFT_W, 10),
-                            theme.BRASS_LIGHT)
+            theme.blit_text(
+                surface,
+                text,
+                (LEFT_X, r.y + 120),
+                "sans_bold",
+                theme.fit(text, "sans_bold", 18, LEFT_W, 10),
+                theme.BRASS_LIGHT,
+            )
         game = self._game_name()
-        theme.blit_text(surface, game, (LEFT_X + LEFT_W // 2, r.y + 223), "serif_bold",
-                        theme.fit(game, "serif_bold", 22, LEFT_W - 130, 12), theme.CREAM, anchor="center")
+        theme.blit_text(
+            surface,
+            game,
+            (LEFT_X + LEFT_W // 2, r.y + 223),
+            "serif_bold",
+            theme.fit(game, "serif_bold", 22, LEFT_W - 130, 12),
+            theme.CREAM,
+            anchor="center",
+        )
         status, color = self._status()
         if status:
             for i, ln in enumerate(theme.wrap(status, "sans_bold", 15, LEFT_W, max_lines=5)):
@@ -264,16 +310,28 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
         self._draw_right(surface)
         self.ui.draw(surface)
         hint = self.t("club.hint")
-        theme.blit_text(surface, hint, (640, r.bottom + 30), "sans", theme.fit(hint, "sans", 13, 1000, 9),
-                        theme.CREAM_FAINT, anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (640, r.bottom + 30),
+            "sans",
+            theme.fit(hint, "sans", 13, 1000, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
 
     def _draw_right(self, surface: pygame.Surface) -> None:
         r = PANEL
         link = self.link
         if self.showing_board:
             head = self.t("club.leaderboard_title", game=self._game_name())
-            theme.small_caps(surface, head, (RIGHT_X, r.y + 40), theme.fit(head, "cond_bold", 15, RIGHT_W, 9, 0.16, True),
-                             theme.BRASS_LIGHT)
+            theme.small_caps(
+                surface,
+                head,
+                (RIGHT_X, r.y + 40),
+                theme.fit(head, "cond_bold", 15, RIGHT_W, 9, 0.16, True),
+                theme.BRASS_LIGHT,
+            )
             board = link.boards.get(self.game) if link is not None else None
             lines = board["lines"] if board else []
             if not lines:
@@ -283,15 +341,27 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
                 mark = "?" if ln.get("provisional") else ""
                 theme.blit_text(surface, f"{ln['rank']}.", (RIGHT_X, y), "sans_bold", 16, theme.BRASS_LIGHT)
                 theme.blit_text(surface, str(ln["name"]), (RIGHT_X + 50, y), "sans", 16, theme.CREAM)
-                theme.blit_text(surface, f"{ln['rating']}{mark}", (RIGHT_X + RIGHT_W, y), "sans_bold", 16, theme.CREAM,
-                                anchor="topright")
+                theme.blit_text(
+                    surface,
+                    f"{ln['rating']}{mark}",
+                    (RIGHT_X + RIGHT_W, y),
+                    "sans_bold",
+                    16,
+                    theme.CREAM,
+                    anchor="topright",
+                )
             note = self.t("club.provisional_note")
             for i, ln in enumerate(theme.wrap(note, "sans", 13, RIGHT_W, max_lines=2)):
                 theme.blit_text(surface, ln, (RIGHT_X, r.bottom - 64 + 18 * i), "sans", 13, theme.CREAM_FAINT)
             return
         head = self.t("club.open_tables")
-        theme.small_caps(surface, head, (RIGHT_X, r.y + 40), theme.fit(head, "cond_bold", 15, RIGHT_W, 9, 0.16, True),
-                         theme.BRASS_LIGHT)
+        theme.small_caps(
+            surface,
+            head,
+            (RIGHT_X, r.y + 40),
+            theme.fit(head, "cond_bold", 15, RIGHT_W, 9, 0.16, True),
+            theme.BRASS_LIGHT,
+        )
         rows = self.rows()
         if not rows:
             for i, ln in enumerate(theme.wrap(self.t("club.no_tables"), "sans", 15, RIGHT_W, max_lines=2)):
@@ -308,15 +378,33 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
                 if p.get("level"):
                     plates.append(self.t("online.computer", level=self.t(f"ai.{p['level']}")) + f" {p['rating']}")
                 elif p.get("name"):  # a guest without an account (a table a host made) has no rating
-                    rating = f" {p['rating']}{'?' if p.get('provisional') else ''}" if isinstance(p.get("rating"), int) else ""
+                    rating = (
+                        f" {p['rating']}{'?' if p.get('provisional') else ''}"
+                        if isinstance(p.get("rating"), int)
+                        else ""
+                    )
                     plates.append(f"{p['name']}{rating}")
-            state = self.t("club.playing") if row.get("started") else self.t("club.seats_free", count=row.get("free", 0))
+            state = (
+                self.t("club.playing") if row.get("started") else self.t("club.seats_free", count=row.get("free", 0))
+            )
             watch = self.t("club.watchers", count=row.get("watchers", 0))
-            theme.blit_text(surface, f"{game} · {state} · {watch}", (box.x + 14, y + 2), "sans_bold",
-                            theme.fit(f"{game} · {state} · {watch}", "sans_bold", 14, RIGHT_W - 170, 9), theme.CREAM)
+            theme.blit_text(
+                surface,
+                f"{game} · {state} · {watch}",
+                (box.x + 14, y + 2),
+                "sans_bold",
+                theme.fit(f"{game} · {state} · {watch}", "sans_bold", 14, RIGHT_W - 170, 9),
+                theme.CREAM,
+            )
             text = ", ".join(plates)
-            theme.blit_text(surface, text, (box.x + 14, y + 22), "sans", theme.fit(text, "sans", 13, RIGHT_W - 170, 8),
-                            theme.CREAM_DIM)
+            theme.blit_text(
+                surface,
+                text,
+                (box.x + 14, y + 22),
+                "sans",
+                theme.fit(text, "sans", 13, RIGHT_W - 170, 8),
+                theme.CREAM_DIM,
+            )
 
 
 def create(app: Any, server: dict | None = None, player: str = "", **params: Any) -> ClubLobbyScene:

@@ -14,6 +14,7 @@ network: every question is a game.online.daily_client.Request polled each tick.
 Without a network (``--screenshot``, the text-fit checks) it shows a sample board. The board
 itself (its rows and columns, the sample) is scenes.online.daily_board.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -102,24 +103,77 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         saved = remembered(self.app)
         idle = lambda: self.idle  # noqa: E731
         y = PANEL.y + 104
-        self.address_field = self.ui.add(TextField((X, y, 470, 62), self.label("online.address"),
-                                                   saved.get("address", ""), max_len=300, on_enter=self.show_board,
-                                                   placeholder=self.label("daily_online.address_hint"), name="address",
-                                                   enabled=idle))
-        self.name_field = self.ui.add(TextField((X + 494, y, 300, 62), self.label("online.your_name"),
-                                                saved.get("name", ""), max_len=20, on_enter=self.play,
-                                                placeholder=self.label("online.name_hint"), name="name", enabled=idle))
+        self.address_field = self.ui.add(
+            TextField(
+                (X, y, 470, 62),
+                self.label("online.address"),
+                saved.get("address", ""),
+                max_len=300,
+                on_enter=self.show_board,
+                placeholder=self.label("daily_online.address_hint"),
+                name="address",
+                enabled=idle,
+            )
+        )
+        self.name_field = self.ui.add(
+            TextField(
+                (X + 494, y, 300, 62),
+                self.label("online.your_name"),
+                saved.get("name", ""),
+                max_len=20,
+                on_enter=self.play,
+                placeholder=self.label("online.name_hint"),
+                name="name",
+                enabled=idle,
+            )
+        )
         by = y + 80
-        self.play_button = self.ui.add(Button((X, by, 330, 48), self.label("daily_online.play"), self.play,
-                                              style="primary", size=16, name="play", enabled=idle))
-        self.ui.add(Button((X + 346, by + 2, 300, 44), self.label("daily_online.show_board"), self.show_board,
-                           size=15, name="board", enabled=idle))
-        self.ui.add(Button((PANEL.right - 44 - 2 * 56 - 8, by + 2, 56, 44), lambda: "‹", lambda: self.shift(-1),
-                           size=18, name="earlier", enabled=idle))
-        self.ui.add(Button((PANEL.right - 44 - 56, by + 2, 56, 44), lambda: "›", lambda: self.shift(1), size=18,
-                           name="later", enabled=lambda: idle() and self.day < dt.date.today()))
-        self.ui.add(Button((X, PANEL.bottom - 60, 170, 44), self.label("common.back"), self.back, icon="‹", size=15,
-                           name="back"))
+        self.play_button = self.ui.add(
+            Button(
+                (X, by, 330, 48),
+                self.label("daily_online.play"),
+                self.play,
+                style="primary",
+                size=16,
+                name="play",
+                enabled=idle,
+            )
+        )
+        self.ui.add(
+            Button(
+                (X + 346, by + 2, 300, 44),
+                self.label("daily_online.show_board"),
+                self.show_board,
+                size=15,
+                name="board",
+                enabled=idle,
+            )
+        )
+        self.ui.add(
+            Button(
+                (PANEL.right - 44 - 2 * 56 - 8, by + 2, 56, 44),
+                lambda: "‹",
+                lambda: self.shift(-1),
+                size=18,
+                name="earlier",
+                enabled=idle,
+            )
+        )
+        self.ui.add(
+            Button(
+                (PANEL.right - 44 - 56, by + 2, 56, 44),
+                lambda: "›",
+                lambda: self.shift(1),
+                size=18,
+                name="later",
+                enabled=lambda: idle() and self.day < dt.date.today(),
+            )
+        )
+        self.ui.add(
+            Button(
+                (X, PANEL.bottom - 60, 170, 44), self.label("common.back"), self.back, icon="‹", size=15, name="back"
+            )
+        )
         self.ui.focus(self.address_field if not saved.get("address") else self.play_button)
 
     @property
@@ -173,7 +227,12 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         self.day = dt.date.today()
         seat = kept_seat(self.app)
         if seat is not None and (seat["url"], seat["day"], seat["game"], seat["preset"], seat["name"].casefold()) == (
-                url, self.day.isoformat(), self.game, self.preset, name.casefold()):
+            url,
+            self.day.isoformat(),
+            self.game,
+            self.preset,
+            name.casefold(),
+        ):
             self._take_seat(seat)  # today's deal left mid-way: on where it stood
             return
         self.status = self.t("daily_online.asking", address=shown_address(url))
@@ -212,8 +271,9 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
 
         self._keep_focus()
         try:
-            session = dc.DailySession(seat["url"], seat["code"], seat["name"], token=seat["token"],
-                                      host_token=seat["host_token"])
+            session = dc.DailySession(
+                seat["url"], seat["code"], seat["name"], token=seat["token"], host_token=seat["host_token"]
+            )
         except ValueError:
             keep_seat(self.app, None)
             self.play()
@@ -290,8 +350,11 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         if arrived is not None:
             session, error = arrived
             resumed, self.resuming = self.resuming, None
-            if error is not None and resumed is not None and getattr(session, "failed_code", None) in (
-                    "no_table", "bad_token", "replaced"):
+            if (
+                error is not None
+                and resumed is not None
+                and getattr(session, "failed_code", None) in ("no_table", "bad_token", "replaced")
+            ):
                 keep_seat(self.app, None)  # that table is gone: ask for today's deal anew
                 self.status = None
                 self.play()
@@ -330,8 +393,10 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
                 self.day = dt.date.today()
                 name = clean_name(self.name_field.text)
                 secret = self._secret(req.url, name)
-                self._ask("board", lambda: dc.ask_for_board(req.url, name, self.game, self.preset, self.day.isoformat(),
-                                                            secret))
+                self._ask(
+                    "board",
+                    lambda: dc.ask_for_board(req.url, name, self.game, self.preset, self.day.isoformat(), secret),
+                )
             elif code in ("unreachable", "timeout"):
                 self.problem = hosting.describe(hosting.OnlineError("error_unreachable", address=address), self.t)
             elif code == "version":
@@ -355,16 +420,32 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         info = dc.board_info(req.replies["daily_info"])
         token = (created.get("tokens") or {}).get("0")
         try:
-            session = dc.DailySession(req.url, str(created.get("code")), clean_name(self.name_field.text), token=token,
-                                      host_token=created.get("host_token"))
+            session = dc.DailySession(
+                req.url,
+                str(created.get("code")),
+                clean_name(self.name_field.text),
+                token=token,
+                host_token=created.get("host_token"),
+            )
         except (ValueError, AddressError) as e:
             self.status, self.problem = None, self.t("daily_online.refused", reason=str(e))
             return
         OnlineDailyPlay(info or {}).attach(session)
         if info is not None:  # kept until the deal is over: a window closed mid-deal takes the seat back
-            keep_seat(self.app, {"url": req.url, "day": info["date"], "game": self.game, "preset": self.preset,
-                                 "name": session.name, "code": session.code, "token": str(token),
-                                 "host_token": str(created.get("host_token")), "info": info})
+            keep_seat(
+                self.app,
+                {
+                    "url": req.url,
+                    "day": info["date"],
+                    "game": self.game,
+                    "preset": self.preset,
+                    "name": session.name,
+                    "code": session.code,
+                    "token": str(token),
+                    "host_token": str(created.get("host_token")),
+                    "info": info,
+                },
+            )
         self.board = {"info": info, "lines": [], "mine": None} if info else self.board
         self.status = self.t("daily_online.dealing", address=address)
         self.connecting = hosting.Connecting(session, address)
@@ -420,8 +501,16 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             theme.blit_text(surface, ln, (X, seal_y + 20 * i), "sans", theme.fit(ln, "sans", 13, W, 8), theme.CREAM_DIM)
         self.ui.draw(surface)
         hint = self.t("daily_online.hint")
-        theme.blit_text(surface, hint, (640, 716), "sans", theme.fit(hint, "sans", 13, 1200, 9), theme.CREAM_FAINT,
-                        anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (640, 716),
+            "sans",
+            theme.fit(hint, "sans", 13, 1200, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
+
 
 def create(app: Any, game: str | None = None, preset: str | None = None, **params: Any) -> OnlineDailyScene:
     return OnlineDailyScene(app, game, preset)

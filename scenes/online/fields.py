@@ -6,6 +6,7 @@ hands it the TEXTINPUT events while it has the focus), ←/→, Home/End, Backsp
 edit, Ctrl+V pastes from the clipboard when pygame.scrap has one (typing always works), Enter
 calls ``on_enter``; ↑/↓ and Tab leave it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -66,9 +67,19 @@ def copy_text(text: str) -> bool:
 class TextField(Widget):
     """One line of text with a caption above it."""
 
-    def __init__(self, rect, caption: Label | None, text: str = "", *, max_len: int = 120,
-                 allowed: Callable[[str], bool] | None = None, on_enter: Callable[[], Any] | None = None,
-                 on_change: Callable[[str], Any] | None = None, placeholder: Label | None = None, **kw):
+    def __init__(
+        self,
+        rect,
+        caption: Label | None,
+        text: str = "",
+        *,
+        max_len: int = 120,
+        allowed: Callable[[str], bool] | None = None,
+        on_enter: Callable[[], Any] | None = None,
+        on_change: Callable[[str], Any] | None = None,
+        placeholder: Label | None = None,
+        **kw,
+    ):
         super().__init__(rect, **kw)
         self.caption = caption
         self.text = text
@@ -86,7 +97,7 @@ class TextField(Widget):
         return pygame.Rect(self.rect.x, top, self.rect.w, self.rect.bottom - top)
 
     def set_text(self, text: str) -> None:
-        self.text = text[:self.max_len]
+        self.text = text[: self.max_len]
         self.caret = len(self.text)
         self._changed()
 
@@ -97,10 +108,10 @@ class TextField(Widget):
     def insert(self, s: str) -> None:
         """Typed or pasted text at the caret (what the field does not take is left out)."""
         s = "".join(ch for ch in s if ch.isprintable() and (self.allowed is None or self.allowed(ch)))
-        s = s[:max(0, self.max_len - len(self.text))]
+        s = s[: max(0, self.max_len - len(self.text))]
         if not s:
             return
-        self.text = self.text[:self.caret] + s + self.text[self.caret:]
+        self.text = self.text[: self.caret] + s + self.text[self.caret :]
         self.caret += len(s)
         self._changed()
 
@@ -116,12 +127,12 @@ class TextField(Widget):
             return True
         if key == pygame.K_BACKSPACE:
             if self.caret > 0:
-                self.text = self.text[:self.caret - 1] + self.text[self.caret:]
+                self.text = self.text[: self.caret - 1] + self.text[self.caret :]
                 self.caret -= 1
                 self._changed()
         elif key == pygame.K_DELETE:
             if self.caret < len(self.text):
-                self.text = self.text[:self.caret] + self.text[self.caret + 1:]
+                self.text = self.text[: self.caret] + self.text[self.caret + 1 :]
                 self._changed()
         elif key == pygame.K_LEFT:
             self.caret = max(0, self.caret - 1)
@@ -133,8 +144,11 @@ class TextField(Widget):
             self.caret = len(self.text)
         elif key == pygame.K_v and mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
             self.paste()
-        elif key == pygame.K_SPACE or (pygame.K_a <= key <= pygame.K_z and not mod & pygame.KMOD_CTRL) \
-                or pygame.K_0 <= key <= pygame.K_9:
+        elif (
+            key == pygame.K_SPACE
+            or (pygame.K_a <= key <= pygame.K_z and not mod & pygame.KMOD_CTRL)
+            or pygame.K_0 <= key <= pygame.K_9
+        ):
             return True  # the letter arrives as TEXTINPUT: the key itself must not act (Space is no "press")
         else:
             return False
@@ -162,8 +176,9 @@ class TextField(Widget):
         if self.caption is not None:
             cap = label_text(self.caption)
             size = theme.fit(cap, "cond_bold", 13, self.rect.w, 9, 0.16, True)
-            theme.small_caps(surface, cap, (self.rect.x + 2, self.rect.y + 1), size,
-                             theme.BRASS_LIGHT if focused else theme.BRASS)
+            theme.small_caps(
+                surface, cap, (self.rect.x + 2, self.rect.y + 1), size, theme.BRASS_LIGHT if focused else theme.BRASS
+            )
         edge = theme.FOCUS if focused else theme.BRASS_DARK
         surface.blit(theme.rounded(b.size, 8, (4, 16, 10, 235), 1, (*edge, 255)), b)
         room = b.w - 24
@@ -174,7 +189,7 @@ class TextField(Widget):
             theme.blit_text(surface, hint, (b.x + 12, b.centery), "sans", size, theme.CREAM_FAINT, anchor="midleft")
         # The end near the caret stays in view: a long link scrolls, it is never cut at the caret.
         start = 0
-        while start < self.caret and f.size(self.text[start:self.caret])[0] > room:
+        while start < self.caret and f.size(self.text[start : self.caret])[0] > room:
             start += 1
         shown = self.text[start:]
         while shown and f.size(shown)[0] > room:
@@ -184,7 +199,7 @@ class TextField(Widget):
             img = theme.text(shown, "sans", 16, theme.CREAM)
             surface.blit(img, img.get_rect(midleft=(b.x + 12, b.centery)))
         if focused and int(self.time * 2) % 2 == 0:
-            x = b.x + 12 + f.size(self.text[start:self.caret])[0]
+            x = b.x + 12 + f.size(self.text[start : self.caret])[0]
             pygame.draw.line(surface, theme.BRASS_LIGHT, (x, b.y + 9), (x, b.bottom - 9), 2)
 
 

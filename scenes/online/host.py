@@ -7,6 +7,7 @@ takes seat 0 and opens the lobby, which shows the address, the code and the link
 Keys: Tab / arrows move, Left/Right change a chooser, typing fills a field (Ctrl+V pastes),
 Enter presses; Esc goes back.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -42,13 +43,20 @@ def remembered(app: Any) -> dict[str, Any]:
     extra = getattr(app.settings, "extra", {})
     data = extra.get("online") if isinstance(extra, dict) else None
     data = data if isinstance(data, dict) else {}
-    out: dict[str, Any] = {k: v for k, v in data.items() if k in ("name", "port", "address")
-                           and isinstance(v, str) and len(v) <= 300}
+    out: dict[str, Any] = {
+        k: v for k, v in data.items() if k in ("name", "port", "address") and isinstance(v, str) and len(v) <= 300
+    }
     last = data.get("last")  # the table left mid-match (scenes.online.rejoin)
-    if isinstance(last, dict) and all(isinstance(last.get(k), str) and len(last[k]) <= 300 for k in ("code", "address")):
-        out["last"] = {"code": last["code"], "address": last["address"],
-                       "port": last["port"] if isinstance(last.get("port"), int) and not isinstance(last["port"], bool)
-                       and 0 < last["port"] < 65536 else None}
+    if isinstance(last, dict) and all(
+        isinstance(last.get(k), str) and len(last[k]) <= 300 for k in ("code", "address")
+    ):
+        out["last"] = {
+            "code": last["code"],
+            "address": last["address"],
+            "port": last["port"]
+            if isinstance(last.get("port"), int) and not isinstance(last["port"], bool) and 0 < last["port"] < 65536
+            else None,
+        }
     from game.online.clubclient import kept_accounts, kept_servers
 
     if "accounts" in data:  # the club servers' accounts (game.online.clubclient), each checked
@@ -57,8 +65,11 @@ def remembered(app: Any) -> dict[str, Any]:
         out["servers"] = kept_servers(extra)
     tokens = data.get("tokens")
     if isinstance(tokens, dict):
-        out["tokens"] = {k: v for k, v in list(tokens.items())[-MAX_TOKENS:]
-                         if isinstance(k, str) and isinstance(v, str) and len(k) <= 20 and len(v) <= 64}
+        out["tokens"] = {
+            k: v
+            for k, v in list(tokens.items())[-MAX_TOKENS:]
+            if isinstance(k, str) and isinstance(v, str) and len(k) <= 20 and len(v) <= 64
+        }
     return out
 
 
@@ -89,8 +100,11 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
         last = getattr(app.settings, "last_deck", "")
         first = next((g for g in (cfg.decks[last].games if last in cfg.decks else ()) if g in cfg.games), game_ids()[0])
         self.game = game if game is not None and game in cfg.games else first
-        self.deck = deck if deck is not None and deck in cfg.decks and self.game in cfg.decks[deck].games \
+        self.deck = (
+            deck
+            if deck is not None and deck in cfg.decks and self.game in cfg.decks[deck].games
             else self._first_deck()
+        )
         self.players = self._remembered_players()
         #: The game screen's choice (deck, game, players, every option in force), when it sent one.
         self.given: tuple[str, int, dict] | None = None
@@ -117,40 +131,121 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
         lang = lambda: self.app.language  # noqa: E731
         idle = lambda: self.connecting is None  # noqa: E731
         y = PANEL.y + 120
-        games = [(g, (lambda g=g: cfg.games[g].name.get(lang()) or cfg.games[g].name.get("en", g)))
-                 for g in game_ids() if g in cfg.games]
-        self.game_choice = self.ui.add(Choice((LEFT_X, y, 330, 58), self.label("online.game"), games,
-                                              lambda: self.game, self.set_game, compact=True, name="game",
-                                              enabled=idle))
-        self.ui.add(Choice((LEFT_X + 350, y, 130, 58), self.label("games.players"), self._player_values,
-                           lambda: self.players, self._set_players, name="players", enabled=idle))
-        self.ui.add(Choice((LEFT_X, y + 76, LEFT_W, 58), self.label("online.deck"), self._deck_values,
-                           lambda: self.deck, self._set_deck, compact=True, name="deck", enabled=idle))
-        self.ui.add(Button((LEFT_X, y + 200, LEFT_W, 42), self.label("online.rules_button"), self.edit_rules,
-                           size=15, name="rules", enabled=idle))
-        self.name_field = self.ui.add(TextField((LEFT_X, y + 272, LEFT_W, 62), self.label("online.your_name"),
-                                                saved.get("name", ""), max_len=20, on_enter=self.start,
-                                                placeholder=self.label("online.name_hint"), name="name"))
-        self.port_field = self.ui.add(TextField((LEFT_X, y + 356, 150, 62), self.label("online.port"),
-                                                saved.get("port", str(DEFAULT_PORT)), max_len=5, allowed=str.isdigit,
-                                                on_enter=self.start, name="port"))
+        games = [
+            (g, (lambda g=g: cfg.games[g].name.get(lang()) or cfg.games[g].name.get("en", g)))
+            for g in game_ids()
+            if g in cfg.games
+        ]
+        self.game_choice = self.ui.add(
+            Choice(
+                (LEFT_X, y, 330, 58),
+                self.label("online.game"),
+                games,
+                lambda: self.game,
+                self.set_game,
+                compact=True,
+                name="game",
+                enabled=idle,
+            )
+        )
+        self.ui.add(
+            Choice(
+                (LEFT_X + 350, y, 130, 58),
+                self.label("games.players"),
+                self._player_values,
+                lambda: self.players,
+                self._set_players,
+                name="players",
+                enabled=idle,
+            )
+        )
+        self.ui.add(
+            Choice(
+                (LEFT_X, y + 76, LEFT_W, 58),
+                self.label("online.deck"),
+                self._deck_values,
+                lambda: self.deck,
+                self._set_deck,
+                compact=True,
+                name="deck",
+                enabled=idle,
+            )
+        )
+        self.ui.add(
+            Button(
+                (LEFT_X, y + 200, LEFT_W, 42),
+                self.label("online.rules_button"),
+                self.edit_rules,
+                size=15,
+                name="rules",
+                enabled=idle,
+            )
+        )
+        self.name_field = self.ui.add(
+            TextField(
+                (LEFT_X, y + 272, LEFT_W, 62),
+                self.label("online.your_name"),
+                saved.get("name", ""),
+                max_len=20,
+                on_enter=self.start,
+                placeholder=self.label("online.name_hint"),
+                name="name",
+            )
+        )
+        self.port_field = self.ui.add(
+            TextField(
+                (LEFT_X, y + 356, 150, 62),
+                self.label("online.port"),
+                saved.get("port", str(DEFAULT_PORT)),
+                max_len=5,
+                allowed=str.isdigit,
+                on_enter=self.start,
+                name="port",
+            )
+        )
         self.seat_choices: list[Choice] = []
         for i in range(1, 4):
+
             def seat_kind(i: int = i) -> Any:
                 return self.seats[i]
 
-            c = self.ui.add(Choice((RIGHT_X, y + 52 + (i - 1) * 74, RIGHT_W, 58), self._seat_caption(i),
-                                   [(k, self._kind_label(k)) for k in SEAT_KINDS], seat_kind,
-                                   partial(self._set_seat, i), visible=lambda i=i: i < self.players,
-                                   name=f"seat:{i}", enabled=idle))
+            c = self.ui.add(
+                Choice(
+                    (RIGHT_X, y + 52 + (i - 1) * 74, RIGHT_W, 58),
+                    self._seat_caption(i),
+                    [(k, self._kind_label(k)) for k in SEAT_KINDS],
+                    seat_kind,
+                    partial(self._set_seat, i),
+                    visible=lambda i=i: i < self.players,
+                    name=f"seat:{i}",
+                    enabled=idle,
+                )
+            )
             self.seat_choices.append(c)
-        self.ui.add(Choice((RIGHT_X, y + 300, RIGHT_W, 58), self.label("online.takeover"),
-                           [(True, self.label("online.takeover_ai")), (False, self.label("online.takeover_wait"))],
-                           lambda: self.ai_takes_over, self._set_takeover, name="takeover", enabled=idle))
+        self.ui.add(
+            Choice(
+                (RIGHT_X, y + 300, RIGHT_W, 58),
+                self.label("online.takeover"),
+                [(True, self.label("online.takeover_ai")), (False, self.label("online.takeover_wait"))],
+                lambda: self.ai_takes_over,
+                self._set_takeover,
+                name="takeover",
+                enabled=idle,
+            )
+        )
         by = PANEL.bottom - 68
         self.ui.add(Button((LEFT_X, by, 170, 46), self.label("common.back"), self.back, icon="‹", size=15, name="back"))
-        self.start_button = self.ui.add(Button((PANEL.right - 40 - 280, by - 2, 280, 50), self.label("online.start"),
-                                               self.start, style="primary", size=17, name="start", enabled=idle))
+        self.start_button = self.ui.add(
+            Button(
+                (PANEL.right - 40 - 280, by - 2, 280, 50),
+                self.label("online.start"),
+                self.start,
+                style="primary",
+                size=17,
+                name="start",
+                enabled=idle,
+            )
+        )
         self.ui.focus(self.name_field if not self.name_field.text else self.start_button)
 
     def _seat_caption(self, seat: int) -> Any:
@@ -181,7 +276,7 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
         self.app.open_scene("games", deck=self.deck, game=self.game, players=self.players, on_pick=self.picked)
 
     def seat_kinds(self) -> list[str]:
-        return [FRIEND, *self.seats[1:self.players]]
+        return [FRIEND, *self.seats[1 : self.players]]
 
     def start(self) -> None:
         if self.connecting is not None:
@@ -204,8 +299,9 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
             self.problem = hosting.describe(hosting.OnlineError("error_headless"), self.t)
             return
         try:
-            session, self.hosted = hosting.host_table(port, name, self.game, self.deck, self.players, opts,
-                                                      self.seat_kinds(), self.ai_takes_over, rules)
+            session, self.hosted = hosting.host_table(
+                port, name, self.game, self.deck, self.players, opts, self.seat_kinds(), self.ai_takes_over, rules
+            )
         except hosting.OnlineError as e:
             self.problem = hosting.describe(e, self.t)
             return
@@ -241,8 +337,7 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
         if hosted is None:  # set when the table was hosted, before its session could arrive
             raise RuntimeError("a hosted table's session arrived without its server")
         # The table to offer again on the menu (scenes.online.rejoin): this window hosts it.
-        remember(self.app, last={"code": session.code, "address": f"127.0.0.1:{hosted.port}",
-                                 "port": hosted.port})
+        remember(self.app, last={"code": session.code, "address": f"127.0.0.1:{hosted.port}", "port": hosted.port})
         self.app.open_scene("online_lobby", session=session, hosted=self.hosted)
 
     # ------------------------------------------------------------------ drawing
@@ -252,22 +347,35 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
         surface.blit(theme.shadow(r.size, 16, 10, 130), (r.x - 10, r.y - 4))
         surface.blit(theme.panel(r.size, 16, (10, 30, 21, 238), theme.BRASS), r)
         title = self.t("online.host_title")
-        theme.heading(surface, title, (r.x + 40, r.y + 24), theme.fit(title, "serif_bold", 28, r.w - 80, 16, 0.22, True))
+        theme.heading(
+            surface, title, (r.x + 40, r.y + 24), theme.fit(title, "serif_bold", 28, r.w - 80, 16, 0.22, True)
+        )
         intro = self.t("online.host_intro")
-        theme.blit_text(surface, intro, (r.x + 40, r.y + 70), "sans", theme.fit(intro, "sans", 15, r.w - 80, 10),
-                        theme.CREAM_DIM)
+        theme.blit_text(
+            surface, intro, (r.x + 40, r.y + 70), "sans", theme.fit(intro, "sans", 15, r.w - 80, 10), theme.CREAM_DIM
+        )
         y = r.y + 120
         line = self.rules_line()
-        theme.blit_text(surface, line, (LEFT_X, y + 160), "sans_bold", theme.fit(line, "sans_bold", 15, LEFT_W, 10),
-                        theme.BRASS_LIGHT)
+        theme.blit_text(
+            surface,
+            line,
+            (LEFT_X, y + 160),
+            "sans_bold",
+            theme.fit(line, "sans_bold", 15, LEFT_W, 10),
+            theme.BRASS_LIGHT,
+        )
         head = self.t("online.seats_host")
-        theme.small_caps(surface, head, (RIGHT_X, y), theme.fit(head, "cond_bold", 13, RIGHT_W, 9, 0.16, True),
-                         theme.BRASS)
+        theme.small_caps(
+            surface, head, (RIGHT_X, y), theme.fit(head, "cond_bold", 13, RIGHT_W, 9, 0.16, True), theme.BRASS
+        )
         you = self.t("online.seat_you", n=1)
-        theme.blit_text(surface, you, (RIGHT_X, y + 22), "sans_bold", theme.fit(you, "sans_bold", 15, RIGHT_W, 10),
-                        theme.CREAM)
-        note = self.t("online.takeover_note_ai" if self.ai_takes_over else "online.takeover_note_wait",
-                      seconds=hosting.PAUSE_SECONDS)
+        theme.blit_text(
+            surface, you, (RIGHT_X, y + 22), "sans_bold", theme.fit(you, "sans_bold", 15, RIGHT_W, 10), theme.CREAM
+        )
+        note = self.t(
+            "online.takeover_note_ai" if self.ai_takes_over else "online.takeover_note_wait",
+            seconds=hosting.PAUSE_SECONDS,
+        )
         for i, ln in enumerate(theme.wrap(note, "sans", 13, RIGHT_W, max_lines=2)):
             theme.blit_text(surface, ln, (RIGHT_X, y + 364 + 17 * i), "sans", 13, theme.CREAM_DIM)
         port_note = self.t("online.port_note")
@@ -281,8 +389,15 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
                 theme.blit_text(surface, ln, (LEFT_X + 190, r.bottom - 62 + 18 * i), "sans_bold", 14, color)
         self.ui.draw(surface)
         hint = self.t("online.hint_form")
-        theme.blit_text(surface, hint, (640, 702), "sans", theme.fit(hint, "sans", 13, 1100, 9), theme.CREAM_FAINT,
-                        anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (640, 702),
+            "sans",
+            theme.fit(hint, "sans", 13, 1100, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
 
 
 def create(app: Any, game: str | None = None, deck: str | None = None, **params: Any) -> HostScene:

@@ -9,6 +9,7 @@ the app closes. The tables' records are kept where ``main.py serve`` keeps them.
 The seat is a :class:`game.online.client.RemoteSession`, whose socket lives in its own
 thread: the screens only poll it, the window never waits on the network.
 """
+
 from __future__ import annotations
 
 import threading
@@ -150,14 +151,23 @@ class Hosted:
 
     code: str
     port: int
-    address: str           # this machine's address on the network
-    link: str              # cardavia://address:port/CODE
+    address: str  # this machine's address on the network
+    link: str  # cardavia://address:port/CODE
     host_token: str
 
 
-def host_table(port: int, name: str, game: str, deck: str | None, players: int, options: dict[str, Any],
-               seats: list[str], ai_takes_over: bool, rules: Any = None,
-               address: str | None = None) -> tuple[Any, Hosted]:
+def host_table(
+    port: int,
+    name: str,
+    game: str,
+    deck: str | None,
+    players: int,
+    options: dict[str, Any],
+    seats: list[str],
+    ai_takes_over: bool,
+    rules: Any = None,
+    address: str | None = None,
+) -> tuple[Any, Hosted]:
     """Start the server (or reuse it), create the table, take seat 0 as its host: the seat's
     RemoteSession (connecting) and what friends need. OnlineError for the player."""
     from game.online.client import RemoteSession, create_table
@@ -168,16 +178,25 @@ def host_table(port: int, name: str, game: str, deck: str | None, players: int, 
     port = int(getattr(server, "port", port))
     local = f"ws://127.0.0.1:{port}"
     try:
-        created = create_table(local, name, game, players, seats, deck=deck, options=options,
-                               pause_seconds=PAUSE_SECONDS, ai_takes_over=ai_takes_over, timeout=CREATE_TIMEOUT)
+        created = create_table(
+            local,
+            name,
+            game,
+            players,
+            seats,
+            deck=deck,
+            options=options,
+            pause_seconds=PAUSE_SECONDS,
+            ai_takes_over=ai_takes_over,
+            timeout=CREATE_TIMEOUT,
+        )
     except ConnectionError as e:
         raise OnlineError("error_server", reason=str(e)) from None
     except ValueError as e:  # the server refused the table (its config check)
         raise OnlineError("error_config", reason=str(e)) from None
     code = str(created["code"])
     tokens = created.get("tokens") or {}
-    session = RemoteSession(local, code, name, token=tokens.get("0"), rules=rules,
-                            host_token=created.get("host_token"))
+    session = RemoteSession(local, code, name, token=tokens.get("0"), rules=rules, host_token=created.get("host_token"))
     where = address or lan_address()
     return session, Hosted(code, port, where, make_link(where, port, code), str(created.get("host_token")))
 
@@ -193,8 +212,13 @@ def join_table(address: str, code: str, name: str, token: str | None = None) -> 
 
 
 #: The server's error codes that end a join, and their lines (keys under ``online.``).
-FATAL_KEYS = {"no_table": "error_no_table", "full": "error_full", "version": "error_version",
-              "kicked": "error_kicked", "replaced": "error_replaced"}
+FATAL_KEYS = {
+    "no_table": "error_no_table",
+    "full": "error_full",
+    "version": "error_version",
+    "kicked": "error_kicked",
+    "replaced": "error_replaced",
+}
 
 
 def session_problem(session: Any, address: str = "") -> OnlineError | None:
@@ -272,6 +296,25 @@ class Connecting:
         return "wait"
 
 
-__all__ = ["BIND_HOST", "WORKERS", "HEADLESS_NETWORK", "network_allowed", "PAUSE_SECONDS", "OnlineError", "describe", "data_dir", "start_server",
-           "running_server", "stop_server", "live_tables", "stop_unless_playing", "port_taken", "Hosted", "host_table", "join_table", "session_problem", "Connecting",
-           "FATAL_KEYS"]
+__all__ = [
+    "BIND_HOST",
+    "WORKERS",
+    "HEADLESS_NETWORK",
+    "network_allowed",
+    "PAUSE_SECONDS",
+    "OnlineError",
+    "describe",
+    "data_dir",
+    "start_server",
+    "running_server",
+    "stop_server",
+    "live_tables",
+    "stop_unless_playing",
+    "port_taken",
+    "Hosted",
+    "host_table",
+    "join_table",
+    "session_problem",
+    "Connecting",
+    "FATAL_KEYS",
+]

@@ -6,6 +6,7 @@ another version) is said in one line under the fields.
 
 Keys: Tab / ↑↓ move between the fields, typing fills them, Enter joins, Esc goes back.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -50,20 +51,59 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
         saved = remembered(self.app)
         idle = lambda: self.connecting is None  # noqa: E731
         y = PANEL.y + 140
-        self.address_field = self.ui.add(TextField((FIELD_X, y, FIELD_W, 62), self.label("online.address"),
-                                                   saved.get("address", ""), max_len=300, on_enter=self.join,
-                                                   on_change=self._typed, placeholder=self.label("online.address_hint"),
-                                                   name="address", enabled=idle))
-        self.code_field = self.ui.add(TextField((FIELD_X, y + 86, 300, 62), self.label("online.code"), "",
-                                                max_len=300, on_enter=self.join, on_change=self._typed,
-                                                placeholder=self.label("online.code_hint"), name="code", enabled=idle))
-        self.name_field = self.ui.add(TextField((FIELD_X + 330, y + 86, FIELD_W - 330, 62), self.label("online.your_name"),
-                                                saved.get("name", ""), max_len=20, on_enter=self.join,
-                                                placeholder=self.label("online.name_hint"), name="name", enabled=idle))
+        self.address_field = self.ui.add(
+            TextField(
+                (FIELD_X, y, FIELD_W, 62),
+                self.label("online.address"),
+                saved.get("address", ""),
+                max_len=300,
+                on_enter=self.join,
+                on_change=self._typed,
+                placeholder=self.label("online.address_hint"),
+                name="address",
+                enabled=idle,
+            )
+        )
+        self.code_field = self.ui.add(
+            TextField(
+                (FIELD_X, y + 86, 300, 62),
+                self.label("online.code"),
+                "",
+                max_len=300,
+                on_enter=self.join,
+                on_change=self._typed,
+                placeholder=self.label("online.code_hint"),
+                name="code",
+                enabled=idle,
+            )
+        )
+        self.name_field = self.ui.add(
+            TextField(
+                (FIELD_X + 330, y + 86, FIELD_W - 330, 62),
+                self.label("online.your_name"),
+                saved.get("name", ""),
+                max_len=20,
+                on_enter=self.join,
+                placeholder=self.label("online.name_hint"),
+                name="name",
+                enabled=idle,
+            )
+        )
         by = PANEL.bottom - 70
-        self.ui.add(Button((FIELD_X, by, 170, 46), self.label("common.back"), self.back, icon="‹", size=15, name="back"))
-        self.join_button = self.ui.add(Button((PANEL.right - 48 - 220, by - 2, 220, 50), self.label("online.join_button"),
-                                              self.join, style="primary", size=17, name="join", enabled=idle))
+        self.ui.add(
+            Button((FIELD_X, by, 170, 46), self.label("common.back"), self.back, icon="‹", size=15, name="back")
+        )
+        self.join_button = self.ui.add(
+            Button(
+                (PANEL.right - 48 - 220, by - 2, 220, 50),
+                self.label("online.join_button"),
+                self.join,
+                style="primary",
+                size=17,
+                name="join",
+                enabled=idle,
+            )
+        )
         self.ui.focus(self.address_field)
 
     @property
@@ -147,8 +187,9 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
                 tokens.pop(session.code, None)
                 remember(self.app, tokens=tokens)
                 self.token = None
-                self.connecting = hosting.Connecting(hosting.join_table(session.url, session.code, session.name),
-                                                     self.connecting_address(session))
+                self.connecting = hosting.Connecting(
+                    hosting.join_table(session.url, session.code, session.name), self.connecting_address(session)
+                )
                 return
             if getattr(session, "failed_code", None) == "no_table":
                 back_to.forget(self.app, session.code)  # that table is over and gone
@@ -165,12 +206,20 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
         surface.blit(theme.shadow(r.size, 16, 10, 130), (r.x - 10, r.y - 4))
         surface.blit(theme.panel(r.size, 16, (10, 30, 21, 238), theme.BRASS), r)
         title = self.t("online.join_title")
-        theme.heading(surface, title, (r.x + 48, r.y + 28), theme.fit(title, "serif_bold", 28, r.w - 96, 16, 0.22, True))
+        theme.heading(
+            surface, title, (r.x + 48, r.y + 28), theme.fit(title, "serif_bold", 28, r.w - 96, 16, 0.22, True)
+        )
         for i, ln in enumerate(theme.wrap(self.t("online.join_intro"), "sans", 15, r.w - 96, max_lines=3)):
             theme.blit_text(surface, ln, (r.x + 48, r.y + 74 + 20 * i), "sans", 15, theme.CREAM_DIM)
         paste = self.t("online.paste_hint")
-        theme.blit_text(surface, paste, (FIELD_X, PANEL.y + 140 + 178), "sans", theme.fit(paste, "sans", 13, FIELD_W, 9),
-                        theme.CREAM_FAINT)
+        theme.blit_text(
+            surface,
+            paste,
+            (FIELD_X, PANEL.y + 140 + 178),
+            "sans",
+            theme.fit(paste, "sans", 13, FIELD_W, 9),
+            theme.CREAM_FAINT,
+        )
         status: str | None
         if self.connecting is not None:
             status, color = self.t("online.joining", address=self.connecting.address), theme.BRASS_LIGHT
@@ -181,8 +230,15 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
                 theme.blit_text(surface, ln, (FIELD_X, PANEL.y + 140 + 214 + 20 * i), "sans_bold", 15, color)
         self.ui.draw(surface)
         hint = self.t("online.hint_form")
-        theme.blit_text(surface, hint, (640, r.bottom + 30), "sans", theme.fit(hint, "sans", 13, 1100, 9),
-                        theme.CREAM_FAINT, anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (640, r.bottom + 30),
+            "sans",
+            theme.fit(hint, "sans", 13, 1100, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
 
 
 def create(app: Any, link: str | None = None, rejoin: bool = False, **params: Any) -> JoinScene:

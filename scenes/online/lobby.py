@@ -11,6 +11,7 @@ leaves the online screens (scenes.online.choice).
 Opened without a session (``--screenshot --scene online_lobby``, the text-fit check) it
 shows a sample table, as the host would see it.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -40,13 +41,26 @@ def sample(app: Any) -> tuple[dict, hosting.Hosted]:
     game = next((g for g in game_ids() if 4 in cfg.games[g].players), game_ids()[0])
     gcfg = cfg.games[game]
     players = 4 if 4 in gcfg.players else max(gcfg.players)
-    seats = [{"kind": "friend", "name": "Anna", "connected": True, "level": None},
-             {"kind": "ai", "name": None, "connected": True, "level": "hard"},
-             {"kind": "friend", "name": None, "connected": False, "level": None},
-             {"kind": "ai", "name": None, "connected": True, "level": "normal"}][:players]
-    lobby = {"type": "lobby", "code": "K7QMZ2HXPA", "game": game, "deck": cfg.decks_for(game)[0].id,
-             "players": players, "options": gcfg.resolve_options(None, players), "seats": seats, "you": 0,
-             "host": True, "started": False, "pause_seconds": hosting.PAUSE_SECONDS, "ai_takes_over": True}
+    seats = [
+        {"kind": "friend", "name": "Anna", "connected": True, "level": None},
+        {"kind": "ai", "name": None, "connected": True, "level": "hard"},
+        {"kind": "friend", "name": None, "connected": False, "level": None},
+        {"kind": "ai", "name": None, "connected": True, "level": "normal"},
+    ][:players]
+    lobby = {
+        "type": "lobby",
+        "code": "K7QMZ2HXPA",
+        "game": game,
+        "deck": cfg.decks_for(game)[0].id,
+        "players": players,
+        "options": gcfg.resolve_options(None, players),
+        "seats": seats,
+        "you": 0,
+        "host": True,
+        "started": False,
+        "pause_seconds": hosting.PAUSE_SECONDS,
+        "ai_takes_over": True,
+    }
     return lobby, hosting.Hosted("K7QMZ2HXPA", 7420, "192.168.1.20", make_link("192.168.1.20", 7420, "K7QMZ2HXPA"), "")
 
 
@@ -72,10 +86,19 @@ class LobbyScene(UIScene):
 
     def build(self) -> None:
         by = PANEL.bottom - 68
-        self.leave_button = self.ui.add(Button((SEATS_X, by, 200, 46), self.label("online.leave"), self.back, icon="‹",
-                                               size=15, name="leave"))
-        self.copy_button = self.ui.add(Button((INFO_X, by, 240, 46), self.label("online.copy"), self.copy, size=15,
-                                              name="copy", visible=lambda: self.hosted is not None))
+        self.leave_button = self.ui.add(
+            Button((SEATS_X, by, 200, 46), self.label("online.leave"), self.back, icon="‹", size=15, name="leave")
+        )
+        self.copy_button = self.ui.add(
+            Button(
+                (INFO_X, by, 240, 46),
+                self.label("online.copy"),
+                self.copy,
+                size=15,
+                name="copy",
+                visible=lambda: self.hosted is not None,
+            )
+        )
         self.ui.focus(self.copy_button if self.hosted is not None else self.leave_button)
 
     def copy(self) -> None:
@@ -144,8 +167,11 @@ class LobbyScene(UIScene):
         return out
 
     def waiting(self) -> int:
-        return sum(1 for seat in self.lobby.get("seats") or [] if seat.get("kind") == "friend"
-                   and not (seat.get("name") and seat.get("connected")))
+        return sum(
+            1
+            for seat in self.lobby.get("seats") or []
+            if seat.get("kind") == "friend" and not (seat.get("name") and seat.get("connected"))
+        )
 
     def settings_lines(self) -> list[str]:
         """The table's game and rules, and what happens when a friend drops out."""
@@ -159,14 +185,20 @@ class LobbyScene(UIScene):
         deck = cfg.decks.get(lob.get("deck")) or cfg.decks_for(game.id)[0]
         players = int(lob.get("players") or min(game.players))
         opts = dict(lob.get("options") or {})
-        head = names.game_and_deck(game.name.get(lang) or game.name.get("en", game.id),
-                                   deck.name.get(lang) or deck.name.get("en", deck.id))
+        head = names.game_and_deck(
+            game.name.get(lang) or game.name.get("en", game.id), deck.name.get(lang) or deck.name.get("en", deck.id)
+        )
         variant = variant_name(self.app.i18n, game, opts, players)
-        rules = " · ".join(([variant] if variant else []) + [self.t("line.players", count=players)]
-                           + game_line(self.t, game, opts).split(" · ")[2:])
+        rules = " · ".join(
+            ([variant] if variant else [])
+            + [self.t("line.players", count=players)]
+            + game_line(self.t, game, opts).split(" · ")[2:]
+        )
         seconds = lob.get("pause_seconds") or hosting.PAUSE_SECONDS
-        drop = self.t("online.takeover_note_ai" if lob.get("ai_takes_over", True) else "online.takeover_note_wait",
-                      seconds=seconds)
+        drop = self.t(
+            "online.takeover_note_ai" if lob.get("ai_takes_over", True) else "online.takeover_note_wait",
+            seconds=seconds,
+        )
         return [head, rules, drop]
 
     # ------------------------------------------------------------------ drawing
@@ -177,16 +209,25 @@ class LobbyScene(UIScene):
         surface.blit(theme.panel(r.size, 16, (10, 30, 21, 238), theme.BRASS), r)
         code = self.lobby.get("code") or (self.hosted.code if self.hosted else "")
         title = self.t("online.lobby_title", code=code)
-        theme.heading(surface, title, (r.x + 40, r.y + 24), theme.fit(title, "serif_bold", 28, r.w - 80, 16, 0.22, True))
+        theme.heading(
+            surface, title, (r.x + 40, r.y + 24), theme.fit(title, "serif_bold", 28, r.w - 80, 16, 0.22, True)
+        )
         waiting = self.waiting()
         state = self.t("online.lobby_waiting", count=waiting) if waiting else self.t("online.lobby_starting")
-        theme.blit_text(surface, state, (r.x + 40, r.y + 72), "sans_bold", theme.fit(state, "sans_bold", 16, r.w - 80, 10),
-                        theme.BRASS_LIGHT)
+        theme.blit_text(
+            surface,
+            state,
+            (r.x + 40, r.y + 72),
+            "sans_bold",
+            theme.fit(state, "sans_bold", 16, r.w - 80, 10),
+            theme.BRASS_LIGHT,
+        )
         self._draw_seats(surface)
         y = r.y + 130 + 4 * ROW_H + 24
         head = self.t("online.table_settings")
-        theme.small_caps(surface, head, (SEATS_X, y), theme.fit(head, "cond_bold", 13, SEATS_W, 9, 0.16, True),
-                         theme.BRASS)
+        theme.small_caps(
+            surface, head, (SEATS_X, y), theme.fit(head, "cond_bold", 13, SEATS_W, 9, 0.16, True), theme.BRASS
+        )
         y += 24
         for i, line in enumerate(self.settings_lines()):
             face = "sans_bold" if i == 0 else "sans"
@@ -205,32 +246,51 @@ class LobbyScene(UIScene):
                 theme.blit_text(surface, ln, (r.x + 40, r.bottom - 120 + 20 * i), "sans_bold", 15, ERROR)
         self.ui.draw(surface)
         hint = self.t("online.hint_lobby")
-        theme.blit_text(surface, hint, (640, 702), "sans", theme.fit(hint, "sans", 13, 1100, 9), theme.CREAM_FAINT,
-                        anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (640, 702),
+            "sans",
+            theme.fit(hint, "sans", 13, 1100, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
 
     def _draw_seats(self, surface: pygame.Surface) -> None:
         y = PANEL.y + 130
         head = self.t("online.seats")
-        theme.small_caps(surface, head, (SEATS_X, y - 26), theme.fit(head, "cond_bold", 13, SEATS_W, 9, 0.16, True),
-                         theme.BRASS)
+        theme.small_caps(
+            surface, head, (SEATS_X, y - 26), theme.fit(head, "cond_bold", 13, SEATS_W, 9, 0.16, True), theme.BRASS
+        )
         for i, (where, who, color) in enumerate(self.seat_lines()):
             row = pygame.Rect(SEATS_X, y + i * ROW_H, SEATS_W, ROW_H - 10)
             surface.blit(theme.rounded(row.size, 10, (255, 244, 214, 12), 1, (*theme.BRASS_DARK, 255)), row)
             pygame.draw.circle(surface, color, (row.x + 20, row.centery), 6)
-            theme.blit_text(surface, where, (row.x + 40, row.y + 8), "sans_bold",
-                            theme.fit(where, "sans_bold", 15, row.w - 56, 10), theme.CREAM)
-            theme.blit_text(surface, who, (row.x + 40, row.y + 29), "sans", theme.fit(who, "sans", 14, row.w - 56, 10),
-                            color)
+            theme.blit_text(
+                surface,
+                where,
+                (row.x + 40, row.y + 8),
+                "sans_bold",
+                theme.fit(where, "sans_bold", 15, row.w - 56, 10),
+                theme.CREAM,
+            )
+            theme.blit_text(
+                surface, who, (row.x + 40, row.y + 29), "sans", theme.fit(who, "sans", 14, row.w - 56, 10), color
+            )
 
     def _draw_invite(self, surface: pygame.Surface, h: hosting.Hosted) -> None:
         """Address, code and link, big enough to read aloud, and how friends get in."""
         y = PANEL.y + 104
         head = self.t("online.invite")
-        theme.small_caps(surface, head, (INFO_X, y), theme.fit(head, "cond_bold", 13, INFO_W, 9, 0.16, True),
-                         theme.BRASS)
+        theme.small_caps(
+            surface, head, (INFO_X, y), theme.fit(head, "cond_bold", 13, INFO_W, 9, 0.16, True), theme.BRASS
+        )
         y += 26
-        for key, value, size in (("online.address", f"{h.address}:{h.port}", 22), ("online.code", h.code, 26),
-                                 ("online.link", h.link, 16)):
+        for key, value, size in (
+            ("online.address", f"{h.address}:{h.port}", 22),
+            ("online.code", h.code, 26),
+            ("online.link", h.link, 16),
+        ):
             label = self.t(key)
             theme.small_caps(surface, label, (INFO_X, y), 12, theme.BRASS)
             fit = theme.fit(value, "sans_bold", size, INFO_W, 10)

@@ -14,6 +14,7 @@ lasts beyond this table.
 Keys: Tab / ↑↓ move between the buttons and the fields, Enter presses or sends, typing fills
 the focused field, Esc closes the panel (back to the table).
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -56,9 +57,14 @@ class MannersScene(UIScene):
         me = self.session.human_seat
         out = []
         for i, s in enumerate(seats if isinstance(seats, list) else []):
-            if i != me and isinstance(s, dict) and s.get("kind") == "friend" and isinstance(s.get("name"), str) \
-                    and s["name"].strip():
-                out.append((i, s["name"].strip()[:P.NAME_MAX]))
+            if (
+                i != me
+                and isinstance(s, dict)
+                and s.get("kind") == "friend"
+                and isinstance(s.get("name"), str)
+                and s["name"].strip()
+            ):
+                out.append((i, s["name"].strip()[: P.NAME_MAX]))
         return out[:MAX_ROWS]
 
     def build(self) -> None:
@@ -66,22 +72,70 @@ class MannersScene(UIScene):
         for i in range(MAX_ROWS):
             ry = y + i * (ROW_H + 8)
             visible = self._row_shown(i)
-            self.ui.add(Button((x + 300, ry, 130, 40), self._mute_label(i), partial(self.mute, i), size=13,
-                               name=f"mute{i}", visible=visible))
-            self.ui.add(Button((x + 440, ry, 130, 40), self.label("manners.block"), partial(self.block, i), size=13,
-                               name=f"block{i}", visible=visible))
-            self.ui.add(Button((x + 580, ry, 116, 40), self.label("manners.report"), partial(self.report, i),
-                               size=13, name=f"report{i}", visible=visible))
+            self.ui.add(
+                Button(
+                    (x + 300, ry, 130, 40),
+                    self._mute_label(i),
+                    partial(self.mute, i),
+                    size=13,
+                    name=f"mute{i}",
+                    visible=visible,
+                )
+            )
+            self.ui.add(
+                Button(
+                    (x + 440, ry, 130, 40),
+                    self.label("manners.block"),
+                    partial(self.block, i),
+                    size=13,
+                    name=f"block{i}",
+                    visible=visible,
+                )
+            )
+            self.ui.add(
+                Button(
+                    (x + 580, ry, 116, 40),
+                    self.label("manners.report"),
+                    partial(self.report, i),
+                    size=13,
+                    name=f"report{i}",
+                    visible=visible,
+                )
+            )
         fy = y + MAX_ROWS * (ROW_H + 8) + 6
-        self.reason = self.ui.add(TextField((x, fy, BOX.w - 64, 62), self.label("manners.reason"), "",
-                                            max_len=P.REASON_MAX, placeholder=self.label("manners.reason_hint"),
-                                            name="reason", visible=lambda: bool(self.others())))
-        self.chat_field = self.ui.add(TextField((x, fy + 78, BOX.w - 64, 62), self.label("manners.chat"), "",
-                                                max_len=P.CHAT_MAX, on_enter=self.send_chat,
-                                                placeholder=self.label("manners.chat_hint"), name="chat",
-                                                visible=lambda: bool(getattr(self.session, "chat_allowed", False))))
-        self.ui.add(Button((BOX.right - 32 - 150, BOX.bottom - 86, 150, 40), self.label("common.back"), self.back,
-                           icon="‹", size=14, name="back"))
+        self.reason = self.ui.add(
+            TextField(
+                (x, fy, BOX.w - 64, 62),
+                self.label("manners.reason"),
+                "",
+                max_len=P.REASON_MAX,
+                placeholder=self.label("manners.reason_hint"),
+                name="reason",
+                visible=lambda: bool(self.others()),
+            )
+        )
+        self.chat_field = self.ui.add(
+            TextField(
+                (x, fy + 78, BOX.w - 64, 62),
+                self.label("manners.chat"),
+                "",
+                max_len=P.CHAT_MAX,
+                on_enter=self.send_chat,
+                placeholder=self.label("manners.chat_hint"),
+                name="chat",
+                visible=lambda: bool(getattr(self.session, "chat_allowed", False)),
+            )
+        )
+        self.ui.add(
+            Button(
+                (BOX.right - 32 - 150, BOX.bottom - 86, 150, 40),
+                self.label("common.back"),
+                self.back,
+                icon="‹",
+                size=14,
+                name="back",
+            )
+        )
         first = next((w for w in self.ui.widgets if getattr(w, "visible", True)), None)
         if first is not None:
             self.ui.focus(first)
@@ -94,6 +148,7 @@ class MannersScene(UIScene):
             others = self.others()
             muted = i < len(others) and others[i][1].casefold() in self.session.muted
             return self.t("manners.unmute" if muted else "manners.mute")
+
         return text
 
     @property
@@ -131,7 +186,7 @@ class MannersScene(UIScene):
         if name is None:
             return
         reason = " ".join(self.reason.text.split()) or self.t("manners.reason_default")
-        self._sent(self.session.report(name, reason[:P.REASON_MAX]))
+        self._sent(self.session.report(name, reason[: P.REASON_MAX]))
         self.reason.set_text("")
 
     def send_chat(self) -> None:
@@ -182,8 +237,9 @@ class MannersScene(UIScene):
         title = self.t("manners.title")
         theme.heading(surface, title, (x, r.y + 22), theme.fit(title, "serif_bold", 26, r.w - 64, 14, 0.22, True))
         intro = self.t("manners.intro")
-        theme.blit_text(surface, intro, (x, r.y + 62), "sans", theme.fit(intro, "sans", 14, r.w - 64, 9),
-                        theme.CREAM_DIM)
+        theme.blit_text(
+            surface, intro, (x, r.y + 62), "sans", theme.fit(intro, "sans", 14, r.w - 64, 9), theme.CREAM_DIM
+        )
         others = self.others()
         if not others:
             theme.blit_text(surface, self.t("manners.nobody"), (x, r.y + 106), "sans", 15, theme.CREAM)
@@ -191,22 +247,43 @@ class MannersScene(UIScene):
             shown = self.shown_name(seat)
             if name.casefold() in self.session.muted:
                 shown = self.t("manners.muted_name", name=shown)
-            theme.blit_text(surface, shown, (x, r.y + 96 + i * (ROW_H + 8) + 20), "sans_bold",
-                            theme.fit(shown, "sans_bold", 16, 290, 9), theme.CREAM, anchor="midleft")
+            theme.blit_text(
+                surface,
+                shown,
+                (x, r.y + 96 + i * (ROW_H + 8) + 20),
+                "sans_bold",
+                theme.fit(shown, "sans_bold", 16, 290, 9),
+                theme.CREAM,
+                anchor="midleft",
+            )
         if not getattr(self.session, "chat_allowed", False):
             off = self.t("manners.chat_off")
-            theme.blit_text(surface, off, (x, self.chat_field.rect.y + 30), "sans", theme.fit(off, "sans", 14, r.w - 64, 9),
-                            theme.CREAM_FAINT)
+            theme.blit_text(
+                surface,
+                off,
+                (x, self.chat_field.rect.y + 30),
+                "sans",
+                theme.fit(off, "sans", 14, r.w - 64, 9),
+                theme.CREAM_FAINT,
+            )
         if self.note is not None:
             text, bad = self.note
             for j, ln in enumerate(theme.wrap(text, "sans_bold", 14, r.w - 64 - 170, max_lines=2)):
-                theme.blit_text(surface, ln, (x, r.bottom - 88 + 19 * j), "sans_bold", 14,
-                                ERROR if bad else theme.BRASS_LIGHT)
+                theme.blit_text(
+                    surface, ln, (x, r.bottom - 88 + 19 * j), "sans_bold", 14, ERROR if bad else theme.BRASS_LIGHT
+                )
         self.ui.draw(surface)
         hint = self.t("manners.keys")
         # Inside the panel: under it lie the table's own hints and the hand.
-        theme.blit_text(surface, hint, (r.centerx, r.bottom - 14), "sans", theme.fit(hint, "sans", 13, r.w - 64, 9),
-                        theme.CREAM_FAINT, anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (r.centerx, r.bottom - 14),
+            "sans",
+            theme.fit(hint, "sans", 13, r.w - 64, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
 
 
 def sample_session() -> Any:
@@ -214,10 +291,13 @@ def sample_session() -> Any:
     them muted, on a server with chat on (``--screenshot --scene online_manners``)."""
     from game.online.clubclient import ClubSession
 
-    session = ClubSession("ws://127.0.0.1:7420", P.CODE_ALPHABET[:P.CODE_LENGTH], "Lucia", None, "0" * 32,
-                          connect=False)
-    session.lobby = {"seats": [{"kind": "friend", "name": n} for n in ("Lucia", "Bruno", "Chiara")]
-                     + [{"kind": "ai", "name": None, "level": "hard"}]}
+    session = ClubSession(
+        "ws://127.0.0.1:7420", P.CODE_ALPHABET[: P.CODE_LENGTH], "Lucia", None, "0" * 32, connect=False
+    )
+    session.lobby = {
+        "seats": [{"kind": "friend", "name": n} for n in ("Lucia", "Bruno", "Chiara")]
+        + [{"kind": "ai", "name": None, "level": "hard"}]
+    }
     session.human_seat = 0
     session.muted.add("chiara")
     session.chat_allowed = True

@@ -8,6 +8,7 @@ table is gone. A hosted table's server keeps running while its match does
 (:func:`scenes.online.hosting.stop_unless_playing`); after a restart Rejoin starts it again,
 and the server resumes the table from its files. No pygame.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -8,6 +8,7 @@ Every hand is a row of backs: the stream carries no hidden card, so there is not
 face up (V changes nothing here). The players' names come from the table's public lobby; the
 line under the table says how many watch and that the view runs one decision late.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -86,15 +87,20 @@ def sample_feed(app: Any, game: str | None = None, players: int | None = None) -
     rules = make_rules(head["game"], head["deck"], head["players"], head["options"])
     feed = SpectatorFeed("ws://127.0.0.1:7420", "SAMPLE", "", connect=False)
     names = ["Anna", "Bruno", "Chiara", "Dario"]
-    feed.lobby = {"code": "SAMPLE", "game": rules.game_id, "players": rules.players,
-                  "seats": [{"kind": "friend", "name": names[i], "level": None} for i in range(rules.players)]}
-    feed.events = spectator_events(rules, events)[:max(2, len(events) // 2)]
+    feed.lobby = {
+        "code": "SAMPLE",
+        "game": rules.game_id,
+        "players": rules.players,
+        "seats": [{"kind": "friend", "name": names[i], "level": None} for i in range(rules.players)],
+    }
+    feed.events = spectator_events(rules, events)[: max(2, len(events) // 2)]
     feed.watchers = 3
     return feed
 
 
-def create(app: Any, feed: SpectatorFeed | None = None, game: str | None = None, players: int | None = None,
-           **params: Any) -> SpectatorScene:
+def create(
+    app: Any, feed: SpectatorFeed | None = None, game: str | None = None, players: int | None = None, **params: Any
+) -> SpectatorScene:
     """The spectator's view of ``feed`` (opened from a club's lobby); without one, a sample."""
     return SpectatorScene(app, feed if feed is not None else sample_feed(app, game, players))
 

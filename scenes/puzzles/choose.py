@@ -8,6 +8,7 @@ Keys: Tab or the arrows move between the controls, ←/→ change the game or th
 starts, Esc goes back; the dashboard is a control too, so a screen reader hears it in words
 (D reads it from anywhere). The mouse: every control.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -87,7 +88,9 @@ class PuzzlesScene(UIScene):
         self.theme_id = tid
 
     def _theme_options(self) -> list[tuple[Any, Any]]:
-        return [(None, self.label("puzzle_ui.any_theme"))] + [(k, self.label(f"puzzles.theme.{k}")) for k in self.themes()]
+        return [(None, self.label("puzzle_ui.any_theme"))] + [
+            (k, self.label(f"puzzles.theme.{k}")) for k in self.themes()
+        ]
 
     def due(self) -> int:
         return len(self.progress.mistakes_due(time.time(), self.game, self.theme_id))
@@ -97,27 +100,62 @@ class PuzzlesScene(UIScene):
         r = PANEL
         games = [(None, self.label("puzzle_ui.mixed"))] + [(g, lambda g=g: self.game_name(g)) for g in self.games]
         y = r.y + 138
-        self.game_choice = self.ui.add(Choice((LEFT, y, COL_W, 58), self.label("puzzle_ui.game"), games,
-                                              lambda: self.game, self.set_game, compact=True, name="game"))
-        self.theme_choice = self.ui.add(Choice((LEFT, y + 70, COL_W, 58), self.label("puzzle_ui.theme"),
-                                               self._theme_options(), lambda: self.theme_id, self.set_theme,
-                                               compact=True, name="theme"))
-        self.solve_button = self.ui.add(Button((LEFT, y + 146, COL_W, 54), self.label("puzzle_ui.solve"), self.solve,
-                                               style="primary", size=17, name="solve", enabled=lambda: bool(self.games)))
-        self.mistakes_button = self.ui.add(Button((LEFT, y + 236, COL_W, 46), self._mistakes_label, self.mistakes,
-                                                  size=15, name="mistakes"))
+        self.game_choice = self.ui.add(
+            Choice(
+                (LEFT, y, COL_W, 58),
+                self.label("puzzle_ui.game"),
+                games,
+                lambda: self.game,
+                self.set_game,
+                compact=True,
+                name="game",
+            )
+        )
+        self.theme_choice = self.ui.add(
+            Choice(
+                (LEFT, y + 70, COL_W, 58),
+                self.label("puzzle_ui.theme"),
+                self._theme_options(),
+                lambda: self.theme_id,
+                self.set_theme,
+                compact=True,
+                name="theme",
+            )
+        )
+        self.solve_button = self.ui.add(
+            Button(
+                (LEFT, y + 146, COL_W, 54),
+                self.label("puzzle_ui.solve"),
+                self.solve,
+                style="primary",
+                size=17,
+                name="solve",
+                enabled=lambda: bool(self.games),
+            )
+        )
+        self.mistakes_button = self.ui.add(
+            Button((LEFT, y + 236, COL_W, 46), self._mistakes_label, self.mistakes, size=15, name="mistakes")
+        )
         self.dash = self.ui.add(DashboardBox(DASH, self.dashboard_words))
         self.daily_buttons: list[Button] = []
         n = max(1, len(self.games))
         gap = 12
         w = (r.w - 80 - gap * (n - 1)) // n
         for i, g in enumerate(self.games):
-            b: Any = self.ui.add(Button((LEFT + i * (w + gap), DAILY_Y + 30, w, 48), self._daily_label_of(g),
-                                        self._daily_opener(g), size=15, name=f"daily_{g}"))
+            b: Any = self.ui.add(
+                Button(
+                    (LEFT + i * (w + gap), DAILY_Y + 30, w, 48),
+                    self._daily_label_of(g),
+                    self._daily_opener(g),
+                    size=15,
+                    name=f"daily_{g}",
+                )
+            )
             b.spoken = self._daily_spoken_of(g)  # read with getattr (scenes.speak): "…, solved"
             self.daily_buttons.append(b)
-        self.ui.add(Button((LEFT, r.bottom - 62, 170, 44), self.label("common.back"), self.back, icon="‹", size=15,
-                           name="back"))
+        self.ui.add(
+            Button((LEFT, r.bottom - 62, 170, 44), self.label("common.back"), self.back, icon="‹", size=15, name="back")
+        )
         self.ui.focus(self.solve_button)
 
     def _mistakes_label(self) -> str:
@@ -191,7 +229,9 @@ class PuzzlesScene(UIScene):
         parts = []
         for d in self.boards():
             name = self.game_name(d["game"])
-            parts.append(t("puzzle_ui.dash_rating", game=name, rating=d["rating"], solved=d["solved"], tried=d["tried"]))
+            parts.append(
+                t("puzzle_ui.dash_rating", game=name, rating=d["rating"], solved=d["solved"], tried=d["tried"])
+            )
             if self.game:
                 if d["strong"]:
                     parts.append(t("puzzle_ui.strong", themes=self._themes(d["strong"])))
@@ -199,8 +239,9 @@ class PuzzlesScene(UIScene):
                     parts.append(t("puzzle_ui.weak", themes=self._themes(d["weak"])))
                 hist = d["history"]
                 if len(hist) >= 2:
-                    parts.append(t("puzzle_ui.dash_trend", first=round(hist[0][1]), last=round(hist[-1][1]),
-                                   count=len(hist) - 1))
+                    parts.append(
+                        t("puzzle_ui.dash_trend", first=round(hist[0][1]), last=round(hist[-1][1]), count=len(hist) - 1)
+                    )
         if self.games:
             parts.append(self.streak_text(self.boards()[0]))
         return " ".join(p if p.endswith(".") else p + "." for p in parts)
@@ -235,16 +276,30 @@ class PuzzlesScene(UIScene):
         for i, ln in enumerate(theme.wrap(intro, "sans", size, r.w - 80, max_lines=2)):
             theme.blit_text(surface, ln, (LEFT, r.y + 68 + step * i), "sans", size, theme.CREAM_DIM)
         near = self.t("puzzle_ui.near", rating=self._near_rating())
-        theme.blit_text(surface, near, (LEFT, self.solve_button.rect.bottom + 8), "sans",
-                        theme.fit(near, "sans", 13, COL_W, 9), theme.CREAM_DIM)
+        theme.blit_text(
+            surface,
+            near,
+            (LEFT, self.solve_button.rect.bottom + 8),
+            "sans",
+            theme.fit(near, "sans", 13, COL_W, 9),
+            theme.CREAM_DIM,
+        )
         self._draw_dashboard(surface)
         head = self.t("puzzle_ui.daily_head", date=self._date())
-        theme.small_caps(surface, head, (LEFT, DAILY_Y), theme.fit(head, "cond_bold", 14, r.w - 80, 9, 0.16, True),
-                         theme.BRASS_LIGHT)
+        theme.small_caps(
+            surface, head, (LEFT, DAILY_Y), theme.fit(head, "cond_bold", 14, r.w - 80, 9, 0.16, True), theme.BRASS_LIGHT
+        )
         self.ui.draw(surface)
         hint = self.t("puzzle_ui.list_hint")
-        theme.blit_text(surface, hint, (640, r.bottom + 26), "sans", theme.fit(hint, "sans", 13, 1100, 9),
-                        theme.CREAM_FAINT, anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (640, r.bottom + 26),
+            "sans",
+            theme.fit(hint, "sans", 13, 1100, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
 
     def _near_rating(self) -> int:
         boards = self.boards()
@@ -279,11 +334,18 @@ class PuzzlesScene(UIScene):
         theme.blit_text(surface, rating, (area.x, area.y), "serif_bold", size, theme.CREAM)
         sub = t("puzzle_ui.rd", rd=d["rd"]) + (f" · {t('puzzle_ui.provisional')}" if d["provisional"] else "")
         line_h = theme.font("serif_bold", size).get_height()
-        theme.blit_text(surface, sub, (area.x, area.y + line_h), "sans", theme.fit(sub, "sans", 12, 170, 8),
-                        theme.CREAM_DIM)
+        theme.blit_text(
+            surface, sub, (area.x, area.y + line_h), "sans", theme.fit(sub, "sans", 12, 170, 8), theme.CREAM_DIM
+        )
         solved = t("puzzle_ui.solved_of", solved=d["solved"], tried=d["tried"])
-        theme.blit_text(surface, solved, (area.x, area.y + line_h + 18), "sans", theme.fit(solved, "sans", 13, 170, 8),
-                        theme.CREAM_DIM)
+        theme.blit_text(
+            surface,
+            solved,
+            (area.x, area.y + line_h + 18),
+            "sans",
+            theme.fit(solved, "sans", 13, 170, 8),
+            theme.CREAM_DIM,
+        )
         chart = pygame.Rect(area.x + 190, area.y + 4, area.w - 190, 104)
         draw_chart(surface, chart, [v for _, v in d["history"]], t("puzzle_ui.chart_empty"))
         y = area.y + 126
@@ -292,8 +354,9 @@ class PuzzlesScene(UIScene):
             theme.blit_text(surface, text, (area.x, y), "sans", theme.fit(text, "sans", 15, area.w, 10), colour)
             y += max(22, theme.font("sans", 15).get_linesize() + 2)
         streak = self.streak_text(d)
-        theme.blit_text(surface, streak, (area.x, y + 4), "sans", theme.fit(streak, "sans", 15, area.w, 10),
-                        theme.CREAM)
+        theme.blit_text(
+            surface, streak, (area.x, y + 4), "sans", theme.fit(streak, "sans", 15, area.w, 10), theme.CREAM
+        )
 
     def _draw_all(self, surface: pygame.Surface, boards: list[dict[str, Any]], area: pygame.Rect) -> None:
         """Mixed: each game's rating and solved count in a row, then the streaks."""
@@ -302,18 +365,32 @@ class PuzzlesScene(UIScene):
         y = area.y
         for d in boards:
             name = self.game_name(d["game"])
-            theme.blit_text(surface, name, (area.x, y), "serif_bold", theme.fit(name, "serif_bold", 18, 190, 11),
-                            theme.CREAM)
+            theme.blit_text(
+                surface, name, (area.x, y), "serif_bold", theme.fit(name, "serif_bold", 18, 190, 11), theme.CREAM
+            )
             rating = str(d["rating"])
             theme.blit_text(surface, rating, (area.x + 250, y), "serif_bold", 18, theme.CREAM, anchor="topright")
             draw_sparkline(surface, pygame.Rect(area.x + 266, y + 2, 90, step - 12), [v for _, v in d["history"]])
             solved = t("puzzle_ui.solved_of", solved=d["solved"], tried=d["tried"])
-            theme.blit_text(surface, solved, (area.right, y + 2), "sans", theme.fit(solved, "sans", 14, area.w - 372, 8),
-                            theme.CREAM_DIM, anchor="topright")
+            theme.blit_text(
+                surface,
+                solved,
+                (area.right, y + 2),
+                "sans",
+                theme.fit(solved, "sans", 14, area.w - 372, 8),
+                theme.CREAM_DIM,
+                anchor="topright",
+            )
             y += step
         streak = self.streak_text(boards[0])
-        theme.blit_text(surface, streak, (area.x, max(y + 4, area.bottom - 22)), "sans",
-                        theme.fit(streak, "sans", 15, area.w, 10), theme.CREAM)
+        theme.blit_text(
+            surface,
+            streak,
+            (area.x, max(y + 4, area.bottom - 22)),
+            "sans",
+            theme.fit(streak, "sans", 15, area.w, 10),
+            theme.CREAM,
+        )
 
 
 def draw_chart(surface: pygame.Surface, rect: pygame.Rect, values: list[float], empty: str) -> None:
@@ -331,8 +408,10 @@ def draw_chart(surface: pygame.Surface, rect: pygame.Rect, values: list[float], 
     label_w = theme.text_width(str(round(hi)), "sans", 11) + 8
     inner = pygame.Rect(rect.x + label_w + 4, rect.y + 8, rect.w - label_w - 14, rect.h - 16)
     n = len(values)
-    pts = [(inner.x + round(inner.w * i / (n - 1)), inner.bottom - round(inner.h * (v - lo) / (hi - lo)))
-           for i, v in enumerate(values)]
+    pts = [
+        (inner.x + round(inner.w * i / (n - 1)), inner.bottom - round(inner.h * (v - lo) / (hi - lo)))
+        for i, v in enumerate(values)
+    ]
     pygame.draw.line(surface, (*theme.BRASS_DARK,), (inner.x, inner.bottom), (inner.right, inner.bottom))
     pygame.draw.aalines(surface, theme.BRASS_LIGHT, False, pts)
     pygame.draw.circle(surface, theme.BRASS_LIGHT, pts[-1], 3)
@@ -349,8 +428,10 @@ def draw_sparkline(surface: pygame.Surface, rect: pygame.Rect, values: list[floa
     span = max(hi - lo, 20.0)
     mid = (hi + lo) / 2
     n = len(values)
-    pts = [(rect.x + round(rect.w * i / (n - 1)), rect.centery - round(rect.h * (v - mid) / span))
-           for i, v in enumerate(values)]
+    pts = [
+        (rect.x + round(rect.w * i / (n - 1)), rect.centery - round(rect.h * (v - mid) / span))
+        for i, v in enumerate(values)
+    ]
     pygame.draw.aalines(surface, theme.BRASS_LIGHT, False, pts)
     pygame.draw.circle(surface, UP if values[-1] >= values[0] else DOWN, pts[-1], 2)
 

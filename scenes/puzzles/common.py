@@ -6,6 +6,7 @@ may have written it) and writes it at once after an attempt, so nothing waits fo
 to close. A file that cannot be read or written is said once in a toast (its one line).
 No pygame here.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -65,8 +66,9 @@ def record(puzzle: Puzzle, solved: bool, app: Any = None, now: float | None = No
     return Change(before, after, p_before, p_after, rated, due)
 
 
-def next_puzzle(game: str | None, theme: str | None, mode: str, exclude: str | None = None,
-                app: Any = None) -> Puzzle | None:
+def next_puzzle(
+    game: str | None, theme: str | None, mode: str, exclude: str | None = None, app: Any = None
+) -> Puzzle | None:
     """The next puzzle for the chooser's filters (the progress's own pick: near the player's
     rating, or the mistake due first), never ``exclude`` (the one just done) when another fits."""
     progress = load(app)
@@ -108,8 +110,9 @@ def games_with_puzzles() -> list[str]:
     return [g for g in game_ids() if store.shipped(g)]
 
 
-def resolve(puzzle: Puzzle | str | None, game: str | None, theme: str | None, mode: str,
-            step: int | None) -> Puzzle | None:
+def resolve(
+    puzzle: Puzzle | str | None, game: str | None, theme: str | None, mode: str, step: int | None
+) -> Puzzle | None:
     """The puzzle a scene is opened on: given, by id, the ``step``-th shipped one of ``game``
     (screenshots, from 1), the day's (``mode`` "daily"), else the next for the filters."""
     progress = PuzzleProgress.load()
@@ -149,5 +152,15 @@ def stand_at(scene: Any, overlay: str) -> None:
     scene.redraw()
 
 
-__all__ = ["Change", "MODES", "daily", "games_with_puzzles", "load", "next_puzzle", "record", "resolve",
-           "solved_ever", "stand_at"]
+__all__ = [
+    "Change",
+    "MODES",
+    "daily",
+    "games_with_puzzles",
+    "load",
+    "next_puzzle",
+    "record",
+    "resolve",
+    "solved_ever",
+    "stand_at",
+]

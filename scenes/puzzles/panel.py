@@ -5,6 +5,7 @@ With two players the panel stands at the right of the felt, where no seat sits, 
 top buttons down to above the decision buttons; with more, in the band between the partner's
 cards and the table's, between the side seats (as a lesson's panel does).
 """
+
 from __future__ import annotations
 
 import math
@@ -65,15 +66,21 @@ def button_rects(players: int, count: int, tall: bool = True) -> list[pygame.Rec
     r = panel_rect(players, tall)
     if side(players):
         w = (r.w - 2 * PAD - GAP) // 2
-        spots = [pygame.Rect(r.right - PAD - w, r.bottom - PAD - BUTTON_H, w, BUTTON_H),
-                 pygame.Rect(r.x + PAD, r.bottom - PAD - BUTTON_H, w, BUTTON_H),
-                 pygame.Rect(r.right - PAD - w, r.bottom - PAD - 2 * BUTTON_H - GAP, w, BUTTON_H),
-                 pygame.Rect(r.x + PAD, r.bottom - PAD - 2 * BUTTON_H - GAP, w, BUTTON_H)]
+        spots = [
+            pygame.Rect(r.right - PAD - w, r.bottom - PAD - BUTTON_H, w, BUTTON_H),
+            pygame.Rect(r.x + PAD, r.bottom - PAD - BUTTON_H, w, BUTTON_H),
+            pygame.Rect(r.right - PAD - w, r.bottom - PAD - 2 * BUTTON_H - GAP, w, BUTTON_H),
+            pygame.Rect(r.x + PAD, r.bottom - PAD - 2 * BUTTON_H - GAP, w, BUTTON_H),
+        ]
     else:
         x1, x0 = r.right - PAD - BAND_BUTTON_W, r.right - PAD - 2 * BAND_BUTTON_W - GAP
         y1, y0 = r.bottom - PAD - BAND_BUTTON_H, r.y + PAD
-        spots = [pygame.Rect(x1, y1, BAND_BUTTON_W, BAND_BUTTON_H), pygame.Rect(x1, y0, BAND_BUTTON_W, BAND_BUTTON_H),
-                 pygame.Rect(x0, y1, BAND_BUTTON_W, BAND_BUTTON_H), pygame.Rect(x0, y0, BAND_BUTTON_W, BAND_BUTTON_H)]
+        spots = [
+            pygame.Rect(x1, y1, BAND_BUTTON_W, BAND_BUTTON_H),
+            pygame.Rect(x1, y0, BAND_BUTTON_W, BAND_BUTTON_H),
+            pygame.Rect(x0, y1, BAND_BUTTON_W, BAND_BUTTON_H),
+            pygame.Rect(x0, y0, BAND_BUTTON_W, BAND_BUTTON_H),
+        ]
     return spots[:count]
 
 
@@ -130,8 +137,15 @@ def fits(paragraphs: list[str], box: pygame.Rect) -> bool:
     return [len(b) for b in blocks] == [len(theme.wrap(p, "sans", size, box.w)) for p in paragraphs if p]
 
 
-def draw(surface: pygame.Surface, players: int, head: str, paragraphs: list[tuple[str, tuple]],
-         hint: str, buttons: int, tall: bool = True) -> None:
+def draw(
+    surface: pygame.Surface,
+    players: int,
+    head: str,
+    paragraphs: list[tuple[str, tuple]],
+    hint: str,
+    buttons: int,
+    tall: bool = True,
+) -> None:
     """The panel: ``paragraphs`` are (text, colour); ``buttons`` how many buttons it holds (drawn
     by the scene's own UI over it)."""
     r = panel_rect(players, tall)
@@ -141,10 +155,18 @@ def draw(surface: pygame.Surface, players: int, head: str, paragraphs: list[tupl
     head_room = box.w
     if not side(players):  # the keys at the right of the head's line: the band has no room under the words
         hint_size = theme.fit(hint, "sans", HINT_SIZE, box.w // 2, 9)
-        theme.blit_text(surface, hint, (box.right, r.y + PAD + 2), "sans", hint_size, theme.CREAM_DIM, anchor="topright")
+        theme.blit_text(
+            surface, hint, (box.right, r.y + PAD + 2), "sans", hint_size, theme.CREAM_DIM, anchor="topright"
+        )
         head_room = box.w - theme.text_width(hint, "sans", hint_size) - 16
-    theme.blit_text(surface, head, (r.x + PAD, r.y + PAD), "sans_bold",
-                    theme.fit(head, "sans_bold", HEAD_SIZE, head_room, 10), theme.BRASS_LIGHT)
+    theme.blit_text(
+        surface,
+        head,
+        (r.x + PAD, r.y + PAD),
+        "sans_bold",
+        theme.fit(head, "sans_bold", HEAD_SIZE, head_room, 10),
+        theme.BRASS_LIGHT,
+    )
     texts = [p for p, _ in paragraphs]
     colours = [c for p, c in paragraphs if p]
     size, blocks = layout_body(texts, box)
@@ -158,9 +180,29 @@ def draw(surface: pygame.Surface, players: int, head: str, paragraphs: list[tupl
     if side(players):
         rows = 0 if buttons == 0 else (1 if buttons <= 2 else 2)
         bottom = r.bottom - PAD - rows * (BUTTON_H + GAP) - 2
-        theme.blit_text(surface, hint, (r.x + PAD, bottom), "sans", theme.fit(hint, "sans", HINT_SIZE, box.w, 9),
-                        theme.CREAM_DIM, anchor="bottomleft")
+        theme.blit_text(
+            surface,
+            hint,
+            (r.x + PAD, bottom),
+            "sans",
+            theme.fit(hint, "sans", HINT_SIZE, box.w, 9),
+            theme.CREAM_DIM,
+            anchor="bottomleft",
+        )
 
 
-__all__ = ["SIDE", "SHORT", "BAND", "UP", "DOWN", "set_bottoms", "panel_rect", "button_rects", "body_box", "fits", "layout_body",
-           "draw", "side"]
+__all__ = [
+    "SIDE",
+    "SHORT",
+    "BAND",
+    "UP",
+    "DOWN",
+    "set_bottoms",
+    "panel_rect",
+    "button_rects",
+    "body_box",
+    "fits",
+    "layout_body",
+    "draw",
+    "side",
+]

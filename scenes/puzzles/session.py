@@ -21,6 +21,7 @@ the table never deals again nor shows a match's end panel (``over`` stays False 
 
 Pure Python: no pygame (the scene is scenes.puzzles.table).
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -44,8 +45,14 @@ class PuzzleSession(Session):
     def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
         rules = store.rules_of(puzzle)
-        super().__init__(rules, puzzle.seed, human_seat=puzzle.seat, threaded=False,
-                         deals=puzzle.prefix[0].get("deals"), bot_factory=lambda r: [None] * r.players)
+        super().__init__(
+            rules,
+            puzzle.seed,
+            human_seat=puzzle.seat,
+            threaded=False,
+            deals=puzzle.prefix[0].get("deals"),
+            bot_factory=lambda r: [None] * r.players,
+        )
         self.match = store.position(puzzle)
         self.phase = "move"
         #: The line's index of the move the player is asked for now.
@@ -80,8 +87,7 @@ class PuzzleSession(Session):
 
     @property
     def human_to_act(self) -> bool:
-        return (self.phase == "move" and not self.queue and not self.match.over
-                and self.match.to_act == self.human_seat)
+        return self.phase == "move" and not self.queue and not self.match.over and self.match.to_act == self.human_seat
 
     @property
     def busy(self) -> bool:

@@ -14,6 +14,7 @@ on a :class:`scenes.puzzles.session.PuzzleSession`; this scene adds the panel
 The first outcome is rated (scenes.puzzles.common.record: Glicko-2, the player's rating and
 the puzzle's); the panel shows and a screen reader hears both changes.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -31,8 +32,13 @@ from sprites.table_layout import LIFT as TL_LIFT
 from sprites.widgets import UI, Button
 
 #: Keys in the hint line by phase.
-HINTS = {"move": "puzzle_ui.hint_move", "right": "puzzle_ui.hint_wait", "solved": "puzzle_ui.hint_next",
-         "wrong": "puzzle_ui.hint_wrong", "solution": "puzzle_ui.hint_next"}
+HINTS = {
+    "move": "puzzle_ui.hint_move",
+    "right": "puzzle_ui.hint_wait",
+    "solved": "puzzle_ui.hint_next",
+    "wrong": "puzzle_ui.hint_wrong",
+    "solution": "puzzle_ui.hint_next",
+}
 #: What a screen reader is told once the puzzle is decided and the table is still: the keys.
 END_SAID = {"solved": "puzzle_ui.next_said", "solution": "puzzle_ui.next_said", "wrong": "puzzle_ui.wrong_said"}
 SOLUTION_KEY = pygame.K_s
@@ -42,8 +48,9 @@ QUESTION_KEY = pygame.K_q
 class PuzzleTable(TableScene):
     session: PuzzleSession  # always a puzzle's (given below)
 
-    def __init__(self, app: Any, puzzle: Puzzle, mode: str = "rated", game: str | None = None,
-                 theme_id: str | None = None):
+    def __init__(
+        self, app: Any, puzzle: Puzzle, mode: str = "rated", game: str | None = None, theme_id: str | None = None
+    ):
         self.puzzle = puzzle
         #: "rated", "daily" or "mistakes": where the next puzzle comes from, what the head says.
         self.mode = mode
@@ -61,9 +68,19 @@ class PuzzleTable(TableScene):
         self.words = PuzzleWords(self.t, self.rules, app.language, puzzle)
         self.panel_ui = UI()
         # Four places, labelled and shown by what the phase offers (see _actions).
-        self.panel_buttons = [self.panel_ui.add(Button((0, 0, 10, 10), self._label_of(i), self._press_of(i), size=14,
-                                                       name=f"puzzle_button_{i}", visible=self._shown_of(i)))
-                              for i in range(4)]
+        self.panel_buttons = [
+            self.panel_ui.add(
+                Button(
+                    (0, 0, 10, 10),
+                    self._label_of(i),
+                    self._press_of(i),
+                    size=14,
+                    name=f"puzzle_button_{i}",
+                    visible=self._shown_of(i),
+                )
+            )
+            for i in range(4)
+        ]
         self.panel_ui.focus_index = -1  # the keys are the table's and the puzzle's own
         # The opening lines end with whose turn it is: no "your turn" of its own before them.
         self.reader.could_act = True
@@ -85,8 +102,12 @@ class PuzzleTable(TableScene):
         if s.busy:
             return [("puzzle_ui.to_list", self.to_list)]
         if s.phase == "wrong":
-            return [("puzzle_ui.next", self.next_puzzle), ("puzzle_ui.to_list", self.to_list),
-                    ("puzzle_ui.try_again", self.try_again), ("puzzle_ui.solution", self.show_solution)]
+            return [
+                ("puzzle_ui.next", self.next_puzzle),
+                ("puzzle_ui.to_list", self.to_list),
+                ("puzzle_ui.try_again", self.try_again),
+                ("puzzle_ui.solution", self.show_solution),
+            ]
         if s.finished:
             return [("puzzle_ui.next", self.next_puzzle), ("puzzle_ui.to_list", self.to_list)]
         return [("puzzle_ui.to_list", self.to_list)]
@@ -110,8 +131,9 @@ class PuzzleTable(TableScene):
         """The buttons where the panel has them now (its height follows the phase), the next
         puzzle in brass."""
         actions = self._actions()
-        for b, rect, (key, _) in zip(self.panel_buttons, panel.button_rects(self.players, len(actions),
-                                                                            self.tall_panel()), actions):
+        for b, rect, (key, _) in zip(
+            self.panel_buttons, panel.button_rects(self.players, len(actions), self.tall_panel()), actions
+        ):
             b.rect = rect
             b.style = "primary" if key == "puzzle_ui.next" else "secondary"
 
@@ -213,8 +235,11 @@ class PuzzleTable(TableScene):
             self.app.say(self.t(END_SAID[s.phase]))
 
     def handle(self, event: pygame.event.Event) -> None:
-        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) \
-                and self.panel_ui.handle(event) and event.type != pygame.MOUSEMOTION:
+        if (
+            event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
+            and self.panel_ui.handle(event)
+            and event.type != pygame.MOUSEMOTION
+        ):
             return
         if event.type == pygame.KEYDOWN and self._key_of_puzzle(event.key, getattr(event, "mod", 0)):
             return
@@ -224,8 +249,9 @@ class PuzzleTable(TableScene):
         s = self.session
         if mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
             return False
-        if key == pygame.K_ESCAPE and (self.controller.selected is None and self.controller.mode is None
-                                       or s.phase != "move"):
+        if key == pygame.K_ESCAPE and (
+            self.controller.selected is None and self.controller.mode is None or s.phase != "move"
+        ):
             self.to_list()
             return True
         if key == QUESTION_KEY:
@@ -318,13 +344,22 @@ class PuzzleTable(TableScene):
         self.fit_panel()
         head, paras = self.shown_text()
         self.place_buttons()
-        panel.draw(surface, self.players, head, paras, self.t(HINTS[self.phase]), len(self._actions()),
-                   self.tall_panel())
+        panel.draw(
+            surface, self.players, head, paras, self.t(HINTS[self.phase]), len(self._actions()), self.tall_panel()
+        )
         self.panel_ui.draw(surface)
 
 
-def create(app: Any, puzzle: Puzzle | str | None = None, game: str | None = None, theme: str | None = None,
-           mode: str = "rated", step: int | None = None, overlay: str | None = None, **params: Any) -> Any:
+def create(
+    app: Any,
+    puzzle: Puzzle | str | None = None,
+    game: str | None = None,
+    theme: str | None = None,
+    mode: str = "rated",
+    step: int | None = None,
+    overlay: str | None = None,
+    **params: Any,
+) -> Any:
     """The puzzle ``puzzle`` (a Puzzle, or a shipped puzzle's id); else the next one for ``game``
     and ``theme`` in ``mode``. Screenshots and checks: ``overlay`` "right" plays the right
     move, "wrong" a wrong one (its refutation shown), "solution" the solution after a wrong

@@ -6,6 +6,7 @@ seats are named by the coach's words (game.coach.words.Words: the deck's own car
 the seats round the table as the table names them); the reasons are the coach's and the
 suggestion's own sentences. No pygame here.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -46,7 +47,7 @@ class PuzzleWords:
         return self.t(f"puzzles.theme.{self.puzzle.theme}")
 
     def question(self) -> str:
-        """"Your move: win the deal." — and how many moves the line asks for."""
+        """ "Your move: win the deal." — and how many moves the line asks for."""
         q = self.t(f"puzzles.question.{self.puzzle.question}")
         n = self.puzzle.answer_moves
         return q if n <= 1 else f"{q} {self.t('puzzle_ui.moves_to_find', count=n)}"
@@ -71,8 +72,9 @@ class PuzzleWords:
             return self.move(action)
         card = self.words.card(action.card.code)
         if action.capture:
-            return self.t("puzzle_ui.line_take", card=card, cards=" + ".join(self.words.card(c.code)
-                                                                            for c in action.capture))
+            return self.t(
+                "puzzle_ui.line_take", card=card, cards=" + ".join(self.words.card(c.code) for c in action.capture)
+            )
         return card
 
     def line(self, moves: list[tuple[int, Action]]) -> str:
@@ -106,19 +108,22 @@ class PuzzleWords:
             parts.append(("played", self.t("puzzle_ui.wrong_move", move=self.short_move(played))))
         if why:  # the coach's words on the move played ("misses a scopa: …"), as a sentence
             parts.append(("reason", why[:1].upper() + why[1:]))
-        answer = judgement.refutation[1:1 + LINE_SHOWN]
+        answer = judgement.refutation[1 : 1 + LINE_SHOWN]
         if answer:
             more = len(judgement.refutation) > 1 + LINE_SHOWN
-            parts.append(("line", self.t("puzzle_ui.refuted_more" if more else "puzzle_ui.refuted",
-                                         line=self.line(answer))))
+            parts.append(
+                ("line", self.t("puzzle_ui.refuted_more" if more else "puzzle_ui.refuted", line=self.line(answer)))
+            )
         parts.append(("right", self.t("puzzle_ui.right_move", move=self.move(judgement.right))))
         return parts
 
     def solution(self, step: int) -> str:
         """The puzzle's line from ``step`` on, in words."""
         p = self.puzzle
-        return self.t("puzzle_ui.solution_line", line=self.line([(s, p.action(i)) for i, (s, _) in
-                                                                   enumerate(p.line) if i >= step]))
+        return self.t(
+            "puzzle_ui.solution_line",
+            line=self.line([(s, p.action(i)) for i, (s, _) in enumerate(p.line) if i >= step]),
+        )
 
     # ------------------------------------------------------------------ the rating
     def rating_change(self, change: Any) -> list[str]:
@@ -130,10 +135,18 @@ class PuzzleWords:
                 return [self.t("puzzle_ui.mistake_retired")]
             days = round(change.due / 86400)
             return [self.t("puzzle_ui.mistake_soon") if days < 1 else self.t("puzzle_ui.mistake_back", count=days)]
-        you = self.t("puzzle_ui.rating_player", before=round(change.player_before), after=round(change.player_after),
-                     diff=signed(change.player_after - change.player_before))
-        it = self.t("puzzle_ui.rating_puzzle", before=round(change.puzzle_before), after=round(change.puzzle_after),
-                    diff=signed(change.puzzle_after - change.puzzle_before))
+        you = self.t(
+            "puzzle_ui.rating_player",
+            before=round(change.player_before),
+            after=round(change.player_after),
+            diff=signed(change.player_after - change.player_before),
+        )
+        it = self.t(
+            "puzzle_ui.rating_puzzle",
+            before=round(change.puzzle_before),
+            after=round(change.puzzle_after),
+            diff=signed(change.puzzle_after - change.puzzle_before),
+        )
         return [you, it]
 
 

@@ -17,6 +17,7 @@
 (``events``), a record's text (``text``), a watched match (``live``), or — with none of
 these, for screenshots and checks — a demo match the computer plays at once.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -49,10 +50,22 @@ def seats_info(head: dict | None) -> tuple[int | None, list[str | None] | None]:
     return human, [None if s == "human" else s for s in seats]
 
 
-def create(app: Any, record: str | None = None, events: list[dict] | None = None, text: str | None = None,
-           step: int | None = None, seat: int | None = None, hands: str | None = None, live: Any = None,
-           levels: list[str | None] | None = None, game: str | None = None, players: int | None = None,
-           name: str | None = None, session: Any = None, **params: Any) -> ReplayScene:
+def create(
+    app: Any,
+    record: str | None = None,
+    events: list[dict] | None = None,
+    text: str | None = None,
+    step: int | None = None,
+    seat: int | None = None,
+    hands: str | None = None,
+    live: Any = None,
+    levels: list[str | None] | None = None,
+    game: str | None = None,
+    players: int | None = None,
+    name: str | None = None,
+    session: Any = None,
+    **params: Any,
+) -> ReplayScene:
     """The viewer for one record (see the module), or for ``session``'s match (the results
     screen's); ``step`` the position to show, ``seat`` the seat at the bottom, ``hands``
     "all" (default) or "one" (that seat's only)."""
@@ -73,9 +86,16 @@ def create(app: Any, record: str | None = None, events: list[dict] | None = None
     else:
         tl = T.from_events(events if events is not None else demo_events(app, game, players), name or "")
     human, kept_levels = seats_info(tl.events[0] if tl.events else None)
-    return ReplayScene(app, tl, seat=seat if seat is not None else human, step=step, open_hands=hands != "one",
-                       levels=levels if levels is not None else kept_levels, live=live,
-                       player=player if session is not None else human)
+    return ReplayScene(
+        app,
+        tl,
+        seat=seat if seat is not None else human,
+        step=step,
+        open_hands=hands != "one",
+        levels=levels if levels is not None else kept_levels,
+        live=live,
+        player=player if session is not None else human,
+    )
 
 
 __all__ = ["ReplayScene", "create", "demo_events", "seats_info"]

@@ -7,6 +7,7 @@ and a line says how many were.
 Keys: ↑ / ↓ choose (Page Up / Page Down, Home / End), Enter opens, Esc goes back; Tab
 reaches the buttons. The mouse: a click on a row opens it, the wheel scrolls.
 """
+
 from __future__ import annotations
 
 import time
@@ -49,17 +50,40 @@ class ReplaysScene(UIScene):
 
     def build(self) -> None:
         y = PANEL.bottom - 64
-        self.ui.add(Button((PANEL.x + 30, y, 170, 44), self.label("common.back"), self.back, icon="‹", size=15,
-                           name="back"))
-        self.watch = self.ui.add(Button((PANEL.right - 30 - 250, y, 250, 44), self.label("replay.watch"),
-                                        lambda: self.app.open_scene("watch"), style="primary", size=15,
-                                        name="watch"))
-        self.ui.add(Button((PANEL.right - 30 - 250 - 16 - 230, y, 230, 44), self.label("replay.open_file"),
-                           self.open_file, size=15, name="open_file"))
+        self.ui.add(
+            Button((PANEL.x + 30, y, 170, 44), self.label("common.back"), self.back, icon="‹", size=15, name="back")
+        )
+        self.watch = self.ui.add(
+            Button(
+                (PANEL.right - 30 - 250, y, 250, 44),
+                self.label("replay.watch"),
+                lambda: self.app.open_scene("watch"),
+                style="primary",
+                size=15,
+                name="watch",
+            )
+        )
+        self.ui.add(
+            Button(
+                (PANEL.right - 30 - 250 - 16 - 230, y, 230, 44),
+                self.label("replay.open_file"),
+                self.open_file,
+                size=15,
+                name="open_file",
+            )
+        )
         # The coach (issue 30): the chosen match analysed for the player's seat (seat 1 when the
         # record does not say who played).
-        self.ui.add(Button((PANEL.x + 220, y, 300, 44), self.coach_label, self.analyse, size=14, name="analyse",
-                           visible=lambda: bool(self.matches)))
+        self.ui.add(
+            Button(
+                (PANEL.x + 220, y, 300, 44),
+                self.coach_label,
+                self.analyse,
+                size=14,
+                name="analyse",
+                visible=lambda: bool(self.matches),
+            )
+        )
         self.ui.focus_index = -1  # the list has the keys until Tab moves to a button
 
     def enter(self) -> None:
@@ -93,8 +117,12 @@ class ReplaysScene(UIScene):
             return
         m = self.matches[self.selected]
         try:
-            self.app.open_scene("coach", record=str(m.path), seat=self.coach_seat(), levels=[
-                None if s == replays.HUMAN else s for s in m.seats] if m.seats else None)
+            self.app.open_scene(
+                "coach",
+                record=str(m.path),
+                seat=self.coach_seat(),
+                levels=[None if s == replays.HUMAN else s for s in m.seats] if m.seats else None,
+            )
         except ValueError as e:
             self.app.toast(self.t("coach.failed", reason=str(e)))
 
@@ -112,8 +140,14 @@ class ReplaysScene(UIScene):
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and self.ui.focused is None:
-            step = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -ROWS, pygame.K_PAGEDOWN: ROWS,
-                    pygame.K_HOME: -10 ** 6, pygame.K_END: 10 ** 6}.get(event.key)
+            step = {
+                pygame.K_UP: -1,
+                pygame.K_DOWN: 1,
+                pygame.K_PAGEUP: -ROWS,
+                pygame.K_PAGEDOWN: ROWS,
+                pygame.K_HOME: -(10**6),
+                pygame.K_END: 10**6,
+            }.get(event.key)
             if step is not None:
                 self.move(step)
                 return
@@ -160,7 +194,7 @@ class ReplaysScene(UIScene):
         return when, head, players, self.result_text(m)
 
     def result_text(self, m: replays.KeptMatch) -> str:
-        """"Won · 11 : 7", "Lost …", "Drawn …"; a record of someone else's: "Player 2 won …"."""
+        """ "Won · 11 : 7", "Lost …", "Drawn …"; a record of someone else's: "Player 2 won …"."""
         score = " : ".join(str(v) for v in m.totals)
         human = m.human_seat
         if m.winner is None:
@@ -182,27 +216,44 @@ class ReplaysScene(UIScene):
         surface.blit(theme.panel(r.size, 16, (10, 30, 21, 238), theme.BRASS), r)
         title = self.t("replay.list_title")
         theme.heading(surface, title, (r.x + 30, r.y + 24), theme.fit(title, "serif_bold", 28, 600, 16, 0.22, True))
-        intro = self.t("replay.list_intro", count=replays.clamp_limit(getattr(self.app.settings, "replays_kept",
-                                                                                replays.DEFAULT_LIMIT)))
-        theme.blit_text(surface, intro, (r.x + 30, r.y + 68), "sans", theme.fit(intro, "sans", 15, r.w - 60, 10),
-                        theme.CREAM_DIM)
+        intro = self.t(
+            "replay.list_intro",
+            count=replays.clamp_limit(getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT)),
+        )
+        theme.blit_text(
+            surface, intro, (r.x + 30, r.y + 68), "sans", theme.fit(intro, "sans", 15, r.w - 60, 10), theme.CREAM_DIM
+        )
         if not self.matches:
             empty = self.t("replay.none")
             for i, ln in enumerate(theme.wrap(empty, "serif", 18, LIST.w - 40, max_lines=3)):
-                theme.blit_text(surface, ln, (LIST.centerx, LIST.y + 120 + 26 * i), "serif", 18, theme.CREAM,
-                                anchor="midtop")
-        for k, m in enumerate(self.matches[self.offset:self.offset + ROWS]):
+                theme.blit_text(
+                    surface, ln, (LIST.centerx, LIST.y + 120 + 26 * i), "serif", 18, theme.CREAM, anchor="midtop"
+                )
+        for k, m in enumerate(self.matches[self.offset : self.offset + ROWS]):
             self._row(surface, self.offset + k, m, pygame.Rect(LIST.x, LIST.y + k * ROW_H, LIST.w, ROW_H - 5))
         if len(self.matches) > ROWS:
             self._scrollbar(surface)
         if self.listing.skipped:
             note = self.t("replay.skipped", count=len(self.listing.skipped))
-            theme.blit_text(surface, note, (r.x + 30, LIST.bottom + 6), "sans", theme.fit(note, "sans", 13, r.w - 60, 9),
-                            (232, 150, 120))
+            theme.blit_text(
+                surface,
+                note,
+                (r.x + 30, LIST.bottom + 6),
+                "sans",
+                theme.fit(note, "sans", 13, r.w - 60, 9),
+                (232, 150, 120),
+            )
         self.ui.draw(surface)
         hint = self.t("replay.list_hint")
-        theme.blit_text(surface, hint, (640, r.bottom + 22), "sans", theme.fit(hint, "sans", 13, 1100, 9),
-                        theme.CREAM_FAINT, anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (640, r.bottom + 22),
+            "sans",
+            theme.fit(hint, "sans", 13, 1100, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
 
     def _row(self, surface: pygame.Surface, i: int, m: replays.KeptMatch, band: pygame.Rect) -> None:
         chosen = i == self.selected and self.ui.focused is None
@@ -211,15 +262,29 @@ class ReplaysScene(UIScene):
         when, head, players, result = self.row_texts(m)
         x = band.x + 16
         theme.blit_text(surface, when, (x, band.y + 7), "sans_bold", 13, theme.BRASS_LIGHT)
-        theme.blit_text(surface, players, (x, band.y + 27), "sans", theme.fit(players, "sans", 13, 250, 9),
-                        theme.CREAM_DIM)
+        theme.blit_text(
+            surface, players, (x, band.y + 27), "sans", theme.fit(players, "sans", 13, 250, 9), theme.CREAM_DIM
+        )
         mid = band.x + 290
         res_w = 300
-        theme.blit_text(surface, head, (mid, band.centery), "serif_bold",
-                        theme.fit(head, "serif_bold", 17, band.right - res_w - 20 - mid, 10), theme.CREAM,
-                        anchor="midleft")
-        theme.blit_text(surface, result, (band.right - 16, band.centery), "sans_bold",
-                        theme.fit(result, "sans_bold", 15, res_w - 16, 9), theme.CREAM, anchor="midright")
+        theme.blit_text(
+            surface,
+            head,
+            (mid, band.centery),
+            "serif_bold",
+            theme.fit(head, "serif_bold", 17, band.right - res_w - 20 - mid, 10),
+            theme.CREAM,
+            anchor="midleft",
+        )
+        theme.blit_text(
+            surface,
+            result,
+            (band.right - 16, band.centery),
+            "sans_bold",
+            theme.fit(result, "sans_bold", 15, res_w - 16, 9),
+            theme.CREAM,
+            anchor="midright",
+        )
 
     def _scrollbar(self, surface: pygame.Surface) -> None:
         n = len(self.matches)

@@ -10,6 +10,7 @@ Keys: typing edits the path (← / →, Home / End, Backspace, Delete), Enter sa
 Esc cancels. While this scene is on top, letters are text: the app's own letter keys (M for
 mute) leave them alone (``wants_text``).
 """
+
 from __future__ import annotations
 
 import os
@@ -36,7 +37,7 @@ def resolve(text: str) -> Path:
 
 
 def default_name(events: list[dict] | None) -> str:
-    """"cardavia-<game>-2025-03-12-1403.jsonl" in the home folder."""
+    """ "cardavia-<game>-2025-03-12-1403.jsonl" in the home folder."""
     head = events[0] if events else {}
     game = str(head.get("game", "match")) if isinstance(head, dict) else "match"
     game = "".join(ch for ch in game if ch.isalnum()) or "match"
@@ -51,8 +52,11 @@ class PathPrompt(UIScene):
     def __init__(self, app: Any, events: list[dict] | None = None, mode: str = "save", path: str | None = None):
         self.mode = "open" if mode == "open" else "save"
         self.events = list(events or [])
-        self.text = path if path is not None else (
-            default_name(self.events) if self.mode == "save" else str(Path.home()) + os.sep)
+        self.text = (
+            path
+            if path is not None
+            else (default_name(self.events) if self.mode == "save" else str(Path.home()) + os.sep)
+        )
         self.caret = len(self.text)
         self.error: str | None = None
         #: The file that exists and would be replaced: asked about, never replaced unasked.
@@ -66,15 +70,48 @@ class PathPrompt(UIScene):
         asking = lambda: self.asking is not None  # noqa: E731
         typing = lambda: self.asking is None  # noqa: E731
         go = "replay.save_button" if self.mode == "save" else "replay.open_button"
-        self.go_button = self.ui.add(Button((BOX.right - 36 - 200, y, 200, 46), self.label(go), self.submit,
-                                            style="primary", size=15, name="go", visible=typing))
-        self.ui.add(Button((BOX.right - 36 - 200 - 16 - 170, y + 2, 170, 42), self.label("replay.cancel"), self.back,
-                           size=14, name="cancel", visible=typing))
-        self.replace_button = self.ui.add(Button((BOX.right - 36 - 200 - 16 - 200, y + 2, 200, 42),
-                                                 self.label("replay.replace"), self.replace, size=14, name="replace",
-                                                 visible=asking))
-        self.keep_button = self.ui.add(Button((BOX.right - 36 - 200, y, 200, 46), self.label("replay.keep"),
-                                              self.keep, style="primary", size=15, name="keep", visible=asking))
+        self.go_button = self.ui.add(
+            Button(
+                (BOX.right - 36 - 200, y, 200, 46),
+                self.label(go),
+                self.submit,
+                style="primary",
+                size=15,
+                name="go",
+                visible=typing,
+            )
+        )
+        self.ui.add(
+            Button(
+                (BOX.right - 36 - 200 - 16 - 170, y + 2, 170, 42),
+                self.label("replay.cancel"),
+                self.back,
+                size=14,
+                name="cancel",
+                visible=typing,
+            )
+        )
+        self.replace_button = self.ui.add(
+            Button(
+                (BOX.right - 36 - 200 - 16 - 200, y + 2, 200, 42),
+                self.label("replay.replace"),
+                self.replace,
+                size=14,
+                name="replace",
+                visible=asking,
+            )
+        )
+        self.keep_button = self.ui.add(
+            Button(
+                (BOX.right - 36 - 200, y, 200, 46),
+                self.label("replay.keep"),
+                self.keep,
+                style="primary",
+                size=15,
+                name="keep",
+                visible=asking,
+            )
+        )
         self.ui.focus_index = -1  # the field has the keys; Tab reaches the buttons
 
     # ------------------------------------------------------------------ actions
@@ -158,7 +195,7 @@ class PathPrompt(UIScene):
 
     def _insert(self, s: str) -> None:
         s = "".join(ch for ch in s if ch.isprintable())
-        self.text = self.text[:self.caret] + s + self.text[self.caret:]
+        self.text = self.text[: self.caret] + s + self.text[self.caret :]
         self.caret += len(s)
         self.error = None
 
@@ -174,10 +211,10 @@ class PathPrompt(UIScene):
             return True
         if key == pygame.K_BACKSPACE:
             if self.caret > 0:
-                self.text = self.text[:self.caret - 1] + self.text[self.caret:]
+                self.text = self.text[: self.caret - 1] + self.text[self.caret :]
                 self.caret -= 1
         elif key == pygame.K_DELETE:
-            self.text = self.text[:self.caret] + self.text[self.caret + 1:]
+            self.text = self.text[: self.caret] + self.text[self.caret + 1 :]
         elif key == pygame.K_LEFT:
             self.caret = max(0, self.caret - 1)
         elif key == pygame.K_RIGHT:
@@ -209,8 +246,9 @@ class PathPrompt(UIScene):
         surface.blit(theme.shadow(BOX.size, 16, 10, 160), (BOX.x - 10, BOX.y - 4))
         surface.blit(theme.panel(BOX.size, 16, (10, 30, 20, 246), theme.BRASS), BOX)
         title = self.t("replay.save_title" if self.mode == "save" else "replay.open_title")
-        theme.heading(surface, title, (BOX.x + 36, BOX.y + 26), theme.fit(title, "serif_bold", 24, BOX.w - 72, 14,
-                                                                           0.22, True))
+        theme.heading(
+            surface, title, (BOX.x + 36, BOX.y + 26), theme.fit(title, "serif_bold", 24, BOX.w - 72, 14, 0.22, True)
+        )
         if self.asking is not None:
             ask = self.t("replay.exists", file=str(self.asking))
             for i, ln in enumerate(theme.wrap(ask, "sans_bold", 16, BOX.w - 72, max_lines=3)):
@@ -218,8 +256,14 @@ class PathPrompt(UIScene):
             self.ui.draw(surface)
             return
         about = self.t("replay.save_about" if self.mode == "save" else "replay.open_about")
-        theme.blit_text(surface, about, (BOX.x + 36, BOX.y + 76), "sans", theme.fit(about, "sans", 14, BOX.w - 72, 9),
-                        theme.CREAM_DIM)
+        theme.blit_text(
+            surface,
+            about,
+            (BOX.x + 36, BOX.y + 76),
+            "sans",
+            theme.fit(about, "sans", 14, BOX.w - 72, 9),
+            theme.CREAM_DIM,
+        )
         self._draw_field(surface)
         if self.error:
             for i, ln in enumerate(theme.wrap(self.error, "sans", 14, BOX.w - 72, max_lines=2)):
@@ -228,13 +272,15 @@ class PathPrompt(UIScene):
 
     def _draw_field(self, surface: pygame.Surface) -> None:
         focused = self.ui.focused is None
-        surface.blit(theme.rounded(FIELD.size, 8, (4, 16, 10, 235), 1,
-                                   (*(theme.FOCUS if focused else theme.BRASS_DARK), 255)), FIELD)
+        surface.blit(
+            theme.rounded(FIELD.size, 8, (4, 16, 10, 235), 1, (*(theme.FOCUS if focused else theme.BRASS_DARK), 255)),
+            FIELD,
+        )
         room = FIELD.w - 24
         f = theme.font("sans", 16)
         # The end near the caret stays in view: a long path scrolls, it is never cut at the caret.
         start = 0
-        while start < self.caret and f.size(self.text[start:self.caret])[0] > room:
+        while start < self.caret and f.size(self.text[start : self.caret])[0] > room:
             start += 1
         shown = self.text[start:]
         while shown and f.size(shown)[0] > room:
@@ -243,12 +289,18 @@ class PathPrompt(UIScene):
         img = theme.text(shown, "sans", 16, theme.CREAM)
         surface.blit(img, img.get_rect(midleft=(FIELD.x + 12, FIELD.centery)))
         if focused and int(self.time * 2) % 2 == 0:
-            x = FIELD.x + 12 + f.size(self.text[start:self.caret])[0]
+            x = FIELD.x + 12 + f.size(self.text[start : self.caret])[0]
             pygame.draw.line(surface, theme.BRASS_LIGHT, (x, FIELD.y + 10), (x, FIELD.bottom - 10), 2)
 
 
-def create(app: Any, events: list[dict] | None = None, mode: str = "save", path: str | None = None,
-           session: Any = None, **params: Any) -> PathPrompt:
+def create(
+    app: Any,
+    events: list[dict] | None = None,
+    mode: str = "save",
+    path: str | None = None,
+    session: Any = None,
+    **params: Any,
+) -> PathPrompt:
     """Save ``events`` (or ``session``'s record; with neither, the match at the table or
     on the results screen beneath, else a demo match) — or, ``mode`` "open", open a file."""
     if mode != "open" and events is None:

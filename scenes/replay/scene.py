@@ -11,6 +11,7 @@ table model, the captions and the log as they were after that many lines. A watc
 (``live``: a game.session.Session of computers only) grows while it is watched; its bots
 think only when the viewer needs the next line.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,8 +32,20 @@ from sprites.widgets import UI, Button, card_art
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 #: Seconds a line stays at 1× before the next one (the table's own pace, a little brisker).
-DELAYS = {"match": 0.5, "deal": 1.6, "redeal": 1.6, "hands": 0.8, "play": 0.9, "trick": 1.2, "draw": 0.35,
-          "exchange": 1.2, "marriage": 1.2, "close": 1.2, "deal_end": 2.4, "match_end": 2.0}
+DELAYS = {
+    "match": 0.5,
+    "deal": 1.6,
+    "redeal": 1.6,
+    "hands": 0.8,
+    "play": 0.9,
+    "trick": 1.2,
+    "draw": 0.35,
+    "exchange": 1.2,
+    "marriage": 1.2,
+    "close": 1.2,
+    "deal_end": 2.4,
+    "match_end": 2.0,
+}
 SPEED_KEYS_UP = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
 SPEED_KEYS_DOWN = (pygame.K_MINUS, pygame.K_KP_MINUS)
 HINT_Y = TL.STATUS_POS[1]
@@ -42,9 +55,19 @@ class ReplayScene(Scene):
     #: Whether V and the hands button can turn the other hands face up (not for a spectator).
     hands_offered = True
 
-    def __init__(self, app: Any, timeline: Timeline, *, seat: int | None = None, step: int | None = None,
-                 open_hands: bool = True, levels: list[str | None] | None = None, live: Any = None,
-                 playing: bool | None = None, player: int | None = None):
+    def __init__(
+        self,
+        app: Any,
+        timeline: Timeline,
+        *,
+        seat: int | None = None,
+        step: int | None = None,
+        open_hands: bool = True,
+        levels: list[str | None] | None = None,
+        live: Any = None,
+        playing: bool | None = None,
+        player: int | None = None,
+    ):
         super().__init__(app)
         #: The seat a person played, as the record or the session says (None: computer-only or
         #: unknown): only that seat, at the bottom, is "You" (issue 29).
@@ -80,32 +103,67 @@ class ReplayScene(Scene):
 
         log, sheet = button_rects()
         has_table = self.rules is not None
-        self.back_button = self.ui.add(Button(TL.MENU_RECT, lambda: t("common.back"), self.back, size=14,
-                                              icon="‹", name="back"))
-        self.ui.add(Button(log, lambda: t("log.button"), lambda: self.open_panel("log"), size=13, name="log",
-                           visible=has_table))
-        self.ui.add(Button(sheet, lambda: t("sheet.button"), lambda: self.open_panel("sheet"), size=13,
-                           name="sheet", visible=has_table))
+        self.back_button = self.ui.add(
+            Button(TL.MENU_RECT, lambda: t("common.back"), self.back, size=14, icon="‹", name="back")
+        )
+        self.ui.add(
+            Button(log, lambda: t("log.button"), lambda: self.open_panel("log"), size=13, name="log", visible=has_table)
+        )
+        self.ui.add(
+            Button(
+                sheet,
+                lambda: t("sheet.button"),
+                lambda: self.open_panel("sheet"),
+                size=13,
+                name="sheet",
+                visible=has_table,
+            )
+        )
         P = view.PANEL
         x0, y = P.x + 12, P.y + 58
         w, gap = 31, 4
-        for i, (glyph, fn, name) in enumerate((
-                ("prev_deal", lambda: self.deal_step(-1), "prev_deal"), ("prev", lambda: self.step(-1), "prev"),
+        for i, (glyph, fn, name) in enumerate(
+            (
+                ("prev_deal", lambda: self.deal_step(-1), "prev_deal"),
+                ("prev", lambda: self.step(-1), "prev"),
                 (lambda: "pause" if self.playing else "play", self.toggle_play, "play"),
-                ("next", lambda: self.step(1), "next"), ("next_deal", lambda: self.deal_step(1), "next_deal"))):
+                ("next", lambda: self.step(1), "next"),
+                ("next_deal", lambda: self.deal_step(1), "next_deal"),
+            )
+        ):
             self.ui.add(view.IconButton((x0 + i * (w + gap), y, w, 32), glyph, fn, name=name, visible=has_table))
         y += 38
         full = P.w - 24
-        self.minus = self.ui.add(view.IconButton((x0, y, 30, 28), "minus", lambda: self.change_speed(-1),
-                                                 name="slower", visible=has_table))
-        self.plus = self.ui.add(view.IconButton((x0 + full - 30, y, 30, 28), "plus", lambda: self.change_speed(1),
-                                                name="faster", visible=has_table))
+        self.minus = self.ui.add(
+            view.IconButton((x0, y, 30, 28), "minus", lambda: self.change_speed(-1), name="slower", visible=has_table)
+        )
+        self.plus = self.ui.add(
+            view.IconButton(
+                (x0 + full - 30, y, 30, 28), "plus", lambda: self.change_speed(1), name="faster", visible=has_table
+            )
+        )
         y += 34
-        self.ui.add(Button((x0, y, full, 28), self.hands_label, self.toggle_hands, size=12, name="hands",
-                           visible=lambda: has_table and self.hands_offered))
+        self.ui.add(
+            Button(
+                (x0, y, full, 28),
+                self.hands_label,
+                self.toggle_hands,
+                size=12,
+                name="hands",
+                visible=lambda: has_table and self.hands_offered,
+            )
+        )
         y += 34
-        self.ui.add(Button((x0, y, full, 28), lambda: t("replay.save"), self.save_as, size=12, name="save",
-                           visible=lambda: bool(self.timeline.events)))
+        self.ui.add(
+            Button(
+                (x0, y, full, 28),
+                lambda: t("replay.save"),
+                self.save_as,
+                size=12,
+                name="save",
+                visible=lambda: bool(self.timeline.events),
+            )
+        )
         self.ui.focus_index = -1  # the keys step; Tab changes the seat
 
     @property
@@ -118,7 +176,7 @@ class ReplayScene(Scene):
         return self.app.t("replay.all_hands" if self.open_hands else "replay.one_hand")
 
     def seat_label(self) -> str:
-        """"Seat 2", and the computer's level there when the record says it ("Seat 2 · Hard")."""
+        """ "Seat 2", and the computer's level there when the record says it ("Seat 2 · Hard")."""
         text = self.app.t("replay.seat", n=self.seat + 1)
         level = self.levels[self.seat] if self.levels and self.seat < len(self.levels) else None
         return f"{text} · {self.app.t(f'ai.{level}')}" if level in AI_LEVELS else text
@@ -277,15 +335,16 @@ class ReplayScene(Scene):
 
     def save_as(self) -> None:
         if self.timeline.events:
-            self.app.open_scene("save_record", events=list(self.timeline.events[:max(self.timeline.limit, 1)]))
+            self.app.open_scene("save_record", events=list(self.timeline.events[: max(self.timeline.limit, 1)]))
 
     def open_coach(self) -> None:
         """C: the coach (issue 30) on this record, for the seat at the bottom."""
         if self.rules is None or self.live is not None or self.timeline.problem is not None:
             return
         try:
-            self.app.open_scene("coach", events=list(self.timeline.events), seat=self.seat, levels=self.levels,
-                                title=self.timeline.name)
+            self.app.open_scene(
+                "coach", events=list(self.timeline.events), seat=self.seat, levels=self.levels, title=self.timeline.name
+            )
         except ValueError as e:
             self.app.toast(self.t("coach.failed", reason=str(e)))
 
@@ -398,16 +457,31 @@ class ReplayScene(Scene):
             view.draw_cards(surface, self, self.model, self._painter())
             hud.draw_caption(surface, shown)
             hint = self.status_text()
-            theme.blit_text(surface, hint, (640, HINT_Y), "sans", theme.fit(hint, "sans", 12, 780, 9),
-                            theme.CREAM_FAINT, anchor="center")
+            theme.blit_text(
+                surface,
+                hint,
+                (640, HINT_Y),
+                "sans",
+                theme.fit(hint, "sans", 12, 780, 9),
+                theme.CREAM_FAINT,
+                anchor="center",
+            )
         else:
             title = self.t("replay.title")
-            theme.heading(surface, title, (640, 80), theme.fit(title, "serif_bold", 30, 900, 16, 0.22, True),
-                          anchor="midtop")
+            theme.heading(
+                surface, title, (640, 80), theme.fit(title, "serif_bold", 30, 900, 16, 0.22, True), anchor="midtop"
+            )
             name = self.timeline.name
             if name:
-                theme.blit_text(surface, name, (640, 128), "sans", theme.fit(name, "sans", 15, 900, 9),
-                                theme.CREAM_DIM, anchor="midtop")
+                theme.blit_text(
+                    surface,
+                    name,
+                    (640, 128),
+                    "sans",
+                    theme.fit(name, "sans", 15, 900, 9),
+                    theme.CREAM_DIM,
+                    anchor="midtop",
+                )
         view.draw_banner(surface, self)
         view.draw_panel(surface, self)
         self.ui.draw(surface)

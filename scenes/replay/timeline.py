@@ -14,6 +14,7 @@ A *position* is how many lines are shown: 1 is the ``match`` line alone, ``limit
 line that can be shown. The model after ``p`` lines is rebuilt from a checkpoint kept every
 :data:`CHECKPOINT` lines, so stepping back costs no more than stepping forward.
 """
+
 from __future__ import annotations
 
 import copy
@@ -141,13 +142,13 @@ class Timeline:
         p = max(0, min(p, self.limit))
         i = min(p // CHECKPOINT, len(self._checkpoints) - 1)
         m = clone(self._checkpoints[i])
-        for ev in self.events[i * CHECKPOINT:p]:
+        for ev in self.events[i * CHECKPOINT : p]:
             M.apply_event(m, ev)
         return m
 
     def deal_starts(self) -> list[int]:
         """The positions whose last line is a ``deal`` (Page Up / Page Down go there)."""
-        return [i + 1 for i, ev in enumerate(self.events[:self.limit]) if ev.get("event") == "deal"]
+        return [i + 1 for i, ev in enumerate(self.events[: self.limit]) if ev.get("event") == "deal"]
 
     def deal_of(self, p: int) -> tuple[int, int]:
         """(the deal's number, how many deals) at position ``p``: the deal under way."""
@@ -200,7 +201,7 @@ class Timeline:
 
     def shown(self, p: int) -> list[dict]:
         """The lines shown at position ``p`` (what the log, review and score sheet are told)."""
-        return self.events[:max(0, min(p, self.limit))]
+        return self.events[: max(0, min(p, self.limit))]
 
 
 # ---------------------------------------------------------------------- opening records

@@ -5,6 +5,7 @@ the control panel, the timeline bar and the banner that says where a record brea
 The HUD and the caption are the table's own (scenes.table.hud), drawn from
 :func:`hud_view`: the viewer's model as a table's view (scenes.table.view.TableView).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -60,12 +61,20 @@ def hud_view(scene: Any, model: Any, caption: str | None) -> TableView:
     rules = scene.rules
     session = RecordSession(rules, scene.seat)
     actor = scene.actor()
-    return TableView(app=scene.app, rules=rules, layout=scene.layout, session=session,
-                     # "You" only where a person played (issue 29): nobody's chair otherwise.
-                     names=TableNames(scene.app, rules, scene.naming_seat, session=getattr(scene, "names_source", None)),
-                     model=model,
-                     motion=_Words(model, caption, scene.fresh_caption()), choice=NoChoice(), human=scene.seat,
-                     time=scene.time, active_glow={s: _Glow(1.0 if s == actor else 0.0) for s in range(rules.players)})
+    return TableView(
+        app=scene.app,
+        rules=rules,
+        layout=scene.layout,
+        session=session,
+        # "You" only where a person played (issue 29): nobody's chair otherwise.
+        names=TableNames(scene.app, rules, scene.naming_seat, session=getattr(scene, "names_source", None)),
+        model=model,
+        motion=_Words(model, caption, scene.fresh_caption()),
+        choice=NoChoice(),
+        human=scene.seat,
+        time=scene.time,
+        active_glow={s: _Glow(1.0 if s == actor else 0.0) for s in range(rules.players)},
+    )
 
 
 # ---------------------------------------------------------------------- the cards
@@ -104,7 +113,9 @@ def settle_sprites(scene: Any, m: Any, instant: bool) -> None:
     want = targets(scene, m)
     sprites: dict[str, CardSprite] = scene.sprites
     old_piles = scene.last_piles
-    grew = [t for t in range(len(m.piles)) if old_piles is not None and t < len(old_piles) and m.piles[t] > old_piles[t]]
+    grew = [
+        t for t in range(len(m.piles)) if old_piles is not None and t < len(old_piles) and m.piles[t] > old_piles[t]
+    ]
     origin = scene.layout.stock() or Place(TL.TABLE_AREA.centerx, TL.TABLE_AREA.centery, TL.TABLE_HEIGHT)
     for code in list(sprites):
         if code in want:
@@ -181,8 +192,15 @@ def draw_banner(surface: pygame.Surface, scene: Any) -> None:
     at_break = scene.at_break()
     surface.blit(theme.rounded(r.size, 12, (40, 14, 10, 225 if at_break else 180), 1, (*WARN, 255)), r)
     for i, ln in enumerate(lines):
-        theme.blit_text(surface, ln, (r.centerx, r.y + 7 + 19 * i), "sans_bold", 14,
-                        theme.CREAM if at_break else theme.CREAM_DIM, anchor="midtop")
+        theme.blit_text(
+            surface,
+            ln,
+            (r.centerx, r.y + 7 + 19 * i),
+            "sans_bold",
+            14,
+            theme.CREAM if at_break else theme.CREAM_DIM,
+            anchor="midtop",
+        )
 
 
 def draw_panel(surface: pygame.Surface, scene: Any) -> None:
@@ -190,21 +208,36 @@ def draw_panel(surface: pygame.Surface, scene: Any) -> None:
     surface.blit(theme.shadow(r.size, 12, 6, 110), (r.x - 6, r.y - 3))
     surface.blit(theme.panel(r.size, 12, (9, 28, 19, 225)), r)
     head = scene.position_text()
-    theme.blit_text(surface, head, (r.x + 12, r.y + 8), "sans_bold", theme.fit(head, "sans_bold", 13, r.w - 24, 9),
-                    theme.CREAM)
+    theme.blit_text(
+        surface, head, (r.x + 12, r.y + 8), "sans_bold", theme.fit(head, "sans_bold", 13, r.w - 24, 9), theme.CREAM
+    )
     sub = scene.deal_text()
-    theme.blit_text(surface, sub, (r.x + 12, r.y + 24), "sans", theme.fit(sub, "sans", 12, r.w - 24 - 90, 9),
-                    theme.CREAM_DIM)
+    theme.blit_text(
+        surface, sub, (r.x + 12, r.y + 24), "sans", theme.fit(sub, "sans", 12, r.w - 24 - 90, 9), theme.CREAM_DIM
+    )
     _draw_bar(surface, scene)
     if scene.rules is not None:
         speed = f"{scene.t('replay.speed')} {scene.speed_text()}"
         cx = (scene.minus.rect.right + scene.plus.rect.x) // 2
-        theme.blit_text(surface, speed, (cx, scene.minus.rect.centery + 1), "sans_bold",
-                        theme.fit(speed, "sans_bold", 13, scene.plus.rect.x - scene.minus.rect.right - 8, 9),
-                        theme.BRASS_LIGHT, anchor="center")
+        theme.blit_text(
+            surface,
+            speed,
+            (cx, scene.minus.rect.centery + 1),
+            "sans_bold",
+            theme.fit(speed, "sans_bold", 13, scene.plus.rect.x - scene.minus.rect.right - 8, 9),
+            theme.BRASS_LIGHT,
+            anchor="center",
+        )
         seat = scene.seat_label()
-        theme.blit_text(surface, seat, (r.right - 12, r.y + 24), "sans", theme.fit(seat, "sans", 12, 84, 9),
-                        theme.CREAM_DIM, anchor="topright")
+        theme.blit_text(
+            surface,
+            seat,
+            (r.right - 12, r.y + 24),
+            "sans",
+            theme.fit(seat, "sans", 12, 84, 9),
+            theme.CREAM_DIM,
+            anchor="topright",
+        )
 
 
 def _draw_bar(surface: pygame.Surface, scene: Any) -> None:
@@ -255,8 +288,11 @@ def icon(surface: pygame.Surface, glyph: str, center: tuple[int, int], color: An
     s = 5
 
     def tri(x: float, left: bool) -> None:
-        pts = [(x + s, cy - s), (x - s + 1, cy), (x + s, cy + s)] if left else \
-            [(x - s, cy - s), (x + s - 1, cy), (x - s, cy + s)]
+        pts = (
+            [(x + s, cy - s), (x - s + 1, cy), (x + s, cy + s)]
+            if left
+            else [(x - s, cy - s), (x + s - 1, cy), (x - s, cy + s)]
+        )
         pygame.draw.polygon(surface, color, pts)
 
     def bar(x: float) -> None:
@@ -289,5 +325,16 @@ def icon(surface: pygame.Surface, glyph: str, center: tuple[int, int], color: An
             pygame.draw.rect(surface, color, (cx - 1, cy - s, 3, 2 * s + 1))
 
 
-__all__ = ["PANEL", "BAR", "hud_view", "targets", "settle_sprites", "draw_cards", "draw_banner", "draw_panel",
-           "bar_position", "IconButton", "icon"]
+__all__ = [
+    "PANEL",
+    "BAR",
+    "hud_view",
+    "targets",
+    "settle_sprites",
+    "draw_cards",
+    "draw_banner",
+    "draw_panel",
+    "bar_position",
+    "IconButton",
+    "icon",
+]

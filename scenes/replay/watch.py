@@ -9,6 +9,7 @@ choices the game screen remembers for it). Nothing here knows a game by name.
 :class:`LiveFeed` drives the match: a game.session.Session with no human seat whose bots
 think in a worker thread (in the window) and only when the viewer asks for the next line.
 """
+
 from __future__ import annotations
 
 import random
@@ -57,15 +58,29 @@ class LiveFeed:
 
 
 class WatchScene(GameChoice, UIScene):
-    def __init__(self, app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
-                 options: dict | None = None):
+    def __init__(
+        self,
+        app: Any,
+        deck: str | None = None,
+        game: str | None = None,
+        players: int | None = None,
+        options: dict | None = None,
+    ):
         self.app = app  # (UIScene sets it too; the choices below need it first)
         cfg = app.config
         last = getattr(app.settings, "last_deck", "")
-        self.game = game if game is not None and game in cfg.games else next(
-            (g for g in (cfg.decks[last].games if last in cfg.decks else ()) if g in cfg.games), game_ids()[0])
-        self.deck = deck if deck is not None and deck in cfg.decks and self.game in cfg.decks[deck].games \
+        self.game = (
+            game
+            if game is not None and game in cfg.games
+            else next(
+                (g for g in (cfg.decks[last].games if last in cfg.decks else ()) if g in cfg.games), game_ids()[0]
+            )
+        )
+        self.deck = (
+            deck
+            if deck is not None and deck in cfg.decks and self.game in cfg.decks[deck].games
             else self._first_deck()
+        )
         gcfg = cfg.games[self.game]
         self.players = players if players is not None and players in gcfg.players else self._remembered_players()
         #: The options the game screen gave (every one in force), for that game and count only.
@@ -96,29 +111,75 @@ class WatchScene(GameChoice, UIScene):
         cfg = self.app.config
         lang = lambda: self.app.language  # noqa: E731
         y = PANEL.y + 132
-        games = [(g, (lambda g=g: cfg.games[g].name.get(lang()) or cfg.games[g].name.get("en", g))) for g in game_ids()
-                 if g in cfg.games]
-        self.game_choice = self.ui.add(Choice((PANEL.x + 40, y, 300, 58), self.label("replay.game"), games,
-                                              lambda: self.game, self.set_game, compact=True, name="game"))
-        self.ui.add(Choice((PANEL.x + 360, y, 300, 58), self.label("replay.deck"), self._deck_values,
-                           lambda: self.deck, self._set_deck, compact=True, name="deck"))
-        self.ui.add(Choice((PANEL.x + 680, y, 220, 58), self.label("games.players"), self._player_values,
-                           lambda: self.players, self.set_players, name="players"))
+        games = [
+            (g, (lambda g=g: cfg.games[g].name.get(lang()) or cfg.games[g].name.get("en", g)))
+            for g in game_ids()
+            if g in cfg.games
+        ]
+        self.game_choice = self.ui.add(
+            Choice(
+                (PANEL.x + 40, y, 300, 58),
+                self.label("replay.game"),
+                games,
+                lambda: self.game,
+                self.set_game,
+                compact=True,
+                name="game",
+            )
+        )
+        self.ui.add(
+            Choice(
+                (PANEL.x + 360, y, 300, 58),
+                self.label("replay.deck"),
+                self._deck_values,
+                lambda: self.deck,
+                self._set_deck,
+                compact=True,
+                name="deck",
+            )
+        )
+        self.ui.add(
+            Choice(
+                (PANEL.x + 680, y, 220, 58),
+                self.label("games.players"),
+                self._player_values,
+                lambda: self.players,
+                self.set_players,
+                name="players",
+            )
+        )
         self.seat_choices: list[Choice] = []
         for i in range(4):
+
             def level(i: int = i) -> Any:
                 return self.levels[i]
 
-            c = self.ui.add(Choice((*self._seat_pos(i), SEAT_W, 58), self.label("replay.seat_level", n=i + 1),
-                                   [(lv, self.label(f"ai.{lv}")) for lv in AI_LEVELS],
-                                   level, partial(self._set_level, i),
-                                   visible=lambda i=i: i < self.players, name=f"level:{i}"))
+            c = self.ui.add(
+                Choice(
+                    (*self._seat_pos(i), SEAT_W, 58),
+                    self.label("replay.seat_level", n=i + 1),
+                    [(lv, self.label(f"ai.{lv}")) for lv in AI_LEVELS],
+                    level,
+                    partial(self._set_level, i),
+                    visible=lambda i=i: i < self.players,
+                    name=f"level:{i}",
+                )
+            )
             self.seat_choices.append(c)
         by = PANEL.bottom - 70
-        self.ui.add(Button((PANEL.x + 40, by, 170, 46), self.label("common.back"), self.back, icon="‹", size=15,
-                           name="back"))
-        self.start_button = self.ui.add(Button((PANEL.right - 40 - 240, by, 240, 48), self.label("replay.watch_start"),
-                                               self.start, style="primary", size=17, name="start"))
+        self.ui.add(
+            Button((PANEL.x + 40, by, 170, 46), self.label("common.back"), self.back, icon="‹", size=15, name="back")
+        )
+        self.start_button = self.ui.add(
+            Button(
+                (PANEL.right - 40 - 240, by, 240, 48),
+                self.label("replay.watch_start"),
+                self.start,
+                style="primary",
+                size=17,
+                name="start",
+            )
+        )
         self.ui.focus(self.start_button)
 
     def _set_deck(self, d: str) -> None:
@@ -144,8 +205,8 @@ class WatchScene(GameChoice, UIScene):
         except ValueError as e:  # a combination the rules refuse: say so, start nothing
             self.problem = str(e)
             return
-        levels = self.levels[:self.players]
-        feed = LiveFeed(rules, random.randrange(1, 2 ** 31), levels, threaded=bool(getattr(self.app, "has_window", True)))
+        levels = self.levels[: self.players]
+        feed = LiveFeed(rules, random.randrange(1, 2**31), levels, threaded=bool(getattr(self.app, "has_window", True)))
         self.app.open_scene("replay", live=feed, levels=levels)
 
     # ------------------------------------------------------------------ drawing
@@ -155,30 +216,63 @@ class WatchScene(GameChoice, UIScene):
         surface.blit(theme.shadow(r.size, 16, 10, 130), (r.x - 10, r.y - 4))
         surface.blit(theme.panel(r.size, 16, (10, 30, 21, 238), theme.BRASS), r)
         title = self.t("replay.watch_title")
-        theme.heading(surface, title, (r.x + 40, r.y + 26), theme.fit(title, "serif_bold", 28, r.w - 80, 16, 0.22, True))
+        theme.heading(
+            surface, title, (r.x + 40, r.y + 26), theme.fit(title, "serif_bold", 28, r.w - 80, 16, 0.22, True)
+        )
         intro = self.t("replay.watch_intro")
         for i, ln in enumerate(theme.wrap(intro, "sans", 15, r.w - 80, max_lines=2)):
             theme.blit_text(surface, ln, (r.x + 40, r.y + 72 + 20 * i), "sans", 15, theme.CREAM_DIM)
         line = self.rules_line()
-        theme.blit_text(surface, line, (r.x + 40, r.y + 206), "sans_bold", theme.fit(line, "sans_bold", 15, r.w - 80, 10),
-                        theme.BRASS_LIGHT)
+        theme.blit_text(
+            surface,
+            line,
+            (r.x + 40, r.y + 206),
+            "sans_bold",
+            theme.fit(line, "sans_bold", 15, r.w - 80, 10),
+            theme.BRASS_LIGHT,
+        )
         note = self.t("replay.watch_rules_note")
-        theme.blit_text(surface, note, (r.x + 40, r.y + 230), "sans", theme.fit(note, "sans", 13, r.w - 80, 9),
-                        theme.CREAM_DIM)
+        theme.blit_text(
+            surface, note, (r.x + 40, r.y + 230), "sans", theme.fit(note, "sans", 13, r.w - 80, 9), theme.CREAM_DIM
+        )
         seats = self.t("replay.watch_levels")
-        theme.small_caps(surface, seats, (r.x + 40, r.y + 290), theme.fit(seats, "cond_bold", 13, r.w - 80, 9, 0.16, True),
-                         theme.BRASS)
+        theme.small_caps(
+            surface,
+            seats,
+            (r.x + 40, r.y + 290),
+            theme.fit(seats, "cond_bold", 13, r.w - 80, 9, 0.16, True),
+            theme.BRASS,
+        )
         if self.problem:
-            theme.blit_text(surface, self.problem, (r.x + 40, r.bottom - 100), "sans",
-                            theme.fit(self.problem, "sans", 14, r.w - 80, 9), (232, 150, 120))
+            theme.blit_text(
+                surface,
+                self.problem,
+                (r.x + 40, r.bottom - 100),
+                "sans",
+                theme.fit(self.problem, "sans", 14, r.w - 80, 9),
+                (232, 150, 120),
+            )
         self.ui.draw(surface)
         hint = self.t("hint.navigate")
-        theme.blit_text(surface, hint, (640, r.bottom + 24), "sans", theme.fit(hint, "sans", 13, 1000, 9),
-                        theme.CREAM_FAINT, anchor="midbottom")
+        theme.blit_text(
+            surface,
+            hint,
+            (640, r.bottom + 24),
+            "sans",
+            theme.fit(hint, "sans", 13, 1000, 9),
+            theme.CREAM_FAINT,
+            anchor="midbottom",
+        )
 
 
-def create(app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
-           options: dict | None = None, **params: Any) -> WatchScene:
+def create(
+    app: Any,
+    deck: str | None = None,
+    game: str | None = None,
+    players: int | None = None,
+    options: dict | None = None,
+    **params: Any,
+) -> WatchScene:
     return WatchScene(app, deck=deck, game=game, players=players, options=options)
 
 

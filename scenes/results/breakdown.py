@@ -8,6 +8,7 @@ game.registry.game_module) whose ``explain(b, t, rules, deal_end, names)`` may s
 headline, add notes or rows (``b.Row``, ``b.Cell``) or the split bar; it imports nothing from
 scenes. No pygame here.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ DEFAULT_LINES: tuple[dict[str, Any], ...] = (
 class Cell:
     text: str = ""
     points: int | None = None  # points this line earned (drawn as a "+n" pill); None: no pill
-    mark: bool = False         # a ✓ (the card is held)
+    mark: bool = False  # a ✓ (the card is held)
 
 
 @dataclass
@@ -40,10 +41,10 @@ class Row:
 
 @dataclass
 class Breakdown:
-    columns: list[str]             # one per team (or player), in team order
-    mine: int | None               # the human's team, highlighted
+    columns: list[str]  # one per team (or player), in team order
+    mine: int | None  # the human's team, highlighted
     rows: list[Row]
-    headline: str = ""             # the deal's one-line verdict
+    headline: str = ""  # the deal's one-line verdict
     notes: list[str] = field(default_factory=list)
     bar: tuple[int, int] | None = None  # two card-point totals for the split bar (Briscola)
     subjects: list[str] = field(default_factory=list)  # the columns as a sentence's subject
@@ -103,20 +104,34 @@ def shown_lines(rules: Any, one_deal: bool = False) -> list[dict[str, Any]]:
     rule, or ``one_deal``: a record of one deal), and a house rule's row only when that house
     rule is in force."""
     single = one_deal or rules.match_goal()[0] == "single"
-    return [ln for ln in (rules.result_lines or DEFAULT_LINES)
-            if not (ln.get("cells") == "@totals" and single)
-            and not (ln.get("option") and not rules.options.get(ln["option"]))]
+    return [
+        ln
+        for ln in (rules.result_lines or DEFAULT_LINES)
+        if not (ln.get("cells") == "@totals" and single)
+        and not (ln.get("option") and not rules.options.get(ln["option"]))
+    ]
 
 
-def breakdown(t: Any, rules: Any, deal_end: dict, human_seat: int | None, lang: str,
-              one_deal: bool = False, names: list[str] | None = None) -> Breakdown:
+def breakdown(
+    t: Any,
+    rules: Any,
+    deal_end: dict,
+    human_seat: int | None,
+    lang: str,
+    one_deal: bool = False,
+    names: list[str] | None = None,
+) -> Breakdown:
     """The rows of the results table for one ``deal_end`` event (any game); ``one_deal``: the
     match is that deal alone (no match total); ``names``: the teams as the table names them
     when it names them its own way (an online table: friends by name, "Computer 3")."""
     cols = list(names) if names else team_names(t, rules.players, human_seat)
     mine = None if human_seat is None else rules.team_of(human_seat)
-    b = Breakdown(columns=cols, mine=mine, rows=[],
-                  subjects=list(names) if names else team_names(t, rules.players, mine, subject=True))
+    b = Breakdown(
+        columns=cols,
+        mine=mine,
+        rows=[],
+        subjects=list(names) if names else team_names(t, rules.players, mine, subject=True),
+    )
     deck_words = deck_names(rules.deck, lang)
     goal, value = rules.match_goal()
     params = {**deck_words, "target": value, "count": value}
@@ -154,14 +169,31 @@ def viewer_first(b: Breakdown) -> Breakdown:
     return b
 
 
-MATCH_VERDICTS = {"draw": "results.match_draw", "won": "results.match_won", "won_team": "results.match_won_team",
-                  "lost": "results.match_lost", "lost_team": "results.match_lost_team"}
-ONE_DEAL_VERDICTS = {"draw": "one_deal.deal_draw", "won": "one_deal.deal_won", "won_team": "one_deal.deal_won_team",
-                     "lost": "one_deal.deal_lost", "lost_team": "one_deal.deal_lost_team"}
+MATCH_VERDICTS = {
+    "draw": "results.match_draw",
+    "won": "results.match_won",
+    "won_team": "results.match_won_team",
+    "lost": "results.match_lost",
+    "lost_team": "results.match_lost_team",
+}
+ONE_DEAL_VERDICTS = {
+    "draw": "one_deal.deal_draw",
+    "won": "one_deal.deal_won",
+    "won_team": "one_deal.deal_won_team",
+    "lost": "one_deal.deal_lost",
+    "lost_team": "one_deal.deal_lost_team",
+}
 
 
-def match_verdict(t: Any, rules: Any, match_end: dict, human_seat: int | None, columns: list[str],
-                  one_deal: bool = False, names: list[str] | None = None) -> tuple[str, str]:
+def match_verdict(
+    t: Any,
+    rules: Any,
+    match_end: dict,
+    human_seat: int | None,
+    columns: list[str],
+    one_deal: bool = False,
+    names: list[str] | None = None,
+) -> tuple[str, str]:
     """(title, tone) for the match result; tone is win, loss or draw. ``one_deal``: the match
     was one deal (a daily deal, a duplicate half, the single-deal house rule), said as the
     deal's outcome (``one_deal.*``) rather than a match's."""
@@ -184,8 +216,15 @@ def is_one_deal(rules: Any, events: list[dict]) -> bool:
     return rules.match_goal()[0] == "single" or head.get("deals") == 1
 
 
-def demo(app: Any, game: str, deck: str | None, players: int | None, to_match_end: bool,
-         seed: int = 11, options: dict | None = None) -> tuple[Any, dict, dict | None]:
+def demo(
+    app: Any,
+    game: str,
+    deck: str | None,
+    players: int | None,
+    to_match_end: bool,
+    seed: int = 11,
+    options: dict | None = None,
+) -> tuple[Any, dict, dict | None]:
     """Play a match headless with bots up to its first deal_end (or its match_end)."""
     from game.session import Session
 
@@ -217,4 +256,15 @@ def demo(app: Any, game: str, deck: str | None, players: int | None, to_match_en
     return s, deal_end, match_end
 
 
-__all__ = ["Cell", "Row", "Breakdown", "breakdown", "viewer_first", "match_verdict", "is_one_deal", "demo", "explainer", "DEFAULT_LINES"]
+__all__ = [
+    "Cell",
+    "Row",
+    "Breakdown",
+    "breakdown",
+    "viewer_first",
+    "match_verdict",
+    "is_one_deal",
+    "demo",
+    "explainer",
+    "DEFAULT_LINES",
+]

@@ -1,5 +1,6 @@
 """The celebration of a won match on the results screen: paper scraps falling in brass,
 cream and the card colours."""
+
 from __future__ import annotations
 
 import math
@@ -18,9 +19,18 @@ class Confetti:
         #: Per scrap: [x, y, vx, vy, angle, spin, colour, size].
         self.bits: list[list[Any]] = []
         for _ in range(n):
-            self.bits.append([rng.uniform(40, 1240), rng.uniform(-720, 700), rng.uniform(-40, 40),
-                              rng.uniform(70, 170), rng.uniform(0, 6.28), rng.uniform(-5, 5),
-                              rng.choice(self.COLORS), rng.uniform(5, 10)])
+            self.bits.append(
+                [
+                    rng.uniform(40, 1240),
+                    rng.uniform(-720, 700),
+                    rng.uniform(-40, 40),
+                    rng.uniform(70, 170),
+                    rng.uniform(0, 6.28),
+                    rng.uniform(-5, 5),
+                    rng.choice(self.COLORS),
+                    rng.uniform(5, 10),
+                ]
+            )
 
     def update(self, dt: float) -> None:
         for b in self.bits:
@@ -37,8 +47,10 @@ class Confetti:
             w = size * abs(math.cos(ang)) + 1.5  # the scrap turns: its width flickers
             h = size * 0.55
             ca, sa = math.cos(ang * 0.5), math.sin(ang * 0.5)
-            pts = [(x + dx * ca - dy * sa, y + dx * sa + dy * ca)
-                   for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))]
+            pts = [
+                (x + dx * ca - dy * sa, y + dx * sa + dy * ca)
+                for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))
+            ]
             pygame.draw.polygon(surface, col, pts)
 
 

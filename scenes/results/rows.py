@@ -2,6 +2,7 @@
 the sides' names, then one band per row — the player's own column lit, points as pills, a
 Bummerl as tally strokes. Drawn with the scene's fitted text, as the halves are
 (scenes.results.halves)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,8 +37,15 @@ def draw(scene: Any, surface: pygame.Surface, m: Breakdown, x0: int, y: int, inn
     # --- the table: a header of names, then one band per line
     for i, name in enumerate(m.columns):
         cx = x0 + label_w + i * col_w + col_w // 2
-        scene._caps(surface, name, (cx, y + 4), col_w - 16, 14, theme.BRASS_LIGHT if i == m.mine else theme.BRASS,
-                    anchor="midtop")
+        scene._caps(
+            surface,
+            name,
+            (cx, y + 4),
+            col_w - 16,
+            14,
+            theme.BRASS_LIGHT if i == m.mine else theme.BRASS,
+            anchor="midtop",
+        )
     y += 28
     pygame.draw.line(surface, theme.BRASS_DARK, (x0, y), (x0 + inner_w, y))
     y += 4
@@ -51,21 +59,36 @@ def draw(scene: Any, surface: pygame.Surface, m: Breakdown, x0: int, y: int, inn
             mine = pygame.Rect(x0 + label_w + m.mine * col_w + 6, y, col_w - 12, scene.row_h)
             surface.blit(theme.rounded(mine.size, 6, (255, 230, 170, 14)), mine)
         strong = row.kind != "line"
-        scene._fit(surface, row.label, (x0 + 12, band.centery), label_w - 24, "sans_bold" if strong else "sans",
-                   16, theme.BRASS_LIGHT if strong else theme.CREAM, "midleft")
+        scene._fit(
+            surface,
+            row.label,
+            (x0 + 12, band.centery),
+            label_w - 24,
+            "sans_bold" if strong else "sans",
+            16,
+            theme.BRASS_LIGHT if strong else theme.CREAM,
+            "midleft",
+        )
         for i, cell in enumerate(row.cells):
             c = pygame.Rect(x0 + label_w + i * col_w, y, col_w, scene.row_h)
             if row.kind == "bummerl":
                 start = int(scene.rules.initial_totals()[m.order[i]])
                 tally(surface, int(cell.text), start, (c.centerx - 20, c.centery))
-                scene._fit(surface, cell.text, (c.centerx + start * 6 - 6, c.centery), 30, "sans_bold", 17,
-                           theme.BRASS_LIGHT, "midleft")
+                scene._fit(
+                    surface,
+                    cell.text,
+                    (c.centerx + start * 6 - 6, c.centery),
+                    30,
+                    "sans_bold",
+                    17,
+                    theme.BRASS_LIGHT,
+                    "midleft",
+                )
                 continue
             pill = cell.points is not None
             centre = c.centerx - (22 if pill else 0)
             if cell.mark:
-                theme.blit_text(surface, "✓", (centre, c.centery), "sans_bold", 20, theme.BRASS_LIGHT,
-                                anchor="center")
+                theme.blit_text(surface, "✓", (centre, c.centery), "sans_bold", 20, theme.BRASS_LIGHT, anchor="center")
             elif cell.text:
                 face, size = ("sans_bold", 17) if strong else ("sans", 16)
                 pos, anchor, room = (centre, c.centery), "center", col_w - (96 if pill else 16)
@@ -73,8 +96,9 @@ def draw(scene: Any, surface: pygame.Surface, m: Breakdown, x0: int, y: int, inn
                 gap = c.centerx + 34 - 16 - 8  # the pill's left edge, less a margin
                 if pill and theme.text_width(cell.text, face, size) / 2 > gap - centre:
                     pos, anchor, room = (gap, c.centery), "midright", gap - c.x - 12
-                scene._fit(surface, cell.text, pos, room, face, size,
-                           theme.BRASS_LIGHT if strong else theme.CREAM, anchor)
+                scene._fit(
+                    surface, cell.text, pos, room, face, size, theme.BRASS_LIGHT if strong else theme.CREAM, anchor
+                )
             if cell.points is not None:  # (pill)
                 points_pill(surface, cell.points, (c.centerx + 34, c.centery))
         y += scene.row_h + 2

@@ -20,6 +20,7 @@ a win's celebration.
 Without a session (``--screenshot F --scene results --game G [--match-end]``) the scene
 plays a match headless with bots up to its first ``deal_end`` (or to ``match_end``).
 """
+
 from __future__ import annotations
 
 import random
@@ -87,8 +88,11 @@ class ResultsScene(UIScene):
         extra = ctx.lines(self.t, self.session) if ctx is not None else []
         extra += self.rating_lines()
         if self._model is None or self._lang != lang or self._extra != extra:
-            self._model = viewer_first(breakdown(self.t, self.rules, self.deal_end, self.human_seat, lang,
-                                                 self.single_deal, self.table_names()))
+            self._model = viewer_first(
+                breakdown(
+                    self.t, self.rules, self.deal_end, self.human_seat, lang, self.single_deal, self.table_names()
+                )
+            )
             self._model.notes = [*extra, *self._model.notes]
             self._lang, self._extra = lang, extra
         return self._model
@@ -140,8 +144,15 @@ class ResultsScene(UIScene):
             return own
         if self.match_end is None:  # asked once the match is over
             raise ValueError("no verdict before the match ends")
-        return match_verdict(self.t, self.rules, self.match_end, self.human_seat, self.model().columns,
-                             one_deal=self.single_deal, names=self.table_names())
+        return match_verdict(
+            self.t,
+            self.rules,
+            self.match_end,
+            self.human_seat,
+            self.model().columns,
+            one_deal=self.single_deal,
+            names=self.table_names(),
+        )
 
     # ------------------------------------------------------------------ layout
     def speech_opening(self) -> list[str]:
@@ -152,8 +163,11 @@ class ResultsScene(UIScene):
         if m.headline:
             lines.append(m.headline)
         for row in m.rows:
-            cells = [" ".join(x for x in (col, c.text, f"+{c.points}" if c.points else "") if x)
-                     for col, c in zip(m.columns, row.cells) if c.text or c.points]
+            cells = [
+                " ".join(x for x in (col, c.text, f"+{c.points}" if c.points else "") if x)
+                for col, c in zip(m.columns, row.cells)
+                if c.text or c.points
+            ]
             if cells:
                 lines.append(f"{row.label}: " + ", ".join(cells))
         return lines + list(m.notes)
@@ -168,9 +182,21 @@ class ResultsScene(UIScene):
         m = self.model()
         top = (22 + 80 + (0 if self.single_deal else 30 + 22) + 22) if self.over else (22 + 46 + 24 + 22)
         notes = sum(len(theme.wrap(n, "serif", 15, PANEL_W - 2 * TABLE_PAD - 20)) for n in m.notes)
-        return (top + (34 if m.headline else 0) + (30 if m.bar else 0) + 32 + len(m.rows) * (row_h + 2) + 10
-                + halves_block.height(self.halves()) + notes * 21 + 18 + 48 + 26 + (REPLAY_ROW if self.offers_replay else 0)
-                + (coach_banner.ROW if coach_banner.offers(self) else 0))
+        return (
+            top
+            + (34 if m.headline else 0)
+            + (30 if m.bar else 0)
+            + 32
+            + len(m.rows) * (row_h + 2)
+            + 10
+            + halves_block.height(self.halves())
+            + notes * 21
+            + 18
+            + 48
+            + 26
+            + (REPLAY_ROW if self.offers_replay else 0)
+            + (coach_banner.ROW if coach_banner.offers(self) else 0)
+        )
 
     def halves(self) -> Any:
         """A duplicate deal's halves side by side (game.challenge.HalvesTable), else None."""
@@ -196,29 +222,69 @@ class ResultsScene(UIScene):
         x = self.rect.centerx - bw - gap // 2
         ctx = getattr(self.session, "context", None)
         if self.over and ctx is not None:  # a daily or duplicate deal: its next step
-            key = "duplicate.second_half" if ctx.next_session(threaded=False) is not None else \
-                getattr(ctx, "back_label", "daily.back")
-            self.primary = self.ui.add(Button((x, y, bw, 48), self.label(key), self.new_match,
-                                              style="primary", size=17, name="new_match"))
+            key = (
+                "duplicate.second_half"
+                if ctx.next_session(threaded=False) is not None
+                else getattr(ctx, "back_label", "daily.back")
+            )
+            self.primary = self.ui.add(
+                Button((x, y, bw, 48), self.label(key), self.new_match, style="primary", size=17, name="new_match")
+            )
         elif self.over:
-            self.primary = self.ui.add(Button((x, y, bw, 48), self.label("results.new_match"), self.new_match,
-                                              style="primary", size=17, name="new_match"))
+            self.primary = self.ui.add(
+                Button(
+                    (x, y, bw, 48),
+                    self.label("results.new_match"),
+                    self.new_match,
+                    style="primary",
+                    size=17,
+                    name="new_match",
+                )
+            )
         else:
-            self.primary = self.ui.add(Button((x, y, bw, 48), self.label("results.continue"), self.continue_,
-                                              style="primary", size=17, name="continue"))
-        self.menu_button = self.ui.add(Button((x + bw + gap, y + 3, bw, 42), self.label("results.menu"),
-                                              self.to_menu, size=15, name="menu"))
+            self.primary = self.ui.add(
+                Button(
+                    (x, y, bw, 48),
+                    self.label("results.continue"),
+                    self.continue_,
+                    style="primary",
+                    size=17,
+                    name="continue",
+                )
+            )
+        self.menu_button = self.ui.add(
+            Button((x + bw + gap, y + 3, bw, 42), self.label("results.menu"), self.to_menu, size=15, name="menu")
+        )
         # The match's score sheet, deal by deal (scenes.table.sheet, the "scoresheet" scene).
-        self.sheet_button = self.ui.add(Button((self.rect.right - TABLE_PAD - 180, y + 3, 180, 42), self.label("sheet.title"),
-                           lambda: self.app.open_scene("scoresheet", session=self.session), size=14, name="sheet"))
+        self.sheet_button = self.ui.add(
+            Button(
+                (self.rect.right - TABLE_PAD - 180, y + 3, 180, 42),
+                self.label("sheet.title"),
+                lambda: self.app.open_scene("scoresheet", session=self.session),
+                size=14,
+                name="sheet",
+            )
+        )
         if self.offers_replay:
             ry, rw = y - REPLAY_ROW, 260
-            self.ui.add(Button((self.rect.centerx - rw - 8, ry, rw, 40), self.label("replay.watch_replay"),
-                               lambda: self.app.open_scene("replay", session=self.session), size=14,
-                               name="watch_replay"))
-            self.ui.add(Button((self.rect.centerx + 8, ry, rw, 40), self.label("replay.save_record"),
-                               lambda: self.app.open_scene("save_record", session=self.session), size=14,
-                               name="save_record"))
+            self.ui.add(
+                Button(
+                    (self.rect.centerx - rw - 8, ry, rw, 40),
+                    self.label("replay.watch_replay"),
+                    lambda: self.app.open_scene("replay", session=self.session),
+                    size=14,
+                    name="watch_replay",
+                )
+            )
+            self.ui.add(
+                Button(
+                    (self.rect.centerx + 8, ry, rw, 40),
+                    self.label("replay.save_record"),
+                    lambda: self.app.open_scene("save_record", session=self.session),
+                    size=14,
+                    name="save_record",
+                )
+            )
         # The coach's line (issue 30): the deal analysed in the background, "see why".
         self.coach_line = coach_banner.offer(self, y - (REPLAY_ROW if self.offers_replay else 0) - coach_banner.ROW)
         # Once the match is over Enter opens the score sheet: a stray Enter (the one that
@@ -252,8 +318,13 @@ class ResultsScene(UIScene):
             return
 
         r = self.rules
-        params = {"deck": r.deck.id, "game": r.game_id, "players": r.players, "options": dict(r.options),
-                  "ai_level": self.app.settings.ai_level}
+        params = {
+            "deck": r.deck.id,
+            "game": r.game_id,
+            "players": r.players,
+            "options": dict(r.options),
+            "ai_level": self.app.settings.ai_level,
+        }
         if ctx is not None:
             nxt = ctx.next_session(getattr(self.app, "has_window", True))
             if nxt is None:  # done: back to the daily deals screen
@@ -315,16 +386,34 @@ class ResultsScene(UIScene):
             self.confetti.update(dt)
 
     # ------------------------------------------------------------------ drawing helpers
-    def _fit(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, face: str = "sans",
-             size: int = 16, color=theme.CREAM, anchor: str = "topleft", min_size: int = 11) -> pygame.Rect:
+    def _fit(
+        self,
+        surface: pygame.Surface,
+        s: str,
+        pos: tuple[int, int],
+        width: int,
+        face: str = "sans",
+        size: int = 16,
+        color=theme.CREAM,
+        anchor: str = "topleft",
+        min_size: int = 11,
+    ) -> pygame.Rect:
         """Text shrunk to fit ``width`` (German is long); logged so tests can check every box."""
         size = theme.fit(s, face, size, width, min_size)
         rect = theme.blit_text(surface, s, pos, face, size, color, anchor)
         self.text_log.append((s, theme.text_width(s, face, size), width))
         return rect
 
-    def _caps(self, surface: pygame.Surface, s: str, pos: tuple[int, int], width: int, size: int = 13,
-              color=theme.BRASS, anchor: str = "topleft") -> pygame.Rect:
+    def _caps(
+        self,
+        surface: pygame.Surface,
+        s: str,
+        pos: tuple[int, int],
+        width: int,
+        size: int = 13,
+        color=theme.BRASS,
+        anchor: str = "topleft",
+    ) -> pygame.Rect:
         size = theme.fit(s, "cond_bold", size, width, 9, 0.16, True)
         rect = theme.small_caps(surface, s, pos, size, color, anchor)
         self.text_log.append((s, theme.text_width(s, "cond_bold", size, size * 0.16, True), width))
@@ -375,11 +464,25 @@ class ResultsScene(UIScene):
             if not self.single_deal:
                 final = list(self.match_end.get("totals", []))
                 totals = "   ·   ".join(f"{c} {final[t]}" for c, t in zip(m.columns, m.order) if t < len(final))
-                self._fit(surface, self.t("results.final_totals", totals=totals), (r.centerx, y), inner_w,
-                          "sans_bold", 16, theme.BRASS_LIGHT, "midtop")
+                self._fit(
+                    surface,
+                    self.t("results.final_totals", totals=totals),
+                    (r.centerx, y),
+                    inner_w,
+                    "sans_bold",
+                    16,
+                    theme.BRASS_LIGHT,
+                    "midtop",
+                )
                 y += 30
-                self._caps(surface, self.t("results.last_deal", number=self.deal_end.get("number", 1)),
-                           (r.centerx, y), inner_w, 12, anchor="midtop")
+                self._caps(
+                    surface,
+                    self.t("results.last_deal", number=self.deal_end.get("number", 1)),
+                    (r.centerx, y),
+                    inner_w,
+                    12,
+                    anchor="midtop",
+                )
                 y += 22
         else:
             title = self.t("results.deal_title", number=self.deal_end.get("number", 1))
@@ -408,13 +511,21 @@ class ResultsScene(UIScene):
         hint = self.t("results.hint_over" if self.over else "results.hint")
         self._fit(surface, hint, (640, 714), 1200, "sans", 13, theme.CREAM_FAINT, "midbottom")
 
+
 def _truthy(v: Any) -> bool:
     return v is True or str(v).lower() in ("1", "true", "yes", "on")
 
 
-def create(app: Any, session: Any = None, deal_end: dict | None = None, match_end: Any = None,
-           game: str | None = None, deck: str | None = None, players: int | None = None,
-           **params: Any) -> ResultsScene:
+def create(
+    app: Any,
+    session: Any = None,
+    deal_end: dict | None = None,
+    match_end: Any = None,
+    game: str | None = None,
+    deck: str | None = None,
+    players: int | None = None,
+    **params: Any,
+) -> ResultsScene:
     """From the table: a session and its events. Alone (screenshots, smoke): a demo deal of
     ``game`` (the first registered game by default); ``match_end=True`` plays the demo to the
     end of the match."""

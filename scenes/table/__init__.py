@@ -30,6 +30,7 @@ and through it the rules. It is built in parts:
 What differs between games comes from the rules' facts (``family``, ``decisions``,
 ``has_stock``, ``hud_scores``, ``match_goal()``, ``bonus_callouts`` …), never from their names.
 """
+
 from __future__ import annotations
 
 from scenes.table.factory import create

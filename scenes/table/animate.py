@@ -4,6 +4,7 @@ kind in :data:`ANIMATE` (game.events). A handler queues a few *steps* on the tab
 step changes the table model through its functions while the card sprites travel to where the
 model now puts them, and returns how long to hold before the next one.
 """
+
 from __future__ import annotations
 
 from game.events import EventHandlers
@@ -57,6 +58,7 @@ def _deal(mo: TableMotion, ev: dict, cues: list[str]) -> None:
             sp.move(mo.layout.trump(), FLY, DEAL_GAP * n + 0.1)
             sp.turn(trump, DEAL_GAP * n + 0.1 + FLY)
         return 0.2
+
     mo.steps.extend([step, deal_cards])
 
 
@@ -111,6 +113,7 @@ def _redeal(mo: TableMotion, ev: dict, cues: list[str]) -> None:
         mo.play_cues(cues)
         mo.callout("redeal", mo.names.t("callouts.redeal_sub"))
         return 1.2
+
     mo.steps.append(step)
 
 
@@ -123,6 +126,7 @@ def _hands(mo: TableMotion, ev: dict, cues: list[str]) -> None:
         m.stock_count = max(0, m.stock_count - sum(len(h) for h in hands))
         _deal_hands(mo, hands, start=m.first_seat())
         return 0.15
+
     mo.steps.append(step)
 
 
@@ -161,6 +165,7 @@ def _play(mo: TableMotion, ev: dict, cues: list[str]) -> None:
     bonuses = list(ev.get("bonuses") or [])
     m = mo.model
     if not m.capture:
+
         def trick_play() -> float:
             mo.play_cues(cues)
             sp = _leaving_sprite(mo, seat, code)
@@ -168,6 +173,7 @@ def _play(mo: TableMotion, ev: dict, cues: list[str]) -> None:
             M.play_card(m, seat, code)
             mo.relayout()
             return HOLD_PLAY if seat != mo.viewer else 0.05
+
         mo.steps.append(trick_play)
         return
 
@@ -196,11 +202,13 @@ def _play(mo: TableMotion, ev: dict, cues: list[str]) -> None:
         if bonuses:
             # The banner names who scored: "Scopa!" over "West", "Scùa!" over "You · Simili".
             words = mo.rules.bonus_callouts
-            mo.callout(bonuses[0], " · ".join([mo.names.seat_name(seat)]
-                                                + [words.get(b, b).rstrip("!") for b in bonuses[1:]]))
+            mo.callout(
+                bonuses[0], " · ".join([mo.names.seat_name(seat)] + [words.get(b, b).rstrip("!") for b in bonuses[1:]])
+            )
             mo.play_cues(cues[1:])
         mo.relayout()
         return 0.9 if bonuses else 0.15
+
     mo.steps.append(place_or_approach)
     if capture:
         mo.steps.append(gather)
@@ -238,6 +246,7 @@ def _trick(mo: TableMotion, ev: dict, cues: list[str]) -> None:
             mo.callout("last_trick", mo.names.seat_name(winner))
             return 0.8
         return 0.2
+
     mo.steps.extend([show, gather])
 
 
@@ -276,6 +285,7 @@ def _draw(mo: TableMotion, ev: dict, cues: list[str]) -> None:
             sp.turn(None, FLY * 0.6)
         mo.relayout()
         return 0.08
+
     mo.steps.append(step)
 
 
@@ -303,6 +313,7 @@ def _exchange(mo: TableMotion, ev: dict, cues: list[str]) -> None:
         mo.callout("exchange", f"{mo.names.seat_name(seat)} · {mo.names.card_name(gave)}")
         mo.relayout()
         return 0.7
+
     mo.steps.append(step)
 
 
@@ -317,13 +328,14 @@ def _marriage(mo: TableMotion, ev: dict, cues: list[str]) -> None:
             suit_name = mo.rules.deck.suit_name(suit, mo.names.lang)
         except (KeyError, TypeError):
             suit_name = str(suit)
-        mo.callout("marriage", mo.names.t("callouts.marriage_sub", name=mo.names.seat_name(seat),
-                                              suit=suit_name), points=pts)
+        mo.callout(
+            "marriage", mo.names.t("callouts.marriage_sub", name=mo.names.seat_name(seat), suit=suit_name), points=pts
+        )
         return 1.0
+
     # The card led next declares it; its partner is shown face up meanwhile (issue 17).
     nxt = mo.queue[0] if mo.queue else {}
-    reveal = _partner_steps(mo, seat, nxt.get("card")) if nxt.get("event") == "play" \
-        and nxt.get("seat") == seat else []
+    reveal = _partner_steps(mo, seat, nxt.get("card")) if nxt.get("event") == "play" and nxt.get("seat") == seat else []
     mo.steps.extend([reveal[0], step, reveal[1]] if reveal else [step])
 
 
@@ -375,6 +387,7 @@ def _partner_steps(mo: TableMotion, seat: int, led: str | None) -> list[Step]:
                 sp.turn(None, 0.0, 0.2)
         mo.relayout()
         return 0.05
+
     return [show, hide]
 
 
@@ -390,6 +403,7 @@ def _close(mo: TableMotion, ev: dict, cues: list[str]) -> None:
         mo.callout("close", mo.names.t(sub, name=mo.names.seat_name(seat, subject=True)))
         mo.relayout()
         return 1.0
+
     mo.steps.append(step)
 
 
@@ -425,9 +439,12 @@ def _deal_end(mo: TableMotion, ev: dict, cues: list[str]) -> None:
             # No results screen: a short summary on the felt, then play on.
             mo.awaiting_results = False
             pts = "  ·  ".join(f"{words.team_name(t)} {p}" for t, p in enumerate(ev.get("points") or []))
-            mo.summary = (words.t("table.deal_summary", number=ev.get("number", m.deal_number),
-                                    points=pts), max(0.5, tween.scaled(2.4)))
+            mo.summary = (
+                words.t("table.deal_summary", number=ev.get("number", m.deal_number), points=pts),
+                max(0.5, tween.scaled(2.4)),
+            )
         return 0.0 if opened else 2.0
+
     mo.steps.extend([leftovers, lambda: HOLD_DEAL_END, results])
 
 

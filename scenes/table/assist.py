@@ -4,6 +4,7 @@ cannot be taken back ("Close the stock?"), and "looking for a move…" while a s
 worked out. ``v`` is the table's view (scenes.table.view.TableView); what is suggested and
 asked is the controller's (``v.choice``).
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -3,6 +3,7 @@ trick, the other seats' backs and the human's hand (lifted where the player poin
 the hints' outlines and veils. ``v`` is the table's view (scenes.table.view.TableView): the
 model's cards, the motion's sprites and lifts, the choice the controller holds.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -84,8 +85,11 @@ def hands_open(v: TableView) -> bool:
     """Open hands practice (the ``open_hands`` setting): the computer's hands face up; the
     controller counts such a match as practice. Never at an online table: the other hands
     arrive hidden (None), drawn as backs."""
-    return bool(getattr(v.app.settings, "open_hands", False)) and not v.choice.spectator \
+    return (
+        bool(getattr(v.app.settings, "open_hands", False))
+        and not v.choice.spectator
         and v.session.capabilities.open_hands
+    )
 
 
 def open_hand_places(v: TableView) -> dict[str, TL.Place]:
@@ -143,10 +147,18 @@ def _chip_parts(v: TableView, art: Any, suit: str) -> tuple[str, str, pygame.Sur
         key = (art.system, suit, inks[suit], curved, ui)
         sign = _SIGNS.get(key)
         if sign is None:  # drawn at the window's pixels
-            sign = _SIGNS[key] = hidpi.wrap(sign_surface(art.system, suit, round(18 * ui), inks[suit], curved), None, ui)
+            sign = _SIGNS[key] = hidpi.wrap(
+                sign_surface(art.system, suit, round(18 * ui), inks[suit], curved), None, ui
+            )
     sign_w = sign.get_width() + 6 if sign is not None else 0
-    w = (14 + theme.text_width(head, "cond_bold", 11, 11 * 0.16, True) + 8 + sign_w
-         + theme.text_width(name, "sans_bold", 14) + 14)
+    w = (
+        14
+        + theme.text_width(head, "cond_bold", 11, 11 * 0.16, True)
+        + 8
+        + sign_w
+        + theme.text_width(name, "sans_bold", 14)
+        + 14
+    )
     return head, name, sign, w
 
 
@@ -162,8 +174,10 @@ def trump_chip_box(v: TableView) -> pygame.Rect | None:
     return r
 
 
-def trump_chip(surface: pygame.Surface, v: TableView, P: CardPainter, suit: str, midtop: tuple[int, int]) -> pygame.Rect:
-    """"TRUMPS ⟨sign⟩ Coins" under the stock, all deal long: also once the turned card is
+def trump_chip(
+    surface: pygame.Surface, v: TableView, P: CardPainter, suit: str, midtop: tuple[int, int]
+) -> pygame.Rect:
+    """ "TRUMPS ⟨sign⟩ Coins" under the stock, all deal long: also once the turned card is
     drawn, and after a close, when it lies face down."""
     head, name, sign, w = _chip_parts(v, P.art, suit)
     head_w = theme.text_width(head, "cond_bold", 11, 11 * 0.16, True)
@@ -184,8 +198,15 @@ def trump_chip(surface: pygame.Surface, v: TableView, P: CardPainter, suit: str,
     return r
 
 
-def draw_sprite(surface: pygame.Surface, v: TableView, P: CardPainter, sp: CardSprite, lift: float = 0.0,
-                highlight: Highlight | None = None, dim: bool = False) -> None:
+def draw_sprite(
+    surface: pygame.Surface,
+    v: TableView,
+    P: CardPainter,
+    sp: CardSprite,
+    lift: float = 0.0,
+    highlight: Highlight | None = None,
+    dim: bool = False,
+) -> None:
     x, y, a, h = sp.value(v.alpha)
     code = sp.code
     squash = 1.0
@@ -274,4 +295,17 @@ def hand_card_at(v: TableView, pos: tuple[int, int]) -> str | None:
 _SIGNS: dict[tuple, pygame.Surface] = {}  # the trump chip's sign, per look and scale
 hidpi.on_rescale(_SIGNS.clear)
 
-__all__ = ["draw_cards", "draw_sprite", "trump_chip", "trump_chip_box", "card_places", "hands_open", "open_hand_places", "highlights_of", "dimmed", "lift_target", "card_rect", "hand_card_at"]
+__all__ = [
+    "draw_cards",
+    "draw_sprite",
+    "trump_chip",
+    "trump_chip_box",
+    "card_places",
+    "hands_open",
+    "open_hand_places",
+    "highlights_of",
+    "dimmed",
+    "lift_target",
+    "card_rect",
+    "hand_card_at",
+]

@@ -6,6 +6,7 @@ read the table's view (scenes.table.view.TableView). Labels follow the language 
 Closing the stock asks first (the controller's ``ask_decision``): the button then reads
 "Confirm close" and a second click takes it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -25,19 +26,33 @@ def _specs(c: TableController, rules: Any, t: Callable[..., str]) -> list[Spec]:
     if rules.may_place_instead:
         specs.append(("place", lambda: t("table.place_only"), c.place_only, lambda: True))
     if "marriage" in rules.decisions:
-        specs.append(("marriage", lambda: t("table.marriage_on" if c.marriage_toggle else "table.marriage"),
-                      c.toggle_marriage, lambda: any(a.marriage for a in c.legal())))
+        specs.append(
+            (
+                "marriage",
+                lambda: t("table.marriage_on" if c.marriage_toggle else "table.marriage"),
+                c.toggle_marriage,
+                lambda: any(a.marriage for a in c.legal()),
+            )
+        )
     if "exchange" in rules.decisions:
-        specs.append(("exchange", lambda: t("table.exchange"), lambda: c.ask_decision("exchange"),
-                      lambda: EXCHANGE in c.legal()))
+        specs.append(
+            ("exchange", lambda: t("table.exchange"), lambda: c.ask_decision("exchange"), lambda: EXCHANGE in c.legal())
+        )
     if "close" in rules.decisions:
-        specs.append(("close", lambda: t("confirm.close_button" if c.confirming == "close" else "table.close"),
-                      lambda: c.ask_decision("close"), lambda: CLOSE in c.legal()))
+        specs.append(
+            (
+                "close",
+                lambda: t("confirm.close_button" if c.confirming == "close" else "table.close"),
+                lambda: c.ask_decision("close"),
+                lambda: CLOSE in c.legal(),
+            )
+        )
     return specs
 
 
-def build(ui: UI, view: Callable[[], TableView], c: TableController, open_pause: Callable[[], None],
-          say: Callable[[], None]) -> tuple[dict[str, Button], Button, list[Button]]:
+def build(
+    ui: UI, view: Callable[[], TableView], c: TableController, open_pause: Callable[[], None], say: Callable[[], None]
+) -> tuple[dict[str, Button], Button, list[Button]]:
     """(the decision buttons by name — "suggest" and "undo" among them —, the menu button,
     the marriage question's two), for the table ``view()`` shows; they act on the controller
     ``c``, the menu button opens the pause overlay, the Messages button (online) ``say``."""
@@ -57,27 +72,54 @@ def build(ui: UI, view: Callable[[], TableView], c: TableController, open_pause:
     if helpers and caps.chat:
         buttons["say"] = ui.add(Button(next(free), lambda: t("online.say_button"), say, size=14, name="say"))
     if helpers and caps.suggest:
-        buttons["suggest"] = ui.add(Button(next(free), lambda: t("suggest.button"), c.suggest, size=14,
-                                           name="suggest", enabled=lambda: c.can_act and not c.suggesting))
+        buttons["suggest"] = ui.add(
+            Button(
+                next(free),
+                lambda: t("suggest.button"),
+                c.suggest,
+                size=14,
+                name="suggest",
+                enabled=lambda: c.can_act and not c.suggesting,
+            )
+        )
     if helpers and caps.undo:
-        buttons["undo"] = ui.add(Button(next(free), lambda: t("undo.button"), c.take_back, size=14, name="undo",
-                                        enabled=c.can_take_back))
-    menu = ui.add(Button(TL.MENU_RECT, lambda: t("table.menu"), open_pause, style="secondary", size=14,
-                         icon="≡", name="menu"))
+        buttons["undo"] = ui.add(
+            Button(next(free), lambda: t("undo.button"), c.take_back, size=14, name="undo", enabled=c.can_take_back)
+        )
+    menu = ui.add(
+        Button(TL.MENU_RECT, lambda: t("table.menu"), open_pause, style="secondary", size=14, icon="≡", name="menu")
+    )
     # The marriage question: two buttons over the hand, shown only while it is asked.
     ask = lambda: c.mode == "marriage"  # noqa: E731
     ask_buttons = [
-        ui.add(Button((0, 0, 170, 40), lambda: declare_label(view()), lambda: c.choose(0),
-                      style="primary", size=14, visible=ask, name="declare")),
-        ui.add(Button((0, 0, 170, 40), lambda: t("table.just_play"), lambda: c.choose(1), size=14,
-                      visible=ask, name="just_play")),
+        ui.add(
+            Button(
+                (0, 0, 170, 40),
+                lambda: declare_label(view()),
+                lambda: c.choose(0),
+                style="primary",
+                size=14,
+                visible=ask,
+                name="declare",
+            )
+        ),
+        ui.add(
+            Button(
+                (0, 0, 170, 40),
+                lambda: t("table.just_play"),
+                lambda: c.choose(1),
+                size=14,
+                visible=ask,
+                name="just_play",
+            )
+        ),
     ]
     ui.focus_index = -1  # the hand, not a button, has the keyboard
     return buttons, menu, ask_buttons
 
 
 def declare_label(v: TableView) -> str:
-    """"Declare 40" or "Declare 20": the marriage the chosen card would declare."""
+    """ "Declare 40" or "Declare 20": the marriage the chosen card would declare."""
     cands = v.choice.cands
     trump = bool(cands) and cands[0].played.suit == v.model.trump_suit
     pts = getattr(v.rules, "trump_marriage_value" if trump else "marriage_value", 40 if trump else 20)

@@ -8,6 +8,7 @@ Only a session that is a seat of a club table (game.online.clubclient.ClubSessio
 ``mute``) has these; for every other table :attr:`ClubTable.active` is False and nothing
 here draws or takes a key.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,8 +31,9 @@ class ClubTable:
         self.active = callable(getattr(session, "mute", None))
         self.button: Button | None = None
         if self.active:
-            self.button = scene.ui.add(Button(BUTTON_RECT, lambda: scene.t("manners.button"), self.open, size=13,
-                                              name="players"))
+            self.button = scene.ui.add(
+                Button(BUTTON_RECT, lambda: scene.t("manners.button"), self.open, size=13, name="players")
+            )
 
     def open(self) -> None:
         if self.active:
@@ -57,8 +59,12 @@ class ClubTable:
         Players panel), or None."""
         seats = (getattr(self.session, "lobby", None) or {}).get("seats")
         for i, s in enumerate(seats if isinstance(seats, list) else []):
-            if i != self.session.human_seat and isinstance(s, dict) and s.get("kind") == "friend" \
-                    and self.scene.layout.plate(i).collidepoint(pos):
+            if (
+                i != self.session.human_seat
+                and isinstance(s, dict)
+                and s.get("kind") == "friend"
+                and self.scene.layout.plate(i).collidepoint(pos)
+            ):
                 return i
         return None
 
@@ -81,8 +87,15 @@ class ClubTable:
         count = getattr(self.session, "watchers", 0) if self.active else 0
         if count > 0:
             text = self.scene.t("club.watchers", count=count)
-            theme.blit_text(surface, text, (BUTTON_RECT.right + 12, BUTTON_RECT.centery), "sans_bold",
-                            theme.fit(text, "sans_bold", 13, 220, 9), theme.CREAM_DIM, anchor="midleft")
+            theme.blit_text(
+                surface,
+                text,
+                (BUTTON_RECT.right + 12, BUTTON_RECT.centery),
+                "sans_bold",
+                theme.fit(text, "sans_bold", 13, 220, 9),
+                theme.CREAM_DIM,
+                anchor="midleft",
+            )
 
 
 __all__ = ["ClubTable", "PLAYERS_KEY"]

@@ -25,6 +25,7 @@ animation's host in turn (scenes.table.view.MotionHost): an event shown drops a 
 choice, and a deal's end opens the results screen (``show_results``): navigation is the
 controller's, not the animation's.
 """
+
 from __future__ import annotations
 
 import sys
@@ -68,7 +69,7 @@ class TableController(MatchKeeping):
         # ---- the human's choice
         self.cursor = 0
         self.selected: str | None = None
-        self.mode: str | None = None   # None, "capture" or "marriage"
+        self.mode: str | None = None  # None, "capture" or "marriage"
         self.cands: list[Action] = []
         self.cand_i = 0
         self.built: list[str] = []
@@ -103,8 +104,9 @@ class TableController(MatchKeeping):
         try:
             from audio.cues import sounds_for_batch
 
-            cues = sounds_for_batch(events, self.rules.game_id, None if self.spectator else self.human_team,
-                                    self.rules.team_of)
+            cues = sounds_for_batch(
+                events, self.rules.game_id, None if self.spectator else self.human_team, self.rules.team_of
+            )
         except Exception:  # noqa: BLE001 - sound is never worth a crash
             cues = [[] for _ in events]
         self.host.motion.feed(events, cues)
@@ -140,8 +142,7 @@ class TableController(MatchKeeping):
         """The deal's results screen (the match's too, with ``match_end``); False when none
         could be opened (the table then shows a short summary and plays on)."""
         try:
-            return bool(self.app.open_scene("results", session=self.session, deal_end=deal_end,
-                                            match_end=match_end))
+            return bool(self.app.open_scene("results", session=self.session, deal_end=deal_end, match_end=match_end))
         except Exception as e:  # noqa: BLE001 - a broken results screen must not end the match
             print(f"cardavia: the results screen failed: {e!r}", file=sys.stderr)
             return False
@@ -287,7 +288,7 @@ class TableController(MatchKeeping):
         if m.over or getattr(m, "state", None) is None or not self.hand:  # (online: no state here)
             return
         legal = set(self.legal())
-        order = self.hand[self.cursor:] + self.hand[:self.cursor] if 0 <= self.cursor < len(self.hand) else self.hand
+        order = self.hand[self.cursor :] + self.hand[: self.cursor] if 0 <= self.cursor < len(self.hand) else self.hand
         refusals: list[IllegalAction] = []
         for code in order:
             action = play(code, marriage=True)
@@ -418,8 +419,12 @@ class TableController(MatchKeeping):
 
     # ================================================================== take back
     def can_take_back(self) -> bool:
-        return (not self.spectator and not self.final_panel and not self.host.motion.awaiting_results
-                and self.session.can_undo)
+        return (
+            not self.spectator
+            and not self.final_panel
+            and not self.host.motion.awaiting_results
+            and self.session.can_undo
+        )
 
     def take_back(self) -> bool:
         """Ctrl+Z / the Undo button: the human's last decision and the computer's plays after

@@ -1,5 +1,6 @@
 """Making a table: a new match from the chosen game and options, or a given session (a
 resumed match); for screenshots and tests, a seeded match played ahead headlessly."""
+
 from __future__ import annotations
 
 import random
@@ -16,12 +17,23 @@ def _bot_name(level: str | None) -> str:
     return level if level in BOTS else "greedy"
 
 
-def create(app: Any, deck: str | None = None, game: str | None = None, players: int | None = None,
-           options: dict | None = None, ai_level: str | None = None, seed: int | None = None,
-           session: Any = None, threaded: bool | None = None, autoplay_moves: int | None = None,
-           preselect: bool | None = None,
-           close_stock: bool = False, human_seat: int | None = 0, overlay: str | None = None,
-           **params: Any) -> TableScene:
+def create(
+    app: Any,
+    deck: str | None = None,
+    game: str | None = None,
+    players: int | None = None,
+    options: dict | None = None,
+    ai_level: str | None = None,
+    seed: int | None = None,
+    session: Any = None,
+    threaded: bool | None = None,
+    autoplay_moves: int | None = None,
+    preselect: bool | None = None,
+    close_stock: bool = False,
+    human_seat: int | None = 0,
+    overlay: str | None = None,
+    **params: Any,
+) -> TableScene:
     """A table for a new match (or the given ``session``, e.g. a resumed one).
 
     An unknown ``game`` is the first registered one; a deck or player count the game does
@@ -35,16 +47,40 @@ def create(app: Any, deck: str | None = None, game: str | None = None, players: 
     if session is not None and params.get("fresh"):  # a given session not started yet (a daily deal)
         scene = TableScene(app, session, fresh=True, preselect=False)
     else:
-        scene = _create(app, deck, game, players, options, ai_level, seed, session, threaded, autoplay_moves,
-                        preselect, close_stock, human_seat)
+        scene = _create(
+            app,
+            deck,
+            game,
+            players,
+            options,
+            ai_level,
+            seed,
+            session,
+            threaded,
+            autoplay_moves,
+            preselect,
+            close_stock,
+            human_seat,
+        )
     scene.show_overlay(overlay)
     return scene
 
 
-def _create(app: Any, deck: str | None, game: str | None, players: int | None, options: dict | None,
-            ai_level: str | None, seed: int | None, session: Any, threaded: bool | None,
-            autoplay_moves: int | None, preselect: bool | None, close_stock: bool,
-            human_seat: int | None) -> TableScene:
+def _create(
+    app: Any,
+    deck: str | None,
+    game: str | None,
+    players: int | None,
+    options: dict | None,
+    ai_level: str | None,
+    seed: int | None,
+    session: Any,
+    threaded: bool | None,
+    autoplay_moves: int | None,
+    preselect: bool | None,
+    close_stock: bool,
+    human_seat: int | None,
+) -> TableScene:
     from game.session import Session
 
     headless = not getattr(app, "has_window", True)
@@ -65,9 +101,17 @@ def _create(app: Any, deck: str | None, game: str | None, players: int | None, o
             if k in gcfg.options and v in gcfg.options[k].allowed:
                 opts[k] = v
         level = ai_level or getattr(app.settings, "ai_level", "normal")
-        s = random.randrange(1, 2 ** 31) if seed is None else int(seed)
-        session = Session.new(gid, deck, n, opts, s, human_seat=human_seat, bot_name=_bot_name(level),
-                              threaded=threaded and autoplay_moves <= 0)
+        s = random.randrange(1, 2**31) if seed is None else int(seed)
+        session = Session.new(
+            gid,
+            deck,
+            n,
+            opts,
+            s,
+            human_seat=human_seat,
+            bot_name=_bot_name(level),
+            threaded=threaded and autoplay_moves <= 0,
+        )
         if autoplay_moves > 0:
             _autoplay(session, autoplay_moves, close_stock)
             session.threaded = threaded

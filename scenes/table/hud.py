@@ -4,6 +4,7 @@ Drawn from the table's view (``v``: scenes.table.view.TableView — the model, t
 caption, the controller's choice); what the score panel shows per game comes from the rules'
 facts (``hud_scores``, ``match_goal()``, ``counted_bonuses``), never from the game's name.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -34,8 +35,18 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
         color = team_color(v, v.rules.team_of(seat))
         thinking = 1.0 if (v.session.thinking and v.session.to_act == seat and v.motion.idle) else 0.0
         count = v.t("table.cards_left", count=n) if seat != v.human else ""
-        plate(surface, r, v.names.seat_name(seat), count, color, v.active_glow[seat].value, m.dealer == seat,
-              thinking, v.time, rating=v.names.rating(seat))
+        plate(
+            surface,
+            r,
+            v.names.seat_name(seat),
+            count,
+            color,
+            v.active_glow[seat].value,
+            m.dealer == seat,
+            thinking,
+            v.time,
+            rating=v.names.rating(seat),
+        )
     # The score panel.
     R = TL.SCORE_RECT
     rows = score_rows(v)
@@ -51,8 +62,9 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
     surface.blit(theme.panel(rect.size, 12), rect)
     names = v.rules.game.name
     name = names.get(v.lang) or names.get("en", v.game)
-    nr = theme.blit_text(surface, name, (rect.x + 14, rect.y + 9), "serif_bold", 16, theme.CREAM, tracking=1.5,
-                         caps=True)
+    nr = theme.blit_text(
+        surface, name, (rect.x + 14, rect.y + 9), "serif_bold", 16, theme.CREAM, tracking=1.5, caps=True
+    )
     caption = score_caption(v)
     room = rect.right - 12 - (nr.right + 14)
     size = theme.fit(caption, "cond_bold", 11, room, 8, tracking_ratio=0.16, caps=True)
@@ -66,11 +78,11 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
         lr = theme.blit_text(surface, label, (rect.x + 24, y), "sans_bold", 14, theme.CREAM)
         if note:  # smaller rather than over the name (Tressette's "2 ⅓ in questa smazzata" at large text)
             nsize = theme.fit(note, "sans", 12, rect.right - 58 - (lr.right + 8), 8)
-            nr = theme.blit_text(surface, note, (rect.right - 58, y + 2), "sans", nsize, theme.CREAM_DIM,
-                                 anchor="topright")
+            nr = theme.blit_text(
+                surface, note, (rect.right - 58, y + 2), "sans", nsize, theme.CREAM_DIM, anchor="topright"
+            )
             theme.note_box(f"{label} | {note}", lr.w + 8 + nr.w, rect.right - 58 - lr.x)  # no overlap
-        theme.blit_text(surface, value, (rect.right - 14, y - 1), "sans_bold", 16, theme.BRASS_LIGHT,
-                        anchor="topright")
+        theme.blit_text(surface, value, (rect.right - 14, y - 1), "sans_bold", 16, theme.BRASS_LIGHT, anchor="topright")
         y += 22
 
 
@@ -205,8 +217,9 @@ def draw_status(surface: pygame.Surface, v: TableView) -> None:
     elif v.motion.idle and not v.session.over and v.session.to_act is not None:
         seat = v.session.to_act
         if not (seat == v.human and getattr(v.session, "covered", False)):  # the notice says who plays
-            text = v.t("table.thinking" if v.session.thinking else "table.to_play",
-                       name=v.names.seat_name(seat, subject=True))
+            text = v.t(
+                "table.thinking" if v.session.thinking else "table.to_play", name=v.names.seat_name(seat, subject=True)
+            )
     elif v.motion.waiting:  # a finished trick stays until a click or a key (Settings)
         text = v.t("story.go_on")
     draw_caption(surface, v)
@@ -218,8 +231,9 @@ def draw_status(surface: pygame.Surface, v: TableView) -> None:
         surface.blit(theme.rounded(r.size, 14, (8, 24, 16, 170), 1, (*theme.BRASS_DARK, 200)), r)
         surface.blit(img, img.get_rect(center=(r.centerx, r.centery + 1)))
     if sub and v.choice.selected is None:
-        theme.blit_text(surface, sub, (640, v.layout.status_pos[1] - 17), "sans", 12, theme.CREAM_FAINT,
-                        anchor="midbottom")
+        theme.blit_text(
+            surface, sub, (640, v.layout.status_pos[1] - 17), "sans", 12, theme.CREAM_FAINT, anchor="midbottom"
+        )
 
 
 def caption_lines(v: TableView) -> list[str]:
@@ -291,7 +305,7 @@ def draw_caption(surface: pygame.Surface, v: TableView) -> None:
 
 # ---------------------------------------------------------------------- the match is over
 def final_buttons() -> tuple[pygame.Rect, pygame.Rect]:
-    """"Play again" and "Back to the menu" on the match-over panel."""
+    """ "Play again" and "Back to the menu" on the match-over panel."""
     return pygame.Rect(640 - 230, 400, 220, 48), pygame.Rect(640 + 10, 400, 220, 48)
 
 
@@ -307,7 +321,10 @@ def draw_final(surface: pygame.Surface, v: TableView) -> None:
     one = one_deal(v)
     outcome = 0 if w is None else (1 if w == v.human_team else 2)
     if one:  # a daily deal, a duplicate half: the end of the deal, not of a match
-        title, msg = "one_deal.table_over", ("one_deal.table_drawn", "one_deal.table_won", "one_deal.table_lost")[outcome]
+        title, msg = (
+            "one_deal.table_over",
+            ("one_deal.table_drawn", "one_deal.table_won", "one_deal.table_lost")[outcome],
+        )
     else:
         title, msg = "table.match_over", ("table.drawn", "table.you_won", "table.you_lost")[outcome]
     theme.heading(surface, v.t(title), (640, box.y + 28), 26, anchor="midtop")
@@ -315,12 +332,27 @@ def draw_final(surface: pygame.Surface, v: TableView) -> None:
     a, b = final_buttons()
     again = "online.again" if v.session.capabilities.again == "another_table" else "table.play_again"
     for r, key, primary in ((a, again, True), (b, "table.to_menu", False)):
-        body = theme.rounded(r.size, 12, (*theme.BRASS, 255) if primary else (12, 34, 24, 220), 1,
-                             (*theme.BRASS_DARK, 255))
+        body = theme.rounded(
+            r.size, 12, (*theme.BRASS, 255) if primary else (12, 34, 24, 220), 1, (*theme.BRASS_DARK, 255)
+        )
         surface.blit(body, r)
-        theme.blit_text(surface, v.t(key), r.center, "sans_bold", 15, (40, 28, 12) if primary else theme.CREAM,
-                        anchor="center")
+        theme.blit_text(
+            surface, v.t(key), r.center, "sans_bold", 15, (40, 28, 12) if primary else theme.CREAM, anchor="center"
+        )
 
 
-__all__ = ["draw_hud", "score_caption", "score_rows", "draw_status", "final_buttons", "draw_final", "team_color",
-           "draw_caption", "caption_lines", "caption_layout", "caption_step", "tally_points", "caption_bottom"]
+__all__ = [
+    "draw_hud",
+    "score_caption",
+    "score_rows",
+    "draw_status",
+    "final_buttons",
+    "draw_final",
+    "team_color",
+    "draw_caption",
+    "caption_lines",
+    "caption_layout",
+    "caption_step",
+    "tally_points",
+    "caption_bottom",
+]

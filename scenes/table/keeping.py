@@ -4,6 +4,7 @@ save cleared — each as far as the session's capabilities allow (an online seat
 keeps its record; a daily or duplicate deal keeps its own result). Open hands make the match
 practice. No pygame here.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
@@ -25,7 +26,7 @@ class MatchKeeping:
         self.caps = session.capabilities
         self.human = session.human_seat if session.human_seat is not None else 0
         self.human_team = self.rules.team_of(self.human)
-        self.finished = False        # stats recorded, save cleared
+        self.finished = False  # stats recorded, save cleared
         self.problem: str | None = None
 
     def save(self) -> None:
@@ -93,10 +94,15 @@ class MatchKeeping:
             # A match with a decision taken back is practice; one with suggestions says so.
             from game.variants import variant_key  # each preset / custom set keeps its own record
 
-            problem = stats.record_result(self.rules.game_id, mode, outcome, abs(margin),
-                                          practice=self.session.undos > 0 or self.session.open_hands,
-                                          suggested=self.session.suggestions > 0,
-                                          variant=variant_key(self.rules.game, self.rules.options, self.rules.players))
+            problem = stats.record_result(
+                self.rules.game_id,
+                mode,
+                outcome,
+                abs(margin),
+                practice=self.session.undos > 0 or self.session.open_hands,
+                suggested=self.session.suggestions > 0,
+                variant=variant_key(self.rules.game, self.rules.options, self.rules.players),
+            )
         except (ValueError, OSError) as e:
             problem = str(e)
         return problem
@@ -105,7 +111,9 @@ class MatchKeeping:
         """Kept for Replays (issue 21): the record, who played which seat, practice or not."""
         from game import replays
 
-        path, kept = replays.keep_session(self.session, getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT))
+        path, kept = replays.keep_session(
+            self.session, getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT)
+        )
         if kept and path is None:
             self.app.toast(self.app.t("replay.kept_failed", reason=kept))
         elif kept:  # kept, after a file or link in the folder's place was set aside

@@ -11,6 +11,7 @@ that on whole simulated matches).
 No pygame here, and no rules object: the facts the model needs are copied in by
 :func:`new_model`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -27,11 +28,13 @@ SUIT_ORDER = {"D": 0, "C": 1, "S": 2, "B": 3}
 
 def rank_key(ranks: list[str]) -> Callable[[str], tuple]:
     """Sort key for card codes: by suit, then by ``ranks`` (A, 2, … K, or A 10 K Q J)."""
+
     def key(code: str | None) -> tuple:
         if not code:  # a hidden card (an online table's other hands): after every known one
             return (10, 100)
         r, s = code[:-1], code[-1]
         return (SUIT_ORDER.get(s, 9), ranks.index(r) if r in ranks else 99)
+
     return key
 
 
@@ -62,12 +65,12 @@ class TableModel:
     trump_suit: str | None = None
     closed: bool = False
     # ---- the scores
-    piles: list[int] = field(default_factory=list)          # cards won, per team
-    bonus_count: list[int] = field(default_factory=list)    # counted bonuses, per team
-    card_points: list[int] = field(default_factory=list)    # trick points of the deal, per seat
-    won_cards: list[int] = field(default_factory=list)      # cards won in tricks, per seat
+    piles: list[int] = field(default_factory=list)  # cards won, per team
+    bonus_count: list[int] = field(default_factory=list)  # counted bonuses, per team
+    card_points: list[int] = field(default_factory=list)  # trick points of the deal, per seat
+    won_cards: list[int] = field(default_factory=list)  # cards won in tricks, per seat
     marriage_points: list[int] = field(default_factory=list)  # credited marriages, per seat
-    pending: list[int] = field(default_factory=list)        # marriages waiting for a first trick
+    pending: list[int] = field(default_factory=list)  # marriages waiting for a first trick
     totals: list[int] = field(default_factory=list)
     #: Per seat, the cards in its hand that every player has seen (drawn face up).
     known: list[list[str]] = field(default_factory=list)
@@ -92,9 +95,14 @@ class TableModel:
 def new_model(rules: Any, viewer: int) -> TableModel:
     """A model for a match of ``rules`` seen from ``viewer``'s chair."""
     return TableModel(
-        players=rules.players, teams=rules.teams, viewer=viewer, team_of=rules.team_of,
-        capture=rules.is_capture_game, initial_totals=list(rules.initial_totals()),
-        counted_bonuses=frozenset(rules.counted_bonuses), sort_key=rank_key(list(rules.deck.ranks())),
+        players=rules.players,
+        teams=rules.teams,
+        viewer=viewer,
+        team_of=rules.team_of,
+        capture=rules.is_capture_game,
+        initial_totals=list(rules.initial_totals()),
+        counted_bonuses=frozenset(rules.counted_bonuses),
+        sort_key=rank_key(list(rules.deck.ranks())),
         public_draws=bool(rules.draws_public),
     )
 
@@ -142,7 +150,7 @@ def give(m: TableModel, seat: int, code: str) -> None:
 
 def deal_hands(m: TableModel, hands: list[list[str]]) -> None:
     """The cards of a ``deal`` or ``hands`` line join the hands."""
-    for seat, cards in enumerate(hands[:m.players]):
+    for seat, cards in enumerate(hands[: m.players]):
         m.hands[seat].extend(cards)
         _sort(m, seat)
 
@@ -330,7 +338,28 @@ def apply_event(m: TableModel, ev: Event) -> None:
 
 
 __all__ = [
-    "TableModel", "new_model", "rank_key", "apply_event", "APPLY", "reset_deal", "start_match", "start_deal", "deal_hands",
-    "deal_table", "new_hands", "give", "take_from_hand", "play_card", "to_pile", "take", "gather_trick", "draw",
-    "exchange", "marriage", "close", "leftover", "end_deal", "end_match",
+    "TableModel",
+    "new_model",
+    "rank_key",
+    "apply_event",
+    "APPLY",
+    "reset_deal",
+    "start_match",
+    "start_deal",
+    "deal_hands",
+    "deal_table",
+    "new_hands",
+    "give",
+    "take_from_hand",
+    "play_card",
+    "to_pile",
+    "take",
+    "gather_trick",
+    "draw",
+    "exchange",
+    "marriage",
+    "close",
+    "leftover",
+    "end_deal",
+    "end_match",
 ]

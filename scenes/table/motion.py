@@ -9,6 +9,7 @@ The animation asks its ``host`` (scenes.table.view.MotionHost: the controller) o
 half-made choice as an event is shown, to reset the cursor for a deal, and to open the
 results screen at a deal's end.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -32,13 +33,13 @@ DEAL_GAP = 0.07
 # Another seat's play can be followed: from its card leaving the hand until the table changes
 # again at least 0.8 s pass at Normal speed (it flies in, then rests where it lands).
 HOLD_PLAY = 0.85
-HOLD_CAPTURE = 0.90      # it flies onto what it takes and rests there; the viewer's own: 0.45
+HOLD_CAPTURE = 0.90  # it flies onto what it takes and rests there; the viewer's own: 0.45
 HOLD_OWN_CAPTURE = 0.45
-HOLD_TRICK = 0.75        # a complete trick stays ("briefly"), or 1.5 s, or until a click
+HOLD_TRICK = 0.75  # a complete trick stays ("briefly"), or 1.5 s, or until a click
 HOLD_TRICK_TIMED = 1.5
 HOLD_DEAL_END = 0.6
-VOICE_WAIT = 6.0         # the longest an event waits for the voice to finish the last lines
-CAPTION_FRESH = 6.0      # then a caption dims (it stays until the next one)
+VOICE_WAIT = 6.0  # the longest an event waits for the voice to finish the last lines
+CAPTION_FRESH = 6.0  # then a caption dims (it stays until the next one)
 
 Step = Callable[[], float]
 
@@ -49,8 +50,16 @@ class TableMotion:
     (``names``), the ``app`` (the audio, the settings), the ``host`` (see the module) and the
     ``handlers`` that turn each event kind into steps (scenes.table.animate)."""
 
-    def __init__(self, model: M.TableModel, layout: Any, rules: Any, names: TableNames, app: Any,
-                 host: MotionHost, handlers: EventHandlers):
+    def __init__(
+        self,
+        model: M.TableModel,
+        layout: Any,
+        rules: Any,
+        names: TableNames,
+        app: Any,
+        host: MotionHost,
+        handlers: EventHandlers,
+    ):
         self.host = host
         #: The animation of each event kind (scenes.table.animate.ANIMATE).
         self.handlers = handlers
@@ -113,8 +122,14 @@ class TableMotion:
     @property
     def idle(self) -> bool:
         """Nothing left to animate: the table shows the session's position."""
-        return (not self.queue and not self.steps and self.hold <= 0 and not self.awaiting_results
-                and not self.waiting and not any(s.moving for s in self.sprites.values()))
+        return (
+            not self.queue
+            and not self.steps
+            and self.hold <= 0
+            and not self.awaiting_results
+            and not self.waiting
+            and not any(s.moving for s in self.sprites.values())
+        )
 
     def feed(self, events: list[dict], cues: list[list[str]]) -> None:
         self.queue.extend(events)
@@ -140,8 +155,14 @@ class TableMotion:
         self.callouts.clear()
         said = [ln.caption for ln in self.narrator.deal.lines if ln.caption]
         self.caption, self.caption_age = (said[-1] if said else None), CAPTION_FRESH  # shown dimmed
-        self.caption_event = next((i for i in range(len(self.told_lines) - 1, -1, -1)
-                                   if self.caption and getattr(self.told_lines[i], "caption", None) == self.caption), None)
+        self.caption_event = next(
+            (
+                i
+                for i in range(len(self.told_lines) - 1, -1, -1)
+                if self.caption and getattr(self.told_lines[i], "caption", None) == self.caption
+            ),
+            None,
+        )
 
     def advance(self, dt: float, limit: int = 400) -> None:
         """Move the animation on: sprites and call-outs tick; when all is still, the next step."""
@@ -237,6 +258,7 @@ class TableMotion:
                     self.caption_event = index
                     self.acting = line.seat
                 return 0.0
+
             self.steps.append(announce)
         fn(self, ev, cues)
 
@@ -301,5 +323,15 @@ class TableMotion:
             self.lifts.setdefault(code, Smooth(0.0, 18))
 
 
-__all__ = ["TableMotion", "FLY", "DEAL_GAP", "HOLD_PLAY", "HOLD_CAPTURE", "HOLD_OWN_CAPTURE", "HOLD_TRICK",
-           "HOLD_TRICK_TIMED", "HOLD_DEAL_END", "CAPTION_FRESH"]
+__all__ = [
+    "TableMotion",
+    "FLY",
+    "DEAL_GAP",
+    "HOLD_PLAY",
+    "HOLD_CAPTURE",
+    "HOLD_OWN_CAPTURE",
+    "HOLD_TRICK",
+    "HOLD_TRICK_TIMED",
+    "HOLD_DEAL_END",
+    "CAPTION_FRESH",
+]

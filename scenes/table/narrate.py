@@ -12,6 +12,7 @@ Every game is told the same way, from its events (``play`` with ``capture`` and
 ``match_end``) and the rules' facts (``family``, ``draws_public``, ``bonus_callouts``,
 ``hud_scores``, ``points_text``), never from a game's name.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
@@ -31,10 +32,10 @@ TELL = EventHandlers("narration")
 class Line:
     """One line of the play log."""
 
-    kind: str                  # the event it tells ("play", "trick", "draw", …)
-    text: str                  # the log's sentence (card names in full)
-    seat: int | None = None    # who acted, when a seat did
-    score: str | None = None   # the running score after it, when it changed the count
+    kind: str  # the event it tells ("play", "trick", "draw", …)
+    text: str  # the log's sentence (card names in full)
+    seat: int | None = None  # who acted, when a seat did
+    score: str | None = None  # the running score after it, when it changed the count
     caption: str | None = None  # the table's caption for it (None: shown without words)
 
 
@@ -75,12 +76,12 @@ class DealStory:
     tricks: list[list[Trick]] = field(default_factory=list)
     captures: list[Capture] = field(default_factory=list)
     last_trick: Trick | None = None
-    trick: list[tuple[int, str]] = field(default_factory=list)   # the trick being played
-    stock: int = 0                                               # cards left in the stock
-    points: list[int] = field(default_factory=list)              # trick points per team
-    seat_points: list[int] = field(default_factory=list)         # trick points per seat
-    marriages: list[int] = field(default_factory=list)           # credited marriage points per seat
-    pending: list[int] = field(default_factory=list)             # marriages waiting for a first trick
+    trick: list[tuple[int, str]] = field(default_factory=list)  # the trick being played
+    stock: int = 0  # cards left in the stock
+    points: list[int] = field(default_factory=list)  # trick points per team
+    seat_points: list[int] = field(default_factory=list)  # trick points per seat
+    marriages: list[int] = field(default_factory=list)  # credited marriage points per seat
+    pending: list[int] = field(default_factory=list)  # marriages waiting for a first trick
     last_capturer: int | None = None
     deal_end: dict | None = None
     #: The team that took the last take (trick or capture): a pile's "last" (review).
@@ -95,10 +96,20 @@ class DealStory:
 
 
 #: The match's end in words; a match of one deal (a daily deal, a duplicate half) ends as a deal.
-MATCH_END = {"draw": "narrate.match_draw", "won": "narrate.match_won", "won_team": "narrate.match_won_team",
-             "lost_team": "narrate.match_lost_team", "won_you": "narrate.match_won_you"}
-ONE_DEAL_END = {"draw": "one_deal.log_draw", "won": "one_deal.log_won", "won_team": "one_deal.log_won_team",
-                "lost_team": "one_deal.log_lost_team", "won_you": "one_deal.log_won_you"}
+MATCH_END = {
+    "draw": "narrate.match_draw",
+    "won": "narrate.match_won",
+    "won_team": "narrate.match_won_team",
+    "lost_team": "narrate.match_lost_team",
+    "won_you": "narrate.match_won_you",
+}
+ONE_DEAL_END = {
+    "draw": "one_deal.log_draw",
+    "won": "one_deal.log_won",
+    "won_team": "one_deal.log_won_team",
+    "lost_team": "one_deal.log_lost_team",
+    "won_you": "one_deal.log_won_you",
+}
 
 
 class Narrator:
@@ -168,7 +179,7 @@ class Narrator:
         return " + ".join(parts)
 
     def points(self, points: int) -> str:
-        """"11 points", "1 point", "1 ⅔ points", "no points" (the game's own way of counting:
+        """ "11 points", "1 point", "1 ⅔ points", "no points" (the game's own way of counting:
         the plural follows the number, a fraction reads as "points")."""
         if not points:
             return self.t("narrate.no_points")
@@ -185,12 +196,16 @@ class Narrator:
         return self.t(key, name=self.name(seat) if seat is not None else "", **params)
 
     def for_computer(self, seat: int) -> str:
-        """"The computer for you", "… for your partner", "… for Anna": who made a person's
+        """ "The computer for you", "… for your partner", "… for Anna": who made a person's
         decision for them (silent or gone at an online table)."""
         if seat == self.viewer:
             return self.t("narrate.computer_for_you")
-        if (self.players == 4 and self.viewer is not None and seat not in self.given
-                and self.team_of(seat) == self.team_of(self.viewer)):
+        if (
+            self.players == 4
+            and self.viewer is not None
+            and seat not in self.given
+            and self.team_of(seat) == self.team_of(self.viewer)
+        ):
             return self.t("narrate.computer_for_partner")
         return self.t("narrate.computer_for", name=self.name(seat, subject=False))
 
@@ -216,11 +231,10 @@ class Narrator:
         if self.rules.hud_scores == "bummerl" and self.viewer is not None:
             mine = self.viewer
             return f"{self.name(mine, subject=False)} {d.seat_points[mine] + d.marriages[mine]}"
-        return "  ·  ".join(f"{self.team(team)} {self.rules.points_text(d.points[team])}"
-                            for team in range(self.teams))
+        return "  ·  ".join(f"{self.team(team)} {self.rules.points_text(d.points[team])}" for team in range(self.teams))
 
     def bonus_count(self, n: int) -> str:
-        """"2 scope", else "2 bonuses" (the game's own word when the locale has one)."""
+        """ "2 scope", else "2 bonuses" (the game's own word when the locale has one)."""
         key = f"table.bonuses_{self.rules.game_id}"
         text = self.t(key, count=n)
         return self.t("table.bonuses", count=n) if text == key else text
@@ -235,9 +249,17 @@ class Narrator:
     # ------------------------------------------------------------------ events
     def _new_deal(self, number: int, dealer: int | None) -> DealStory:
         n, t = self.players, self.teams
-        return DealStory(number=number, dealer=dealer, piles=[[] for _ in range(t)], bonuses=[[] for _ in range(t)],
-                         tricks=[[] for _ in range(t)], points=[0] * t, seat_points=[0] * n,
-                         marriages=[0] * n, pending=[0] * n)
+        return DealStory(
+            number=number,
+            dealer=dealer,
+            piles=[[] for _ in range(t)],
+            bonuses=[[] for _ in range(t)],
+            tricks=[[] for _ in range(t)],
+            points=[0] * t,
+            seat_points=[0] * n,
+            marriages=[0] * n,
+            pending=[0] * n,
+        )
 
     def feed(self, ev: Event) -> Line | None:
         """Tell one event: the deal's story changes, and the line it adds (or extends) comes
@@ -441,7 +463,7 @@ class Narrator:
 
 
 def _with(sentence: str, words: str) -> str:
-    """"West plays … and takes 3 + 4 — Scopa!": the sentence's full stop gives way."""
+    """ "West plays … and takes 3 + 4 — Scopa!": the sentence's full stop gives way."""
     return f"{sentence.rstrip('.')} — {words}"
 
 

@@ -15,6 +15,7 @@ Nothing here runs for a session whose events are not streamed (``capabilities.st
 ``active`` is False). It shows refusals and redraws through the table's ``host``
 (scenes.table.view.ControllerHost) and hands the events to the ``controller``.
 """
+
 from __future__ import annotations
 
 import time
@@ -35,9 +36,21 @@ if TYPE_CHECKING:
 
 SAY_KEY = pygame.K_q
 #: Keys that take nothing over on their own (held for a shortcut, or Ctrl to hush the voice).
-MODIFIER_KEYS = frozenset({pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LCTRL, pygame.K_RCTRL, pygame.K_LALT,
-                           pygame.K_RALT, pygame.K_LGUI, pygame.K_RGUI, pygame.K_CAPSLOCK, pygame.K_NUMLOCK,
-                           pygame.K_MODE})
+MODIFIER_KEYS = frozenset(
+    {
+        pygame.K_LSHIFT,
+        pygame.K_RSHIFT,
+        pygame.K_LCTRL,
+        pygame.K_RCTRL,
+        pygame.K_LALT,
+        pygame.K_RALT,
+        pygame.K_LGUI,
+        pygame.K_RGUI,
+        pygame.K_CAPSLOCK,
+        pygame.K_NUMLOCK,
+        pygame.K_MODE,
+    }
+)
 PHRASE_KEYS = {getattr(pygame, f"K_{i + 1}"): i for i in range(len(PHRASES))}
 PHRASE_KEYS.update({getattr(pygame, f"K_KP{i + 1}"): i for i in range(len(PHRASES))})
 BUBBLE_SECONDS = 4.0
@@ -58,8 +71,9 @@ def fixed_names(session: Any, t: Any, given: dict[int, str]) -> dict[int, str]:
 
 
 class OnlineTable:
-    def __init__(self, host: ControllerHost, controller: TableController, session: TableSession,
-                 names: TableNames, layout: Any):
+    def __init__(
+        self, host: ControllerHost, controller: TableController, session: TableSession, names: TableNames, layout: Any
+    ):
         self.host = host
         self.controller = controller
         self.session = session
@@ -221,7 +235,7 @@ class OnlineTable:
         return self.paused_text()
 
     def paused_text(self) -> str | None:
-        """"West lost the connection: the computer plays for them in 0:42" — or, after the
+        """ "West lost the connection: the computer plays for them in 0:42" — or, after the
         countdown, "The computer plays for West until they are back" — or None."""
         p = getattr(self.session, "paused", None)
         if not p:
@@ -246,7 +260,9 @@ class OnlineTable:
         if text:
             banner(surface, text, (640, 196), WARN, 1.0, width=720)
         for seat, phrase, left in self.bubbles:
-            self._bubble(surface, seat, self.t("online.said", name=self.name(seat), phrase=phrase), min(1.0, left / 0.4))
+            self._bubble(
+                surface, seat, self.t("online.said", name=self.name(seat), phrase=phrase), min(1.0, left / 0.4)
+            )
         if self.menu_open:
             self._menu(surface)
 
@@ -272,15 +288,28 @@ class OnlineTable:
         surface.blit(theme.shadow(r.size, 14, 8, 140), (r.x - 8, r.y - 4))
         surface.blit(theme.panel(r.size, 14, (10, 30, 20, 245), theme.BRASS), r)
         title = self.t("online.say_title")
-        theme.small_caps(surface, title, (r.x + 16, r.y + 14), theme.fit(title, "cond_bold", 13, r.w - 32, 9, 0.16, True),
-                         theme.BRASS_LIGHT)
+        theme.small_caps(
+            surface,
+            title,
+            (r.x + 16, r.y + 14),
+            theme.fit(title, "cond_bold", 13, r.w - 32, 9, 0.16, True),
+            theme.BRASS_LIGHT,
+        )
         for i, (phrase, row) in enumerate(zip(PHRASES, self.rows)):
             surface.blit(theme.rounded(row.size, 9, (255, 244, 214, 16), 1, (*theme.BRASS_DARK, 255)), row)
-            theme.blit_text(surface, str(i + 1), (row.x + 16, row.centery), "sans_bold", 15, theme.BRASS_LIGHT,
-                            anchor="center")
+            theme.blit_text(
+                surface, str(i + 1), (row.x + 16, row.centery), "sans_bold", 15, theme.BRASS_LIGHT, anchor="center"
+            )
             text = self.t(f"online.phrase_{phrase}")
-            theme.blit_text(surface, text, (row.x + 34, row.centery + 1), "sans_bold",
-                            theme.fit(text, "sans_bold", 15, row.w - 46, 10), theme.CREAM, anchor="midleft")
+            theme.blit_text(
+                surface,
+                text,
+                (row.x + 34, row.centery + 1),
+                "sans_bold",
+                theme.fit(text, "sans_bold", 15, row.w - 46, 10),
+                theme.CREAM,
+                anchor="midleft",
+            )
 
 
 __all__ = ["OnlineTable", "PHRASES", "SAY_KEY", "PHRASE_KEYS", "MODIFIER_KEYS"]

@@ -6,6 +6,7 @@ Each is an overlay scene pushed on the stack, so the table beneath pauses while 
 :mod:`scenes.table.narrate` from the record events the table has shown so far, so a resumed
 or rewound match shows the same. The score sheet is :mod:`scenes.table.sheet`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -102,8 +103,9 @@ class StoryPanel(UIScene):
         hint = self.hint()
         if hint:
             size = theme.fit(hint, "sans", 13, r.w - 40, 10)
-            theme.blit_text(surface, hint, (r.centerx, r.bottom - 12), "sans", size, theme.CREAM_FAINT,
-                            anchor="midbottom")
+            theme.blit_text(
+                surface, hint, (r.centerx, r.bottom - 12), "sans", size, theme.CREAM_FAINT, anchor="midbottom"
+            )
         self.ui.draw(surface)
 
     def title(self, surface: pygame.Surface, text: str, sub: str = "") -> int:
@@ -136,7 +138,7 @@ class LogPanel(StoryPanel):
 
     def build(self) -> None:
         self.deal_i = max(0, len(self.story.deals) - 1)
-        self.offset = 10 ** 6  # scrolled to the newest line; clamped when drawn
+        self.offset = 10**6  # scrolled to the newest line; clamped when drawn
         self.view = pygame.Rect(self.rect.x + 28, self.rect.y + 124, self.rect.w - 56, self.rect.h - 124 - 44)
 
     def lines(self) -> list[Line]:
@@ -184,7 +186,7 @@ class LogPanel(StoryPanel):
                 n = len(self.story.deals)
                 i = max(0, min(n - 1, self.deal_i + (1 if k == pygame.K_RIGHT else -1)))
                 if i != self.deal_i:
-                    self.deal_i, self.offset = i, 10 ** 6
+                    self.deal_i, self.offset = i, 10**6
             elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.back()
 
@@ -218,8 +220,15 @@ class LogPanel(StoryPanel):
         pygame.draw.line(surface, theme.BRASS_DARK, (self.view.x, self.view.y - 5), (self.view.right, self.view.y - 5))
         rows = self.rows()
         if not rows:
-            theme.blit_text(surface, self.t("log.empty"), (r.centerx, self.view.y + 40), "serif", 17,
-                            theme.CREAM_DIM, anchor="midtop")
+            theme.blit_text(
+                surface,
+                self.t("log.empty"),
+                (r.centerx, self.view.y + 40),
+                "serif",
+                17,
+                theme.CREAM_DIM,
+                anchor="midtop",
+            )
             return
         self.offset = min(self.offset, self.max_offset())
         clip = surface.get_clip()
@@ -239,8 +248,12 @@ class LogPanel(StoryPanel):
         x = self.view.x
         if ln.seat is not None:
             team = self.rules.team_of(ln.seat)
-            pygame.draw.rect(surface, team_color(team, mine, self.rules.teams), (x, y + 4, 3, len(wrapped) * self.LINE_H - 6),
-                             border_radius=1)
+            pygame.draw.rect(
+                surface,
+                team_color(team, mine, self.rules.teams),
+                (x, y + 4, 3, len(wrapped) * self.LINE_H - 6),
+                border_radius=1,
+            )
         color = theme.CREAM
         face = "sans"
         if ln.kind in ("deal", "deal_end", "match_end", "hands", "redeal"):
@@ -253,8 +266,9 @@ class LogPanel(StoryPanel):
             theme.blit_text(surface, text, (x + 12, y + i * self.LINE_H), face, self.TEXT_SIZE, color)
         if ln.score:
             size = theme.fit(ln.score, "sans_bold", 13, self.score_w() - 10, 9)
-            theme.blit_text(surface, ln.score, (self.view.right - 4, y + 2), "sans_bold", size, theme.BRASS,
-                            anchor="topright")
+            theme.blit_text(
+                surface, ln.score, (self.view.right - 4, y + 2), "sans_bold", size, theme.BRASS, anchor="topright"
+            )
 
     def _scrollbar(self, surface: pygame.Surface) -> None:
         total = self.content_h(self.rows())
@@ -274,8 +288,14 @@ class ReviewPanel(StoryPanel):
 
     RECT = pygame.Rect(190, 150, 900, 420)
 
-    def __init__(self, app: Any, session: Any, events: list[dict] | None = None, viewer: int | None = None,
-                 team: int | None = None):
+    def __init__(
+        self,
+        app: Any,
+        session: Any,
+        events: list[dict] | None = None,
+        viewer: int | None = None,
+        team: int | None = None,
+    ):
         self.team = team
         super().__init__(app, session, events, viewer)
 
@@ -284,8 +304,12 @@ class ReviewPanel(StoryPanel):
         return deal.last_take if self.team is None else deal.last_to.get(self.team)
 
     def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key not in (pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LCTRL,
-                                                                pygame.K_RCTRL):
+        if event.type == pygame.KEYDOWN and event.key not in (
+            pygame.K_LSHIFT,
+            pygame.K_RSHIFT,
+            pygame.K_LCTRL,
+            pygame.K_RCTRL,
+        ):
             self.back()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 3, 8):
             self.back()
@@ -294,7 +318,11 @@ class ReviewPanel(StoryPanel):
         """What the log said of it."""
         take = self.take()
         for ln in reversed(self.story.deal.lines):
-            if take is not None and ln.kind in ("trick", "capture") and ln.seat == getattr(take, "winner", getattr(take, "seat", None)):
+            if (
+                take is not None
+                and ln.kind in ("trick", "capture")
+                and ln.seat == getattr(take, "winner", getattr(take, "seat", None))
+            ):
                 return ln.text
         return ""
 
@@ -310,8 +338,9 @@ class ReviewPanel(StoryPanel):
             title = f"{title} · {self.story.team(self.team)}"
         y = self.title(surface, title)
         if take is None:
-            theme.blit_text(surface, self.t("review.nothing"), (r.centerx, y + 80), "serif", 18, theme.CREAM_DIM,
-                            anchor="midtop")
+            theme.blit_text(
+                surface, self.t("review.nothing"), (r.centerx, y + 80), "serif", 18, theme.CREAM_DIM, anchor="midtop"
+            )
             return
         P = self.painter()
         h = 170
@@ -329,8 +358,15 @@ class ReviewPanel(StoryPanel):
                 if seat is not None:
                     name = self.story.name(seat, subject=False)
                     size = theme.fit(name, "sans_bold", 14, w + gap - 4, 9)
-                    theme.blit_text(surface, name, (x, cy + h // 2 + 12), "sans_bold", size,
-                                    theme.BRASS_LIGHT if seat == take.winner else theme.CREAM, anchor="midtop")
+                    theme.blit_text(
+                        surface,
+                        name,
+                        (x, cy + h // 2 + 12),
+                        "sans_bold",
+                        size,
+                        theme.BRASS_LIGHT if seat == take.winner else theme.CREAM,
+                        anchor="midtop",
+                    )
                 x += w + gap
         else:
             taken = take.taken
@@ -346,8 +382,9 @@ class ReviewPanel(StoryPanel):
             outline(surface, rect, OUTLINE, 1.0)
             name = self.story.name(take.seat, subject=False)
             theme.blit_text(surface, name, (x, cy + hh // 2 + 12), "sans_bold", 14, theme.BRASS_LIGHT, anchor="midtop")
-            theme.blit_text(surface, "→", (x + ww / 2 + arrow / 2 + gap / 2, cy), "sans_bold", 34, theme.BRASS,
-                            anchor="center")
+            theme.blit_text(
+                surface, "→", (x + ww / 2 + arrow / 2 + gap / 2, cy), "sans_bold", 34, theme.BRASS, anchor="center"
+            )
             x += ww + arrow + gap
             for code in taken:
                 P.draw(surface, code, x, cy, 0.0, hh)
@@ -355,15 +392,16 @@ class ReviewPanel(StoryPanel):
         text = self.sentence()
         if text:
             for i, line in enumerate(theme.wrap(text, "serif", 18, r.w - 80, max_lines=2)):
-                theme.blit_text(surface, line, (r.centerx, cy + h // 2 + 44 + i * 24), "serif", 18, theme.CREAM,
-                                anchor="midtop")
+                theme.blit_text(
+                    surface, line, (r.centerx, cy + h // 2 + 44 + i * 24), "serif", 18, theme.CREAM, anchor="midtop"
+                )
 
     def hint(self) -> str:
         return review_hint(self)
 
 
 def review_hint(panel: StoryPanel) -> str:
-    """"Click or press a key to close · T: Last trick (or capture) · click your pile…"."""
+    """ "Click or press a key to close · T: Last trick (or capture) · click your pile…"."""
     last = panel.t("review.last_capture" if panel.rules.family == "capture" else "review.last_trick")
     return panel.t("review.hint", last=last)
 
@@ -407,21 +445,31 @@ class PilePanel(StoryPanel):
         deal = self.story.deal
         ranks = list(self.rules.deck.ranks())
         suits = "DCSB"
-        return sorted(deal.piles[self.team], key=lambda c: (suits.find(c[-1]), ranks.index(c[:-1]) if c[:-1] in ranks else 99))
+        return sorted(
+            deal.piles[self.team], key=lambda c: (suits.find(c[-1]), ranks.index(c[:-1]) if c[:-1] in ranks else 99)
+        )
 
     def draw_body(self, surface: pygame.Surface, r: pygame.Rect) -> None:
         story, deal = self.story, self.story.deal
         title = self.t("review.team_pile" if self.rules.partnerships else "review.your_pile")
         won = deal.piles[self.team]
-        counts = [f"{story.team(t)}: {self.t('table.cards_left', count=len(deal.piles[t]))}"
-                  for t in range(self.rules.teams)]
+        counts = [
+            f"{story.team(t)}: {self.t('table.cards_left', count=len(deal.piles[t]))}" for t in range(self.rules.teams)
+        ]
         y = self.title(surface, title, "  ·  ".join(counts))
         tally = self.tally_rows()
         right = r.right - 30 - (TALLY_W + 24 if tally else 0)
         area = pygame.Rect(r.x + 30, y + 6, right - r.x - 30, r.bottom - 40 - y - 12)
         if not won:
-            theme.blit_text(surface, self.t("review.empty_pile"), (r.centerx, area.y + 60), "serif", 18,
-                            theme.CREAM_DIM, anchor="midtop")
+            theme.blit_text(
+                surface,
+                self.t("review.empty_pile"),
+                (r.centerx, area.y + 60),
+                "serif",
+                18,
+                theme.CREAM_DIM,
+                anchor="midtop",
+            )
         elif self.rules.family == "capture":
             self._fan_cards(surface, self.ordered(), area)
         else:
@@ -489,8 +537,15 @@ class PilePanel(StoryPanel):
         for i in range(n):
             name = story.team(i)
             size = theme.fit(name, "sans_bold", 13, col_w - 8, 9)
-            theme.blit_text(surface, name, (x_cols[i] + col_w // 2, box.y + 4), "sans_bold", size,
-                            team_color(i, mine, n), anchor="midtop")
+            theme.blit_text(
+                surface,
+                name,
+                (x_cols[i] + col_w // 2, box.y + 4),
+                "sans_bold",
+                size,
+                team_color(i, mine, n),
+                anchor="midtop",
+            )
         y = box.y + 28
         for row in rows:
             face = "sans_bold" if row.kind != "line" else "sans"
@@ -501,8 +556,15 @@ class PilePanel(StoryPanel):
                 text = "✓" if cell.mark else cell.text
                 if cell.points:
                     text = f"{text}  +{cell.points}" if text else f"+{cell.points}"
-                theme.blit_text(surface, text or "—", (x_cols[i] + col_w // 2, y), face, 14,
-                                theme.BRASS_LIGHT if cell.points else theme.CREAM_DIM, anchor="midtop")
+                theme.blit_text(
+                    surface,
+                    text or "—",
+                    (x_cols[i] + col_w // 2, y),
+                    face,
+                    14,
+                    theme.BRASS_LIGHT if cell.points else theme.CREAM_DIM,
+                    anchor="midtop",
+                )
             y += 24
 
     def hint(self) -> str:

@@ -12,6 +12,7 @@ Everything is said through ``app.say`` (:class:`game.speech.Speech`: logged, que
 never blocking). The words come from the model and the narrator the table already keeps —
 what the table shows, never the session's hidden state.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -20,9 +21,19 @@ import pygame
 
 from scenes.names import cards_list
 
-KEYS = {pygame.K_a: "hand", pygame.K_d: "table", pygame.K_f: "piles", pygame.K_v: "scores",
-        pygame.K_w: "trump", pygame.K_e: "last", pygame.K_i: "turn", pygame.K_o: "repeat",
-        pygame.K_UP: "log_back", pygame.K_DOWN: "log_on", pygame.K_F1: "help"}
+KEYS = {
+    pygame.K_a: "hand",
+    pygame.K_d: "table",
+    pygame.K_f: "piles",
+    pygame.K_v: "scores",
+    pygame.K_w: "trump",
+    pygame.K_e: "last",
+    pygame.K_i: "turn",
+    pygame.K_o: "repeat",
+    pygame.K_UP: "log_back",
+    pygame.K_DOWN: "log_on",
+    pygame.K_F1: "help",
+}
 STOP_KEYS = (pygame.K_LCTRL, pygame.K_RCTRL)
 
 
@@ -61,18 +72,25 @@ class TableReader:
     def table(self) -> str:
         s, m = self.scene, self.scene.model
         if m.capture:
-            return self.t("access.table", cards=self.cards_in_order(m.table)) if m.table else self.t("access.table_empty")
+            return (
+                self.t("access.table", cards=self.cards_in_order(m.table)) if m.table else self.t("access.table_empty")
+            )
         if not m.trick:
             return self.t("access.trick_empty")
-        played = [self.t("access.played_by", name=s.names.seat_name(seat, subject=True), card=s.names.card_name(code))
-                  for seat, code in m.trick]
+        played = [
+            self.t("access.played_by", name=s.names.seat_name(seat, subject=True), card=s.names.card_name(code))
+            for seat, code in m.trick
+        ]
         return self.t("access.trick", plays="; ".join(played))
 
     def piles(self) -> str:
         s, m = self.scene, self.scene.model
         parts = [self.t("access.pile", name=s.names.team_name(team), count=m.piles[team]) for team in range(m.teams)]
-        hands = [self.t("access.hand_count", name=s.names.seat_name(seat), count=len(m.hands[seat]))
-                 for seat in range(m.players) if seat != m.viewer]
+        hands = [
+            self.t("access.hand_count", name=s.names.seat_name(seat), count=len(m.hands[seat]))
+            for seat in range(m.players)
+            if seat != m.viewer
+        ]
         return "; ".join(parts + hands)
 
     def scores(self) -> str:

@@ -11,6 +11,7 @@ for any click or key (Settings). Reading aloud (scenes.table.reading): A, D, F, 
 O, ↑/↓ and F1. The mouse: a click chooses a card, a second click on it
 plays it; a click on your pile shows your cards, on another pile what it took last.
 """
+
 from __future__ import annotations
 
 import random
@@ -53,6 +54,8 @@ def card_number(key: int, scancode: int = 0) -> int | None:
     """The hand position (1 = leftmost) a key picks, or None: 1–9, 0 for the 10th, then the
     two keys after 0, so every card of a twelve-card hand has its key."""
     return NUMBER_KEYS.get(key) or ROW_SCANCODES.get(scancode)
+
+
 ENTER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 #: Keys for the decisions beyond playing a card, offered when the game has them.
 DECISION_KEYS = {pygame.K_c: "close", pygame.K_x: "exchange", pygame.K_r: "marriage"}
@@ -99,8 +102,9 @@ class TableScene(Scene):
         self.capture_game = self.rules.is_capture_game
         self.layout = self._new_layout()
         # Online, every seat by the same name on every screen (the computer's by number).
-        self.names = TableNames(app, self.rules, self.human, session,
-                                fix=lambda given: fixed_names(session, app.t, given))
+        self.names = TableNames(
+            app, self.rules, self.human, session, fix=lambda given: fixed_names(session, app.t, given)
+        )
         self.time = 0.0
         self.painter: CardPainter | None = None
         self.model: TableModel = new_model(self.rules, self.human)
@@ -114,7 +118,8 @@ class TableScene(Scene):
         self.online = OnlineTable(self, self.controller, session, self.names, self.layout)
         self.buttons: dict[str, Button] = {}
         self.buttons, self.menu_button, self.ask_buttons = buttons.build(
-            self.ui, self.view, self.controller, self.open_pause, self.online.toggle_menu)
+            self.ui, self.view, self.controller, self.open_pause, self.online.toggle_menu
+        )
         self.online.buttons = self.buttons
         self.club = ClubTable(self, session)  # a club table: watchers, chat, the Players panel (R)
         self.story = TableStory(self, self.ui)  # L, T, S, the piles, a finished trick's click
@@ -138,10 +143,24 @@ class TableScene(Scene):
     def view(self) -> TableView:
         """This frame of the table, read-only, for the views (scenes.table.view)."""
         c = self.controller
-        return TableView(app=self.app, rules=self.rules, layout=self.layout, session=self.session, names=self.names,
-                         model=self.model, motion=self.motion, choice=c, human=self.human, time=self.time,
-                         alpha=self.alpha, active_glow=self.active_glow, hover_code=self.hover_code,
-                         refusal=self.refusal, buttons=self.buttons, caption_hidden=assist.shows_line(c))
+        return TableView(
+            app=self.app,
+            rules=self.rules,
+            layout=self.layout,
+            session=self.session,
+            names=self.names,
+            model=self.model,
+            motion=self.motion,
+            choice=c,
+            human=self.human,
+            time=self.time,
+            alpha=self.alpha,
+            active_glow=self.active_glow,
+            hover_code=self.hover_code,
+            refusal=self.refusal,
+            buttons=self.buttons,
+            caption_hidden=assist.shows_line(c),
+        )
 
     def on_stack(self) -> bool:
         return self in self.app.stack.scenes
@@ -157,8 +176,9 @@ class TableScene(Scene):
             self.controller.pull()  # an online match just begun: its first deal is dealt as at home
             return
         self.session.take_events()  # already in the record, which is replayed below
-        self.motion.fast_forward(list(self.session.match.events),
-                                 getattr(self.app.settings, "animation_speed", "normal"))
+        self.motion.fast_forward(
+            list(self.session.match.events), getattr(self.app.settings, "animation_speed", "normal")
+        )
         if preselect:
             self.controller.preselect()
             v = self.view()
@@ -182,8 +202,10 @@ class TableScene(Scene):
             groups: dict[str, list[str]] = {}
             for code in known:  # "Ace, 7 of Swords · King of Coins"
                 groups.setdefault(code[-1], []).append(rank_name(self.t, self.deck, lang, code[:-1]))
-            cards = " · ".join(self.t("table.ranks_of_suit", ranks=", ".join(ranks), suit=self.deck.suit_name(suit, lang))
-                               for suit, ranks in groups.items())
+            cards = " · ".join(
+                self.t("table.ranks_of_suit", ranks=", ".join(ranks), suit=self.deck.suit_name(suit, lang))
+                for suit, ranks in groups.items()
+            )
             if known:
                 lines.append(self.t("table.known_cards", name=name, cards=cards))
             else:
@@ -219,8 +241,9 @@ class TableScene(Scene):
         self.model = new_model(self.rules, self.human)
         self.motion = self._new_motion()
         self.refusal = None
-        self.motion.fast_forward(list(self.session.match.events),
-                                 getattr(self.app.settings, "animation_speed", "normal"))
+        self.motion.fast_forward(
+            list(self.session.match.events), getattr(self.app.settings, "animation_speed", "normal")
+        )
 
     # ================================================================== the loop
     def update(self, dt: float) -> None:
@@ -402,9 +425,16 @@ class TableScene(Scene):
             self.app.stack.pop_to("online")
             return
         s = cast("Session", self.session)  # a rematch: the match was played here (game.session)
-        self.app.stack.replace("table", deck=self.deck.id, game=self.game, players=self.players,
-                               options=dict(self.rules.options), ai_level=s.bot_name,
-                               seed=random.randrange(1, 2 ** 31), threaded=s.threaded)
+        self.app.stack.replace(
+            "table",
+            deck=self.deck.id,
+            game=self.game,
+            players=self.players,
+            options=dict(self.rules.options),
+            ai_level=s.bot_name,
+            seed=random.randrange(1, 2**31),
+            threaded=s.threaded,
+        )
 
     def to_menu(self) -> None:
         """Leave for the menu (the match is saved unless it is over)."""

@@ -6,6 +6,7 @@ results screen (its "Score sheet" button: the stack's "scoresheet" scene).
 Built from the record events alone, like everything the table tells (see
 :mod:`scenes.table.narrate`); no rules are asked what scored.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from scenes.table.overlays import StoryPanel, team_color
 from sprites import theme
 
 LABEL_W = 250
-SUB_W = 58     # one team's column inside a deal
+SUB_W = 58  # one team's column inside a deal
 DEAL_GAP = 18
 
 
@@ -81,11 +82,19 @@ class SheetPanel(StoryPanel):
                     continue
                 seat = ctx.seat(half)
                 mine = self.rules.team_of(seat)
-                out.append(Group(self.t("duplicate.sheet_half", n=half), ev, seat,
-                                 [mine, *(t for t in range(teams) if t != mine)]))
+                out.append(
+                    Group(
+                        self.t("duplicate.sheet_half", n=half),
+                        ev,
+                        seat,
+                        [mine, *(t for t in range(teams) if t != mine)],
+                    )
+                )
             return out
-        return [Group(self.t("sheet.deal", number=ev.get("number", i + 1)), ev, self.viewer, list(range(teams)))
-                for i, ev in enumerate(self.deal_ends())]
+        return [
+            Group(self.t("sheet.deal", number=ev.get("number", i + 1)), ev, self.viewer, list(range(teams)))
+            for i, ev in enumerate(self.deal_ends())
+        ]
 
     def lines(self) -> list[dict[str, Any]]:
         """The results lines the breakdown keeps (a single deal has no match total)."""
@@ -153,8 +162,9 @@ class SheetPanel(StoryPanel):
         y = self.title(surface, self.t("sheet.title"))
         rows = self.cells()
         if not rows:
-            theme.blit_text(surface, self.t("sheet.none"), (r.centerx, y + 80), "serif", 18, theme.CREAM_DIM,
-                            anchor="midtop")
+            theme.blit_text(
+                surface, self.t("sheet.none"), (r.centerx, y + 80), "serif", 18, theme.CREAM_DIM, anchor="midtop"
+            )
             return
         ends = self.groups()
         teams = self.rules.teams
@@ -176,13 +186,23 @@ class SheetPanel(StoryPanel):
             theme.small_caps(surface, g.heading, (gx + group_w // 2, y), 13, theme.BRASS, anchor="midtop")
             # The table's own names (friends online, "Computer 3"); a duplicate's other half
             # was seen from another chair, so its names come from that chair.
-            names = ([self.story.team(t) for t in range(teams)] if g.viewer == self.viewer
-                     else team_names(self.t, self.rules.players, g.viewer))
+            names = (
+                [self.story.team(t) for t in range(teams)]
+                if g.viewer == self.viewer
+                else team_names(self.t, self.rules.players, g.viewer)
+            )
             mine = self.rules.team_of(g.viewer)
             for j_t, t in enumerate(g.order):
                 size = theme.fit(names[t], "sans_bold", 12, SUB_W - 4, 8)
-                theme.blit_text(surface, names[t], (gx + j_t * SUB_W + SUB_W // 2, y + 20), "sans_bold", size,
-                                team_color(t, mine, teams), anchor="midtop")
+                theme.blit_text(
+                    surface,
+                    names[t],
+                    (gx + j_t * SUB_W + SUB_W // 2, y + 20),
+                    "sans_bold",
+                    size,
+                    team_color(t, mine, teams),
+                    anchor="midtop",
+                )
         if first > 0:
             theme.blit_text(surface, "◂", (x0 - 14, y + 8), "sans_bold", 18, theme.BRASS, anchor="midtop")
         if first + k < len(ends):
@@ -194,23 +214,41 @@ class SheetPanel(StoryPanel):
                 pygame.draw.line(surface, theme.BRASS_DARK, (r.x + 30, yy - 3), (r.right - 30, yy - 3))
             face = "sans_bold" if strong else "sans"
             size = theme.fit(label, face, 14, LABEL_W - 14, 9)
-            theme.blit_text(surface, label, (r.x + 30, yy + (row_h - 18) // 2), face, size,
-                            theme.CREAM if not strong else theme.BRASS_LIGHT)
+            theme.blit_text(
+                surface,
+                label,
+                (r.x + 30, yy + (row_h - 18) // 2),
+                face,
+                size,
+                theme.CREAM if not strong else theme.BRASS_LIGHT,
+            )
             for j, d in enumerate(shown):
                 gx = x0 + j * (group_w + DEAL_GAP)
                 for t, text in enumerate(per_deal[d]):
-                    color = theme.BRASS_LIGHT if strong else (theme.CREAM if text not in ("–", "—", "0") else theme.CREAM_FAINT)
+                    color = (
+                        theme.BRASS_LIGHT
+                        if strong
+                        else (theme.CREAM if text not in ("–", "—", "0") else theme.CREAM_FAINT)
+                    )
                     size = theme.fit(text, face, 15, SUB_W - 6, 9)
-                    theme.blit_text(surface, text, (gx + t * SUB_W + SUB_W // 2, yy + (row_h - 20) // 2), face, size,
-                                    color, anchor="midtop")
+                    theme.blit_text(
+                        surface,
+                        text,
+                        (gx + t * SUB_W + SUB_W // 2, yy + (row_h - 20) // 2),
+                        face,
+                        size,
+                        color,
+                        anchor="midtop",
+                    )
             yy += row_h
 
     def hint(self) -> str:
         return self.t("sheet.hint")
 
 
-def create(app: Any, session: Any = None, events: list[dict] | None = None, viewer: int | None = None,
-           **params: Any) -> SheetPanel:
+def create(
+    app: Any, session: Any = None, events: list[dict] | None = None, viewer: int | None = None, **params: Any
+) -> SheetPanel:
     """The stack's "scoresheet" scene: the score sheet of ``session`` (default: the match at
     the table beneath)."""
     if session is None:

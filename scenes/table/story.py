@@ -7,6 +7,7 @@ the table beneath pauses while one is open. They are given the record as far as 
 has shown it, so they never tell a play before it is seen. What the story asks of the table
 is :class:`StoryHost`.
 """
+
 from __future__ import annotations
 
 from typing import Any, Protocol
@@ -23,8 +24,18 @@ from sprites.widgets import UI, Button
 KEYS = {pygame.K_l: "log", pygame.K_t: "review", pygame.K_s: "sheet"}
 #: Keys that never gather a waiting trick: they open a panel, pause, toggle the hints, ask for
 #: a suggestion, or are only held for another key (Ctrl+Z takes back a move meanwhile).
-_KEEP = (pygame.K_ESCAPE, pygame.K_h, pygame.K_g, pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LCTRL, pygame.K_RCTRL,
-         pygame.K_LALT, pygame.K_RALT, *KEYS)
+_KEEP = (
+    pygame.K_ESCAPE,
+    pygame.K_h,
+    pygame.K_g,
+    pygame.K_LSHIFT,
+    pygame.K_RSHIFT,
+    pygame.K_LCTRL,
+    pygame.K_RCTRL,
+    pygame.K_LALT,
+    pygame.K_RALT,
+    *KEYS,
+)
 
 
 def button_rects() -> list[pygame.Rect]:
@@ -58,10 +69,19 @@ class TableStory:
         t = host.app.t
         log, sheet = button_rects()
         self.buttons = {
-            "log": ui.add(Button(log, lambda: t("log.button"), lambda: self.open("log"), style="secondary",
-                                 size=13, name="log")),
-            "sheet": ui.add(Button(sheet, lambda: t("sheet.button"), lambda: self.open("sheet"),
-                                   style="secondary", size=13, name="sheet")),
+            "log": ui.add(
+                Button(log, lambda: t("log.button"), lambda: self.open("log"), style="secondary", size=13, name="log")
+            ),
+            "sheet": ui.add(
+                Button(
+                    sheet,
+                    lambda: t("sheet.button"),
+                    lambda: self.open("sheet"),
+                    style="secondary",
+                    size=13,
+                    name="sheet",
+                )
+            ),
         }
         ui.focus_index = -1  # the hand, not a button, has the keyboard
 
@@ -70,7 +90,7 @@ class TableStory:
         """The record up to the last event the table has begun to show."""
         events = list(self.host.session.match.events)
         waiting = len(self.host.motion.queue)
-        return events[:len(events) - waiting] if waiting else events
+        return events[: len(events) - waiting] if waiting else events
 
     def panel(self, kind: str, team: int | None = None) -> Any:
         h = self.host

@@ -9,6 +9,7 @@ read-only protocols below (no pygame here), so a reader of ``board.py`` sees tha
 controller's and that nothing there writes it. The scene makes one per frame
 (``TableScene.view()``); the replay viewer makes its own (scenes.replay.view).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -31,8 +32,14 @@ class TableNames:
     """The seats, teams and cards in the player's language; friends online by their own
     names (when the session's ``capabilities.given_names``; the viewer is always "You")."""
 
-    def __init__(self, app: Any, rules: Any, human: int | None, session: TableSession | None = None,
-                 fix: Callable[[dict[int, str]], dict[int, str]] | None = None):
+    def __init__(
+        self,
+        app: Any,
+        rules: Any,
+        human: int | None,
+        session: TableSession | None = None,
+        fix: Callable[[dict[int, str]], dict[int, str]] | None = None,
+    ):
         self.app = app
         self.rules = rules
         #: Whose eyes the names are from ("You"); None: nobody's ("Player 1", "Team 2").

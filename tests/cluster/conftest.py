@@ -2,6 +2,7 @@
 started once per test worker in a temporary folder and stopped at the end. ``make test``
 installs them when missing (the Makefile's ``system`` step); every cluster test runs in one
 xdist group, so one worker starts them."""
+
 from __future__ import annotations
 
 import io

@@ -2,6 +2,7 @@
 "The cluster"): a table hosted through one process and joined through another, SIGKILL of
 a table's owner mid-match, two processes racing for one lease, quick match across
 processes, concurrent rating updates, Redis restarted."""
+
 from __future__ import annotations
 
 import json
@@ -92,8 +93,11 @@ def test_the_owner_killed_mid_match_the_match_finishes_on_another_process(tmp_pa
         code = created["code"]
         box: dict = {}
         # The player comes in through b (sent on to a) and plays slowly enough to be cut off.
-        worker = threading.Thread(target=lambda: box.update(zip(("rc", "session", "said"),
-                                                                play(b.url, code, created["tokens"]["0"], 3, 90.0))))
+        worker = threading.Thread(
+            target=lambda: box.update(
+                zip(("rc", "session", "said"), play(b.url, code, created["tokens"]["0"], 3, 90.0))
+            )
+        )
         worker.start()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and sum(ev["event"] == "play" for ev in _stream(fresh, code)) < 8:
@@ -108,7 +112,7 @@ def test_the_owner_killed_mid_match_the_match_finishes_on_another_process(tmp_pa
         assert box["rc"] == 0, box["said"]
         record = record_file(tmp_path / "b", box["session"].record_path)  # finished on b
         after = read_record(record)
-        assert after[:len(before)] == before, "nothing lost: the record goes on from the last decision"
+        assert after[: len(before)] == before, "nothing lost: the record goes on from the last decision"
         verdict = verify_file(record)
         assert verdict.ok, verdict  # nothing doubled: the rules replay every decision once
         assert after[-1]["event"] == "match_end"
@@ -274,11 +278,19 @@ def test_ratings_of_one_player_updated_by_two_processes_at_once_lose_nothing(fre
             def settle(current):
                 r = current[subject] or Rating(25.0, 8.0, 0)
                 time.sleep(0.05)  # both transactions are open at once
-                return {"code": code}, [(player.id, 0, "won", None, None)], {subject: Rating(r.mu + 1, r.sigma, r.matches + 1)}
+                return (
+                    {"code": code},
+                    [(player.id, 0, "won", None, None)],
+                    {subject: Rating(r.mu + 1, r.sigma, r.matches + 1)},
+                )
+
             assert store.rate_match(code, "briscola", None, True, [subject], settle) is not None
 
-        threads = [threading.Thread(target=finish, args=(store, f"M{k}{store is one}"))
-                   for k in range(6) for store in (one, two)]
+        threads = [
+            threading.Thread(target=finish, args=(store, f"M{k}{store is one}"))
+            for k in range(6)
+            for store in (one, two)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -298,8 +310,14 @@ def test_quick_match_pairs_two_players_connected_to_different_processes(tmp_path
     from game.online.limits import ServerLimits
 
     r, pg = fresh
-    servers = [start_server_in_thread(data_dir=tmp_path / n, limits=ServerLimits(quick_wait=60),
-                                      cluster=ClusterConfig(r.url, pg.url, process_id=n)) for n in ("a", "b")]
+    servers = [
+        start_server_in_thread(
+            data_dir=tmp_path / n,
+            limits=ServerLimits(quick_wait=60),
+            cluster=ClusterConfig(r.url, pg.url, process_id=n),
+        )
+        for n in ("a", "b")
+    ]
     try:
         people = []
         for server, name in zip(servers, ("Ada", "Bea")):
@@ -391,13 +409,16 @@ def test_health_status_line_and_a_graceful_drain_hand_the_tables_over(tmp_path, 
                 p.stop()
 
 
-@pytest.mark.parametrize("args,words", [
-    (["--redis", "redis://127.0.0.1:1/0"], "--redis needs --database"),
-    (["--redis", "http://x", "--database", "postgresql://u@h/d"], "--redis takes"),
-    (["--database", "mysql://x"], "--database takes"),
-    (["--public-url", "ws://x:1"], "--public-url goes with --redis"),
-    (["--redis", "redis://127.0.0.1:1/0", "--database", "postgresql://u@127.0.0.1:1/d"], "cannot reach Redis"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["--redis", "redis://127.0.0.1:1/0"], "--redis needs --database"),
+        (["--redis", "http://x", "--database", "postgresql://u@h/d"], "--redis takes"),
+        (["--database", "mysql://x"], "--database takes"),
+        (["--public-url", "ws://x:1"], "--public-url goes with --redis"),
+        (["--redis", "redis://127.0.0.1:1/0", "--database", "postgresql://u@127.0.0.1:1/d"], "cannot reach Redis"),
+    ],
+)
 def test_bad_cluster_arguments_are_one_line_and_exit_2(args, words, capsys, tmp_path):
     from game.online.cli import main as online_main
 
@@ -411,10 +432,17 @@ def test_a_moved_reply_is_followed_only_to_a_table_server_address():
 
     c = Connection("ws://127.0.0.1:1")
     # another process of the cluster first reached (connection.same_cluster), nothing else
-    for url, followed in [("ws://127.0.0.1:7420", True), ("ws://10.0.0.2:7420", False),
-                          ("wss://127.0.0.1:443", False), ("wss://club.example:443", False),
-                          ("http://evil.example/", False), ("file:///etc/passwd", False),
-                          ("ws://" + "x" * MAX_URL, False), (None, False), (42, False)]:
+    for url, followed in [
+        ("ws://127.0.0.1:7420", True),
+        ("ws://10.0.0.2:7420", False),
+        ("wss://127.0.0.1:443", False),
+        ("wss://club.example:443", False),
+        ("http://evil.example/", False),
+        ("file:///etc/passwd", False),
+        ("ws://" + "x" * MAX_URL, False),
+        (None, False),
+        (42, False),
+    ]:
         c.url = c.home
         with pytest.raises(_Moved):
             c._deliver(json.dumps({"type": "error", "code": "moved", "message": "", "url": url}))

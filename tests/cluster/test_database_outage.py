@@ -2,6 +2,7 @@
 while a cluster plays: the event loop never waits on it, the leases are renewed, and a match
 that ends meanwhile is rated once the database is back — by another process when its own
 dies first (docs/ONLINE.md, "The cluster")."""
+
 from __future__ import annotations
 
 import time
@@ -60,8 +61,14 @@ def test_a_frozen_database_holds_no_ping_no_lease_and_the_match_is_rated_after(t
     import redis as redis_py
 
     r, pg = fresh
-    a, b = (start_server_in_thread(data_dir=tmp_path / n, limits=ServerLimits(quick_wait=60),
-                                   cluster=ClusterConfig(r.url, pg.url, process_id=n)) for n in ("a", "b"))
+    a, b = (
+        start_server_in_thread(
+            data_dir=tmp_path / n,
+            limits=ServerLimits(quick_wait=60),
+            cluster=ClusterConfig(r.url, pg.url, process_id=n),
+        )
+        for n in ("a", "b")
+    )
     client = redis_py.Redis.from_url(r.url)
     try:
         people, found, owner = _quick_pair(a.url)
@@ -69,13 +76,15 @@ def test_a_frozen_database_holds_no_ping_no_lease_and_the_match_is_rated_after(t
         # Carla sits at a table of her own on a, and pings while the database is frozen.
         host, created = create(a.url, "briscola", 2, ["friend", "ai:easy"], name="Host")
         carla = Client(a.url, "Carla")
-        carla.request({"type": "join", "code": created["code"], "name": "Carla", "token": created["tokens"]["0"]},
-                      "joined")
+        carla.request(
+            {"type": "join", "code": created["code"], "name": "Carla", "token": created["tokens"]["0"]}, "joined"
+        )
         asker = Client(a.url, "Dan")
         pg.freeze()
         try:
-            players = [Player(owner, code, f["token"], f"x{f['seat']}", seed=f["seat"], deadline=40).start()
-                       for f in found]
+            players = [
+                Player(owner, code, f["token"], f"x{f['seat']}", seed=f["seat"], deadline=40).start() for f in found
+            ]
             pings = []
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline and (len(pings) < 30 or any(p.thread.is_alive() for p in players)):
@@ -125,8 +134,9 @@ def test_a_match_ended_with_the_database_stopped_is_rated_by_another_process_whe
         assert owner == a.url
         pg.halt()
         try:
-            players = [Player(owner, code, f["token"], f"x{f['seat']}", seed=f["seat"], deadline=40).start()
-                       for f in found]
+            players = [
+                Player(owner, code, f["token"], f"x{f['seat']}", seed=f["seat"], deadline=40).start() for f in found
+            ]
             for p in players:
                 p.join(30)
             assert _wait(lambda: client.hexists("cv:unrated", code), 5), "the result waits, noted in Redis"
@@ -158,7 +168,9 @@ def test_every_database_call_of_the_club_is_kept_off_the_event_loop():
 
     wanted = {n for n, _ in inspect.getmembers(ClubStore, inspect.isfunction) if not n.startswith("_")}
     public = {n for n, _ in inspect.getmembers(PgClubStore, inspect.isfunction) if not n.startswith("_")}
-    unguarded = sorted(n for n in (wanted | public) - {"close", "migrate"}
-                       if not getattr(getattr(PgClubStore, n, None), "guarded", False))
+    unguarded = sorted(
+        n
+        for n in (wanted | public) - {"close", "migrate"}
+        if not getattr(getattr(PgClubStore, n, None), "guarded", False)
+    )
     assert not unguarded, f"called on the event loop they would block it: {unguarded}"
-

@@ -2,6 +2,7 @@
 writes): the owner of each table holds the whole match in memory and writes it again, so
 every record stays valid and nothing a player saw changes; a table that cannot be replayed
 is set aside and reported, never dropped in silence (docs/ONLINE.md, "The cluster")."""
+
 from __future__ import annotations
 
 import time
@@ -33,16 +34,23 @@ def test_a_redis_restored_2_s_behind_leaves_every_record_valid(tmp_path, fresh):
     from game.online.store import normalised, unmarked
 
     r, pg = fresh
-    a, b = (start_server_in_thread(data_dir=tmp_path / n, cluster=ClusterConfig(r.url, pg.url, process_id=n))
-            for n in ("a", "b"))
+    a, b = (
+        start_server_in_thread(data_dir=tmp_path / n, cluster=ClusterConfig(r.url, pg.url, process_id=n))
+        for n in ("a", "b")
+    )
     client = redis_py.Redis.from_url(r.url)
     tables: list[tuple[Client, str, Player]] = []
 
     def table(seed: int, pace: float) -> None:
         host, created = create(a.url, "briscola", 2, ["friend", "ai:easy"])
         code = created["code"]
-        tables.append((host, code, Player(a.url, code, created["tokens"]["0"], f"P{seed}", seed=seed, pace=pace,
-                                          deadline=45).start()))
+        tables.append(
+            (
+                host,
+                code,
+                Player(a.url, code, created["tokens"]["0"], f"P{seed}", seed=seed, pace=pace, deadline=45).start(),
+            )
+        )
 
     try:
         for seed, pace in enumerate((0.0, 0.02, 0.08, 0.08)):  # the first ones end before Redis is back
@@ -82,8 +90,12 @@ def test_a_redis_restored_2_s_behind_leaves_every_record_valid(tmp_path, fresh):
 def read_record_stream(client, code: str) -> list[dict]:
     from game.online.store import record_event
 
-    return [record_event(raw, code) for _id, fields in client.xrange(f"cv:record:{code}")
-            for raw in (fields.get(b"d") or b"").split(b"\n") if raw]
+    return [
+        record_event(raw, code)
+        for _id, fields in client.xrange(f"cv:record:{code}")
+        for raw in (fields.get(b"d") or b"").split(b"\n")
+        if raw
+    ]
 
 
 def test_an_append_to_a_record_redis_holds_less_of_is_refused_never_a_gap(fresh):

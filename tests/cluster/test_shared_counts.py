@@ -1,5 +1,6 @@
 """What the processes of a cluster count together, in Redis (game.online.cluster.shared):
 the quotas of open tables, the daily deal's seed and its once-per-account list."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,18 +17,33 @@ def test_quotas_and_the_daily_deal_are_counted_once_for_the_whole_cluster(tmp_pa
     import datetime as dt
 
     r, pg = fresh
-    a, b = (start_server_in_thread(data_dir=tmp_path / n, limits=ServerLimits(tables_per_player=2),
-                                   cluster=ClusterConfig(r.url, pg.url, process_id=n)) for n in ("a", "b"))
+    a, b = (
+        start_server_in_thread(
+            data_dir=tmp_path / n,
+            limits=ServerLimits(tables_per_player=2),
+            cluster=ClusterConfig(r.url, pg.url, process_id=n),
+        )
+        for n in ("a", "b")
+    )
     clients = []
     try:
+
         def signed_in(url: str, name: str, secret: str | None) -> tuple[Client, str]:
             c = Client(url, name)
             clients.append(c)
             reply = c.request({"type": "account", "name": name, "secret": secret}, "account")
             return c, reply["secret"] or secret
 
-        spec = {"type": "create", "game": "briscola", "deck": None, "players": 2, "options": {},
-                "seats": ["friend", "ai:easy"], "pause_seconds": 60, "ai_takes_over": True}
+        spec = {
+            "type": "create",
+            "game": "briscola",
+            "deck": None,
+            "players": 2,
+            "options": {},
+            "seats": ["friend", "ai:easy"],
+            "pause_seconds": 60,
+            "ai_takes_over": True,
+        }
         quin, secret = signed_in(a.url, "Quin", None)
         quin.request(spec, "created")
         quin.request(spec, "created")

@@ -1,5 +1,6 @@
 """The Briscola search hooks: determinizations match the view, the bot never peeks, and the
 obvious captures are made."""
+
 from __future__ import annotations
 
 import random
@@ -77,12 +78,23 @@ def test_takes_the_three_with_the_trump_ace_on_the_last_tricks():
     # Stock gone, two tricks left, trumps are coins (D). The opponent leads the 3 of cups
     # (10 points); seat 0 holds the trump Ace and a 2 of swords. At 49–50 the Ace wins the deal
     # 70–50; the 2 lets the opponent reach 60 and the deal is drawn.
-    s = BriscolaState(players=2, dealer=0, number=1, hands=[cards("AD 2S"), cards("4B")], stock=[],
-                      trump_card=card("5D"), trump_suit="D", piles=[[], []], points=[49, 50], to_act=0,
-                      led=card("3C"), trump_drawn_by=0)
+    s = BriscolaState(
+        players=2,
+        dealer=0,
+        number=1,
+        hands=[cards("AD 2S"), cards("4B")],
+        stock=[],
+        trump_card=card("5D"),
+        trump_suit="D",
+        piles=[[], []],
+        points=[49, 50],
+        to_act=0,
+        led=card("3C"),
+        trump_drawn_by=0,
+    )
     played = [c for c in R.cards if c not in cards("AD 2S 4B 3C")]
     s.history = [(i % 2, c) for i, c in enumerate(played)] + [(1, card("3C"))]
-    s.piles = [played[:len(played) // 2], played[len(played) // 2:]]
+    s.piles = [played[: len(played) // 2], played[len(played) // 2 :]]
     v = R.view(s, 0)
     assert H.complete(R, v)
     bot = SearchBot(R, 0, seed=1, iterations=100, time_cap=None)
@@ -104,9 +116,20 @@ def test_wins_a_led_ace_cheaply_in_the_middle_of_the_deal():
     rng.shuffle(rest)
     hand1 = rest[:2]
     stock = rest[2:] + [card("7D")]
-    s = BriscolaState(players=2, dealer=0, number=1, hands=[cards("4D 2S 5B"), hand1], stock=stock,
-                      trump_card=card("7D"), trump_suit="D", piles=[[], []], points=[0, 0], to_act=0,
-                      led=card("AC"), history=[(1, card("AC"))])
+    s = BriscolaState(
+        players=2,
+        dealer=0,
+        number=1,
+        hands=[cards("4D 2S 5B"), hand1],
+        stock=stock,
+        trump_card=card("7D"),
+        trump_suit="D",
+        piles=[[], []],
+        points=[0, 0],
+        to_act=0,
+        led=card("AC"),
+        history=[(1, card("AC"))],
+    )
     bot = SearchBot(R, 0, seed=2, iterations=400, time_cap=None)
     assert bot.choose(R.view(s, 0), R.legal_actions(s)) == play("4D")
 
@@ -225,8 +248,11 @@ def test_the_coachs_coupled_playout_deals_the_stock_by_seat():
         stock, start, first = list(d.stock), [list(h) for h in d.hands], d.to_act
         trace = []
         H.playout(R, d, random.Random(seed), trace=trace, exact=False, coupled=True)
-        assert d.over and sum(d.points) == 120 and sorted(c.index for c in trace) == \
-            sorted(c.index for c in stock + start[0] + start[1])
+        assert (
+            d.over
+            and sum(d.points) == 120
+            and sorted(c.index for c in trace) == sorted(c.index for c in stock + start[0] + start[1])
+        )
         # Replay the trace: the cards each seat plays come from its hand and its draws.
         held = [set(start[0]) | set(stock[0:-2:2]), set(start[1]) | set(stock[1:-2:2])]
         to_act, led, last = first, None, set(stock[-2:])
@@ -272,9 +298,18 @@ def _after(plays: list[str], trump_card: str = "2D", seat_to_lead: int = 0) -> B
     hands = [cards("AC 4S 5S"), cards("7C 5C 2B")]
     deck = set(R.deck_cards)
     rest = sorted(deck - set(hands[0]) - set(hands[1]) - {card(trump_card)}, key=lambda c: c.index)
-    s = BriscolaState(players=2, dealer=1, number=1, hands=[list(h) for h in hands],
-                      stock=[], trump_card=card(trump_card), trump_suit=card(trump_card).suit,
-                      piles=[[], []], points=[0, 0], to_act=seat_to_lead)
+    s = BriscolaState(
+        players=2,
+        dealer=1,
+        number=1,
+        hands=[list(h) for h in hands],
+        stock=[],
+        trump_card=card(trump_card),
+        trump_suit=card(trump_card).suit,
+        piles=[[], []],
+        points=[0, 0],
+        to_act=seat_to_lead,
+    )
     s.stock = [*rest, card(trump_card)]
     for code in plays:
         R.apply(s, play(card(code)))
@@ -391,10 +426,21 @@ def trick4(hands: list[str], trick: str, leader: int, trump: str = "2D") -> Bris
     tc = card(trump)
     used = {c for h in hs for c in h} | set(played) | {tc}
     stock = [c for c in R4.deck_cards if c not in used] + [tc]
-    s = BriscolaState(players=4, dealer=(leader - 1) % 4, number=1, hands=hs, stock=stock, trump_card=tc,
-                      trump_suit=tc.suit, piles=[[], [], [], []], points=[0] * 4,
-                      to_act=(leader + len(played)) % 4, led=played[0] if played else None,
-                      following=played[1:], history=[((leader + i) % 4, c) for i, c in enumerate(played)])
+    s = BriscolaState(
+        players=4,
+        dealer=(leader - 1) % 4,
+        number=1,
+        hands=hs,
+        stock=stock,
+        trump_card=tc,
+        trump_suit=tc.suit,
+        piles=[[], [], [], []],
+        points=[0] * 4,
+        to_act=(leader + len(played)) % 4,
+        led=played[0] if played else None,
+        following=played[1:],
+        history=[((leader + i) % 4, c) for i, c in enumerate(played)],
+    )
     assert len(stock) == 28 and sum(len(h) for h in hs) + len(played) == 12
     return s
 
@@ -561,10 +607,22 @@ def test_briscola_4p_playout_policy_ranks_cards_as_the_heuristic_model(seed, poo
     keep = HV._keep_table(R4, s.trump_suit)
     unplayed = [c for h in s.hands for c in h] + s.stock
     later = HTP._later(R4, s.hands, seat, count)
-    chance = HTP._pool_chance(HTP._unplayed_counts(R4, s), s.trump_suit, R4.strength, hand,
-                            len(unplayed) - len(hand), later, HTP._nobody_table(R4)) if pooled else None
-    got = HTP._pick_team(hand, best, pts, ours, opp_after, mate_after, s.trump_suit, keep,
-                       R4.card_points, R4.beats, lambda: 0.0, chance)
+    chance = (
+        HTP._pool_chance(
+            HTP._unplayed_counts(R4, s),
+            s.trump_suit,
+            R4.strength,
+            hand,
+            len(unplayed) - len(hand),
+            later,
+            HTP._nobody_table(R4),
+        )
+        if pooled
+        else None
+    )
+    got = HTP._pick_team(
+        hand, best, pts, ours, opp_after, mate_after, s.trump_suit, keep, R4.card_points, R4.beats, lambda: 0.0, chance
+    )
 
     def model(c):
         p = None

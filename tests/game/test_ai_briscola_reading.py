@@ -1,6 +1,7 @@
 """Two-player Briscola card reading over several plays (tuning.READ_PLAYS): the hand before
 each of the opponent's plays rebuilt backwards, every order of draws averaged, and the
 determinizations drawn from the exact posterior."""
+
 from __future__ import annotations
 
 import itertools
@@ -52,10 +53,12 @@ def _brute_likelihood(view, clues, hand) -> float:
     for c, led, drew in clues:
         grown = []
         for after, weight, p in paths:
-            choices = [after[:i] + after[i + 1:] for i in range(len(after))] if drew else [after]
+            choices = [after[:i] + after[i + 1 :] for i in range(len(after))] if drew else [after]
             for held in choices:
                 before = [c, *held]
-                grown.append((before, weight / len(choices), p * HR._play_likelihood(R, before, c, led, view.trump_suit)))
+                grown.append(
+                    (before, weight / len(choices), p * HR._play_likelihood(R, before, c, led, view.trump_suit))
+                )
         paths = grown
     return sum(weight * p for _, weight, p in paths)
 
@@ -114,8 +117,18 @@ def _after_plays(plays: list[str]) -> BriscolaState:
     hands = [cards("AC 4S 5S"), cards("7C 5C 2B")]
     trump = card("2D")
     rest = sorted(set(R.deck_cards) - set(hands[0]) - set(hands[1]) - {trump}, key=lambda c: c.index)
-    s = BriscolaState(players=2, dealer=1, number=1, hands=[list(h) for h in hands], stock=[*rest, trump],
-                      trump_card=trump, trump_suit="D", piles=[[], []], points=[0, 0], to_act=0)
+    s = BriscolaState(
+        players=2,
+        dealer=1,
+        number=1,
+        hands=[list(h) for h in hands],
+        stock=[*rest, trump],
+        trump_card=trump,
+        trump_suit="D",
+        piles=[[], []],
+        points=[0, 0],
+        to_act=0,
+    )
     for code in plays:
         R.apply(s, play(card(code)))
     return s

@@ -1,6 +1,7 @@
 """The budget, not the clock, decides: every level's search in every game runs its budget of
 iterations (or solver nodes) and chooses the same move however fast the clock runs, as long
 as the time cap is out of reach; when the cap does cut a search short, the bot says so."""
+
 from __future__ import annotations
 
 import itertools

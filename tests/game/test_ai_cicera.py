@@ -1,5 +1,6 @@
 """The search AI plays Cìcera: consistent determinizations, no peeking, picada and simili taken,
 no easy scùa left to the next opponent, the team's margin as the goal."""
+
 from __future__ import annotations
 
 import random
@@ -24,9 +25,18 @@ def position(hands: list[str], table: str, to_act: int, dealer: int, last_placed
     tb = cards(table)
     used = {c for h in hs for c in h} | set(tb)
     rest = [c for c in rules.cards if c not in used]
-    state = CiceraState(players=4, dealer=dealer, number=1, hands=hs, table=tb, piles=[rest[0::2], rest[1::2]],
-                        bonuses=[[0] * 4, [0] * 4], to_act=to_act, last_capture_team=0,
-                        last_placed=cards(last_placed)[0] if last_placed else None)
+    state = CiceraState(
+        players=4,
+        dealer=dealer,
+        number=1,
+        hands=hs,
+        table=tb,
+        piles=[rest[0::2], rest[1::2]],
+        bonuses=[[0] * 4, [0] * 4],
+        to_act=to_act,
+        last_capture_team=0,
+        last_placed=cards(last_placed)[0] if last_placed else None,
+    )
     return rules, state
 
 
@@ -76,11 +86,13 @@ def test_decision_does_not_depend_on_hidden_cards(seed, plies):
     for i in range(4):
         if i != seat:
             n = len(other.hands[i])
-            other.hands[i] = pool[k:k + n]
+            other.hands[i] = pool[k : k + n]
             k += n
     assert other.hands != state.hands and rules.view(other, seat) == rules.view(state, seat)
-    picks = [SearchBot(rules, seat, 3, iterations=60, time_cap=None).choose(rules.view(s, seat), rules.legal_actions(s))
-             for s in (state, other)]
+    picks = [
+        SearchBot(rules, seat, 3, iterations=60, time_cap=None).choose(rules.view(s, seat), rules.legal_actions(s))
+        for s in (state, other)
+    ]
     assert picks[0] == picks[1]
 
 
@@ -88,8 +100,9 @@ def test_decision_does_not_depend_on_hidden_cards(seed, plies):
 def test_goes_for_the_picada(seed):
     # Seat 3 just placed 5C. 5S x 5C is a picada (+1); 8D x 8B takes a card with no bonus.
     # KD stays either way, so neither capture leaves a single-card sweep.
-    rules, state = position(["5S 8D 3B", "9C 4B 6S", "2B 7C AD", "QC 6D 4C"], "5C 8B KD", to_act=0, dealer=3,
-                            last_placed="5C")
+    rules, state = position(
+        ["5S 8D 3B", "9C 4B 6S", "2B 7C AD", "QC 6D 4C"], "5C 8B KD", to_act=0, dealer=3, last_placed="5C"
+    )
     assert decide(rules, state, seed) == "5S x 5C"
 
 
@@ -113,14 +126,17 @@ def test_team_utility_is_shared_by_partners():
     rules.apply(state, rules.legal_actions(state)[1])  # AB x AD
     assert rules.is_over(state)
     u = hooks_cicera.utilities(rules, state)
-    assert u[0] == load_hooks("cicera").utility(rules, state, 0) == load_hooks("cicera").utility(rules, state, 2) == -u[1]
+    assert (
+        u[0] == load_hooks("cicera").utility(rules, state, 0) == load_hooks("cicera").utility(rules, state, 2) == -u[1]
+    )
     pts = rules.deal_result(state).points
     assert u[0] == pytest.approx((pts[0] - pts[1]) / hooks_cicera.SCALE)
 
 
 def test_prior_marks_bonus_captures_obvious():
-    rules, state = position(["5S 8D 3B", "9C 4B 6S", "2B 7C AD", "QC 6D 4C"], "5C 8B KD", to_act=0, dealer=3,
-                            last_placed="5C")
+    rules, state = position(
+        ["5S 8D 3B", "9C 4B 6S", "2B 7C AD", "QC 6D 4C"], "5C 8B KD", to_act=0, dealer=3, last_placed="5C"
+    )
     view = rules.view(state, 0)
     pri = {str(a): hooks_cicera.prior(rules, view, a) for a in rules.legal_actions(state)}
     assert pri["5S x 5C"] >= OBVIOUS
@@ -155,8 +171,13 @@ def test_fast_playout_follows_the_rules_exactly(coupled):
             assert a in rules.legal_actions(slow)
             rules.apply(slow, a)
         assert fast.over and slow.over
-        assert (fast.piles, fast.bonuses, fast.table, fast.last_capture_team, fast.last_placed) == \
-            (slow.piles, slow.bonuses, slow.table, slow.last_capture_team, slow.last_placed)
+        assert (fast.piles, fast.bonuses, fast.table, fast.last_capture_team, fast.last_placed) == (
+            slow.piles,
+            slow.bonuses,
+            slow.table,
+            slow.last_capture_team,
+            slow.last_placed,
+        )
         assert rules.deal_result(fast).points == rules.deal_result(slow).points
 
 

@@ -1,5 +1,6 @@
 """The hooks interface (game/ai/hooks.py): every registered game's hooks module conforms, the
 levels read their per-game settings from it, and the AI's game-independent modules name no game."""
+
 from __future__ import annotations
 
 import ast
@@ -41,8 +42,9 @@ def test_the_levels_take_their_settings_from_the_games_hooks(game):
             settings = hooks.level_settings(level, players)
             assert "by_players" not in settings
             for key, value in settings.items():
-                assert getattr(bot, key) == value, \
+                assert getattr(bot, key) == value, (
                     f"{players}p {level}: {key} is {getattr(bot, key)!r}, LEVELS says {value!r}"
+                )
     for preset in get_config().games[game].presets:
         for players in preset.players or get_config().games[game].players:
             rules = make_rules(game, None, players, preset.options)
@@ -63,11 +65,20 @@ def _hooks_with_levels(levels: dict) -> Hooks:
 
 
 def test_level_settings_by_players_then_by_house_rule_the_smallest_budget_wins():
-    hooks = _hooks_with_levels({"hard": {
-        "iterations": 3600, "tree_depth": 2, "by_players": {4: {"iterations": 3200}},
-        "by_option": {"aces=take_all": {"iterations": 2700, "by_players": {4: {"iterations": 2400}}},
-                      "capture=fifteen": {"iterations": 2900, "tree_depth": 1},
-                      "re_bello=true": {"c": 0.5}}}})
+    hooks = _hooks_with_levels(
+        {
+            "hard": {
+                "iterations": 3600,
+                "tree_depth": 2,
+                "by_players": {4: {"iterations": 3200}},
+                "by_option": {
+                    "aces=take_all": {"iterations": 2700, "by_players": {4: {"iterations": 2400}}},
+                    "capture=fifteen": {"iterations": 2900, "tree_depth": 1},
+                    "re_bello=true": {"c": 0.5},
+                },
+            }
+        }
+    )
     assert hooks.level_settings("hard") == {"iterations": 3600, "tree_depth": 2}
     assert hooks.level_settings("hard", 4) == {"iterations": 3200, "tree_depth": 2}
     assert hooks.level_settings("hard", 2, {"aces": "take_all"}) == {"iterations": 2700, "tree_depth": 2}
@@ -104,7 +115,9 @@ def test_hooks_determinize_a_real_position_and_score_it_per_team(game):
         rules.apply(det, rng.choice(rules.legal_actions(det)))
     u = hooks.utilities(rules, det)
     assert len(u) == rules.teams and all(-2.0 <= x <= 2.0 for x in u)
-    assert [hooks.utility(rules, det, s) for s in range(rules.players)] == [u[rules.team_of(s)] for s in range(rules.players)]
+    assert [hooks.utility(rules, det, s) for s in range(rules.players)] == [
+        u[rules.team_of(s)] for s in range(rules.players)
+    ]
 
 
 def _imports(path: Path) -> set[str]:
@@ -126,13 +139,15 @@ GAMES = ROOT / "game" / "games"
 def test_no_game_folder_imports_another_games_folder(game):
     files = sorted((GAMES / game).rglob("*.py"))
     assert files
-    others = {i for path in files for i in _imports(path)
-              if i.startswith("game.games.") and i.split(".")[2] != game}
-    assert not others, f"game/games/{game}/ imports {others}: shared helpers belong in game/ai/determinize.py or game/rules/"
+    others = {i for path in files for i in _imports(path) if i.startswith("game.games.") and i.split(".")[2] != game}
+    assert not others, (
+        f"game/games/{game}/ imports {others}: shared helpers belong in game/ai/determinize.py or game/rules/"
+    )
 
 
-@pytest.mark.parametrize("name", ["levels.py", "search.py", "greedy.py", "__init__.py", "hooks.py", "base.py",
-                                  "determinize.py"])
+@pytest.mark.parametrize(
+    "name", ["levels.py", "search.py", "greedy.py", "__init__.py", "hooks.py", "base.py", "determinize.py"]
+)
 def test_the_game_independent_ai_modules_name_no_game(name):
     """They ask the hooks (found by the game id) instead; nor do the session and the match."""
     ids = set(game_ids())

@@ -7,6 +7,7 @@ plays after the human in some tricks: it must not trump or overtake a trick the 
 already holds for sure, and should load it with points instead. Every level is checked on the
 obvious cases; normal and hard on the one that needs a look ahead.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -44,11 +45,20 @@ def _scopa(hands: list[str], table: str) -> ScopaState:
     tb = cards(table)
     used = [c for h in hs for c in h] + tb
     rest = _rest(SCOPA, used)
-    piles, stock = rest[:40 - 24 - len(used)], rest[40 - 24 - len(used):]
+    piles, stock = rest[: 40 - 24 - len(used)], rest[40 - 24 - len(used) :]
     assert len(stock) == 24 and [len(h) for h in hs] == [2, 2, 3, 3]
     half = len(piles) // 2
-    return ScopaState(players=4, dealer=1, number=1, hands=hs, table=tb, stock=stock,
-                      piles=[piles[:half], piles[half:]], scope=[0, 0], to_act=2)
+    return ScopaState(
+        players=4,
+        dealer=1,
+        number=1,
+        hands=hs,
+        table=tb,
+        stock=stock,
+        piles=[piles[:half], piles[half:]],
+        scope=[0, 0],
+        to_act=2,
+    )
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -79,8 +89,17 @@ def _cicera(hands: list[str], table: str) -> CiceraState:
     used = [c for h in hs for c in h] + tb
     rest = _rest(CICERA, used)
     # Whatever is not in a hand or on the table was captured by the team that holds seat 0.
-    return CiceraState(players=4, dealer=1, number=1, hands=hs, table=tb, piles=[rest, []],
-                       bonuses=[[0, 0, 0, 0], [0, 0, 0, 0]], to_act=2, last_capture_team=0)
+    return CiceraState(
+        players=4,
+        dealer=1,
+        number=1,
+        hands=hs,
+        table=tb,
+        piles=[rest, []],
+        bonuses=[[0, 0, 0, 0], [0, 0, 0, 0]],
+        to_act=2,
+        last_capture_team=0,
+    )
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -97,10 +116,21 @@ def _briscola_trick(hands: list[str], trick: str, leader: int, trump: str = "2D"
     played = cards(trick)
     tc = card(trump)
     stock = _rest(BRISCOLA, [c for h in hs for c in h] + played + [tc]) + [tc]
-    return BriscolaState(players=4, dealer=(leader - 1) % 4, number=1, hands=hs, stock=stock, trump_card=tc,
-                         trump_suit=tc.suit, piles=[[], [], [], []], points=[0] * 4,
-                         to_act=(leader + len(played)) % 4, led=played[0], following=played[1:],
-                         history=[((leader + i) % 4, c) for i, c in enumerate(played)])
+    return BriscolaState(
+        players=4,
+        dealer=(leader - 1) % 4,
+        number=1,
+        hands=hs,
+        stock=stock,
+        trump_card=tc,
+        trump_suit=tc.suit,
+        piles=[[], [], [], []],
+        points=[0] * 4,
+        to_act=(leader + len(played)) % 4,
+        led=played[0],
+        following=played[1:],
+        history=[((leader + i) % 4, c) for i, c in enumerate(played)],
+    )
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -1,5 +1,6 @@
 """The Schnapsen search hooks and exact solver: determinizations respect every clue, the bot
 never peeks, the solver matches brute force, and obvious moves are found."""
+
 from __future__ import annotations
 
 import random
@@ -39,9 +40,19 @@ def random_position(seed: int, close_bias: float = 0.4, extra: int | None = None
 def test_strict_clues_are_read_from_the_follows():
     # Seat 0 closed at once. Seat 1 followed 10C with JC (so no AC), then threw KS on AD: no
     # diamond and, not trumping, no trump (hearts, "B"). That leaves it exactly JS QS AS.
-    s = SchnapsenState(dealer=1, number=1, hands=[cards("QC KC 10S"), cards("JS QS AS")],
-                       stock=cards("AC 10D KD QD JD AB 10B KB QB JB"), trump="B", indicator=card("JB"),
-                       leader=0, to_act=0, closed_by=0, closure_points=0, closure_trick=False)
+    s = SchnapsenState(
+        dealer=1,
+        number=1,
+        hands=[cards("QC KC 10S"), cards("JS QS AS")],
+        stock=cards("AC 10D KD QD JD AB 10B KB QB JB"),
+        trump="B",
+        indicator=card("JB"),
+        leader=0,
+        to_act=0,
+        closed_by=0,
+        closure_points=0,
+        closure_trick=False,
+    )
     s.history = [(0, card("10C")), (1, card("JC")), (0, card("AD")), (1, card("KS"))]
     s.won = [cards("10C JC AD KS"), []]
     s.card_points = [27, 0]
@@ -68,7 +79,8 @@ def test_determinize_respects_every_constraint(seed, det_seed):
     opp = 1 - seat
     assert set(v.known_opponent) <= set(d.hands[opp])
     assert sorted(d.hands[opp] + d.stock, key=lambda c: c.index) == sorted(
-        set(v.unseen) | set(v.known_opponent) | ({v.indicator} if v.indicator else set()), key=lambda c: c.index)
+        set(v.unseen) | set(v.known_opponent) | ({v.indicator} if v.indicator else set()), key=lambda c: c.index
+    )
     if v.indicator is not None:
         assert d.stock[-1] is v.indicator
     # Every follow the opponent made under the strict rules is legal with the dealt hand:
@@ -80,7 +92,7 @@ def test_determinize_respects_every_constraint(seed, det_seed):
             (_, led), (follower, f) = hist[2 * k], hist[2 * k + 1]
             if follower != opp:
                 continue
-            later = [c for who, c in hist[2 * k + 1:] if who == opp]
+            later = [c for who, c in hist[2 * k + 1 :] if who == opp]
             hand_then = d.hands[opp] + later
             assert f in R.strict_follows(hand_then, led, v.trump), (led, f, hand_then)
 
@@ -142,8 +154,16 @@ def test_solver_reads_the_engine_variant_flags():
     # once: 70, won with the opponent at 15 (2 game points). In the benchmark engine's variant
     # the 40 waits for a trick, the opponent must beat KB with AB, and seat 0 wins later with
     # the opponent past 33 (1 game point).
-    s = SchnapsenState(dealer=1, number=1, hands=[cards("KB QB JC"), cards("AB 10C JS")], stock=[], trump="B",
-                       indicator=card("AB"), leader=0, to_act=0)
+    s = SchnapsenState(
+        dealer=1,
+        number=1,
+        hands=[cards("KB QB JC"), cards("AB 10C JS")],
+        stock=[],
+        trump="B",
+        indicator=card("AB"),
+        leader=0,
+        to_act=0,
+    )
     s.won = [cards("AS 10S JD JB"), cards("AD KD")]
     s.card_points = [sum(R.points[c] for c in s.won[0]), sum(R.points[c] for c in s.won[1])]
     assert s.card_points == [25, 15]
@@ -176,8 +196,16 @@ def with_tricks(s: SchnapsenState, tricks: str) -> SchnapsenState:
 
 def test_declares_the_40_when_it_wins_the_deal():
     # Seat 0 leads with 28 points in tricks and the trump K+Q: the 40 makes 68, the deal is won.
-    s = SchnapsenState(dealer=1, number=1, hands=[cards("KB QB JC AD 10S"), cards("AC 10C JS QD KS")],
-                       stock=cards("JD QS KD JB 10B AB"), trump="B", indicator=card("AB"), leader=0, to_act=0)
+    s = SchnapsenState(
+        dealer=1,
+        number=1,
+        hands=[cards("KB QB JC AD 10S"), cards("AC 10C JS QD KS")],
+        stock=cards("JD QS KD JB 10B AB"),
+        trump="B",
+        indicator=card("AB"),
+        leader=0,
+        to_act=0,
+    )
     with_tricks(s, "0:AS-QC 0:10D-KC")
     assert s.card_points == [28, 0]
     v = R.view(s, 0)
@@ -190,8 +218,16 @@ def test_declares_the_40_when_it_wins_the_deal():
 def test_plays_the_endgame_exactly():
     # Stock exhausted, seat 0 (62 points) leads: AB draws the opponent's 10B at once (83, the
     # opponent stays at 32: 2 game points); JS first lets the opponent reach 37 (1 game point).
-    s = SchnapsenState(dealer=1, number=1, hands=[cards("AB JS"), cards("10B QS")], stock=[], trump="B",
-                       indicator=card("JB"), leader=0, to_act=0)
+    s = SchnapsenState(
+        dealer=1,
+        number=1,
+        hands=[cards("AB JS"), cards("10B QS")],
+        stock=[],
+        trump="B",
+        indicator=card("JB"),
+        leader=0,
+        to_act=0,
+    )
     with_tricks(s, "0:AS-10S 0:AD-10D 0:KS-QD 0:KB-QB 0:JC-AC 1:10C-QC 1:KD-JD 1:KC-JB")
     assert s.card_points == [62, 32]
     values, _ = S.solve_values(R, s, 0)
@@ -224,8 +260,16 @@ def _open_stock_deal(hands: str, stock: str, leader: int) -> SchnapsenState:
     """A deal with the stock open: hands "seat0 | seat1", the stock top first, its last card face up."""
     h0, h1 = (cards(x) for x in hands.split("|"))
     st_cards = cards(stock)
-    return SchnapsenState(dealer=1 - leader, number=1, hands=[h0, h1], stock=st_cards, trump=st_cards[-1].suit,
-                          indicator=st_cards[-1], leader=leader, to_act=leader)
+    return SchnapsenState(
+        dealer=1 - leader,
+        number=1,
+        hands=[h0, h1],
+        stock=st_cards,
+        trump=st_cards[-1].suit,
+        indicator=st_cards[-1],
+        leader=leader,
+        to_act=leader,
+    )
 
 
 def _count_in_opponent_hand(view, wanted, reading: bool) -> int:
@@ -407,16 +451,22 @@ def _policy_choices(s: SchnapsenState, monkeypatch, name: str, values: tuple[flo
     out = {}
     for value in values:
         monkeypatch.setattr(H, name, value)
-        out[value] = {H.rollout(R, s, legal, random.Random(k), solved=False, epsilon=0.0).card.code
-                      for k in range(20)}
+        out[value] = {H.rollout(R, s, legal, random.Random(k), solved=False, epsilon=0.0).card.code for k in range(20)}
     return out
 
 
 def _after_clubs_ace_and_ten() -> SchnapsenState:
     """Seat 0 to lead with the stock open, having won AC and 10C in the first trick."""
-    s = SchnapsenState(dealer=1, number=1, hands=[cards("KC JD QS 10S AD"), cards("QC JC KD QD JS")],
-                       stock=cards("KS AS 10D AB 10B KB QB JB"), trump="B", indicator=card("JB"),
-                       leader=0, to_act=0)
+    s = SchnapsenState(
+        dealer=1,
+        number=1,
+        hands=[cards("KC JD QS 10S AD"), cards("QC JC KD QD JS")],
+        stock=cards("KS AS 10D AB 10B KB QB JB"),
+        trump="B",
+        indicator=card("JB"),
+        leader=0,
+        to_act=0,
+    )
     s.history = [(0, card("AC")), (1, card("10C"))]
     s.won = [cards("AC 10C"), []]
     s.card_points = [21, 0]
@@ -433,9 +483,17 @@ def test_the_safe_lead_keeps_a_trick_no_card_of_its_suit_can_take(monkeypatch):
 def test_the_follow_takes_the_lead_to_declare_a_marriage_it_holds(monkeypatch):
     # Seat 0 led JD: not worth the trump JB to the plain policy, which throws JC. Holding KS and
     # QS, seat 1 wants the lead: with MARRIAGE_LEAD it trumps, to declare on its next lead.
-    s = SchnapsenState(dealer=1, number=1, hands=[cards("AC 10C KC AD"), cards("KS QS JB JC QC")],
-                       stock=cards("AS 10S JS KD QD 10D AB 10B KB QB"), trump="B", indicator=card("QB"),
-                       leader=0, to_act=1, led=card("JD"))
+    s = SchnapsenState(
+        dealer=1,
+        number=1,
+        hands=[cards("AC 10C KC AD"), cards("KS QS JB JC QC")],
+        stock=cards("AS 10S JS KD QD 10D AB 10B KB QB"),
+        trump="B",
+        indicator=card("QB"),
+        leader=0,
+        to_act=1,
+        led=card("JD"),
+    )
     s.history = [(0, card("JD"))]
     assert _policy_choices(s, monkeypatch, "MARRIAGE_LEAD", (0.0, 40.0)) == {0.0: {"JC"}, 40.0: {"JB"}}
     # Without the pair there is nothing to declare, and the bonus changes nothing.
@@ -446,9 +504,17 @@ def test_the_follow_takes_the_lead_to_declare_a_marriage_it_holds(monkeypatch):
 
 def _seat1_answers(led: str, seat0: str, stock: str, points0: int) -> SchnapsenState:
     """Seat 1 (KS 10S JB JC QC, hearts trump) to answer ``led``; every card of the deck placed once."""
-    s = SchnapsenState(dealer=1, number=1, hands=[cards(seat0), cards("KS 10S JB JC QC")],
-                       stock=cards(stock), trump="B", indicator=card("QB"),
-                       leader=0, to_act=1, led=card(led))
+    s = SchnapsenState(
+        dealer=1,
+        number=1,
+        hands=[cards(seat0), cards("KS 10S JB JC QC")],
+        stock=cards(stock),
+        trump="B",
+        indicator=card("QB"),
+        leader=0,
+        to_act=1,
+        led=card(led),
+    )
     s.history = [(0, card(led))]
     s.card_points = [points0, 0]
     assert len(set(s.hands[0] + s.hands[1] + s.stock + [s.led])) == 20

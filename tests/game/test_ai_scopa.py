@@ -1,5 +1,6 @@
 """The search AI plays Scopa sensibly: it sweeps, takes the settebello, does not leave an easy
 sweep to the next opponent in the 4-player game, and scores for its team."""
+
 from __future__ import annotations
 
 import random
@@ -14,8 +15,17 @@ from game.games.scopa.rules import ScopaState
 from game.rulesets import make_rules
 
 
-def position(players: int, hands: list[str], table: str, stock: int, to_act: int, dealer: int,
-             in_stock: str = "", options: dict | None = None, piles: list[str] | None = None) -> tuple:
+def position(
+    players: int,
+    hands: list[str],
+    table: str,
+    stock: int,
+    to_act: int,
+    dealer: int,
+    in_stock: str = "",
+    options: dict | None = None,
+    piles: list[str] | None = None,
+) -> tuple:
     """A hand-built deal: the given hands and table, ``stock`` cards in the stock (``in_stock``
     among them), the rest of the deck already captured (split between the teams' piles, after
     the cards ``piles`` puts in each), under the house rules ``options``."""
@@ -27,9 +37,19 @@ def position(players: int, hands: list[str], table: str, stock: int, to_act: int
     first = cards(in_stock)
     rest = first + [c for c in rules.cards if c not in used and c not in first]
     stk, rest = rest[:stock], rest[stock:]
-    piles = [given[t] + rest[t::rules.teams] for t in range(rules.teams)]
-    state = ScopaState(players=players, dealer=dealer, number=1, hands=hs, table=tb, stock=stk, piles=piles,
-                       scope=[0] * rules.teams, to_act=to_act, last_capture_team=0)
+    piles = [given[t] + rest[t :: rules.teams] for t in range(rules.teams)]
+    state = ScopaState(
+        players=players,
+        dealer=dealer,
+        number=1,
+        hands=hs,
+        table=tb,
+        stock=stk,
+        piles=piles,
+        scope=[0] * rules.teams,
+        to_act=to_act,
+        last_capture_team=0,
+    )
     return rules, state
 
 
@@ -52,8 +72,7 @@ def test_takes_an_obvious_scopa(seed):
 def test_takes_the_settebello(seed):
     # 7B takes the settebello; 5S (5C) and KC (2S+JB) capture too. The other 7s are unseen, so
     # the settebello left on the table is at risk (with no 7 unseen, taking it later is safe).
-    rules, state = position(2, ["7B 5S KC", "AS 6B QC"], "7D 5C 2S JB", stock=12, to_act=0, dealer=1,
-                            in_stock="7C 7S")
+    rules, state = position(2, ["7B 5S KC", "AS 6B QC"], "7D 5C 2S JB", stock=12, to_act=0, dealer=1, in_stock="7C 7S")
     action, _ = decide(rules, state, seed)
     assert action == "7B x 7D"
 
@@ -108,8 +127,7 @@ def test_rollout_policy_plays_legal_actions_to_the_end():
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_every_level_takes_a_free_settebello(level):
     """Even the easy level, which samples its choices, never gives up the settebello."""
-    rules, state = position(2, ["7B 5S KC", "AS 6B QC"], "7D 5C 2S JB", stock=12, to_act=0, dealer=1,
-                            in_stock="7C 7S")
+    rules, state = position(2, ["7B 5S KC", "AS 6B QC"], "7D 5C 2S JB", stock=12, to_act=0, dealer=1, in_stock="7C 7S")
     for seed in range(6 if level == "easy" else 1):
         bot = make_bot(level, rules, 0, seed)
         bot.time_cap = None
@@ -157,15 +175,23 @@ def test_fast_playout_follows_the_rules_exactly(players):
             assert a in rules.legal_actions(slow)
             rules.apply(slow, a)
         assert fast.over and slow.over
-        assert (fast.piles, fast.scope, fast.table, fast.last_capture_team) == \
-            (slow.piles, slow.scope, slow.table, slow.last_capture_team)
+        assert (fast.piles, fast.scope, fast.table, fast.last_capture_team) == (
+            slow.piles,
+            slow.scope,
+            slow.table,
+            slow.last_capture_team,
+        )
         assert rules.deal_result(fast).points == rules.deal_result(slow).points
 
 
 HOUSE_RULES = [
-    (2, {"capture": "fifteen"}), (3, {"aces": "take_all"}), (2, {"capture": "fifteen", "aces": "take_all"}),
-    (4, {"deal": "scopone", "aces": "take_all"}), (4, {"deal": "scopone10", "capture": "fifteen"}),
-    (4, {"deal": "scopone"}), (4, {"deal": "scopone10", "re_bello": True, "napola": True}),
+    (2, {"capture": "fifteen"}),
+    (3, {"aces": "take_all"}),
+    (2, {"capture": "fifteen", "aces": "take_all"}),
+    (4, {"deal": "scopone", "aces": "take_all"}),
+    (4, {"deal": "scopone10", "capture": "fifteen"}),
+    (4, {"deal": "scopone"}),
+    (4, {"deal": "scopone10", "re_bello": True, "napola": True}),
     (2, {"aces": "take_all", "re_bello": True, "napola": True}),
 ]
 
@@ -315,8 +341,16 @@ def test_greedy_chases_the_napola_with_the_ace_of_coins():
 
 def test_playout_scores_re_bello_and_napola_through_the_rules():
     # The search's utility is the rules' own deal_result: re bello and napola count in it.
-    rules, state = position(2, ["", ""], "", stock=0, to_act=0, dealer=1,
-                            options={"re_bello": True, "napola": True}, piles=["KD AD 2D 3D 4D", ""])
+    rules, state = position(
+        2,
+        ["", ""],
+        "",
+        stock=0,
+        to_act=0,
+        dealer=1,
+        options={"re_bello": True, "napola": True},
+        piles=["KD AD 2D 3D 4D", ""],
+    )
     state.over = True
     plain_rules = make_rules("scopa", None, 2)
     plain = hooks_scopa.utilities(plain_rules, state)

@@ -1,5 +1,6 @@
 """The search framework: it never peeks, determinizes consistently, stops on request, solves
 complete endgames exactly, and the levels play whole matches whose records verify."""
+
 from __future__ import annotations
 
 import os
@@ -51,7 +52,7 @@ def reshuffle_hidden(rules, state, seat: int, rng: random.Random) -> ScopaState:
     k = 0
     for i, h in enumerate(s.hands):
         if i != seat:
-            s.hands[i] = pool[k:k + len(h)]
+            s.hands[i] = pool[k : k + len(h)]
             k += len(h)
     s.stock = pool[k:]
     return s
@@ -59,8 +60,12 @@ def reshuffle_hidden(rules, state, seat: int, rng: random.Random) -> ScopaState:
 
 # ---------------------------------------------------------------- determinize (property)
 @settings(max_examples=60, deadline=None)
-@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10**6), plies=st.integers(0, 40),
-       dseed=st.integers(0, 10**6))
+@given(
+    players=st.sampled_from([2, 3, 4]),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 40),
+    dseed=st.integers(0, 10**6),
+)
 def test_scopa_determinize_is_consistent_with_the_view(players, seed, plies, dseed):
     rules, state = random_midgame("scopa", players, seed, plies)
     seat = rules.to_act(state)
@@ -129,7 +134,9 @@ def test_search_in_a_worker_thread_can_be_abandoned():
     quit_event = threading.Event()
     bot.should_stop = quit_event.is_set
     out = []
-    worker = threading.Thread(target=lambda: out.append(bot.choose(rules.view(state, seat), rules.legal_actions(state))))
+    worker = threading.Thread(
+        target=lambda: out.append(bot.choose(rules.view(state, seat), rules.legal_actions(state)))
+    )
     worker.start()
     quit_event.set()
     worker.join(timeout=30)
@@ -167,8 +174,18 @@ def test_every_root_action_gets_its_minimum_visits():
     tb = cards("6C")
     used = {c for h in hs for c in h} | set(tb)
     rest = [c for c in rules.cards if c not in used]
-    state = ScopaState(players=4, dealer=3, number=1, hands=hs, table=tb, stock=rest[:12],
-                       piles=[rest[12::2], rest[13::2]], scope=[0, 0], to_act=0, last_capture_team=0)
+    state = ScopaState(
+        players=4,
+        dealer=3,
+        number=1,
+        hands=hs,
+        table=tb,
+        stock=rest[:12],
+        piles=[rest[12::2], rest[13::2]],
+        scope=[0, 0],
+        to_act=0,
+        last_capture_team=0,
+    )
     view, legal = rules.view(state, 0), rules.legal_actions(state)
     for seed in range(1, 4):
         values = SearchBot(rules, 0, seed, iterations=400, time_cap=None).analyse(view, legal)
@@ -187,7 +204,10 @@ def test_levels_apply_per_game_settings_under_the_callers_keywords():
     assert levels.NormalBot(cicera, 0, 1).iterations == 300
     easy_cicera, easy_scopa = levels.EasyBot(cicera, 0, 1), levels.EasyBot(scopa, 0, 1)
     assert (easy_cicera.temperature, easy_cicera.blunder_margin) == (0.24, 0.9)
-    assert (easy_scopa.temperature, easy_scopa.blunder_margin) == (levels.EasyBot.temperature, levels.EasyBot.blunder_margin)
+    assert (easy_scopa.temperature, easy_scopa.blunder_margin) == (
+        levels.EasyBot.temperature,
+        levels.EasyBot.blunder_margin,
+    )
     assert levels.EasyBot(cicera, 0, 1, overlook=0.0).overlook == 0.0
     assert levels.NormalBot(briscola, 0, 1).playout_kw == {"exact": False}
     assert levels.HardBot(briscola, 0, 1).playout_kw is None
@@ -220,8 +240,9 @@ def test_the_exploration_constant_shapes_the_search():
     assert len(legal) > 2
     shares = {}
     for c in (0.1, 2.0):
-        values = SearchBot(rules, seat, 5, iterations=600, time_cap=None, c=c, exact=False,
-                           root_min_visits=0).analyse(view, legal)
+        values = SearchBot(rules, seat, 5, iterations=600, time_cap=None, c=c, exact=False, root_min_visits=0).analyse(
+            view, legal
+        )
         visits = [n for _mean, n in values.values()]
         shares[c] = max(visits) / sum(visits)
     assert shares[0.1] > shares[2.0]
@@ -242,8 +263,18 @@ def test_exact_solver_matches_brute_force_on_a_complete_endgame():
     hands = [cards("7C KB 2D"), cards("3S 4B QC")]
     table = cards("3C 4S")
     rest = [c for c in rules.cards if c not in hands[0] + hands[1] + table]
-    state = ScopaState(players=2, dealer=1, number=1, hands=hands, table=table, stock=[],
-                       piles=[rest[:17], rest[17:]], scope=[0, 0], to_act=0, last_capture_team=1)
+    state = ScopaState(
+        players=2,
+        dealer=1,
+        number=1,
+        hands=hands,
+        table=table,
+        stock=[],
+        piles=[rest[:17], rest[17:]],
+        scope=[0, 0],
+        to_act=0,
+        last_capture_team=1,
+    )
     bot = SearchBot(rules, 0, 1, iterations=10, time_cap=None)
     view = rules.view(state, 0)
     values = bot.analyse(view, rules.legal_actions(state))
@@ -260,8 +291,18 @@ def test_exact_solver_gives_up_over_its_node_limit_or_when_stopped():
     hands = [cards("7C KB 2D"), cards("3S 4B QC")]
     table = cards("3C 4S")
     rest = [c for c in rules.cards if c not in hands[0] + hands[1] + table]
-    state = ScopaState(players=2, dealer=1, number=1, hands=hands, table=table, stock=[],
-                       piles=[rest[:17], rest[17:]], scope=[0, 0], to_act=0, last_capture_team=1)
+    state = ScopaState(
+        players=2,
+        dealer=1,
+        number=1,
+        hands=hands,
+        table=table,
+        stock=[],
+        piles=[rest[:17], rest[17:]],
+        scope=[0, 0],
+        to_act=0,
+        last_capture_team=1,
+    )
     assert solve_exact(rules, state, 0, node_limit=5) is None
     assert solve_exact(rules, state, 0, node_limit=10**6) is not None
     # A search told to stop before it starts still answers, by sampling nothing: a legal action.
@@ -304,14 +345,38 @@ def quick_levels(monkeypatch):
             cut(own, quick[level])
 
 
-@pytest.mark.parametrize("game,players,bots", [
-    ("scopa", 2, "hard,easy"), ("scopa", 3, "normal,greedy,easy"), ("scopa", 4, "hard,normal,easy,random"),
-    ("cicera", 4, "hard,greedy,normal,easy"),
-])
+@pytest.mark.parametrize(
+    "game,players,bots",
+    [
+        ("scopa", 2, "hard,easy"),
+        ("scopa", 3, "normal,greedy,easy"),
+        ("scopa", 4, "hard,normal,easy,random"),
+        ("cicera", 4, "hard,greedy,normal,easy"),
+    ],
+)
 def test_levels_play_full_matches_that_verify(tmp_path, capsys, quick_levels, game, players, bots):
     out = tmp_path / "rec"
-    assert cli.main(["simulate", "--game", game, "--players", str(players), "--bots", bots, "--matches", "1",
-                     "--seed", "4", "--out", str(out), "--quiet"]) == 0
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "--game",
+                game,
+                "--players",
+                str(players),
+                "--bots",
+                bots,
+                "--matches",
+                "1",
+                "--seed",
+                "4",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     files = sorted(out.glob("*.jsonl"))
     assert len(files) == 1
     assert cli.main(["verify", *map(str, files)]) == 0
@@ -321,15 +386,38 @@ def test_levels_play_full_matches_that_verify(tmp_path, capsys, quick_levels, ga
 def test_main_py_simulate_with_a_level(tmp_path):
     """Through the real entry point, at the easy level's real budget."""
     out = tmp_path / "rec"
-    run = subprocess.run([sys.executable, str(ROOT / "main.py"), "simulate", "--game", "scopa", "--bots", "easy,greedy",
-                          "--matches", "1", "--seed", "2", "--out", str(out)],
-                         capture_output=True, text=True, timeout=120, cwd=ROOT,
-                         env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "simulate",
+            "--game",
+            "scopa",
+            "--bots",
+            "easy,greedy",
+            "--matches",
+            "1",
+            "--seed",
+            "2",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )
     assert run.returncode == 0, run.stderr
     assert "bots easy,greedy" in run.stdout
     files = sorted(out.glob("*.jsonl"))
-    check = subprocess.run([sys.executable, str(ROOT / "main.py"), "verify", *map(str, files)],
-                           capture_output=True, text=True, timeout=60, cwd=ROOT)
+    check = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "verify", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert check.returncode == 0 and "OK" in check.stdout
 
 
@@ -382,8 +470,9 @@ def test_a_partial_opponent_policy_leaves_the_other_replies_to_ucb(monkeypatch):
     """opponent_policy=0.75: about three replies in four follow the policy; the rest are UCB's,
     which also tries replies the policy never plays."""
     root, done, chosen = _recorded_search(monkeypatch, 600, opponent_policy=0.75)
-    replies = [(a, ch.visits) for lead, node in root.children.items() if lead.kind == "play"
-               for a, ch in node.children.items()]
+    replies = [
+        (a, ch.visits) for lead, node in root.children.items() if lead.kind == "play" for a, ch in node.children.items()
+    ]
     total = sum(v for _, v in replies)
     off_policy = sum(v for a, v in replies if a not in chosen)
     assert done == 600 and total > 200
@@ -444,8 +533,7 @@ def test_split_own_draws_keeps_my_later_decisions_apart_by_the_card_i_drew():
         state = rules.new_deal(random.Random(seed), 1, 1)
         seat = rules.to_act(state)
         view, legal = rules.view(state, seat), rules.legal_actions(state)
-        split = SearchBot(rules, seat, 3, iterations=400, time_cap=None, opponent_policy=1.0,
-                          split_own_draws=True)
+        split = SearchBot(rules, seat, 3, iterations=400, time_cap=None, opponent_policy=1.0, split_own_draws=True)
         root, _ = split._ismcts(view, legal, None, None)
         for node in _my_next_decisions(rules, state, root):
             assert not node.children  # every visit went through the hand seen there

@@ -1,6 +1,7 @@
 """The Tressette AI: determinizations honour what a seat knows (public draws, shown voids),
 the exact solver agrees with the framework's max-n search and is used once the information
 is complete, the fast playout replays through the engine, and every level plays legally."""
+
 from __future__ import annotations
 
 import random
@@ -51,11 +52,18 @@ def test_a_suit_a_player_failed_to_follow_is_void_in_that_hand():
     deck = list(r.cards)
     coins_cups = [c for c in deck if c.suit in "DC"]
     random.Random(1).shuffle(coins_cups)
-    hands = [coins_cups[:10], [c for c in deck if c.suit == "B"], coins_cups[10:],
-             [c for c in deck if c.suit == "S"]]
-    st = TressetteState(players=4, dealer=3, number=1, hands=hands, stock=[], leader=0, to_act=0,
-                        known=[[], [], [], []],
-                        voids=[frozenset(), frozenset("D"), frozenset(), frozenset("DC")])
+    hands = [coins_cups[:10], [c for c in deck if c.suit == "B"], coins_cups[10:], [c for c in deck if c.suit == "S"]]
+    st = TressetteState(
+        players=4,
+        dealer=3,
+        number=1,
+        hands=hands,
+        stock=[],
+        leader=0,
+        to_act=0,
+        known=[[], [], [], []],
+        voids=[frozenset(), frozenset("D"), frozenset(), frozenset("DC")],
+    )
     view = r.view(st, 0)
     spread = Counter()
     for k in range(40):
@@ -71,8 +79,9 @@ def test_void_deals_are_possible_even_when_tight_and_spread_otherwise():
     hidden = cards("AD 2D 3D 4D AC 2C 3C 4C AS 2S 3S 4S")
     # Slot 0 holds no Coins and no Cups: it must take exactly the four Swords.
     for k in range(30):
-        parts = H.deal_around_voids(random.Random(k), list(hidden), [4, 4, 4],
-                                    [frozenset("DC"), frozenset(), frozenset("S")])
+        parts = H.deal_around_voids(
+            random.Random(k), list(hidden), [4, 4, 4], [frozenset("DC"), frozenset(), frozenset("S")]
+        )
         assert sorted(parts[0]) == sorted(cards("AS 2S 3S 4S"))
         assert not any(c.suit == "S" for c in parts[2])
         assert sorted(parts[0] + parts[1] + parts[2]) == sorted(hidden)
@@ -141,8 +150,18 @@ def test_exact_solver_takes_the_last_trick_point():
     # wins the two Cups, then the 5 of Swords takes the last trick: 5 points each. Leading
     # the 4 of Swords gives that trick away (no thirds in it), and the 3 takes the 2 in the
     # last trick: 16 thirds and the last trick, 6 points to 4.
-    st = TressetteState(players=2, dealer=1, number=1, hands=[cards("3C 4S"), cards("2C 5S")], stock=[],
-                        leader=0, to_act=0, thirds=[14, 14], known=[[], []], voids=[frozenset(), frozenset()])
+    st = TressetteState(
+        players=2,
+        dealer=1,
+        number=1,
+        hands=[cards("3C 4S"), cards("2C 5S")],
+        stock=[],
+        leader=0,
+        to_act=0,
+        thirds=[14, 14],
+        known=[[], []],
+        voids=[frozenset(), frozenset()],
+    )
     m = H.exact_margins(r, st, 0)
     best = max(m, key=m.get)
     assert best.card == card("4S") and m[best] == 2 and m[next(a for a in m if a.card == card("3C"))] < 2

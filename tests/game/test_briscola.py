@@ -1,5 +1,6 @@
 """One test per rule of the Briscola section of RULES.md, on hand-built positions, plus the
 record (deal line, referee hints), the match format and the greedy heuristic."""
+
 from __future__ import annotations
 
 import random
@@ -26,9 +27,17 @@ def position(r, hands, stock="", trump="5B", to_act=0, led=None, points=(0, 0), 
     """A hand-built position. ``stock`` is top first and, when not empty, ends with ``trump``."""
     tc = card(trump)
     st = BriscolaState(
-        players=2, dealer=(to_act - 1) % 2 if dealer is None else dealer, number=1,
-        hands=[cards(h) for h in hands], stock=cards(stock), trump_card=tc, trump_suit=tc.suit,
-        piles=[[], []], points=list(points), to_act=to_act, led=card(led) if led else None,
+        players=2,
+        dealer=(to_act - 1) % 2 if dealer is None else dealer,
+        number=1,
+        hands=[cards(h) for h in hands],
+        stock=cards(stock),
+        trump_card=tc,
+        trump_suit=tc.suit,
+        piles=[[], []],
+        points=list(points),
+        to_act=to_act,
+        led=card(led) if led else None,
     )
     return st
 
@@ -38,8 +47,15 @@ def deal_event(r, hands, top="", trump="5B", dealer=1) -> dict:
     fixed = cards(" ".join(hands) + " " + top + " " + trump)
     rest = [c for c in r.cards if c not in fixed]
     stock = cards(top) + rest + [card(trump)]
-    return {"event": "deal", "number": 1, "dealer": dealer, "hands": [h.split() for h in hands],
-            "table": [], "stock": codes(stock), "trump": trump}
+    return {
+        "event": "deal",
+        "number": 1,
+        "dealer": dealer,
+        "hands": [h.split() for h in hands],
+        "table": [],
+        "stock": codes(stock),
+        "trump": trump,
+    }
 
 
 def trick(r, st, first: str, second: str) -> list[dict]:
@@ -155,8 +171,10 @@ def test_strength_order_a_3_k_q_j_7_6_5_4_2(hi, lo):
         assert trick(r, st, first + "C", second + "C")[2]["winner"] == winner
 
 
-@pytest.mark.parametrize("rank, points", [("A", 11), ("3", 10), ("K", 4), ("Q", 3), ("J", 2),
-                                          ("7", 0), ("6", 0), ("5", 0), ("4", 0), ("2", 0)])
+@pytest.mark.parametrize(
+    "rank, points",
+    [("A", 11), ("3", 10), ("K", 4), ("Q", 3), ("J", 2), ("7", 0), ("6", 0), ("5", 0), ("4", 0), ("2", 0)],
+)
 def test_card_points_a11_3_10_k4_q3_j2_others_0(rank, points):
     r = rules()
     assert r.card_points[card(rank + "S")] == points
@@ -292,8 +310,13 @@ def test_match_format_a_drawn_deal_counts_for_nobody():
 def test_illegal_actions_name_the_rule():
     r = rules()
     st = position(r, ["AD 4C", "2B 5C"], stock="6D 7D 5B", trump="5B")
-    cases = [(play("2B"), "not_in_hand"), (CLOSE, "not_in_game"), (EXCHANGE, "not_in_game"),
-             (play("AD", ["2B"]), "no_capture"), (play("AD", marriage=True), "not_in_game")]
+    cases = [
+        (play("2B"), "not_in_hand"),
+        (CLOSE, "not_in_game"),
+        (EXCHANGE, "not_in_game"),
+        (play("AD", ["2B"]), "no_capture"),
+        (play("AD", marriage=True), "not_in_game"),
+    ]
     for action, rule in cases:
         with pytest.raises(IllegalAction) as e:
             r.apply(st, action)
@@ -324,15 +347,18 @@ def test_state_from_deal_accepts_a_valid_deal():
     assert st.to_act == 0 and st.trump_suit == "B" and st.stock[0] == card("6D") and len(st.stock) == 34
 
 
-@pytest.mark.parametrize("mutate, words", [
-    (lambda e: e.update(trump="6D"), "stock's last card"),
-    (lambda e: e.update(table=["AC"]), "table"),
-    (lambda e: e["hands"][0].append(e["stock"].pop()), "dealt 4 cards"),
-    (lambda e: e["stock"].pop(0), "stock holds 33"),
-    (lambda e: e["stock"].__setitem__(0, "AD"), "dealt twice"),
-    (lambda e: e["stock"].__setitem__(0, "9D"), "not in this game's deck"),
-    (lambda e: e["stock"].__setitem__(0, "ZZ"), "bad card"),
-])
+@pytest.mark.parametrize(
+    "mutate, words",
+    [
+        (lambda e: e.update(trump="6D"), "stock's last card"),
+        (lambda e: e.update(table=["AC"]), "table"),
+        (lambda e: e["hands"][0].append(e["stock"].pop()), "dealt 4 cards"),
+        (lambda e: e["stock"].pop(0), "stock holds 33"),
+        (lambda e: e["stock"].__setitem__(0, "AD"), "dealt twice"),
+        (lambda e: e["stock"].__setitem__(0, "9D"), "not in this game's deck"),
+        (lambda e: e["stock"].__setitem__(0, "ZZ"), "bad card"),
+    ],
+)
 def test_state_from_deal_rejects_a_bad_deal(mutate, words):
     r = rules()
     ev = deal_event(r, ["AD 4C 7S", "2B 5C KD"], top="6D", trump="3B")
@@ -445,9 +471,18 @@ def rules4(deck: str = "piacentine", **options) -> BriscolaRules:
 def position4(hands, stock="", trump="5B", to_act=0, led=None, following="") -> BriscolaState:
     tc = card(trump)
     return BriscolaState(
-        players=4, dealer=(to_act - 1) % 4, number=1, hands=[cards(h) for h in hands], stock=cards(stock),
-        trump_card=tc, trump_suit=tc.suit, piles=[[], [], [], []], points=[0] * 4, to_act=to_act,
-        led=card(led) if led else None, following=cards(following),
+        players=4,
+        dealer=(to_act - 1) % 4,
+        number=1,
+        hands=[cards(h) for h in hands],
+        stock=cards(stock),
+        trump_card=tc,
+        trump_suit=tc.suit,
+        piles=[[], [], [], []],
+        points=[0] * 4,
+        to_act=to_act,
+        led=card(led) if led else None,
+        following=cards(following),
     )
 
 

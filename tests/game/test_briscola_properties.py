@@ -1,5 +1,6 @@
 """Property tests for Briscola: random deals and matches keep every card, add up to 120 and
 produce records the referee accepts — and the referee rejects a record with one line changed."""
+
 from __future__ import annotations
 
 import random
@@ -65,8 +66,7 @@ def test_points_add_up_to_120(seed, deck):
 
 
 @SETTINGS
-@given(seed=seeds, deck=decks, a=bots, b=bots, fmt=st.sampled_from(["single", "match"]),
-       to_win=st.sampled_from([2, 3]))
+@given(seed=seeds, deck=decks, a=bots, b=bots, fmt=st.sampled_from(["single", "match"]), to_win=st.sampled_from([2, 3]))
 def test_simulated_records_pass_verify(seed, deck, a, b, fmt, to_win):
     events = _run(seed, deck, (a, b), format=fmt, deals_to_win=to_win)
     verdict = verify_events(events)

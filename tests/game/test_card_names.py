@@ -1,6 +1,7 @@
 """One name for each card everywhere: the table's captions, speech and refusals, the coach and
 the lessons' words name a card alike ("the Ten of Leaves", never also "the 10 of Leaves"),
 in every language."""
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,14 @@ from scenes import names
 CFG = get_config()
 LANGS = ("en", "nl", "de", "it")
 #: The ways a card's name could be written in these languages; a text must use its own.
-PATTERNS = ("{rank} of {suit}", "{rank} van {suit}", "{rank} di {suit}", "{rank} der {suit}", "{suit}-{rank}",
-            "{suit} {rank}")
+PATTERNS = (
+    "{rank} of {suit}",
+    "{rank} van {suit}",
+    "{rank} di {suit}",
+    "{rank} der {suit}",
+    "{suit}-{rank}",
+    "{suit} {rank}",
+)
 
 
 def other_names(t, deck, lang: str, code: str) -> set[str]:
@@ -48,8 +55,11 @@ def test_every_lesson_names_each_card_as_the_table_does(name, lang):
     for code in (c.code for c in rules.cards):
         for other in other_names(t, rules.deck, lang, code):
             pattern = re.compile(rf"(?<![\w-]){re.escape(other)}(?![\w-])")
-            wrong += [f"{k}: {other!r} (the table says {card_names.card_name(t, rules.deck, lang, code)!r})"
-                      for k, text in texts.items() if pattern.search(text)]
+            wrong += [
+                f"{k}: {other!r} (the table says {card_names.card_name(t, rules.deck, lang, code)!r})"
+                for k, text in texts.items()
+                if pattern.search(text)
+            ]
     assert not wrong, "\n".join(wrong)
 
 
@@ -93,9 +103,11 @@ def test_a_pack_naming_a_rank_or_a_suit_badly_is_refused_in_one_line():
 
     text = default_rules_path().read_text(encoding="utf-8")
     shipped = "    rank_names: *schnapsen_ranks\n"
-    for bad, problem in (('    rank_names: {en: {"7": Seven}}\n', "unknown key '7'"),
-                         ('    rank_names: {xx: {"10": Ten}}\n', "unknown language 'xx'"),
-                         ("    card_suits: {de: {C: ''}}\n", "card_suits")):
+    for bad, problem in (
+        ('    rank_names: {en: {"7": Seven}}\n', "unknown key '7'"),
+        ('    rank_names: {xx: {"10": Ten}}\n', "unknown language 'xx'"),
+        ("    card_suits: {de: {C: ''}}\n", "card_suits"),
+    ):
         with pytest.raises(ConfigError) as e:
             parse_config(text.replace(shipped, bad, 1))
         assert problem in str(e.value) and "\n" not in str(e.value)

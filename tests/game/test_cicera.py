@@ -1,4 +1,5 @@
 """Cìcera: one test per rule of RULES.md's Cìcera section, on hand-built positions."""
+
 from __future__ import annotations
 
 import json
@@ -24,9 +25,16 @@ def pos(hands, table, to_act=0, last_placed=None, piles=None, last_capture_team=
     """A hand-built position. Seats not listed get an empty hand."""
     hs = [cards(h) for h in hands] + [[] for _ in range(4 - len(hands))]
     return CiceraState(
-        players=4, dealer=(to_act - 1) % 4, number=1, hands=hs, table=cards(table),
-        piles=[cards(p) for p in piles] if piles else [[], []], bonuses=[[0] * 4, [0] * 4], to_act=to_act,
-        last_capture_team=last_capture_team, last_placed=card(last_placed) if last_placed else None,
+        players=4,
+        dealer=(to_act - 1) % 4,
+        number=1,
+        hands=hs,
+        table=cards(table),
+        piles=[cards(p) for p in piles] if piles else [[], []],
+        bonuses=[[0] * 4, [0] * 4],
+        to_act=to_act,
+        last_capture_team=last_capture_team,
+        last_placed=card(last_placed) if last_placed else None,
     )
 
 
@@ -34,9 +42,15 @@ def full_deal(rules, seed=0, dealer=0):
     """A hand-written style deal event for the whole pack (12 per seat, 4 to the table, no stock)."""
     order = list(rules.cards)
     random.Random(seed).shuffle(order)
-    return {"event": "deal", "number": 1, "dealer": dealer,
-            "hands": [codes(order[i * 12:(i + 1) * 12]) for i in range(4)],
-            "table": codes(order[48:]), "stock": [], "trump": None}
+    return {
+        "event": "deal",
+        "number": 1,
+        "dealer": dealer,
+        "hands": [codes(order[i * 12 : (i + 1) * 12]) for i in range(4)],
+        "table": codes(order[48:]),
+        "stock": [],
+        "trump": None,
+    }
 
 
 def legal_strs(rules, state):
@@ -306,14 +320,14 @@ def test_deal_ends_when_all_hands_are_empty(rules):
 
 def test_leftovers_go_to_the_last_capturing_team_without_bonus(rules):
     s = pos([["KD"], ["2B"], ["9C"], ["AS"]], ["KC", "3S", "4C"])
-    rules.apply(s, play("KD", ["KC"]))   # team 0 captures
+    rules.apply(s, play("KD", ["KC"]))  # team 0 captures
     rules.apply(s, play("2B"))
     rules.apply(s, play("9C"))
-    rules.apply(s, play("AS"))           # the table still holds cards at the end
+    rules.apply(s, play("AS"))  # the table still holds cards at the end
     res = rules.deal_result(s)
     assert res.leftover == {"team": 0, "cards": ["3S", "4C", "2B", "9C", "AS"]}
     assert res.detail["card_counts"] == [7, 0]
-    assert res.detail["bonuses"] == [0, 0]   # the leftovers earn no scùa
+    assert res.detail["bonuses"] == [0, 0]  # the leftovers earn no scùa
     assert res.detail["sword_counts"] == [2, 0]
 
 
@@ -348,7 +362,7 @@ def _split(rules, team0_codes):
 
 
 def test_most_cards_scores_two(rules):
-    t0 = [c.code for c in rules.cards if c.suit in "DC"] + ["QB"]     # 27 cards
+    t0 = [c.code for c in rules.cards if c.suit in "DC"] + ["QB"]  # 27 cards
     res = rules.deal_result(finished(_split(rules, t0)))
     assert res.detail["card_counts"] == [27, 25] and res.detail["cards"] == [2, 0]
 
@@ -388,16 +402,19 @@ def test_cups_fante_scores_one(rules):
 
 
 # ---------------------------------------------------------------- napula
-@pytest.mark.parametrize("pile,score", [
-    ("AS 2S", 0),                         # A-2 only: nothing
-    ("2S 3S 4S 5S", 0),                   # no Ace: nothing
-    ("AS 2S 4S 5S", 0),                   # the run breaks at 3
-    ("AS 2S 3S", 3),
-    ("AS 2S 3S 4S", 4),
-    ("AS 2S 3S 5S 6S", 3),                # unbroken run only
-    ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS", 10),   # courts do not extend it
-    ("AD 2D 3D", 0),                      # Swords only
-])
+@pytest.mark.parametrize(
+    "pile,score",
+    [
+        ("AS 2S", 0),  # A-2 only: nothing
+        ("2S 3S 4S 5S", 0),  # no Ace: nothing
+        ("AS 2S 4S 5S", 0),  # the run breaks at 3
+        ("AS 2S 3S", 3),
+        ("AS 2S 3S 4S", 4),
+        ("AS 2S 3S 5S 6S", 3),  # unbroken run only
+        ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS", 10),  # courts do not extend it
+        ("AD 2D 3D", 0),  # Swords only
+    ],
+)
 def test_napula_needs_a_2_3_and_scores_the_run_length(rules, pile, score):
     res = rules.deal_result(finished([pile.split(), ["KB"]]))
     assert res.detail["napula"] == [score, 0]
@@ -405,7 +422,7 @@ def test_napula_needs_a_2_3_and_scores_the_run_length(rules, pile, score):
 
 # ---------------------------------------------------------------- result and format
 def test_points_are_bonuses_plus_awards_plus_napula(rules):
-    t0 = [c.code for c in rules.cards if c.suit in "SC"] + ["AD"]   # 27 cards, 13 Swords, 2S, JC, full napula
+    t0 = [c.code for c in rules.cards if c.suit in "SC"] + ["AD"]  # 27 cards, 13 Swords, 2S, JC, full napula
     s = finished(_split(rules, t0))
     s.bonuses = [[2, 1, 0, 1], [0, 0, 3, 0]]
     res = rules.deal_result(s)
@@ -424,7 +441,7 @@ def test_match_format_uses_scopas_end_rule():
     r = make_rules("cicera", options={"format": "match", "target": 21})
     assert r.match_status([20, 3], 1)[:2] == (False, None)
     assert r.match_status([21, 20], 2)[:2] == (True, 0)
-    assert r.match_status([22, 22], 3)[:2] == (False, None)    # tied leaders go on
+    assert r.match_status([22, 22], 3)[:2] == (False, None)  # tied leaders go on
     assert r.match_status([19, 25], 3)[:2] == (True, 1)
     r51 = make_rules("cicera", options={"format": "match", "target": 51})
     assert r51.match_status([40, 30], 2)[:2] == (False, None)
@@ -453,14 +470,17 @@ def test_state_from_deal_rebuilds_the_deal(rules):
     assert s.to_act == 3 and rules.deal_event(s) == ev
 
 
-@pytest.mark.parametrize("change,message", [
-    (lambda ev: ev["stock"].append(ev["hands"][0].pop()), "seat 0 is dealt 11"),
-    (lambda ev: ev.update(stock=[ev["table"].pop()]), "table is dealt 3"),
-    (lambda ev: ev["hands"][1].__setitem__(0, ev["hands"][0][0]), "dealt twice"),
-    (lambda ev: ev.update(trump="AS"), "no trump"),
-    (lambda ev: ev["hands"].pop(), "3 hands"),
-    (lambda ev: ev["table"].__setitem__(0, "11S"), "bad card"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda ev: ev["stock"].append(ev["hands"][0].pop()), "seat 0 is dealt 11"),
+        (lambda ev: ev.update(stock=[ev["table"].pop()]), "table is dealt 3"),
+        (lambda ev: ev["hands"][1].__setitem__(0, ev["hands"][0][0]), "dealt twice"),
+        (lambda ev: ev.update(trump="AS"), "no trump"),
+        (lambda ev: ev["hands"].pop(), "3 hands"),
+        (lambda ev: ev["table"].__setitem__(0, "11S"), "bad card"),
+    ],
+)
 def test_state_from_deal_rejects_a_bad_deal(rules, change, message):
     ev = full_deal(rules, seed=1)
     change(ev)

@@ -1,4 +1,5 @@
 """Cìcera property tests: random legal play keeps the cards, the points and the records honest."""
+
 from __future__ import annotations
 
 import json
@@ -92,13 +93,18 @@ def test_points_add_up_as_the_rules_say(seed):
     fixed = sum(d["cards"]) + 1 + 3
     assert sum(res.points) == sum(d["bonuses"]) + fixed + sum(nap)
     for t in range(2):
-        assert res.points[t] == (d["bonuses"][t] + d["cards"][t] + d["swords"][t] + d["2S"][t]
-                                 + d["10D"][t] + d["JC"][t] + d["napula"][t])
+        assert res.points[t] == (
+            d["bonuses"][t] + d["cards"][t] + d["swords"][t] + d["2S"][t] + d["10D"][t] + d["JC"][t] + d["napula"][t]
+        )
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seeds, st.sampled_from(["random", "greedy"]), st.sampled_from(["bresciane", "trevisane"]),
-       st.sampled_from([{"format": "single"}, {"format": "match", "target": 21}]))
+@given(
+    seeds,
+    st.sampled_from(["random", "greedy"]),
+    st.sampled_from(["bresciane", "trevisane"]),
+    st.sampled_from([{"format": "single"}, {"format": "match", "target": 21}]),
+)
 def test_simulated_records_pass_the_referee(seed, bot, deck, options):
     r = make_rules("cicera", deck, options=options)
     m = Match(r, seed, [make_bot(bot, r, s, seed) for s in range(4)])

@@ -1,4 +1,5 @@
 """simulate and verify from the command line: records written, bad arguments exit 2 in one line."""
+
 from __future__ import annotations
 
 import subprocess
@@ -15,8 +16,22 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_simulate_writes_records_that_verify(tmp_path, players, capsys):
     out = tmp_path / "rec"
-    code = cli.main(["simulate", "--game", "scopa", "--players", str(players), "--matches", "5", "--seed", "1",
-                     "--out", str(out), "--quiet"])
+    code = cli.main(
+        [
+            "simulate",
+            "--game",
+            "scopa",
+            "--players",
+            str(players),
+            "--matches",
+            "5",
+            "--seed",
+            "1",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
     assert code == 0
     files = sorted(out.glob("*.jsonl"))
     assert len(files) == 5
@@ -33,25 +48,44 @@ def test_simulate_is_reproducible(tmp_path):
 
 
 def test_bots_per_seat(tmp_path, capsys):
-    assert cli.main(["simulate", "--game", "scopa", "--players", "3", "--bots", "random,greedy,random",
-                     "--matches", "1", "--seed", "2"]) == 0
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "--game",
+                "scopa",
+                "--players",
+                "3",
+                "--bots",
+                "random,greedy,random",
+                "--matches",
+                "1",
+                "--seed",
+                "2",
+            ]
+        )
+        == 0
+    )
     assert "random,greedy,random" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args,fragment", [
-    (["simulate", "--game", "poker"], "unknown game 'poker'"),
-    (["simulate", "--game", "scopa", "--players", "7"], "not 7"),
-    (["simulate", "--game", "cicera", "--deck", "piacentine"], "cannot play cicera"),
-    (["simulate", "--game", "scopa", "--deck", "tarot"], "unknown deck 'tarot'"),
-    (["simulate", "--game", "scopa", "--bots", "genius"], "unknown bot 'genius'"),
-    (["simulate", "--game", "scopa", "--players", "2", "--bots", "random,random,random"], "3 bots for 2 seats"),
-    (["simulate", "--game", "scopa", "--option", "target=12"], "not allowed"),
-    (["simulate", "--game", "scopa", "--matches", "0"], "at least 1"),
-    (["simulate", "--game", "scopa", "--players", "two"], "invalid int value"),
-    (["simulate", "--game", "scopa", "--frobnicate"], "unrecognized arguments"),
-    (["simulate"], "required: --game"),
-    (["dance"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["simulate", "--game", "poker"], "unknown game 'poker'"),
+        (["simulate", "--game", "scopa", "--players", "7"], "not 7"),
+        (["simulate", "--game", "cicera", "--deck", "piacentine"], "cannot play cicera"),
+        (["simulate", "--game", "scopa", "--deck", "tarot"], "unknown deck 'tarot'"),
+        (["simulate", "--game", "scopa", "--bots", "genius"], "unknown bot 'genius'"),
+        (["simulate", "--game", "scopa", "--players", "2", "--bots", "random,random,random"], "3 bots for 2 seats"),
+        (["simulate", "--game", "scopa", "--option", "target=12"], "not allowed"),
+        (["simulate", "--game", "scopa", "--matches", "0"], "at least 1"),
+        (["simulate", "--game", "scopa", "--players", "two"], "invalid int value"),
+        (["simulate", "--game", "scopa", "--frobnicate"], "unrecognized arguments"),
+        (["simulate"], "required: --game"),
+        (["dance"], "invalid choice"),
+    ],
+)
 def test_bad_arguments_exit_2_with_one_line(args, fragment, capsys):
     try:
         code = cli.main(args)
@@ -70,12 +104,27 @@ def test_verify_reports_failure_exit_1(tmp_path, capsys):
 
 
 def test_main_py_runs_headless(tmp_path):
-    r = subprocess.run([sys.executable, str(ROOT / "main.py"), "simulate", "--game", "scopa", "--matches", "1",
-                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "simulate",
+            "--game",
+            "scopa",
+            "--matches",
+            "1",
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     files = list(tmp_path.glob("*.jsonl"))
-    r2 = subprocess.run([sys.executable, str(ROOT / "main.py"), "verify", str(files[0])],
-                        capture_output=True, text=True, timeout=120)
+    r2 = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "verify", str(files[0])], capture_output=True, text=True, timeout=120
+    )
     assert r2.returncode == 0 and "OK" in r2.stdout
 
 

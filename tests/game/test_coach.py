@@ -3,6 +3,7 @@ analysis never reading a hidden card, and the same record always giving the same
 
 Budgets are small (tens of iterations): the class of the hand-built positions comes from the
 games' exact solvers, which the budget does not touch."""
+
 from __future__ import annotations
 
 import random
@@ -49,7 +50,7 @@ def scopa_endgame():
     used = set(hands[0] + hands[1] + table)
     rest = [c for c in rules.deck_cards if c not in used]
     s.hands, s.table, s.stock = hands, table, []
-    s.piles = [rest[: len(rest) // 2], rest[len(rest) // 2:]]
+    s.piles = [rest[: len(rest) // 2], rest[len(rest) // 2 :]]
     s.scope, s.to_act, s.last_capture_team, s.history = [0, 0], 0, 0, []
     return rules, s
 
@@ -131,8 +132,13 @@ def test_schnapsen_endgame_values_are_exact():
 
 def test_classes_follow_the_thresholds():
     th = {"inaccuracy": 1.0, "mistake": 2.0, "blunder": 4.0}
-    assert [classify(x, th, False) for x in (0.0, 0.5, 1.0, 2.5, 4.0)] == \
-        ["best", "good", "inaccuracy", "mistake", "blunder"]
+    assert [classify(x, th, False) for x in (0.0, 0.5, 1.0, 2.5, 4.0)] == [
+        "best",
+        "good",
+        "inaccuracy",
+        "mistake",
+        "blunder",
+    ]
     assert classify(9.0, th, True) == "best"
     for game in GAMES:
         t = make_rules(game).game.coach
@@ -154,8 +160,9 @@ def test_the_analysis_reads_only_the_seats_view(game):
         other = hooks.determinize(rules, p.view, random.Random(99))
         assert rules.view(other, 0) == p.view
         a = analyse_position(rules, p.view, p.legal, p.played, 0, p.index, p.deal, budget=24)
-        b = analyse_position(rules, rules.view(other, 0), rules.legal_actions(other), p.played, 0, p.index, p.deal,
-                             budget=24)
+        b = analyse_position(
+            rules, rules.view(other, 0), rules.legal_actions(other), p.played, 0, p.index, p.deal, budget=24
+        )
         assert a == b
         checked += 1
     assert checked == 2

@@ -3,6 +3,7 @@ your 6 of Cups, Knight of Swords and 3 of Batons, 16 cards in the stock, you 6 c
 North 16. Winning the trick for nothing with the 6 is not a mistake; spending the 3 of trumps
 on it is. The coach's playouts are the hard level's policy without its random cards, and the
 move valued is dealt the next pair of cards by seat, as the playouts deal the rest."""
+
 from __future__ import annotations
 
 import random
@@ -21,8 +22,17 @@ from game.rulesets import make_rules
 SOUTH = "2D JD 2C JC 6D JB 2S 7D 4S 6C QS 3B".split()
 NORTH = "4D 5D KC 4C KD 7C JS QD QC 5C AS 6S".split()
 #: The nine tricks before the position: (leader, the led card, the answer).
-TRICKS = [(0, "2D", "4D"), (1, "5D", "JD"), (0, "2C", "KC"), (1, "4C", "JC"), (0, "6D", "KD"),
-          (1, "7C", "JB"), (0, "2S", "JS"), (1, "QD", "7D"), (1, "QC", "4S")]
+TRICKS = [
+    (0, "2D", "4D"),
+    (1, "5D", "JD"),
+    (0, "2C", "KC"),
+    (1, "4C", "JC"),
+    (0, "6D", "KD"),
+    (1, "7C", "JB"),
+    (0, "2S", "JS"),
+    (1, "QD", "7D"),
+    (1, "QC", "4S"),
+]
 TURNED = "4B"
 
 
@@ -37,8 +47,17 @@ def position():
         stock += [draws[w].pop(0), draws[1 - w].pop(0)]
     used = set(SOUTH + NORTH + stock + [TURNED])
     stock += [c.code for c in rules.deck_cards if c.code not in used] + [TURNED]
-    state = rules.state_from_deal({"event": "deal", "number": 1, "dealer": 1, "hands": [SOUTH[:3], NORTH[:3]],
-                                   "table": [], "stock": stock, "trump": TURNED})
+    state = rules.state_from_deal(
+        {
+            "event": "deal",
+            "number": 1,
+            "dealer": 1,
+            "hands": [SOUTH[:3], NORTH[:3]],
+            "table": [],
+            "stock": stock,
+            "trump": TURNED,
+        }
+    )
     for _, a, b in TRICKS:
         rules.apply(state, play(a))
         rules.apply(state, play(b))

@@ -1,5 +1,6 @@
 """``main.py analyse``: the table, the JSON lines with their exact fields, the summary line, and
 one line with exit code 2 for a bad record, a bad seat or a bad budget."""
+
 from __future__ import annotations
 
 import json
@@ -61,12 +62,15 @@ def test_the_table_and_its_summary(record, capsys):
     assert len(out) == 1 + 20 + 1 and out[-1].startswith("seat 0: 20 decisions, mean loss")
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["--seat", "2"], "is not a seat of this record"),
-    (["--seat", "-1"], "is not a seat of this record"),
-    (["--seat", "0", "--budget", "0"], "--budget must be"),
-    (["--seat", "0", "--lang", "xx"], "--lang must be"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--seat", "2"], "is not a seat of this record"),
+        (["--seat", "-1"], "is not a seat of this record"),
+        (["--seat", "0", "--budget", "0"], "--budget must be"),
+        (["--seat", "0", "--lang", "xx"], "--lang must be"),
+    ],
+)
 def test_bad_arguments_exit_2_in_one_line(record, args, fragment, capsys):
     assert cli.main(["analyse", str(record), *args]) == 2
     err = capsys.readouterr().err.strip()
@@ -78,8 +82,11 @@ def test_a_bad_record_exits_2_in_one_line(record, tmp_path, capsys):
     cut.write_text(record.read_text()[:400])
     broken = tmp_path / "broken.jsonl"
     lines = record.read_text().splitlines()
-    lines[3] = lines[3].replace('"seat": 0', '"seat": 1') if '"seat": 0' in lines[3] else \
-        lines[3].replace('"seat": 1', '"seat": 0')
+    lines[3] = (
+        lines[3].replace('"seat": 0', '"seat": 1')
+        if '"seat": 0' in lines[3]
+        else lines[3].replace('"seat": 1', '"seat": 0')
+    )
     broken.write_text("\n".join(lines) + "\n")
     for path in (cut, broken, tmp_path / "missing.jsonl", tmp_path):
         assert cli.main(["analyse", str(path), "--seat", "0"]) == 2
@@ -88,6 +95,10 @@ def test_a_bad_record_exits_2_in_one_line(record, tmp_path, capsys):
 
 
 def test_main_py_dispatches_analyse(record):
-    r = subprocess.run([sys.executable, str(ROOT / "main.py"), "analyse", str(record), "--seat", "5"],
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "analyse", str(record), "--seat", "5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not a seat" in r.stderr

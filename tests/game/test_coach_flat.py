@@ -1,5 +1,6 @@
 """The coach's flat evaluation (game.coach.flat): every move on the same worlds, clearly worse
 moves dropped, values paired with the leader's. Budgets are small (a few hundred playouts)."""
+
 from __future__ import annotations
 
 from game.ai.bots import make_bot
@@ -11,8 +12,12 @@ from game.rulesets import make_rules
 
 
 def test_a_clearly_worse_move_is_dropped_and_a_tie_is_kept():
-    scores = {"lead": [1.0, 0.5, 1.0, 0.5] * 6, "tied": [1.0, 0.5, 1.0, 0.5] * 6,
-              "worse": [0.0, -0.5, 0.1, -0.4] * 6, "close": [1.0, 0.5, 1.0, 0.4] * 6}
+    scores = {
+        "lead": [1.0, 0.5, 1.0, 0.5] * 6,
+        "tied": [1.0, 0.5, 1.0, 0.5] * 6,
+        "worse": [0.0, -0.5, 0.1, -0.4] * 6,
+        "close": [1.0, 0.5, 1.0, 0.4] * 6,
+    }
     assert flat._survivors(list(scores), scores) == ["lead", "tied", "close"]
 
 
@@ -68,6 +73,7 @@ def test_moves_within_the_tie_are_tied_best_and_the_prior_names_one():
 def test_a_move_tied_best_loses_nothing_and_the_shown_best_is_the_priors(monkeypatch):
     import game.games.briscola.coach as briscola_coach
     from game.ai.hooks import load_hooks
+
     rules, p = briscola_opening()
     monkeypatch.setattr(briscola_coach, "TIE", 1000.0, raising=False)  # every move tied
     prior = load_hooks("briscola").prior

@@ -1,5 +1,6 @@
 """Each game's coach reasons (game/games/<id>/coach.py) on positions where the rule of thumb
 clearly holds, and their text in all four languages."""
+
 from __future__ import annotations
 
 import random
@@ -68,8 +69,12 @@ def test_schnapsen_closing_without_a_sure_trick_is_named():
         if close not in p.legal:
             continue
         other = next(a for a in p.legal if a.kind == "play")
-        sure = sum(1 for c in p.view.hand if c.suit == p.view.trump and all(
-            rules.strength[c] > rules.strength[u] for u in p.view.unseen if u.suit == p.view.trump))
+        sure = sum(
+            1
+            for c in p.view.hand
+            if c.suit == p.view.trump
+            and all(rules.strength[c] > rules.strength[u] for u in p.view.unseen if u.suit == p.view.trump)
+        )
         key, params = hook(rules, p.view, close, other)
         assert key == ("coach.reason.closing_weak" if sure else "coach.reason.closing_blind")
         assert params == {"points": p.view.points, "count": sure}
@@ -85,8 +90,9 @@ def test_cicera_a_missed_bonus_is_named_with_the_better_move():
     hook = load_coach("cicera").reason
     for p in deal_positions("cicera", 4, range(1, 20)):
         table = list(p.view.table)
-        scored = [a for a in p.legal if a.capture and rules.capture_bonuses(a.card, a.capture, table,
-                                                                             p.view.last_placed)]
+        scored = [
+            a for a in p.legal if a.capture and rules.capture_bonuses(a.card, a.capture, table, p.view.last_placed)
+        ]
         plain = [a for a in p.legal if not a.capture]
         if scored and plain:
             best = scored[0]
@@ -113,8 +119,11 @@ def test_briscola_for_four_trumping_the_partners_trick_is_named():
             _, top_seat, _ = trick_so_far(rules, list(v.trick), leader, v.trump_suit)
             if rules.team_of(top_seat) != rules.team_of(seat) or top_seat == seat:
                 continue
-            trumps = [a for a in p.legal if a.card.suit == v.trump_suit and
-                      rules.trick_winner([*v.trick, a.card], leader, v.trump_suit) == seat]
+            trumps = [
+                a
+                for a in p.legal
+                if a.card.suit == v.trump_suit and rules.trick_winner([*v.trick, a.card], leader, v.trump_suit) == seat
+            ]
             low = [a for a in p.legal if a.card.suit != v.trump_suit and rules.card_points[a.card] == 0]
             if trumps and low:
                 reason = hook(rules, v, trumps[0], low[0])

@@ -1,5 +1,6 @@
 """The coach's words: each reason in all four languages with the deck's card names and the
 seats' names, and rules.yaml's thresholds checked like every other key."""
+
 from __future__ import annotations
 
 import re
@@ -34,7 +35,9 @@ def test_the_sweep_blunders_reason_in_four_languages():
     rules, s = scopa_endgame()
     d = analyse_position(rules, rules.view(s, 0), rules.legal_actions(s), play("4D"), 0, 0, budget=20)
     out = texts(rules, d.reason)
-    assert out["en"] == "leaves 9 on the table: North sweeps with any Knight (1 unseen)"  # Q is the Knight (Cavallo) in this deck
+    assert (
+        out["en"] == "leaves 9 on the table: North sweeps with any Knight (1 unseen)"
+    )  # Q is the Knight (Cavallo) in this deck
     queen = {lang: rules.deck.court_name("Q", lang) for lang in LANGS}
     for lang, text in out.items():
         assert queen[lang] in text and "9" in text and "{" not in text
@@ -53,8 +56,17 @@ def test_the_briscola_reason_names_the_better_move_in_four_languages():
 
 def _sample(key: str) -> dict:
     """Parameters of the kinds the games' reason hooks give (see game.coach.hooks)."""
-    return {"card": "AD", "move": play("5C"), "points": 14, "units": "coach.units.points",
-            "total": 7, "seat": 1, "ranks": ["7"], "count": 3, "bonus": ["scua"]}
+    return {
+        "card": "AD",
+        "move": play("5C"),
+        "points": 14,
+        "units": "coach.units.points",
+        "total": 7,
+        "seat": 1,
+        "ranks": ["7"],
+        "count": 3,
+        "bonus": ["scua"],
+    }
 
 
 def test_every_coach_reason_is_written_in_every_language():
@@ -73,17 +85,32 @@ def _corrupt(old: str, new: str) -> str:
     return TEXT.replace(old, new, 1)
 
 
-@pytest.mark.parametrize("old, new, problem", [
-    ("coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0}", "coach: {inaccuracy: 0.25, mistake: 0.2, blunder: 1.0}",
-     "must be above the inaccuracy"),
-    ("coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0}", "coach: {inaccuracy: 0.25, mistake: 0.5}",
-     "missing key 'blunder'"),
-    ("coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0}",
-     "coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0, awful: 3}", "unknown key 'awful'"),
-    ("coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0}", "coach: {inaccuracy: -1, mistake: 0.5, blunder: 1.0}",
-     "expected a positive number"),
-    ("coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0}", "coach: [1, 2, 3]", "expected a mapping"),
-])
+@pytest.mark.parametrize(
+    "old, new, problem",
+    [
+        (
+            "coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0}",
+            "coach: {inaccuracy: 0.25, mistake: 0.2, blunder: 1.0}",
+            "must be above the inaccuracy",
+        ),
+        (
+            "coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0}",
+            "coach: {inaccuracy: 0.25, mistake: 0.5}",
+            "missing key 'blunder'",
+        ),
+        (
+            "coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0}",
+            "coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0, awful: 3}",
+            "unknown key 'awful'",
+        ),
+        (
+            "coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0}",
+            "coach: {inaccuracy: -1, mistake: 0.5, blunder: 1.0}",
+            "expected a positive number",
+        ),
+        ("coach: {inaccuracy: 0.25, mistake: 0.5, blunder: 1.0}", "coach: [1, 2, 3]", "expected a mapping"),
+    ],
+)
 def test_bad_thresholds_are_refused_with_their_place(old, new, problem):
     with pytest.raises(ConfigError) as e:
         parse_config(_corrupt(old, new), "rules.yaml")

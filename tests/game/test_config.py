@@ -1,4 +1,5 @@
 """rules.yaml: the shipped file loads; every kind of corruption is named with file, place and problem."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,8 +16,15 @@ TEXT = default_rules_path().read_text(encoding="utf-8")
 def test_shipped_rules_yaml_loads():
     c = load_config()
     assert set(c.games) == {"scopa", "cicera", "briscola", "schnapsen", "tressette"}
-    assert {"piacentine", "napoletane", "bresciane", "trevisane", "piemontesi",
-            "schnapsen-german", "schnapsen-french"} <= set(c.decks)
+    assert {
+        "piacentine",
+        "napoletane",
+        "bresciane",
+        "trevisane",
+        "piemontesi",
+        "schnapsen-german",
+        "schnapsen-french",
+    } <= set(c.decks)
     assert c.deck("bresciane").region["en"] == "Brescia · Lombardy · Italy"
     assert c.deck("piemontesi").suit_system == "french"
     assert c.deck("schnapsen-german").cards == 20
@@ -53,34 +61,81 @@ CORRUPTIONS = [
     ("bad_yaml", _corrupt("games:\n  scopa:", "games:\n  scopa: [unclosed"), "", "not valid YAML"),
     ("tab_indent", _corrupt("    cards: 40\n", "\tcards: 40\n"), "", "not valid YAML"),
     ("missing_key", _corrupt("    suit_system: italian\n", "", 1), "decks → piacentine", "missing key 'suit_system'"),
-    ("unknown_game_on_deck", _corrupt("games: [scopa, briscola, tressette]", "games: [scopa, tresette]"),
-     "decks → piacentine → games → 1", "unknown game 'tresette'"),
-    ("target_not_allowed", _corrupt("target: {default: 11, allowed: [11, 16, 21, 31]}",
-                                    "target: {default: 13, allowed: [11, 16, 21, 31]}"),
-     "games → scopa → options → target → default", "not among the allowed values"),
+    (
+        "unknown_game_on_deck",
+        _corrupt("games: [scopa, briscola, tressette]", "games: [scopa, tresette]"),
+        "decks → piacentine → games → 1",
+        "unknown game 'tresette'",
+    ),
+    (
+        "target_not_allowed",
+        _corrupt(
+            "target: {default: 11, allowed: [11, 16, 21, 31]}", "target: {default: 13, allowed: [11, 16, 21, 31]}"
+        ),
+        "games → scopa → options → target → default",
+        "not among the allowed values",
+    ),
     ("bad_card_count", _corrupt("    cards: 40\n", "    cards: 36\n"), "decks → piacentine → cards", "not a deck size"),
-    ("deck_too_small_for_game", _corrupt("games: [scopa, briscola, tressette]", "games: [scopa, cicera]"),
-     "decks → piacentine → games → 1", "cannot play cicera"),
-    ("unknown_suit_system", _corrupt("suit_system: french\n", "suit_system: spanish\n"),
-     "decks → piemontesi → suit_system", "unknown suit system"),
-    ("missing_language", _corrupt("name: {en: Piacentine, nl: Piacentine, de: Piacentine, it: Piacentine}",
-                                  "name: {en: Piacentine, nl: Piacentine, de: Piacentine}"),
-     "decks → piacentine → name", "missing key 'it'"),
-    ("bad_colour", _corrupt('paper: "#f7f1e3"', 'paper: "cream"'), "decks → piacentine → colors → paper",
-     "not a colour"),
-    ("unknown_rank_in_table", _corrupt('primiera: {"7": 21,', 'primiera: {"7": 21, "11": 3,'),
-     "games → scopa → scoring → primiera → 11", "unknown rank"),
-    ("rank_missing_from_table", _corrupt('card_points: {A: 11, "3": 10, K: 4,', 'card_points: {A: 11, K: 4,'),
-     "games → briscola → scoring → card_points", "rank 3 is missing"),
+    (
+        "deck_too_small_for_game",
+        _corrupt("games: [scopa, briscola, tressette]", "games: [scopa, cicera]"),
+        "decks → piacentine → games → 1",
+        "cannot play cicera",
+    ),
+    (
+        "unknown_suit_system",
+        _corrupt("suit_system: french\n", "suit_system: spanish\n"),
+        "decks → piemontesi → suit_system",
+        "unknown suit system",
+    ),
+    (
+        "missing_language",
+        _corrupt(
+            "name: {en: Piacentine, nl: Piacentine, de: Piacentine, it: Piacentine}",
+            "name: {en: Piacentine, nl: Piacentine, de: Piacentine}",
+        ),
+        "decks → piacentine → name",
+        "missing key 'it'",
+    ),
+    (
+        "bad_colour",
+        _corrupt('paper: "#f7f1e3"', 'paper: "cream"'),
+        "decks → piacentine → colors → paper",
+        "not a colour",
+    ),
+    (
+        "unknown_rank_in_table",
+        _corrupt('primiera: {"7": 21,', 'primiera: {"7": 21, "11": 3,'),
+        "games → scopa → scoring → primiera → 11",
+        "unknown rank",
+    ),
+    (
+        "rank_missing_from_table",
+        _corrupt('card_points: {A: 11, "3": 10, K: 4,', "card_points: {A: 11, K: 4,"),
+        "games → briscola → scoring → card_points",
+        "rank 3 is missing",
+    ),
     ("wrong_type", _corrupt("players: [2, 3, 4]", "players: many"), "games → scopa → players", "expected a list"),
-    ("impossible_players", _corrupt("players: [2, 3, 4]", "players: [2, 3, 7]"), "games → scopa → players → 2",
-     "not possible"),
-    ("unknown_game_section", _corrupt("games:\n  scopa:", "games:\n  tresette:\n    name: x\n  scopa:"),
-     "games → tresette", "unknown game 'tresette'"),
+    (
+        "impossible_players",
+        _corrupt("players: [2, 3, 4]", "players: [2, 3, 7]"),
+        "games → scopa → players → 2",
+        "not possible",
+    ),
+    (
+        "unknown_game_section",
+        _corrupt("games:\n  scopa:", "games:\n  tresette:\n    name: x\n  scopa:"),
+        "games → tresette",
+        "unknown game 'tresette'",
+    ),
     ("empty_file", "", "", "expected a mapping"),
     ("not_a_mapping", "- just\n- a list\n", "", "expected a mapping"),
-    ("bad_settebello", _corrupt("settebello: 7D", "settebello: 7X"), "games → scopa → scoring → settebello",
-     "not a card code"),
+    (
+        "bad_settebello",
+        _corrupt("settebello: 7D", "settebello: 7X"),
+        "games → scopa → scoring → settebello",
+        "not a card code",
+    ),
 ]
 
 

@@ -13,6 +13,7 @@ here: registering a game is enough for it to be held to all of this.
    ``apply`` to the same scores;
 6. simulated records pass the referee, and one mutated decision fails it at that line.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -109,7 +110,9 @@ def test_random_play_conserves_the_cards(case: Case):
             # and every card of the deck (and no other) is somewhere in the state.
             for s in range(rules.players):
                 hand = _hand_of(rules.view(state, s))
-                assert sorted(hand) == sorted(led.hands[s]), f"{where}: seat {s} holds {hand}, the events say {led.hands[s]}"
+                assert sorted(hand) == sorted(led.hands[s]), (
+                    f"{where}: seat {s} holds {hand}, the events say {led.hands[s]}"
+                )
             held = set(cards_in(state))
             assert held == deck, f"{where}: state lacks {sorted(deck - held)}, holds foreign {sorted(held - deck)}"
             # Every place the events define (a hand, the table, the stock in its order, the
@@ -120,9 +123,12 @@ def test_random_play_conserves_the_cards(case: Case):
             for place, cs in led.places().items():
                 if cs:
                     assert _held(subs, counted, cs, ordered=place == "stock"), (
-                        f"{where}: no field of the state holds {place} {cs} (fields: {subs})")
+                        f"{where}: no field of the state holds {place} {cs} (fields: {subs})"
+                    )
             stock_count = getattr(rules.view(state, 0), "stock_count", 0)
-            assert stock_count == len(led.stock), f"{where}: view counts {stock_count} stock cards, the events {len(led.stock)}"
+            assert stock_count == len(led.stock), (
+                f"{where}: view counts {stock_count} stock cards, the events {len(led.stock)}"
+            )
         assert rules.is_over(state)
         # The deal's end gives the cards left on the table, all of them, to one team.
         leftover = rules.deal_result(state).leftover
@@ -171,8 +177,9 @@ def check_refusal(rules: GameRules, e: IllegalAction, what: str, done: set) -> N
         templates = table[key].values() if isinstance(table[key], dict) else [table[key]]
         for template in templates:
             missing = _placeholders(template) - set(params)
-            assert not missing, (f"{what}: {lang} {key} needs {sorted(missing)}, the refusal gives "
-                                 f"{sorted(e.params)}: {template!r}")
+            assert not missing, (
+                f"{what}: {lang} {key} needs {sorted(missing)}, the refusal gives {sorted(e.params)}: {template!r}"
+            )
         text = _I18N[lang].t(key, lang, **params)
         assert text and not any("{" + p + "}" in text for p in _placeholders(str(table[key]))), (lang, key, text)
 
@@ -331,8 +338,10 @@ def test_a_view_shows_no_card_its_seat_may_not_see(case: Case):
                 where = f"seed {seed}, step {step.number}, seat {s}"
                 for name, cs in shown.items():
                     leak = sorted(set(cs) - may)
-                    assert not leak, (f"{where}: view.{name} shows {leak}, which seat {s} has not seen "
-                                      f"(they are in {[led.where(c) for c in leak]})")
+                    assert not leak, (
+                        f"{where}: view.{name} shows {leak}, which seat {s} has not seen "
+                        f"(they are in {[led.where(c) for c in leak]})"
+                    )
                 # And it shows what the seat needs to play: its hand, the table, the trick.
                 everything = {c for cs in shown.values() for c in cs}
                 needed = set(led.hands[s]) | set(led.table) | set(led.trick)
@@ -420,7 +429,8 @@ def check_playout(rules: GameRules, hooks: Any, start: Any, kw: dict, seed: int)
         finish_exactly(rules, ref)
     assert _scores(rules, hooks, ref) == _scores(rules, hooks, fast), (
         f"playout({kw}) ends with {_scores(rules, hooks, fast)}; its {len(taken)} moves replayed "
-        f"through apply end with {_scores(rules, hooks, ref)}")
+        f"through apply end with {_scores(rules, hooks, ref)}"
+    )
 
 
 def check_rollout(rules: GameRules, hooks: Any, start: Any, kw: dict, seed: int) -> None:
@@ -484,9 +494,24 @@ def test_simulated_records_pass_verify(case: Case, tmp_path):
 
 @cases_param
 def test_cli_simulate_writes_records_that_verify(case: Case, tmp_path, capsys):
-    args = ["simulate", "--game", case.game, "--players", str(case.players), "--deck", case.deck,
-            "--matches", "2", "--seed", str(case.index + 1), "--bots", _sim_bot(case),
-            "--out", str(tmp_path), "--quiet"]
+    args = [
+        "simulate",
+        "--game",
+        case.game,
+        "--players",
+        str(case.players),
+        "--deck",
+        case.deck,
+        "--matches",
+        "2",
+        "--seed",
+        str(case.index + 1),
+        "--bots",
+        _sim_bot(case),
+        "--out",
+        str(tmp_path),
+        "--quiet",
+    ]
     for k, v in case.options:
         args += ["--option", f"{k}={_option_text(v)}"]
     assert cli.main(args) == 0, capsys.readouterr().err
@@ -543,6 +568,7 @@ def test_a_mutated_decision_fails_verify_at_its_line(case: Case, tmp_path):
     plays = [(i, st, led) for i, st, led in decisions if events[i]["event"] == "play"]
     assert plays, "no play decision in the first deal"
     swapped = wrong_captures = 0
+
     # The played card swapped for one another seat holds or the stock's (it looks fine, it is
     # not in the hand).
     def elsewhere(i: int, led: Ledger) -> list[Card]:
@@ -561,8 +587,7 @@ def test_a_mutated_decision_fails_verify_at_its_line(case: Case, tmp_path):
         if "capture" not in events[i] or not led.table:
             continue
         c = rules.action_from_record(events, i).card
-        wrong = [s for k in (1, 2) for s in itertools.combinations(led.table, k)
-                 if _refused(rules, state, play(c, s))]
+        wrong = [s for k in (1, 2) for s in itertools.combinations(led.table, k) if _refused(rules, state, play(c, s))]
         if not wrong:
             continue
         bad = [dict(e) for e in events]

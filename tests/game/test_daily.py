@@ -1,5 +1,6 @@
 """The offline daily deal: its derivation, the pinned deals of a fixed date, the command and
 the calendar (issue 31)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -36,16 +37,25 @@ DAY = dt.date(2026, 12, 1)
 PINNED = {
     ("scopa", "classica"): (1691492756, ["6B", "AB", "2S"], "15f9b0ed6f69e3ed"),
     ("scopa", "scopone"): (1138251891, ["6D", "3B", "AB", "JS", "AC", "7C", "5C", "6B", "2D"], "5937fdeb90388705"),
-    ("scopa", "scopone10"): (266724754, ["5B", "4D", "AD", "QS", "QC", "QB", "AB", "JB", "AC", "3C"],
-                             "a93c625461448790"),
+    ("scopa", "scopone10"): (
+        266724754,
+        ["5B", "4D", "AD", "QS", "QC", "QB", "AB", "JB", "AC", "3C"],
+        "a93c625461448790",
+    ),
     ("scopa", "assi"): (1834752958, ["5C", "QC", "AS"], "c7f97521a4e1979f"),
     ("scopa", "quindici"): (1504890033, ["3D", "QD", "AD"], "16377e277dc589fa"),
-    ("cicera", "standard"): (694795157, ["9C", "4C", "JB", "10B", "QC", "2S", "10C", "10S", "8B", "4S", "2B", "QS"],
-                             "4229747e72064ea8"),
+    ("cicera", "standard"): (
+        694795157,
+        ["9C", "4C", "JB", "10B", "QC", "2S", "10C", "10S", "8B", "4S", "2B", "QS"],
+        "4229747e72064ea8",
+    ),
     ("briscola", "standard"): (1084950021, ["4S", "3B", "JB"], "8e483be702ff7051"),
     ("schnapsen", "standard"): (357397341, ["KD", "KS", "AB", "10S", "JD"], "785e091ef3d47218"),
-    ("tressette", "standard"): (1930757368, ["7B", "JD", "2S", "3B", "3D", "2B", "2D", "6S", "6C", "6D"],
-                                "c17a5a09dd8d5574"),
+    ("tressette", "standard"): (
+        1930757368,
+        ["7B", "JD", "2S", "3B", "3D", "2B", "2D", "6S", "6C", "6D"],
+        "c17a5a09dd8d5574",
+    ),
 }
 
 
@@ -81,8 +91,10 @@ def test_another_date_or_preset_is_another_deal():
     assert a["hands"] != b["hands"] and a["hands"] != c["hands"]
 
 
-_PRINT_DEAL = ("import datetime, json; from game.daily import daily_deal, first_deal; "
-               "print(json.dumps(first_deal(daily_deal('tressette', None, datetime.date(2027, 3, 9)))))")
+_PRINT_DEAL = (
+    "import datetime, json; from game.daily import daily_deal, first_deal; "
+    "print(json.dumps(first_deal(daily_deal('tressette', None, datetime.date(2027, 3, 9)))))"
+)
 
 
 def test_the_same_date_gives_the_same_deal_in_two_homes(tmp_path):
@@ -90,8 +102,9 @@ def test_the_same_date_gives_the_same_deal_in_two_homes(tmp_path):
     out = []
     for home, hashseed in (("one", "1"), ("two", "2")):
         env = dict(os.environ, CARDAVIA_HOME=str(tmp_path / home), PYTHONHASHSEED=hashseed)
-        run = subprocess.run([sys.executable, "-c", _PRINT_DEAL], cwd=ROOT, env=env, capture_output=True,
-                             text=True, check=True)
+        run = subprocess.run(
+            [sys.executable, "-c", _PRINT_DEAL], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        )
         out.append(json.loads(run.stdout))
     assert out[0] == out[1] and out[0]["event"] == "deal"
 
@@ -121,8 +134,12 @@ def test_the_daily_command_prints_score_par_difference_and_a_verifiable_record(t
     assert head["seed"] == PINNED[("briscola", "standard")][0] and head["deals"] == 1
     assert head["daily"]["date"] == "2026-12-01" and head["daily"]["seat"] == 0
     # The same command again: the same score and par (no time caps anywhere).
-    assert cli_main(["daily", "--game", "briscola", "--date", "2026-12-01", "--bot", "greedy",
-                     "--out", str(tmp_path / "again")]) == 0
+    assert (
+        cli_main(
+            ["daily", "--game", "briscola", "--date", "2026-12-01", "--bot", "greedy", "--out", str(tmp_path / "again")]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.split("; record")[0] == line.split("; record")[0]
 
 
@@ -132,14 +149,17 @@ def test_the_daily_command_keeps_the_record_among_the_replays(capsys, small_par,
     assert path.parent == _private_home / "replays" and verify_file(str(path)).ok
 
 
-@pytest.mark.parametrize("argv", [
-    ["--game", "scopa", "--date", "2026-13-01", "--bot", "greedy"],
-    ["--game", "scopa", "--preset", "nope", "--bot", "greedy"],
-    ["--game", "briscola", "--preset", "classica", "--bot", "greedy"],
-    ["--game", "nope", "--bot", "greedy"],
-    ["--game", "scopa", "--bot", "nope"],
-    ["--game", "scopa"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--game", "scopa", "--date", "2026-13-01", "--bot", "greedy"],
+        ["--game", "scopa", "--preset", "nope", "--bot", "greedy"],
+        ["--game", "briscola", "--preset", "classica", "--bot", "greedy"],
+        ["--game", "nope", "--bot", "greedy"],
+        ["--game", "scopa", "--bot", "nope"],
+        ["--game", "scopa"],
+    ],
+)
 def test_bad_daily_command_lines_are_one_line_and_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as e:
         raise SystemExit(cli_main(["daily", *argv]))
@@ -165,4 +185,5 @@ def test_the_calendar_keeps_the_first_play_of_a_day_its_streak_and_best():
     days, problem = load_days()
     assert problem is None and days["briscola/standard"]["2026-12-01"] == {"score": 60, "par": 70.0}
     from game.stats import load_stats
+
     assert load_stats()[0] == {}

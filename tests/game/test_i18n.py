@@ -1,4 +1,5 @@
 """Message lookup: fallback to English, plurals, language switches, system locale."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,12 @@ def _write(folder, lang, text):
 
 @pytest.fixture
 def folder(tmp_path):
-    _write(tmp_path, "en", "menu:\n  play: Play\n  quit: Quit\ncards:\n  one: '{count} card'\n  other: '{count} cards'\n"
-                           "hello: 'Hello {name}'\n")
+    _write(
+        tmp_path,
+        "en",
+        "menu:\n  play: Play\n  quit: Quit\ncards:\n  one: '{count} card'\n  other: '{count} cards'\n"
+        "hello: 'Hello {name}'\n",
+    )
     _write(tmp_path, "de", "menu:\n  play: Spielen\ncards:\n  one: '{count} Karte'\n  other: '{count} Karten'\n")
     _write(tmp_path, "nl", "menu: [this is: broken\n")
     return tmp_path
@@ -23,8 +28,8 @@ def folder(tmp_path):
 def test_lookup_in_current_language_and_fallback_to_english(folder):
     i = I18n("de", folder)
     assert i.t("menu.play") == "Spielen"
-    assert i.t("menu.quit") == "Quit"            # missing in German → English
-    assert i.t("no.such.key") == "no.such.key"   # missing everywhere → the key, never an error
+    assert i.t("menu.quit") == "Quit"  # missing in German → English
+    assert i.t("no.such.key") == "no.such.key"  # missing everywhere → the key, never an error
 
 
 def test_plural_forms_follow_count(folder):
@@ -81,15 +86,18 @@ def test_shipped_messages_format_with_their_parameters():
         assert "{" not in i.t("toast.not_ready", what="X")
 
 
-@pytest.mark.parametrize("env,expected", [
-    ({"LANG": "de_DE.UTF-8"}, "de"),
-    ({"LANG": "nl_BE.UTF-8"}, "nl"),
-    ({"LC_ALL": "it_IT.UTF-8", "LANG": "de_DE.UTF-8"}, "it"),
-    ({"LC_ALL": "C", "LANG": "it_IT"}, "it"),
-    ({"LANG": "fr_FR.UTF-8"}, "en"),
-    ({"LANGUAGE": "fr:nl", "LANG": "fr_FR.UTF-8"}, "nl"),
-    ({"LANG": "German_Germany.1252"}, "de"),
-    ({}, "en"),
-])
+@pytest.mark.parametrize(
+    "env,expected",
+    [
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANG": "nl_BE.UTF-8"}, "nl"),
+        ({"LC_ALL": "it_IT.UTF-8", "LANG": "de_DE.UTF-8"}, "it"),
+        ({"LC_ALL": "C", "LANG": "it_IT"}, "it"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({"LANGUAGE": "fr:nl", "LANG": "fr_FR.UTF-8"}, "nl"),
+        ({"LANG": "German_Germany.1252"}, "de"),
+        ({}, "en"),
+    ],
+)
 def test_system_language(env, expected):
     assert detect_system_language(env) == expected

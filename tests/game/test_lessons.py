@@ -2,6 +2,7 @@
 its good moves, its scripted moves are legal, its wrong moves are explained and taken back,
 what its words promise is what the rules score, and a broken lesson file is refused in one
 line naming the file and the step."""
+
 from __future__ import annotations
 
 import copy
@@ -149,9 +150,12 @@ def test_a_broken_lesson_is_refused_in_one_line_naming_the_problem():
     assert "step 1: 3D:7C is not a legal move" in broken(lambda d: d["steps"][0].update(good=["3D:7C"]))
     assert "step 1: no explanation for 3D" in broken(lambda d: d["steps"][0].pop("otherwise"))
     assert "not one the rules deal" in broken(lambda d: d["deal"]["table"].__setitem__(0, "7D"))
-    assert "seat 1's move 1, QB:QS, is not legal" in broken(lambda d: d["deal"]["table"].__setitem__(3, "5S") or
-                                                             d["deal"]["stock"].__setitem__(
-                                                                 d["deal"]["stock"].index("5S"), "QS"))
+    assert "seat 1's move 1, QB:QS, is not legal" in broken(
+        lambda d: (
+            d["deal"]["table"].__setitem__(3, "5S")
+            or d["deal"]["stock"].__setitem__(d["deal"]["stock"].index("5S"), "QS")
+        )
+    )
     # A scripted answer after the last step is played (a trick's end); one after that is never reached.
     assert "never reaches" in broken(lambda d: d["script"][1].extend(["5B", "AC"]))
     assert "a locale key is required" in broken(lambda d: d["steps"][1].pop("why"))

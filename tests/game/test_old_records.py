@@ -1,5 +1,6 @@
 """Records written by `simulate` before the games became registered facts (commit ed0c76e)
 still verify: the rules, the record format and the referee kept their behaviour."""
+
 from __future__ import annotations
 
 from pathlib import Path

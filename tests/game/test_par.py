@@ -1,4 +1,5 @@
 """Par, a record of the first deals only, and duplicate matches (issue 31)."""
+
 from __future__ import annotations
 
 import pytest
@@ -118,12 +119,29 @@ def test_duplicate_margin_cancels_the_cards():
 
 
 def test_simulate_duplicate_writes_verifiable_halves(tmp_path, capsys):
-    code = cli_main(["simulate", "--game", "briscola", "--matches", "2", "--duplicate", "--bots", "greedy,random",
-                     "--out", str(tmp_path), "--quiet"])
+    code = cli_main(
+        [
+            "simulate",
+            "--game",
+            "briscola",
+            "--matches",
+            "2",
+            "--duplicate",
+            "--bots",
+            "greedy,random",
+            "--out",
+            str(tmp_path),
+            "--quiet",
+        ]
+    )
     assert code == 0
     files = sorted(tmp_path.iterdir())
-    assert [f.name for f in files] == ["briscola-2p-1-0001a.jsonl", "briscola-2p-1-0001b.jsonl",
-                                       "briscola-2p-1-0002a.jsonl", "briscola-2p-1-0002b.jsonl"]
+    assert [f.name for f in files] == [
+        "briscola-2p-1-0001a.jsonl",
+        "briscola-2p-1-0001b.jsonl",
+        "briscola-2p-1-0002a.jsonl",
+        "briscola-2p-1-0002b.jsonl",
+    ]
     for f in files:
         assert verify_file(str(f)).ok
     a, b = read_record(files[0]), read_record(files[1])

@@ -1,6 +1,7 @@
 """Card puzzles: the shipped set (every prefix verifies, every answer legal, the solver's margin
 holds where every card is known), the position, the judge and the replies, the generator,
 the daily rule and the ``puzzles`` command."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -83,7 +84,7 @@ def test_a_prefix_that_stops_between_a_decision_and_its_consequences_does_not_ve
     cut = max(i for i in range(len(prefix) - 1) if prefix[i]["event"] == "play" and prefix[i + 1]["event"] == "trick")
     assert not verify_prefix(prefix[: cut + 1]).ok
     played = {**prefix[cut], "card": next(c for c in ("AS", "AD") if c != prefix[cut]["card"])}
-    assert not verify_prefix(prefix[:cut] + [played] + prefix[cut + 1:]).ok
+    assert not verify_prefix(prefix[:cut] + [played] + prefix[cut + 1 :]).ok
 
 
 # ---------------------------------------------------------------------- judging
@@ -174,14 +175,17 @@ def test_a_puzzle_round_trips_through_its_data_form():
         assert again == p
 
 
-@pytest.mark.parametrize("change, problem", [
-    (lambda d: d.pop("seat"), "lacks 'seat'"),
-    (lambda d: d.update(theme="luck"), "unknown theme"),
-    (lambda d: d.update(line=[]), "line"),
-    (lambda d: d.update(margin=float("nan")), "margin"),
-    (lambda d: d.update(prefix=[{"event": "deal"}]), "match line"),
-    (lambda d: d.update(line=[[d["seat"], {"kind": "dance"}]]), "action"),
-])
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        (lambda d: d.pop("seat"), "lacks 'seat'"),
+        (lambda d: d.update(theme="luck"), "unknown theme"),
+        (lambda d: d.update(line=[]), "line"),
+        (lambda d: d.update(margin=float("nan")), "margin"),
+        (lambda d: d.update(prefix=[{"event": "deal"}]), "match line"),
+        (lambda d: d.update(line=[[d["seat"], {"kind": "dance"}]]), "action"),
+    ],
+)
 def test_a_malformed_puzzle_is_one_line(change, problem):
     data = puzzles_of("scopa")[0].to_json()
     change(data)
@@ -216,10 +220,13 @@ def test_the_puzzles_rules_yaml_key_is_checked():
     text = default_rules_path().read_text(encoding="utf-8")
     entry = re.search(r"^    puzzles: \{margin: [^}]*\}$", text, re.M)
     assert entry
-    for bad, problem in (("{margin: -1, hidden_margin: 2}", "positive"), ("{margin: 1}", "hidden_margin"),
-                         ("{margin: 1, hidden_margin: 2, luck: 3}", "unknown key"),
-                         ("{margin: 1, hidden_margin: 2, players: 9}", "players")):
-        broken = text[: entry.start()] + f"    puzzles: {bad}" + text[entry.end():]
+    for bad, problem in (
+        ("{margin: -1, hidden_margin: 2}", "positive"),
+        ("{margin: 1}", "hidden_margin"),
+        ("{margin: 1, hidden_margin: 2, luck: 3}", "unknown key"),
+        ("{margin: 1, hidden_margin: 2, players: 9}", "players"),
+    ):
+        broken = text[: entry.start()] + f"    puzzles: {bad}" + text[entry.end() :]
         with pytest.raises(ConfigError) as e:
             parse_config(broken, "rules.yaml")
         assert "puzzles" in str(e.value) and problem in str(e.value)
@@ -265,17 +272,22 @@ def test_puzzles_check_fails_on_a_broken_puzzle(tmp_path, monkeypatch, capsys):
     assert broken[1].id in cap.err and "margin" in cap.err
 
 
-@pytest.mark.parametrize("argv, problem", [
-    (["puzzles", "check", "--game", "poker"], "unknown game"),
-    (["puzzles", "daily", "--game", "scopa", "--date", "2025-02-30"], "not a date"),
-    (["puzzles", "daily", "--game", "scopa", "--date", "tomorrow"], "YYYY-MM-DD"),
-    (["puzzles", "daily"], "--game"),
-    (["puzzles", "make", "--game", "scopa", "--count", "0", "--seed", "1", "--out", "x.jsonl"], "--count"),
-    (["puzzles", "make", "--game", "scopa", "--count", "1", "--seed", "1"], "--out"),
-    (["puzzles", "make", "--game", "scopa", "--count", "1", "--seed", "1", "--out", "x", "--hidden-rate", "2"],
-     "--hidden-rate"),
-    (["puzzles", "fold"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "argv, problem",
+    [
+        (["puzzles", "check", "--game", "poker"], "unknown game"),
+        (["puzzles", "daily", "--game", "scopa", "--date", "2025-02-30"], "not a date"),
+        (["puzzles", "daily", "--game", "scopa", "--date", "tomorrow"], "YYYY-MM-DD"),
+        (["puzzles", "daily"], "--game"),
+        (["puzzles", "make", "--game", "scopa", "--count", "0", "--seed", "1", "--out", "x.jsonl"], "--count"),
+        (["puzzles", "make", "--game", "scopa", "--count", "1", "--seed", "1"], "--out"),
+        (
+            ["puzzles", "make", "--game", "scopa", "--count", "1", "--seed", "1", "--out", "x", "--hidden-rate", "2"],
+            "--hidden-rate",
+        ),
+        (["puzzles", "fold"], "invalid choice"),
+    ],
+)
 def test_puzzles_bad_arguments_are_one_line_and_exit_2(argv, problem, capsys):
     with pytest.raises(SystemExit) as e:
         code = cli.main(argv)
@@ -303,12 +315,30 @@ def test_the_generator_keeps_only_sound_puzzles(small_budgets, tmp_path, capsys)
     """A tiny run through the command: known-card positions only, its figures printed, the
     puzzles it wrote pass the shipped set's check, and the same seed makes the same file."""
     out = tmp_path / "scopa.jsonl.gz"
-    argv = ["puzzles", "make", "--game", "scopa", "--count", "2", "--seed", "7", "--out", str(out),
-            "--hidden-rate", "0", "--max-deals", "8", "--quiet"]
+    argv = [
+        "puzzles",
+        "make",
+        "--game",
+        "scopa",
+        "--count",
+        "2",
+        "--seed",
+        "7",
+        "--out",
+        str(out),
+        "--hidden-rate",
+        "0",
+        "--max-deals",
+        "8",
+        "--quiet",
+    ]
     assert cli.main(argv) == 0
     line = capsys.readouterr().out.strip()
-    assert re.fullmatch(r"puzzles make: scopa: \d+ deals, \d+ positions examined \(\d+ every card known, 0 hidden\), "
-                        r"\d+ kept \(\d+ known, 0 hidden\), [\d.]+ s; themes: .*; written to .*", line), line
+    assert re.fullmatch(
+        r"puzzles make: scopa: \d+ deals, \d+ positions examined \(\d+ every card known, 0 hidden\), "
+        r"\d+ kept \(\d+ known, 0 hidden\), [\d.]+ s; themes: .*; written to .*",
+        line,
+    ), line
     made = store.read_file(out)
     assert 1 <= len(made) <= 2 and all(p.known for p in made)
     assert all(store.check(p) is None for p in made)

@@ -1,6 +1,7 @@
 """The player's side of puzzles: Glicko-2 (the paper's worked example), the progress file
 (kept, a damaged one moved aside), streaks, the spaced queue of "Your mistakes", picking near
 the rating, the dashboard, and a coach blunder from a played match becoming a puzzle."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,11 @@ NOON = 1_750_000_000.0  # a fixed "now" (seconds since the epoch)
 def test_glicko2_matches_the_papers_worked_example():
     """Glickman, "Example of the Glicko-2 system": a 1500 (RD 200, σ 0.06) player beats a
     1400 (RD 30), loses to a 1550 (RD 100) and a 1700 (RD 300), τ 0.5."""
-    r = rate(Rating(1500, 200, 0.06), [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)],
-             clamp=False)
+    r = rate(
+        Rating(1500, 200, 0.06),
+        [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)],
+        clamp=False,
+    )
     assert r.rating == pytest.approx(1464.06, abs=0.01)
     assert r.rd == pytest.approx(151.52, abs=0.01)
     assert r.volatility == pytest.approx(0.05999, abs=1e-5)
@@ -80,9 +84,15 @@ def test_a_damaged_progress_file_is_moved_aside_and_play_goes_on(tmp_path, conte
 
 def test_a_bad_field_falls_back_for_that_field_only(tmp_path):
     path = tmp_path / "puzzles.json"
-    path.write_text(json.dumps({"ratings": {"scopa": [1600, 120, 0.06], "briscola": ["x", 1, 1]},
-                                "streak": {"days": -3, "right": 4, "best_right": 2, "last_day": "2025-02-30"},
-                                "mistakes": {"x": {"puzzle": {"id": "x"}, "box": 0, "due": 0, "added": 0}}}))
+    path.write_text(
+        json.dumps(
+            {
+                "ratings": {"scopa": [1600, 120, 0.06], "briscola": ["x", 1, 1]},
+                "streak": {"days": -3, "right": 4, "best_right": 2, "last_day": "2025-02-30"},
+                "mistakes": {"x": {"puzzle": {"id": "x"}, "box": 0, "due": 0, "added": 0}},
+            }
+        )
+    )
     prog = PuzzleProgress.load(path)
     assert prog.problem is None
     assert prog.rating("scopa").rating == 1600 and "briscola" not in prog.ratings
@@ -110,7 +120,9 @@ def test_rated_puzzles_are_chosen_near_the_players_rating(tmp_path):
         prog.ratings["tressette"] = Rating(target, 80)
         picks = [prog.next_puzzle("tressette", None, "rated", NOON + i) for i in range(20)]
         gaps = sorted(abs(p.rating - target) for p in pool)
-        assert all(abs(p.rating - target) <= gaps[min(11, len(gaps) - 1)] + 1e-9 for p in picks)  # among the nearest twelve
+        assert all(
+            abs(p.rating - target) <= gaps[min(11, len(gaps) - 1)] + 1e-9 for p in picks
+        )  # among the nearest twelve
     # A theme narrows it; a puzzle tried is not offered again while fresh ones remain.
     theme = pool[0].theme
     p = prog.next_puzzle("tressette", theme, "rated", NOON)

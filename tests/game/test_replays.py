@@ -2,6 +2,7 @@
 folder's replays/, the newest N (a setting); the list reads each record's first and last
 lines, newest first; a corrupt entry is skipped with a note, never a crash; the folder never
 grows past its limit."""
+
 from __future__ import annotations
 
 import json
@@ -81,7 +82,7 @@ def test_a_limit_of_zero_keeps_nothing_and_a_bad_limit_is_the_default(tmp_path):
     assert replays.keep(finished(), folder=tmp_path, limit=0) == (None, None)
     assert list(tmp_path.iterdir()) == []
     assert replays.clamp_limit("200") == replays.DEFAULT_LIMIT and replays.clamp_limit(True) == replays.DEFAULT_LIMIT
-    assert replays.clamp_limit(-5) == 0 and replays.clamp_limit(10 ** 9) == replays.MAX_LIMIT
+    assert replays.clamp_limit(-5) == 0 and replays.clamp_limit(10**9) == replays.MAX_LIMIT
 
 
 def test_corrupt_files_count_towards_the_limit_too(tmp_path):
@@ -118,8 +119,9 @@ def test_the_list_is_newest_first_and_skips_every_corrupt_entry_with_a_note(tmp_
         "20990101-000002-binary.jsonl": bytes(range(256)),
         "20990101-000003-empty.jsonl": b"",
         "20990101-000004-wrongfirst.jsonl": (json.dumps(events[-1]) + "\n").encode(),
-        "20990101-000005-unknowngame.jsonl": (json.dumps({**events[0], "game": "chess"}) + "\n"
-                                               + json.dumps(events[-1]) + "\n").encode(),
+        "20990101-000005-unknowngame.jsonl": (
+            json.dumps({**events[0], "game": "chess"}) + "\n" + json.dumps(events[-1]) + "\n"
+        ).encode(),
     }
     for name, data in bad.items():
         (tmp_path / name).write_bytes(data)

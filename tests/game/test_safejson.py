@@ -1,6 +1,7 @@
 """The one hardened JSON reader (game.safejson), the file helpers (game.storage) and the
 YAML scan (game.config.scan_yaml) on their own: each limit refuses what it should, with one
 line naming the file, the line and the field, and lets everything real through."""
+
 from __future__ import annotations
 
 import json
@@ -16,16 +17,19 @@ from game.i18n import message_problem
 from game.safejson import JSONError, exact_equal, loads
 
 
-@pytest.mark.parametrize("text,fragment", [
-    ("[" * 100_000 + "]" * 100_000, "nested deeper than 64 levels"),
-    ('{"card": "XX", "seat": 0, "card": "7D"}', "field 'card': the key is given twice"),
-    ('{"seed": NaN}', "NaN is not a JSON number"),
-    ('{"seed": Infinity}', "Infinity is not a JSON number"),
-    ('{"seed": -Infinity}', "-Infinity is not a JSON number"),
-    ('{"seed": 1e999}', "too large"),
-    ("9" * 5000, "too many digits"),
-    ('{"a": 1', "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "text,fragment",
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested deeper than 64 levels"),
+        ('{"card": "XX", "seat": 0, "card": "7D"}', "field 'card': the key is given twice"),
+        ('{"seed": NaN}', "NaN is not a JSON number"),
+        ('{"seed": Infinity}', "Infinity is not a JSON number"),
+        ('{"seed": -Infinity}', "-Infinity is not a JSON number"),
+        ('{"seed": 1e999}', "too large"),
+        ("9" * 5000, "too many digits"),
+        ('{"a": 1', "not valid JSON"),
+    ],
+)
 def test_the_loader_refuses_with_one_line_naming_file_line_and_field(text, fragment):
     with pytest.raises(JSONError) as e:
         loads(text, file="match.json", line=3)
@@ -159,25 +163,42 @@ def test_the_shipped_rules_yaml_passes_the_scan_with_its_anchors():
     assert lines[("decks", "piacentine", "aspect")] == text[: text.index("aspect:")].count("\n") + 1
 
 
-@pytest.mark.parametrize("text,fragment,aliases", [
-    ("a: " + "[" * 100_000 + "]" * 100_000, "nested deeper than 32", True),
-    ("a: &x [1, 2, 3, 4, 5, 6, 7, 8, 9]\n" + "".join(
-        f"b{i}: &x{i} [{', '.join([f'*x{i - 1}' if i > 1 else '*x'] * 9)}]\n" for i in range(1, 12)),
-     "alias bomb", True),
-    ("a: &x 1\nb: *x\n", "anchors and aliases are not allowed", False),
-    ("a: 1\nb: 2\na: 3\n", "the key 'a' is given twice", True),
-    ("? [1, 2]\n: x\n", "a key must be a plain text", True),
-])
+@pytest.mark.parametrize(
+    "text,fragment,aliases",
+    [
+        ("a: " + "[" * 100_000 + "]" * 100_000, "nested deeper than 32", True),
+        (
+            "a: &x [1, 2, 3, 4, 5, 6, 7, 8, 9]\n"
+            + "".join(f"b{i}: &x{i} [{', '.join([f'*x{i - 1}' if i > 1 else '*x'] * 9)}]\n" for i in range(1, 12)),
+            "alias bomb",
+            True,
+        ),
+        ("a: &x 1\nb: *x\n", "anchors and aliases are not allowed", False),
+        ("a: 1\nb: 2\na: 3\n", "the key 'a' is given twice", True),
+        ("? [1, 2]\n: x\n", "a key must be a plain text", True),
+    ],
+)
 def test_the_yaml_scan_refuses_before_pyyaml_builds_anything(text, fragment, aliases):
     with pytest.raises(ConfigError, match=fragment):
         scan_yaml(text, "x.yaml", allow_aliases=aliases)
 
 
-@pytest.mark.parametrize("template,ok", [
-    ("{value}%", True), ("{value:>8}", True), ("{count} cards", True), ("a {stray brace", True),
-    ("{value:>300000000}", False), ("{value:.500f}", False), ("{value.__class__}", False),
-    ("{value[0]}", False), ("{value:{width}}", False), ("bad \x00 char", False), ("x" * 5000, False),
-])
+@pytest.mark.parametrize(
+    "template,ok",
+    [
+        ("{value}%", True),
+        ("{value:>8}", True),
+        ("{count} cards", True),
+        ("a {stray brace", True),
+        ("{value:>300000000}", False),
+        ("{value:.500f}", False),
+        ("{value.__class__}", False),
+        ("{value[0]}", False),
+        ("{value:{width}}", False),
+        ("bad \x00 char", False),
+        ("x" * 5000, False),
+    ],
+)
 def test_locale_messages_with_a_dangerous_format_are_refused(template, ok):
     assert (message_problem(template) is None) == ok
 

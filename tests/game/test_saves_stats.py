@@ -1,4 +1,5 @@
 """Saves and statistics: atomic writes, corrupt files kept aside, a kill between saves loses nothing."""
+
 from __future__ import annotations
 
 import json
@@ -115,8 +116,9 @@ def test_stats_keep_a_record_per_variant_and_read_an_old_file():
     """A stats.json written before house rules (game/mode keys) still loads; a variant's
     matches go to game/mode/variant and leave the old record alone."""
     p = stats.stats_path()
-    storage.write_json(p, {"scopa/versus": {"played": 3, "won": 2, "lost": 1, "drawn": 0, "best_margin": 4,
-                                            "streak": 1}})
+    storage.write_json(
+        p, {"scopa/versus": {"played": 3, "won": 2, "lost": 1, "drawn": 0, "best_margin": 4, "streak": 1}}
+    )
     st, problem = stats.load_stats()
     assert problem is None and st["scopa/versus"].played == 3 and st["scopa/versus"].best_margin == 4
     assert stats.record_result("scopa", "partners", "won", 6, variant="scopone") is None

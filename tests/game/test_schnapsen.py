@@ -1,4 +1,5 @@
 """One test per rule of the Schnapsen section of RULES.md, on hand-built positions."""
+
 from __future__ import annotations
 
 import copy
@@ -17,17 +18,38 @@ from game.verify import verify_events
 R = make_rules("schnapsen", "schnapsen-german")
 
 
-def position(hands, stock="", trump="C", to_act=0, led=None, closed_by=None, won=("", ""),
-             marriages=(0, 0), pending=(0, 0), closure=(0, False), dealer=1) -> SchnapsenState:
+def position(
+    hands,
+    stock="",
+    trump="C",
+    to_act=0,
+    led=None,
+    closed_by=None,
+    won=("", ""),
+    marriages=(0, 0),
+    pending=(0, 0),
+    closure=(0, False),
+    dealer=1,
+) -> SchnapsenState:
     """A mid-deal position. ``led`` is the card the other seat led to the current trick."""
     st = cards(stock)
     won_c = [cards(won[0]), cards(won[1])]
     s = SchnapsenState(
-        dealer=dealer, number=1, hands=[cards(hands[0]), cards(hands[1])], stock=st, trump=trump,
-        indicator=st[-1] if st else card("A" + trump), leader=to_act if led is None else 1 - to_act,
-        to_act=to_act, led=card(led) if led else None, closed_by=closed_by,
-        closure_points=closure[0], closure_trick=closure[1], won=won_c,
-        card_points=[sum(R.points[c] for c in w) for w in won_c], marriage_points=list(marriages),
+        dealer=dealer,
+        number=1,
+        hands=[cards(hands[0]), cards(hands[1])],
+        stock=st,
+        trump=trump,
+        indicator=st[-1] if st else card("A" + trump),
+        leader=to_act if led is None else 1 - to_act,
+        to_act=to_act,
+        led=card(led) if led else None,
+        closed_by=closed_by,
+        closure_points=closure[0],
+        closure_trick=closure[1],
+        won=won_c,
+        card_points=[sum(R.points[c] for c in w) for w in won_c],
+        marriage_points=list(marriages),
         pending=list(pending),
     )
     if led:
@@ -38,8 +60,17 @@ def position(hands, stock="", trump="C", to_act=0, led=None, closed_by=None, won
 def deal(h0, h1, stock, dealer=1) -> SchnapsenState:
     """A fresh deal through the record's deal event."""
     st = stock.split()
-    return R.state_from_deal({"event": "deal", "number": 1, "dealer": dealer, "hands": [h0.split(), h1.split()],
-                              "table": [], "stock": st, "trump": st[-1]})
+    return R.state_from_deal(
+        {
+            "event": "deal",
+            "number": 1,
+            "dealer": dealer,
+            "hands": [h0.split(), h1.split()],
+            "table": [],
+            "stock": st,
+            "trump": st[-1],
+        }
+    )
 
 
 def run(s: SchnapsenState, *moves) -> list[dict]:
@@ -238,8 +269,10 @@ def test_marriage_is_20_and_40_in_trumps():
 def test_marriage_is_declared_by_leading_k_or_q_followed_by_that_play():
     s = deal(*START)
     ev = run(s, "KS+")
-    assert ev == [{"event": "marriage", "seat": 0, "suit": "S", "points": 20},
-                  {"event": "play", "seat": 0, "card": "KS"}]
+    assert ev == [
+        {"event": "marriage", "seat": 0, "suit": "S", "points": 20},
+        {"event": "play", "seat": 0, "card": "KS"},
+    ]
     assert s.led is card("KS") and s.to_act == 1
     assert R.view(s, 1).known_opponent == (card("QS"),)  # the partner was shown
 
@@ -328,8 +361,9 @@ def test_close_allowed_before_the_first_trick_and_the_leader_still_leads():
 
 
 def test_close_records_the_opponents_points_and_trick_at_that_moment():
-    s = position(["AS KS QS JS 10S", "AB KB QB JB 10B"], stock="KD QD JD AC", to_act=0,
-                 won=("", "AD 10D"), marriages=(0, 20))
+    s = position(
+        ["AS KS QS JS 10S", "AB KB QB JB 10B"], stock="KD QD JD AC", to_act=0, won=("", "AD 10D"), marriages=(0, 20)
+    )
     run(s, "close")
     assert (s.closure_points, s.closure_trick) == (41, True)
     run(s, "JS", "JB")  # later tricks do not change the record
@@ -365,8 +399,14 @@ def test_deal_ends_the_moment_a_trick_reaches_66_without_draws():
 
 
 def end_by_66(loser_won: str, loser_marriages=0, loser_pending=0) -> DealResult:
-    s = position(["KC", "JC"], stock="", to_act=0, won=("AS 10S AB 10B AD 10D", loser_won),
-                 marriages=(0, loser_marriages), pending=(0, loser_pending))
+    s = position(
+        ["KC", "JC"],
+        stock="",
+        to_act=0,
+        won=("AS 10S AB 10B AD 10D", loser_won),
+        marriages=(0, loser_marriages),
+        pending=(0, loser_pending),
+    )
     run(s, "KC", "JC")  # 63 + 6
     assert s.over and s.reason == "66"
     return R.deal_result(s)
@@ -388,16 +428,14 @@ def test_game_points_three_when_the_loser_has_no_trick():
 
 def test_successful_close_is_scored_with_the_opponents_record_at_closure_not_at_the_end():
     # Seat 1 has no trick at closure, wins one afterwards: still 3.
-    s = position(["AC 10C AD 10D JS", "KS KD QD JD QS"], stock="JB QB KB KC QC JC", to_act=0,
-                 won=("AS 10S AB 10B", ""))
+    s = position(["AC 10C AD 10D JS", "KS KD QD JD QS"], stock="JB QB KB KC QC JC", to_act=0, won=("AS 10S AB 10B", ""))
     run(s, "close", "JS", "KS", "KD", "AD", "AC", "QD")
     assert s.over and s.won[1]
     res = R.deal_result(s)
     assert res.detail["reason"] == "closed_won" and res.points == [3, 0]
     assert res.detail["closure"] == {"seat": 1, "points": 0, "had_trick": False}
     # Seat 1 has 7 with a trick at closure and reaches 33 afterwards: 2, not 1.
-    s = position(["AC 10C AD 10D JS", "KS QS KD QD JD"], stock="JB KC QC JC", to_act=0,
-                 won=("AS 10S AB 10B", "KB QB"))
+    s = position(["AC 10C AD 10D JS", "KS QS KD QD JD"], stock="JB KC QC JC", to_act=0, won=("AS 10S AB 10B", "KB QB"))
     run(s, "close", "JS", "KS", "KD+", "AD", "AC", "QD")
     assert s.over and s.points(1) == 33
     res = R.deal_result(s)
@@ -415,8 +453,7 @@ def test_failed_close_gives_the_opponent_three_if_no_trick_at_closure():
 
 
 def test_failed_close_gives_the_opponent_two_if_it_had_a_trick_at_closure():
-    s = position(["JS QS JB QB JD", "KS 10S KB 10B KD"], stock="AS AB 10D AC 10C KC QC JC", to_act=0,
-                 won=("", "AD QD"))
+    s = position(["JS QS JB QB JD", "KS 10S KB 10B KD"], stock="AS AB 10D AC 10C KC QC JC", to_act=0, won=("", "AD QD"))
     run(s, "close")
     while not s.over:
         R.apply(s, R.legal_actions(s)[0])
@@ -426,8 +463,7 @@ def test_failed_close_gives_the_opponent_two_if_it_had_a_trick_at_closure():
 
 
 def test_close_fails_when_the_opponent_reaches_66_first():
-    s = position(["JS QS JB QB JD", "AS 10S AB 10B AD"], stock="KB AC 10C KC QC JC", to_act=0,
-                 won=("", "KD QD 10D KS"))
+    s = position(["JS QS JB QB JD", "AS 10S AB 10B AD"], stock="KB AC 10C KC QC JC", to_act=0, won=("", "KD QD 10D KS"))
     run(s, "close")
     while not s.over:
         R.apply(s, R.legal_actions(s)[0])
@@ -492,21 +528,39 @@ def test_view_holds_what_a_careful_player_knows_and_no_hidden_card():
 
 def test_state_from_deal_rejects_a_deal_the_rules_cannot_produce():
     h0, h1, st = START
-    good = {"event": "deal", "number": 1, "dealer": 1, "hands": [h0.split(), h1.split()], "table": [],
-            "stock": st.split(), "trump": "JC"}
+    good = {
+        "event": "deal",
+        "number": 1,
+        "dealer": 1,
+        "hands": [h0.split(), h1.split()],
+        "table": [],
+        "stock": st.split(),
+        "trump": "JC",
+    }
     R.state_from_deal(good)
-    bad = [dict(good, trump="AC"), dict(good, table=["AC"]), dict(good, stock=st.split()[1:]),
-           dict(good, hands=[h0.split()[:4], h1.split()]), dict(good, hands=[h0.split(), h0.split()]),
-           dict(good, stock=st.split()[:-1] + ["7C"]), dict(good, hands="nonsense"), dict(good, dealer=2)]
+    bad = [
+        dict(good, trump="AC"),
+        dict(good, table=["AC"]),
+        dict(good, stock=st.split()[1:]),
+        dict(good, hands=[h0.split()[:4], h1.split()]),
+        dict(good, hands=[h0.split(), h0.split()]),
+        dict(good, stock=st.split()[:-1] + ["7C"]),
+        dict(good, hands="nonsense"),
+        dict(good, dealer=2),
+    ]
     for ev in bad:
         with pytest.raises(RecordError):
             R.state_from_deal(ev)
 
 
 def test_action_from_record_reads_each_decision():
-    ev = [{"event": "exchange", "seat": 0, "gave": "JC", "took": "AC"}, {"event": "close", "seat": 0},
-          {"event": "marriage", "seat": 0, "suit": "S", "points": 20}, {"event": "play", "seat": 0, "card": "QS"},
-          {"event": "trick", "winner": 0, "cards": [], "points": 0}]
+    ev = [
+        {"event": "exchange", "seat": 0, "gave": "JC", "took": "AC"},
+        {"event": "close", "seat": 0},
+        {"event": "marriage", "seat": 0, "suit": "S", "points": 20},
+        {"event": "play", "seat": 0, "card": "QS"},
+        {"event": "trick", "winner": 0, "cards": [], "points": 0},
+    ]
     assert R.action_from_record(ev, 0) == EXCHANGE and R.action_from_record(ev, 1) == CLOSE
     assert R.action_from_record(ev, 2) == play("QS", marriage=True)
     assert R.action_from_record(ev, 3) == play("QS")

@@ -1,4 +1,5 @@
 """Property tests: random legal Schnapsen play conserves cards, points add up, records verify."""
+
 from __future__ import annotations
 
 import copy
@@ -40,7 +41,8 @@ def test_random_play_never_loses_or_duplicates_a_card(seed, deck):
             where[s.led] += 1
         assert where == full
         assert len(s.hands[0]) == len(s.hands[1]) + (s.led is not None and s.leader == 1) - (
-            s.led is not None and s.leader == 0)
+            s.led is not None and s.leader == 0
+        )
         if s.over:
             break
         r.apply(s, rng.choice(r.legal_actions(s)))
@@ -114,8 +116,20 @@ def test_clone_is_independent(seed):
     snapshot = copy.deepcopy(s)
     while not c.over:
         r.apply(c, rng.choice(r.legal_actions(c)))
-    for f in ("hands", "stock", "won", "card_points", "marriage_points", "pending", "known", "history", "over",
-              "closed_by", "led", "to_act"):
+    for f in (
+        "hands",
+        "stock",
+        "won",
+        "card_points",
+        "marriage_points",
+        "pending",
+        "known",
+        "history",
+        "over",
+        "closed_by",
+        "led",
+        "to_act",
+    ):
         assert getattr(s, f) == getattr(snapshot, f), f
 
 

@@ -1,4 +1,5 @@
 """One test per rule of the Scopa section of RULES.md, on hand-built positions."""
+
 from __future__ import annotations
 
 import random
@@ -18,10 +19,15 @@ def rules(players: int = 2, target: int = 11, deck: str = "piacentine", **option
 def position(r, hands, table, stock="", to_act=0, dealer=None, piles=None):
     n = r.players
     st = ScopaState(
-        players=n, dealer=(to_act - 1) % n if dealer is None else dealer, number=1,
-        hands=[cards(h) for h in hands], table=cards(table), stock=cards(stock),
+        players=n,
+        dealer=(to_act - 1) % n if dealer is None else dealer,
+        number=1,
+        hands=[cards(h) for h in hands],
+        table=cards(table),
+        stock=cards(stock),
         piles=[cards(p) for p in piles] if piles else [[] for _ in range(r.teams)],
-        scope=[0] * r.teams, to_act=to_act,
+        scope=[0] * r.teams,
+        to_act=to_act,
     )
     return st
 
@@ -199,10 +205,18 @@ def test_deal_points_add_awards_and_scope():
 
 def test_three_kings_on_the_table_redeal():
     r = rules()
-    ev = {"event": "deal", "number": 1, "dealer": 0, "hands": [["AD", "2D", "3D"], ["4D", "5D", "6D"]],
-          "table": ["KD", "KC", "KS", "AC"], "stock": [c for c in
-          "7D JD QD 2C 3C 4C 5C 6C 7C JC QC AS 2S 3S 4S 5S 6S 7S JS QS AB 2B 3B 4B 5B 6B 7B JB QB KB".split()],
-          "trump": None}
+    ev = {
+        "event": "deal",
+        "number": 1,
+        "dealer": 0,
+        "hands": [["AD", "2D", "3D"], ["4D", "5D", "6D"]],
+        "table": ["KD", "KC", "KS", "AC"],
+        "stock": [
+            c
+            for c in "7D JD QD 2C 3C 4C 5C 6C 7C JC QC AS 2S 3S 4S 5S 6S 7S JS QS AB 2B 3B 4B 5B 6B 7B JB QB KB".split()
+        ],
+        "trump": None,
+    }
     assert r.needs_redeal(r.state_from_deal(ev))
     ev["table"] = ["KD", "KC", "AC", "KS"]
     assert r.needs_redeal(r.state_from_deal(ev))
@@ -293,8 +307,15 @@ def refused(r, st, action) -> str:
 def deal_line(r, hands, table, dealer=3):
     """A valid deal line: the given hands and table, every other card in the stock."""
     dealt = cards(" ".join(hands) + " " + table)
-    return {"event": "deal", "number": 1, "dealer": dealer, "hands": [h.split() for h in hands],
-            "table": table.split(), "stock": [c.code for c in r.cards if c not in dealt], "trump": None}
+    return {
+        "event": "deal",
+        "number": 1,
+        "dealer": dealer,
+        "hands": [h.split() for h in hands],
+        "table": table.split(),
+        "stock": [c.code for c in r.cards if c not in dealt],
+        "trump": None,
+    }
 
 
 def play_deal(r, seed: int) -> tuple[ScopaState, list[dict]]:
@@ -514,7 +535,7 @@ def test_kings_redeal_only_with_match_first_and_normal_aces(table):
 def test_kings_redeal_applies_to_scopone():
     r = rules(4, deal="scopone")
     rest = [c for c in r.cards if c not in cards("KD KC KS AC")]
-    hands = [" ".join(c.code for c in rest[i * 9:(i + 1) * 9]) for i in range(4)]
+    hands = [" ".join(c.code for c in rest[i * 9 : (i + 1) * 9]) for i in range(4)]
     assert r.needs_redeal(r.state_from_deal(deal_line(r, hands, "KD KC KS AC")))
 
 
@@ -554,10 +575,16 @@ def test_re_bello_off_scores_nothing():
     assert "re_bello" not in res.detail and res.points == [0, 0]
 
 
-@pytest.mark.parametrize("pile,run", [
-    ("AD 2D 3D", 3), ("AD 2D 3D 4D", 4), ("AD 2D 3D 4D 5D 6D 7D JD", 8),
-    ("AD 2D 3D 4D 5D 6D 7D JD QD KD", 10), ("AD 2D 3D 5D 6D 7D", 3),
-])
+@pytest.mark.parametrize(
+    "pile,run",
+    [
+        ("AD 2D 3D", 3),
+        ("AD 2D 3D 4D", 4),
+        ("AD 2D 3D 4D 5D 6D 7D JD", 8),
+        ("AD 2D 3D 4D 5D 6D 7D JD QD KD", 10),
+        ("AD 2D 3D 5D 6D 7D", 3),
+    ],
+)
 def test_napola_scores_the_run_of_coins_from_the_ace(pile, run):
     r = rules(napola=True)
     assert r.napola_value(cards(pile)) == run
@@ -593,7 +620,9 @@ def test_target_option_values(target):
 
 def test_every_option_combination_makes_rules_for_four_players():
     import itertools
-    for deal, cap, aces, rb, nap in itertools.product(DEALS, ["match_first", "fifteen"], ["normal", "take_all"],
-                                                      [False, True], [False, True]):
+
+    for deal, cap, aces, rb, nap in itertools.product(
+        DEALS, ["match_first", "fifteen"], ["normal", "take_all"], [False, True], [False, True]
+    ):
         r = rules(4, deal=deal, capture=cap, aces=aces, re_bello=rb, napola=nap)
         assert r.options == {"target": 11, "deal": deal, "capture": cap, "aces": aces, "re_bello": rb, "napola": nap}

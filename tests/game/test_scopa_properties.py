@@ -1,4 +1,5 @@
 """Property tests: random legal Scopa play conserves cards, scores add up, records verify."""
+
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,5 @@
 """The window's match session: bots in a worker thread, human submissions, save and resume."""
+
 from __future__ import annotations
 
 import json
@@ -90,7 +91,6 @@ def test_partner_seat_uses_partner_bot():
     assert [type(b).__name__ for b in s.match.bots[1:]] == ["RandomBot"] * 3
 
 
-
 # ---------------------------------------------------------------- replayable sessions
 def _match_options(game: str) -> dict:
     """Options that make the game a match of several deals when it can be one (rebuilds must
@@ -153,10 +153,13 @@ def test_a_session_rebuilt_at_any_decision_plays_on_identically(game, bot, monke
     # Greedy: the whole match (over several deals where the game has them); easy: a part.
     deal_starts = _advance(first, 10**6 if bot == "greedy" else 16)
     k = len(first.decisions)
-    points = {0, 1, k // 3, k // 2, k - 1} | {d for d in deal_starts if d < k} | {d + 1 for d in deal_starts if d + 1 < k}
+    points = (
+        {0, 1, k // 3, k // 2, k - 1} | {d for d in deal_starts if d < k} | {d + 1 for d in deal_starts if d + 1 < k}
+    )
     for j in sorted(points):
-        again = _uncapped(Session.rebuild(first.rules, 5, first.decisions[:j], human_seat=None, bot_name=bot,
-                                          threaded=False))
+        again = _uncapped(
+            Session.rebuild(first.rules, 5, first.decisions[:j], human_seat=None, bot_name=bot, threaded=False)
+        )
         assert again.take_events() == [] and len(again.decisions) == j
         _advance(again, k)
         assert again.match.events == first.match.events, f"rebuilt at decision {j} of {k}, the bots played otherwise"
@@ -237,7 +240,7 @@ def test_undo_stays_within_the_deal_and_needs_a_human_decision():
     while not s.human_to_act:
         s.poll()
     # The second deal has begun and the human has not decided in it yet: the scored deal stands.
-    assert not any(seat == 1 for seat, _ in s.decisions[s.match.deal_start:])
+    assert not any(seat == 1 for seat, _ in s.decisions[s.match.deal_start :])
     assert any(seat == 1 for seat, _ in s.decisions)
     before = json.dumps(s.match.events)
     assert s.undo() is False and json.dumps(s.match.events) == before

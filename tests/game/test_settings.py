@@ -1,4 +1,5 @@
 """Settings: defaults, atomic round trip, corrupt files and per-field repair."""
+
 from __future__ import annotations
 
 import json
@@ -24,9 +25,20 @@ def test_first_start_gives_defaults_with_the_given_language():
 
 
 def test_round_trip_keeps_every_field_and_unknown_keys():
-    s = Settings(language="it", contrast=12, grain=88, temperature=61, animation_speed="fast", volume=33,
-                 muted=True, fullscreen=True, hints=False, ai_level="hard", last_deck="bresciane",
-                 game_options={"scopa": {"target": 21, "players": 4}})
+    s = Settings(
+        language="it",
+        contrast=12,
+        grain=88,
+        temperature=61,
+        animation_speed="fast",
+        volume=33,
+        muted=True,
+        fullscreen=True,
+        hints=False,
+        ai_level="hard",
+        last_deck="bresciane",
+        game_options={"scopa": {"target": 21, "players": 4}},
+    )
     s.extra["future_field"] = {"x": 1}
     assert save_settings(s) is None
     back = load_settings(default_language="en")
@@ -60,12 +72,23 @@ def test_json_that_is_not_an_object_counts_as_corrupt(_private_home):
 
 
 def test_bad_values_are_clamped_or_defaulted_per_field(_private_home):
-    data = {"language": "fr", "contrast": 150, "grain": -20, "temperature": "hot", "volume": True,
-            "animation_speed": "ludicrous", "fullscreen": "yes", "hints": False, "ai_level": 3,
-            "game_options": ["not", "a", "mapping"], "last_deck": 7, "muted": True}
+    data = {
+        "language": "fr",
+        "contrast": 150,
+        "grain": -20,
+        "temperature": "hot",
+        "volume": True,
+        "animation_speed": "ludicrous",
+        "fullscreen": "yes",
+        "hints": False,
+        "ai_level": 3,
+        "game_options": ["not", "a", "mapping"],
+        "last_deck": 7,
+        "muted": True,
+    }
     (Path(_private_home) / "settings.json").write_text(json.dumps(data), encoding="utf-8")
     s = load_settings(default_language="de").settings
-    assert s.language == "de"          # unsupported → the default language
+    assert s.language == "de"  # unsupported → the default language
     assert s.contrast == 100 and s.grain == 0
     assert s.temperature == 50 and s.volume == 80
     assert s.animation_speed == "normal" and s.fullscreen is False and s.ai_level == "normal"

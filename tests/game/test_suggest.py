@@ -1,6 +1,7 @@
 """Suggest a move (issue 17): the normal level's choice for the human seat, reproducible for a
 seed and a decision, always legal, with a reason the locales can say; and the statistics
 count practice (a match with an undo) and suggested matches."""
+
 from __future__ import annotations
 
 import random
@@ -32,8 +33,16 @@ def _reference(session) -> tuple[str, object]:
         try:
             chosen = bot.choose(session.view(), session.legal_actions())
             # As the table suggests it: an exchange first, no capture handed over (issue 29).
-            return level, _vetted(session.rules, session.view(), session.legal_actions(), chosen, seat,
-                                  session.seed, len(session.decisions), None)
+            return level, _vetted(
+                session.rules,
+                session.view(),
+                session.legal_actions(),
+                chosen,
+                seat,
+                session.seed,
+                len(session.decisions),
+                None,
+            )
         except ValueError:
             if level == FALLBACK_LEVEL:
                 raise
@@ -131,24 +140,41 @@ def _key(s, a):
 def test_scopa_reasons_name_the_sweep_and_the_settebello():
     def sweeps(s, a):
         v = s.view()
-        return bool(a.capture) and len(a.capture) == len(v.table) and len(s.legal_actions()) > 1 \
+        return (
+            bool(a.capture)
+            and len(a.capture) == len(v.table)
+            and len(s.legal_actions()) > 1
             and not (v.stock_count == 0 and sum(v.hand_counts) == 1)
+        )
+
     s, a = _first("scopa", 2, sweeps)
     assert _key(s, a) == "suggest.reason.sweep"
 
     def settebello(s, a):
-        return bool(a.capture) and s.rules.settebello in a.capture and len(a.capture) < len(s.view().table) \
+        return (
+            bool(a.capture)
+            and s.rules.settebello in a.capture
+            and len(a.capture) < len(s.view().table)
             and len(s.legal_actions()) > 1
+        )
+
     s, a = _first("scopa", 2, settebello)
-    assert reason_for(s.rules, s.view(), s.legal_actions(), a) == \
-        ("suggest.reason.settebello", {"card": s.rules.settebello.code})
+    assert reason_for(s.rules, s.view(), s.legal_actions(), a) == (
+        "suggest.reason.settebello",
+        {"card": s.rules.settebello.code},
+    )
 
 
 def test_briscola_names_a_sure_trick():
     def wins_last(s, a):
         v = s.view()
-        return len(v.trick) == 1 and len(s.legal_actions()) > 1 and s.rules.beats(a.card, v.trick[0], v.trump_suit) \
+        return (
+            len(v.trick) == 1
+            and len(s.legal_actions()) > 1
+            and s.rules.beats(a.card, v.trick[0], v.trump_suit)
             and s.rules.card_points[v.trick[0]] < 10
+        )
+
     s, a = _first("briscola", 2, wins_last)
     v = s.view()
     pts = s.rules.card_points[v.trick[0]] + s.rules.card_points[a.card]
@@ -173,8 +199,10 @@ def _handing_over(s, a) -> bool:
     table = list(v.table)
     if not any(a.card in cap for x in v.unseen for cap in rules.captures_for(x, [*table, a.card])):
         return False
-    return any(b.capture and not suggest_module._sweepable(rules, v.unseen, [t for t in table if t not in b.capture])
-               for b in s.legal_actions())
+    return any(
+        b.capture and not suggest_module._sweepable(rules, v.unseen, [t for t in table if t not in b.capture])
+        for b in s.legal_actions()
+    )
 
 
 @pytest.mark.parametrize("players", (2, 4))
@@ -189,14 +217,21 @@ def test_no_suggestion_hands_a_capture_over_when_a_safe_capture_is_there(players
 
     def search(level, rules, view, legal, seat, seed, decision, should_stop):
         return place if level == SUGGEST_LEVEL else real(level, rules, view, legal, seat, seed, decision, should_stop)
+
     monkeypatch.setattr(suggest_module, "_choose", search)
     sg = suggest_for(s)
     v = s.view()
     assert sg.action.capture and sg.action in s.legal_actions()
     assert not suggest_module._sweepable(s.rules, v.unseen, [t for t in v.table if t not in sg.action.capture])
-    assert sg.reason[0] in ("suggest.reason.takes_safe", "suggest.reason.settebello", "suggest.reason.primiera",
-                            "suggest.reason.suit_cards", "suggest.reason.special", "suggest.reason.bonus",
-                            "suggest.reason.sweep")
+    assert sg.reason[0] in (
+        "suggest.reason.takes_safe",
+        "suggest.reason.settebello",
+        "suggest.reason.primiera",
+        "suggest.reason.suit_cards",
+        "suggest.reason.special",
+        "suggest.reason.bonus",
+        "suggest.reason.sweep",
+    )
 
 
 def test_a_move_the_hook_has_no_words_for_still_gets_a_reason(monkeypatch):

@@ -1,5 +1,6 @@
 """The sessions behind a table declare what they offer: every kind is a TableSession, and its
 capabilities — not its class — say what the table may show (undo, suggest, chat …)."""
+
 from __future__ import annotations
 
 from game.online.client import RemoteSession

@@ -1,6 +1,7 @@
 """One test per rule of the Tressette section of RULES.md, on hand-built positions, plus the
 record (deal line, draws, deal_end detail), verify's verdicts, the view and the greedy
 heuristic."""
+
 from __future__ import annotations
 
 import json
@@ -27,17 +28,31 @@ def rules(players: int = 2, deck: str = "piacentine", **options) -> TressetteRul
     return make_rules("tressette", deck, players, options)
 
 
-def position(r: TressetteRules, hands: list[str], stock: str = "", leader: int = 0, trick: str = "",
-             thirds=(0, 0), dealer: int | None = None) -> TressetteState:
+def position(
+    r: TressetteRules,
+    hands: list[str],
+    stock: str = "",
+    leader: int = 0,
+    trick: str = "",
+    thirds=(0, 0),
+    dealer: int | None = None,
+) -> TressetteState:
     """A hand-built position: ``hands`` per seat, ``stock`` top first, ``trick`` the cards
     already played to the trick in progress (led by ``leader``)."""
     n = r.players
     played = cards(trick)
     st = TressetteState(
-        players=n, dealer=(leader - 1) % n if dealer is None else dealer, number=1,
-        hands=[cards(h) for h in hands], stock=cards(stock), leader=leader,
-        to_act=(leader + len(played)) % n, trick=played, thirds=list(thirds),
-        known=[[] for _ in range(n)], voids=[frozenset() for _ in range(n)],
+        players=n,
+        dealer=(leader - 1) % n if dealer is None else dealer,
+        number=1,
+        hands=[cards(h) for h in hands],
+        stock=cards(stock),
+        leader=leader,
+        to_act=(leader + len(played)) % n,
+        trick=played,
+        thirds=list(thirds),
+        known=[[] for _ in range(n)],
+        voids=[frozenset() for _ in range(n)],
         history=[((leader + i) % n, c) for i, c in enumerate(played)],
     )
     return st
@@ -218,7 +233,7 @@ def test_two_players_after_the_stock_the_last_ten_tricks_are_played_from_the_han
     assert len(tricks) == 20 and len(draws) == 20
     # Two draws follow each of the first ten tricks, none the last ten.
     for k, i in enumerate(tricks):
-        after = [e["event"] for e in events[i + 1:i + 3]]
+        after = [e["event"] for e in events[i + 1 : i + 3]]
         if k < 10:
             assert after == ["draw", "draw"]
         else:
@@ -282,8 +297,12 @@ def test_a_played_match_ends_only_after_a_deal_at_a_unique_leader():
 def test_illegal_actions_name_the_rule():
     r = rules()
     st = position(r, ["4C 6D", "AC 2S"])
-    for action, rule in ((play("AC"), "not_in_hand"), (CLOSE, "not_in_game"),
-                         (play("4C", marriage=True), "not_in_game"), (play("4C", ["6D"]), "not_in_game")):
+    for action, rule in (
+        (play("AC"), "not_in_hand"),
+        (CLOSE, "not_in_game"),
+        (play("4C", marriage=True), "not_in_game"),
+        (play("4C", ["6D"]), "not_in_game"),
+    ):
         with pytest.raises(IllegalAction) as e:
             r.apply(st, action)
         assert e.value.rule == rule
@@ -406,11 +425,14 @@ def test_verify_demands_the_deal_end_detail_and_whole_points():
     assert not v.ok and v.line == i + 1
 
 
-@pytest.mark.parametrize("mutate, words", [
-    (lambda ev: ev.update(trump=ev["stock"][0]), "no trump"),
-    (lambda ev: ev.update(stock=ev["stock"][:-1]), "stock holds 19"),
-    (lambda ev: ev["hands"][0].pop(), "dealt 9 cards"),
-])
+@pytest.mark.parametrize(
+    "mutate, words",
+    [
+        (lambda ev: ev.update(trump=ev["stock"][0]), "no trump"),
+        (lambda ev: ev.update(stock=ev["stock"][:-1]), "stock holds 19"),
+        (lambda ev: ev["hands"][0].pop(), "dealt 9 cards"),
+    ],
+)
 def test_state_from_deal_rejects_a_bad_deal(mutate, words):
     r = rules()
     ev = json.loads(json.dumps(r.new_deal(random.Random(1), 0).opening_events[0]))

@@ -1,6 +1,7 @@
 """Property tests for Tressette (2 and 4 players): random play keeps every card, follows suit,
 always totals 11 points (32 thirds), and produces records the referee accepts — and the
 referee rejects a record with one line changed, at that line."""
+
 from __future__ import annotations
 
 import random
@@ -97,8 +98,9 @@ def test_simulated_records_pass_verify(seed, n, deck, a, b, target):
 
 
 @SETTINGS
-@given(seed=seeds, n=players, pick=st.integers(min_value=0, max_value=10**6),
-       field=st.sampled_from(["winner", "points"]))
+@given(
+    seed=seeds, n=players, pick=st.integers(min_value=0, max_value=10**6), field=st.sampled_from(["winner", "points"])
+)
 def test_a_mutated_trick_fails_verify_at_its_line(seed, n, pick, field):
     events = _run(seed, n, target=11)
     tricks = [i for i, e in enumerate(events) if e["event"] == "trick"]

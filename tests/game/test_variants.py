@@ -1,5 +1,6 @@
 """The variant of a table (a preset, a custom set of house rules, or the rules as written),
 its statistics key and its name; and the game-select choice remembered in the settings."""
+
 from __future__ import annotations
 
 import pytest
@@ -88,11 +89,14 @@ def test_an_older_settings_file_without_a_preset_names_what_its_options_say():
     assert game_choice(Settings(), CFG.games["briscola"]).preset == ""
 
 
-@pytest.mark.parametrize("raw", [
-    {"game_options": {"scopa": {"players": 9, "target": "11", "napola": 1}}, "variants": {"scopa": {"preset": 3}}},
-    {"game_options": {"scopa": "all"}, "variants": {"scopa": {"preset": "gone", "custom": {"aces": "every"}}}},
-    {"game_options": [], "variants": None},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"game_options": {"scopa": {"players": 9, "target": "11", "napola": 1}}, "variants": {"scopa": {"preset": 3}}},
+        {"game_options": {"scopa": "all"}, "variants": {"scopa": {"preset": "gone", "custom": {"aces": "every"}}}},
+        {"game_options": [], "variants": None},
+    ],
+)
 def test_bad_remembered_values_fall_back_to_the_defaults(raw):
     c = game_choice(Settings.from_json(raw), SCOPA)
     assert c.players == 2 and c.options == SCOPA.default_options()

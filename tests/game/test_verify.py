@@ -1,4 +1,5 @@
 """The referee: well-formed records that break one rule fail, naming the line and the rule."""
+
 from __future__ import annotations
 
 import copy
@@ -23,10 +24,18 @@ def simulated(seed: int, players: int = 2, bots: str = "greedy", game: str = "sc
 def handmade(hands, table, plays, dealer=1):
     dealt = [c for h in hands for c in h] + table
     stock = [c for c in DECK40 if c not in dealt]
-    ev = [{"event": "match", "format": 1, "game": "scopa", "deck": "piacentine", "players": 2, "seed": 1,
-           "options": {"target": 11}},
-          {"event": "deal", "number": 1, "dealer": dealer, "hands": hands, "table": table, "stock": stock,
-           "trump": None}]
+    ev = [
+        {
+            "event": "match",
+            "format": 1,
+            "game": "scopa",
+            "deck": "piacentine",
+            "players": 2,
+            "seed": 1,
+            "options": {"target": 11},
+        },
+        {"event": "deal", "number": 1, "dealer": dealer, "hands": hands, "table": table, "stock": stock, "trump": None},
+    ]
     return ev + plays
 
 
@@ -36,15 +45,21 @@ def test_simulated_records_pass():
 
 
 def test_sum_taken_while_a_match_was_on_the_table_fails():
-    ev = handmade([["7D", "2C", "3C"], ["4D", "5D", "6D"]], ["7S", "3B", "4B", "QB"],
-                  [{"event": "play", "seat": 0, "card": "7D", "capture": ["3B", "4B"], "bonuses": []}])
+    ev = handmade(
+        [["7D", "2C", "3C"], ["4D", "5D", "6D"]],
+        ["7S", "3B", "4B", "QB"],
+        [{"event": "play", "seat": 0, "card": "7D", "capture": ["3B", "4B"], "bonuses": []}],
+    )
     v = verify_events(ev)
     assert not v.ok and v.line == 3 and "a match comes before a sum" in v.message
 
 
 def test_play_out_of_turn_fails():
-    ev = handmade([["7D", "2C", "3C"], ["4D", "5D", "6D"]], ["7S", "3B", "4B", "QB"],
-                  [{"event": "play", "seat": 1, "card": "4D", "capture": ["4B"], "bonuses": []}])
+    ev = handmade(
+        [["7D", "2C", "3C"], ["4D", "5D", "6D"]],
+        ["7S", "3B", "4B", "QB"],
+        [{"event": "play", "seat": 1, "card": "4D", "capture": ["4B"], "bonuses": []}],
+    )
     v = verify_events(ev)
     assert not v.ok and v.line == 3 and "seat 0's turn" in v.message
 
@@ -83,7 +98,7 @@ def test_match_declared_over_on_a_tie_fails():
         for i in _lines(ev, "deal_end"):
             totals = ev[i]["totals"]
             if max(totals) >= 11 and totals.count(max(totals)) > 1:
-                cut = ev[:i + 1] + [{"event": "match_end", "winner": 0, "totals": totals}]
+                cut = ev[: i + 1] + [{"event": "match_end", "winner": 0, "totals": totals}]
                 v = verify_events(cut)
                 assert not v.ok and v.line == i + 2 and "tied for the lead" in v.message
                 return
@@ -93,7 +108,7 @@ def test_match_declared_over_on_a_tie_fails():
 def test_match_declared_over_below_target_fails():
     ev = simulated(3)
     first_end = _lines(ev, "deal_end")[0]
-    cut = ev[:first_end + 1] + [{"event": "match_end", "winner": 0, "totals": ev[first_end]["totals"]}]
+    cut = ev[: first_end + 1] + [{"event": "match_end", "winner": 0, "totals": ev[first_end]["totals"]}]
     v = verify_events(cut)
     assert not v.ok and "not" in v.message and v.line == first_end + 2
 
@@ -258,8 +273,12 @@ def test_an_unknown_option_fails_naming_it():
 
 
 def test_a_bad_option_value_fails_naming_it():
-    for opts, words in (({"deal": "scopa9"}, "deal='scopa9'"), ({"napola": 1}, "napola=1"),
-                        ({"target": "11"}, "target='11'"), ({"deal": "scopone"}, "for 4 players, not 2")):
+    for opts, words in (
+        ({"deal": "scopa9"}, "deal='scopa9'"),
+        ({"napola": 1}, "napola=1"),
+        ({"target": "11"}, "target='11'"),
+        ({"deal": "scopone"}, "for 4 players, not 2"),
+    ):
         ev = simulated(23)
         ev[0]["options"].update(opts)
         v = verify_events(ev)
@@ -394,8 +413,12 @@ def test_the_order_of_cicera_bonuses_carries_no_meaning():
 
 
 def test_simulated_records_pass_strict():
-    for players, opts in ((2, {}), (3, {"capture": "fifteen"}), (4, {"deal": "scopone10", "re_bello": True}),
-                          (2, {"aces": "take_all", "napola": True})):
+    for players, opts in (
+        (2, {}),
+        (3, {"capture": "fifteen"}),
+        (4, {"deal": "scopone10", "re_bello": True}),
+        (2, {"aces": "take_all", "napola": True}),
+    ):
         v = verify_events(simulated(38, players=players, **opts), strict=True)
         assert v.ok, (players, opts, str(v))
 

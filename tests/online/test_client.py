@@ -1,5 +1,6 @@
 """The client side of online tables: addresses, the seat's rebuilt view, and whole matches
 played by RemoteSession bot clients through a real server on 127.0.0.1 (every wait bounded)."""
+
 from __future__ import annotations
 
 import json
@@ -37,8 +38,16 @@ def test_parse_address_takes_urls_host_port_and_table_links():
     assert parse_address("cardavia://[::1]:7420/ABCDEFGHJK") == ("ws://[::1]:7420", "ABCDEFGHJK")
     assert parse_address(make_link("::1", 7420, "ABCDEFGHJK")) == ("ws://[::1]:7420", "ABCDEFGHJK")
     assert check_code("abcde-fghjk") == "ABCDEFGHJK"
-    for bad in ("", "ftp://x", "http://x:1", "ws://:80", "cardavia://h:1/SHORT", "ws://h:99999", "a b",
-                "cardavia://h:1/ABCDEFGHJ0"):
+    for bad in (
+        "",
+        "ftp://x",
+        "http://x:1",
+        "ws://:80",
+        "cardavia://h:1/SHORT",
+        "ws://h:99999",
+        "a b",
+        "cardavia://h:1/ABCDEFGHJ0",
+    ):
         with pytest.raises(ValueError) as e:
             parse_address(bad)
         assert "\n" not in str(e.value)
@@ -114,8 +123,9 @@ def _record(path: str) -> list[dict]:
     return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _play_all(server, game: str, players: int, seats: list[str], options: dict | None = None,
-              bot: str = "greedy") -> tuple[dict, dict[int, RemoteSession], dict[int, int]]:
+def _play_all(
+    server, game: str, players: int, seats: list[str], options: dict | None = None, bot: str = "greedy"
+) -> tuple[dict, dict[int, RemoteSession], dict[int, int]]:
     created = create_table(server.url, "host", game, players, seats, options=options or {})
     sessions: dict[int, RemoteSession] = {}
     codes: dict[int, int] = {}
@@ -144,8 +154,9 @@ def _replayed(rules, record: list[dict]) -> Match:
     return m
 
 
-def _check_match(root: Path, created: dict, sessions: dict[int, RemoteSession], codes: dict[int, int],
-                 friends: list[int]) -> list[dict]:
+def _check_match(
+    root: Path, created: dict, sessions: dict[int, RemoteSession], codes: dict[int, int], friends: list[int]
+) -> list[dict]:
     assert set(codes.values()) == {0}, codes
     names = {s.record_path for s in sessions.values()}
     assert names == {f"{created['code']}.jsonl"}  # its name only: never the server's folders
@@ -189,8 +200,10 @@ def _wait(sessions, cond, timeout: float = WAIT) -> None:
     deadline = time.monotonic() + timeout
     while not cond():
         if time.monotonic() > deadline:
-            raise TimeoutError(f"waited {timeout} s (failed: {[s.failed for s in sessions]}, "
-                               f"errors: {[list(s.errors) for s in sessions]})")
+            raise TimeoutError(
+                f"waited {timeout} s (failed: {[s.failed for s in sessions]}, "
+                f"errors: {[list(s.errors) for s in sessions]})"
+            )
         sessions[0].wait(0.02)
         for s in sessions[1:]:
             s.poll()
@@ -232,7 +245,7 @@ def test_a_client_that_drops_rejoins_with_its_token_and_finishes(server):
         a2 = RemoteSession(server.url, created["code"], "Anna", token=a.token)
         _wait([a, a2], lambda: a.failed is not None and a2.human_seat == 0 and a2.to_act is not None)
         assert a.failed_code == "replaced"
-        assert a2.match.events[:len(shown)] == shown
+        assert a2.match.events[: len(shown)] == shown
         pa2 = BotPlayer("greedy", a2.rules, 0, 3)
         deadline = time.monotonic() + WAIT
         while not (a2.over and b.over) and time.monotonic() < deadline:
@@ -262,8 +275,13 @@ def test_an_illegal_play_is_refused_with_the_rule_and_out_of_turn_is_named(serve
         assert other.thinking and not other.human_to_act and other.legal_actions() == []
         with pytest.raises(RuntimeError):
             other.submit(me.legal_actions()[0])  # not this seat's turn: never sent
-        assert other.conn.send({"type": "act", "decision": other.decision,
-                                "action": {"kind": "play", "card": "7D", "capture": [], "marriage": False}})
+        assert other.conn.send(
+            {
+                "type": "act",
+                "decision": other.decision,
+                "action": {"kind": "play", "card": "7D", "capture": [], "marriage": False},
+            }
+        )
         _wait([other, me], lambda: other.last_refusal is not None)
         assert other.take_refusal().rule == "not_your_turn"
 
@@ -326,7 +344,9 @@ def test_a_refused_greeting_is_read_even_when_the_close_overtakes_the_join(monke
 
     async def handler(ws):
         await ws.recv()
-        await ws.send(json.dumps({"type": "error", "code": "version", "message": "version 9 here", "server_version": 9}))
+        await ws.send(
+            json.dumps({"type": "error", "code": "version", "message": "version 9 here", "server_version": 9})
+        )
         await ws.close(1002, "version")
 
     ready, ports, stop = threading.Event(), [], threading.Event()
@@ -338,6 +358,7 @@ def test_a_refused_greeting_is_read_even_when_the_close_overtakes_the_join(monke
                 ready.set()
                 while not stop.is_set():
                     await asyncio.sleep(0.05)
+
         asyncio.run(main())
 
     threading.Thread(target=run, daemon=True).start()
@@ -354,9 +375,14 @@ def test_a_refused_greeting_is_read_even_when_the_close_overtakes_the_join(monke
     monkeypatch.setattr(C.Connection, "_pace", slow_second_send)
     try:
         for _ in range(3):
-            conn = C.Connection(f"ws://127.0.0.1:{ports[0]}", lambda: [
-                {"type": "hello", "version": 1, "name": "Anna"},
-                {"type": "join", "code": "ABCDEFGHJK", "name": "Anna", "token": None}], reconnect=False)
+            conn = C.Connection(
+                f"ws://127.0.0.1:{ports[0]}",
+                lambda: [
+                    {"type": "hello", "version": 1, "name": "Anna"},
+                    {"type": "join", "code": "ABCDEFGHJK", "name": "Anna", "token": None},
+                ],
+                reconnect=False,
+            )
             conn.start()
             seen, deadline = [], time.monotonic() + 5
             while time.monotonic() < deadline and "_failed" not in seen:

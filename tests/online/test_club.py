@@ -2,6 +2,7 @@
 between two headless players whose ratings move the right way, a lone player's computer
 fill, a leaver replaced by the computer and rated as a loss, blocks and mutes, chat, the live
 table list and spectators (no hidden card, the stream one decision late). Every wait bounded."""
+
 from __future__ import annotations
 
 import argparse
@@ -53,7 +54,7 @@ def quick_cli(url: str, game: str, name: str, bot: str = "greedy", seed: int = 1
 
 
 def line(text: str, key: str) -> str:
-    return next(ln for ln in text.splitlines() if ln.startswith(key + ":"))[len(key) + 1:].strip()
+    return next(ln for ln in text.splitlines() if ln.startswith(key + ":"))[len(key) + 1 :].strip()
 
 
 def rating_change(out: str) -> tuple[int, int]:
@@ -77,11 +78,14 @@ def test_accounts_are_unique_kept_by_secret_and_recovered(club):
     moved = mover.request({"type": "recover", "name": "greta", "recovery": made["recovery"].lower()}, "account")
     assert moved["secret"] != made["secret"] and moved["recovery"] != made["recovery"]
     third = Client(club.url, "y")
-    assert third.request({"type": "account", "name": "Greta", "secret": made["secret"]}, "error")["code"] == "bad_secret"
+    assert (
+        third.request({"type": "account", "name": "Greta", "secret": made["secret"]}, "error")["code"] == "bad_secret"
+    )
     assert third.request({"type": "account", "name": "Greta", "secret": moved["secret"]}, "account")["name"] == "Greta"
     # The server keeps only digests: no secret or recovery code in the database file.
     raw = (club.data_dir / "players.sqlite3").read_bytes() + b"".join(
-        p.read_bytes() for p in club.data_dir.glob("players.sqlite3-wal"))
+        p.read_bytes() for p in club.data_dir.glob("players.sqlite3-wal")
+    )
     assert made["secret"].encode() not in raw and moved["secret"].encode() not in raw
     assert moved["recovery"].encode() not in raw
     for x in (c, other, mover, third):
@@ -105,7 +109,7 @@ def test_two_headless_players_quick_match_and_their_ratings_move_the_right_way(c
     if winner is None:
         assert a_new == b_new
     else:
-        won, lost = ((a_new, b_new) if "your side" in line(a["out"], "final score") else (b_new, a_new))
+        won, lost = (a_new, b_new) if "your side" in line(a["out"], "final score") else (b_new, a_new)
         assert won > 1000 > lost
     # The second quick match of the same player signs in with the secret kept in the settings.
     t3, again = quick_cli(club.url, "scopa", "Ada", seed=3)
@@ -149,8 +153,10 @@ def test_blocked_players_are_never_matched_and_muted_ones_are_not_heard(club):
     fa, fb = a.expect("quick_found"), b.expect("quick_found")
     assert fa["code"] != fb["code"] and fa["filled"] and fb["filled"]
     # A report is kept for the server's owner, with the table it was about.
-    assert a.request({"type": "report", "name": "Bert", "table": fa["code"], "reason": "rude  words"},
-                     "reported")["name"] == "Bert"
+    assert (
+        a.request({"type": "report", "name": "Bert", "table": fa["code"], "reason": "rude  words"}, "reported")["name"]
+        == "Bert"
+    )
     kept = club.server.db.reports()[-1]
     assert kept["reason"] == "rude words" and kept["code"] == fa["code"]
     assert b.request({"type": "report", "name": "Nobody", "table": None, "reason": "x"}, "error")["code"] == "no_player"
@@ -197,8 +203,10 @@ def test_spectators_see_nothing_hidden_one_decision_late_and_players_see_the_cou
             table = club.server.tables[created["code"]]
             match = table.match
             if not match.over:  # never the last decision's events while the match goes on
-                last_start = max((i for i, ev in enumerate(match.events) if ev["event"] in table.rules.decisions),
-                                 default=len(match.events))
+                last_start = max(
+                    (i for i, ev in enumerate(match.events) if ev["event"] in table.rules.decisions),
+                    default=len(match.events),
+                )
                 assert len(stream) <= last_start
                 if len(stream) > 10 and not checked_list:  # the lobby's list mid-match: no card, no token
                     # a fresh client: the first lister also gets pushed lists, and one queued
@@ -293,14 +301,18 @@ def test_the_club_commands_say_what_is_wrong_in_one_line(club, capsys):
     assert online_main(["online", "leaderboard", "--server", club.url, "--game", "poker"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown game" in err
-    assert online_main(["online", "quick", "--server", club.url, "--game", "poker", "--bot", "greedy",
-                        "--name", "Pat"]) == 2
+    assert (
+        online_main(["online", "quick", "--server", club.url, "--game", "poker", "--bot", "greedy", "--name", "Pat"])
+        == 2
+    )
     assert "unknown game" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
         online_main(["online", "quick", "--server", club.url, "--game", "scopa", "--bot", "nobot"])
     assert e.value.code == 2 and capsys.readouterr().err.count("\n") == 1
-    assert online_main(["online", "quick", "--server", club.url, "--game", "scopa", "--bot", "greedy",
-                        "--name", "x" * 30]) == 2
+    assert (
+        online_main(["online", "quick", "--server", club.url, "--game", "scopa", "--bot", "greedy", "--name", "x" * 30])
+        == 2
+    )
     with __import__("socket").socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # nobody listens there

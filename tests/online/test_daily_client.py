@@ -1,5 +1,6 @@
 """The window's client of a club server's daily deal (game.online.daily_client): what a
 server sends is checked before anything is drawn, and a question is bounded in time."""
+
 from __future__ import annotations
 
 import socket
@@ -14,9 +15,18 @@ GOOD = {"name": "Anna", "score": 7, "par": 5.333, "over_par": 1.667, "seconds": 
 
 def test_a_board_line_is_checked():
     assert board_line(GOOD) == {**GOOD, "par": 5.333, "over_par": 1.667}
-    for bad in ([GOOD], None, {**GOOD, "score": True}, {**GOOD, "par": float("nan")}, {**GOOD, "seconds": "9"},
-                {**GOOD, "name": ""}, {**GOOD, "name": "x" * 41}, {**GOOD, "name": "a\nb"}, {**GOOD, "over_par": 1e12},
-                {k: v for k, v in GOOD.items() if k != "par"}):
+    for bad in (
+        [GOOD],
+        None,
+        {**GOOD, "score": True},
+        {**GOOD, "par": float("nan")},
+        {**GOOD, "seconds": "9"},
+        {**GOOD, "name": ""},
+        {**GOOD, "name": "x" * 41},
+        {**GOOD, "name": "a\nb"},
+        {**GOOD, "over_par": 1e12},
+        {k: v for k, v in GOOD.items() if k != "par"},
+    ):
         assert board_line(bad) is None, bad
     assert board_line({**GOOD, "seconds": -5})["seconds"] == 0.0
 
@@ -28,8 +38,8 @@ def test_a_days_facts_are_checked_and_the_seed_only_counts_with_its_nonce():
     assert board_info({**info, "seed": 5})["seed"] is None  # a seed without its nonce cannot be checked
     assert board_info({**info, "seed": True, "nonce": "cd"})["seed"] is None
     assert board_info({**info, "seed": 5, "nonce": "not hex\n"})["seed"] is None
-    assert board_info({**info, "seed": 2 ** 256 - 1, "nonce": "cd"})["seed"] == 2 ** 256 - 1  # the club's 256-bit seeds
-    assert board_info({**info, "seed": 2 ** 600, "nonce": "cd"})["seed"] is None
+    assert board_info({**info, "seed": 2**256 - 1, "nonce": "cd"})["seed"] == 2**256 - 1  # the club's 256-bit seeds
+    assert board_info({**info, "seed": 2**600, "nonce": "cd"})["seed"] is None
     for bad in ({**info, "hash": "AB" * 32}, {**info, "hash": "ab" * 31}, {**info, "date": 20261201}, "x", None):
         assert board_info(bad) is None, bad
 
@@ -45,8 +55,13 @@ def test_nobody_answering_ends_the_question_within_its_time():
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    req = Request(f"127.0.0.1:{port}", "Anna", {"type": "daily_board", "game": "scopa", "preset": None, "date": None},
-                  ("daily_board",), timeout=3.0)
+    req = Request(
+        f"127.0.0.1:{port}",
+        "Anna",
+        {"type": "daily_board", "game": "scopa", "preset": None, "date": None},
+        ("daily_board",),
+        timeout=3.0,
+    )
     deadline = time.monotonic() + 10
     while not req.poll() and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -55,9 +70,13 @@ def test_nobody_answering_ends_the_question_within_its_time():
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(1)
-        req = Request(f"127.0.0.1:{silent.getsockname()[1]}", "Anna",
-                      {"type": "daily_board", "game": "scopa", "preset": None, "date": None}, ("daily_board",),
-                      timeout=1.0)
+        req = Request(
+            f"127.0.0.1:{silent.getsockname()[1]}",
+            "Anna",
+            {"type": "daily_board", "game": "scopa", "preset": None, "date": None},
+            ("daily_board",),
+            timeout=1.0,
+        )
         deadline = time.monotonic() + 10
         while not req.poll() and time.monotonic() < deadline:
             time.sleep(0.01)

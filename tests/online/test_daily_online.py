@@ -3,6 +3,7 @@ revealed once the day has closed and every table dealt from it has ended (or its
 passed), one play per account a day, par and a leaderboard; the leaderboard refuses a second
 play, a table the server did not deal, and a record that does not verify against the seed;
 no message to a client holds the seed before then."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -66,8 +67,17 @@ def test_the_seed_stays_secret_while_a_table_of_the_day_is_open_until_the_deadli
     board.begin(DAY, "briscola", word, "p:1", "LATETABLE1", late)
     assert board.public(DAY, "briscola", None, TOMORROW_MORNING)["seed"] is None  # still being played
     # Finished in time: accepted, and the seed is out.
-    line = board.accept(DAY, "briscola", word, "p:1", "Anna", "LATETABLE1", played(deal), 60.0,
-                        TOMORROW_MORNING - dt.timedelta(hours=11, minutes=30))
+    line = board.accept(
+        DAY,
+        "briscola",
+        word,
+        "p:1",
+        "Anna",
+        "LATETABLE1",
+        played(deal),
+        60.0,
+        TOMORROW_MORNING - dt.timedelta(hours=11, minutes=30),
+    )
     assert line["name"] == "Anna"
     assert board.public(DAY, "briscola", None, TOMORROW_MORNING)["seed"] == deal.seed
     # Another table past the deadline: the seed is published anyway and the result refused.
@@ -113,8 +123,9 @@ def test_the_leaderboard_takes_one_verified_play_per_account_from_the_days_table
     # The day's Scopa played with house rules that score more (re bello, napola): refused.
     scopa, scopa_word = board.rules_deal(DAY, "scopa", None)
     board.begin(DAY, "scopa", scopa_word, "p:6", "TABLEBERT3", NOW)
-    richer = type(scopa)(scopa.game, scopa.deck, scopa.players, {**scopa.options, "re_bello": True, "napola": True},
-                         scopa.seed)
+    richer = type(scopa)(
+        scopa.game, scopa.deck, scopa.players, {**scopa.options, "re_bello": True, "napola": True}, scopa.seed
+    )
     with pytest.raises(DailyRefusal) as e:
         board.accept(DAY, "scopa", scopa_word, "p:6", "Bert", "TABLEBERT3", played(richer), 10.0, NOW)
     assert e.value.code == "record" and "settings" in str(e.value)
@@ -152,8 +163,10 @@ def test_a_deal_begun_and_left_is_the_days_play(tmp_path):
         DailyBoard(tmp_path).begin(DAY, "briscola", "standard", "p:1", "CODEAAAAA5", NOW)
     # Begun is not finished: the play is still taken once.
     deal, _ = board.rules_deal(DAY, "briscola", None)
-    assert board.accept(DAY, "briscola", "standard", "p:1", "Anna", "CODEAAAAA1", played(deal), 30.0,
-                        NOW)["name"] == "Anna"
+    assert (
+        board.accept(DAY, "briscola", "standard", "p:1", "Anna", "CODEAAAAA1", played(deal), 30.0, NOW)["name"]
+        == "Anna"
+    )
 
 
 def signed_in(url: str, name: str, secret: str | None = None) -> tuple[Client, str]:
@@ -180,8 +193,9 @@ def test_a_daily_deal_on_the_server_end_to_end(tmp_path):
         again.send({"type": "daily", "game": "briscola", "preset": None})
         assert again.expect("error")["code"] == "played"
         again.close()
-        player = Player(handle.url, created["code"], created["tokens"]["0"], "Anna", seed=3, deadline=120,
-                        then="daily_result").start()
+        player = Player(
+            handle.url, created["code"], created["tokens"]["0"], "Anna", seed=3, deadline=120, then="daily_result"
+        ).start()
         player.join(120)
         result = player.after
         assert result["name"] == "Anna" and "par" in result and "over_par" in result
@@ -202,8 +216,9 @@ def test_a_daily_deal_on_the_server_end_to_end(tmp_path):
         # The server's own record verifies against the seed (it is the one on the leaderboard).
         record = [json.loads(ln) for ln in open(record_file(tmp_path, player.record), encoding="utf-8")]
         assert record[0]["seed"] == seed
-        handle.server.play.daily_board.check_record(handle.server.play.daily_board.rules_deal(DAY, "briscola", None)[0],
-                                                    record)
+        handle.server.play.daily_board.check_record(
+            handle.server.play.daily_board.rules_deal(DAY, "briscola", None)[0], record
+        )
         # The server's computers were the house bots par is worked out against (a fixed
         # budget, no clock), not its time-capped computer seats: each of their decisions is
         # the one the house bot makes at that point of the record.
@@ -265,8 +280,17 @@ def test_the_servers_daily_computers_are_the_house_bots():
     for k, (s, action) in enumerate(decisions):
         if s == 0:
             continue
-        chosen = choose_action("briscola", d.deck, 2, dict(d.options), d.seed, s, "normal",
-                               [[seat, action_to_json(a)] for seat, a in decisions[:k]], True)
+        chosen = choose_action(
+            "briscola",
+            d.deck,
+            2,
+            dict(d.options),
+            d.seed,
+            s,
+            "normal",
+            [[seat, action_to_json(a)] for seat, a in decisions[:k]],
+            True,
+        )
         assert action_from_json(chosen) == action, k
 
 

@@ -14,6 +14,7 @@
 Everything on 127.0.0.x (distinct loopback addresses stand for distinct clients with
 ``local_unlimited`` off); every loop is bounded in count and time.
 """
+
 from __future__ import annotations
 
 import math
@@ -117,15 +118,28 @@ def test_one_hello_per_connection_and_the_daily_table_has_no_host(tmp_path):
         # Nobody can claim the host (the host token is nobody's), nor take the seat without its token.
         assert c.request({"type": "host", "code": code, "host_token": "0" * 32}, "error")["code"] == "not_host"
         friend = Client(h.url, "Friend")
-        assert friend.request({"type": "join", "code": code, "name": "Friend", "token": None}, "error")["code"] == "full"
+        assert (
+            friend.request({"type": "join", "code": code, "name": "Friend", "token": None}, "error")["code"] == "full"
+        )
         # Even a connection that is the host of a daily table (as an older server allowed) may
         # not change, publish or kick it.
         table.host_conn, c.hosting = None, None
         conn = next(x for x in h.server.conns if x.player is not None)
         conn.hosting, table.host_conn = table, conn
-        for msg in ({"type": "publish", "public": True}, {"type": "kick", "seat": 0},
-                    {"type": "configure", "game": "briscola", "deck": None, "players": 2, "options": {},
-                     "seats": ["friend", "friend"], "pause_seconds": 60, "ai_takes_over": False}):
+        for msg in (
+            {"type": "publish", "public": True},
+            {"type": "kick", "seat": 0},
+            {
+                "type": "configure",
+                "game": "briscola",
+                "deck": None,
+                "players": 2,
+                "options": {},
+                "seats": ["friend", "friend"],
+                "pause_seconds": 60,
+                "ai_takes_over": False,
+            },
+        ):
             assert c.request(msg, "error")["code"] == "daily", msg
         assert not table.public and table.seats[1].kind == "ai"
         # The seat is taken with its token, under the account's name whatever is asked.
@@ -247,8 +261,9 @@ def test_a_rating_never_rises_on_a_loss_and_farming_gains_less_and_less():
     old = Rating(25.0, 25 / 3, 0)
     shrunk = Rating(25.0, 6.0, 1)  # a loss where only the uncertainty shrank: the shown number rose
     assert shown(shrunk) > shown(old)
-    assert shown(guarded(old, shrunk, "lost", anyone_left=False, meetings=0, fresh_opponent=False)) == \
-        pytest.approx(shown(old))
+    assert shown(guarded(old, shrunk, "lost", anyone_left=False, meetings=0, fresh_opponent=False)) == pytest.approx(
+        shown(old)
+    )
     won = Rating(27.0, 7.0, 1)
     gain = shown(won) - shown(old)
     for meetings, factor in enumerate(REPEAT_FACTORS):
@@ -344,13 +359,27 @@ def test_a_full_server_keeps_a_reserve_for_players_coming_back(tmp_path):
         for _ in range(limits.max_connections - reserve - 1):  # the server fills up with idle connections
             idle.append(Client(h.url, "Idle"))
         newcomer = Client(h.url, "New")
-        assert newcomer.request({"type": "create", "game": "briscola", "deck": None, "players": 2, "options": {},
-                                 "seats": ["friend", "ai:easy"], "pause_seconds": 60, "ai_takes_over": True},
-                                "error")["code"] == "limit"
+        assert (
+            newcomer.request(
+                {
+                    "type": "create",
+                    "game": "briscola",
+                    "deck": None,
+                    "players": 2,
+                    "options": {},
+                    "seats": ["friend", "ai:easy"],
+                    "pause_seconds": 60,
+                    "ai_takes_over": True,
+                },
+                "error",
+            )["code"]
+            == "limit"
+        )
         assert newcomer.closed()
         back = Client(h.url, "Anna")
-        joined = back.request({"type": "join", "code": created["code"], "name": "Anna",
-                               "token": created["tokens"]["0"]}, "joined")
+        joined = back.request(
+            {"type": "join", "code": created["code"], "name": "Anna", "token": created["tokens"]["0"]}, "joined"
+        )
         assert joined["seat"] == 0
         back.close()
         host.close()
@@ -393,8 +422,11 @@ def test_wrong_recovery_codes_are_limited_per_name_and_per_address(tmp_path, mon
         codes = []
         for n in range(5):  # new connections: the per-connection claim limit does not stop it
             c = Client(h.url, "guess", source="127.0.0.21")
-            codes.append(c.request({"type": "recover", "name": "Greta", "recovery": "AAAA-AAAA-AAAA-AAA" + "BCDEF"[n]},
-                                   "error")["code"])
+            codes.append(
+                c.request({"type": "recover", "name": "Greta", "recovery": "AAAA-AAAA-AAAA-AAA" + "BCDEF"[n]}, "error")[
+                    "code"
+                ]
+            )
             c.close()
         assert codes[:3] == ["bad_secret"] * 3 and codes[3:] == ["rate", "rate"]
         # Even the right code is refused for that name until the window ends.
@@ -461,8 +493,9 @@ def test_the_client_follows_moved_only_within_its_cluster_and_gives_up_in_time()
 
     servers = FakeServers(handler, 2)
     ports.extend(servers.ports)
-    conn = Connection(f"ws://127.0.0.1:{ports[0]}", lambda: [{"type": "hello", "version": 1, "name": "Anna"}],
-                      retry_for=2.0)
+    conn = Connection(
+        f"ws://127.0.0.1:{ports[0]}", lambda: [{"type": "hello", "version": 1, "name": "Anna"}], retry_for=2.0
+    )
     conn.start()
     visited: set[str] = set()
     failed = None

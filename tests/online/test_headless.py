@@ -1,5 +1,6 @@
 """``python main.py online host`` / ``online join --bot``: tables made and played from the
 command line against real servers on 127.0.0.1 (subprocesses, every wait bounded)."""
+
 from __future__ import annotations
 
 import json
@@ -56,17 +57,97 @@ BAD = [
     ["online", "join", "--server", "ws://127.0.0.1:1", "--code", "ABCDEFGHJK", "--bot", "greedy", "--token", "xyz"],
     ["online", "join", "--server", "ws://127.0.0.1:1", "--code", "ABCDEFGHJK", "--bot", "greedy", "--name", " "],
     ["online", "join", "--server", "ws://127.0.0.1:1", "--code", "ABCDEFGHJK", "--bot", "greedy", "--timeout", "-1"],
-    ["online", "host", "--server", "ws://127.0.0.1:1", "--game", "nogame", "--players", "2", "--seats", "friend,friend"],
-    ["online", "host", "--server", "ws://127.0.0.1:1", "--game", "scopa", "--players", "4", "--seats", "friend,ai:hard"],
-    ["online", "host", "--server", "ws://127.0.0.1:1", "--game", "scopa", "--players", "2", "--seats", "friend,ai:genius"],
-    ["online", "host", "--server", "ws://127.0.0.1:1", "--game", "scopa", "--players", "2", "--seats", "ai:hard,ai:easy"],
+    [
+        "online",
+        "host",
+        "--server",
+        "ws://127.0.0.1:1",
+        "--game",
+        "nogame",
+        "--players",
+        "2",
+        "--seats",
+        "friend,friend",
+    ],
+    [
+        "online",
+        "host",
+        "--server",
+        "ws://127.0.0.1:1",
+        "--game",
+        "scopa",
+        "--players",
+        "4",
+        "--seats",
+        "friend,ai:hard",
+    ],
+    [
+        "online",
+        "host",
+        "--server",
+        "ws://127.0.0.1:1",
+        "--game",
+        "scopa",
+        "--players",
+        "2",
+        "--seats",
+        "friend,ai:genius",
+    ],
+    [
+        "online",
+        "host",
+        "--server",
+        "ws://127.0.0.1:1",
+        "--game",
+        "scopa",
+        "--players",
+        "2",
+        "--seats",
+        "ai:hard,ai:easy",
+    ],
     ["online", "host", "--server", "ws://127.0.0.1:1", "--game", "scopa", "--players", "9", "--seats", "friend"],
-    ["online", "host", "--server", "ws://127.0.0.1:1", "--game", "scopa", "--players", "2", "--seats", "friend,friend",
-     "--option", "target=12"],
-    ["online", "host", "--server", "ws://127.0.0.1:1", "--game", "scopa", "--players", "2", "--seats", "friend,friend",
-     "--option", "target"],
-    ["online", "host", "--server", "ws://127.0.0.1:1", "--game", "scopa", "--players", "2", "--seats", "friend,friend",
-     "--pause-seconds", "-5"],
+    [
+        "online",
+        "host",
+        "--server",
+        "ws://127.0.0.1:1",
+        "--game",
+        "scopa",
+        "--players",
+        "2",
+        "--seats",
+        "friend,friend",
+        "--option",
+        "target=12",
+    ],
+    [
+        "online",
+        "host",
+        "--server",
+        "ws://127.0.0.1:1",
+        "--game",
+        "scopa",
+        "--players",
+        "2",
+        "--seats",
+        "friend,friend",
+        "--option",
+        "target",
+    ],
+    [
+        "online",
+        "host",
+        "--server",
+        "ws://127.0.0.1:1",
+        "--game",
+        "scopa",
+        "--players",
+        "2",
+        "--seats",
+        "friend,friend",
+        "--pause-seconds",
+        "-5",
+    ],
 ]
 
 
@@ -86,8 +167,22 @@ def test_bad_arguments_through_main_py_and_an_unknown_table(server):
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and p.stdout == ""
     p = _run(["online", "join", "--server", server.url, "--code", "ABCDEFGHJK", "--bot", "greedy"])
     assert p.returncode == 2 and "no table" in p.stderr and len(p.stderr.strip().splitlines()) == 1
-    p = _run(["online", "host", "--server", server.url, "--game", game_ids()[0], "--players", "2",
-              "--seats", "friend,friend", "--deck", "no-such-deck"])
+    p = _run(
+        [
+            "online",
+            "host",
+            "--server",
+            server.url,
+            "--game",
+            game_ids()[0],
+            "--players",
+            "2",
+            "--seats",
+            "friend,friend",
+            "--deck",
+            "no-such-deck",
+        ]
+    )
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
 
 
@@ -95,26 +190,77 @@ def test_an_unreachable_server_is_one_line_and_exit_1():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # nobody listens here once closed
-    p = _run(["online", "join", "--server", f"127.0.0.1:{port}", "--code", "ABCDEFGHJK", "--bot", "greedy",
-              "--retry-seconds", "1"])
+    p = _run(
+        [
+            "online",
+            "join",
+            "--server",
+            f"127.0.0.1:{port}",
+            "--code",
+            "ABCDEFGHJK",
+            "--bot",
+            "greedy",
+            "--retry-seconds",
+            "1",
+        ]
+    )
     assert p.returncode == 1 and len(p.stderr.strip().splitlines()) == 1 and "cannot reach" in p.stderr
 
 
 # ------------------------------------------------------------------------------ whole matches
 def test_host_then_two_bot_clients_play_four_player_scopa_with_two_computers(server):
-    host = _run(["online", "host", "--server", server.url, "--game", "scopa", "--players", "4",
-                 "--seats", "friend,ai:greedy,friend,ai:greedy", "--pause-seconds", "20"])
+    host = _run(
+        [
+            "online",
+            "host",
+            "--server",
+            server.url,
+            "--game",
+            "scopa",
+            "--players",
+            "4",
+            "--seats",
+            "friend,ai:greedy,friend,ai:greedy",
+            "--pause-seconds",
+            "20",
+        ]
+    )
     assert host.returncode == 0, host.stderr
     info = _lines(host.stdout)
     code = info["code"]
     assert set(info) == {"code", "link", "host", "seat 0", "seat 2"}
     assert parse_address(info["link"]) == (server.url, code)
     # One bot takes the next free seat through the link, the other comes with seat 2's token.
-    joins = [subprocess.Popen(MAIN + ["online", "join", "--server", info["link"], "--bot", "greedy", "--seed", "1"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT),
-             subprocess.Popen(MAIN + ["online", "join", "--server", server.url, "--code", code.lower(),
-                                      "--token", info["seat 2"], "--bot", "random", "--name", "Zia"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)]
+    joins = [
+        subprocess.Popen(
+            MAIN + ["online", "join", "--server", info["link"], "--bot", "greedy", "--seed", "1"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        ),
+        subprocess.Popen(
+            MAIN
+            + [
+                "online",
+                "join",
+                "--server",
+                server.url,
+                "--code",
+                code.lower(),
+                "--token",
+                info["seat 2"],
+                "--bot",
+                "random",
+                "--name",
+                "Zia",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        ),
+    ]
     outs = []
     try:
         for p in joins:
@@ -133,8 +279,11 @@ def test_host_then_two_bot_clients_play_four_player_scopa_with_two_computers(ser
     # Each client ends with the final score (issue 29): the record's, and partners agree.
     end = json.loads(Path(record).read_text(encoding="utf-8").splitlines()[-1])
     side = "your side" if end["winner"] == 0 else "the other side"  # seats 0 and 2: team 0
-    assert outs[0]["final score"] == outs[1]["final score"] == \
-        f"totals {end['totals']}, winner team {end['winner']} ({side})"
+    assert (
+        outs[0]["final score"]
+        == outs[1]["final score"]
+        == f"totals {end['totals']}, winner team {end['winner']} ({side})"
+    )
 
 
 def _free_port() -> int:
@@ -144,8 +293,13 @@ def _free_port() -> int:
 
 
 def _start_server(port: int, data: Path) -> subprocess.Popen:
-    p = subprocess.Popen(MAIN + ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    p = subprocess.Popen(
+        MAIN + ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     line = p.stdout.readline()  # "cardavia server on ws://…" once it listens (bounded by the test's timeout)
     assert "cardavia server on" in line, (line, p.poll())
     return p
@@ -163,9 +317,27 @@ def test_a_bot_client_rejoins_by_itself_when_the_server_is_killed_and_comes_back
     try:
         game = game_ids()[0]
         created = create_table(url, "host", game, 2, ["friend", "friend"], pause_seconds=30)
-        bot = subprocess.Popen(MAIN + ["online", "join", "--server", url, "--code", created["code"], "--token",
-                                       created["tokens"]["0"], "--bot", "greedy", "--retry-seconds", "20"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        bot = subprocess.Popen(
+            MAIN
+            + [
+                "online",
+                "join",
+                "--server",
+                url,
+                "--code",
+                created["code"],
+                "--token",
+                created["tokens"]["0"],
+                "--bot",
+                "greedy",
+                "--retry-seconds",
+                "20",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
         me = RemoteSession(url, created["code"], "Me", token=created["tokens"]["1"], retry_for=20)
         deadline = time.monotonic() + WAIT
         player = None

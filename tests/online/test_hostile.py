@@ -2,6 +2,7 @@
 types, floods, guessed codes and tokens, acting for other seats — while another table plays
 a match: the server answers each as the protocol says, never crashes, and the other table's
 match runs to its end untouched (its record verifies, each seat got exactly its view)."""
+
 from __future__ import annotations
 
 import json
@@ -41,27 +42,82 @@ def garbage(rng: random.Random, code: str) -> list[str | bytes | dict]:
         elif pick == 1:
             out.append("".join(chr(rng.randrange(32, 0x3000)) for _ in range(rng.randrange(1, 80))))
         elif pick == 2:
-            out.append(rng.choice(["{", "}", "null", "[]", "1e999", "NaN", '{"type": NaN}', "[" * 500 + "]" * 500,
-                                   '{"type": "ping", "type": "ping"}', '"ping"', "{'type': 'ping'}", "\u0000"]))
+            out.append(
+                rng.choice(
+                    [
+                        "{",
+                        "}",
+                        "null",
+                        "[]",
+                        "1e999",
+                        "NaN",
+                        '{"type": NaN}',
+                        "[" * 500 + "]" * 500,
+                        '{"type": "ping", "type": "ping"}',
+                        '"ping"',
+                        "{'type': 'ping'}",
+                        "\u0000",
+                    ]
+                )
+            )
         elif pick == 3:
             out.append({"type": rng.choice([5, None, True, [], {}, "PING", "hello2", "x" * 300])})
         elif pick == 4:
-            out.append({"type": "join", "code": rng.choice([5, None, "short", code.lower() + "X", []]),
-                        "name": "x", "token": None})
+            out.append(
+                {
+                    "type": "join",
+                    "code": rng.choice([5, None, "short", code.lower() + "X", []]),
+                    "name": "x",
+                    "token": None,
+                }
+            )
         elif pick == 5:
-            out.append({"type": "act", "decision": rng.choice(["0", 0.5, -1, True, None, 10 ** 9]),
-                        "action": {"kind": "play", "card": "7D"}})
+            out.append(
+                {
+                    "type": "act",
+                    "decision": rng.choice(["0", 0.5, -1, True, None, 10**9]),
+                    "action": {"kind": "play", "card": "7D"},
+                }
+            )
         elif pick == 6:
-            out.append({"type": "act", "decision": 0, "seat": rng.randrange(4),
-                        "action": {"kind": "play", "card": "7D", "capture": []}})
+            out.append(
+                {
+                    "type": "act",
+                    "decision": 0,
+                    "seat": rng.randrange(4),
+                    "action": {"kind": "play", "card": "7D", "capture": []},
+                }
+            )
         elif pick == 7:
-            out.append({"type": "act", "decision": 0,
-                        "action": rng.choice([{"kind": "play", "card": "ZZ"}, {"kind": "steal"},
-                                              {"kind": "play", "card": "7D", "capture": ["7D"] * 3},
-                                              {"kind": "close", "card": "AC"}, [], "7D"])})
+            out.append(
+                {
+                    "type": "act",
+                    "decision": 0,
+                    "action": rng.choice(
+                        [
+                            {"kind": "play", "card": "ZZ"},
+                            {"kind": "steal"},
+                            {"kind": "play", "card": "7D", "capture": ["7D"] * 3},
+                            {"kind": "close", "card": "AC"},
+                            [],
+                            "7D",
+                        ]
+                    ),
+                }
+            )
         elif pick == 8:
-            out.append({"type": "create", "game": "scopa", "deck": None, "players": rng.choice(["4", 4.5, None]),
-                        "options": {}, "seats": ["friend"] * 4, "pause_seconds": 60, "ai_takes_over": True})
+            out.append(
+                {
+                    "type": "create",
+                    "game": "scopa",
+                    "deck": None,
+                    "players": rng.choice(["4", 4.5, None]),
+                    "options": {},
+                    "seats": ["friend"] * 4,
+                    "pause_seconds": 60,
+                    "ai_takes_over": True,
+                }
+            )
         elif pick == 9:
             out.append({"type": "say", "phrase": rng.choice(["<script>", "", "well played", 1, None])})
         elif pick == 10:
@@ -92,8 +148,10 @@ def test_five_thousand_hostile_messages_leave_the_server_and_another_match_alone
     url = server.url
     # The table that must not notice anything: two paced friends and a computer seat.
     host, created = create(url, "scopa", 3, ["friend", "ai:greedy", "friend"])
-    players = [Player(url, created["code"], created["tokens"][s], f"P{s}", seed=int(s), deadline=90,
-                      pace=0.02).start() for s in ("0", "2")]
+    players = [
+        Player(url, created["code"], created["tokens"][s], f"P{s}", seed=int(s), deadline=90, pace=0.02).start()
+        for s in ("0", "2")
+    ]
     table = server.server.tables[created["code"]]
     deadline = time.monotonic() + 10
     while not table.started and time.monotonic() < deadline:
@@ -152,9 +210,12 @@ def test_five_thousand_hostile_messages_leave_the_server_and_another_match_alone
         replies = []
         try:
             for k in range(P.MAX_FAILED_CLAIMS + 5):
-                guess = (P.new_code() if k % 3 == 0 else created["code"])
-                msg = ({"type": "host", "code": guess, "host_token": P.new_token()} if k % 3 == 1 else
-                       {"type": "join", "code": guess, "name": "thief", "token": P.new_token()})
+                guess = P.new_code() if k % 3 == 0 else created["code"]
+                msg = (
+                    {"type": "host", "code": guess, "host_token": P.new_token()}
+                    if k % 3 == 1
+                    else {"type": "join", "code": guess, "name": "thief", "token": P.new_token()}
+                )
                 c.send(msg)
                 total += 1
                 replies.append(c.expect("error")["code"])
@@ -166,25 +227,49 @@ def test_five_thousand_hostile_messages_leave_the_server_and_another_match_alone
     # 6. Acting for others: no seat, another table's seat, a seat that is not to act.
     c = Client(url)
     for k in range(30):
-        assert c.request({"type": "act", "decision": k, "action": {"kind": "play", "card": "7D", "capture": []}},
-                         "error")["code"] == "not_seated"
+        assert (
+            c.request({"type": "act", "decision": k, "action": {"kind": "play", "card": "7D", "capture": []}}, "error")[
+                "code"
+            ]
+            == "not_seated"
+        )
         total += 1
     c.close()
     # (A new connection: refused acts count against the rate like anything else.)
     c = Client(url)
-    assert c.request({"type": "join", "code": created["code"], "name": "thief", "token": None}, "error")["code"] == "full"
-    mine = c.request({"type": "create", "game": "briscola", "deck": None, "players": 2, "options": {},
-                      "seats": ["friend", "friend"], "pause_seconds": 60, "ai_takes_over": True}, "created")
+    assert (
+        c.request({"type": "join", "code": created["code"], "name": "thief", "token": None}, "error")["code"] == "full"
+    )
+    mine = c.request(
+        {
+            "type": "create",
+            "game": "briscola",
+            "deck": None,
+            "players": 2,
+            "options": {},
+            "seats": ["friend", "friend"],
+            "pause_seconds": 60,
+            "ai_takes_over": True,
+        },
+        "created",
+    )
     c.request({"type": "join", "code": mine["code"], "name": "me", "token": mine["tokens"]["0"]}, "joined")
     total += 3
     for _ in range(30):
-        c.send({"type": "act", "decision": rng.randrange(3),
-                "action": {"kind": "play", "card": rng.choice(["AC", "7D", "KS", "2B"]), "capture": []}})
+        c.send(
+            {
+                "type": "act",
+                "decision": rng.randrange(3),
+                "action": {"kind": "play", "card": rng.choice(["AC", "7D", "KS", "2B"]), "capture": []},
+            }
+        )
         assert c.expect("refused")["rule"] in ("not_your_turn", "stale")  # the match waits for seat 1
         total += 1
     # Host actions reach only the table this connection hosts (its own), never the other one.
-    assert c.request({"type": "host", "code": created["code"], "host_token": mine["host_token"]},
-                     "error")["code"] == "not_host"
+    assert (
+        c.request({"type": "host", "code": created["code"], "host_token": mine["host_token"]}, "error")["code"]
+        == "not_host"
+    )
     total += 1
     c.close()
 

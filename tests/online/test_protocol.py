@@ -1,5 +1,6 @@
 """The protocol module: the strict schema of every client message, the limits, codes and
 tokens from secrets, actions as JSON, refusal params made JSON-safe."""
+
 from __future__ import annotations
 
 import hashlib
@@ -21,22 +22,45 @@ CODE = "ABCDEFGH23"
 
 VALID: dict[str, dict] = {
     "hello": {"type": "hello", "version": 1, "name": "Anna"},
-    "create": {"type": "create", "game": "scopa", "deck": None, "players": 4, "options": {"target": 21},
-               "seats": ["friend", "ai:hard", "friend", "ai:normal"], "pause_seconds": 60, "ai_takes_over": True},
-    "configure": {"type": "configure", "game": "briscola", "deck": "napoletane", "players": 2, "options": {},
-                  "seats": ["friend", "ai:greedy"], "pause_seconds": 0, "ai_takes_over": False},
+    "create": {
+        "type": "create",
+        "game": "scopa",
+        "deck": None,
+        "players": 4,
+        "options": {"target": 21},
+        "seats": ["friend", "ai:hard", "friend", "ai:normal"],
+        "pause_seconds": 60,
+        "ai_takes_over": True,
+    },
+    "configure": {
+        "type": "configure",
+        "game": "briscola",
+        "deck": "napoletane",
+        "players": 2,
+        "options": {},
+        "seats": ["friend", "ai:greedy"],
+        "pause_seconds": 0,
+        "ai_takes_over": False,
+    },
     "join": {"type": "join", "code": CODE, "name": "Bo", "token": None},
     "host": {"type": "host", "code": CODE, "host_token": TOKEN},
     "kick": {"type": "kick", "seat": 2},
-    "act": {"type": "act", "decision": 7, "action": {"kind": "play", "card": "7D", "capture": ["3C", "4S"],
-                                                     "marriage": False}},
+    "act": {
+        "type": "act",
+        "decision": 7,
+        "action": {"kind": "play", "card": "7D", "capture": ["3C", "4S"], "marriage": False},
+    },
     "say": {"type": "say", "phrase": "good_game"},
     "ping": {"type": "ping"},
     "daily": {"type": "daily", "game": "scopa", "preset": "classica"},
     "daily_board": {"type": "daily_board", "game": "briscola", "preset": None, "date": "2026-12-01"},
     "puzzle_daily": {"type": "puzzle_daily", "game": "briscola"},
-    "puzzle_solved": {"type": "puzzle_solved", "game": "briscola", "id": "briscola-123-31",
-                      "moves": [{"kind": "play", "card": "7D", "capture": [], "marriage": False}, {"kind": "close"}]},
+    "puzzle_solved": {
+        "type": "puzzle_solved",
+        "game": "briscola",
+        "id": "briscola-123-31",
+        "moves": [{"kind": "play", "card": "7D", "capture": [], "marriage": False}, {"kind": "close"}],
+    },
     "account": {"type": "account", "name": "Anna", "secret": TOKEN},
     "recover": {"type": "recover", "name": "Anna", "recovery": "ABCD-EFGH-JKLM-NPQR"},
     "quick": {"type": "quick", "game": "scopa", "preset": None},
@@ -60,8 +84,16 @@ BAD_VALUES: dict[str, list] = {
     "game": ["", "Scopa!", "../etc", 3, None, "x" * 41],
     "deck": ["", "Napoletane", 7, ["napoletane"]],
     "players": ["4", 4.0, True, 0, 9, None],
-    "options": [[], "target=21", None, {"target": [21]}, {"target": {"x": 1}}, {"Target": 21},
-                {f"k{i}": 1 for i in range(17)}, {"target": 1.5}],
+    "options": [
+        [],
+        "target=21",
+        None,
+        {"target": [21]},
+        {"target": {"x": 1}},
+        {"Target": 21},
+        {f"k{i}": 1 for i in range(17)},
+        {"target": 1.5},
+    ],
     "seats": [[], "friend", ["Friend"], ["ai:superhard"], ["ai:"], [None], ["friend"] * 9],
     "pause_seconds": [-1, 3601, 1.5, "60", None, False],
     "ai_takes_over": [1, 0, "true", None],
@@ -69,12 +101,22 @@ BAD_VALUES: dict[str, list] = {
     "token": ["abc", TOKEN.upper(), TOKEN + "0", 12, ["x"], "g" * 32],
     "host_token": [None, "abc", 5],
     "seat": [-1, 8, "1", 1.0, None, True],
-    "decision": [-1, "7", 7.0, None, True, 10 ** 7],
-    "action": [None, "7D", [], {"kind": "fold"}, {"kind": "play"}, {"kind": "play", "card": "1D"},
-               {"kind": "play", "card": "7D", "capture": "3C"}, {"kind": "play", "card": "7D", "capture": ["3C", "3C"]},
-               {"kind": "play", "card": "7D", "marriage": 1}, {"kind": "play", "card": "7D", "seat": 1},
-               {"kind": "close", "card": "7D"}, {"kind": "play", "card": 7}, {"kind": "play", "card": "7D",
-                                                                              "capture": ["3C"] * 21}],
+    "decision": [-1, "7", 7.0, None, True, 10**7],
+    "action": [
+        None,
+        "7D",
+        [],
+        {"kind": "fold"},
+        {"kind": "play"},
+        {"kind": "play", "card": "1D"},
+        {"kind": "play", "card": "7D", "capture": "3C"},
+        {"kind": "play", "card": "7D", "capture": ["3C", "3C"]},
+        {"kind": "play", "card": "7D", "marriage": 1},
+        {"kind": "play", "card": "7D", "seat": 1},
+        {"kind": "close", "card": "7D"},
+        {"kind": "play", "card": 7},
+        {"kind": "play", "card": "7D", "capture": ["3C"] * 21},
+    ],
     "phrase": ["hello", "", None, 1, "Well played!"],
     "preset": ["", "Classica!", 3, ["classica"], True],
     "secret": ["abc", TOKEN.upper(), 5, ["x"]],
@@ -142,9 +184,22 @@ def test_wrong_types_and_ranges_are_refused(kind):
 
 
 def test_frames_that_are_not_one_json_object_are_refused():
-    for raw in ["", "{", "null", "[]", "[{\"type\": \"ping\"}]", "5", "\"ping\"", "{'type': 'ping'}",
-                "{\"type\": \"ping\"} {\"type\": \"ping\"}", "{\"type\": NaN}", "{\"type\": \"ping\", \"type\": \"ping\"}",
-                "[" * 100 + "]" * 100, "{\"type\": 1e999}", "\udcff"]:
+    for raw in [
+        "",
+        "{",
+        "null",
+        "[]",
+        '[{"type": "ping"}]',
+        "5",
+        '"ping"',
+        "{'type': 'ping'}",
+        '{"type": "ping"} {"type": "ping"}',
+        '{"type": NaN}',
+        '{"type": "ping", "type": "ping"}',
+        "[" * 100 + "]" * 100,
+        '{"type": 1e999}',
+        "\udcff",
+    ]:
         schema_error(raw)
     assert "binary" in schema_error(b'{"type": "ping"}')
     assert "8192" in schema_error(json.dumps({"type": "hello", "version": 1, "name": "A" * 9000}))
@@ -155,12 +210,15 @@ def test_frames_that_are_not_one_json_object_are_refused():
 
 def test_values_are_normalised():
     assert P.parse_client(json.dumps({**VALID["join"], "code": CODE.lower(), "name": "  Zoë "})) == {
-        **VALID["join"], "name": "Zoë"}
+        **VALID["join"],
+        "name": "Zoë",
+    }
     assert P.parse_client(json.dumps({**VALID["hello"], "name": "x" * 20}))["name"] == "x" * 20
     act = P.parse_client(json.dumps({"type": "act", "decision": 0, "action": {"kind": "play", "card": "AC"}}))
     assert act["action"] == {"kind": "play", "card": "AC", "capture": [], "marriage": False}
     assert P.parse_client(json.dumps({"type": "act", "decision": 0, "action": {"kind": "close"}}))["action"] == {
-        "kind": "close"}
+        "kind": "close"
+    }
 
 
 def test_codes_are_50_bits_from_secrets(monkeypatch):
@@ -214,9 +272,16 @@ def test_every_legal_action_of_every_game_goes_through_json_and_the_schema():
 
 
 def test_refusal_params_become_json():
-    params = {"card": card("7D"), "cards": (card("3C"), card("4S")), "set": {card("AC")}, "n": 3,
-              "action": play("7D", ["3C"]), "nested": {"x": [card("KB"), None]}, "nan": float("nan"),
-              "obj": ValueError("x")}
+    params = {
+        "card": card("7D"),
+        "cards": (card("3C"), card("4S")),
+        "set": {card("AC")},
+        "n": 3,
+        "action": play("7D", ["3C"]),
+        "nested": {"x": [card("KB"), None]},
+        "nan": float("nan"),
+        "obj": ValueError("x"),
+    }
     safe = P.json_safe(params)
     json.dumps(safe, allow_nan=False)
     assert safe["card"] == "7D" and safe["cards"] == ["3C", "4S"] and safe["set"] == ["AC"]

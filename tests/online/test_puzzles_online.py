@@ -1,6 +1,7 @@
 """The club server's puzzle of the day: the day's id (the offline rule's), an answer judged
 against the puzzle, once per account a day, signed-in accounts only, and who solved it
 (names, no times), kept in the data folder across a restart."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -32,14 +33,22 @@ def signed_in(url: str, name: str) -> Client:
 
 def test_the_schema_of_the_puzzle_messages():
     assert check_message({"type": "puzzle_daily", "game": "scopa"})["game"] == "scopa"
-    msg = check_message({"type": "puzzle_solved", "game": "scopa", "id": "scopa-100002-30",
-                         "moves": [{"kind": "play", "card": "7D", "capture": ["7C"]}]})
+    msg = check_message(
+        {
+            "type": "puzzle_solved",
+            "game": "scopa",
+            "id": "scopa-100002-30",
+            "moves": [{"kind": "play", "card": "7D", "capture": ["7C"]}],
+        }
+    )
     assert msg["moves"] == [{"kind": "play", "card": "7D", "capture": ["7C"], "marriage": False}]
-    for bad in ({"type": "puzzle_solved", "game": "scopa", "id": "../x", "moves": [{"kind": "close"}]},
-                {"type": "puzzle_solved", "game": "scopa", "id": "scopa-1", "moves": []},
-                {"type": "puzzle_solved", "game": "scopa", "id": "scopa-1", "moves": [{"kind": "close"}] * 9},
-                {"type": "puzzle_solved", "game": "scopa", "id": "scopa-1", "moves": [{"kind": "play"}]},
-                {"type": "puzzle_daily", "game": "scopa", "date": "2025-01-01"}):
+    for bad in (
+        {"type": "puzzle_solved", "game": "scopa", "id": "../x", "moves": [{"kind": "close"}]},
+        {"type": "puzzle_solved", "game": "scopa", "id": "scopa-1", "moves": []},
+        {"type": "puzzle_solved", "game": "scopa", "id": "scopa-1", "moves": [{"kind": "close"}] * 9},
+        {"type": "puzzle_solved", "game": "scopa", "id": "scopa-1", "moves": [{"kind": "play"}]},
+        {"type": "puzzle_daily", "game": "scopa", "date": "2025-01-01"},
+    ):
         try:
             check_message(bad)
         except ProtocolError as e:

@@ -8,6 +8,7 @@
 
 Every loop is bounded (count and time); everything on 127.0.0.1 (the forwarded address is
 the one a local proxy would write)."""
+
 from __future__ import annotations
 
 import logging
@@ -21,8 +22,16 @@ from game.online.serving import start_server_in_thread
 from game.verify import verify_file
 from tests.online.wshelp import Client, Player, create, record_file
 
-CREATE = {"type": "create", "game": "scopa", "deck": None, "players": 2, "options": {},
-          "seats": ["friend", "ai:easy"], "pause_seconds": 60, "ai_takes_over": True}
+CREATE = {
+    "type": "create",
+    "game": "scopa",
+    "deck": None,
+    "players": 2,
+    "options": {},
+    "seats": ["friend", "ai:easy"],
+    "pause_seconds": 60,
+    "ai_takes_over": True,
+}
 
 
 def test_one_address_cannot_take_every_table_and_idle_lobbies_close(tmp_path):
@@ -68,8 +77,10 @@ def test_one_address_cannot_take_every_table_and_idle_lobbies_close(tmp_path):
 def _handshake(port: int) -> tuple[socket.socket, int]:
     """One raw websocket handshake (no thread per connection): the socket and the status."""
     s = socket.create_connection(("127.0.0.1", port), timeout=3)
-    s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    s.sendall(
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
     head = b""
     while b"\r\n" not in head and len(head) < 4096:
         chunk = s.recv(4096)
@@ -96,8 +107,9 @@ def test_a_server_under_a_low_open_files_limit_refuses_the_excess_with_503_and_p
     held: list[socket.socket] = []
     try:
         host, created = create(srv.url, "scopa", 2, ["friend", "ai:easy"])
-        player = Player(srv.url, created["code"], created["tokens"]["0"], "Anna", seed=3, pace=0.02,
-                        deadline=60).start()
+        player = Player(
+            srv.url, created["code"], created["tokens"]["0"], "Anna", seed=3, pace=0.02, deadline=60
+        ).start()
         port = int(srv.url.rsplit(":", 1)[1])
         statuses: list[int] = []
         slowest = 0.0
@@ -164,14 +176,22 @@ def test_serve_raises_its_open_files_limit_as_far_as_allowed():
     import resource
     import subprocess
 
-    code = ("import resource; from game.online.limits import raise_open_files_limit as r; "
-            "print(r()[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0])")
+    code = (
+        "import resource; from game.online.limits import raise_open_files_limit as r; "
+        "print(r()[0], resource.getrlimit(resource.RLIMIT_NOFILE)[0])"
+    )
 
     def lower() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (100, 300))
 
-    out = subprocess.run([sys.executable, "-c", code], preexec_fn=lower, capture_output=True, text=True,
-                         timeout=30, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        preexec_fn=lower,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))),
+    )
     assert out.stdout.split() == ["300", "300"], out.stderr
 
 

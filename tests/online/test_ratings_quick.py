@@ -2,6 +2,7 @@
 ratings, computers fixed, a leaver ranked last, provisional) and quick-match pairing (by
 rating in a widening window, never two who blocked each other, the computer after the wait),
 and 1,000 waiting players paired in one pass."""
+
 from __future__ import annotations
 
 import random
@@ -40,14 +41,30 @@ def test_partnerships_rate_the_players_and_the_pair_and_a_leaver_loses():
     assert new["p:1"].mu > 25 and new["p:3"].mu > 25 and new["p:2"].mu < 25 and new["p:4"].mu < 25
     assert new["t:1+3"].mu > 25 > new["t:2+4"].mu and new["t:1+3"].matches == 1
     # Seat 2 (team 0) left: the side that won on the cards is ranked last.
-    left = rate({}, [SeatOutcome(0, player=1), SeatOutcome(1, player=2), SeatOutcome(0, player=3, left=True),
-                     SeatOutcome(1, player=4)], winner=0)
+    left = rate(
+        {},
+        [
+            SeatOutcome(0, player=1),
+            SeatOutcome(1, player=2),
+            SeatOutcome(0, player=3, left=True),
+            SeatOutcome(1, player=4),
+        ],
+        winner=0,
+    )
     assert left["p:3"].mu < 25 and left["p:2"].mu > 25
     assert ranks_for([0, 1], 0, {0}) == {0: 3, 1: 2}
     assert ranks_for([0, 1], None, set()) == {0: 1, 1: 1}
     # A player with a computer partner: a person's own rating only, no pair.
-    mixed = rate({}, [SeatOutcome(0, player=1), SeatOutcome(1, level="easy"), SeatOutcome(0, level="easy"),
-                      SeatOutcome(1, level="easy")], winner=1)
+    mixed = rate(
+        {},
+        [
+            SeatOutcome(0, player=1),
+            SeatOutcome(1, level="easy"),
+            SeatOutcome(0, level="easy"),
+            SeatOutcome(1, level="easy"),
+        ],
+        winner=1,
+    )
     assert set(mixed) == {"p:1"}
 
 

@@ -10,6 +10,7 @@ state too, when the decision ended it) and in the view of every deal as dealt
 could know earlier (played cards stay known). The view's ``deck`` field is the whole pack,
 a reference every view carries, not knowledge: it is left out.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -107,8 +108,10 @@ def run_checked(gid: str, players: int, options: dict, seed: int, deals: int | N
             out = redactors[seat].feed(batch)
             stream[seat] += out
             leaked = named_cards(out) - known[seat]
-            assert not leaked, (f"{gid} {players}p seed {seed}: seat {seat} is sent {sorted(leaked)} "
-                                f"in {[e for e in out if named_cards(e) & leaked]}")
+            assert not leaked, (
+                f"{gid} {players}p seed {seed}: seat {seat} is sent {sorted(leaked)} "
+                f"in {[e for e in out if named_cards(e) & leaked]}"
+            )
             counts["checked"] += len(out)
             counts["hidden"] += sum(1 for e in out if has_null(e))
         seen = spectator.feed(batch)
@@ -136,8 +139,7 @@ def run_checked(gid: str, players: int, options: dict, seed: int, deals: int | N
     return counts
 
 
-@pytest.mark.parametrize("gid,players,options,seed", cases(),
-                         ids=lambda v: v if isinstance(v, str) else None)
+@pytest.mark.parametrize("gid,players,options,seed", cases(), ids=lambda v: v if isinstance(v, str) else None)
 def test_no_seat_is_sent_a_card_it_may_not_see(gid, players, options, seed):
     counts = run_checked(gid, players, options, seed)
     assert counts["checked"] > 0

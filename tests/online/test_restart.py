@@ -2,6 +2,7 @@
 started again on the same data folder, it resumes the table where it stood — the players
 rejoin with their tokens, the match finishes, the record verifies and nothing was lost.
 And the command line's bad arguments: one line, exit code 2."""
+
 from __future__ import annotations
 
 import os
@@ -29,17 +30,24 @@ class ServeProcess:
 
     def __init__(self, data: Path, *extra: str, preexec=None):
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "serve", "--port", "0", "--data",
-                                      str(data), *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, preexec_fn=preexec)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "main.py"), "serve", "--port", "0", "--data", str(data), *extra],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=preexec,
+        )
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         try:
             self.first = self.lines.get(timeout=20)
         except queue.Empty:
             self.proc.kill()
-            raise AssertionError(f"serve did not start: {self.proc.stderr.read() if self.proc.poll() else ''}") \
-                from None
+            raise AssertionError(
+                f"serve did not start: {self.proc.stderr.read() if self.proc.poll() else ''}"
+            ) from None
         found = re.search(r"(ws://127\.0\.0\.1:\d+)", self.first)
         assert found, self.first
         self.url = found.group(1)
@@ -87,10 +95,10 @@ def test_a_table_survives_sigkill_mid_deal(tmp_path):
             p.join(timeout=60)
             assert p.seat == was.seat
             # Everything the seat had been sent is still its stream's beginning.
-            assert p.events[:len(was.events)] == was.events
+            assert p.events[: len(was.events)] == was.events
             assert p.record == record.name  # its name only: never the server's folders
         after = read_record(record)
-        assert after[:len(before)] == before, "the record was rewritten, not continued"
+        assert after[: len(before)] == before, "the record was rewritten, not continued"
         assert after[-1]["event"] == "match_end"
         verdict = verify_file(str(record))
         assert verdict.ok, verdict
@@ -107,19 +115,24 @@ def test_a_table_survives_sigkill_mid_deal(tmp_path):
     try:
         assert "0 table(s) resumed" in third.first
         c = Client(third.url)
-        assert c.request({"type": "join", "code": code, "name": "x", "token": tokens["0"]}, "error")["code"] == "no_table"
+        assert (
+            c.request({"type": "join", "code": code, "name": "x", "token": tokens["0"]}, "error")["code"] == "no_table"
+        )
         c.close()
     finally:
         assert third.stop() == 0
 
 
-@pytest.mark.parametrize("args,words", [
-    (["--port", "70000"], "not a TCP port"),
-    (["--workers", "0"], "--workers"),
-    (["--certfile", "cert.pem"], "go together"),
-    (["--port", "x"], "invalid int"),
-    (["--nope"], "unrecognized"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["--port", "70000"], "not a TCP port"),
+        (["--workers", "0"], "--workers"),
+        (["--certfile", "cert.pem"], "go together"),
+        (["--port", "x"], "invalid int"),
+        (["--nope"], "unrecognized"),
+    ],
+)
 def test_bad_arguments_are_one_line_and_exit_2(args, words, capsys, tmp_path):
     assert run_cli(["serve", "--data", str(tmp_path), *args]) == 2
     err = capsys.readouterr().err
@@ -150,7 +163,12 @@ def test_unusable_tls_files_and_a_taken_port_are_one_line(tmp_path, capsys):
 
 
 def test_main_py_dispatches_serve():
-    out = subprocess.run([sys.executable, str(ROOT / "main.py"), "serve", "--port", "-1"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "serve", "--port", "-1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "--port -1" in out.stderr

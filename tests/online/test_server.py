@@ -2,6 +2,7 @@
 hello and versions, the schema, config errors, host-only actions, joins and tokens, out-of-turn
 and illegal plays refused and named, quick phrases, a dropped seat paused, taken over by the
 computer and given back, and whole matches whose records pass game.verify."""
+
 from __future__ import annotations
 
 import json
@@ -72,12 +73,25 @@ def test_a_schema_error_keeps_the_connection(server):
 
 def test_config_errors_are_named(server):
     c = Client(server.url)
-    base = {"type": "create", "game": "scopa", "deck": None, "players": 2, "options": {},
-            "seats": ["friend", "ai:easy"], "pause_seconds": 60, "ai_takes_over": True}
-    cases = [({"game": "poker"}, "unknown game"), ({"options": {"deal": "scopone"}}, "4 players"),
-             ({"players": 7, "seats": ["friend"] * 7}, "players"), ({"seats": ["friend"]}, "1 seats given"),
-             ({"seats": ["ai:easy", "ai:hard"]}, "friend"), ({"deck": "schnapsen-german"}, "deck"),
-             ({"options": {"target": 12}}, "not allowed")]
+    base = {
+        "type": "create",
+        "game": "scopa",
+        "deck": None,
+        "players": 2,
+        "options": {},
+        "seats": ["friend", "ai:easy"],
+        "pause_seconds": 60,
+        "ai_takes_over": True,
+    }
+    cases = [
+        ({"game": "poker"}, "unknown game"),
+        ({"options": {"deal": "scopone"}}, "4 players"),
+        ({"players": 7, "seats": ["friend"] * 7}, "players"),
+        ({"seats": ["friend"]}, "1 seats given"),
+        ({"seats": ["ai:easy", "ai:hard"]}, "friend"),
+        ({"deck": "schnapsen-german"}, "deck"),
+        ({"options": {"target": 12}}, "not allowed"),
+    ]
     for change, words in cases:
         err = c.request({**base, **change}, "error")
         assert err["code"] == "config" and words in err["message"], (change, err)
@@ -109,8 +123,16 @@ def test_host_only_actions(server):
     assert joined["seat"] == 0 and len(joined["token"]) == 32
     lobby = anna.expect("lobby")
     assert lobby["you"] == 0 and lobby["host"] is False and lobby["seats"][0]["name"] == "Anna"
-    configure = {"type": "configure", "game": "briscola", "deck": None, "players": 2, "options": {},
-                 "seats": ["friend", "ai:easy"], "pause_seconds": 30, "ai_takes_over": False}
+    configure = {
+        "type": "configure",
+        "game": "briscola",
+        "deck": None,
+        "players": 2,
+        "options": {},
+        "seats": ["friend", "ai:easy"],
+        "pause_seconds": 30,
+        "ai_takes_over": False,
+    }
     # Not the host: refused, nothing changes.
     assert anna.request(configure, "error")["code"] == "not_host"
     assert anna.request({"type": "kick", "seat": 0}, "error")["code"] == "not_host"
@@ -142,8 +164,10 @@ def test_a_second_connection_with_the_host_token_becomes_host_and_kicks(server):
     assert host.expect("lobby")["seats"][1] == {"kind": "friend", "name": None, "connected": False, "level": None}
     # The kicked player's token no longer opens the seat.
     again = Client(server.url, "Bo")
-    assert again.request({"type": "join", "code": code, "name": "Bo", "token": created["tokens"]["1"]},
-                         "error")["code"] == "bad_token"
+    assert (
+        again.request({"type": "join", "code": code, "name": "Bo", "token": created["tokens"]["1"]}, "error")["code"]
+        == "bad_token"
+    )
     assert host.request({"type": "kick", "seat": 5}, "error")["code"] == "config"
     for c in (first, bo, host, again):
         c.close()
@@ -153,8 +177,10 @@ def test_join_errors(server):
     host, created = create(server.url, "briscola", 2, ["friend", "ai:greedy"])
     c = Client(server.url, "Cy")
     assert c.request({"type": "join", "code": "ZZZZZZZZZZ", "name": "Cy", "token": None}, "error")["code"] == "no_table"
-    assert c.request({"type": "join", "code": created["code"], "name": "Cy", "token": P.new_token()},
-                     "error")["code"] == "bad_token"
+    assert (
+        c.request({"type": "join", "code": created["code"], "name": "Cy", "token": P.new_token()}, "error")["code"]
+        == "bad_token"
+    )
     assert c.request({"type": "join", "code": created["code"], "name": "Cy", "token": None}, "joined")["seat"] == 0
     d = Client(server.url, "Di")
     assert d.request({"type": "join", "code": created["code"], "name": "Di", "token": None}, "error")["code"] == "full"
@@ -233,8 +259,7 @@ def test_quick_phrases_reach_the_table(server):
 
 def test_a_whole_two_friend_match_verifies(server):
     host, created = create(server.url, "scopa", 2, ["friend", "friend"])
-    players = [Player(server.url, created["code"], created["tokens"][str(s)], f"P{s}", seed=s).start()
-               for s in (0, 1)]
+    players = [Player(server.url, created["code"], created["tokens"][str(s)], f"P{s}", seed=s).start() for s in (0, 1)]
     for p in players:
         p.join(timeout=60)
     assert players[0].record and players[0].record == players[1].record
@@ -251,8 +276,7 @@ def test_a_whole_two_friend_match_verifies(server):
 
 def test_a_match_with_computer_seats_verifies(server):
     host, created = create(server.url, "briscola", 4, ["friend", "ai:greedy", "friend", "ai:easy"])
-    players = [Player(server.url, created["code"], created["tokens"][str(s)], f"P{s}", seed=s).start()
-               for s in (0, 2)]
+    players = [Player(server.url, created["code"], created["tokens"][str(s)], f"P{s}", seed=s).start() for s in (0, 2)]
     for p in players:
         p.join(timeout=60)
     assert verify_file(record_file(server.data_dir, players[0].record)).ok
@@ -284,7 +308,7 @@ def test_a_dropped_seat_is_paused_played_by_the_computer_and_given_back(server):
     joined = back.request({"type": "join", "code": code, "name": "Drop", "token": tokens["1"]}, "joined")
     assert joined["seat"] == 1 and joined["token"] == tokens["1"]
     stream = back.expect("events")
-    assert stream["from"] == 0 and stream["events"][:len(seen)] == seen
+    assert stream["from"] == 0 and stream["events"][: len(seen)] == seen
     assert back.expect("resumed") == {"type": "resumed", "seat": 1}
     assert not table.seats[1].by_ai
     # Gone again: the computer finishes the match for it; the record verifies.
@@ -299,8 +323,12 @@ def test_a_stale_connection_is_replaced_by_the_token(server):
     old = Client(server.url, "Old")
     old.request({"type": "join", "code": created["code"], "name": "Old", "token": created["tokens"]["0"]}, "joined")
     new = Client(server.url, "New")
-    assert new.request({"type": "join", "code": created["code"], "name": "New", "token": created["tokens"]["0"]},
-                       "joined")["seat"] == 0
+    assert (
+        new.request(
+            {"type": "join", "code": created["code"], "name": "New", "token": created["tokens"]["0"]}, "joined"
+        )["seat"]
+        == 0
+    )
     assert old.expect("error")["code"] == "replaced"
     with pytest.raises(ConnectionClosed):
         for _ in range(100):
@@ -314,8 +342,18 @@ def test_configure_gives_fresh_tokens_for_the_seats_nobody_has_taken(server):
     code, old = created["code"], created["tokens"]
     anna = Client(server.url, "Anna")
     anna.request({"type": "join", "code": code, "name": "Anna", "token": old["0"]}, "joined")
-    host.send({"type": "configure", "game": "scopa", "deck": None, "players": 4, "options": {},
-               "seats": ["friend", "ai:easy", "friend", "friend"], "pause_seconds": 5, "ai_takes_over": False})
+    host.send(
+        {
+            "type": "configure",
+            "game": "scopa",
+            "deck": None,
+            "players": 4,
+            "options": {},
+            "seats": ["friend", "ai:easy", "friend", "friend"],
+            "pause_seconds": 5,
+            "ai_takes_over": False,
+        }
+    )
     again = host.expect("created")
     assert sorted(again["tokens"]) == ["2", "3"]
     assert anna.expect("lobby")["players"] == 2  # the one her join brought
@@ -424,8 +462,10 @@ def test_lobbies_and_cut_records_are_resumed(tmp_path):
     try:
         _, lobby_only = create(h.url, "briscola", 2, ["friend", "friend"])
         _, playing = create(h.url, "scopa", 2, ["friend", "friend"])
-        early = [Player(h.url, playing["code"], playing["tokens"][s], f"P{s}", seed=int(s), stop_after=9).start()
-                 for s in ("0", "1")]
+        early = [
+            Player(h.url, playing["code"], playing["tokens"][s], f"P{s}", seed=int(s), stop_after=9).start()
+            for s in ("0", "1")
+        ]
         for p in early:
             p.join(timeout=30)
     finally:
@@ -437,15 +477,20 @@ def test_lobbies_and_cut_records_are_resumed(tmp_path):
     try:
         assert h.server.resumed == 2
         c = Client(h.url, "Bo")
-        assert c.request({"type": "join", "code": lobby_only["code"], "name": "Bo",
-                          "token": lobby_only["tokens"]["1"]}, "joined")["seat"] == 1
+        assert (
+            c.request(
+                {"type": "join", "code": lobby_only["code"], "name": "Bo", "token": lobby_only["tokens"]["1"]}, "joined"
+            )["seat"]
+            == 1
+        )
         c.close()
-        late = [Player(h.url, playing["code"], playing["tokens"][s], f"P{s}", seed=5 + int(s)).start()
-                for s in ("0", "1")]
+        late = [
+            Player(h.url, playing["code"], playing["tokens"][s], f"P{s}", seed=5 + int(s)).start() for s in ("0", "1")
+        ]
         for p in late:
             p.join(timeout=60)
         assert verify_file(str(record)).ok
-        assert read_record(record)[:len(lines) - 1] == [json.loads(x) for x in lines[:-1]]
+        assert read_record(record)[: len(lines) - 1] == [json.loads(x) for x in lines[:-1]]
     finally:
         assert h.stop(timeout=10)
 

@@ -2,6 +2,7 @@
 a reconnection's stream from 0 adds only what is new; a gap, a rewritten event or a refusal
 ends the watching with a line instead of showing a wrong table. No socket: the messages are
 handed to the feed as the connection's thread would queue them."""
+
 from __future__ import annotations
 
 from game.online.watchclient import SpectatorFeed

@@ -1,6 +1,7 @@
 """The club server's read-only web pages on its own port: by HTTP (status, type, every text
 escaped, only finished records, four languages) and in a real headless Chromium (the DOM it
 builds and a screenshot). Everything on 127.0.0.1, every wait bounded."""
+
 from __future__ import annotations
 
 import shutil
@@ -18,7 +19,7 @@ from game.online.serving import start_server_in_thread
 from game.verify import verify_file
 from tests.online.wshelp import Client, create
 
-HOSTILE = '<b>&"x\'</b>'  # a name that must be shown as text, never read as markup
+HOSTILE = "<b>&\"x'</b>"  # a name that must be shown as text, never read as markup
 
 
 def get(url: str, lang: str | None = None) -> tuple[int, str, str]:
@@ -77,8 +78,14 @@ def test_the_pages_answer_by_http_escaped_everywhere(site):
     path.write_text(record)
     assert verify_file(path).ok
     # Never a record that is not a finished club match (a running one holds every hand).
-    for page in (f"/record/{lobby_code}.jsonl", "/record/../players.sqlite3", "/nope", "/leaderboard/poker",
-                 "/player/nobody", "/" + "x" * 5000):
+    for page in (
+        f"/record/{lobby_code}.jsonl",
+        "/record/../players.sqlite3",
+        "/nope",
+        "/leaderboard/poker",
+        "/player/nobody",
+        "/" + "x" * 5000,
+    ):
         assert get(base(h) + page)[0] == 404, page
     # The browser's language, or ?lang=.
     assert "Classifica" in get(base(h) + "/leaderboard/briscola", "it-IT,it;q=0.9")[2]
@@ -95,10 +102,24 @@ def chromium() -> str:
 
 def run_chromium(*args: str) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                               "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                               "--disable-sync", f"--user-data-dir={profile}", *args],
-                              capture_output=True, text=True, timeout=60)
+        return subprocess.run(
+            [
+                chromium(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={profile}",
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
 
 
 def test_the_pages_in_a_real_headless_chromium(site, tmp_path):

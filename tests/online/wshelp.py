@@ -1,4 +1,5 @@
 """A tiny synchronous client for the server tests (websockets.sync.client), every wait bounded."""
+
 from __future__ import annotations
 
 import json
@@ -58,11 +59,26 @@ class Client:
     """One connection: ``send`` a dict (or a raw text / bytes), ``recv`` the next message,
     ``expect`` the next message of a type (the others are kept in ``seen``)."""
 
-    def __init__(self, url: str, name: str | None = "Anna", timeout: float = WAIT,
-                 headers: dict[str, str] | None = None, source: str | None = None):
+    def __init__(
+        self,
+        url: str,
+        name: str | None = "Anna",
+        timeout: float = WAIT,
+        headers: dict[str, str] | None = None,
+        source: str | None = None,
+    ):
         extra = {"source_address": (source, 0)} if source is not None else {}
-        self.ws = connect(url, open_timeout=timeout, close_timeout=1, max_size=2 ** 22, compression=None,
-                          proxy=None, legacy=True, additional_headers=headers, **extra)
+        self.ws = connect(
+            url,
+            open_timeout=timeout,
+            close_timeout=1,
+            max_size=2**22,
+            compression=None,
+            proxy=None,
+            legacy=True,
+            additional_headers=headers,
+            **extra,
+        )
         self.seen: list[dict] = []
         self.timeout = timeout
         if name is not None:
@@ -113,13 +129,31 @@ class Client:
             pass
 
 
-def create(url: str, game: str, players: int, seats: list[str], options: dict | None = None,
-           deck: str | None = None, pause_seconds: int = 60, ai_takes_over: bool = True,
-           name: str = "Host") -> tuple[Client, dict]:
+def create(
+    url: str,
+    game: str,
+    players: int,
+    seats: list[str],
+    options: dict | None = None,
+    deck: str | None = None,
+    pause_seconds: int = 60,
+    ai_takes_over: bool = True,
+    name: str = "Host",
+) -> tuple[Client, dict]:
     host = Client(url, name)
-    created = host.request({"type": "create", "game": game, "deck": deck, "players": players,
-                            "options": options or {}, "seats": seats, "pause_seconds": pause_seconds,
-                            "ai_takes_over": ai_takes_over}, "created")
+    created = host.request(
+        {
+            "type": "create",
+            "game": game,
+            "deck": deck,
+            "players": players,
+            "options": options or {},
+            "seats": seats,
+            "pause_seconds": pause_seconds,
+            "ai_takes_over": ai_takes_over,
+        },
+        "created",
+    )
     return host, created
 
 
@@ -127,9 +161,18 @@ class Player:
     """A scripted friend: plays a random legal action whenever its seat is to act, until the
     match is over or ``stop_after`` decisions of the match have been made. Runs in a thread."""
 
-    def __init__(self, url: str, code: str, token: str | None, name: str, seed: int = 0,
-                 stop_after: int | None = None, deadline: float = 60.0, pace: float = 0.0,
-                 then: str | None = None):
+    def __init__(
+        self,
+        url: str,
+        code: str,
+        token: str | None,
+        name: str,
+        seed: int = 0,
+        stop_after: int | None = None,
+        deadline: float = 60.0,
+        pace: float = 0.0,
+        then: str | None = None,
+    ):
         self.url, self.code, self.token, self.name = url, code, token, name
         self.rng = random.Random(seed)
         self.stop_after = stop_after
@@ -161,8 +204,9 @@ class Player:
         try:
             c = Client(self.url, self.name)
             try:
-                joined = c.request({"type": "join", "code": self.code, "name": self.name, "token": self.token},
-                                   "joined")
+                joined = c.request(
+                    {"type": "join", "code": self.code, "name": self.name, "token": self.token}, "joined"
+                )
                 self.seat, self.token = joined["seat"], joined["token"]
                 self._play(c)
             finally:

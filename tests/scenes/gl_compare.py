@@ -6,6 +6,7 @@ reference frame is drawn on its canvas, and the GPU picture is what F12 saves
 (``GameWindow.finished``) or what the present draws into the window (read from the window's
 framebuffer before the swap).
 """
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,11 @@ def reference(size: tuple[int, int]) -> pygame.Surface:
         pygame.draw.line(s, (v, 255 - v, (v * 7) % 256), (x, 60), (x, 119))
     for _ in range(300):
         col = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
-        pygame.draw.rect(s, col, (rng.randrange(size[0]), 120 + rng.randrange(size[1] - 120), rng.randrange(4, 80),
-                                  rng.randrange(4, 60)))
+        pygame.draw.rect(
+            s,
+            col,
+            (rng.randrange(size[0]), 120 + rng.randrange(size[1] - 120), rng.randrange(4, 80), rng.randrange(4, 60)),
+        )
     return s
 
 
@@ -126,8 +130,12 @@ def main() -> int:
         a = app.window.finished(app.postfx, 0.0)
         same = app.window.finished(app.postfx, 0.5 / 24)
         later = app.window.finished(app.postfx, 1.0 / 24)
-        out["grain"][str(level)] = {"cpu": grey_stats(cpu), "gpu": grey_stats(a),
-                                    "same_film_frame": diff(a, same)["max"], "next_film_frame": diff(a, later)["mean"]}
+        out["grain"][str(level)] = {
+            "cpu": grey_stats(cpu),
+            "gpu": grey_stats(a),
+            "same_film_frame": diff(a, same)["max"],
+            "next_film_frame": diff(a, later)["mean"],
+        }
     # A wider-than-16:9 window: the shader letterboxes (bars above and below), mouse positions
     # map back through the same letterbox, a click on a bar is dropped.
     # The canvas follows at native resolution: 1600×900 pixels, the texture too.
@@ -138,19 +146,26 @@ def main() -> int:
     out["resized"] = list(wsize)
     out["native"] = list(app.window.frame.get_size()) + list(gl.fx.size)
     down = [app.map_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=p, button=1)) for p in ((800, 500), (800, 25))]
-    out["mouse"] = {"centre": list(app.window.to_canvas((800, 500))), "top_left": list(app.window.to_canvas((0, 50))),
-                    "click_centre": list(down[0].pos) if down[0] else None, "click_bar": down[1] is not None}
+    out["mouse"] = {
+        "centre": list(app.window.to_canvas((800, 500))),
+        "top_left": list(app.window.to_canvas((0, 50))),
+        "click_centre": list(down[0].pos) if down[0] else None,
+        "click_bar": down[1] is not None,
+    }
     app.postfx.configure(68, 50, 36)
     app.canvas.blit(ref, (0, 0))  # a 1280×720 picture enlarged onto the native canvas
     gl.fx.upload(app.window.frame)
     gl.fx.draw(app.postfx, 0.0, wsize)
-    shown = pygame.image.frombytes(gl.ctx.screen.read(viewport=(0, 0, *wsize), components=3, alignment=1), wsize,
-                                   "RGB", True)
+    shown = pygame.image.frombytes(
+        gl.ctx.screen.read(viewport=(0, 0, *wsize), components=3, alignment=1), wsize, "RGB", True
+    )
     cpu = ref.copy()
     app.postfx.apply(cpu, 0.0)
     scaled = pygame.transform.smoothscale(cpu.convert(32), (1600, 900))
-    out["present_scaled"] = {"picture": diff(scaled, shown.subsurface((0, 50, 1600, 900))),
-                             "bars": diff(pygame.Surface((1600, 50), 0, 32), shown.subsurface((0, 0, 1600, 50)))}
+    out["present_scaled"] = {
+        "picture": diff(scaled, shown.subsurface((0, 50, 1600, 900))),
+        "bars": diff(pygame.Surface((1600, 50), 0, 32), shown.subsurface((0, 0, 1600, 50))),
+    }
     pygame.quit()
     print(json.dumps(out))
     return 0

@@ -7,6 +7,7 @@ window shows after a present (CPU: the window's own surface; GPU: the framebuffe
 before the swap) with its edge energy beside that of the same picture at 1280×720 enlarged,
 where a click in window points lands, and the same after a resize and in fullscreen.
 """
+
 from __future__ import annotations
 
 import json
@@ -48,8 +49,9 @@ def shown(app: App) -> pygame.Surface:
     gl.fx.upload(gl.canvas)
     size = gl.window_size()
     gl.fx.draw(app.postfx, app.time, size)
-    picture = pygame.image.frombytes(gl.ctx.screen.read(viewport=(0, 0, *size), components=3, alignment=1), size,
-                                     "RGB", True)
+    picture = pygame.image.frombytes(
+        gl.ctx.screen.read(viewport=(0, 0, *size), components=3, alignment=1), size, "RGB", True
+    )
     win.window.flip()
     return picture
 
@@ -74,14 +76,24 @@ def click_play(app: App) -> dict:
         extra = {"rel": (0, 0), "buttons": (0, 0, 0)} if kind == pygame.MOUSEMOTION else {"button": 1}
         app.dispatch(pygame.event.Event(kind, pos=point, **extra))
     app.settle(2)
-    return {"point": [round(v, 2) for v in point], "landed": [round(v, 2) for v in landed],
-            "target": list(play.rect.center), "opened": app.stack.top.name}
+    return {
+        "point": [round(v, 2) for v in point],
+        "landed": [round(v, 2) for v in landed],
+        "target": list(play.rect.center),
+        "opened": app.stack.top.name,
+    }
 
 
 def state(app: App) -> dict:
     w = app.window
-    return {"points": list(w.window_size()), "pixels": list(w.drawable_size()), "ratio": round(w.pixel_ratio, 3),
-            "scale": round(w.scale, 4), "frame": list(w.frame.get_size()), "box": list(w.box)}
+    return {
+        "points": list(w.window_size()),
+        "pixels": list(w.drawable_size()),
+        "ratio": round(w.pixel_ratio, 3),
+        "scale": round(w.scale, 4),
+        "frame": list(w.frame.get_size()),
+        "box": list(w.box),
+    }
 
 
 def main() -> int:
@@ -91,8 +103,12 @@ def main() -> int:
     app = App(get_config(), settings, I18n("en"), window=True, persist=False, render=render)
     pump()
     app.resized()
-    out: dict = {"driver": pygame.display.get_driver(), "own_window": app.window.own_window, "gpu": app.window.gpu,
-                 "opened": state(app)}
+    out: dict = {
+        "driver": pygame.display.get_driver(),
+        "own_window": app.window.own_window,
+        "gpu": app.window.gpu,
+        "opened": state(app),
+    }
     app.open_path("menu", deck=next(iter(app.config.decks)))
     app.settle(20)
     picture = shown(app)

@@ -1,5 +1,6 @@
 """Sound: every synthesised sound is sane, the player honours volume/mute/speed and survives
 having no device, and game events map to the right sounds (down to a whole Scopa deal)."""
+
 from __future__ import annotations
 
 import io
@@ -16,9 +17,21 @@ from audio.mixer import IMPORTANT, Audio
 # ---------------------------------------------------------------- synth
 
 #: Upper length limits (seconds) per sound: short ones must stay snappy.
-MAX_LEN = {"click": 0.08, "deal": 0.15, "play": 0.25, "capture": 0.4, "close": 0.3, "trick": 0.5,
-           "shuffle": 1.0, "bonus": 1.2, "sweep": 1.5, "deal_won": 1.5, "deal_lost": 1.5,
-           "match_won": 2.5, "match_lost": 2.5}
+MAX_LEN = {
+    "click": 0.08,
+    "deal": 0.15,
+    "play": 0.25,
+    "capture": 0.4,
+    "close": 0.3,
+    "trick": 0.5,
+    "shuffle": 1.0,
+    "bonus": 1.2,
+    "sweep": 1.5,
+    "deal_won": 1.5,
+    "deal_lost": 1.5,
+    "match_won": 2.5,
+    "match_lost": 2.5,
+}
 
 
 def test_the_sound_list_is_the_one_the_brief_names():
@@ -274,19 +287,25 @@ def test_play_all_staggers_with_update():
 
 # ---------------------------------------------------------------- cues
 
+
 def test_cues_for_capture_game_plays():
     assert sounds_for({"event": "play", "seat": 0, "card": "7D", "capture": [], "bonuses": []}, "scopa", 0) == ["play"]
-    assert sounds_for({"event": "play", "seat": 1, "card": "7D", "capture": ["3C", "4S"], "bonuses": []},
-                      "scopa", 0) == ["capture"]
-    assert sounds_for({"event": "play", "seat": 1, "card": "7D", "capture": ["7C"], "bonuses": ["scopa"]},
-                      "scopa", 0) == ["capture", "sweep"]
-    assert sounds_for({"event": "play", "seat": 0, "card": "7D", "capture": ["7C"], "bonuses": ["scua"]},
-                      "cicera", 0) == ["capture", "sweep"]
+    assert sounds_for(
+        {"event": "play", "seat": 1, "card": "7D", "capture": ["3C", "4S"], "bonuses": []}, "scopa", 0
+    ) == ["capture"]
+    assert sounds_for(
+        {"event": "play", "seat": 1, "card": "7D", "capture": ["7C"], "bonuses": ["scopa"]}, "scopa", 0
+    ) == ["capture", "sweep"]
+    assert sounds_for(
+        {"event": "play", "seat": 0, "card": "7D", "capture": ["7C"], "bonuses": ["scua"]}, "cicera", 0
+    ) == ["capture", "sweep"]
     for b in ("picada", "simili", "quadriglia"):
-        assert sounds_for({"event": "play", "seat": 0, "card": "7D", "capture": ["7C"], "bonuses": [b]},
-                          "cicera", 0) == ["capture", "bonus"]
-    assert sounds_for({"event": "play", "seat": 0, "card": "7D", "capture": ["7C"],
-                       "bonuses": ["scua", "picada"]}, "cicera", 0) == ["capture", "sweep", "bonus"]
+        assert sounds_for(
+            {"event": "play", "seat": 0, "card": "7D", "capture": ["7C"], "bonuses": [b]}, "cicera", 0
+        ) == ["capture", "bonus"]
+    assert sounds_for(
+        {"event": "play", "seat": 0, "card": "7D", "capture": ["7C"], "bonuses": ["scua", "picada"]}, "cicera", 0
+    ) == ["capture", "sweep", "bonus"]
 
 
 def test_cues_for_trick_game_events():
@@ -310,8 +329,9 @@ def test_cues_for_draws_flick_only_for_the_humans_side():
 
 def test_cues_for_deal_flow_events():
     assert sounds_for({"event": "match", "format": 1, "game": "scopa"}, "scopa", 0) == []
-    assert sounds_for({"event": "deal", "number": 1, "dealer": 0, "hands": [], "table": [], "stock": [],
-                       "trump": None}, "scopa", 0) == ["shuffle", "deal"]
+    assert sounds_for(
+        {"event": "deal", "number": 1, "dealer": 0, "hands": [], "table": [], "stock": [], "trump": None}, "scopa", 0
+    ) == ["shuffle", "deal"]
     assert sounds_for({"event": "redeal", "reason": "kings"}, "scopa", 0) == ["trick"]
     assert sounds_for({"event": "hands", "hands": [[], []]}, "scopa", 0) == ["deal"]
 
@@ -331,18 +351,28 @@ def test_cues_for_results_follow_the_humans_team():
 
 
 def test_cues_never_raise_on_bad_events():
-    for bad in (None, 42, {}, {"event": "nonsense"}, {"event": "deal_end", "points": "x"},
-                {"event": "deal_end", "points": [1]}, {"event": "deal_end", "points": [1, None]},
-                {"event": "draw", "seat": "x"}, {"event": "play", "capture": ["7C"], "bonuses": None},
-                {"event": "match_end", "winner": True}):
+    for bad in (
+        None,
+        42,
+        {},
+        {"event": "nonsense"},
+        {"event": "deal_end", "points": "x"},
+        {"event": "deal_end", "points": [1]},
+        {"event": "deal_end", "points": [1, None]},
+        {"event": "draw", "seat": "x"},
+        {"event": "play", "capture": ["7C"], "bonuses": None},
+        {"event": "match_end", "winner": True},
+    ):
         out = sounds_for(bad, "scopa", 0, [0, 1])
         assert isinstance(out, list) and all(n in synth.RECIPES for n in out)
 
 
 def test_batch_drops_the_deal_result_before_the_match_result():
-    evs = [{"event": "play", "seat": 0, "card": "7D", "capture": ["7C"], "bonuses": []},
-           {"event": "deal_end", "number": 3, "points": [4, 1], "totals": [12, 8]},
-           {"event": "match_end", "winner": 0, "totals": [12, 8]}]
+    evs = [
+        {"event": "play", "seat": 0, "card": "7D", "capture": ["7C"], "bonuses": []},
+        {"event": "deal_end", "number": 3, "points": [4, 1], "totals": [12, 8]},
+        {"event": "match_end", "winner": 0, "totals": [12, 8]},
+    ]
     assert sounds_for_batch(evs, "scopa", 0) == [["capture"], [], ["match_won"]]
     drawn = [evs[1], {"event": "match_end", "winner": None, "totals": [11, 11]}]
     assert sounds_for_batch(drawn, "scopa", 0) == [["deal_won"], []]
@@ -408,7 +438,13 @@ def test_cues_module_has_no_pygame_dependency():
 
     for mod in (cues, synth):
         tree = ast.parse(inspect.getsource(mod))
-        names = {a.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
-                 for a in node.names}
-        mods = {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+        names = {
+            a.name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+            for a in node.names
+        }
+        mods = {
+            node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+        }
         assert not ({"pygame", "numpy"} & (names | mods)), mod.__name__

@@ -1,4 +1,5 @@
 """Card art: every card of every deck renders at the right size, faces differ, pips add up."""
+
 from __future__ import annotations
 
 import pygame
@@ -95,8 +96,12 @@ def test_more_pips_mean_more_ink():
     def inked(code: str) -> int:
         s = art.face(code, 120)
         w, h = s.get_size()
-        return sum(1 for x in range(0, w, 2) for y in range(0, h, 2)
-                   if sum(abs(a - b) for a, b in zip(s.get_at((x, y))[:3], paper)) > 60)
+        return sum(
+            1
+            for x in range(0, w, 2)
+            for y in range(0, h, 2)
+            if sum(abs(a - b) for a, b in zip(s.get_at((x, y))[:3], paper)) > 60
+        )
 
     assert inked("7D") > inked("4D") > inked("2D")
 
@@ -134,7 +139,9 @@ def test_corner_indices_use_local_initials_when_they_are_unambiguous():
     assert [fr.index_label(r, "de") for r in "JQK"] == ["B", "D", "K"]
     assert fr.index_label("10") == "10"
     # Courts of French-suited packs differ by language through their corner index.
-    assert pygame.image.tobytes(fr.face("KC", 120, "nl"), "RGBA") != pygame.image.tobytes(fr.face("KC", 120, "en"), "RGBA")
+    assert pygame.image.tobytes(fr.face("KC", 120, "nl"), "RGBA") != pygame.image.tobytes(
+        fr.face("KC", 120, "en"), "RGBA"
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "nl", "de", "it"])
@@ -202,10 +209,18 @@ def test_a_tilted_card_casts_a_card_shaped_shadow_not_a_box():
 
     lit, box = paint(200)
     bare, _ = paint(0)
-    for corner in ((box.x + 3, box.y + 3), (box.right - 4, box.y + 3), (box.x + 3, box.bottom - 4),
-                   (box.right - 4, box.bottom - 4)):
+    for corner in (
+        (box.x + 3, box.y + 3),
+        (box.right - 4, box.y + 3),
+        (box.x + 3, box.bottom - 4),
+        (box.right - 4, box.bottom - 4),
+    ):
         assert tuple(lit.get_at(corner))[:3] == felt, corner
     # And a shadow there is: pixels the card leaves bare get darker with it.
-    darker = sum(1 for x in range(box.x, box.right, 3) for y in range(box.y, box.bottom, 3)
-                 if tuple(bare.get_at((x, y)))[:3] == felt and tuple(lit.get_at((x, y)))[:3] != felt)
+    darker = sum(
+        1
+        for x in range(box.x, box.right, 3)
+        for y in range(box.y, box.bottom, 3)
+        if tuple(bare.get_at((x, y)))[:3] == felt and tuple(lit.get_at((x, y)))[:3] != felt
+    )
     assert darker > 40

@@ -3,6 +3,7 @@ tables and Scopone's nine- and ten-card hands too), every hand, pile, plate, the
 trick and the table cards stay on the screen, and nothing the player reads lies under
 anything else: no plate, pile or count under a hand, the status line clear of the lifted
 hand and the trick, the trick and the table cards clear of the hand."""
+
 from __future__ import annotations
 
 import itertools

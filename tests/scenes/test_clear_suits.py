@@ -2,6 +2,7 @@
 under protanopia, deuteranopia and tritanopia (Machado 2009, sprites.vision) — measured
 on the cards as drawn: each suit's colour is read off a rendered card (not taken from the
 palette), then the closest two suits must differ by a clear CIEDE2000 margin."""
+
 from __future__ import annotations
 
 import pygame
@@ -26,7 +27,7 @@ def suit_colours(art: CardArt, height: int = 150) -> dict[str, tuple[int, int, i
         inner = card.get_rect().inflate(-card.get_width() // 8, -card.get_height() // 12)
         surf = card.subsurface(inner).copy()
         raw = pygame.image.tobytes(surf, "RGBA")
-        pixels = [raw[i:i + 3] for i in range(0, len(raw), 4) if raw[i + 3] == 255]
+        pixels = [raw[i : i + 3] for i in range(0, len(raw), 4) if raw[i + 3] == 255]
         out[suit] = dominant_colour(pixels, art.pal.paper, art.pal.ink)
     return out
 

@@ -5,6 +5,7 @@ No wall time is measured: the loop runs on a fake clock, and we count the update
 frames that happen after QUIT (none), and every wait on a bot thread goes through a fake
 join that records the timeout asked for (bounded) and never waits longer than we allow.
 """
+
 from __future__ import annotations
 
 import json
@@ -48,8 +49,14 @@ class GatedBot(GreedyBot):
 
 
 def make_app(speed: str = "normal") -> App:
-    return App(get_config(), Settings(language="en", animation_speed=speed), I18n("en"), clock=FakeClock(),
-               window=False, persist=False)
+    return App(
+        get_config(),
+        Settings(language="en", animation_speed=speed),
+        I18n("en"),
+        clock=FakeClock(),
+        window=False,
+        persist=False,
+    )
 
 
 def close_window(app: App) -> tuple[int, int]:
@@ -69,8 +76,9 @@ def saved_events(home) -> list:
 
 def table(app: App, game: str = "scopa", players: int = 2, **kw):
     app.open_path("menu")
-    params = dict(game=game, players=players, seed=21, ai_level="greedy", threaded=False, autoplay_moves=4,
-                  preselect=False)
+    params = dict(
+        game=game, players=players, seed=21, ai_level="greedy", threaded=False, autoplay_moves=4, preselect=False
+    )
     params.update(kw)
     scene = make_scene(app, "table", **params)
     app.stack.push(scene)
@@ -78,10 +86,18 @@ def table(app: App, game: str = "scopa", players: int = 2, **kw):
 
 
 # ---------------------------------------------------------------------- every scene
-@pytest.mark.parametrize("name,params", [
-    ("menu", {}), ("decks", {}), ("games", {"game": "briscola"}), ("settings", {}), ("rules", {"game": "scopa"}),
-    ("results", {"game": "scopa"}), ("stats", {}),
-])
+@pytest.mark.parametrize(
+    "name,params",
+    [
+        ("menu", {}),
+        ("decks", {}),
+        ("games", {"game": "briscola"}),
+        ("settings", {}),
+        ("rules", {"game": "scopa"}),
+        ("results", {"game": "scopa"}),
+        ("stats", {}),
+    ],
+)
 def test_close_on_every_shell_scene_stops_at_once(name, params):
     app = make_app()
     app.open_path(name, deck="piacentine", **params)
@@ -207,8 +223,9 @@ def test_sigterm_to_the_real_program_ends_it_cleanly(tmp_path):
     saved = {"version": 1, **s.to_save()}
     (home / "match.json").write_text(json.dumps(saved), encoding="utf-8")
     env = dict(os.environ, CARDAVIA_HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    child = subprocess.Popen([sys.executable, str(root / "main.py")], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, str(root / "main.py")], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         for _ in range(3000):  # wait until it is up (a hang guard, not a timing assertion)
             if (home / "settings.json").exists() or child.poll() is not None:

@@ -4,6 +4,7 @@ typing its name and address → its lobby signs in (a new account: its secret ke
 settings, the recovery code shown once), shows the rating and the open tables → Quick match:
 nobody else waits, the computer fills and the player is told → the table, whose plates show
 the ratings → back in the lobby, its leaderboard. Every wait is bounded."""
+
 from __future__ import annotations
 
 import pygame

@@ -15,6 +15,7 @@ key events (and a click) under the dummy video driver, against a real club serve
   in words while the server has it off, and goes through (then the second message within a
   second is refused as too fast) on a server started with chat on.
 """
+
 from __future__ import annotations
 
 import json
@@ -63,14 +64,14 @@ def shows_no_hidden_card(scene) -> None:
         return
     # The one card a hand may show: the turned trump a player drew or took (everyone saw it).
     turned = set()
-    for ev in scene.timeline.events[:scene.pos]:
+    for ev in scene.timeline.events[: scene.pos]:
         if ev.get("event") == "deal" and ev.get("trump"):
             turned.add(ev["trump"])
         elif ev.get("event") == "exchange" and ev.get("gave"):
             turned.add(ev["gave"])
     known = {c for hand in m.hands for c in hand if c is not None}
     assert known <= turned, f"a spectator knows {known - turned} in a hand"
-    told = json.dumps(scene.timeline.events[:scene.pos])  # all the spectator was sent so far
+    told = json.dumps(scene.timeline.events[: scene.pos])  # all the spectator was sent so far
     for key, sp in scene.sprites.items():
         if sp.code is not None:
             assert not key.startswith(HIDDEN) and f'"{key}"' in told, f"{key} drawn face up"
@@ -106,6 +107,7 @@ def test_watch_a_club_table_from_the_lobby_shows_no_hidden_card(tmp_path, monkey
         def check() -> None:
             if top(app) is watch:
                 shows_no_hidden_card(watch)
+
         for _ in range(20):
             app.update(TICK)
         app.render()
@@ -120,7 +122,9 @@ def test_watch_a_club_table_from_the_lobby_shows_no_hidden_card(tmp_path, monkey
         app.render()
         anna.join(30)
         bruno.join(30)
-        full = [json.loads(ln) for ln in Path(record_file(tmp_path, anna.record)).read_text().splitlines() if ln.strip()]
+        full = [
+            json.loads(ln) for ln in Path(record_file(tmp_path, anna.record)).read_text().splitlines() if ln.strip()
+        ]
         head = full[0]
         rules = make_rules(head["game"], head["deck"], head["players"], head["options"])
         assert watch.feed.events == spectator_events(rules, full)  # the server's redaction, whole and in order
@@ -208,8 +212,10 @@ def test_mute_block_report_and_chat_off_at_a_club_table(tmp_path, monkeypatch):
         try:
             names = dict(db.execute("SELECT id, name FROM players"))
             blocks = [(names[a], names[b]) for a, b in db.execute("SELECT player, other FROM blocks")]
-            reports = [(names[a], names[b], c, r) for a, b, c, r in
-                       db.execute("SELECT reporter, reported, code, reason FROM reports")]
+            reports = [
+                (names[a], names[b], c, r)
+                for a, b, c, r in db.execute("SELECT reporter, reported, code, reason FROM reports")
+            ]
         finally:
             db.close()
         assert blocks == [("Lucia", "Bruno")]

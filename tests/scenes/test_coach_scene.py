@@ -1,6 +1,7 @@
 """The coach in the window (issue 30): results → coach view → try again → back, by keys and by
 mouse; the analysis runs in the background and never blocks input; the coach view shows no
 card the player could not see."""
+
 from __future__ import annotations
 
 import pygame
@@ -192,8 +193,11 @@ def test_with_four_players_h_folds_the_panel_off_the_right_hand_seat(quick):
     assert unfold.label() == "Trainer (H)"
     view.draw(surface)
     box = view.layout.hand_box(right)
-    changed = sum(covered.get_at((x, y)) != surface.get_at((x, y))
-                  for x in range(box.x, box.right, 4) for y in range(box.y, box.bottom, 4))
+    changed = sum(
+        covered.get_at((x, y)) != surface.get_at((x, y))
+        for x in range(box.x, box.right, 4)
+        for y in range(box.y, box.bottom, 4)
+    )
     assert changed > 100  # the seat's cards, no longer under the panel
     no_hidden_card_shown(view)  # still face down
     click(app, unfold.rect.center)

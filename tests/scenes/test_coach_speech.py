@@ -5,6 +5,7 @@ results screen says the coach's counts as they come and opens the view with C; t
 ``--screenshot --scene coach --record REC --speech-log LOG`` writes those lines. And what the
 panel shows: the player's own decision number, every value against the best move, the keys
 line beside the panel rather than under it."""
+
 from __future__ import annotations
 
 import json
@@ -133,17 +134,35 @@ def test_the_headless_command_writes_the_first_mistake_in_words(quick, tmp_path)
 
     record = tmp_path / "deal.jsonl"
     record.write_text("".join(json.dumps(e) + "\n" for e in briscola_deal()), encoding="utf-8")
-    for lang, title, first in (("en", "The coach: your deal's mistakes, explained", "Mistake 1 of "),
-                               ("it", "Il coach: i tuoi errori nella smazzata, spiegati", "Errore 1 di ")):
+    for lang, title, first in (
+        ("en", "The coach: your deal's mistakes, explained", "Mistake 1 of "),
+        ("it", "Il coach: i tuoi errori nella smazzata, spiegati", "Errore 1 di "),
+    ):
         log = tmp_path / f"{lang}.txt"
-        assert main(["--screenshot", str(tmp_path / f"{lang}.png"), "--scene", "coach", "--record", str(record),
-                     "--lang", lang, "--speech-log", str(log)]) == 0
+        assert (
+            main(
+                [
+                    "--screenshot",
+                    str(tmp_path / f"{lang}.png"),
+                    "--scene",
+                    "coach",
+                    "--record",
+                    str(record),
+                    "--lang",
+                    lang,
+                    "--speech-log",
+                    str(log),
+                ]
+            )
+            == 0
+        )
         lines = log.read_text(encoding="utf-8").splitlines()
         assert lines[0] == title and lines[1].startswith(first)
         assert len(lines) >= 8  # the position, the two moves, the loss, the reason, the keys
     # --record is for the replay and coach scenes only, and a step is the replay's.
-    assert main(["--screenshot", str(tmp_path / "x.png"), "--scene", "coach", "--record", str(record),
-                 "--step", "3"]) == 2
+    assert (
+        main(["--screenshot", str(tmp_path / "x.png"), "--scene", "coach", "--record", str(record), "--step", "3"]) == 2
+    )
 
 
 def test_the_panel_shows_the_players_own_decision_and_values_against_the_best(quick):

@@ -2,6 +2,7 @@
 suits"), the seats as the table names them, and a count that runs down (the Bummerl)
 explained as what each side still needs ("You need 5 more game points, North 4") — from the
 rules' facts (totals_count_down, match_goal), in every language."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,12 +24,15 @@ def _counting_down() -> list[str]:
     return [g for g in game_ids() if make_rules(g).totals_count_down]
 
 
-@pytest.mark.parametrize("lang,head,need", [
-    ("en", "Schnapsen · German suits · 2 players", "You need {mine} more game points, North {other}"),
-    ("de", "Schnapsen · deutsch · 2 Spieler", "Dir fehlen noch {mine} Punkte, Nord {other}"),
-    ("it", "Schnapsen · semi tedeschi · 2 giocatori", "Ti mancano ancora {mine} punti, Nord {other}"),
-    ("nl", "Schnapsen · Duits · 2 spelers", "Jij hebt nog {mine} punten nodig, Noord {other}"),
-])
+@pytest.mark.parametrize(
+    "lang,head,need",
+    [
+        ("en", "Schnapsen · German suits · 2 players", "You need {mine} more game points, North {other}"),
+        ("de", "Schnapsen · deutsch · 2 Spieler", "Dir fehlen noch {mine} Punkte, Nord {other}"),
+        ("it", "Schnapsen · semi tedeschi · 2 giocatori", "Ti mancano ancora {mine} punti, Nord {other}"),
+        ("nl", "Schnapsen · Duits · 2 spelers", "Jij hebt nog {mine} punten nodig, Noord {other}"),
+    ],
+)
 def test_the_continue_card_names_game_and_deck_and_explains_the_count_down(lang, head, need):
     gid = _counting_down()[0]
     app = make_app(lang)

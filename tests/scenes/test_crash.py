@@ -2,6 +2,7 @@
 progress is saved and resumes, a report (version, platform, traceback, log lines, the record so
 far) is left in the user data folder, the window says so in its language — never a traceback —
 and the next start offers to open the report's folder."""
+
 from __future__ import annotations
 
 import os
@@ -42,11 +43,26 @@ def _key(app: App, k: int) -> None:
 
 def test_an_error_in_a_scene_saves_the_match_leaves_a_report_and_says_so_in_german(tmp_path, capsys):
     speech = tmp_path / "speech.txt"
-    app = App(get_config(), Settings(language="de", animation_speed="instant"), I18n("de"), window=True,
-              persist=False, speech_log=str(speech))
+    app = App(
+        get_config(),
+        Settings(language="de", animation_speed="instant"),
+        I18n("de"),
+        window=True,
+        persist=False,
+        speech_log=str(speech),
+    )
     app.open_path("menu")
-    table = make_scene(app, "table", game="briscola", players=2, seed=11, autoplay_moves=5, ai_level="greedy",
-                       threaded=False, preselect=False)
+    table = make_scene(
+        app,
+        "table",
+        game="briscola",
+        players=2,
+        seed=11,
+        autoplay_moves=5,
+        ai_level="greedy",
+        threaded=False,
+        preselect=False,
+    )
     app.stack.push(table)
     for _ in range(5):
         app.update(TICK)
@@ -92,8 +108,9 @@ def test_an_error_in_a_scene_saves_the_match_leaves_a_report_and_says_so_in_germ
 
     # The next start offers the report's folder, once.
     opened = []
-    app2 = App(get_config(), Settings(language="en", animation_speed="instant"), I18n("en"), window=False,
-               persist=False)
+    app2 = App(
+        get_config(), Settings(language="en", animation_speed="instant"), I18n("en"), window=False, persist=False
+    )
     app2.open_path("menu")
     assert offer_report(app2)
     notice = app2.stack.top
@@ -120,11 +137,19 @@ def test_an_error_in_a_scene_saves_the_match_leaves_a_report_and_says_so_in_germ
 def test_a_report_that_cannot_be_written_is_said_and_the_match_still_saved(monkeypatch, capsys):
     home = Path(os.environ["CARDAVIA_HOME"])
     (home / "crash-reports").write_text("a file where the folder should be", encoding="utf-8")
-    app = App(get_config(), Settings(language="it", animation_speed="instant"), I18n("it"), window=True,
-              persist=False)
+    app = App(get_config(), Settings(language="it", animation_speed="instant"), I18n("it"), window=True, persist=False)
     app.open_path("menu")
-    table = make_scene(app, "table", game="scopa", players=2, seed=3, autoplay_moves=2, ai_level="greedy",
-                       threaded=False, preselect=False)
+    table = make_scene(
+        app,
+        "table",
+        game="scopa",
+        players=2,
+        seed=3,
+        autoplay_moves=2,
+        ai_level="greedy",
+        threaded=False,
+        preselect=False,
+    )
     app.stack.push(table)
     app.update(TICK)
     register_scene("zz_boom", lambda app, **_: Boom(app), parents=("menu",))
@@ -181,8 +206,14 @@ def test_main_py_ends_a_crash_with_one_line_and_exit_3_and_the_next_start_offers
     home.mkdir()
     (home / "settings.json").write_text('{"speech": "off"}', encoding="utf-8")  # no voice's line
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", CARDAVIA_HOME=str(home))
-    run = subprocess.run([sys.executable, "-c", textwrap.dedent(CRASHING_MENU)], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(CRASHING_MENU)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == EXIT_CRASH, run.stderr[-3000:]
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     assert len(lines) == 2 and "Traceback" not in run.stderr, run.stderr[-3000:]
@@ -193,8 +224,9 @@ def test_main_py_ends_a_crash_with_one_line_and_exit_3_and_the_next_start_offers
     text = report.read_text(encoding="utf-8")
     assert "KeyError: 'missing_key'" in text and "No match was in progress." in text
     assert "the first screen is being built" in text  # the log's tail: what the program wrote before
-    nxt = subprocess.run([sys.executable, "-c", textwrap.dedent(OFFERED)], cwd=ROOT, env=env, capture_output=True,
-                         text=True, timeout=120)
+    nxt = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(OFFERED)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert nxt.returncode == 0 and nxt.stdout.splitlines() == ["offered"], nxt.stderr[-3000:]
 
 

@@ -4,6 +4,7 @@ server's line on the results screen, and the day's leaderboard — rank, name, s
 over par, time, the player's own line — with the commitment while the day is open and the
 seed and nonce (which check out against it) once it is over; by keys and by mouse, and the
 texts fit in all four languages. Every wait is bounded."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -45,8 +46,9 @@ def server(tmp_path, monkeypatch):
 
 
 def make_app(lang: str = "en") -> App:
-    return App(get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False,
-               persist=False)
+    return App(
+        get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False, persist=False
+    )
 
 
 def press(app: App, key: int) -> None:
@@ -76,8 +78,10 @@ def pump(app: App, done, what: str, also=None) -> None:
     while not done():
         if time.monotonic() > deadline:
             top = app.stack.top
-            raise AssertionError(f"gave up waiting for {what}: {app.stack.names()} "
-                                 f"({getattr(top, 'problem', None)!r}, {getattr(top, 'status', None)!r})")
+            raise AssertionError(
+                f"gave up waiting for {what}: {app.stack.names()} "
+                f"({getattr(top, 'problem', None)!r}, {getattr(top, 'status', None)!r})"
+            )
         if also is not None:
             also()
         app.update(TICK)
@@ -126,18 +130,29 @@ def test_the_servers_daily_deal_and_its_leaderboard_in_the_window(server):
     def step() -> None:
         if app.stack.top is table and table.controller.can_act:
             press(app, pygame.K_RETURN)
+
     pump(app, lambda: app.stack.top.name == "results", "the deal's results", step)
     res = app.stack.top
     pump(app, lambda: s.daily_result is not None, "the server's line")
     line = board.leaderboard(day, "briscola")[0]
     assert line["name"] == "Anna"
-    assert app.t("daily.result", score=f"{line['score']:g}", par=f"{line['par']:.1f}",
-                 diff=game.par.par_words(app.t, line["score"], line["par"])) in res.model().notes
+    assert (
+        app.t(
+            "daily.result",
+            score=f"{line['score']:g}",
+            par=f"{line['par']:.1f}",
+            diff=game.par.par_words(app.t, line["score"], line["par"]),
+        )
+        in res.model().notes
+    )
     # One deal: the deal's words; the seats named as the table names them ("Computer 2").
     computer = app.t("online.computer_seat", n=2)
     assert res.model().columns == [table.names.team_name(t) for t in range(2)] and computer in res.model().columns
-    assert res.verdict()[0] in (app.t("one_deal.deal_won"), app.t("one_deal.deal_draw"),
-                                app.t("one_deal.deal_lost", name=computer))
+    assert res.verdict()[0] in (
+        app.t("one_deal.deal_won"),
+        app.t("one_deal.deal_draw"),
+        app.t("one_deal.deal_lost", name=computer),
+    )
     button = widget(res, "new_match")
     assert button.label() == app.t("daily_online.see_board")
     for _ in range(40):  # the results' input guard
@@ -190,8 +205,9 @@ def test_a_server_nobody_answers_at_is_one_line(monkeypatch):
     scene.address_field.set_text(f"127.0.0.1:{port}")
     click(app, widget(scene, "board"))
     pump(app, lambda: scene.request is None, "the answer")
-    assert scene.problem == hosting.describe(hosting.OnlineError("error_unreachable", address=f"127.0.0.1:{port}"),
-                                             app.t)
+    assert scene.problem == hosting.describe(
+        hosting.OnlineError("error_unreachable", address=f"127.0.0.1:{port}"), app.t
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -204,8 +220,10 @@ def test_the_online_daily_texts_fit(lang):
     scene = app.stack.top
     assert scene.board is not None and len(scene.rows()) == daily_board.ROWS + 1  # your line below the board
     problems = []
-    lines = [app.t(f"daily_online.{k}", address="club.example.org:65535", reason="x" * 60)
-             for k in ("asking", "fetching", "dealing", "played", "refused")]
+    lines = [
+        app.t(f"daily_online.{k}", address="club.example.org:65535", reason="x" * 60)
+        for k in ("asking", "fetching", "dealing", "played", "refused")
+    ]
     for text in [None, *lines]:
         scene.status = text
         with theme.measure_text() as m:
@@ -239,6 +257,7 @@ def test_a_deal_left_mid_way_is_taken_back_where_it_stood(server):
         if table.name == "table" and table.controller.can_act:
             press(app, pygame.K_RETURN)
             moves[0] += 1
+
     pump(app, lambda: moves[0] >= 2, "two moves", two_moves)
     made = len(first.match.decisions)
     app.stack.pop_to("online_daily")  # Quit: the table closes its seat's connection
@@ -257,6 +276,7 @@ def test_a_deal_left_mid_way_is_taken_back_where_it_stood(server):
     def step() -> None:
         if app.stack.top is again and again.controller.can_act:
             press(app, pygame.K_RETURN)
+
     pump(app, lambda: app.stack.top.name == "results", "the deal's results", step)
     pump(app, lambda: again.session.daily_result is not None, "the server's line")
     for _ in range(40):

@@ -1,6 +1,7 @@
 """The daily deal and duplicate deals in the window (issue 31): reached from every game's
 block on the games screen, played at a table, scored on the results screen, kept in the
 daily calendar and not in the statistics or over the saved match."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -105,10 +106,12 @@ def test_the_calendar_has_weekdays_and_months():
     assert len(days) == 28 and days[0] == dt.date(2026, 2, 9) and days[-1] == dt.date(2026, 3, 8)
     assert {d.weekday() for d in days[::7]} == {0}
     assert calendar_days(dt.date(2026, 3, 8))[-1] == dt.date(2026, 3, 8)  # a Sunday ends its own grid
-    words = {"en": ("February – March 2026", "1 March", "December 2025 – January 2026", "Mon"),
-             "nl": ("februari – maart 2026", "1 maart", "december 2025 – januari 2026", "ma"),
-             "de": ("Februar – März 2026", "1. März", "Dezember 2025 – Januar 2026", "Mo"),
-             "it": ("febbraio – marzo 2026", "1 marzo", "dicembre 2025 – gennaio 2026", "lun")}
+    words = {
+        "en": ("February – March 2026", "1 March", "December 2025 – January 2026", "Mon"),
+        "nl": ("februari – maart 2026", "1 maart", "december 2025 – januari 2026", "ma"),
+        "de": ("Februar – März 2026", "1. März", "Dezember 2025 – Januar 2026", "Mo"),
+        "it": ("febbraio – marzo 2026", "1 marzo", "dicembre 2025 – gennaio 2026", "lun"),
+    }
     for lang, (span, first, new_year, monday) in words.items():
         t = I18n(lang).t
         assert month_span(t, days) == span
@@ -190,7 +193,8 @@ def test_a_duplicate_deal_is_played_twice_with_the_cards_swapped():
     assert res.name == "results" and widget(res, "new_match").label() == app.t("duplicate.second_half")
     # One deal: its outcome in a deal's words; the halves table has the first half only.
     assert res.verdict()[0] in {app.t(f"one_deal.deal_{k}") for k in ("won", "draw")} | {
-        app.t("one_deal.deal_lost", name=n) for n in ("North",)}
+        app.t("one_deal.deal_lost", name=n) for n in ("North",)
+    }
     half1 = first.context.scores[1]
     table = res.halves()
     assert table.columns == [app.t("duplicate.col_half1"), app.t("duplicate.col_half2"), app.t("duplicate.col_total")]
@@ -221,7 +225,10 @@ def test_a_duplicate_deal_is_played_twice_with_the_cards_swapped():
     app.update(TICK)
     sheet = app.stack.top
     assert sheet.name == "scoresheet"
-    assert [g.heading for g in sheet.groups()] == [app.t("duplicate.sheet_half", n=1), app.t("duplicate.sheet_half", n=2)]
+    assert [g.heading for g in sheet.groups()] == [
+        app.t("duplicate.sheet_half", n=1),
+        app.t("duplicate.sheet_half", n=2),
+    ]
     game_points = next(per for label, kind, per in sheet.cells() if label == app.t("results.schnapsen.game_points"))
     assert game_points == [[str(m1), f"{t1:g}"], [str(m2), f"{t2:g}"]]
     app.render(1.0)
@@ -245,16 +252,20 @@ def test_a_one_deal_record_ends_in_a_deals_words(lang):
     assert res.name == "results" and res.single_deal
     title = res.verdict()[0]
     words = {app.t(f"one_deal.deal_{k}") for k in ("won", "draw")} | {
-        app.t("one_deal.deal_lost", name=n) for n in names_as_subject(app, s)}
+        app.t("one_deal.deal_lost", name=n) for n in names_as_subject(app, s)
+    }
     assert title in words
     assert all(r.kind != "match" for r in res.model().rows)
     told = narrate(s.match.events, s.rules, app.t, lang, 0)
     last = told.deal.lines[-1].text
     assert last in {app.t(f"one_deal.log_{k}") for k in ("won_you", "draw")} | {
-        app.t("one_deal.log_won", name=told.name(1))}
+        app.t("one_deal.log_won", name=told.name(1))
+    }
     app.render(1.0)
-    assert any(text == app.t("one_deal.deal_over", game=s.rules.game.name.get(lang, s.rules.game.name["en"]))
-               for text, _, _ in res.text_log)
+    assert any(
+        text == app.t("one_deal.deal_over", game=s.rules.game.name.get(lang, s.rules.game.name["en"]))
+        for text, _, _ in res.text_log
+    )
 
 
 def names_as_subject(app, session) -> list[str]:

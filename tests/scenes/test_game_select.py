@@ -1,6 +1,7 @@
 """The game-select screen's house rules: the named presets (only those that fit the player
 count) and Custom with its toggles, by keys and by mouse; each choice starts a table playing
 exactly those options, and is remembered per game."""
+
 from __future__ import annotations
 
 import pygame
@@ -214,7 +215,8 @@ def test_custom_toggles_by_mouse():
     assert scene.custom is None
     click(app, widget(app, f"start:{GAME.id}").rect.center)
     assert app.stack.top.rules.options == GAME.resolve_options(
-        {"capture": "fifteen", "re_bello": True, "napola": True}, 2)
+        {"capture": "fifteen", "re_bello": True, "napola": True}, 2
+    )
 
 
 def test_custom_rules_that_match_a_preset_are_named_after_it():
@@ -261,15 +263,21 @@ def test_the_choice_is_remembered_per_game_and_restored():
     assert widget(app2, f"players:{other}").get() == min(CFG.games[other].players)  # its own memory
 
 
-@pytest.mark.parametrize("variants,options", [
-    ({GAME.id: {"preset": "no_such_preset", "custom": {"aces": "all", "napola": 1}}},
-     {GAME.id: {"players": 7, "target": "eleven", "deal": "scopone", "napola": "yes"}}),
-    ({GAME.id: "not a mapping"}, {GAME.id: {"players": True, "capture": ["fifteen"]}}),
-    ({GAME.id: {"preset": ["scopone"], "custom": "napola"}}, {GAME.id: {"deal": "scopone"}}),
-])
+@pytest.mark.parametrize(
+    "variants,options",
+    [
+        (
+            {GAME.id: {"preset": "no_such_preset", "custom": {"aces": "all", "napola": 1}}},
+            {GAME.id: {"players": 7, "target": "eleven", "deal": "scopone", "napola": "yes"}},
+        ),
+        ({GAME.id: "not a mapping"}, {GAME.id: {"players": True, "capture": ["fifteen"]}}),
+        ({GAME.id: {"preset": ["scopone"], "custom": "napola"}}, {GAME.id: {"deal": "scopone"}}),
+    ],
+)
 def test_a_bad_remembered_choice_falls_back_to_the_defaults(variants, options):
-    s = Settings.from_json({"language": "en", "animation_speed": "instant", "variants": variants,
-                            "game_options": options})
+    s = Settings.from_json(
+        {"language": "en", "animation_speed": "instant", "variants": variants, "game_options": options}
+    )
     app = make_app(settings=s)
     open_games(app)
     app.render(1.0)
@@ -316,7 +324,8 @@ def test_games_without_presets_keep_their_option_controls():
     finally:
         unregister_scene("table")
     assert seen["players"] == 4 and seen["options"] == other.game.resolve_options(
-        {"format": "match", "deals_to_win": 3}, 4)
+        {"format": "match", "deals_to_win": 3}, 4
+    )
 
 
 def test_the_ai_level_is_one_control_for_every_game():

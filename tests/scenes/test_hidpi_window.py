@@ -9,6 +9,7 @@ the UI scale follow them, the picture shown is sharp (edge energy far above the 
 at 1280×720 enlarged), a click given in points lands on the widget drawn there, and a resize
 and fullscreen keep it so.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,9 @@ def probe(render: str, **extra_env: str) -> dict:
     with weston_display(scale=2) as wayland:
         env = dict(os.environ, SDL_AUDIODRIVER="dummy", **wayland, **extra_env)
         env.pop("DISPLAY", None)
-        r = subprocess.run([sys.executable, str(PROBE), render], capture_output=True, text=True, timeout=180,
-                           env=env, cwd=ROOT)
+        r = subprocess.run(
+            [sys.executable, str(PROBE), render], capture_output=True, text=True, timeout=180, env=env, cwd=ROOT
+        )
     assert r.returncode == 0, r.stderr[-3000:]
     assert "Traceback" not in r.stderr
     return {**json.loads(r.stdout.strip().splitlines()[-1]), "stderr": r.stderr}
@@ -94,8 +96,10 @@ def test_windows_is_asked_for_dpi_awareness_and_the_players_own_setting_wins():
         assert untouched == {}
 
 
-@pytest.mark.parametrize("driver,wanted", [("wayland", True), ("cocoa", True), ("windows", True), ("x11", False),
-                                           ("dummy", False), ("offscreen", False)])
+@pytest.mark.parametrize(
+    "driver,wanted",
+    [("wayland", True), ("cocoa", True), ("windows", True), ("x11", False), ("dummy", False), ("offscreen", False)],
+)
 def test_which_displays_get_the_high_dpi_window(driver, wanted, monkeypatch):
     display = SimpleNamespace(get_init=lambda: True, get_driver=lambda: driver)
     pg = SimpleNamespace(display=display)

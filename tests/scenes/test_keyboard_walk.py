@@ -1,6 +1,7 @@
 """Every screen reached and left by keys alone (issue 32): from the menu, Tab to each control
 and Enter, a level deeper from every screen that opens, and Esc back; each screen says its
 name to a screen reader as it opens (the speech log)."""
+
 from __future__ import annotations
 
 import pygame
@@ -24,7 +25,9 @@ def focusable(scene) -> list:
     ui = getattr(scene, "ui", None)
     if ui is None:
         return []
-    return [w for w in ui.widgets if w.can_focus() and w.enabled and not hasattr(w, "options") and not hasattr(w, "fmt")]
+    return [
+        w for w in ui.widgets if w.can_focus() and w.enabled and not hasattr(w, "options") and not hasattr(w, "fmt")
+    ]
 
 
 def press_widget(app, scene, widget) -> bool:
@@ -82,8 +85,19 @@ def test_every_screen_is_reached_and_left_by_keys(tmp_path):
     seen: set[str] = set()
     walk(app, menu, 2, seen)
     # The menu's own screens and the ones a level below them.
-    assert {"decks", "rules", "stats", "settings", "accessibility", "online", "replays", "online_host",
-            "online_join", "watch", "learn"} <= seen, seen
+    assert {
+        "decks",
+        "rules",
+        "stats",
+        "settings",
+        "accessibility",
+        "online",
+        "replays",
+        "online_host",
+        "online_join",
+        "watch",
+        "learn",
+    } <= seen, seen
     assert {"games"} <= seen, seen  # Play → a deck → its games
     # Only a way back is ever out of Tab's reach, and Esc takes it (back_to checked that).
     assert all(name in WAYS_BACK for _, name in UNREACHED), UNREACHED
@@ -132,8 +146,10 @@ def test_the_club_screens_by_keys_against_a_real_server(tmp_path, monkeypatch):
         host, created = create(h.url, "scopa", 2, ["friend", "friend"], name="Host")
         host.request({"type": "publish", "public": True}, "published")
         # Slow players: the table is still being played while the window walks to it.
-        players = [Player(h.url, created["code"], created["tokens"][str(s)], name, seed=s, pace=0.3, deadline=60).start()
-                   for s, name in ((0, "Anna"), (1, "Bruno"))]
+        players = [
+            Player(h.url, created["code"], created["tokens"][str(s)], name, seed=s, pace=0.3, deadline=60).start()
+            for s, name in ((0, "Anna"), (1, "Bruno"))
+        ]
         app = make_app("nl")
         app.speech = Speech("off", "nl", log)
         app.open_path("menu")
@@ -141,7 +157,9 @@ def test_the_club_screens_by_keys_against_a_real_server(tmp_path, monkeypatch):
         menu = app.stack.top
         assert press_widget(app, menu, next(w for w in focusable(menu) if w.name == "online"))
         online = app.stack.top
-        assert online.name == "online" and press_widget(app, online, next(w for w in focusable(online) if w.name == "club"))
+        assert online.name == "online" and press_widget(
+            app, online, next(w for w in focusable(online) if w.name == "club")
+        )
         club = app.stack.top
         assert club.name == "online_club"
         for name, text in (("player", "Lucia"), ("server_name", "Club"), ("server_address", f"127.0.0.1:{h.port}")):

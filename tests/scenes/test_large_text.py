@@ -2,6 +2,7 @@
 left of the card fan, a slider's caption keeps clear of its value, and labels that stand
 together (the settings' rows, their buttons, the menu's grid) share one size — as large as
 the text size asks, not each shrunk to its own length."""
+
 from __future__ import annotations
 
 import pytest
@@ -66,8 +67,7 @@ def test_a_slider_caption_keeps_clear_of_its_value(lang, xlarge):
 def test_the_settings_labels_share_one_size_as_large_as_asked(lang, xlarge):
     for scene, size in (("settings", 16), ("accessibility", 17)):
         _, page = opened(lang, scene)
-        module = __import__(f"scenes.{'access_settings' if scene == 'accessibility' else 'settings'}",
-                            fromlist=["x"])
+        module = __import__(f"scenes.{'access_settings' if scene == 'accessibility' else 'settings'}", fromlist=["x"])
         labels = [page.t(k) for k, _ in page.rows]
         # Every label fits its column at the full size: none is shrunk, so none differs.
         assert label_size(labels, size, module.CONTROL_X - module.LABEL_X - 16) == size, scene

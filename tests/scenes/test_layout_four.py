@@ -3,6 +3,7 @@ all): each name plate beside its own hand, each pile near a seat of its team, no
 or count badge under any hand at any hand size up to the game's largest, every card of the
 largest hands on the screen, a four-player trick whose cards all stay whole — and digit keys
 that reach every card of a twelve-card hand."""
+
 from __future__ import annotations
 
 import itertools
@@ -103,11 +104,19 @@ def test_no_button_of_the_real_table_covers_a_plate_a_pile_or_a_hand(gid, player
     from scenes.app import App
     from scenes.registry import make_scene
 
-    app = App(get_config(), Settings(language="en", animation_speed="instant"), I18n("en"), window=False,
-              persist=False)
+    app = App(get_config(), Settings(language="en", animation_speed="instant"), I18n("en"), window=False, persist=False)
     app.open_path("menu")
-    scene = make_scene(app, "table", game=gid, players=players, seed=3, autoplay_moves=1, ai_level="greedy",
-                       threaded=False, preselect=False)
+    scene = make_scene(
+        app,
+        "table",
+        game=gid,
+        players=players,
+        seed=3,
+        autoplay_moves=1,
+        ai_level="greedy",
+        threaded=False,
+        preselect=False,
+    )
     L, rules = scene.layout, scene.rules
     things = _furniture(L, rules)
     for seat in range(players):
@@ -148,8 +157,9 @@ def test_plates_sit_beside_their_own_hands(gid, players, deck, opt):
                 assert _gap(plate, L.hand_box(other)) > gap, (side, L.side(other))
 
 
-@pytest.mark.parametrize("gid,players,deck,opt", [c for c in CASES if c[1] > 2],
-                         ids=[i for c, i in zip(CASES, IDS) if c[1] > 2])
+@pytest.mark.parametrize(
+    "gid,players,deck,opt", [c for c in CASES if c[1] > 2], ids=[i for c, i in zip(CASES, IDS) if c[1] > 2]
+)
 def test_each_pile_is_near_a_plate_of_its_own_team(gid, players, deck, opt):
     L, rules = _layout(gid, players, deck, opt)
     for team in range(rules.teams):
@@ -201,12 +211,12 @@ def test_digit_keys_reach_every_card_of_a_twelve_card_hand_and_the_hint_says_whi
     from scenes.app import TICK, App
     from scenes.registry import make_scene
 
-    app = App(get_config(), Settings(language="en", animation_speed="instant"), I18n("en"), window=False,
-              persist=False)
+    app = App(get_config(), Settings(language="en", animation_speed="instant"), I18n("en"), window=False, persist=False)
     app.open_path("menu")
     gid = next(g for g in game_ids() if make_rules(g, None, 4).hand_capacity >= 12)
-    scene = make_scene(app, "table", game=gid, players=4, seed=5, ai_level="greedy", threaded=False,
-                       autoplay_moves=0, preselect=False)
+    scene = make_scene(
+        app, "table", game=gid, players=4, seed=5, ai_level="greedy", threaded=False, autoplay_moves=0, preselect=False
+    )
     app.stack.push(scene)
     for _ in range(400):  # the deal, then the bots before the human's first turn
         app.update(TICK)

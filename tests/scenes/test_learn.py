@@ -1,6 +1,7 @@
 """Learn in the window (issue 30, item 4): menu → Learn → a lesson → a wrong move, explained →
 taken back → the good moves to the end → back to the list with the done mark kept; by the
 keys and by the mouse. And every lesson's words fit its panel in every language."""
+
 from __future__ import annotations
 
 import pygame
@@ -157,8 +158,9 @@ def test_the_schnapsen_lesson_takes_the_exchange_and_the_marriage_from_its_butto
     assert lesson.phase == "good"
     key(app, pygame.K_RETURN)
     wait_for_move(app, lesson)
-    king = next(a for a in lesson.session.legal_actions() if a.card is not None and a.card.code == "KC"
-                and not a.marriage)
+    king = next(
+        a for a in lesson.session.legal_actions() if a.card is not None and a.card.code == "KC" and not a.marriage
+    )
     mouse_play(app, lesson, king)  # the King played without its marriage
     settle(app)
     assert lesson.phase == "wrong" and lesson.session.wrong_key == "lessons.schnapsen.s2_silent"
@@ -214,7 +216,9 @@ def test_every_lesson_text_fits_its_panel(lang):
             for line in lines:
                 assert theme.text_width(line, "sans", panel.BODY_SIZE) <= panel.body_width(players), (lang, k)
         for phase in ("good", "wrong"):
-            head = f"{i18n.t('lessons.step', n=len(lesson.steps), total=len(lesson.steps))} · {i18n.t('lessons.' + phase)}"
+            head = (
+                f"{i18n.t('lessons.step', n=len(lesson.steps), total=len(lesson.steps))} · {i18n.t('lessons.' + phase)}"
+            )
             assert theme.text_width(head, "sans_bold", 12) <= panel.body_width(players), (lang, head)
 
 

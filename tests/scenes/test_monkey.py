@@ -4,6 +4,7 @@ really got around (every scene received input, moves were played at tables).
 
 The long run is ``.venv/bin/python bench/monkey.py --events 50000``.
 """
+
 from __future__ import annotations
 
 import pytest

@@ -2,6 +2,7 @@
 play, trick, draw and score told in the deck's own names in four languages, nothing hidden
 told, the story's piles and points agreeing with the record, and the running tally (the
 rules' ``tally``) agreeing with ``deal_result`` at the end of every deal."""
+
 from __future__ import annotations
 
 import re
@@ -63,8 +64,19 @@ def test_every_event_of_a_whole_match_is_told_in_the_decks_own_words(game, playe
         if kind == "deal":
             deal_trump = ev.get("trump")
         line = n.feed(ev)
-        if kind in ("deal", "play", "trick", "draw", "deal_end", "match_end", "exchange", "marriage", "close",
-                    "hands", "redeal"):
+        if kind in (
+            "deal",
+            "play",
+            "trick",
+            "draw",
+            "deal_end",
+            "match_end",
+            "exchange",
+            "marriage",
+            "close",
+            "hands",
+            "redeal",
+        ):
             assert line is not None, kind
         if line is None:
             continue
@@ -119,18 +131,30 @@ def test_the_story_agrees_with_the_record(game, players):
     assert n.deals and n.deals[-1].lines[-1].kind == "match_end"
 
 
-@pytest.mark.parametrize("lang,expected", [
-    ("en", "West plays the 7 of Coins and takes 3 + 4 — Scopa!"),
-    ("nl", "West speelt de 7 van Munten en pakt 3 + 4 — Scopa!"),
-    ("de", "West spielt Münzen-7 und nimmt 3 + 4 — Scopa!"),
-    ("it", "Ovest gioca il 7 di Denari e prende 3 + 4 — Scopa!"),
-])
+@pytest.mark.parametrize(
+    "lang,expected",
+    [
+        ("en", "West plays the 7 of Coins and takes 3 + 4 — Scopa!"),
+        ("nl", "West speelt de 7 van Munten en pakt 3 + 4 — Scopa!"),
+        ("de", "West spielt Münzen-7 und nimmt 3 + 4 — Scopa!"),
+        ("it", "Ovest gioca il 7 di Denari e prende 3 + 4 — Scopa!"),
+    ],
+)
 def test_a_sweep_is_captioned_in_words_with_the_decks_names(lang, expected):
     rules = make_rules(next(g for g in game_ids() if rules_class(g).bonus_callouts.get("scopa")), "piacentine", 4)
     t = I18n(lang).t
     n = Narrator(rules, t, lang, 0)
-    n.feed({"event": "deal", "number": 1, "dealer": 2, "hands": [[], [], [], []], "table": ["3C", "4S"],
-            "stock": [], "trump": None})
+    n.feed(
+        {
+            "event": "deal",
+            "number": 1,
+            "dealer": 2,
+            "hands": [[], [], [], []],
+            "table": ["3C", "4S"],
+            "stock": [],
+            "trump": None,
+        }
+    )
     line = n.feed({"event": "play", "seat": 3, "card": "7D", "capture": ["3C", "4S"], "bonuses": ["scopa"]})
     assert line.caption == expected
     assert line.seat == 3 and line.score is not None and "3 + 4" not in line.text  # the log names them in full
@@ -183,8 +207,15 @@ def test_a_narrator_starts_over_with_a_new_match():
 def test_a_redeal_keeps_its_words_and_starts_the_deal_afresh():
     rules = make_rules("scopa", "piacentine", 2)
     n = Narrator(rules, I18n("en").t, "en", 0)
-    deal = {"event": "deal", "number": 1, "dealer": 1, "hands": [[], []], "table": ["KC", "KS", "KB", "2D"],
-            "stock": ["5C"] * 30, "trump": None}
+    deal = {
+        "event": "deal",
+        "number": 1,
+        "dealer": 1,
+        "hands": [[], []],
+        "table": ["KC", "KS", "KB", "2D"],
+        "stock": ["5C"] * 30,
+        "trump": None,
+    }
     n.feed(deal)
     n.feed({"event": "redeal", "reason": "kings"})
     n.feed({**deal, "table": ["3C", "4S", "5B", "2D"]})

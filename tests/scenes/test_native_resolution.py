@@ -9,6 +9,7 @@ any scale; a click lands on the same widget at every window size (letterboxed, H
 The same app state is drawn at each size (draw reads the state; nothing is updated in
 between), so the pictures differ only in their resolution.
 """
+
 from __future__ import annotations
 
 import os
@@ -102,8 +103,9 @@ def test_the_table_is_drawn_sharp_at_the_window_size_and_lies_where_the_layout_s
         # (measured on the middle of the table and the hand: cards and words).
         s = size[0] // 1280
         crop = pygame.Rect(320 * s, 220 * s, 640 * s, 500 * s)
-        enlarged = pygame.transform.smoothscale(base.subsurface(crop.x // s, crop.y // s, 640, 500).convert(24),
-                                                crop.size)
+        enlarged = pygame.transform.smoothscale(
+            base.subsurface(crop.x // s, crop.y // s, 640, 500).convert(24), crop.size
+        )
         sharp, soft = edge_energy(pic.subsurface(crop)), edge_energy(enlarged)
         assert sharp > 1.3 * soft, (size, sharp, soft)
     # Where everything lies: without the words (set at other point sizes, so their pixels
@@ -148,9 +150,25 @@ def test_a_screenshot_has_the_window_size(tmp_path):
     not 16:9 is letterboxed, as the window shows it."""
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", CARDAVIA_HOME=str(tmp_path))
     out = tmp_path / "menu.png"
-    r = subprocess.run([sys.executable, str(ROOT / "main.py"), "--screenshot", str(out), "--scene", "menu",
-                        "--window", "2560x1440", "--ticks", "5"], cwd=ROOT, env=env, capture_output=True, text=True,
-                       timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "--screenshot",
+            str(out),
+            "--scene",
+            "menu",
+            "--window",
+            "2560x1440",
+            "--ticks",
+            "5",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert pygame.image.load(str(out)).get_size() == (2560, 1440)
     app = make_app()
@@ -160,8 +178,17 @@ def test_a_screenshot_has_the_window_size(tmp_path):
     assert bars.get_at((800, 20))[:3] == (0, 0, 0) and bars.get_at((800, 500))[:3] != (0, 0, 0)
 
 
-@pytest.mark.parametrize("size,ratio", [((1280, 720), 1.0), ((1920, 1080), 1.0), ((2560, 1440), 1.0),
-                                        ((3840, 2160), 1.0), ((1600, 1000), 1.0), ((1440, 900), 2.0)])
+@pytest.mark.parametrize(
+    "size,ratio",
+    [
+        ((1280, 720), 1.0),
+        ((1920, 1080), 1.0),
+        ((2560, 1440), 1.0),
+        ((3840, 2160), 1.0),
+        ((1600, 1000), 1.0),
+        ((1440, 900), 2.0),
+    ],
+)
 def test_a_click_lands_on_the_same_widget_at_every_window_size(size, ratio):
     """Window points → the drawable's pixels (HiDPI: ``ratio`` pixels a point) → logical
     pixels, through the letterbox: a click on Play's centre opens the decks at every size; a

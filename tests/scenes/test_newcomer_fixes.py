@@ -1,5 +1,6 @@
 """What a newcomer met in an hour at the table (issue 29): each fix, held by a test that
 fails without it. The online ones run a real server on 127.0.0.1 (test_online_scenes.py)."""
+
 from __future__ import annotations
 
 import pygame
@@ -15,8 +16,7 @@ from tests.scenes.test_table import key, make_app, table
 # ---------------------------------------------------------------------- 2: partners' scores
 def test_briscola_for_four_scores_the_teams_not_the_seats():
     app = make_app("en")
-    game = next(g for g, c in app.config.games.items() if rules_class(g).hud_scores == "card_points"
-                and 4 in c.players)
+    game = next(g for g, c in app.config.games.items() if rules_class(g).hud_scores == "card_points" and 4 in c.players)
     scene = table(app, game, players=4, seed=5, moves=9)
     rules = scene.session.match.rules
     won = [0, 0]
@@ -53,6 +53,7 @@ def test_tressette_for_four_offers_no_key_for_cards_drawn():
         with theme.measure_text() as m:
             scene.app.render(1.0)
         return {s for s, _, _ in m.entries}
+
     hint = app.t(f"table.keys_{game}_public_draws")
     assert hint in status(two)
     assert hint not in status(four) and app.t(f"table.keys_{game}") in status(four)
@@ -123,6 +124,7 @@ def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online): 
         if top(app) is table and table.controller.can_act:
             press(app, pygame.K_RETURN)
             moves[0] += 1
+
     pump(app, lambda: moves[0] >= 1 and not table.controller.can_act, "a move", one_move)
     note = _quit_to_menu(app)
     # The pause panel told the truth: the table stays open while the game runs …
@@ -229,12 +231,19 @@ def test_computer_seats_online_have_the_same_name_on_every_screen():
     from scenes.table.online import fixed_names
 
     class Seat:
-        lobby = {"seats": [{"kind": "friend", "name": "Anna"}, {"kind": "ai", "name": None},
-                           {"kind": "friend", "name": "Bruno"}, {"kind": "ai", "name": None}]}
+        lobby = {
+            "seats": [
+                {"kind": "friend", "name": "Anna"},
+                {"kind": "ai", "name": None},
+                {"kind": "friend", "name": "Bruno"},
+                {"kind": "ai", "name": None},
+            ]
+        }
 
     class S:
         session = Seat()
         t = staticmethod(make_app("en").t)
+
     names = fixed_names(S.session, S.t, {0: "Anna", 2: "Bruno"})
     assert names == {0: "Anna", 1: "Computer 2", 2: "Bruno", 3: "Computer 4"}
 
@@ -335,8 +344,10 @@ def test_a_third_is_one_point_s_third_and_a_capture_names_its_cards_with_article
     from game.rules.base import Action
     from scenes.table.assist import move_text
 
-    for lang, want in (("en", "play the Knave of Cups and take the Knave of Coins"),
-                       ("it", "gioca il Fante di Coppe e prendi il Fante di Denari")):
+    for lang, want in (
+        ("en", "play the Knave of Cups and take the Knave of Coins"),
+        ("it", "gioca il Fante di Coppe e prendi il Fante di Denari"),
+    ):
         app = make_app(lang)
         game = next(g for g in app.config.games if rules_class(g).family == "capture")
         scene = table(app, game, players=2, seed=3, moves=0, deck="piacentine")
@@ -379,6 +390,7 @@ def test_choosing_custom_house_rules_moves_no_control_of_the_row():
         def layout(scene=scene, panel=panel, row=row):
             scene._reflow(panel)
             return [(w.name, w.rect.x, w.rect.w, getattr(w, "compact", None)) for w in row if w.visible]
+
         first = next(q.id for q in GAME.presets_for(panel.players))
         scene._set_preset(panel, first)
         before = layout()
@@ -423,8 +435,15 @@ def test_four_player_capture_piles_say_whose_they_are():
     finally:
         board.badge = real
     import sprites.table_draw as draw
-    assert all((f"{scene.names.team_name(t)} · {m.piles[t]}" if m.piles[t] else scene.names.team_name(t)) in drawn
-               or m.piles[t] for t in range(2)) and draw.badge is real
+
+    assert (
+        all(
+            (f"{scene.names.team_name(t)} · {m.piles[t]}" if m.piles[t] else scene.names.team_name(t)) in drawn
+            or m.piles[t]
+            for t in range(2)
+        )
+        and draw.badge is real
+    )
     # Two players: the count alone, as before.
     two = table(make_app("en"), game, players=2, seed=11, moves=8)
     assert all(board.pile_text(two, t) in (None, str(two.model.piles[t])) for t in range(2))

@@ -17,6 +17,7 @@ friend's seat (game.online.headless.play_seat over a RemoteSession).
 
 Every wait is bounded (a deadline raises with what the window showed); none is a timing claim.
 """
+
 from __future__ import annotations
 
 import io
@@ -48,13 +49,17 @@ LIMIT = 90.0  # seconds any one wait may take before the test fails (2 shared co
 def single_deal_game() -> str:
     """A two-player game played as a single deal by default (a short match), by its facts."""
     cfg = get_config()
-    return next(g for g, c in cfg.games.items() if 2 in c.players and "format" in c.options
-                and c.options["format"].default == "single")
+    return next(
+        g
+        for g, c in cfg.games.items()
+        if 2 in c.players and "format" in c.options and c.options["format"].default == "single"
+    )
 
 
 def make_app(lang: str = "en") -> App:
-    return App(get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False,
-               persist=False)
+    return App(
+        get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False, persist=False
+    )
 
 
 def press(app: App, key: int, mod: int = 0) -> None:
@@ -71,16 +76,23 @@ def top(app: App) -> Any:
     return app.stack.top
 
 
-def pump(app: App, done: Callable[[], bool], what: str, also: Callable[[], None] | None = None,
-         context: Callable[[], str] | None = None) -> None:
+def pump(
+    app: App,
+    done: Callable[[], bool],
+    what: str,
+    also: Callable[[], None] | None = None,
+    context: Callable[[], str] | None = None,
+) -> None:
     """Tick the app until ``done()``; a deadline says what was awaited, what was shown and
     (``context``) what else the test can tell."""
     deadline = time.monotonic() + LIMIT
     while not done():
         if time.monotonic() > deadline:
             shown = top(app)
-            raise AssertionError(f"gave up waiting for {what}: the window shows {app.stack.names()} "
-                                 f"({getattr(shown, 'problem', None)!r})" + (f"; {context()}" if context else ""))
+            raise AssertionError(
+                f"gave up waiting for {what}: the window shows {app.stack.names()} "
+                f"({getattr(shown, 'problem', None)!r})" + (f"; {context()}" if context else "")
+            )
         if also is not None:
             also()
         app.update(TICK)
@@ -97,6 +109,7 @@ def play_to_results(app: App, table: Any, also: Callable[[], None] | None = None
             moves[0] += 1
         if also is not None:
             also()
+
     pump(app, lambda: top(app).name == "results", "the match's results", step)
     return moves[0]
 
@@ -110,8 +123,9 @@ class BotThread(threading.Thread):
 
     def __init__(self, session: Any, seed: int):
         self.out, self.err = io.StringIO(), io.StringIO()
-        super().__init__(target=headless.play_seat, args=(session, "greedy", seed, LIMIT, self.out, self.err),
-                         daemon=True)
+        super().__init__(
+            target=headless.play_seat, args=(session, "greedy", seed, LIMIT, self.out, self.err), daemon=True
+        )
 
     def said(self) -> str:
         return f"bot client: alive={self.is_alive()} out={self.out.getvalue()!r} err={self.err.getvalue()!r}"
@@ -122,8 +136,10 @@ def session_state(scene: Any) -> str:
     s = getattr(scene, "session", None)
     if s is None:
         return "no session"
-    return (f"window's session: connected={s.connected} started={s.started} seat={s.human_seat} "
-            f"rules={'yes' if s.rules is not None else 'no'} failed={s.failed!r} errors={list(s.errors)[-3:]!r}")
+    return (
+        f"window's session: connected={s.connected} started={s.started} seat={s.human_seat} "
+        f"rules={'yes' if s.rules is not None else 'no'} failed={s.failed!r} errors={list(s.errors)[-3:]!r}"
+    )
 
 
 def bot_thread(session: Any, seed: int = 5) -> BotThread:
@@ -349,6 +365,7 @@ def test_join_flow_by_keys(server):
         if top(app) is table and table.controller.can_act:
             press(app, pygame.K_RETURN)
             moves[0] += 1
+
     pump(app, lambda: moves[0] >= 2 and not table.controller.can_act, "two moves", two_moves)
     press(app, pygame.K_ESCAPE)
     assert top(app).name == "pause"
@@ -371,8 +388,12 @@ def test_join_flow_by_keys(server):
     again = top(app)
     assert again is not table and again.human == 1
     # The table opens on the server's "joined" and lobby; the match's events may come a frame later.
-    pump(app, lambda: len(again.session.match.decisions) >= 2, "the match where it stood",
-         context=lambda: session_state(again))
+    pump(
+        app,
+        lambda: len(again.session.match.decisions) >= 2,
+        "the match where it stood",
+        context=lambda: session_state(again),
+    )
     assert top(app) is again
     play_to_results(app, again)
     assert again.session.over
@@ -417,9 +438,11 @@ class VersionServer:
                 ws.recv(timeout=2.0)  # the join right behind it: answered once the greeting is in
             except TimeoutError:
                 pass
-            ws.send('{"type": "error", "code": "version", "message": "this server speaks version 2", '
-                    '"server_version": 2}')
+            ws.send(
+                '{"type": "error", "code": "version", "message": "this server speaks version 2", "server_version": 2}'
+            )
             ws.close(1002, "protocol version")  # as game.online.server closes it
+
         self.server = serve(handler, "127.0.0.1", 0)
         self.port = self.server.socket.getsockname()[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -504,8 +527,15 @@ def test_the_model_takes_a_seat_s_redacted_stream():
 
 
 def test_hidden_cards_leave_a_hand_and_sort_last():
-    m = M.TableModel(players=2, teams=2, viewer=0, team_of=lambda s: s, capture=False, initial_totals=[0, 0],
-                     sort_key=M.rank_key(["A", "2", "3"]))
+    m = M.TableModel(
+        players=2,
+        teams=2,
+        viewer=0,
+        team_of=lambda s: s,
+        capture=False,
+        initial_totals=[0, 0],
+        sort_key=M.rank_key(["A", "2", "3"]),
+    )
     m.hands[1] = [None, None, None]
     M.play_card(m, 1, "3C")
     assert m.hands[1] == [None, None] and m.trick == [(1, "3C")]
@@ -513,14 +543,32 @@ def test_hidden_cards_leave_a_hand_and_sort_last():
 
 
 # ---------------------------------------------------------------------- every online text fits
-ERROR_KEYS = ("error_unreachable", "error_no_table", "error_full", "error_version", "error_kicked", "error_replaced",
-              "error_lost", "error_server", "error_port_busy", "error_config", "error_other", "error_headless",
-              "bad_port", "bad_address", "bad_link", "no_address", "no_code", "bad_code", "no_name", "bad_name")
+ERROR_KEYS = (
+    "error_unreachable",
+    "error_no_table",
+    "error_full",
+    "error_version",
+    "error_kicked",
+    "error_replaced",
+    "error_lost",
+    "error_server",
+    "error_port_busy",
+    "error_config",
+    "error_other",
+    "error_headless",
+    "bad_port",
+    "bad_address",
+    "bad_link",
+    "no_address",
+    "no_code",
+    "bad_code",
+    "no_name",
+    "bad_name",
+)
 
 
 def errors(t: Callable[..., str]) -> list[str]:
-    params = {"reason": "no route to host", "address": "192.168.100.200:65535", "port": 65535, "length": 10,
-              "max": 20}
+    params = {"reason": "no route to host", "address": "192.168.100.200:65535", "port": 65535, "length": 10, "max": 20}
     return [t(f"online.{k}", **params) for k in ERROR_KEYS]
 
 
@@ -555,8 +603,16 @@ def test_the_online_texts_fit_in_every_language(lang):
     for seat in lobby["seats"]:
         if seat["kind"] == "friend":
             seat.update(name="Wwwwwwwwwwwwwwwwwwww", connected=True)
-    guest = SimpleNamespace(lobby={**lobby, "you": 1, "host": False}, poll=lambda: False, failed=None, connected=True,
-                            started=False, rules=None, human_seat=1, close=lambda: None)
+    guest = SimpleNamespace(
+        lobby={**lobby, "you": 1, "host": False},
+        poll=lambda: False,
+        failed=None,
+        connected=True,
+        started=False,
+        rules=None,
+        human_seat=1,
+        close=lambda: None,
+    )
     app.open_path("online")
     app.open_scene("online_lobby", session=guest)
     app.update(TICK)
@@ -573,8 +629,13 @@ def test_the_online_texts_fit_in_every_language(lang):
     app.settle(30)
     table.online.menu_open = True
     for seat in range(4):
-        table.online.bubbles.append([seat, max((app.t(f"online.phrase_{p}") for p in ("well_played", "good_game",
-                                                                                       "oops", "thanks")), key=len), 3.0])
+        table.online.bubbles.append(
+            [
+                seat,
+                max((app.t(f"online.phrase_{p}") for p in ("well_played", "good_game", "oops", "thanks")), key=len),
+                3.0,
+            ]
+        )
     for then, left in (("ai", 42.0), ("wait", 3599.0), ("ai", -1.0)):
         s.paused, s.paused_then = (2, time.monotonic() + left), then
         assert table.online.paused_text()
@@ -618,8 +679,16 @@ def test_the_host_s_link_goes_on_the_clipboard(online, monkeypatch):
     monkeypatch.setattr(fields, "copy_text", lambda text: copied.append(text) or True)
     app = make_app("de")
     lobby, hosted = sample(app)
-    seat = SimpleNamespace(lobby=lobby, poll=lambda: False, failed=None, connected=True, started=False, rules=None,
-                           human_seat=0, close=lambda: None)
+    seat = SimpleNamespace(
+        lobby=lobby,
+        poll=lambda: False,
+        failed=None,
+        connected=True,
+        started=False,
+        rules=None,
+        human_seat=0,
+        close=lambda: None,
+    )
     app.open_path("online")
     app.open_scene("online_lobby", session=seat, hosted=hosted)
     scene = top(app)

@@ -1,4 +1,5 @@
 """Post-processing: neutral is a no-op; each slider moves the picture the way it says."""
+
 from __future__ import annotations
 
 import random
@@ -67,6 +68,7 @@ def test_contrast_100_widens_the_spread_and_0_narrows_it():
 def test_temperature_100_raises_red_relative_to_blue_and_0_the_reverse():
     def red_minus_blue(f):
         return statistics.mean(r - b for r, g, b in pixels(f))
+
     base = red_minus_blue(busy_frame())
     assert red_minus_blue(apply(temperature=100)) > base + 12
     assert red_minus_blue(apply(temperature=0)) < base - 12

@@ -1,6 +1,7 @@
 """The GPU post-processing (sprites/postfx_gl.py, scenes/gl_window.py): its shader source and
 parameters, the fallback where OpenGL is missing, and — under a private Xvfb with Mesa's
 software OpenGL — the same frames through both paths compared (tests/scenes/gl_compare.py)."""
+
 from __future__ import annotations
 
 import json
@@ -53,7 +54,7 @@ def test_every_uniform_the_shader_declares_is_fed_and_nothing_else():
         elif kind == "vec2":
             assert len(value) == 2
         elif kind == "uint":
-            assert isinstance(value, int) and 0 <= value < 2 ** 32
+            assert isinstance(value, int) and 0 <= value < 2**32
         else:
             assert kind == "float" and isinstance(value, float)
 
@@ -144,8 +145,14 @@ def test_where_opengl_is_missing_the_game_starts_on_the_cpu_with_one_line(tmp_pa
     """The dummy driver has no OpenGL: `render: gpu` falls back, says so once, no traceback."""
     (tmp_path / "settings.json").write_text(json.dumps({"render": "gpu", "speech": "off"}), encoding="utf-8")
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", CARDAVIA_HOME=str(tmp_path))
-    r = subprocess.run([sys.executable, str(ROOT / "main.py"), "--first-frame"], capture_output=True, text=True,
-                       timeout=120, env=env, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "--first-frame"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "no OpenGL here" in lines[0] and "on the CPU" in lines[0], r.stderr
@@ -156,8 +163,9 @@ def test_cpu_and_gpu_pictures_agree_under_mesa():
     """Both paths on the same frames, in the game's window (render="gpu") on a private Xvfb."""
     with xvfb_display() as display:
         env = dict(os.environ, DISPLAY=display, SDL_VIDEODRIVER="x11", SDL_AUDIODRIVER="dummy")
-        r = subprocess.run([sys.executable, str(COMPARE)], capture_output=True, text=True, timeout=180, env=env,
-                           cwd=ROOT)
+        r = subprocess.run(
+            [sys.executable, str(COMPARE)], capture_output=True, text=True, timeout=180, env=env, cwd=ROOT
+        )
     assert r.returncode == 0, r.stderr[-3000:]
     out = json.loads(r.stdout.strip().splitlines()[-1])
     if not out["gpu"]:

@@ -7,6 +7,7 @@ statistics; what a screen reader hears; the panel's words fit, in the side panel
 The puzzles are the shipped ones, picked by what a test needs (two players, several moves …),
 so a new shipped set does not break these tests.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -133,8 +134,12 @@ def test_from_the_menu_by_the_keys_a_wrong_move_refuted_then_tried_again_and_the
     change = scene.change
     assert change is not None and change.rated and change.player_after < change.player_before == before
     assert change.puzzle_after > change.puzzle_before
-    rating_line = app.t("puzzle_ui.rating_player", before=round(before), after=round(change.player_after),
-                        diff=signed(change.player_after - before))
+    rating_line = app.t(
+        "puzzle_ui.rating_player",
+        before=round(before),
+        after=round(change.player_after),
+        diff=signed(change.player_after - before),
+    )
     said = app.speech.lines[mark:]
     assert app.t("puzzle_ui.wrong") in said and rating_line in said and app.t("puzzle_ui.wrong_said") in said
     assert PuzzleProgress.load().rating(game).rating == pytest.approx(change.player_after)  # saved at once
@@ -163,8 +168,11 @@ def test_from_the_menu_by_the_keys_a_wrong_move_refuted_then_tried_again_and_the
 
 # ---------------------------------------------------------------------- the mouse, a line of several moves
 def test_by_the_mouse_a_line_of_several_moves_solved_and_the_rating_up():
-    p = pick(lambda p: p.players == 2 and p.answer_moves >= 2 and any(s != p.seat for s, _ in p.line)) \
-        if any(q.answer_moves >= 2 and q.players == 2 for q in store.shipped()) else pick(lambda p: p.players == 2)
+    p = (
+        pick(lambda p: p.players == 2 and p.answer_moves >= 2 and any(s != p.seat for s, _ in p.line))
+        if any(q.answer_moves >= 2 and q.players == 2 for q in store.shipped())
+        else pick(lambda p: p.players == 2)
+    )
     app = make_app("de")
     app.open_path("puzzles")
     settle(app, 3)
@@ -212,7 +220,7 @@ def test_the_solution_after_a_wrong_move_by_its_button_and_by_s():
         settle(app, 80)
         s = scene.session
         assert s.phase == "solution" and s.finished
-        assert s.match.decisions[-len(p.line):] == [(seat, p.action(i)) for i, (seat, _) in enumerate(p.line)]
+        assert s.match.decisions[-len(p.line) :] == [(seat, p.action(i)) for i, (seat, _) in enumerate(p.line)]
         assert scene.words.solution(0) in [t for t, *_ in scene.panel_text()[1]]
 
 
@@ -335,10 +343,12 @@ def usual_text_size():
     theme.set_text_scale(1.0)  # the next test in this worker draws at the usual size
 
 
-@pytest.mark.parametrize("lang,text_size,card_size", [("de", "xlarge", "xlarge"), ("it", "normal", "normal"),
-                                                      ("nl", "large", "large")])
-def test_the_panel_shows_its_words_whole_and_leaves_the_hand_and_the_key_line_clear(lang, text_size, card_size,
-                                                                                    usual_text_size):
+@pytest.mark.parametrize(
+    "lang,text_size,card_size", [("de", "xlarge", "xlarge"), ("it", "normal", "normal"), ("nl", "large", "large")]
+)
+def test_the_panel_shows_its_words_whole_and_leaves_the_hand_and_the_key_line_clear(
+    lang, text_size, card_size, usual_text_size
+):
     from scenes.table import board
 
     app = make_app(lang, text_size=text_size, card_size=card_size)
@@ -376,9 +386,21 @@ def test_the_panel_shows_its_words_whole_and_leaves_the_hand_and_the_key_line_cl
 def test_screenshots_of_the_chooser_and_a_wrong_move_from_the_command_line(tmp_path, capfd):
     from main import main
 
-    for args in (["--scene", "puzzles", "--lang", "it"],
-                 ["--scene", "puzzle", "--game", next(g for g in CFG.games if store.shipped(g)), "--step", "2",
-                  "--overlay", "wrong", "--text-size", "xlarge"]):
+    for args in (
+        ["--scene", "puzzles", "--lang", "it"],
+        [
+            "--scene",
+            "puzzle",
+            "--game",
+            next(g for g in CFG.games if store.shipped(g)),
+            "--step",
+            "2",
+            "--overlay",
+            "wrong",
+            "--text-size",
+            "xlarge",
+        ],
+    ):
         out = tmp_path / f"{args[1]}.png"
         assert main(["--screenshot", str(out), *args]) == 0, capfd.readouterr().err
         assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -13,6 +13,7 @@
   a watched match of computers grows in the viewer; open hands practice shows the computer's
   cards and counts as practice.
 """
+
 from __future__ import annotations
 
 import json
@@ -42,8 +43,13 @@ DECISIONS = ("play", "exchange", "marriage", "close")
 
 # ---------------------------------------------------------------------- helpers
 def make_app(lang: str = "en", **settings) -> App:
-    return App(get_config(), Settings(language=lang, animation_speed="instant", **settings), I18n(lang), window=False,
-               persist=False)
+    return App(
+        get_config(),
+        Settings(language=lang, animation_speed="instant", **settings),
+        I18n(lang),
+        window=False,
+        persist=False,
+    )
 
 
 def key(app: App, k: int, mod: int = 0) -> None:
@@ -97,7 +103,7 @@ def reference(events: list[dict]) -> dict[int, tuple]:
             out[i] = (rules.clone(state), list(totals))
         elif kind in DECISIONS:
             produced = rules.apply(state, rules.action_from_record(events, i))
-            assert [e["event"] for e in produced] == [e["event"] for e in events[i:i + len(produced)]]
+            assert [e["event"] for e in produced] == [e["event"] for e in events[i : i + len(produced)]]
             i += len(produced)
             out[i] = (rules.clone(state), list(totals))
         elif kind == "deal_end":
@@ -172,12 +178,13 @@ def test_captions_log_and_scores_are_those_of_the_lines_shown_so_far(game):
     scene.go(len(events) // 2)
     key(app, pygame.K_l)
     log = app.stack.top
-    assert app.stack.names()[-2:] == ["replay", ""] and log.events == events[:len(events) // 2]
-    assert [ln.text for ln in log.story.deal.lines] == \
-        [ln.text for ln in narrate(events[:len(events) // 2], rules, app.t, "it", scene.seat).deal.lines]
+    assert app.stack.names()[-2:] == ["replay", ""] and log.events == events[: len(events) // 2]
+    assert [ln.text for ln in log.story.deal.lines] == [
+        ln.text for ln in narrate(events[: len(events) // 2], rules, app.t, "it", scene.seat).deal.lines
+    ]
     key(app, pygame.K_ESCAPE)
     key(app, pygame.K_s)  # the score sheet of the deals scored so far
-    assert app.stack.top.events == events[:len(events) // 2]
+    assert app.stack.top.events == events[: len(events) // 2]
 
 
 def test_deal_keys_home_end_and_the_timeline_bar():
@@ -289,11 +296,11 @@ def test_a_damaged_record_opens_with_verify_s_message_and_is_followed_up_to_its_
     lines = record_text(events).splitlines()
     if how == "truncated":
         k = 12
-        text = "\n".join(lines[:k - 1] + [lines[k - 1][:17]])
+        text = "\n".join(lines[: k - 1] + [lines[k - 1][:17]])
         last = k - 1  # the cut line cannot be shown
     elif how == "not_json":
         k = 9
-        text = "\n".join(lines[:k - 1] + ["{not json at all"] + lines[k:]) + "\n"
+        text = "\n".join(lines[: k - 1] + ["{not json at all"] + lines[k:]) + "\n"
         last = k - 1
     elif how == "rule":
         bad, k = _broken_play(events)
@@ -546,13 +553,15 @@ def test_open_hands_shows_the_computer_s_cards_and_the_match_counts_as_practice(
 
     drawn: list[str | None] = []
     real = CardPainter.draw
-    monkeypatch.setattr(CardPainter, "draw", lambda self, surface, code, *a, **k: (drawn.append(code),
-                                                                                   real(self, surface, code, *a, **k))[1])
+    monkeypatch.setattr(
+        CardPainter,
+        "draw",
+        lambda self, surface, code, *a, **k: (drawn.append(code), real(self, surface, code, *a, **k))[1],
+    )
     gid = next(g for g in game_ids() if not make_rules(g).is_capture_game)
     app = make_app(open_hands=True)
     app.open_path("menu")
-    scene = make_scene(app, "table", game=gid, players=2, seed=9, ai_level="greedy", threaded=False,
-                       autoplay_moves=0)
+    scene = make_scene(app, "table", game=gid, players=2, seed=9, ai_level="greedy", threaded=False, autoplay_moves=0)
     app.stack.push(scene)
     for _ in range(5):
         app.update(TICK)
@@ -583,12 +592,16 @@ def test_without_open_hands_the_computer_s_cards_stay_face_down(monkeypatch):
 
     drawn: list[str | None] = []
     real = CardPainter.draw
-    monkeypatch.setattr(CardPainter, "draw", lambda self, surface, code, *a, **k: (drawn.append(code),
-                                                                                   real(self, surface, code, *a, **k))[1])
+    monkeypatch.setattr(
+        CardPainter,
+        "draw",
+        lambda self, surface, code, *a, **k: (drawn.append(code), real(self, surface, code, *a, **k))[1],
+    )
     app = make_app()
     app.open_path("menu")
-    scene = make_scene(app, "table", game=game_ids()[0], players=2, seed=9, ai_level="greedy", threaded=False,
-                       autoplay_moves=0)
+    scene = make_scene(
+        app, "table", game=game_ids()[0], players=2, seed=9, ai_level="greedy", threaded=False, autoplay_moves=0
+    )
     app.stack.push(scene)
     for _ in range(5):
         app.update(TICK)
@@ -603,8 +616,9 @@ def test_a_finished_window_match_is_kept_for_replays():
 
     app = make_app()
     app.open_path("menu")
-    scene = make_scene(app, "table", game=game_ids()[0], players=2, seed=3, ai_level="easy", threaded=False,
-                       autoplay_moves=0)
+    scene = make_scene(
+        app, "table", game=game_ids()[0], players=2, seed=3, ai_level="easy", threaded=False, autoplay_moves=0
+    )
     app.stack.push(scene)
     rng = random.Random(2)
     for _ in range(40000):

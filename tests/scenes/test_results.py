@@ -1,5 +1,6 @@
 """The results scene: each game's breakdown, Continue / Menu / New match, the match result,
 keyboard and mouse paths, and text that fits its box in every language."""
+
 from __future__ import annotations
 
 import copy
@@ -80,7 +81,13 @@ def test_scopa_breakdown_shows_every_award_with_counts_values_and_totals():
     d = scene.deal_end["detail"]
     m = scene.model()
     labels = [r.label for r in m.rows]
-    assert labels[:5] == ["Most cards", "Most Coins", "Settebello (7 of Coins)", "Best primiera", "Scope (table sweeps)"]
+    assert labels[:5] == [
+        "Most cards",
+        "Most Coins",
+        "Settebello (7 of Coins)",
+        "Best primiera",
+        "Scope (table sweeps)",
+    ]
     assert [c.text for c in m.rows[0].cells] == [str(v) for v in d["card_counts"]]
     assert [c.text for c in m.rows[1].cells] == [str(v) for v in d["coin_counts"]]
     assert [c.mark for c in m.rows[2].cells] == [bool(v) for v in d["settebello"]]
@@ -101,8 +108,15 @@ def test_re_bello_and_napola_have_their_rows_only_when_in_force_and_the_pills_ad
     plain, _ = open_over_table(app, "scopa")
     assert not any("Re bello" in r.label or "Napola" in r.label for r in plain.model().rows)
     for seed in range(1, 40):
-        s, de, me = results.demo(SimpleNamespace(settings=Settings()), "scopa", None, 2, False, seed=seed,
-                                 options={"re_bello": True, "napola": True})
+        s, de, me = results.demo(
+            SimpleNamespace(settings=Settings()),
+            "scopa",
+            None,
+            2,
+            False,
+            seed=seed,
+            options={"re_bello": True, "napola": True},
+        )
         if any(de["detail"]["napola"]) and any(de["detail"]["re_bello"]):
             break
     else:
@@ -141,8 +155,12 @@ def test_cicera_breakdown_has_bonuses_awards_and_napula():
     scene, _ = open_over_table(app, "cicera")
     d = scene.deal_end["detail"]
     rows = {r.label: r for r in scene.model().rows}
-    for label, key_ in (("Scùa (table cleared)", "scua"), ("Picada (took the card just placed)", "picada"),
-                        ("Simili (all of one suit)", "simili"), ("Quadriglia (3 or more cards taken)", "quadriglia")):
+    for label, key_ in (
+        ("Scùa (table cleared)", "scua"),
+        ("Picada (took the card just placed)", "picada"),
+        ("Simili (all of one suit)", "simili"),
+        ("Quadriglia (3 or more cards taken)", "quadriglia"),
+    ):
         assert [c.text for c in rows[label].cells] == [str(v) for v in d[key_]]
     assert [c.points or 0 for c in rows["Most cards"].cells] == d["cards"]
     assert [c.text for c in rows["Most Swords"].cells] == [str(v) for v in d["sword_counts"]]
@@ -214,15 +232,18 @@ def test_schnapsen_breakdown_points_reason_and_bummerl():
     assert bummerl.kind == "bummerl" and [c.text for c in bummerl.cells] == [str(v) for v in ev["totals"]]
 
 
-@pytest.mark.parametrize("reason,closed_by,gp,headline,why", [
-    ("66", None, 1, "You reached 66", "1 game point: the loser has 33 points or more."),
-    ("66", None, 2, "You reached 66", "2 game points: the loser has won a trick but has fewer than 33 points."),
-    ("66", None, 3, "You reached 66", "3 game points: the loser has not won a single trick."),
-    ("closed_won", 0, 2, "You closed the stock and made 66", "2 game points"),
-    ("closed_lost", 1, 2, "North closed the stock but missed 66", "whoever closes the stock and misses 66"),
-    ("closed_lost", 1, 3, "North closed the stock but missed 66", "had no trick at the closure"),
-    ("last_trick", None, 1, "Nobody reached 66: you took the last trick", "1 game point for the last trick"),
-])
+@pytest.mark.parametrize(
+    "reason,closed_by,gp,headline,why",
+    [
+        ("66", None, 1, "You reached 66", "1 game point: the loser has 33 points or more."),
+        ("66", None, 2, "You reached 66", "2 game points: the loser has won a trick but has fewer than 33 points."),
+        ("66", None, 3, "You reached 66", "3 game points: the loser has not won a single trick."),
+        ("closed_won", 0, 2, "You closed the stock and made 66", "2 game points"),
+        ("closed_lost", 1, 2, "North closed the stock but missed 66", "whoever closes the stock and misses 66"),
+        ("closed_lost", 1, 3, "North closed the stock but missed 66", "had no trick at the closure"),
+        ("last_trick", None, 1, "Nobody reached 66: you took the last trick", "1 game point for the last trick"),
+    ],
+)
 def test_schnapsen_reasons_say_why(reason, closed_by, gp, headline, why):
     app = make_app()
     s, de, _ = demo("schnapsen")
@@ -310,8 +331,17 @@ def test_the_results_name_the_seats_as_the_table_does(game, players):
 
     app = make_app()
     app.open_path("menu")
-    table = make_scene(app, "table", game=game, players=players, seed=3, autoplay_moves=1, ai_level="greedy",
-                       threaded=False, preselect=False)
+    table = make_scene(
+        app,
+        "table",
+        game=game,
+        players=players,
+        seed=3,
+        autoplay_moves=1,
+        ai_level="greedy",
+        threaded=False,
+        preselect=False,
+    )
     s, de, _ = demo(game, players=players)
     cols = results.breakdown(app.i18n.t, s.rules, de, 0, "en").columns
     assert cols == [table.names.team_name(t) for t in range(s.rules.teams)]
@@ -358,8 +388,15 @@ def test_match_end_shows_winner_totals_and_new_match_replaces_the_table():
         app.dispatch(key(pygame.K_RETURN))
     finally:
         unregister_scene("table")
-    assert made == [{"deck": scene.rules.deck.id, "game": "scopa", "players": 2,
-                     "options": dict(scene.rules.options), "ai_level": app.settings.ai_level}]
+    assert made == [
+        {
+            "deck": scene.rules.deck.id,
+            "game": "scopa",
+            "players": 2,
+            "options": dict(scene.rules.options),
+            "ai_level": app.settings.ai_level,
+        }
+    ]
     assert isinstance(app.stack.top, FakeTable) and app.stack.top is not table
     assert table not in app.stack.scenes and isinstance(app.stack.scenes[0], MenuScene)
 
@@ -385,13 +422,16 @@ def test_match_end_esc_goes_to_the_menu():
     assert isinstance(app.stack.top, MenuScene)
 
 
-@pytest.mark.parametrize("winner,players,title,tone", [
-    (0, 2, "You win the match!", "win"),
-    (1, 2, "North wins the match", "loss"),
-    (None, 2, "The match is drawn", "draw"),
-    (0, 4, "Your team wins the match!", "win"),
-    (1, 4, "The opponents win the match", "loss"),
-])
+@pytest.mark.parametrize(
+    "winner,players,title,tone",
+    [
+        (0, 2, "You win the match!", "win"),
+        (1, 2, "North wins the match", "loss"),
+        (None, 2, "The match is drawn", "draw"),
+        (0, 4, "Your team wins the match!", "win"),
+        (1, 4, "The opponents win the match", "loss"),
+    ],
+)
 def test_match_verdicts_and_celebration_only_for_a_win(winner, players, title, tone):
     app = make_app()
     s, de, _ = demo("scopa", players=players)
@@ -434,8 +474,10 @@ def test_language_switch_relabels_the_breakdown():
 
 # ---------------------------------------------------------------------- screenshots
 def test_screenshot_of_a_demo_deal_and_a_match_end(tmp_path):
-    for args in (["--scene", "results", "--game", "cicera"],
-                 ["--scene", "results", "--game", "schnapsen", "--match-end", "--lang", "de"]):
+    for args in (
+        ["--scene", "results", "--game", "cicera"],
+        ["--scene", "results", "--game", "schnapsen", "--match-end", "--lang", "de"],
+    ):
         out = tmp_path / f"{args[3]}.png"
         assert main(["--screenshot", str(out), *args, "--ticks", "5"]) == 0
         img = pygame.image.load(str(out))

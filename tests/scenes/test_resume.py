@@ -1,6 +1,7 @@
 """Continue a match: the menu's offer (game, deck, deal, score), Enter or a click resumes
 exactly where it was, "New match" asks before discarding, damaged saves are moved aside
 with a toast — and a process killed at any moment between saves leaves a usable save."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def make_app(lang: str = "en") -> App:
-    return App(get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False,
-               persist=False)
+    return App(
+        get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False, persist=False
+    )
 
 
 def key(app: App, k: int) -> None:
@@ -38,7 +40,9 @@ def key(app: App, k: int) -> None:
 def click(app: App, pos) -> None:
     pos = (int(pos[0]), int(pos[1]))
     for t in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-        data = {"pos": pos, "button": 1} if t != pygame.MOUSEMOTION else {"pos": pos, "rel": (0, 0), "buttons": (0, 0, 0)}
+        data = (
+            {"pos": pos, "button": 1} if t != pygame.MOUSEMOTION else {"pos": pos, "rel": (0, 0), "buttons": (0, 0, 0)}
+        )
         app.stack.handle(pygame.event.Event(t, data))
     app.update(TICK)
 
@@ -50,8 +54,17 @@ def widget(scene, name: str):
 def leave_a_match(app: App, game: str = "scopa", players: int = 2, moves: int = 6, seed: int = 7):
     """Play a few moves at a table, then Quit to menu (the table saves); returns the session."""
     app.open_path("menu")
-    table = make_scene(app, "table", game=game, players=players, seed=seed, autoplay_moves=moves, ai_level="greedy",
-                       threaded=False, preselect=False)
+    table = make_scene(
+        app,
+        "table",
+        game=game,
+        players=players,
+        seed=seed,
+        autoplay_moves=moves,
+        ai_level="greedy",
+        threaded=False,
+        preselect=False,
+    )
     app.stack.push(table)
     for _ in range(5):
         app.update(TICK)

@@ -1,5 +1,6 @@
 """The rules scene: a tab per game, scrolling by every path (clamped), text that fits, and
 complete, really translated rule texts in all four languages."""
+
 from __future__ import annotations
 
 import re
@@ -40,14 +41,17 @@ def mouse(app: App, kind: int, pos, **kw) -> None:
 
 
 # ---------------------------------------------------------------------- opening
-@pytest.mark.parametrize("params,game,deck", [
-    ({"deck": "piacentine"}, "scopa", "piacentine"),
-    ({"deck": "schnapsen-german"}, "schnapsen", "schnapsen-german"),
-    ({"deck": "bresciane", "game": "cicera"}, "cicera", "bresciane"),
-    ({"deck": "piemontesi", "game": "briscola"}, "briscola", "piemontesi"),
-    ({"deck": "piacentine", "game": "schnapsen"}, "schnapsen", "schnapsen-german"),  # names from a deck that has it
-    ({}, "scopa", "piacentine"),
-])
+@pytest.mark.parametrize(
+    "params,game,deck",
+    [
+        ({"deck": "piacentine"}, "scopa", "piacentine"),
+        ({"deck": "schnapsen-german"}, "schnapsen", "schnapsen-german"),
+        ({"deck": "bresciane", "game": "cicera"}, "cicera", "bresciane"),
+        ({"deck": "piemontesi", "game": "briscola"}, "briscola", "piemontesi"),
+        ({"deck": "piacentine", "game": "schnapsen"}, "schnapsen", "schnapsen-german"),  # names from a deck that has it
+        ({}, "scopa", "piacentine"),
+    ],
+)
 def test_opens_on_the_requested_game_with_the_decks_names(params, game, deck):
     app = make_app()
     scene = open_rules(app, **params)
@@ -292,8 +296,11 @@ def test_every_house_rule_has_its_section_after_the_standard_ones():
     for game in rules.GAMES:
         assert rules.house_sections(cfg, game, app.i18n.has) == HOUSE.get(game, [])
     scene = open_rules(app, game="scopa")
-    assert scene.sections() == [*(("base", s) for s in rules.SECTIONS), *(("house", h) for h in HOUSE["scopa"]),
-                                *(("common", c) for c in rules.COMMON)]
+    assert scene.sections() == [
+        *(("base", s) for s in rules.SECTIONS),
+        *(("house", h) for h in HOUSE["scopa"]),
+        *(("common", c) for c in rules.COMMON),
+    ]
     labels = [label for label, _ in scene.contents()]
     assert labels[-2] == "House rules" and len(labels) == len(rules.SECTIONS) + 1 + len(rules.COMMON)
     assert labels[-1] == "Daily deal, par and duplicate"
@@ -350,13 +357,21 @@ def test_the_rules_opened_from_a_table_show_the_rules_in_force_first():
     secs = scene.sections()
     # The rules in force, the house rules in force, then the standard rules and the others.
     assert secs[:3] == [("force", ""), ("house", "deal"), ("house", "napola")]
-    assert secs[3:3 + len(rules.SECTIONS)] == [("base", s) for s in rules.SECTIONS]
-    assert secs[3 + len(rules.SECTIONS):] == [("house", "capture"), ("house", "aces"), ("house", "re_bello"),
-                                              *(("common", c) for c in rules.COMMON)]
+    assert secs[3 : 3 + len(rules.SECTIONS)] == [("base", s) for s in rules.SECTIONS]
+    assert secs[3 + len(rules.SECTIONS) :] == [
+        ("house", "capture"),
+        ("house", "aces"),
+        ("house", "re_bello"),
+        *(("common", c) for c in rules.COMMON),
+    ]
     body = scene.in_force_body()
     assert body.startswith("Custom: Scopone · Napola · 4 players")
-    for line in ("- Deal: Scopone: nine each", "- Napola (run of Coins): On", "- Capture: Match first",
-                 "- Match to: 11"):
+    for line in (
+        "- Deal: Scopone: nine each",
+        "- Napola (run of Coins): On",
+        "- Capture: Match first",
+        "- Match to: 11",
+    ):
         assert line in body.split("\n")
     assert scene.contents()[0] == ("At this table", [0]) and scene.offset == 0
     app.render()
@@ -389,9 +404,22 @@ def test_the_rules_in_force_for_the_classic_game_and_for_briscola_for_four():
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_rules_in_force_fit_in_every_language(lang):
     app = make_app(lang)
-    cases = [("scopa", 4, {"deal": "scopone10", "capture": "fifteen", "aces": "take_all", "re_bello": True,
-                           "napola": True, "target": 31}),
-             ("cicera", 4, {"format": "match", "target": 51}), ("briscola", 4, {"format": "match"})]
+    cases = [
+        (
+            "scopa",
+            4,
+            {
+                "deal": "scopone10",
+                "capture": "fifteen",
+                "aces": "take_all",
+                "re_bello": True,
+                "napola": True,
+                "target": 31,
+            },
+        ),
+        ("cicera", 4, {"format": "match", "target": 51}),
+        ("briscola", 4, {"format": "match"}),
+    ]
     for game, players, options in cases:
         scene = open_rules(app, game=game, options=options, players=players)
         for where in (0, scene.max_offset() / 2, scene.max_offset()):

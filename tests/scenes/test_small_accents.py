@@ -5,6 +5,7 @@ grave of a small ì into a dot, so "CÌCERA" read "CİCERA" and "Cìcera" read "
 letters are drawn with a dotless base and a slanted stroke: the tests look at the ink above
 the letter and ask for a slant, which a dot or a clipped blob does not have.
 """
+
 from __future__ import annotations
 
 import pygame
@@ -54,5 +55,7 @@ def test_a_small_i_grave_is_not_a_dot(face, size):
 def test_large_type_keeps_the_font_s_own_accent_and_widths_follow_the_text():
     pygame.font.init()
     big = theme.font("sans_bold", 24)
-    assert theme.render_line(big, "Cìcera", theme.CREAM).get_size() == big.render("Cìcera", True, theme.CREAM).get_size()
+    assert (
+        theme.render_line(big, "Cìcera", theme.CREAM).get_size() == big.render("Cìcera", True, theme.CREAM).get_size()
+    )
     assert abs(theme.text("Cìcera", "sans_bold", 11).get_width() - theme.text_width("Cìcera", "sans_bold", 11)) <= 1

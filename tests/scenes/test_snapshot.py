@@ -1,5 +1,6 @@
 """scenes/snapshot.py's own PNG encoder: what it writes decodes to the surface's pixels, the
 same ones pygame's encoder keeps, with and without per-pixel alpha."""
+
 from __future__ import annotations
 
 import io
@@ -16,8 +17,10 @@ def _noisy(size: tuple[int, int], alpha: bool) -> pygame.Surface:
     rng = random.Random(5)
     for x in range(size[0]):
         for y in range(size[1]):
-            surf.set_at((x, y), (rng.randrange(256), rng.randrange(256), rng.randrange(256),
-                                 rng.randrange(256) if alpha else 255))
+            surf.set_at(
+                (x, y),
+                (rng.randrange(256), rng.randrange(256), rng.randrange(256), rng.randrange(256) if alpha else 255),
+            )
     return surf
 
 
@@ -33,8 +36,9 @@ def test_the_png_decodes_to_the_surfaces_pixels(size, alpha):
     assert pygame.image.tobytes(back, mode) == pygame.image.tobytes(surf, mode)
     theirs = io.BytesIO()
     pygame.image.save(surf, theirs, "shot.png")  # pygame's own encoder keeps the same pixels
-    assert pygame.image.tobytes(pygame.image.load(io.BytesIO(theirs.getvalue()), "shot.png"), mode) == \
-        pygame.image.tobytes(back, mode)
+    assert pygame.image.tobytes(
+        pygame.image.load(io.BytesIO(theirs.getvalue()), "shot.png"), mode
+    ) == pygame.image.tobytes(back, mode)
 
 
 def test_save_png_writes_the_file_and_never_replaces_one_without_overwrite(tmp_path):

@@ -1,6 +1,7 @@
 """Speech (issue 32): a seeded deal played by keys alone, in four languages, and what its
 speech log says — every computer play and every refusal once, in order, and the focus
 moves — plus the speech layer itself (a real espeak-ng voice, a missing one, the queue)."""
+
 from __future__ import annotations
 
 import shutil
@@ -52,8 +53,12 @@ def play_by_keys(app, scene, max_ticks: int = 4000) -> list[tuple[int, str]]:
             if bad:
                 key(app, number_key(bad[0]))
                 app.update(TICK)  # a key a frame, as a person presses them
-                assert "cannot be played now" in app.speech.last or "mag nu niet" in app.speech.last \
-                    or "darf jetzt nicht" in app.speech.last or "non si può" in app.speech.last
+                assert (
+                    "cannot be played now" in app.speech.last
+                    or "mag nu niet" in app.speech.last
+                    or "darf jetzt nicht" in app.speech.last
+                    or "non si può" in app.speech.last
+                )
                 key(app, pygame.K_RETURN)
                 assert scene.refusal is not None, "a card the rules refuse is refused"
                 refusals.append((len(scene.session.match.events), scene.refusal[0]))
@@ -72,8 +77,9 @@ def test_a_tressette_deal_by_keys_is_told_in_order(lang, seed, tmp_path, no_resu
     app = make_app(lang)
     app.speech = Speech("off", lang, log)
     app.open_path("menu")
-    scene = make_scene(app, "table", game="tressette", players=2, seed=seed,
-                       ai_level="greedy", threaded=False, autoplay_moves=0)
+    scene = make_scene(
+        app, "table", game="tressette", players=2, seed=seed, ai_level="greedy", threaded=False, autoplay_moves=0
+    )
     app.stack.push(scene)
     refusals = play_by_keys(app, scene)
     app.speech.close()
@@ -153,8 +159,10 @@ def test_espeak_writes_each_line_as_sound(tmp_path):
     assert len(wavs) == 2
     with wave.open(str(wavs[1])) as w:
         assert w.getnframes() / w.getframerate() > 0.5  # a spoken line, not an empty file
-    assert (tmp_path / "log.txt").read_text(encoding="utf-8").splitlines() == ["Tocca a te.",
-                                                                              "Carta 1 di 3: Asso di Coppe"]
+    assert (tmp_path / "log.txt").read_text(encoding="utf-8").splitlines() == [
+        "Tocca a te.",
+        "Carta 1 di 3: Asso di Coppe",
+    ]
 
 
 def test_a_missing_voice_leaves_the_log_and_silence(tmp_path, capfd):
@@ -308,8 +316,25 @@ def test_a_screenshot_run_writes_its_opening_lines(tmp_path):
     from scenes.launch import main
 
     log = tmp_path / "speech.txt"
-    code = main(["--screenshot", str(tmp_path / "t.png"), "--scene", "table", "--game", "briscola", "--seed", "7",
-                 "--lang", "de", "--speech-log", str(log), "--clear-suits", "--card-size", "large"])
+    code = main(
+        [
+            "--screenshot",
+            str(tmp_path / "t.png"),
+            "--scene",
+            "table",
+            "--game",
+            "briscola",
+            "--seed",
+            "7",
+            "--lang",
+            "de",
+            "--speech-log",
+            str(log),
+            "--clear-suits",
+            "--card-size",
+            "large",
+        ]
+    )
     assert code == 0
     lines = log.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "Am Tisch"
@@ -340,8 +365,23 @@ def test_the_results_are_read_row_by_row(tmp_path):
     from scenes.launch import main
 
     log = tmp_path / "results.txt"
-    assert main(["--screenshot", str(tmp_path / "r.png"), "--scene", "results", "--game", "scopa", "--lang", "nl",
-                 "--speech-log", str(log)]) == 0
+    assert (
+        main(
+            [
+                "--screenshot",
+                str(tmp_path / "r.png"),
+                "--scene",
+                "results",
+                "--game",
+                "scopa",
+                "--lang",
+                "nl",
+                "--speech-log",
+                str(log),
+            ]
+        )
+        == 0
+    )
     lines = log.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "Uitslag"
     assert any(ln.startswith("Settebello") for ln in lines)

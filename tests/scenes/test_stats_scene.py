@@ -1,5 +1,6 @@
 """The statistics scene: per game and mode, reachable from the menu by keyboard and mouse,
 a reset that asks first, a damaged file kept aside, every text fitting in four languages."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,9 @@ from scenes.app import TICK, App
 
 
 def make_app(lang: str = "en") -> App:
-    return App(get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False,
-               persist=False)
+    return App(
+        get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False, persist=False
+    )
 
 
 def key(app: App, k: int) -> None:
@@ -148,9 +150,10 @@ def test_a_damaged_statistics_file_is_kept_aside_and_counting_starts_afresh(_pri
 
 
 def test_nonsense_values_in_a_valid_file_are_ignored(_private_home):
-    (_private_home / "stats.json").write_text(json.dumps({"scopa/versus": {"played": "many", "won": -4, "lost": 2},
-                                                          "poker/versus": {"played": 5}, "x": 7}),
-                                              encoding="utf-8")
+    (_private_home / "stats.json").write_text(
+        json.dumps({"scopa/versus": {"played": "many", "won": -4, "lost": 2}, "poker/versus": {"played": 5}, "x": 7}),
+        encoding="utf-8",
+    )
     scene = open_stats(make_app())
     s = row(scene, "scopa/versus")
     assert (s.played, s.won, s.lost) == (0, 0, 2)
@@ -185,17 +188,24 @@ def variant_results() -> None:
     stats.record_result("scopa", "versus", "won", 2)
 
 
-@pytest.mark.parametrize("lang,scopone,custom", [
-    ("en", "Scopone scientifico", "Custom: Fifteen · Napola"),
-    ("it", "Scopone scientifico", "Personalizzata: A quindici · Napola"),
-])
+@pytest.mark.parametrize(
+    "lang,scopone,custom",
+    [
+        ("en", "Scopone scientifico", "Custom: Fifteen · Napola"),
+        ("it", "Scopone scientifico", "Personalizzata: A quindici · Napola"),
+    ],
+)
 def test_each_variant_played_has_its_own_named_row_under_its_game_and_mode(lang, scopone, custom):
     variant_results()
     scene = open_stats(make_app(lang))
     keys = [r.key for r in scene.rows()]
     # Under its mode's row, presets in rules.yaml's order, then the custom sets.
     i = keys.index("scopa/versus")
-    assert keys[i:i + 3] == ["scopa/versus", "scopa/versus/quindici", "scopa/versus/custom:capture=fifteen+napola=true"]
+    assert keys[i : i + 3] == [
+        "scopa/versus",
+        "scopa/versus/quindici",
+        "scopa/versus/custom:capture=fifteen+napola=true",
+    ]
     assert keys[keys.index("scopa/partners") + 1] == "scopa/partners/scopone"
     r = row(scene, "scopa/partners/scopone")
     assert (r.variant, r.played, r.won, r.lost, r.best) == (scopone, 2, 1, 1, "5")
@@ -210,10 +220,15 @@ def test_each_variant_played_has_its_own_named_row_under_its_game_and_mode(lang,
 
 def test_an_old_statistics_file_reads_as_the_rules_as_written(_private_home):
     """stats.json from before house rules: game/mode keys only. They are the classic rows."""
-    (_private_home / "stats.json").write_text(json.dumps({
-        "scopa/versus": {"played": 4, "won": 3, "lost": 1, "drawn": 0, "best_margin": 6, "streak": 2},
-        "briscola/versus": {"played": 2, "won": 0, "lost": 2, "drawn": 0, "best_margin": None, "streak": -2},
-    }), encoding="utf-8")
+    (_private_home / "stats.json").write_text(
+        json.dumps(
+            {
+                "scopa/versus": {"played": 4, "won": 3, "lost": 1, "drawn": 0, "best_margin": 6, "streak": 2},
+                "briscola/versus": {"played": 2, "won": 0, "lost": 2, "drawn": 0, "best_margin": None, "streak": -2},
+            }
+        ),
+        encoding="utf-8",
+    )
     scene = open_stats(make_app())
     s = row(scene, "scopa/versus")
     assert (s.played, s.won, s.best, s.streak, s.variant) == (4, 3, "6", "2 wins", "")
@@ -225,19 +240,30 @@ def test_an_old_statistics_file_reads_as_the_rules_as_written(_private_home):
 
 
 def test_an_unknown_variant_key_is_shown_as_custom_not_a_crash(_private_home):
-    (_private_home / "stats.json").write_text(json.dumps({"scopa/versus/no_such_preset": {"played": 1, "won": 1},
-                                                          "scopa/versus/custom:napola=maybe": {"played": 1}}),
-                                              encoding="utf-8")
+    (_private_home / "stats.json").write_text(
+        json.dumps(
+            {"scopa/versus/no_such_preset": {"played": 1, "won": 1}, "scopa/versus/custom:napola=maybe": {"played": 1}}
+        ),
+        encoding="utf-8",
+    )
     scene = open_stats(make_app())
     assert row(scene, "scopa/versus/no_such_preset").variant == "Custom"
     assert row(scene, "scopa/versus/custom:napola=maybe").variant == "Custom"
     scene.app.render()
 
 
-CUSTOMS = ["custom:napola=true", "custom:re_bello=true", "custom:aces=take_all+napola=true",
-           "custom:capture=fifteen+re_bello=true", "custom:re_bello=true+napola=true",
-           "custom:capture=fifteen+aces=take_all", "custom:capture=fifteen+napola=true",
-           "custom:aces=take_all", "custom:aces=take_all+re_bello=true", "custom:capture=fifteen+aces=take_all+napola=true"]
+CUSTOMS = [
+    "custom:napola=true",
+    "custom:re_bello=true",
+    "custom:aces=take_all+napola=true",
+    "custom:capture=fifteen+re_bello=true",
+    "custom:re_bello=true+napola=true",
+    "custom:capture=fifteen+aces=take_all",
+    "custom:capture=fifteen+napola=true",
+    "custom:aces=take_all",
+    "custom:aces=take_all+re_bello=true",
+    "custom:capture=fifteen+aces=take_all+napola=true",
+]
 
 
 def _many_variants(home, n: int) -> None:

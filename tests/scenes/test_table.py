@@ -1,5 +1,6 @@
 """The table: layout geometry, every legal action reachable by keyboard alone and by mouse
 alone, localised refusals that change nothing, saves, hints and the pause overlay."""
+
 from __future__ import annotations
 
 import itertools
@@ -21,15 +22,30 @@ from sprites.table_layout import CANVAS, TableLayout
 
 # ---------------------------------------------------------------------- helpers
 def make_app(lang: str = "en", speed: str = "instant", **settings) -> App:
-    return App(get_config(), Settings(language=lang, animation_speed=speed, **settings), I18n(lang), window=False,
-               persist=False)
+    return App(
+        get_config(),
+        Settings(language=lang, animation_speed=speed, **settings),
+        I18n(lang),
+        window=False,
+        persist=False,
+    )
 
 
 def table(app: App, game: str, players: int = 2, deck: str | None = None, seed: int = 3, moves: int = 4, **kw):
     app.open_path("menu")
-    scene = make_scene(app, "table", deck=deck, game=game, players=players, seed=seed, autoplay_moves=moves, preselect=False,
-                       ai_level="greedy",
-                       threaded=False, **kw)
+    scene = make_scene(
+        app,
+        "table",
+        deck=deck,
+        game=game,
+        players=players,
+        seed=seed,
+        autoplay_moves=moves,
+        preselect=False,
+        ai_level="greedy",
+        threaded=False,
+        **kw,
+    )
     app.stack.push(scene)
     for _ in range(3):  # a new match animates its deal (instantly at this speed)
         app.update(TICK)
@@ -215,8 +231,11 @@ def test_every_legal_action_is_reachable(how, game, players, deck, seeds, moves_
     if game == "cicera":
         assert ("play", False, False, False) in seen_kinds
     if game == "schnapsen":
-        assert {("exchange", False, False, False), ("close", False, False, False),
-                ("play", False, False, True)} <= seen_kinds
+        assert {
+            ("exchange", False, False, False),
+            ("close", False, False, False),
+            ("play", False, False, True),
+        } <= seen_kinds
 
 
 # ---------------------------------------------------------------------- refusals
@@ -387,7 +406,9 @@ def test_cards_fly_rather_than_teleport_and_a_scopa_is_called_out():
             break
     seen = set(scene.model.hand) | set(scene.model.table)
     card = next(c.code for c in scene.rules.cards if c.code not in seen and c.code not in scene.motion.sprites)
-    scene.motion.queue.append({"event": "play", "seat": 1, "card": card, "capture": list(scene.model.table), "bonuses": ["scopa"]})
+    scene.motion.queue.append(
+        {"event": "play", "seat": 1, "card": card, "capture": list(scene.model.table), "bonuses": ["scopa"]}
+    )
     texts = set()
     for _ in range(120):
         app.update(TICK)
@@ -420,14 +441,17 @@ def test_seat_names_follow_where_the_layout_seats_them():
 def test_choices_of_one_suit_name_the_suit_once_in_every_language():
     from scenes.names import cards_list
 
-    expected = {"en": ("5, 7 or King of Coins", "Ace of Cups or 3 of Swords"),
-                "it": ("5, 7 o Re di Denari", "Asso di Coppe o 3 di Spade"),
-                "de": ("5, 7 oder König (Münzen)", "Kelch-Ass oder Schwerter-3"),
-                "nl": ("5, 7 of Koning van Munten", "Aas van Bekers of 3 van Zwaarden")}
+    expected = {
+        "en": ("5, 7 or King of Coins", "Ace of Cups or 3 of Swords"),
+        "it": ("5, 7 o Re di Denari", "Asso di Coppe o 3 di Spade"),
+        "de": ("5, 7 oder König (Münzen)", "Kelch-Ass oder Schwerter-3"),
+        "nl": ("5, 7 of Koning van Munten", "Aas van Bekers of 3 van Zwaarden"),
+    }
     for lang, (one_suit, mixed) in expected.items():
         app = make_app(lang)
         deck = table(app, "tressette", 2, "piacentine", 5, 0).deck
         assert cards_list(app.t, deck, lang, ["5D", "7D", "KD"]) == one_suit
         assert cards_list(app.t, deck, lang, ["AC", "3S"]) == mixed
-        assert cards_list(app.t, deck, lang, ["KD"]) == app.t("table.card", rank=deck.court_name("K", lang),
-                                                              suit=deck.suit_name("D", lang))
+        assert cards_list(app.t, deck, lang, ["KD"]) == app.t(
+            "table.card", rank=deck.court_name("K", lang), suit=deck.suit_name("D", lang)
+        )

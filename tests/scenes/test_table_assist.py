@@ -2,6 +2,7 @@
 level's choice and Enter plays it; closing the stock asks first (Enter / Esc, or a second
 click); R says why no marriage can be declared; one click chooses a card and a second plays
 it; a declared marriage shows its partner card; ``--overlay suggest`` renders."""
+
 from __future__ import annotations
 
 import json
@@ -95,8 +96,9 @@ def test_a_threaded_suggestion_is_worked_out_while_frames_go_on(_private_home):
 def test_a_match_with_suggestions_counts_as_suggested(results_log, _private_home):  # noqa: F811
     app = make_app()
     app.open_path("menu")
-    scene = make_scene(app, "table", game="briscola", players=2, seed=9, ai_level="greedy", threaded=False,
-                       autoplay_moves=0)
+    scene = make_scene(
+        app, "table", game="briscola", players=2, seed=9, ai_level="greedy", threaded=False, autoplay_moves=0
+    )
     app.stack.push(scene)
     rng = random.Random(9)
     asked = False
@@ -274,7 +276,24 @@ def test_the_suggest_overlay_renders_in_two_languages(tmp_path):
 
     for lang in ("en", "de"):
         out = tmp_path / f"suggest_{lang}.png"
-        assert main(["--screenshot", str(out), "--scene", "table", "--game", "scopa", "--seed", "3",
-                     "--overlay", "suggest", "--lang", lang]) == 0
+        assert (
+            main(
+                [
+                    "--screenshot",
+                    str(out),
+                    "--scene",
+                    "table",
+                    "--game",
+                    "scopa",
+                    "--seed",
+                    "3",
+                    "--overlay",
+                    "suggest",
+                    "--lang",
+                    lang,
+                ]
+            )
+            == 0
+        )
         assert out.stat().st_size > 10_000
     assert main(["--screenshot", str(tmp_path / "x.png"), "--scene", "table", "--overlay", "nothing"]) == 2

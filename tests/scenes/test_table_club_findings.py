@@ -1,6 +1,7 @@
 """What a newcomer met at the table and at a club table: each fix held by a test that fails
 without it. The club tables here are real ClubSessions fed the server's messages by hand
 (what the server sends is in docs/ONLINE.md); what the table sends back is kept."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -35,23 +36,37 @@ def normal_text_after():
 SEED = 5
 
 
-def club_session(plates: list[dict] | None = None, seats: list[dict] | None = None, game: str = "briscola",
-                 chat: bool = False) -> tuple[ClubSession, Match]:
+def club_session(
+    plates: list[dict] | None = None, seats: list[dict] | None = None, game: str = "briscola", chat: bool = False
+) -> tuple[ClubSession, Match]:
     """Seat 0 ("Lucia") of a two-seat club table whose match has begun: the session has had
     the server's greeting, lobby, stream and turn; its ``sent`` keeps what the table sends."""
     rules = make_rules(game, None, 2)
     m = Match(rules, SEED)
     events = m.start()
-    s = ClubSession("ws://127.0.0.1:7420", P.CODE_ALPHABET[:P.CODE_LENGTH], "Lucia", None, "0" * 32,
-                    plates=plates, connect=False)
+    s = ClubSession(
+        "ws://127.0.0.1:7420", P.CODE_ALPHABET[: P.CODE_LENGTH], "Lucia", None, "0" * 32, plates=plates, connect=False
+    )
     s.sent = []  # type: ignore[attr-defined]
     s.conn.send = lambda msg: s.sent.append(msg) or True  # type: ignore[method-assign]
     s.chat_allowed = chat
     seats = seats or [{"kind": "friend", "name": "Lucia"}, {"kind": "ai", "name": None, "level": "normal"}]
-    feed(s, {"type": "_open"}, {"type": "joined", "code": s.code, "seat": 0, "token": "1" * 32},
-         {"type": "lobby", "game": game, "deck": rules.deck.id, "players": 2, "options": {}, "seats": seats,
-          "you": 0, "started": True},
-         {"type": "events", "from": 0, "events": seat_events(rules, events, 0)})
+    feed(
+        s,
+        {"type": "_open"},
+        {"type": "joined", "code": s.code, "seat": 0, "token": "1" * 32},
+        {
+            "type": "lobby",
+            "game": game,
+            "deck": rules.deck.id,
+            "players": 2,
+            "options": {},
+            "seats": seats,
+            "you": 0,
+            "started": True,
+        },
+        {"type": "events", "from": 0, "events": seat_events(rules, events, 0)},
+    )
     turn(s, m)
     return s, m
 
@@ -65,8 +80,15 @@ def turn(session: ClubSession, m: Match, covered: bool = False) -> None:
     """The server's ``turn``: the legal moves go to the seat whose turn it is, unless the
     computer holds that seat."""
     mine = m.to_act == 0 and not covered
-    feed(session, {"type": "turn", "seat": m.to_act, "decision": len(m.decisions),
-                   "legal": [P.action_to_json(a) for a in m.legal_actions()] if mine else []})
+    feed(
+        session,
+        {
+            "type": "turn",
+            "seat": m.to_act,
+            "decision": len(m.decisions),
+            "legal": [P.action_to_json(a) for a in m.legal_actions()] if mine else [],
+        },
+    )
 
 
 def play(session: ClubSession, m: Match, action: Any) -> None:
@@ -97,8 +119,9 @@ def test_the_table_says_the_hand_once_the_deal_has_landed_not_that_it_is_empty(t
     app.speech = Speech("off", "en", log)
     app.open_path("menu")
     app.update(TICK)
-    scene = make_scene(app, "table", game="briscola", players=2, seed=SEED, ai_level="greedy", threaded=False,
-                       autoplay_moves=0)
+    scene = make_scene(
+        app, "table", game="briscola", players=2, seed=SEED, ai_level="greedy", threaded=False, autoplay_moves=0
+    )
     app.stack.push(scene)
     for _ in range(600):
         app.update(TICK)
@@ -114,8 +137,9 @@ def test_the_table_says_the_hand_once_the_deal_has_landed_not_that_it_is_empty(t
     assert title < hand < len(said) - 1 - said[::-1].index(app.t("access.your_turn"))
     assert said.count(scene.reader.hand()) == 1 and said.count(app.t("access.your_turn")) == 1
     # Opened on a deal already dealt (a resumed match), the hand comes at once, as before.
-    again = make_scene(app, "table", game="briscola", players=2, seed=SEED, ai_level="greedy", threaded=False,
-                       autoplay_moves=2)
+    again = make_scene(
+        app, "table", game="briscola", players=2, seed=SEED, ai_level="greedy", threaded=False, autoplay_moves=2
+    )
     assert again.speech_opening()[0] == again.reader.hand() != app.t("access.hand_empty")
 
 
@@ -129,8 +153,13 @@ def test_a_long_caption_in_extra_large_text_leaves_the_trump_chip_in_view(lang):
         scene.motion.caption, scene.motion.caption_age = deal.caption, 0.0  # the deal's words, the longest
         v = scene.view()
         st = scene.layout.stock()
-        chip = board.trump_chip(pygame.Surface((1280, 720)), v, scene._painter(), scene.model.trump_suit,
-                                (round(st.x), round(st.y + st.h / 2 + 28)))
+        chip = board.trump_chip(
+            pygame.Surface((1280, 720)),
+            v,
+            scene._painter(),
+            scene.model.trump_suit,
+            (round(st.x), round(st.y + st.h / 2 + 28)),
+        )
         lines, box = hud.caption_layout(v)
         assert board.trump_chip_box(v).contains(chip)  # where the caption keeps clear of
         return chip, lines, box, deal.caption
@@ -170,8 +199,10 @@ def test_switching_the_language_mid_match_tells_the_table_in_the_new_one():
 # ---------------------------------------------------------------------- R at a club table
 @pytest.mark.parametrize("others", [False, True])
 def test_r_opens_the_players_panel_and_types_nothing(others):
-    seats = [{"kind": "friend", "name": "Lucia"},
-             {"kind": "friend", "name": "Bruno"} if others else {"kind": "ai", "name": None, "level": "easy"}]
+    seats = [
+        {"kind": "friend", "name": "Lucia"},
+        {"kind": "friend", "name": "Bruno"} if others else {"kind": "ai", "name": None, "level": "easy"},
+    ]
     app = make_app("en")
     session, _ = club_session(seats=seats, chat=True)
     scene = open_club_table(app, session)
@@ -263,8 +294,9 @@ def test_a_move_sent_as_the_computer_took_over_counts_as_being_back():
     session.poll()
     k = len(m.decisions)
     session.submit(m.legal_actions()[0])  # on its way as the server's patience runs out
-    feed(session, {"type": "resumed", "seat": 0, "by": "ai", "silent": True},
-         {"type": "resumed", "seat": 0})  # the server took the act as "I am back", not as a move
+    feed(
+        session, {"type": "resumed", "seat": 0, "by": "ai", "silent": True}, {"type": "resumed", "seat": 0}
+    )  # the server took the act as "I am back", not as a move
     turn(session, m)
     session.poll()
     assert not session.covered and session.human_to_act and session.decision == k
@@ -287,8 +319,9 @@ def test_a_computer_decision_in_a_record_is_told_as_the_computers():
 
 # ---------------------------------------------------------------------- the rating on the results
 def finished_club_match(app) -> tuple[ClubSession, dict, dict]:
-    session, m = club_session(plates=[{"name": "Lucia", "rating": 1000, "provisional": True},
-                                      {"level": "normal", "rating": 1760}])
+    session, m = club_session(
+        plates=[{"name": "Lucia", "rating": 1000, "provisional": True}, {"level": "normal", "rating": 1760}]
+    )
     bots = [make_bot("greedy", m.rules, s, 3) for s in range(2)]
     while not m.over:
         m.play(bots[m.to_act].choose(m.view(m.to_act), m.legal_actions()))
@@ -306,8 +339,20 @@ def test_a_rated_club_match_shows_the_rating_change_on_its_results():
     res = app.stack.top
     assert app.t("club.rating_waiting") in res.model().notes  # the server's word is on its way
     rect = res.rect.copy()
-    feed(session, {"type": "rated", "game": "briscola", "rated": True, "result": "won", "old": 1000, "new": 1012,
-                   "matches": 1, "provisional": True}, {"type": "over", "record": "/x"})
+    feed(
+        session,
+        {
+            "type": "rated",
+            "game": "briscola",
+            "rated": True,
+            "result": "won",
+            "old": 1000,
+            "new": 1012,
+            "matches": 1,
+            "provisional": True,
+        },
+        {"type": "over", "record": "/x"},
+    )
     app.update(TICK)  # the results screen reads it (the table beneath is not polling)
     line = app.t("club.rated_change", old=1000, new="1012? (+12)")
     assert line in res.model().notes and app.t("club.rating_waiting") not in res.model().notes
@@ -315,8 +360,15 @@ def test_a_rated_club_match_shows_the_rating_change_on_its_results():
     with theme.measure_text() as measure:
         app.render(1.0)
     assert line in [s for s, _, _ in measure.entries] or line in [s for s, _, _ in res.text_log]
-    session.rated = {"type": "rated", "rated": True, "result": "left", "old": 1012, "new": 990,
-                     "matches": 2, "provisional": True}
+    session.rated = {
+        "type": "rated",
+        "rated": True,
+        "result": "left",
+        "old": 1012,
+        "new": 990,
+        "matches": 2,
+        "provisional": True,
+    }
     assert app.t("club.rated_left", old=1012, new="990? (−22)") in res.model().notes
     session.rated = {"type": "rated", "rated": False, "result": "won", "old": None, "new": None}
     assert app.t("club.not_rated") in res.model().notes
@@ -394,7 +446,8 @@ def test_the_second_half_of_a_duplicate_keeps_you_in_the_first_column():
     drawn = [t for t, _, _ in res.text_log]
     assert drawn.index(you) < drawn.index(other)
     assert res.speech_opening()[1:] and all(
-        ln.index(you) < ln.index(other) for ln in res.speech_opening() if you in ln and other in ln)
+        ln.index(you) < ln.index(other) for ln in res.speech_opening() if you in ln and other in ln
+    )
     # The table's score panel beneath too: "You" on top in the other chair as well.
     assert [row[1] for row in hud.score_rows(app.stack.find("table").view())] == [you, other]
 
@@ -412,9 +465,13 @@ def test_viewer_first_moves_a_second_seats_column_and_keeps_team_order_otherwise
 # ---------------------------------------------------------------------- ratings on the plates only
 def test_club_ratings_sit_on_the_plates_never_in_the_names(monkeypatch):
     app = make_app("en")
-    session, m = club_session(plates=[{"name": "Lucia", "rating": 1000, "provisional": True},
-                                      {"name": "Bot1", "rating": 1105, "provisional": True}],
-                              seats=[{"kind": "friend", "name": "Lucia"}, {"kind": "friend", "name": "Bot1"}])
+    session, m = club_session(
+        plates=[
+            {"name": "Lucia", "rating": 1000, "provisional": True},
+            {"name": "Bot1", "rating": 1105, "provisional": True},
+        ],
+        seats=[{"kind": "friend", "name": "Lucia"}, {"kind": "friend", "name": "Bot1"}],
+    )
     scene = open_club_table(app, session)
     names = scene.names
     assert names.seat_name(0) == app.t("table.you") and names.rating(0) == "1000?"
@@ -430,6 +487,7 @@ def test_club_ratings_sit_on_the_plates_never_in_the_names(monkeypatch):
         r = real(surface, s, pos, *a, **kw)
         drawn.append((s, r))
         return r
+
     monkeypatch.setattr(table_draw.theme, "blit_text", record)
     app.render(1.0)
     for seat, name, count in ((0, app.t("table.you"), None), (1, "Bot1", app.t("table.cards_left", count=3))):
@@ -438,13 +496,17 @@ def test_club_ratings_sit_on_the_plates_never_in_the_names(monkeypatch):
         texts = [s for s, _ in mine]
         assert name in texts and names.rating(seat) in texts, texts
         rects = [r for s, r in mine if s in (name, names.rating(seat), count)]
-        assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:]), mine
+        assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :]), mine
 
 
 def test_a_computers_plate_shows_its_published_rating_and_its_name_stays_the_tables():
     app = make_app("en")
-    session, _ = club_session(plates=[{"name": "Lucia", "rating": 1000, "provisional": True},
-                                      {"name": None, "level": "normal", "rating": 1760}])
+    session, _ = club_session(
+        plates=[
+            {"name": "Lucia", "rating": 1000, "provisional": True},
+            {"name": None, "level": "normal", "rating": 1760},
+        ]
+    )
     scene = open_club_table(app, session)
     assert scene.names.seat_name(1) == app.t("online.computer_seat", n=2)
     assert scene.names.rating(1) == "1760"

@@ -1,5 +1,6 @@
 """Whole matches played through the table scene by key presses alone, headless, to the
 results screen (a stand-in here); the record the table produced passes the verifier."""
+
 from __future__ import annotations
 
 import json
@@ -40,12 +41,23 @@ def results_log():
     unregister_scene("results")
 
 
-def play_match(game: str, players: int, options: dict, seed: int, deck: str | None = None, lang: str = "en",
-               max_ticks: int = 6000):
+def play_match(
+    game: str, players: int, options: dict, seed: int, deck: str | None = None, lang: str = "en", max_ticks: int = 6000
+):
     app = make_app(lang)
     app.open_path("menu")
-    scene = make_scene(app, "table", deck=deck, game=game, players=players, options=options, seed=seed,
-                       ai_level="greedy", threaded=False, autoplay_moves=0)
+    scene = make_scene(
+        app,
+        "table",
+        deck=deck,
+        game=game,
+        players=players,
+        options=options,
+        seed=seed,
+        ai_level="greedy",
+        threaded=False,
+        autoplay_moves=0,
+    )
     app.stack.push(scene)
     rng = random.Random(seed)
     decisions = 0
@@ -134,8 +146,9 @@ def test_the_window_keeps_drawing_while_a_bot_thinks_and_leaving_stops_it(monkey
     GATE.clear()
     app = make_app(speed="instant")
     app.open_path("menu")
-    scene = make_scene(app, "table", game="briscola", players=2, seed=8, ai_level="gated", threaded=True,
-                       autoplay_moves=0)
+    scene = make_scene(
+        app, "table", game="briscola", players=2, seed=8, ai_level="gated", threaded=True, autoplay_moves=0
+    )
     app.stack.push(scene)
     for _ in range(40):
         app.update(TICK)
@@ -178,8 +191,17 @@ def test_the_window_keeps_drawing_while_a_bot_thinks_and_leaving_stops_it(monkey
 def test_an_all_ai_table_plays_itself_and_records_nothing(results_log, _private_home):
     app = make_app()
     app.open_path("menu")
-    scene = make_scene(app, "table", game="briscola", players=2, seed=61, ai_level="greedy", threaded=False,
-                       human_seat=None, autoplay_moves=0)
+    scene = make_scene(
+        app,
+        "table",
+        game="briscola",
+        players=2,
+        seed=61,
+        ai_level="greedy",
+        threaded=False,
+        human_seat=None,
+        autoplay_moves=0,
+    )
     app.stack.push(scene)
     for _ in range(400):
         app.update(TICK)

@@ -1,5 +1,6 @@
 """One handler per record event kind and concern (model, animation, narration, sound),
 registered by kind: every kind a game can write is handled, or left alone on purpose, by each."""
+
 from __future__ import annotations
 
 import pytest

@@ -2,6 +2,7 @@
 player count), says after every decision what the rules' own state says: hands, table,
 trick, stock and turned card, piles, bonuses, card points, marriages and totals. And the
 model module never imports pygame."""
+
 from __future__ import annotations
 
 import ast
@@ -32,7 +33,7 @@ def _current_trick(state, players: int) -> list[str]:
     """The cards of the trick in progress, from the public history of plays."""
     history = getattr(state, "history", None) or []
     k = len(history) % players
-    return sorted(h[1].code for h in history[len(history) - k:]) if k else []
+    return sorted(h[1].code for h in history[len(history) - k :]) if k else []
 
 
 def check(m: M.TableModel, state, rules, totals: list[int], where: str) -> None:
@@ -109,7 +110,7 @@ def test_the_model_follows_the_rules_state_through_whole_matches(game, players, 
             piles[left["team"]] += len(left["cards"])
             assert m.piles == piles and m.table == [], "the leftover goes to the last capturer"
         assert m.totals == events[end]["totals"]
-        for ev in events[end + 1:]:
+        for ev in events[end + 1 :]:
             M.apply_event(m, ev)
         if not match.over:
             check(m, match.state, rules, match.totals, f"deal {deals + 1} dealt")
@@ -120,8 +121,11 @@ def test_the_model_never_imports_pygame():
     tree = ast.parse(inspect.getsource(M))
     mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     # The standard library, and the record's event kinds (game.events: pure, no pygame either).
-    mods |= {n.module if n.module.startswith("game.") else n.module.split(".")[0]
-             for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    mods |= {
+        n.module if n.module.startswith("game.") else n.module.split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.ImportFrom) and n.module
+    }
     assert "pygame" not in mods and mods <= {"__future__", "collections", "dataclasses", "typing", "game.events"}
 
 

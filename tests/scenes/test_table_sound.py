@@ -1,4 +1,5 @@
 """The table is heard: each record event it animates asks the mixer for the right sounds."""
+
 from __future__ import annotations
 
 import random
@@ -49,20 +50,31 @@ def results_stand_in():
     unregister_scene("results")
 
 
-@pytest.mark.parametrize("game,players,seed", [("scopa", 2, 5), ("briscola", 2, 6), ("schnapsen", 2, 7),
-                                               ("cicera", 4, 8)])
+@pytest.mark.parametrize(
+    "game,players,seed", [("scopa", 2, 5), ("briscola", 2, 6), ("schnapsen", 2, 7), ("cicera", 4, 8)]
+)
 def test_a_deal_played_at_the_table_asks_for_each_events_sounds(results_stand_in, game, players, seed):
     app = make_app("en", speed="normal")
     audio = RecordingAudio()
     app.audio = audio
     app.open_path("menu")
-    scene = make_scene(app, "table", game=game, players=players, seed=seed, ai_level="random", threaded=False,
-                       autoplay_moves=0, preselect=False)
+    scene = make_scene(
+        app,
+        "table",
+        game=game,
+        players=players,
+        seed=seed,
+        ai_level="random",
+        threaded=False,
+        autoplay_moves=0,
+        preselect=False,
+    )
     app.stack.push(scene)
     rng = random.Random(seed)
     for _ in range(40000):
         if set(audio.heard) & {"deal_won", "deal_lost", "match_won", "match_lost"} or (
-                scene.session.over and scene.motion.idle):
+            scene.session.over and scene.motion.idle
+        ):
             break
         if app.stack.top is scene and scene.controller.can_act:
             keyboard_play(app, scene, rng.choice(scene.session.legal_actions()))
@@ -79,8 +91,14 @@ def test_a_deal_played_at_the_table_asks_for_each_events_sounds(results_stand_in
     human_team = scene.session.rules.team_of(scene.session.human_seat)
     teams_of = scene.session.rules.team_of
     # The deal's result (or, when the deal ends the match, the match's) is heard.
-    tail = events[end:end + 2] if end + 1 < len(events) and events[end + 1]["event"] == "match_end" else events[end:end + 1]
+    tail = (
+        events[end : end + 2]
+        if end + 1 < len(events) and events[end + 1]["event"] == "match_end"
+        else events[end : end + 1]
+    )
     want_end = [n for names in sounds_for_batch(tail, game, human_team, teams_of) for n in names]
-    assert set(want_end) & {"deal_won", "deal_lost", "match_won", "match_lost"} or sounds_for(events[end], game, human_team, teams_of) == []
+    assert (
+        set(want_end) & {"deal_won", "deal_lost", "match_won", "match_lost"}
+        or sounds_for(events[end], game, human_team, teams_of) == []
+    )
     assert all(n in heard for n in want_end)
-

@@ -4,6 +4,7 @@ for at least 0.8 s at Normal speed with its seat's plate lit, a finished trick t
 for a click, the review of the last trick and of your own pile, the log after a resume,
 the score sheet from the table and from the results screen, the HUD's trump and stock,
 the running tally, the settings and ``--overlay``."""
+
 from __future__ import annotations
 
 import pygame
@@ -65,8 +66,10 @@ def test_the_caption_and_the_log_tell_a_seeded_deal(lang):
     scene = table(app, "scopa", players=2, seed=21, moves=0)
 
     def three_of_mine() -> bool:
-        return sum(1 for e in scene.story.shown_events() if e["event"] == "play" and e["seat"] == 0) >= 3 \
+        return (
+            sum(1 for e in scene.story.shown_events() if e["event"] == "play" and e["seat"] == 0) >= 3
             and scene.motion.idle
+        )
 
     play_until(app, scene, three_of_mine)
     last = bot_plays(scene)[-1]
@@ -146,8 +149,9 @@ def test_every_computer_play_rests_on_the_table_with_its_plate_lit(game, players
         if start is not None:
             assert clock - start[1] >= 0.8 - 1e-6, f"the table changed {clock - start[1]:.2f} s after a play"
             start = None
-        played = [s for s in range(players) if s != scene.human and now[3][s] < prev[3][s]
-                  and sum(now[3]) == sum(prev[3]) - 1]
+        played = [
+            s for s in range(players) if s != scene.human and now[3][s] < prev[3][s] and sum(now[3]) == sum(prev[3]) - 1
+        ]
         if played:
             start = (played[0], clock, scene.motion.caption)
             seen += 1
@@ -199,8 +203,11 @@ def test_a_timed_trick_stays_its_time_unless_clicked():
 def test_t_shows_the_last_trick_and_a_click_on_a_pile_shows_what_it_took():
     app = make_app()
     scene = table(app, "briscola", players=2, seed=43, moves=0)
-    play_until(app, scene, lambda: sum(e["event"] == "trick" for e in scene.story.shown_events()) >= 3
-               and scene.controller.can_act)
+    play_until(
+        app,
+        scene,
+        lambda: sum(e["event"] == "trick" for e in scene.story.shown_events()) >= 3 and scene.controller.can_act,
+    )
     tricks = [e for e in scene.story.shown_events() if e["event"] == "trick"]
     key(app, pygame.K_t)
     review = app.stack.top
@@ -237,7 +244,9 @@ def test_t_shows_the_last_trick_and_a_click_on_a_pile_shows_what_it_took():
 def test_your_pile_in_a_capture_game_with_the_running_tally():
     app = make_app(running_tally=True)
     scene = table(app, "cicera", players=4, deck="bresciane", seed=31, moves=0)
-    play_until(app, scene, lambda: sum(len(p) for p in scene.motion.narrator.deal.piles) >= 8 and scene.controller.can_act)
+    play_until(
+        app, scene, lambda: sum(len(p) for p in scene.motion.narrator.deal.piles) >= 8 and scene.controller.can_act
+    )
     deal = scene.motion.narrator.deal
     tally = scene.rules.tally(deal.piles, deal.bonuses)
     notes = [row[3] for row in hud.score_rows(scene.view())]
@@ -315,10 +324,16 @@ def test_the_trump_suit_stays_named_after_a_close_and_the_stock_says_how_many_ar
     scene = table(app, "schnapsen", players=2, seed=4, moves=1, close_stock=True)
     chips, labels = [], []
     real_chip, real_stack = board.trump_chip, board.stack
-    monkeypatch.setattr(board, "trump_chip", lambda surface, s, P, suit, pos: chips.append(suit) or
-                        real_chip(surface, s, P, suit, pos))
-    monkeypatch.setattr(board, "stack", lambda P, surface, place, count, label=None, **kw: labels.append(label) or
-                        real_stack(P, surface, place, count, label, **kw))
+    monkeypatch.setattr(
+        board, "trump_chip", lambda surface, s, P, suit, pos: chips.append(suit) or real_chip(surface, s, P, suit, pos)
+    )
+    monkeypatch.setattr(
+        board,
+        "stack",
+        lambda P, surface, place, count, label=None, **kw: (
+            labels.append(label) or real_stack(P, surface, place, count, label, **kw)
+        ),
+    )
     app.render()
     m = scene.model
     assert chips == [m.trump_suit] and m.trump_suit
@@ -365,8 +380,10 @@ def test_a_screenshot_can_show_each_panel(overlay, tmp_path):
     from scenes.launch import main
 
     out = tmp_path / f"{overlay}.png"
-    assert main(["--screenshot", str(out), "--scene", "table", "--game", "briscola", "--seed", "5",
-                 "--overlay", overlay]) == 0
+    assert (
+        main(["--screenshot", str(out), "--scene", "table", "--game", "briscola", "--seed", "5", "--overlay", overlay])
+        == 0
+    )
     assert out.stat().st_size > 10000
 
 
@@ -382,8 +399,9 @@ def test_a_screenshot_opens_the_panel_over_the_table():
 def _panel_views() -> list[tuple[str, int]]:
     from game.rulesets import game_ids, make_rules
 
-    return [(g, n) for g in game_ids() for n in sorted({min(make_rules(g).game.players),
-                                                          max(make_rules(g).game.players)})]
+    return [
+        (g, n) for g in game_ids() for n in sorted({min(make_rules(g).game.players), max(make_rules(g).game.players)})
+    ]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -400,8 +418,11 @@ def test_every_panel_renders_and_its_text_fits_in_every_game(lang):
             with theme.measure_text() as m:
                 app.render()
             problems += [f"{game} {players} {kind}: {s!r} is {w}px in a {box}px box" for s, w, box in m.overflows]
-            problems += [f"{game} {players} {kind}: raw key {s!r}" for s, _, _ in m.entries
-                         if s.split(".")[0] in ("narrate", "log", "review", "sheet", "story") and " " not in s]
+            problems += [
+                f"{game} {players} {kind}: raw key {s!r}"
+                for s, _, _ in m.entries
+                if s.split(".")[0] in ("narrate", "log", "review", "sheet", "story") and " " not in s
+            ]
             assert app.stack.top is panel
             app.stack.pop()
         with theme.measure_text() as m:

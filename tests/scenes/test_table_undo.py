@@ -2,6 +2,7 @@
 the human's last decision and the computer's plays after it, until the deal is scored; the
 same decision again gives the same record as without the undo; the save keeps only the
 decisions that stood; a match with an undo counts as practice."""
+
 from __future__ import annotations
 
 import json
@@ -45,7 +46,7 @@ def test_undo_then_the_same_decision_again_gives_the_same_record(gid, _private_h
     settle(app, scene)
     without_undo = list(session.match.events)
     # The computer played after my decision (what the undo must take back too).
-    assert any(e.get("event") == "play" and e.get("seat") != 0 for e in without_undo[len(before):])
+    assert any(e.get("event") == "play" and e.get("seat") != 0 for e in without_undo[len(before) :])
 
     undo_key(app)
     assert session.match.events == before  # my decision and the computer's replies are gone
@@ -56,7 +57,7 @@ def test_undo_then_the_same_decision_again_gives_the_same_record(gid, _private_h
 
     keyboard_play(app, scene, action)
     settle(app, scene)
-    assert session.match.events[:len(without_undo)] == without_undo
+    assert session.match.events[: len(without_undo)] == without_undo
 
 
 def _table_before(events, scene):
@@ -137,8 +138,9 @@ def test_undo_is_refused_once_the_deal_is_scored(_private_home):
 def test_a_match_with_an_undo_counts_as_practice(results_log, _private_home):  # noqa: F811
     app = make_app()
     app.open_path("menu")
-    scene = make_scene(app, "table", game="briscola", players=2, seed=9, ai_level="greedy", threaded=False,
-                       autoplay_moves=0)
+    scene = make_scene(
+        app, "table", game="briscola", players=2, seed=9, ai_level="greedy", threaded=False, autoplay_moves=0
+    )
     app.stack.push(scene)
     rng = random.Random(9)
     undone = False

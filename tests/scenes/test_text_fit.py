@@ -5,6 +5,7 @@ their box), ``wrap`` (paragraphs), ``blit_text`` (text running off its surface) 
 ``note_box`` (boxes measured by hand) record (text, width, box). A German label that still
 does not fit at the smallest size, or a word wider than its column, is an overflow.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -45,8 +46,10 @@ def views() -> list[tuple[str, dict]]:
         if game.presets:
             for d, deck in cfg.decks.items():
                 if g in deck.games:
-                    out += [("games", {"deck": d, "game": g, "players": n, "custom": True})
-                            for n in (min(game.players), max(game.players))]
+                    out += [
+                        ("games", {"deck": d, "game": g, "players": n, "custom": True})
+                        for n in (min(game.players), max(game.players))
+                    ]
         opts = {k: spec.allowed[-1] for k, spec in game.options.items()}
         out.append(("rules", {"game": g, "options": opts, "players": max(game.players)}))
         if house:
@@ -75,8 +78,17 @@ def make_app(lang: str) -> App:
 
 def render(app: App, scene: str, params: dict, ticks: int = 20) -> theme.TextMeasure:
     """Open ``scene`` as ``--screenshot --scene`` does, let it settle, draw one frame, measured."""
-    ns = type("Args", (), {"deck": params.get("deck"), "game": params.get("game"), "match_end": params.get("match_end"),
-                           "players": params.get("players"), "seed": params.get("seed")})()
+    ns = type(
+        "Args",
+        (),
+        {
+            "deck": params.get("deck"),
+            "game": params.get("game"),
+            "match_end": params.get("match_end"),
+            "players": params.get("players"),
+            "seed": params.get("seed"),
+        },
+    )()
     extra = {k: v for k, v in params.items() if k not in ("deck", "game", "match_end", "players", "seed")}
     app.open_path(scene, **scene_params(ns, app.config, app.settings), **extra)
     app.settle(ticks)
@@ -101,8 +113,14 @@ class _Remembered:
     def __init__(self, rules: Any, seat: int, seed: int = 0):
         module, cls = self.path.split(":")
         self.bot = getattr(importlib.import_module(module), cls)(rules, seat, seed)
-        self.history: tuple = (self.path, rules.game_id, rules.players, repr(getattr(rules, "options", None)),
-                               seat, seed)
+        self.history: tuple = (
+            self.path,
+            rules.game_id,
+            rules.players,
+            repr(getattr(rules, "options", None)),
+            seat,
+            seed,
+        )
         self.number: int | None = None
 
     def begin_decision(self, number: int) -> None:
@@ -143,8 +161,11 @@ def test_every_scene_renders_and_every_text_fits_its_box(lang, remembered_bots):
             problems.append(f"{label}: no text was measured")
         problems += [f"{label}: {s!r} is {w}px in a {box}px box" for s, w, box in m.overflows]
         # A key that was not found shows as the key itself ("results.scopa.cards"): never on screen.
-        problems += [f"{label}: raw key {s!r}" for s, _, _ in m.entries
-                     if "." in s and " " not in s and s.split(".")[0] in _SECTIONS]
+        problems += [
+            f"{label}: raw key {s!r}"
+            for s, _, _ in m.entries
+            if "." in s and " " not in s and s.split(".")[0] in _SECTIONS
+        ]
     assert not problems, "\n".join(problems)
 
 
@@ -154,8 +175,9 @@ def test_every_screen_fits_at_the_largest_text_size(lang, remembered_bots):
     """Extra large text (Settings → Accessibility): every screen but the tables (their layout
     at each text size is tests/scenes/test_card_sizes.py's) keeps its words in their boxes,
     in the two longest languages."""
-    app = App(get_config(), Settings(language=lang, animation_speed="instant", text_size="xlarge"), I18n(lang),
-              window=False)
+    app = App(
+        get_config(), Settings(language=lang, animation_speed="instant", text_size="xlarge"), I18n(lang), window=False
+    )
     assert theme.TEXT_SCALE[0] == theme.TEXT_SCALES["xlarge"]
     problems = []
     try:
@@ -169,9 +191,31 @@ def test_every_screen_fits_at_the_largest_text_size(lang, remembered_bots):
     assert not problems, "\n".join(problems)
 
 
-_SECTIONS = {"app", "common", "menu", "decks", "games", "ai", "option", "line", "blurb", "settings", "hint", "scene",
-             "toast", "results", "rules", "table", "callouts", "refusals", "pause", "resume", "stats",
-             "house_rules", "preset"}
+_SECTIONS = {
+    "app",
+    "common",
+    "menu",
+    "decks",
+    "games",
+    "ai",
+    "option",
+    "line",
+    "blurb",
+    "settings",
+    "hint",
+    "scene",
+    "toast",
+    "results",
+    "rules",
+    "table",
+    "callouts",
+    "refusals",
+    "pause",
+    "resume",
+    "stats",
+    "house_rules",
+    "preset",
+}
 
 
 def test_the_check_fails_when_a_label_is_too_long(tmp_path):
@@ -200,9 +244,11 @@ def test_measure_records_fit_wrap_and_text_off_the_surface():
         theme.blit_text(surf, "passt", (2, 2), "sans", 12)
         theme.blit_text(surf, "ragt über den Rand hinaus", (60, 2), "sans", 12)
     texts = [s for s, _, _ in m.overflows]
-    assert texts == ["Donaudampfschifffahrtsgesellschaftskapitän",
-                     "Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz",
-                     "ragt über den Rand hinaus"]
+    assert texts == [
+        "Donaudampfschifffahrtsgesellschaftskapitän",
+        "Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz",
+        "ragt über den Rand hinaus",
+    ]
     assert {s for s, _, _ in m.entries} >= {"Kurz", "ein Wort", "passt"}
     # Outside the block nothing is recorded.
     theme.fit("Donaudampfschifffahrtsgesellschaftskapitän", "sans", 16, 60, 10)
@@ -219,14 +265,29 @@ def test_every_callout_fits_its_band(lang):
     pygame.font.init()
     tween.set_animation_speed("normal")  # an earlier app may have left "instant" (no call-outs at all)
     i18n = I18n(lang)
-    names = [i18n.t(k) for k in ("table.you", "table.partner", "table.subject.partner", "table.west", "table.north",
-                                 "table.east", "table.us", "table.them")]
+    names = [
+        i18n.t(k)
+        for k in (
+            "table.you",
+            "table.partner",
+            "table.subject.partner",
+            "table.west",
+            "table.north",
+            "table.east",
+            "table.us",
+            "table.them",
+        )
+    ]
     name = max(names, key=len)
     suit = max((d.suit_name(s, lang) for d in get_config().decks.values() for s in "DCSB"), key=len)
-    subs = {"close": i18n.t("callouts.close_sub", name=name), "redeal": i18n.t("callouts.redeal_sub"),
-            "close ": i18n.t("callouts.close_sub_you"),
-            "leftover": i18n.t("callouts.leftover_sub", name=name), "exchange": "",
-            "last_trick": ""}
+    subs = {
+        "close": i18n.t("callouts.close_sub", name=name),
+        "redeal": i18n.t("callouts.redeal_sub"),
+        "close ": i18n.t("callouts.close_sub_you"),
+        "leftover": i18n.t("callouts.leftover_sub", name=name),
+        "exchange": "",
+        "last_trick": "",
+    }
     surf = pygame.Surface((1280, 720), pygame.SRCALPHA)
     with theme.measure_text() as m:
         for key, sub in subs.items():

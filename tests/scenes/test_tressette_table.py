@@ -1,6 +1,7 @@
 """Tressette at the table: whole 2- and 4-player matches played by key presses alone (to
 the results screen's stand-in), records that pass the verifier, and the must-follow refusal
 naming the suit and the cards that may be played, in the deck's own words."""
+
 from __future__ import annotations
 
 import pygame
@@ -95,8 +96,14 @@ def test_the_results_show_thirds_whole_points_the_last_trick_and_the_total_of_11
     from scenes.results.breakdown import breakdown
 
     rules = make_rules("tressette", "piacentine", 2)
-    ev = {"event": "deal_end", "number": 1, "leftover": None, "points": [6, 5], "totals": [6, 5],
-          "detail": {"thirds": [17, 15], "last_trick": 0}}
+    ev = {
+        "event": "deal_end",
+        "number": 1,
+        "leftover": None,
+        "points": [6, 5],
+        "totals": [6, 5],
+        "detail": {"thirds": [17, 15], "last_trick": 0},
+    }
     i18n = I18n("en")
     b = breakdown(i18n.t, rules, ev, 0, "en")
     rows = {r.label: r for r in b.rows}

@@ -4,6 +4,7 @@ played by key presses, a setting changed, the match's end. Both play and save; n
 lost: both matches are in the statistics and in Replays, both settings changes are in the
 file, the first window's match in progress is never overwritten, and the second window
 says so where it would have overwritten it."""
+
 from __future__ import annotations
 
 import json
@@ -80,8 +81,15 @@ print(json.dumps({"owner": owner, "over": scene.session.over, "toasts": shown,
 
 def _window(home: Path, *args: object) -> subprocess.Popen:
     env = {**os.environ, "CARDAVIA_HOME": str(home), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    return subprocess.Popen([sys.executable, "-c", WINDOW, str(ROOT), *map(str, args)], env=env, cwd=ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", WINDOW, str(ROOT), *map(str, args)],
+        env=env,
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _summary(out: str) -> dict:
@@ -101,7 +109,7 @@ def test_two_real_windows_on_one_home_both_play_and_save_and_nothing_is_lost(tmp
         assert lines[-1].strip() == "paused", (lines, first.stderr.read())
         saved = (home / "match.json").read_bytes()  # the first window's match in progress
         # The second window starts while the first one is open, plays a whole match and closes.
-        second = _window(home, "second", games[1], 12, "contrast", 77, 10 ** 6)
+        second = _window(home, "second", games[1], 12, "contrast", 77, 10**6)
         out, err = second.communicate(timeout=300)
         assert second.returncode == 0, err
         s2 = _summary(out)

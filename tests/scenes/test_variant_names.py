@@ -1,5 +1,6 @@
 """The variant's name where the player looks for it: the table's score panel and the menu's
 "match in progress" card (the statistics' rows are in test_stats_scene.py)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """The window shell: scene stack, fixed-tick loop, keyboard and mouse paths, screenshots, CLI."""
+
 from __future__ import annotations
 
 import os
@@ -96,8 +97,16 @@ def test_stack_push_pop_replace_and_top():
     assert st.scenes == [a, c]
     assert st.pop() is c and st.top is a
     assert st.pop() is a and st.top is None and st.pop() is None
-    assert log == [("enter", "a"), ("leave", "a"), ("enter", "b"), ("leave", "b"), ("enter", "c"),
-                   ("leave", "c"), ("enter", "a"), ("leave", "a")]
+    assert log == [
+        ("enter", "a"),
+        ("leave", "a"),
+        ("enter", "b"),
+        ("leave", "b"),
+        ("enter", "c"),
+        ("leave", "c"),
+        ("enter", "a"),
+        ("leave", "a"),
+    ]
 
 
 def test_only_the_top_scene_gets_input_and_updates():
@@ -159,8 +168,11 @@ def test_every_registered_scene_opens_by_name_over_its_parents():
 # ---------------------------------------------------------------------- by-name stack operations
 def _named_stack(app, log, *names):
     for n in names:
-        register_scene(f"zz_{n}", lambda a, n=n, **p: Recorder(a, n, log, overlay=p.get("overlay", False)),
-                       parents=("zz_a",) if n != "a" else ())
+        register_scene(
+            f"zz_{n}",
+            lambda a, n=n, **p: Recorder(a, n, log, overlay=p.get("overlay", False)),
+            parents=("zz_a",) if n != "a" else (),
+        )
     return [f"zz_{n}" for n in names]
 
 
@@ -311,8 +323,13 @@ def test_keyboard_walks_from_menu_to_game_start():
         press(app, pygame.K_RIGHT, pygame.K_RIGHT)
         app.stack.top.ui.focus(widget(app, "start:scopa"))
         press(app, pygame.K_RETURN)
-        assert seen == {"deck": "bresciane", "game": "scopa", "players": 4,
-                        "options": get_config().games["scopa"].default_options(), "ai_level": "normal"}
+        assert seen == {
+            "deck": "bresciane",
+            "game": "scopa",
+            "players": 4,
+            "options": get_config().games["scopa"].default_options(),
+            "ai_level": "normal",
+        }
         assert app.stack.top.name == "table"
     finally:
         unregister_scene("table")
@@ -367,9 +384,13 @@ def test_game_line_follows_config_options_and_language():
     en, de = I18n("en"), I18n("de")
     assert game_line(en.t, cfg.games["scopa"], {"target": 11}) == "2–4 players · AI opponents / partner · Match to 11"
     assert game_line(en.t, cfg.games["scopa"], {"target": 21}).endswith("Match to 21")
-    assert game_line(en.t, cfg.games["cicera"], {"format": "single", "target": 21}) == \
-        "4 players · You + AI partner against two AI opponents · Single deal"
-    assert game_line(en.t, cfg.games["briscola"], {"format": "match", "deals_to_win": 3}).endswith("First to win 3 deals")
+    assert (
+        game_line(en.t, cfg.games["cicera"], {"format": "single", "target": 21})
+        == "4 players · You + AI partner against two AI opponents · Single deal"
+    )
+    assert game_line(en.t, cfg.games["briscola"], {"format": "match", "deals_to_win": 3}).endswith(
+        "First to win 3 deals"
+    )
     assert game_line(de.t, cfg.games["schnapsen"], {"bummerl": 7}) == "2 Spieler · Du gegen KI · Sieben-Punkte-Match"
 
 
@@ -388,8 +409,9 @@ def test_mouse_click_and_slider_drag():
     slider = widget(app, "grain")
     tr = slider.track
     app.stack.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(tr.right - 1, tr.centery), button=1))
-    app.stack.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(tr.x + tr.w // 4, tr.centery), rel=(0, 0),
-                                        buttons=(1, 0, 0)))
+    app.stack.handle(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(tr.x + tr.w // 4, tr.centery), rel=(0, 0), buttons=(1, 0, 0))
+    )
     assert app.settings.grain == 25 and app.postfx.grain == 25
     app.stack.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(tr.x + tr.w // 4, tr.centery), button=1))
     # The wheel over a slider nudges it by one; the app gives wheel events a canvas position.
@@ -461,8 +483,9 @@ def test_the_window_draws_at_its_own_pixels_and_fullscreen_toggles(tmp_path):
 
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", CARDAVIA_HOME=str(tmp_path))
-    r = subprocess.run([sys.executable, "-c", _WINDOW_CHECK], cwd=root, env=env, capture_output=True, text=True,
-                       timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", _WINDOW_CHECK], cwd=root, env=env, capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["canvas"] == list(CANVAS_SIZE) and out["pixels"] == [1920, 1080]
@@ -508,7 +531,9 @@ def test_screenshot_with_sliders_differs_from_neutral(tmp_path):
     a, b = tmp_path / "a.png", tmp_path / "b.png"
     assert main(["--screenshot", str(a), "--ticks", "5"]) == 0
     assert main(["--screenshot", str(b), "--ticks", "5", "--contrast", "80", "--temperature", "90"]) == 0
-    assert pygame.image.tobytes(pygame.image.load(str(a)), "RGB") != pygame.image.tobytes(pygame.image.load(str(b)), "RGB")
+    assert pygame.image.tobytes(pygame.image.load(str(a)), "RGB") != pygame.image.tobytes(
+        pygame.image.load(str(b)), "RGB"
+    )
 
 
 def test_screenshot_run_does_not_touch_saved_settings(tmp_path, _private_home):
@@ -517,18 +542,21 @@ def test_screenshot_run_does_not_touch_saved_settings(tmp_path, _private_home):
 
 
 # ---------------------------------------------------------------------- command line
-@pytest.mark.parametrize("argv,needle", [
-    (["--bogus"], "unknown option --bogus"),
-    (["--contrast", "150"], "--contrast"),
-    (["--grain", "lots"], "--grain"),
-    (["--lang", "fr"], "--lang"),
-    (["--scene", "nowhere"], "unknown scene 'nowhere'"),
-    (["--deck", "tarot"], "unknown deck 'tarot'"),
-    (["--deck", "piacentine", "--game", "cicera"], "does not offer cicera"),
-    (["--screenshot"], "--screenshot needs a value"),
-    (["--window", "10x10"], "--window"),
-    (["--window", "big"], "--window"),
-])
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["--bogus"], "unknown option --bogus"),
+        (["--contrast", "150"], "--contrast"),
+        (["--grain", "lots"], "--grain"),
+        (["--lang", "fr"], "--lang"),
+        (["--scene", "nowhere"], "unknown scene 'nowhere'"),
+        (["--deck", "tarot"], "unknown deck 'tarot'"),
+        (["--deck", "piacentine", "--game", "cicera"], "does not offer cicera"),
+        (["--screenshot"], "--screenshot needs a value"),
+        (["--window", "10x10"], "--window"),
+        (["--window", "big"], "--window"),
+    ],
+)
 def test_bad_arguments_exit_2_with_one_clear_line(capsys, argv, needle):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -574,8 +602,24 @@ def test_screenshot_of_a_table_never_touches_the_players_saves(tmp_path, _privat
     save = Path(_private_home) / "match.json"
     save.write_text('{"kept": true}', encoding="utf-8")
     env = dict(os.environ, CARDAVIA_HOME=str(_private_home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    r = subprocess.run([sys.executable, str(root / "main.py"), "--screenshot", str(tmp_path / "t.png"), "--scene",
-                        "table", "--game", "scopa", "--seed", "2"], env=env, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(root / "main.py"),
+            "--screenshot",
+            str(tmp_path / "t.png"),
+            "--scene",
+            "table",
+            "--game",
+            "scopa",
+            "--seed",
+            "2",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "t.png").exists()
     assert save.read_text(encoding="utf-8") == '{"kept": true}'

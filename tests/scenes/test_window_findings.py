@@ -1,6 +1,7 @@
 """What the window test found (issue 17, item 10), each checked as a player meets it:
 Settings says "no audio device" when the sound has nowhere to go; the pause overlay's hint
 and the toasts never cover the player's hand."""
+
 from __future__ import annotations
 
 import pygame
@@ -16,8 +17,9 @@ from scenes.table import board
 
 
 def make_app(lang: str = "en") -> App:
-    return App(get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False,
-               persist=False)
+    return App(
+        get_config(), Settings(language=lang, animation_speed="instant"), I18n(lang), window=False, persist=False
+    )
 
 
 class NoDevice:
@@ -44,8 +46,15 @@ class Device:
         pass
 
 
-@pytest.mark.parametrize("lang,words", [("en", "No audio device"), ("nl", "Geen audioapparaat"),
-                                        ("de", "Kein Audiogerät"), ("it", "Nessun dispositivo audio")])
+@pytest.mark.parametrize(
+    "lang,words",
+    [
+        ("en", "No audio device"),
+        ("nl", "Geen audioapparaat"),
+        ("de", "Kein Audiogerät"),
+        ("it", "Nessun dispositivo audio"),
+    ],
+)
 def test_settings_say_no_audio_device_when_there_is_none(lang, words):
     app = make_app(lang)
     app.audio = Audio(backend=NoDevice())
@@ -67,8 +76,17 @@ def test_settings_say_nothing_about_the_device_when_sound_works_or_is_off_by_des
 
 def _table(app: App, game: str = "cicera", players: int = 4):
     app.open_path("menu")
-    scene = make_scene(app, "table", game=game, players=players, seed=5, ai_level="greedy", threaded=False,
-                       autoplay_moves=0, preselect=False)
+    scene = make_scene(
+        app,
+        "table",
+        game=game,
+        players=players,
+        seed=5,
+        ai_level="greedy",
+        threaded=False,
+        autoplay_moves=0,
+        preselect=False,
+    )
     app.stack.push(scene)
     for _ in range(400):
         app.update(TICK)
@@ -120,12 +138,15 @@ def test_toasts_never_cover_the_hand():
             assert not any(t.colliderect(r) for r in hand), t
 
 
-@pytest.mark.parametrize("lang,mouse,keys", [
-    ("en", ("click table cards", "click your card", "click the felt"), ("Tab", "Enter", "P")),
-    ("nl", ("klik op tafelkaarten", "je kaart", "het laken"), ("Tab", "Enter", "P")),
-    ("de", ("Tischkarten anklicken", "deine Karte", "den Tisch"), ("Tab", "Enter", "P")),
-    ("it", ("clic sulle carte in tavola", "la tua carta", "il tappeto"), ("Tab", "Invio", "P")),
-])
+@pytest.mark.parametrize(
+    "lang,mouse,keys",
+    [
+        ("en", ("click table cards", "click your card", "click the felt"), ("Tab", "Enter", "P")),
+        ("nl", ("klik op tafelkaarten", "je kaart", "het laken"), ("Tab", "Enter", "P")),
+        ("de", ("Tischkarten anklicken", "deine Karte", "den Tisch"), ("Tab", "Enter", "P")),
+        ("it", ("clic sulle carte in tavola", "la tua carta", "il tappeto"), ("Tab", "Invio", "P")),
+    ],
+)
 def test_the_capture_prompt_of_a_game_that_may_place_explains_the_mouse_and_the_keys(lang, mouse, keys):
     """The three choices — another capture, take it, place only — each by key and by mouse
     (the mouse paths themselves are played in test_table's mouse-only games)."""

@@ -1,6 +1,7 @@
 """Briscola's coach facts (game.coach.hooks): values in the side's card points, and why a move
 was worse — a trump spent on a trick the partner had won, an Ace or Three thrown to the other
 side, a loaded trick let go, a trump wasted on an empty trick."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -11,6 +11,7 @@ view, the playout policy from the cards not yet played); card reading, which can
 player's view, uses fixed chances (AHEAD, AHEAD_TRUMP, BEHIND). Leading,
 the value is minus what the card risks: its points, and its future worth as a trump.
 """
+
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
@@ -97,8 +98,17 @@ def team_top(rules, c: Card, best: Card, ours: bool, trump: str) -> tuple[bool, 
     return False, best
 
 
-def follow_value(rules, c: Card, best: Card, on_table: int, ours: bool, opp_after: bool, mate_after: bool,
-                 trump: str, chance: float | None = None) -> float:
+def follow_value(
+    rules,
+    c: Card,
+    best: Card,
+    on_table: int,
+    ours: bool,
+    opp_after: bool,
+    mate_after: bool,
+    trump: str,
+    chance: float | None = None,
+) -> float:
     """The value of following with ``c``: (2·P − 1) × the points at stake − ``c``'s keep value,
     P the chance the player's side takes the trick (``chance`` when given, else 1 / 0 when
     the trick is decided, AHEAD / AHEAD_TRUMP / BEHIND when a player is still to come)."""
@@ -156,8 +166,9 @@ def win_chance(rules, view, c: Card, best: Card, ours: bool, others: Collection[
     ahead, top = team_top(rules, c, best, ours, trump)
     k = sum(1 for x in others if x is not c and rules.beats(x, top, trump))
     me = rules.team_of(seat)
-    later = [(rules.team_of(s) == me, view.hand_counts[s])
-             for s in ((seat + i) % n for i in range(1, n - len(view.trick)))]
+    later = [
+        (rules.team_of(s) == me, view.hand_counts[s]) for s in ((seat + i) % n for i in range(1, n - len(view.trick)))
+    ]
     return side_chance(ahead, k, len(others), later)
 
 

@@ -13,6 +13,7 @@ Match totals (per team; a team is a seat with two players). Format ``single`` (o
 ``points`` are still that deal's card points, while ``totals`` count the deals each team has
 won (a 60–60 deal counts for nobody); the first to ``deals_to_win`` deal wins takes the match.
 """
+
 from __future__ import annotations
 
 import random
@@ -87,8 +88,7 @@ class BriscolaView(TrickView):
 
 class BriscolaRules(TrickRules):
     game_id = "briscola"
-    scoring_schema = {"strength": "rank_order", "card_points": "rank_table", "hand_size": "int",
-                      "total_points": "int"}
+    scoring_schema = {"strength": "rank_order", "card_points": "rank_table", "hand_size": "int", "total_points": "int"}
     record_events = ("trick", "draw")
     has_trump = True
     table_capacity = 3
@@ -119,19 +119,26 @@ class BriscolaRules(TrickRules):
     def _deal_from(self, hands: list[list[Card]], stock: list[Card], dealer: int, number: int) -> BriscolaState:
         trump = stock[-1]
         return BriscolaState(
-            players=self.players, dealer=dealer, number=number, hands=hands, stock=stock,
-            trump_card=trump, trump_suit=trump.suit, piles=[[] for _ in range(self.players)],
-            points=[0] * self.players, to_act=(dealer + 1) % self.players,  # the dealer's right leads
+            players=self.players,
+            dealer=dealer,
+            number=number,
+            hands=hands,
+            stock=stock,
+            trump_card=trump,
+            trump_suit=trump.suit,
+            piles=[[] for _ in range(self.players)],
+            points=[0] * self.players,
+            to_act=(dealer + 1) % self.players,  # the dealer's right leads
         )
 
     def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> BriscolaState:
         order = list(self.cards)
         rng.shuffle(order)
         n, h = self.players, self.hand_size
-        hands = [order[i * h:(i + 1) * h] for i in range(n)]
+        hands = [order[i * h : (i + 1) * h] for i in range(n)]
         turned = order[n * h]
         # The turned card lies face up under the stock: it is the last card drawn.
-        stock = order[n * h + 1:] + [turned]
+        stock = order[n * h + 1 :] + [turned]
         state = self._deal_from(hands, stock, dealer, number)
         state.opening_events = [self.deal_event(state)]
         return state
@@ -228,11 +235,15 @@ class BriscolaRules(TrickRules):
             t = self.team_of(seat)
             pts[t] += state.points[seat]
             tricks[t] += len(state.piles[seat]) // self.players
-        return DealResult(points=pts, leftover=None, detail={
-            "card_points": list(pts),
-            "tricks": tricks,
-            "deal_winner": unique_max(pts),  # None on 60–60
-        })
+        return DealResult(
+            points=pts,
+            leftover=None,
+            detail={
+                "card_points": list(pts),
+                "tricks": tricks,
+                "deal_winner": unique_max(pts),  # None on 60–60
+            },
+        )
 
     def add_deal(self, totals: list[int], result: DealResult) -> list[int]:
         if self.format != "match":
@@ -260,20 +271,40 @@ class BriscolaRules(TrickRules):
     # ------------------------------------------------------------------ views, copies, records
     def view(self, state: BriscolaState, seat: int) -> BriscolaView:
         return BriscolaView(
-            seat=seat, players=state.players, dealer=state.dealer, to_act=state.to_act,
-            hand=tuple(state.hands[seat]), trick=() if state.led is None else (state.led, *state.following),
-            trump_card=state.trump_card, trump_suit=state.trump_suit, trump_drawn_by=state.trump_drawn_by,
-            hand_counts=tuple(len(h) for h in state.hands), stock_count=len(state.stock),
-            piles=tuple(tuple(p) for p in state.piles), points=tuple(state.points),
-            history=tuple(state.history), deck=self.deck_cards,
+            seat=seat,
+            players=state.players,
+            dealer=state.dealer,
+            to_act=state.to_act,
+            hand=tuple(state.hands[seat]),
+            trick=() if state.led is None else (state.led, *state.following),
+            trump_card=state.trump_card,
+            trump_suit=state.trump_suit,
+            trump_drawn_by=state.trump_drawn_by,
+            hand_counts=tuple(len(h) for h in state.hands),
+            stock_count=len(state.stock),
+            piles=tuple(tuple(p) for p in state.piles),
+            points=tuple(state.points),
+            history=tuple(state.history),
+            deck=self.deck_cards,
         )
 
     def clone(self, s: BriscolaState) -> BriscolaState:
         return BriscolaState(
-            players=s.players, dealer=s.dealer, number=s.number, hands=[list(h) for h in s.hands],
-            stock=list(s.stock), trump_card=s.trump_card, trump_suit=s.trump_suit,
-            piles=[list(p) for p in s.piles], points=list(s.points), to_act=s.to_act, led=s.led,
-            over=s.over, trump_drawn_by=s.trump_drawn_by, history=list(s.history), following=list(s.following),
+            players=s.players,
+            dealer=s.dealer,
+            number=s.number,
+            hands=[list(h) for h in s.hands],
+            stock=list(s.stock),
+            trump_card=s.trump_card,
+            trump_suit=s.trump_suit,
+            piles=[list(p) for p in s.piles],
+            points=list(s.points),
+            to_act=s.to_act,
+            led=s.led,
+            over=s.over,
+            trump_drawn_by=s.trump_drawn_by,
+            history=list(s.history),
+            following=list(s.following),
         )
 
     def action_from_record(self, events: EventLines, i: int) -> Action:
@@ -304,7 +335,10 @@ class BriscolaRules(TrickRules):
             return None
         if kind == "draw":
             if recorded.get("seat") != expected["seat"]:
-                return ("the trick winner draws first, then the other player" if self.players == 2 else
-                        "the trick winner draws first, then the other players in turn order")
+                return (
+                    "the trick winner draws first, then the other player"
+                    if self.players == 2
+                    else "the trick winner draws first, then the other players in turn order"
+                )
             return "cards are drawn from the top of the stock; the turned trump is drawn last"
         return None

@@ -4,6 +4,7 @@ All 52 cards are dealt, so the unseen cards are exactly the other three hands; C
 optional captures give no hard clue about a hand (placing is always legal), so every split
 with the right hand counts is consistent with the view.
 """
+
 from __future__ import annotations
 
 import random
@@ -45,9 +46,17 @@ def determinize(rules: CiceraRules, view: CiceraView, rng: random.Random) -> Cic
     hands, rest = deal_hidden(view, rng, 0)
     assert not rest  # deal_hidden checked the counts
     return CiceraState(
-        players=view.players, dealer=view.dealer, number=1, hands=hands, table=list(view.table),
-        piles=[list(p) for p in view.piles], bonuses=[list(b) for b in view.bonuses], to_act=view.to_act,
-        last_capture_team=view.last_capture_team, last_placed=view.last_placed, over=False,
+        players=view.players,
+        dealer=view.dealer,
+        number=1,
+        hands=hands,
+        table=list(view.table),
+        piles=[list(p) for p in view.piles],
+        bonuses=[list(b) for b in view.bonuses],
+        to_act=view.to_act,
+        last_capture_team=view.last_capture_team,
+        last_placed=view.last_placed,
+        over=False,
         history=list(view.history),
     )
 
@@ -90,8 +99,10 @@ def _role_table(rules: CiceraRules) -> dict[Card, tuple]:
     cached = getattr(rules, "_ai_cicera_role", None)
     if cached is None:
         ranks = {r: i for i, r in enumerate(rules.game.ranks)}
-        cached = {c: (ranks[c.rank], c.code if c.suit == rules.most_suit or c in rules.special_cards else "")
-                  for c in rules.cards}
+        cached = {
+            c: (ranks[c.rank], c.code if c.suit == rules.most_suit or c in rules.special_cards else "")
+            for c in rules.cards
+        }
         rules.__dict__["_ai_cicera_role"] = cached
     return cached
 
@@ -99,8 +110,15 @@ def _role_table(rules: CiceraRules) -> dict[Card, tuple]:
 Option = tuple[Card, tuple[Card, ...]]
 
 
-def _pick(options: list[Option], n_table: int, last: Card | None, worth: dict[Card, float], qmin: int,
-          rand: Callable[[], float], noise: dict[Card, float] | None = None) -> Option:
+def _pick(
+    options: list[Option],
+    n_table: int,
+    last: Card | None,
+    worth: dict[Card, float],
+    qmin: int,
+    rand: Callable[[], float],
+    noise: dict[Card, float] | None = None,
+) -> Option:
     """The playout policy's choice among ``options`` ((card, captured cards) pairs): bonuses
     and valuable cards first; place cheap cards that do not invite a picada or leave a lone
     card for a scùa; a little noise (``rand``) breaks ties at random. The one scoring of both
@@ -148,8 +166,9 @@ def rollout(rules: CiceraRules, state: CiceraState, legal: list[Action], rng: ra
     return legal[options.index(choice)]
 
 
-def playout(rules: CiceraRules, state: CiceraState, rng: random.Random, trace: list | None = None,
-            coupled: bool = False) -> None:
+def playout(
+    rules: CiceraRules, state: CiceraState, rng: random.Random, trace: list | None = None, coupled: bool = False
+) -> None:
     """Play the deal to its end with the same policy as :func:`rollout`, straight on the state.
 
     The search's hot loop: no Action objects, no events, no history. It follows the rules

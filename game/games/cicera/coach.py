@@ -1,5 +1,6 @@
 """Cìcera's coach facts (game.coach.hooks): values in deal points, and why a move was worse —
 a bonus missed (scùa, picada, simili, quadriglia), a table the next opponent may sweep."""
+
 from __future__ import annotations
 
 from typing import Any

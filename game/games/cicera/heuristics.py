@@ -4,6 +4,7 @@ The next seat is always an opponent (partners sit opposite), so a placed card ri
 and a small table risks a scùa. Values are in deal points (most cards +2 over 52 cards, most
 Swords +1, the special cards +1 each, the napula its run length).
 """
+
 from __future__ import annotations
 
 from game.cards import Card

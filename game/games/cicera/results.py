@@ -1,4 +1,5 @@
 """Cìcera's sentences on the results screen (its rows are CiceraRules.result_lines)."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -9,6 +9,7 @@ leftovers go to the last capturing team (no bonus); a deal without any capture i
 with no points. Awards (ties score nobody): most cards, most Swords, 2S, 10D, JC; and the
 napula. Format "single" (one deal) or "match" to a target, won as in Scopa.
 """
+
 from __future__ import annotations
 
 import random
@@ -57,11 +58,17 @@ class CiceraView(CaptureView):
 
 class CiceraRules(GameRules):
     game_id = "cicera"
-    scoring_schema = {"capture_values": "numeric_rank_table", "hand_size": "int", "table_size": "int",
-                      "most_cards": "int", "quadriglia_min": "int",
-                      "bonus_points": {"scua": "int", "picada": "int", "simili": "int", "quadriglia": "int"},
-                      "most_suit": {"suit": "suit", "points": "int"}, "special_cards": "card_table",
-                      "napula": {"suit": "suit", "min_run": "int"}}
+    scoring_schema = {
+        "capture_values": "numeric_rank_table",
+        "hand_size": "int",
+        "table_size": "int",
+        "most_cards": "int",
+        "quadriglia_min": "int",
+        "bonus_points": {"scua": "int", "picada": "int", "simili": "int", "quadriglia": "int"},
+        "most_suit": {"suit": "suit", "points": "int"},
+        "special_cards": "card_table",
+        "napula": {"suit": "suit", "min_run": "int"},
+    }
     family = "capture"
     record_events = ()
     has_stock = False
@@ -72,14 +79,22 @@ class CiceraRules(GameRules):
     hand_capacity = 12
     bonus_callouts = {"scua": "Scùa!", "picada": "Picada!", "simili": "Simili!", "quadriglia": "Quadriglia!"}
     result_lines = (
-        *({"label": f"results.cicera.{b}", "cells": b, "points": b} for b in ("scua", "picada", "simili", "quadriglia")),
+        *(
+            {"label": f"results.cicera.{b}", "cells": b, "points": b}
+            for b in ("scua", "picada", "simili", "quadriglia")
+        ),
         {"label": "results.cicera.most_cards", "cells": "card_counts", "points": "cards"},
         {"label": "results.cicera.most_swords", "suit": "S", "cells": "sword_counts", "points": "swords"},
         {"label": "results.cicera.two_swords", "mark": "2S"},
         {"label": "results.cicera.ten_coins", "mark": "10D"},
         {"label": "results.cicera.knave_cups", "mark": "JC"},
-        {"label": "results.cicera.napula", "suit": "S", "cells": "napula", "text": "results.cicera.run",
-         "points": "napula"},
+        {
+            "label": "results.cicera.napula",
+            "suit": "S",
+            "cells": "napula",
+            "text": "results.cicera.run",
+            "points": "napula",
+        },
         {"label": "results.deal_points", "cells": "@points", "kind": "total"},
         {"label": "results.match_total_to", "cells": "@totals", "kind": "match"},
     )
@@ -89,8 +104,9 @@ class CiceraRules(GameRules):
         super().__init__(game, deck, players, options)
         sc = self.scoring
         # Numerals only: courts have no value, so they never join a sum (capture.sums_by_value).
-        self.values: dict[Card, int] = {c: sc["capture_values"][c.rank] for c in self.cards
-                                        if c.rank in sc["capture_values"]}
+        self.values: dict[Card, int] = {
+            c: sc["capture_values"][c.rank] for c in self.cards if c.rank in sc["capture_values"]
+        }
         self.max_value: int = max(self.values.values())
         self.hand_size: int = sc["hand_size"]
         self.table_size: int = sc["table_size"]
@@ -104,7 +120,8 @@ class CiceraRules(GameRules):
         nap = sc["napula"]
         # The napula run: the suit's numerals from A upwards (A, 2, … 10).
         self.napula_run: tuple[Card, ...] = tuple(
-            sorted((c for c in self.values if c.suit == nap["suit"]), key=lambda c: self.values[c]))
+            sorted((c for c in self.values if c.suit == nap["suit"]), key=lambda c: self.values[c])
+        )
         self.napula_min: int = int(nap["min_run"])
         self.format: str = str(self.options.get("format", "single"))
         self.target: int = int(self.options.get("target", 21))
@@ -113,16 +130,22 @@ class CiceraRules(GameRules):
         self._place: dict[Card, Action] = {c: Action("play", c, (), False) for c in self.cards}
         self._match: dict[Card, dict[Card, Action]] = {
             c: {t: Action("play", c, (t,), False) for t in self.cards if t.rank == c.rank and t is not c}
-            for c in self.cards}
+            for c in self.cards
+        }
 
     # ------------------------------------------------------------------ dealing
     def _deal_from(self, order: list[Card], dealer: int, number: int) -> CiceraState:
         n, h = self.players, self.hand_size
-        hands = [list(order[i * h:(i + 1) * h]) for i in range(n)]
-        table = list(order[n * h:n * h + self.table_size])
+        hands = [list(order[i * h : (i + 1) * h]) for i in range(n)]
+        table = list(order[n * h : n * h + self.table_size])
         return CiceraState(
-            players=n, dealer=dealer, number=number, hands=hands, table=table,
-            piles=[[] for _ in range(self.teams)], bonuses=[[0] * len(BONUSES) for _ in range(self.teams)],
+            players=n,
+            dealer=dealer,
+            number=number,
+            hands=hands,
+            table=table,
+            piles=[[] for _ in range(self.teams)],
+            bonuses=[[0] * len(BONUSES) for _ in range(self.teams)],
             to_act=(dealer + 1) % n,
         )
 
@@ -208,24 +231,35 @@ class CiceraRules(GameRules):
         if len(cap) == 1:
             t = cap[0]
             if t.rank != c.rank:
-                return IllegalAction("rank_match", f"a single card is taken only by the same rank: {c} cannot take {t}",
-                                    card=c.code, target=t.code)
+                return IllegalAction(
+                    "rank_match",
+                    f"a single card is taken only by the same rank: {c} cannot take {t}",
+                    card=c.code,
+                    target=t.code,
+                )
             return super().explain_refusal(state, action)
         if c not in self.values:
-            return IllegalAction("court_single_match",
-                                f"a court ({c}) takes only one court of the same rank, never a sum", card=c.code)
+            return IllegalAction(
+                "court_single_match", f"a court ({c}) takes only one court of the same rank, never a sum", card=c.code
+            )
         courts = [t for t in cap if t not in self.values]
         if courts:
-            return IllegalAction("sum_no_courts", f"courts never take part in a sum: {courts[0]} has no value",
-                                card=courts[0].code)
+            return IllegalAction(
+                "sum_no_courts", f"courts never take part in a sum: {courts[0]} has no value", card=courts[0].code
+            )
         total = sum(self.values[t] for t in cap)
         v = self.values[c]
         if total != v:
             return IllegalAction("wrong_sum", f"the captured cards add up to {total}, not {v}", total=total, value=v)
         return super().explain_refusal(state, action)
 
-    def capture_bonuses(self, c: Card, cap: tuple[Card, ...] | list[Card], table: tuple[Card, ...] | list[Card],
-                        last_placed: Card | None) -> list[str]:
+    def capture_bonuses(
+        self,
+        c: Card,
+        cap: tuple[Card, ...] | list[Card],
+        table: tuple[Card, ...] | list[Card],
+        last_placed: Card | None,
+    ) -> list[str]:
         """The bonuses playing ``c`` to take ``cap`` scores, ``table`` being the table before the play.
 
         Shared by the heuristics and the referee's hints; ``apply`` inlines the same tests.
@@ -286,8 +320,13 @@ class CiceraRules(GameRules):
             table.append(c)
             state.last_placed = c
         state.history.append((seat, c, cap))
-        event: Event = {"event": "play", "seat": seat, "card": c.code, "capture": [t.code for t in cap],
-                        "bonuses": bonuses}
+        event: Event = {
+            "event": "play",
+            "seat": seat,
+            "card": c.code,
+            "capture": [t.code for t in cap],
+            "bonuses": bonuses,
+        }
         # No stock: the deal ends when the last hand is empty (the dealer plays last).
         if not any(hands):
             state.over = True
@@ -373,9 +412,17 @@ class CiceraRules(GameRules):
         """The awards as they stand (GameRules.tally): deal_result's own scoring of these
         piles and bonuses, as if the deal ended now with nothing left on the table."""
         won = [[card(c) for c in p] for p in piles]
-        state = CiceraState(players=self.players, dealer=0, number=0, hands=[[] for _ in range(self.players)],
-                            table=[], piles=won, bonuses=[[bs.count(b) for b in BONUSES] for bs in bonuses],
-                            to_act=0, last_capture_team=0 if any(won) else None)
+        state = CiceraState(
+            players=self.players,
+            dealer=0,
+            number=0,
+            hands=[[] for _ in range(self.players)],
+            table=[],
+            piles=won,
+            bonuses=[[bs.count(b) for b in BONUSES] for bs in bonuses],
+            to_act=0,
+            last_capture_team=0 if any(won) else None,
+        )
         return self.deal_result(state)
 
     def match_status(self, totals: list[int], deals_played: int) -> tuple[bool, int | None, str]:
@@ -389,19 +436,34 @@ class CiceraRules(GameRules):
     # ------------------------------------------------------------------ views, copies, records
     def view(self, state: CiceraState, seat: int) -> CiceraView:
         return CiceraView(
-            seat=seat, players=state.players, dealer=state.dealer, to_act=state.to_act,
-            hand=tuple(state.hands[seat]), table=tuple(state.table),
+            seat=seat,
+            players=state.players,
+            dealer=state.dealer,
+            to_act=state.to_act,
+            hand=tuple(state.hands[seat]),
+            table=tuple(state.table),
             hand_counts=tuple(len(h) for h in state.hands),
-            piles=tuple(tuple(p) for p in state.piles), bonuses=tuple(tuple(b) for b in state.bonuses),
-            history=tuple(state.history), last_capture_team=state.last_capture_team,
-            last_placed=state.last_placed, deck=self.deck_cards,
+            piles=tuple(tuple(p) for p in state.piles),
+            bonuses=tuple(tuple(b) for b in state.bonuses),
+            history=tuple(state.history),
+            last_capture_team=state.last_capture_team,
+            last_placed=state.last_placed,
+            deck=self.deck_cards,
         )
 
     def clone(self, s: CiceraState) -> CiceraState:
         return CiceraState(
-            players=s.players, dealer=s.dealer, number=s.number, hands=[list(h) for h in s.hands],
-            table=list(s.table), piles=[list(p) for p in s.piles], bonuses=[list(b) for b in s.bonuses],
-            to_act=s.to_act, last_capture_team=s.last_capture_team, last_placed=s.last_placed, over=s.over,
+            players=s.players,
+            dealer=s.dealer,
+            number=s.number,
+            hands=[list(h) for h in s.hands],
+            table=list(s.table),
+            piles=[list(p) for p in s.piles],
+            bonuses=[list(b) for b in s.bonuses],
+            to_act=s.to_act,
+            last_capture_team=s.last_capture_team,
+            last_placed=s.last_placed,
+            over=s.over,
             history=list(s.history),
         )
 

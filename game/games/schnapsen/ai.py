@@ -18,6 +18,7 @@ of this; the rest of the unseen cards lie face down in the stock over the indica
 Once the stock is exhausted the view fixes the whole state (``complete``) and the exact
 alpha-beta solver in :mod:`game.games.schnapsen.solver` decides.
 """
+
 from __future__ import annotations
 
 import math
@@ -182,8 +183,11 @@ def _clue_weights(rules: SchnapsenRules, view: SchnapsenView, clue: tuple) -> di
     if led is None:
         vals = {x: -rules.points[x] - _worth(rules, x, trump) for x in pool}
     else:
-        need = rules.win_points - sum(rules.points[c] for c in view.won[opp]) - sum(
-            p for s, _, p in view.marriages if s == opp)
+        need = (
+            rules.win_points
+            - sum(rules.points[c] for c in view.won[opp])
+            - sum(p for s, _, p in view.marriages if s == opp)
+        )
         vals = {x: _follow_value(rules, led, x, trump, need, False) for x in pool}
     top = max(vals.values())
     # Floored: a play far below the best (beside a card that wins the deal) must not weigh 0,
@@ -200,8 +204,14 @@ _read_cache: dict[int, tuple[SchnapsenView, dict[Card, float]]] = {}
 _SPLIT = math.exp(-12.0 / READ_TEMPERATURE)
 
 
-def _play_likelihood(rules: SchnapsenRules, view: SchnapsenView, weights: dict[Card, float], hand: list[Card],
-                     card: Card, led: Card | None) -> float:
+def _play_likelihood(
+    rules: SchnapsenRules,
+    view: SchnapsenView,
+    weights: dict[Card, float],
+    hand: list[Card],
+    card: Card,
+    led: Card | None,
+) -> float:
     """P(the policy model plays ``card`` from ``hand`` — which includes it): a softmax over the
     rollout's values (``weights``), mixed with READ_UNIFORM random play. A lead also weighs
     keeping a marriage together and declaring it, as the rollout does."""
@@ -251,12 +261,13 @@ def _clue_likelihood(rules: SchnapsenRules, view: SchnapsenView, clue: tuple, op
         return _play_likelihood(rules, view, weights, [card, *opp_hand], card, led)
     total = 0.0
     for i in range(len(opp_hand)):
-        total += _play_likelihood(rules, view, weights, [card, *opp_hand[:i], *opp_hand[i + 1:]], card, led)
+        total += _play_likelihood(rules, view, weights, [card, *opp_hand[:i], *opp_hand[i + 1 :]], card, led)
     return total / len(opp_hand)
 
 
-def _likelihood_bound(rules: SchnapsenRules, view: SchnapsenView, clue: tuple, known: list[Card],
-                      hidden: list[Card], need: int) -> float:
+def _likelihood_bound(
+    rules: SchnapsenRules, view: SchnapsenView, clue: tuple, known: list[Card], hidden: list[Card], need: int
+) -> float:
     """An upper bound of :func:`_clue_likelihood` over the hands ``known`` + ``need`` of
     ``hidden``: rejection sampling divides by it, so that it accepts often rather than
     running out of tries (many clues' likelihoods stay below 0.1)."""
@@ -273,7 +284,7 @@ def _likelihood_bound(rules: SchnapsenRules, view: SchnapsenView, clue: tuple, k
         least = rest + sum(lightest[:need])
         return (1.0 - READ_UNIFORM) * w_card / (w_card + floor * least) + READ_UNIFORM / (n + 1)
     # Each term leaves one card out: at best the heaviest, so n − 1 of the lightest stay.
-    least = sum(sorted([*(weights[x] for x in known), *lightest[:need]])[:n - 1])
+    least = sum(sorted([*(weights[x] for x in known), *lightest[:need]])[: n - 1])
     return (1.0 - READ_UNIFORM) * w_card / (w_card + floor * least) + READ_UNIFORM / n
 
 
@@ -295,9 +306,9 @@ def determinize(rules: SchnapsenRules, view: SchnapsenView, rng: random.Random) 
     else:
         # The stock is open (a clue is read only then), so nothing is excluded.
         bound = _likelihood_bound(rules, view, clue, known, hidden, need)
-        drawn = sample_by_likelihood(rng, hidden, need,
-                                     lambda pick: _clue_likelihood(rules, view, clue, known + pick) / bound,
-                                     READ_TRIES)
+        drawn = sample_by_likelihood(
+            rng, hidden, need, lambda pick: _clue_likelihood(rules, view, clue, known + pick) / bound, READ_TRIES
+        )
         stock = without(hidden, drawn)
         rng.shuffle(stock)
     opp_hand = known + drawn
@@ -316,20 +327,36 @@ def determinize(rules: SchnapsenRules, view: SchnapsenView, rng: random.Random) 
     marriage_points = [declared[0] - pending[0], declared[1] - pending[1]]
     # What the opponent knows of this seat's hand (a marriage partner still held).
     partner = rules.partner
-    mine_known = [partner[c] for c in view.hand if c in partner and partner[c] in view.hand
-                  and any(s == me and su == c.suit for s, su, _ in view.marriages)]
+    mine_known = [
+        partner[c]
+        for c in view.hand
+        if c in partner and partner[c] in view.hand and any(s == me and su == c.suit for s, su, _ in view.marriages)
+    ]
     known_lists: list[list[Card]] = [[], []]
     known_lists[opp] = list(known)
     known_lists[me] = mine_known
     closure = view.closure
     return SchnapsenState(
-        dealer=view.dealer, number=1, hands=hands, stock=stock, trump=view.trump,
+        dealer=view.dealer,
+        number=1,
+        hands=hands,
+        stock=stock,
+        trump=view.trump,
         # The indicator field only feeds the deal record; once drawn any trump stands in for it.
         indicator=view.indicator if view.indicator is not None else next(c for c in view.deck if c.suit == view.trump),
-        leader=view.leader, to_act=view.to_act, led=view.led, closed_by=view.closed_by,
-        closure_points=closure[0] if closure else 0, closure_trick=closure[1] if closure else False,
-        won=won, card_points=card_points, marriage_points=marriage_points, pending=pending,
-        known=known_lists, marriages=list(view.marriages), history=list(view.history),
+        leader=view.leader,
+        to_act=view.to_act,
+        led=view.led,
+        closed_by=view.closed_by,
+        closure_points=closure[0] if closure else 0,
+        closure_trick=closure[1] if closure else False,
+        won=won,
+        card_points=card_points,
+        marriage_points=marriage_points,
+        pending=pending,
+        known=known_lists,
+        marriages=list(view.marriages),
+        history=list(view.history),
     )
 
 
@@ -407,8 +434,15 @@ def _beaten_in_suit(rules: SchnapsenRules, c: Card, opp_hand: list[Card], stock:
     return any(o.suit == s and st[o] > v for o in opp_hand) or any(o.suit == s and st[o] > v for o in stock)
 
 
-def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], rng: random.Random, *,
-            solved: bool | None = None, epsilon: float | None = None) -> Action:
+def rollout(
+    rules: SchnapsenRules,
+    state: SchnapsenState,
+    legal: list[Action],
+    rng: random.Random,
+    *,
+    solved: bool | None = None,
+    epsilon: float | None = None,
+) -> Action:
     """A fast greedy playout policy on the full (determinized) state: exchange, declare the best
     marriage, lead cheap cards (or sure winners under the strict rules), win valuable tricks
     with the cheapest winner, throw the cheapest card otherwise. It never closes.
@@ -463,7 +497,12 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
                 v = 20.0 + pts[c] if not beaten else -pts[c] - _worth(rules, c, trump)
             else:
                 v = _plain_lead_value(rules, c, hand, trump)
-                if SAFE_LEAD and c.suit != trump and pts[c] < TRUMP_IN and not _beaten_in_suit(rules, c, opp, state.stock):
+                if (
+                    SAFE_LEAD
+                    and c.suit != trump
+                    and pts[c] < TRUMP_IN
+                    and not _beaten_in_suit(rules, c, opp, state.stock)
+                ):
                     v += SAFE_LEAD
             v += rng.random() * 0.5
             if v > best_v:
@@ -490,16 +529,27 @@ def rollout(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], r
                 v += deny
             elif defend and his + pts[c] >= rules.win_points:
                 v -= defend  # losing this trick hands him the deal
-        if want_lead and v < 1000.0 and rules.beats(c, led, trump) and any(
-                x.rank == "K" and x is not c and partner[x] in hand and partner[x] is not c for x in hand):
+        if (
+            want_lead
+            and v < 1000.0
+            and rules.beats(c, led, trump)
+            and any(x.rank == "K" and x is not c and partner[x] in hand and partner[x] is not c for x in hand)
+        ):
             v += want_lead
         if v > best_v:
             best_v, best = v, a
     return best
 
 
-def playout(rules: SchnapsenRules, state: SchnapsenState, rng: random.Random, trace: list | None = None, *,
-            solved: bool | None = None, epsilon: float | None = None) -> None:
+def playout(
+    rules: SchnapsenRules,
+    state: SchnapsenState,
+    rng: random.Random,
+    trace: list | None = None,
+    *,
+    solved: bool | None = None,
+    epsilon: float | None = None,
+) -> None:
     """The deal played to its end in place: the rollout's policy while the stock is open, then
     (``solved``, default SOLVED_PLAYOUTS) the exact solver's line for both seats, found with
     one search (:func:`schnapsen_solver.line`) rather than one per move."""
@@ -556,8 +606,7 @@ def observation(rules: SchnapsenRules, state: SchnapsenState, seat: int) -> froz
 MODEL_LEADS = True
 
 
-def reply_options(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action],
-                  reply: Action) -> list[Action]:
+def reply_options(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action], reply: Action) -> list[Action]:
     """The opponent model's replies (game.ai.search, ``opponent_policy``): the playout policy's
     move and, since the policy never closes, his close where it is legal, so that the search
     still weighs the opponent closing the stock on us."""

@@ -1,5 +1,6 @@
 """Schnapsen's coach facts (game.coach.hooks): values in game points, and why a move was worse —
 closing too weak, a marriage or the trump exchange missed, points thrown on a lost trick."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,7 +38,10 @@ def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, di
     """Why ``played`` was worse than ``best``, from the view alone; None when no rule fits."""
     if played.kind == "close" and best.kind != "close":
         sure = sure_tricks(rules, view)
-        return ("coach.reason.closing_weak" if sure else "coach.reason.closing_blind", {"points": view.points, "count": sure})
+        return (
+            "coach.reason.closing_weak" if sure else "coach.reason.closing_blind",
+            {"points": view.points, "count": sure},
+        )
     if best.kind == "close" and played.kind != "close":
         return ("coach.reason.should_close", {"points": view.points})
     if best.kind == "exchange" and played.kind != "exchange":
@@ -48,6 +52,8 @@ def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, di
     if played.kind == "play" and best.kind == "play" and view.led is not None and played.card is not None:
         lost = not rules.beats(played.card, view.led, view.trump)
         if lost and rules.points[played.card] >= 10 and rules.points[best.card] < rules.points[played.card]:
-            return ("coach.reason.throws_points", {"card": played.card.code,
-                                                   "points": rules.points[view.led] + rules.points[played.card]})
+            return (
+                "coach.reason.throws_points",
+                {"card": played.card.code, "points": rules.points[view.led] + rules.points[played.card]},
+            )
     return None

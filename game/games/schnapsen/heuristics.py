@@ -4,6 +4,7 @@ Declare marriages, take the trump Jack exchange, win valuable tricks with the ch
 that does it, keep trumps for later, throw low cards on tricks that cannot be won, and close
 only when the points in hand and in tricks make 66 likely.
 """
+
 from __future__ import annotations
 
 from game.cards import Card

@@ -1,5 +1,6 @@
 """Schnapsen's sentences on the results screen (its rows are SchnapsenRules.result_lines):
 how the deal was won, and why it is worth that many game points."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -12,6 +12,7 @@ wins 1 on an unclosed stock. Both players start at 7; game points count a player
 Points: a player's ``points`` are trick card points plus credited marriages. The deal_end
 detail records both: ``card_points`` (tricks only) and ``points`` (what the thresholds use).
 """
+
 from __future__ import annotations
 
 import random
@@ -105,8 +106,14 @@ class SchnapsenView:
 
 class SchnapsenRules(TrickRules):
     game_id = "schnapsen"
-    scoring_schema = {"strength": "rank_order", "card_points": "rank_table", "marriage": "int",
-                      "trump_marriage": "int", "win_points": "int", "schneider": "int"}
+    scoring_schema = {
+        "strength": "rank_order",
+        "card_points": "rank_table",
+        "marriage": "int",
+        "trump_marriage": "int",
+        "win_points": "int",
+        "schneider": "int",
+    }
     record_events = ("trick", "draw", "exchange", "marriage", "close")
     decisions = ("play", "close", "exchange", "marriage")
     has_trump = True
@@ -148,8 +155,16 @@ class SchnapsenRules(TrickRules):
     def _deal_from(self, hands: list[list[Card]], stock: list[Card], dealer: int, number: int) -> SchnapsenState:
         ind = stock[-1]
         lead = 1 - dealer
-        return SchnapsenState(dealer=dealer, number=number, hands=hands, stock=stock, trump=ind.suit,
-                              indicator=ind, leader=lead, to_act=lead)
+        return SchnapsenState(
+            dealer=dealer,
+            number=number,
+            hands=hands,
+            stock=stock,
+            trump=ind.suit,
+            indicator=ind,
+            leader=lead,
+            to_act=lead,
+        )
 
     def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> SchnapsenState:
         o = list(self.cards)
@@ -170,8 +185,9 @@ class SchnapsenRules(TrickRules):
     def state_from_deal(self, ev: Event) -> SchnapsenState:
         hands, table, stock = self.read_deal(ev, 5, 0, 10)
         if ev.get("trump") != stock[-1].code:
-            raise RecordError(f"'trump' must be the indicator, the last card of the stock ({stock[-1].code}), "
-                              f"not {ev.get('trump')!r}")
+            raise RecordError(
+                f"'trump' must be the indicator, the last card of the stock ({stock[-1].code}), not {ev.get('trump')!r}"
+            )
         return self._deal_from(hands, stock, *self.read_dealer(ev))
 
     # ------------------------------------------------------------------ play
@@ -220,16 +236,22 @@ class SchnapsenRules(TrickRules):
         kind = action.kind
         if kind == "exchange":
             if not leading:
-                return IllegalAction("exchange_only_leader", "only the player about to lead may exchange the trump Jack")
+                return IllegalAction(
+                    "exchange_only_leader", "only the player about to lead may exchange the trump Jack"
+                )
             if state.closed_by is not None:
                 return IllegalAction("exchange_stock_closed", "the stock is closed: no trump exchange")
             if len(state.stock) < 2:
-                return IllegalAction("exchange_needs_stock",
-                                    "the trump exchange needs a stock of at least two cards (one face down and the indicator)",
-                                    stock=len(state.stock))
+                return IllegalAction(
+                    "exchange_needs_stock",
+                    "the trump exchange needs a stock of at least two cards (one face down and the indicator)",
+                    stock=len(state.stock),
+                )
             j = self.trump_jack[state.trump]
             if j not in hand:
-                return IllegalAction("exchange_needs_trump_jack", f"the exchange needs the trump Jack ({j}) in hand", card=j.code)
+                return IllegalAction(
+                    "exchange_needs_trump_jack", f"the exchange needs the trump Jack ({j}) in hand", card=j.code
+                )
             return super().explain_refusal(state, action)
         if kind == "close":
             if not leading:
@@ -237,8 +259,9 @@ class SchnapsenRules(TrickRules):
             if state.closed_by is not None:
                 return IllegalAction("close_already_closed", "the stock is already closed")
             if len(state.stock) < 2:
-                return IllegalAction("close_needs_stock", "closing needs a stock of at least two cards",
-                                    stock=len(state.stock))
+                return IllegalAction(
+                    "close_needs_stock", "closing needs a stock of at least two cards", stock=len(state.stock)
+                )
             if len(hand) != 5:
                 return IllegalAction("close_needs_five_cards", "closing needs five cards in hand", cards=len(hand))
             return super().explain_refusal(state, action)
@@ -252,11 +275,15 @@ class SchnapsenRules(TrickRules):
                 return IllegalAction("marriage_only_leader", "only the player about to lead may declare a marriage")
             p = self.partner.get(c)
             if p is None:
-                return IllegalAction("marriage_needs_king_or_queen", f"a marriage is declared by leading a King or Queen, not {c}",
-                                    card=c.code)
+                return IllegalAction(
+                    "marriage_needs_king_or_queen",
+                    f"a marriage is declared by leading a King or Queen, not {c}",
+                    card=c.code,
+                )
             if p not in hand:
-                return IllegalAction("marriage_needs_pair", f"a marriage needs both {c} and {p} in hand",
-                                    card=c.code, partner=p.code)
+                return IllegalAction(
+                    "marriage_needs_pair", f"a marriage needs both {c} and {p} in hand", card=c.code, partner=p.code
+                )
             return super().explain_refusal(state, action)
         led = state.led
         if led is None or (state.closed_by is None and state.stock):
@@ -267,12 +294,24 @@ class SchnapsenRules(TrickRules):
         opts = ", ".join(codes(allowed))
         if allowed[0].suit == led.suit:
             if self.strength[allowed[0]] > self.strength[led]:
-                return IllegalAction("must_follow_and_beat", f"the stock is closed or exhausted: follow suit and beat {led} ({opts})",
-                                    led=led.code, options=opts)
-            return IllegalAction("must_follow_suit", f"the stock is closed or exhausted: follow suit ({opts})",
-                                led=led.code, options=opts)
-        return IllegalAction("must_trump", f"the stock is closed or exhausted: with no {led.suit} card you must trump ({opts})",
-                            led=led.code, options=opts)
+                return IllegalAction(
+                    "must_follow_and_beat",
+                    f"the stock is closed or exhausted: follow suit and beat {led} ({opts})",
+                    led=led.code,
+                    options=opts,
+                )
+            return IllegalAction(
+                "must_follow_suit",
+                f"the stock is closed or exhausted: follow suit ({opts})",
+                led=led.code,
+                options=opts,
+            )
+        return IllegalAction(
+            "must_trump",
+            f"the stock is closed or exhausted: with no {led.suit} card you must trump ({opts})",
+            led=led.code,
+            options=opts,
+        )
 
     def apply(self, state: SchnapsenState, action: Action, check: bool = True) -> list[Event]:
         if check:
@@ -446,24 +485,52 @@ class SchnapsenRules(TrickRules):
         o = 1 - seat
         closure = (state.closure_points, state.closure_trick) if state.closed_by is not None else None
         return SchnapsenView(
-            seat=seat, dealer=state.dealer, leader=state.leader, to_act=state.to_act,
-            hand=tuple(state.hands[seat]), trump=state.trump,
-            indicator=state.stock[-1] if state.stock else None, led=state.led,
-            stock_count=len(state.stock), opponent_count=len(state.hands[o]),
-            closed_by=state.closed_by, closure=closure,
-            won=(tuple(state.won[0]), tuple(state.won[1])), points=state.points(seat),
-            pending=(state.pending[0], state.pending[1]), marriages=tuple(state.marriages),
-            known_opponent=tuple(state.known[o]), history=tuple(state.history), deck=self.deck_cards,
+            seat=seat,
+            dealer=state.dealer,
+            leader=state.leader,
+            to_act=state.to_act,
+            hand=tuple(state.hands[seat]),
+            trump=state.trump,
+            indicator=state.stock[-1] if state.stock else None,
+            led=state.led,
+            stock_count=len(state.stock),
+            opponent_count=len(state.hands[o]),
+            closed_by=state.closed_by,
+            closure=closure,
+            won=(tuple(state.won[0]), tuple(state.won[1])),
+            points=state.points(seat),
+            pending=(state.pending[0], state.pending[1]),
+            marriages=tuple(state.marriages),
+            known_opponent=tuple(state.known[o]),
+            history=tuple(state.history),
+            deck=self.deck_cards,
         )
 
     def clone(self, s: SchnapsenState) -> SchnapsenState:
         return SchnapsenState(
-            dealer=s.dealer, number=s.number, hands=[s.hands[0][:], s.hands[1][:]], stock=s.stock[:],
-            trump=s.trump, indicator=s.indicator, leader=s.leader, to_act=s.to_act, led=s.led,
-            closed_by=s.closed_by, closure_points=s.closure_points, closure_trick=s.closure_trick,
-            won=[s.won[0][:], s.won[1][:]], card_points=s.card_points[:], marriage_points=s.marriage_points[:],
-            pending=s.pending[:], known=[s.known[0][:], s.known[1][:]], marriages=s.marriages[:],
-            history=s.history[:], last_trick=s.last_trick, over=s.over, winner=s.winner, reason=s.reason,
+            dealer=s.dealer,
+            number=s.number,
+            hands=[s.hands[0][:], s.hands[1][:]],
+            stock=s.stock[:],
+            trump=s.trump,
+            indicator=s.indicator,
+            leader=s.leader,
+            to_act=s.to_act,
+            led=s.led,
+            closed_by=s.closed_by,
+            closure_points=s.closure_points,
+            closure_trick=s.closure_trick,
+            won=[s.won[0][:], s.won[1][:]],
+            card_points=s.card_points[:],
+            marriage_points=s.marriage_points[:],
+            pending=s.pending[:],
+            known=[s.known[0][:], s.known[1][:]],
+            marriages=s.marriages[:],
+            history=s.history[:],
+            last_trick=s.last_trick,
+            over=s.over,
+            winner=s.winner,
+            reason=s.reason,
         )
 
     def action_from_record(self, events: EventLines, i: int) -> Action:

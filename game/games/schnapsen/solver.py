@@ -13,6 +13,7 @@ Two rule variants are read off the rules object (the benchmark adapter's engine 
 and may reach 66 by the marriage) and ``ai_marriage_king_only`` (default False: the marriage
 may be led with the King or the Queen).
 """
+
 from __future__ import annotations
 
 import threading
@@ -40,8 +41,10 @@ class Tables:
         for i, c in enumerate(cards):
             self.suit_mask[c.suit] = self.suit_mask.get(c.suit, 0) | (1 << i)
         # Cards of the same suit stronger than card i.
-        self.higher = [sum(1 << j for j, d in enumerate(cards) if d.suit == c.suit and self.strength[j] > self.strength[i])
-                       for i, c in enumerate(cards)]
+        self.higher = [
+            sum(1 << j for j, d in enumerate(cards) if d.suit == c.suit and self.strength[j] > self.strength[i])
+            for i, c in enumerate(cards)
+        ]
         self.partner = [self.bit[rules.partner[c]] if c in rules.partner else -1 for c in cards]
         self.is_king = [c.rank == "K" for c in cards]
         self.marriage_value = rules.marriage_value
@@ -386,8 +389,9 @@ def best_action(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action
         led = t.bit[state.led]
         for a in legal:
             j = t.bit[a.played]
-            v = sign * _follow_with_rest(s, p, led, j, s.hand[p] & ~(1 << j),
-                                         *((alpha, INF) if sign > 0 else (-INF, -alpha)))
+            v = sign * _follow_with_rest(
+                s, p, led, j, s.hand[p] & ~(1 << j), *((alpha, INF) if sign > 0 else (-INF, -alpha))
+            )
             if best is None or v > alpha:
                 best, alpha = (j, False), v
     if best is None:

@@ -4,6 +4,7 @@ Everything a seat has seen is in its hand, on the table or in a pile (the histor
 what the piles and table show), and Scopa gives no other clue about a hand, so the unseen
 cards are exactly the other hands plus the stock, in any arrangement with the right counts.
 """
+
 from __future__ import annotations
 
 import math
@@ -38,10 +39,14 @@ LEVELS: dict[str, dict] = {
     # (bench/ai_positions.py score) the half budget's regret is +0.0004 ± 0.0009 above 3600's,
     # 2 % of the gap to normal (+0.0215 ± 0.0046). The house rules keep the budgets their
     # goals were measured at (docs/AI.md, issue 36).
-    "hard": {"iterations": 1800, "by_players": {3: {"iterations": 3200}, 4: {"iterations": 3200}},
-             "by_option": {house: {"iterations": 2700, "by_players": {3: {"iterations": 2400},
-                                                                      4: {"iterations": 2400}}}
-                           for house in ("capture=fifteen", "aces=take_all")}},
+    "hard": {
+        "iterations": 1800,
+        "by_players": {3: {"iterations": 3200}, 4: {"iterations": 3200}},
+        "by_option": {
+            house: {"iterations": 2700, "by_players": {3: {"iterations": 2400}, 4: {"iterations": 2400}}}
+            for house in ("capture=fifteen", "aces=take_all")
+        },
+    },
     # Normal: 200 iterations with the plain playout policy (fixed sweep penalty, 25 % random
     # moves) — measured clearly below hard and still clearly above easy (docs/AI.md).
     "normal": {"iterations": 200, "playout_kw": {"smart": False, "epsilon": 0.25}},
@@ -117,13 +122,27 @@ def determinize(rules: ScopaRules, view: ScopaView, rng: random.Random) -> Scopa
     else:
         p = reading[0]
         played = view.history[-1][1]
-        pick = sample_by_likelihood(rng, hidden_cards(view.unseen), view.hand_counts[p],
-                                    lambda hand: _read_likelihood(reading, hand, played), READ_TRIES)
+        pick = sample_by_likelihood(
+            rng,
+            hidden_cards(view.unseen),
+            view.hand_counts[p],
+            lambda hand: _read_likelihood(reading, hand, played),
+            READ_TRIES,
+        )
         hands, stock = deal_hidden(view, rng, view.stock_count, preset=(p, pick))
     return ScopaState(
-        players=view.players, dealer=view.dealer, number=1, hands=hands, table=list(view.table),
-        stock=stock, piles=[list(p) for p in view.piles], scope=list(view.scope), to_act=view.to_act,
-        last_capture_team=view.last_capture_team, over=False, history=list(view.history),
+        players=view.players,
+        dealer=view.dealer,
+        number=1,
+        hands=hands,
+        table=list(view.table),
+        stock=stock,
+        piles=[list(p) for p in view.piles],
+        scope=list(view.scope),
+        to_act=view.to_act,
+        last_capture_team=view.last_capture_team,
+        over=False,
+        history=list(view.history),
     )
 
 
@@ -178,9 +197,17 @@ def classic_captures(rules: ScopaRules) -> bool:
     return opts.get("capture", "match_first") == "match_first" and opts.get("aces", "normal") == "normal"
 
 
-def _plain_pick(options: list[Option], table_sum: int, final: bool, values: dict[Card, int],
-                worth: dict[Card, float], top: int, rand: Callable[[], float],
-                sweep_of: list[int] | None = None, take_all: bool = False) -> Option:
+def _plain_pick(
+    options: list[Option],
+    table_sum: int,
+    final: bool,
+    values: dict[Card, int],
+    worth: dict[Card, float],
+    top: int,
+    rand: Callable[[], float],
+    sweep_of: list[int] | None = None,
+    take_all: bool = False,
+) -> Option:
     """The plain policy's choice among ``options`` ((card, captured cards) pairs): sweep, take
     valuable cards, and do not leave a table that one card sweeps (a fixed penalty); a little
     noise (``rand``) breaks ties at random. The one scoring of both :func:`rollout` and
@@ -247,8 +274,17 @@ def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: rand
     final = not state.stock and sum(len(h) for h in state.hands) == 1
     # Every Scopa action plays a card (the playout's hot path: no check per action).
     options = cast("list[tuple[Card, tuple[Card, ...]]]", [(a.card, a.capture) for a in legal])
-    choice = _plain_pick(options, sum(values[t] for t in state.table), final, values, _worth_table(rules),
-                         rules.max_value, rng.random, _sweep_table(rules), rules.aces_take_all)
+    choice = _plain_pick(
+        options,
+        sum(values[t] for t in state.table),
+        final,
+        values,
+        _worth_table(rules),
+        rules.max_value,
+        rng.random,
+        _sweep_table(rules),
+        rules.aces_take_all,
+    )
     return legal[options.index(choice)]
 
 
@@ -257,8 +293,15 @@ def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: rand
 ACE_TAKES_ALL_RISK = 0.7
 
 
-def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: list | None = None, *,
-            epsilon: float | None = None, smart: bool = True) -> None:
+def playout(
+    rules: ScopaRules,
+    state: ScopaState,
+    rng: random.Random,
+    trace: list | None = None,
+    *,
+    epsilon: float | None = None,
+    smart: bool = True,
+) -> None:
     """Play the deal to its end with an epsilon-greedy policy, straight on the state.
 
     The search's hot loop: no Action objects, no events, no history. It follows the rules
@@ -462,8 +505,8 @@ def playout(rules: ScopaRules, state: ScopaState, rng: random.Random, trace: lis
         if not any(hands):
             for i in range(n):
                 s = (state.dealer + 1 + i) % n
-                hands[s] = stock[i * h:(i + 1) * h]
-            del stock[:n * h]
+                hands[s] = stock[i * h : (i + 1) * h]
+            del stock[: n * h]
 
 
 def prior(rules: ScopaRules, view: ScopaView, action: Action) -> float:

@@ -1,5 +1,6 @@
 """Scopa's coach facts (game.coach.hooks): values in Scopa points, and why a move was worse —
 a scopa missed, the settebello given away or left, a table the next player may sweep."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,16 +30,22 @@ def _taken(a: Action) -> tuple[Card, ...]:
 
 
 def _is_sweep(rules: Any, view: Any, a: Action, final: bool) -> bool:
-    return bool(a.capture) and len(a.capture) == len(view.table) and not final and \
-        not (rules.aces_take_all and a.played.rank == "A")
+    return (
+        bool(a.capture)
+        and len(a.capture) == len(view.table)
+        and not final
+        and not (rules.aces_take_all and a.played.rank == "A")
+    )
 
 
 def sweepers(rules: Any, view: Any, left: list[Card]) -> list[Card]:
     """The cards the seat has not seen that could take all of ``left`` (a scopa)."""
     if not left:
         return []
-    return sorted((x for x in view.unseen if any(len(cap) == len(left) for cap in rules.captures_for(x, left))),
-                  key=lambda c: c.index)
+    return sorted(
+        (x for x in view.unseen if any(len(cap) == len(left) for cap in rules.captures_for(x, left))),
+        key=lambda c: c.index,
+    )
 
 
 def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, dict] | None:
@@ -62,6 +69,15 @@ def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, di
         found = sweepers(rules, view, left)
         if found:
             total = sum(rules.values[t] for t in left)
-            return ("coach.reason.leaves_sweep", {"total": total, "seat": nxt, "ranks": sorted({c.rank for c in found},
-                    key=lambda r: rules.values[next(c for c in found if c.rank == r)]), "count": len(found)})
+            return (
+                "coach.reason.leaves_sweep",
+                {
+                    "total": total,
+                    "seat": nxt,
+                    "ranks": sorted(
+                        {c.rank for c in found}, key=lambda r: rules.values[next(c for c in found if c.rank == r)]
+                    ),
+                    "count": len(found),
+                },
+            )
     return None

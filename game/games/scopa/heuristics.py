@@ -4,6 +4,7 @@ under every house rule: the sweep the next player may make is the one the rules 
 without one with ``aces: take_all``, which takes the cards but scores no scopa), and the cards
 the house rules score are worth more (the King of Coins with ``re_bello``, the Ace, Two and
 Three of Coins that start a ``napola``)."""
+
 from __future__ import annotations
 
 from game.cards import Card

@@ -12,6 +12,7 @@ a table without an Ace, and no Ace's capture scores a scopa), ``re_bello`` (the 
 scores 1) and ``napola`` (the run of Coins from the Ace scores its length, at least A-2-3).
 The Kings redeal only applies with match_first, normal aces and a deal with a table.
 """
+
 from __future__ import annotations
 
 import random
@@ -54,10 +55,17 @@ class ScopaView(CaptureView):
 
 class ScopaRules(GameRules):
     game_id = "scopa"
-    scoring_schema = {"capture_values": "rank_table", "primiera": "rank_table", "scoring_suit": "suit",
-                      "settebello": "card", "deals": {d: {"hand": "int", "table": "int"} for d in DEAL_KINDS},
-                      "redeal_kings": "int", "fifteen": "int", "re_bello": "card",
-                      "napola": {"suit": "suit", "min_run": "int"}}
+    scoring_schema = {
+        "capture_values": "rank_table",
+        "primiera": "rank_table",
+        "scoring_suit": "suit",
+        "settebello": "card",
+        "deals": {d: {"hand": "int", "table": "int"} for d in DEAL_KINDS},
+        "redeal_kings": "int",
+        "fifteen": "int",
+        "re_bello": "card",
+        "napola": {"suit": "suit", "min_run": "int"},
+    }
     family = "capture"
     record_events = ("redeal", "hands")
     table_capacity = 12
@@ -69,13 +77,23 @@ class ScopaRules(GameRules):
         {"label": "results.scopa.cards", "cells": "card_counts", "points": "cards"},
         {"label": "results.scopa.coins", "suit": "D", "cells": "coin_counts", "points": "coins"},
         {"label": "results.scopa.settebello", "suit": "D", "mark": "settebello"},
-        {"label": "results.scopa.primiera", "cells": "primiera_values", "points": "primiera",
-         "none_note": "results.scopa.no_primiera"},
+        {
+            "label": "results.scopa.primiera",
+            "cells": "primiera_values",
+            "points": "primiera",
+            "none_note": "results.scopa.no_primiera",
+        },
         {"label": "results.scopa.scope", "cells": "scope", "points": "scope"},
         # House rules: their rows only when they are in force (``option``).
         {"label": "results.scopa.re_bello", "suit": "D", "mark": "re_bello", "option": "re_bello"},
-        {"label": "results.scopa.napola", "suit": "D", "cells": "napola", "points": "napola", "option": "napola",
-         "text": "results.scopa.napola_run"},
+        {
+            "label": "results.scopa.napola",
+            "suit": "D",
+            "cells": "napola",
+            "points": "napola",
+            "option": "napola",
+            "text": "results.scopa.napola_run",
+        },
         {"label": "results.deal_points", "cells": "@points", "kind": "total"},
         {"label": "results.match_total_to", "cells": "@totals", "kind": "match"},
     )
@@ -107,8 +125,10 @@ class ScopaRules(GameRules):
         self.table_size: int = sizes["table"]
         self.stock_size: int = len(self.cards) - players * self.hand_size - self.table_size
         if self.stock_size < 0 or self.stock_size % (players * self.hand_size):
-            raise ValueError(f"{len(self.cards)} cards do not deal {self.hand_size} to each of {players} players "
-                             f"and {self.table_size} to the table in whole rounds")
+            raise ValueError(
+                f"{len(self.cards)} cards do not deal {self.hand_size} to each of {players} players "
+                f"and {self.table_size} to the table in whole rounds"
+            )
         #: With ``capture: fifteen``, the total a capture makes with the played card; else None.
         self.fifteen: int | None = sc["fifteen"] if self.capture_rule == "fifteen" else None
         # The Kings redeal belongs to the classic capture rule, and needs a table.
@@ -117,7 +137,8 @@ class ScopaRules(GameRules):
         nap = sc["napola"]
         # The napola run: the suit's cards in capture-value order (A, 2 … 7, J, Q, K).
         self.napola_run: tuple[Card, ...] = tuple(
-            sorted((c for c in self.cards if c.suit == nap["suit"]), key=lambda c: self.values[c]))
+            sorted((c for c in self.cards if c.suit == nap["suit"]), key=lambda c: self.values[c])
+        )
         self.napola_min: int = int(nap["min_run"])
 
     def _option(self, name: str):
@@ -127,12 +148,19 @@ class ScopaRules(GameRules):
     # ------------------------------------------------------------------ dealing
     def _deal_from(self, order: list[Card], dealer: int, number: int) -> ScopaState:
         n, h = self.players, self.hand_size
-        hands = [order[i * h:(i + 1) * h] for i in range(n)]
-        table = order[n * h:n * h + self.table_size]
-        stock = order[n * h + self.table_size:]
+        hands = [order[i * h : (i + 1) * h] for i in range(n)]
+        table = order[n * h : n * h + self.table_size]
+        stock = order[n * h + self.table_size :]
         return ScopaState(
-            players=n, dealer=dealer, number=number, hands=hands, table=list(table), stock=list(stock),
-            piles=[[] for _ in range(self.teams)], scope=[0] * self.teams, to_act=(dealer + 1) % n,
+            players=n,
+            dealer=dealer,
+            number=number,
+            hands=hands,
+            table=list(table),
+            stock=list(stock),
+            piles=[[] for _ in range(self.teams)],
+            scope=[0] * self.teams,
+            to_act=(dealer + 1) % n,
         )
 
     def needs_redeal(self, state: ScopaState) -> bool:
@@ -252,14 +280,20 @@ class ScopaRules(GameRules):
         v = self.values[c]
         if self.fifteen is not None:
             total = v + sum(self.values[t] for t in cap)
-            return IllegalAction("wrong_fifteen", f"{c} and the captured cards add up to {total}, not {self.fifteen}",
-                                 card=c.code, total=total, value=self.fifteen)
+            return IllegalAction(
+                "wrong_fifteen",
+                f"{c} and the captured cards add up to {total}, not {self.fifteen}",
+                card=c.code,
+                total=total,
+                value=self.fifteen,
+            )
         matches = [t for t in table if self.values[t] == v]
         if matches:
             return IllegalAction(
                 "match_before_sum",
                 f"a match comes before a sum: {c} must take one card of value {v} ({', '.join(codes(matches))})",
-                card=c.code, match=matches[0].code,
+                card=c.code,
+                match=matches[0].code,
             )
         if len(cap) == 1:
             return IllegalAction("no_match", f"{cap[0]} does not match {c}", card=c.code)
@@ -297,9 +331,15 @@ class ScopaRules(GameRules):
             state.scope[team] += 1
             bonuses.append("scopa")
         state.history.append((seat, c, cap))
-        events: list[Event] = [{
-            "event": "play", "seat": seat, "card": c.code, "capture": [t.code for t in cap], "bonuses": bonuses,
-        }]
+        events: list[Event] = [
+            {
+                "event": "play",
+                "seat": seat,
+                "card": c.code,
+                "capture": [t.code for t in cap],
+                "bonuses": bonuses,
+            }
+        ]
         n = state.players
         if final:
             state.over = True
@@ -311,8 +351,8 @@ class ScopaRules(GameRules):
             stock = state.stock
             for i in range(n):
                 s = (state.dealer + 1 + i) % n
-                hands[s] = stock[i * h:(i + 1) * h]
-            del stock[:n * h]
+                hands[s] = stock[i * h : (i + 1) * h]
+            del stock[: n * h]
             events.append({"event": "hands", "hands": [[x.code for x in hh] for hh in hands]})
         return events
 
@@ -382,9 +422,17 @@ class ScopaRules(GameRules):
     def tally(self, piles: list[list[str]], bonuses: list[list[str]]) -> DealResult:
         """The awards as they stand (GameRules.tally): deal_result's own scoring of these
         piles and scope, as if the deal ended now with nothing left on the table."""
-        state = ScopaState(players=self.players, dealer=0, number=0, hands=[[] for _ in range(self.players)],
-                           table=[], stock=[], piles=[[card(c) for c in p] for p in piles],
-                           scope=[sum(1 for b in bs if b == "scopa") for bs in bonuses], to_act=0)
+        state = ScopaState(
+            players=self.players,
+            dealer=0,
+            number=0,
+            hands=[[] for _ in range(self.players)],
+            table=[],
+            stock=[],
+            piles=[[card(c) for c in p] for p in piles],
+            scope=[sum(1 for b in bs if b == "scopa") for bs in bonuses],
+            to_act=0,
+        )
         return self.deal_result(state)
 
     def match_status(self, totals: list[int], deals_played: int) -> tuple[bool, int | None, str]:
@@ -393,19 +441,35 @@ class ScopaRules(GameRules):
     # ------------------------------------------------------------------ views, copies, records
     def view(self, state: ScopaState, seat: int) -> ScopaView:
         return ScopaView(
-            seat=seat, players=state.players, dealer=state.dealer, to_act=state.to_act,
-            hand=tuple(state.hands[seat]), table=tuple(state.table),
-            hand_counts=tuple(len(h) for h in state.hands), stock_count=len(state.stock),
-            piles=tuple(tuple(p) for p in state.piles), scope=tuple(state.scope),
-            history=tuple(state.history), last_capture_team=state.last_capture_team,
+            seat=seat,
+            players=state.players,
+            dealer=state.dealer,
+            to_act=state.to_act,
+            hand=tuple(state.hands[seat]),
+            table=tuple(state.table),
+            hand_counts=tuple(len(h) for h in state.hands),
+            stock_count=len(state.stock),
+            piles=tuple(tuple(p) for p in state.piles),
+            scope=tuple(state.scope),
+            history=tuple(state.history),
+            last_capture_team=state.last_capture_team,
             deck=self.deck_cards,
         )
 
     def clone(self, s: ScopaState) -> ScopaState:
         return ScopaState(
-            players=s.players, dealer=s.dealer, number=s.number, hands=[list(h) for h in s.hands],
-            table=list(s.table), stock=list(s.stock), piles=[list(p) for p in s.piles], scope=list(s.scope),
-            to_act=s.to_act, last_capture_team=s.last_capture_team, over=s.over, history=list(s.history),
+            players=s.players,
+            dealer=s.dealer,
+            number=s.number,
+            hands=[list(h) for h in s.hands],
+            table=list(s.table),
+            stock=list(s.stock),
+            piles=[list(p) for p in s.piles],
+            scope=list(s.scope),
+            to_act=s.to_act,
+            last_capture_team=s.last_capture_team,
+            over=s.over,
+            history=list(s.history),
         )
 
     def action_from_record(self, events: EventLines, i: int) -> Action:
@@ -433,8 +497,10 @@ class ScopaRules(GameRules):
                 return f"hands gives seat {seat} {len(hh)} cards: a new round deals {h} to each seat"
         due = sorted(card(x) for hh in expected["hands"] for x in hh)
         if sorted(c for hh in hands for c in hh) != due:
-            return (f"hands must deal the next {n * h} cards of the stock ({', '.join(codes(due))}), "
-                    f"the record deals {', '.join(sorted(x for hh in given for x in hh))}")
+            return (
+                f"hands must deal the next {n * h} cards of the stock ({', '.join(codes(due))}), "
+                f"the record deals {', '.join(sorted(x for hh in given for x in hh))}"
+            )
         for seat, hh in enumerate(hands):
             state.hands[seat] = hh
         return None
@@ -449,6 +515,5 @@ class ScopaRules(GameRules):
                 return "a scopa needs a capture that clears the table"
             return "this capture clears the table: it scores a scopa"
         if expected.get("event") == "hands":
-            return ("this program deals a new round three cards at a time, from the seat after the "
-                    "dealer in turn order")
+            return "this program deals a new round three cards at a time, from the seat after the dealer in turn order"
         return None

@@ -1,5 +1,6 @@
 """Tressette's coach facts (game.coach.hooks): values in deal points, and why a move was worse —
 a counting card thrown on a trick the other side takes, a trick let go."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -7,6 +7,7 @@ always wins the trick it leads or beats. The value of a play is the expected thi
 team wins or loses on this trick (by a rough chance of winning it), minus what the card is
 worth kept: a strong card wins a later trick.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -39,8 +40,16 @@ def top_out(rules, outstanding: Iterable[Card]) -> dict[str, int]:
     return top
 
 
-def play_value(rules, c: Card, hand: Iterable[Card], trick: tuple[Card, ...] | list[Card], seat: int,
-               leader: int, top: dict[str, int], players: int) -> float:
+def play_value(
+    rules,
+    c: Card,
+    hand: Iterable[Card],
+    trick: tuple[Card, ...] | list[Card],
+    seat: int,
+    leader: int,
+    top: dict[str, int],
+    players: int,
+) -> float:
     """The greedy value of ``seat`` playing ``c`` from ``hand`` on ``trick`` (leader first)."""
     st = rules.strength
     th = rules.card_thirds

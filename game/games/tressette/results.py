@@ -1,6 +1,7 @@
 """Tressette's sentences and cells on the results screen (its rows are
 TressetteRules.result_lines): the thirds shown as points and thirds ("5 ⅔"), the whole points
 they make, the last trick's point, why every deal is worth 11."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,8 +23,10 @@ def explain(b: Any, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None
     pts = rules.last_trick_points
     b.rows[at:at] = [
         b.Row(t("results.tressette.whole_points"), [b.Cell(str(w), w or None) for w in whole]),
-        b.Row(t("results.tressette.last_trick"),
-            [b.Cell("", pts if team == last else None, mark=team == last) for team in range(len(b.columns))]),
+        b.Row(
+            t("results.tressette.last_trick"),
+            [b.Cell("", pts if team == last else None, mark=team == last) for team in range(len(b.columns))],
+        ),
     ]
     if last is not None:
         if rules.partnerships and b.mine is not None:

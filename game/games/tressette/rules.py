@@ -14,6 +14,7 @@ drawn from the stock (a drawn card is shown to both players: it stays *known* wh
 hand that drew it), and each suit a player failed to follow (that player's hidden cards, the
 ones dealt, hold none of it — a card drawn later is known anyway).
 """
+
 from __future__ import annotations
 
 import random
@@ -104,8 +105,7 @@ class TressetteRules(TrickRules):
     totals_count_down = False
     #: The score board shows the match points per team and the deal's count so far in thirds.
     hud_scores = "thirds"
-    scoring_schema = {"strength": "rank_order", "thirds": "rank_table", "hand_size": "int",
-                      "last_trick": "int"}
+    scoring_schema = {"strength": "rank_order", "thirds": "rank_table", "hand_size": "int", "last_trick": "int"}
     #: The results rows (see GameRules.result_lines); game/games/tressette/results.py shows the
     #: thirds as "5 ⅔" and adds the whole points and the last trick.
     result_lines = (
@@ -130,8 +130,10 @@ class TressetteRules(TrickRules):
         self.target: int = int(self.options.get("target", 21))
         self.stock_size: int = len(self.cards) - players * self.hand_size
         if self.stock_size < 0 or self.stock_size % players:
-            raise ValueError(f"{len(self.cards)} cards cannot deal {self.hand_size} to {players} players "
-                             "and draw evenly from the rest")
+            raise ValueError(
+                f"{len(self.cards)} cards cannot deal {self.hand_size} to {players} players "
+                "and draw evenly from the rest"
+            )
         # Only the two-player deal leaves a stock (the fact above is for the game as a whole).
         self.has_stock = self.stock_size > 0
         self.draws_public = self.has_stock  # nothing drawn: no K to recall draws
@@ -143,8 +145,15 @@ class TressetteRules(TrickRules):
         n = self.players
         lead = (dealer + 1) % n  # the player to the dealer's right leads
         return TressetteState(
-            players=n, dealer=dealer, number=number, hands=hands, stock=stock, leader=lead, to_act=lead,
-            known=[[] for _ in range(n)], voids=[frozenset() for _ in range(n)],
+            players=n,
+            dealer=dealer,
+            number=number,
+            hands=hands,
+            stock=stock,
+            leader=lead,
+            to_act=lead,
+            known=[[] for _ in range(n)],
+            voids=[frozenset() for _ in range(n)],
         )
 
     def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> TressetteState:
@@ -154,8 +163,8 @@ class TressetteRules(TrickRules):
         # Ten to each, starting with the player to the dealer's right; the rest is the stock.
         hands: list[list[Card]] = [[] for _ in range(n)]
         for i in range(n):
-            hands[(dealer + 1 + i) % n] = order[i * h:(i + 1) * h]
-        stock = order[n * h:]
+            hands[(dealer + 1 + i) % n] = order[i * h : (i + 1) * h]
+        stock = order[n * h :]
         state = self._deal_from(hands, stock, dealer, number)
         state.opening_events = [self.deal_event(state)]
         return state
@@ -198,8 +207,13 @@ class TressetteRules(TrickRules):
             allowed = self.follows(hand, led)
             if c not in allowed:
                 opts = ", ".join(codes(allowed))
-                return IllegalAction("must_follow", f"follow suit when able: {led.suit} was led, play {opts}",
-                                     led=led.code, suit=led.suit, options=opts)
+                return IllegalAction(
+                    "must_follow",
+                    f"follow suit when able: {led.suit} was led, play {opts}",
+                    led=led.code,
+                    suit=led.suit,
+                    options=opts,
+                )
         return super().explain_refusal(state, action)
 
     def apply(self, state: TressetteState, action: Action, check: bool = True) -> list[Event]:
@@ -263,10 +277,14 @@ class TressetteRules(TrickRules):
             raise ValueError("the deal is not over")
         # Only what RULES.md names: a reader compares every detail key both records hold, and
         # another writer's extra keys may mean something else.
-        return DealResult(points=self.deal_points(state.thirds, state.last_trick), leftover=None, detail={
-            "thirds": list(state.thirds),
-            "last_trick": state.last_trick,
-        })
+        return DealResult(
+            points=self.deal_points(state.thirds, state.last_trick),
+            leftover=None,
+            detail={
+                "thirds": list(state.thirds),
+                "last_trick": state.last_trick,
+            },
+        )
 
     def points_text(self, points: int) -> str:
         """A trick's points are thirds: "1 ⅔" (GameRules.points_text)."""
@@ -283,20 +301,41 @@ class TressetteRules(TrickRules):
     # ------------------------------------------------------------------ views, copies, records
     def view(self, state: TressetteState, seat: int) -> TressetteView:
         return TressetteView(
-            seat=seat, players=state.players, dealer=state.dealer, leader=state.leader, to_act=state.to_act,
-            hand=tuple(state.hands[seat]), trick=tuple(state.trick),
-            hand_counts=tuple(len(h) for h in state.hands), stock_count=len(state.stock),
-            known=tuple(tuple(k) for k in state.known), voids=tuple(state.voids),
-            thirds=tuple(state.thirds), tricks=tuple(state.tricks), history=tuple(state.history),
+            seat=seat,
+            players=state.players,
+            dealer=state.dealer,
+            leader=state.leader,
+            to_act=state.to_act,
+            hand=tuple(state.hands[seat]),
+            trick=tuple(state.trick),
+            hand_counts=tuple(len(h) for h in state.hands),
+            stock_count=len(state.stock),
+            known=tuple(tuple(k) for k in state.known),
+            voids=tuple(state.voids),
+            thirds=tuple(state.thirds),
+            tricks=tuple(state.tricks),
+            history=tuple(state.history),
             deck=self.deck_cards,
         )
 
     def clone(self, s: TressetteState) -> TressetteState:
         return TressetteState(
-            players=s.players, dealer=s.dealer, number=s.number, hands=[h[:] for h in s.hands],
-            stock=s.stock[:], leader=s.leader, to_act=s.to_act, trick=s.trick[:],
-            piles=[p[:] for p in s.piles], thirds=s.thirds[:], tricks=s.tricks[:], last_trick=s.last_trick,
-            over=s.over, known=[k[:] for k in s.known], voids=s.voids[:], history=s.history[:],
+            players=s.players,
+            dealer=s.dealer,
+            number=s.number,
+            hands=[h[:] for h in s.hands],
+            stock=s.stock[:],
+            leader=s.leader,
+            to_act=s.to_act,
+            trick=s.trick[:],
+            piles=[p[:] for p in s.piles],
+            thirds=s.thirds[:],
+            tricks=s.tricks[:],
+            last_trick=s.last_trick,
+            over=s.over,
+            known=[k[:] for k in s.known],
+            voids=s.voids[:],
+            history=s.history[:],
         )
 
     def action_from_record(self, events: EventLines, i: int) -> Action:
@@ -321,8 +360,11 @@ class TressetteRules(TrickRules):
                 return "the trick's winner draws first, then the loser"
             return "cards are drawn from the top of the stock"
         if kind == "deal_end":
-            return ("a team scores its thirds // 3, plus 1 for the last trick; the deal totals 11"
-                    if recorded.get("points") != expected.get("points") else None)
+            return (
+                "a team scores its thirds // 3, plus 1 for the last trick; the deal totals 11"
+                if recorded.get("points") != expected.get("points")
+                else None
+            )
         return None
 
 

@@ -4,6 +4,7 @@ the quick-match queue, pub/sub between processes) and their players through Post
 Without ``--redis`` / ``--database`` none of this is imported: one process, files and SQLite.
 Pure Python: no pygame.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -14,6 +14,7 @@ Called from a thread (the outbox, the tests, tools) the methods simply run. Noth
 speaks SQL: the store gives :class:`GuardedStore` its driver's ``errors`` and ``_reach``,
 ``_rate_match`` and ``_remember_rating``.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -58,6 +59,7 @@ def on_loop() -> bool:
 def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
     """A database method: run as is from a thread; from the event loop, in a thread with a
     bounded wait (:meth:`GuardedStore._ask`)."""
+
     @functools.wraps(fn)
     def call(self: GuardedStore, *args: Any, **kwargs: Any) -> Any:
         if not on_loop():
@@ -151,8 +153,9 @@ class GuardedStore:
         """Return when the database answers now; raise when it does not."""
         raise NotImplementedError
 
-    def _rate_match(self, code: str, game: str, preset: str | None, rated: bool, subjects: list[str],
-                    settle: Settle) -> Settled | None:
+    def _rate_match(
+        self, code: str, game: str, preset: str | None, rated: bool, subjects: list[str], settle: Settle
+    ) -> Settled | None:
         """One transaction: the match stored and its ratings settled; None when stored before."""
         raise NotImplementedError
 
@@ -217,9 +220,15 @@ class GuardedStore:
             self._probing = False
 
     # ---- the outbox
-    def rate_match(self, code: str, game: str, preset: str | None, rated: bool, subjects: list[str],
-                   settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
-                   ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+    def rate_match(
+        self,
+        code: str,
+        game: str,
+        preset: str | None,
+        rated: bool,
+        subjects: list[str],
+        settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
+    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
         """From a thread: one transaction, as the protocol says. From the event loop: the
         match goes to the outbox, and the loop waits at most ``loop_wait`` for it to be
         stored (then settle's result, as from a thread); None when it is stored later (or was

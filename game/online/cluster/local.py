@@ -3,6 +3,7 @@ benchmarks (``make test`` and ``bench/server_load.py --processes N``): real serv
 mock. Debian's ``redis-server`` and ``postgresql`` (``initdb``/``pg_ctl``); PostgreSQL refuses
 to run as root, so as root it runs as the ``postgres`` user (Debian's package makes it).
 """
+
 from __future__ import annotations
 
 import glob
@@ -52,9 +53,27 @@ class LocalRedis:
         self.start()
 
     def start(self, appendonly: str = "yes") -> None:
-        args = [self.exe, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
-                "--appendonly", appendonly, "--appendfsync", "everysec", "--save", "", "--protected-mode", "yes",
-                "--daemonize", "no", "--logfile", str(self.folder / "redis.log")]
+        args = [
+            self.exe,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--dir",
+            str(self.folder),
+            "--appendonly",
+            appendonly,
+            "--appendfsync",
+            "everysec",
+            "--save",
+            "",
+            "--protected-mode",
+            "yes",
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(self.folder / "redis.log"),
+        ]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait_port(self.port, 10.0, self.proc)
 
@@ -137,13 +156,27 @@ class LocalPostgres:
 
                 pwd.getpwnam("postgres")
             except KeyError:
-                raise ServiceError("as root PostgreSQL needs the 'postgres' user (Debian's postgresql makes it)") from None
+                raise ServiceError(
+                    "as root PostgreSQL needs the 'postgres' user (Debian's postgresql makes it)"
+                ) from None
             self._as = [shutil.which("runuser") or "runuser", "-u", "postgres", "--"]
         self.folder.mkdir(parents=True, exist_ok=True)
         if self._as:
             shutil.chown(self.folder, "postgres", "postgres")
-        self._run([_pg_bin("initdb"), "-D", str(self.data), "-U", "cardavia", "--auth=trust", "-E", "UTF8",
-                   "--no-sync", "--locale=C"])
+        self._run(
+            [
+                _pg_bin("initdb"),
+                "-D",
+                str(self.data),
+                "-U",
+                "cardavia",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "--locale=C",
+            ]
+        )
         self.start()
         self._run([_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "cardavia", "cardavia"])
 
@@ -155,10 +188,25 @@ class LocalPostgres:
             raise ServiceError(f"{Path(args[0]).name} failed: {tail[0]}") from None
 
     def start(self) -> None:
-        opts = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories='{self.folder}' "
-                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        self._run([_pg_bin("pg_ctl"), "-D", str(self.data), "-o", opts, "-l", str(self.folder / "postgres.log"),
-                   "-w", "-t", "30", "start"])
+        opts = (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories='{self.folder}' "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        self._run(
+            [
+                _pg_bin("pg_ctl"),
+                "-D",
+                str(self.data),
+                "-o",
+                opts,
+                "-l",
+                str(self.folder / "postgres.log"),
+                "-w",
+                "-t",
+                "30",
+                "start",
+            ]
+        )
 
     def halt(self) -> None:
         """Stop the database (a crash or an upgrade as the clients see it); :meth:`start` again."""

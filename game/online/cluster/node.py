@@ -42,6 +42,7 @@ the table on itself and tells each player's process over pub/sub (``cv:to:<id>``
 sends ``quick_found`` to the connection. The open-table list is each process's rows under
 ``cv:list:<id>``, merged by whoever lists.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -294,7 +295,7 @@ class ClusterNode:
         m = table.match
         if m is None:
             return []
-        events = normalised(m.events[:len(m.events) - len(table.unsaved)])
+        events = normalised(m.events[: len(m.events) - len(table.unsaved)])
         for i, by in self.store.marks.get(code, {}).items():
             if i < len(events):
                 events[i] = {**events[i], "by": by}
@@ -320,8 +321,9 @@ class ClusterNode:
             log.warning("cluster: table %s is another process's in Redis now: not written again", code)
             return False
         self.resynced += 1
-        log.warning("cluster: Redis had lost part of table %s: written again from memory (%d events)",
-                    code, len(events))
+        log.warning(
+            "cluster: Redis had lost part of table %s: written again from memory (%d events)", code, len(events)
+        )
         return True
 
     def _check_redis_run(self) -> None:
@@ -345,14 +347,18 @@ class ClusterNode:
         codes = [c for c in self.server.tables if c not in flying]
         done = 0
         for start in range(0, len(codes), 200):
-            chunk = codes[start:start + 200]
+            chunk = codes[start : start + 200]
             for code, (n, owner, meta, listed) in zip(chunk, self.store.held(chunk)):
                 table = self.server.tables.get(code)
                 events = self.memory(code)
                 if table is None or events is None:
                     continue
-                right = (n == (len(events) if events else None) and meta and listed != table.finished
-                         and (table.finished or owner == self.me))
+                right = (
+                    n == (len(events) if events else None)
+                    and meta
+                    and listed != table.finished
+                    and (table.finished or owner == self.me)
+                )
                 if not right:
                     if self.resync(code):
                         done += 1
@@ -367,27 +373,48 @@ class ClusterNode:
     def status(self) -> dict[str, Any]:
         tables = [t for t in self.server.tables.values() if not t.finished]
         db = self.server.db
-        return {"process": self.me, "url": self.url, "pid": os.getpid(), "tables": len(tables),
-                "connections": len(self.server.conns), "leases": "draining" if self.draining else
-                "held" if self.redis_ok else "unrenewed (Redis unreachable)",
-                "redis": self.redis_ok, "taken_over": self.taken_over, "let_go": self.let_go_count,
-                "matchmaker": self.matchmaker, "up_seconds": round(time.time() - self.started),
-                "broken": self.broken, "written_again": self.resynced,
-                "database": not getattr(db, "down", False), "unrated": len(getattr(db, "outbox", ()))}
+        return {
+            "process": self.me,
+            "url": self.url,
+            "pid": os.getpid(),
+            "tables": len(tables),
+            "connections": len(self.server.conns),
+            "leases": "draining" if self.draining else "held" if self.redis_ok else "unrenewed (Redis unreachable)",
+            "redis": self.redis_ok,
+            "taken_over": self.taken_over,
+            "let_go": self.let_go_count,
+            "matchmaker": self.matchmaker,
+            "up_seconds": round(time.time() - self.started),
+            "broken": self.broken,
+            "written_again": self.resynced,
+            "database": not getattr(db, "down", False),
+            "unrated": len(getattr(db, "outbox", ())),
+        }
 
     def status_line(self) -> str:
         s = self.status()
-        return (f"cardavia cluster process {s['process']} ({s['url']}): {s['tables']} table(s) owned, "
-                f"leases {s['leases']}, {s['connections']} connection(s), {s['taken_over']} taken over"
-                + (", matchmaker" if s["matchmaker"] else "")
-                + (f", {s['broken']} table(s) set aside as broken (redis {self.store.BROKEN})" if s["broken"] else "")
-                + ("" if s["database"] else ", the database is away")
-                + (f", {s['unrated']} match(es) waiting to be rated" if s["unrated"] else ""))
+        return (
+            f"cardavia cluster process {s['process']} ({s['url']}): {s['tables']} table(s) owned, "
+            f"leases {s['leases']}, {s['connections']} connection(s), {s['taken_over']} taken over"
+            + (", matchmaker" if s["matchmaker"] else "")
+            + (f", {s['broken']} table(s) set aside as broken (redis {self.store.BROKEN})" if s["broken"] else "")
+            + ("" if s["database"] else ", the database is away")
+            + (f", {s['unrated']} match(es) waiting to be rated" if s["unrated"] else "")
+        )
 
     def _heartbeat(self) -> None:
         s = self.status()
-        info = json.dumps({"url": self.url, "pid": s["pid"], "tables": s["tables"], "since": self.started,
-                           "broken": s["broken"], "database": s["database"], "unrated": s["unrated"]})
+        info = json.dumps(
+            {
+                "url": self.url,
+                "pid": s["pid"],
+                "tables": s["tables"],
+                "since": self.started,
+                "broken": s["broken"],
+                "database": s["database"],
+                "unrated": s["unrated"],
+            }
+        )
         pipe = self.redis.pipeline()
         pipe.set(f"cv:node:{self.me}", info, ex=NODE_TTL_S)
         pipe.hset(NODES, self.me, time.time())
@@ -530,7 +557,8 @@ class ClusterNode:
         if script is None:
             script = self._claim_script = self.redis.register_script(
                 "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then "
-                "redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1 end return 0")
+                "redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1 end return 0"
+            )
         return script
 
     def rerate(self, code: str, entry: dict[str, Any]) -> bool:

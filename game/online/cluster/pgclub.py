@@ -15,6 +15,7 @@ read (or none), and every connection has a connect timeout, a ``statement_timeou
 timeout and TCP keepalives, so a thread waits on a reachable but stuck server for seconds,
 not forever.
 """
+
 from __future__ import annotations
 
 import functools
@@ -74,18 +75,37 @@ class PgClubStore(GuardedStore):
         self.errors = (psycopg.Error, OSError)
         self._ratings: OrderedDict[tuple[str, str], tuple[Rating | None, float]] = OrderedDict()
         self._blocks: OrderedDict[int, set[int]] = OrderedDict()
-        settings = (f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={LOCK_TIMEOUT_MS} "
-                    f"-c idle_in_transaction_session_timeout={3 * STATEMENT_TIMEOUT_MS}")
-        kwargs = {"connect_timeout": CONNECT_TIMEOUT, "options": settings, "keepalives": 1, "keepalives_idle": 5,
-                  "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 10_000}
+        settings = (
+            f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={LOCK_TIMEOUT_MS} "
+            f"-c idle_in_transaction_session_timeout={3 * STATEMENT_TIMEOUT_MS}"
+        )
+        kwargs = {
+            "connect_timeout": CONNECT_TIMEOUT,
+            "options": settings,
+            "keepalives": 1,
+            "keepalives_idle": 5,
+            "keepalives_interval": 2,
+            "keepalives_count": 3,
+            "tcp_user_timeout": 10_000,
+        }
         try:
-            self.pool = ConnectionPool(url, min_size=POOL_MIN, max_size=pool_max, timeout=CONNECT_TIMEOUT, open=False,
-                                       kwargs=kwargs, check=ConnectionPool.check_connection, name="cardavia-club")
+            self.pool = ConnectionPool(
+                url,
+                min_size=POOL_MIN,
+                max_size=pool_max,
+                timeout=CONNECT_TIMEOUT,
+                open=False,
+                kwargs=kwargs,
+                check=ConnectionPool.check_connection,
+                name="cardavia-club",
+            )
             self.pool.open(wait=True, timeout=10.0)
             self.migrate()
             self._fold_names()
         except Exception as e:  # noqa: BLE001 - psycopg's and the pool's errors: one line
-            raise StoreError(f"cannot use the database ({type(e).__name__}: {str(e).strip().splitlines()[0]})") from None
+            raise StoreError(
+                f"cannot use the database ({type(e).__name__}: {str(e).strip().splitlines()[0]})"
+            ) from None
         self._start(pool_max, "cardavia-db")
 
     def migrate(self) -> list[int]:
@@ -93,8 +113,10 @@ class PgClubStore(GuardedStore):
         applied: list[int] = []
         with self.pool.connection() as db, db.transaction():
             db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
-                       "applied DOUBLE PRECISION NOT NULL)")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+                "applied DOUBLE PRECISION NOT NULL)"
+            )
             done = {r[0] for r in db.execute("SELECT version FROM schema_migrations").fetchall()}
             for number, path in migration_files():
                 if number in done:
@@ -129,15 +151,16 @@ class PgClubStore(GuardedStore):
     def create_player(self, name: str, secret_hash: str, recovery_hash: str) -> Player | None:
         if not on_loop():
             return self._create_player(name, secret_hash, recovery_hash)
-        return self._ask(functools.partial(self._create_player, name, secret_hash, recovery_hash),
-                         undo=self._uncreate)
+        return self._ask(functools.partial(self._create_player, name, secret_hash, recovery_hash), undo=self._uncreate)
 
     create_player.__dict__["guarded"] = True
 
     def _uncreate(self, player: Player) -> None:
         with self.pool.connection() as db:
-            db.execute("DELETE FROM players WHERE id = %s AND NOT EXISTS "
-                       "(SELECT 1 FROM match_players WHERE player = %s)", (player.id, player.id))
+            db.execute(
+                "DELETE FROM players WHERE id = %s AND NOT EXISTS (SELECT 1 FROM match_players WHERE player = %s)",
+                (player.id, player.id),
+            )
 
     def _create_player(self, name: str, secret_hash: str, recovery_hash: str) -> Player | None:
         import psycopg
@@ -147,7 +170,8 @@ class PgClubStore(GuardedStore):
                 row = db.execute(
                     "INSERT INTO players (name, folded, secret_sha256, recovery_sha256, created) "
                     "VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                    (name, name_key(name), secret_hash, recovery_hash, time.time())).fetchone()
+                    (name, name_key(name), secret_hash, recovery_hash, time.time()),
+                ).fetchone()
         except psycopg.errors.UniqueViolation:
             return None
         if row is None:  # INSERT … RETURNING always returns the row
@@ -177,29 +201,42 @@ class PgClubStore(GuardedStore):
         if not on_loop():
             done = self._recover(name, recovery_hash, secret_hash, new_recovery_hash)
         else:
-            done = self._ask(functools.partial(self._recover, name, recovery_hash, secret_hash, new_recovery_hash),
-                             undo=self._unrecover)
+            done = self._ask(
+                functools.partial(self._recover, name, recovery_hash, secret_hash, new_recovery_hash),
+                undo=self._unrecover,
+            )
         return done[0] if done is not None else None
 
     recover.__dict__["guarded"] = True
 
-    def _recover(self, name: str, recovery_hash: str, secret_hash: str, new_recovery_hash: str,
-                 ) -> tuple[Player, str, str, str] | None:
+    def _recover(
+        self,
+        name: str,
+        recovery_hash: str,
+        secret_hash: str,
+        new_recovery_hash: str,
+    ) -> tuple[Player, str, str, str] | None:
         """(the player, the new secret's hash, the old secret's and recovery code's hashes)."""
         with self.pool.connection() as db, db.transaction():
-            row = db.execute("SELECT id, name, recovery_sha256, secret_sha256 FROM players WHERE folded = %s "
-                             "FOR UPDATE", (name_key(name),)).fetchone()
+            row = db.execute(
+                "SELECT id, name, recovery_sha256, secret_sha256 FROM players WHERE folded = %s FOR UPDATE",
+                (name_key(name),),
+            ).fetchone()
             if row is None or not hmac.compare_digest(row[2], recovery_hash):
                 return None
-            db.execute("UPDATE players SET secret_sha256 = %s, recovery_sha256 = %s WHERE id = %s",
-                       (secret_hash, new_recovery_hash, row[0]))
+            db.execute(
+                "UPDATE players SET secret_sha256 = %s, recovery_sha256 = %s WHERE id = %s",
+                (secret_hash, new_recovery_hash, row[0]),
+            )
         return Player(int(row[0]), row[1]), secret_hash, row[3], row[2]
 
     def _unrecover(self, done: tuple[Player, str, str, str]) -> None:
         player, new_secret, old_secret, old_recovery = done
         with self.pool.connection() as db:
-            db.execute("UPDATE players SET secret_sha256 = %s, recovery_sha256 = %s WHERE id = %s AND secret_sha256 = %s",
-                       (old_secret, old_recovery, player.id, new_secret))
+            db.execute(
+                "UPDATE players SET secret_sha256 = %s, recovery_sha256 = %s WHERE id = %s AND secret_sha256 = %s",
+                (old_secret, old_recovery, player.id, new_secret),
+            )
 
     # ---- ratings and matches
     def rating(self, subject: str, game: str) -> Rating | None:
@@ -232,58 +269,100 @@ class PgClubStore(GuardedStore):
                 self._ratings.popitem(last=False)
 
     @guarded
-    def save_match(self, code: str, game: str, preset: str | None, rated: bool, summary: dict[str, Any],
-                   players: list[tuple[int, int, str, float | None, float | None]],
-                   ratings: dict[str, Rating]) -> None:
+    def save_match(
+        self,
+        code: str,
+        game: str,
+        preset: str | None,
+        rated: bool,
+        summary: dict[str, Any],
+        players: list[tuple[int, int, str, float | None, float | None]],
+        ratings: dict[str, Rating],
+    ) -> None:
         with self.pool.connection() as db, db.transaction():
             self._insert_match(db, code, game, preset, rated, summary, players, ratings)
 
     @staticmethod
-    def _insert_match(db: Any, code: str, game: str, preset: str | None, rated: bool, summary: dict[str, Any],
-                      players: list, ratings: dict[str, Rating]) -> bool:
-        cur = db.execute("INSERT INTO matches (code, game, preset, rated, finished, summary) "
-                         "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (code) DO NOTHING",
-                         (code, game, preset, rated, time.time(), json.dumps(summary)))
+    def _insert_match(
+        db: Any,
+        code: str,
+        game: str,
+        preset: str | None,
+        rated: bool,
+        summary: dict[str, Any],
+        players: list,
+        ratings: dict[str, Rating],
+    ) -> bool:
+        cur = db.execute(
+            "INSERT INTO matches (code, game, preset, rated, finished, summary) "
+            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (code) DO NOTHING",
+            (code, game, preset, rated, time.time(), json.dumps(summary)),
+        )
         if cur.rowcount == 0:
             return False  # rated once
         with db.cursor() as c:
-            c.executemany("INSERT INTO match_players (code, player, seat, result, old, new) VALUES (%s,%s,%s,%s,%s,%s)",
-                          [(code, p, s, res, old, new) for p, s, res, old, new in players])
-            c.executemany("INSERT INTO ratings (subject, game, mu, sigma, matches) VALUES (%s,%s,%s,%s,%s) "
-                          "ON CONFLICT (subject, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-                          "matches = excluded.matches",
-                          [(subject, game, r.mu, r.sigma, r.matches) for subject, r in ratings.items()])
+            c.executemany(
+                "INSERT INTO match_players (code, player, seat, result, old, new) VALUES (%s,%s,%s,%s,%s,%s)",
+                [(code, p, s, res, old, new) for p, s, res, old, new in players],
+            )
+            c.executemany(
+                "INSERT INTO ratings (subject, game, mu, sigma, matches) VALUES (%s,%s,%s,%s,%s) "
+                "ON CONFLICT (subject, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                "matches = excluded.matches",
+                [(subject, game, r.mu, r.sigma, r.matches) for subject, r in ratings.items()],
+            )
         return True
 
-    def _rate_match(self, code: str, game: str, preset: str | None, rated: bool, subjects: list[str],
-                    settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
-                    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+    def _rate_match(
+        self,
+        code: str,
+        game: str,
+        preset: str | None,
+        rated: bool,
+        subjects: list[str],
+        settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
+    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
         try:
             return self._rate_once(code, game, preset, rated, subjects, settle)
         except _RatedBefore:
             return None
 
-    def _rate_once(self, code: str, game: str, preset: str | None, rated: bool, subjects: list[str],
-                   settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
-                   ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+    def _rate_once(
+        self,
+        code: str,
+        game: str,
+        preset: str | None,
+        rated: bool,
+        subjects: list[str],
+        settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
+    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
         with self.pool.connection() as db, db.transaction():
             if db.execute("SELECT 1 FROM matches WHERE code = %s", (code,)).fetchone() is not None:
                 return None
             ordered = sorted(set(subjects))
             current: dict[str, Rating | None] = {s: None for s in ordered}
             if ordered:
-                rows = db.execute("SELECT subject, mu, sigma, matches FROM ratings WHERE game = %s AND subject = ANY(%s) "
-                                  "ORDER BY subject FOR UPDATE", (game, ordered)).fetchall()
+                rows = db.execute(
+                    "SELECT subject, mu, sigma, matches FROM ratings WHERE game = %s AND subject = ANY(%s) "
+                    "ORDER BY subject FOR UPDATE",
+                    (game, ordered),
+                ).fetchall()
                 current.update({r[0]: Rating(r[1], r[2], r[3]) for r in rows})
                 missing = [s for s in ordered if current[s] is None]
                 if missing:
                     # A first match: the row is made (a placeholder, rewritten below) and locked,
                     # so that a second transaction for the same new player waits here.
                     with db.cursor() as c:
-                        c.executemany("INSERT INTO ratings (subject, game, mu, sigma, matches) VALUES (%s,%s,0,0,-1) "
-                                      "ON CONFLICT DO NOTHING", [(s, game) for s in missing])
-                    rows = db.execute("SELECT subject, mu, sigma, matches FROM ratings WHERE game = %s "
-                                      "AND subject = ANY(%s) ORDER BY subject FOR UPDATE", (game, missing)).fetchall()
+                        c.executemany(
+                            "INSERT INTO ratings (subject, game, mu, sigma, matches) VALUES (%s,%s,0,0,-1) "
+                            "ON CONFLICT DO NOTHING",
+                            [(s, game) for s in missing],
+                        )
+                    rows = db.execute(
+                        "SELECT subject, mu, sigma, matches FROM ratings WHERE game = %s "
+                        "AND subject = ANY(%s) ORDER BY subject FOR UPDATE",
+                        (game, missing),
+                    ).fetchall()
                     current.update({r[0]: (Rating(r[1], r[2], r[3]) if r[3] >= 0 else None) for r in rows})
             settled = settle(current)
             summary, players, ratings = settled
@@ -299,11 +378,24 @@ class PgClubStore(GuardedStore):
             rows = db.execute(
                 "SELECT m.code, m.game, m.preset, m.rated, m.finished, m.summary, mp.seat, mp.result, mp.old, mp.new "
                 "FROM match_players mp JOIN matches m ON m.code = mp.code WHERE mp.player = %s "
-                "ORDER BY m.finished DESC LIMIT %s", (player, limit)).fetchall()
-        return [{"code": r[0], "game": r[1], "preset": r[2], "rated": bool(r[3]), "finished": r[4],
-                 "summary": r[5] if isinstance(r[5], dict) else json.loads(r[5]), "seat": r[6], "result": r[7],
-                 "old": None if r[8] is None else round(r[8]), "new": None if r[9] is None else round(r[9])}
-                for r in rows]
+                "ORDER BY m.finished DESC LIMIT %s",
+                (player, limit),
+            ).fetchall()
+        return [
+            {
+                "code": r[0],
+                "game": r[1],
+                "preset": r[2],
+                "rated": bool(r[3]),
+                "finished": r[4],
+                "summary": r[5] if isinstance(r[5], dict) else json.loads(r[5]),
+                "seat": r[6],
+                "result": r[7],
+                "old": None if r[8] is None else round(r[8]),
+                "new": None if r[9] is None else round(r[9]),
+            }
+            for r in rows
+        ]
 
     @guarded
     def finished_match(self, code: str) -> bool:
@@ -315,7 +407,9 @@ class PgClubStore(GuardedStore):
             rows = db.execute(
                 "SELECT p.name, r.mu, r.sigma, r.matches FROM ratings r JOIN players p ON r.subject = 'p:' || p.id "
                 "WHERE r.game = %s AND r.matches >= 0 ORDER BY (r.matches >= %s) DESC, r.mu - 3 * r.sigma DESC, "
-                "p.folded LIMIT %s", (game, min_matches, limit)).fetchall()
+                "p.folded LIMIT %s",
+                (game, min_matches, limit),
+            ).fetchall()
         return [{"name": r[0], "mu": r[1], "sigma": r[2], "matches": r[3]} for r in rows]
 
     # ---- manners
@@ -348,15 +442,19 @@ class PgClubStore(GuardedStore):
 
     def _blocked(self, player: int) -> set[int]:
         with self.pool.connection() as db:
-            rows = db.execute("SELECT other FROM blocks WHERE player = %s UNION SELECT player FROM blocks WHERE other = %s",
-                              (player, player)).fetchall()
+            rows = db.execute(
+                "SELECT other FROM blocks WHERE player = %s UNION SELECT player FROM blocks WHERE other = %s",
+                (player, player),
+            ).fetchall()
         return {int(r[0]) for r in rows}
 
     @guarded
     def report(self, reporter: int, reported: int, code: str | None, reason: str) -> None:
         with self.pool.connection() as db:
-            db.execute("INSERT INTO reports (reporter, reported, code, reason, at) VALUES (%s, %s, %s, %s, %s)",
-                       (reporter, reported, code, reason, time.time()))
+            db.execute(
+                "INSERT INTO reports (reporter, reported, code, reason, at) VALUES (%s, %s, %s, %s, %s)",
+                (reporter, reported, code, reason, time.time()),
+            )
 
     @guarded
     def reports(self) -> list[dict[str, Any]]:

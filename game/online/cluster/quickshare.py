@@ -1,6 +1,7 @@
 """Quick match across the processes of a cluster: the waiting players in Redis, paired by
 one process at a time (game.online.cluster.node explains the keys). The same pairing as on
 one process (game.online.quick.pair); only where the waiting players are kept differs."""
+
 from __future__ import annotations
 
 import json
@@ -50,8 +51,17 @@ class SharedQuickQueue:
     def add(self, key: tuple[str, str], entry: Waiting) -> None:
         self.remove(entry.conn)
         conn = entry.conn
-        data = json.dumps({"player": entry.player, "mu": entry.mu, "since": time.time(), "blocked": sorted(entry.blocked),
-                           "name": conn.name, "node": self.node.me, "conn": conn.number})
+        data = json.dumps(
+            {
+                "player": entry.player,
+                "mu": entry.mu,
+                "since": time.time(),
+                "blocked": sorted(entry.blocked),
+                "name": conn.name,
+                "node": self.node.me,
+                "conn": conn.number,
+            }
+        )
         pipe = self.redis.pipeline()
         pipe.hset(bucket_key(key), self._field(conn), data)
         pipe.sadd(KEYS, json.dumps(list(key)))
@@ -122,8 +132,15 @@ class SharedQuickQueue:
                     if e["node"] not in live or (e["node"] == self.node.me and not self._still_here(e["conn"])):
                         gone.append(fld)
                         continue
-                    waiting.append(Waiting(_Remote(self.node, e), int(e["player"]), float(e["mu"]),
-                                           now - max(0.0, wall - float(e["since"])), set(e["blocked"])))
+                    waiting.append(
+                        Waiting(
+                            _Remote(self.node, e),
+                            int(e["player"]),
+                            float(e["mu"]),
+                            now - max(0.0, wall - float(e["since"])),
+                            set(e["blocked"]),
+                        )
+                    )
                     waiting[-1].entry = fld
                 except (ValueError, KeyError, TypeError):
                     gone.append(fld)

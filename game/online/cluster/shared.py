@@ -12,6 +12,7 @@ with the processes and each process dealt its own daily seed.
   ``cv:quota:address`` and ``cv:quota:player``), added and released by one script each, so a
   table counts once however many processes take it over.
 """
+
 from __future__ import annotations
 
 import json
@@ -102,8 +103,7 @@ class RedisTableQuota:
 
     def refusal(self, address: str | None, player: int | None) -> str | None:
         if address is not None and self._count(ADDRESS, address) >= self.limits.tables_per_address:
-            return (f"this address has {self.limits.tables_per_address} open tables already: "
-                    "play or close one first")
+            return f"this address has {self.limits.tables_per_address} open tables already: play or close one first"
         if player is not None and self._count(PLAYER, str(player)) >= self.limits.tables_per_player:
             return f"you have {self.limits.tables_per_player} open tables already: play or close one first"
         return None

@@ -24,6 +24,7 @@ the match it holds has every event, and is the truth.
 A finished record is also written to the data folder as ``<CODE>.jsonl`` (for ``verify``,
 replays and the ``over`` message), and its stream kept a day.
 """
+
 from __future__ import annotations
 
 import os
@@ -73,7 +74,9 @@ local function ours(record, meta, me)
 end
 """
 # KEYS: lease, meta, open, record   ARGV: me, meta json, lease ms, code, open (1/0)
-_WRITE_META = _LAST + """
+_WRITE_META = (
+    _LAST
+    + """
 local owner = redis.call('GET', KEYS[1])
 if owner ~= ARGV[1] then
   if owner then return 0 end
@@ -84,6 +87,7 @@ redis.call('SET', KEYS[2], ARGV[2])
 if ARGV[5] == '1' then redis.call('SADD', KEYS[3], ARGV[4]) else redis.call('SREM', KEYS[3], ARGV[4]) end
 return 1
 """
+)
 # KEYS: lease, record, meta   ARGV: me, mode ('append' | 'start' | 'rewrite'), lease ms,
 # before (how many events the record held before these), then the events, one line each.
 # (a quick match's table has no meta before it starts: its first record entry claims it)
@@ -91,7 +95,9 @@ return 1
 # reply was lost (Redis applied it, then the connection closed) is sent again with the same
 # ``before``: the lines the stream already holds are skipped, so a retry never writes a
 # decision twice. A stream holding *fewer* than ``before`` lost writes: BEHIND, never a gap.
-_APPEND = _LAST + """
+_APPEND = (
+    _LAST
+    + """
 local owner = redis.call('GET', KEYS[1])
 if owner ~= ARGV[1] then
   if ARGV[2] == 'start' and (not owner) and redis.call('EXISTS', KEYS[2]) == 0
@@ -119,10 +125,13 @@ for i = 5 + skip, #ARGV do lines[#lines + 1] = ARGV[i] .. '\\n' end
 redis.call('XADD', KEYS[2], '*', 'd', table.concat(lines), 'n', before + count, 'w', ARGV[1])
 return 1
 """
+)
 # KEYS: lease, record, meta, open   ARGV: me, lease ms, code, meta json, done (1/0), keep s,
 # then the record's events -> 1, or 0 when another process holds the table or wrote it last.
 # The whole table as its owner holds it in memory, at once: lease, meta, directory, stream.
-_RESYNC = _LAST + """
+_RESYNC = (
+    _LAST
+    + """
 local owner = redis.call('GET', KEYS[1])
 if owner ~= ARGV[1] and (owner or not ours(KEYS[2], KEYS[3], ARGV[1])) then return 0 end
 redis.call('SET', KEYS[3], ARGV[4])
@@ -144,10 +153,13 @@ else
 end
 return 1
 """
+)
 # KEYS: n leases, then the n tables' records, then their metas   ARGV: me, lease ms
 # -> {the indexes (1-based) of the leases no longer ours, those taken back}: a lease Redis
 # forgot (it came back behind) is taken back when the table is still ours (see ours()).
-_RENEW = _LAST + """
+_RENEW = (
+    _LAST
+    + """
 local n = #KEYS / 3
 local lost, back = {}, {}
 for i = 1, n do
@@ -165,6 +177,7 @@ for i = 1, n do
 end
 return {lost, back}
 """
+)
 # KEYS: lease   ARGV: me
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -189,8 +202,13 @@ def connect(url: str) -> Any:
     import redis
 
     try:
-        client = redis.Redis.from_url(url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT,
-                                      health_check_interval=0, decode_responses=False)
+        client = redis.Redis.from_url(
+            url,
+            socket_timeout=REDIS_TIMEOUT,
+            socket_connect_timeout=REDIS_TIMEOUT,
+            health_check_interval=0,
+            decode_responses=False,
+        )
         client.ping()
     except (redis.RedisError, ValueError, OSError) as e:
         raise StoreError(f"cannot reach Redis at {safe_url(url)} ({e})") from None
@@ -276,9 +294,11 @@ class RedisTableStore:
     def write_meta(self, code: str, meta: dict[str, Any]) -> None:
         done = bool(meta.get("finished") or meta.get("closed"))
         data = dumps({"format": META_FORMAT, **meta})
-        ok = self._call(self._write_meta, keys=[self.lease_key(code), self.meta_key(code), self.OPEN,
-                                                self.record_key(code)],
-                        args=[self.me, data, LEASE_MS, code, "0" if done else "1"])
+        ok = self._call(
+            self._write_meta,
+            keys=[self.lease_key(code), self.meta_key(code), self.OPEN, self.record_key(code)],
+            args=[self.me, data, LEASE_MS, code, "0" if done else "1"],
+        )
         if not ok:
             raise LeaseLost(f"table {code} is another process's now")
 
@@ -312,10 +332,21 @@ class RedisTableStore:
         its meta, its place in the directory and its lease; False when another process holds
         it or wrote it last (then it is theirs)."""
         data = dumps({"format": META_FORMAT, **meta})
-        return bool(self._call(self._resync, keys=[self.lease_key(code), self.record_key(code), self.meta_key(code),
-                                                   self.OPEN],
-                               args=[self.me, LEASE_MS, code, data, "1" if done else "0", KEEP_FINISHED_S,
-                                     *(dumps(ev) for ev in events)]))
+        return bool(
+            self._call(
+                self._resync,
+                keys=[self.lease_key(code), self.record_key(code), self.meta_key(code), self.OPEN],
+                args=[
+                    self.me,
+                    LEASE_MS,
+                    code,
+                    data,
+                    "1" if done else "0",
+                    KEEP_FINISHED_S,
+                    *(dumps(ev) for ev in events),
+                ],
+            )
+        )
 
     def held(self, codes: list[str]) -> list[tuple[int | None, str | None, bool, bool]]:
         """Per table: the record's length in Redis (None: no stream), its lease's holder,
@@ -329,7 +360,7 @@ class RedisTableStore:
         replies = self._call(pipe.execute)
         out = []
         for k in range(len(codes)):
-            last, owner, meta, listed = replies[4 * k:4 * k + 4]
+            last, owner, meta, listed = replies[4 * k : 4 * k + 4]
             n = None
             if last:
                 try:
@@ -373,9 +404,12 @@ class RedisTableStore:
 
     def read_record(self, code: str) -> list[Event]:
         entries = self._call(self.redis.xrange, self.record_key(code))
-        return [record_event(raw, f"{code}: record entry {number}")
-                for number, (_id, fields) in enumerate(entries, 1)
-                for raw in (fields.get(b"d") or b"").split(b"\n") if raw]
+        return [
+            record_event(raw, f"{code}: record entry {number}")
+            for number, (_id, fields) in enumerate(entries, 1)
+            for raw in (fields.get(b"d") or b"").split(b"\n")
+            if raw
+        ]
 
     def load(self, code: str) -> StoredTable:
         raw = self._call(self.redis.get, self.meta_key(code))
@@ -405,10 +439,14 @@ class RedisTableStore:
         lost: list[str] = []
         back: list[str] = []
         for start in range(0, len(codes), 500):
-            chunk = codes[start:start + 500]
-            gone, taken = self._call(self._renew, keys=[self.lease_key(c) for c in chunk]
-                                     + [self.record_key(c) for c in chunk] + [self.meta_key(c) for c in chunk],
-                                     args=[self.me, LEASE_MS])
+            chunk = codes[start : start + 500]
+            gone, taken = self._call(
+                self._renew,
+                keys=[self.lease_key(c) for c in chunk]
+                + [self.record_key(c) for c in chunk]
+                + [self.meta_key(c) for c in chunk],
+                args=[self.me, LEASE_MS],
+            )
             lost += [chunk[int(i) - 1] for i in gone]
             back += [chunk[int(i) - 1] for i in taken]
         return lost, back
@@ -459,8 +497,11 @@ class RedisTableStore:
     # ---- helpers
     def _guarded(self, code: str, events: list[Event], mode: str, before: int) -> int:
         self.note(code, before, events)
-        done = self._call(self._append, keys=[self.lease_key(code), self.record_key(code), self.meta_key(code)],
-                          args=append_args(self.me, mode, before, events))
+        done = self._call(
+            self._append,
+            keys=[self.lease_key(code), self.record_key(code), self.meta_key(code)],
+            args=append_args(self.me, mode, before, events),
+        )
         if done == 0:
             raise LeaseLost(f"table {code} is another process's now: this one no longer writes it")
         return int(done)
@@ -490,5 +531,15 @@ def process_id() -> str:
     return f"{socket.gethostname()[:24]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
 
-__all__ = ["BEHIND", "LEASE_MS", "Behind", "LeaseLost", "RedisAway", "RedisTableStore", "append_args", "connect",
-           "process_id", "safe_url"]
+__all__ = [
+    "BEHIND",
+    "LEASE_MS",
+    "Behind",
+    "LeaseLost",
+    "RedisAway",
+    "RedisTableStore",
+    "append_args",
+    "connect",
+    "process_id",
+    "safe_url",
+]

@@ -9,6 +9,7 @@ entries is the order of its decisions.
 A Redis that came back behind answers an append with BEHIND (it holds less than the table
 wrote before): the batch goes back to the table, the owner writes the table again whole from
 memory (game.online.cluster.node.ClusterNode.resync), then the batch is sent again."""
+
 from __future__ import annotations
 
 import asyncio
@@ -31,8 +32,9 @@ class RecordWriter:
         self.play, self.store = play, store
         #: ``resync(code) -> bool``: write the table again whole from memory (Redis behind).
         self.resync = resync
-        self.aio = aioredis.Redis.from_url(redis_url, socket_timeout=BATCH_TIMEOUT,
-                                           socket_connect_timeout=BATCH_TIMEOUT)
+        self.aio = aioredis.Redis.from_url(
+            redis_url, socket_timeout=BATCH_TIMEOUT, socket_connect_timeout=BATCH_TIMEOUT
+        )
         import hashlib
 
         # EVALSHA by hand: a pipeline with registered scripts asks SCRIPT EXISTS first on
@@ -73,8 +75,14 @@ class RecordWriter:
             # ``before`` makes a resend after a lost reply harmless (tables._APPEND skips what
             # Redis already has): the events go back to ``unsaved`` on any failure below.
             self.store.note(t.code, before, events)
-            pipe.evalsha(self.sha, 3, self.store.lease_key(t.code), self.store.record_key(t.code),
-                         self.store.meta_key(t.code), *append_args(self.store.me, "append", before, events))
+            pipe.evalsha(
+                self.sha,
+                3,
+                self.store.lease_key(t.code),
+                self.store.record_key(t.code),
+                self.store.meta_key(t.code),
+                *append_args(self.store.me, "append", before, events),
+            )
             taken.append((t, events, out))
             self.flying.add(t.code)
         if not taken:

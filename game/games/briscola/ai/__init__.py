@@ -10,6 +10,7 @@ exact solver for the end of the deal, the suggestion's reason). The parts:
 
 With four players a seat maximises its team's points (seats 0 + 2 against 1 + 3).
 """
+
 from __future__ import annotations
 
 from game.games.briscola.ai.policy import playout, rollout
@@ -20,8 +21,18 @@ from game.games.briscola.heuristics import evaluate, trick_so_far
 from game.games.briscola.rules import BriscolaRules, BriscolaView
 from game.rules.base import Action
 
-__all__ = ["LEVELS", "complete", "determinize", "playout", "prior", "reason", "rollout", "solve", "team_points",
-           "utilities"]
+__all__ = [
+    "LEVELS",
+    "complete",
+    "determinize",
+    "playout",
+    "prior",
+    "reason",
+    "rollout",
+    "solve",
+    "team_points",
+    "utilities",
+]
 
 
 #: The levels' settings in Briscola (game.ai.levels applies them under the caller's keywords).
@@ -46,8 +57,11 @@ def prior(rules: BriscolaRules, view: BriscolaView, action: Action) -> float:
     if trick and len(trick) == view.players - 1:
         leader = (view.to_act - len(trick)) % view.players
         best, best_seat, pts = trick_so_far(rules, trick, leader, view.trump_suit)
-        if (pts >= 10 and rules.team_of(best_seat) != rules.team_of(view.seat)
-                and rules.beats(action.played, best, view.trump_suit)):
+        if (
+            pts >= 10
+            and rules.team_of(best_seat) != rules.team_of(view.seat)
+            and rules.beats(action.played, best, view.trump_suit)
+        ):
             return 1.0 + max(0.0, min(0.5, (v + 20.0) / 80.0))
     return max(-0.9, min(0.9, v / 20.0))
 

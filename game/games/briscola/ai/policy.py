@@ -2,6 +2,7 @@
 :func:`game.games.briscola.ai.team_policy._pick_team` (four), inlined on the state's lists
 for speed, finished exactly once the stock is gone (tuning.EXACT_PLAYOUT); ``rollout`` is the
 same policy through the engine."""
+
 from __future__ import annotations
 
 import random
@@ -26,8 +27,15 @@ from game.games.briscola.rules import BriscolaRules, BriscolaState
 from game.rules.base import Action
 
 
-def _pick(hand: list[Card], led: Card | None, trump: str, keep: dict[Card, float], cp: dict[Card, int],
-          beats: Callable[[Card, Card, str], bool], rand: Callable[[], float]) -> Card:
+def _pick(
+    hand: list[Card],
+    led: Card | None,
+    trump: str,
+    keep: dict[Card, float],
+    cp: dict[Card, int],
+    beats: Callable[[Card, Card, str], bool],
+    rand: Callable[[], float],
+) -> Card:
     """The playout policy's card from ``hand``: win valuable tricks cheaply, keep trumps for
     tricks worth them (``keep``: see :func:`_keep_table`), lead low; ``rand`` adds a little
     noise per card. The one scoring of both :func:`rollout` and :func:`playout`; its arguments
@@ -68,10 +76,29 @@ def rollout(rules: BriscolaRules, state: BriscolaState, legal: list[Action], rng
         if tuning.POOL_CHANCES and best is not None:
             cnt = _unplayed_counts(rules, state)
             pool = sum(sum(v) for v in cnt.values()) - len(state.hands[seat])
-            chance = _pool_chance(cnt, trump, rules.strength, state.hands[seat], pool,
-                                  _later(rules, state.hands, seat, count), _nobody_table(rules))
-        c = _pick_team(hand, best, pts, ours, opp_after, mate_after, trump, keep, rules.card_points, rules.beats,
-                       rng.random, chance)
+            chance = _pool_chance(
+                cnt,
+                trump,
+                rules.strength,
+                state.hands[seat],
+                pool,
+                _later(rules, state.hands, seat, count),
+                _nobody_table(rules),
+            )
+        c = _pick_team(
+            hand,
+            best,
+            pts,
+            ours,
+            opp_after,
+            mate_after,
+            trump,
+            keep,
+            rules.card_points,
+            rules.beats,
+            rng.random,
+            chance,
+        )
     return legal[hand.index(c)]
 
 
@@ -92,9 +119,16 @@ def _finish_exact(rules: BriscolaRules, state: BriscolaState) -> None:
     state.over = True
 
 
-def playout(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
-            trace: list[Card] | None = None, *, exact: bool | None = None, coupled: bool = False,
-            epsilon: float | None = None) -> None:
+def playout(
+    rules: BriscolaRules,
+    state: BriscolaState,
+    rng: random.Random,
+    trace: list[Card] | None = None,
+    *,
+    exact: bool | None = None,
+    coupled: bool = False,
+    epsilon: float | None = None,
+) -> None:
     """Play the deal out in place by the playout policy, then (with ``exact``, default
     EXACT_PLAYOUT) finish it exactly: two players :func:`_playout_2p`, four
     :func:`_playout_team`. ``trace`` collects the cards played (the exact finish's are not
@@ -116,9 +150,15 @@ def playout(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
         _playout_team(rules, state, rng, trace, exact)
 
 
-def _playout_2p(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
-                trace: list[Card] | None, exact: bool | None, coupled: bool = False,
-                epsilon: float | None = None) -> None:
+def _playout_2p(
+    rules: BriscolaRules,
+    state: BriscolaState,
+    rng: random.Random,
+    trace: list[Card] | None,
+    exact: bool | None,
+    coupled: bool = False,
+    epsilon: float | None = None,
+) -> None:
     """Two players: play the deal out in place by the policy of :func:`_pick` (inlined on the state's
     lists: no Action objects, no events), then — with ``exact`` (default EXACT_PLAYOUT) — the
     exact finish once the stock is gone. ``exact=False`` plays the last tricks by the policy

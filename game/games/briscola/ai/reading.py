@@ -7,6 +7,7 @@ Determinizations deal the other unseen cards at random into the other hands and 
 down part of the stock, the hand of the player who made the last play drawn in proportion to
 how well it explains that play (card reading, tuning.CARD_READING).
 """
+
 from __future__ import annotations
 
 import math
@@ -62,8 +63,9 @@ def _last_clue(view: BriscolaView) -> tuple[Card, Card | None, bool] | None:
     return found[0] if found else None
 
 
-def _clue_likelihood(rules: BriscolaRules, view: BriscolaView, clue: tuple[Card, Card | None, bool],
-                     opp_hand: list[Card]) -> float:
+def _clue_likelihood(
+    rules: BriscolaRules, view: BriscolaView, clue: tuple[Card, Card | None, bool], opp_hand: list[Card]
+) -> float:
     """How likely the opponent's last play was had he held ``opp_hand`` now."""
     card, led, drew = clue
     vals = {x: play_value(rules, x, led, view.trump_suit) for x in (*view.unseen, *view.opponent_known, card)}
@@ -76,7 +78,7 @@ def _clue_likelihood(rules: BriscolaRules, view: BriscolaView, clue: tuple[Card,
     # One of his cards is new, we do not know which: average over the three.
     total = 0.0
     for i in range(len(opp_hand)):
-        total += _model_likelihood(vals, [card, *opp_hand[:i], *opp_hand[i + 1:]], card)
+        total += _model_likelihood(vals, [card, *opp_hand[:i], *opp_hand[i + 1 :]], card)
     return total / len(opp_hand)
 
 
@@ -102,7 +104,7 @@ class _Reading:
 
     def _back(self, k: int, after: list[Card] | tuple[Card, ...]) -> float:
         card, _, drew = self.clues[k]
-        options = [[*after[:i], *after[i + 1:]] for i in range(len(after))] if drew and after else [list(after)]
+        options = [[*after[:i], *after[i + 1 :]] for i in range(len(after))] if drew and after else [list(after)]
         total = 0.0
         last = k == len(self.clues) - 1
         for held in options:
@@ -147,8 +149,9 @@ def _reading(rules: BriscolaRules, view: BriscolaView) -> _Reading | None:
     return reading
 
 
-def _clues_likelihood(rules: BriscolaRules, view: BriscolaView, clues: list[tuple[Card, Card | None, bool]],
-                      opp_hand: list[Card]) -> float:
+def _clues_likelihood(
+    rules: BriscolaRules, view: BriscolaView, clues: list[tuple[Card, Card | None, bool]], opp_hand: list[Card]
+) -> float:
     """How likely the opponent's recent plays (``clues``, the latest first) all were had he
     held ``opp_hand`` now (:class:`_Reading`; one clue: exactly :func:`_clue_likelihood`)."""
     reading = _reading(rules, view)
@@ -181,10 +184,20 @@ def _determinize_2p(rules: BriscolaRules, view: BriscolaView, rng: random.Random
         stock.append(view.trump_card)
     hands = [list(view.hand), opp_hand] if me == 0 else [opp_hand, list(view.hand)]
     return BriscolaState(
-        players=view.players, dealer=view.dealer, number=1, hands=hands, stock=stock,
-        trump_card=view.trump_card, trump_suit=view.trump_suit, piles=[list(p) for p in view.piles],
-        points=list(view.points), to_act=view.to_act, led=view.trick[0] if view.trick else None,
-        over=False, trump_drawn_by=view.trump_drawn_by, history=list(view.history),
+        players=view.players,
+        dealer=view.dealer,
+        number=1,
+        hands=hands,
+        stock=stock,
+        trump_card=view.trump_card,
+        trump_suit=view.trump_suit,
+        piles=[list(p) for p in view.piles],
+        points=list(view.points),
+        to_act=view.to_act,
+        led=view.trick[0] if view.trick else None,
+        over=False,
+        trump_drawn_by=view.trump_drawn_by,
+        history=list(view.history),
     )
 
 
@@ -257,7 +270,7 @@ def _team_clue_likelihood(view: BriscolaView, clue: tuple, vals: dict[Card, floa
         return _model_likelihood(vals, [played, *held], played)
     total = 0.0
     for i in range(len(hand)):
-        total += _model_likelihood(vals, [played, *hand[:i], *hand[i + 1:]], played)
+        total += _model_likelihood(vals, [played, *hand[:i], *hand[i + 1 :]], played)
     return total / len(hand)
 
 
@@ -280,10 +293,21 @@ def _team_need(view: BriscolaView) -> tuple[list[list[Card]], list[int], list[Ca
 def _team_state(view: BriscolaView, hands: list[list[Card]], stock: list[Card]) -> BriscolaState:
     trick = view.trick
     return BriscolaState(
-        players=view.players, dealer=view.dealer, number=1, hands=hands, stock=stock,
-        trump_card=view.trump_card, trump_suit=view.trump_suit, piles=[list(p) for p in view.piles],
-        points=list(view.points), to_act=view.to_act, led=trick[0] if trick else None,
-        over=False, trump_drawn_by=view.trump_drawn_by, history=list(view.history), following=list(trick[1:]),
+        players=view.players,
+        dealer=view.dealer,
+        number=1,
+        hands=hands,
+        stock=stock,
+        trump_card=view.trump_card,
+        trump_suit=view.trump_suit,
+        piles=[list(p) for p in view.piles],
+        points=list(view.points),
+        to_act=view.to_act,
+        led=trick[0] if trick else None,
+        over=False,
+        trump_drawn_by=view.trump_drawn_by,
+        history=list(view.history),
+        following=list(trick[1:]),
     )
 
 
@@ -302,8 +326,9 @@ def _determinize_team(rules: BriscolaRules, view: BriscolaView, rng: random.Rand
         read = clue[0]
         vals = _clue_values(rules, view, clue)
         base = known[read]
-        pick = sample_by_likelihood(rng, hidden, need[read],
-                                    lambda pk: _team_clue_likelihood(view, clue, vals, base + pk), tuning.READ_TRIES)
+        pick = sample_by_likelihood(
+            rng, hidden, need[read], lambda pk: _team_clue_likelihood(view, clue, vals, base + pk), tuning.READ_TRIES
+        )
         hands[read] = base + pick
         pool = without(hidden, pick)
     else:
@@ -312,7 +337,7 @@ def _determinize_team(rules: BriscolaRules, view: BriscolaView, rng: random.Rand
     i = 0
     for s in range(n):
         if s != me and s != read:
-            hands[s] += pool[i:i + need[s]]
+            hands[s] += pool[i : i + need[s]]
             i += need[s]
     stock = pool[i:]
     if view.stock_count:

@@ -5,6 +5,7 @@ Once the stock is gone the view fixes the state; with one or two draws left ever
 the unseen cards is solved (tuning.EXACT_STOCK), or a fixed sample of them
 (tuning.SAMPLED_STOCK, tuning.WORLDS: PIMC with exact play).
 """
+
 from __future__ import annotations
 
 import random
@@ -28,8 +29,16 @@ def complete(rules: BriscolaRules, view: BriscolaView) -> bool:
     return view.stock_count == 0 and sum(view.hand_counts) <= tuning.SOLVE_CARDS_4P
 
 
-def _negamax(rules: BriscolaRules, hands: list[list[Card]], to_act: int, led: Card | None,
-             stock: list[Card], trump: str, alpha: int = -999, beta: int = 999) -> int:
+def _negamax(
+    rules: BriscolaRules,
+    hands: list[list[Card]],
+    to_act: int,
+    led: Card | None,
+    stock: list[Card],
+    trump: str,
+    alpha: int = -999,
+    beta: int = 999,
+) -> int:
     """Card points the side to act gains minus what the other side gains from here on, both
     playing perfectly on the known cards (alpha-beta; small trees: at most 5 tricks)."""
     mine = hands[to_act]

@@ -1,6 +1,7 @@
 """Briscola AI: the playout policy with four players — who is likely to take a trick from
 the cards not yet played (tuning.POOL_CHANCES), the card choice :func:`_pick_team`, the fast
 playout and its exact finish (:func:`_finish_team`)."""
+
 from __future__ import annotations
 
 import random
@@ -20,14 +21,23 @@ def _nobody_table(rules: BriscolaRules) -> list[list[list[float]]]:
     table = rules.__dict__.get("_ai_briscola_nobody")
     if table is None:
         n = len(rules.deck_cards)
-        table = [[[nobody_beats(pool, k, h) for h in range(rules.hand_size + 1)] for k in range(pool + 1)]
-                 for pool in range(n + 1)]
+        table = [
+            [[nobody_beats(pool, k, h) for h in range(rules.hand_size + 1)] for k in range(pool + 1)]
+            for pool in range(n + 1)
+        ]
         rules.__dict__["_ai_briscola_nobody"] = table
     return table
 
 
-def _pool_chance(cnt: dict[str, list[int]], trump: str, st: dict[Card, int], hand: list[Card], pool: int,
-                 later: list[tuple[bool, int]], nobody: list[list[list[float]]]) -> Callable[[bool, Card], float]:
+def _pool_chance(
+    cnt: dict[str, list[int]],
+    trump: str,
+    st: dict[Card, int],
+    hand: list[Card],
+    pool: int,
+    later: list[tuple[bool, int]],
+    nobody: list[list[list[float]]],
+) -> Callable[[bool, Card], float]:
     """The chance function of :func:`_pick_team` for the player holding ``hand``:
     heuristics.side_chance (its formula inlined on the ``nobody`` table of
     :func:`_nobody_table`: the playout's hot loop), ``cnt`` counting the cards not yet played
@@ -38,7 +48,7 @@ def _pool_chance(cnt: dict[str, list[int]], trump: str, st: dict[Card, int], han
 
     def chance(ahead: bool, top: Card) -> float:
         suit = top.suit
-        k = sum(cnt[suit][st[top] + 1:])
+        k = sum(cnt[suit][st[top] + 1 :])
         if suit != trump:
             k += trumps
         for y in hand:
@@ -64,9 +74,20 @@ def _pool_chance(cnt: dict[str, list[int]], trump: str, st: dict[Card, int], han
     return chance
 
 
-def _pick_team(hand: list[Card], best: Card | None, on_table: int, ours: bool, opp_after: bool, mate_after: bool,
-               trump: str, keep: dict[Card, float], cp: dict[Card, int], beats: Callable[[Card, Card, str], bool],
-               rand: Callable[[], float], chance: Callable[[bool, Card], float] | None = None) -> Card:
+def _pick_team(
+    hand: list[Card],
+    best: Card | None,
+    on_table: int,
+    ours: bool,
+    opp_after: bool,
+    mate_after: bool,
+    trump: str,
+    keep: dict[Card, float],
+    cp: dict[Card, int],
+    beats: Callable[[Card, Card, str], bool],
+    rand: Callable[[], float],
+    chance: Callable[[bool, Card], float] | None = None,
+) -> Card:
     """Four players: the playout policy's card from ``hand`` — heuristics.follow_value,
     leading as :func:`_pick`, ``rand`` adding the same noise. Inlined here (the playout's hot
     loop; the tests check it ranks the cards as follow_value does): no trump over a partner's
@@ -161,8 +182,9 @@ def _seat_tables(rules: BriscolaRules) -> tuple[list[int], list[list[tuple[bool,
     return cached
 
 
-def _playout_team(rules: BriscolaRules, state: BriscolaState, rng: random.Random,
-                  trace: list[Card] | None, exact: bool | None) -> None:
+def _playout_team(
+    rules: BriscolaRules, state: BriscolaState, rng: random.Random, trace: list[Card] | None, exact: bool | None
+) -> None:
     """Four players: play the deal out in place by :func:`_pick_team` (inlined on the state's
     lists), a last card forced; with ``exact`` the last EXACT_PLAYOUT_CARDS_4P cards by
     perfect play (:func:`_finish_team`). The same moves as :func:`rollout` through the engine
@@ -202,8 +224,20 @@ def _playout_team(rules: BriscolaRules, state: BriscolaState, rng: random.Random
             if cnt is not None and best is not None:
                 later = [(team[s] == team[seat], len(hands[s])) for s in order[seat][count]]
                 chance = _pool_chance(cnt, trump, st, hand, unplayed - len(hand), later, nobody)
-            c = _pick_team(hand, best, pts, best is not None and team[best_seat] == team[seat], opp_after, mate_after,
-                           trump, keep, cp, beats, rand, chance)
+            c = _pick_team(
+                hand,
+                best,
+                pts,
+                best is not None and team[best_seat] == team[seat],
+                opp_after,
+                mate_after,
+                trump,
+                keep,
+                cp,
+                beats,
+                rand,
+                chance,
+            )
         hand.remove(c)
         left -= 1
         unplayed -= 1

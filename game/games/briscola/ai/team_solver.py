@@ -2,6 +2,7 @@
 1 + 3). Once the stock is gone the other three hands still share the unseen cards, so
 ``_solve_team`` averages the exact values over the deals of them (all of them when few, else
 a fixed sample: PIMC with exact play), within a node budget (tuning.SOLVE_NODES_4P)."""
+
 from __future__ import annotations
 
 import math
@@ -16,9 +17,21 @@ from game.games.briscola.rules import BriscolaRules, BriscolaState, BriscolaView
 from game.rules.base import Action
 
 
-def _team_ab(st: dict[Card, int], cp: dict[Card, int], team: list[int], hands: list[list[Card]], seat: int,
-             best: Card | None, best_seat: int, count: int, pts: int, trump: str, alpha: int, beta: int,
-             nodes: list[int]) -> int:
+def _team_ab(
+    st: dict[Card, int],
+    cp: dict[Card, int],
+    team: list[int],
+    hands: list[list[Card]],
+    seat: int,
+    best: Card | None,
+    best_seat: int,
+    count: int,
+    pts: int,
+    trump: str,
+    alpha: int,
+    beta: int,
+    nodes: list[int],
+) -> int:
     """Stock gone, every hand known: team 0's card points minus team 1's from here on (the
     trick in progress included: ``count`` cards on it worth ``pts``, ``best`` played by
     ``best_seat`` winning it), team 0 maximising and team 1 minimising (alpha-beta, fail-soft).
@@ -71,8 +84,9 @@ def _team_ab(st: dict[Card, int], cp: dict[Card, int], team: list[int], hands: l
     return value
 
 
-def _team_margins(rules: BriscolaRules, state: BriscolaState, seat: int,
-                  nodes: list[int] | None = None) -> dict[Action, int]:
+def _team_margins(
+    rules: BriscolaRules, state: BriscolaState, seat: int, nodes: list[int] | None = None
+) -> dict[Action, int]:
     """Four players, stock gone, every hand known: the final card-point margin of ``seat``'s
     team per legal action, every player playing perfectly for his team."""
     nodes = [0] if nodes is None else nodes

@@ -1,5 +1,6 @@
 """Briscola AI: what a deal and a card are worth — the utility of a card-point margin, the
 team totals, the trick so far, and the playout's value of keeping a card (cached per trump)."""
+
 from __future__ import annotations
 
 import game.games.briscola.ai.tuning as tuning

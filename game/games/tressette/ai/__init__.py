@@ -14,6 +14,7 @@ What a seat knows beyond its hand and the cards played:
 - a player who did not follow the led suit holds none of it among those dealt cards
   (``view.voids``; a card drawn later is public anyway).
 """
+
 from __future__ import annotations
 
 from game.games.tressette.ai.deal import deal_around_voids, determinize
@@ -23,8 +24,19 @@ from game.games.tressette.heuristics import evaluate
 from game.games.tressette.rules import TressetteRules, TressetteState, TressetteView
 from game.rules.base import Action
 
-__all__ = ["LEVELS", "complete", "deal_around_voids", "determinize", "exact_margins", "playout", "prior", "reason",
-           "rollout", "solve", "utilities"]
+__all__ = [
+    "LEVELS",
+    "complete",
+    "deal_around_voids",
+    "determinize",
+    "exact_margins",
+    "playout",
+    "prior",
+    "reason",
+    "rollout",
+    "solve",
+    "utilities",
+]
 
 
 #: The levels' settings in Tressette (game.ai.levels applies them under the caller's keywords).

@@ -2,6 +2,7 @@
 card drawn from the stock is shown to both), and the unseen cards are dealt so that no hand
 gets a suit it showed void in (``view.voids``): a constrained deal (:func:`deal_around_voids`).
 """
+
 from __future__ import annotations
 
 import random
@@ -25,8 +26,9 @@ def _feasible(counts: dict[str, int], caps: list[int], forbidden: list[frozenset
     return True
 
 
-def deal_around_voids(rng: random.Random, hidden: list[Card], caps: list[int],
-                      forbidden: list[frozenset[str]]) -> list[list[Card]]:
+def deal_around_voids(
+    rng: random.Random, hidden: list[Card], caps: list[int], forbidden: list[frozenset[str]]
+) -> list[list[Card]]:
     """``hidden`` dealt at random into slots of ``caps`` cards, no slot getting a suit it
     forbids. A few plain uniform deals are tried first (exactly uniform when one fits);
     otherwise the most constrained slots are filled first, each with a random sample of the
@@ -38,14 +40,14 @@ def deal_around_voids(rng: random.Random, hidden: list[Card], caps: list[int],
         rng.shuffle(cards)
         out, i = [], 0
         for n in caps:
-            out.append(cards[i:i + n])
+            out.append(cards[i : i + n])
             i += n
         return out
     for _ in range(tuning.UNIFORM_TRIES):
         rng.shuffle(cards)
         out, i, ok = [], 0, True
         for n, f in zip(caps, forbidden):
-            part = cards[i:i + n]
+            part = cards[i : i + n]
             if f and any(c.suit in f for c in part):
                 ok = False
                 break
@@ -108,13 +110,25 @@ def determinize(rules: TressetteRules, view: TressetteView, rng: random.Random) 
     done = len(hist) - len(view.trick)
     leader = None
     for k in range(0, done, n):
-        cs = [c for _, c in hist[k:k + n]]
+        cs = [c for _, c in hist[k : k + n]]
         leader = hist[k][0]
         w = rules.trick_winner(cs, leader)
         piles[rules.team_of(w)] += cs
     return TressetteState(
-        players=n, dealer=view.dealer, number=1, hands=hands, stock=stock, leader=view.leader,
-        to_act=view.to_act, trick=list(view.trick), piles=piles, thirds=list(view.thirds),
-        tricks=list(view.tricks), last_trick=None, over=False, known=[list(k) for k in view.known],
-        voids=list(view.voids), history=list(hist),
+        players=n,
+        dealer=view.dealer,
+        number=1,
+        hands=hands,
+        stock=stock,
+        leader=view.leader,
+        to_act=view.to_act,
+        trick=list(view.trick),
+        piles=piles,
+        thirds=list(view.thirds),
+        tricks=list(view.tricks),
+        last_trick=None,
+        over=False,
+        known=[list(k) for k in view.known],
+        voids=list(view.voids),
+        history=list(hist),
     )

@@ -2,6 +2,7 @@
 inlined on the state's lists (:func:`playout`), optionally finished exactly
 (tuning.EXACT_PLAYOUT_TRICKS); ``rollout`` is the same policy through the engine.
 """
+
 from __future__ import annotations
 
 import random
@@ -28,8 +29,15 @@ def _remaining_by_suit(rules: TressetteRules, state: TressetteState) -> dict[str
     return out
 
 
-def playout(rules: TressetteRules, state: TressetteState, rng: random.Random, trace: list | None = None,
-            *, epsilon: float | None = None, exact_tricks: int | None = None) -> None:
+def playout(
+    rules: TressetteRules,
+    state: TressetteState,
+    rng: random.Random,
+    trace: list | None = None,
+    *,
+    epsilon: float | None = None,
+    exact_tricks: int | None = None,
+) -> None:
     """Play the deal out in place by the greedy policy (the heuristics' values, with
     ``epsilon`` random moves), inlined on the state's lists: no Action objects, no events;
     then, with ``exact_tricks`` or fewer tricks left and no stock, perfect play by the exact
@@ -180,5 +188,9 @@ def rollout(rules: TressetteRules, state: TressetteState, legal: list[Action], r
     top = top_out(rules, out)
     from game.games.tressette.heuristics import play_value
 
-    return max(legal, key=lambda a: play_value(rules, a.played, state.hands[seat], state.trick, seat,
-                                               state.leader, top, state.players))
+    return max(
+        legal,
+        key=lambda a: play_value(
+            rules, a.played, state.hands[seat], state.trick, seat, state.leader, top, state.players
+        ),
+    )

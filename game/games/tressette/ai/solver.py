@@ -6,6 +6,7 @@ a transposition table at trick starts, on the deal points themselves (whole poin
 thirds, plus the last trick), so it is exact; within a node budget (never the clock: the
 same answer on every machine, however loaded).
 """
+
 from __future__ import annotations
 
 import math
@@ -43,8 +44,9 @@ class _Solver:
         self.between = _between_masks(rules)
 
     # A node: seat to act inside a trick; hands sorted by (suit, strength descending).
-    def moves(self, hands: list[list[Card]], masks: list[int], seat: int, trick: list[Card],
-              trick_mask: int) -> list[Card]:
+    def moves(
+        self, hands: list[list[Card]], masks: list[int], seat: int, trick: list[Card], trick_mask: int
+    ) -> list[Card]:
         hand = hands[seat]
         if trick:
             suit = trick[0].suit
@@ -60,8 +62,12 @@ class _Solver:
         kept: list[Card] = []
         prev = None
         for c in cand:
-            if (prev is not None and prev.suit == c.suit and th[prev] == th[c]
-                    and not live & between[prev.index][c.index]):
+            if (
+                prev is not None
+                and prev.suit == c.suit
+                and th[prev] == th[c]
+                and not live & between[prev.index][c.index]
+            ):
                 prev = c
                 continue  # equivalent to the card just kept (or to one equivalent to it)
             kept.append(c)
@@ -183,9 +189,14 @@ def _between_masks(rules: TressetteRules) -> list[list[int]]:
     return table
 
 
-def exact_margins(rules: TressetteRules, state: TressetteState, seat: int, node_limit: int = tuning.NODE_LIMIT,
-                  solver: _Solver | None = None,
-                  every_value: bool = False) -> dict[Action, float] | None:
+def exact_margins(
+    rules: TressetteRules,
+    state: TressetteState,
+    seat: int,
+    node_limit: int = tuning.NODE_LIMIT,
+    solver: _Solver | None = None,
+    every_value: bool = False,
+) -> dict[Action, float] | None:
     """Final deal-point margin for ``seat``'s team per legal action on a fully known state
     with no stock (perfect play by everyone after it); None over the node budget. Moves
     other than the best are searched with a null window: their value is then only a bound,
