@@ -25,12 +25,12 @@ test: $(STAMP) system
 		$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 # Programs the tests use for real, installed here when missing (Debian/Ubuntu, as root), in
-# one apt-get call: Chromium for the club server's web pages (tests/online/test_web.py),
+# one apt-get call: Chromium for the club server's web pages (tests/online/server/test_web.py),
 # espeak-ng for the speech voice (tests/scenes/test_speech.py), Xvfb and Mesa's software
 # OpenGL for the GPU picture compared with the CPU pass (tests/scenes/test_postfx_gl.py; a
 # machine that cannot have OpenGL sets CARDAVIA_NO_GL=1), Weston's headless compositor for the
 # high-DPI window at a scale of 2 (tests/scenes/test_hidpi_window.py), Redis and PostgreSQL for the cluster
-# (tests/cluster: the tests start their own servers on 127.0.0.1 in a temporary folder and stop
+# (tests/online/server/cluster: the tests start their own servers on 127.0.0.1 in a temporary folder and stop
 # them; none is started here), AppStream's and the desktop entry's validators for the Debian
 # package's files (`make lint`, tests/test_deb.py), ShellCheck for the workflows' scripts
 # (actionlint runs it when it is there, as on GitHub's runners). command:package pairs.

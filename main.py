@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_first_frame()
     if argv and argv[0] in HEADLESS_COMMANDS:
-        from game.cli import main as cli_main
+        from game.services.cli import main as cli_main
 
         return cli_main(argv)
     if argv and argv[0] in ONLINE_COMMANDS:

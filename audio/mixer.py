@@ -3,7 +3,7 @@
 ``Audio`` is created once by the window shell and handed to the scenes. It opens the sound
 device lazily (on the first sound that would be heard) and never raises: with no device,
 no pygame, or a broken driver the game simply plays silently after ONE line in the
-"cardavia" log. Volume (0–100), mute and the animation speed come from game.settings; the
+"cardavia" log. Volume (0–100), mute and the animation speed come from game.services.settings; the
 speed sets a per-sound minimum interval so fast animations do not machine-gun the same
 sound, and at "instant" only the sounds that carry news (sweep, results) are played.
 
@@ -24,7 +24,7 @@ from audio import synth
 
 log = logging.getLogger("cardavia")
 
-#: The animation speeds of game.settings.ANIMATION_SPEEDS -> minimum seconds between two
+#: The animation speeds of game.services.settings.ANIMATION_SPEEDS -> minimum seconds between two
 #: plays of the same sound. None at "instant" means: only IMPORTANT sounds (and UI clicks).
 SPEED_INTERVALS: dict[str, float] = {"slow": 0.05, "normal": 0.08, "fast": 0.16, "instant": 0.30}
 
@@ -189,11 +189,11 @@ class Audio:
         return self.muted
 
     def set_speed(self, speed: str) -> None:
-        """One of game.settings.ANIMATION_SPEEDS; anything else means "normal"."""
+        """One of game.services.settings.ANIMATION_SPEEDS; anything else means "normal"."""
         self.speed = speed if speed in SPEED_INTERVALS else "normal"
 
     def apply_settings(self, settings: Any) -> None:
-        """Read ``volume``, ``muted`` and ``animation_speed`` from a game.settings.Settings."""
+        """Read ``volume``, ``muted`` and ``animation_speed`` from a game.services.settings.Settings."""
         self.set_speed(getattr(settings, "animation_speed", self.speed))
         self.muted = bool(getattr(settings, "muted", self.muted))
         self.set_volume(getattr(settings, "volume", self.volume))

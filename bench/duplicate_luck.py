@@ -3,7 +3,7 @@
     .venv/bin/python bench/duplicate_luck.py --game scopa --deals 30 --seed 1
 
 For every deal seed, hard and normal play one deal (hard at seat 0), then the same deal with
-the seats swapped (game.par.swapped: hard now holds normal's cards). Per deal:
+the seats swapped (game.services.par.swapped: hard now holds normal's cards). Per deal:
 
 - plain:     hard's points minus normal's in the first half alone (what one ordinary deal says);
 - duplicate: the mean of that difference over both halves (same cards for both players).
@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.match import Match  # noqa: E402
-from game.par import fixed_bot, margin, sub_seed, swapped  # noqa: E402
 from game.rulesets import make_rules  # noqa: E402
+from game.services.par import fixed_bot, margin, sub_seed, swapped  # noqa: E402
 
 
 def one_deal(job: tuple) -> tuple[float, float]:

@@ -3,7 +3,7 @@ plays again (docs/ONLINE.md, "The cluster").
 
     .venv/bin/python bench/failover.py [--tables 100] [--think 0.05] [--seed 1]
 
-Starts a real Redis and PostgreSQL on 127.0.0.1 (game.online.cluster.local) and two
+Starts a real Redis and PostgreSQL on 127.0.0.1 (game.online.server.cluster.local) and two
 ``main.py serve --redis … --database …`` processes, A and B. N two-player Briscola tables
 (a friend against the computer) are made on A; each friend is a client that connects to B
 (its first address, as behind a load balancer), is sent on to A (``moved``), plays random
@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from game.online import protocol as P  # noqa: E402
-from game.online.cluster.local import LocalPostgres, LocalRedis, free_port  # noqa: E402
+from game.online.server.cluster.local import LocalPostgres, LocalRedis, free_port  # noqa: E402
+from game.online.wire import protocol as P  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from server_load import start_server  # noqa: E402  (the same `serve` start and check as the load test)

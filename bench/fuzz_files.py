@@ -74,9 +74,9 @@ FILES = ("settings.json", "match.json", "stats.json")
 def good_files(home: Path) -> dict[str, bytes]:
     """A real settings file, save and statistics, made by the game's own code."""
     os.environ["CARDAVIA_HOME"] = str(home)
-    from game import saves, stats
-    from game.session import Session
-    from game.settings import Settings, save_settings
+    from game.services import saves, stats
+    from game.services.session import Session
+    from game.services.settings import Settings, save_settings
 
     s = Settings(language="nl", volume=40, last_deck="piacentine", game_options={"scopa": {"target": 21, "players": 2}})
     save_settings(s)
@@ -163,8 +163,8 @@ class Starter:
 
     def __init__(self) -> None:
         from game.config import get_config
-        from game.i18n import I18n
-        from game.settings import Settings
+        from game.services.i18n import I18n
+        from game.services.settings import Settings
         from scenes.app import App
 
         self.config = get_config()
@@ -172,7 +172,7 @@ class Starter:
 
     def start(self, home: Path) -> str:
         """Start in ``home``; returns what happened to the save ("resumed", "offered" …)."""
-        from game import saves, settings
+        from game.services import saves, settings
         from scenes.launch import claim_home_folder, settings_toast
 
         os.environ["CARDAVIA_HOME"] = str(home)

@@ -12,7 +12,7 @@ copies, spread evenly over the games, each with ONE mutation of a known kind:
 - byte: a line cut mid-way (the file ends there), invalid UTF-8 inserted, a value nested
   100,000 deep, a key given twice, NaN / Infinity, a line over 1 MB, a blank line.
 
-Each file is verified in-process (``game.cli.main(["verify", f])`` under a 20 s alarm) and
+Each file is verified in-process (``game.services.cli.main(["verify", f])`` under a 20 s alarm) and
 must give exactly one verdict line naming it, no exception, and the exit code the
 documented meaning gives (docs/DESIGN.md "Command line conventions"): a byte mutation of
 line k is damaged (2) with a verdict on line k; a field or line mutation leaves JSON
@@ -45,12 +45,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from game import cli  # noqa: E402
 from game.ai.bots import make_bot  # noqa: E402
 from game.config import get_config  # noqa: E402
 from game.match import Match  # noqa: E402
 from game.record import dumps  # noqa: E402
 from game.rulesets import game_ids, make_rules  # noqa: E402
+from game.services import cli  # noqa: E402
 
 HOSTILE = [
     [],

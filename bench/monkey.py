@@ -102,8 +102,8 @@ class Monkey:
         import pygame
 
         from game.config import get_config
-        from game.i18n import I18n
-        from game.settings import Settings
+        from game.services.i18n import I18n
+        from game.services.settings import Settings
         from scenes.app import App
 
         self.pg = pygame

@@ -35,9 +35,9 @@ sys.path.insert(0, str(ROOT))
 
 from game.card_names import card_name  # noqa: E402
 from game.config import get_config  # noqa: E402
-from game.i18n import I18n  # noqa: E402
 from game.puzzles import store  # noqa: E402
 from game.puzzles.model import Puzzle  # noqa: E402
+from game.services.i18n import I18n  # noqa: E402
 from tests.xvfb import xvfb_display  # noqa: E402
 
 WAIT = 30.0

@@ -190,7 +190,7 @@ def _online_table(app, pygame, pump, top, tick) -> None:
     import io
     import threading
 
-    from game.online import client, headless
+    from game.online.client import client, headless
     from tests.scenes.test_online_scenes import host_by_keys, press
 
     lobby = host_by_keys(app, "tressette", "Anna")
@@ -220,8 +220,8 @@ def _club_lobby(app, pump, top, tick, folder: Path) -> None:
     """A club server on the loopback with one published table; the player signs in."""
     import pygame
 
-    from game.online.limits import ServerLimits
-    from game.online.serving import start_server_in_thread
+    from game.online.server.limits import ServerLimits
+    from game.online.server.serving import start_server_in_thread
     from tests.online.wshelp import create
     from tests.scenes.test_online_scenes import open_online, press, type_text, widget
 

@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from game.online import protocol as P  # noqa: E402
+from game.online.wire import protocol as P  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -394,7 +394,7 @@ async def pairing(url: str, n: int) -> dict:
 
 def pairing_alone(n: int) -> float:
     """The pairing function itself on n waiting players (ratings spread as a club's)."""
-    from game.online.quick import Waiting, pair
+    from game.online.server.quick import Waiting, pair
 
     rng = random.Random(1)
     now = time.monotonic()
@@ -730,7 +730,7 @@ def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redi
 def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> int:
     """``--processes N``: N ``serve`` processes on one real Redis and PostgreSQL (started here
     in ``data``, stopped at the end); the figures in all and per process, and Redis's CPU."""
-    from game.online.cluster.local import LocalPostgres, LocalRedis
+    from game.online.server.cluster.local import LocalPostgres, LocalRedis
 
     redis = LocalRedis(data / "redis")
     pg = LocalPostgres()

@@ -5,7 +5,7 @@ against the in-thread server, one connection after another.
 
 Each opening connects over wss:// to 127.0.0.1, says hello and waits for the welcome, every
 wait at most 3 s. ``--tickets`` sends TLS 1.3 session tickets again (OpenSSL's default, two
-after each handshake), the server as it was before game.online.serving stopped them: a ticket
+after each handshake), the server as it was before game.online.server.serving stopped them: a ticket
 arriving while the client's writer thread sends its upgrade request lost the request about
 once in 2,000 openings on a loaded 2-core machine. Load the machine yourself to see it (e.g.
 three ``python3 -c "while True: pass"``). Prints the openings, failures and slowest opening;
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from websockets.sync.client import connect
 
-    import game.online.serving as serving
+    import game.online.server.serving as serving
 
     cert, key = ROOT / "tests/online/tls_test_cert.pem", ROOT / "tests/online/tls_test_key.pem"
     if args.tickets:

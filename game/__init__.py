@@ -6,10 +6,10 @@ from typing import Any
 
 
 def __getattr__(name: str) -> Any:
-    # ``from game import __version__``: read from pyproject.toml (game.version) on first use,
+    # ``from game import __version__``: read from pyproject.toml (game.services.version) on first use,
     # so importing the package reads no file.
     if name == "__version__":
-        from game.version import version
+        from game.services.version import version
 
         return version()
     raise AttributeError(f"module 'game' has no attribute {name!r}")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from game.rules.base import Action, DealResult, Event, GameRules, unique_max
-from game.version import version
+from game.services.version import version
 
 RECORD_FORMAT = 1
 

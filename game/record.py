@@ -95,7 +95,7 @@ def write_record(path: str | os.PathLike, events: list[Event], overwrite: bool =
     is made by tempfile in the target folder (never a fixed name a planted link could
     redirect); a symbolic link at ``path`` is refused, and so is an existing file unless
     ``overwrite``. Raises OSError (FileExistsError) with the reason."""
-    from game.storage import write_bytes
+    from game.services.storage import write_bytes
 
     text = "".join(dumps(ev) + "\n" for ev in events)
     problem = write_bytes(Path(path), text.encode("utf-8"), overwrite=overwrite)

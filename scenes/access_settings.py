@@ -8,7 +8,7 @@ from typing import Any
 
 import pygame
 
-from game.settings import CARD_SIZES, SPEECH_MODES, TEXT_SIZES
+from game.services.settings import CARD_SIZES, SPEECH_MODES, TEXT_SIZES
 from scenes.settings import SettingsPanel, label_size
 from sprites import theme
 from sprites.widgets import Button, Choice, toggle

@@ -120,7 +120,7 @@ class App:
         widgets.set_feedback(self.sound)
         # Speech (issue 32): every line told is logged (speech_log) and, as the setting says,
         # given to the screen reader or a voice, from a thread of its own.
-        from game.speech import Speech
+        from game.services.speech import Speech
         from scenes.speak import ScreenSpeech
 
         self.speech = Speech(self._speech_mode(settings), settings.language, speech_log)
@@ -178,7 +178,7 @@ class App:
     def save_settings(self) -> None:
         if not self.persist:
             return
-        from game.settings import save_settings
+        from game.services.settings import save_settings
 
         problem = save_settings(self.settings)
         if problem and problem != self._settings_problem:
@@ -404,7 +404,7 @@ class App:
     # ------------------------------------------------------------------ screenshots
     def screenshot(self, path: Path | None = None) -> Path | None:
         """Save the last frame as PNG (default: screenshots/ in the user data folder)."""
-        from game.settings import user_data_dir
+        from game.services.settings import user_data_dir
 
         if path is None:
             folder = user_data_dir() / "screenshots"

@@ -3,7 +3,7 @@
 :func:`run_guarded` runs the window's loop. When anything in it raises, it
 
 1. closes every scene as the close button would (the table saves its match in progress),
-2. writes a crash report to the user data folder (game.crash: version, platform, traceback,
+2. writes a crash report to the user data folder (game.services.crash: version, platform, traceback,
    the log's last lines, the match's record so far); nothing is sent anywhere,
 3. shows "Cardavia stopped because of an error. A report was saved: PATH" in the window's
    language (drawn, spoken to a screen reader, and one line on stderr — never a traceback),
@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from game import crash
+from game.services import crash
 
 #: The window's exit code after such an error (README, "Exit codes").
 EXIT_CRASH = 3
@@ -77,7 +77,7 @@ def save_everything(app: Any) -> bool:
                 f"cardavia: could not close the {getattr(scene, 'name', None) or 'scene'} cleanly: {e}", file=sys.stderr
             )
     try:
-        from game import saves
+        from game.services import saves
 
         data, _problem = saves.load_match()
         return bool(data) and not saves.read_only

@@ -1,5 +1,5 @@
 """The start after a crash: "Cardavia stopped because of an error last time", with the report's
-folder one button away (game.crash). Opened over the first screen by scenes.crash.offer_report;
+folder one button away (game.services.crash). Opened over the first screen by scenes.crash.offer_report;
 either button (or Esc) means the player has been told, and the report is not offered again.
 """
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pygame
 
-from game import crash
+from game.services import crash
 from scenes.scene import UIScene
 from sprites import panels, theme
 from sprites.tween import Tween, ease_out_cubic

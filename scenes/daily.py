@@ -1,5 +1,5 @@
-"""Daily deals: today's deal of a game and preset (game.daily), a duplicate deal
-(game.challenge), and the calendar of past days with the streak and the best.
+"""Daily deals: today's deal of a game and preset (game.services.daily), a duplicate deal
+(game.services.challenge), and the calendar of past days with the streak and the best.
 
 Opened from a game's block on the games screen (``app.open_scene("daily", game=G)``) or
 directly (``--scene daily --game G``). The game and preset are chosen here; the duplicate
@@ -52,7 +52,7 @@ class DailyScene(UIScene):
     # ------------------------------------------------------------------ choices
     @property
     def presets(self) -> list[str]:
-        from game.daily import presets_of
+        from game.services.daily import presets_of
 
         return presets_of(self.game)
 
@@ -85,7 +85,7 @@ class DailyScene(UIScene):
         return self.preset if self.preset in self.presets else self.presets[0]
 
     def deal(self) -> Any:
-        from game.daily import daily_deal
+        from game.services.daily import daily_deal
 
         return daily_deal(self.game, self.current_preset)
 
@@ -170,7 +170,7 @@ class DailyScene(UIScene):
         return self.t("daily.play_again" if played else "daily.play")
 
     def calendar(self) -> Any:
-        from game.daily import calendar
+        from game.services.daily import calendar
 
         return calendar(f"{self.game}/{self.current_preset}")
 
@@ -183,7 +183,7 @@ class DailyScene(UIScene):
 
     # ------------------------------------------------------------------ actions
     def play_today(self) -> None:
-        from game.challenge import DailyPlay
+        from game.services.challenge import DailyPlay
 
         if self.current_preset == TABLE:  # the day's deal is one per preset: pick one
             self.app.toast(self.t("daily.presets_only"))
@@ -193,7 +193,7 @@ class DailyScene(UIScene):
         self._open(play.session(threaded))
 
     def play_duplicate(self) -> None:
-        from game.challenge import DuplicatePlay
+        from game.services.challenge import DuplicatePlay
 
         level = getattr(self.app.settings, "ai_level", "normal")
         seed = random.randrange(1, 2**31)
@@ -243,7 +243,7 @@ class DailyScene(UIScene):
         self.ui.draw(surface)
 
     def _draw_calendar(self, surface: pygame.Surface, today: dt.date) -> None:
-        from game.par import over_par, par_words
+        from game.services.par import over_par, par_words
 
         r = PANEL
         cal = self.calendar()
@@ -350,7 +350,7 @@ def _show_demo(scene: DailyScene, kind: str) -> None:
     """Screenshots (``--scene daily --overlay daily|duplicate``): the deal played by greedy
     bots in the human's seat, then its results screen over the table."""
     from game.ai.bots import make_bot
-    from game.challenge import DailyPlay, DuplicatePlay
+    from game.services.challenge import DailyPlay, DuplicatePlay
 
     app = scene.app
     d = scene.deal()
@@ -378,7 +378,7 @@ def _show_demo(scene: DailyScene, kind: str) -> None:
 
 def _demo_days(seed: int, game: str, preset: str) -> None:
     """Screenshots (``--scene daily --seed S``): a few past days in the throw-away home."""
-    from game.daily import record_day, today
+    from game.services.daily import record_day, today
 
     rng = random.Random(seed)
     for back in range(1, DAYS):

@@ -22,14 +22,14 @@ class GameChoice:
         return next(d.id for d in self.app.config.decks_for(self.game))
 
     def _remembered_players(self) -> int:
-        from game.settings import game_choice
+        from game.services.settings import game_choice
 
         return game_choice(self.app.settings, self.app.config.games[self.game]).players
 
     def options(self) -> dict[str, Any]:
         """Every option in force: the game screen's (when it sent them for this game and
         count), else what it remembers for this game (house rules, length) at this count."""
-        from game.settings import game_choice
+        from game.services.settings import game_choice
         from scenes.game_panel import in_force  # the game screen's own rule for what is in force
 
         game = self.app.config.games[self.game]

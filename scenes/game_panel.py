@@ -11,7 +11,7 @@ from typing import Any
 
 import pygame
 
-from game.settings import GameChoice, game_choice
+from game.services.settings import GameChoice, game_choice
 from game.variants import CUSTOM, preset_options
 from sprites.widgets import Button, Choice, Widget
 

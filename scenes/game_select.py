@@ -6,7 +6,7 @@ A game with presets in rules.yaml (Scopa) offers them by name — only those tha
 chosen player count — and "Custom": with Custom chosen, "Edit" opens the house rules as
 toggles, each with its one-line explanation (the option's ``describe`` key), again only the
 ones offered for that player count. Every choice is remembered per game in the settings
-(:func:`game.settings.game_choice`), a bad remembered value falling back to its default.
+(:func:`game.services.settings.game_choice`), a bad remembered value falling back to its default.
 Nothing here knows a game by name: presets, options, player counts and explanations all
 come from the config.
 
@@ -24,7 +24,7 @@ from typing import Any
 
 import pygame
 
-from game.settings import AI_LEVELS
+from game.services.settings import AI_LEVELS
 from game.variants import CUSTOM, house_rules
 from scenes.game_panel import (
     LIST_BOTTOM,

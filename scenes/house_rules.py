@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from game.settings import remember_game_choice
+from game.services.settings import remember_game_choice
 from game.variants import CUSTOM, house_rules, preset_of, rule_value_label, variant_name
 from scenes.game_panel import LIST_BOTTOM, LIST_TOP, RIGHT_W, RIGHT_X, GamePanel, in_language
 from scenes.scene import UIScene

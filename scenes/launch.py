@@ -3,13 +3,13 @@
 Parses and checks the options (a bad one is one line on stderr and exit code 2, never a
 traceback), loads config and settings, then either renders one scene to a PNG off-screen
 (``--screenshot``) or opens the window and runs the app. ``main.py`` dispatches here; the
-headless sub-commands (``simulate``, ``verify``) are in :mod:`game.cli`, ``--smoke`` and
+headless sub-commands (``simulate``, ``verify``) are in :mod:`game.services.cli`, ``--smoke`` and
 ``--first-frame`` in :mod:`scenes.smoke`.
 
 Nothing lost: ``--screenshot`` never replaces a file without ``--force`` nor writes through a
 link (scenes.snapshot); SIGTERM ends a headless run at once (:func:`exit_on_sigterm`). The
-window takes its home folder's lock (game.storage.claim_home): a second window on the same
-folder says so and leaves the first one's match alone (game.saves.read_only), while both
+window takes its home folder's lock (game.services.storage.claim_home): a second window on the same
+folder says so and leaves the first one's match alone (game.services.saves.read_only), while both
 write only the settings they changed and add their matches to the statistics under a lock.
 Temporary files a killed run left behind are removed at start. An error nothing else catches
 ends the window with a crash report and a short message, the match saved first (scenes.crash).
@@ -213,7 +213,7 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
             raise ArgError(f"--screenshot {path} is a symbolic link; it is not written through")
         if path.is_dir():
             raise ArgError(f"--screenshot {path} is a folder")
-        from game.storage import not_regular
+        from game.services.storage import not_regular
 
         kind = not_regular(path)
         if kind:  # a FIFO, a device, a socket: --force replaces only a file
@@ -234,7 +234,7 @@ def _check_output(opt: str, value: str | None, force: bool) -> None:
         raise ArgError(f"{opt} {path} is a symbolic link; it is not written through")
     if path.is_dir():
         raise ArgError(f"{opt} {path} is a folder")
-    from game.storage import not_regular
+    from game.services.storage import not_regular
 
     kind = not_regular(path)
     if kind:
@@ -268,7 +268,7 @@ def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[s
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the window (no arguments) or render one scene to a PNG (--screenshot)."""
-    from game.crash import LogTail
+    from game.services.crash import LogTail
 
     # What the program writes from here on is kept (its last lines) for a crash report.
     tail = LogTail().install()
@@ -307,8 +307,8 @@ def _main(argv: Sequence[str] | None, tail: Any) -> int:
         print(f"cardavia: {e} (see --help)", file=sys.stderr)
         return 2
 
-    from game.i18n import I18n
-    from game.settings import load_settings
+    from game.services.i18n import I18n
+    from game.services.settings import load_settings
 
     home = None
     if args.screenshot is None:
@@ -421,7 +421,7 @@ def _run_window(app: Any, scene: str, params: dict[str, Any], home: Any, tail: A
 def write_opening_speech(app: Any, path: Path, force: bool) -> int:
     """``--screenshot … --speech-log FILE``: the lines a screen reader is given as the shown
     scene opens, one a line, in the run's language (written atomically)."""
-    from game.storage import write_bytes
+    from game.services.storage import write_bytes
     from scenes.speak import opening_lines
 
     top = app.stack.top
@@ -436,15 +436,15 @@ def write_opening_speech(app: Any, path: Path, force: bool) -> int:
 
 def claim_home_folder() -> Any:
     """Take the home folder's lock and clean what killed runs left; a second window on the
-    same folder leaves the first one's match save alone (game.saves.read_only)."""
-    from game import replays, saves, settings, stats
-    from game.settings import user_config_dir, user_data_dir
-    from game.storage import claim_home, clean_temp_files
+    same folder leaves the first one's match save alone (game.services.saves.read_only)."""
+    from game.services import replays, saves, settings, stats
+    from game.services.settings import user_config_dir, user_data_dir
+    from game.services.storage import claim_home, clean_temp_files
 
     home = claim_home(user_data_dir())
     # The owner cleans every leftover; a second window only those of a process that is gone
     # or an hour old (the first window may be writing one this very moment). The server's
-    # data folder is cleaned by the server as it starts (game.online.store).
+    # data folder is cleaned by the server as it starts (game.online.server.store).
     age = 0.0 if home.owner else 3600.0
     clean_temp_files(
         [user_data_dir(), user_config_dir()], (saves.FILE_NAME, settings.FILE_NAME, stats.FILE_NAME), min_age=age

@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from game.version import version
+from game.services.version import version
 from scenes.scene import UIScene
 from scenes.settings import language_choice, picture_slider
 from sprites import panels, theme
@@ -214,7 +214,7 @@ class MenuScene(UIScene):
     # ------------------------------------------------------------------ the saved match
     def refresh_saved(self) -> None:
         """Read the save (a damaged one is moved aside, with a toast) and show or hide the offer."""
-        from game import saves
+        from game.services import saves
         from scenes.online import rejoin
 
         self.online_last = rejoin.last_table(self.app)
@@ -226,7 +226,7 @@ class MenuScene(UIScene):
         self.saved = saved_match_info(data) if data is not None else None
         if data is not None and self.saved is None:
             # A save without the facts a resume needs: keep it aside rather than offer it.
-            from game.storage import quarantine
+            from game.services.storage import quarantine
 
             self._problem(quarantine(saves.save_path(), "is incomplete"))
         self.play.style = "secondary" if self.saved is not None else "primary"
@@ -246,7 +246,7 @@ class MenuScene(UIScene):
     def _continue(self) -> None:
         """Replay the save and open its table where it was; a save that does not replay is
         moved aside with a message and the offer disappears."""
-        from game import saves
+        from game.services import saves
 
         session, problem = saves.resume_session(threaded=bool(getattr(self.app, "has_window", True)))
         if session is None:
@@ -273,7 +273,7 @@ class MenuScene(UIScene):
     def second_window_note(self) -> str | None:
         """Another window owns the home folder: its match in progress is not offered here
         (a lasting line, not only the start's toast)."""
-        from game import saves
+        from game.services import saves
 
         return self.t("menu.second_window") if saves.read_only and self.saved is None else None
 
@@ -287,7 +287,7 @@ class MenuScene(UIScene):
         self.ui.focus(self.continue_button)
 
     def _discard(self) -> None:
-        from game import saves
+        from game.services import saves
 
         saves.clear_match()
         self.confirming = False

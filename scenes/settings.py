@@ -13,8 +13,8 @@ from typing import Any
 import pygame
 
 from game.config import LANGUAGES
-from game.i18n import LANGUAGE_NAMES
-from game.settings import ANIMATION_SPEEDS, TRICK_HOLDS
+from game.services.i18n import LANGUAGE_NAMES
+from game.services.settings import ANIMATION_SPEEDS, TRICK_HOLDS
 from scenes.scene import UIScene
 from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_cubic

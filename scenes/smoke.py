@@ -19,8 +19,8 @@ def run_smoke() -> int:
     import pygame
 
     from game.config import ConfigError, get_config
-    from game.i18n import I18n
-    from game.settings import load_settings
+    from game.services.i18n import I18n
+    from game.services.settings import load_settings
     from scenes.app import App
     from scenes.registry import available_scenes
 
@@ -73,7 +73,7 @@ def _play_one_deal(app, deck: str, game: str) -> str:
             if session is not None and any(e["event"] == "deal_end" for e in session.match.events):
                 return "in the table scene"
         raise SystemExit("smoke: the AI-vs-AI deal did not finish in time")
-    from game.session import Session
+    from game.services.session import Session
 
     s = Session.new(game, deck, 2, None, seed=1, human_seat=None, threaded=False)
     s.start()
@@ -88,8 +88,8 @@ def run_first_frame() -> int:
     import pygame
 
     from game.config import ConfigError, get_config
-    from game.i18n import I18n
-    from game.settings import load_settings
+    from game.services.i18n import I18n
+    from game.services.settings import load_settings
     from scenes.app import App
 
     try:

@@ -1,5 +1,5 @@
 """PNG files the window writes (F12 and ``--screenshot``): encoded in memory first, then
-written by game.storage.write_bytes — a tempfile-made temporary beside the target, fsync,
+written by game.services.storage.write_bytes — a tempfile-made temporary beside the target, fsync,
 rename — so a full disk is reported as a failure and leaves no truncated PNG, and a
 symbolic link at the target is never written through.
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import pygame
 
-from game.storage import write_bytes
+from game.services.storage import write_bytes
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: zlib's default: level 9 is several times slower for a file a few per cent smaller.

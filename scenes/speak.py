@@ -2,7 +2,7 @@
 the control under the keyboard focus (its words and its state) whenever either changes.
 
 The app calls :meth:`ScreenSpeech.tick` once per fixed update; it looks at the top scene
-and says what changed through ``app.speech`` (:class:`game.speech.Speech`, which logs and
+and says what changed through ``app.speech`` (:class:`game.services.speech.Speech`, which logs and
 queues, never blocks). A scene can tell more than its controls:
 
 - ``speech_title() -> str | None``: its name (default: ``access.scene_<registry name>``);

@@ -5,7 +5,7 @@ rules) has its own row, named, under its game and mode's row; with more rows tha
 holds, the never-played rows make way first, then the rows scroll (↑/↓, PgUp/PgDn, wheel).
 
 Opened from the menu (``app.open_scene("stats")``). The numbers come from
-:func:`game.stats.load_stats`; a damaged statistics file has already been moved aside by
+:func:`game.services.stats.load_stats`; a damaged statistics file has already been moved aside by
 it, and the scene says so once in a toast. Rows are built by :func:`stat_rows` into plain
 data so tests can read exactly what is shown.
 """
@@ -81,7 +81,7 @@ def stat_rows(
     per variant played in it, then the daily deals played (``days``; not in the totals: a
     daily deal is no match), then the puzzles tried (``puzzles``: each game's puzzle
     dashboard, game.puzzles.progress; not in the totals either), then the totals of the matches."""
-    from game.stats import split_key
+    from game.services.stats import split_key
     from game.variants import variant_name_of_key
 
     words = i18n if i18n is not None else _Words(t)
@@ -121,8 +121,8 @@ def daily_rows(
 ) -> list[StatRow]:
     """The daily deals, apart from the matches (issue 31): a row per game and preset played,
     in config order — days played, days over / under / at par (one decimal, as shown), the
-    best day over par and the days in a row. ``days`` as game.daily.load_days gives them."""
-    from game.daily import calendar
+    best day over par and the days in a row. ``days`` as game.services.daily.load_days gives them."""
+    from game.services.daily import calendar
 
     rows: list[StatRow] = []
     for gid, g in config.games.items():
@@ -234,8 +234,8 @@ class StatsScene(UIScene):
 
     # ------------------------------------------------------------------ model
     def reload(self) -> None:
-        from game.daily import load_days
-        from game.stats import load_stats
+        from game.services.daily import load_days
+        from game.services.stats import load_stats
 
         self.records, problem = load_stats()
         self.days, days_problem = load_days()
@@ -327,7 +327,7 @@ class StatsScene(UIScene):
         self.ui.focus(self.reset_button)
 
     def reset(self) -> None:
-        from game.stats import reset_stats
+        from game.services.stats import reset_stats
 
         self.confirming = False
         problem = reset_stats()

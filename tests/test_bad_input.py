@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from game import cli
 from game.config import ConfigError, load_config
+from game.services import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = (ROOT / "rules.yaml").read_text(encoding="utf-8")
@@ -601,8 +601,8 @@ def test_every_window_path_draws_zero_width_and_empty_texts(tmp_path, text):
     import yaml
 
     from game.config import parse_config
-    from game.i18n import I18n
-    from game.settings import Settings
+    from game.services.i18n import I18n
+    from game.services.settings import Settings
     from scenes.app import App
 
     folder = tmp_path / "locales"
@@ -632,8 +632,8 @@ def test_every_window_path_draws_zero_width_and_empty_texts(tmp_path, text):
 def _start_menu(lang: str = "en"):
     """The window's start as main.py does it, off-screen: settings, the menu (it reads the save)."""
     from game.config import get_config
-    from game.i18n import I18n
-    from game.settings import load_settings
+    from game.services.i18n import I18n
+    from game.services.settings import load_settings
     from scenes.app import App
     from scenes.launch import settings_toast
 
@@ -661,7 +661,7 @@ def test_settings_nested_100000_deep_the_game_starts_and_the_file_is_kept_aside(
 
 
 def test_a_save_nested_100000_deep_the_menu_starts_and_the_save_is_kept_aside():
-    from game import saves
+    from game.services import saves
 
     saves.save_path().parent.mkdir(parents=True, exist_ok=True)
     saves.save_path().write_text(DEEP, encoding="utf-8")
@@ -672,7 +672,7 @@ def test_a_save_nested_100000_deep_the_menu_starts_and_the_save_is_kept_aside():
 
 
 def test_stats_nested_100000_deep_the_statistics_scene_opens(tmp_path):
-    from game import stats
+    from game.services import stats
 
     stats.stats_path().parent.mkdir(parents=True, exist_ok=True)
     stats.stats_path().write_text(DEEP, encoding="utf-8")
@@ -686,7 +686,7 @@ def test_stats_nested_100000_deep_the_statistics_scene_opens(tmp_path):
 
 
 def _a_save() -> dict:
-    from game.session import Session
+    from game.services.session import Session
 
     s = Session.new("scopa", "piacentine", 2, None, seed=4, human_seat=0, threaded=False)
     s.start()
@@ -712,7 +712,7 @@ def _a_save() -> dict:
     ],
 )
 def test_a_save_naming_a_seat_deck_or_option_that_cannot_be_is_refused_with_a_translated_toast(field, value):
-    from game import saves
+    from game.services import saves
 
     data = {"version": 1, **_a_save(), field: "@@"}
     raw = "Infinity" if value == "Infinity" else json.dumps(value)  # JSON has no Infinity: as a hand could write it
@@ -727,7 +727,7 @@ def test_a_save_naming_a_seat_deck_or_option_that_cannot_be_is_refused_with_a_tr
 
 
 def test_session_from_save_refuses_an_impossible_seat_before_replaying():
-    from game.session import Session
+    from game.services.session import Session
 
     data = _a_save()
     data["human_seat"] = 9
@@ -739,7 +739,7 @@ def test_session_from_save_refuses_an_impossible_seat_before_replaying():
     "content", [b"\xff\xfe\x00not utf-8", b"[1, 2, 3]", b"null"], ids=["not_utf8", "a_list", "null"]
 )
 def test_unreadable_settings_are_kept_aside_not_replaced_by_defaults_at_exit(content):
-    from game.settings import load_settings, save_settings, settings_path
+    from game.services.settings import load_settings, save_settings, settings_path
 
     settings_path().parent.mkdir(parents=True, exist_ok=True)
     settings_path().write_bytes(content)
@@ -753,7 +753,7 @@ def test_unreadable_settings_are_kept_aside_not_replaced_by_defaults_at_exit(con
     "content", [b"\xff\xfe\x00not utf-8", b"[1, 2, 3]", b"null"], ids=["not_utf8", "a_list", "null"]
 )
 def test_unreadable_statistics_are_kept_aside_not_treated_as_empty_and_overwritten(content):
-    from game import stats
+    from game.services import stats
 
     stats.stats_path().parent.mkdir(parents=True, exist_ok=True)
     stats.stats_path().write_bytes(content)
@@ -764,7 +764,7 @@ def test_unreadable_statistics_are_kept_aside_not_treated_as_empty_and_overwritt
 
 # ---------------------------------------------------------------------- two windows
 def test_two_windows_the_later_exit_keeps_the_other_windows_settings_change():
-    from game.settings import load_settings, save_settings, settings_path
+    from game.services.settings import load_settings, save_settings, settings_path
 
     first = load_settings(default_language="en").settings
     assert save_settings(first) is None
@@ -798,8 +798,8 @@ def _open_window(monkeypatch) -> list[str]:
 
 
 def test_two_windows_the_second_says_so_and_leaves_the_first_windows_match_alone(monkeypatch):
-    from game import saves, storage
-    from game.settings import user_data_dir
+    from game.services import saves, storage
+    from game.services.settings import user_data_dir
 
     saves.save_match(_a_save())
     before = saves.save_path().read_bytes()
@@ -808,7 +808,7 @@ def test_two_windows_the_second_says_so_and_leaves_the_first_windows_match_alone
     try:
         toasts = _open_window(monkeypatch)
         assert saves.read_only
-        from game.i18n import I18n
+        from game.services.i18n import I18n
 
         assert I18n("en").t("toast.second_window") in toasts
         assert saves.load_match() == (None, None)  # not offered here
@@ -821,8 +821,8 @@ def test_two_windows_the_second_says_so_and_leaves_the_first_windows_match_alone
 
 
 def test_the_first_window_takes_the_lock_and_gives_it_back(monkeypatch):
-    from game import saves, storage
-    from game.settings import user_data_dir
+    from game.services import saves, storage
+    from game.services.settings import user_data_dir
 
     (user_data_dir() / storage.HOME_LOCK).write_text("999999999\n")  # left by a killed window
     toasts = _open_window(monkeypatch)
@@ -831,7 +831,7 @@ def test_the_first_window_takes_the_lock_and_gives_it_back(monkeypatch):
 
 
 def test_orphaned_match_json_tmp_files_are_cleaned_at_start(monkeypatch):
-    from game.settings import user_data_dir
+    from game.services.settings import user_data_dir
 
     home = user_data_dir()
     home.mkdir(parents=True, exist_ok=True)
@@ -848,8 +848,8 @@ def test_f12_on_a_full_disk_reports_failure_and_leaves_no_truncated_png(monkeypa
 
     import pygame
 
-    from game import storage
-    from game.settings import user_data_dir
+    from game.services import storage
+    from game.services.settings import user_data_dir
 
     app = _start_menu()
 

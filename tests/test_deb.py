@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from game.save_format import SAVE_VERSION
-from game.session import Session
-from game.version import version
+from game.services.save_format import SAVE_VERSION
+from game.services.session import Session
+from game.services.version import version
 from tests import exe_build
 
 ROOT = Path(__file__).resolve().parent.parent

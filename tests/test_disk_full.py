@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from game import saves, stats, storage
+from game.services import saves, stats, storage
 
 NO_SPACE = "No space left on device"
 
@@ -113,8 +113,8 @@ def test_a_write_on_a_full_disk_leaves_no_empty_lock_to_wait_for(monkeypatch):
 
 def test_settings_on_a_full_disk_are_said_once_and_the_file_is_kept(monkeypatch):
     from game.config import get_config
-    from game.i18n import I18n
-    from game.settings import Settings, settings_path
+    from game.services.i18n import I18n
+    from game.services.settings import Settings, settings_path
     from scenes.app import App
 
     app = App(get_config(), Settings(language="en"), I18n("en"), window=False, persist=True)
@@ -182,7 +182,7 @@ def _check_plays_on_and_says_once(app, scene, full) -> None:
     assert len([t for t in shown if "could not be saved" in t]) == 1, shown
     assert len(scene.session.match.events) > events
     assert _play_moves(app, scene, 1) == 1  # room again: the next move saves the whole match so far
-    from game.session import Session
+    from game.services.session import Session
 
     resumed = Session.from_save(saves.load_match()[0], threaded=False)
     assert resumed.match.events == scene.session.match.events
@@ -228,7 +228,7 @@ def test_a_real_full_disk_the_match_settings_and_statistics(small_disk, monkeypa
 
 # ---------------------------------------------------------------------- the server
 def _server_on(folder: Path):
-    from game.online.serving import start_server_in_thread
+    from game.online.server.serving import start_server_in_thread
 
     return start_server_in_thread("127.0.0.1", 0, folder, workers=1)
 
@@ -286,7 +286,7 @@ def _plays_on_while_refusing(folder: Path, make_full, make_short) -> None:
 
 
 def test_the_server_on_a_full_disk_refuses_new_tables_and_plays_on_injected(tmp_path, monkeypatch):
-    from game.online import store
+    from game.online.server import store
 
     free = {"bytes": 10**9}
 

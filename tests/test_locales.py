@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from game.config import LANGUAGES, get_config
-from game.i18n import PLURAL_FORMS, I18n, load_locale
+from game.services.i18n import PLURAL_FORMS, I18n, load_locale
 from tests.source_tree import GROUP, Source, sources
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,7 +155,7 @@ def code_keys() -> tuple[frozenset[str], frozenset[str]]:
 
 def expected_keys() -> set[str]:
     """Keys built from a prefix and the ids the program knows (config, rules, levels…)."""
-    from game.settings import AI_LEVELS
+    from game.services.settings import AI_LEVELS
     from scenes.registry import scene_names
     from scenes.rules import SECTIONS as RULE_SECTIONS
     from sprites.tween import SPEED_FACTORS

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from game import cli, storage
+from game.services import cli, storage
 
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 
@@ -128,7 +128,7 @@ def test_verify_a_read_error_after_some_lines_names_the_line_and_the_reason(tmp_
 
 
 def test_the_readme_lists_every_exit_code_of_every_command():
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "HEADLESS.md").read_text(encoding="utf-8")
     section = readme.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
     for line in ("`verify`", "`simulate`", "`--screenshot`", "`serve`", "`replay`", "`--smoke`"):
         assert line in section, line
@@ -147,7 +147,7 @@ def _finished() -> list[dict]:
 
 
 def test_a_file_in_the_replays_folders_place_is_set_aside_and_the_match_kept():
-    from game import replays
+    from game.services import replays
 
     place = replays.replays_dir()
     place.parent.mkdir(parents=True, exist_ok=True)
@@ -160,7 +160,7 @@ def test_a_file_in_the_replays_folders_place_is_set_aside_and_the_match_kept():
 
 
 def test_a_link_in_the_replays_folders_place_is_set_aside_never_written_through(tmp_path):
-    from game import replays
+    from game.services import replays
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -174,7 +174,7 @@ def test_a_link_in_the_replays_folders_place_is_set_aside_never_written_through(
 
 
 def test_listing_sets_a_link_aside_instead_of_reading_where_it_points(tmp_path):
-    from game import replays
+    from game.services import replays
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -187,7 +187,7 @@ def test_listing_sets_a_link_aside_instead_of_reading_where_it_points(tmp_path):
 
 
 def test_pruning_never_touches_a_players_own_records_among_thousands(tmp_path, monkeypatch):
-    from game import replays
+    from game.services import replays
 
     folder = tmp_path / "replays"
     folder.mkdir()
@@ -214,7 +214,7 @@ def test_pruning_never_touches_a_players_own_records_among_thousands(tmp_path, m
 
 
 def test_an_older_versions_folder_without_an_index_adopts_the_games_own_names_once(tmp_path):
-    from game import replays
+    from game.services import replays
 
     events = _finished()
     old = [replays.keep(events, folder=tmp_path, limit=100, now=1_600_000_000 + 60 * i)[0] for i in range(4)]
@@ -230,7 +230,7 @@ def test_an_older_versions_folder_without_an_index_adopts_the_games_own_names_on
 _KILLED_WRITE = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
-from game import storage
+from game.services import storage
 def die(fd):
     os.kill(os.getpid(), signal.SIGKILL)  # killed between the write and the rename
 storage.os.fsync = die
@@ -253,28 +253,30 @@ def _temps(folder: Path) -> list[str]:
 
 
 def test_a_statistics_write_cleans_what_killed_writes_left(_private_home):
-    from game import stats
+    from game.services import stats
 
     for _ in range(3):
-        _killed_during("from game import stats; stats.record_result('g', 'versus', 'won', 1)", _private_home)
+        _killed_during("from game.services import stats; stats.record_result('g', 'versus', 'won', 1)", _private_home)
     assert len(_temps(_private_home)) == 1  # each write removed the one a kill before it left
     assert stats.record_result("g", "versus", "won", 1) is None
     assert _temps(_private_home) == [] and stats.load_stats()[0]["g/versus"].played == 1
 
 
 def test_a_second_window_cleans_the_temporaries_of_gone_processes_in_every_folder(_private_home):
-    from game import replays, saves, storage
+    from game.services import replays, saves, storage
     from scenes.launch import claim_home_folder
 
-    _killed_during("from game import settings; settings.save_settings(settings.Settings())", _private_home)
+    _killed_during("from game.services import settings; settings.save_settings(settings.Settings())", _private_home)
     _killed_during(
-        "import json; from game import replays; replays.keep(json.loads(" + repr(json.dumps(_finished())) + "))",
+        "import json; from game.services import replays; replays.keep(json.loads("
+        + repr(json.dumps(_finished()))
+        + "))",
         _private_home,
     )
     shots = _private_home / "screenshots"
     shots.mkdir()
     _killed_during(
-        f"from game import storage; from pathlib import Path; "
+        f"from game.services import storage; from pathlib import Path; "
         f"storage.write_bytes(Path({str(shots / 'a.png')!r}), b'png')",
         _private_home,
     )
@@ -290,10 +292,10 @@ def test_a_second_window_cleans_the_temporaries_of_gone_processes_in_every_folde
 
 
 def test_the_server_cleans_its_data_folders_interrupted_writes_at_start(tmp_path):
-    from game.online.store import TableStore
+    from game.online.server.store import TableStore
 
     _killed_during(
-        f"from game import storage; from pathlib import Path; "
+        f"from game.services import storage; from pathlib import Path; "
         f"storage.write_json(Path({str(tmp_path / 'ABCDEF.table.json')!r}), {{}})",
         tmp_path,
     )
@@ -311,7 +313,7 @@ def _real_save(game: str = "briscola"):
 
     app = make_app()
     leave_a_match(app, game, 2, moves=8)
-    from game import saves
+    from game.services import saves
 
     return app, saves.save_path(), json.loads(saves.save_path().read_text(encoding="utf-8"))
 

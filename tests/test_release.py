@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from game.version import version
+from game.services.version import version
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
@@ -44,7 +44,7 @@ def test_the_version_is_pyproject_s_and_every_place_names_it(capsys):
     assert version() == ver == release.version()
     import game
     import main
-    from game.online.protocol import SERVER_NAME
+    from game.online.wire.protocol import SERVER_NAME
 
     assert game.__version__ == ver and SERVER_NAME == f"cardavia {ver}"
     assert main.main(["--version"]) == 0 and capsys.readouterr().out == f"cardavia {ver}\n"
@@ -53,9 +53,9 @@ def test_the_version_is_pyproject_s_and_every_place_names_it(capsys):
 
 
 def test_every_record_names_the_version_and_a_save_of_another_version_resumes_as_written():
-    from game.online.play import PlayLoop
+    from game.online.server.play import PlayLoop
     from game.rulesets import make_rules
-    from game.session import Session
+    from game.services.session import Session
 
     s = Session.new("scopa", None, 2, None, seed=9, threaded=False)
     s.start()
@@ -84,8 +84,8 @@ def test_every_record_names_the_version_and_a_save_of_another_version_resumes_as
 
 def test_the_menu_shows_the_version_at_its_foot_in_every_language():
     from game.config import get_config
-    from game.i18n import I18n
-    from game.settings import Settings
+    from game.services.i18n import I18n
+    from game.services.settings import Settings
     from scenes.app import App
     from scenes.menu import BAR
 

@@ -164,7 +164,7 @@ def reason_for(rules: GameRules, view: Any, legal: list[Action], action: Action)
 
 
 def suggest_for(session: Any, should_stop: Callable[[], bool] | None = None) -> Suggestion:
-    """The suggestion for the human seat of a :class:`game.session.Session` whose turn it is."""
+    """The suggestion for the human seat of a :class:`game.services.session.Session` whose turn it is."""
     seat = session.human_seat
     if seat is None or session.over or session.to_act != seat:
         raise ValueError("a suggestion is for the human seat, on its turn")

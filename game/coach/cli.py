@@ -26,7 +26,7 @@ MAX_BUDGET = 1_000_000
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``analyse`` sub-command's arguments (game.cli builds the parser)."""
+    """The ``analyse`` sub-command's arguments (game.services.cli builds the parser)."""
     a = sub.add_parser("analyse", help="the coach: every decision of one seat valued, classed and explained")
     a.add_argument("record", help="a record file (.jsonl)")
     a.add_argument("--seat", type=int, required=True, help="the seat whose decisions are analysed (0, 1, …)")
@@ -42,8 +42,8 @@ def _fail(message: str) -> int:
 
 
 def analyse(args: argparse.Namespace) -> int:
-    from game.i18n import I18n
     from game.record import read_record
+    from game.services.i18n import I18n
     from game.verify import verify_file
 
     if args.budget is not None and not 1 <= args.budget <= MAX_BUDGET:

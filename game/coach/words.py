@@ -1,7 +1,7 @@
 """A decision's analysis in the player's words: the moves and the reason, in the deck's own card
 names and the seats' names round the table (as scenes/names.py names them: West, Partner …).
 
-Pure functions of a message lookup ``t(key, **params)`` (game.i18n.I18n.t) and the rules;
+Pure functions of a message lookup ``t(key, **params)`` (game.services.i18n.I18n.t) and the rules;
 no pygame, no scene — the command line and the window's coach view share them.
 """
 

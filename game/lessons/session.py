@@ -1,4 +1,4 @@
-"""A lesson at the table: :class:`LessonSession`, a :class:`game.table_session.TableSession`.
+"""A lesson at the table: :class:`LessonSession`, a :class:`game.services.table_session.TableSession`.
 
 The deal is the lesson's hand-built one (:class:`LessonMatch`), the other seats play their
 scripted moves (:class:`ScriptBot`), and the player's moves go through the real rules; the
@@ -22,8 +22,8 @@ from typing import Any
 from game.lessons.lesson import Lesson, Step
 from game.match import Match
 from game.rules.base import Action, Event, GameRules
-from game.session import Session
-from game.table_session import Capabilities
+from game.services.session import Session
+from game.services.table_session import Capabilities
 
 #: A lesson keeps nothing and offers no help of the table's own: its panel has the take-back.
 LESSON = Capabilities()

@@ -1,14 +1,14 @@
 """Online tables (issue 20): an authoritative table server and its clients, pure Python.
 
-- :mod:`game.online.protocol` — the JSON protocol (version, limits, the strict schema of
+- :mod:`game.online.wire.protocol` — the JSON protocol (version, limits, the strict schema of
   every client message, actions as JSON, table codes and seat tokens);
-- :mod:`game.online.redact` — what one seat may receive of a record (``seat_events``);
-- :mod:`game.online.store` — a table kept on disk (its record, appended; its meta, atomic)
+- :mod:`game.online.wire.redact` — what one seat may receive of a record (``seat_events``);
+- :mod:`game.online.server.store` — a table kept on disk (its record, appended; its meta, atomic)
   and resumed after a restart;
-- :mod:`game.online.worker` — computer seats think in worker processes;
-- :mod:`game.online.server` — the asyncio server (``python main.py serve``) and
-  :func:`game.online.serving.start_server_in_thread` for the window and the tests; its
-  lobby actions in :mod:`game.online.lobby`, its play loop in :mod:`game.online.play`;
+- :mod:`game.online.server.worker` — computer seats think in worker processes;
+- :mod:`game.online.server.server` — the asyncio server (``python main.py serve``) and
+  :func:`game.online.server.serving.start_server_in_thread` for the window and the tests; its
+  lobby actions in :mod:`game.online.server.lobby`, its play loop in :mod:`game.online.server.play`;
 - :mod:`game.online.cli` — the ``serve`` and ``online`` sub-commands.
 
 See docs/ONLINE.md. Nothing here imports pygame.

@@ -3,7 +3,7 @@
   python main.py serve [--host 127.0.0.1] [--port 7420] [--data DIR] [--workers N]
                        [--certfile F --keyfile F] [--redis URL --database URL [--public-url URL]]
 
-Bad arguments: one line on stderr, exit code 2 (as game/cli.py).
+Bad arguments: one line on stderr, exit code 2 (as game/services/cli.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class _Parser(argparse.ArgumentParser):
 
 # ---------------------------------------------------------------------------------- serve
 def _add_serve(sub: argparse._SubParsersAction) -> None:
-    from game.online.protocol import DEFAULT_PORT
+    from game.online.wire.protocol import DEFAULT_PORT
 
     s = sub.add_parser("serve", help="run a table server (players join with 'Play online')")
     s.add_argument(
@@ -35,7 +35,7 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--workers", type=int, default=1, help="processes the computer seats think in (default 1)")
     s.add_argument("--certfile", help="TLS certificate chain (PEM): serve wss://")
     s.add_argument("--keyfile", help="TLS private key (PEM), with --certfile")
-    from game.online.limits import ServerLimits
+    from game.online.server.limits import ServerLimits
 
     d = ServerLimits()
     s.add_argument(
@@ -105,9 +105,9 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from game.online.server import MAX_WORKERS, ServerError
-    from game.online.serving import run_forever
-    from game.online.store import default_data_dir
+    from game.online.server.server import MAX_WORKERS, ServerError
+    from game.online.server.serving import run_forever
+    from game.online.server.store import default_data_dir
 
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port {args.port} is not a TCP port (0-65535)")
@@ -148,14 +148,14 @@ def cluster_config(args: argparse.Namespace):  # -> ClusterConfig | None
         raise ValueError("--database takes postgresql://user@host:port/db")
     if public is not None and (not public.startswith(("ws://", "wss://")) or len(public) > 200):
         raise ValueError("--public-url takes ws://host:port or wss://host:port")
-    from game.online.cluster import ClusterConfig
+    from game.online.server.cluster import ClusterConfig
 
     return ClusterConfig(redis_url, db_url, public)
 
 
 def server_limits(args: argparse.Namespace):  # -> ServerLimits
-    """The ``serve`` flags as game.online.limits.ServerLimits; ValueError (one line) for a bad one."""
-    from game.online.limits import ServerLimits
+    """The ``serve`` flags as game.online.server.limits.ServerLimits; ValueError (one line) for a bad one."""
+    from game.online.server.limits import ServerLimits
 
     checks = [
         ("--max-connections", args.max_connections, 1, 100000),
@@ -168,7 +168,7 @@ def server_limits(args: argparse.Namespace):  # -> ServerLimits
     for flag, value, lo, hi in checks:
         if not lo <= value <= hi:
             raise ValueError(f"{flag} must be {lo} to {hi}, not {value:g}")
-    from game.online.protocol import AI_LEVELS
+    from game.online.wire.protocol import AI_LEVELS
 
     levels = tuple(x.strip() for x in args.fill_levels.split(",") if x.strip())
     if not levels or any(x not in AI_LEVELS for x in levels):
@@ -187,17 +187,17 @@ def server_limits(args: argparse.Namespace):  # -> ServerLimits
 
 # ---------------------------------------------------------------------------------- online
 def _add_online(sub: argparse._SubParsersAction) -> None:
-    """``online host`` / ``online join`` (engineer B): game/online/headless.py."""
-    from game.online.clubclient import add_parsers
-    from game.online.headless import add_parser
+    """``online host`` / ``online join`` (engineer B): game/online/client/headless.py."""
+    from game.online.client.clubclient import add_parsers
+    from game.online.client.headless import add_parser
 
     add_parsers(add_parser(sub, _Parser))
 
 
 def online(args: argparse.Namespace) -> int:
     from game.config import ConfigError
-    from game.online import clubclient
-    from game.online.headless import run
+    from game.online.client import clubclient
+    from game.online.client.headless import run
 
     try:
         if args.online_command == "quick":

@@ -25,7 +25,7 @@ SHOWN_PROBLEMS = 5
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``puzzles`` sub-command's arguments (game.cli builds the parser)."""
+    """The ``puzzles`` sub-command's arguments (game.services.cli builds the parser)."""
     p = sub.add_parser("puzzles", help="card puzzles: check the shipped set, make more, the day's puzzle")
     ps = p.add_subparsers(dest="action", required=True, parser_class=type(p))
     c = ps.add_parser("check", help="check every shipped puzzle (prefix verifies, answer legal, margin holds)")
@@ -90,7 +90,7 @@ def check(args: argparse.Namespace) -> int:
 def make(args: argparse.Namespace) -> int:
     from game.puzzles.make import make as make_puzzles
     from game.puzzles.store import write_file
-    from game.storage import not_regular
+    from game.services.storage import not_regular
 
     _game(args.game)
     if not 1 <= args.count <= MAX_COUNT:
@@ -131,9 +131,9 @@ def make(args: argparse.Namespace) -> int:
 
 
 def daily(args: argparse.Namespace) -> int:
-    from game.daily import parse_day, today
     from game.puzzles.daily import daily_id
     from game.puzzles.store import problems, shipped
+    from game.services.daily import parse_day, today
 
     game = _game(args.game)[0]
     day = parse_day(args.date) if args.date is not None else today()
@@ -144,7 +144,7 @@ def daily(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """The ``puzzles`` command; ValueError (one line, exit 2 by game.cli) for bad arguments."""
+    """The ``puzzles`` command; ValueError (one line, exit 2 by game.services.cli) for bad arguments."""
     if args.action == "check":
         return check(args)
     if args.action == "make":

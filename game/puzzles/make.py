@@ -46,7 +46,7 @@ from game.coach.flat import flat_values
 from game.coach.hooks import load_coach
 from game.config import get_config
 from game.match import Match
-from game.online.protocol import action_to_json
+from game.online.wire.protocol import action_to_json
 from game.puzzles import exact, themes
 from game.puzzles.model import PUZZLE_RD, Puzzle
 from game.rules.base import Action, GameRules

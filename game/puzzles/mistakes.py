@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from game.coach.analysis import Analysis, DecisionAnalysis
-from game.online.protocol import action_to_json
+from game.online.wire.protocol import action_to_json
 from game.puzzles import themes
 from game.puzzles.model import NEW_RD, Puzzle
 from game.puzzles.progress import PuzzleProgress

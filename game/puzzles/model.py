@@ -5,7 +5,7 @@ the record prefix that leads to the position (the match line and every event up 
 decision: it verifies with the referee, so the position is one the rules reach), the seat
 whose move it is, and the solution ``line`` — the seat's moves and the other seats' replies,
 each ``[seat, action]`` with the action in the online protocol's JSON form
-(``game.online.protocol.action_to_json``). The first ``answer_moves`` of the seat's own moves
+(``game.online.wire.protocol.action_to_json``). The first ``answer_moves`` of the seat's own moves
 in the line are what the player must find; every other seat's move in it is a reply the
 puzzle plays for them.
 
@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from game.online.protocol import action_from_json as protocol_action_from_json
-from game.online.protocol import action_to_json
+from game.online.wire.protocol import action_from_json as protocol_action_from_json
+from game.online.wire.protocol import action_to_json
 from game.rules.base import Action
 
 #: Where every puzzle starts on the rating scale before its first attempts (Glicko-2's 1500
@@ -66,7 +66,7 @@ class PuzzleError(ValueError):
 
 
 def action_from_json(data: Any) -> Action:
-    """The Action a JSON action names (game.online.protocol's form); PuzzleError for one that
+    """The Action a JSON action names (game.online.wire.protocol's form); PuzzleError for one that
     names none."""
     if not isinstance(data, Mapping):
         raise PuzzleError(f"an action must be an object, not {data!r}")

@@ -1,7 +1,7 @@
 """The player's puzzles: ratings, themes, streaks, what was seen, and "Your mistakes".
 
-Kept in ``puzzles.json`` in the user data folder (game.settings.user_data_dir), written
-atomically under its lock (game.storage); a file that cannot be read is moved aside as
+Kept in ``puzzles.json`` in the user data folder (game.services.settings.user_data_dir), written
+atomically under its lock (game.services.storage); a file that cannot be read is moved aside as
 ``puzzles.json.bad`` with one line (``problem``) and play starts afresh — nothing the player
 had is overwritten. A bad field in a good file falls back for that field only.
 
@@ -32,8 +32,8 @@ from typing import Any
 
 from game.puzzles.model import BASE_RATING, NEW_RD, Puzzle, PuzzleError
 from game.puzzles.rating import Rating, update
-from game.settings import user_data_dir
-from game.storage import locked, read_json, write_json
+from game.services.settings import user_data_dir
+from game.services.storage import locked, read_json, write_json
 
 FILE_NAME = "puzzles.json"
 FORMAT = 1

@@ -6,7 +6,7 @@ releases since 2013 and a mutable player object, where the puzzle attempt needs 
 function of two ratings; the algorithm is some sixty lines, and the tests hold it to the
 paper's worked example (a 1500 player beating a 1400, losing to a 1550 and a 1700: new
 rating 1464.06, deviation 151.52, volatility 0.05999). The club's match ratings
-(game/online/ratings.py) are OpenSkill: several players per table, teams; a puzzle is
+(game/online/server/ratings.py) are OpenSkill: several players per table, teams; a puzzle is
 always one against one, where Glicko-2 is the standard (lichess rates its puzzles with it).
 
 One attempt is one rating period for both sides, as lichess does for puzzles: the player's

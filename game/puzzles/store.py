@@ -94,10 +94,10 @@ def dumps(puzzles: list[Puzzle]) -> bytes:
 
 
 def write_file(path: Path, puzzles: list[Puzzle], overwrite: bool = False) -> str | None:
-    """Write ``puzzles`` to ``path`` atomically (game.storage), gzip-compressed when the name
+    """Write ``puzzles`` to ``path`` atomically (game.services.storage), gzip-compressed when the name
     ends in ``.gz`` (with no time stamp: the same puzzles give the same bytes). None, or a
     one-line problem."""
-    from game.storage import write_bytes
+    from game.services.storage import write_bytes
 
     data = dumps(puzzles)
     if path.name.endswith(".gz"):

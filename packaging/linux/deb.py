@@ -53,7 +53,7 @@ RECOMMENDS = "libgl1, libegl1, libx11-6"
 def texts() -> dict[str, dict[str, str]]:
     """Per language: the summary, the generic name, the keywords and the description's two
     paragraphs, from the locales."""
-    from game.i18n import load_locale
+    from game.services.i18n import load_locale
 
     out = {}
     for lang in LANGS:

@@ -185,8 +185,8 @@ class CoachScene(ReplayScene):
         if d is None or not self.can_try():
             return
         from game.coach.analysis import decisions_of
-        from game.session import Session
-        from game.settings import AI_LEVELS
+        from game.services.session import Session
+        from game.services.settings import AI_LEVELS
 
         rules = self.rules
         if self.session is not None:

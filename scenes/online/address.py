@@ -2,7 +2,7 @@
 what is wrong: an address or a ``cardavia://host:port/CODE`` link, a table code, a name, a
 port — and this machine's address on the local network (no pygame, nothing sent).
 
-Addresses and links are parsed by :mod:`game.online.links`, as the client connects
+Addresses and links are parsed by :mod:`game.online.wire.links`, as the client connects
 with them; this module turns its one-line refusals into the player's language (``key``
 under ``online.``). The server checks everything again: it trusts no client.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import socket
 
-from game.online import links
-from game.online.protocol import CODE_LENGTH, DEFAULT_PORT, NAME_MAX
+from game.online.wire import links
+from game.online.wire.protocol import CODE_LENGTH, DEFAULT_PORT, NAME_MAX
 
 SCHEME = f"{links.LINK_SCHEME}://"
 

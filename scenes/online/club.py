@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from game.online.clubclient import MAX_SERVERS, kept_servers
+from game.online.client.clubclient import MAX_SERVERS, kept_servers
 from scenes.online.address import AddressError, clean_name, server_url
 from scenes.online.fields import ERROR, TextField, route_text, typing
 from scenes.online.host import remember, remembered

@@ -1,7 +1,7 @@
 """A club server's lobby (issue 34): the player's rating per game, quick match (the server
 pairs players by rating; after its wait the computer fills the seats, and the player is told),
 the live list of open tables (join one with one click) and the leaderboards. The link to the
-server is game.online.clublink (its own thread): this screen only draws what it holds.
+server is game.online.client.clublink (its own thread): this screen only draws what it holds.
 
 The player's account on the server is made on the first visit: its secret is kept in the
 settings (like a seat's), its recovery code shown once here.
@@ -15,9 +15,9 @@ from typing import Any
 
 import pygame
 
-from game.online.clubclient import ClubSession, account_secret, keep_account
-from game.online.clublink import ClubLink
-from game.online.watchclient import SpectatorFeed
+from game.online.client.clubclient import ClubSession, account_secret, keep_account
+from game.online.client.clublink import ClubLink
+from game.online.client.watchclient import SpectatorFeed
 from game.rulesets import game_ids
 from scenes.online import hosting
 from scenes.online.address import AddressError, server_url, shown_address

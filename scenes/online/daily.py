@@ -1,4 +1,4 @@
-"""A club server's daily deal (``main.py serve``, game.online.daily) in the window: the
+"""A club server's daily deal (``main.py serve``, game.online.server.daily) in the window: the
 server's address and your name, "Play today's deal" (a table of your own: the server deals
 the day's secret deal and seats its house bots) and the day's leaderboard — rank, name,
 score, par, points over par and time, your own line lit (and shown below the board when it
@@ -9,7 +9,7 @@ every record of that day with ``verify``.
 Opened from the daily deals screen (``app.open_scene("online_daily", game=G, preset=P)``).
 Keys: Tab / ↑↓ move, typing fills a field, Enter plays (in a field, shows the board),
 PageUp / PageDown an earlier / later day, Esc goes back. The window never waits on the
-network: every question is a game.online.daily_client.Request polled each tick.
+network: every question is a game.online.client.daily_client.Request polled each tick.
 
 Without a network (``--screenshot``, the text-fit checks) it shows a sample board. The board
 itself (its rows and columns, the sample) is scenes.online.daily_board.
@@ -22,7 +22,7 @@ from typing import Any
 
 import pygame
 
-from game.online import daily_client as dc
+from game.online.client import daily_client as dc
 from scenes.online import hosting
 from scenes.online.address import AddressError, clean_name, server_url, shown_address
 from scenes.online.daily_board import board_rows, draw_board, sample_board
@@ -68,8 +68,8 @@ def keep_seat(app: Any, seat: dict[str, Any] | None) -> None:
 
 class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
     def __init__(self, app: Any, game: str | None = None, preset: str | None = None, **params: Any):
-        from game.daily import presets_of
         from game.rulesets import game_ids
+        from game.services.daily import presets_of
 
         self.game = game if game is not None and game in app.config.games else game_ids()[0]
         words = presets_of(self.game, app.config)
@@ -242,14 +242,14 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
     def _secret(self, url: str, name: str) -> str | None:
         """The player's account on that server (the daily deal is played with one), or None:
         the server then makes one, kept when it answers."""
-        from game.online.clubclient import account_secret
+        from game.online.client.clubclient import account_secret
 
         return account_secret(getattr(self.app.settings, "extra", {}), url, name) if name else None
 
     def _keep_new_account(self, req: dc.Request) -> None:
         """A sign-in that made the account: keep its secret (as the club does) and show its
         recovery code once."""
-        from game.online.clubclient import keep_account
+        from game.online.client.clubclient import keep_account
 
         made = dc.new_account(req)
         extra = getattr(self.app.settings, "extra", None)
@@ -267,7 +267,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             self._refocus = self.ui.focused or self.play_button
 
     def _take_seat(self, seat: dict[str, Any]) -> None:
-        from game.challenge import OnlineDailyPlay
+        from game.services.challenge import OnlineDailyPlay
 
         self._keep_focus()
         try:
@@ -413,7 +413,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             mine = dc.board_line(m.get("mine")) if self.name_field.text.strip() else None
             self.board = {"info": info, "lines": lines, "mine": mine}
             return
-        from game.challenge import OnlineDailyPlay
+        from game.services.challenge import OnlineDailyPlay
 
         self._keep_new_account(req)
         created = req.replies["created"]

@@ -141,7 +141,7 @@ def draw_board(surface: pygame.Surface, t: Any, board: dict[str, Any] | None, le
 
 
 def _signed(v: float) -> str:
-    from game.par import over_par
+    from game.services.par import over_par
 
     return over_par(v, 0)
 

@@ -16,7 +16,7 @@ from typing import Any
 import pygame
 
 from game.rulesets import game_ids, make_rules
-from game.settings import AI_LEVELS
+from game.services.settings import AI_LEVELS
 from scenes import names
 from scenes.game_choice import GameChoice
 from scenes.online import hosting
@@ -57,9 +57,9 @@ def remembered(app: Any) -> dict[str, Any]:
             if isinstance(last.get("port"), int) and not isinstance(last["port"], bool) and 0 < last["port"] < 65536
             else None,
         }
-    from game.online.clubclient import kept_accounts, kept_servers
+    from game.online.client.clubclient import kept_accounts, kept_servers
 
-    if "accounts" in data:  # the club servers' accounts (game.online.clubclient), each checked
+    if "accounts" in data:  # the club servers' accounts (game.online.client.clubclient), each checked
         out["accounts"] = kept_accounts(extra)
     if "servers" in data:
         out["servers"] = kept_servers(extra)

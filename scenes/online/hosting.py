@@ -2,11 +2,11 @@
 the game, the table it creates, the seat it joins, and the server's answers in the
 player's words.
 
-The server is ``game.online.serving.start_server_in_thread`` (its handle has ``port``,
+The server is ``game.online.server.serving.start_server_in_thread`` (its handle has ``port``,
 ``url`` and ``stop()``); one runs at a time, owned by the "online" scene
 (:mod:`scenes.online.choice`), which stops it when the player leaves the online screens or
 the app closes. The tables' records are kept where ``main.py serve`` keeps them.
-The seat is a :class:`game.online.client.RemoteSession`, whose socket lives in its own
+The seat is a :class:`game.online.client.client.RemoteSession`, whose socket lives in its own
 thread: the screens only poll it, the window never waits on the network.
 """
 
@@ -62,7 +62,7 @@ def describe(error: Any, t: Any) -> str:
 def data_dir() -> Path:
     """The hosted tables' records and metas (a server started again resumes them): the same
     folder as ``main.py serve`` uses by default."""
-    from game.online.store import default_data_dir
+    from game.online.server.store import default_data_dir
 
     return Path(default_data_dir())
 
@@ -77,7 +77,7 @@ def start_server(port: int) -> Any:
             return _server
     stop_server()
     try:
-        from game.online.serving import start_server_in_thread
+        from game.online.server.serving import start_server_in_thread
     except ImportError as e:
         raise OnlineError("error_server", reason=str(e)) from None
     folder = data_dir()
@@ -170,8 +170,8 @@ def host_table(
 ) -> tuple[Any, Hosted]:
     """Start the server (or reuse it), create the table, take seat 0 as its host: the seat's
     RemoteSession (connecting) and what friends need. OnlineError for the player."""
-    from game.online.client import RemoteSession, create_table
-    from game.online.links import make_link
+    from game.online.client.client import RemoteSession, create_table
+    from game.online.wire.links import make_link
     from scenes.online.address import lan_address
 
     server = start_server(port)
@@ -206,7 +206,7 @@ def join_table(address: str, code: str, name: str, token: str | None = None) -> 
     """A RemoteSession claiming the next free friend's seat at ``code`` on ``address`` —
     or, with its ``token``, the seat held before (connecting in its own thread;
     :class:`Connecting` says when it is seated)."""
-    from game.online.client import RemoteSession
+    from game.online.client.client import RemoteSession
 
     return RemoteSession(address, code, name, token=token)
 

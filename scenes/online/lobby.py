@@ -34,7 +34,7 @@ OK = (150, 214, 150)
 
 def sample(app: Any) -> tuple[dict, hosting.Hosted]:
     """A lobby as the host sees it while one friend is still awaited (screenshots, checks)."""
-    from game.online.links import make_link
+    from game.online.wire.links import make_link
     from game.rulesets import game_ids
 
     cfg = app.config

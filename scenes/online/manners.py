@@ -22,7 +22,7 @@ from typing import Any
 
 import pygame
 
-from game.online import protocol as P
+from game.online.wire import protocol as P
 from scenes.online.fields import ERROR, TextField, route_text, typing
 from scenes.scene import UIScene
 from sprites import hidpi, theme
@@ -289,7 +289,7 @@ class MannersScene(UIScene):
 def sample_session() -> Any:
     """A club seat that never connects, at a table of three people and a computer, one of
     them muted, on a server with chat on (``--screenshot --scene online_manners``)."""
-    from game.online.clubclient import ClubSession
+    from game.online.client.clubclient import ClubSession
 
     session = ClubSession(
         "ws://127.0.0.1:7420", P.CODE_ALPHABET[: P.CODE_LENGTH], "Lucia", None, "0" * 32, connect=False

@@ -1,5 +1,5 @@
 """Watching a club table (issue 34): the replay viewer (scenes.replay) fed live by a
-game.online.watchclient.SpectatorFeed — the server's spectator stream, nobody's hand, one
+game.online.client.watchclient.SpectatorFeed — the server's spectator stream, nobody's hand, one
 decision late. It opens at the latest line and follows the match as it is played; the
 viewer's keys step back through what was played (← →, Page Up/Down, Home/End, Space, + −,
 Tab the seat at the bottom, L the log, S the score sheet); Esc goes back to the club's lobby.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.online.watchclient import SpectatorFeed
-from game.table_session import Capabilities
+from game.online.client.watchclient import SpectatorFeed
+from game.services.table_session import Capabilities
 from scenes.replay import timeline as T
 from scenes.replay.scene import ReplayScene
 
@@ -78,7 +78,7 @@ class SpectatorScene(ReplayScene):
 def sample_feed(app: Any, game: str | None = None, players: int | None = None) -> SpectatorFeed:
     """A feed that never connects, holding half of a demo match as a spectator sees it
     (``--screenshot --scene online_watch``, the text-fit check)."""
-    from game.online.spectate import spectator_events
+    from game.online.server.spectate import spectator_events
     from game.rulesets import make_rules
     from scenes.replay import demo_events
 

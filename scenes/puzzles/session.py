@@ -1,4 +1,4 @@
-"""A puzzle at the table: :class:`PuzzleSession`, a :class:`game.table_session.TableSession`.
+"""A puzzle at the table: :class:`PuzzleSession`, a :class:`game.services.table_session.TableSession`.
 
 The match stands at the puzzle's position (game.puzzles.store.position: the record prefix
 replayed through the rules), the player holds the puzzle's seat, and nobody else thinks: the
@@ -30,8 +30,8 @@ from typing import Any
 from game.puzzles import store
 from game.puzzles.model import Puzzle
 from game.rules.base import Action, Event
-from game.session import Session
-from game.table_session import Capabilities
+from game.services.session import Session
+from game.services.table_session import Capabilities
 
 #: A puzzle keeps nothing of the table's own and offers none of its help (a suggestion would
 #: give the answer away; a take-back is the panel's Try again).

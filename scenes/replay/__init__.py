@@ -6,7 +6,7 @@
   hand face up or only one seat's, ← / → a line, Page Up / Page Down a deal, Home / End,
   Space play / pause, a speed, the table's log, captions and scores as they were.
 - :mod:`~scenes.replay.library` — the Replays list ("replays"): the kept matches
-  (game.replays), newest first.
+  (game.services.replays), newest first.
 - :mod:`~scenes.replay.watch` — "Watch a match" ("watch"): computers at any levels, any game
   and house rules, in the viewer.
 - :mod:`~scenes.replay.prompt` — "Save the record as…" ("save_record"): a typed path; an
@@ -71,7 +71,7 @@ def create(
     "all" (default) or "one" (that seat's only)."""
     player = None
     if session is not None:  # the results screen's match: its record, seen from the player's chair
-        from game.replays import session_seats
+        from game.services.replays import session_seats
 
         player = session.human_seat
         events = list(session.match.events)

@@ -1,4 +1,4 @@
-"""The Replays list: the kept matches (game.replays), newest first — when, which game and
+"""The Replays list: the kept matches (game.services.replays), newest first — when, which game and
 variant, who played and how it ended — each opened in the viewer with a click or Enter.
 "Watch a match" sets up a match of computers; "Open a file…" opens any record by its path
 (a record can also be dropped on the window). A kept file that cannot be read is left out,
@@ -15,7 +15,7 @@ from typing import Any
 
 import pygame
 
-from game import replays
+from game.services import replays
 from scenes import names
 from scenes.scene import UIScene
 from sprites import theme

@@ -8,7 +8,7 @@ the panel's buttons, a click on the timeline bar, the wheel steps.
 
 What is shown at a position is rebuilt from the record alone (scenes.replay.timeline): the
 table model, the captions and the log as they were after that many lines. A watched match
-(``live``: a game.session.Session of computers only) grows while it is watched; its bots
+(``live``: a game.services.session.Session of computers only) grows while it is watched; its bots
 think only when the viewer needs the next line.
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 
 import pygame
 
-from game.settings import AI_LEVELS
-from game.table_session import RecordSession
+from game.services.settings import AI_LEVELS
+from game.services.table_session import RecordSession
 from scenes.replay import view
 from scenes.replay.timeline import Timeline
 from scenes.scene import Scene

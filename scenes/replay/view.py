@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from game.table_session import RecordSession
+from game.services.table_session import RecordSession
 from scenes.table import board
 from scenes.table.view import NoChoice, TableNames, TableView
 from sprites import table_layout as TL

@@ -6,7 +6,7 @@ Opened from the game screen's Watch button (that game with its players and every
 force, house rules included) or from the Replays list (the game last chosen, with the
 choices the game screen remembers for it). Nothing here knows a game by name.
 
-:class:`LiveFeed` drives the match: a game.session.Session with no human seat whose bots
+:class:`LiveFeed` drives the match: a game.services.session.Session with no human seat whose bots
 think in a worker thread (in the window) and only when the viewer asks for the next line.
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 import pygame
 
 from game.rulesets import game_ids, make_rules
-from game.settings import AI_LEVELS
+from game.services.settings import AI_LEVELS
 from scenes.game_choice import GameChoice
 from scenes.scene import UIScene
 from sprites import theme
@@ -36,7 +36,7 @@ class LiveFeed:
     def __init__(self, rules: Any, seed: int, levels: list[str], threaded: bool = True):
         from game.ai.bots import make_bot
         from game.match import Match
-        from game.session import Session
+        from game.services.session import Session
 
         self.levels = list(levels)
         self.session = Session(rules, seed, human_seat=None, bot_name=self.levels[0], threaded=threaded)

@@ -226,7 +226,7 @@ def demo(
     options: dict | None = None,
 ) -> tuple[Any, dict, dict | None]:
     """Play a match headless with bots up to its first deal_end (or its match_end)."""
-    from game.session import Session
+    from game.services.session import Session
 
     saved = dict(app.settings.game_options.get(game, {}))
     n = players or saved.pop("players", None)

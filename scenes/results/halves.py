@@ -1,6 +1,6 @@
 """A duplicate deal's two halves side by side on the results screen: one row per side (you,
 the computer) and the difference, in columns half 1 | half 2 | total. The texts come from
-game.challenge.DuplicatePlay.halves (plain data); this module only draws them."""
+game.services.challenge.DuplicatePlay.halves (plain data); this module only draws them."""
 
 from __future__ import annotations
 

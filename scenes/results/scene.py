@@ -83,7 +83,7 @@ class ResultsScene(UIScene):
     # ------------------------------------------------------------------ model
     def model(self) -> Breakdown:
         lang = self.app.language
-        # A daily or duplicate deal (game.challenge) adds its lines: score, par, both halves.
+        # A daily or duplicate deal (game.services.challenge) adds its lines: score, par, both halves.
         ctx = getattr(self.session, "context", None)
         extra = ctx.lines(self.t, self.session) if ctx is not None else []
         extra += self.rating_lines()
@@ -137,7 +137,7 @@ class ResultsScene(UIScene):
 
     def verdict(self) -> tuple[str, str]:
         """(title, tone) of the finished match: a daily or duplicate deal's own verdict
-        (game.challenge: the duplicate's over both halves) or the deal's or match's outcome."""
+        (game.services.challenge: the duplicate's over both halves) or the deal's or match's outcome."""
         ctx = getattr(self.session, "context", None)
         own = ctx.verdict(self.t) if ctx is not None and hasattr(ctx, "verdict") else None
         if own is not None:
@@ -199,7 +199,7 @@ class ResultsScene(UIScene):
         )
 
     def halves(self) -> Any:
-        """A duplicate deal's halves side by side (game.challenge.HalvesTable), else None."""
+        """A duplicate deal's halves side by side (game.services.challenge.HalvesTable), else None."""
         ctx = getattr(self.session, "context", None)
         return ctx.halves(self.t) if ctx is not None and hasattr(ctx, "halves") else None
 

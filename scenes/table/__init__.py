@@ -1,7 +1,7 @@
 """The card table: every game played with mouse and keyboard against the computer.
 
 The table never decides what is legal or what scores: it asks the session (a
-:class:`game.table_session.TableSession`, whose ``capabilities`` say what the table may offer)
+:class:`game.services.table_session.TableSession`, whose ``capabilities`` say what the table may offer)
 and through it the rules. It is built in parts:
 
 - :mod:`~scenes.table.model` — what the table shows (hands, table cards, trick, stock,

@@ -4,7 +4,7 @@ watch, free-text chat lines as bubbles by the speaker's plate, and the Players p
 scenes.online.manners) where the player mutes,
 blocks or reports another player and, when the server allows it, writes to the table.
 
-Only a session that is a seat of a club table (game.online.clubclient.ClubSession: it has
+Only a session that is a seat of a club table (game.online.client.clubclient.ClubSession: it has
 ``mute``) has these; for every other table :attr:`ClubTable.active` is False and nothing
 here draws or takes a key.
 """

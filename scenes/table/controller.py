@@ -38,7 +38,7 @@ from scenes.table.keeping import MatchKeeping
 
 if TYPE_CHECKING:
     from game.rules.base import GameRules
-    from game.table_session import TableSession
+    from game.services.table_session import TableSession
     from scenes.table.view import ControllerHost
 
 #: Decisions asked twice before they are taken: closing the stock cannot be taken back.

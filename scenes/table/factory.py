@@ -81,7 +81,7 @@ def _create(
     close_stock: bool,
     human_seat: int | None,
 ) -> TableScene:
-    from game.session import Session
+    from game.services.session import Session
 
     headless = not getattr(app, "has_window", True)
     if threaded is None:

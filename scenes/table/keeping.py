@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from game.session import Session
-    from game.table_session import TableSession
+    from game.services.session import Session
+    from game.services.table_session import TableSession
 
 
 class MatchKeeping:
@@ -21,7 +21,7 @@ class MatchKeeping:
         self.rules = session.rules
         #: All seats AI (the smoke test, demos): watch from seat 0, record no statistics.
         self.spectator = session.human_seat is None
-        #: What this session offers (game.table_session): an online seat's server keeps the
+        #: What this session offers (game.services.table_session): an online seat's server keeps the
         #: record, so it has no local save, statistics, replays, suggestions or undo.
         self.caps = session.capabilities
         self.human = session.human_seat if session.human_seat is not None else 0
@@ -30,7 +30,7 @@ class MatchKeeping:
         self.problem: str | None = None
 
     def save(self) -> None:
-        from game import saves
+        from game.services import saves
 
         if not self.caps.save:
             if self.session.over and not self.finished and self.session_context is not None:
@@ -48,7 +48,7 @@ class MatchKeeping:
                 self.problem = "open elsewhere"
                 self.app.toast(self.app.t("table.open_elsewhere"))
             return
-        # capabilities.save: a match played here (game.session.Session) keeps itself.
+        # capabilities.save: a match played here (game.services.session.Session) keeps itself.
         problem = saves.save_match(cast("Session", self.session).to_save())
         if problem and problem != self.problem:
             self.problem = problem
@@ -56,7 +56,7 @@ class MatchKeeping:
 
     def finish_match(self) -> None:
         """Once, when the match ends: statistics, and the save is cleared."""
-        from game import saves
+        from game.services import saves
 
         self.finished = True
         if self.spectator:
@@ -82,12 +82,12 @@ class MatchKeeping:
 
     @property
     def session_context(self) -> Any:
-        """The daily or duplicate deal the session plays (game.challenge), or None."""
+        """The daily or duplicate deal the session plays (game.services.challenge), or None."""
         return getattr(self.session, "context", None)
 
     def _count_result(self, margin: int, outcome: str) -> str | None:
         """The finished match in the statistics; the problem in words, None when counted."""
-        from game import stats
+        from game.services import stats
 
         try:
             mode = self.rules.game.mode_for(self.rules.players).id
@@ -109,7 +109,7 @@ class MatchKeeping:
 
     def _keep_replay(self) -> None:
         """Kept for Replays (issue 21): the record, who played which seat, practice or not."""
-        from game import replays
+        from game.services import replays
 
         path, kept = replays.keep_session(
             self.session, getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT)

@@ -1,4 +1,4 @@
-"""The table at an online table (a game.online.client.RemoteSession): what the local table
+"""The table at an online table (a game.online.client.client.RemoteSession): what the local table
 does not have.
 
 - The session is polled every tick (the server's events, turns, refusals, quick messages
@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pygame
 
-from game.online.protocol import PHRASES  # the quick messages, in the protocol's order
-from game.table_session import TableSession
+from game.online.wire.protocol import PHRASES  # the quick messages, in the protocol's order
+from game.services.table_session import TableSession
 from scenes.table.controller import TableController
 from scenes.table.view import ControllerHost, TableNames
 from sprites import hidpi, theme
@@ -32,7 +32,7 @@ from sprites import table_layout as TL
 from sprites.table_draw import WARN, banner
 
 if TYPE_CHECKING:
-    from game.online.client import RemoteSession
+    from game.online.client.client import RemoteSession
 
 SAY_KEY = pygame.K_q
 #: Keys that take nothing over on their own (held for a shortcut, or Ctrl to hush the voice).

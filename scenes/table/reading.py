@@ -8,7 +8,7 @@ Reading keys (none of them plays, and none gathers a finished trick):
   it is · Up/Down the play log, line by line (from the newest) · O repeat · Ctrl silence ·
   F1 this list.
 
-Everything is said through ``app.say`` (:class:`game.speech.Speech`: logged, queued,
+Everything is said through ``app.say`` (:class:`game.services.speech.Speech`: logged, queued,
 never blocking). The words come from the model and the narrator the table already keeps —
 what the table shows, never the session's hidden state.
 """

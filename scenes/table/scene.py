@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pygame
 
-from game.table_session import TableSession
+from game.services.table_session import TableSession
 from scenes.scene import Scene
 from scenes.table import assist, board, buttons, hud
 from scenes.table.animate import ANIMATE
@@ -39,7 +39,7 @@ from sprites.table_layout import TableLayout
 from sprites.tween import Smooth, Tween
 
 if TYPE_CHECKING:
-    from game.session import Session
+    from game.services.session import Session
 from sprites.widgets import UI, Button, card_art
 
 NUMBER_KEYS = {getattr(pygame, f"K_{i}"): i for i in range(1, 10)}
@@ -424,7 +424,7 @@ class TableScene(Scene):
             self.close()
             self.app.stack.pop_to("online")
             return
-        s = cast("Session", self.session)  # a rematch: the match was played here (game.session)
+        s = cast("Session", self.session)  # a rematch: the match was played here (game.services.session)
         self.app.stack.replace(
             "table",
             deck=self.deck.id,

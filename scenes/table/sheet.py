@@ -65,7 +65,7 @@ class SheetPanel(StoryPanel):
         return is_one_deal(self.rules, self.events)
 
     def groups(self) -> list[Group]:
-        """The deals shown. A duplicate deal (game.challenge.DuplicatePlay) shows its two
+        """The deals shown. A duplicate deal (game.services.challenge.DuplicatePlay) shows its two
         halves side by side, each with the player's side first; a match its deals."""
         teams = self.rules.teams
         ctx = getattr(self.session, "context", None)

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import pygame
 
-from game.table_session import TableSession
+from game.services.table_session import TableSession
 from scenes.table.motion import TableMotion
 from scenes.table.overlays import LogPanel, PilePanel, ReviewPanel
 from scenes.table.sheet import SheetPanel

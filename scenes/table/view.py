@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from game.rules.base import Action
-from game.table_session import TableSession
+from game.services.table_session import TableSession
 from scenes import names
 from scenes.table.model import TableModel
 from scenes.table.narrate import Narrator

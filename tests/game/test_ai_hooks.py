@@ -151,7 +151,7 @@ def test_no_game_folder_imports_another_games_folder(game):
 def test_the_game_independent_ai_modules_name_no_game(name):
     """They ask the hooks (found by the game id) instead; nor do the session and the match."""
     ids = set(game_ids())
-    for path in (AI / name, ROOT / "game" / "session.py", ROOT / "game" / "match.py"):
+    for path in (AI / name, ROOT / "game" / "services" / "session.py", ROOT / "game" / "match.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         found = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in ids]
         assert not found, f"{path.name} names a game at lines {found}"

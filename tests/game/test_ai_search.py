@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game import cli
 from game.ai import levels
 from game.ai.bots import bot_names, make_bot
 from game.ai.hooks import hooks_module
@@ -24,6 +23,7 @@ from game.games.scopa.ai import determinize
 from game.games.scopa.rules import ScopaState
 from game.rules.base import Action
 from game.rulesets import game_ids, make_rules
+from game.services import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,9 +11,9 @@ import pytest
 from game import card_names
 from game.coach.words import Words
 from game.config import get_config
-from game.i18n import I18n
 from game.lessons.lesson import get_lesson, lesson_names
 from game.rulesets import make_rules
+from game.services.i18n import I18n
 from scenes import names
 
 CFG = get_config()

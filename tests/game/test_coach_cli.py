@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from game import cli
 from game.ai.bots import make_bot
 from game.match import Match
 from game.record import write_record
 from game.rulesets import make_rules
+from game.services import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,10 +10,10 @@ from game.cards import card
 from game.coach.analysis import analyse_position, positions
 from game.coach.hooks import load_coach
 from game.coach.words import Words
-from game.i18n import I18n
 from game.match import Match
 from game.rules.base import Action, play
 from game.rulesets import make_rules
+from game.services.i18n import I18n
 
 LANGS = ("en", "nl", "de", "it")
 _I18N: dict[str, I18n] = {}

@@ -10,8 +10,8 @@ import pytest
 from game.coach.analysis import analyse_position
 from game.coach.words import Words
 from game.config import ConfigError, default_rules_path, parse_config
-from game.i18n import I18n
 from game.rules.base import play
+from game.services.i18n import I18n
 from tests.game.test_coach import briscola_endgame, scopa_endgame
 
 LANGS = ("en", "nl", "de", "it")

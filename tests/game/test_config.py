@@ -167,7 +167,8 @@ def test_missing_file(tmp_path: Path):
 
 
 def test_broken_file_from_cli_exits_2_without_traceback(tmp_path, monkeypatch, capsys):
-    from game import cli, config
+    from game import config
+    from game.services import cli
 
     bad = tmp_path / "rules.yaml"
     bad.write_text(_corrupt("games: [scopa, briscola, tressette]", "games: [scopa, tresette]"), encoding="utf-8")

@@ -27,17 +27,17 @@ from typing import Any
 
 import pytest
 
-from game import cli
 from game.ai.bots import make_bot
 from game.ai.hooks import LEVEL_NAMES, check_hooks, hooks_module, load_hooks
 from game.ai.search import solve_exact
 from game.cards import RANKS, SUITS, Card, build_deck
 from game.config import get_config
-from game.i18n import I18n, load_locale
 from game.match import Match
 from game.record import read_record, write_record
 from game.rules.base import Action, GameRules, IllegalAction, play
 from game.rulesets import game_ids
+from game.services import cli
+from game.services.i18n import I18n, load_locale
 from game.verify import verify_events, verify_file
 from tests.conformance_cases import (
     Case,

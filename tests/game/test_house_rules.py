@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from game import cli
 from game.config import ConfigError, default_rules_path, get_config, parse_config
-from game.i18n import load_locale
 from game.rulesets import make_rules
+from game.services import cli
+from game.services.i18n import load_locale
 from game.verify import verify_file
 
 TEXT = default_rules_path().read_text(encoding="utf-8")

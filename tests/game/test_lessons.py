@@ -9,12 +9,12 @@ import copy
 
 import pytest
 
-from game.i18n import I18n
 from game.lessons.lesson import LessonError, get_lesson, lesson_names, lessons_dir, load_lesson, parse_lesson
 from game.lessons.session import LessonSession, drive, play_through
 from game.rulesets import game_ids
 from game.safeyaml import load_yaml
-from game.settings import Settings
+from game.services.i18n import I18n
+from game.services.settings import Settings
 
 NAMES = lesson_names()
 LANGS = ("en", "nl", "de", "it")

@@ -14,16 +14,16 @@ import time
 import pytest
 
 import game.puzzles.make as make_module
-from game import cli
 from game.coach.words import Words
 from game.config import ConfigError, default_rules_path, parse_config
-from game.i18n import I18n
-from game.online.protocol import action_to_json
+from game.online.wire.protocol import action_to_json
 from game.puzzles import exact, store
 from game.puzzles.daily import daily_id, daily_puzzle
 from game.puzzles.model import QUESTIONS, THEMES, Puzzle, PuzzleError
 from game.rules.base import Action
 from game.rulesets import game_ids
+from game.services import cli
+from game.services.i18n import I18n
 from game.verify import verify_events, verify_prefix
 
 #: The issue's promise: at least this many puzzles per game.

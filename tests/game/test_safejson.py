@@ -1,4 +1,4 @@
-"""The one hardened JSON reader (game.safejson), the file helpers (game.storage) and the
+"""The one hardened JSON reader (game.safejson), the file helpers (game.services.storage) and the
 YAML scan (game.config.scan_yaml) on their own: each limit refuses what it should, with one
 line naming the file, the line and the field, and lets everything real through."""
 
@@ -11,10 +11,11 @@ import time
 
 import pytest
 
-from game import safejson, storage
+from game import safejson
 from game.config import ConfigError, default_rules_path, scan_yaml
-from game.i18n import message_problem
 from game.safejson import JSONError, exact_equal, loads
+from game.services import storage
+from game.services.i18n import message_problem
 
 
 @pytest.mark.parametrize(
@@ -119,7 +120,7 @@ def test_a_stale_home_lock_is_taken_over_and_a_live_one_is_not(tmp_path):
 
 def _add_matches(home: str, n: int, start: multiprocessing.synchronize.Event) -> None:
     os.environ["CARDAVIA_HOME"] = home
-    from game import stats
+    from game.services import stats
 
     start.wait()
     for _ in range(n):

@@ -8,15 +8,15 @@ import random
 
 import pytest
 
-from game import stats
 from game.ai import suggest as suggest_module
 from game.ai.bots import make_bot
 from game.ai.hooks import OPTIONAL, check_hooks, hooks_module, load_hooks
 from game.ai.suggest import FALLBACK_LEVEL, ONLY_MOVE, SUGGEST_LEVEL, _vetted, reason_for, suggest, suggest_for
 from game.config import get_config
-from game.i18n import I18n
 from game.rulesets import game_ids
-from game.session import Session
+from game.services import stats
+from game.services.i18n import I18n
+from game.services.session import Session
 
 CASES = [(gid, n) for gid in game_ids() for n in get_config().games[gid].players]
 

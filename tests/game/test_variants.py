@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import GameChoice, Settings, game_choice, load_settings, remember_game_choice, save_settings
+from game.services.i18n import I18n
+from game.services.settings import GameChoice, Settings, game_choice, load_settings, remember_game_choice, save_settings
 from game.variants import (
     CUSTOM,
     changed_rules,

@@ -24,8 +24,8 @@ os.environ["CARDAVIA_HOME"] = tempfile.mkdtemp(prefix="cardavia-gl-")
 import pygame  # noqa: E402
 
 from game.config import get_config  # noqa: E402
-from game.i18n import I18n  # noqa: E402
-from game.settings import Settings  # noqa: E402
+from game.services.i18n import I18n  # noqa: E402
+from game.services.settings import Settings  # noqa: E402
 from scenes.app import App  # noqa: E402
 
 SETTINGS = [(68, 50, 36), (100, 50, 0), (0, 50, 100), (20, 40, 70), (50, 50, 50)]

@@ -25,8 +25,8 @@ os.environ["CARDAVIA_HOME"] = tempfile.mkdtemp(prefix="cardavia-hidpi-")
 import pygame  # noqa: E402
 
 from game.config import get_config  # noqa: E402
-from game.i18n import I18n  # noqa: E402
-from game.settings import Settings  # noqa: E402
+from game.services.i18n import I18n  # noqa: E402
+from game.services.settings import Settings  # noqa: E402
 from scenes.app import App  # noqa: E402
 from tests.scenes.test_native_resolution import edge_energy  # noqa: E402
 

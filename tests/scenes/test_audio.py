@@ -175,7 +175,7 @@ def test_muted_from_the_start_never_opens_the_device():
 
 
 def test_apply_settings_reads_volume_mute_and_speed():
-    from game.settings import Settings
+    from game.services.settings import Settings
 
     a, be, _ = make_audio()
     a.apply_settings(Settings(volume=30, muted=True, animation_speed="instant"))

@@ -11,7 +11,7 @@ import itertools
 import pygame
 import pytest
 
-from game.settings import CARD_SIZES
+from game.services.settings import CARD_SIZES
 from sprites import table_layout as TL
 from sprites.table_layout import CANVAS, TableLayout
 from tests.scenes.test_layout_four import CASES, _furniture, _hand_rects, _layout

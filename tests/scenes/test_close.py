@@ -16,12 +16,12 @@ import threading
 import pygame
 import pytest
 
-from game import saves
 from game.ai.bots import BOTS
 from game.ai.greedy import GreedyBot
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import Settings
+from game.services import saves
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from scenes.app import TICK, App
 from scenes.launch import quit_on_sigterm
 from scenes.registry import make_scene
@@ -213,7 +213,7 @@ def test_sigterm_to_the_real_program_ends_it_cleanly(tmp_path):
     import time
     from pathlib import Path
 
-    from game.session import Session
+    from game.services.session import Session
 
     root = Path(__file__).resolve().parents[2]
     home = tmp_path / "home"

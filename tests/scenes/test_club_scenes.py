@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pygame
 
-from game.online.clubclient import account_secret, kept_servers
-from game.online.limits import ServerLimits
-from game.online.serving import start_server_in_thread
+from game.online.client.clubclient import account_secret, kept_servers
+from game.online.server.limits import ServerLimits
+from game.online.server.serving import start_server_in_thread
 from scenes.online import fields, hosting
 from tests.online.wshelp import create
 from tests.scenes.test_online_scenes import TICK, make_app, open_online, press, pump, top, type_text, widget

@@ -25,11 +25,11 @@ from pathlib import Path
 
 import pygame
 
-from game.online.accounts import DB_NAME
-from game.online.limits import ServerLimits
-from game.online.serving import start_server_in_thread
-from game.online.spectate import spectator_events
-from game.online.watchclient import SpectatorFeed
+from game.online.client.watchclient import SpectatorFeed
+from game.online.server.accounts import DB_NAME
+from game.online.server.limits import ServerLimits
+from game.online.server.serving import start_server_in_thread
+from game.online.server.spectate import spectator_events
 from game.rulesets import make_rules
 from scenes.online import fields, hosting
 from scenes.replay.view import HIDDEN

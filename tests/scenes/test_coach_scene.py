@@ -134,10 +134,10 @@ def test_no_coach_line_for_a_match_without_a_player(quick):
 
 
 def test_from_replays_a_kept_match_is_analysed_for_the_players_seat(quick, tmp_path):
-    from game import replays
     from game.ai.bots import make_bot
     from game.match import Match
     from game.rulesets import make_rules
+    from game.services import replays
 
     rules = make_rules("briscola", None, 2, {"format": "single"})
     events = Match(rules, 6, [make_bot("greedy", rules, s, 6) for s in range(2)]).run()

@@ -16,7 +16,7 @@ import pytest
 from game.ai.bots import make_bot
 from game.match import Match
 from game.rulesets import make_rules
-from game.speech import Speech
+from game.services.speech import Speech
 from scenes.app import TICK
 from scenes.coach import common
 from scenes.coach.scene import PANEL, CoachScene

@@ -14,12 +14,12 @@ from typing import Any
 import pygame
 import pytest
 
-import game.par
+import game.services.par
 from game.config import get_config
-from game.i18n import I18n
-from game.online.daily import commitment
-from game.online.serving import start_server_in_thread
-from game.settings import Settings
+from game.online.server.daily import commitment
+from game.online.server.serving import start_server_in_thread
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from scenes.app import TICK, App
 from scenes.online import daily as online_daily
 from scenes.online import daily_board, fields, hosting
@@ -31,9 +31,9 @@ LANGS = ("en", "nl", "de", "it")
 
 @pytest.fixture(autouse=True)
 def small_par(monkeypatch):
-    monkeypatch.setattr(game.par, "PAR_ITERATIONS", 8)
-    monkeypatch.setattr(game.par, "PAR_RUNS", 2)
-    monkeypatch.setattr(game.par, "HOUSE_ITERATIONS", 8)
+    monkeypatch.setattr(game.services.par, "PAR_ITERATIONS", 8)
+    monkeypatch.setattr(game.services.par, "PAR_RUNS", 2)
+    monkeypatch.setattr(game.services.par, "HOUSE_ITERATIONS", 8)
 
 
 @pytest.fixture
@@ -119,7 +119,7 @@ def test_the_servers_daily_deal_and_its_leaderboard_in_the_window(server):
     deal, word = board.rules_deal(day, "briscola", None)
     assert s.human_seat == 0 and s.context.kind == "online_daily"
     # The day's deal is played with an account: the server made one and the window keeps it.
-    from game.online.clubclient import kept_accounts
+    from game.online.client.clubclient import kept_accounts
 
     assert any(a["name"] == "Anna" for a in kept_accounts(app.settings.extra).values())
     assert scene.recovery and len(scene.recovery) == 19
@@ -141,7 +141,7 @@ def test_the_servers_daily_deal_and_its_leaderboard_in_the_window(server):
             "daily.result",
             score=f"{line['score']:g}",
             par=f"{line['par']:.1f}",
-            diff=game.par.par_words(app.t, line["score"], line["par"]),
+            diff=game.services.par.par_words(app.t, line["score"], line["par"]),
         )
         in res.model().notes
     )

@@ -8,13 +8,13 @@ import datetime as dt
 
 import pytest
 
-import game.par
-from game import saves
+import game.services.par
 from game.config import get_config
-from game.daily import calendar, load_days
-from game.i18n import I18n
-from game.settings import Settings
-from game.stats import load_stats
+from game.services import saves
+from game.services.daily import calendar, load_days
+from game.services.i18n import I18n
+from game.services.settings import Settings
+from game.services.stats import load_stats
 from scenes.app import TICK, App
 
 CFG = get_config()
@@ -22,9 +22,9 @@ CFG = get_config()
 
 @pytest.fixture(autouse=True)
 def small_par(monkeypatch):
-    monkeypatch.setattr(game.par, "PAR_ITERATIONS", 8)
-    monkeypatch.setattr(game.par, "PAR_RUNS", 2)
-    monkeypatch.setattr(game.par, "HOUSE_ITERATIONS", 8)
+    monkeypatch.setattr(game.services.par, "PAR_ITERATIONS", 8)
+    monkeypatch.setattr(game.services.par, "PAR_RUNS", 2)
+    monkeypatch.setattr(game.services.par, "HOUSE_ITERATIONS", 8)
 
 
 def make_app(lang: str = "en") -> App:
@@ -90,11 +90,11 @@ PAR_WORDS = {
 def test_under_par_and_a_one_day_streak_read_as_words(lang):
     t = I18n(lang).t
     under, over, level, one, three = PAR_WORDS[lang]
-    assert game.par.par_words(t, 5, 25.3) == under  # not "−20.3 over par"
-    assert game.par.par_words(t, 5, 3.6) == over
-    assert game.par.par_words(t, 4, 4.04) == level
+    assert game.services.par.par_words(t, 5, 25.3) == under  # not "−20.3 over par"
+    assert game.services.par.par_words(t, 5, 3.6) == over
+    assert game.services.par.par_words(t, 4, 4.04) == level
     assert t("daily.streak", count=1) == one and t("daily.streak", count=3) == three
-    line = t("daily.result", score=5, par="25.3", diff=game.par.par_words(t, 5, 25.3))
+    line = t("daily.result", score=5, par="25.3", diff=game.services.par.par_words(t, 5, 25.3))
     assert line.endswith(under) and "−" not in line
 
 
@@ -139,7 +139,7 @@ def test_the_drawn_calendar_names_its_weekdays_and_months(lang):
 
 
 def test_todays_deal_is_scored_against_par_and_kept_apart(_private_home):
-    from game.session import Session
+    from game.services.session import Session
 
     ordinary = Session.new("scopa", None, 2, None, 5, threaded=False)
     ordinary.start()
@@ -160,7 +160,7 @@ def test_todays_deal_is_scored_against_par_and_kept_apart(_private_home):
     assert res.name == "results"
     notes = " ".join(res.model().notes)
     ctx = s.context
-    words = game.par.par_words(app.t, ctx.score, ctx.par.value)
+    words = game.services.par.par_words(app.t, ctx.score, ctx.par.value)
     assert app.t("daily.result", score=ctx.score, par=f"{ctx.par.value:.1f}", diff=words) in res.model().notes
     assert words.endswith(("over par", "under par")) or words == "at par"
     assert "−" not in notes  # the difference in words, never "−20.3 over par"
@@ -215,7 +215,7 @@ def test_a_duplicate_deal_is_played_twice_with_the_cards_swapped():
     (you, mine), (them, theirs), (_, diff) = res.halves().rows
     (m1, t1), (m2, t2) = ctx.scores[1], ctx.scores[2]
     assert mine == [f"{m1:g}", f"{m2:g}", f"{m1 + m2:g}"] and theirs == [f"{t1:g}", f"{t2:g}", f"{t1 + t2:g}"]
-    assert diff[2] == game.par.over_par(ctx.total, 0) == game.par.over_par(m1 - t1 + m2 - t2, 0)
+    assert diff[2] == game.services.par.over_par(ctx.total, 0) == game.services.par.over_par(m1 - t1 + m2 - t2, 0)
     verdict = "draw" if round(ctx.total, 1) == 0 else "won" if ctx.total > 0 else "lost"
     assert res.verdict() == (app.t(f"duplicate.{verdict}"), {"won": "win", "lost": "loss"}.get(verdict, verdict))
     # No match total on a one-deal record's results (nor "wins the match" anywhere).
@@ -239,8 +239,8 @@ def test_a_duplicate_deal_is_played_twice_with_the_cards_swapped():
 def test_a_one_deal_record_ends_in_a_deals_words(lang):
     """A daily deal (a record of one deal) ends as a deal, not a match: the results' title,
     the table's end panel and the play log say the deal's outcome, in every language."""
-    from game.challenge import DailyPlay
-    from game.daily import daily_deal
+    from game.services.challenge import DailyPlay
+    from game.services.daily import daily_deal
     from scenes.table.narrate import narrate
 
     app = make_app(lang)
@@ -279,8 +279,8 @@ def test_a_duplicates_results_fit_the_screen_with_both_halves(lang):
     """The longest breakdown (Cìcera's) with the halves beneath it: the panel stays on the
     screen and no text is wider than its box."""
     from game.ai.bots import make_bot
-    from game.challenge import DuplicatePlay
-    from game.daily import daily_deal
+    from game.services.challenge import DuplicatePlay
+    from game.services.daily import daily_deal
     from sprites import theme
 
     app = make_app(lang)

@@ -8,8 +8,8 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import Settings, load_settings
+from game.services.i18n import I18n
+from game.services.settings import Settings, load_settings
 from game.variants import CUSTOM, house_rules
 from scenes.app import TICK, App
 from scenes.registry import register_scene, unregister_scene

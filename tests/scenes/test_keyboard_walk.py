@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.speech import Speech
+from game.services.speech import Speech
 from scenes.app import TICK
 from tests.scenes.test_table import key, make_app
 
@@ -133,8 +133,8 @@ def test_the_club_screens_by_keys_against_a_real_server(tmp_path, monkeypatch):
     leaderboard and back, the open tables) → Watch a table being played → Esc back to the
     lobby, the list, Play online and the menu; every step by Tab, typing, Enter and Esc, and
     each screen says its name. A real club server on 127.0.0.1; every wait bounded."""
-    from game.online.limits import ServerLimits
-    from game.online.serving import start_server_in_thread
+    from game.online.server.limits import ServerLimits
+    from game.online.server.serving import start_server_in_thread
     from scenes.online import hosting
     from tests.online.wshelp import Player, create
     from tests.scenes.test_online_scenes import pump, type_text

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import Settings
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from scenes.app import TICK, App
 from scenes.settings import label_size
 from sprites import theme

@@ -99,8 +99,8 @@ def test_no_plate_pile_or_count_lies_under_a_hand_at_any_hand_size(gid, players,
 def test_no_button_of_the_real_table_covers_a_plate_a_pile_or_a_hand(gid, players):
     """The table as built (its decision, help and HUD buttons, whatever they are now)
     against the layout's furniture and every hand at its largest."""
-    from game.i18n import I18n
-    from game.settings import Settings
+    from game.services.i18n import I18n
+    from game.services.settings import Settings
     from scenes.app import App
     from scenes.registry import make_scene
 
@@ -206,8 +206,8 @@ def _gap(a: pygame.Rect, b: pygame.Rect) -> int:
 
 # ---------------------------------------------------------------------- digit keys
 def test_digit_keys_reach_every_card_of_a_twelve_card_hand_and_the_hint_says_which():
-    from game.i18n import I18n
-    from game.settings import Settings
+    from game.services.i18n import I18n
+    from game.services.settings import Settings
     from scenes.app import TICK, App
     from scenes.registry import make_scene
 

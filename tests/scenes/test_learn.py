@@ -8,9 +8,9 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n
 from game.lessons.lesson import get_lesson, lesson_names
-from game.settings import Settings, load_settings
+from game.services.i18n import I18n
+from game.services.settings import Settings, load_settings
 from scenes.app import TICK, App
 from scenes.learn import panel
 from sprites import theme

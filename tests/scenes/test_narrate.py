@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from game.i18n import I18n
 from game.registry import rules_class
 from game.rulesets import game_ids, make_rules
-from game.session import Session
+from game.services.i18n import I18n
+from game.services.session import Session
 from scenes import names
 from scenes.table.narrate import Capture, Narrator, Trick, narrate
 

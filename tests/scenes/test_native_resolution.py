@@ -21,8 +21,8 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import Settings
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from scenes.app import App
 from scenes.window import CANVAS_SIZE, letterbox
 from sprites import hidpi, theme

@@ -97,7 +97,7 @@ def _quit_to_menu(app) -> str:
 def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online):  # noqa: F811  (the fixture imported above)
     import socket
 
-    from game.online import client
+    from game.online.client import client
     from scenes.online import hosting
     from tests.scenes.test_online_scenes import (
         LIMIT,
@@ -152,7 +152,7 @@ def test_the_host_s_quit_leaves_the_table_open_and_the_menu_rejoins_it(online): 
 
 
 def test_a_hosted_table_comes_back_after_the_game_was_closed(online):  # noqa: F811  (the fixture imported above)
-    from game.online import client
+    from game.online.client import client
     from scenes.app import App
     from scenes.online import hosting
     from tests.scenes.test_online_scenes import (
@@ -300,8 +300,8 @@ def test_the_quick_messages_leave_the_hand_s_last_card_free():
 
 # ---------------------------------------------------------------------- 11: nobody's chair in a computer-only record
 def test_the_viewer_names_a_computer_only_record_s_seats_by_number():
-    from game.replays import seats_of
     from game.rulesets import game_ids
+    from game.services.replays import seats_of
     from scenes.replay.view import hud_view
     from tests.scenes.test_replay import open_viewer, record_text, simulate
 
@@ -332,7 +332,7 @@ def test_the_viewer_names_a_computer_only_record_s_seats_by_number():
 
 # ---------------------------------------------------------------------- 14: the words
 def test_a_third_is_one_point_s_third_and_a_capture_names_its_cards_with_articles():
-    from game.i18n import I18n
+    from game.services.i18n import I18n
 
     en = I18n("en")
     assert en.t("narrate.points", count="⅓") == "⅓ point" and en.t("narrate.points", count="⅔") == "⅔ point"
@@ -450,7 +450,7 @@ def test_four_player_capture_piles_say_whose_they_are():
 
 
 def test_the_new_lines_fit_in_every_language():
-    from game.i18n import I18n
+    from game.services.i18n import I18n
     from scenes.menu import ONLINE, RESUME
     from scenes.pause import BOX
 
@@ -469,7 +469,7 @@ def test_the_new_lines_fit_in_every_language():
 
 # ---------------------------------------------------------------------- 7: a lasting note for the second window
 def test_a_second_window_s_menu_keeps_saying_why_no_match_is_offered(monkeypatch):
-    from game import saves
+    from game.services import saves
 
     monkeypatch.setattr(saves, "read_only", True)
     app = make_app("nl")

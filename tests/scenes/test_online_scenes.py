@@ -1,7 +1,7 @@
 """Online tables in the window (issue 20), driven by key events under the dummy video driver,
 against a real table server on 127.0.0.1 started by the test (the in-game one for the host,
 a test-started one for the joiner), with a bot client in a thread playing the other
-friend's seat (game.online.headless.play_seat over a RemoteSession).
+friend's seat (game.online.client.headless.play_seat over a RemoteSession).
 
 - Host: menu → Play online → Host a table → name, port, Open the table → the lobby (the
   address, the code, the link, the port-forwarding line) → the bot sits down → the ordinary
@@ -12,7 +12,7 @@ friend's seat (game.online.headless.play_seat over a RemoteSession).
 - A friend who drops out: the table counts down, then the computer plays the seat.
 - What goes wrong is one translated line: nobody answers, no such table, the table full,
   another version, a bad address, code or name, a port in use.
-- The table model takes a seat's redacted stream (game.online.redact): hidden cards are
+- The table model takes a seat's redacted stream (game.online.wire.redact): hidden cards are
   None, and every hand keeps the size the full record gives it.
 
 Every wait is bounded (a deadline raises with what the window showed); none is a timing claim.
@@ -31,12 +31,12 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n
-from game.online import client, headless
-from game.online.serving import start_server_in_thread
+from game.online.client import client, headless
+from game.online.server.serving import start_server_in_thread
 from game.rules.base import play
-from game.settings import Settings
-from game.table_session import ONLINE
+from game.services.i18n import I18n
+from game.services.settings import Settings
+from game.services.table_session import ONLINE
 from scenes.app import TICK, App
 from scenes.online import fields, hosting
 from scenes.table import model as M
@@ -204,7 +204,7 @@ def host_by_keys(app: App, game: str, name: str = "Anna") -> Any:
 
 # ---------------------------------------------------------------------- hosting
 def test_host_lobby_table_flow_by_keys(online):
-    from game import saves
+    from game.services import saves
 
     game = single_deal_game()
     app = make_app("en")
@@ -441,7 +441,7 @@ class VersionServer:
             ws.send(
                 '{"type": "error", "code": "version", "message": "this server speaks version 2", "server_version": 2}'
             )
-            ws.close(1002, "protocol version")  # as game.online.server closes it
+            ws.close(1002, "protocol version")  # as game.online.server.server closes it
 
         self.server = serve(handler, "127.0.0.1", 0)
         self.port = self.server.socket.getsockname()[1]
@@ -507,7 +507,7 @@ def test_the_model_takes_a_seat_s_redacted_stream():
     sizes, table, trick and scores as the full record, and the seat's own hand exactly."""
     from game.ai.bots import make_bot
     from game.match import Match
-    from game.online.redact import seat_events
+    from game.online.wire.redact import seat_events
     from game.rulesets import game_ids, make_rules
 
     for gid in game_ids():
@@ -585,7 +585,7 @@ def test_the_online_texts_fit_in_every_language(lang):
     menu, a bubble by every plate, each kind of pause line."""
     from types import SimpleNamespace
 
-    from game.session import Session
+    from game.services.session import Session
     from scenes.online.lobby import sample
     from scenes.registry import make_scene
 

@@ -16,11 +16,11 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n
 from game.puzzles import store
 from game.puzzles.progress import PuzzleProgress
-from game.settings import Settings
-from game.speech import Speech
+from game.services.i18n import I18n
+from game.services.settings import Settings
+from game.services.speech import Speech
 from scenes.app import TICK, App
 from scenes.puzzles import panel
 from scenes.puzzles.words import signed

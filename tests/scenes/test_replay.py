@@ -23,13 +23,13 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game import replays
 from game.ai.bots import BOTS, make_bot
 from game.config import get_config
-from game.i18n import I18n
 from game.match import Match
 from game.rulesets import game_ids, make_rules
-from game.settings import Settings
+from game.services import replays
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from game.verify import verify_events, verify_file
 from scenes.app import TICK, App
 from scenes.launch import main as launch

@@ -10,9 +10,9 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import Settings
-from game.table_session import ONLINE
+from game.services.i18n import I18n
+from game.services.settings import Settings
+from game.services.table_session import ONLINE
 from scenes.app import TICK, App
 from scenes.launch import main
 from scenes.menu import MenuScene

@@ -15,11 +15,11 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game import saves
 from game.config import get_config
-from game.i18n import I18n
-from game.session import Session
-from game.settings import Settings
+from game.services import saves
+from game.services.i18n import I18n
+from game.services.session import Session
+from game.services.settings import Settings
 from scenes.app import TICK, App
 from scenes.registry import make_scene
 
@@ -203,8 +203,8 @@ def test_a_finished_match_is_not_offered(_private_home):
 CHILD = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
-from game import saves
-from game.session import Session
+from game.services import saves
+from game.services.session import Session
 s = Session.new("scopa", "piacentine", 2, None, seed=12, human_seat=0, threaded=False)
 s.start()
 n = 0

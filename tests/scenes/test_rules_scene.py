@@ -9,8 +9,8 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n, load_locale
-from game.settings import Settings
+from game.services.i18n import I18n, load_locale
+from game.services.settings import Settings
 from scenes import rules
 from scenes.app import TICK, App
 from scenes.launch import main

@@ -11,7 +11,7 @@ import wave
 import pygame
 import pytest
 
-from game.speech import EspeakBackend, Speech
+from game.services.speech import EspeakBackend, Speech
 from scenes.app import TICK
 from scenes.registry import make_scene, register_scene, unregister_scene
 from scenes.scene import Scene
@@ -228,7 +228,7 @@ def test_the_bridge_finding_no_screen_reader_is_not_a_problem(monkeypatch, capfd
     import sys
     import types
 
-    import game.speech as S
+    import game.services.speech as S
 
     class Context:
         def acquire_best(self):
@@ -248,7 +248,7 @@ def test_the_bridge_finding_no_screen_reader_is_not_a_problem(monkeypatch, capfd
 def test_a_voice_that_hangs_as_it_opens_gives_way_to_the_next(tmp_path, monkeypatch, capfd):
     import threading
 
-    import game.speech as S
+    import game.services.speech as S
 
     monkeypatch.setattr(S, "OPEN_TIMEOUT", 0.2)
     hang = threading.Event()
@@ -390,7 +390,7 @@ def test_the_results_are_read_row_by_row(tmp_path):
 
 def test_every_screen_has_a_name_to_be_said_in_every_language():
     """A screen reader says each screen's name as it opens: every registered scene has one."""
-    from game.i18n import I18n
+    from game.services.i18n import I18n
     from scenes.registry import scene_names
 
     for lang in ("en", "nl", "de", "it"):

@@ -8,10 +8,10 @@ import json
 import pygame
 import pytest
 
-from game import stats
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import Settings
+from game.services import stats
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from scenes.app import TICK, App
 
 
@@ -311,7 +311,7 @@ def test_more_played_rows_than_the_panel_holds_scroll(_private_home):
 def test_daily_deals_have_their_own_rows_apart_from_the_matches_totals():
     import datetime as dt
 
-    from game import daily
+    from game.services import daily
 
     today = daily.today()
     some_results()
@@ -337,7 +337,7 @@ def test_daily_deals_have_their_own_rows_apart_from_the_matches_totals():
 
 
 def test_a_damaged_daily_file_is_said_once_and_the_statistics_open(_private_home):
-    from game import daily
+    from game.services import daily
 
     daily.daily_path().parent.mkdir(parents=True, exist_ok=True)
     daily.daily_path().write_text("{not json", encoding="utf-8")

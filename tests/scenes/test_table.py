@@ -10,9 +10,9 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n
 from game.rules.base import CLOSE, EXCHANGE, IllegalAction
-from game.settings import Settings
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from scenes.app import TICK, App
 from scenes.registry import make_scene
 from scenes.table import board
@@ -314,7 +314,7 @@ def test_a_wrong_mouse_built_set_is_refused_by_the_rules():
 
 # ---------------------------------------------------------------------- saves, hints, pause
 def test_every_batch_is_saved_and_a_resumed_table_shows_the_same_position(_private_home):
-    from game import saves
+    from game.services import saves
 
     app = make_app()
     scene = table(app, "briscola", 2, None, 11, 0)
@@ -344,7 +344,7 @@ def test_hints_key_toggles_the_setting_and_the_outline():
 
 
 def test_escape_opens_the_pause_overlay_and_quit_goes_to_the_menu_with_the_match_saved(_private_home):
-    from game import saves
+    from game.services import saves
 
     app = make_app()
     scene = table(app, "scopa", 2, None, 4, 2)

@@ -16,7 +16,7 @@ from game.cards import card
 from game.config import get_config
 from game.rules.base import CLOSE, play
 from game.rulesets import game_ids
-from game.session import Session
+from game.services.session import Session
 from scenes.app import TICK
 from scenes.registry import make_scene
 from scenes.table import board

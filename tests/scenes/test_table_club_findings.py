@@ -11,11 +11,11 @@ import pytest
 
 from game.ai.bots import make_bot
 from game.match import Match
-from game.online import protocol as P
-from game.online.clubclient import ClubSession
-from game.online.redact import seat_events
+from game.online.client.clubclient import ClubSession
+from game.online.wire import protocol as P
+from game.online.wire.redact import seat_events
 from game.rulesets import make_rules
-from game.speech import Speech
+from game.services.speech import Speech
 from scenes.app import TICK
 from scenes.registry import make_scene
 from scenes.results import scene as results
@@ -413,8 +413,8 @@ def test_nothing_of_the_table_shows_through_the_results_panel():
 
 # ---------------------------------------------------------------------- a duplicate's second half
 def test_the_second_half_of_a_duplicate_keeps_you_in_the_first_column():
-    from game.challenge import DuplicatePlay
-    from game.daily import daily_deal
+    from game.services.challenge import DuplicatePlay
+    from game.services.daily import daily_deal
 
     app = make_app("en")
     d = daily_deal("briscola").deal

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game import saves
-from game.i18n import I18n
 from game.rules.base import CLOSE
-from game.settings import Settings
+from game.services import saves
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from scenes import names
 from scenes.app import TICK
 from scenes.table import board, hud

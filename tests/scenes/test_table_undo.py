@@ -11,9 +11,9 @@ import random
 import pygame
 import pytest
 
-from game import saves
 from game.rulesets import game_ids
-from game.session import Session
+from game.services import saves
+from game.services.session import Session
 from scenes.app import TICK
 from scenes.registry import make_scene
 from tests.scenes.test_table import click, key, keyboard_play, make_app, table

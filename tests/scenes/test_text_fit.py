@@ -17,9 +17,9 @@ import pytest
 
 from game.ai.bots import BOTS
 from game.config import get_config
-from game.i18n import I18n
 from game.rules.base import Action
-from game.settings import Settings
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from scenes.app import App
 from scenes.launch import scene_params
 from scenes.registry import available_scenes

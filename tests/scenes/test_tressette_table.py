@@ -91,8 +91,8 @@ def test_a_left_tressette_match_resumes_exactly_with_the_public_draws(_private_h
 
 
 def test_the_results_show_thirds_whole_points_the_last_trick_and_the_total_of_11():
-    from game.i18n import I18n
     from game.rulesets import make_rules
+    from game.services.i18n import I18n
     from scenes.results.breakdown import breakdown
 
     rules = make_rules("tressette", "piacentine", 2)

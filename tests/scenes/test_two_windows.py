@@ -24,8 +24,8 @@ import pygame
 role, game, seed, setting, value, pause_after = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], \
     int(sys.argv[6]), int(sys.argv[7])
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import load_settings
+from game.services.i18n import I18n
+from game.services.settings import load_settings
 from scenes.app import TICK, App
 from scenes.launch import claim_home_folder
 from scenes.registry import make_scene
@@ -122,7 +122,7 @@ def test_two_real_windows_on_one_home_both_play_and_save_and_nothing_is_lost(tmp
         for p in (first,):
             if p.poll() is None:
                 p.kill()
-    from game.i18n import I18n
+    from game.services.i18n import I18n
 
     t = I18n("en").t
     assert s1["owner"] and s1["over"] and not any("saved" in m for m in s1["toasts"])

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from game import saves
 from game.config import get_config
-from game.i18n import I18n
-from game.session import Session
-from game.settings import Settings
+from game.services import saves
+from game.services.i18n import I18n
+from game.services.session import Session
+from game.services.settings import Settings
 from scenes.app import App
 from sprites import theme
 

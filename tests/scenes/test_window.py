@@ -9,8 +9,8 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import Settings, load_settings
+from game.services.i18n import I18n
+from game.services.settings import Settings, load_settings
 from scenes.app import CANVAS_SIZE, TICK, App
 from scenes.launch import main
 from scenes.registry import available_scenes, register_scene, scene_parents, unregister_scene
@@ -437,8 +437,8 @@ _WINDOW_CHECK = r"""
 import json, sys
 import pygame
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import Settings
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from scenes.app import App
 
 app = App(get_config(), Settings(language="en"), I18n("en"), window=True, persist=False, window_size=(1920, 1200))
@@ -465,7 +465,7 @@ for e in pygame.event.get():
 app.render(); app.present()
 from sprites import hidpi, theme
 app.dispatch(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12, mod=0, unicode="", scancode=0))  # F12
-from game.settings import user_data_dir
+from game.services.settings import user_data_dir
 shot = sorted((user_data_dir() / "screenshots").glob("*.png"))[-1]
 out["resized"] = [list(app.window.frame.get_size()), app.window.scale, hidpi.scale(),
                   getattr(theme.text("Cardavia", "sans", 18), "_s", 1.0), list(pygame.image.load(str(shot)).get_size())]
@@ -629,8 +629,8 @@ def test_screenshot_of_a_table_never_touches_the_players_saves(tmp_path, _privat
 def test_settings_sound_toggle_mutes_and_persists(_private_home):
     """The mute button (besides the M key): Sound Off mutes, and the choice is saved."""
     from game.config import get_config
-    from game.i18n import I18n
-    from game.settings import Settings, load_settings
+    from game.services.i18n import I18n
+    from game.services.settings import Settings, load_settings
     from scenes.app import App
 
     app = App(get_config(), Settings(language="en"), I18n("en"), window=False, persist=True)

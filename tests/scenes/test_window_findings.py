@@ -9,8 +9,8 @@ import pytest
 
 from audio.mixer import Audio, AudioUnavailable
 from game.config import get_config
-from game.i18n import I18n
-from game.settings import Settings
+from game.services.i18n import I18n
+from game.services.settings import Settings
 from scenes.app import TICK, App
 from scenes.registry import make_scene
 from scenes.table import board
