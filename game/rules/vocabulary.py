@@ -1,0 +1,303 @@
+"""A game's vocabulary: the decisions a seat may take, the events its record holds, and who
+plays with whom. Each game declares its own (its rules class's ``decision_kinds``,
+``event_kinds`` and ``teams_rule``); shared code iterates the declarations and never names a
+game's decision, event or number of players.
+
+The mechanisms below are the shared parts a declaration is made of:
+
+- :class:`Field` — one typed value of a decision's payload or an event's line, with the check
+  the record reader, ``verify --strict`` and the wire's strict schema apply to it;
+- :class:`DecisionKind` — a decision: its payload, its codec for the wire, its key and button,
+  whether it asks to be confirmed, and the coach's words for it;
+- :class:`EventKind` — a record event: its fields, what each seat and a spectator may see of
+  it (:class:`Audience`), its narration, its sound and the table effect it has;
+- :class:`TeamsRule` — who plays with whom: fixed partnerships, one per seat, or a partner
+  hidden until an event reveals it.
+
+Pure Python: no pygame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from game.cards import Card, card
+
+if TYPE_CHECKING:
+    from game.rules.base import Action
+
+#: The kinds of value a field may hold, as JSON carries them.
+FieldType = Literal["card", "cards", "bool", "int", "str", "seat", "int_list", "object", "any"]
+
+#: A JSON object: one record line or one message.
+JsonObject = dict[str, object]
+
+
+class VocabularyError(ValueError):
+    """A value that is not what the declaration says (a record line's or a message's field)."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named value of a decision's payload or of an event line."""
+
+    name: str
+    type: FieldType
+    #: May be left out (a decision's payload then holds ``default``).
+    optional: bool = False
+    default: object = None
+    #: For "str": the values allowed (empty: any string up to ``max_len``).
+    choices: tuple[str, ...] = ()
+    #: For "int": the range allowed, both ends included.
+    low: int | None = None
+    high: int | None = None
+    #: For "cards", "int_list" and "str": the longest allowed.
+    max_len: int = 64
+
+    def check(self, value: object, where: str) -> None:
+        """Raise VocabularyError when ``value`` is not of this field's type (exact JSON types:
+        ``true`` is no ``1``)."""
+        ok: bool
+        if self.type == "card":
+            ok = isinstance(value, str) and _is_card(value)
+        elif self.type == "cards":
+            ok = (
+                isinstance(value, list)
+                and len(value) <= self.max_len
+                and all(isinstance(c, str) and _is_card(c) for c in value)
+            )
+        elif self.type == "bool":
+            ok = isinstance(value, bool)
+        elif self.type in ("int", "seat"):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            if ok and isinstance(value, int):
+                low = 0 if self.type == "seat" and self.low is None else self.low
+                ok = (low is None or value >= low) and (self.high is None or value <= self.high)
+        elif self.type == "int_list":
+            ok = (
+                isinstance(value, list)
+                and len(value) <= self.max_len
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            )
+        elif self.type == "str":
+            ok = isinstance(value, str) and len(value) <= self.max_len and (not self.choices or value in self.choices)
+        elif self.type == "object":
+            ok = isinstance(value, dict)
+        else:
+            ok = True
+        if not ok:
+            raise VocabularyError(f"{where}: '{self.name}' must be {_describe(self)}")
+
+
+def _is_card(code: str) -> bool:
+    try:
+        card(code)
+    except (ValueError, KeyError):
+        return False
+    return True
+
+
+def _describe(f: Field) -> str:
+    if f.type == "str" and f.choices:
+        return "one of " + ", ".join(f.choices)
+    if f.type in ("int", "seat") and (f.low is not None or f.high is not None):
+        return f"a whole number from {f.low if f.low is not None else 0} to {f.high}"
+    return {
+        "card": "a card code",
+        "cards": "a list of card codes",
+        "bool": "true or false",
+        "int": "a whole number",
+        "seat": "a seat number",
+        "int_list": "a list of whole numbers",
+        "str": "a text",
+        "object": "an object",
+        "any": "a value",
+    }[f.type]
+
+
+def check_fields(fields: Sequence[Field], obj: Mapping[str, object], where: str, *, closed: bool) -> None:
+    """Check ``obj``'s declared fields (required present, each of its type); ``closed``: no
+    other key allowed besides ``event``/``kind``."""
+    names = {f.name for f in fields}
+    for f in fields:
+        if f.name not in obj:
+            if not f.optional:
+                raise VocabularyError(f"{where}: '{f.name}' is missing")
+            continue
+        f.check(obj[f.name], where)
+    if closed:
+        extra = sorted(k for k in obj if k not in names and k not in ("event", "kind"))
+        if extra:
+            raise VocabularyError(f"{where}: unknown field '{extra[0]}'")
+
+
+@dataclass(frozen=True)
+class DecisionKind:
+    """A decision a seat may take. ``name`` is the record event and the wire's ``kind``."""
+
+    name: str
+    #: The decision plays a card from the hand (chosen by pointing at the card): ``card``.
+    plays_card: bool = False
+    #: The payload beyond the card, in this order (e.g. a capture's cards, a bid's points).
+    fields: tuple[Field, ...] = ()
+    #: The table's key for the decision (a letter, "" for none); its button's label and the
+    #: words the coach and the suggestion use, as locale keys. ``words`` is formatted with
+    #: ``card`` (the card's name) and the payload's fields.
+    key: str = ""
+    label: str = ""
+    words: str = ""
+    #: Asked twice at the table: it cannot be taken back (closing the stock).
+    confirm: bool = False
+    #: A payload field the table offers as a toggle on the played card's decision (a
+    #: declaration made with the lead), rather than a decision of its own: its name.
+    toggle: str = ""
+
+    def to_wire(self, action: Action) -> JsonObject:
+        """The action as the protocol sends it: ``{"kind": name, "card": …, <fields>}``."""
+        out: JsonObject = {"kind": self.name}
+        if self.plays_card:
+            out["card"] = action.played.code
+        for f in self.fields:
+            value = action.arg(f.name, f.default)
+            out[f.name] = _to_json(value, f)
+        return out
+
+    def from_wire(self, obj: Mapping[str, object], where: str = "action") -> Action:
+        """The action a wire object states, checked against the declaration (strict: unknown
+        fields refused); VocabularyError if not."""
+        from game.rules.base import Action
+
+        fields = ((Field("card", "card"),) if self.plays_card else ()) + self.fields
+        check_fields(fields, obj, where, closed=True)
+        played = card(str(obj["card"])) if self.plays_card else None
+        args = tuple((f.name, _from_json(obj.get(f.name, f.default), f)) for f in self.fields)
+        return Action(self.name, played, args=tuple(a for a in args if a[1] != f_default(self, a[0])))
+
+
+def f_default(kind: DecisionKind, name: str) -> object:
+    for f in kind.fields:
+        if f.name == name:
+            return f.default
+    return None
+
+
+def _to_json(value: object, f: Field) -> object:
+    if f.type == "card":
+        return value.code if isinstance(value, Card) else value
+    if f.type == "cards":
+        return [c.code if isinstance(c, Card) else c for c in (value or ())]  # type: ignore[attr-defined]
+    if f.type == "int_list":
+        return list(value or ())  # type: ignore[call-overload]
+    return value
+
+
+def _from_json(value: object, f: Field) -> object:
+    if f.type == "card" and isinstance(value, str):
+        return card(value)
+    if f.type == "cards" and isinstance(value, list):
+        return tuple(sorted(card(c) for c in value))
+    if f.type == "int_list" and isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+#: What one viewer may see of an event: the event itself, a copy with hidden parts removed
+#: or replaced, or None when the viewer is told nothing. ``seat`` None is a spectator;
+#: ``known`` maps a seat to what that seat has learned so far (e.g. its partner), for events
+#: whose audience depends on it.
+Audience = Callable[[JsonObject, int | None], JsonObject | None]
+
+
+def everyone(event: JsonObject, seat: int | None) -> JsonObject | None:
+    """The audience of a public event: every seat and every spectator sees all of it."""
+    return event
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """A record event. ``fields`` are checked by the record reader and ``verify --strict``."""
+
+    name: str
+    fields: tuple[Field, ...] = ()
+    #: What each seat (and a spectator, seat None) may see of it.
+    audience: Audience = everyone
+    #: Locale key of its narration (formatted with the event's fields and ``name``, the
+    #: acting seat's name), "" when the event is told by a table effect's own words or not at all.
+    narration: str = ""
+    #: The sound cue it plays ("" none).
+    sound: str = ""
+    #: The table effect (scenes.table's mechanisms: "deal", "play_card", "collect_trick",
+    #: "draw", "exchange", "announce", "reveal", "close_stock", "new_hands", "deal_end",
+    #: "match_end", "" for none) the table model applies for it.
+    effect: str = ""
+
+
+#: A seat's team, or None where the viewer does not know it yet.
+TeamOf = Callable[[int], int | None]
+
+
+@dataclass(frozen=True)
+class TeamsRule:
+    """Who plays with whom, as the game declares it.
+
+    ``kind``: "seats" (each seat for itself), "fixed" (``partners`` lists the teams as tuples
+    of seats), or "hidden" (the teams are part of the deal's state: known to a seat when its
+    view says so, to everyone once revealed). ``scores``: "team" or "seat" (who a deal's
+    points and a match's totals are kept for)."""
+
+    kind: Literal["seats", "fixed", "hidden"] = "seats"
+    partners: tuple[tuple[int, ...], ...] = ()
+    scores: Literal["team", "seat"] = "seat"
+
+    def teams(self, players: int) -> int:
+        """How many score columns the game keeps."""
+        return len(self.partners) if self.kind == "fixed" and self.scores == "team" else players
+
+    def team_of(self, seat: int) -> int:
+        """The score column of ``seat`` (its team for fixed partnerships, else its seat)."""
+        if self.kind == "fixed":
+            for t, seats in enumerate(self.partners):
+                if seat in seats:
+                    return t
+        return seat
+
+    def partners_of(self, seat: int) -> tuple[int, ...]:
+        """The seats playing with ``seat`` (itself excluded) where the partnership is fixed."""
+        if self.kind == "fixed":
+            for seats in self.partners:
+                if seat in seats:
+                    return tuple(s for s in seats if s != seat)
+        return ()
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Everything a game declares about its shape, gathered for shared code."""
+
+    decisions: tuple[DecisionKind, ...]
+    events: tuple[EventKind, ...]
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    def decision(self, name: str) -> DecisionKind | None:
+        return next((d for d in self.decisions if d.name == name), None)
+
+    def event(self, name: str) -> EventKind | None:
+        return next((e for e in self.events if e.name == name), None)
+
+
+__all__ = [
+    "Audience",
+    "DecisionKind",
+    "EventKind",
+    "Field",
+    "FieldType",
+    "JsonObject",
+    "TeamOf",
+    "TeamsRule",
+    "Vocabulary",
+    "VocabularyError",
+    "check_fields",
+    "everyone",
+]
