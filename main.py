@@ -1,4 +1,4 @@
-"""Cardavia — Scopa, Cìcera, Briscola, Schnapsen and Tressette at one table.
+"""Cardavia — card games of the regional packs at one table (rules.yaml lists the games).
 
 No arguments open the window. Sub-commands run headless:
   python main.py simulate --game G [--players N] [--deck D] [--matches M] [--seed S] [--bots …] [--out DIR]

@@ -1,5 +1,9 @@
 """Which sounds a game event calls for. Pure data in, names out: no pygame, no device.
 
+Each event sounds as its game declares it (game.rules.vocabulary.EventKind: its ``sound``),
+judged by its table ``effect`` where that says more: a capture's sweep or bonus, another
+seat's draw, a deal or a match won or lost.
+
 The events are the record events of RECORD.md (what ``Match.play`` returns), so the table
 scene, a replay viewer and the tests all get the same sounds for the same game. Results
 are judged from the human's side: ``deal_end`` and ``match_end`` sound as won or lost for
@@ -9,15 +13,17 @@ are judged from the human's side: ``deal_end`` and ``match_end`` sound as won or
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
-from game.events import EventHandlers
 from game.registry import rules_class
 
 TeamsOf = Callable[[int], int] | Sequence[int] | None
+#: A record event, as Match.play returns it (RECORD.md).
+Event = Mapping[str, Any]
 
 
-def _team(teams_of: TeamsOf, seat: Any) -> int | None:
+def _team(teams_of: TeamsOf, seat: object) -> int | None:
     """The team of ``seat``: teams_of may be rules.team_of, a list indexed by seat, or None
     (seat == team, as in every 2- and 3-player game)."""
     if not isinstance(seat, int) or isinstance(seat, bool):
@@ -42,7 +48,7 @@ def bonus_sounds(game: str) -> tuple[frozenset[str], frozenset[str], bool]:
     return sweep, frozenset(facts.counted_bonuses) - sweep, facts.family == "capture"
 
 
-def _result(points: Any, human_team: int | None, won: str, lost: str) -> list[str]:
+def _result(points: object, human_team: int | None, won: str, lost: str) -> list[str]:
     """Won if the human's team has strictly the most points, lost if another team has more;
     a tie (or no human at the table) is silent."""
     if human_team is None or not isinstance(points, Sequence) or not 0 <= human_team < len(points):
@@ -59,33 +65,44 @@ def _result(points: Any, human_team: int | None, won: str, lost: str) -> list[st
     return []
 
 
-#: The sound's share of each record event, registered by kind: (event, game, human_team,
-#: teams_of) -> names. A new match makes no sound of its own (its first deal shuffles).
-SOUNDS = EventHandlers("audio", ignores=("match",))
+#: One effect's sounds: (event, its declared sound, game, human_team, teams_of) -> names.
+Sounder = Callable[[Event, str, str, int | None, TeamsOf], list[str]]
+#: The sounds of the table effects that sound more than their declared one (or judge it); an
+#: event of any other effect sounds its declared ``sound`` (none when it declares none).
+SOUNDS: dict[str, Sounder] = {}
 
 
-@SOUNDS.on("deal")
-def _deal(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
-    return ["shuffle", "deal"]
+def _sounds(*effects: str) -> Callable[[Sounder], Sounder]:
+    def register(fn: Sounder) -> Sounder:
+        for effect in effects:
+            SOUNDS[effect] = fn
+        return fn
+
+    return register
 
 
-@SOUNDS.on("redeal")
-def _redeal(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
-    return ["trick"]  # the void deal is gathered up; the next "deal" shuffles
+@lru_cache(maxsize=32)
+def declared(game: str) -> dict[str, tuple[str, str]]:
+    """The record events ``game`` declares: name -> (its table effect, its sound)."""
+    try:
+        kinds = rules_class(game).event_kinds
+    except (ValueError, ImportError, TypeError, AttributeError):
+        return {}
+    return {k.name: (k.effect, k.sound) for k in kinds}
 
 
-@SOUNDS.on("hands")
-def _hands(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
-    return ["deal"]
+@_sounds("deal")
+def _deal(event: Event, sound: str, game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+    return ["shuffle", sound or "deal"]
 
 
-@SOUNDS.on("play")
-def _play(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+@_sounds("play_card")
+def _play(event: Event, sound: str, game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
     capture = event.get("capture")
     sweeps, chimes, captures = bonus_sounds(game)
     if captures or "capture" in event:
         if not capture:
-            return ["play"]
+            return [sound or "play"]
         bonuses = set(event.get("bonuses") or ())
         out = ["capture"]
         if bonuses & sweeps:
@@ -93,52 +110,32 @@ def _play(event: Mapping[str, Any], game: str, human_team: int | None, teams_of:
         if bonuses & chimes:
             out.append("bonus")
         return out
-    return ["play"]
+    return [sound or "play"]
 
 
-@SOUNDS.on("trick")
-def _trick(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
-    return ["trick"]
-
-
-@SOUNDS.on("draw")
-def _draw(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+@_sounds("draw")
+def _draw(event: Event, sound: str, game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
     # Both players draw at once: one flick for the human's own card is enough (two
     # identical flicks together only sound louder). Bots only: every draw flicks.
     if human_team is None or _team(teams_of, event.get("seat")) == human_team:
-        return ["deal"]
+        return [sound or "deal"]
     return []
 
 
-@SOUNDS.on("marriage")
-def _marriage(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
-    return ["bonus"]
-
-
-@SOUNDS.on("close")
-def _close(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
-    return ["close"]
-
-
-@SOUNDS.on("exchange")
-def _exchange(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
-    return ["capture"]  # the trump Jack slides under the stock, the trump card slides out
-
-
-@SOUNDS.on("deal_end")
-def _deal_end(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+@_sounds("deal_end")
+def _deal_end(event: Event, sound: str, game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
     return _result(event.get("points"), human_team, "deal_won", "deal_lost")
 
 
-@SOUNDS.on("match_end")
-def _match_end(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
+@_sounds("match_end")
+def _match_end(event: Event, sound: str, game: str, human_team: int | None, teams_of: TeamsOf) -> list[str]:
     winner = event.get("winner")
     if human_team is None or winner is None or isinstance(winner, bool) or not isinstance(winner, int):
         return []
     return ["match_won"] if winner == human_team else ["match_lost"]
 
 
-def sounds_for(event: Mapping[str, Any], game: str, human_team: int | None, teams_of: TeamsOf = None) -> list[str]:
+def sounds_for(event: Event, game: str, human_team: int | None, teams_of: TeamsOf = None) -> list[str]:
     """The sound names for one record event, in the order to play them (usually one; a
     scopa gives ``["capture", "sweep"]``). Unknown or malformed events give ``[]``.
 
@@ -147,12 +144,21 @@ def sounds_for(event: Mapping[str, Any], game: str, human_team: int | None, team
     """
     if not isinstance(event, Mapping):
         return []
-    fn = SOUNDS.handler(event)
-    return fn(event, game, human_team, teams_of) if fn is not None else []  # "match" and anything unknown
+    name = event.get("event")
+    effect, sound = declared(game).get(name, ("", "")) if isinstance(name, str) else ("", "")
+    fn = SOUNDS.get(effect)
+    if fn is not None:
+        return fn(event, sound, game, human_team, teams_of)
+    return [sound] if sound else []  # an event the game does not declare is quiet
+
+
+def _effect(game: str, event: Event) -> str:
+    name = event.get("event")
+    return declared(game).get(name, ("", ""))[0] if isinstance(name, str) else ""
 
 
 def sounds_for_batch(
-    events: Sequence[Mapping[str, Any]], game: str, human_team: int | None, teams_of: TeamsOf = None
+    events: Sequence[Event], game: str, human_team: int | None, teams_of: TeamsOf = None
 ) -> list[list[str]]:
     """:func:`sounds_for` for each event of a batch (what one ``Match.play`` returns),
     aligned with ``events``. A deal result directly followed by the match result is
@@ -161,13 +167,13 @@ def sounds_for_batch(
     for i in range(len(events) - 1):
         if (
             isinstance(events[i], Mapping)
-            and events[i].get("event") == "deal_end"
+            and _effect(game, events[i]) == "deal_end"
             and isinstance(events[i + 1], Mapping)
-            and events[i + 1].get("event") == "match_end"
+            and _effect(game, events[i + 1]) == "match_end"
             and out[i + 1]
         ):
             out[i] = []
     return out
 
 
-__all__ = ["SOUNDS", "sounds_for", "sounds_for_batch", "bonus_sounds"]
+__all__ = ["SOUNDS", "declared", "sounds_for", "sounds_for_batch", "bonus_sounds"]

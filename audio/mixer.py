@@ -18,9 +18,13 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol, cast
 
 from audio import synth
+
+if TYPE_CHECKING:
+    import pygame
 
 log = logging.getLogger("cardavia")
 
@@ -46,13 +50,13 @@ class Backend(Protocol):
     def init(self) -> None:
         """Open the device; raise any exception if there is none."""
 
-    def load(self, name: str, wav: bytes) -> Any:
-        """Turn a WAV file in memory into a playable sound handle."""
+    def load(self, name: str, wav: bytes) -> object:
+        """Turn a WAV file in memory into a playable sound handle (only the backend reads it)."""
 
-    def set_volume(self, sound: Any, volume: float) -> None:
+    def set_volume(self, sound: object, volume: float) -> None:
         """Gain 0.0–1.0 for this sound, also for copies already playing."""
 
-    def play(self, sound: Any) -> None: ...
+    def play(self, sound: object) -> None: ...
 
     def stop(self) -> None:
         """Silence everything playing now."""
@@ -63,7 +67,7 @@ class PygameBackend:
 
     def __init__(self, frequency: int = 44100, buffer: int = 512, channels: int = 16):
         self.frequency, self.buffer, self.channels = frequency, buffer, channels
-        self._pg: Any = None
+        self._pg: ModuleType | None = None
 
     def init(self) -> None:
         import pygame  # lazy on purpose: importing audio must not load pygame
@@ -76,22 +80,24 @@ class PygameBackend:
             raise AudioUnavailable("the mixer did not start")
         pygame.mixer.set_num_channels(max(self.channels, pygame.mixer.get_num_channels()))
 
-    def load(self, name: str, wav: bytes) -> Any:
+    def load(self, name: str, wav: bytes) -> object:
+        if self._pg is None:
+            raise AudioUnavailable("the mixer was not started")
         # Loading a WAV (not a raw buffer) lets SDL convert rate/channels to the device format.
         return self._pg.mixer.Sound(file=io.BytesIO(wav))
 
-    def set_volume(self, sound: Any, volume: float) -> None:
-        sound.set_volume(volume)
+    def set_volume(self, sound: object, volume: float) -> None:
+        cast("pygame.mixer.Sound", sound).set_volume(volume)
 
-    def play(self, sound: Any) -> None:
-        sound.play()
+    def play(self, sound: object) -> None:
+        cast("pygame.mixer.Sound", sound).play()
 
     def stop(self) -> None:
         if self._pg is not None and self._pg.mixer.get_init():
             self._pg.mixer.stop()
 
 
-def _clamp_volume(value: Any, fallback: int) -> int:
+def _clamp_volume(value: object, fallback: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
         return fallback
     return int(round(min(100, max(0, value))))
@@ -115,7 +121,7 @@ class Audio:
         self.muted = bool(muted)
         self.speed = speed if speed in SPEED_INTERVALS else "normal"
         self._state = "new"  # new -> ready | failed
-        self._sounds: dict[str, Any] = {}
+        self._sounds: dict[str, object] = {}
         self._last: dict[str, float] = {}
         self._queue: list[tuple[float, str]] = []  # (seconds left, name) for play_all
         self._warned: set[str] = set()
@@ -172,7 +178,7 @@ class Audio:
                 self._fail(f"volume change for {name!r} failed", e)
                 return
 
-    def set_volume(self, volume: Any) -> None:
+    def set_volume(self, volume: object) -> None:
         """Volume 0–100 (clamped; a non-number is ignored). Sounds already playing follow."""
         self.volume = _clamp_volume(volume, self.volume)
         self._apply_gain()
@@ -192,7 +198,7 @@ class Audio:
         """One of game.services.settings.ANIMATION_SPEEDS; anything else means "normal"."""
         self.speed = speed if speed in SPEED_INTERVALS else "normal"
 
-    def apply_settings(self, settings: Any) -> None:
+    def apply_settings(self, settings: object) -> None:
         """Read ``volume``, ``muted`` and ``animation_speed`` from a game.services.settings.Settings."""
         self.set_speed(getattr(settings, "animation_speed", self.speed))
         self.muted = bool(getattr(settings, "muted", self.muted))
@@ -211,7 +217,7 @@ class Audio:
         last = self._last.get(name)
         return last is None or self._clock() - last >= interval
 
-    def _sound(self, name: str) -> Any:
+    def _sound(self, name: str) -> object:
         snd = self._sounds.get(name)
         if snd is None:
             snd = self._backend.load(name, synth.wav_bytes(name))

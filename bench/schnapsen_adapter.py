@@ -72,7 +72,8 @@ from ai_strength import (  # noqa: E402  (the same statistics as our own tournam
 from game.ai.bots import make_bot  # noqa: E402
 from game.cards import Card, card  # noqa: E402
 from game.games.schnapsen.rules import SchnapsenRules, SchnapsenState, SchnapsenView  # noqa: E402
-from game.rules.base import CLOSE, EXCHANGE, Action, Event  # noqa: E402
+from game.games.schnapsen.vocabulary import CLOSE, EXCHANGE  # noqa: E402
+from game.rules.base import Action, Event  # noqa: E402
 from game.rulesets import make_rules  # noqa: E402
 
 SUIT = {Suit.HEARTS: "B", Suit.DIAMONDS: "D", Suit.CLUBS: "C", Suit.SPADES: "S"}
@@ -95,11 +96,11 @@ class EngineRules(SchnapsenRules):
         return [
             a
             for a in super().legal_actions(state)
-            if a is not CLOSE and a.kind != "close" and not (a.marriage and a.card.rank != "K")
+            if a is not CLOSE and a.kind != "close" and not (a.arg("marriage") and a.played.rank != "K")
         ]
 
     def apply(self, state: SchnapsenState, action: Action, check: bool = True) -> list[Event]:
-        if not action.marriage:
+        if not action.arg("marriage"):
             return super().apply(state, action, check)
         s = state.to_act
         c = action.card

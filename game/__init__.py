@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
 
-
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> str:
     # ``from game import __version__``: read from pyproject.toml (game.services.version) on first use,
     # so importing the package reads no file.
     if name == "__version__":

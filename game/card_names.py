@@ -10,12 +10,21 @@ the locale's Ace. Pure functions of a message lookup ``t(key, **params)``: no py
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
 Translate = Callable[..., str]
 
 
-def rank_name(t: Translate, deck: Any, lang: str, rank: str) -> str:
+class DeckWords(Protocol):
+    """What a card's name takes from its deck (game.config_types.DeckConfig): the words its
+    players use for a rank and a suit."""
+
+    def rank_word(self, rank: str, lang: str) -> str | None: ...
+
+    def card_suit(self, suit: str, lang: str) -> str: ...
+
+
+def rank_name(t: Translate, deck: DeckWords, lang: str, rank: str) -> str:
     """ "Ace", "King", "Ten" (Schnapsen), "7": the rank as the deck's players name it."""
     if rank == "A":
         return t("table.rank.A")
@@ -23,7 +32,7 @@ def rank_name(t: Translate, deck: Any, lang: str, rank: str) -> str:
     return word if word else rank
 
 
-def card_name(t: Translate, deck: Any, lang: str, code: str) -> str:
+def card_name(t: Translate, deck: DeckWords, lang: str, code: str) -> str:
     """ "7 of Coins", "Herz-König", "Ten of Leaves"; an unknown code is shown as it is."""
     try:
         rank = rank_name(t, deck, lang, code[:-1])
@@ -33,4 +42,4 @@ def card_name(t: Translate, deck: Any, lang: str, code: str) -> str:
     return t("table.card", rank=rank, suit=suit)
 
 
-__all__ = ["rank_name", "card_name"]
+__all__ = ["DeckWords", "card_name", "rank_name"]

@@ -28,7 +28,7 @@ from game.config_types import (
     data_dir,
     default_rules_path,
 )
-from game.registry import rules_class
+from game.registry import rules_class, with_registered
 from game.safeyaml import MAX_YAML_BYTES, ConfigError, scan_yaml
 
 
@@ -61,7 +61,7 @@ def get_config(path: str | os.PathLike | None = None) -> Config:
     key = str(Path(path) if path is not None else default_rules_path())
     if key not in _CACHE:
         _CACHE[key] = load_config(key)
-    return _CACHE[key]
+    return with_registered(_CACHE[key])
 
 
 __all__ = [

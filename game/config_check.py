@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from game.cards import RANKS, SUITS, is_card_code
 from game.config_types import (
@@ -28,6 +28,7 @@ from game.config_types import (
     ModeConfig,
     OptionConstraint,
     OptionSpec,
+    OptionValue,
     PresetSpec,
 )
 from game.safeyaml import ConfigError, load_yaml
@@ -36,13 +37,15 @@ if TYPE_CHECKING:  # the rules classes import the config: the type only
     from game.rules.base import GameRules
 
 #: Looks up a game's rules class by id; ValueError (or ImportError) naming the problem.
-RulesOf = Callable[[Any], "type[GameRules]"]
+RulesOf = Callable[[str], "type[GameRules]"]
 
 SUIT_SYSTEMS: tuple[str, ...] = ("italian", "french", "german")
 MODE_IDS: tuple[str, ...] = ("versus", "partners")
 
 #: The longest text rules.yaml may give (a deck's description is the longest, ~400 today).
 MAX_TEXT = 4000
+#: The player counts a game may list (each game lists its own in rules.yaml).
+PLAYER_COUNTS = range(2, 7)
 
 
 class _Checker:
@@ -52,7 +55,7 @@ class _Checker:
         self.file = file
         self.lines = lines
 
-    def fail(self, path: tuple, problem: str) -> None:
+    def fail(self, path: tuple, problem: str) -> NoReturn:
         line = None
         p = path
         known = self.lines()
@@ -62,17 +65,17 @@ class _Checker:
         place = " → ".join(str(x) for x in path)
         raise ConfigError(self.file, place, problem, line)
 
-    def mapping(self, value: Any, path: tuple) -> dict:
+    def mapping(self, value: object, path: tuple) -> dict:
         if not isinstance(value, dict):
             self.fail(path, f"expected a mapping of keys, found {_kind(value)}")
         return value
 
-    def key(self, m: dict, k: str, path: tuple) -> Any:
+    def key(self, m: dict, k: str, path: tuple) -> object:
         if k not in m:
             self.fail(path, f"missing key '{k}'")
         return m[k]
 
-    def string(self, value: Any, path: tuple, max_length: int = MAX_TEXT) -> str:
+    def string(self, value: object, path: tuple, max_length: int = MAX_TEXT) -> str:
         if not isinstance(value, str) or not value.strip():
             self.fail(path, f"expected a non-empty text, found {_kind(value)}")
         problem = text_problem(value, max_length)
@@ -80,40 +83,40 @@ class _Checker:
             self.fail(path, problem)
         return value
 
-    def ident(self, value: Any, path: tuple, what: str) -> str:
+    def ident(self, value: object, path: tuple, what: str) -> str:
         """An id (deck, option, preset, value): lower-case letters, digits, - and _."""
         if not isinstance(value, str) or not re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", value):
             self.fail(path, f"{_kind(value)} is not a {what} id (lower-case letters, digits, - and _)")
         return value
 
-    def integer(self, value: Any, path: tuple, lo: int | None = None, hi: int | None = None) -> int:
+    def integer(self, value: object, path: tuple, lo: int | None = None, hi: int | None = None) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
             self.fail(path, f"expected a whole number, found {_kind(value)}")
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             self.fail(path, f"{value} is out of range ({lo} to {hi})")
         return value
 
-    def number(self, value: Any, path: tuple, lo: float = 0.0, hi: float = math.inf) -> float:
+    def number(self, value: object, path: tuple, lo: float = 0.0, hi: float = math.inf) -> float:
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value <= 0:
             self.fail(path, f"expected a positive number, found {_kind(value)}")
         if not lo <= value <= hi:
             self.fail(path, f"{value} is out of range ({lo} to {hi})")
         return float(value)
 
-    def seq(self, value: Any, path: tuple, nonempty: bool = True) -> list:
+    def seq(self, value: object, path: tuple, nonempty: bool = True) -> list:
         if not isinstance(value, list):
             self.fail(path, f"expected a list, found {_kind(value)}")
         if nonempty and not value:
             self.fail(path, "the list is empty")
         return value
 
-    def localized(self, value: Any, path: tuple, languages: tuple[str, ...]) -> Localized:
+    def localized(self, value: object, path: tuple, languages: tuple[str, ...]) -> Localized:
         m = self.mapping(value, path)
         for lang in languages:
             self.string(self.key(m, lang, path), path + (lang,))
         return MappingProxyType({k: str(v) for k, v in m.items()})
 
-    def per_language_table(self, value: Any, path: tuple, languages, keys) -> Mapping[str, Localized]:
+    def per_language_table(self, value: object, path: tuple, languages, keys) -> Mapping[str, Localized]:
         m = self.mapping(value, path)
         out = {}
         for lang in languages:
@@ -123,7 +126,7 @@ class _Checker:
             out[lang] = MappingProxyType({k: str(table[k]) for k in keys})
         return MappingProxyType(out)
 
-    def partial_language_table(self, value: Any, path: tuple, languages, keys) -> Mapping[str, Localized]:
+    def partial_language_table(self, value: object, path: tuple, languages, keys) -> Mapping[str, Localized]:
         """A table only some languages and keys need (None: empty): language -> key -> text."""
         if value is None:
             return MappingProxyType({})
@@ -162,7 +165,7 @@ def text_problem(text: str, max_length: int = MAX_TEXT) -> str | None:
     return None
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, bool):
@@ -213,7 +216,7 @@ def parse_config(text: str, file: str, rules_of: RulesOf) -> Config:
     return Config(decks=MappingProxyType(decks), games=MappingProxyType(games), languages=langs, source=file)
 
 
-def _game(ck: _Checker, gid: Any, g: Any, langs, rules_of: RulesOf) -> GameConfig:
+def _game(ck: _Checker, gid: str, g: object, langs, rules_of: RulesOf) -> GameConfig:
     path = ("games", gid)
     try:
         rules = rules_of(gid)  # unknown game: the registry names what is missing
@@ -232,8 +235,11 @@ def _game(ck: _Checker, gid: Any, g: Any, langs, rules_of: RulesOf) -> GameConfi
         ck.fail(path + ("ranks",), f"{len(ranks)} distinct ranks in four suits do not make {deck_cards} cards")
     players = ck.seq(ck.key(g, "players", path), path + ("players",))
     for i, n in enumerate(players):
-        if ck.integer(n, path + ("players", i)) not in (2, 3, 4):
-            ck.fail(path + ("players", i), f"{n} players is not possible (2 to 4)")
+        if ck.integer(n, path + ("players", i)) not in PLAYER_COUNTS:
+            ck.fail(
+                path + ("players", i),
+                f"{n} players is not possible ({PLAYER_COUNTS.start} to {PLAYER_COUNTS.stop - 1})",
+            )
     modes = []
     for i, m in enumerate(ck.seq(ck.key(g, "modes", path), path + ("modes",))):
         mp = path + ("modes", i)
@@ -293,7 +299,7 @@ GAME_KEYS: tuple[str, ...] = (
 COACH_KEYS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
 
 
-def _coach(ck: _Checker, raw: Any, path: tuple) -> dict[str, float]:
+def _coach(ck: _Checker, raw: object, path: tuple) -> dict[str, float]:
     """The coach's thresholds: every class of COACH_KEYS, positive numbers in the game's own
     points, each above the one before (an inaccuracy costs less than a mistake)."""
     m = ck.mapping(raw, path)
@@ -313,7 +319,7 @@ def _coach(ck: _Checker, raw: Any, path: tuple) -> dict[str, float]:
 PUZZLE_KEYS: tuple[str, ...] = ("margin", "hidden_margin", "max_hand", "hidden_rate", "players")
 
 
-def _puzzles(ck: _Checker, raw: Any, path: tuple, players: list) -> dict[str, float]:
+def _puzzles(ck: _Checker, raw: object, path: tuple, players: list) -> dict[str, float]:
     """The puzzle generator's settings: the two margins, positive numbers in the game's own
     points (the coach's), the largest hand a puzzle may start from (1 to 12), the share of
     hidden-card decisions valued (above 0, at most 1; leave it out for the default) and the
@@ -330,7 +336,7 @@ def _puzzles(ck: _Checker, raw: Any, path: tuple, players: list) -> dict[str, fl
     if "hidden_rate" in m:
         out["hidden_rate"] = ck.number(m["hidden_rate"], path + ("hidden_rate",), 0.0, 1.0)
     if "players" in m:
-        n = ck.integer(m["players"], path + ("players",), 2, 4)
+        n = ck.integer(m["players"], path + ("players",), PLAYER_COUNTS.start, PLAYER_COUNTS.stop - 1)
         if n not in players:
             ck.fail(path + ("players",), f"{n} players is not among the game's player counts {players}")
         out["players"] = n
@@ -381,7 +387,7 @@ def _check_deals(
             ck.fail(place, f"{most} hands of {hand} and {table} on the table need more than {deck_cards} cards")
 
 
-def _locale_key(ck: _Checker, value: Any, path: tuple) -> str:
+def _locale_key(ck: _Checker, value: object, path: tuple) -> str:
     text = ck.string(value, path)
     if not re.fullmatch(r"[a-z_]+(\.[a-z0-9_]+)+", text):
         ck.fail(path, f'{text!r} is not a locale key like "option.deal_about"')
@@ -399,18 +405,21 @@ def _options(ck: _Checker, raw: dict, path: tuple, game_players: tuple[int, ...]
         for k in spec:
             if k not in OPTION_KEYS:
                 ck.fail(op + (k,), f"unknown key {k!r} (known: {', '.join(OPTION_KEYS)})")
-        allowed = tuple(ck.seq(ck.key(spec, "allowed", op), op + ("allowed",)))
-        for i, v in enumerate(allowed):
-            if not isinstance(v, (str, int)) or any(v == w and type(v) is type(w) for w in allowed[:i]):
+        listed = ck.seq(ck.key(spec, "allowed", op), op + ("allowed",))
+        allowed: tuple[OptionValue, ...] = ()
+        for i, v in enumerate(listed):
+            if not isinstance(v, (str, int)) or any(v == w and type(v) is type(w) for w in allowed):
                 ck.fail(op + ("allowed", i), f"{_kind(v)} is not a distinct value (texts, numbers, true/false)")
             if isinstance(v, str):
                 ck.ident(v, op + ("allowed", i), "value")
             elif not isinstance(v, bool):
                 # A target of 100,000,000 would make a match last for ever.
                 ck.integer(v, op + ("allowed", i), *OPTION_NUMBER_RANGE)
-        default = ck.key(spec, "default", op)
-        if not any(default == a and type(default) is type(a) for a in allowed):
-            ck.fail(op + ("default",), f"default {default!r} is not among the allowed values {list(allowed)}")
+            allowed += (v,)
+        given = ck.key(spec, "default", op)
+        default = next((a for a in allowed if given == a and type(given) is type(a)), None)
+        if default is None:
+            ck.fail(op + ("default",), f"default {given!r} is not among the allowed values {list(allowed)}")
         players: tuple[int, ...] = ()
         if "players" in spec:
             players = tuple(ck.seq(spec["players"], op + ("players",)))
@@ -429,7 +438,7 @@ def _options(ck: _Checker, raw: dict, path: tuple, game_players: tuple[int, ...]
     return options
 
 
-def _values(ck: _Checker, raw: Any, path: tuple, options: Mapping[str, OptionSpec]) -> dict[str, tuple[Any, ...]]:
+def _values(ck: _Checker, raw: object, path: tuple, options: Mapping[str, OptionSpec]) -> dict[str, tuple[Any, ...]]:
     """``{option: value or [values]}`` naming known options and their allowed values."""
     out = {}
     for k, v in ck.mapping(raw, path).items():
@@ -446,7 +455,7 @@ def _values(ck: _Checker, raw: Any, path: tuple, options: Mapping[str, OptionSpe
 
 
 def _constraints(
-    ck: _Checker, raw: Any, path: tuple, options: Mapping[str, OptionSpec]
+    ck: _Checker, raw: object, path: tuple, options: Mapping[str, OptionSpec]
 ) -> tuple[OptionConstraint, ...]:
     out = []
     for i, c in enumerate(ck.seq(raw, path, nonempty=False)):
@@ -465,7 +474,7 @@ def _constraints(
     return tuple(out)
 
 
-def _presets(ck: _Checker, game: GameConfig, raw: Any, path: tuple) -> tuple[PresetSpec, ...]:
+def _presets(ck: _Checker, game: GameConfig, raw: object, path: tuple) -> tuple[PresetSpec, ...]:
     out: list[PresetSpec] = []
     for i, p in enumerate(ck.seq(raw, path, nonempty=False)):
         pp = path + (i,)
@@ -549,7 +558,7 @@ def _check_schema(ck: _Checker, schema: Mapping[str, Any], s: dict, path: tuple,
 ASPECT_RANGE = (1.0, 3.0)
 
 
-def _deck(ck: _Checker, did: str, d: Any, langs, games: dict[str, GameConfig]) -> DeckConfig:
+def _deck(ck: _Checker, did: str, d: object, langs, games: dict[str, GameConfig]) -> DeckConfig:
     path = ("decks", did)
     d = ck.mapping(d, path)
     n = ck.integer(ck.key(d, "cards", path), path + ("cards",))
@@ -593,9 +602,9 @@ def _deck(ck: _Checker, did: str, d: Any, langs, games: dict[str, GameConfig]) -
     )
 
 
-def _color(ck: _Checker, value: Any, path: tuple) -> None:
+def _color(ck: _Checker, value: object, path: tuple) -> None:
     ok = isinstance(value, str) and len(value) == 7 and value[0] == "#"
-    if ok:
+    if ok and isinstance(value, str):
         try:
             int(value[1:], 16)
         except ValueError:

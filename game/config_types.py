@@ -45,6 +45,12 @@ def default_rules_path() -> Path:
 Localized = Mapping[str, str]
 
 
+#: An option's value as rules.yaml writes it: a word, a number or true/false.
+OptionValue = str | int | float | bool
+#: Option names and their values (a match's options, a preset's, a command line's).
+Options = Mapping[str, OptionValue]
+
+
 @dataclass(frozen=True)
 class DeckConfig:
     id: str
@@ -56,7 +62,7 @@ class DeckConfig:
     courts: Mapping[str, Localized]  # language -> J/Q/K -> name
     description: Localized
     wikipedia: str
-    colors: Mapping[str, Any]
+    colors: Mapping[str, object]
     aspect: float
     games: tuple[str, ...]
     #: language -> rank -> its name, for a numeral the pack's players call by a word
@@ -94,8 +100,8 @@ class DeckConfig:
 @dataclass(frozen=True)
 class OptionSpec:
     name: str
-    default: Any
-    allowed: tuple[Any, ...]
+    default: OptionValue
+    allowed: tuple[OptionValue, ...]
     #: The player counts the option is offered for; with any other count only its default
     #: is allowed (Scopone needs four). Empty: every player count of the game.
     players: tuple[int, ...] = ()
@@ -107,11 +113,11 @@ class OptionSpec:
     def offered_for(self, players: int) -> bool:
         return not self.players or players in self.players
 
-    def allowed_for(self, players: int) -> tuple[Any, ...]:
+    def allowed_for(self, players: int) -> tuple[OptionValue, ...]:
         """The values a match of ``players`` may use: all of them, or only the default."""
         return self.allowed if self.offered_for(players) else (self.default,)
 
-    def value_of(self, value: Any) -> Any:
+    def value_of(self, value: object) -> OptionValue:
         """The allowed value equal to ``value`` (``true`` is not ``1``, ``11`` not ``"11"``);
         ValueError naming the option otherwise."""
         for a in self.allowed:
@@ -124,7 +130,7 @@ class OptionSpec:
         shown = repr(value) if isinstance(value, str) else _shown(value)
         raise ValueError(f"option {self.name}={shown} is not allowed (allowed: {_listed(self.allowed)})")
 
-    def value_from_text(self, text: Any) -> Any:
+    def value_from_text(self, text: object) -> OptionValue:
         """The allowed value a command line's ``NAME=VALUE`` means (``true``, ``21``, ``scopone``)."""
         for a in self.allowed:
             if str(text).strip().lower() == _shown(a).lower():
@@ -137,16 +143,16 @@ class OptionConstraint:
     """A combination rule between options: when every option in ``when`` holds one of its
     listed values, every option in ``then`` must hold one of its own."""
 
-    when: Mapping[str, tuple[Any, ...]]
-    then: Mapping[str, tuple[Any, ...]]
+    when: Mapping[str, tuple[OptionValue, ...]]
+    then: Mapping[str, tuple[OptionValue, ...]]
 
-    def holds(self, options: Mapping[str, Any]) -> bool:
+    def holds(self, options: Mapping[str, object]) -> bool:
         if not all(options.get(k) in vals for k, vals in self.when.items()):
             return True
         return all(options.get(k) in vals for k, vals in self.then.items())
 
     def __str__(self) -> str:
-        def part(m: Mapping[str, tuple[Any, ...]]) -> str:
+        def part(m: Mapping[str, tuple[OptionValue, ...]]) -> str:
             return " and ".join(f"{k}={'/'.join(_shown(v) for v in vals)}" for k, vals in m.items())
 
         return f"{part(self.when)} needs {part(self.then)}"
@@ -160,19 +166,19 @@ class PresetSpec:
     #: Locale key of the preset's name.
     name: str
     #: The options the preset sets; every other option keeps its default.
-    options: Mapping[str, Any]
+    options: Options
     #: The player counts the preset can be played with.
     players: tuple[int, ...]
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     """An option value as rules.yaml and the command line write it (``true``, not ``True``)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
 
 
-def _listed(values: tuple[Any, ...]) -> str:
+def _listed(values: tuple[OptionValue, ...]) -> str:
     return ", ".join(_shown(v) for v in values)
 
 
@@ -204,7 +210,7 @@ class GameConfig:
     #: ``max_hand``, ``hidden_rate`` and ``players``. Empty: the game makes no puzzles.
     puzzles: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
 
-    def default_options(self) -> dict[str, Any]:
+    def default_options(self) -> dict[str, object]:
         return {k: spec.default for k, spec in self.options.items()}
 
     def option_spec(self, name: str) -> OptionSpec:
@@ -216,7 +222,9 @@ class GameConfig:
             raise ValueError(f"{self.id} has no option {name!r} (options: {', '.join(self.options) or 'none'})")
         return spec
 
-    def resolve_options(self, given: Mapping[str, Any] | None = None, players: int | None = None) -> dict[str, Any]:
+    def resolve_options(
+        self, given: Mapping[str, object] | None = None, players: int | None = None
+    ) -> dict[str, object]:
         """Every option in force: the defaults overlaid with ``given`` (a missing option is its
         default). With ``players``, also the options' player counts and the combination rules.
         Raises ValueError with one line naming the unknown option, the bad value or the clash."""
@@ -238,7 +246,7 @@ class GameConfig:
                 raise ValueError(f"{self.id}: {c}")
         return opts
 
-    def check_players(self, options: Mapping[str, Any], players: int) -> None:
+    def check_players(self, options: Mapping[str, object], players: int) -> None:
         """ValueError when an option other than its default is not offered for ``players``."""
         for k, v in options.items():
             spec = self.options[k]
@@ -246,9 +254,9 @@ class GameConfig:
                 counts = " or ".join(map(str, spec.players))
                 raise ValueError(f"{self.id} option {k}={_shown(v)} is for {counts} players, not {players}")
 
-    def options_from_text(self, given: Mapping[str, Any]) -> dict[str, Any]:
+    def options_from_text(self, given: Mapping[str, object]) -> dict[str, object]:
         """``{name: text}`` from the command line, each text turned into its allowed value."""
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for k, text in given.items():
             spec = self.option_spec(str(k))
             try:

@@ -7,10 +7,10 @@ events, the simulator writes them to a record. ``Match.events`` is the whole rec
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Generic, Protocol, cast
 
-from game.rules.base import Action, DealResult, Event, GameRules, unique_max
+from game.rules.base import Action, DealResult, Event, GameRules, S, V, unique_max
 from game.services.version import version
 
 RECORD_FORMAT = 1
@@ -33,7 +33,7 @@ class Bot(Protocol):
     asked before — a match rebuilt at decision k then plays on exactly as the original did
     (see game.ai.base.BaseBot)."""
 
-    def choose(self, view: Any, legal: list[Action], should_stop: Any = None) -> Action: ...
+    def choose(self, view: object, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action: ...
 
 
 def deal_end_event(number: int, result: DealResult, totals: list[int]) -> Event:
@@ -47,7 +47,7 @@ def deal_end_event(number: int, result: DealResult, totals: list[int]) -> Event:
     }
 
 
-class Match:
+class Match(Generic[S, V]):
     """One match (or single-deal game) from the ``match`` line to ``match_end``.
 
     ``bots[seat]`` is a Bot or None for a human seat. Drive it with :meth:`play` (one action
@@ -59,7 +59,9 @@ class Match:
     of them to the same position (the base of resume, undo, replays and online tables).
     """
 
-    def __init__(self, rules: GameRules, seed: int, bots: Sequence[Bot | None] | None = None, deals: int | None = None):
+    def __init__(
+        self, rules: GameRules[S, V], seed: int, bots: Sequence[Bot | None] | None = None, deals: int | None = None
+    ):
         if deals is not None and deals < 1:
             raise ValueError("a match of at least one deal")
         self.rules = rules
@@ -73,7 +75,8 @@ class Match:
         self.totals: list[int] = rules.initial_totals()
         self.deal_number = 0
         self.dealer: int | None = None
-        self.state: Any = None
+        #: The deal in play: None until :meth:`start` deals (read it only after).
+        self.state: S = cast(S, None)
         self.over = False
         self.winner: int | None = None
         self.last_result: DealResult | None = None
@@ -87,12 +90,12 @@ class Match:
     @classmethod
     def rebuild(
         cls,
-        rules: GameRules,
+        rules: GameRules[S, V],
         seed: int,
         decisions: list[tuple[int, Action]],
         bots: Sequence[Bot | None] | None = None,
         deals: int | None = None,
-    ) -> Match:
+    ) -> Match[S, V]:
         """The match started with ``seed`` and replayed through ``decisions`` (each checked by
         the rules: IllegalAction naming the rule, or ValueError when a decision is made by
         a seat that is not to act)."""
@@ -154,7 +157,7 @@ class Match:
     def to_act(self) -> int | None:
         return None if self.over or self.state is None else self.rules.to_act(self.state)
 
-    def view(self, seat: int) -> Any:
+    def view(self, seat: int) -> V:
         return self.rules.view(self.state, seat)
 
     def legal_actions(self) -> list[Action]:
@@ -188,7 +191,7 @@ class Match:
         self.events += out
         return out
 
-    def bot_turn(self) -> tuple[Bot, Any, list[Action]] | None:
+    def bot_turn(self) -> tuple[Bot, V, list[Action]] | None:
         """The bot in the seat to act, ready for this decision (``begin_decision`` called with
         the decision's number), with its view and the legal actions; None when the match is
         over or a human is to act."""

@@ -15,7 +15,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from game.events import declared_events
 from game.registry import rules_class
+from game.rules.common import MATCH
+from game.rules.vocabulary import EventKind, Field
 from game.safejson import JSONError, is_int, iter_lines, kind, loads, open_regular
 
 if TYPE_CHECKING:
@@ -28,44 +31,34 @@ FORMAT = 1
 MAX_LINE = 1024 * 1024
 MAX_DEPTH = 32
 
-#: Required fields per event type (every game). Game-specific ones are checked by REQUIRED_BY_GAME.
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "match": ("format", "game", "deck", "players", "seed", "options"),
-    "deal": ("number", "dealer", "hands", "table", "stock", "trump"),
-    "redeal": ("reason",),
-    "hands": ("hands",),
-    "play": ("seat", "card"),
-    "trick": ("winner", "cards", "points"),
-    "draw": ("seat", "card"),
-    "exchange": ("seat", "gave", "took"),
-    "marriage": ("seat", "suit", "points"),
-    "close": ("seat",),
-    "deal_end": ("number", "leftover", "points", "totals", "detail"),
-    "match_end": ("winner", "totals"),
+#: The record reader's check for each declared field type (game.rules.vocabulary.Field):
+#: "int" is a whole number (not true/false, not 1.0), "text" a string, "texts" a list of
+#: strings, "card_lists" a list of such lists, "ints" a list of whole numbers, "object" a JSON
+#: object; a nullable field also allows null. A card is only a text here: whether it is a
+#: card of the deck is the rules' judgement (they name the rule). Fields a reader must not
+#: judge (``detail``) are "any".
+_RECORD_TYPE: dict[str, str] = {
+    "card": "text",
+    "cards": "texts",
+    "str": "text",
+    "str_list": "texts",
+    "int": "int",
+    "seat": "int",
+    "int_list": "ints",
+    "card_lists": "card_lists",
+    "seed": "seed",
+    "leftover": "leftover",
+    "object": "object",
+    "bool": "bool",
+    "any": "any",
 }
-#: Events every game writes; each game's own ones are its rules class's ``record_events``.
-COMMON_EVENTS: tuple[str, ...] = ("match", "deal", "play", "deal_end", "match_end")
 
-#: The JSON type of every required field (RECORD.md), checked exactly: "int" is a whole
-#: number (not true/false, not 1.0), "text" a string, "texts" a list of strings, "hands" a
-#: list of such lists, "ints" a list of whole numbers, "object" a JSON object; a trailing
-#: "?" also allows null. Fields a reader must not judge (``detail``) are "any".
-TYPES: dict[str, dict[str, str]] = {
-    "match": {"format": "int", "game": "text", "deck": "text", "players": "int", "seed": "seed", "options": "object"},
-    "deal": {"number": "int", "dealer": "int", "hands": "hands", "table": "texts", "stock": "texts", "trump": "text?"},
-    "redeal": {"reason": "text"},
-    "hands": {"hands": "hands"},
-    "play": {"seat": "int", "card": "text", "capture": "texts", "bonuses": "texts"},
-    "trick": {"winner": "int", "cards": "texts", "points": "int"},
-    "draw": {"seat": "int", "card": "text"},
-    "exchange": {"seat": "int", "gave": "text", "took": "text"},
-    "marriage": {"seat": "int", "suit": "text", "points": "int"},
-    "close": {"seat": "int"},
-    "deal_end": {"number": "int", "leftover": "leftover", "points": "ints", "totals": "ints", "detail": "any"},
-    "match_end": {"winner": "int?", "totals": "ints"},
-}
-#: Fields only capture games require (a trick game's play may carry them as extras).
-CAPTURE_FIELDS: tuple[str, ...] = ("capture", "bonuses")
+
+def record_type(f: Field) -> str:
+    """The record reader's check for a declared field (see :data:`_RECORD_TYPE`)."""
+    return _RECORD_TYPE[f.type] + ("?" if f.nullable else "")
+
+
 #: No number in a record is anywhere near this; larger ones are damage (and would make
 #: every later sum slow).
 MAX_NUMBER = 2**63
@@ -117,13 +110,15 @@ def _check_type(value: Any, want: str, kind_name: str, name: str, line: int | No
         ok = is_int(value) and 0 <= value < MAX_SEED
     elif want == "text":
         ok = isinstance(value, str)
+    elif want == "bool":
+        ok = isinstance(value, bool)
     elif want == "object":
         ok = isinstance(value, dict)
     elif want == "texts":
         ok = isinstance(value, (list, tuple)) and all(isinstance(x, str) for x in value)
     elif want == "ints":
         ok = isinstance(value, (list, tuple)) and all(is_int(x) and -MAX_NUMBER < x < MAX_NUMBER for x in value)
-    elif want == "hands":
+    elif want == "card_lists":
         ok = isinstance(value, (list, tuple)) and all(
             isinstance(h, (list, tuple)) and all(isinstance(x, str) for x in h) for h in value
         )
@@ -139,33 +134,35 @@ def _check_type(value: Any, want: str, kind_name: str, name: str, line: int | No
             "int": "a whole number",
             "seed": "a whole number from 0 (below 2^512)",
             "text": "a text",
+            "bool": "true or false",
             "object": "an object",
             "texts": "a list of texts",
             "ints": "a list of whole numbers",
-            "hands": "a list of lists of card codes",
+            "card_lists": "a list of lists of card codes",
             "leftover": "null or an object with 'team' and 'cards'",
         }[want]
         raise RecordFormatError(line, f"'{kind_name}' field '{name}' must be {wanted}, not {_shown(value)}")
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     if isinstance(value, (list, dict)):
         return kind(value)
     text = json.dumps(value)
     return text if len(text) <= 40 else kind(value)
 
 
-def check_event(ev: Any, line: int, rules_cls: type[GameRules] | None) -> type[GameRules]:
+def check_event(ev: object, line: int, rules_cls: type[GameRules] | None) -> type[GameRules]:
     """Shape-check one event (line ``line``; ``rules_cls`` None for the first line) and
     return the record's rules class. Raises RecordFormatError."""
     if not isinstance(ev, dict):
         raise RecordFormatError(line, "a line must be a JSON object", damaged=True)
     event_kind = ev.get("event")
-    if not isinstance(event_kind, str) or event_kind not in REQUIRED:
+    known = declared_events()
+    if not isinstance(event_kind, str) or event_kind not in known:
         raise RecordFormatError(line, f"unknown event type {_shown(event_kind)}")
     if rules_cls is None:
-        if event_kind != "match":
-            raise RecordFormatError(line, f"the first line must be the 'match' event, not {event_kind!r}")
+        if event_kind != MATCH.name:
+            raise RecordFormatError(line, f"the first line must be the {MATCH.name!r} event, not {event_kind!r}")
         fmt = ev.get("format")
         if not is_int(fmt) or fmt != FORMAT:
             raise RecordFormatError(line, f"this record is format {_shown(fmt)}; this program reads format {FORMAT}")
@@ -176,20 +173,20 @@ def check_event(ev: Any, line: int, rules_cls: type[GameRules] | None) -> type[G
             rules_cls = None
         if rules_cls is None:
             raise RecordFormatError(line, f"unknown game {_shown(game)}")
-    elif event_kind == "match":
-        raise RecordFormatError(line, "a second 'match' line")
-    required = list(REQUIRED[event_kind])
-    if event_kind == "play" and rules_cls.family == "capture":
-        required += CAPTURE_FIELDS
-    missing = [f for f in required if f not in ev]
+    elif event_kind == MATCH.name:
+        raise RecordFormatError(line, f"a second {MATCH.name!r} line")
+    declared: EventKind | None = rules_cls.vocabulary.event(event_kind)
+    kind = declared or known[event_kind]
+    required = [f for f in kind.fields if not f.optional]
+    missing = [f.name for f in required if f.name not in ev]
     if missing:
         raise RecordFormatError(
             line, f"'{event_kind}' event lacks field{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
         )
-    if event_kind not in COMMON_EVENTS and event_kind not in rules_cls.record_events:
+    if declared is None:
         raise RecordFormatError(line, f"a '{event_kind}' event does not occur in {rules_cls.game_id}")
-    for name in required:
-        _check_type(ev[name], TYPES[event_kind].get(name, "any"), event_kind, name, line)
+    for f in required:
+        _check_type(ev[f.name], record_type(f), event_kind, f.name, line)
     return rules_cls
 
 

@@ -9,7 +9,6 @@ registry back would close an import circle.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from game.config import Config, get_config
 from game.registry import rules_class
@@ -27,7 +26,7 @@ def make_rules(
     game_id: str,
     deck_id: str | None = None,
     players: int | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     config: Config | None = None,
 ) -> GameRules:
     """Rules for one match. Defaults: the first deck offering the game, its first player count,

@@ -25,7 +25,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import BinaryIO, NoReturn, TypeGuard
 
 #: Defaults; every caller may ask for less (a record line) or more (a long save).
 MAX_BYTES = 4 * 1024 * 1024
@@ -60,8 +60,8 @@ class _Duplicate(ValueError):
     pass
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
     for k, v in pairs:
         if k in out:
             raise _Duplicate(k)
@@ -69,7 +69,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _constant(name: str) -> Any:
+def _constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON number")
 
 
@@ -108,7 +108,7 @@ def loads(
     line: int | None = None,
     max_bytes: int = MAX_BYTES,
     max_depth: int = MAX_DEPTH,
-) -> Any:
+) -> object:
     """Parse one JSON text under the limits above; JSONError (one line) otherwise."""
     if isinstance(text, (bytes, bytearray)):
         if len(text) > max_bytes:
@@ -145,7 +145,7 @@ def _size(n: int) -> str:
 
 
 # --------------------------------------------------------------------------- files
-def open_regular(path: str | os.PathLike) -> Any:
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
     """A binary file object for ``path``, which must be a regular file. Opened without
     blocking (a FIFO would otherwise wait for a writer for ever); OSError or JSONError."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -175,7 +175,7 @@ def file_kind(mode: int) -> str:
     return "not a file"
 
 
-def read_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
+def read_bytes(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> bytes:
     """The whole of a regular file of at most ``max_bytes``; OSError or JSONError."""
     with open_regular(path) as f:
         data = f.read(max_bytes + 1)
@@ -184,7 +184,7 @@ def read_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
     return data
 
 
-def load_file(path: str | os.PathLike, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+def load_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> object:
     """The JSON document in ``path``. FileNotFoundError when it is missing; other OSErrors
     when it cannot be read; JSONError (naming the file) when it is not acceptable JSON."""
     name = Path(path).name
@@ -195,7 +195,7 @@ def load_file(path: str | os.PathLike, *, max_bytes: int = MAX_BYTES, max_depth:
         raise e.located(name) from None
 
 
-def iter_lines(f: Any, *, file: str = "", max_line: int = 1024 * 1024) -> Iterator[tuple[int, str]]:
+def iter_lines(f: BinaryIO, *, file: str = "", max_line: int = 1024 * 1024) -> Iterator[tuple[int, str]]:
     """(line number, text without its newline) of a binary file, one line at a time: a
     line longer than ``max_line`` bytes or not UTF-8 is a JSONError naming it. Nothing is
     read ahead of the line asked for, so a verdict on line 7 never reads line 8."""
@@ -218,7 +218,7 @@ def iter_lines(f: Any, *, file: str = "", max_line: int = 1024 * 1024) -> Iterat
 
 
 # --------------------------------------------------------------------------- exact types
-def kind(value: Any) -> str:
+def kind(value: object) -> str:
     """How a JSON value is described in a message."""
     if value is None:
         return "null"
@@ -237,15 +237,15 @@ def kind(value: Any) -> str:
     return type(value).__name__
 
 
-def is_int(value: Any) -> TypeGuard[int]:
+def is_int(value: object) -> TypeGuard[int]:
     """A JSON whole number: not ``true``/``false`` (bool is an int in Python), not ``1.0``."""
     return type(value) is int
 
 
-def exact_equal(a: Any, b: Any) -> bool:
+def exact_equal(a: object, b: object) -> bool:
     """``==`` that tells apart what JSON tells apart: ``true`` is not ``1``, ``0`` not
     ``-0.0`` or ``0.0``. Lists and objects are compared element by element."""
-    stack = [(a, b)]
+    stack: list[tuple[object, object]] = [(a, b)]
     while stack:
         x, y = stack.pop()
         if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):  # a match in memory holds tuples
@@ -255,15 +255,15 @@ def exact_equal(a: Any, b: Any) -> bool:
             continue
         if type(x) is not type(y):
             return False
-        if isinstance(x, list):
+        if isinstance(x, list) and isinstance(y, list):  # (y is of x's type: the test above)
             if len(x) != len(y):
                 return False
             stack.extend(zip(x, y))
-        elif isinstance(x, dict):
+        elif isinstance(x, dict) and isinstance(y, dict):
             if x.keys() != y.keys():
                 return False
             stack.extend((x[k], y[k]) for k in x)
-        elif isinstance(x, float):
+        elif isinstance(x, float) and isinstance(y, float):
             if x != y or math.copysign(1, x) != math.copysign(1, y):
                 return False
         elif x != y:

@@ -14,7 +14,7 @@ written before house rules existed read. Nothing here imports pygame.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Protocol
 
 from game.config import GameConfig, OptionSpec, PresetSpec
 
@@ -24,7 +24,15 @@ CUSTOM = "custom"
 CUSTOM_PREFIX = CUSTOM + ":"
 
 
-def _has(i18n: Any, key: str) -> bool:
+class Messages(Protocol):
+    """The window's words (game.services.i18n.I18n): a message by key, and whether there is one."""
+
+    def has(self, key: str, lang: str | None = None) -> bool: ...
+
+    def t(self, key: str, lang: str | None = None, **params: object) -> str: ...
+
+
+def _has(i18n: Messages, key: str) -> bool:
     return bool(i18n.has(key) or i18n.has(key, "en"))
 
 
@@ -34,14 +42,14 @@ def house_rules(game: GameConfig, players: int | None = None) -> list[OptionSpec
     return [s for s in game.options.values() if s.describe is not None and (players is None or s.offered_for(players))]
 
 
-def shown(value: Any) -> str:
+def shown(value: object) -> str:
     """An option value as rules.yaml writes it (``true``, ``scopone``, ``21``)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
 
 
-def valid_value(spec: OptionSpec, value: Any) -> tuple[bool, Any]:
+def valid_value(spec: OptionSpec, value: object) -> tuple[bool, object]:
     """(True, the allowed value) when ``value`` is one of the option's values, else (False, None).
     ``1`` is not ``true`` and ``"11"`` not ``11``: a hand-edited file gets no surprises."""
     try:
@@ -50,27 +58,27 @@ def valid_value(spec: OptionSpec, value: Any) -> tuple[bool, Any]:
         return False, None
 
 
-def house_options(game: GameConfig, options: Mapping[str, Any] | None) -> dict[str, Any]:
+def house_options(game: GameConfig, options: Mapping[str, object] | None) -> dict[str, object]:
     """Every house rule's value in ``options`` (its default where it is missing or unknown)."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for spec in house_rules(game):
         ok, v = valid_value(spec, (options or {}).get(spec.name, spec.default))
         out[spec.name] = v if ok else spec.default
     return out
 
 
-def changed_rules(game: GameConfig, options: Mapping[str, Any] | None) -> dict[str, Any]:
+def changed_rules(game: GameConfig, options: Mapping[str, object] | None) -> dict[str, object]:
     """The house rules in ``options`` that differ from their default, in rules.yaml's order."""
     specs = game.options
     return {k: v for k, v in house_options(game, options).items() if v != specs[k].default}
 
 
-def preset_options(game: GameConfig, preset: PresetSpec) -> dict[str, Any]:
+def preset_options(game: GameConfig, preset: PresetSpec) -> dict[str, object]:
     """Every house rule as the preset sets it (the ones it leaves out at their default)."""
     return house_options(game, preset.options)
 
 
-def preset_of(game: GameConfig, options: Mapping[str, Any] | None, players: int | None = None) -> PresetSpec | None:
+def preset_of(game: GameConfig, options: Mapping[str, object] | None, players: int | None = None) -> PresetSpec | None:
     """The preset whose house rules are exactly those of ``options`` (None: a custom set).
     With ``players``, only a preset that can be played by that many."""
     mine = house_options(game, options)
@@ -82,7 +90,7 @@ def preset_of(game: GameConfig, options: Mapping[str, Any] | None, players: int 
     return None
 
 
-def variant_key(game: GameConfig, options: Mapping[str, Any] | None, players: int | None = None) -> str:
+def variant_key(game: GameConfig, options: Mapping[str, object] | None, players: int | None = None) -> str:
     """The statistics' name of the variant: "" for the rules as written, a preset's id
     ("scopone"), or "custom:" with the changed rules ("custom:capture=fifteen+napola=true")."""
     changed = changed_rules(game, options)
@@ -94,7 +102,7 @@ def variant_key(game: GameConfig, options: Mapping[str, Any] | None, players: in
     return CUSTOM_PREFIX + "+".join(f"{k}={shown(v)}" for k, v in changed.items())
 
 
-def options_from_key(game: GameConfig, key: str) -> dict[str, Any] | None:
+def options_from_key(game: GameConfig, key: str) -> dict[str, object] | None:
     """The house rules a variant key stands for; None when the key names no preset or rule
     of this game (a statistics file from another version, edited by hand)."""
     if key == "":
@@ -104,7 +112,7 @@ def options_from_key(game: GameConfig, key: str) -> dict[str, Any] | None:
             return preset_options(game, p)
     if not key.startswith(CUSTOM_PREFIX):
         return None
-    given: dict[str, Any] = {}
+    given: dict[str, object] = {}
     for part in key[len(CUSTOM_PREFIX) :].split("+"):
         name, sep, text = part.partition("=")
         spec = game.options.get(name)
@@ -117,7 +125,7 @@ def options_from_key(game: GameConfig, key: str) -> dict[str, Any] | None:
     return house_options(game, given)
 
 
-def rule_value_label(i18n: Any, name: str, value: Any) -> str:
+def rule_value_label(i18n: Messages, name: str, value: object) -> str:
     """The name of one option value as the game-select screen shows it ("Fifteen", "On", "21")."""
     key = f"option.{name}_{shown(value)}"
     if _has(i18n, key):
@@ -127,7 +135,7 @@ def rule_value_label(i18n: Any, name: str, value: Any) -> str:
     return str(value)
 
 
-def short_rule(i18n: Any, name: str, value: Any) -> str:
+def short_rule(i18n: Messages, name: str, value: object) -> str:
     """One changed rule in a custom variant's summary ("Fifteen", "Napola")."""
     key = f"house_rules.short.{name}_{shown(value)}"
     if _has(i18n, key):
@@ -138,7 +146,7 @@ def short_rule(i18n: Any, name: str, value: Any) -> str:
 
 
 def variant_name(
-    i18n: Any, game: GameConfig, options: Mapping[str, Any] | None, players: int | None = None
+    i18n: Messages, game: GameConfig, options: Mapping[str, object] | None, players: int | None = None
 ) -> str | None:
     """ "Scopone scientifico", or "Custom: Fifteen · Napola"; None for the rules as written
     (the window then shows the game's own name) and for a game without house rules."""
@@ -152,7 +160,7 @@ def variant_name(
     return i18n.t("house_rules.custom_summary", rules=rules)
 
 
-def variant_name_of_key(i18n: Any, game: GameConfig, key: str) -> str | None:
+def variant_name_of_key(i18n: Messages, game: GameConfig, key: str) -> str | None:
     """The name of a statistics variant key (None for the rules as written); an unreadable
     key is just "Custom"."""
     if key == "":
@@ -165,6 +173,7 @@ def variant_name_of_key(i18n: Any, game: GameConfig, key: str) -> str | None:
 
 __all__ = [
     "CUSTOM",
+    "Messages",
     "CUSTOM_PREFIX",
     "house_rules",
     "house_options",

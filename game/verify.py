@@ -1,8 +1,8 @@
 """The referee: replay a record through the rules core and report the first broken rule.
 
-Decisions (play, exchange, marriage, close) are checked for legality; everything else the
-record states (captures' bonuses, tricks, draws, new hands, deal scores, totals, the match
-end) must be what the rules produce from those decisions.
+Decisions (the kinds the game declares: its rules' ``decision_kinds``) are checked for
+legality; everything else the record states (captures' bonuses, tricks, draws, new hands,
+deal scores, totals, the match end) must be what the rules produce from those decisions.
 
 It accepts every record RECORD.md allows, whoever wrote it: an option left out is its
 default; a consequence the format lets a writer state in more than one way (the rules
@@ -10,7 +10,8 @@ class's ``record_variants``, e.g. how a new round of hands is split among the se
 judged by the rules class; a free-form ``deal_end.detail`` (``detail_is_free_form``) is
 never compared, only the points; the order of a capture's cards, of a play's bonuses and of
 the leftover cards carries no meaning. ``strict`` demands this program's own conventions as
-well (every option listed, its own split and breakdown, its own card order): for the tests.
+well (every option listed, its own split and breakdown, its own card order, every declared
+field of every line of its declared type): for the tests.
 
 A file is read one line at a time as the replay needs it (game.record.RecordStream): the
 verdict on the first bad line comes without reading the rest, in constant memory, and
@@ -28,16 +29,24 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from game.config import Config, get_config
-from game.match import deal_end_event, limit_status
 from game.record import EventList, RecordFormatError, RecordStream, open_record
-from game.rules.base import Event, IllegalAction, RecordError
+from game.replay import ReplayError, replay
+from game.rules.base import Event, GameRules
+from game.rules.common import DEAL_END, MATCH_END, PLAY_EVENT
+from game.rules.vocabulary import VocabularyError, check_fields
 from game.rulesets import make_rules
 from game.safejson import JSONError, exact_equal, is_int
 
-DECISIONS = ("play", "exchange", "marriage", "close")
-#: Card lists whose order carries no meaning, as (event, field) or (event, field, sub-field):
-#: compared as sets unless strict.
-_UNORDERED = {("play", "capture"), ("play", "bonuses"), ("deal_end", "leftover", "cards")}
+#: Card lists whose order carries no meaning: a decision's card-list payload (a capture) and
+#: these, as (event, field) or (event, field, sub-field); compared as sets unless strict.
+_UNORDERED = {(PLAY_EVENT.name, "bonuses"), (DEAL_END.name, "leftover", "cards")}
+
+
+def _unordered(rules: GameRules) -> set[tuple[str, ...]]:
+    out = set(_UNORDERED)
+    for d in rules.decision_kinds:
+        out |= {(d.name, f.name) for f in d.fields if f.type == "cards"}
+    return out
 
 
 @dataclass
@@ -123,36 +132,19 @@ def _verify(source: Any, config: Config | None, strict: bool, prefix: bool = Fal
     return Verdict(True)
 
 
-def _short(value: Any, limit: int = 120) -> str:
+def _short(value: object, limit: int = 120) -> str:
     """A value for a one-line message: its repr, cut (a hostile line may hold a long list)."""
     text = value if isinstance(value, BaseException) else repr(value)
     text = str(text).replace("\n", " ")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class _Window:
-    """The record from line ``i`` on, as the rules' ``action_from_record(events, 0)`` sees it:
-    the next line is read only if the rules ask for it (a Schnapsen marriage's lead)."""
-
-    def __init__(self, source: Any, i: int):
-        self.source, self.i = source, i
-
-    def __getitem__(self, k: int) -> Event:
-        ev = self.source.get(self.i + k) if k >= 0 else None
-        if ev is None:
-            raise IndexError(k)
-        return ev
-
-    def __len__(self) -> int:
-        return 1 if self.source.get(self.i + 1) is None else 2
-
-
-def _norm(value: Any, path: tuple[str, ...]) -> Any:
+def _norm(value: object, path: tuple[str, ...], unordered: set[tuple[str, ...]]) -> object:
     """``value`` (at ``path``: event, field, sub-field) with meaningless order taken out."""
-    if isinstance(value, list) and path in _UNORDERED:
+    if isinstance(value, list) and path in unordered:
         return sorted(value, key=str)
     if isinstance(value, dict):
-        return {k: _norm(v, path + (k,)) for k, v in value.items()}
+        return {k: _norm(v, path + (k,), unordered) for k, v in value.items()}
     return value
 
 
@@ -171,23 +163,14 @@ class _Replay:
     def fail(self, message: str, line: int | None = None, damaged: bool = False) -> NoReturn:
         raise _Fail(line if line is not None else self.line(), message, damaged)
 
-    def peek(self) -> Event | None:
-        return self.src.get(self.i)
-
     def cut_short(self, message: str) -> NoReturn:
         """The record ends before the rules do. Without its closing ``match_end`` it was cut
         short (damaged); one that ends with a ``match_end`` too early breaks a rule."""
         end = self.src.ended_at()
         last = self.src.last_event
-        self.fail(message, line=end or None, damaged=not (isinstance(last, dict) and last.get("event") == "match_end"))
-
-    def expect(self, *kinds: str) -> Event:
-        ev = self.peek()
-        if ev is None:
-            self.cut_short(f"the record ends here, but the rules expect {' or '.join(repr(k) for k in kinds)}")
-        if ev["event"] not in kinds:
-            self.fail(f"expected {' or '.join(repr(k) for k in kinds)}, found '{ev['event']}'")
-        return ev
+        self.fail(
+            message, line=end or None, damaged=not (isinstance(last, dict) and last.get("event") == MATCH_END.name)
+        )
 
     def run(self) -> None:
         head = self.src.get(0)
@@ -206,117 +189,45 @@ class _Replay:
         if limit is not None and not (is_int(limit) and 1 <= limit < 2**31):
             self.fail("match: 'deals' (the first deals only) must be a whole number of at least 1")
         r = self.rules
-        self.i = 1
-        totals = r.initial_totals()
-        deal_points = [0] * r.teams
-        dealer = None
-        number = 0
-        while True:
-            number += 1
-            ev = self.expect("deal")
-            dealer = self.check_dealer(ev, dealer, number)
-            state = self.rebuild(ev)
-            self.i += 1
-            while r.needs_redeal(state):
-                red = self.expect("redeal")
-                if red.get("reason") != "kings":
-                    self.fail("the redeal reason must be 'kings'")
-                self.i += 1
-                ev = self.expect("deal")
-                if ev["dealer"] != dealer:
-                    self.fail(f"after a redeal the same dealer deals again (seat {dealer}, not {ev['dealer']})")
-                if ev["number"] != number:
-                    self.fail(f"a redeal keeps the deal number {number}")
-                state = self.rebuild(ev)
-                self.i += 1
-            nxt = self.peek()
-            if nxt is not None and nxt["event"] == "redeal":
-                self.fail("a redeal is only allowed with three or four Kings on the opening table")
-            while not r.is_over(state):
-                self.decision(state)
-            end = self.expect("deal_end")
-            result = r.deal_result(state)
-            totals = r.add_deal(totals, result)
-            deal_points = [a + b for a, b in zip(deal_points, result.points)]
-            self.compare(deal_end_event(number, result, totals), end, state)
-            self.i += 1
-            over, winner, reason = r.match_status(totals, number)
-            if not over:
-                over, winner = limit_status(limit, number, deal_points)
-                if over:
-                    reason = f"the record holds the first {limit} deal(s) only"
-            if over:
-                match_end = self.peek()
-                if match_end is None:
-                    self.cut_short(f"the match is over ({reason}): expected 'match_end', found the end of the record")
-                if match_end["event"] != "match_end":
-                    self.fail(f"the match is over ({reason}): expected 'match_end', found '{match_end['event']}'")
-                if match_end["winner"] != winner:
-                    self.fail(f"match_end names winner {match_end['winner']!r}, the rules give {winner!r} ({reason})")
-                if match_end["totals"] != totals:
-                    self.fail(f"match_end totals {match_end['totals']} differ from the deal totals {totals}")
-                self.i += 1
-                if self.peek() is not None:
-                    self.fail("lines after 'match_end'")
-                return
-            nxt = self.peek()
-            if nxt is not None and nxt["event"] == "match_end":
-                self.fail(f"the match is declared over, but it is not: {reason}")
-
-    def check_dealer(self, ev: Event, dealer: int | None, number: int) -> int:
-        r = self.rules
-        d = ev["dealer"]
-        if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d < r.players:
-            self.fail(f"dealer {d!r} is not a seat (0..{r.players - 1})")
-        if ev["number"] != number:
-            self.fail(f"deal number {ev['number']!r}, expected {number}")
-        if dealer is not None and d != r.next_dealer(dealer) and (r.dealer_rotates or self.strict):
-            self.fail(f"deal {number} is dealt by seat {d}; the deal passes to seat {r.next_dealer(dealer)}")
-        return d
-
-    def rebuild(self, ev: Event) -> Any:
+        self.unordered = _unordered(r)
+        before: Any = None
         try:
-            return self.rules.state_from_deal(ev)
-        except (RecordError, ValueError, TypeError, KeyError) as e:
-            self.fail(f"deal: {e}")
+            for step in replay(
+                r,
+                self.src,
+                ending="decision" if self.prefix else "never",
+                decisions=r.vocabulary.decision_events,
+                strict=self.strict,
+            ):
+                self.i = step.line
+                if self.strict:
+                    self.check_declared(step.event)
+                if step.kind == "decision":
+                    before = r.clone(step.state)
+                elif step.kind == "consequence" and not step.adopted and step.expected is not None:
+                    self.compare(step.expected, step.event, before)
+                elif step.kind == "deal_end" and step.expected is not None:
+                    self.compare(step.expected, step.event, step.state)
+        except ReplayError as e:
+            if e.cut_short:
+                self.cut_short(str(e))
+            self.fail(str(e), line=e.line)
 
-    def decision(self, state: Any) -> None:
-        r = self.rules
-        if self.prefix and self.peek() is None:
-            raise _PrefixEnd
-        ev = self.expect(*DECISIONS)
-        self.src.forget_before(self.i - 1)  # done with the lines before: constant memory
-        seat = r.to_act(state)
-        if ev.get("seat") != seat:
-            self.fail(f"seat {ev.get('seat')!r} acts, but it is seat {seat}'s turn")
+    def check_declared(self, ev: Event) -> None:
+        """Strict: every declared field of the line is there, of its declared type."""
+        name = ev.get("event")
+        kind = self.rules.vocabulary.event(name) if isinstance(name, str) else None
+        if kind is None:
+            return
         try:
-            action = r.action_from_record(_Window(self.src, self.i), 0)
-        except RecordFormatError:
-            raise  # the next line, read ahead for the rules, is itself bad: its own verdict
-        except (RecordError, ValueError, TypeError, KeyError) as e:
-            self.fail(f"{ev['event']}: {e}")
-        before = r.clone(state)
-        try:
-            produced = r.apply(state, action)
-        except IllegalAction as e:
-            self.fail(f"illegal {ev['event']} by seat {seat}: {e}")
-        for exp in produced:
-            rec = self.peek()
-            if rec is None:
-                self.cut_short(f"the record ends here, but the rules continue with '{exp['event']}'")
-            if not self.strict and exp["event"] in r.record_variants and rec["event"] == exp["event"]:
-                # A form the format leaves to the writer: the rules judge it (and adopt it).
-                problem = r.accept_variant(state, exp, rec)
-                if problem:
-                    self.fail(problem)
-            else:
-                self.compare(exp, rec, before)
-            self.i += 1
+            check_fields(kind.fields, ev, f"{kind.name} (strict)", closed=False)
+        except VocabularyError as e:
+            self.fail(str(e))
 
-    def same(self, recorded: Any, expected: Any, path: tuple[str, ...]) -> bool:
+    def same(self, recorded: object, expected: object, path: tuple[str, ...]) -> bool:
         if self.strict:
             return exact_equal(recorded, expected)
-        return exact_equal(_norm(recorded, path), _norm(expected, path))
+        return exact_equal(_norm(recorded, path, self.unordered), _norm(expected, path, self.unordered))
 
     def compare(self, expected: Event, recorded: Event, before: Any) -> None:
         kind = expected["event"]
@@ -330,13 +241,13 @@ class _Replay:
             if not self.same(recorded[key], value, (kind, key)):
                 hint = self.rules.explain_mismatch(before, expected, recorded)
                 msg = f"{kind} {key} {_short(recorded[key])} differs from the rules' {_short(value)}"
-                if kind == "deal_end":
+                if kind == DEAL_END.name:
                     msg += f" (the rules' breakdown: {self.breakdown(expected.get('detail'))})"
                 self.fail(msg + (f": {hint}" if hint else ""))
         if "detail" in expected:
             self.compare_detail(expected["detail"], recorded.get("detail"))
 
-    def compare_detail(self, expected: dict, recorded: Any) -> None:
+    def compare_detail(self, expected: dict[str, object], recorded: object) -> None:
         """A free-form breakdown is the writer's (RECORD.md): only the points count, unless
         strict. Otherwise the required keys must be there and every key both hold agree."""
         r = self.rules
@@ -350,13 +261,13 @@ class _Replay:
         if self.strict and set(recorded) != set(expected):
             self.fail(f"deal_end detail keys {sorted(recorded)} differ from this program's {sorted(expected)} (strict)")
         for key, value in expected.items():
-            if key in recorded and not self.same(recorded[key], value, ("deal_end", "detail", key)):
+            if key in recorded and not self.same(recorded[key], value, (DEAL_END.name, "detail", key)):
                 self.fail(
                     f"deal_end detail: {key} is {_short(recorded[key])} in the record, the rules give {_short(value)}"
                 )
 
     @staticmethod
-    def breakdown(detail: Any) -> str:
+    def breakdown(detail: object) -> str:
         """The rules' own detail, shortly: where a wrong point total most likely went wrong."""
         if not isinstance(detail, dict):
             return "none"

@@ -15,7 +15,10 @@ import os
 import struct
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pygame
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The freedesktop icon theme's usual application sizes.
@@ -27,7 +30,8 @@ DECK = "piacentine"
 CARDS = ("KC", "7D")  # drawn back to front
 
 
-def _pygame() -> Any:
+def _start_pygame() -> None:
+    """pygame without a window (the environment is set before its first import)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if str(ROOT) not in sys.path:
@@ -38,13 +42,14 @@ def _pygame() -> Any:
     pygame.font.init()
     if pygame.display.get_surface() is None:
         pygame.display.set_mode((1, 1), pygame.HIDDEN)
-    return pygame
 
 
-def master(size: int = 1024) -> Any:
+def master(size: int = 1024) -> pygame.Surface:
     """The icon at ``size`` pixels (the others are made from it): a rounded square of felt with
     a brass edge, two cards fanned on it."""
-    pygame = _pygame()
+    _start_pygame()
+    import pygame
+
     from game.config import get_config
     from sprites import theme
     from sprites.cards import get_card_art
@@ -64,7 +69,9 @@ def master(size: int = 1024) -> Any:
 
 def pngs(out_dir: Path) -> dict[int, Path]:
     """Every size as ``cardavia-N.png`` in ``out_dir``."""
-    pygame = _pygame()
+    _start_pygame()
+    import pygame
+
     out_dir.mkdir(parents=True, exist_ok=True)
     big = master()
     paths = {}

@@ -1,17 +1,16 @@
-"""The Accessibility page (issue 32), opened from Settings: speech (off, on, screen reader
+"""The Accessibility page, opened from Settings: speech (off, on, screen reader
 only), clear suits, the card size and the text size. Every change applies at once and is
 saved; every control says its name and its value to a screen reader (``spoken``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from game.services.settings import CARD_SIZES, SPEECH_MODES, TEXT_SIZES
+from scenes.scene import AppServices
 from scenes.settings import SettingsPanel, label_size
 from sprites import theme
-from sprites.widgets import Button, Choice, toggle
+from sprites.widgets import Button, Choice, Widget, toggle
 
 PANEL = pygame.Rect(290, 40, 700, 640)
 LABEL_X = PANEL.x + 44
@@ -38,7 +37,7 @@ class AccessibilityScene(SettingsPanel):
             y += ROW_H
             return r
 
-        def add(widget: Any, key: str) -> None:
+        def add(widget: Widget, key: str) -> None:
             widget.spoken = self.label(key)  # the row's label, which the panel draws beside it
             self.ui.add(widget)
 
@@ -130,5 +129,5 @@ class AccessibilityScene(SettingsPanel):
         self.ui.draw(surface)
 
 
-def create(app: Any, **params: Any) -> AccessibilityScene:
+def create(app: AppServices, **params: object) -> AccessibilityScene:
     return AccessibilityScene(app)

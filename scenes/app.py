@@ -15,12 +15,21 @@ from __future__ import annotations
 import math
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
+
+import pygame
 
 from scenes import registry
-from scenes.scene import SceneStack
+from scenes.scene import Scene, SceneStack, ScreenSpeaking
 from scenes.window import CANVAS_SIZE, GameWindow, hidpi_hints
+
+if TYPE_CHECKING:
+    from audio import Audio
+    from game.config_types import Config
+    from game.services.i18n import I18n
+    from game.services.settings import Settings
 
 TICK_RATE = 60
 TICK = 1.0 / TICK_RATE
@@ -28,6 +37,14 @@ MAX_FPS = 60
 MAX_FRAME_TIME = 0.25  # after a stall, skip ahead rather than run hundreds of catch-up ticks
 SCREENSHOT_TICKS = 45  # updates run before a --screenshot, so entry animations have settled
 FADE_SECONDS = 0.22
+
+
+@dataclass
+class _Fade:
+    """The cross-fade between two full screens: the old one's picture, and how long it has faded."""
+
+    snap: pygame.Surface
+    elapsed: float = 0.0
 
 
 class Clock(Protocol):
@@ -40,9 +57,9 @@ class App:
 
     def __init__(
         self,
-        config: Any,
-        settings: Any,
-        i18n: Any,
+        config: Config,
+        settings: Settings,
+        i18n: I18n,
         *,
         clock: Clock | None = None,
         window: bool = True,
@@ -77,7 +94,7 @@ class App:
         self.updates = 0
         self.frames = 0
         self.alpha = 1.0
-        self._fade: Any = None  # (snapshot surface, elapsed seconds)
+        self._fade: _Fade | None = None
         self._resize_due = False  # the window changed size: the canvas follows at the next frame
         self._tween = tween
         # "auto" / "cpu" / "gpu": where the picture is post-processed (scenes.gl_window).
@@ -106,7 +123,7 @@ class App:
         pygame.key.set_repeat(320, 45)
         # Sound only with a real window (screenshots and tests stay silent). The audio
         # package never raises; without it the game is simply silent.
-        self.audio: Any = None
+        self.audio: Audio | None = None
         self._audio_preloaded = False
         if window:
             try:
@@ -118,18 +135,18 @@ class App:
                 # Sounds are synthesised after the first frame is shown (see update), so
                 # start-up is not slowed by it.
         widgets.set_feedback(self.sound)
-        # Speech (issue 32): every line told is logged (speech_log) and, as the setting says,
+        # Speech: every line told is logged (speech_log) and, as the setting says,
         # given to the screen reader or a voice, from a thread of its own.
         from game.services.speech import Speech
         from scenes.speak import ScreenSpeech
 
         self.speech = Speech(self._speech_mode(settings), settings.language, speech_log)
-        self.screen_speech = ScreenSpeech(self)
+        self.screen_speech: ScreenSpeaking = ScreenSpeech(self)
         self.apply_settings()
 
     # ------------------------------------------------------------------ services
-    def t(self, key: str, **params: Any) -> str:
-        return self.i18n.t(key, **params)
+    def t(self, key: str, **params: object) -> str:
+        return self.i18n.t(key, None, **params)
 
     @property
     def language(self) -> str:
@@ -157,11 +174,11 @@ class App:
             self.i18n.set_language(s.language)
         self.speech.set_mode(self._speech_mode(s), s.language)
 
-    def _speech_mode(self, s: Any) -> str:
+    def _speech_mode(self, s: Settings) -> str:
         """The speech setting; a run without a window (screenshots, tests) only logs."""
         return getattr(s, "speech", "off") if self.has_window else "off"
 
-    def set_setting(self, name: str, value: Any, commit: bool = True) -> None:
+    def set_setting(self, name: str, value: object, commit: bool = True) -> None:
         """Change one setting, apply it at once, and save when ``commit``."""
         if getattr(self.settings, name) == value:
             if commit:
@@ -193,10 +210,10 @@ class App:
         self.toasts.show(message)
         self.speech.say(message)  # a toast is read out too
 
-    def push(self, scene: Any, **params: Any) -> Any:
+    def push(self, scene: Scene | str, **params: object) -> Scene:
         return self.stack.push(scene, **params)
 
-    def open_scene(self, name: str, **params: Any) -> bool:
+    def open_scene(self, name: str, **params: object) -> bool:
         """Push the scene registered as ``name``; a friendly toast if it is not there yet."""
         try:
             self.stack.push(name, **params)
@@ -205,7 +222,7 @@ class App:
             return False
         return True
 
-    def open_path(self, name: str, **params: Any) -> None:
+    def open_path(self, name: str, **params: object) -> None:
         """Build the stack for ``name`` from scratch: its registered parents, then the scene
         (ValueError when one of them is not available)."""
         try:
@@ -251,7 +268,7 @@ class App:
     def toggle_fullscreen(self) -> None:
         self.set_setting("fullscreen", not self.settings.fullscreen)
 
-    def map_event(self, event: Any) -> Any:
+    def map_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
         """Mouse events as scenes want them: window positions mapped to logical canvas pixels
         (through the letterbox and the UI scale); a click in the letterbox bars is dropped,
         other positions are kept on the canvas, and wheel events get the pointer's position."""
@@ -275,7 +292,7 @@ class App:
         return event
 
     # ------------------------------------------------------------------ events
-    def dispatch(self, event: Any) -> None:
+    def dispatch(self, event: pygame.event.Event) -> None:
         """Global keys first (F11, F12, quit), then the top scene."""
         pg = self.pg
         if event.type == pg.QUIT or (event.type == pg.WINDOWCLOSE and self.window.close_is_quit):
@@ -320,15 +337,15 @@ class App:
                 self.audio.preload()
             self.audio.update(dt)
         if self._fade is not None:
-            self._fade[1] += dt
-            if self._fade[1] >= self._tween.scaled(FADE_SECONDS):
+            self._fade.elapsed += dt
+            if self._fade.elapsed >= self._tween.scaled(FADE_SECONDS):
                 self._fade = None
         self.time += dt
         self.updates += 1
         if not self.stack:
             self.quit()
 
-    def render(self, alpha: float = 1.0) -> Any:
+    def render(self, alpha: float = 1.0) -> pygame.Surface:
         """Draw the stack, fades and toasts on the canvas and post-process it; returns the canvas."""
         self.alpha = alpha
         if self._resize_due:
@@ -337,7 +354,7 @@ class App:
         canvas = self.canvas
         self.stack.draw(canvas, alpha)
         if self._fade is not None:
-            snap, elapsed = self._fade
+            snap, elapsed = self._fade.snap, self._fade.elapsed
             d = self._tween.scaled(FADE_SECONDS)
             t = 1.0 if d <= 0 else min(1.0, elapsed / d)
             snap.set_alpha(int(255 * (1 - self._tween.ease_out_cubic(t))))
@@ -391,7 +408,7 @@ class App:
                 print(f"cardavia: could not close the {scene.name or 'scene'} cleanly: {e}", file=sys.stderr)
         self.speech.close()
 
-    def _on_scene_change(self, old: Any, new: Any) -> None:
+    def _on_scene_change(self, old: Scene | None, new: Scene | None) -> None:
         # Cross-fade between full screens; overlays animate their own entrance.
         if old is None or new is None or old.is_overlay or new.is_overlay or self._tween.speed_factor() <= 0:
             return
@@ -399,7 +416,7 @@ class App:
 
         snap = hidpi.surface(CANVAS_SIZE).convert()
         old.draw(snap)
-        self._fade = [snap, 0.0]
+        self._fade = _Fade(snap)
 
     # ------------------------------------------------------------------ screenshots
     def screenshot(self, path: Path | None = None) -> Path | None:
@@ -425,7 +442,7 @@ class App:
             return None
         return path
 
-    def picture(self) -> Any:
+    def picture(self) -> pygame.Surface:
         """The last frame as the window shows it, at the window's pixel size (the letterbox
         bars included): on the GPU path read back from the shader (scenes.gl_window)."""
         return self.window.picture(self.window.finished(self.postfx, self.time))
@@ -439,7 +456,7 @@ class App:
             self.update(TICK)
 
 
-def _on_canvas(pos: Any) -> tuple[int, int]:
+def _on_canvas(pos: tuple[float, float]) -> tuple[int, int]:
     """A position clamped to the canvas (SDL reports the letterbox bars outside it)."""
     return (int(max(0, min(CANVAS_SIZE[0] - 1, pos[0]))), int(max(0, min(CANVAS_SIZE[1] - 1, pos[1]))))
 

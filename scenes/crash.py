@@ -19,9 +19,9 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
 
 from game.services import crash
+from scenes.scene import AppServices
 
 #: The window's exit code after such an error (README, "Exit codes").
 EXIT_CRASH = 3
@@ -31,7 +31,9 @@ MESSAGE_SECONDS = 120.0
 UNSEEN_DRIVERS = ("dummy", "offscreen")
 
 
-def run_guarded(app: Any, body: Callable[[], int], tail: crash.LogTail | None = None, wait: float | None = None) -> int:
+def run_guarded(
+    app: AppServices, body: Callable[[], int], tail: crash.LogTail | None = None, wait: float | None = None
+) -> int:
     """``body()`` (the loop), or after an error it did not handle: save, report, tell, exit 3."""
     try:
         return body()
@@ -39,7 +41,9 @@ def run_guarded(app: Any, body: Callable[[], int], tail: crash.LogTail | None = 
         return crashed(app, error, tail, wait)
 
 
-def crashed(app: Any, error: BaseException, tail: crash.LogTail | None = None, wait: float | None = None) -> int:
+def crashed(
+    app: AppServices, error: BaseException, tail: crash.LogTail | None = None, wait: float | None = None
+) -> int:
     """Everything after the error, each step guarded so that one failing leaves the others."""
     record = current_record(app)
     saved = save_everything(app)
@@ -53,7 +57,7 @@ def crashed(app: Any, error: BaseException, tail: crash.LogTail | None = None, w
     return EXIT_CRASH
 
 
-def current_record(app: Any) -> list[dict] | None:
+def current_record(app: AppServices) -> list[dict] | None:
     """The record so far of the match on the stack (the topmost scene holding a session)."""
     try:
         for scene in reversed(list(app.stack.scenes)):
@@ -66,10 +70,10 @@ def current_record(app: Any) -> list[dict] | None:
     return None
 
 
-def save_everything(app: Any) -> bool:
+def save_everything(app: AppServices) -> bool:
     """Close every scene, top first, as the close button does (the table saves its match);
     True when a match in progress is now in the save."""
-    for scene in reversed(list(getattr(app.stack, "scenes", []))):
+    for scene in reversed(list(app.stack.scenes)):
         try:
             scene.close()
         except Exception as e:  # noqa: BLE001 - one scene's failure must not cost the others' saves
@@ -85,7 +89,7 @@ def save_everything(app: Any) -> bool:
         return False
 
 
-def _context(app: Any) -> dict[str, str]:
+def _context(app: AppServices) -> dict[str, str]:
     out: dict[str, str] = {}
     for key, get in (
         ("screens", lambda: " > ".join(s.name or "?" for s in app.stack.scenes) or "none"),
@@ -100,10 +104,10 @@ def _context(app: Any) -> dict[str, str]:
     return out
 
 
-def message_lines(app: Any, path: Any, problem: str | None, saved: bool) -> list[str]:
+def message_lines(app: AppServices, path: object, problem: str | None, saved: bool) -> list[str]:
     """The message in the window's language: what happened, then what was kept."""
 
-    def t(key: str, fallback: str, **params: Any) -> str:
+    def t(key: str, fallback: str, **params: object) -> str:
         try:
             return app.t(key, **params)
         except Exception:  # noqa: BLE001 - a broken locale must not hide the message
@@ -124,14 +128,14 @@ def message_lines(app: Any, path: Any, problem: str | None, saved: bool) -> list
     return lines
 
 
-def show_message(app: Any, lines: list[str], wait: float | None = None) -> None:
+def show_message(app: AppServices, lines: list[str], wait: float | None = None) -> None:
     """Draw the message in the window and say it; wait for a key, a click or the close button
     (not under a driver nobody sees). Nothing here may raise."""
     try:
         app.say(" ".join(lines[:-1]), interrupt=True)
     except Exception:  # noqa: BLE001 - no speech: the picture and stderr still tell
         pass
-    if not getattr(app, "has_window", False):
+    if not app.has_window:
         return
     try:
         draw_message(app, lines)
@@ -140,7 +144,8 @@ def show_message(app: Any, lines: list[str], wait: float | None = None) -> None:
         return
     if wait is None:
         wait = 0.0 if os.environ.get("SDL_VIDEODRIVER", "") in UNSEEN_DRIVERS else MESSAGE_SECONDS
-    pg = app.pg
+    import pygame as pg
+
     deadline = time.monotonic() + wait
     try:
         while time.monotonic() < deadline:
@@ -152,7 +157,7 @@ def show_message(app: Any, lines: list[str], wait: float | None = None) -> None:
         return
 
 
-def draw_message(app: Any, lines: list[str]) -> None:
+def draw_message(app: AppServices, lines: list[str]) -> None:
     """The message on a plain green ground: only the theme's text and panels, none of the
     scenes' code (which may be what failed)."""
     from sprites import theme
@@ -161,7 +166,7 @@ def draw_message(app: Any, lines: list[str]) -> None:
     w, h = canvas.get_size()
     canvas.fill(theme.FELT_DEEP)
     box_w = min(900, w - 80)
-    body: list[tuple[str, int, Any]] = []
+    body: list[tuple[str, int, tuple[int, int, int]]] = []
     for i, line in enumerate(lines):
         size = 20 if i == 0 else 16
         color = theme.CREAM if i == 0 else (theme.CREAM_FAINT if i == len(lines) - 1 else theme.CREAM_DIM)
@@ -181,7 +186,7 @@ def draw_message(app: Any, lines: list[str]) -> None:
         last_size = size
 
 
-def offer_report(app: Any) -> bool:
+def offer_report(app: AppServices) -> bool:
     """At start: a report the player has not been offered yet opens the notice over the
     first screen (its folder one button away). True when it was offered."""
     try:

@@ -5,12 +5,10 @@ either button (or Esc) means the player has been told, and the report is not off
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from game.services import crash
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import panels, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
@@ -38,7 +36,7 @@ def cut_middle(s: str, face: str, size: int, room: int) -> str:
 class CrashNoticeScene(UIScene):
     is_overlay = True
 
-    def __init__(self, app: Any):
+    def __init__(self, app: AppServices):
         self.appear = Tween(0.0, 1.0, 0.22, ease_out_cubic)
         report = crash.pending_report()
         self.folder = report.parent if report is not None else crash.reports_dir()
@@ -97,5 +95,5 @@ class CrashNoticeScene(UIScene):
         self.ui.draw(surface)
 
 
-def create(app: Any, **params: Any) -> CrashNoticeScene:
+def create(app: AppServices, **params: object) -> CrashNoticeScene:
     return CrashNoticeScene(app)

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from game.card_names import Translate
 from game.rulesets import game_ids
-from scenes.scene import UIScene
+from game.services.table_session import TableSession
+from scenes.scene import AppServices, UIScene
 from sprites import theme
 from sprites.widgets import Button, Choice
+
+if TYPE_CHECKING:
+    from game.services.daily import Calendar, DailyDeal
 
 PANEL = pygame.Rect(150, 40, 980, 640)
 CARD_W, CARD_H = 430, 200
@@ -34,7 +39,7 @@ TABLE = "table"
 class DailyScene(UIScene):
     def __init__(
         self,
-        app: Any,
+        app: AppServices,
         game: str | None = None,
         preset: str | None = None,
         demo: str | None = None,
@@ -84,7 +89,7 @@ class DailyScene(UIScene):
             return TABLE
         return self.preset if self.preset in self.presets else self.presets[0]
 
-    def deal(self) -> Any:
+    def deal(self) -> DailyDeal:
         from game.services.daily import daily_deal
 
         return daily_deal(self.game, self.current_preset)
@@ -169,7 +174,7 @@ class DailyScene(UIScene):
         played = dt.date.today().isoformat() in self.calendar().days
         return self.t("daily.play_again" if played else "daily.play")
 
-    def calendar(self) -> Any:
+    def calendar(self) -> Calendar:
         from game.services.daily import calendar
 
         return calendar(f"{self.game}/{self.current_preset}")
@@ -188,14 +193,14 @@ class DailyScene(UIScene):
         if self.current_preset == TABLE:  # the day's deal is one per preset: pick one
             self.app.toast(self.t("daily.presets_only"))
             return
-        threaded = getattr(self.app, "has_window", True)
+        threaded = self.app.has_window
         play = DailyPlay(self.deal(), threaded=threaded)
         self._open(play.session(threaded))
 
     def play_duplicate(self) -> None:
         from game.services.challenge import DuplicatePlay
 
-        level = getattr(self.app.settings, "ai_level", "normal")
+        level = self.app.settings.ai_level
         seed = random.randrange(1, 2**31)
         if self.current_preset == TABLE and self.table is not None:
             t = self.table
@@ -203,12 +208,12 @@ class DailyScene(UIScene):
         else:
             d = self.deal().deal
             play = DuplicatePlay(d.game, d.deck, d.players, dict(d.options), seed, level)
-        self._open(play.session(1, getattr(self.app, "has_window", True)))
+        self._open(play.session(1, self.app.has_window))
 
     def open_online(self) -> None:
         self.app.open_scene("online_daily", game=self.game, preset=self.current_preset)
 
-    def _open(self, session: Any) -> None:
+    def _open(self, session: TableSession) -> None:
         self.app.open_scene("table", session=session, fresh=True)
 
     # ------------------------------------------------------------------ drawing
@@ -314,9 +319,9 @@ class DailyScene(UIScene):
         if cal.best is None:
             best = self.t("daily.best_none")
         else:
-            day, diff = cal.best
+            best_day, diff = cal.best
             best = self.t(
-                "daily.best", diff=par_words(self.t, diff, 0), date=date_words(self.t, dt.date.fromisoformat(day))
+                "daily.best", diff=par_words(self.t, diff, 0), date=date_words(self.t, dt.date.fromisoformat(best_day))
             )
         line = f"{streak}   ·   {best}"
         theme.blit_text(surface, line, (left, y), "sans", theme.fit(line, "sans", 15, r.w - 92, 10), theme.CREAM)
@@ -329,7 +334,7 @@ def calendar_days(today: dt.date) -> list[dt.date]:
     return [first + dt.timedelta(days=i) for i in range(DAYS)]
 
 
-def month_span(t: Any, days: list[dt.date]) -> str:
+def month_span(t: Translate, days: list[dt.date]) -> str:
     """The months ``days`` cover, in words: "March 2026", "February – March 2026",
     "December 2025 – January 2026"."""
     a, b = days[0], days[-1]
@@ -341,7 +346,7 @@ def month_span(t: Any, days: list[dt.date]) -> str:
     return f"{first} {a.year} – {last} {b.year}"
 
 
-def date_words(t: Any, day: dt.date) -> str:
+def date_words(t: Translate, day: dt.date) -> str:
     """A day as the player's language writes it: "1 March", "1. März", "1 marzo"."""
     return t("daily.date", day=day.day, month=t(f"daily.month.{day.month}"))
 
@@ -388,16 +393,16 @@ def _demo_days(seed: int, game: str, preset: str) -> None:
 
 
 def create(
-    app: Any,
+    app: AppServices,
     game: str | None = None,
     preset: str | None = None,
     seed: int | None = None,
     overlay: str | None = None,
-    table: dict[str, Any] | None = None,
-    **params: Any,
+    table: dict[str, object] | None = None,
+    **params: object,
 ) -> DailyScene:
     scene = DailyScene(app, game, preset, demo=overlay if overlay in ("daily", "duplicate") else None, table=table)
-    if seed is not None and not getattr(app, "has_window", True):
+    if seed is not None and not app.has_window:
         _demo_days(int(seed), scene.game, scene.current_preset)
     return scene
 

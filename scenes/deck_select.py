@@ -3,11 +3,12 @@ pattern, name, region, card count, a one-line description and the games it offer
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 import pygame
 
-from scenes.scene import UIScene
+from game.config_types import DeckConfig
+from scenes.scene import AppServices, UIScene
 from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import CONFIRM_KEYS, Button, Widget, card_fan_fit, sample_codes
@@ -18,14 +19,14 @@ TOP = 116
 PER_ROW = 4
 
 
-def _loc(mapping: Any, lang: str) -> str:
+def _loc(mapping: Mapping[str, str], lang: str) -> str:
     return mapping.get(lang) or mapping.get("en") or ""
 
 
 class DeckPanel(Widget):
     """One deck, chosen by click or Enter."""
 
-    def __init__(self, rect, scene: DeckSelectScene, deck: Any, index: int):
+    def __init__(self, rect, scene: DeckSelectScene, deck: DeckConfig, index: int):
         super().__init__(rect, name=f"deck:{deck.id}")
         self.scene = scene
         self.deck = deck
@@ -96,7 +97,7 @@ class DeckPanel(Widget):
         for line in theme.wrap(_loc(d.description, lang), "sans", 13, w - 30, max_lines=3):
             theme.blit_text(surf, line, (16, y), "sans", 13, theme.CREAM_DIM)
             y += 17
-        # Games offered, as small chips along the bottom: all of them (issue 29), a little
+        # Games offered, as small chips along the bottom: all of them, a little
         # smaller and tighter when four would not fit.
         x = 16
         cy = h - 30
@@ -140,7 +141,7 @@ class DeckPanel(Widget):
 
 
 class DeckSelectScene(UIScene):
-    def __init__(self, app: Any, deck: str | None = None):
+    def __init__(self, app: AppServices, deck: str | None = None):
         self.initial = deck
         self.cache: dict[tuple, pygame.Surface] = {}
         super().__init__(app)
@@ -175,7 +176,7 @@ class DeckSelectScene(UIScene):
             if self.panels:
                 self.ui.focus(self.panels[0])
 
-    def choose(self, deck: Any) -> None:
+    def choose(self, deck: DeckConfig) -> None:
         if self.app.settings.last_deck != deck.id:
             self.app.set_setting("last_deck", deck.id)
         self.app.open_scene("games", deck=deck.id)
@@ -188,5 +189,5 @@ class DeckSelectScene(UIScene):
         theme.blit_text(surface, self.t("hint.navigate"), (640, 692), "sans", 13, theme.CREAM_FAINT, anchor="midbottom")
 
 
-def create(app: Any, deck: str | None = None, **params: Any) -> DeckSelectScene:
+def create(app: AppServices, deck: str | None = None, **params: object) -> DeckSelectScene:
     return DeckSelectScene(app, deck=deck)

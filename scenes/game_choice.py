@@ -8,11 +8,13 @@ screen's choice as (game, players, options), or None).
 
 from __future__ import annotations
 
-from typing import Any
+from game.rules.vocabulary import JsonObject
+from scenes.scene import AppServices
+from sprites.widget_base import Label
 
 
 class GameChoice:
-    app: Any
+    app: AppServices
     game: str
     deck: str
     players: int
@@ -26,7 +28,7 @@ class GameChoice:
 
         return game_choice(self.app.settings, self.app.config.games[self.game]).players
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> JsonObject:
         """Every option in force: the game screen's (when it sent them for this game and
         count), else what it remembers for this game (house rules, length) at this count."""
         from game.services.settings import game_choice
@@ -51,12 +53,12 @@ class GameChoice:
 
     # Choice widgets read their options once: these lists follow the chosen game.
     @property
-    def _deck_values(self) -> list[tuple[str, Any]]:
+    def _deck_values(self) -> list[tuple[str, Label]]:
         lang = self.app.language
         return [(d.id, d.name.get(lang) or d.name.get("en", d.id)) for d in self.app.config.decks_for(self.game)]
 
     @property
-    def _player_values(self) -> list[tuple[int, Any]]:
+    def _player_values(self) -> list[tuple[int, Label]]:
         return [(n, str(n)) for n in self.app.config.games[self.game].players]
 
     def rules_line(self) -> str:

@@ -6,12 +6,15 @@ the player chose — its line (:func:`game_line`), the options in force (:func:`
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
-from game.services.settings import GameChoice, game_choice
+from game.card_names import Translate
+from game.config_types import GameConfig, OptionSpec, PresetSpec
+from game.rules.vocabulary import JsonObject
+from game.services.settings import GameChoice, Settings, game_choice
 from game.variants import CUSTOM, preset_options
 from sprites.widgets import Button, Choice, Widget
 
@@ -22,12 +25,12 @@ LIST_TOP = 96
 LIST_BOTTOM = 668
 
 
-def in_language(mapping: Any, lang: str) -> str:
+def in_language(mapping: Mapping[str, str], lang: str) -> str:
     """A name or text given per language (a deck's, a game's), in ``lang`` or else English."""
     return mapping.get(lang) or mapping.get("en") or ""
 
 
-def game_line(t: Any, game: Any, options: dict[str, Any]) -> str:
+def game_line(t: Translate, game: GameConfig, options: JsonObject) -> str:
     """ "2–4 players · AI opponents / partner · Match to 11", from the config and chosen options.
 
     ``t(key, **params)`` is the message lookup (so the line follows the language).
@@ -44,12 +47,11 @@ def game_line(t: Any, game: Any, options: dict[str, Any]) -> str:
         parts.append(t("line.mode_partners"))
     elif "partners" in mode_ids:
         parts.append(t("line.mode_mixed"))
-    elif players == [2]:
-        parts.append(t("line.mode_versus_2"))
-    elif players == [3]:
-        parts.append(t("line.mode_versus_3"))
     else:
-        parts.append(t("line.mode_versus_many"))
+        # The words may name the opponents' number ("two AI opponents") where the game has
+        # one player count and the language has a line for it; otherwise the general one.
+        counted = f"line.mode_versus_{players[0]}" if len(players) == 1 else ""
+        parts.append(t(counted) if counted and t(counted) != counted else t("line.mode_versus_many"))
     fmt = options.get("format")
     if fmt == "single":
         parts.append(t("line.single_deal"))
@@ -63,7 +65,7 @@ def game_line(t: Any, game: Any, options: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def in_force(game: Any, choice: GameChoice) -> dict[str, Any]:
+def in_force(game: GameConfig, choice: GameChoice) -> JsonObject:
     """Every option the table will play with: the chosen ones, an option not offered for the
     player count at its default, and with a preset chosen its house rules as it sets them."""
     opts = {
@@ -76,7 +78,7 @@ def in_force(game: Any, choice: GameChoice) -> dict[str, Any]:
     return opts
 
 
-def chosen_preset(game: Any, choice: GameChoice) -> Any:
+def chosen_preset(game: GameConfig, choice: GameChoice) -> PresetSpec | None:
     """The preset in force (None: Custom, or a game without presets). A remembered preset that
     does not fit the player count gives way to the first that does (Scopone at two players:
     the classic game), and comes back when the count does."""
@@ -91,7 +93,7 @@ class Slot:
     """One control of a game's row: its widget, and whether it is shown now."""
 
     widget: Widget
-    shown: Any  # () -> bool
+    shown: Callable[[], bool]
     fixed_w: int = 0  # a button's width; 0 for a chooser (measured from its labels)
     always_compact: bool = False
     #: Its room is kept while it is hidden (Edit beside "Custom"), so the row never jumps.
@@ -101,7 +103,7 @@ class Slot:
 class GamePanel:
     """The static part of one game's block (name, line, blurb) plus its widgets."""
 
-    def __init__(self, settings: Any, game: Any, rect: pygame.Rect, players: int | None = None):
+    def __init__(self, settings: Settings, game: GameConfig, rect: pygame.Rect, players: int | None = None):
         self.game = game
         self.rect = rect
         self.choice: GameChoice = game_choice(settings, game)
@@ -112,7 +114,7 @@ class GamePanel:
         self.preset_choice: Choice | None = None
         self.edit: Button | None = None
         self.slots: list[Slot] = []  # the row of controls, laid out left to right
-        self.rule_choices: list[tuple[Any, Choice]] = []  # (option spec, chooser) of the house rules panel
+        self.rule_choices: list[tuple[OptionSpec, Choice]] = []  # (option spec, chooser) of the house rules panel
         self.done: Button | None = None
 
     # Shorthands the widgets' callbacks use.
@@ -121,7 +123,7 @@ class GamePanel:
         return self.choice.players
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> JsonObject:
         return self.choice.options
 
     def preset_id(self) -> str:
@@ -131,7 +133,7 @@ class GamePanel:
         p = chosen_preset(self.game, self.choice)
         return CUSTOM if p is None else p.id
 
-    def in_force(self) -> dict[str, Any]:
+    def in_force(self) -> JsonObject:
         return in_force(self.game, self.choice)
 
 

@@ -19,11 +19,13 @@ rules (or goes back). Mouse: click segments, arrows and buttons; wheel over a ch
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import pygame
 
+from game.config_types import OptionSpec
 from game.services.settings import AI_LEVELS
 from game.variants import CUSTOM, house_rules
 from scenes.game_panel import (
@@ -37,6 +39,7 @@ from scenes.game_panel import (
     in_language,
 )
 from scenes.house_rules import HouseRulesScene
+from scenes.scene import AppServices
 from sprites import hidpi, theme
 from sprites.controls import caption_size
 from sprites.tween import Tween, ease_out_cubic
@@ -56,18 +59,18 @@ class GameSelectScene(HouseRulesScene):
 
     def __init__(
         self,
-        app: Any,
+        app: AppServices,
         deck: str | None = None,
         game: str | None = None,
         players: int | None = None,
         custom: bool = False,
-        on_pick: Any = None,
+        on_pick: Callable[..., object] | None = None,
     ):
         cfg = app.config
         #: Opened to choose for another screen (hosting an online table): Start reads "Choose",
         #: hands ``(deck, game, players, options)`` to ``on_pick`` and goes back to it.
         self.on_pick = on_pick
-        self.deck = cfg.decks[deck] if deck in cfg.decks else next(iter(cfg.decks.values()))
+        self.deck = cfg.decks[deck] if deck is not None and deck in cfg.decks else next(iter(cfg.decks.values()))
         self.initial_game = game
         self.initial_players = players
         self.appear = Tween(0.0, 1.0, 0.4, ease_out_cubic)
@@ -159,7 +162,7 @@ class GameSelectScene(HouseRulesScene):
                 visible=self.listing,
             )
         )
-        # Watch the computer play this game as chosen here (issue 21), at the block's top right.
+        # Watch the computer play this game as chosen here, at the block's top right.
         self.ui.add(
             Button(
                 (bx - 18 - 150, r.y + 12, 150, 32),
@@ -170,7 +173,7 @@ class GameSelectScene(HouseRulesScene):
                 visible=self.listing,
             )
         )
-        # The daily deal and duplicate deals of this game (issue 31), beside Watch.
+        # The daily deal and duplicate deals of this game, beside Watch.
         self.ui.add(
             Button(
                 (bx - 18 - 150 - 12 - 150, r.y + 12, 150, 32),
@@ -230,7 +233,7 @@ class GameSelectScene(HouseRulesScene):
             values = [(v, self._value_label(key, v)) for v in spec.allowed]
             shown = self._shown_option(p, key, spec)
 
-            def option(k: str = key) -> Any:
+            def option(k: str = key) -> object:
                 return p.options[k]
 
             w = self.ui.add(
@@ -252,7 +255,7 @@ class GameSelectScene(HouseRulesScene):
         """The row of controls: along the bottom, a little lower in a crowded deck's short block."""
         return r.bottom - (62 if r.h < 150 else 66)
 
-    def _shown_option(self, p: GamePanel, key: str, spec: Any) -> Any:
+    def _shown_option(self, p: GamePanel, key: str, spec: OptionSpec) -> Any:
         def shown() -> bool:
             if not self.listing() or not spec.offered_for(p.players):
                 return False
@@ -263,7 +266,7 @@ class GameSelectScene(HouseRulesScene):
 
     def _preset_values(self, p: GamePanel) -> list[tuple[str, Any]]:
         """The presets that fit the player count, then Custom."""
-        out: list[tuple[str, Any]] = [(q.id, self.label(q.name)) for q in p.game.presets_for(p.players)]
+        out: list[tuple[str, object]] = [(q.id, self.label(q.name)) for q in p.game.presets_for(p.players)]
         return [*out, (CUSTOM, self.label("preset.custom"))]
 
     def _natural_width(self, slot: Slot, compact: bool) -> int:
@@ -307,7 +310,7 @@ class GameSelectScene(HouseRulesScene):
                 s.widget.compact = True if compact[id(s)] else None
             x += widths[id(s)] + CONTROL_GAP
 
-    def _value_label(self, key: str, value: Any):
+    def _value_label(self, key: str, value: object):
         if key == "format":
             return self.label(f"option.format_{value}")
         return str(value)
@@ -319,7 +322,7 @@ class GameSelectScene(HouseRulesScene):
             p.preset_choice.options = self._preset_values(p)
         self._remember(p)
 
-    def _set_option(self, p: GamePanel, key: str, value: Any) -> None:
+    def _set_option(self, p: GamePanel, key: str, value: object) -> None:
         p.options[key] = value
         self._remember(p)
 
@@ -489,13 +492,13 @@ class GameSelectScene(HouseRulesScene):
 
 
 def create(
-    app: Any,
+    app: AppServices,
     deck: str | None = None,
     game: str | None = None,
     players: int | None = None,
     custom: bool = False,
-    on_pick: Any = None,
-    **params: Any,
+    on_pick: object = None,
+    **params: object,
 ) -> GameSelectScene:
     return GameSelectScene(
         app, deck=deck, game=game, players=players, custom=bool(custom), on_pick=on_pick if callable(on_pick) else None

@@ -17,7 +17,16 @@ the plain window and today's CPU path runs.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import pygame
+
+if TYPE_CHECKING:
+    import moderngl
+
+    from sprites.postfx import PostFX
+    from sprites.postfx_gl import GLPostFX
 
 RENDER_PATHS = ("auto", "cpu", "gpu")
 #: SDL drivers that never have OpenGL: "auto" does not even try (and says nothing).
@@ -30,7 +39,7 @@ def _one_line(e: BaseException) -> str:
 
 
 def open_gl(
-    pg: Any, size: tuple[int, int], canvas_size: tuple[int, int], render: str, own_window: bool = False
+    pg: ModuleType, size: tuple[int, int], canvas_size: tuple[int, int], render: str, own_window: bool = False
 ) -> GLPresenter | None:
     """Open the OpenGL window (hidden) and its shader, or None for the CPU path. With
     ``own_window`` the window is a ``pygame.Window`` with a high-DPI drawable (HiDPI displays:
@@ -40,8 +49,8 @@ def open_gl(
     driver = pg.display.get_driver() if pg.display.get_init() else ""
     if render == "auto" and driver in NO_GL_DRIVERS:
         return None
-    window: Any = None
-    format_window: Any = None
+    window: pygame.Window | None = None
+    format_window: pygame.Window | None = None
     try:
         import moderngl
 
@@ -84,7 +93,13 @@ class GLPresenter:
     """The OpenGL display's present and read-back of the native-resolution canvas."""
 
     def __init__(
-        self, pg: Any, ctx: Any, fx: Any, canvas_size: tuple[int, int], window: Any = None, ratio: float = 1.0
+        self,
+        pg: ModuleType,
+        ctx: moderngl.Context,
+        fx: GLPostFX,
+        canvas_size: tuple[int, int],
+        window: pygame.Window | None = None,
+        ratio: float = 1.0,
     ):
         self.pg = pg
         self.ctx = ctx
@@ -92,7 +107,7 @@ class GLPresenter:
         #: The HiDPI window of its own (None: the display module's) and its pixels per point.
         self.window = window
         self.ratio = ratio
-        self.format_window: Any = None  # the hidden 1×1 window that gives convert() its format
+        self.format_window: pygame.Window | None = None  # the hidden 1×1 window that gives convert() its format
         #: The canvas's pixels (a plain 32-bit surface, set by the window at each layout).
         self.canvas = pg.Surface(canvas_size, 0, 32)
         self.renderer = str(ctx.info.get("GL_RENDERER", "OpenGL"))
@@ -108,7 +123,7 @@ class GLPresenter:
         """The canvas's native size changed (the window was resized): a texture of that size."""
         self.fx.resize(size)
 
-    def present(self, postfx: Any, time: float) -> None:
+    def present(self, postfx: PostFX, time: float) -> None:
         """Upload the canvas, draw it post-processed into the window, swap."""
         self.fx.upload(self.canvas)
         self.fx.draw(postfx, time, self.window_size())
@@ -117,7 +132,7 @@ class GLPresenter:
         else:
             self.pg.display.flip()
 
-    def finished(self, postfx: Any, time: float) -> Any:
+    def finished(self, postfx: PostFX, time: float) -> pygame.Surface:
         """The canvas as the player sees it (post-processed by the shader, at its native
         size): F12 reads the GPU's own picture back, grain frame and all."""
         self.fx.upload(self.canvas)

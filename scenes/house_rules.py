@@ -8,7 +8,6 @@ remembered per game in the settings.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import pygame
 
@@ -54,7 +53,7 @@ class HouseRulesScene(UIScene):
             self._remember(p)
             self.ui.focus(p.edit)
 
-    def _set_rule(self, p: GamePanel, key: str, value: Any) -> None:
+    def _set_rule(self, p: GamePanel, key: str, value: object) -> None:
         """A toggle of the house rules panel (Custom's own rules)."""
         p.options[key] = value
         p.choice.preset = CUSTOM
@@ -69,7 +68,7 @@ class HouseRulesScene(UIScene):
             shown = lambda s=spec: self.custom is p and s.offered_for(p.players)  # noqa: E731
             values = [(v, self._rule_value_label(spec.name, v)) for v in spec.allowed]
 
-            def rule(k: str = spec.name) -> Any:
+            def rule(k: str = spec.name) -> object:
                 return p.options[k]
 
             c = self.ui.add(
@@ -105,7 +104,7 @@ class HouseRulesScene(UIScene):
                 c.rect.y = y
                 y += RULE_STEP
 
-    def _rule_value_label(self, key: str, value: Any):
+    def _rule_value_label(self, key: str, value: object):
         return lambda: rule_value_label(self.app.i18n, key, value)
 
     def _draw_custom(self, surface: pygame.Surface, p: GamePanel, lang: str) -> None:

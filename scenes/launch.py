@@ -20,12 +20,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
+from game.config_types import Config
+from game.rules.vocabulary import JsonObject
+from game.services.settings import Settings
 from scenes.app import SCREENSHOT_TICKS, App
 from scenes.registry import available_scenes
+
+if TYPE_CHECKING:
+    from game.services.crash import LogTail
+    from game.services.storage import HomeLock
 
 
 class ArgError(Exception):
@@ -96,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", metavar="D", help="deck for the games scene (e.g. piacentine)")
     p.add_argument("--game", metavar="G", help="game to preselect (a game id of rules.yaml)")
     p.add_argument("--lang", choices=("en", "nl", "de", "it"), help="language for this run")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), help="players at the table (table scene)")
+    p.add_argument("--players", type=int, metavar="N", help="players at the table (table scene; a count a game offers)")
     p.add_argument("--seed", type=int, metavar="S", help="fixed cards for the table scene (a mid-deal screenshot)")
     p.add_argument(
         "--overlay",
@@ -124,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
         "default), always the CPU, or the GPU (the CPU, with a line, where OpenGL is missing)",
     )
     p.add_argument("--ticks", type=_ticks, default=SCREENSHOT_TICKS, help=argparse.SUPPRESS)
-    # Accessibility (issue 32).
+    # Accessibility.
     p.add_argument(
         "--speech-log",
         metavar="FILE",
@@ -139,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--card-size", choices=("normal", "large", "xlarge"), help="card size for this run")
     p.add_argument("--text-size", choices=("normal", "large", "xlarge"), help="text size for this run")
-    # Replays (issue 21): 'main.py replay FILE' is '--scene replay --record FILE'.
+    # Replays: 'main.py replay FILE' is '--scene replay --record FILE'.
     p.add_argument(
         "--record",
         metavar="FILE",
@@ -156,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _validate(args: argparse.Namespace, config: Any) -> None:
+def _validate(args: argparse.Namespace, config: Config) -> None:
     if args.scene is not None:
         names = available_scenes()
         if args.scene not in names:
@@ -171,6 +178,11 @@ def _validate(args: argparse.Namespace, config: Any) -> None:
                 f"the {args.deck} deck does not offer {args.game} "
                 f"(it offers: {', '.join(config.decks[args.deck].games)})"
             )
+    if args.players is not None:
+        # The counts the games offer, from their rules (rules.yaml's ``players``).
+        offered = sorted({n for g in config.games.values() for n in g.players})
+        if args.players not in offered:
+            raise ArgError(f"--players {args.players}: not a count offered (offered: {', '.join(map(str, offered))})")
     if args.record is not None or args.step is not None:
         if args.scene is None and args.record is not None:
             args.scene = "replay"
@@ -245,7 +257,7 @@ def _check_output(opt: str, value: str | None, force: bool) -> None:
         raise ArgError(f"{opt} {path}: there is no folder {path.parent}")
 
 
-def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[str, Any]:
+def scene_params(args: argparse.Namespace, config: Config, settings: Settings) -> JsonObject:
     """Parameters for the opened scene: the deck (from --deck, --game, the last used, or the first)."""
     deck = args.deck
     if deck is None and args.game is not None:
@@ -253,7 +265,7 @@ def scene_params(args: argparse.Namespace, config: Any, settings: Any) -> dict[s
         deck = settings.last_deck if settings.last_deck in offering else (offering[0] if offering else None)
     if deck is None:
         deck = settings.last_deck if settings.last_deck in config.decks else next(iter(config.decks))
-    params: dict[str, Any] = {"deck": deck}
+    params: JsonObject = {"deck": deck}
     if args.game is not None:
         params["game"] = args.game
     if getattr(args, "match_end", False):
@@ -278,7 +290,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tail.uninstall()
 
 
-def _main(argv: Sequence[str] | None, tail: Any) -> int:
+def _main(argv: Sequence[str] | None, tail: LogTail) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "replay":  # main.py replay FILE [options]: the viewer on that record
         if len(argv) < 2 or argv[1].startswith("-"):
@@ -394,7 +406,7 @@ def _main(argv: Sequence[str] | None, tail: Any) -> int:
     return 0
 
 
-def _run_window(app: Any, scene: str, params: dict[str, Any], home: Any, tail: Any) -> int:
+def _run_window(app: App, scene: str, params: JsonObject, home: HomeLock | None, tail: LogTail) -> int:
     """The window's life: its first screen (a crash report not yet offered on top), the loop;
     an error nothing else caught ends in a report and a message, not a traceback (scenes.crash)."""
     import pygame
@@ -418,7 +430,7 @@ def _run_window(app: Any, scene: str, params: dict[str, Any], home: Any, tail: A
             home.release()
 
 
-def write_opening_speech(app: Any, path: Path, force: bool) -> int:
+def write_opening_speech(app: App, path: Path, force: bool) -> int:
     """``--screenshot … --speech-log FILE``: the lines a screen reader is given as the shown
     scene opens, one a line, in the run's language (written atomically)."""
     from game.services.storage import write_bytes
@@ -434,7 +446,7 @@ def write_opening_speech(app: Any, path: Path, force: bool) -> int:
     return 0
 
 
-def claim_home_folder() -> Any:
+def claim_home_folder() -> HomeLock:
     """Take the home folder's lock and clean what killed runs left; a second window on the
     same folder leaves the first one's match save alone (game.services.saves.read_only)."""
     from game.services import replays, saves, settings, stats
@@ -456,19 +468,19 @@ def claim_home_folder() -> Any:
     return home
 
 
-def settings_toast(app: Any, problem: str) -> str:
+def settings_toast(app: App, problem: str) -> str:
     """The player's language for a settings file that could not be used."""
     bad = getattr(problem, "bad", None)
     return app.t("toast.settings_damaged", file=bad) if bad else app.t("toast.settings_unreadable")
 
 
-def exit_on_sigterm(cleanup: Any = None) -> None:
+def exit_on_sigterm(cleanup: Callable[[], object] | None = None) -> None:
     """A headless run (--screenshot, --smoke) ends at once on SIGTERM, exit code 143: no
     window is there to turn SDL's QUIT event into an exit. Installed before SDL starts, so
     SDL keeps its hands off the signal."""
     import signal
 
-    def stop(signum: int, _frame: Any) -> None:
+    def stop(signum: int, _frame: object) -> None:
         if cleanup is not None:
             try:
                 cleanup()
@@ -483,7 +495,7 @@ def exit_on_sigterm(cleanup: Any = None) -> None:
         pass
 
 
-def quit_on_sigterm(app: Any) -> None:
+def quit_on_sigterm(app: App) -> None:
     """A polite kill (SIGTERM, logout) leaves like the close button: the loop ends and the
     match is saved. (A hard kill loses nothing either: every move is already saved.)"""
     import signal

@@ -8,13 +8,15 @@ ask before the saved match is discarded. A damaged save is moved aside with a to
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
+from game.config_types import DeckConfig
+from game.rules.base import GameRules
 from game.services.version import version
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from scenes.settings import language_choice, picture_slider
 from sprites import panels, theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
@@ -85,7 +87,7 @@ class MenuScene(UIScene):
         self.play = self.ui.add(
             Button((LEFT, y, 206, 56), self.label("menu.play"), self._play, style="primary", size=19, name="play")
         )
-        # Learn (issue 30): a guided first deal of each game, beside Play.
+        # Learn: a guided first deal of each game, beside Play.
         self.ui.add(
             Button(
                 (LEFT + 218, y, 102, 56),
@@ -100,13 +102,13 @@ class MenuScene(UIScene):
         self.ui.add(Button((LEFT, y, 154, 46), self.label("menu.rules"), self._rules, name="rules"))
         self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("stats.menu"), self._stats, name="stats"))
         y += 46 + 12
-        # Play online (issue 20) and Settings share a row, as Rules and Statistics do.
+        # Play online and Settings share a row, as Rules and Statistics do.
         self.ui.add(
             Button((LEFT, y, 154, 46), self.label("online.menu"), lambda: self.app.open_scene("online"), name="online")
         )
         self.ui.add(Button((LEFT + 166, y, 154, 46), self.label("menu.settings"), self._settings, name="settings"))
         y += 46 + 12
-        # Replays (the kept matches, issue 21) and Quit share a row, as Rules and Statistics do.
+        # Replays (the kept matches) and Quit share a row, as Rules and Statistics do.
         self.ui.add(
             Button(
                 (LEFT, y, 154, 46), self.label("replay.menu"), lambda: self.app.open_scene("replays"), name="replays"
@@ -166,8 +168,8 @@ class MenuScene(UIScene):
                 visible=asking,
             )
         )
-        # An online table left in the middle of its match (issue 29): Rejoin takes the seat back.
-        self.online_last: dict | None = None
+        # An online table left in the middle of its match: Rejoin takes the seat back.
+        self.online_last: Mapping[str, object] | None = None
         self.rejoin_button = self.ui.add(
             Button(
                 (ONLINE.right - 14 - 150, ONLINE.y + 9, 150, 40),
@@ -248,7 +250,7 @@ class MenuScene(UIScene):
         moved aside with a message and the offer disappears."""
         from game.services import saves
 
-        session, problem = saves.resume_session(threaded=bool(getattr(self.app, "has_window", True)))
+        session, problem = saves.resume_session(threaded=bool(self.app.has_window))
         if session is None:
             if problem:
                 self._problem(problem)
@@ -277,7 +279,7 @@ class MenuScene(UIScene):
 
         return self.t("menu.second_window") if saves.read_only and self.saved is None else None
 
-    def _ask_new(self, then: Any = None) -> None:
+    def _ask_new(self, then: Callable[[], None] | None = None) -> None:
         self.confirming = True
         self._after_discard = then or self._open_decks
         self.ui.focus(self.keep_button)  # the safe answer is the default
@@ -297,7 +299,7 @@ class MenuScene(UIScene):
         self._after_discard()
 
     # ------------------------------------------------------------------ actions
-    def _deck(self) -> Any:
+    def _deck(self) -> DeckConfig:
         cfg = self.app.config
         last = self.app.settings.last_deck
         return cfg.decks[last] if last in cfg.decks else next(iter(cfg.decks.values()))
@@ -436,8 +438,8 @@ class MenuScene(UIScene):
         game = cfg.games[m.game].name.get(lang, m.game) if m.game in cfg.games else m.game
         deck = cfg.decks[m.deck].name.get(lang, m.deck) if m.deck in cfg.decks else m.deck
         head = f"{game_and_deck(game, deck)} · {self.t('resume.players', count=m.players)}"
-        names = team_names(self.t, m.players, m.human_seat)
         rules = self._rules_of(m)
+        names = team_names(self.t, m.players, m.human_seat, team_of=None if rules is None else rules.team_of)
         if (
             rules is not None
             and rules.totals_count_down
@@ -454,7 +456,7 @@ class MenuScene(UIScene):
         return head, f"{self.t('resume.deal', number=m.deal)}  —  {score}"
 
     @staticmethod
-    def _rules_of(m: SavedMatch) -> Any:
+    def _rules_of(m: SavedMatch) -> GameRules | None:
         """The saved match's rules (their facts, never the game's name), or None."""
         from game.rulesets import make_rules
 
@@ -530,5 +532,5 @@ class MenuScene(UIScene):
             )
 
 
-def create(app: Any, **params: Any) -> MenuScene:
+def create(app: AppServices, **params: object) -> MenuScene:
     return MenuScene(app)

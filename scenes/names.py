@@ -13,27 +13,52 @@ Pure functions of a message lookup ``t(key, **params)``: no pygame, no scene.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from game import card_names
+from game.config_types import DeckConfig
+from game.rules.vocabulary import TeamOf
 
 Translate = Callable[..., str]
 
-#: Where the other seats sit, by their distance from the viewer in turn order.
-_SIDES: dict[int, tuple[str, ...]] = {2: ("top",), 3: ("right", "left"), 4: ("right", "top", "left")}
 _COMPASS = {"left": "table.west", "top": "table.north", "right": "table.east"}
 
 
 def side(seat: int, viewer: int, players: int) -> str:
-    """ "bottom" (the viewer), "right", "top" or "left" for a seat round the table."""
+    """ "bottom" (the viewer), "right", "top" or "left" for a seat round the table: the next
+    seat in turn order on the right, the last on the left, the others along the top (the one
+    other seat of a two-player game opposite)."""
+    others = players - 1
     rel = (seat - viewer) % players
     if rel == 0:
         return "bottom"
-    return _SIDES.get(players, ("top",) * players)[min(rel, players) - 1]
+    if others < 2:
+        return "top"
+    return "right" if rel == 1 else "left" if rel == others else "top"
 
 
-def _team_of(seat: int, players: int) -> int:
-    return seat % 2 if players == 4 else seat
+def _alone(seat: int) -> int | None:
+    return seat
+
+
+def partnered(players: int, team_of: TeamOf | None) -> bool:
+    """Whether some seats play together (fewer teams than seats), as ``team_of`` says."""
+    if team_of is None:
+        return False
+    teams = [team_of(s) for s in range(players)]
+    known = [t for t in teams if t is not None]
+    return len(set(known)) < len(known) or len(known) < len(teams)
+
+
+def game_teams(game: object, players: int) -> TeamOf | None:
+    """The score column of each seat of ``game`` (an id) at ``players`` seats, as its rules
+    declare (None for a game or count the rules do not offer): for screens that name seats
+    before a table is set (an online lobby)."""
+    from game.rulesets import make_rules
+
+    try:
+        return make_rules(str(game), None, players).team_of
+    except (KeyError, ValueError, TypeError):
+        return None
 
 
 # ---------------------------------------------------------------------- the table's words
@@ -43,21 +68,26 @@ def seat_name(
     viewer: int | None,
     players: int,
     subject: bool = False,
-    team_of: Callable[[int], int] | None = None,
+    team_of: TeamOf | None = None,
 ) -> str:
-    """A seat at the table: "You", "Partner" (four players) or West / North / East.
+    """A seat at the table: "You", "Partner" (a seat of the viewer's team) or West / North /
+    East; where several seats sit along the top, those are "Player n".
 
     ``subject``: as a sentence's subject ("Il compagno sta pensando…"), which takes an
-    article in nl/de/it. ``team_of`` maps seats to teams (default: partners sit opposite).
-    ``viewer`` None (nobody's chair: a computer-only record): "Player 1", "Player 2"…"""
+    article in nl/de/it. ``team_of`` maps seats to teams as the viewer knows them (None for a
+    partner not yet known; default: each seat for itself). ``viewer`` None (nobody's chair: a
+    computer-only record): "Player 1", "Player 2"…"""
     if viewer is None:
         return t(f"results.{'subject.' if subject else ''}player_n", n=seat + 1)
     if seat == viewer:
         return t("table.you")
-    team = team_of or (lambda s: _team_of(s, players))
-    if players == 4 and team(seat) == team(viewer):
+    team = team_of or _alone
+    if team(seat) is not None and team(seat) == team(viewer):
         return t("table.subject.partner" if subject else "table.partner")
-    return t(_COMPASS[side(seat, viewer, players)])
+    where = side(seat, viewer, players)
+    if where == "top" and players - 1 > 3:  # several seats along the top: no compass name each
+        return t(f"results.{'subject.' if subject else ''}player_n", n=seat + 1)
+    return t(_COMPASS[where])
 
 
 def team_name(
@@ -66,33 +96,41 @@ def team_name(
     viewer: int | None,
     players: int,
     subject: bool = False,
-    team_of: Callable[[int], int] | None = None,
+    team_of: TeamOf | None = None,
 ) -> str:
-    """A team at the table: "Us"/"Them" with partners, else the seat (team = seat); nobody's
-    chair (``viewer`` None): "Team 1", "Team 2"."""
-    if players == 4:
+    """A team at the table: "Us"/"Them" where seats play together (``team_of``: the score
+    columns the rules keep), else the seat (team = seat); nobody's chair (``viewer`` None):
+    "Team 1", "Team 2"."""
+    if team_of is not None and partnered(players, team_of):
         if viewer is None:
             return t("results.team_n", n=team + 1)
-        mine = (team_of or (lambda s: _team_of(s, players)))(viewer)
-        return t("table.us" if team == mine else "table.them")
+        return t("table.us" if team == team_of(viewer) else "table.them")
     return seat_name(t, team, viewer, players, subject, team_of)
 
 
 # ---------------------------------------------------------------------- the results screen and the menu
-def team_names(t: Translate, players: int, human_seat: int | None, subject: bool = False) -> list[str]:
-    """Column names in team order, as the table names them: "Us"/"Them" with partners, else
-    "You" and the others by where they sit ("North", "East", "West"). ``human_seat`` None
-    (bots only, nobody's chair): "Team 1", "Player 2"…
+def team_names(
+    t: Translate,
+    players: int,
+    human_seat: int | None,
+    subject: bool = False,
+    team_of: Callable[[int], int] | None = None,
+) -> list[str]:
+    """Column names in team order, as the table names them: "Us"/"Them" with partners (as
+    ``team_of``, the rules' score columns, says; default: each seat for itself), else "You"
+    and the others by where they sit ("North", "East", "West"). ``human_seat`` None (bots
+    only, nobody's chair): "Team 1", "Player 2"…
 
     ``subject``: the names as a sentence's subject ("{name} wins the match"); compass names
     need no article, the numbered players take one in nl/de/it (results.subject.*)."""
     sub = "subject." if subject else ""
+    together = team_of is not None and partnered(players, team_of)
+    teams = len({team_of(s) for s in range(players)}) if team_of is not None else players
     if human_seat is None:
-        if players == 4:
-            return [t("results.team_n", n=1), t("results.team_n", n=2)]
+        if together:
+            return [t("results.team_n", n=team + 1) for team in range(teams)]
         return [t(f"results.{sub}player_n", n=seat + 1) for seat in range(players)]
-    teams = 2 if players == 4 else players
-    return [team_name(t, team, human_seat, players, subject) for team in range(teams)]
+    return [team_name(t, team, human_seat, players, subject, team_of) for team in range(teams)]
 
 
 def game_and_deck(game: str, deck: str) -> str:
@@ -107,7 +145,7 @@ def game_and_deck(game: str, deck: str) -> str:
 
 
 # ---------------------------------------------------------------------- cards
-def deck_names(deck: Any, lang: str) -> dict[str, str]:
+def deck_names(deck: DeckConfig, lang: str) -> dict[str, str]:
     """The deck's suit and court names ({D} {C} {S} {B} {J} {Q} {K} in messages), and each
     suit as it stands inside a card's name ({card_C}: "Kelch" in "Kelch-Bube"), so that a
     message naming a card names it as the table does."""
@@ -117,17 +155,17 @@ def deck_names(deck: Any, lang: str) -> dict[str, str]:
     return names
 
 
-def card_name(t: Translate, deck: Any, lang: str, code: str) -> str:
+def card_name(t: Translate, deck: DeckConfig, lang: str, code: str) -> str:
     """ "7 of Coins", "Herz-König": the deck's own names in the player's language (one maker
     of card names for the window and the coach: game.card_names)."""
     return card_names.card_name(t, deck, lang, code)
 
 
-def rank_name(t: Translate, deck: Any, lang: str, rank: str) -> str:
+def rank_name(t: Translate, deck: DeckConfig, lang: str, rank: str) -> str:
     return card_names.rank_name(t, deck, lang, rank)
 
 
-def cards_list(t: Translate, deck: Any, lang: str, codes: list[str]) -> str:
+def cards_list(t: Translate, deck: DeckConfig, lang: str, codes: list[str]) -> str:
     """Cards a player may choose among: "5 or King of Coins" when they share a suit, else
     "Ace of Cups, 3 of Swords or King of Coins"."""
     codes = [c for c in codes if c]
@@ -148,4 +186,15 @@ def cards_list(t: Translate, deck: Any, lang: str, codes: list[str]) -> str:
     return joined([card_name(t, deck, lang, c) for c in codes])
 
 
-__all__ = ["side", "seat_name", "team_name", "team_names", "game_and_deck", "deck_names", "card_name", "cards_list"]
+__all__ = [
+    "game_teams",
+    "partnered",
+    "side",
+    "seat_name",
+    "team_name",
+    "team_names",
+    "game_and_deck",
+    "deck_names",
+    "card_name",
+    "cards_list",
+]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pygame
 
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import panels, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
@@ -23,7 +23,7 @@ BOX.midbottom = (640, 520)
 class PauseScene(UIScene):
     is_overlay = True
 
-    def __init__(self, app: Any, table: Any = None):
+    def __init__(self, app: AppServices, table: Any = None):
         self.table = table
         self.appear = Tween(0.0, 1.0, 0.22, ease_out_cubic)
         self.hint_rect: pygame.Rect | None = None  # where the key hint was drawn (tests)
@@ -43,7 +43,7 @@ class PauseScene(UIScene):
 
     def _rules(self) -> None:
         t = self.table
-        # The table's own rules go along: the page shows the rules in force first (issue 18).
+        # The table's own rules go along: the page shows the rules in force first.
         params = (
             {"deck": t.deck.id, "game": t.game, "options": dict(t.rules.options), "players": t.players}
             if t is not None
@@ -97,5 +97,5 @@ class PauseScene(UIScene):
         )
 
 
-def create(app: Any, table: Any = None, **params: Any) -> PauseScene:
+def create(app: AppServices, table: object = None, **params: object) -> PauseScene:
     return PauseScene(app, table=table)

@@ -18,9 +18,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-SceneFactory = Callable[..., Any]
+from scenes.scene import AppServices, Scene
+
+SceneFactory = Callable[..., Scene]
 
 #: Beneath a scene registered without ``parents``: the menu.
 DEFAULT_PARENTS: tuple[str, ...] = ("menu",)
@@ -91,7 +92,7 @@ def available_scenes() -> list[str]:
     return [n for n in SCENES if scene_factory(n) is not None]
 
 
-def make_scene(app: Any, name: str, **params: Any) -> Any:
+def make_scene(app: AppServices, name: str, **params: object) -> Scene | None:
     """A new scene ``name`` built with ``params``; None when there is no such scene."""
     factory = scene_factory(name)
     if factory is None:
@@ -113,30 +114,30 @@ for _name, _module, _parents in (
     ("rules", "scenes.rules", ("menu",)),
     ("pause", "scenes.pause", ("menu", "decks", "games", "table")),
     ("stats", "scenes.stats", ("menu",)),
-    # The daily deal and duplicate deals (issue 31), opened from a game's block on the games screen.
+    # The daily deal and duplicate deals, opened from a game's block on the games screen.
     ("daily", "scenes.daily", ("menu",)),
     ("scoresheet", "scenes.table.sheet", ("menu", "decks", "games", "table")),
-    # Replays and watching (issue 21): the viewer, the kept matches, a computer match, saving a record.
+    # Replays and watching: the viewer, the kept matches, a computer match, saving a record.
     ("replay", "scenes.replay", ("menu",)),
     ("replays", "scenes.replay.library", ("menu",)),
     ("watch", "scenes.replay.watch", ("menu",)),
     ("save_record", "scenes.replay.prompt", ("menu",)),
-    # The coach (issue 30): one seat's decisions analysed, over the replay viewer.
+    # The coach: one seat's decisions analysed, over the replay viewer.
     ("coach", "scenes.coach", ("menu",)),
-    # Online tables (issue 20): host or join, the two forms, the lobby (the table is "table").
+    # Online tables: host or join, the two forms, the lobby (the table is "table").
     ("online", "scenes.online.choice", ("menu",)),
     ("online_host", "scenes.online.host", ("menu", "online")),
     ("online_join", "scenes.online.join", ("menu", "online")),
     ("online_lobby", "scenes.online.lobby", ("menu", "online")),
-    # The club servers (issue 34): the list of servers, a server's lobby with quick match.
+    # The club servers: the list of servers, a server's lobby with quick match.
     ("online_club", "scenes.online.club", ("menu", "online")),
     ("online_club_lobby", "scenes.online.clublobby", ("menu", "online")),
     # Watching a club table, and the Players panel over a club table (mute, block, report, chat).
     ("online_watch", "scenes.online.spectator", ("menu", "online")),
     ("online_manners", "scenes.online.manners", ("menu", "online")),
-    # A club server's daily deal and its leaderboard (issue 31), from the daily deals screen.
+    # A club server's daily deal and its leaderboard, from the daily deals screen.
     ("online_daily", "scenes.online.daily", ("menu", "daily")),
-    # Lessons (issue 30): the Learn screen and a lesson at the table.
+    # Lessons: the Learn screen and a lesson at the table.
     ("learn", "scenes.learn.choose", ("menu",)),
     ("lesson", "scenes.learn.table", ("menu", "learn")),
     # Puzzles: the chooser with the dashboard (Learn → Puzzles) and a puzzle at the table.

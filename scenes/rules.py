@@ -20,12 +20,14 @@ Mouse: click a tab or a contents entry, wheel, drag the page or the scrollbar.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import pygame
 
+from game.config_types import Config, DeckConfig
+from game.rules.vocabulary import JsonObject
 from game.rulesets import game_ids
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import hidpi, theme
 from sprites.tween import Smooth, Tween, ease_out_cubic
 from sprites.widgets import Button
@@ -48,9 +50,9 @@ LINE_STEP = 42  # ↑/↓
 WHEEL_STEP = 64
 
 
-def deck_for(config: Any, game: str, deck: str | None) -> Any:
+def deck_for(config: Config, game: str, deck: str | None) -> DeckConfig:
     """The deck whose card names the page uses: the requested one if it offers the game."""
-    if deck in config.decks and game in config.decks[deck].games:
+    if deck is not None and deck in config.decks and game in config.decks[deck].games:
         return config.decks[deck]
     offering = config.decks_for(game)
     return offering[0] if offering else next(iter(config.decks.values()))
@@ -71,7 +73,7 @@ def parse_body(body: str) -> list[tuple[str, str]]:
     return blocks
 
 
-def house_sections(config: Any, game: str, has: Any) -> list[str]:
+def house_sections(config: Config, game: str, has: Callable[[str], bool]) -> list[str]:
     """The ids of ``game``'s house-rule sections (options, then modes), in rules.yaml's order:
     those with a text in the locales (``has(key)``)."""
     g = config.games[game]
@@ -79,7 +81,7 @@ def house_sections(config: Any, game: str, has: Any) -> list[str]:
     return [i for i in ids if has(f"house_rules.page.{game}.{i}.title")]
 
 
-def in_force_ids(config: Any, game: str, options: dict[str, Any], players: int | None) -> set[str]:
+def in_force_ids(config: Config, game: str, options: JsonObject, players: int | None) -> set[str]:
     """The house-rule sections a table with ``options`` and ``players`` plays: an option away
     from its default, and the mode of a game with several (Briscola for four)."""
     g = config.games[game]
@@ -95,20 +97,20 @@ def in_force_ids(config: Any, game: str, options: dict[str, Any], players: int |
 class RulesScene(UIScene):
     def __init__(
         self,
-        app: Any,
+        app: AppServices,
         deck: str | None = None,
         game: str | None = None,
-        options: dict[str, Any] | None = None,
+        options: JsonObject | None = None,
         players: int | None = None,
     ):
         cfg = app.config
         self.deck_id = deck if deck in cfg.decks else None
         if game not in GAMES:
-            offered = cfg.decks[deck].games if deck in cfg.decks else []
+            offered = cfg.decks[deck].games if deck is not None and deck in cfg.decks else []
             game = next((g for g in offered if g in GAMES), GAMES[0])
         self.game = game
         #: The table's rules, shown first on its game's page (None: opened from a menu).
-        self.force: tuple[str, dict[str, Any], int | None] | None = None
+        self.force: tuple[str, JsonObject, int | None] | None = None
         if isinstance(options, dict) and game in cfg.games:
             try:
                 opts = cfg.games[game].resolve_options(options)
@@ -126,7 +128,7 @@ class RulesScene(UIScene):
         #: (text, rendered width, box width) for every fitted text drawn (tests check them).
         self.text_log: list[tuple[str, int, int]] = []
         super().__init__(app)
-        # The keys read the page (issue 29): nothing has the focus, so ↓ then Enter does not
+        # The keys read the page: nothing has the focus, so ↓ then Enter does not
         # leave it by surprise; Esc (or Backspace, or a click on Back) goes back.
         self.ui.focus_index = -1
 
@@ -150,7 +152,7 @@ class RulesScene(UIScene):
         return [pygame.Rect(x0 + i * (w + TAB_GAP), TAB_Y, w, TAB_H) for i in range(n)]
 
     # ------------------------------------------------------------------ the page
-    def deck(self) -> Any:
+    def deck(self) -> DeckConfig:
         return deck_for(self.app.config, self.game, self.deck_id)
 
     def names(self) -> dict[str, str]:
@@ -162,7 +164,7 @@ class RulesScene(UIScene):
     def _has(self, key: str) -> bool:
         return self.app.i18n.has(key) or self.app.i18n.has(key, "en")
 
-    def forced(self) -> tuple[dict[str, Any], int | None] | None:
+    def forced(self) -> tuple[JsonObject, int | None] | None:
         """The table's options and player count when the page shows its game, else None."""
         if self.force is None or self.force[0] != self.game:
             return None
@@ -566,12 +568,12 @@ class RulesScene(UIScene):
 
 
 def create(
-    app: Any,
+    app: AppServices,
     deck: str | None = None,
     game: str | None = None,
-    options: dict[str, Any] | None = None,
+    options: JsonObject | None = None,
     players: int | None = None,
-    **params: Any,
+    **params: object,
 ) -> RulesScene:
     return RulesScene(app, deck=deck, game=game, options=options, players=players)
 

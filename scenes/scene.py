@@ -17,17 +17,103 @@ still on the stack (``App.shutdown`` calls it on every scene, top first).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
+from game.rules.vocabulary import JsonObject
 from sprites.focus import UI
+
+if TYPE_CHECKING:  # the services' types only (none of them imports a scene)
+    from audio import Audio
+    from game.config_types import Config
+    from game.services.i18n import I18n
+    from game.services.settings import Settings
+    from game.services.speech import Speech
+    from scenes.window import GameWindow
+    from sprites.toasts import Toasts
+
+
+class ScreenSpeaking(Protocol):
+    """What the screen's speech keeps (:class:`scenes.speak.ScreenSpeech`): the scene it has
+    said last, so a scene speaks up only while it is the one on the screen."""
+
+    top: Scene | None
+
+    def tick(self) -> None: ...
+
+
+class AppServices(Protocol):
+    """The application a scene is given (:class:`scenes.app.App` is the one): its settings,
+    words, speech and sound, the scene stack and the window. Scenes name these members and
+    nothing else of the app; a stand-in for tests needs only those its scene reaches."""
+
+    @property
+    def config(self) -> Config: ...
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def i18n(self) -> I18n: ...
+    @property
+    def stack(self) -> SceneStack: ...
+    @property
+    def toasts(self) -> Toasts: ...
+    #: Sound where there is a device and a window; None keeps the game silent.
+    @property
+    def audio(self) -> Audio | None: ...
+    @property
+    def speech(self) -> Speech: ...
+    @property
+    def screen_speech(self) -> ScreenSpeaking: ...
+    @property
+    def window(self) -> GameWindow: ...
+    #: False for screenshots and tests: no window, no sound, speech only logged.
+    @property
+    def has_window(self) -> bool: ...
+    @property
+    def persist(self) -> bool: ...
+    @property
+    def canvas(self) -> pygame.Surface: ...
+    #: Seconds since the app started (the fixed ticks').
+    @property
+    def time(self) -> float: ...
+
+    @property
+    def language(self) -> str: ...
+
+    def t(self, key: str, **params: object) -> str: ...
+
+    def sound(self, name: str) -> None: ...
+
+    def say(self, text: str | None, interrupt: bool = False) -> None: ...
+
+    def toast(self, message: str) -> None: ...
+
+    def set_setting(self, name: str, value: object, commit: bool = True) -> None: ...
+
+    def save_settings(self) -> None: ...
+
+    def apply_settings(self) -> None: ...
+
+    def open_scene(self, name: str, **params: object) -> bool: ...
+
+    def open_path(self, name: str, **params: object) -> None: ...
+
+    def quit(self) -> None: ...
+
+    def update(self, dt: float = ...) -> None: ...
+
+    def render(self, alpha: float = 1.0) -> pygame.Surface: ...
+
+    def present(self) -> None: ...
+
+    def settle(self, ticks: int = ...) -> None: ...
 
 
 class SceneCatalogue(Protocol):
     """What the stack asks of the scene registry (:mod:`scenes.registry` is one)."""
 
-    def make_scene(self, app: Any, name: str, **params: Any) -> Scene | None: ...
+    def make_scene(self, app: AppServices, name: str, **params: object) -> Scene | None: ...
 
     def scene_parents(self, name: str) -> tuple[str, ...]: ...
 
@@ -40,7 +126,7 @@ class Scene:
     #: Registry name (set when the scene is made by name; used by the stack, screenshots, tests).
     name: str = ""
 
-    def __init__(self, app: Any):
+    def __init__(self, app: AppServices):
         self.app = app
         #: Render interpolation between the last two fixed updates (0…1), set before draw.
         self.alpha = 1.0
@@ -73,7 +159,7 @@ class SceneStack:
     ``catalogue.make_scene(app, name, **params)``); a stack without them handles scene objects only.
     """
 
-    def __init__(self, app: Any = None, catalogue: SceneCatalogue | None = None) -> None:
+    def __init__(self, app: AppServices | None = None, catalogue: SceneCatalogue | None = None) -> None:
         self.app = app
         self.catalogue = catalogue
         self.scenes: list[Scene] = []
@@ -101,7 +187,7 @@ class SceneStack:
                 return scene
         return None
 
-    def make(self, name: str, **params: Any) -> Scene:
+    def make(self, name: str, **params: object) -> Scene:
         """A new scene ``name`` from the registry; LookupError when there is none."""
         scene = None
         if self.app is not None and self.catalogue is not None:
@@ -110,7 +196,7 @@ class SceneStack:
             raise LookupError(f"scene {name!r} is not available")
         return scene
 
-    def _scene(self, scene: Scene | str, params: dict[str, Any]) -> Scene:
+    def _scene(self, scene: Scene | str, params: JsonObject) -> Scene:
         return self.make(scene, **params) if isinstance(scene, str) else scene
 
     def _notify(self, old: Scene | None, new: Scene | None) -> None:
@@ -118,7 +204,7 @@ class SceneStack:
             self.on_change(old, new)
 
     # ------------------------------------------------------------------ changes
-    def push(self, scene: Scene | str, **params: Any) -> Scene:
+    def push(self, scene: Scene | str, **params: object) -> Scene:
         """Put ``scene`` (or a new scene of that name, built with ``params``) on top."""
         scene = self._scene(scene, params)
         old = self.top
@@ -141,7 +227,7 @@ class SceneStack:
         self._notify(old, new)
         return old
 
-    def replace(self, scene: Scene | str, **params: Any) -> Scene:
+    def replace(self, scene: Scene | str, **params: object) -> Scene:
         """Swap the top scene for ``scene`` (or a new scene of that name)."""
         scene = self._scene(scene, params)
         old = self.scenes.pop() if self.scenes else None
@@ -172,7 +258,7 @@ class SceneStack:
         while self.scenes:
             self.scenes.pop().leave()
 
-    def reset(self, name: str, **params: Any) -> Scene:
+    def reset(self, name: str, **params: object) -> Scene:
         """Start over: clear the stack, then open ``name`` above its registered parents
         (each built with ``params``). No transition is animated."""
         old = self.top
@@ -221,7 +307,7 @@ class UIScene(Scene):
     switch needs no rebuild.
     """
 
-    def __init__(self, app: Any):
+    def __init__(self, app: AppServices):
         super().__init__(app)
         self.ui = UI()
         self.time = 0.0
@@ -231,12 +317,12 @@ class UIScene(Scene):
     def build(self) -> None:
         """Create the widgets (called once from __init__)."""
 
-    def t(self, key: str, **params: Any) -> str:
-        return self.app.i18n.t(key, **params)
+    def t(self, key: str, **params: object) -> str:
+        return self.app.i18n.t(key, None, **params)
 
-    def label(self, key: str, **params: Any) -> Callable[[], str]:
+    def label(self, key: str, **params: object) -> Callable[[], str]:
         """A label that re-reads its message on every draw (follows language switches)."""
-        return lambda: self.app.i18n.t(key, **params)
+        return lambda: self.app.i18n.t(key, None, **params)
 
     def handle(self, event: pygame.event.Event) -> None:
         if self.ui.handle(event):
@@ -254,4 +340,4 @@ class UIScene(Scene):
         self.ui.update(dt)
 
 
-__all__ = ["Scene", "SceneCatalogue", "SceneStack", "UIScene"]
+__all__ = ["AppServices", "ScreenSpeaking", "Scene", "SceneCatalogue", "SceneStack", "UIScene"]

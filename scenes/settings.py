@@ -8,24 +8,23 @@ choice is made or a slider is released.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import pygame
 
 from game.config import LANGUAGES
 from game.services.i18n import LANGUAGE_NAMES
 from game.services.settings import ANIMATION_SPEEDS, TRICK_HOLDS
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button, Choice, Slider, same_label_size, toggle
 
 
-def _percent(app: Any):
+def _percent(app: AppServices):
     return lambda v: app.i18n.t("common.percent", value=v)
 
 
-def language_choice(app: Any, rect, caption=None, compact: bool | None = True) -> Choice:
+def language_choice(app: AppServices, rect, caption=None, compact: bool | None = True) -> Choice:
     """Language chooser; each language is named in itself (Deutsch, Italiano…)."""
     return Choice(
         rect,
@@ -38,7 +37,7 @@ def language_choice(app: Any, rect, caption=None, compact: bool | None = True) -
     )
 
 
-def picture_slider(app: Any, key: str, rect, caption=None) -> Slider:
+def picture_slider(app: AppServices, key: str, rect, caption=None) -> Slider:
     """Contrast / grain / temperature: the picture changes while dragging, saved on release."""
     return Slider(
         rect,
@@ -204,7 +203,7 @@ class SettingsScene(SettingsPanel):
                 name="running_tally",
             )
         )
-        # Open hands practice (issue 21): the computer's cards face up; such matches are practice.
+        # Open hands practice: the computer's cards face up; such matches are practice.
         self.ui.add(
             toggle(
                 row("replay.open_hands"),
@@ -217,7 +216,6 @@ class SettingsScene(SettingsPanel):
             )
         )
         # A screen reader says each row's label with its value (scenes.speak).
-        widget: Any  # what it says is read with getattr (scenes.speak): no control declares it
         for widget, (key, _) in zip(self.ui.widgets, self.rows):
             widget.spoken = self.label(key)
         by, widths = PANEL.bottom - 90, (228, 212, 148)  # room for "Ripristina immagine", "Barrierefreiheit"
@@ -225,7 +223,7 @@ class SettingsScene(SettingsPanel):
         reset = self.ui.add(
             Button((PANEL.x + 44, by, widths[0], 46), self.label("settings.reset_picture"), self._reset, name="reset")
         )
-        # Speech, clear suits, card and text size (issue 32): a page of their own.
+        # Speech, clear suits, card and text size: a page of their own.
         access = self.ui.add(
             Button(
                 (PANEL.x + 44 + widths[0] + gap, by, widths[1], 46),
@@ -325,15 +323,15 @@ def label_size(labels: list[str], size: int, width: int) -> int:
     return min((theme.fit(lab, "sans_bold", size, width, 11) for lab in labels), default=size)
 
 
-def no_audio_device(app: Any) -> bool:
+def no_audio_device(app: AppServices) -> bool:
     """True when a window's sound has nowhere to go: the audio package told us so (its
     device would not open, or it could not be loaded). Screenshots and tests have no sound
     by design, which is not a missing device."""
-    audio = getattr(app, "audio", None)
+    audio = app.audio
     if audio is None:
-        return bool(getattr(app, "has_window", False))
+        return bool(app.has_window)
     return not audio.start()
 
 
-def create(app: Any, **params: Any) -> SettingsScene:
+def create(app: AppServices, **params: object) -> SettingsScene:
     return SettingsScene(app)

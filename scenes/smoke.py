@@ -50,7 +50,8 @@ def run_smoke() -> int:
             seen.append(name)
     played = _play_one_deal(app, deck, game)
     pygame.quit()
-    picture = f"GPU ({app.window.gl.renderer})" if app.window.gpu else "CPU"
+    gl = app.window.gl
+    picture = f"GPU ({gl.renderer})" if gl is not None else "CPU"
     print(
         f"smoke: scenes {', '.join(seen)}; one {game} deal played AI-vs-AI ({played}); "
         f"post-processing on the {picture}; OK"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import struct
 import zlib
 from pathlib import Path
-from typing import Any
 
 import pygame
 
@@ -28,7 +27,7 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
 
-def encode_png(surface: Any) -> bytes:
+def encode_png(surface: pygame.Surface) -> bytes:
     """``surface`` as a PNG file: 8-bit RGB, or RGBA when the surface has per-pixel alpha."""
     from sprites.hidpi import plain_view
 
@@ -48,7 +47,7 @@ def encode_png(surface: Any) -> bytes:
     )
 
 
-def save_png(surface: Any, path: Path, overwrite: bool = False) -> str | None:
+def save_png(surface: pygame.Surface, path: Path, overwrite: bool = False) -> str | None:
     """Write ``surface`` to ``path`` as PNG. None on success, else a one-line problem
     (``path`` exists and not ``overwrite``, a link, the disk is full …)."""
     try:

@@ -18,12 +18,12 @@ panel draws), else its caption or label; a chooser adds its value, a slider its 
 
 from __future__ import annotations
 
-from typing import Any
-
+from game.card_names import Translate
+from scenes.scene import AppServices, Scene
 from sprites.widget_base import label_text
 
 
-def widget_words(widget: Any, t: Any) -> str:
+def widget_words(widget: object, t: Translate) -> str:
     """One control in words: what it is, then its state ("Speech: screen reader only")."""
     name = label_text(getattr(widget, "spoken", None)) or label_text(getattr(widget, "caption", None))
     if hasattr(widget, "options") and hasattr(widget, "index"):  # a chooser or a switch
@@ -40,7 +40,7 @@ def widget_words(widget: Any, t: Any) -> str:
     return text
 
 
-def scene_title(app: Any, scene: Any) -> str | None:
+def scene_title(app: AppServices, scene: Scene) -> str | None:
     """The scene's name in words, or None when it has none to say."""
     fn = getattr(scene, "speech_title", None)
     if callable(fn):
@@ -49,7 +49,7 @@ def scene_title(app: Any, scene: Any) -> str | None:
     return app.t(key) if app.i18n.has(key) or app.i18n.has(key, "en") else None
 
 
-def opening_lines(app: Any, scene: Any) -> list[str]:
+def opening_lines(app: AppServices, scene: Scene) -> list[str]:
     """What a screen reader gets as ``scene`` opens: its name, its own lines, its focus."""
     lines: list[str] = []
     title = scene_title(app, scene)
@@ -64,7 +64,7 @@ def opening_lines(app: Any, scene: Any) -> list[str]:
     return lines
 
 
-def focus_words(app: Any, scene: Any) -> str | None:
+def focus_words(app: AppServices, scene: Scene) -> str | None:
     """What has the keyboard focus in ``scene``: its own answer first, else the control."""
     fn = getattr(scene, "speech_focus", None)
     if callable(fn):
@@ -79,15 +79,15 @@ def focus_words(app: Any, scene: Any) -> str | None:
 class ScreenSpeech:
     """Says a new top scene (its opening lines, interrupting) and each focus change."""
 
-    def __init__(self, app: Any):
+    def __init__(self, app: AppServices):
         self.app = app
-        self.top: Any = None
+        self.top: Scene | None = None
         self.focus: str | None = None
         self.said: str | None = None
 
     def tick(self) -> None:
         app = self.app
-        speech = getattr(app, "speech", None)
+        speech = app.speech
         if speech is None:
             return
         top = app.stack.top

@@ -12,16 +12,24 @@ data so tests can read exactly what is shown.
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from scenes.scene import UIScene
+from game.card_names import Translate
+from game.config_types import Config, GameConfig
+from scenes.scene import AppServices, UIScene
 from sprites import panels, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
+
+if TYPE_CHECKING:
+    from game.services.i18n import I18n
+    from game.services.stats import Record
 
 PANEL = pygame.Rect(70, 38, 1140, 628)
 PAD = 36
@@ -55,27 +63,27 @@ class StatRow:
 class _Words:
     """``t`` as the variant helpers want it (a ``t`` and a ``has``)."""
 
-    def __init__(self, t: Any):
+    def __init__(self, t: Translate):
         self.t = t
 
     def has(self, key: str, lang: str | None = None) -> bool:
         return self.t(key) != key
 
 
-def _variant_order(game: Any, variant: str) -> tuple[int, str]:
+def _variant_order(game: GameConfig, variant: str) -> tuple[int, str]:
     """Presets in rules.yaml's order, then the custom sets."""
     ids = [p.id for p in game.presets]
     return (ids.index(variant), "") if variant in ids else (len(ids), variant)
 
 
 def stat_rows(
-    t: Any,
-    config: Any,
-    records: dict[str, Any],
+    t: Translate,
+    config: Config,
+    records: Mapping[str, Record],
     lang: str,
-    i18n: Any = None,
+    i18n: I18n | _Words | None = None,
     days: dict[str, dict[str, dict[str, float]]] | None = None,
-    puzzles: dict[str, dict[str, Any]] | None = None,
+    puzzles: dict[str, dict[str, object]] | None = None,
 ) -> list[StatRow]:
     """One row per game and mode the config offers (in config order), each followed by a row
     per variant played in it, then the daily deals played (``days``; not in the totals: a
@@ -117,9 +125,9 @@ def stat_rows(
 
 
 def daily_rows(
-    t: Any, config: Any, days: dict[str, dict[str, dict[str, float]]], lang: str, on: Any = None
+    t: Translate, config: Config, days: dict[str, dict[str, dict[str, float]]], lang: str, on: dt.date | None = None
 ) -> list[StatRow]:
-    """The daily deals, apart from the matches (issue 31): a row per game and preset played,
+    """The daily deals, apart from the matches: a row per game and preset played,
     in config order — days played, days over / under / at par (one decimal, as shown), the
     best day over par and the days in a row. ``days`` as game.services.daily.load_days gives them."""
     from game.services.daily import calendar
@@ -154,7 +162,7 @@ def daily_rows(
     return rows
 
 
-def puzzle_rows(t: Any, config: Any, boards: dict[str, dict[str, Any]], lang: str) -> list[StatRow]:
+def puzzle_rows(t: Translate, config: Config, boards: dict[str, dict[str, Any]], lang: str) -> list[StatRow]:
     """The puzzles, apart from the matches: a row per game tried, in config order — puzzles
     tried, solved (won), missed (lost), the highest rating reached (best) and the right answers
     in a row. ``boards``: game → its dashboard (game.puzzles.progress.PuzzleProgress.dashboard)."""
@@ -183,7 +191,7 @@ def puzzle_rows(t: Any, config: Any, boards: dict[str, dict[str, Any]], lang: st
     return rows
 
 
-def _row(t: Any, name: str, mode: str, k: str, r: Any, variant: str) -> StatRow:
+def _row(t: Translate, name: str, mode: str, k: str, r: Record | None, variant: str) -> StatRow:
     played, won, lost, drawn = (r.played, r.won, r.lost, r.drawn) if r else (0, 0, 0, 0)
     best = "—" if r is None or r.best_margin is None else str(r.best_margin)
     streak = r.streak if r else 0
@@ -209,7 +217,7 @@ def fitting_rows(rows: list[StatRow], room: int) -> list[StatRow]:
     return [*body, *total]
 
 
-def _puzzle_boards(app: Any) -> dict[str, dict[str, Any]]:
+def _puzzle_boards(app: AppServices) -> dict[str, dict[str, object]]:
     """Each game's puzzle dashboard (game.puzzles.progress); a damaged file (moved aside by
     the reader) is said in a toast and counts as none tried."""
     from game.puzzles.progress import PuzzleProgress
@@ -221,7 +229,7 @@ def _puzzle_boards(app: Any) -> dict[str, dict[str, Any]]:
 
 
 class StatsScene(UIScene):
-    def __init__(self, app: Any):
+    def __init__(self, app: AppServices):
         self.confirming = False
         self.text_log: list[tuple[str, int, int]] = []  # (text, drawn width, box width) for fit tests
         self.rows_bottom = 0  # where the last drawn row ends (tests check it clears the buttons)
@@ -546,7 +554,7 @@ class StatsScene(UIScene):
                 x += w
 
 
-def create(app: Any, **params: Any) -> StatsScene:
+def create(app: AppServices, **params: object) -> StatsScene:
     return StatsScene(app)
 
 

@@ -37,11 +37,20 @@ import os
 import sys
 import warnings
 from collections.abc import MutableMapping
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import pygame
 
 from sprites import hidpi
 
+if TYPE_CHECKING:
+    from scenes.gl_window import GLPresenter
+    from sprites.postfx import PostFX
+
 CANVAS_SIZE = (1280, 720)
+#: What the canvas is until the window opens or an offscreen canvas is made.
+_NO_CANVAS = pygame.Surface((1, 1))
 MIN_WINDOW = (320, 180)
 TITLE = "Cardavia"
 #: SDL video drivers whose windows can have more pixels than points: the window is then a
@@ -60,7 +69,7 @@ def hidpi_hints(environ: MutableMapping[str, str] | None = None, platform: str |
         environ.setdefault("SDL_WINDOWS_DPI_SCALING", "1")
 
 
-def wants_hidpi_window(pg: Any) -> bool:
+def wants_hidpi_window(pg: ModuleType) -> bool:
     """Whether this display's windows may have more pixels than points (and so are opened
     as ``pygame.Window(allow_high_dpi=True)``)."""
     if os.environ.get("CARDAVIA_HIDPI", "1") == "0" or not pg.display.get_init():
@@ -70,8 +79,8 @@ def wants_hidpi_window(pg: Any) -> bool:
 
 #: The window this process opened (plain or OpenGL), reused by a later GameWindow, and its
 #: OpenGL presenter (None on the CPU path).
-_OPEN: Any = None
-_GL: Any = None
+_OPEN: pygame.Window | None = None
+_GL: GLPresenter | None = None
 #: Whether _OPEN is a window of its own (HiDPI) rather than the display module's.
 _OWN = False
 
@@ -88,15 +97,15 @@ class GameWindow:
     """Opens the display once, switches it between a window and fullscreen, and keeps the
     native-resolution canvas in step with the window's size."""
 
-    def __init__(self, pg: Any, size: tuple[int, int] | None = None, render: str = "auto"):
+    def __init__(self, pg: ModuleType, size: tuple[int, int] | None = None, render: str = "auto"):
         self.pg = pg
         w, h = size or CANVAS_SIZE
         self.size = (w, h)
         self.render = render  # "auto", "cpu" or "gpu" (scenes.gl_window.RENDER_PATHS)
-        self.window: Any = None  # pygame.Window of the display
-        self.surface: Any = None  # the canvas scenes draw on (logical 1280×720)
-        self.frame: Any = None  # the canvas's own pixels as a plain surface (post-processing, present)
-        self.gl: Any = None  # the GLPresenter on the GPU path
+        self.window: pygame.Window | None = None  # pygame.Window of the display
+        self.surface: pygame.Surface = _NO_CANVAS  # the canvas scenes draw on (logical 1280×720)
+        self.frame: pygame.Surface = _NO_CANVAS  # the canvas's own pixels as a plain surface (post-processing, present)
+        self.gl: GLPresenter | None = None  # the GLPresenter on the GPU path
         self.box = (0, 0, *CANVAS_SIZE)  # the canvas in the drawable's pixels (x, y, w, h)
         self.scale = 1.0  # drawable pixels per logical pixel
         self.pixel_ratio = 1.0  # drawable pixels per window point (above 1 on HiDPI displays)
@@ -108,7 +117,7 @@ class GameWindow:
         """Whether the shader post-processes the frame (the app then skips the CPU pass)."""
         return self.gl is not None
 
-    def open(self, fullscreen: bool) -> Any:
+    def open(self, fullscreen: bool) -> pygame.Surface:
         """Show the window (or go fullscreen) and return the canvas."""
         global _OPEN, _GL, _OWN
         pg = self.pg
@@ -155,14 +164,14 @@ class GameWindow:
         the last window closes, and the HiDPI OpenGL window keeps a hidden one beside it."""
         return self.gl is not None and getattr(self.gl, "format_window", None) is not None
 
-    def set_icon(self, icon: Any) -> None:
+    def set_icon(self, icon: pygame.Surface) -> None:
         """The window's icon (the display module's, or the HiDPI window's own)."""
         if self.own_window and self.window is not None:
             self.window.set_icon(icon)
         else:
             self.pg.display.set_icon(icon)
 
-    def offscreen(self, size: tuple[int, int] | None = None) -> Any:
+    def offscreen(self, size: tuple[int, int] | None = None) -> pygame.Surface:
         """No window (screenshots): the canvas for a window of ``size`` (default: the size
         asked for), at that window's native resolution."""
         w, h = size or self.size
@@ -176,9 +185,9 @@ class GameWindow:
         if self.gl is not None:
             return self.gl.window_size()
         surf = self._display_surface()
-        return tuple(surf.get_size()) if surf is not None else self.window_size()
+        return surf.get_size() if surf is not None else self.window_size()
 
-    def _display_surface(self) -> Any:
+    def _display_surface(self) -> pygame.Surface | None:
         """The surface the window shows (its pixels), or None."""
         if self.own_window and self.window is not None:
             return self.window.get_surface()
@@ -214,6 +223,7 @@ class GameWindow:
             canvas = hidpi.surface(CANVAS_SIZE).convert()
         else:
             display = self._display_surface()
+            assert display is not None  # a window is open on this path
             display.fill((0, 0, 0))  # the letterbox bars
             if self.scale == 1.0 and box[:2] == (0, 0) and display.get_size() == CANVAS_SIZE:
                 canvas = display  # drawn straight on the window: nothing to copy
@@ -250,7 +260,7 @@ class GameWindow:
         return (w, h)
 
     # ------------------------------------------------------------------ frames
-    def present(self, postfx: Any = None, time: float = 0.0) -> None:
+    def present(self, postfx: PostFX | None = None, time: float = 0.0) -> None:
         """Hand the frame to the window: copied into the window surface (CPU path: it is
         already post-processed), or uploaded and post-processed by the shader (GPU path)."""
         if self.gl is not None and postfx is not None:
@@ -259,17 +269,17 @@ class GameWindow:
         display = self._display_surface()
         if display is not None and self.surface is not display:
             display.blit(self.frame, self.box[:2])
-        if self.own_window:
+        if self.own_window and self.window is not None:
             self.window.flip()
         else:
             self.pg.display.flip()
 
-    def finished(self, postfx: Any, time: float) -> Any:
+    def finished(self, postfx: PostFX, time: float) -> pygame.Surface:
         """The frame as shown, at the canvas's native size (screenshots): on the GPU path read
         back from the shader; on the CPU path the canvas's own pixels."""
         return self.gl.finished(postfx, time) if self.gl is not None else self.frame
 
-    def picture(self, frame: Any) -> Any:
+    def picture(self, frame: pygame.Surface) -> pygame.Surface:
         """``frame`` (the canvas's pixels) as the whole window shows it: the letterbox bars
         added when the window is not 16:9."""
         size = self.drawable_size() if self.window is not None else self.size
@@ -279,7 +289,7 @@ class GameWindow:
         out.blit(frame, self.box[:2])
         return out
 
-    def to_canvas(self, pos: Any) -> tuple[float, float]:
+    def to_canvas(self, pos: tuple[float, float]) -> tuple[float, float]:
         """A mouse position (window points) in logical canvas pixels, through the letterbox
         and the UI scale (and the display's pixel ratio on HiDPI screens)."""
         x, y = pos[0] * self.pixel_ratio, pos[1] * self.pixel_ratio

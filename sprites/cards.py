@@ -121,7 +121,7 @@ class CardArt:
             clear_inks(self.pal) if clear else suit_colors(deck.suit_system, self.pal, four_colour)
         )
         self.system = deck.suit_system
-        #: Clear suits (issue 32): the suits' clear colours and a suit mark in the two free corners.
+        #: Clear suits: the suits' clear colours and a suit mark in the two free corners.
         self.clear = clear
         self.marks = suit_marks(deck) if clear else {}
         self._faces: OrderedDict[tuple, pygame.Surface] = OrderedDict()

@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pygame
 
+from game.config_types import DeckConfig
 from sprites import hidpi, theme
+
+if TYPE_CHECKING:
+    from sprites.cards import CardArt
 
 
 # ====================================================================== card art
 class FallbackCardArt:
     """Plain rounded cards in the deck's colours, used until ``sprites.cards`` exists."""
 
-    def __init__(self, deck: Any):
+    def __init__(self, deck: DeckConfig):
         self.deck = deck
         colors = getattr(deck, "colors", {}) or {}
         self.paper = _hex(colors.get("paper", "#f7f1e3"))
@@ -64,10 +68,10 @@ def _hex(s: str) -> tuple[int, int, int]:
     return int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16)
 
 
-_ART: dict[str, Any] = {}
+_ART: dict[str, FallbackCardArt] = {}
 
 
-def card_art(deck: Any) -> Any:
+def card_art(deck: DeckConfig) -> CardArt | FallbackCardArt:
     """The deck's card art: ``sprites.cards.get_card_art`` when present, else the fallback."""
     try:
         from sprites.cards import get_card_art
@@ -79,12 +83,12 @@ def card_art(deck: Any) -> Any:
     return get_card_art(deck)
 
 
-def sample_codes(deck: Any, n: int = 5) -> list[str]:
+def sample_codes(deck: DeckConfig, n: int = 5) -> list[str]:
     """A handsome hand for a deck's fan: an ace, a court or two, a seven where it exists."""
     import zlib
 
     ranks = list(deck.ranks()) if hasattr(deck, "ranks") else ["A", "7", "K", "3", "Q"]
-    # Each deck its own suits and court (issue 29: the Italian packs' fans looked alike),
+    # Each deck its own suits and court (the Italian packs' fans looked alike),
     # the same every run: from the deck's id.
     h = zlib.crc32(str(getattr(deck, "id", deck)).encode())
     court = ("K", "Q", "J")[h % 3]
@@ -104,7 +108,12 @@ hidpi.on_rescale(_FANS.clear)  # made at one window size
 
 
 def card_fan(
-    deck: Any, codes: Sequence[str], height: int, lang: str = "en", spread: float = 34.0, step: float | None = None
+    deck: DeckConfig,
+    codes: Sequence[str],
+    height: int,
+    lang: str = "en",
+    spread: float = 34.0,
+    step: float | None = None,
 ) -> pygame.Surface:
     """Cards fanned from a pivot below their centre, each with a soft shadow; cached."""
     key = (getattr(deck, "id", str(deck)), tuple(codes), height, lang, spread, step)
@@ -145,7 +154,7 @@ def card_fan(
 
 
 def card_fan_fit(
-    deck: Any, codes: Sequence[str], max_w: int, max_h: int, lang: str = "en", spread: float = 34.0
+    deck: DeckConfig, codes: Sequence[str], max_w: int, max_h: int, lang: str = "en", spread: float = 34.0
 ) -> pygame.Surface:
     """The tallest fan (card height ≤ ``max_h``) whose picture fits ``max_w`` pixels across:
     wide packs (French, German) get smaller cards, narrow ones (Bresciane) taller."""

@@ -26,10 +26,11 @@ kept across the change is still drawn at the right (logical) size.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any, cast
+from collections.abc import Callable, Iterable
+from typing import cast
 
 import pygame
+from pygame.typing import ColorLike, Point, RectLike
 
 LOGICAL = (1280, 720)
 SCALE = [1.0]  # physical pixels per logical pixel
@@ -88,7 +89,7 @@ def _p(v: float, s: float) -> int:
     return round(v * s)
 
 
-def to_physical_rect(r: Any, s: float) -> pygame.Rect:
+def to_physical_rect(r: RectLike, s: float) -> pygame.Rect:
     """A logical rect in physical pixels; neighbouring rects stay neighbours."""
     r = pygame.Rect(r) if not isinstance(r, pygame.Rect) else r
     x0, y0 = _p(r.x, s), _p(r.y, s)
@@ -100,8 +101,16 @@ def to_logical_rect(r: pygame.Rect, s: float) -> pygame.Rect:
     return pygame.Rect(x0, y0, math.ceil(r.right / s) - x0, math.ceil(r.bottom / s) - y0)
 
 
-def _pt(p: Any, s: float) -> tuple[float, float]:
+def _pt(p: Point, s: float) -> tuple[float, float]:
     return (p[0] * s, p[1] * s)
+
+
+def _corner(dest: Point | RectLike) -> tuple[float, float]:
+    """A blit's destination: a point, or a rect's top-left corner."""
+    if isinstance(dest, (pygame.Rect, pygame.FRect)):
+        return dest.x, dest.y
+    d = cast("tuple[float, float]", dest)
+    return d[0], d[1]
 
 
 def _w(width: int, s: float) -> int:
@@ -115,10 +124,16 @@ class Hi(pygame.Surface):
     _s = 1.0
     _ls: tuple[int, int] | None = None
 
-    def __init__(self, size: Any, flags: int = 0, *args: Any, s: float | None = None) -> None:
+    def __init__(
+        self, size: Point, flags: int = 0, like: pygame.Surface | int | None = None, s: float | None = None
+    ) -> None:
         s = SCALE[0] if s is None else s
         w, h = max(0, int(size[0])), max(0, int(size[1]))  # pygame allows an empty surface: so do we
-        super().__init__((round(w * s) if w else 0, round(h * s) if h else 0), flags, *args)
+        physical = (round(w * s) if w else 0, round(h * s) if h else 0)
+        if like is None:
+            super().__init__(physical, flags)
+        else:  # the pixel format of ``like`` (a surface, or a depth in bits)
+            super().__init__(physical, flags, like)
         self._s = s
         self._ls = (w, h)
 
@@ -135,13 +150,13 @@ class Hi(pygame.Surface):
     def get_height(self) -> int:
         return self.get_size()[1]
 
-    def get_rect(self, **kw: Any) -> pygame.Rect:
+    def get_rect(self, **kw: object) -> pygame.Rect:
         r = pygame.Rect((0, 0), self.get_size())
         for k, v in kw.items():
             setattr(r, k, v)
         return r
 
-    def get_frect(self, **kw: Any) -> pygame.FRect:
+    def get_frect(self, **kw: object) -> pygame.FRect:
         r = pygame.FRect((0, 0), self.get_size())
         for k, v in kw.items():
             setattr(r, k, v)
@@ -153,51 +168,58 @@ class Hi(pygame.Surface):
     def get_clip(self) -> pygame.Rect:
         return to_logical_rect(_get_clip(self), self._s)
 
-    def set_clip(self, rect: Any = None) -> None:
+    def set_clip(self, rect: RectLike | None = None) -> None:
         _set_clip(self, None if rect is None else to_physical_rect(rect, self._s))
 
-    def get_at(self, pos: Any) -> pygame.Color:
+    def get_at(self, pos: Point) -> pygame.Color:
         return _get_at(self, (int(pos[0] * self._s), int(pos[1] * self._s)))
 
-    def set_at(self, pos: Any, color: Any) -> None:
+    def set_at(self, pos: Point, color: ColorLike) -> None:
         _fill(self, color, to_physical_rect((int(pos[0]), int(pos[1]), 1, 1), self._s))
 
     # -- drawing in logical pixels
-    def blit(self, source: Any, dest: Any = (0, 0), area: Any = None, special_flags: int = 0) -> pygame.Rect:
+    def blit(
+        self,
+        source: pygame.Surface,
+        dest: Point | RectLike = (0, 0),
+        area: RectLike | None = None,
+        special_flags: int = 0,
+    ) -> pygame.Rect:
         s = self._s
         src = as_scale(source, s)
-        x, y = dest[0], dest[1]
+        x, y = _corner(dest)
         r = _blit(self, src, (_p(x, s), _p(y, s)), None if area is None else to_physical_rect(area, s), special_flags)
         return to_logical_rect(r, s)
 
-    def blits(self, blit_sequence: Any, doreturn: Any = 1) -> Any:
-        out = [self.blit(*item) for item in blit_sequence]
+    def blits(self, blit_sequence: Iterable[tuple[object, ...]], doreturn: bool | int = 1) -> list[pygame.Rect] | None:
+        out = [self.blit(*item) for item in blit_sequence]  # type: ignore[arg-type]  # pygame's own tuples
         return out if doreturn else None
 
-    def fblits(self, blit_sequence: Any, special_flags: int = 0) -> None:
+    def fblits(self, blit_sequence: Iterable[tuple[pygame.Surface, Point | RectLike]], special_flags: int = 0) -> None:
         for src, dest in blit_sequence:
             self.blit(src, dest, None, special_flags)
 
-    def fill(self, color: Any, rect: Any = None, special_flags: int = 0) -> pygame.Rect:
+    def fill(self, color: ColorLike, rect: RectLike | None = None, special_flags: int = 0) -> pygame.Rect:
         s = self._s
         r = _fill(self, color, None if rect is None else to_physical_rect(rect, s), special_flags)
         return to_logical_rect(r, s)
 
     # -- copies keep the scale
-    def _adopt(self, other: Any) -> Any:
+    def _adopt(self, other: pygame.Surface) -> Hi:
+        other = cast(Hi, other)  # pygame keeps the subclass
         other._s, other._ls = self._s, self._ls
         return other
 
     def copy(self) -> Hi:
         return self._adopt(_copy(self))
 
-    def convert(self, *args: Any) -> Hi:
+    def convert(self, *args: object) -> Hi:
         return self._adopt(_convert(self, *args))
 
-    def convert_alpha(self, *args: Any) -> Hi:
+    def convert_alpha(self, *args: object) -> Hi:
         return self._adopt(_convert_alpha(self, *args))
 
-    def subsurface(self, *rect: Any) -> Hi:
+    def subsurface(self, *rect: RectLike | float) -> Hi:
         r = pygame.Rect(*rect)
         sub = cast(Hi, _subsurface(self, to_physical_rect(r, self._s)))  # pygame keeps the subclass
         sub._s, sub._ls = self._s, r.size
@@ -221,11 +243,12 @@ def plain_view(surf: pygame.Surface) -> pygame.Surface:
     return view
 
 
-def surface(size: Any, flags: int = 0, *args: Any) -> pygame.Surface:
-    """A new surface of ``size`` logical pixels: plain at scale 1, else :class:`Hi`."""
+def surface(size: Point, flags: int = 0, like: pygame.Surface | None = None) -> pygame.Surface:
+    """A new surface of ``size`` logical pixels (in the pixel format of ``like``, if given):
+    plain at scale 1, else :class:`Hi`."""
     if SCALE[0] == 1.0:
-        return pygame.Surface(size, flags, *args)
-    return Hi(size, flags, *args)
+        return pygame.Surface(size, flags) if like is None else pygame.Surface(size, flags, like)
+    return Hi(size, flags, like)
 
 
 def wrap(plain: pygame.Surface, logical: tuple[int, int] | None = None, s: float | None = None) -> pygame.Surface:
@@ -247,7 +270,7 @@ def wrap(plain: pygame.Surface, logical: tuple[int, int] | None = None, s: float
     return hi
 
 
-def as_scale(src: Any, s: float) -> pygame.Surface:
+def as_scale(src: pygame.Surface, s: float) -> pygame.Surface:
     """``src`` as pixels at scale ``s`` (what a blit on a surface of that scale needs)."""
     ss = src._s if isinstance(src, Hi) else 1.0
     if ss == s:
@@ -281,7 +304,7 @@ _draw = {
 }
 
 
-def _ret(r: Any, s: float) -> Any:
+def _ret(r: object, s: float) -> object:
     return to_logical_rect(r, s) if isinstance(r, pygame.Rect) else r
 
 

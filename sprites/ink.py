@@ -144,7 +144,7 @@ def suit_colors(system: str, pal: Palette, four_colour: bool = False) -> dict[st
     return table
 
 
-#: Clear suits (issue 32): one colour per suit, the same in every pack — Coins, Bells and
+#: Clear suits: one colour per suit, the same in every pack — Coins, Bells and
 #: Diamonds orange; Cups and Hearts red; Swords, Leaves and Spades black; Batons, Acorns and
 #: Clubs blue — chosen so the four stay apart from each other and from the paper with typical
 #: vision and under protanopia, deuteranopia and tritanopia (Machado 2009 in sprites.vision:

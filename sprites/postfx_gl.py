@@ -22,9 +22,14 @@ made; the uniforms (:func:`shader_uniforms`) are plain Python.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, cast
+
+import pygame
 
 from sprites.postfx import GRAIN_FPS, GRAIN_MAX_STD, NEUTRAL, PostFX
+
+if TYPE_CHECKING:
+    import moderngl
 
 #: Standard deviation of the shader's raw grain (before the amplitude): the peaked value's
 #: 1/sqrt(4.2), times 0.625 for the bilinear smoothing at the pixel centres of a 2× lattice
@@ -100,7 +105,7 @@ void main() {
 """.replace("GRAIN_CELL", str(GRAIN_CELL))
 
 
-def shader_uniforms(fx: PostFX, time: float, size: tuple[int, int] | None = None) -> dict[str, Any]:
+def shader_uniforms(fx: PostFX, time: float, size: tuple[int, int] | None = None) -> dict[str, object]:
     """The shader's uniforms for ``fx``'s current settings at ``time`` (seconds): the CPU
     pass's own plan, so both paths compute one formula."""
     steps: dict[str, tuple[int, ...]] = {
@@ -143,7 +148,7 @@ class GLPostFX:
     """The shader pass on one moderngl context: ``upload`` the frame, then ``draw`` it into
     the window or ``read`` it back post-processed at canvas size."""
 
-    def __init__(self, ctx: Any, size: tuple[int, int] = (1280, 720)):
+    def __init__(self, ctx: moderngl.Context, size: tuple[int, int] = (1280, 720)):
         import moderngl
 
         self.ctx = ctx
@@ -154,7 +159,7 @@ class GLPostFX:
         self.texture.repeat_x = self.texture.repeat_y = False
         self.vao = ctx.vertex_array(self.program, [])
         self._swizzle = ""
-        self._fbo: Any = None
+        self._fbo: moderngl.Framebuffer | None = None
         self._strip = moderngl.TRIANGLE_STRIP
 
     def resize(self, size: tuple[int, int]) -> None:
@@ -174,7 +179,7 @@ class GLPostFX:
         self.texture.repeat_x = self.texture.repeat_y = False
         self._swizzle = ""
 
-    def upload(self, frame: Any) -> None:
+    def upload(self, frame: pygame.Surface) -> None:
         """Copy the frame's pixels into the texture (one upload, no conversion on the CPU)."""
         if frame.get_size() != self.size or frame.get_bitsize() != 32:
             raise ValueError(f"the GPU pass takes a 32-bit {self.size[0]}x{self.size[1]} frame")
@@ -186,7 +191,7 @@ class GLPostFX:
     def _set_uniforms(self, fx: PostFX, time: float) -> None:
         for name, value in shader_uniforms(fx, time, self.size).items():
             if name in self.program:
-                self.program[name].value = value
+                cast("moderngl.Uniform", self.program[name]).value = value  # the uniforms it names
 
     def draw(self, fx: PostFX, time: float, window: tuple[int, int]) -> None:
         """Draw the uploaded frame, post-processed, letterboxed into the window's framebuffer."""
@@ -201,7 +206,7 @@ class GLPostFX:
         self.texture.use(0)
         self.vao.render(self._strip, vertices=4)
 
-    def read(self, fx: PostFX, time: float) -> Any:
+    def read(self, fx: PostFX, time: float) -> pygame.Surface:
         """The uploaded frame post-processed at canvas size, as a pygame surface (for
         screenshots and the path comparison)."""
         import pygame

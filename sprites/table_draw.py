@@ -7,7 +7,7 @@ helpers to paint it in the house style (soft shadows, brass, cream text).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Protocol
 
 import pygame
 
@@ -72,10 +72,18 @@ class CardSprite:
                 self.flip = None
 
 
+class CardPictures(Protocol):
+    """A deck's card pictures (sprites.cards.CardArt, or sprites.fans' fallback)."""
+
+    def face(self, code: str, height: int, lang: str = "en") -> pygame.Surface: ...
+
+    def back(self, height: int) -> pygame.Surface: ...
+
+
 class CardPainter:
     """Faces, backs and shadows of one deck at any size and angle, cached where it pays."""
 
-    def __init__(self, art: Any, aspect: float, lang: str):
+    def __init__(self, art: CardPictures, aspect: float, lang: str):
         self.art = art
         self.aspect = aspect
         self.lang = lang

@@ -5,22 +5,27 @@ the placement rules are tested on their own: no card leaves the canvas and the h
 never reaches into the table area, for every player count and every deck's proportions.
 
 Seats are numbered in turn order, anticlockwise seen from above: the human sits at the
-bottom, the next seat to the right, then the top, then the left. Two players face each other;
-three sit bottom, right, left; four sit bottom, right, top (the partner), left.
+bottom, the next seat to the right, the last one to the left and the seats between them
+along the top, side by side. Two players face each other; three sit bottom, right, left;
+four sit bottom, right, top, left; five and six put two and three seats along the top. The
+geometry is a function of the count (and of the teams the rules declare, for the piles),
+never a case per count.
 
 Every seat's name plate sits beside its own hand (left of the human's, right of the top row,
 above the side columns) and every capture pile near a seat of its team (under the human's
 plate, left of the top row, inside a side column below its plate), so no count is ever
 under a hand. Plates and piles are placed for the deal's largest hand (``hand_capacity``),
 so nothing moves as the hands shrink; the top edge left of the menu (``TOP_STRIP``) is the
-HUD's. With three or four players the trick lies in a cross, every card whole.
+HUD's. With three players or more the trick lies in a cross (a row at the top where
+several seats sit there), every card whole.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol, cast
 
 import pygame
 
@@ -91,6 +96,63 @@ class Place:
         return r
 
 
+class LayoutFacts(Protocol):
+    """What the layout reads of a game's rules (a rules class or a rules object)."""
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def family(self) -> str: ...
+    @property
+    def has_stock(self) -> bool: ...
+    @property
+    def has_trump(self) -> bool: ...
+    @property
+    def hand_capacity(self) -> int: ...
+
+
+def score_bottom(players: int) -> int:
+    """The lowest the score panel reaches: one row per seat at most (its tallest)."""
+    return SCORE_RECT.y + 34 + 22 * players + 8
+
+
+def _seat_teams(facts: object, players: int) -> Callable[[int], int]:
+    """The score column of each seat as the rules declare it: a rules object's ``team_of``,
+    else the game's rules for this count (each seat for itself where the count is not offered)."""
+    team_of = getattr(facts, "team_of", None) if not isinstance(facts, type) else None
+    if team_of is None and isinstance(facts, type):
+        from game.rulesets import make_rules
+
+        try:
+            team_of = make_rules(str(getattr(facts, "game_id", "")), None, players).team_of
+        except (ValueError, KeyError):
+            team_of = None
+    return team_of if callable(team_of) else (lambda seat: seat)
+
+
+def seat_side(rel: int, players: int) -> str:
+    """ "bottom", "right", "top" or "left" for the seat ``rel`` places after the viewer in
+    turn order: the next seat on the right, the last on the left, the others along the top
+    (one other seat: opposite)."""
+    others = players - 1
+    if rel % players == 0:
+        return "bottom"
+    if others < 2:
+        return "top"
+    return "right" if rel == 1 else "left" if rel == others else "top"
+
+
+def edges(players: int) -> set[str]:
+    """The edges of the felt where the other seats sit ("left", "top", "right"): what a panel
+    over the felt keeps clear of."""
+    return {seat_side(rel, players) for rel in range(1, players)}
+
+
+def every_edge_taken(players: int) -> bool:
+    """Whether seats sit along the left, the top and the right of the felt alike."""
+    return edges(players) >= {"left", "top", "right"}
+
+
 class TableLayout:
     """The placement rules for one game, player count and deck shape (``aspect`` = h / w).
 
@@ -98,9 +160,19 @@ class TableLayout:
     (``family``, ``has_stock``, ``has_trump``, ``hand_capacity``), never its name. Plates and
     piles are placed for the largest hand, so they stay put while the hands shrink."""
 
-    def __init__(self, players: int, aspect: float, game: str | Any, human_seat: int = 0, card_size: str = "normal"):
-        facts = rules_class(game) if isinstance(game, str) else game
+    def __init__(
+        self,
+        players: int,
+        aspect: float,
+        game: str | LayoutFacts,
+        human_seat: int = 0,
+        card_size: str = "normal",
+        team_of: Callable[[int], int] | None = None,
+    ):
+        facts = cast(LayoutFacts, rules_class(game)) if isinstance(game, str) else game
         self.players = players
+        #: The score column (pile) of each seat, as the rules declare the teams.
+        self.team_of: Callable[[int], int] = team_of or _seat_teams(facts, players)
         self.aspect = float(aspect)
         self.game = facts.game_id
         self.human_seat = human_seat
@@ -111,7 +183,7 @@ class TableLayout:
         # options set one (Scopa deals 3, 9 or 10), else the game's largest.
         self.hand_capacity = int(min(facts.hand_capacity, getattr(facts, "hand_size", None) or facts.hand_capacity))
         # Every card of a hand at one height; wide packs are scaled so they are not too broad.
-        # Larger cards (Settings, issue 32): the hand grows most, the felt's cards a little less,
+        # Larger cards (Settings): the hand grows most, the felt's cards a little less,
         # and the status line rises to stay above the lifted card.
         self.card_size = card_size if card_size in CARD_SCALES else "normal"
         hand_scale, table_scale = CARD_SCALES[self.card_size]
@@ -123,17 +195,39 @@ class TableLayout:
     # ------------------------------------------------------------------ seats
     def side(self, seat: int) -> str:
         """ "bottom", "right", "top" or "left" for a seat."""
-        rel = (seat - self.human_seat) % self.players
-        if rel == 0:
-            return "bottom"
-        if self.players == 2:
-            return "top"
-        if self.players == 3:
-            return "right" if rel == 1 else "left"
-        return ("right", "top", "left")[rel - 1]
+        return seat_side((seat - self.human_seat) % self.players, self.players)
 
-    def team_of(self, seat: int) -> int:
-        return seat % 2 if self.players == 4 else seat
+    @property
+    def top_seats(self) -> int:
+        """How many seats sit along the top."""
+        others = self.players - 1
+        return others if others < 2 else others - 2
+
+    def top_slot(self, seat: int) -> int:
+        """A top seat's place along the top, left to right (in turn order, anticlockwise)."""
+        rel = (seat - self.human_seat) % self.players
+        return self.top_seats - 1 - (rel - 1 if self.players - 1 < 2 else rel - 2)
+
+    def _top_span(self) -> tuple[float, float]:
+        """The stretch of the top edge one top seat has (left x, width): the whole middle
+        for one seat; for several, the width between the score panel and the HUD's buttons
+        shared out."""
+        if self.top_seats <= 1:
+            return 0.0, 1280.0
+        left = SCORE_RECT.right + 12
+        return left, (TOP_STRIP.x - 8 - left) / self.top_seats
+
+    def _top_center(self, seat: int) -> float:
+        """The middle of a top seat's row of backs."""
+        if self.top_seats <= 1:
+            return 640.0
+        left, width = self._top_span()
+        pile = self._pile_room()  # each slot keeps its pile's room at its left
+        return left + width * self.top_slot(seat) + pile + (width - pile) / 2
+
+    def _pile_room(self) -> float:
+        """The width a pile and its count badge take at the left of a top seat's share."""
+        return max(self.card_w(PILE_HEIGHT), BADGE_W) + 14
 
     def card_w(self, h: int) -> int:
         return max(1, round(h / self.aspect))
@@ -152,14 +246,21 @@ class TableLayout:
         return [Place(x0 + i * step, y, h) for i in range(n)]
 
     def _top_row(self, n: int) -> tuple[float, float]:
-        """(card width, step) of the top seat's face-down row of ``n`` cards."""
+        """(card width, step) of the top seat's face-down row of ``n`` cards: 330 pixels of
+        steps at most, less where several seats share the top."""
         w = self.card_w(BACK_HEIGHT)
-        return w, (min(w * 0.62, 330 / max(1, n - 1)) if n > 1 else 0.0)
+        span = 330.0
+        if self.top_seats > 1:
+            span = min(span, self._top_span()[1] - self._pile_room() - 10 - w)
+        return w, (min(w * 0.62, max(0.0, span) / max(1, n - 1)) if n > 1 else 0.0)
 
     def _side_column(self, n: int) -> tuple[float, float]:
-        """(card width, step) of a side seat's column of ``n`` sideways cards."""
+        """(card width, step) of a side seat's column of ``n`` sideways cards: 230 pixels of
+        steps at most, less where the score panel's rows (one per seat) reach down to it."""
         w = self.card_w(SIDE_HEIGHT)
-        return w, (min(w * 0.7, 230 / max(1, n - 1)) if n > 1 else 0.0)
+        room = 2 * (self.side_center_y - score_bottom(self.players) - 12 - PLATE_H - CHIP_R - 2) - w
+        span = min(230.0, max(0.0, room))
+        return w, (min(w * 0.7, span / max(1, n - 1)) if n > 1 else 0.0)
 
     def backs(self, seat: int, n: int) -> list[Place]:
         """An opponent's face-down cards: a tight row at the top, a column at the sides."""
@@ -172,7 +273,7 @@ class TableLayout:
             h = BACK_HEIGHT
             w, step = self._top_row(n)
             total = w + step * (n - 1)
-            x0 = 640 - total / 2 + w / 2
+            x0 = self._top_center(seat) - total / 2 + w / 2
             return [Place(x0 + i * step, TOP_Y + h / 2, h) for i in range(n)]
         h = SIDE_HEIGHT
         w, step = self._side_column(n)
@@ -211,7 +312,7 @@ class TableLayout:
         """Where a card played from ``seat`` starts (a face-down card leaving that hand)."""
         side = self.side(seat)
         if side == "top":
-            return Place(640, TOP_Y + BACK_HEIGHT / 2, BACK_HEIGHT)
+            return Place(self._top_center(seat), TOP_Y + BACK_HEIGHT / 2, BACK_HEIGHT)
         if side in ("left", "right"):
             return Place(self._side_x(side), self.side_center_y, SIDE_HEIGHT, -90.0 if side == "left" else 90.0)
         return Place(HAND_AREA.centerx, HAND_AREA.centery, self.hand_h)
@@ -224,6 +325,13 @@ class TableLayout:
         if side == "bottom":
             top = min(HAND_AREA.y, HAND_AREA.bottom - self.hand_h)  # level with the hand's top
             return pygame.Rect(max(40, box.x - 18 - PLATE_W), top, PLATE_W, PLATE_H)
+        if side == "top" and self.top_seats > 1:
+            # Several seats share the top: each plate under its own row, as wide as its share.
+            left, width = self._top_span()
+            w = min(PLATE_W, round(width) - 2 * CHIP_R - 8)
+            r = pygame.Rect(0, box.bottom + CHIP_R + 4, w, PLATE_H)
+            r.centerx = round(self._top_center(seat))
+            return r
         if side == "top":
             # Level with the row's lower half: the dealer chip stays below the HUD's buttons.
             return pygame.Rect(box.right + 18, TOP_STRIP.bottom + CHIP_R + 2, PLATE_W, PLATE_H)
@@ -257,6 +365,10 @@ class TableLayout:
     def table_area(self) -> pygame.Rect:
         """Where table cards go: the felt right of the stock (all of it in Cìcera)."""
         a = TABLE_AREA.copy()
+        if self.top_seats > 1:  # the top seats' plates lie under their rows
+            top = max(self.plate_box(s).bottom for s in range(self.players) if self.side(s) == "top") + 8
+            a.h -= max(0, top - a.y)
+            a.y = max(a.y, top)
         if self.status_pos != STATUS_POS:  # larger cards: the felt ends above the risen status line
             a.h = min(a.h, self.table_area_bottom() - a.y)
         s = self.stock()
@@ -294,17 +406,23 @@ class TableLayout:
 
     def trick(self, seat: int, order: int = 0) -> Place:
         """A card in the trick: in front of the seat that played it, slightly askew. Two
-        players' cards overlap a little; with three or four they lie in a cross that leaves
-        every card whole (the partner's play is seen as well as the opponents')."""
+        players' cards overlap a little; with more they lie in a cross that leaves every card
+        whole (the partner's play is seen as well as the opponents'), several top seats'
+        cards side by side with the side seats' moved out to make room."""
         side = self.side(seat)
         cx, cy = TABLE_AREA.centerx + 40, self.felt_y
         h = self.table_h
         off: tuple[float, float, float]
-        if self.players == 2:
+        if self.players - 1 < 2:
             off = {"bottom": (22, 52, 5.0), "top": (-22, -52, -4.0)}[side]
         else:
-            dx, dy = self.card_w(h) + 14, h / 2 + 8
-            off = {"bottom": (0, dy, 3.0), "top": (0, -dy, -2.0), "left": (-dx, 0, -3.0), "right": (dx, 0, 2.0)}[side]
+            k = self.top_seats
+            step, dy = self.card_w(h) + 14, h / 2 + 8
+            dx = step * max(1.0, (k + 1) / 2)
+            top_x = (self.top_slot(seat) - (k - 1) / 2) * step if side == "top" else 0.0
+            off = {"bottom": (0, dy, 3.0), "top": (top_x, -dy, -2.0), "left": (-dx, 0, -3.0), "right": (dx, 0, 2.0)}[
+                side
+            ]
         return Place(cx + off[0], cy + off[1], h, off[2])
 
     def pile(self, team: int) -> Place:
@@ -321,7 +439,11 @@ class TableLayout:
         seat = seats[0]
         side = self.side(seat)
         if side == "top":  # left of the row: right of it are the plate and the HUD's buttons
-            return Place(self.hand_box(seat).x - 14 - w / 2, TOP_Y + h / 2, h)
+            x = self.hand_box(seat).x - 14 - w / 2
+            if self.top_seats > 1:  # at the left of the seat's share of the top
+                left, width = self._top_span()
+                x = left + width * self.top_slot(seat) + (self._pile_room() - 14) / 2
+            return Place(x, TOP_Y + h / 2, h)
         box = self.hand_box(seat)
         x = box.right + 14 + w / 2 if side == "left" else box.x - 14 - w / 2
         return Place(x, box.y + 4 + h / 2, h)
@@ -355,7 +477,7 @@ class TableLayout:
                 out += self.backs(s, self.max_hand())
                 out.append(self.seat_origin(s))
             out.append(self.trick(s))
-        for t in range(2 if self.players == 4 else self.players):
+        for t in sorted({self.team_of(s) for s in range(self.players)}):
             out.append(self.pile(t))
         if not self.trick_game:
             for n in range(1, table_cards + 1):
@@ -368,6 +490,11 @@ class TableLayout:
 
 __all__ = [
     "CARD_SCALES",
+    "LayoutFacts",
+    "seat_side",
+    "edges",
+    "every_edge_taken",
+    "score_bottom",
     "TableLayout",
     "Place",
     "CANVAS",

@@ -55,7 +55,7 @@ FACES = {
 
 
 # ------------------------------------------------------------------ fonts and text
-#: The text size (Settings, issue 32): every font is this much larger; fit() still keeps text in its box.
+#: The text size (Settings): every font is this much larger; fit() still keeps text in its box.
 TEXT_SCALE = [1.0]
 TEXT_SCALES = {"normal": 1.0, "large": 1.15, "xlarge": 1.3}
 
@@ -194,7 +194,7 @@ def render_line(f: pygame.font.Font, s: str, color: tuple) -> pygame.Surface:
 
 
 # At small sizes the font's accent on an i is clipped at the line's top (Ì) or hinted into a
-# dot (ì), so "CÌCERA" read "CİCERA" and "Cìcera" read "Cicera" (issue 29): those letters get
+# dot (ì), so "CÌCERA" read "CİCERA" and "Cìcera" read "Cicera": those letters get
 # a dotless base and an accent stroke drawn by hand inside the line box.
 SMALL_ACCENT_HEIGHT = 22  # line heights up to this (about 18 px type)
 _DRAWN_ACCENTS = {"ì": ("ı", -1), "í": ("ı", 1), "Ì": ("I", -1), "Í": ("I", 1)}
@@ -368,7 +368,7 @@ def rim(size: tuple[int, int] = CANVAS_SIZE, width: int = RIM) -> pygame.Surface
     return surf
 
 
-#: The high-contrast table (clear suits, issue 32): a plain dark felt behind the light cards.
+#: The high-contrast table (clear suits): a plain dark felt behind the light cards.
 HIGH_CONTRAST = [False]
 HIGH_CONTRAST_FELT = (6, 14, 10)
 

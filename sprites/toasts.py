@@ -38,7 +38,7 @@ class Toasts:
 
     def draw(self, surface: pygame.Surface, top: int | None = None) -> None:
         """``top``: where the first pill starts, when the scene keeps its top edge for buttons
-        (the table's Scores and Log, issue 29)."""
+        (the table's Scores and Log)."""
         w, h = surface.get_size()
         y = self.TOP if top is None else top
         self.rects = []

@@ -1,4 +1,4 @@
-"""Colour vision deficiencies simulated, and colour differences measured (issue 32's
+"""Colour vision deficiencies simulated, and colour differences measured (the
 "clear suits" check). Plain Python: no pygame, no numpy.
 
 The simulation is Machado, Oliveira & Fernandes 2009, "A Physiologically-based Model for

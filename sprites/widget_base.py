@@ -45,6 +45,9 @@ class Widget:
     """A rectangle that can hold focus, react to input and draw itself."""
 
     focusable = True
+    #: What a screen reader says for the control where its label is drawn beside it (a
+    #: settings row's name), else None (scenes.speak reads the control's own words).
+    spoken: Label | None = None
 
     def __init__(
         self,

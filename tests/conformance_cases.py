@@ -2,7 +2,9 @@
 
 Nothing here names a game: the cases come from the registry (``game.rulesets.game_ids()``) and
 rules.yaml (player counts, option specs, the decks offering each game), so a newly
-registered game is checked by every test of the suite without a line added.
+registered game is checked by every test of the suite without a line added. The template
+game (tests/template_game, registered only while one of its cases runs: :func:`installed`)
+is one more case.
 
 - :func:`cases` — every game × every player count × a spread of option combinations (each
   value of each option at least once), with the game's decks in turn.
@@ -22,6 +24,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +32,7 @@ from game.cards import Card, card
 from game.config import get_config
 from game.rules.base import Event, GameRules
 from game.rulesets import game_ids, make_rules
+from tests import template_game
 
 #: Above this many option combinations a game is covered by a rotating spread instead.
 FULL_PRODUCT_LIMIT = 4
@@ -95,7 +99,23 @@ def _key(value: Any) -> tuple[str, Any]:
     return (type(value).__name__, value)
 
 
+def installed(game: str) -> AbstractContextManager[None]:
+    """The game registered for the ``with`` block where it is the template (the registered
+    games need nothing)."""
+    return template_game.installed() if game == template_game.ID else nullcontext()
+
+
+def all_game_ids() -> tuple[str, ...]:
+    """The registered games and the template."""
+    return (*game_ids(), template_game.ID)
+
+
 def cases() -> list[Case]:
+    with template_game.installed():
+        return _cases()
+
+
+def _cases() -> list[Case]:
     config = get_config()
     out: list[Case] = []
     for gid in game_ids():
@@ -262,7 +282,12 @@ class Ledger:
             getattr(self, "_" + ev["event"], self._unknown)(ev)
 
     def _unknown(self, ev: Event) -> None:
-        raise LedgerError(f"event {ev['event']!r} is not in the record format")
+        # An event of the game's own that names no card moves none (the template's knock).
+        kind = self.rules.vocabulary.event(ev["event"])
+        if kind is None:
+            raise LedgerError(f"event {ev['event']!r} is not in the record format")
+        if any(f.type in ("card", "cards", "hands") for f in kind.fields):
+            raise LedgerError(f"event {ev['event']!r} moves cards the ledger does not follow")
 
     def _take(self, place: list[Card], c: Card, what: str) -> None:
         if c not in place:

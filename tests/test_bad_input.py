@@ -348,7 +348,7 @@ def test_corrupt_settings_through_the_app_show_a_toast(monkeypatch, tmp_path):
     assert (home / "settings.json.bad").read_text(encoding="utf-8") == "[1, 2"
 
 
-# ====================================================================== issue 22: verify
+# ====================================================================== verify
 @pytest.fixture(scope="module")
 def scopa_record(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("scopa_records")
@@ -519,7 +519,7 @@ def test_verify_keeps_going_after_a_damaged_file_and_ends_with_a_summary(tmp_pat
     assert lines[3] == "1 of 3 records OK (0 breaking a rule, 2 damaged)"
 
 
-# ====================================================================== issue 22: locales
+# ====================================================================== locales
 def _locale_folder(tmp_path: Path, change) -> Path:
     data = tmp_path / "data"
     shutil.copytree(ROOT / "locales", data / "locales")
@@ -628,7 +628,7 @@ def test_every_window_path_draws_zero_width_and_empty_texts(tmp_path, text):
     assert {"menu", "table", "stats", "rules"} <= set(drawn)
 
 
-# ====================================================================== issue 22: the player's files
+# ====================================================================== the player's files
 def _start_menu(lang: str = "en"):
     """The window's start as main.py does it, off-screen: settings, the menu (it reads the save)."""
     from game.config import get_config
@@ -864,7 +864,7 @@ def test_f12_on_a_full_disk_reports_failure_and_leaves_no_truncated_png(monkeypa
     assert not folder.exists() or list(folder.iterdir()) == []  # no PNG, no temporary file
 
 
-# ====================================================================== issue 22: files the command line writes
+# ====================================================================== files the command line writes
 def test_simulate_out_never_writes_through_a_symlink_planted_at_a_fixed_tmp_name(tmp_path):
     out = tmp_path / "shared"
     out.mkdir()
@@ -997,7 +997,7 @@ def test_sigterm_ends_a_stuck_headless_run_at_once(tmp_path, args):
 
 
 # ====================================================================== the count
-#: Every kind of bad input this file feeds the program (quoted in the issue's note).
+#: Every kind of bad input this file feeds the program (its count is what the bad-input work reports).
 BAD_INPUT_KINDS: tuple[str, ...] = (
     *(f"rules.yaml:{k}" for k in CORRUPTIONS),
     "data folder:missing",

@@ -1,4 +1,4 @@
-"""Nothing lost, third pass (issue 37): special files at a name the game would replace, read
+"""Nothing lost, third pass: special files at a name the game would replace, read
 errors in a record, the replays folder, the temporary files of interrupted writes, a real
 damaged saved match. (A full disk: tests/test_disk_full.py; two real windows:
 tests/scenes/test_two_windows.py.)"""

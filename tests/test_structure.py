@@ -22,6 +22,15 @@
   Importing ``a.b.c`` also loads the packages ``a.b`` and ``a`` first; those count as imported
   too, except the importer's own enclosing packages (already loading when it runs).
 
+Open for shape (docs/DESIGN.md's last section):
+
+- No product file outside a game's own folder (game/games/<id>/) compares the player count
+  with a number (``players == 4``, ``players in (3, 4)``, ``4 in game.players`` …): shared
+  code asks the game's declarations (its teams rule, its seats).
+- The core (game/ outside game/services and game/online) imports no service or network
+  module beyond an explicit list that may only shrink.
+- The name ``Any`` stays under a ceiling that is only ever lowered.
+
 Every product file is read and parsed once per test process (``tests/source_tree.py``), and
 all the checks (and tests/test_locales.py) share that parse.
 """
@@ -453,3 +462,170 @@ def test_window_files_stay_small():
 def test_no_product_file_over_650_lines():
     big = [f"{s.rel}: {s.lines} lines" for s in sources() if s.lines > MAX_PRODUCT_LINES]
     assert not big, f"product files over {MAX_PRODUCT_LINES} lines:\n" + "\n".join(big)
+
+
+# ---------------------------------------------------------------------- open for shape
+def _names_player_count(expr: ast.expr) -> bool:
+    """``players``, ``rules.players``, ``n_players``…: a name that holds the player count (or
+    the counts a game allows)."""
+    name = expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""
+    return "players" in name.lower()
+
+
+def _is_number(expr: ast.expr) -> bool:
+    """A number literal (``4``, ``-1``) or a tuple, list or set of them (``(3, 4)``, ``[2]``)."""
+    if isinstance(expr, ast.Constant):
+        return type(expr.value) is int
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return _is_number(expr.operand)
+    if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
+        return bool(expr.elts) and all(_is_number(e) for e in expr.elts)
+    return False
+
+
+def _compares_player_count(node: ast.Compare) -> bool:
+    """Some pair of neighbours in the comparison is the player count and a number."""
+    sides = [node.left, *node.comparators]
+    return any(
+        (_names_player_count(a) and _is_number(b)) or (_is_number(a) and _names_player_count(b))
+        for a, b in zip(sides, sides[1:])
+    )
+
+
+def _in_a_games_folder(rel: str) -> bool:
+    return re.match(r"game/games/[^/]+/", rel) is not None
+
+
+def player_count_comparisons() -> list[str]:
+    """Every comparison of the player count with a number outside a game's own folder:
+    ``players == 4``, ``rules.players != 4``, ``players > 3``, ``4 < players``,
+    ``players in (3, 4)``, ``4 in game.players`` (each side of a chained comparison counts)."""
+    found = []
+    for src in sources():
+        if _in_a_games_folder(src.rel):
+            continue
+        for node in src.nodes:
+            if isinstance(node, ast.Compare) and _compares_player_count(node):
+                found.append(f"{src.rel}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_player_count_check_sees_each_way_of_writing_it():
+    """The check is real: each form is found, a comparison with a name or a length is not."""
+    flagged = [
+        "players == 4",
+        "rules.players != 4",
+        "self.players > 3",
+        "players < 4",
+        "2 <= n_players",
+        "players in (3, 4)",
+        "players not in [2]",
+        "4 in game.players",
+        "0 < x < players == 4",
+    ]
+    fine = ["players == other.players", "len(hands) == rules.players", "seat < players", "teams < players"]
+    for text in flagged + fine:
+        node = ast.parse(text, mode="eval").body
+        assert isinstance(node, ast.Compare)
+        assert _compares_player_count(node) == (text in flagged), text
+    assert _in_a_games_folder("game/games/scopa/rules.py") and not _in_a_games_folder("game/rules/trick.py")
+
+
+def test_no_player_count_compared_with_a_number_outside_the_games_folders():
+    """Shared code (the mechanism modules included: a trick, a capture, the table's layout)
+    asks the game's declarations (its teams rule, its seats) and never compares the player
+    count with a number: a game for 5 or 6 players must need no change outside its folder."""
+    found = player_count_comparisons()
+    assert not found, f"{len(found)} comparison(s) of the player count with a number:\n" + "\n".join(found)
+
+
+#: The imports of the application's services and the club's network layer from the core (game/
+#: outside game/services and game/online) that were there when this check came: the list may
+#: only shrink. The core is what the services and the server are built on, never the other way.
+CORE_IMPORTS_ALLOWED = frozenset(
+    {
+        ("game", "game.services.version"),
+        ("game.coach.cli", "game.services.i18n"),
+        ("game.lessons.session", "game.services.session"),
+        ("game.lessons.session", "game.services.table_session"),
+        ("game.match", "game.services.version"),
+        ("game.puzzles.cli", "game.services.daily"),
+        ("game.puzzles.cli", "game.services.storage"),
+        ("game.puzzles.make", "game.online.wire.protocol"),
+        ("game.puzzles.mistakes", "game.online.wire.protocol"),
+        ("game.puzzles.model", "game.online.wire.protocol"),
+        ("game.puzzles.progress", "game.services.settings"),
+        ("game.puzzles.progress", "game.services.storage"),
+        ("game.puzzles.store", "game.services.storage"),
+        ("game.record", "game.services.storage"),
+    }
+)
+_OUTER = ("game.services", "game.online")
+
+
+def _is_core(module: str) -> bool:
+    return module.split(".")[0] == "game" and not any(module == p or module.startswith(p + ".") for p in _OUTER)
+
+
+def core_imports_of_outer_layers() -> dict[tuple[str, str], str]:
+    """(core module, services or online module) -> where: every import of the outer layers by
+    the core, lazy and TYPE_CHECKING ones included (each import statement by the deepest
+    module it names, not the packages loaded on the way)."""
+    graph, _ = import_graph(sources())
+    out: dict[tuple[str, str], str] = {}
+    for module, edges in graph.items():
+        if not _is_core(module):
+            continue
+        deepest: dict[int, Edge] = {}
+        for e in edges:
+            if any(e.target == p or e.target.startswith(p + ".") for p in _OUTER):
+                if e.line not in deepest or len(e.target) > len(deepest[e.line].target):
+                    deepest[e.line] = e
+        for e in deepest.values():
+            out.setdefault((e.source, e.target), f"{e.rel}:{e.line}")
+    return out
+
+
+def test_the_core_imports_no_new_service_or_network_module():
+    found = core_imports_of_outer_layers()
+    new = sorted(
+        f"{where}: {src} imports {dst}" for (src, dst), where in found.items() if (src, dst) not in CORE_IMPORTS_ALLOWED
+    )
+    assert not new, (
+        "the rules core (game/ outside game/services and game/online) imports the outer layers: pass what it "
+        "needs in, or move the code out:\n" + "\n".join(new)
+    )
+
+
+#: The most uses of the name ``Any`` the product's code may hold (main.py, game/, scenes/,
+#: sprites/, audio/; an import of it counts, a word in a comment or docstring does not).
+#: Lowered as real types replace it: raise it never.
+MAX_ANY = 462
+
+
+def any_uses() -> dict[str, int]:
+    """Per product file, how many times its code names ``typing.Any`` (``Any``, ``typing.Any``,
+    ``import Any``)."""
+    out: dict[str, int] = {}
+    for src in sources():
+        n = sum(
+            1
+            for node in src.nodes
+            if (isinstance(node, ast.Name) and node.id == "Any")
+            or (isinstance(node, ast.Attribute) and node.attr == "Any")
+            or (isinstance(node, ast.alias) and node.name == "Any")
+        )
+        if n:
+            out[src.rel] = n
+    return out
+
+
+def test_any_stays_under_its_ceiling():
+    uses = any_uses()
+    total = sum(uses.values())
+    worst = sorted(uses.items(), key=lambda kv: -kv[1])[:10]
+    assert total <= MAX_ANY, (
+        f"{total} uses of Any in the product, over the ceiling of {MAX_ANY}: give the new code a real type "
+        "(JsonObject from game.rules.vocabulary for a JSON object, a Protocol for a duck type). Most in: "
+        + ", ".join(f"{rel} {n}" for rel, n in worst)
+    )

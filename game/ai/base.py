@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
+from game.ai.hooks import View
 from game.rules.base import Action, GameRules
 
 
@@ -25,7 +25,7 @@ class BaseBot:
         with SHA-512, the same in every run, unlike ``hash()``.)"""
         self.rng = random.Random(f"{self.seed}:{self.seat}:{number}")
 
-    def choose(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
+    def choose(self, view: View, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
         raise NotImplementedError
 
 
@@ -34,5 +34,5 @@ class RandomBot(BaseBot):
 
     name = "random"
 
-    def choose(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
+    def choose(self, view: View, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
         return self.rng.choice(legal)

@@ -14,9 +14,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Any
+from typing import Protocol
 
 from game.cards import Card
+
+
+class HandsView(Protocol):
+    """A view that shows its seat's hand and counts the others' (the fishing games')."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def hand(self) -> Sequence[Card]: ...
+
+    @property
+    def hand_counts(self) -> Sequence[int]: ...
+
+    @property
+    def unseen(self) -> Iterable[Card]: ...
 
 
 def hidden_cards(unseen: Iterable[Card]) -> list[Card]:
@@ -32,7 +48,7 @@ def check_count(hidden: Sequence[Card], need: int, where: str = "the hands and s
 
 
 def deal_hidden(
-    view: Any, rng: random.Random, stock_count: int, preset: tuple[int, list[Card]] | None = None
+    view: HandsView, rng: random.Random, stock_count: int, preset: tuple[int, list[Card]] | None = None
 ) -> tuple[list[list[Card]], list[Card]]:
     """Every seat's hand and the stock: the seat's own hand (``view.hand``), the unseen cards
     dealt at random into the other hands (``view.hand_counts``) and a stock of ``stock_count``.

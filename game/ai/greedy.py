@@ -7,9 +7,9 @@ the game's folder, ``game/games/<game>/heuristics.py``; ties are broken at rando
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from game.ai.base import BaseBot
+from game.ai.hooks import View
 from game.registry import game_module
 from game.rules.base import Action
 
@@ -22,7 +22,7 @@ class GreedyBot(BaseBot):
         module = game_module(rules.game_id, "heuristics")
         self.evaluate = module.evaluate
 
-    def choose(self, view: Any, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
+    def choose(self, view: View, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
         if len(legal) == 1:
             return legal[0]
         scored = [(self.evaluate(self.rules, view, a), a) for a in legal]

@@ -19,12 +19,18 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
+from contextlib import AbstractContextManager
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
 from game.registry import game_module
-from game.rules.base import Action, GameRules
+from game.rules.base import Action, DealState, GameRules
+
+#: A game's state and a seat's view as the shared search hands them between the game's own
+#: hooks: it reads a state only through the rules and never reads a view.
+State = DealState
+View = object
 
 #: A prior at or above this marks a move a human never overlooks (a sweep, the settebello).
 OBVIOUS = 1.0
@@ -49,9 +55,9 @@ class GameHooks(Protocol):
 
     LEVELS: Mapping[str, Mapping[str, Any]]
 
-    def determinize(self, rules: Any, view: Any, rng: random.Random) -> Any: ...
+    def determinize(self, rules: GameRules, view: View, rng: random.Random) -> State: ...
 
-    def utilities(self, rules: Any, state: Any) -> list[float]: ...
+    def utilities(self, rules: GameRules, state: State) -> list[float]: ...
 
 
 #: The members a hooks module may define, their call shape, and what happens without them.
@@ -136,32 +142,38 @@ class Hooks:
         missing = [m for m in ("determinize", "utilities") if not callable(getattr(module, m, None))]
         if missing:
             raise ValueError(f"the ai module of {game_id} lacks {' and '.join(missing)} (see game/ai/hooks.py)")
-        self.determinize: Callable[[GameRules, Any, random.Random], Any] = module.determinize
-        self.utilities: Callable[[GameRules, Any], list[float]] = module.utilities
+        self.determinize: Callable[[GameRules, View, random.Random], State] = module.determinize
+        self.utilities: Callable[[GameRules, State], list[float]] = module.utilities
         utility = getattr(module, "utility", None)
         if utility is None:
             utilities = module.utilities
 
-            def utility(rules: GameRules, state: Any, seat: int) -> float:
+            def utility(rules: GameRules, state: State, seat: int) -> float:
                 return utilities(rules, state)[rules.team_of(seat)]
 
-        self.utility: Callable[[GameRules, Any, int], float] = utility
+        self.utility: Callable[[GameRules, State, int], float] = utility
         self.playout: Callable[..., None] | None = getattr(module, "playout", None)
         self.rollout: Callable[..., Action] | None = getattr(module, "rollout", None)
-        self.prior: Callable[[GameRules, Any, Action], float] | None = getattr(module, "prior", None)
-        self.complete: Callable[[GameRules, Any], bool] | None = getattr(module, "complete", None)
-        self.solve: Callable[[GameRules, Any, int], dict[Action, float] | None] | None = getattr(module, "solve", None)
+        self.prior: Callable[[GameRules, View, Action], float] | None = getattr(module, "prior", None)
+        self.complete: Callable[[GameRules, View], bool] | None = getattr(module, "complete", None)
+        self.solve: Callable[[GameRules, State, int], dict[Action, float] | None] | None = getattr(
+            module, "solve", None
+        )
         self.root_top_k: int | None = getattr(module, "ROOT_TOP_K", None)
         self.levels: Mapping[str, Mapping[str, Any]] = getattr(module, "LEVELS", {})
-        self.reason: Callable[[GameRules, Any, Action], tuple[str, dict[str, Any]] | None] | None = getattr(
+        self.reason: Callable[[GameRules, View, Action], tuple[str, dict[str, object]] | None] | None = getattr(
             module, "reason", None
         )
-        self.reply_options: Callable[[GameRules, Any, list[Action], Action], list[Action]] | None = getattr(
+        self.reply_options: Callable[[GameRules, State, list[Action], Action], list[Action]] | None = getattr(
             module, "reply_options", None
         )
-        self.observation: Callable[[GameRules, Any, int], Any] | None = getattr(module, "observation", None)
-        self.search_scope: Callable[[GameRules, Any], Any] | None = getattr(module, "search_scope", None)
-        self.perfect_information: Callable[[GameRules, Any], bool] | None = getattr(module, "perfect_information", None)
+        self.observation: Callable[[GameRules, State, int], Hashable] | None = getattr(module, "observation", None)
+        self.search_scope: Callable[[GameRules, View], AbstractContextManager[None]] | None = getattr(
+            module, "search_scope", None
+        )
+        self.perfect_information: Callable[[GameRules, State], bool] | None = getattr(
+            module, "perfect_information", None
+        )
 
     def level_settings(
         self, level: str, players: int | None = None, options: Mapping[str, Any] | None = None
@@ -199,7 +211,7 @@ def _resolve(entry: Mapping[str, Any], players: int | None) -> tuple[dict[str, A
     return settings, by_option
 
 
-def _option_text(value: Any) -> str:
+def _option_text(value: object) -> str:
     """An option's value as ``by_option`` keys spell it (``true``/``false`` for booleans)."""
     if isinstance(value, bool):
         return "true" if value else "false"

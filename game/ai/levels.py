@@ -18,11 +18,13 @@ here under the caller's own keywords. This module names no game.
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
-from game.ai.hooks import OBVIOUS, load_hooks
+from game.ai.hooks import OBVIOUS, View, load_hooks
 from game.ai.search import SearchBot
 from game.rules.base import Action, GameRules
+from game.rules.capture import captured
 
 
 def _per_game(cls: type[SearchBot], rules: GameRules, kw: dict[str, Any]) -> None:
@@ -62,7 +64,7 @@ class NormalBot(SearchBot):
         super().__init__(rules, seat, seed, **kw)
         self.temperature = temperature
 
-    def pick(self, view: Any, legal: list[Action], values: dict[Action, tuple[float, int]]) -> Action:
+    def pick(self, view: View, legal: list[Action], values: dict[Action, tuple[float, int]]) -> Action:
         if self.temperature is None:
             return super().pick(view, legal, values)
         seen = {a: values[a] for a in legal if values.get(a, (0.0, 0))[1] > 0} or dict(values)
@@ -71,7 +73,9 @@ class NormalBot(SearchBot):
         return softmax_choice(self.rng, cands, seen, self.temperature)
 
 
-def softmax_choice(rng: Any, cands: list[Action], seen: dict[Action, tuple[float, int]], temperature: float) -> Action:
+def softmax_choice(
+    rng: random.Random, cands: list[Action], seen: dict[Action, tuple[float, int]], temperature: float
+) -> Action:
     """One of ``cands``, drawn with weight exp(mean / temperature) (means from ``seen``)."""
     top = max(seen[a][0] for a in cands)
     weights = [math.exp((seen[a][0] - top) / temperature) for a in cands]
@@ -110,7 +114,7 @@ class EasyBot(SearchBot):
         kw.setdefault("exact", False)
         super().__init__(rules, seat, seed, **kw)
 
-    def pick(self, view: Any, legal: list[Action], values: dict[Action, tuple[float, int]]) -> Action:
+    def pick(self, view: View, legal: list[Action], values: dict[Action, tuple[float, int]]) -> Action:
         rng = self.rng
         seen = {a: values[a] for a in legal if values.get(a, (0.0, 0))[1] > 0} or dict(values)
         best_mean = max(m for m, _ in seen.values())
@@ -123,7 +127,7 @@ class EasyBot(SearchBot):
                 return max(obvious, key=lambda pa: (pa[0], seen[pa[1]][0]))[1]
         cands = [a for a in seen if seen[a][0] >= best_mean - self.blunder_margin]
         if rng.random() < self.overlook:
-            simple = [a for a in cands if len(a.capture) < 2]
+            simple = [a for a in cands if len(captured(a)) < 2]
             if simple:
                 cands = simple
         return softmax_choice(rng, cands, seen, self.temperature)

@@ -14,8 +14,8 @@ iteration it
 the hook's rollout policy, played with the hand the determinization gives them, where the
 shared tree would pick one reply by statistics fused over every hand they may hold; the
 hook's ``reply_options`` may keep moves the policy never plays in view (Schnapsen's close),
-and UCB then chooses among those and the policy's reply (an experiment for Schnapsen,
-issue 36; no level ships it).
+and UCB then chooses among those and the policy's reply (an experiment for Schnapsen;
+no level ships it).
 
 ``split_own_draws`` keeps the searching seat's own decisions below the root apart by what
 it will have seen there (the hook's ``observation``: its hand, so the cards it drew), where
@@ -47,11 +47,11 @@ import functools
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from game.ai.base import BaseBot
-from game.ai.hooks import OBVIOUS, load_hooks
+from game.ai.hooks import OBVIOUS, State, View, load_hooks
 from game.rules.base import Action, GameRules
 
 __all__ = ["OBVIOUS", "SearchBot", "SearchStopped", "load_hooks", "play_to_end", "solve_exact"]
@@ -69,14 +69,20 @@ class _Node:
         self.avail = 0
         #: With ``split_own_draws``: below this node, the searching seat's next decision, one
         #: node per thing it may have seen by then (the hook's ``observation``: its hand).
-        self.seen: dict[Any, _Node] | None = None
+        self.seen: dict[Hashable, _Node] | None = None
 
 
 class SearchStopped(Exception):
     """Raised inside the solver when ``should_stop`` fires."""
 
 
-def play_to_end(rules: GameRules, state: Any, rng: random.Random, playout: Any = None, rollout: Any = None) -> None:
+def play_to_end(
+    rules: GameRules,
+    state: State,
+    rng: random.Random,
+    playout: Callable[..., None] | None = None,
+    rollout: Callable[..., Action] | None = None,
+) -> None:
     """Play the deal to its end in place: the game's playout hook if it has one, then its
     rollout policy (or a random legal action) at every decision left; one move is played
     as it is. The search's playouts and the coach's (game.coach.flat) are this one loop."""
@@ -95,7 +101,7 @@ def play_to_end(rules: GameRules, state: Any, rng: random.Random, playout: Any =
 
 
 def solve_exact(
-    rules: GameRules, state: Any, seat: int, node_limit: int = 50_000, should_stop: Callable[[], bool] | None = None
+    rules: GameRules, state: State, seat: int, node_limit: int = 50_000, should_stop: Callable[[], bool] | None = None
 ) -> dict[Action, float] | None:
     """Exact value of every legal action for ``seat``'s team on a fully known state.
 
@@ -106,7 +112,7 @@ def solve_exact(
     team_of = rules.team_of
     count = [0]
 
-    def value(s: Any) -> list[float]:
+    def value(s: State) -> list[float]:
         count[0] += 1
         if count[0] > node_limit:
             raise SearchStopped
@@ -213,7 +219,7 @@ class SearchBot(BaseBot):
     # ------------------------------------------------------------------ public
     def choose(
         self,
-        view: Any,
+        view: View,
         legal: list[Action],
         should_stop: Callable[[], bool] | None = None,
         deadline: float | None = None,
@@ -226,7 +232,7 @@ class SearchBot(BaseBot):
         values = self.analyse(view, legal, should_stop=should_stop, deadline=deadline)
         return self.pick(view, legal, values)
 
-    def pick(self, view: Any, legal: list[Action], values: dict[Action, tuple[float, int]]) -> Action:
+    def pick(self, view: View, legal: list[Action], values: dict[Action, tuple[float, int]]) -> Action:
         """Turn the analysis into a move: the most visited action (ties: higher mean, then
         the first legal). Levels override this to make human-like choices."""
         best = legal[0]
@@ -240,7 +246,7 @@ class SearchBot(BaseBot):
 
     def analyse(
         self,
-        view: Any,
+        view: View,
         legal: list[Action],
         should_stop: Callable[[], bool] | None = None,
         deadline: float | None = None,
@@ -298,7 +304,7 @@ class SearchBot(BaseBot):
 
     # ------------------------------------------------------------------ the search
     def _ismcts(
-        self, view: Any, legal: list[Action], stop: Callable[[], bool] | None, deadline: float | None
+        self, view: View, legal: list[Action], stop: Callable[[], bool] | None, deadline: float | None
     ) -> tuple[_Node, int]:
         rules = self.rules
         hooks = self.hooks

@@ -16,14 +16,16 @@ card codes in the parameters are under ``card``, ``led``, ``partner`` (one code)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from game.ai.bots import make_bot
 from game.ai.hooks import load_hooks
+from game.cards import Card
 from game.rules.base import Action, GameRules
-from game.rules.capture import CaptureRules
+from game.rules.capture import CaptureRules, captured
+from game.rules.common import PLAY
 
 #: The level whose choice is suggested.
 SUGGEST_LEVEL = "normal"
@@ -92,38 +94,40 @@ def _vetted(
     decision: int,
     should_stop: Callable[[], bool] | None,
 ) -> Action:
-    """The move a player would accept from a suggestion (issue 29). A trump exchange, when
-    the rules allow one, comes first: it costs nothing and improves the hand (the turn goes on).
+    """The move a player would accept from a suggestion. A decision its kind declares
+    ``prefer`` (a trump exchange), when legal, comes first: it costs nothing and improves the
+    hand (the turn goes on).
     In a capture game, placing a card that an unseen card can take while a capture was there
     that leaves the next player no sweep is never suggested: the best such capture (by the
     one-move count) is, instead."""
-    exchange = next((a for a in legal if a.kind == "exchange"), None)
-    if exchange is not None:
-        return exchange
+    vocabulary = rules.vocabulary
+    free = next((a for a in legal if (k := vocabulary.decision(a.kind)) is not None and k.prefer), None)
+    if free is not None:
+        return free
     if (
         rules.family != "capture"
         or not isinstance(rules, CaptureRules)
-        or action.kind != "play"
-        or action.capture
+        or action.kind != PLAY.name
+        or captured(action)
         or action.card is None
     ):
         return action
     unseen = getattr(view, "unseen", None)
-    captures = [a for a in legal if a.kind == "play" and a.capture]
+    captures = [a for a in legal if a.kind == PLAY.name and captured(a)]
     if unseen is None or not captures:
         return action
     table = list(view.table)
     placed = [*table, action.card]
     if not any(action.card in cap for x in unseen for cap in rules.captures_for(x, placed)):
         return action  # nobody can take the card placed: a safe way to wait
-    safe = [a for a in captures if not _sweepable(rules, unseen, [t for t in table if t not in a.capture])]
+    safe = [a for a in captures if not _sweepable(rules, unseen, [t for t in table if t not in captured(a)])]
     if not safe:
         return action
     choice = _choose(FALLBACK_LEVEL, rules, view, safe, seat, seed, decision, should_stop)
     return choice if choice in safe else safe[0]
 
 
-def _sweepable(rules: Any, unseen: Any, left: list[Any]) -> bool:
+def _sweepable(rules: CaptureRules, unseen: Iterable[Card], left: list[Card]) -> bool:
     """Could an unseen card take all of ``left`` (a sweep for the next player)?"""
     return bool(left) and any(len(cap) == len(left) for x in unseen for cap in rules.captures_for(x, left))
 

@@ -1,4 +1,4 @@
-"""The coach (issue 30): every decision of one seat in a record valued by the hard search on
+"""The coach: every decision of one seat in a record valued by the hard search on
 what that seat knew, classed, and explained in words.
 
 - :mod:`game.coach.hooks` — what the coach asks of a game (its part ``coach``: the game's

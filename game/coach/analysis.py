@@ -28,17 +28,17 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from game.ai.hooks import load_hooks
+from game.ai.hooks import State, View, load_hooks
 from game.ai.levels import HardBot
 from game.ai.search import solve_exact
 from game.ai.suggest import reason_for
 from game.coach.flat import flat_values
-from game.coach.hooks import Reason, load_coach
-from game.rules.base import Action, GameRules, RecordError
+from game.coach.hooks import CoachHooks, Reason, load_coach
+from game.replay import ReplayError, replay
+from game.rules.base import Action, GameRules
 from game.rulesets import make_rules
 
 #: The classes of a decision, from the best to the worst.
@@ -74,10 +74,10 @@ class Position:
     index: int
     deal: int
     seat: int
-    view: Any
+    view: View
     legal: tuple[Action, ...]
     played: Action
-    state: Any = field(compare=False, repr=False)
+    state: State = field(compare=False, repr=False)
     #: The record line (0-based) of the decision: the viewer shows the table before it.
     line: int = 0
 
@@ -171,7 +171,7 @@ def rules_of(events: list[dict]) -> GameRules:
         raise CoachError(f"match: {e}") from None
 
 
-def check_seat(rules: GameRules, seat: Any) -> int:
+def check_seat(rules: GameRules, seat: object) -> int:
     """The seat, when the record shows its cards (a seat of the match); CoachError otherwise."""
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
         raise CoachError(
@@ -183,46 +183,26 @@ def check_seat(rules: GameRules, seat: Any) -> int:
 def _walk(rules: GameRules, events: list[dict], seat: int | None) -> Iterator[tuple[int, Action, Position | None]]:
     """(seat acting, its action, the Position when it is ``seat``'s) for every decision of the
     record, in order (the record is trusted to be one the referee accepts: game.verify)."""
-    state: Any = None
-    deal = 0
-    index = 0
-    i = 1
-    decisions = rules.decisions
-    while i < len(events):
-        ev = events[i]
-        kind = ev.get("event")
-        if kind == "deal":
-            try:
-                state = rules.state_from_deal(ev)
-            except (RecordError, KeyError, TypeError, ValueError) as e:
-                raise CoachError(f"line {i + 1}: deal: {e}") from None
-            deal = ev.get("number", deal + 1)
-            i += 1
-            continue
-        if kind in decisions and state is not None:
-            actor = rules.to_act(state)
-            try:
-                action = rules.action_from_record(events, i)
-            except (RecordError, KeyError, TypeError, ValueError) as e:
-                raise CoachError(f"line {i + 1}: {e}") from None
+    try:
+        for step in replay(rules, events):
+            if step.kind != "decision" or step.seat is None or step.action is None:
+                continue
+            actor, action, state = step.seat, step.action, step.state
             pos = None
             if actor == seat:
                 pos = Position(
-                    index,
-                    deal,
+                    step.decisions,
+                    step.deal,
                     actor,
                     rules.view(state, actor),
                     tuple(rules.legal_actions(state)),
                     action,
                     rules.clone(state),
-                    i,
+                    step.line,
                 )
             yield actor, action, pos
-            produced = rules.apply(state, action)
-            index += 1
-            i += max(1, len(produced))
-            continue
-        i += 1
+    except ReplayError as e:
+        raise CoachError(f"line {e.line}: {e}" if e.line is not None else str(e)) from None
 
 
 def positions(rules: GameRules, events: list[dict], seat: int) -> Iterator[Position]:
@@ -239,7 +219,7 @@ def decisions_of(rules: GameRules, events: list[dict]) -> list[tuple[int, Action
 
 
 # ---------------------------------------------------------------------- one decision
-def classify(loss: float, thresholds: Any, is_best: bool) -> str:
+def classify(loss: float, thresholds: Mapping[str, float] | None, is_best: bool) -> str:
     """The class of a decision that lost ``loss`` points (thresholds: rules.yaml ``coach:``)."""
     if is_best or loss <= TIE:
         return "best"
@@ -270,7 +250,7 @@ def tied_best(
 
 
 def exact_values(
-    rules: GameRules, view: Any, seat: int, index: int, seed: int, should_stop: Callable[[], bool] | None = None
+    rules: GameRules, view: View, seat: int, index: int, seed: int, should_stop: Callable[[], bool] | None = None
 ) -> dict[Action, float] | None:
     """The game's exact solver's utilities when the view fixes the state (as the hard level
     runs it: game.ai.search.SearchBot.analyse); None when it does not or the solver gives up."""
@@ -287,7 +267,7 @@ def exact_values(
 
 def analyse_position(
     rules: GameRules,
-    view: Any,
+    view: View,
     legal: list[Action] | tuple[Action, ...],
     played: Action,
     seat: int,
@@ -371,13 +351,13 @@ def analyse_position(
 
 def explain(
     rules: GameRules,
-    view: Any,
+    view: View,
     legal: list[Action],
     played: Action,
     best: Action,
     loss: float,
     klass: str,
-    coach: Any = None,
+    coach: CoachHooks | None = None,
 ) -> Reason | None:
     """Why: for a move worse than good, the game's rule of thumb or else the values; for a good
     one, what makes it good (the suggestion's reason), or None."""

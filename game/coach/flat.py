@@ -1,4 +1,4 @@
-"""Every legal move valued on the same worlds: the coach's flat evaluation (issue 30).
+"""Every legal move valued on the same worlds: the coach's flat evaluation.
 
 A tree search (UCT) spreads its visits unevenly and names as best whichever of two near-equal
 moves it happened to visit more: two analysis seeds then disagree on the verdict. Here every
@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from game.ai.hooks import load_hooks
+from game.ai.hooks import State, View, load_hooks
 from game.ai.search import play_to_end
 from game.rules.base import Action, GameRules
 
@@ -43,7 +43,7 @@ Z = 3.0
 
 def flat_values(
     rules: GameRules,
-    view: Any,
+    view: View,
     legal: list[Action],
     seat: int,
     key: str,
@@ -51,7 +51,7 @@ def flat_values(
     playout_kw: dict[str, Any] | None = None,
     should_stop: Callable[[], bool] | None = None,
     max_worlds: int = MAX_WORLDS,
-    apply: Callable[[GameRules, Any, Action], None] | None = None,
+    apply: Callable[[GameRules, State, Action], None] | None = None,
 ) -> dict[Action, tuple[float, int]]:
     """(value for ``seat``'s team, worlds) per legal action; ``key`` names the decision (its
     seeds), ``budget`` the playouts to spend, ``max_worlds`` the cap on worlds (see the
@@ -69,7 +69,7 @@ def flat_values(
     utilities = hooks.utilities
     if apply is None:
 
-        def apply(rules: GameRules, state: Any, action: Action) -> None:
+        def apply(rules: GameRules, state: State, action: Action) -> None:
             rules.apply(state, action, check=False)
 
     scores: dict[Action, list[float]] = {a: [] for a in legal}

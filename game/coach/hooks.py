@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from game.ai.hooks import State, View
 from game.ai.levels import HardBot
 from game.coach import flat
 from game.registry import game_module
@@ -69,8 +70,8 @@ class CoachHooks:
         self.max_worlds: int = int(getattr(module, "MAX_WORLDS", flat.MAX_WORLDS))
         self.tie: float = float(getattr(module, "TIE", 0.0))
         self.playout_kw: dict[str, Any] = dict(getattr(module, "PLAYOUT_KW", {}))
-        self.reason: Callable[[GameRules, Any, Action, Action], Reason | None] | None = getattr(module, "reason", None)
-        self.apply: Callable[[GameRules, Any, Action], None] | None = getattr(module, "apply", None)
+        self.reason: Callable[[GameRules, View, Action, Action], Reason | None] | None = getattr(module, "reason", None)
+        self.apply: Callable[[GameRules, State, Action], None] | None = getattr(module, "apply", None)
 
 
 def load_coach(game_id: str) -> CoachHooks:

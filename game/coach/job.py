@@ -35,6 +35,10 @@ class AnalysisJob:
         self.analysis: Analysis | None = None
         #: One line when the analysis failed (a record the coach cannot read, a bug).
         self.error: str | None = None
+        #: The blunders kept as puzzles once it has finished, and a problem keeping them
+        #: (game.puzzles.mistakes.keep_from_job).
+        self.puzzles_added = 0
+        self.puzzles_problem: str | None = None
         self._cancel = threading.Event()
         self._keep_going = keep_going
         self._finished = threading.Event()

@@ -8,9 +8,9 @@ no pygame, no scene — the command line and the window's coach view share them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from game import card_names
+from game.cards import Card
 from game.rules.base import Action, GameRules
 
 Translate = Callable[..., str]
@@ -54,19 +54,29 @@ class Words:
         return words[0] if len(words) == 1 else self.t("table.cards_or", head=", ".join(words[:-1]), last=words[-1])
 
     def move(self, action: Action) -> str:
-        """ "play the 7 of Coins and take the 3 of Cups + 4 of Swords", "close the stock" …"""
-        if action.kind == "close":
-            return self.t("suggest.move.close")
-        if action.kind == "exchange":
-            return self.t("suggest.move.exchange")
-        card = self.card(action.played.code)
-        if action.capture:
-            return self.t(
-                "suggest.move.capture", card=card, cards=" + ".join(self.card(c.code) for c in action.capture)
-            )
-        if action.marriage:
-            return self.t("suggest.move.marriage", card=card)
-        return self.t("suggest.move.play", card=card)
+        """ "play the 7 of Coins and take the 3 of Cups + 4 of Swords", "close the stock" …:
+        the decision kind's ``words`` (or, where the action gives a payload value that has
+        words of its own, that value's), with the card's name and the payload's values."""
+        kind = self.rules.vocabulary.decision(action.kind)
+        if kind is None:
+            return str(action)
+        key = kind.words
+        params: dict[str, object] = {}
+        if action.card is not None:
+            params["card"] = self.card(action.card.code)
+        for f in kind.fields:
+            value = action.arg(f.name)
+            if value is None or value is False or value == ():
+                continue
+            if f.words:
+                key = f.words
+            if f.type == "cards" and isinstance(value, tuple):
+                params["cards"] = " + ".join(self.card(c.code) for c in value)
+            elif f.type == "card" and isinstance(value, Card):
+                params[f.name] = self.card(value.code)
+            elif f.type != "bool":
+                params[f.name] = value
+        return self.t(key, **params) if key else str(action)
 
     # ------------------------------------------------------------------ a reason
     def reason(self, reason: tuple[str, dict] | None) -> str:
@@ -74,7 +84,7 @@ class Words:
         if reason is None:
             return ""
         key, params = reason
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for k, val in params.items():
             if k in ("card", "led", "partner") and isinstance(val, str):
                 out[k] = self.card(val)
@@ -108,7 +118,8 @@ class Words:
 
 
 def move_code(action: Action) -> str:
-    """A move as the record writes its cards: "7D", "7D x 3C+4S", "KC (marriage)", "close"."""
+    """A move as the record writes its cards: "7D", "7D x 3C+4S", "KC (marriage)", "close"
+    (the card, then each payload value: a card list as "x …", a toggle by its name)."""
     return str(action)
 
 

@@ -1,4 +1,4 @@
-"""Lessons (issue 30, item 4): a guided first deal of every game, step by step.
+"""Lessons: a guided first deal of every game, step by step.
 
 - :mod:`~game.lessons.lesson` — a lesson's data (``data/<game>.yaml``: the hand-built deal,
   the other seats' scripted moves, the steps with their good moves and the explanation of

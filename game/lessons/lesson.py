@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from game.config_types import data_dir
-from game.rules.base import Action, GameRules, RecordError
+from game.rules.base import Action, DealState, GameRules, RecordError
+from game.rules.capture import captured
 
 #: Where the shipped lessons are.
 LESSONS_DIR = ("game", "lessons", "data")
@@ -61,12 +62,12 @@ class Move:
             return False
         if self.kind != "play":
             return True
-        if action.card is None or action.card.code != self.card or action.marriage != self.marriage:
+        if action.card is None or action.card.code != self.card or action.arg("marriage", False) != self.marriage:
             return False
-        return self.capture is None or frozenset(c.code for c in action.capture) == self.capture
+        return self.capture is None or frozenset(c.code for c in captured(action)) == self.capture
 
 
-def parse_move(text: Any, codes: set[str]) -> Move:
+def parse_move(text: object, codes: set[str]) -> Move:
     """A move from its written form; ValueError naming what is wrong."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"a move must be written as text, not {text!r}")
@@ -134,7 +135,7 @@ class Lesson:
 
         return make_rules(self.game, self.deck, self.players, self.options)
 
-    def new_state(self, rules: GameRules) -> Any:
+    def new_state(self, rules: GameRules) -> DealState:
         """The lesson's deal as the rules' state, its ``opening_events`` the deal line."""
         state = rules.state_from_deal({"event": "deal", "number": 1, **self.deal})
         state.opening_events = [rules.deal_event(state)]
@@ -161,13 +162,13 @@ class Lesson:
 
 
 # ---------------------------------------------------------------------- reading
-def _key(name: str, value: Any, where: str) -> str:
+def _key(name: str, value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{where}: a locale key is required")
     return value if "." in value else f"lessons.{name}.{value}"
 
 
-def _moves(value: Any, codes: set[str], where: str) -> tuple[Move, ...]:
+def _moves(value: object, codes: set[str], where: str) -> tuple[Move, ...]:
     items = value if isinstance(value, list) else [value]
     try:
         return tuple(parse_move(v, codes) for v in items)
@@ -175,7 +176,7 @@ def _moves(value: Any, codes: set[str], where: str) -> tuple[Move, ...]:
         raise ValueError(f"{where}: {e}") from None
 
 
-def parse_lesson(data: Any, name: str, file: str) -> Lesson:
+def parse_lesson(data: object, name: str, file: str) -> Lesson:
     """A lesson from its parsed YAML, checked (see the module); LessonError if broken."""
     try:
         lesson = _parse(data, name, file)
@@ -187,7 +188,7 @@ def parse_lesson(data: Any, name: str, file: str) -> Lesson:
     return lesson
 
 
-def _parse(data: Any, name: str, file: str) -> Lesson:
+def _parse(data: object, name: str, file: str) -> Lesson:
     from game.rulesets import game_ids, make_rules
 
     if not isinstance(data, dict):
@@ -283,7 +284,7 @@ def check_lesson(lesson: Lesson) -> None:
 
 
 def _scripted_move(
-    lesson: Lesson, rules: GameRules, state: Any, made: dict[int, int], used: dict[int, int]
+    lesson: Lesson, rules: GameRules, state: DealState, made: dict[int, int], used: dict[int, int]
 ) -> dict[int, int]:
     """Play the scripted move of the seat to act; the new count of moves made per seat."""
     seat = rules.to_act(state)
@@ -293,7 +294,9 @@ def _scripted_move(
     return {**made, seat: k + 1}
 
 
-def _walk(lesson: Lesson, rules: GameRules, state: Any, step: int, made: dict[int, int], used: dict[int, int]) -> None:
+def _walk(
+    lesson: Lesson, rules: GameRules, state: DealState, step: int, made: dict[int, int], used: dict[int, int]
+) -> None:
     """Play from ``state`` (``step`` steps done, ``made[seat]`` scripted moves made) to the
     end of the steps along every good move."""
     f = lesson.file

@@ -17,10 +17,10 @@ Pure Python: no pygame here.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from game.lessons.lesson import Lesson, Step
-from game.match import Match
+from game.match import Bot, Match
 from game.rules.base import Action, Event, GameRules
 from game.services.session import Session
 from game.services.table_session import Capabilities
@@ -33,7 +33,7 @@ PHASES = ("intro", "move", "good", "wrong", "done")
 class LessonMatch(Match):
     """A one-deal match of the lesson's deal instead of a shuffled one."""
 
-    def __init__(self, lesson: Lesson, rules: GameRules, bots: list[Any]):
+    def __init__(self, lesson: Lesson, rules: GameRules, bots: Sequence[Bot | None]):
         super().__init__(rules, 0, bots, deals=1)
         self.lesson = lesson
 
@@ -52,7 +52,7 @@ class ScriptBot:
         self.seat = seat
         self.session = session
 
-    def choose(self, view: Any, legal: list[Action], should_stop: Any = None) -> Action:
+    def choose(self, view: object, legal: list[Action], should_stop: Callable[[], bool] | None = None) -> Action:
         k = self.session._made(self.seat)
         return self.lesson.scripted(self.seat, k, legal)
 
@@ -73,7 +73,7 @@ class LessonSession(Session):
         #: Wrong moves played and taken back in this lesson.
         self.mistakes = 0
 
-    def _bots(self, rules: GameRules) -> list[Any]:
+    def _bots(self, rules: GameRules) -> list[Bot | None]:
         return [None if s == self.lesson.human else ScriptBot(self.lesson, s, self) for s in range(rules.players)]
 
     # ------------------------------------------------------------------ what the table asks

@@ -14,9 +14,8 @@ line.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from game.ai.hooks import load_hooks
+from game.ai.hooks import State, View, load_hooks
 from game.ai.search import solve_exact
 from game.coach.hooks import load_coach
 from game.rules.base import Action, GameRules
@@ -28,18 +27,19 @@ EPS = 1e-6
 NODE_LIMIT = 200_000
 
 
-def known(rules: GameRules, view: Any) -> bool:
+def known(rules: GameRules, view: View) -> bool:
     """True when the seat's ``view`` fixes the whole state: no stock left face down and at most
     one other hand still holding cards (its cards are then exactly the unseen ones)."""
     if getattr(view, "stock_count", 0):
         return False
-    counts = getattr(view, "hand_counts", None)
-    if counts is None:  # a two-player view that counts only the opponent's cards
-        return rules.players == 2
-    return sum(1 for s, n in enumerate(counts) if s != view.seat and n) <= 1
+    seat = getattr(view, "seat", None)
+    counts: list[int] | None = getattr(view, "hand_counts", None)
+    if counts is None:  # a view that counts no hand: every other seat may still hold cards
+        counts = [1] * rules.players
+    return sum(1 for s, n in enumerate(counts) if s != seat and n) <= 1
 
 
-def values(rules: GameRules, state: Any, seat: int | None = None) -> dict[Action, float] | None:
+def values(rules: GameRules, state: State, seat: int | None = None) -> dict[Action, float] | None:
     """The exact value of every legal move of the seat to act (``seat``, default the one to
     act), for that seat's team, in the game's points; None when the solver gives up."""
     actor = rules.to_act(state) if seat is None else seat
@@ -55,7 +55,7 @@ def values(rules: GameRules, state: Any, seat: int | None = None) -> dict[Action
     return {a: v * scale for a, v in out.items()}
 
 
-def ranked(rules: GameRules, state: Any) -> list[tuple[Action, float]] | None:
+def ranked(rules: GameRules, state: State) -> list[tuple[Action, float]] | None:
     """The legal moves of the seat to act with their values, best first (ties in the legal
     order); None when the solver gives up."""
     vals = values(rules, state)
@@ -66,14 +66,14 @@ def ranked(rules: GameRules, state: Any) -> list[tuple[Action, float]] | None:
     return sorted(((a, vals[a]) for a in legal if a in vals), key=lambda av: (-av[1], order[av[0]]))
 
 
-def best(rules: GameRules, state: Any) -> Action | None:
+def best(rules: GameRules, state: State) -> Action | None:
     """The seat to act's solver-best move (the first of equal ones), None when unsolved."""
     r = ranked(rules, state)
     return None if not r else r[0][0]
 
 
 def play_line(
-    rules: GameRules, state: Any, max_moves: int = 12, stop: Callable[[Any], bool] | None = None
+    rules: GameRules, state: State, max_moves: int = 12, stop: Callable[[State], bool] | None = None
 ) -> list[tuple[int, Action]]:
     """Every seat plays its solver-best move from ``state`` (changed in place) until the deal
     ends, ``max_moves`` are made, ``stop(state)`` says so, or the solver gives up."""

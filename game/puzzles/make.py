@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.ai.bots import make_bot
+from game.ai.hooks import State, View
 from game.ai.levels import HardBot, NormalBot
 from game.coach.flat import flat_values
 from game.coach.hooks import load_coach
@@ -130,7 +131,7 @@ def settings_of(
 
 
 # ---------------------------------------------------------------------- known cards
-def _end(rules: GameRules, state: Any) -> tuple[dict, int | None]:
+def _end(rules: GameRules, state: State) -> tuple[dict, int | None]:
     """(breakdown, seat that took the last trick) of the deal played on by the solver."""
     s = rules.clone(state)
     last = None
@@ -144,7 +145,7 @@ def _end(rules: GameRules, state: Any) -> tuple[dict, int | None]:
     return rules.deal_result(s).detail, last
 
 
-def known_line(rules: GameRules, state: Any, seat: int, first: Action) -> tuple[list[tuple[int, Action]], int]:
+def known_line(rules: GameRules, state: State, seat: int, first: Action) -> tuple[list[tuple[int, Action]], int]:
     """(line, answer moves): the seat's ``first`` move, then the solver's replies and the
     seat's only-best moves (see the module), ending with the seat's last such move."""
     s = rules.clone(state)
@@ -167,7 +168,7 @@ def known_line(rules: GameRules, state: Any, seat: int, first: Action) -> tuple[
     return line[:last_answer], answers
 
 
-def examine_known(rules: GameRules, state: Any, seat: int, conf: Settings) -> dict[str, Any] | None:
+def examine_known(rules: GameRules, state: State, seat: int, conf: Settings) -> dict[str, Any] | None:
     """A known-card puzzle's facts at this position, or None when no move is clearly best."""
     r = exact.ranked(rules, state)
     if not r or len(r) < 2:
@@ -200,7 +201,7 @@ def examine_known(rules: GameRules, state: Any, seat: int, conf: Settings) -> di
 
 
 # ---------------------------------------------------------------------- hidden cards
-def _valued(rules: GameRules, view: Any, legal: list[Action], seat: int, key: str, budget: int) -> dict[Action, float]:
+def _valued(rules: GameRules, view: View, legal: list[Action], seat: int, key: str, budget: int) -> dict[Action, float]:
     """The coach's flat valuation of every legal move, in the game's points."""
     coach = load_coach(rules.game_id)
     playout_kw = {**(HardBot(rules, seat).playout_kw or {}), **coach.playout_kw}
@@ -214,7 +215,7 @@ def _gap(vals: dict[Action, float], legal: list[Action]) -> tuple[Action, float]
     return order[0], vals[order[0]] - vals[order[1]]
 
 
-def examine_hidden(rules: GameRules, state: Any, seat: int, conf: Settings, key: str) -> dict[str, Any] | None:
+def examine_hidden(rules: GameRules, state: State, seat: int, conf: Settings, key: str) -> dict[str, Any] | None:
     """A hidden-card puzzle's facts at this position (see the module), or None."""
     view = rules.view(state, seat)
     legal = rules.legal_actions(state)
@@ -244,7 +245,9 @@ def examine_hidden(rules: GameRules, state: Any, seat: int, conf: Settings, key:
 
 
 # ---------------------------------------------------------------------- rating
-def starting_rating(rules: GameRules, state: Any, seat: int, found: dict[str, Any], conf: Settings, seed: int) -> float:
+def starting_rating(
+    rules: GameRules, state: State, seat: int, found: dict[str, Any], conf: Settings, seed: int
+) -> float:
     """The puzzle's first rating (see the module)."""
     view = rules.view(state, seat)
     legal = rules.legal_actions(state)

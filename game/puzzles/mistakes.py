@@ -19,7 +19,7 @@ import hashlib
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from game.coach.analysis import Analysis, DecisionAnalysis
 from game.online.wire.protocol import action_to_json
@@ -126,12 +126,22 @@ def keep_blunders(
     return added, problem
 
 
-def keep_from_job(job: Any) -> None:
+class FinishedJob(Protocol):
+    """What :func:`keep_from_job` reads of a game.coach.job.AnalysisJob, and writes on it."""
+
+    events: list[Event]
+    seat: int
+    analysis: Analysis | None
+    puzzles_added: int
+    puzzles_problem: str | None
+
+
+def keep_from_job(job: FinishedJob) -> None:
     """A finished game.coach.job.AnalysisJob of the player's own match: its blunders go to
     "Your mistakes"; how many were new and a problem with the file are kept on the job
     (``puzzles_added``, ``puzzles_problem``) for the window to say. Nothing for a job without
     an analysis (still running, failed)."""
-    analysis = getattr(job, "analysis", None)
+    analysis = job.analysis
     if analysis is None:
         return
     added, problem = keep_blunders(job.events, job.seat, analysis)

@@ -25,6 +25,7 @@ from typing import Any
 from game.online.wire.protocol import action_from_json as protocol_action_from_json
 from game.online.wire.protocol import action_to_json
 from game.rules.base import Action
+from game.rules.vocabulary import JsonObject
 
 #: Where every puzzle starts on the rating scale before its first attempts (Glicko-2's 1500
 #: scale: game.puzzles.rating), and the deviation a new rating has.
@@ -65,7 +66,7 @@ class PuzzleError(ValueError):
     """A puzzle the data cannot hold (one line naming the field)."""
 
 
-def action_from_json(data: Any) -> Action:
+def action_from_json(data: object) -> Action:
     """The Action a JSON action names (game.online.wire.protocol's form); PuzzleError for one that
     names none."""
     if not isinstance(data, Mapping):
@@ -131,9 +132,9 @@ class Puzzle:
         return None
 
     # ------------------------------------------------------------------ data
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The data file's form: the match facts are read back from the prefix's match line."""
-        out: dict[str, Any] = {
+        out: JsonObject = {
             "id": self.id,
             "prefix": list(self.prefix),
             "seat": self.seat,
@@ -154,7 +155,7 @@ class Puzzle:
         return out
 
     @classmethod
-    def from_json(cls, data: Any) -> Puzzle:
+    def from_json(cls, data: object) -> Puzzle:
         """A puzzle from its data-file form; PuzzleError (one line) for anything malformed."""
         if not isinstance(data, Mapping):
             raise PuzzleError("a puzzle must be a JSON object")
@@ -212,31 +213,31 @@ class Puzzle:
         return replace(self, rating=rating, rd=rd)
 
 
-def _text(v: Any, name: str) -> str:
+def _text(v: object, name: str) -> str:
     if not isinstance(v, str) or not v:
         raise PuzzleError(f"{name} must be a text")
     return v
 
 
-def _int(v: Any, name: str) -> int:
+def _int(v: object, name: str) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
         raise PuzzleError(f"{name} must be a whole number")
     return v
 
 
-def _num(v: Any, name: str) -> float:
+def _num(v: object, name: str) -> float:
     if not isinstance(v, (int, float)) or isinstance(v, bool) or v != v or v in (float("inf"), float("-inf")):
         raise PuzzleError(f"{name} must be a number")
     return float(v)
 
 
-def _bool(v: Any, name: str) -> bool:
+def _bool(v: object, name: str) -> bool:
     if not isinstance(v, bool):
         raise PuzzleError(f"{name} must be true or false")
     return v
 
 
-def _obj(v: Any, name: str) -> dict[str, Any]:
+def _obj(v: object, name: str) -> dict[str, Any]:
     if not isinstance(v, Mapping):
         raise PuzzleError(f"{name} must be an object")
     return dict(v)

@@ -32,6 +32,7 @@ from typing import Any
 
 from game.puzzles.model import BASE_RATING, NEW_RD, Puzzle, PuzzleError
 from game.puzzles.rating import Rating, update
+from game.rules.vocabulary import JsonObject
 from game.services.settings import user_data_dir
 from game.services.storage import locked, read_json, write_json
 
@@ -128,7 +129,7 @@ class PuzzleProgress:
             if mistake is not None:
                 self.mistakes[pid] = mistake
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "format": FORMAT,
             "ratings": {g: [r.rating, r.rd, r.volatility] for g, r in self.ratings.items()},
@@ -346,23 +347,23 @@ def _local_day(now: float) -> dt.date:
     return dt.datetime.fromtimestamp(now).date()
 
 
-def _dict(v: Any) -> dict[str, Any]:
+def _dict(v: object) -> dict[str, Any]:
     return {k: x for k, x in v.items() if isinstance(k, str)} if isinstance(v, dict) else {}
 
 
-def _number(v: Any) -> bool:
+def _number(v: object) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def _count(v: Any) -> bool:
+def _count(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
-def _pair(v: Any) -> bool:
+def _pair(v: object) -> bool:
     return isinstance(v, list) and len(v) == 2 and all(_number(x) for x in v)
 
 
-def _day(v: Any) -> bool:
+def _day(v: object) -> bool:
     if not isinstance(v, str):
         return False
     try:
@@ -372,13 +373,13 @@ def _day(v: Any) -> bool:
     return True
 
 
-def _rating(v: Any) -> Rating | None:
+def _rating(v: object) -> Rating | None:
     if isinstance(v, list) and len(v) == 3 and all(_number(x) for x in v) and v[1] > 0 and v[2] > 0:
         return Rating(float(v[0]), float(v[1]), float(v[2]))
     return None
 
 
-def _mistake(v: Any) -> Mistake | None:
+def _mistake(v: object) -> Mistake | None:
     if not isinstance(v, dict):
         return None
     try:

@@ -15,9 +15,9 @@ In order:
 
 from __future__ import annotations
 
-from typing import Any
-
+from game.ai.hooks import State, View
 from game.rules.base import Action, GameRules
+from game.rules.capture import captured
 
 #: Result breakdown keys (a deal_end's ``detail``) and the theme each stands for; keys not
 #: listed (counts, values shown beside the points) name none.
@@ -38,15 +38,15 @@ DETAIL_THEMES: dict[str, str] = {
 }
 
 
-def move_theme(rules: GameRules, state: Any, action: Action) -> str | None:
+def move_theme(rules: GameRules, state: State, action: Action) -> str | None:
     """The theme the move names by itself (see the module), or None."""
     if action.kind == "close":
         return "closing"
     if action.kind == "exchange":
         return "exchange"
-    if action.marriage:
+    if action.arg("marriage", False):
         return "marriage"
-    if rules.family == "capture" and action.capture:
+    if rules.family == "capture" and captured(action):
         c = rules.clone(state)
         events = rules.apply(c, action, check=False)
         bonuses = {b for e in events if e.get("event") == "play" for b in e.get("bonuses") or ()}
@@ -57,7 +57,7 @@ def move_theme(rules: GameRules, state: Any, action: Action) -> str | None:
     return None
 
 
-def _trump_suit(view: Any) -> str | None:
+def _trump_suit(view: View) -> str | None:
     for name in ("trump_suit", "trump"):
         v = getattr(view, name, None)
         if isinstance(v, str):
@@ -65,10 +65,10 @@ def _trump_suit(view: Any) -> str | None:
     return None
 
 
-def partner_trick(rules: GameRules, view: Any, seat: int) -> bool:
+def partner_trick(rules: GameRules, view: View, seat: int) -> bool:
     """A partnership trick game where the seat's partner is winning the trick on the table."""
     trick = tuple(getattr(view, "trick", ()) or ())
-    if rules.family != "trick" or rules.players != 4 or not trick:
+    if rules.family != "trick" or not rules.partnerships or not trick:
         return False
     history = tuple(getattr(view, "history", ()))
     seats = [s for s, _ in history[-len(trick) :]]
@@ -79,7 +79,10 @@ def partner_trick(rules: GameRules, view: Any, seat: int) -> bool:
         return False
     winner_index = trick_winner(list(trick), 0, _trump_suit(view))  # index in the trick, leader first
     winner = seats[winner_index] if 0 <= winner_index < len(seats) else None
-    return winner is not None and winner != seat and rules.team_of(winner) == rules.team_of(seat)
+    if winner is None or winner == seat:
+        return False
+    team = rules.seen_team_of(view, seat)  # as the seat knows the teams: a hidden partner is no partner yet
+    return team is not None and rules.seen_team_of(view, winner) == team
 
 
 def _swing(rules: GameRules, seat: int, best: dict, other: dict) -> str | None:
@@ -123,7 +126,7 @@ def _last_trick_decides(
 
 def known_theme(
     rules: GameRules,
-    state: Any,
+    state: State,
     seat: int,
     best: Action,
     best_end: tuple[dict, int | None],
@@ -145,14 +148,14 @@ def known_theme(
     return _swing(rules, seat, best_end[0], other_end[0]) or "take"
 
 
-def hidden_theme(rules: GameRules, state: Any, seat: int, best: Action, other: Action | None) -> str:
+def hidden_theme(rules: GameRules, state: State, seat: int, best: Action, other: Action | None) -> str:
     """The theme of a puzzle valued with hidden cards (see the module)."""
     own = move_theme(rules, state, best)
     if own is not None:
         return own
     view = rules.view(state, seat)
     if rules.family == "capture":
-        taken = set(best.capture)
+        taken = set(captured(best))
         sette = getattr(rules, "settebello", None)  # a card only where the game scores it
         if sette is not None and sette in taken | {best.card}:
             return "settebello"

@@ -8,11 +8,15 @@ A game state is plain mutable data owned by its module. The module's rules objec
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from game.cards import Card, card, codes
+from game.rules import common
+from game.rules.action import Action
+from game.rules.vocabulary import DecisionKind, EventKind, TeamsRule, Vocabulary
 
 if TYPE_CHECKING:  # the types only: they import no registry, so no circle even here
     from game.config_types import DeckConfig, GameConfig
@@ -29,49 +33,16 @@ class EventLines(Protocol):
     def __len__(self) -> int: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One decision of the seat to act.
-
-    kind: "play" (play ``card``, capturing ``capture`` in capture games; ``marriage`` True
-    when a Schnapsen K/Q lead declares its marriage), "close" or "exchange" (Schnapsen).
-    ``capture`` is sorted by card index so equal actions compare equal.
-    """
-
-    kind: str
-    card: Card | None = None
-    capture: tuple[Card, ...] = ()
-    marriage: bool = False
-
-    @property
-    def played(self) -> Card:
-        """``card``, for an action that plays one; a ValueError (as ``hand.remove(None)`` raised
-        before) for one that plays none."""
-        c = self.card
-        if c is None:
-            raise ValueError(f"the action {self.kind!r} plays no card")
-        return c
-
-    def __str__(self) -> str:
-        if self.kind != "play":
-            return self.kind
-        s = self.played.code
-        if self.capture:
-            s += " x " + "+".join(c.code for c in self.capture)
-        if self.marriage:
-            s += " (marriage)"
-        return s
-
-
-def play(c: Card | str, capture=(), marriage: bool = False) -> Action:
-    """Convenience constructor: ``play("7D", ["3C", "4S"])``."""
+def play(c: Card | str, capture: Iterable[Card | str] = (), **args: object) -> Action:
+    """Convenience constructor: ``play("7D", ["3C", "4S"])``; a game's other payload values by
+    name (``play("KS", marriage=True)``)."""
     c = c if isinstance(c, Card) else card(c)
     cap = tuple(sorted(x if isinstance(x, Card) else card(x) for x in capture))
-    return Action("play", c, cap, marriage)
+    return Action.make(PLAY_KIND, c, capture=cap, **args)
 
 
-CLOSE = Action("close")
-EXCHANGE = Action("exchange")
+#: The decision every game has: play a card from the hand.
+PLAY_KIND = common.PLAY.name
 
 
 class IllegalAction(ValueError):
@@ -96,7 +67,31 @@ class DealResult:
     detail: dict = field(default_factory=dict)
 
 
-class GameRules:
+class DealState(Protocol):
+    """What every game's state holds, whatever else it keeps: the shared code reads these."""
+
+    number: int
+    dealer: int
+    hands: list[list[Card]]
+    to_act: int
+    over: bool
+    #: The deal's first events (its ``deal`` line, and any redeal before it).
+    opening_events: list[Event]
+
+
+#: A game's state (plain mutable data the rules change) and a seat's view of it (what the seat
+#: may know); each rules class names its own: ``class BriscolaRules(TrickRules[BriscolaState, BriscolaView])``.
+S = TypeVar("S", bound=DealState)
+V = TypeVar("V")
+
+
+def alternate_teams(players: int, teams: int = 2) -> TeamsRule:
+    """Fixed partnerships of seats sitting alternately round the table (opposite each other
+    at four: seats 0 and 2 against 1 and 3), the teams keeping the score."""
+    return TeamsRule("fixed", tuple(tuple(range(t, players, teams)) for t in range(teams)), "team")
+
+
+class GameRules(ABC, Generic[S, V]):
     """Base for the game modules. Subclasses set ``game_id``, declare their facts and implement the hooks.
 
     The facts below are what the rest of the program asks about a game (records, verify, the
@@ -106,11 +101,19 @@ class GameRules:
 
     game_id: ClassVar[str] = ""
     #: "capture" (cards are taken from the table: Scopa, Cìcera) or "trick" (Briscola, Schnapsen).
-    family: ClassVar[str] = "trick"
-    #: Record events this game writes beyond match, deal, play, deal_end and match_end.
+    family: ClassVar[str] = ""
+    #: The decisions a seat may take (game.rules.vocabulary.DecisionKind), "play" always:
+    #: each game declares its own in game/games/<id>/vocabulary.py.
+    decision_kinds: ClassVar[tuple[DecisionKind, ...]] = (common.PLAY,)
+    #: The record events this game writes (game.rules.vocabulary.EventKind): the shared ones
+    #: (game.rules.common.EVENTS, a mechanism's) and the game's own.
+    event_kinds: ClassVar[tuple[EventKind, ...]] = common.EVENTS
+    #: Derived from the declarations for each class (``__init_subclass__``): the declared
+    #: vocabulary, the decisions' names (and their toggles'), and the record events this
+    #: game writes beyond the shared ones.
+    vocabulary: ClassVar[Vocabulary] = Vocabulary((common.PLAY,), common.EVENTS)
+    decisions: ClassVar[tuple[str, ...]] = (common.PLAY.name,)
     record_events: ClassVar[tuple[str, ...]] = ()
-    #: Decision kinds: "play" always; "close", "exchange" and "marriage" (a lead declaring one).
-    decisions: ClassVar[tuple[str, ...]] = ("play",)
     #: Whether undealt cards wait in a stock (drawn after tricks, or dealt in later rounds).
     #: These two may depend on the player count: a game may set them per rules object.
     has_stock: bool = True
@@ -169,6 +172,17 @@ class GameRules:
     #: True when RULES.md moves the deal one seat each deal; False when it leaves each deal's
     #: first player to chance (Briscola): a reader then accepts any dealer, this program rotates.
     dealer_rotates: ClassVar[bool] = True
+    #: The line the rules write before the same dealer deals again (``needs_redeal``: Scopa's
+    #: three Kings), None where a deal is never void; and why such a line is refused where
+    #: the deal is not void.
+    redeal_line: ClassVar[Event | None] = None
+    redeal_refused: ClassVar[str] = "this deal is not dealt again"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.vocabulary = Vocabulary(tuple(cls.decision_kinds), tuple(cls.event_kinds))
+        cls.decisions = cls.vocabulary.decision_names
+        cls.record_events = tuple(e.name for e in cls.event_kinds if e.name not in common.EVENT_NAMES)
 
     def __init__(self, game: GameConfig, deck: DeckConfig, players: int, options: Mapping[str, Any]):
         if game.id not in deck.games:
@@ -201,16 +215,37 @@ class GameRules:
 
     # ---- seats and teams
     @property
+    def teams_rule(self) -> TeamsRule:
+        """Who plays with whom at this table. Each for himself unless the game declares
+        otherwise (a game overrides it, per player count where its teams depend on it)."""
+        return TeamsRule()
+
+    @property
     def partnerships(self) -> bool:
-        """Two teams of two partners sitting opposite (four players)."""
-        return self.players == 4
+        """Whether some seats play together (a seat's points count for its team)."""
+        return self.teams_rule.kind != "seats"
 
     @property
     def teams(self) -> int:
-        return 2 if self.players == 4 else self.players
+        """How many score columns the match keeps (teams, or seats where each is for himself)."""
+        return self.teams_rule.teams(self.players)
 
     def team_of(self, seat: int) -> int:
-        return seat % 2 if self.players == 4 else seat
+        """The score column ``seat`` plays for."""
+        return self.teams_rule.team_of(seat)
+
+    def partners_of(self, seat: int) -> tuple[int, ...]:
+        """The seats playing with ``seat`` (itself excluded), as far as the rule fixes them."""
+        return self.teams_rule.partners_of(seat)
+
+    def seen_team_of(self, view: V, seat: int) -> int | None:
+        """``seat``'s team as the viewer of ``view`` knows it: None while it is hidden from
+        the viewer (a partner not yet revealed). A game with hidden teams keeps them in its
+        state and says in its view what the viewer knows (``view.team_of(seat)``)."""
+        if self.teams_rule.kind != "hidden":
+            return self.team_of(seat)
+        known = getattr(view, "team_of", None)
+        return known(seat) if callable(known) else None
 
     # ---- deal
     def first_dealer(self, rng: random.Random) -> int:
@@ -219,19 +254,19 @@ class GameRules:
     def next_dealer(self, dealer: int) -> int:
         return (dealer + 1) % self.players
 
-    def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> Any:
+    @abstractmethod
+    def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> S:
         """Shuffle and deal. The returned state's ``opening_events`` are the deal's first events."""
-        raise NotImplementedError
 
-    def state_from_deal(self, event: Event) -> Any:
+    @abstractmethod
+    def state_from_deal(self, event: Event) -> S:
         """Rebuild the state from a record's ``deal`` event; raise RecordError if it is not a valid deal."""
-        raise NotImplementedError
 
-    def turned_card(self, state: Any) -> Card | None:
+    def turned_card(self, state: S) -> Card | None:
         """The face-up card under the stock (Briscola's trump, Schnapsen's indicator), else None."""
         return None
 
-    def deal_event(self, state: Any) -> Event:
+    def deal_event(self, state: S) -> Event:
         """The record's ``deal`` line for a freshly dealt state."""
         trump = self.turned_card(state)
         return {
@@ -276,17 +311,18 @@ class GameRules:
         check_permutation(hands, table, stock, self.cards)
         return hands, table, stock
 
-    def needs_redeal(self, state: Any) -> bool:
+    def needs_redeal(self, state: S) -> bool:
         return False
 
     # ---- play
-    def to_act(self, state: Any) -> int:
+    def to_act(self, state: S) -> int:
         return state.to_act
 
-    def legal_actions(self, state: Any) -> list[Action]:
-        raise NotImplementedError
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[Action]:
+        """Every action the seat to act may take now, in a stable order."""
 
-    def validate(self, state: Any, action: Action) -> None:
+    def validate(self, state: S, action: Action) -> None:
         """Raise IllegalAction naming the rule if ``action`` is not legal now.
 
         Legality has one source, ``legal_actions``; the rule a refused action breaks is
@@ -294,27 +330,38 @@ class GameRules:
         if action not in self.legal_actions(state):
             raise self.explain_refusal(state, action)
 
-    def explain_refusal(self, state: Any, action: Action) -> IllegalAction:
+    def explain_refusal(self, state: S, action: Action) -> IllegalAction:
         """The rule that ``action`` (not among ``legal_actions``) breaks, as an IllegalAction.
         Only diagnosis: it never decides legality. Games override it to name their rules."""
         if self.is_over(state):
             return IllegalAction("deal_over", "the deal is over")
-        if action.kind not in self.decisions or (action.marriage and "marriage" not in self.decisions):
+        kind = self.vocabulary.decision(action.kind)
+        if kind is None or any(kind.field(name) is None for name, _ in action.args):
             name = self.game.name.get("en", self.game_id)
             return IllegalAction("not_in_game", f"{name} has no '{action.kind}' action: play a card")
         return IllegalAction("illegal", f"{action} is not a legal action now")
 
-    def apply(self, state: Any, action: Action, check: bool = True) -> list[Event]:
-        raise NotImplementedError
+    def foreign_args(self, action: Action) -> tuple[str, ...]:
+        """The payload values ``action`` holds that its decision kind does not declare here
+        (every one, for a kind this game does not declare)."""
+        kind = self.vocabulary.decision(action.kind)
+        return tuple(n for n, _ in action.args if kind is None or kind.field(n) is None)
 
-    def is_over(self, state: Any) -> bool:
+    @abstractmethod
+    def apply(self, state: S, action: Action, check: bool = True) -> list[Event]:
+        """Play ``action`` (checked first unless ``check`` is False) and return the record's
+        events it produces, the decision's own line first."""
+
+    def is_over(self, state: S) -> bool:
         return state.over
 
-    def deal_result(self, state: Any) -> DealResult:
-        raise NotImplementedError
+    @abstractmethod
+    def deal_result(self, state: S) -> DealResult:
+        """The scored deal, once ``is_over``."""
 
-    def view(self, state: Any, seat: int) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def view(self, state: S, seat: int) -> V:
+        """What ``seat`` may know of the state (its hand, the table, what was played)."""
 
     def points_text(self, points: int) -> str:
         """Trick points as a player reads them ("11"; Tressette counts thirds: "1 ⅔")."""
@@ -327,8 +374,9 @@ class GameRules:
         awards (trick games count their points as they go)."""
         return None
 
-    def clone(self, state: Any) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def clone(self, state: S) -> S:
+        """A copy of ``state`` that the rules may change without touching the original."""
 
     def action_from_record(self, events: EventLines, i: int) -> Action:
         """The decision that record line ``events[i]`` (and, for Schnapsen marriages, the next) shows."""
@@ -337,11 +385,11 @@ class GameRules:
             raise RecordError(f"a '{ev.get('event')}' event is not a decision in {self.game_id}")
         return play(ev["card"], ev.get("capture") or ())
 
-    def explain_mismatch(self, state_before: Any, expected: Event, recorded: Event) -> str | None:
+    def explain_mismatch(self, state_before: S, expected: Event, recorded: Event) -> str | None:
         """A rule-naming hint when a recorded consequence differs from the rules (optional)."""
         return None
 
-    def accept_variant(self, state: Any, expected: Event, recorded: Event) -> str | None:
+    def accept_variant(self, state: S, expected: Event, recorded: Event) -> str | None:
         """Judge the record's form of an event in ``record_variants``: None (the state then
         adopts it) or what is wrong with it. A game with such events defines it."""
         raise NotImplementedError(f"{self.game_id} has no record variants")
@@ -353,9 +401,9 @@ class GameRules:
     def add_deal(self, totals: list[int], result: DealResult) -> list[int]:
         return [t + p for t, p in zip(totals, result.points)]
 
+    @abstractmethod
     def match_status(self, totals: list[int], deals_played: int) -> tuple[bool, int | None, str]:
         """(over, winner team or None for a draw, reason). Subclasses decide."""
-        raise NotImplementedError
 
 
 def unique_max(values: list[int], minimum: int | None = None) -> int | None:

@@ -9,7 +9,41 @@ from functools import cached_property
 from typing import Protocol, runtime_checkable
 
 from game.cards import Card
-from game.rules.base import Event
+from game.rules import common
+from game.rules.base import Action, Event
+from game.rules.vocabulary import DecisionKind, EventKind, Field, merge_events
+
+#: The payload field of a capture game's play: the table cards it takes.
+CAPTURE_FIELD = "capture"
+
+#: A capture game's play: the card, and the table cards it takes (none: it is placed).
+PLAY = DecisionKind(
+    common.PLAY.name,
+    plays_card=True,
+    fields=(Field(CAPTURE_FIELD, "cards", optional=True, default=(), max_len=20, words="suggest.move.capture"),),
+    words=common.PLAY.words,
+)
+#: A capture game's play line: its capture and the bonuses it scored are always written.
+PLAY_EVENT = EventKind(
+    common.PLAY_EVENT.name,
+    (*common.PLAY_EVENT.fields, Field(CAPTURE_FIELD, "cards"), Field("bonuses", "str_list")),
+    narration="narrate.capture",
+    sound=common.PLAY_EVENT.sound,
+    effect=common.PLAY_EVENT.effect,
+)
+#: The shared events with the capture game's play.
+EVENTS: tuple[EventKind, ...] = merge_events(common.EVENTS, (PLAY_EVENT,))
+
+
+def captured(action: Action) -> tuple[Card, ...]:
+    """The table cards ``action`` takes (() for a card placed, or any other decision)."""
+    value = action.arg(CAPTURE_FIELD, ())
+    return value if isinstance(value, tuple) else ()
+
+
+def capture_play(c: Card, cap: tuple[Card, ...] = ()) -> Action:
+    """The play of ``c`` taking ``cap`` (sorted by card index, as the capture sums give it)."""
+    return Action(common.PLAY.name, c, ((CAPTURE_FIELD, cap),) if cap else ())
 
 
 @runtime_checkable

@@ -5,19 +5,55 @@ play actions, and a view's trick facts. Each game's rules class derives from
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from game.cards import Card
-from game.rules.base import Action, Event, GameRules, RecordError
+from game.rules import common
+from game.rules.base import Action, Event, GameRules, RecordError, S, V
+from game.rules.vocabulary import EventKind, Field, JsonObject, Sight
+
+if TYPE_CHECKING:
+    from game.config_types import DeckConfig, GameConfig
 
 
-class TrickRules(GameRules):
+def _draw_audience(event: JsonObject, sight: Sight) -> JsonObject | None:
+    # Another seat's draw is hidden unless draws are public or the card was the face-up one.
+    drawn = event.get("card")
+    shown = event.get("seat") == sight.seat or sight.draws_public or (drawn is not None and drawn == sight.face_up)
+    if drawn is not None and drawn == sight.face_up:
+        sight.face_up = None
+    return dict(event) if shown else {**event, "card": None}
+
+
+#: A trick gathered: its winner, its cards in play order, the card points it holds.
+TRICK = EventKind(
+    "trick",
+    (Field("winner", "seat"), Field("cards", "cards"), Field("points", "int")),
+    narration="narrate.trick",
+    sound="trick",
+    effect="collect_trick",
+)
+#: A card drawn from the stock after a trick.
+DRAW = EventKind(
+    "draw",
+    (Field("seat", "seat"), Field("card", "card")),
+    audience=_draw_audience,
+    narration="narrate.draw",
+    sound="deal",
+    effect="draw",
+)
+#: What a trick game's record holds: the shared events, its tricks and, with a stock, its draws.
+EVENTS: tuple[EventKind, ...] = (*common.EVENTS[:3], TRICK, DRAW, *common.EVENTS[3:])
+
+
+class TrickRules(GameRules[S, V]):
     """The trick family's rules: a card wins a trick by suit and strength (``scoring.strength``
     lists the ranks strongest first), a trump, where the game has one, over any other suit."""
 
     family = "trick"
 
-    def __init__(self, game: Any, deck: Any, players: int, options: Any):
+    def __init__(self, game: GameConfig, deck: DeckConfig, players: int, options: Mapping[str, Any]):
         super().__init__(game, deck, players, options)
         order = list(self.scoring["strength"])
         # Higher number = stronger card; what a card is worth in points is each game's own table.

@@ -10,9 +10,15 @@ The mechanisms below are the shared parts a declaration is made of:
 - :class:`DecisionKind` — a decision: its payload, its codec for the wire, its key and button,
   whether it asks to be confirmed, and the coach's words for it;
 - :class:`EventKind` — a record event: its fields, what each seat and a spectator may see of
-  it (:class:`Audience`), its narration, its sound and the table effect it has;
+  it (:data:`Audience`, given the viewer's :class:`Sight`; a :class:`Redactor` runs a whole
+  stream through them), its narration, its sound and the table effect it has;
 - :class:`TeamsRule` — who plays with whom: fixed partnerships, one per seat, or a partner
   hidden until an event reveals it.
+
+The events every game writes and the ``play`` decision are declared once in
+game.rules.common; a mechanism's own (a trick's ``trick`` and ``draw``, a capture's play) in
+game.rules.trick and game.rules.capture; a game includes them in its
+game/games/<id>/vocabulary.py and adds its own. tests/template_game shows the whole contract.
 
 Pure Python: no pygame.
 """
@@ -21,15 +27,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from game.cards import Card, card
-
-if TYPE_CHECKING:
-    from game.rules.base import Action
+from game.rules.action import Action
 
 #: The kinds of value a field may hold, as JSON carries them.
-FieldType = Literal["card", "cards", "bool", "int", "str", "seat", "int_list", "object", "any"]
+FieldType = Literal[
+    "card",
+    "cards",
+    "bool",
+    "int",
+    "str",
+    "seat",
+    "int_list",
+    "object",
+    "any",
+    "card_lists",
+    "seed",
+    "leftover",
+    "str_list",
+]
 
 #: A JSON object: one record line or one message.
 JsonObject = dict[str, object]
@@ -55,11 +73,18 @@ class Field:
     high: int | None = None
     #: For "cards", "int_list" and "str": the longest allowed.
     max_len: int = 64
+    #: ``null`` is allowed too (a deal's ``trump`` where the game turns none).
+    nullable: bool = False
+    #: For a decision's payload: the locale key of the decision's words when this value is
+    #: given (a capture: "play the 7 and take …"), formatted as the decision's ``words``.
+    words: str = ""
 
     def check(self, value: object, where: str) -> None:
         """Raise VocabularyError when ``value`` is not of this field's type (exact JSON types:
         ``true`` is no ``1``)."""
         ok: bool
+        if value is None and self.nullable:
+            return
         if self.type == "card":
             ok = isinstance(value, str) and _is_card(value)
         elif self.type == "cards":
@@ -85,6 +110,24 @@ class Field:
             ok = isinstance(value, str) and len(value) <= self.max_len and (not self.choices or value in self.choices)
         elif self.type == "object":
             ok = isinstance(value, dict)
+        elif self.type == "str_list":
+            ok = (
+                isinstance(value, list)
+                and len(value) <= self.max_len
+                and all(isinstance(v, str) and len(v) <= 64 for v in value)
+            )
+        elif self.type == "card_lists":
+            ok = isinstance(value, list) and all(
+                isinstance(h, list) and all(isinstance(c, str) and _is_card(c) for c in h) for h in value
+            )
+        elif self.type == "seed":
+            ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        elif self.type == "leftover":
+            ok = value is None or (
+                isinstance(value, dict)
+                and isinstance(value.get("cards", []), list)
+                and all(isinstance(c, str) for c in value.get("cards", []))
+            )
         else:
             ok = True
         if not ok:
@@ -114,6 +157,10 @@ def _describe(f: Field) -> str:
         "str": "a text",
         "object": "an object",
         "any": "a value",
+        "card_lists": "a list of lists of card codes",
+        "str_list": "a list of texts",
+        "seed": "a whole number from 0",
+        "leftover": "null or an object with 'team' and 'cards'",
     }[f.type]
 
 
@@ -153,6 +200,20 @@ class DecisionKind:
     #: A payload field the table offers as a toggle on the played card's decision (a
     #: declaration made with the lead), rather than a decision of its own: its name.
     toggle: str = ""
+    #: Record events that may open this decision in a record besides its own name (a
+    #: declaration the record writes as a line before the play, e.g. a toggle's event).
+    opens: tuple[str, ...] = ()
+    #: Costs nothing and leaves the turn with the seat (the trump exchange): a suggestion
+    #: takes it first whenever it is legal.
+    prefer: bool = False
+
+    @property
+    def record_events(self) -> tuple[str, ...]:
+        """The record events a line of this decision may start with."""
+        return (self.name, *self.opens)
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
 
     def to_wire(self, action: Action) -> JsonObject:
         """The action as the protocol sends it: ``{"kind": name, "card": …, <fields>}``."""
@@ -165,31 +226,24 @@ class DecisionKind:
         return out
 
     def from_wire(self, obj: Mapping[str, object], where: str = "action") -> Action:
-        """The action a wire object states, checked against the declaration (strict: unknown
-        fields refused); VocabularyError if not."""
-        from game.rules.base import Action
-
+        """The action a wire object states, checked against the declaration (strict: another
+        kind and unknown fields refused); VocabularyError if not."""
+        if obj.get("kind") != self.name:
+            raise VocabularyError(f"{where}: 'kind' must be {self.name!r}")
         fields = ((Field("card", "card"),) if self.plays_card else ()) + self.fields
         check_fields(fields, obj, where, closed=True)
         played = card(str(obj["card"])) if self.plays_card else None
-        args = tuple((f.name, _from_json(obj.get(f.name, f.default), f)) for f in self.fields)
-        return Action(self.name, played, args=tuple(a for a in args if a[1] != f_default(self, a[0])))
-
-
-def f_default(kind: DecisionKind, name: str) -> object:
-    for f in kind.fields:
-        if f.name == name:
-            return f.default
-    return None
+        args = {f.name: _from_json(obj.get(f.name, f.default), f) for f in self.fields}
+        return Action.make(self.name, played, **args)
 
 
 def _to_json(value: object, f: Field) -> object:
     if f.type == "card":
         return value.code if isinstance(value, Card) else value
-    if f.type == "cards":
-        return [c.code if isinstance(c, Card) else c for c in (value or ())]  # type: ignore[attr-defined]
-    if f.type == "int_list":
-        return list(value or ())  # type: ignore[call-overload]
+    if f.type == "cards" and isinstance(value, (list, tuple)):
+        return [c.code if isinstance(c, Card) else c for c in value]
+    if f.type in ("cards", "int_list"):
+        return list(value) if isinstance(value, (list, tuple)) else []
     return value
 
 
@@ -203,16 +257,39 @@ def _from_json(value: object, f: Field) -> object:
     return value
 
 
-#: What one viewer may see of an event: the event itself, a copy with hidden parts removed
-#: or replaced, or None when the viewer is told nothing. ``seat`` None is a spectator;
-#: ``known`` maps a seat to what that seat has learned so far (e.g. its partner), for events
-#: whose audience depends on it.
-Audience = Callable[[JsonObject, int | None], JsonObject | None]
+@dataclass
+class Sight:
+    """What one viewer's stream of events has shown so far, and the game's facts its
+    audiences need: ``seat`` None is a spectator. The audiences of the events update it as
+    the stream goes (the face-up card under the stock, followed through deal and exchange)."""
+
+    seat: int | None
+    #: The game turns the stock's last card face up (it names the trump).
+    has_trump: bool = False
+    #: A card drawn from the stock is shown to every player.
+    draws_public: bool = False
+    #: The face-up card's code while it lies under the stock, else None.
+    face_up: str | None = None
 
 
-def everyone(event: JsonObject, seat: int | None) -> JsonObject | None:
+#: What one viewer may see of an event: the event itself, a copy with hidden parts replaced
+#: by ``null``, or None when the viewer is told nothing. It may note in the :class:`Sight`
+#: what the event made public.
+Audience = Callable[[JsonObject, Sight], JsonObject | None]
+
+
+def everyone(event: JsonObject, sight: Sight) -> JsonObject | None:
     """The audience of a public event: every seat and every spectator sees all of it."""
-    return event
+    return dict(event)
+
+
+def own_hand_only(hands: object, seat: int | None) -> list[object]:
+    """A list of hands as ``seat`` sees it: its own, the others as nulls of the same length."""
+    out: list[object] = []
+    for i, hand in enumerate(hands if isinstance(hands, list) else ()):
+        cards = hand if isinstance(hand, list) else []
+        out.append(list(cards) if i == seat else [None] * len(cards))
+    return out
 
 
 @dataclass(frozen=True)
@@ -221,7 +298,7 @@ class EventKind:
 
     name: str
     fields: tuple[Field, ...] = ()
-    #: What each seat (and a spectator, seat None) may see of it.
+    #: What each seat (and a spectator) may see of it.
     audience: Audience = everyone
     #: Locale key of its narration (formatted with the event's fields and ``name``, the
     #: acting seat's name), "" when the event is told by a table effect's own words or not at all.
@@ -232,6 +309,14 @@ class EventKind:
     #: "draw", "exchange", "announce", "reveal", "close_stock", "new_hands", "deal_end",
     #: "match_end", "" for none) the table model applies for it.
     effect: str = ""
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        """The fields every line of this event holds."""
+        return tuple(f.name for f in self.fields if not f.optional)
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
 
 
 #: A seat's team, or None where the viewer does not know it yet.
@@ -286,9 +371,69 @@ class Vocabulary:
     def event(self, name: str) -> EventKind | None:
         return next((e for e in self.events if e.name == name), None)
 
+    @property
+    def decision_names(self) -> tuple[str, ...]:
+        """The decisions' names, then their toggles' (what a seat may decide or declare)."""
+        names = [d.name for d in self.decisions]
+        names += [d.toggle for d in self.decisions if d.toggle and d.toggle not in names]
+        return tuple(names)
+
+    @property
+    def decision_events(self) -> tuple[str, ...]:
+        """The record events a decision's line may start with, in declaration order."""
+        out: list[str] = []
+        for d in self.decisions:
+            out += [e for e in d.record_events if e not in out]
+        return tuple(out)
+
+    @property
+    def event_names(self) -> tuple[str, ...]:
+        return tuple(e.name for e in self.events)
+
+    def action_from_wire(self, obj: Mapping[str, object], where: str = "action") -> Action:
+        """The action a wire object names, by its declared kind; VocabularyError for a kind
+        this game does not declare or a payload that is not the declared one."""
+        kind = obj.get("kind")
+        decision = self.decision(kind) if isinstance(kind, str) else None
+        if decision is None:
+            raise VocabularyError(f"{where}: 'kind' must be one of {', '.join(d.name for d in self.decisions)}")
+        return decision.from_wire(obj, where)
+
+    def redactor(self, seat: int | None, *, has_trump: bool = False, draws_public: bool = False) -> Redactor:
+        """The events of a record as ``seat`` (None: a spectator) may see them, one by one."""
+        return Redactor(self, Sight(seat, has_trump, draws_public))
+
+
+class Redactor:
+    """A viewer's stream: each event through its declared audience, in record order (the
+    sight carries what earlier events made public). An undeclared event is shown as is."""
+
+    def __init__(self, vocabulary: Vocabulary, sight: Sight):
+        self.vocabulary = vocabulary
+        self.sight = sight
+
+    def one(self, event: JsonObject) -> JsonObject | None:
+        name = event.get("event")
+        kind = self.vocabulary.event(name) if isinstance(name, str) else None
+        return kind.audience(event, self.sight) if kind is not None else dict(event)
+
+
+def merge_events(*groups: Sequence[EventKind]) -> tuple[EventKind, ...]:
+    """Event declarations joined in order, a later one of the same name replacing an
+    earlier one in its place (a capture game's ``play`` over the shared one)."""
+    out: dict[str, EventKind] = {}
+    for group in groups:
+        for e in group:
+            out[e.name] = e
+    return tuple(out.values())
+
 
 __all__ = [
     "Audience",
+    "Redactor",
+    "Sight",
+    "merge_events",
+    "own_hand_only",
     "DecisionKind",
     "EventKind",
     "Field",

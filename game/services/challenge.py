@@ -16,24 +16,23 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Protocol, TypeVar, runtime_checkable
 
+from game.rules.base import GameRules
 from game.rulesets import make_rules
 from game.services.daily import DailyDeal, calendar, record_day
 from game.services.par import PAR_OPPONENT, Par, house_bots, margin, over_par, par, par_words, seat_score
 from game.services.session import Session
-from game.services.table_session import LOCAL
+from game.services.table_session import LOCAL, TableSession, Translate
 
 #: A daily or duplicate deal's table: as a local match's, but not saved over the match in
 #: progress and not counted in the statistics (its result has its own place).
 CHALLENGE = dataclasses.replace(LOCAL, save=False, statistics=False)
 
-Translate = Callable[..., str]
-
 
 def _practice(session: Session) -> bool:
-    return session.undos > 0 or bool(getattr(session, "open_hands", False))
+    return session.undos > 0 or session.open_hands
 
 
 class DailyPlay:
@@ -83,16 +82,16 @@ class DailyPlay:
 
     def poll(self) -> None:
         with self._lock:
-            day_par = self.par
-            ready = self.score is not None and day_par is not None and self.kept is None
-        if not ready or day_par is None:
+            day_par, score = self.par, self.score
+            ready = score is not None and day_par is not None and self.kept is None
+        if not ready or day_par is None or score is None:
             return
         if self._practice:
             self.kept = False
             return
-        self.kept, self.problem = record_day(self.daily.key, self.daily.day, self.score, day_par.value)
+        self.kept, self.problem = record_day(self.daily.key, self.daily.day, score, day_par.value)
 
-    def lines(self, t: Translate, session: Session | None = None) -> list[str]:
+    def lines(self, t: Translate, session: TableSession | None = None) -> list[str]:
         """The results screen's lines: your score, par and the difference."""
         self.poll()
         if self.score is None:
@@ -141,7 +140,7 @@ class DuplicatePlay:
         #: Per half: its ``deal_end`` (the score sheet shows both halves).
         self.ends: dict[int, dict] = {}
 
-    def _rules(self) -> Any:
+    def _rules(self) -> GameRules:
         game, deck, players, options = self.args
         return make_rules(game, deck, players, options)
 
@@ -159,7 +158,7 @@ class DuplicatePlay:
         return s
 
     def finished(self, session: Session) -> None:
-        half = getattr(session, "half", 1)
+        half = session.half
         m = session.match
         team = m.rules.team_of(self.seat(half))
         others = [p for t, p in enumerate(m.deal_points) if t != team]
@@ -194,7 +193,7 @@ class DuplicatePlay:
 
     def caption(self, t: Translate, session: Session, game: str) -> str:
         """The results' caption: which half the breakdown beneath it is."""
-        return t("duplicate.caption", game=game, n=getattr(session, "half", 1))
+        return t("duplicate.caption", game=game, n=session.half)
 
     def verdict(self, t: Translate) -> tuple[str, str] | None:
         """The results screen's title once both halves are played: who won the duplicate."""
@@ -207,7 +206,7 @@ class DuplicatePlay:
             return t("duplicate.won_team" if self._rules().partnerships else "duplicate.won"), "win"
         return t("duplicate.lost"), "loss"
 
-    def lines(self, t: Translate, session: Session | None = None) -> list[str]:
+    def lines(self, t: Translate, session: TableSession | None = None) -> list[str]:
         """The line under the halves after the first: what comes next (once both are played,
         the halves' difference row says the duplicate score)."""
         return [t("duplicate.next")] if 1 in self.scores and self.total is None else []
@@ -215,6 +214,31 @@ class DuplicatePlay:
     def next_session(self, threaded: bool = True) -> Session | None:
         """The second half after the first; None when both are played."""
         return self.session(2, threaded) if 1 in self.margins and 2 not in self.margins else None
+
+
+@runtime_checkable
+class DailyAnswer(Protocol):
+    """A seat at a server's daily deal (game.online.client.daily_client.DailySession): the
+    server's answer once the deal is over, or why there is none."""
+
+    context: object
+
+    @property
+    def daily_result(self) -> Mapping[str, object] | None:
+        """The player's line on the day's board (score, par …), once the server checked the record."""
+
+    @property
+    def daily_refusal(self) -> tuple[str, str] | None:
+        """(code, message): the record refused, the board not written."""
+
+    @property
+    def failed(self) -> str | None:
+        """Why the connection failed, or None."""
+
+    def poll(self) -> bool: ...
+
+
+_Answer = TypeVar("_Answer", bound=DailyAnswer)
 
 
 class OnlineDailyPlay:
@@ -228,51 +252,59 @@ class OnlineDailyPlay:
     back_scene = "online_daily"
     back_label = "daily_online.see_board"
 
-    def __init__(self, info: dict[str, Any]):
+    def __init__(self, info: Mapping[str, object]):
         #: The day's public facts (game.online.client.daily_client.board_info): date, commitment.
         self.info = info
-        self.session: Any = None
+        self.session: DailyAnswer | None = None
 
-    def attach(self, session: Any) -> Any:
+    def attach(self, session: _Answer) -> _Answer:
         session.context = self
         self.session = session
         return session
 
-    def finished(self, session: Any) -> None:
+    def finished(self, session: DailyAnswer) -> None:
         self.session = session
 
     def poll(self) -> None:
         """The server's answer comes after the deal (par may take seconds): keep reading."""
         s = self.session
-        if s is not None and getattr(s, "daily_result", None) is None and getattr(s, "daily_refusal", None) is None:
+        if s is not None and s.daily_result is None and s.daily_refusal is None:
             try:
                 s.poll()
             except Exception:  # noqa: BLE001 - a broken answer is a line below, never a crash
                 pass
 
-    def lines(self, t: Translate, session: Any = None) -> list[str]:
-        s = session or self.session
-        result = getattr(s, "daily_result", None)
-        refusal = getattr(s, "daily_refusal", None)
+    def lines(self, t: Translate, session: object = None) -> list[str]:
+        s = session if isinstance(session, DailyAnswer) else self.session
+        result = s.daily_result if s is not None else None
+        refusal = s.daily_refusal if s is not None else None
         if result is not None:
+            score, day_par = _number(result.get("score")), _number(result.get("par"))
             out = [
                 t(
                     "daily.result",
-                    score=f"{result['score']:g}",
-                    par=f"{result['par']:.1f}",
-                    diff=par_words(t, result["score"], result["par"]),
+                    score=f"{score:g}",
+                    par=f"{day_par:.1f}",
+                    diff=par_words(t, score, day_par),
                 )
             ]
         elif refusal is not None:
             out = [t("daily_online.refused", reason=refusal[1] or refusal[0])]
-        elif getattr(s, "failed", None) is not None:
+        elif s is not None and s.failed is not None:
             out = [t("daily_online.lost")]
         else:
             out = [t("daily_online.waiting")]
-        return [*out, t("daily_online.sealed_short", hash=self.info.get("hash", "")[:16])]
+        return [*out, t("daily_online.sealed_short", hash=str(self.info.get("hash", ""))[:16])]
 
     def next_session(self, threaded: bool = True) -> Session | None:
         return None
 
 
-__all__ = ["DailyPlay", "DuplicatePlay", "HalvesTable", "OnlineDailyPlay"]
+def _number(value: object) -> float:
+    """A score or par the server sent (its line is checked on arrival: a number)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    raise TypeError(f"not a number: {value!r}")
+
+
+__all__ = ["DailyAnswer", "DailyPlay", "DuplicatePlay", "HalvesTable", "OnlineDailyPlay"]

@@ -14,13 +14,14 @@ import argparse
 import os
 import random
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from game.ai.bots import bot_names, make_bot
 from game.config import ConfigError, get_config
 from game.match import Match
 from game.record import write_record
+from game.rules.base import GameRules
 from game.rulesets import make_rules
 from game.services.storage import not_regular
 
@@ -33,8 +34,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _choices() -> tuple[str, str, str]:
-    """What --help lists (issue 29): the games, the decks, and each game's options with their
-    values; blank when rules.yaml cannot be read (the command then says why, in one line)."""
+    """What --help lists, so that nobody needs rules.yaml open to call ``simulate``: the games,
+    the decks, and each game's options with their values; blank when rules.yaml cannot be
+    read (the command then says why, in one line)."""
     try:
         cfg = get_config()
     except (ConfigError, OSError):
@@ -172,7 +174,8 @@ def simulate(args: argparse.Namespace) -> int:
                 f"match {i + 1}: seed {seed}, {m.deal_number} deal(s), totals {m.totals}, "
                 f"winner {'draw' if m.winner is None else 'team ' + str(m.winner)}"
             )
-    team_word = "team" if rules.players == 4 else "seat"
+    # A winner is a score column: a team's where partners share one, else a seat's.
+    team_word = "team" if rules.teams < rules.players else "seat"
     summary = ", ".join(f"{team_word} {t} won {w}" for t, w in enumerate(wins))
     print(
         f"{args.matches} {args.game} match(es) on {rules.deck.id}, {rules.players} players, bots {','.join(names)}: "
@@ -194,7 +197,12 @@ def _record_names(args: argparse.Namespace, players: int, i: int) -> list[str]:
 
 
 def _simulate_duplicate(
-    args: argparse.Namespace, rules: Any, options: dict, names: list[str], seeds: random.Random, out: Path | None
+    args: argparse.Namespace,
+    rules: GameRules,
+    options: Mapping[str, object],
+    names: list[str],
+    seeds: random.Random,
+    out: Path | None,
 ) -> int:
     """``simulate --duplicate``: every match seed played twice (game.services.par.play_duplicate), both
     halves written as ordinary records; the score is the first seating's side's margin."""

@@ -22,7 +22,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from game.services.version import version
 
@@ -97,7 +97,7 @@ class LogTail:
     def __init__(self, size: int = LOG_LINES):
         self.lines: collections.deque[str] = collections.deque(maxlen=size)
         self._lock = threading.Lock()
-        self._saved: tuple[Any, Any] | None = None
+        self._saved: tuple[TextIO, TextIO] | None = None
 
     def add(self, line: str, stream: str = "err") -> None:
         stamp = time.strftime("%H:%M:%S")
@@ -246,7 +246,7 @@ def folder_command(folder: Path, system: str | None = None) -> list[str] | None:
     return ["xdg-open", str(folder)]
 
 
-def open_folder(folder: Path, run: Callable[..., Any] = subprocess.Popen) -> str | None:
+def open_folder(folder: Path, run: Callable[..., object] = subprocess.Popen) -> str | None:
     """Open ``folder`` in the file manager without waiting for it; the problem in words, or None."""
     command = folder_command(folder)
     try:

@@ -16,12 +16,12 @@ import sys
 import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import SupportsFloat, TypeGuard
 
 import yaml
 
 from game.config_types import LANGUAGES, data_dir
-from game.safeyaml import LOADER, MAX_YAML_BYTES, ConfigError, scan_yaml
+from game.safeyaml import LOADER, MAX_YAML_BYTES, ConfigError, problem_line, scan_yaml
 
 FALLBACK = "en"
 
@@ -40,7 +40,13 @@ def locales_dir() -> Path:
     return data_dir() / "locales"
 
 
-def _flatten(tree: Mapping, prefix: str = "", out: dict[str, Any] | None = None) -> dict[str, Any]:
+#: A message as a locale holds it: one text, or a plural message's text per plural form.
+Message = str | dict[str, str]
+
+
+def _flatten(
+    tree: Mapping[object, object], prefix: str = "", out: dict[str, Message] | None = None
+) -> dict[str, Message]:
     out = {} if out is None else out
     for k, v in tree.items():
         key = f"{prefix}{k}"
@@ -86,7 +92,7 @@ def message_problem(template: str) -> str | None:
     return None
 
 
-def load_locale(lang: str, folder: Path | None = None) -> tuple[dict[str, Any], str | None]:
+def load_locale(lang: str, folder: Path | None = None) -> tuple[dict[str, Message], str | None]:
     """The flattened messages of ``lang`` and a problem message (None when all is well).
 
     The file is checked before PyYAML builds anything (game.safeyaml.scan_yaml): no anchors or
@@ -117,11 +123,11 @@ def load_locale(lang: str, folder: Path | None = None) -> tuple[dict[str, Any], 
 #: Parsed locale files by name and content: every I18n (each window, each language switch,
 #: and the tests' hundreds of apps) read and checked the same YAML again, some 30 ms a file.
 #: Keyed by the bytes, so a changed file is parsed anew; a few kept (tests write damaged ones).
-_PARSED: dict[tuple[str, bytes], tuple[dict[str, Any], str | None]] = {}
+_PARSED: dict[tuple[str, bytes], tuple[dict[str, Message], str | None]] = {}
 _PARSED_KEPT = 16
 
 
-def _parse_locale(raw: bytes, path: Path) -> tuple[dict[str, Any], str | None]:
+def _parse_locale(raw: bytes, path: Path) -> tuple[dict[str, Message], str | None]:
     try:
         text = raw.decode("utf-8")
         lines = scan_yaml(text, path.name, allow_aliases=False, max_depth=MAX_DEPTH)
@@ -131,8 +137,8 @@ def _parse_locale(raw: bytes, path: Path) -> tuple[dict[str, Any], str | None]:
     except UnicodeDecodeError as e:
         return {}, f"{path.name}: cannot be read ({e})"
     except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f", line {mark.line + 1}" if mark else ""
+        line = problem_line(e)
+        where = f", line {line}" if line else ""
         return {}, f"{path.name}{where}: not valid YAML"
     if data is None:
         return {}, None
@@ -154,7 +160,7 @@ def _parse_locale(raw: bytes, path: Path) -> tuple[dict[str, Any], str | None]:
     return table, None
 
 
-def _plural_category(lang: str, count: Any) -> str:
+def _plural_category(lang: str, count: object) -> str:
     # All four languages use the same rule: exactly 1 is "one", and so is a proper fraction
     # ("⅓ point", the thirds of Tressette); everything else "other".
     try:
@@ -164,9 +170,11 @@ def _plural_category(lang: str, count: Any) -> str:
     return "one" if amount == 1 or 0 < amount < 1 else "other"
 
 
-def _amount(count: Any) -> float:
+def _amount(count: object) -> float:
     """A count as a number: 3, "3", or a mixed number as the thirds are written ("4 ⅔", "⅓")."""
     if not isinstance(count, str):
+        if not isinstance(count, SupportsFloat):
+            raise TypeError(f"not a count: {count!r}")
         return float(count)
     import unicodedata
 
@@ -176,14 +184,14 @@ def _amount(count: Any) -> float:
     return sum(unicodedata.numeric(p) if len(p) == 1 else float(p) for p in parts)
 
 
-class _SafeParams(dict):
+class _SafeParams(dict[str, object]):
     """format_map helper: an unknown {name} stays visible instead of raising."""
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
 
-def _format(template: str, params: Mapping[str, Any]) -> str:
+def _format(template: str, params: Mapping[str, object]) -> str:
     try:
         return template.format_map(_SafeParams(params))
     except (ValueError, IndexError, AttributeError, TypeError):
@@ -196,12 +204,12 @@ class I18n:
     def __init__(self, language: str = FALLBACK, folder: Path | None = None):
         self.folder = folder
         self.problems: list[str] = []
-        self._tables: dict[str, dict[str, Any]] = {}
+        self._tables: dict[str, dict[str, Message]] = {}
         self._listeners: list[Callable[[str], None]] = []
         self.language = FALLBACK
         self.set_language(language)
 
-    def _table(self, lang: str) -> dict[str, Any]:
+    def _table(self, lang: str) -> dict[str, Message]:
         if lang not in self._tables:
             table, problem = load_locale(lang, self.folder)
             if problem:
@@ -227,14 +235,14 @@ class I18n:
     def has(self, key: str, lang: str | None = None) -> bool:
         return key in self._table(lang or self.language)
 
-    def raw(self, key: str, lang: str | None = None) -> Any:
+    def raw(self, key: str, lang: str | None = None) -> Message | None:
         """The message as stored (text or plural mapping), with English fallback; None if absent."""
         value = self._table(lang or self.language).get(key)
         if value is None:
             value = self._table(FALLBACK).get(key)
         return value
 
-    def t(self, key: str, lang: str | None = None, **params: Any) -> str:
+    def t(self, key: str, lang: str | None = None, **params: object) -> str:
         """The message ``key`` in the current language, formatted with ``params``.
 
         A plural message picks its form from ``count``. A key missing from the language

@@ -21,14 +21,29 @@ the difference (:func:`duplicate_margin`): what the cards gave cancels out.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from game.ai.bots import make_bot
-from game.match import Match
+from game.match import Bot, Match
 from game.rules.base import Event, GameRules
 from game.rulesets import make_rules
+
+if TYPE_CHECKING:
+    from game.ai.base import BaseBot
+
+_Seat = TypeVar("_Seat")
+
+
+@runtime_checkable
+class SearchBudget(Protocol):
+    """A bot that searches: its iterations per decision and its clock (None: iterations only,
+    the same result on every machine)."""
+
+    iterations: int
+    time_cap: float | None
+
 
 #: The hard player's search budget for par: iterations per decision, no time cap.
 PAR_ITERATIONS = 150
@@ -46,7 +61,7 @@ class Deal:
     game: str
     deck: str
     players: int
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     seed: int
 
     def rules(self) -> GameRules:
@@ -61,38 +76,40 @@ class Par:
     scores: list[int] = field(default_factory=list)
 
 
-def sub_seed(*parts: Any) -> int:
+def sub_seed(*parts: object) -> int:
     """A 31-bit seed from ``parts`` (SHA-256 of their text joined by '|': the same everywhere)."""
     digest = hashlib.sha256("|".join(str(p) for p in parts).encode("utf-8")).digest()
     return int.from_bytes(digest[:4], "big") >> 1
 
 
-def fixed_bot(level: str, rules: GameRules, seat: int, seed: int, iterations: int | None = None) -> Any:
+def fixed_bot(level: str, rules: GameRules, seat: int, seed: int, iterations: int | None = None) -> BaseBot:
     """A bot of ``level`` that plays the same on every machine: no time cap (its own level's
     iteration budget, or ``iterations``)."""
     bot = make_bot(level, rules, seat, seed)
-    if hasattr(bot, "time_cap"):
+    if isinstance(bot, SearchBudget):
         bot.time_cap = None
-    if iterations is not None and hasattr(bot, "iterations"):
-        bot.iterations = iterations
+        if iterations is not None:
+            bot.iterations = iterations
     return bot
 
 
-def house_bot(rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT, iterations: int | None = None) -> Any:
+def house_bot(
+    rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT, iterations: int | None = None
+) -> BaseBot:
     """The house bot of ``seat`` in the deal of ``seed``: seeded from the deal's seed and its
     own seat, at most ``iterations`` (HOUSE_ITERATIONS) per decision and no clock. The
     window's daily deal, par and the club server's daily tables (game.online.server.worker) all
     seat this bot, so a person and par meet the same opponents on every machine and load."""
     iterations = HOUSE_ITERATIONS if iterations is None else iterations  # read now: tests set it
     bot = fixed_bot(level, rules, seat, sub_seed("house", seed, seat))
-    if hasattr(bot, "iterations"):
+    if isinstance(bot, SearchBudget):
         bot.iterations = min(bot.iterations, iterations)
     return bot
 
 
 def house_bots(
     rules: GameRules, seed: int, seat: int, level: str = PAR_OPPONENT, iterations: int | None = None
-) -> list[Any]:
+) -> list[Bot | None]:
     """The house bots for a deal: every seat but ``seat`` (None there)."""
     return [None if s == seat else house_bot(rules, seed, s, level, iterations) for s in range(rules.players)]
 
@@ -111,7 +128,7 @@ def deal_points(events: list[Event]) -> list[int]:
 
 
 def play_deal(
-    deal: Deal, seat: int, player: Any, opponent: str = PAR_OPPONENT, house_iterations: int | None = None
+    deal: Deal, seat: int, player: Bot, opponent: str = PAR_OPPONENT, house_iterations: int | None = None
 ) -> Match:
     """The deal played once: ``player`` in ``seat``, the house bots elsewhere."""
     rules = deal.rules()
@@ -152,7 +169,7 @@ def over_par(score: float, par_value: float) -> str:
     return f"+{d:.1f}" if d > 0 else f"−{-d:.1f}"
 
 
-def par_words(t: Any, score: float, par_value: float) -> str:
+def par_words(t: Callable[..., str], score: float, par_value: float) -> str:
     """The difference in words, ``t`` the message lookup: "1.4 over par", "20.3 under par",
     "at par" — a sentence never says "−20.3 over par"."""
     d = round(score - par_value, 1)
@@ -162,7 +179,7 @@ def par_words(t: Any, score: float, par_value: float) -> str:
 
 
 # ---------------------------------------------------------------------- duplicate
-def swapped(seats: list[Any]) -> list[Any]:
+def swapped(seats: list[_Seat]) -> list[_Seat]:
     """The second half's seating: the player of seat s+1 (mod n) now sits at seat s, i.e.
     everyone moves one seat on. Two players swap; in four the teams swap."""
     n = len(seats)
@@ -212,7 +229,7 @@ def play_duplicate(
     game: str,
     deck: str | None,
     players: int | None,
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
     seed: int,
     names: list[str],
     deals: int | None = None,

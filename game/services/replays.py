@@ -30,12 +30,16 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.record import FORMAT, MAX_LINE, RecordFormatError, check_event, dumps, parse_line
 from game.safejson import JSONError, is_int, open_regular
 from game.services.settings import user_data_dir
 from game.services.storage import Problem, locked, quarantine, read_json, write_bytes, write_json
+
+if TYPE_CHECKING:
+    from game.rules.base import Event
+    from game.services.session import Session
 
 FOLDER = "replays"
 SUFFIX = ".jsonl"
@@ -68,7 +72,7 @@ class KeptMatch:
     game: str
     deck: str
     players: int
-    options: dict[str, Any]
+    options: dict[str, object]
     winner: int | None
     totals: list[int]
     #: Per seat "human" or the computer's level; None for a record written elsewhere.
@@ -97,7 +101,7 @@ class Listing:
 
 
 # ---------------------------------------------------------------------- keeping
-def clamp_limit(limit: Any) -> int:
+def clamp_limit(limit: object) -> int:
     """The setting as a count: a bad value is the default, a number is kept within 0…MAX_LIMIT."""
     if not is_int(limit):
         return DEFAULT_LIMIT
@@ -112,10 +116,10 @@ def seats_of(players: int, human_seat: int | None, levels: list[str] | str) -> l
 
 
 def keep(
-    events: list[dict],
+    events: list[Event],
     seats: list[str] | None = None,
     practice: bool = False,
-    limit: Any = DEFAULT_LIMIT,
+    limit: object = DEFAULT_LIMIT,
     folder: Path | None = None,
     now: float | None = None,
 ) -> tuple[Path | None, str | None]:
@@ -155,23 +159,23 @@ def keep(
 
 
 def keep_session(
-    session: Any, limit: Any = DEFAULT_LIMIT, practice: bool | None = None, folder: Path | None = None
+    session: Session, limit: object = DEFAULT_LIMIT, practice: bool | None = None, folder: Path | None = None
 ) -> tuple[Path | None, str | None]:
-    """Keep a finished window match (a game.services.session.Session): who played which seat, and
-    whether it was practice (an undo, or open hands), go with it."""
+    """Keep a finished window match: who played which seat, and whether it was practice (an
+    undo, or open hands), go with it."""
     if practice is None:
-        practice = session.undos > 0 or bool(getattr(session, "open_hands", False))
+        practice = session.undos > 0 or session.open_hands
     return keep(list(session.match.events), session_seats(session), practice, limit, folder)
 
 
-def session_seats(session: Any) -> list[str]:
+def session_seats(session: Session) -> list[str]:
     """The ``seats`` field of a window match: the player's seat, the computer's level in the
     others (a partner's own level where it has one)."""
     rules = session.rules
     human = session.human_seat
     levels = []
     for seat in range(rules.players):
-        partner = human is not None and rules.partnerships and rules.team_of(seat) == rules.team_of(human)
+        partner = human is not None and seat in rules.partners_of(human)
         levels.append(session.partner_bot if partner else session.bot_name)
     return seats_of(rules.players, human, levels)
 
@@ -218,7 +222,7 @@ def _read_index(folder: Path) -> list[str]:
     return [p.name for p in sorted(found, key=lambda p: (_when(p), p.name))]
 
 
-def _add_to_index(folder: Path, name: str | None, limit: Any) -> list[Path]:
+def _add_to_index(folder: Path, name: str | None, limit: object) -> list[Path]:
     """Add ``name`` to the index and remove the game's oldest records beyond ``limit``, in
     one read-modify-write under the index's lock (two windows lose neither's record)."""
     limit = clamp_limit(limit)
@@ -241,7 +245,7 @@ def _add_to_index(folder: Path, name: str | None, limit: Any) -> list[Path]:
     return removed
 
 
-def prune(limit: Any, folder: Path | None = None) -> list[Path]:
+def prune(limit: object, folder: Path | None = None) -> list[Path]:
     """Remove the game's oldest kept records beyond ``limit`` (readable or not), never a file
     it did not keep. Returns the files removed."""
     folder = folder or replays_dir()
@@ -268,9 +272,7 @@ def read_summary(path: Path) -> KeptMatch:
     try:
         f = open_regular(path)
     except (OSError, JSONError) as e:
-        raise ValueError(
-            f"cannot be read ({getattr(e, 'strerror', None) or getattr(e, 'problem', None) or e})"
-        ) from None
+        raise ValueError(f"cannot be read ({(e.strerror if isinstance(e, OSError) else e.problem) or e})") from None
     with f:
         try:
             first = f.readline(MAX_LINE + 2)

@@ -5,18 +5,38 @@ option that cannot be is refused with one line instead of crashing the menu at e
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
+from game.rules.base import Event
 from game.safejson import is_int
 
 SAVE_VERSION = 1
 
 
-def _seat_text(value: Any) -> str:
+class SaveData(TypedDict, total=False):
+    """A save as :func:`check_save` accepts it (game.services.session.Session.to_save writes
+    it; ``version`` is added by game.services.saves)."""
+
+    version: int
+    game: str
+    deck: str
+    players: int
+    options: dict[str, object]
+    seed: int
+    human_seat: int | None
+    bot: str
+    partner_bot: str | None
+    undos: int
+    suggestions: int
+    open_hands: bool
+    events: list[Event]
+
+
+def _seat_text(value: object) -> str:
     return repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def check_save(data: Any) -> str | None:
+def check_save(data: object) -> str | None:
     """Why ``data`` cannot be a save (one line), or None: every fact a resume uses must be
     one that can be — a registered game, a deck offering it, a player count and options it
     allows, seeds and seats that are whole numbers in range, known bots, and events each a

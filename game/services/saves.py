@@ -12,10 +12,15 @@ save alone: :data:`read_only` makes it neither offer, write nor clear a save.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from game.services.save_format import SAVE_VERSION, check_save
+from game.rules.vocabulary import JsonObject
+from game.services.save_format import SAVE_VERSION, SaveData, check_save
 from game.services.settings import user_data_dir
 from game.services.storage import quarantine, read_json, write_json
+
+if TYPE_CHECKING:
+    from game.services.session import Session
 
 FILE_NAME = "match.json"
 #: A save holds a whole match's record: far below this even for a long Schnapsen match.
@@ -28,14 +33,14 @@ def save_path() -> Path:
     return user_data_dir() / FILE_NAME
 
 
-def save_match(data: dict) -> str | None:
+def save_match(data: SaveData) -> str | None:
     """Write the session's save atomically. None on success, else a one-line problem."""
     if read_only:
         return None
     return write_json(save_path(), {"version": SAVE_VERSION, **data})
 
 
-def load_match() -> tuple[dict | None, str | None]:
+def load_match() -> tuple[JsonObject | None, str | None]:
     """(save, problem). No save → (None, None); a save that is damaged or names something
     that cannot be is moved aside → (None, problem)."""
     if read_only:
@@ -49,7 +54,7 @@ def load_match() -> tuple[dict | None, str | None]:
     return data, None
 
 
-def resume_session(threaded: bool = True):
+def resume_session(threaded: bool = True) -> tuple[Session | None, str | None]:
     """The saved session, replayed; (None, problem) when there is none or it cannot be used."""
     from game.services.session import Session
 

@@ -10,21 +10,31 @@ bots draw their randomness per decision from the seed, their seat and the decisi
 (game.ai.base.BaseBot.begin_decision), so a rebuilt session's bots play on exactly as the
 original's would have — the base of resume, undo (:meth:`undo`), replays and online tables.
 
-A session is saved as its record (the events so far) and resumed by replaying the recorded
-decisions through a fresh match with the same seed: same cards, same scores, same seat to act.
+A session is saved as its record (the events so far) and resumed by walking the record with
+the one replay (game.replay.follow) through a fresh match with the same seed: same cards, same
+scores, same seat to act.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, cast
 
 from game.ai.bots import make_bot
 from game.match import Bot, Match
+from game.replay import ReplayError, follow
 from game.rules.base import Action, Event, GameRules
 from game.rulesets import make_rules
-from game.services.table_session import LOCAL, Capabilities
+from game.services.table_session import LOCAL, Capabilities, MatchContext
+
+if TYPE_CHECKING:
+    from game.services.save_format import SaveData
+
+#: The bots of every seat (None at the human's) for a match's rules: the daily deal's seeded
+#: house bots, instead of the session's own levels.
+BotFactory = Callable[[GameRules], Sequence[Bot | None]]
 
 #: Seconds to wait for an abandoned search (undo, rewind) to notice its stop flag before
 #: the session gives up on reusing its bots and makes fresh ones.
@@ -45,9 +55,9 @@ class Session:
     """A :class:`game.services.table_session.TableSession` played here: every offer of the table."""
 
     capabilities: Capabilities = LOCAL
-    #: A duplicate deal's half (1 or 2), set by game.services.challenge on its two sessions only:
-    #: others have none (it is read with getattr and a default of 1).
-    half: int
+    #: A duplicate deal's half (1 or 2), set by game.services.challenge on its two sessions;
+    #: 1 for every other match.
+    half: int = 1
 
     def __init__(
         self,
@@ -58,7 +68,7 @@ class Session:
         partner_bot: str | None = None,
         threaded: bool = True,
         deals: int | None = None,
-        bot_factory: Any = None,
+        bot_factory: BotFactory | None = None,
     ):
         self.rules = rules
         #: Only the first ``deals`` deals are played (a daily deal, a duplicate half), or None.
@@ -68,7 +78,7 @@ class Session:
         self.bot_factory = bot_factory
         #: What the match is part of (game.services.challenge: a daily deal, a duplicate half), or None
         #: for an ordinary match: the table then neither saves it nor counts it in the statistics.
-        self.context: Any = None
+        self.context: MatchContext | None = None
         self.seed = seed
         self.human_seat = human_seat
         self.bot_name = bot_name
@@ -78,11 +88,13 @@ class Session:
         self._pending: deque[Event] = deque()
         self._job: _Job | None = None
         self._stop = threading.Event()
-        #: Decisions taken back so far (an undone match counts as practice: issue 17).
+        #: Decisions taken back so far (an undone match counts as practice: a taken-back move
+        #: is no fair result).
         self.undos = 0
         #: Decisions at which a move was suggested to the human (counted in the statistics).
         self.suggestions = 0
-        #: The computer's hands were shown face up (open hands practice, issue 21): practice.
+        #: The computer's hands were shown face up (open hands practice): practice, since the
+        #: player saw what a fair match hides.
         self.open_hands = False
         #: Bumped whenever the match is rebuilt under the session (undo, truncate_to): the
         #: table then redraws from ``match.events`` (the events of a rebuild are not pending).
@@ -97,7 +109,7 @@ class Session:
             if seat == human:
                 bots.append(None)
             else:
-                partner = human is not None and rules.partnerships and rules.team_of(seat) == rules.team_of(human)
+                partner = human is not None and seat in rules.partners_of(human)
                 bots.append(make_bot(self.partner_bot if partner else self.bot_name, rules, seat, self.seed))
         return bots
 
@@ -107,8 +119,8 @@ class Session:
         cls,
         game: str,
         deck: str | None,
-        players: int,
-        options: dict | None,
+        players: int | None,
+        options: Mapping[str, object] | None,
         seed: int,
         human_seat: int | None = 0,
         bot_name: str = "greedy",
@@ -224,7 +236,7 @@ class Session:
         return {}
 
     # ------------------------------------------------------------------ the human
-    def view(self, seat: int | None = None) -> Any:
+    def view(self, seat: int | None = None) -> object:
         seat = self.human_seat if seat is None else seat
         if seat is None:  # as the rules' view raised for a seat of None
             raise TypeError("a table without a human seat has no view of its own: name the seat")
@@ -293,7 +305,7 @@ class Session:
         return not job.thread.is_alive()
 
     # ------------------------------------------------------------------ save and resume
-    def to_save(self) -> dict:
+    def to_save(self) -> SaveData:
         """Everything needed to resume: who plays, and the record so far."""
         return {
             "game": self.rules.game_id,
@@ -311,7 +323,7 @@ class Session:
         }
 
     @classmethod
-    def from_save(cls, data: dict, threaded: bool = True) -> Session:
+    def from_save(cls, data: Mapping[str, object], threaded: bool = True) -> Session:
         """Rebuild a session by replaying the saved decisions. Raises ValueError on a bad save
         (one naming a seat, deck, bot or option that cannot be is refused before replaying)."""
         from game.services.save_format import SAVE_VERSION, check_save
@@ -319,30 +331,30 @@ class Session:
         problem = check_save({"version": SAVE_VERSION, **data}) if isinstance(data, dict) else "not an object"
         if problem:
             raise ValueError(f"the save is not usable ({problem})")
+        save = cast("SaveData", data)  # check_save has seen every field's type
         try:
-            rules = make_rules(data["game"], data["deck"], data["players"], data["options"])
+            rules = make_rules(save["game"], save["deck"], save["players"], save["options"])
             s = cls(
                 rules,
-                int(data["seed"]),
-                data.get("human_seat"),
-                data.get("bot", "greedy"),
-                data.get("partner_bot"),
+                int(save["seed"]),
+                save.get("human_seat"),
+                save.get("bot", "greedy"),
+                save.get("partner_bot"),
                 threaded=threaded,
             )
-            s.undos = int(data.get("undos", 0))
-            s.suggestions = int(data.get("suggestions", 0))
-            s.open_hands = data.get("open_hands") is True
-            events = data["events"]
+            s.undos = int(save.get("undos", 0))
+            s.suggestions = int(save.get("suggestions", 0))
+            s.open_hands = save.get("open_hands") is True
+            events = save["events"]
             s.match.start()
             s.match.keep_version(events[0])  # a save written by another version resumes as written
             i = len(s.match.events)
             if s.match.events != events[:i]:
                 raise ValueError("the saved match does not start like this seed deals it")
-            while i < len(events):
-                if events[i].get("event") not in rules.decisions:
-                    raise ValueError(f"the saved match is out of step at event {i + 1}")
-                produced = s.match.play(rules.action_from_record(events, i))
-                i += len(produced)
+            try:
+                follow(s.match, events)  # the record's decisions, through the one replay
+            except ReplayError as e:
+                raise ValueError(f"the saved match is out of step at event {e.line}: {e}") from None
             if s.match.events[: len(events)] != events:
                 raise ValueError("the saved match does not replay to the same position")
         except (KeyError, TypeError, IndexError, AttributeError, OverflowError) as e:

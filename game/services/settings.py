@@ -10,11 +10,12 @@ for that field only. Nothing here raises on bad data, and nothing imports pygame
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
 
 from game.config import LANGUAGES, GameConfig
+from game.rules.vocabulary import JsonObject
 
 APP_NAME = "cardavia"
 FILE_NAME = "settings.json"
@@ -23,12 +24,14 @@ ANIMATION_SPEEDS: tuple[str, ...] = ("slow", "normal", "fast", "instant")
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: How long a finished trick stays in view: until a click or a key, 1.5 s, or briefly.
 TRICK_HOLDS: tuple[str, ...] = ("click", "timed", "brief")
-#: Accessibility (issue 32): where the spoken lines go (game.services.speech.MODES), card and text sizes.
+#: Accessibility, so that a player who sees the cards badly or not at all can play: where the
+#: spoken lines go (game.services.speech.MODES), card and text sizes.
 SPEECH_MODES: tuple[str, ...] = ("off", "on", "screen_reader")
 CARD_SIZES: tuple[str, ...] = ("normal", "large", "xlarge")
 TEXT_SIZES: tuple[str, ...] = ("normal", "large", "xlarge")
-#: Where the picture is post-processed (issue 33): the graphics card where one can be had
-#: ("auto"), always the CPU, or the GPU (falling back to the CPU, with a line, where it cannot).
+#: Where the picture is post-processed (a frame at the window's own pixels costs the CPU alone
+#: too much): the graphics card where one can be had ("auto"), always the CPU, or the GPU
+#: (falling back to the CPU, with a line, where it cannot).
 RENDER_PATHS: tuple[str, ...] = ("auto", "cpu", "gpu")
 
 # Integer fields and their inclusive ranges; everything else is validated in _clean.
@@ -78,14 +81,16 @@ class Settings:
     trick_hold: str = "timed"
     #: Show the capture games' awards as they stand during the deal (a learning aid).
     running_tally: bool = False
-    #: Open hands practice (issue 21): the computer's hands face up; such matches are practice.
+    #: Open hands practice (to learn by seeing every hand): the computer's hands face up; such
+    #: matches are practice.
     open_hands: bool = False
     #: How many finished matches Replays keeps (game.services.replays), the newest first.
     replays_kept: int = 200
     ai_level: str = "normal"
-    #: Accessibility (issue 32): speech "off" / "on" / "screen_reader" (only through a running
-    #: screen reader: the default, so a blind player hears the game from the first start); clear suits (four colours, a suit letter in each corner, a high-contrast
-    #: table); the card and the text size.
+    #: Accessibility (a player who cannot see the table plays by ear and by larger cards):
+    #: speech "off" / "on" / "screen_reader" (only through a running screen reader: the
+    #: default, so a blind player hears the game from the first start); clear suits (four
+    #: colours, a suit letter in each corner, a high-contrast table); the card and the text size.
     speech: str = "screen_reader"
     clear_suits: bool = False
     card_size: str = "normal"
@@ -95,22 +100,22 @@ class Settings:
     last_deck: str = ""
     #: Per game: the options last chosen on the game select screen, every one in force, and the
     #: player count ({"scopa": {"target": 21, "deal": "scopone", "players": 4}}).
-    game_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    game_options: dict[str, JsonObject] = field(default_factory=dict)
     #: Per game with house rules: the preset last chosen and the Custom toggles, kept apart so
     #: trying a preset never loses them ({"scopa": {"preset": "custom", "custom": {"napola": true}}}).
-    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
+    variants: dict[str, JsonObject] = field(default_factory=dict)
     #: The lessons finished (game.lessons: a lesson's name), for the Learn screen's marks.
     lessons_done: list[str] = field(default_factory=list)
     #: Keys this version does not know (written by a newer one): kept so a round trip loses nothing.
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JsonObject = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         data = asdict(self)
         extra = data.pop("extra")
         return {**extra, **data}
 
     @classmethod
-    def from_json(cls, data: Any, default_language: str = "en") -> Settings:
+    def from_json(cls, data: object, default_language: str = "en") -> Settings:
         """Settings from parsed JSON; each bad field falls back on its own (never raises)."""
         s = cls(language=default_language)
         if not isinstance(data, dict):
@@ -132,7 +137,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _clean(s: Settings, key: str, value: Any) -> None:
+def _clean(s: Settings, key: str, value: object) -> None:
     """Set ``key`` from ``value`` if it is usable: clamp numbers, ignore wrong types."""
     if key in _RANGES:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
@@ -175,7 +180,7 @@ class GameChoice:
     without presets)."""
 
     players: int
-    options: dict[str, Any]
+    options: dict[str, object]
     preset: str
 
 
@@ -211,7 +216,9 @@ def game_choice(settings: Settings, game: GameConfig) -> GameChoice:
     return GameChoice(players, options, str(preset))
 
 
-def remember_game_choice(settings: Settings, game: GameConfig, choice: GameChoice, in_force: dict[str, Any]) -> None:
+def remember_game_choice(
+    settings: Settings, game: GameConfig, choice: GameChoice, in_force: Mapping[str, object]
+) -> None:
     """Keep the choice for next time: the options in force (as ``game_options`` always held
     them) and, for a game with presets, the preset and the Custom toggles."""
     from game.variants import house_options
@@ -248,7 +255,7 @@ def load_settings(path: Path | None = None, default_language: str | None = None)
     data, problem = read_json(p, max_bytes=MAX_BYTES, expect=dict, what="a settings file")
     if problem:
         _BASE[str(p)] = {}
-        bad = getattr(problem, "bad", None)
+        bad = problem.bad
         kept = f" (the old file is kept as {bad})" if bad else ""
         return LoadResult(
             Settings(language=default_language),
@@ -266,7 +273,7 @@ def load_settings(path: Path | None = None, default_language: str | None = None)
 MAX_BYTES = 1024 * 1024
 #: Per file: the settings as this process read them, so that a save writes only what this
 #: window changed (a second window's change to another setting survives: storage.merge_changes).
-_BASE: dict[str, dict[str, Any]] = {}
+_BASE: dict[str, JsonObject] = {}
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> str | None:

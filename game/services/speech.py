@@ -36,7 +36,7 @@ import time
 import wave
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol, TextIO
 
 from game.services.settings import SPEECH_MODES as MODES  # one list of the modes
 
@@ -203,27 +203,29 @@ def opened_in_time(make: Callable[[], Backend], timeout: float) -> Backend:
     """``make()``, or TimeoutError when it has not returned within ``timeout`` seconds (it is
     left to finish on its own daemon thread; what it makes then is closed unused)."""
     done = threading.Event()
-    box: dict[str, Any] = {}
+    backend: list[Backend] = []
+    error: list[BaseException] = []
+    late = threading.Event()
 
     def run() -> None:
         try:
-            box["backend"] = make()
+            backend.append(make())
         except BaseException as e:  # noqa: BLE001 - handed to the caller
-            box["error"] = e
+            error.append(e)
         done.set()
-        if box.get("late") and "backend" in box:
+        if late.is_set() and backend:
             try:
-                box["backend"].close()
+                backend[0].close()
             except Exception:  # noqa: BLE001 - unused anyway
                 pass
 
     threading.Thread(target=run, name="cardavia-speech-open", daemon=True).start()
     if not done.wait(timeout):
-        box["late"] = True
+        late.set()
         raise TimeoutError(f"it did not answer within {timeout:.0f} s")
-    if "error" in box:
-        raise box["error"]
-    return box["backend"]
+    if error:
+        raise error[0]
+    return backend[0]
 
 
 def default_backends(mode: str, lang: str) -> list[Callable[[], Backend]]:
@@ -257,7 +259,7 @@ class Speech:
         self.lang = lang
         self.last: str | None = None
         self.lines: list[str] = []  # every line said, in order (the log's copy)
-        self._log: Any = None
+        self._log: TextIO | None = None
         if log_path is not None:
             self._log = open(log_path, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 - kept open
         self._queue: queue.Queue[tuple[str, str, bool]] = queue.Queue()

@@ -4,8 +4,8 @@ A record's key is ``game/mode`` for the rules as written and ``game/mode/variant
 preset or a custom set of house rules (:func:`game.variants.variant_key`): a statistics file
 written before house rules existed (only ``game/mode`` keys) reads unchanged.
 
-A match in which a decision was taken back (undo, issue 17) is practice: it counts in
-``practice`` only, never as played, won or lost. A match in which moves were suggested counts
+A match in which a decision was taken back (undo) is practice, not a fair result: it counts
+in ``practice`` only, never as played, won or lost. A match in which moves were suggested counts
 as usual and also in ``suggested``.
 """
 
@@ -95,13 +95,15 @@ def record_result(
     r.played += 1
     if suggested:
         r.suggested += 1
-    setattr(r, outcome, getattr(r, outcome) + 1)
     if outcome == "won":
+        r.won += 1
         r.streak = r.streak + 1 if r.streak > 0 else 1
         r.best_margin = margin if r.best_margin is None else max(r.best_margin, margin)
     elif outcome == "lost":
+        r.lost += 1
         r.streak = r.streak - 1 if r.streak < 0 else -1
     else:
+        r.drawn += 1
         r.streak = 0
     return write_json(stats_path(), {k: asdict(v) for k, v in stats.items()})
 

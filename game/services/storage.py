@@ -34,11 +34,12 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import ParamSpec, TypeVar, overload
 
 from game.safejson import MAX_BYTES, JSONError, file_kind, load_file
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 #: The name of a home folder's lock file (one window owns the folder: see claim_home).
 HOME_LOCK = "cardavia.lock"
@@ -111,7 +112,7 @@ def _no_clobber_rename(tmp: str, path: Path) -> None:
     os.unlink(tmp)
 
 
-def write_json(path: Path, data: Any, overwrite: bool = True) -> str | None:
+def write_json(path: Path, data: object, overwrite: bool = True) -> str | None:
     """Write ``data`` as JSON atomically. None on success, else a one-line problem."""
     try:
         text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True, allow_nan=False)
@@ -134,9 +135,21 @@ class Problem(str):
         return obj
 
 
+@overload
+def read_json(
+    path: Path, max_bytes: int = ..., *, expect: type[T], what: str = ...
+) -> tuple[T | None, Problem | None]: ...
+
+
+@overload
+def read_json(
+    path: Path, max_bytes: int = ..., expect: None = None, what: str = ...
+) -> tuple[object, Problem | None]: ...
+
+
 def read_json(
     path: Path, max_bytes: int = MAX_BYTES, expect: type | None = None, what: str = "the expected kind of file"
-) -> tuple[Any, str | None]:
+) -> tuple[object, Problem | None]:
     """(data, problem). Missing file → (None, None). Anything else that cannot be used —
     unreadable, not UTF-8, not JSON, over the limits, not a regular file, or (with
     ``expect``) not a value of that type, e.g. ``[1, 2, 3]`` or ``null`` for an object —
@@ -175,13 +188,13 @@ def quarantine(path: Path, why: str) -> Problem:
         return Problem(f"{path.name} {why}", path.name)
 
 
-def serialised(path_of: Callable[[], Path]) -> Callable[[Callable[..., T]], Callable[..., T]]:
+def serialised(path_of: Callable[[], Path]) -> Callable[[Callable[P, T]], Callable[P, T]]:
     """Decorate a read-modify-write of the file ``path_of()`` names so that two windows
     never run it at the same time (:func:`locked`): neither loses the other's update."""
 
-    def wrap(fn: Callable[..., T]) -> Callable[..., T]:
+    def wrap(fn: Callable[P, T]) -> Callable[P, T]:
         @functools.wraps(fn)
-        def run(*args: Any, **kwargs: Any) -> T:
+        def run(*args: P.args, **kwargs: P.kwargs) -> T:
             with locked(path_of()):
                 return fn(*args, **kwargs)
 
@@ -194,7 +207,7 @@ def serialised(path_of: Callable[[], Path]) -> Callable[[Callable[..., T]], Call
 _MISSING = object()
 
 
-def merge_changes(current: Any, base: Any, new: Any, depth: int = 0) -> Any:
+def merge_changes(current: object, base: object, new: object, depth: int = 0) -> object:
     """``current`` (the file as it is now) with only what changed from ``base`` (the file as
     this window read it) to ``new`` (what this window holds) applied, key by key inside
     objects: another window's change to a key this window did not touch survives."""

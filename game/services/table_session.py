@@ -13,8 +13,9 @@ Pure Python: no pygame here.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Literal, NoReturn, Protocol, runtime_checkable
 
 from game.rules.base import Action, Event, GameRules
 
@@ -56,16 +57,60 @@ ONLINE = Capabilities(chat=True, streamed=True, given_names=True, again="another
 RECORD = Capabilities()
 
 
+class TableMatch(Protocol):
+    """What the table reads of ``session.match``: the local :class:`game.match.Match`, the
+    online seat's :class:`game.online.client.remote_match.RemoteMatch` or a record's events."""
+
+    @property
+    def events(self) -> list[Event]:
+        """The record so far (for a seat online: what the seat was sent)."""
+
+    @property
+    def decisions(self) -> Sequence[object]:
+        """One entry per decision made (the table reads their count)."""
+
+    @property
+    def deal_start(self) -> int:
+        """How many decisions were made before the current deal."""
+
+    @property
+    def totals(self) -> list[int]: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def state(self) -> object:
+        """The deal's position, or None where it is not known here (online, a record)."""
+
+
+#: The words of the window's language: a locale key and its parameters → the text.
+Translate = Callable[..., str]
+
+
+class MatchContext(Protocol):
+    """What a match is part of (a daily deal, a duplicate half: game.services.challenge). The
+    table then neither saves it nor counts it in the statistics; the results screen asks it
+    for its lines, and for the session that follows it (a duplicate's second half)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    def lines(self, t: Translate, session: TableSession | None = None) -> list[str]: ...
+
+    def next_session(self, threaded: bool = True) -> TableSession | None: ...
+
+
 @runtime_checkable
 class TableSession(Protocol):
-    """The match behind a table (see the module). ``match`` offers ``events`` (the record so
-    far), ``decisions`` (their count is read), ``deal_start``, ``totals``, ``winner``,
-    ``over`` and ``state`` (None where the position is not known here)."""
+    """The match behind a table (see the module)."""
 
     capabilities: Capabilities
     rules: GameRules
     human_seat: int | None
-    match: Any
     threaded: bool
     seed: int
     #: Counted for the statistics: decisions taken back, suggestions shown, open hands.
@@ -74,6 +119,9 @@ class TableSession(Protocol):
     open_hands: bool
     #: Bumped when the match was rebuilt under the table (undo, a stream shown anew).
     rewinds: int
+
+    @property
+    def match(self) -> TableMatch: ...
 
     @property
     def over(self) -> bool: ...
@@ -102,7 +150,9 @@ class TableSession(Protocol):
 
     def undo(self) -> bool: ...
 
-    def view(self, seat: int | None = None) -> Any: ...
+    def view(self, seat: int | None = None) -> object:
+        """What ``seat`` (the human's by default) may see, as the game's rules make it: handed
+        to a bot's ``choose`` and the coach, which know the game's own view."""
 
     def seat_names(self) -> dict[int, str]: ...
 
@@ -114,12 +164,12 @@ class _Record:
 
     def __init__(self, rules: GameRules | None, events: list[Event]):
         self.events = events
-        self.decisions: list[Any] = []
+        self.decisions: list[object] = []
         self.deal_start = 0
         self.totals = list(rules.initial_totals()) if rules is not None else []
         self.winner: int | None = None
         self.over = True
-        self.state: Any = None
+        self.state: object = None
 
 
 class RecordSession:
@@ -139,7 +189,7 @@ class RecordSession:
     thinking = False
     can_undo = False
 
-    def __init__(self, rules: Any, seat: int | None, events: list[Event] | None = None):
+    def __init__(self, rules: GameRules, seat: int | None, events: list[Event] | None = None):
         self.rules = rules
         self.human_seat = seat
         self.match = _Record(rules, list(events or []))
@@ -162,7 +212,7 @@ class RecordSession:
     def undo(self) -> bool:
         return False
 
-    def view(self, seat: int | None = None) -> Any:
+    def view(self, seat: int | None = None) -> NoReturn:
         raise NotImplementedError("a record has no position to search")
 
     def seat_names(self) -> dict[int, str]:
@@ -172,4 +222,14 @@ class RecordSession:
         """Nothing runs."""
 
 
-__all__ = ["Capabilities", "LOCAL", "ONLINE", "RECORD", "TableSession", "RecordSession"]
+__all__ = [
+    "Capabilities",
+    "LOCAL",
+    "MatchContext",
+    "ONLINE",
+    "RECORD",
+    "RecordSession",
+    "TableMatch",
+    "TableSession",
+    "Translate",
+]

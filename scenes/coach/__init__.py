@@ -1,4 +1,4 @@
-"""The coach in the window (issue 30): the results screen's line and the coach view.
+"""The coach in the window: the results screen's line and the coach view.
 
 - :mod:`~scenes.coach.common` — the window's budget and the jobs' keep-alive;
 - :mod:`~scenes.coach.banner` — "Your deal: 1 blunder, 2 mistakes — see why" on the results
@@ -14,14 +14,18 @@ The analysis itself is game.coach's (no pygame); these modules only draw it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scenes.coach.scene import CoachScene
+    from scenes.scene import AppServices
 
 
-def create(app: Any, **params: Any) -> Any:
+def create(app: AppServices, **params: object) -> CoachScene:
     """The coach view (the registry's "coach"): see :func:`scenes.coach.scene.create`."""
     from scenes.coach.scene import create as create_view
 
-    return create_view(app, **params)
+    return create_view(app, **params)  # type: ignore[arg-type]  # the registry's parameters, checked there
 
 
 __all__ = ["create"]

@@ -11,7 +11,9 @@ puzzles in "Your mistakes" (:func:`keep_mistakes`). Nothing here blocks input.
 
 from __future__ import annotations
 
-from typing import Any
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -20,6 +22,11 @@ from game.coach.job import AnalysisJob
 from sprites import theme
 from sprites.widgets import Button
 
+if TYPE_CHECKING:
+    from scenes.scene import AppServices
+
+#: The finished analyses whose blunders were kept as puzzles (once each).
+_KEPT: weakref.WeakSet[AnalysisJob] = weakref.WeakSet()
 #: The height the line takes on the results panel.
 ROW = 50
 #: The line's width: room for "press C to see why" after the counts, in German at the largest text.
@@ -86,13 +93,13 @@ class CoachButton(Button):
                 surface.blit(theme.rounded((w, bar.h), 2, (*theme.BRASS_LIGHT, 240)), bar)
 
 
-def keep_mistakes(app: Any, job: Any) -> None:
+def keep_mistakes(app: AppServices, job: AnalysisJob) -> None:
     """Once per finished analysis of the player's own deal (``job``: a finished
-    game.coach.job.AnalysisJob, marked on it as kept): its blunders become puzzles in "Your
+    game.coach.job.AnalysisJob, kept once): its blunders become puzzles in "Your
     mistakes" (game.puzzles.mistakes), said in a toast; a problem with the file too."""
-    if getattr(job, "puzzles_kept", False) or job.analysis is None:
+    if job in _KEPT or job.analysis is None:
         return
-    job.puzzles_kept = True
+    _KEPT.add(job)
     from game.puzzles.mistakes import keep_blunders
 
     try:
@@ -127,7 +134,7 @@ def offer(scene: Any, y: int) -> CoachButton | None:
     old = getattr(scene, "coach_job", None)  # the screen laid out again (a new language): the same job
     if old is not None:
         return scene.ui.add(CoachButton((scene.rect.centerx - WIDTH // 2, y, WIDTH, 40), scene, old))
-    holder: dict[str, Any] = {}
+    holder: dict[str, Callable[[], bool]] = {}
     job = AnalysisJob(
         list(session.match.events),
         session.human_seat,

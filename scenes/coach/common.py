@@ -4,7 +4,11 @@ coach, and how an analysis job knows that somebody still waits for it."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scenes.scene import AppServices
 
 #: Seconds an analysis job runs before its scene must be on the stack to keep it going.
 GRACE = 1.0
@@ -19,7 +23,7 @@ DEMO_BUDGET = 60
 HEADLESS_RESULTS = False
 
 
-def alive_while_held(app: Any, job: Any) -> Any:
+def alive_while_held(app: AppServices, job: object) -> Callable[[], bool]:
     """``keep_going`` for an analysis job: True while a scene on the stack holds the job (its
     ``coach_job``), so a job nobody can show any more stops at once — and for the first
     ``GRACE`` seconds, as the job starts while its scene is being made, before it is pushed."""

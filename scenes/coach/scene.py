@@ -14,7 +14,8 @@ the view never waits for it.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -30,6 +31,11 @@ from sprites import table_layout as TL
 from sprites import theme
 from sprites.widgets import Button
 
+if TYPE_CHECKING:
+    from game.coach.job import AnalysisJob
+    from game.services.session import Session
+    from scenes.scene import AppServices
+
 #: The coach's panel, on the right of the felt, above the player's hand. With three or four
 #: players it covers the right-hand seat (its face-down cards, name and card count): H folds it
 #: to the small tab FOLDED, which leaves that seat in view (the felt has no free room its size).
@@ -44,12 +50,12 @@ BETTER = (120, 220, 170)
 class CoachScene(ReplayScene):
     def __init__(
         self,
-        app: Any,
+        app: AppServices,
         timeline: Timeline,
-        job: Any,
+        job: AnalysisJob,
         seat: int,
         *,
-        session: Any = None,
+        session: Session | None = None,
         levels: list[str | None] | None = None,
     ):
         self.job = job
@@ -57,7 +63,7 @@ class CoachScene(ReplayScene):
         self.coach_job = job
         self.session = session
         self.cursor = 0
-        self._shown_for: Any = None
+        self._shown_for: DecisionAnalysis | None = None
         #: The panel folded to its tab (H): the table under it in view.
         self.folded = False
         self.reader = CoachReader(self)
@@ -189,6 +195,7 @@ class CoachScene(ReplayScene):
         from game.services.settings import AI_LEVELS
 
         rules = self.rules
+        seed: int | None
         if self.session is not None:
             seed, decisions = self.session.seed, list(self.session.match.decisions[: d.index])
             bot, partner, undos = self.session.bot_name, self.session.partner_bot, self.session.undos
@@ -201,7 +208,7 @@ class CoachScene(ReplayScene):
         try:
             s = Session.rebuild(
                 rules,
-                int(seed),
+                int(seed),  # type: ignore[arg-type]  # a record without a seed: refused below
                 decisions,
                 human_seat=self.seat,
                 bot_name=bot,
@@ -319,7 +326,7 @@ class CoachScene(ReplayScene):
         s: str,
         y: int,
         size: int = 14,
-        color: Any = theme.CREAM,
+        color: tuple[int, ...] = theme.CREAM,
         face: str = "sans",
         lines: int = 3,
         draw: bool = True,
@@ -437,16 +444,16 @@ class CoachScene(ReplayScene):
 
 
 def create(
-    app: Any,
-    job: Any = None,
-    session: Any = None,
+    app: AppServices,
+    job: AnalysisJob | None = None,
+    session: Session | None = None,
     record: str | None = None,
     events: list | None = None,
     seat: int | None = None,
     deal: int | None = None,
     title: str = "",
     levels: list | None = None,
-    **params: Any,
+    **params: object,
 ) -> CoachScene:
     """The coach view of ``job`` (a running or finished game.coach.job.AnalysisJob), or of a
     new analysis of ``session``'s match (its player's seat, deal ``deal`` or all), of a record
@@ -477,7 +484,10 @@ def create(
     if events is None:  # a screenshot: the computer's demo match, its first deal, a small budget
         from scenes.replay import demo_events
 
-        events = demo_events(app, params.get("game"), params.get("players"))
+        game, players = params.get("game"), params.get("players")
+        events = demo_events(
+            app, game if isinstance(game, str) else None, players if isinstance(players, int) else None
+        )
         seat = 0 if seat is None else seat
         deal = 1 if deal is None else deal
         budget = coach.DEMO_BUDGET
@@ -486,7 +496,7 @@ def create(
     except CoachError as e:
         raise ValueError(str(e)) from None
     timeline = from_events(events, title)
-    holder: dict[str, Any] = {}
+    holder: dict[str, Callable[[], bool]] = {}
     if job is None:
         deals = {deal} if deal is not None else None
         threaded = bool(getattr(app, "has_window", True)) or bool(params.get("threaded"))

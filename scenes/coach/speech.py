@@ -9,12 +9,19 @@ see: their own hand, the trick or the table, the trump and the stock.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
-from game.coach.analysis import DecisionAnalysis
+from game.coach.analysis import DecisionAnalysis, MoveValue
+from game.coach.words import Translate, Words
+from game.rules.base import Action
+
+if TYPE_CHECKING:
+    from game.coach.job import AnalysisJob
+    from game.rules.base import GameRules
+    from scenes.scene import AppServices
 
 
-def value_text(d: DecisionAnalysis, action: Any, t: Any) -> str:
+def value_text(d: DecisionAnalysis, action: Action, t: Translate) -> str:
     """A move's value as the panel shows it: "best" for a move tied best, else how much less it
     is worth than the best move ("−4.9", a true minus sign)."""
     short = d.shortfall(action)
@@ -23,18 +30,40 @@ def value_text(d: DecisionAnalysis, action: Any, t: Any) -> str:
     return f"\u2212{short:.1f}"
 
 
-def ranked_values(d: DecisionAnalysis) -> list[Any]:
+def ranked_values(d: DecisionAnalysis) -> list[MoveValue]:
     """The moves best first: by shortfall to the best shown (the tied best first), then value."""
     return sorted(d.values, key=lambda m: (d.shortfall(m.action) or 0.0, m.action != d.best, -m.points))
+
+
+class CoachView(Protocol):
+    """What the reader reads of the coach view (scenes.coach.scene.CoachScene)."""
+
+    @property
+    def app(self) -> AppServices: ...
+    @property
+    def rules(self) -> GameRules: ...
+    @property
+    def job(self) -> AnalysisJob: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def cursor(self) -> int: ...
+    @property
+    def mistakes(self) -> list[DecisionAnalysis]: ...
+    @property
+    def current(self) -> DecisionAnalysis | None: ...
+
+    def t(self, key: str, **params: object) -> str: ...
+    def words(self) -> Words: ...
 
 
 class CoachReader:
     """The words a screen reader gets from one coach view (``scene``: scenes.coach.scene.CoachScene)."""
 
-    def __init__(self, scene: Any):
+    def __init__(self, scene: CoachView):
         self.scene = scene
 
-    def t(self, key: str, **params: Any) -> str:
+    def t(self, key: str, **params: object) -> str:
         return self.scene.t(key, **params)
 
     def units(self) -> str:

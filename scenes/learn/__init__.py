@@ -1,4 +1,4 @@
-"""Learn (issue 30, item 4): a guided first deal of each game.
+"""Learn: a guided first deal of each game.
 
 - :mod:`~scenes.learn.choose` — the Learn screen ("learn"): the lessons, one per game, with a
   mark on those finished (kept in the settings' ``lessons_done``).

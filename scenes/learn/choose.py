@@ -9,12 +9,11 @@ A lesson whose file is broken is not opened: a toast gives game.lessons' one-lin
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import pygame
 
 from game.lessons.lesson import LessonError, get_lesson, lesson_names
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
 from sprites.widgets import Button
 
@@ -25,7 +24,7 @@ DONE = (150, 205, 140)
 
 
 class LearnScene(UIScene):
-    def __init__(self, app: Any):
+    def __init__(self, app: AppServices):
         self.names = lesson_names()
         super().__init__(app)
 
@@ -81,7 +80,7 @@ class LearnScene(UIScene):
         self.point_at_next()  # back from a lesson: it may be done now
 
     def is_done(self, name: str) -> bool:
-        return name in getattr(self.app.settings, "lessons_done", [])
+        return name in self.app.settings.lessons_done
 
     def open_lesson(self, name: str) -> None:
         try:
@@ -181,7 +180,7 @@ class LearnScene(UIScene):
         )
 
 
-def create(app: Any, **params: Any) -> LearnScene:
+def create(app: AppServices, **params: object) -> LearnScene:
     return LearnScene(app)
 
 

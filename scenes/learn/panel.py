@@ -13,6 +13,7 @@ import pygame
 
 from sprites import theme
 from sprites.table_draw import OUTLINE, outline
+from sprites.table_layout import every_edge_taken
 
 #: With two players: right of the felt, under the top buttons, above the decision buttons.
 SIDE = pygame.Rect(898, 112, 360, 262)
@@ -44,7 +45,7 @@ def _step(face: str, size: int, least: int) -> int:
 def panel_rect(players: int) -> pygame.Rect:
     """Where the panel stands; at the side it grows downwards with the text size, so a larger
     text still shows the whole step."""
-    if players <= 3:
+    if not every_edge_taken(players):  # a free edge: the panel at the side
         grow = max(0.0, theme.TEXT_SCALE[0] - 1)
         w, h = SIDE.w + round(grow * SIDE_GROWTH[0]), SIDE.h + round(grow * SIDE_GROWTH[1])
         return pygame.Rect(SIDE.right - w, SIDE.y, w, h)
@@ -55,7 +56,7 @@ def panel_rect(players: int) -> pygame.Rect:
 def body_width(players: int) -> int:
     """The width the body's lines wrap to (in the band the buttons stand right of it)."""
     r = panel_rect(players)
-    return r.w - 2 * PAD - (BUTTON_W + PAD if players > 3 else 0)
+    return r.w - 2 * PAD - (BUTTON_W + PAD if every_edge_taken(players) else 0)
 
 
 def body_lines(players: int, size: int = BODY_SIZE) -> int:
@@ -63,7 +64,7 @@ def body_lines(players: int, size: int = BODY_SIZE) -> int:
     in the band the hint shares the head's line)."""
     r = panel_rect(players)
     room = r.h - 2 * PAD - _step("sans_bold", HEAD_SIZE, LINE) - 6
-    if players <= 3:
+    if not every_edge_taken(players):
         room -= _step("sans", 12, HINT_LINE) + BUTTON_H + 8
     return max(1, room // _step("sans", size, round(LINE * size / BODY_SIZE)))
 
@@ -81,7 +82,7 @@ def body_size(text: str, players: int) -> int:
 def button_rects(players: int) -> list[pygame.Rect]:
     """Where the panel's two buttons go (the step's own action first, then the lessons list)."""
     r = panel_rect(players)
-    if players <= 3:
+    if not every_edge_taken(players):
         y = r.bottom - PAD - BUTTON_H
         return [
             pygame.Rect(r.right - PAD - BUTTON_W, y, BUTTON_W, BUTTON_H),
@@ -104,7 +105,7 @@ def draw_panel(surface: pygame.Surface, players: int, head: str, body: str, phas
     surface.blit(theme.panel(r.size, 12, (9, 28, 19, 232)), r)
     colour = HEAD_COLOURS.get(phase, theme.BRASS_LIGHT)
     width = body_width(players)
-    side = players <= 3
+    side = not every_edge_taken(players)
     head_room = width
     if not side:  # the keys at the right of the head's line: the band has no room under the body
         hint_size = theme.fit(hint, "sans", 12, width // 2, 9)

@@ -9,13 +9,12 @@ Finishing a lesson marks it done in the settings (``lessons_done``).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from game.lessons.lesson import Lesson, get_lesson, lesson_names
 from game.lessons.session import LessonSession
 from scenes.learn import panel
+from scenes.scene import AppServices
 from scenes.table.scene import ENTER_KEYS, UNDO_KEY, TableScene
 from sprites.widgets import UI, Button
 
@@ -33,7 +32,7 @@ HINTS = {
 class LessonTable(TableScene):
     session: LessonSession  # always a lesson's (given below)
 
-    def __init__(self, app: Any, lesson: Lesson):
+    def __init__(self, app: AppServices, lesson: Lesson):
         self.lesson = lesson
         self.marked = False
         super().__init__(app, LessonSession(lesson), fresh=True, preselect=False)
@@ -145,11 +144,12 @@ class LessonTable(TableScene):
     def marriage_line(self) -> str | None:
         """After R (the marriage is on): which cards to lead now to declare it, so the
         player is not left wondering what R did. None while R is off."""
-        if self.session.phase != "move" or not self.controller.marriage_toggle:
+        if self.session.phase != "move" or not self.controller.toggled:
             return None
         from scenes.names import cards_list
 
-        codes = [a.card.code for a in self.session.legal_actions() if a.marriage and a.card is not None]
+        c = self.controller
+        codes = [a.card.code for a in self.session.legal_actions() if c.declares(a) and a.card is not None]
         if not codes:
             return None
         return self.t("lessons.marriage_on", cards=cards_list(self.t, self.rules.deck, self.app.language, codes))
@@ -167,13 +167,13 @@ class LessonTable(TableScene):
 
 
 def create(
-    app: Any,
+    app: AppServices,
     lesson: str | None = None,
     game: str | None = None,
     step: int | None = None,
     overlay: str | None = None,
-    **params: Any,
-) -> Any:
+    **params: object,
+) -> LessonTable:
     """The lesson ``lesson`` (or the one for ``game``; else the first). Screenshots and checks:
     ``step`` N stands at step N after the good moves before it, ``overlay`` "wrong" plays a
     wrong move there, "good" the good one, "done" the whole lesson."""

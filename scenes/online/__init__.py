@@ -1,4 +1,4 @@
-"""Online tables in the window (issue 20): "Play online" (:mod:`~scenes.online.choice`,
+"""Online tables in the window: "Play online" (:mod:`~scenes.online.choice`,
 which also owns the server a host runs inside the game), Host a table
 (:mod:`~scenes.online.host`), Join a table (:mod:`~scenes.online.join`), the lobby
 (:mod:`~scenes.online.lobby`); then the ordinary table, driven by a

@@ -10,12 +10,10 @@ closes: the menu offers Rejoin meanwhile (:mod:`scenes.online.rejoin`).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from scenes.online import hosting
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
 from sprites.widgets import Button
 
@@ -105,7 +103,7 @@ class OnlineScene(UIScene):
         )
 
 
-def create(app: Any, **params: Any) -> OnlineScene:
+def create(app: AppServices, **params: object) -> OnlineScene:
     return OnlineScene(app)
 
 

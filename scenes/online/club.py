@@ -1,4 +1,4 @@
-"""Club servers (issue 34): the list of the servers the player plays on (name and address,
+"""Club servers: the list of the servers the player plays on (name and address,
 kept in the settings), adding and removing one, and opening one's lobby
 (:mod:`scenes.online.clublobby`). The player's account on each server (its secret) is kept
 by the game: the player only chooses a name.
@@ -9,7 +9,6 @@ Keys: Tab / ↑↓ move, typing fills the fields, Enter chooses, Esc goes back.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import pygame
 
@@ -17,8 +16,9 @@ from game.online.client.clubclient import MAX_SERVERS, kept_servers
 from scenes.online.address import AddressError, clean_name, server_url
 from scenes.online.fields import ERROR, TextField, route_text, typing
 from scenes.online.host import remember, remembered
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
+from sprites.widget_base import Label
 from sprites.widgets import Button
 
 PANEL = pygame.Rect(240, 60, 800, 600)
@@ -28,12 +28,12 @@ ROW_H = 42
 
 
 class ClubScene(UIScene):
-    def __init__(self, app: Any, **params: Any):
+    def __init__(self, app: AppServices, **params: object):
         self.problem: str | None = None
         super().__init__(app)
 
     def servers(self) -> list[dict[str, str]]:
-        return kept_servers(getattr(self.app.settings, "extra", {}))
+        return kept_servers(self.app.settings.extra)
 
     def build(self) -> None:
         saved = remembered(self.app)
@@ -106,7 +106,7 @@ class ClubScene(UIScene):
         )
         self.ui.focus(self.ui.widgets[1] if self.servers() else self.name_field)
 
-    def _row_label(self, i: int) -> Any:
+    def _row_label(self, i: int) -> Label:
         def text() -> str:
             servers = self.servers()
             if i >= len(servers):
@@ -202,7 +202,7 @@ class ClubScene(UIScene):
         )
 
 
-def create(app: Any, **params: Any) -> ClubScene:
+def create(app: AppServices, **params: object) -> ClubScene:
     return ClubScene(app)
 
 

@@ -1,4 +1,4 @@
-"""A club server's lobby (issue 34): the player's rating per game, quick match (the server
+"""A club server's lobby: the player's rating per game, quick match (the server
 pairs players by rating; after its wait the computer fills the seats, and the player is told),
 the live list of open tables (join one with one click) and the leaderboards. The link to the
 server is game.online.client.clublink (its own thread): this screen only draws what it holds.
@@ -22,7 +22,7 @@ from game.rulesets import game_ids
 from scenes.online import hosting
 from scenes.online.address import AddressError, server_url, shown_address
 from scenes.online.fields import ERROR
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
 from sprites.widgets import Button
 
@@ -34,7 +34,7 @@ ROW_H = 50
 
 
 class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
-    def __init__(self, app: Any, server: dict | None = None, player: str = "", **params: Any):
+    def __init__(self, app: AppServices, server: dict | None = None, player: str = "", **params: object):
         self.server = server or {"name": "", "address": "127.0.0.1:7420"}
         self.player = player or "Player"
         self.games = list(game_ids())
@@ -51,7 +51,7 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
             self.problem = self.t(f"online.{e.key}")
             return
         if hosting.network_allowed(app):
-            secret = account_secret(getattr(app.settings, "extra", {}), self.url, self.player)
+            secret = account_secret(app.settings.extra, self.url, self.player)
             self.link = ClubLink(self.url, self.player, secret)
         else:
             self.problem = self.t("online.error_headless")
@@ -199,7 +199,7 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
             return
         link.poll()
         if link.new_account is not None:
-            extra = getattr(self.app.settings, "extra", None)
+            extra = self.app.settings.extra
             if isinstance(extra, dict):
                 keep_account(extra, self.url, link.name, link.new_account["secret"])
                 self.app.save_settings()
@@ -209,8 +209,15 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
             found, link.found = link.found, None
             if found.get("filled"):
                 self.app.toast(self.t("club.quick_filled"))
+            seats = found.get("seats")
+            token = found.get("token")
             session = ClubSession(
-                self.url, found["code"], link.name, found["token"], link.secret or "", plates=found.get("seats")
+                self.url,
+                str(found["code"]),
+                link.name,
+                token if isinstance(token, str) else None,
+                link.secret or "",
+                plates=seats if isinstance(seats, list) else None,
             )
             self.connecting = hosting.Connecting(session, shown_address(self.url))
         feed = self.watching
@@ -234,7 +241,7 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
     recovery: str | None = None
 
     # ---- drawing
-    def _status(self) -> tuple[str | None, Any]:
+    def _status(self) -> tuple[str | None, object]:
         link = self.link
         if self.problem:
             return self.problem, ERROR
@@ -333,7 +340,8 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
                 theme.BRASS_LIGHT,
             )
             board = link.boards.get(self.game) if link is not None else None
-            lines = board["lines"] if board else []
+            listed = board.get("lines") if board else None
+            lines: list[dict[str, object]] = listed if isinstance(listed, list) else []
             if not lines:
                 theme.blit_text(surface, self.t("club.no_players"), (RIGHT_X, r.y + 100), "sans", 15, theme.CREAM)
             for i, ln in enumerate(lines[:14]):
@@ -351,8 +359,8 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
                     anchor="topright",
                 )
             note = self.t("club.provisional_note")
-            for i, ln in enumerate(theme.wrap(note, "sans", 13, RIGHT_W, max_lines=2)):
-                theme.blit_text(surface, ln, (RIGHT_X, r.bottom - 64 + 18 * i), "sans", 13, theme.CREAM_FAINT)
+            for i, text in enumerate(theme.wrap(note, "sans", 13, RIGHT_W, max_lines=2)):
+                theme.blit_text(surface, text, (RIGHT_X, r.bottom - 64 + 18 * i), "sans", 13, theme.CREAM_FAINT)
             return
         head = self.t("club.open_tables")
         theme.small_caps(
@@ -364,8 +372,8 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
         )
         rows = self.rows()
         if not rows:
-            for i, ln in enumerate(theme.wrap(self.t("club.no_tables"), "sans", 15, RIGHT_W, max_lines=2)):
-                theme.blit_text(surface, ln, (RIGHT_X, r.y + 100 + 20 * i), "sans", 15, theme.CREAM)
+            for i, text in enumerate(theme.wrap(self.t("club.no_tables"), "sans", 15, RIGHT_W, max_lines=2)):
+                theme.blit_text(surface, text, (RIGHT_X, r.y + 100 + 20 * i), "sans", 15, theme.CREAM)
         for i, row in enumerate(rows):
             y = r.y + 104 + i * (ROW_H + 10)
             box = pygame.Rect(RIGHT_X, y - 4, RIGHT_W, ROW_H)
@@ -407,7 +415,7 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
             )
 
 
-def create(app: Any, server: dict | None = None, player: str = "", **params: Any) -> ClubLobbyScene:
+def create(app: AppServices, server: dict | None = None, player: str = "", **params: object) -> ClubLobbyScene:
     return ClubLobbyScene(app, server=server, player=player)
 
 

@@ -18,19 +18,21 @@ itself (its rows and columns, the sample) is scenes.online.daily_board.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypedDict
 
 import pygame
 
 from game.online.client import daily_client as dc
+from game.rules.vocabulary import JsonObject
 from scenes.online import hosting
 from scenes.online.address import AddressError, clean_name, server_url, shown_address
 from scenes.online.daily_board import board_rows, draw_board, sample_board
 from scenes.online.fields import ERROR, TextField, route_text, typing
 from scenes.online.host import remember, remembered
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
-from sprites.widgets import Button
+from sprites.widgets import Button, Widget
 
 PANEL = pygame.Rect(80, 16, 1120, 680)
 X = PANEL.x + 44
@@ -41,9 +43,24 @@ W = PANEL.w - 88
 SEAT_KEY = "online_daily_seat"
 
 
-def kept_seat(app: Any) -> dict[str, Any] | None:
+class KeptSeat(TypedDict):
+    """The day's seat kept in the settings while its deal is under way: the server, the day
+    and its deal, the player's name and the seat's secrets, and the day's public facts."""
+
+    url: str
+    day: str
+    game: str
+    preset: str
+    name: str
+    code: str
+    token: str
+    host_token: str
+    info: JsonObject
+
+
+def kept_seat(app: AppServices) -> KeptSeat | None:
     """The day's seat kept in the settings, checked (None when there is none or it is odd)."""
-    extra = getattr(app.settings, "extra", None)
+    extra = app.settings.extra
     seat = extra.get(SEAT_KEY) if isinstance(extra, dict) else None
     if not isinstance(seat, dict):
         return None
@@ -51,11 +68,24 @@ def kept_seat(app: Any) -> dict[str, Any] | None:
     if not all(isinstance(seat.get(k), str) and 0 < len(seat[k]) <= 300 for k in strings):
         return None
     info = dc.board_info(seat.get("info"))
-    return {**{k: seat[k] for k in strings}, "info": info} if info is not None else None
+    if info is None:
+        return None
+    text = {k: str(seat[k]) for k in strings}
+    return KeptSeat(
+        url=text["url"],
+        day=text["day"],
+        game=text["game"],
+        preset=text["preset"],
+        name=text["name"],
+        code=text["code"],
+        token=text["token"],
+        host_token=text["host_token"],
+        info=info,
+    )
 
 
-def keep_seat(app: Any, seat: dict[str, Any] | None) -> None:
-    extra = getattr(app.settings, "extra", None)
+def keep_seat(app: AppServices, seat: dict[str, object] | None) -> None:
+    extra = app.settings.extra
     if not isinstance(extra, dict):
         return
     if seat is None:
@@ -67,7 +97,7 @@ def keep_seat(app: Any, seat: dict[str, Any] | None) -> None:
 
 
 class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
-    def __init__(self, app: Any, game: str | None = None, preset: str | None = None, **params: Any):
+    def __init__(self, app: AppServices, game: str | None = None, preset: str | None = None, **params: object):
         from game.rulesets import game_ids
         from game.services.daily import presets_of
 
@@ -89,9 +119,9 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         #: The day's seat handed to the table (its seat is forgotten once the deal is over).
         self.playing: Any = None
         #: The seat being taken back (a kept seat), so a refusal asks for a table instead.
-        self.resuming: dict[str, Any] | None = None
+        self.resuming: KeptSeat | None = None
         #: Where the focus goes back to once the server has answered.
-        self._refocus: Any = None
+        self._refocus: Widget | None = None
         #: A new account's recovery code (the daily deal made it), shown once.
         self.recovery: str | None = None
         super().__init__(app)
@@ -208,7 +238,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
     def idle(self) -> bool:
         return self.request is None and self.connecting is None and self.waiting is None
 
-    def _ask(self, what: str, make: Any) -> None:
+    def _ask(self, what: str, make: Callable[[], dc.Request]) -> None:
         self._keep_focus()
         try:
             self.request = make()
@@ -244,7 +274,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         the server then makes one, kept when it answers."""
         from game.online.client.clubclient import account_secret
 
-        return account_secret(getattr(self.app.settings, "extra", {}), url, name) if name else None
+        return account_secret(self.app.settings.extra, url, name) if name else None
 
     def _keep_new_account(self, req: dc.Request) -> None:
         """A sign-in that made the account: keep its secret (as the club does) and show its
@@ -252,7 +282,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         from game.online.client.clubclient import keep_account
 
         made = dc.new_account(req)
-        extra = getattr(self.app.settings, "extra", None)
+        extra = self.app.settings.extra
         if made is None or not isinstance(extra, dict):
             return
         name, secret, recovery = made
@@ -266,7 +296,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         if self._refocus is None:
             self._refocus = self.ui.focused or self.play_button
 
-    def _take_seat(self, seat: dict[str, Any]) -> None:
+    def _take_seat(self, seat: KeptSeat) -> None:
         from game.services.challenge import OnlineDailyPlay
 
         self._keep_focus()
@@ -512,7 +542,7 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         )
 
 
-def create(app: Any, game: str | None = None, preset: str | None = None, **params: Any) -> OnlineDailyScene:
+def create(app: AppServices, game: str | None = None, preset: str | None = None, **params: object) -> OnlineDailyScene:
     return OnlineDailyScene(app, game, preset)
 
 

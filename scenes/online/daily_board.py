@@ -9,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from game.card_names import Translate
 from sprites import theme
 
 ROWS = 8
@@ -33,7 +34,7 @@ def clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def sample_board(day: dt.date, game: str, preset: str) -> dict[str, Any]:
+def sample_board(day: dt.date, game: str, preset: str) -> dict[str, object]:
     """A board as a server sends it, for screenshots and the text-fit checks."""
     names = [
         "Giulia",
@@ -88,7 +89,9 @@ def board_rows(board: dict[str, Any] | None) -> list[tuple[str, dict[str, Any], 
     return out
 
 
-def draw_board(surface: pygame.Surface, t: Any, board: dict[str, Any] | None, left: int, y: int, width: int) -> None:
+def draw_board(
+    surface: pygame.Surface, t: Translate, board: dict[str, object] | None, left: int, y: int, width: int
+) -> None:
     """The board at (left, y), ``width`` wide: a header of the columns, then ``board_rows``
     (your own line lit), or a line saying there is nothing (yet) to show. ``t`` is the
     message lookup."""

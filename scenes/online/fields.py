@@ -10,10 +10,10 @@ calls ``on_enter``; ↑/↓ and Tab leave it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pygame
 
+from scenes.scene import UIScene
 from sprites import theme
 from sprites.widget_base import Label, Widget, label_text
 
@@ -75,8 +75,8 @@ class TextField(Widget):
         *,
         max_len: int = 120,
         allowed: Callable[[str], bool] | None = None,
-        on_enter: Callable[[], Any] | None = None,
-        on_change: Callable[[str], Any] | None = None,
+        on_enter: Callable[[], object] | None = None,
+        on_change: Callable[[str], object] | None = None,
         placeholder: Label | None = None,
         **kw,
     ):
@@ -203,7 +203,7 @@ class TextField(Widget):
             pygame.draw.line(surface, theme.BRASS_LIGHT, (x, b.y + 9), (x, b.bottom - 9), 2)
 
 
-def route_text(scene: Any, event: pygame.event.Event) -> bool:
+def route_text(scene: UIScene, event: pygame.event.Event) -> bool:
     """Give a TEXTINPUT event to the scene's focused text field; True when one took it."""
     if event.type != pygame.TEXTINPUT:
         return False
@@ -214,7 +214,7 @@ def route_text(scene: Any, event: pygame.event.Event) -> bool:
     return False
 
 
-def typing(scene: Any) -> bool:
+def typing(scene: UIScene) -> bool:
     """A text field has the keys (the app then leaves letter keys such as M alone)."""
     return isinstance(scene.ui.focused, TextField)
 

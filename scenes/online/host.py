@@ -11,7 +11,7 @@ Enter presses; Esc goes back.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TypedDict
 
 import pygame
 
@@ -22,8 +22,9 @@ from scenes.game_choice import GameChoice
 from scenes.online import hosting
 from scenes.online.address import DEFAULT_PORT, AddressError, clean_name, parse_port
 from scenes.online.fields import ERROR, TextField, route_text, typing
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
+from sprites.widget_base import Label
 from sprites.widgets import Button, Choice
 
 PANEL = pygame.Rect(90, 20, 1100, 656)
@@ -37,22 +38,45 @@ SEAT_KINDS = (FRIEND, *(f"ai:{lvl}" for lvl in AI_LEVELS))
 MAX_TOKENS = 20
 
 
-def remembered(app: Any) -> dict[str, Any]:
+class LastTable(TypedDict):
+    """The online table left in the middle of its match: its code and address, and the port
+    of the server this window hosted for it (None: a friend's table)."""
+
+    code: str
+    address: str
+    port: int | None
+
+
+class Remembered(TypedDict, total=False):
+    """The online choices kept in the settings, each checked."""
+
+    name: str
+    port: str
+    address: str
+    last: LastTable
+    accounts: dict[str, dict[str, str]]
+    servers: list[dict[str, str]]
+    tokens: dict[str, str]
+
+
+def remembered(app: AppServices) -> Remembered:
     """The online choices kept in the settings (name, port, address; the seat tokens of the
     tables joined last, by table code), each checked."""
-    extra = getattr(app.settings, "extra", {})
+    extra = app.settings.extra
     data = extra.get("online") if isinstance(extra, dict) else None
     data = data if isinstance(data, dict) else {}
-    out: dict[str, Any] = {
-        k: v for k, v in data.items() if k in ("name", "port", "address") and isinstance(v, str) and len(v) <= 300
-    }
+    out = Remembered()
+    for k in ("name", "port", "address"):
+        v = data.get(k)
+        if isinstance(v, str) and len(v) <= 300:
+            out[k] = v
     last = data.get("last")  # the table left mid-match (scenes.online.rejoin)
     if isinstance(last, dict) and all(
         isinstance(last.get(k), str) and len(last[k]) <= 300 for k in ("code", "address")
     ):
         out["last"] = {
-            "code": last["code"],
-            "address": last["address"],
+            "code": str(last["code"]),
+            "address": str(last["address"]),
             "port": last["port"]
             if isinstance(last.get("port"), int) and not isinstance(last["port"], bool) and 0 < last["port"] < 65536
             else None,
@@ -73,7 +97,7 @@ def remembered(app: Any) -> dict[str, Any]:
     return out
 
 
-def remember_seat(app: Any, code: str, token: str | None) -> None:
+def remember_seat(app: AppServices, code: str, token: str | None) -> None:
     """Keep the seat's secret, so that joining this table again takes the same seat back
     (after the window was closed in the middle of a match)."""
     if not token:
@@ -84,9 +108,9 @@ def remember_seat(app: Any, code: str, token: str | None) -> None:
     remember(app, tokens=dict(list(tokens.items())[-MAX_TOKENS:]))
 
 
-def remember(app: Any, **values: Any) -> None:
+def remember(app: AppServices, **values: object) -> None:
     """Keep online choices for next time (in the settings' own file, beside the rest)."""
-    extra = getattr(app.settings, "extra", None)
+    extra = app.settings.extra
     if not isinstance(extra, dict):
         return
     extra["online"] = {**remembered(app), **values}
@@ -94,10 +118,10 @@ def remember(app: Any, **values: Any) -> None:
 
 
 class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
-    def __init__(self, app: Any, game: str | None = None, deck: str | None = None, **params: Any):
+    def __init__(self, app: AppServices, game: str | None = None, deck: str | None = None, **params: object):
         self.app = app
         cfg = app.config
-        last = getattr(app.settings, "last_deck", "")
+        last = app.settings.last_deck
         first = next((g for g in (cfg.decks[last].games if last in cfg.decks else ()) if g in cfg.games), game_ids()[0])
         self.game = game if game is not None and game in cfg.games else first
         self.deck = (
@@ -206,7 +230,7 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
         self.seat_choices: list[Choice] = []
         for i in range(1, 4):
 
-            def seat_kind(i: int = i) -> Any:
+            def seat_kind(i: int = i) -> object:
                 return self.seats[i]
 
             c = self.ui.add(
@@ -248,10 +272,14 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
         )
         self.ui.focus(self.name_field if not self.name_field.text else self.start_button)
 
-    def _seat_caption(self, seat: int) -> Any:
-        return lambda: self.t("online.seat", n=seat + 1, where=names.seat_name(self.t, seat, 0, self.players))
+    def _seat_caption(self, seat: int) -> Label:
+        return lambda: self.t(
+            "online.seat",
+            n=seat + 1,
+            where=names.seat_name(self.t, seat, 0, self.players, team_of=names.game_teams(self.game, self.players)),
+        )
 
-    def _kind_label(self, kind: str) -> Any:
+    def _kind_label(self, kind: str) -> Label:
         return self.label("online.friend") if kind == FRIEND else self.label(f"ai.{kind.split(':', 1)[1]}")
 
     def _set_players(self, n: int) -> None:
@@ -400,7 +428,7 @@ class HostScene(GameChoice, hosting.HoldsConnecting, UIScene):
         )
 
 
-def create(app: Any, game: str | None = None, deck: str | None = None, **params: Any) -> HostScene:
+def create(app: AppServices, game: str | None = None, deck: str | None = None, **params: object) -> HostScene:
     return HostScene(app, game=game, deck=deck)
 
 

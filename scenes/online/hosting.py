@@ -14,9 +14,18 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from game.card_names import Translate
+from game.rules.base import GameRules
+from game.rules.vocabulary import JsonObject
+from scenes.scene import AppServices
+
+if TYPE_CHECKING:
+    from game.online.client.client import RemoteSession
 
 #: Where the in-game server listens: every interface, so friends on the network reach it
 #: (the tests set 127.0.0.1).
@@ -41,18 +50,18 @@ _server: Any = None
 class OnlineError(Exception):
     """Something the player must be told in one line: ``key`` under ``online.`` and its params."""
 
-    def __init__(self, key: str, **params: Any):
+    def __init__(self, key: str, **params: object):
         super().__init__(key)
         self.key = key
         self.params = params
 
 
-def network_allowed(app: Any) -> bool:
+def network_allowed(app: AppServices) -> bool:
     """Whether this app may open servers and connections (see HEADLESS_NETWORK)."""
-    return bool(getattr(app, "has_window", True)) or HEADLESS_NETWORK
+    return bool(app.has_window) or HEADLESS_NETWORK
 
 
-def describe(error: Any, t: Any) -> str:
+def describe(error: object, t: Translate) -> str:
     """The player's line for an OnlineError or an AddressError (``t``: the message lookup)."""
     params = {"reason": "", "address": "", "port": "", **getattr(error, "params", {})}
     return t(f"online.{getattr(error, 'key', 'error_other')}", **params)
@@ -67,7 +76,7 @@ def data_dir() -> Path:
     return Path(default_data_dir())
 
 
-def start_server(port: int) -> Any:
+def start_server(port: int) -> object:
     """The running in-game server on ``port`` (0: any free port), started when there is
     none (one on another port is stopped first). OnlineError ``error_port_busy`` when the
     port is taken, ``error_server`` for any other failure."""
@@ -106,7 +115,7 @@ def port_taken(port: int) -> bool:
     return False
 
 
-def running_server() -> Any:
+def running_server() -> object:
     return _server
 
 
@@ -162,12 +171,12 @@ def host_table(
     game: str,
     deck: str | None,
     players: int,
-    options: dict[str, Any],
+    options: JsonObject,
     seats: list[str],
     ai_takes_over: bool,
-    rules: Any = None,
+    rules: GameRules | None = None,
     address: str | None = None,
-) -> tuple[Any, Hosted]:
+) -> tuple[object, Hosted]:
     """Start the server (or reuse it), create the table, take seat 0 as its host: the seat's
     RemoteSession (connecting) and what friends need. OnlineError for the player."""
     from game.online.client.client import RemoteSession, create_table
@@ -202,7 +211,7 @@ def host_table(
 
 
 # ---------------------------------------------------------------------- joining
-def join_table(address: str, code: str, name: str, token: str | None = None) -> Any:
+def join_table(address: str, code: str, name: str, token: str | None = None) -> RemoteSession:
     """A RemoteSession claiming the next free friend's seat at ``code`` on ``address`` —
     or, with its ``token``, the seat held before (connecting in its own thread;
     :class:`Connecting` says when it is seated)."""
@@ -239,7 +248,7 @@ class HoldsConnecting:
     """A screen that may hold a session on its way to its seat (``connecting``): dropped when
     the screen leaves the stack or the app closes."""
 
-    app: Any
+    app: AppServices
     connecting: Connecting | None
 
     def _drop(self) -> None:
@@ -248,7 +257,8 @@ class HoldsConnecting:
             self.connecting = None
 
     def leave(self) -> None:
-        if self not in self.app.stack.scenes:
+        me: object = self  # a mixin: the scene it is part of
+        if not any(s is me for s in self.app.stack.scenes):
             self._drop()
 
     def close(self) -> None:
@@ -273,7 +283,7 @@ class Connecting:
     """A session on its way to its seat: :meth:`step` polls it and says "wait", "seated"
     (the lobby has come: the seat and the rules are known) or gives the OnlineError."""
 
-    def __init__(self, session: Any, address: str, clock: Any = time.monotonic):
+    def __init__(self, session: Any, address: str, clock: Callable[[], float] = time.monotonic):
         self.session = session
         self.address = address
         self.clock = clock

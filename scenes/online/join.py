@@ -9,7 +9,7 @@ Keys: Tab / ↑↓ move between the fields, typing fills them, Enter joins, Esc 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -18,16 +18,19 @@ from scenes.online import rejoin as back_to
 from scenes.online.address import AddressError, clean_code, clean_name, is_link, server_url, shown_address
 from scenes.online.fields import ERROR, TextField, route_text, typing
 from scenes.online.host import remember, remember_seat, remembered
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
 from sprites.widgets import Button
+
+if TYPE_CHECKING:
+    from game.online.client.client import RemoteSession
 
 PANEL = pygame.Rect(240, 70, 800, 580)
 FIELD_X, FIELD_W = PANEL.x + 48, PANEL.w - 96
 
 
 class JoinScene(hosting.HoldsConnecting, UIScene):
-    def __init__(self, app: Any, link: str | None = None, rejoin: bool = False, **params: Any):
+    def __init__(self, app: AppServices, link: str | None = None, rejoin: bool = False, **params: object):
         self.link = link
         self.problem: str | None = None
         self.connecting: hosting.Connecting | None = None
@@ -41,10 +44,11 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
         self.hosted_port: int | None = None
         last = back_to.last_table(app)
         if last is not None and not link:
-            self.address_field.set_text(last["address"])
-            self.code_field.set_text(last["code"])
+            self.address_field.set_text(str(last["address"]))
+            self.code_field.set_text(str(last["code"]))
             if rejoin:
-                self.hosted_port = last.get("port")
+                port = last.get("port")
+                self.hosted_port = port if isinstance(port, int) else None
                 self.join()
 
     def build(self) -> None:
@@ -165,7 +169,7 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
         self.connecting = hosting.Connecting(session, shown_address(url))
 
     @staticmethod
-    def connecting_address(session: Any) -> str:
+    def connecting_address(session: RemoteSession) -> str:
         return shown_address(session.url)
 
     def back(self) -> None:
@@ -241,7 +245,7 @@ class JoinScene(hosting.HoldsConnecting, UIScene):
         )
 
 
-def create(app: Any, link: str | None = None, rejoin: bool = False, **params: Any) -> JoinScene:
+def create(app: AppServices, link: str | None = None, rejoin: bool = False, **params: object) -> JoinScene:
     return JoinScene(app, link=link, rejoin=rejoin)
 
 

@@ -21,7 +21,7 @@ import pygame
 from scenes import names
 from scenes.online import fields, hosting
 from scenes.online.fields import ERROR
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
 from sprites.widgets import Button
 
@@ -32,21 +32,22 @@ ROW_H = 64
 OK = (150, 214, 150)
 
 
-def sample(app: Any) -> tuple[dict, hosting.Hosted]:
+def sample(app: AppServices) -> tuple[dict, hosting.Hosted]:
     """A lobby as the host sees it while one friend is still awaited (screenshots, checks)."""
     from game.online.wire.links import make_link
     from game.rulesets import game_ids
 
     cfg = app.config
-    game = next((g for g in game_ids() if 4 in cfg.games[g].players), game_ids()[0])
+    game = max(game_ids(), key=lambda g: max(cfg.games[g].players))  # the most seats to show
     gcfg = cfg.games[game]
-    players = 4 if 4 in gcfg.players else max(gcfg.players)
-    seats = [
+    players = max(gcfg.players)
+    kinds: list[dict[str, object]] = [
         {"kind": "friend", "name": "Anna", "connected": True, "level": None},
         {"kind": "ai", "name": None, "connected": True, "level": "hard"},
         {"kind": "friend", "name": None, "connected": False, "level": None},
         {"kind": "ai", "name": None, "connected": True, "level": "normal"},
-    ][:players]
+    ]
+    seats = [dict(kinds[i % len(kinds)]) for i in range(players)]
     lobby = {
         "type": "lobby",
         "code": "K7QMZ2HXPA",
@@ -65,7 +66,7 @@ def sample(app: Any) -> tuple[dict, hosting.Hosted]:
 
 
 class LobbyScene(UIScene):
-    def __init__(self, app: Any, session: Any = None, hosted: hosting.Hosted | None = None, **params: Any):
+    def __init__(self, app: AppServices, session: Any = None, hosted: hosting.Hosted | None = None, **params: object):
         self.session = session
         self.hosted = hosted
         self.demo: dict | None = None
@@ -144,7 +145,7 @@ class LobbyScene(UIScene):
                 rejoin.forget(self.app, getattr(self.session, "code", None))
 
     # ------------------------------------------------------------------ what it says
-    def seat_lines(self) -> list[tuple[str, str, Any]]:
+    def seat_lines(self) -> list[tuple[str, str, tuple[int, int, int]]]:
         """(where, who, colour) for every seat: "You · Anna", "North · Computer (hard)",
         "East · waiting for a friend"."""
         lob = self.lobby
@@ -152,8 +153,9 @@ class LobbyScene(UIScene):
         you = lob.get("you") if isinstance(lob.get("you"), int) else 0
         n = len(seats)
         out = []
+        team_of = names.game_teams(lob.get("game"), n)
         for i, seat in enumerate(seats):
-            where = names.seat_name(self.t, i, you, n) if n in (2, 3, 4) else self.t("online.seat_n", n=i + 1)
+            where = names.seat_name(self.t, i, you, n, team_of=team_of)
             if seat.get("kind") == "ai":
                 level = str(seat.get("level") or "normal")
                 level = self.t(f"ai.{level}") if self.app.i18n.has(f"ai.{level}") else level
@@ -179,10 +181,10 @@ class LobbyScene(UIScene):
         from scenes.game_panel import game_line
 
         lob, cfg, lang = self.lobby, self.app.config, self.app.language
-        game = cfg.games.get(lob.get("game"))
+        game = cfg.games.get(str(lob.get("game")))
         if game is None:
             return []
-        deck = cfg.decks.get(lob.get("deck")) or cfg.decks_for(game.id)[0]
+        deck = cfg.decks.get(str(lob.get("deck"))) or cfg.decks_for(game.id)[0]
         players = int(lob.get("players") or min(game.players))
         opts = dict(lob.get("options") or {})
         head = names.game_and_deck(
@@ -307,7 +309,7 @@ class LobbyScene(UIScene):
             y += 19
 
 
-def create(app: Any, session: Any = None, hosted: Any = None, **params: Any) -> LobbyScene:
+def create(app: AppServices, session: object = None, hosted: object = None, **params: object) -> LobbyScene:
     return LobbyScene(app, session=session, hosted=hosted if isinstance(hosted, hosting.Hosted) else None)
 
 

@@ -1,4 +1,4 @@
-"""The Players panel of a club table (issue 34), over the table (R, or the Players button):
+"""The Players panel of a club table, over the table (R, or the Players button):
 for each other person at the table, Mute (their quick messages and chat no longer reach this
 seat; again to hear them), Block (never matched with them again, and muted) and Report (the
 match's record is kept for the server's owner, with the reason typed below). When the server
@@ -24,8 +24,9 @@ import pygame
 
 from game.online.wire import protocol as P
 from scenes.online.fields import ERROR, TextField, route_text, typing
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import hidpi, theme
+from sprites.widget_base import Label
 from sprites.widgets import Button
 
 BOX = pygame.Rect(0, 0, 760, 556)
@@ -37,7 +38,7 @@ MAX_ROWS = 3
 class MannersScene(UIScene):
     is_overlay = True
 
-    def __init__(self, app: Any, session: Any = None, names: Any = None, **params: Any):
+    def __init__(self, app: AppServices, session: Any = None, names: Any = None, **params: object):
         self.session = session if session is not None else sample_session()
         self.shown_name = names or self._lobby_name
         #: The last answer or refusal, in words, and whether it is a refusal.
@@ -140,10 +141,10 @@ class MannersScene(UIScene):
         if first is not None:
             self.ui.focus(first)
 
-    def _row_shown(self, i: int) -> Any:
+    def _row_shown(self, i: int) -> object:
         return lambda: i < len(self.others())
 
-    def _mute_label(self, i: int) -> Any:
+    def _mute_label(self, i: int) -> Label:
         def text() -> str:
             others = self.others()
             muted = i < len(others) and others[i][1].casefold() in self.session.muted
@@ -304,7 +305,7 @@ def sample_session() -> Any:
     return session
 
 
-def create(app: Any, session: Any = None, names: Any = None, **params: Any) -> MannersScene:
+def create(app: AppServices, session: object = None, names: object = None, **params: object) -> MannersScene:
     """The Players panel of ``session``'s table; without one (a screenshot), a sample."""
     return MannersScene(app, session=session, names=names)
 

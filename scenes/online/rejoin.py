@@ -1,4 +1,4 @@
-"""Back to an online table left in the middle of its match (issue 29): what the menu offers.
+"""Back to an online table left in the middle of its match: what the menu offers.
 
 The window keeps the table it last sat at (its code, the address, and for a table this
 window hosts, the port of its own server) beside the seat's secret. The menu then offers
@@ -11,18 +11,19 @@ and the server resumes the table from its files. No pygame.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from scenes.online import hosting
-from scenes.online.host import remember, remembered
+from scenes.online.host import LastTable, remember, remembered
+from scenes.scene import AppServices
 
 
-def keep(app: Any, code: str, address: str, hosted_port: int | None = None) -> None:
+def keep(app: AppServices, code: str, address: str, hosted_port: int | None = None) -> None:
     """This window sits at table ``code`` on ``address`` (its own server on ``hosted_port``)."""
     remember(app, last={"code": code, "address": address, "port": hosted_port})
 
 
-def last_table(app: Any) -> dict[str, Any] | None:
+def last_table(app: AppServices) -> LastTable | None:
     """The table to offer again: its code, address and hosted port (None: a friend's table),
     only while its seat's secret is kept."""
     saved = remembered(app)
@@ -32,19 +33,19 @@ def last_table(app: Any) -> dict[str, Any] | None:
     return last
 
 
-def forget(app: Any, code: str | None = None) -> None:
+def forget(app: AppServices, code: str | None = None) -> None:
     """Offer that table no more (``code`` None: whichever it is)."""
     last = remembered(app).get("last")
     if last and (code is None or last["code"] == code):
         remember(app, last=None)
 
 
-def still_open(last: dict[str, Any]) -> bool:
+def still_open(last: Mapping[str, object]) -> bool:
     """Whether a hosted table's match still runs on this window's own server."""
     return last.get("port") is not None and last["code"] in hosting.live_tables()
 
 
-def menu_line(app: Any, last: dict[str, Any]) -> str:
+def menu_line(app: AppServices, last: Mapping[str, object]) -> str:
     """What the menu says of the table: open here, paused here, or a friend's."""
     if last.get("port") is None:
         return app.t("online.rejoin_left", code=last["code"])

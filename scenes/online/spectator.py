@@ -1,4 +1,4 @@
-"""Watching a club table (issue 34): the replay viewer (scenes.replay) fed live by a
+"""Watching a club table: the replay viewer (scenes.replay) fed live by a
 game.online.client.watchclient.SpectatorFeed — the server's spectator stream, nobody's hand, one
 decision late. It opens at the latest line and follows the match as it is played; the
 viewer's keys step back through what was played (← →, Page Up/Down, Home/End, Space, + −,
@@ -11,12 +11,12 @@ line under the table says how many watch and that the view runs one decision lat
 
 from __future__ import annotations
 
-from typing import Any
-
+from game.card_names import Translate
 from game.online.client.watchclient import SpectatorFeed
 from game.services.table_session import Capabilities
 from scenes.replay import timeline as T
 from scenes.replay.scene import ReplayScene
+from scenes.scene import AppServices
 
 #: What the viewer's names read of a watched table: the players' own names, no "You".
 WATCHED = Capabilities(given_names=True)
@@ -28,7 +28,7 @@ class WatchedNames:
 
     capabilities = WATCHED
 
-    def __init__(self, feed: SpectatorFeed, t: Any):
+    def __init__(self, feed: SpectatorFeed, t: Translate):
         self.feed = feed
         self.t = t
 
@@ -49,7 +49,7 @@ class SpectatorScene(ReplayScene):
     #: Every hand is hidden from a spectator: nothing to turn face up.
     hands_offered = False
 
-    def __init__(self, app: Any, feed: SpectatorFeed):
+    def __init__(self, app: AppServices, feed: SpectatorFeed):
         self.feed = feed
         self.names_source = WatchedNames(feed, app.t)
         tl = T.from_events(feed.pull(), feed.code, live=True)
@@ -75,7 +75,7 @@ class SpectatorScene(ReplayScene):
         return [self.t("manners.watch_status", count=self.feed.watchers)]
 
 
-def sample_feed(app: Any, game: str | None = None, players: int | None = None) -> SpectatorFeed:
+def sample_feed(app: AppServices, game: str | None = None, players: int | None = None) -> SpectatorFeed:
     """A feed that never connects, holding half of a demo match as a spectator sees it
     (``--screenshot --scene online_watch``, the text-fit check)."""
     from game.online.server.spectate import spectator_events
@@ -99,7 +99,11 @@ def sample_feed(app: Any, game: str | None = None, players: int | None = None) -
 
 
 def create(
-    app: Any, feed: SpectatorFeed | None = None, game: str | None = None, players: int | None = None, **params: Any
+    app: AppServices,
+    feed: SpectatorFeed | None = None,
+    game: str | None = None,
+    players: int | None = None,
+    **params: object,
 ) -> SpectatorScene:
     """The spectator's view of ``feed`` (opened from a club's lobby); without one, a sample."""
     return SpectatorScene(app, feed if feed is not None else sample_feed(app, game, players))

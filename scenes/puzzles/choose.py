@@ -18,12 +18,13 @@ from typing import Any
 
 import pygame
 
-from game.puzzles.model import THEMES
+from game.puzzles.model import THEMES, Puzzle
 from game.puzzles.store import problems as store_problems
 from game.puzzles.store import shipped
 from scenes.puzzles import common
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
+from sprites.widget_base import Label
 from sprites.widgets import Button, Choice, Widget
 
 PANEL = pygame.Rect(70, 30, 1140, 652)
@@ -38,13 +39,10 @@ DASH_KEY = pygame.K_d
 class DashboardBox(Widget):
     """The dashboard as a control: the scene draws it; focused, it is read out (``spoken``)."""
 
-    def __init__(self, rect: pygame.Rect, words: Any):
+    def __init__(self, rect: pygame.Rect, words: Callable[[], str]):
         super().__init__(rect, name="dashboard")
         self.words = words
-
-    @property
-    def spoken(self) -> str:
-        return self.words()
+        self.spoken = words  # what a screen reader says of it: the dashboard's words now
 
     def on_key(self, key: int, mod: int) -> bool:
         return False
@@ -54,7 +52,7 @@ class DashboardBox(Widget):
 
 
 class PuzzlesScene(UIScene):
-    def __init__(self, app: Any, game: str | None = None, theme_id: str | None = None):
+    def __init__(self, app: AppServices, game: str | None = None, theme_id: str | None = None):
         self.games = common.games_with_puzzles()
         self.game: str | None = game if game in self.games else None
         self.theme_id: str | None = theme_id
@@ -65,7 +63,7 @@ class PuzzlesScene(UIScene):
         # Worked out once per visit, not per frame: the dashboards read every attempt kept,
         # and the day's puzzles sort each game's ids.
         self._boards: dict[str, dict[str, Any]] = {}
-        self._daily: dict[str, Any] = {}
+        self._daily: dict[str, Puzzle | None] = {}
         super().__init__(app)
 
     # ------------------------------------------------------------------ the choices
@@ -87,7 +85,7 @@ class PuzzlesScene(UIScene):
     def set_theme(self, tid: str | None) -> None:
         self.theme_id = tid
 
-    def _theme_options(self) -> list[tuple[Any, Any]]:
+    def _theme_options(self) -> list[tuple[str | None, Label]]:
         return [(None, self.label("puzzle_ui.any_theme"))] + [
             (k, self.label(f"puzzles.theme.{k}")) for k in self.themes()
         ]
@@ -142,7 +140,7 @@ class PuzzlesScene(UIScene):
         gap = 12
         w = (r.w - 80 - gap * (n - 1)) // n
         for i, g in enumerate(self.games):
-            b: Any = self.ui.add(
+            b = self.ui.add(
                 Button(
                     (LEFT + i * (w + gap), DAILY_Y + 30, w, 48),
                     self._daily_label_of(g),
@@ -171,7 +169,7 @@ class PuzzlesScene(UIScene):
     def _daily_opener(self, gid: str) -> Callable[[], None]:
         return lambda: self.open_daily(gid)
 
-    def daily(self, gid: str) -> Any:
+    def daily(self, gid: str) -> Puzzle | None:
         """The day's puzzle of ``gid`` (None when it has none)."""
         if gid not in self._daily:
             self._daily[gid] = common.daily(gid, self.today)
@@ -194,7 +192,7 @@ class PuzzlesScene(UIScene):
         self._boards, self._daily = {}, {}
 
     # ------------------------------------------------------------------ actions
-    def _open(self, puzzle: Any, mode: str, game: str | None) -> None:
+    def _open(self, puzzle: object, mode: str, game: str | None) -> None:
         if puzzle is None:
             self.app.toast(self.t("puzzle_ui.none_left_mistakes" if mode == "mistakes" else "puzzle_ui.none_left"))
             return
@@ -249,7 +247,7 @@ class PuzzlesScene(UIScene):
     def _themes(self, ids: list[str]) -> str:
         return ", ".join(self.t(f"puzzles.theme.{k}") for k in ids)
 
-    def streak_text(self, d: dict[str, Any]) -> str:
+    def streak_text(self, d: dict[str, object]) -> str:
         return self.t("puzzle_ui.streak", right=d["streak_right"], best=d["best_right"], days=d["streak_days"])
 
     def speech_opening(self) -> list[str]:
@@ -436,7 +434,7 @@ def draw_sparkline(surface: pygame.Surface, rect: pygame.Rect, values: list[floa
     pygame.draw.circle(surface, UP if values[-1] >= values[0] else DOWN, pts[-1], 2)
 
 
-def create(app: Any, game: str | None = None, theme: str | None = None, **params: Any) -> PuzzlesScene:
+def create(app: AppServices, game: str | None = None, theme: str | None = None, **params: object) -> PuzzlesScene:
     return PuzzlesScene(app, game, theme)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from game.puzzles import store
 from game.puzzles.model import Puzzle
 from game.puzzles.progress import PuzzleProgress
+from scenes.scene import AppServices
 
 MODES = ("rated", "daily", "mistakes")
 
@@ -39,20 +40,20 @@ class Change:
 _said: list[str | None] = [None]
 
 
-def load(app: Any = None) -> PuzzleProgress:
+def load(app: AppServices | None = None) -> PuzzleProgress:
     """The player's progress; a file moved aside or unreadable is said once (``app.toast``)."""
     progress = PuzzleProgress.load()
     _tell(app, progress.problem)
     return progress
 
 
-def _tell(app: Any, problem: str | None) -> None:
+def _tell(app: AppServices | None, problem: str | None) -> None:
     if problem and problem != _said[0] and app is not None:
         _said[0] = problem
         app.toast(app.t("puzzle_ui.file_problem", problem=problem))
 
 
-def record(puzzle: Puzzle, solved: bool, app: Any = None, now: float | None = None) -> Change:
+def record(puzzle: Puzzle, solved: bool, app: AppServices | None = None, now: float | None = None) -> Change:
     """One attempt counted and saved; its change (see :class:`Change`)."""
     now = time.time() if now is None else now
     progress = load(app)
@@ -67,7 +68,7 @@ def record(puzzle: Puzzle, solved: bool, app: Any = None, now: float | None = No
 
 
 def next_puzzle(
-    game: str | None, theme: str | None, mode: str, exclude: str | None = None, app: Any = None
+    game: str | None, theme: str | None, mode: str, exclude: str | None = None, app: AppServices | None = None
 ) -> Puzzle | None:
     """The next puzzle for the chooser's filters (the progress's own pick: near the player's
     rating, or the mistake due first), never ``exclude`` (the one just done) when another fits."""

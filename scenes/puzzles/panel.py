@@ -13,6 +13,7 @@ import math
 import pygame
 
 from sprites import theme
+from sprites.table_layout import edges
 
 #: Two players: right of the felt, above the decision buttons (Close, Exchange, Marriage) once
 #: the move is made; while the player is to move, above the table's key line (SHORT).
@@ -39,7 +40,8 @@ BAND_GROWTH = 24
 
 
 def side(players: int) -> bool:
-    return players <= 2
+    """Whether the panel stands at the side of the felt: where no seat sits at the sides."""
+    return not edges(players) & {"left", "right"}
 
 
 #: Where the side panel ends, set by the table each frame (:func:`set_bottoms`): (short, tall).

@@ -29,6 +29,7 @@ from typing import Any
 
 from game.puzzles import store
 from game.puzzles.model import Puzzle
+from game.puzzles.store import Judgement
 from game.rules.base import Action, Event
 from game.services.session import Session
 from game.services.table_session import Capabilities
@@ -62,7 +63,7 @@ class PuzzleSession(Session):
         #: The last judgement (game.puzzles.store.Judgement), None before the first move.
         self.judgement: Any = None
         #: The right move's own judgement after a wrong move: why the right one is right.
-        self.right_judgement: Any = None
+        self.right_judgement: Judgement | None = None
         #: The rated result, once known: "solved" or "failed" (a second try never changes it).
         self.outcome: str | None = None
         #: Right moves found so far (of ``puzzle.answer_moves``).

@@ -18,7 +18,6 @@ the puzzle's); the panel shows and a screen reader hears both changes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pygame
 
@@ -26,6 +25,7 @@ from game.puzzles.model import Puzzle
 from scenes.puzzles import common, panel
 from scenes.puzzles.session import PuzzleSession
 from scenes.puzzles.words import PuzzleWords
+from scenes.scene import AppServices, Scene
 from scenes.table.scene import ENTER_KEYS, TableScene
 from sprites import theme
 from sprites.table_layout import LIFT as TL_LIFT
@@ -49,7 +49,12 @@ class PuzzleTable(TableScene):
     session: PuzzleSession  # always a puzzle's (given below)
 
     def __init__(
-        self, app: Any, puzzle: Puzzle, mode: str = "rated", game: str | None = None, theme_id: str | None = None
+        self,
+        app: AppServices,
+        puzzle: Puzzle,
+        mode: str = "rated",
+        game: str | None = None,
+        theme_id: str | None = None,
     ):
         self.puzzle = puzzle
         #: "rated", "daily" or "mistakes": where the next puzzle comes from, what the head says.
@@ -61,7 +66,7 @@ class PuzzleTable(TableScene):
         self.rated = False
         self.said_end = False
         #: The judgement last said (each new one is said once).
-        self.said_judgement: Any = None
+        self.said_judgement: object = None
         #: Right moves after which the next move was asked for aloud.
         self.asked = 0
         super().__init__(app, PuzzleSession(puzzle), fresh=False, preselect=False)
@@ -96,7 +101,7 @@ class PuzzleTable(TableScene):
         return self.session.phase
 
     # ------------------------------------------------------------------ the buttons
-    def _actions(self) -> list[tuple[str, Any]]:
+    def _actions(self) -> list[tuple[str, Callable[[], object]]]:
         """The panel's buttons now, (label key, what it does): the main one first."""
         s = self.session
         if s.busy:
@@ -351,15 +356,15 @@ class PuzzleTable(TableScene):
 
 
 def create(
-    app: Any,
+    app: AppServices,
     puzzle: Puzzle | str | None = None,
     game: str | None = None,
     theme: str | None = None,
     mode: str = "rated",
     step: int | None = None,
     overlay: str | None = None,
-    **params: Any,
-) -> Any:
+    **params: object,
+) -> Scene:
     """The puzzle ``puzzle`` (a Puzzle, or a shipped puzzle's id); else the next one for ``game``
     and ``theme`` in ``mode``. Screenshots and checks: ``overlay`` "right" plays the right
     move, "wrong" a wrong one (its refutation shown), "solution" the solution after a wrong

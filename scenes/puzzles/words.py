@@ -9,11 +9,16 @@ suggestion's own sentences. No pygame here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from game.coach.words import Words
+from game.coach.words import Translate, Words
 from game.puzzles.model import Puzzle
-from game.rules.base import Action
+from game.rules.base import PLAY_KIND, Action
+
+if TYPE_CHECKING:
+    from game.puzzles.store import Judgement
+    from game.rules.base import GameRules
+    from scenes.puzzles.common import Change
 
 #: The refutation's moves named in words at most (the table plays every one of them out, and
 #: its play log and narration tell them all).
@@ -31,7 +36,7 @@ def signed(value: float) -> str:
 class PuzzleWords:
     """The words of one puzzle at one table, in the app's language (``t`` is ``app.t``)."""
 
-    def __init__(self, t: Any, rules: Any, lang: str, puzzle: Puzzle):
+    def __init__(self, t: Translate, rules: GameRules, lang: str, puzzle: Puzzle):
         self.t = t
         self.puzzle = puzzle
         self.words = Words(t, rules, lang, puzzle.seat)
@@ -62,13 +67,15 @@ class PuzzleWords:
     def move(self, action: Action) -> str:
         return self.words.move(action)
 
-    def reason(self, judgement: Any) -> str:
+    def reason(self, judgement: Judgement | None) -> str:
         return self.words.reason(getattr(judgement, "reason", None)) if judgement is not None else ""
 
     def short_move(self, action: Action) -> str:
         """A move in a line, briefly: the card alone ("7 of Coins"), a capture "7 of Coins takes
         Ace of Coins + 6 of Batons"; a marriage, closing or the exchange in full."""
-        if action.kind != "play" or action.marriage or action.card is None:
+        # Anything beyond the card and its capture (a declaration with it) is told in full.
+        declares = any(name != "capture" for name, _ in action.args)
+        if action.kind != PLAY_KIND or declares or action.card is None:
             return self.move(action)
         card = self.words.card(action.card.code)
         if action.capture:
@@ -81,12 +88,12 @@ class PuzzleWords:
         """Moves one after the other: "North: 3 of Cups; You: 7 of Coins takes …"."""
         return "; ".join(f"{self.words.seat(s)}: {self.short_move(a)}" for s, a in moves)
 
-    def right(self, judgement: Any) -> str:
+    def right(self, judgement: Judgement | None) -> str:
         """Why the move found is right (the coach's or the suggestion's words)."""
         why = self.reason(judgement)
         return self.t("puzzle_ui.right_why", why=why) if why else self.t("puzzle_ui.right")
 
-    def right_because(self, judgement: Any) -> str:
+    def right_because(self, judgement: Judgement | None) -> str:
         """After a wrong move: why the right one is right."""
         why = self.reason(judgement)
         return self.t("puzzle_ui.why", why=why) if why else ""
@@ -94,12 +101,12 @@ class PuzzleWords:
     def next_move(self, found: int) -> str:
         return self.t("puzzle_ui.next_move", n=found + 1, total=self.puzzle.answer_moves)
 
-    def wrong(self, judgement: Any, with_line: bool = True) -> list[str]:
+    def wrong(self, judgement: Judgement, with_line: bool = True) -> list[str]:
         """A wrong move: what it was and why it is worse, the line that refutes it (not
         ``with_line``: left to the table, which plays and narrates it), the right move."""
         return [text for kind, text in self.wrong_parts(judgement) if with_line or kind != "line"]
 
-    def wrong_parts(self, judgement: Any) -> list[tuple[str, str]]:
+    def wrong_parts(self, judgement: Judgement) -> list[tuple[str, str]]:
         """:meth:`wrong`'s lines, each with its kind: "played", "reason", "line", "right"."""
         played = judgement.refutation[0][1] if judgement.refutation else None
         why = self.reason(judgement)
@@ -126,7 +133,7 @@ class PuzzleWords:
         )
 
     # ------------------------------------------------------------------ the rating
-    def rating_change(self, change: Any) -> list[str]:
+    def rating_change(self, change: Change | None) -> list[str]:
         """The player's rating and the puzzle's, before → after (Glicko-2)."""
         if change is None:
             return []

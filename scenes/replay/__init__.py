@@ -1,4 +1,4 @@
-"""Replays and watching (issue 21): the record of a match shown on the table, line by line.
+"""Replays and watching: the record of a match shown on the table, line by line.
 
 - :mod:`~scenes.replay.timeline` — a record read and judged (game.record, game.verify) and
   the table model and captions after any number of its lines; no pygame.
@@ -24,11 +24,14 @@ from typing import Any
 
 from scenes.replay import timeline as T
 from scenes.replay.scene import ReplayScene
+from scenes.scene import AppServices
 
 DEMO_SEED = 21
 
 
-def demo_events(app: Any, game: str | None = None, players: int | None = None, seed: int = DEMO_SEED) -> list[dict]:
+def demo_events(
+    app: AppServices, game: str | None = None, players: int | None = None, seed: int = DEMO_SEED
+) -> list[dict]:
     """A whole match played by the greedy computer (screenshots, checks, a missing record)."""
     from game.ai.bots import make_bot
     from game.match import Match
@@ -51,7 +54,7 @@ def seats_info(head: dict | None) -> tuple[int | None, list[str | None] | None]:
 
 
 def create(
-    app: Any,
+    app: AppServices,
     record: str | None = None,
     events: list[dict] | None = None,
     text: str | None = None,
@@ -64,7 +67,7 @@ def create(
     players: int | None = None,
     name: str | None = None,
     session: Any = None,
-    **params: Any,
+    **params: object,
 ) -> ReplayScene:
     """The viewer for one record (see the module), or for ``session``'s match (the results
     screen's); ``step`` the position to show, ``seat`` the seat at the bottom, ``hands``

@@ -11,13 +11,14 @@ reaches the buttons. The mouse: a click on a row opens it, the wheel scrolls.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
 
 import pygame
 
 from game.services import replays
 from scenes import names
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
 from sprites.widgets import Button
 
@@ -28,18 +29,25 @@ ROWS = LIST.h // ROW_H
 LEVELS = ("easy", "normal", "hard")
 
 
-def _team_of(m: replays.KeptMatch, seat: int) -> int | None:
-    """The team of ``seat`` in a kept match, by its rules (None when they cannot be made)."""
+def _teams(m: replays.KeptMatch) -> Callable[[int], int] | None:
+    """The score column of each seat in a kept match, by its rules (None when they cannot
+    be made)."""
     from game.rulesets import make_rules
 
     try:
-        return make_rules(m.game, m.deck, m.players, m.options).team_of(seat)
+        return make_rules(m.game, m.deck, m.players, m.options).team_of
     except (KeyError, ValueError, TypeError):
         return None
 
 
+def _team_of(m: replays.KeptMatch, seat: int) -> int | None:
+    """The team of ``seat`` in a kept match, by its rules (None when they cannot be made)."""
+    team_of = _teams(m)
+    return None if team_of is None else team_of(seat)
+
+
 class ReplaysScene(UIScene):
-    def __init__(self, app: Any, folder: Any = None):
+    def __init__(self, app: AppServices, folder: Path | None = None):
         self.folder = folder
         self.listing = replays.list_kept(folder)
         self.selected = 0
@@ -72,7 +80,7 @@ class ReplaysScene(UIScene):
                 name="open_file",
             )
         )
-        # The coach (issue 30): the chosen match analysed for the player's seat (seat 1 when the
+        # The coach: the chosen match analysed for the player's seat (seat 1 when the
         # record does not say who played).
         self.ui.add(
             Button(
@@ -203,7 +211,7 @@ class ReplaysScene(UIScene):
             won = m.winner == _team_of(m, human)
             text = self.t("replay.result_won" if won else "replay.result_lost", score=score)
         else:
-            teams = names.team_names(self.t, m.players, None, subject=True)
+            teams = names.team_names(self.t, m.players, None, subject=True, team_of=_teams(m))
             name = teams[m.winner] if 0 <= m.winner < len(teams) else str(m.winner)
             text = self.t("replay.result_by", name=name, score=score)
         return f"{text} · {self.t('replay.practice')}" if m.practice else text
@@ -218,7 +226,7 @@ class ReplaysScene(UIScene):
         theme.heading(surface, title, (r.x + 30, r.y + 24), theme.fit(title, "serif_bold", 28, 600, 16, 0.22, True))
         intro = self.t(
             "replay.list_intro",
-            count=replays.clamp_limit(getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT)),
+            count=replays.clamp_limit(self.app.settings.replays_kept),
         )
         theme.blit_text(
             surface, intro, (r.x + 30, r.y + 68), "sans", theme.fit(intro, "sans", 15, r.w - 60, 10), theme.CREAM_DIM
@@ -295,7 +303,7 @@ class ReplaysScene(UIScene):
         surface.blit(theme.rounded((track.w, h), 2, (*theme.BRASS, 220)), (track.x, y))
 
 
-def create(app: Any, folder: Any = None, **params: Any) -> ReplaysScene:
+def create(app: AppServices, folder: Path | None = None, **params: object) -> ReplaysScene:
     return ReplaysScene(app, folder=folder)
 
 

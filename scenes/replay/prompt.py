@@ -16,11 +16,11 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any
 
 import pygame
 
-from scenes.scene import UIScene
+from game.services.table_session import TableSession
+from scenes.scene import AppServices, UIScene
 from sprites import hidpi, theme
 from sprites.widgets import Button
 
@@ -49,7 +49,7 @@ class PathPrompt(UIScene):
     #: The app leaves letter keys to this scene (no M for mute while a path is typed).
     wants_text = True
 
-    def __init__(self, app: Any, events: list[dict] | None = None, mode: str = "save", path: str | None = None):
+    def __init__(self, app: AppServices, events: list[dict] | None = None, mode: str = "save", path: str | None = None):
         self.mode = "open" if mode == "open" else "save"
         self.events = list(events or [])
         self.text = (
@@ -294,12 +294,12 @@ class PathPrompt(UIScene):
 
 
 def create(
-    app: Any,
+    app: AppServices,
     events: list[dict] | None = None,
     mode: str = "save",
     path: str | None = None,
-    session: Any = None,
-    **params: Any,
+    session: TableSession | None = None,
+    **params: object,
 ) -> PathPrompt:
     """Save ``events`` (or ``session``'s record; with neither, the match at the table or
     on the results screen beneath, else a demo match) — or, ``mode`` "open", open a file."""
@@ -307,9 +307,9 @@ def create(
         source = session
         if source is None:
             for name in ("results", "table"):
-                found = app.stack.find(name)
-                if found is not None and getattr(found, "session", None) is not None:
-                    source = found.session
+                found = getattr(app.stack.find(name), "session", None)
+                if found is not None:
+                    source = found
                     break
         if source is not None:
             events = list(source.match.events)

@@ -22,11 +22,11 @@ from game.services.settings import AI_LEVELS
 from game.services.table_session import RecordSession
 from scenes.replay import view
 from scenes.replay.timeline import Timeline
-from scenes.scene import Scene
+from scenes.scene import AppServices, Scene
 from sprites import table_layout as TL
 from sprites import theme
 from sprites import tween as TW
-from sprites.table_draw import CardPainter
+from sprites.table_draw import CardPainter, CardSprite
 from sprites.table_layout import TableLayout
 from sprites.widgets import UI, Button, card_art
 
@@ -57,7 +57,7 @@ class ReplayScene(Scene):
 
     def __init__(
         self,
-        app: Any,
+        app: AppServices,
         timeline: Timeline,
         *,
         seat: int | None = None,
@@ -70,7 +70,7 @@ class ReplayScene(Scene):
     ):
         super().__init__(app)
         #: The seat a person played, as the record or the session says (None: computer-only or
-        #: unknown): only that seat, at the bottom, is "You" (issue 29).
+        #: unknown): only that seat, at the bottom, is "You".
         self.player = player
         self.timeline = timeline
         self.rules = timeline.rules
@@ -83,7 +83,7 @@ class ReplayScene(Scene):
         self.playing = bool(live is not None) if playing is None else playing
         self.timer = 0.0
         self.time = 0.0
-        self.sprites: dict[str, Any] = {}
+        self.sprites: dict[str, CardSprite] = {}
         self.last_piles: list[int] | None = None
         self.painter: CardPainter | None = None
         self.layout: Any = None
@@ -253,7 +253,7 @@ class ReplayScene(Scene):
         return self.live is not None and not self.timeline.finished and getattr(self.live, "problem", None) is None
 
     # ------------------------------------------------------------------ what the views ask
-    def t(self, key: str, **params: Any) -> str:
+    def t(self, key: str, **params: object) -> str:
         return self.app.t(key, **params)
 
     def actor(self) -> int | None:
@@ -338,7 +338,7 @@ class ReplayScene(Scene):
             self.app.open_scene("save_record", events=list(self.timeline.events[: max(self.timeline.limit, 1)]))
 
     def open_coach(self) -> None:
-        """C: the coach (issue 30) on this record, for the seat at the bottom."""
+        """C: the coach on this record, for the seat at the bottom."""
         if self.rules is None or self.live is not None or self.timeline.problem is not None:
             return
         try:

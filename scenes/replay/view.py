@@ -8,18 +8,24 @@ The HUD and the caption are the table's own (scenes.table.hud), drawn from
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import pygame
+from pygame.typing import ColorLike, RectLike
 
+from game.rules.base import GameRules
 from game.services.table_session import RecordSession
+from scenes.replay.timeline import Timeline
+from scenes.scene import AppServices
 from scenes.table import board
+from scenes.table.model import TableModel
 from scenes.table.view import NoChoice, TableNames, TableView
 from sprites import table_layout as TL
 from sprites import theme
 from sprites.table_draw import WARN, CardPainter, CardSprite, badge, stack
-from sprites.table_layout import Place
-from sprites.tween import Tween
+from sprites.table_layout import Place, TableLayout
+from sprites.tween import Smooth, Tween
 from sprites.widgets import Button
 
 #: The control panel, right of the hand and below the side seat's cards.
@@ -33,6 +39,51 @@ BANNER_Y = 138
 HIDDEN = "?"
 
 
+class ReplayShown(Protocol):
+    """What the drawing here reads of the replay viewer (scenes.replay.scene.ReplayScene)."""
+
+    @property
+    def app(self) -> AppServices: ...
+    @property
+    def rules(self) -> GameRules: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def layout(self) -> TableLayout: ...
+    @property
+    def sprites(self) -> dict[str, CardSprite]: ...
+
+    last_piles: list[int] | None
+
+    @property
+    def open_hands(self) -> bool: ...
+    @property
+    def time(self) -> float: ...
+    @property
+    def alpha(self) -> float: ...
+    @property
+    def pos(self) -> int: ...
+    @property
+    def minus(self) -> Button: ...
+    @property
+    def plus(self) -> Button: ...
+    @property
+    def timeline(self) -> Timeline: ...
+    @property
+    def naming_seat(self) -> int | None: ...
+
+    def t(self, key: str, **params: object) -> str: ...
+    def actor(self) -> int | None: ...
+    def fresh_caption(self) -> bool: ...
+    def at_break(self) -> bool: ...
+    def problem_text(self) -> str | None: ...
+    def position_text(self) -> str: ...
+    def deal_text(self) -> str: ...
+    def speed_text(self) -> str: ...
+    def seat_label(self) -> str: ...
+    def bar_total(self) -> int: ...
+
+
 class _Glow:
     def __init__(self, value: float):
         self.value = value
@@ -42,7 +93,7 @@ class _Words:
     """The viewer's motion as the table's views read it: the caption (fresh or dimmed), each
     seat's cards as backs, nothing moving, no running tally (no narrator)."""
 
-    def __init__(self, model: Any, caption: str | None, fresh: bool):
+    def __init__(self, model: TableModel, caption: str | None, fresh: bool):
         from scenes.table.motion import CAPTION_FRESH
 
         self.caption = caption
@@ -50,12 +101,12 @@ class _Words:
         self.narrator = None
         self.backs = {s: list(model.hands[s]) for s in range(len(model.hands))}
         self.sprites: dict[str, CardSprite] = {}
-        self.lifts: dict[str, Any] = {}
+        self.lifts: dict[str, Smooth] = {}
         self.idle = True
         self.waiting = False
 
 
-def hud_view(scene: Any, model: Any, caption: str | None) -> TableView:
+def hud_view(scene: ReplayShown, model: TableModel, caption: str | None) -> TableView:
     """The viewer's position as a table's view (scenes.table.view.TableView), for the
     table's own HUD and caption."""
     rules = scene.rules
@@ -66,7 +117,7 @@ def hud_view(scene: Any, model: Any, caption: str | None) -> TableView:
         rules=rules,
         layout=scene.layout,
         session=session,
-        # "You" only where a person played (issue 29): nobody's chair otherwise.
+        # "You" only where a person played: nobody's chair otherwise.
         names=TableNames(scene.app, rules, scene.naming_seat, session=getattr(scene, "names_source", None)),
         model=model,
         motion=_Words(model, caption, scene.fresh_caption()),
@@ -78,7 +129,7 @@ def hud_view(scene: Any, model: Any, caption: str | None) -> TableView:
 
 
 # ---------------------------------------------------------------------- the cards
-def targets(scene: Any, m: Any) -> dict[str, tuple[Place, bool]]:
+def targets(scene: ReplayShown, m: TableModel) -> dict[str, tuple[Place, bool]]:
     """Every card the model shows: where it goes and whether its face shows (another
     seat's hand is face up unless only the bottom seat's hand is shown)."""
     hands = [sorted(h, key=m.sort_key) if m.sort_key else list(h) for h in m.hands]
@@ -97,7 +148,7 @@ def targets(scene: Any, m: Any) -> dict[str, tuple[Place, bool]]:
 class _Display:
     """The model as shown from ``seat``: its hands in hand order, that seat's hand at the bottom."""
 
-    def __init__(self, m: Any, hands: list[list[str]], seat: int):
+    def __init__(self, m: TableModel, hands: list[list[str]], seat: int):
         self.hands = hands
         self.hand = hands[seat]
         self.viewer = seat
@@ -107,7 +158,7 @@ class _Display:
         self.closed = m.closed
 
 
-def settle_sprites(scene: Any, m: Any, instant: bool) -> None:
+def settle_sprites(scene: ReplayShown, m: TableModel, instant: bool) -> None:
     """Move the card sprites to the model's places: cards that leave the table fly to the
     pile that grew (or fade at once), new cards come from the stock."""
     want = targets(scene, m)
@@ -144,7 +195,7 @@ def settle_sprites(scene: Any, m: Any, instant: bool) -> None:
     scene.last_piles = list(m.piles)
 
 
-def draw_cards(surface: pygame.Surface, scene: Any, m: Any, P: CardPainter) -> None:
+def draw_cards(surface: pygame.Surface, scene: ReplayShown, m: TableModel, P: CardPainter) -> None:
     L = scene.layout
     st = L.stock()
     trump_sp = scene.sprites.get(m.trump) if m.trump else None
@@ -168,7 +219,7 @@ def draw_cards(surface: pygame.Surface, scene: Any, m: Any, P: CardPainter) -> N
             _sprite(surface, scene, P, sp)
 
 
-def _sprite(surface: pygame.Surface, scene: Any, P: CardPainter, sp: CardSprite) -> None:
+def _sprite(surface: pygame.Surface, scene: ReplayShown, P: CardPainter, sp: CardSprite) -> None:
     x, y, a, h = sp.value(scene.alpha)
     code, squash = sp.code, 1.0
     if sp.flip is not None and not sp.flip.done:
@@ -179,7 +230,7 @@ def _sprite(surface: pygame.Surface, scene: Any, P: CardPainter, sp: CardSprite)
 
 
 # ---------------------------------------------------------------------- the words and the panel
-def draw_banner(surface: pygame.Surface, scene: Any) -> None:
+def draw_banner(surface: pygame.Surface, scene: ReplayShown) -> None:
     """The record's problem, in verify's words, over the top of the felt (dimmed while the
     position is before the break)."""
     text = scene.problem_text()
@@ -203,7 +254,7 @@ def draw_banner(surface: pygame.Surface, scene: Any) -> None:
         )
 
 
-def draw_panel(surface: pygame.Surface, scene: Any) -> None:
+def draw_panel(surface: pygame.Surface, scene: ReplayShown) -> None:
     r = PANEL
     surface.blit(theme.shadow(r.size, 12, 6, 110), (r.x - 6, r.y - 3))
     surface.blit(theme.panel(r.size, 12, (9, 28, 19, 225)), r)
@@ -240,7 +291,7 @@ def draw_panel(surface: pygame.Surface, scene: Any) -> None:
         )
 
 
-def _draw_bar(surface: pygame.Surface, scene: Any) -> None:
+def _draw_bar(surface: pygame.Surface, scene: ReplayShown) -> None:
     tl = scene.timeline
     total = max(1, scene.bar_total())
     surface.blit(theme.rounded(BAR.size, 5, (255, 255, 255, 26)), BAR)
@@ -258,7 +309,7 @@ def _draw_bar(surface: pygame.Surface, scene: Any) -> None:
     pygame.draw.circle(surface, theme.BRASS_LIGHT, (min(BAR.right - 2, max(BAR.x + 2, x)), BAR.centery), 6)
 
 
-def bar_position(scene: Any, x: int) -> int:
+def bar_position(scene: ReplayShown, x: int) -> int:
     """The position a click on the timeline bar at ``x`` goes to."""
     total = max(1, scene.bar_total())
     return round((x - BAR.x) / max(1, BAR.w) * total)
@@ -269,7 +320,7 @@ class IconButton(Button):
     """A small button with a drawn symbol (the font has no ⏮): first, prev_deal, prev,
     play, pause, next, next_deal, last, minus, plus."""
 
-    def __init__(self, rect, glyph: Any, on_click: Any, **kw: Any):
+    def __init__(self, rect: RectLike, glyph: object, on_click: Callable[[], object], **kw: Any):
         super().__init__(rect, "", on_click, size=12, **kw)
         self.glyph = glyph
 
@@ -277,13 +328,13 @@ class IconButton(Button):
         if not self.visible:
             return
         super().draw(surface, focused)
-        glyph = self.glyph() if callable(self.glyph) else self.glyph
+        glyph = str(self.glyph() if callable(self.glyph) else self.glyph)  # a name, or what says it now
         lift = -round(2 * max(self.hover.value, self.focus_glow.value)) + (1 if self.pressed else 0)
         color = theme.CREAM if self.enabled else theme.CREAM_FAINT
         icon(surface, glyph, (self.rect.centerx, self.rect.centery + lift), color)
 
 
-def icon(surface: pygame.Surface, glyph: str, center: tuple[int, int], color: Any) -> None:
+def icon(surface: pygame.Surface, glyph: str, center: tuple[int, int], color: ColorLike) -> None:
     cx, cy = center
     s = 5
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import random
 from functools import partial
-from typing import Any
 
 import pygame
 
+from game.rules.base import GameRules
 from game.rulesets import game_ids, make_rules
 from game.services.settings import AI_LEVELS
 from scenes.game_choice import GameChoice
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import theme
 from sprites.widgets import Button, Choice
 
@@ -33,7 +33,7 @@ class LiveFeed:
     """A match of computers, one decision at a time: :meth:`pull` gives the lines it has
     made since the last call (starting a bot's thinking when none is under way)."""
 
-    def __init__(self, rules: Any, seed: int, levels: list[str], threaded: bool = True):
+    def __init__(self, rules: GameRules, seed: int, levels: list[str], threaded: bool = True):
         from game.ai.bots import make_bot
         from game.match import Match
         from game.services.session import Session
@@ -60,7 +60,7 @@ class LiveFeed:
 class WatchScene(GameChoice, UIScene):
     def __init__(
         self,
-        app: Any,
+        app: AppServices,
         deck: str | None = None,
         game: str | None = None,
         players: int | None = None,
@@ -68,7 +68,7 @@ class WatchScene(GameChoice, UIScene):
     ):
         self.app = app  # (UIScene sets it too; the choices below need it first)
         cfg = app.config
-        last = getattr(app.settings, "last_deck", "")
+        last = app.settings.last_deck
         self.game = (
             game
             if game is not None and game in cfg.games
@@ -85,7 +85,7 @@ class WatchScene(GameChoice, UIScene):
         self.players = players if players is not None and players in gcfg.players else self._remembered_players()
         #: The options the game screen gave (every one in force), for that game and count only.
         self.given = (self.game, self.players, dict(options)) if options else None
-        level = getattr(app.settings, "ai_level", "normal")
+        level = app.settings.ai_level
         self.levels = [level if level in AI_LEVELS else "normal"] * 4
         self.problem: str | None = None
         super().__init__(app)
@@ -151,7 +151,7 @@ class WatchScene(GameChoice, UIScene):
         self.seat_choices: list[Choice] = []
         for i in range(4):
 
-            def level(i: int = i) -> Any:
+            def level(i: int = i) -> object:
                 return self.levels[i]
 
             c = self.ui.add(
@@ -206,7 +206,7 @@ class WatchScene(GameChoice, UIScene):
             self.problem = str(e)
             return
         levels = self.levels[: self.players]
-        feed = LiveFeed(rules, random.randrange(1, 2**31), levels, threaded=bool(getattr(self.app, "has_window", True)))
+        feed = LiveFeed(rules, random.randrange(1, 2**31), levels, threaded=bool(self.app.has_window))
         self.app.open_scene("replay", live=feed, levels=levels)
 
     # ------------------------------------------------------------------ drawing
@@ -266,12 +266,12 @@ class WatchScene(GameChoice, UIScene):
 
 
 def create(
-    app: Any,
+    app: AppServices,
     deck: str | None = None,
     game: str | None = None,
     players: int | None = None,
     options: dict | None = None,
-    **params: Any,
+    **params: object,
 ) -> WatchScene:
     return WatchScene(app, deck=deck, game=game, players=players, options=options)
 

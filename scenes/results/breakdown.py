@@ -13,10 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from game.card_names import Translate
 from game.registry import game_module
+from game.rules.base import GameRules
 from scenes.names import deck_names, team_names
+from scenes.scene import AppServices
+
+if TYPE_CHECKING:
+    from game.services.session import Session
 
 #: What a game without ``result_lines`` shows: its points and, in a match, the totals.
 DEFAULT_LINES: tuple[dict[str, Any], ...] = (
@@ -59,7 +65,7 @@ def _pts(v: Any) -> int | None:
     return v if v else None
 
 
-def _values(key: str | None, ev: dict, n: int) -> list[Any]:
+def _values(key: str | None, ev: dict, n: int) -> list[object]:
     """One value per team: the deal's points, the match totals or a detail entry (0 if missing)."""
     if key is None:
         return [None] * n
@@ -70,7 +76,7 @@ def _values(key: str | None, ev: dict, n: int) -> list[Any]:
     return list((ev.get("detail") or {}).get(key, [0] * n))
 
 
-def _row(line: dict[str, Any], t: Any, params: dict[str, Any], ev: dict, n: int, notes: list[str]) -> Row:
+def _row(line: dict[str, Any], t: Translate, params: dict[str, Any], ev: dict, n: int, notes: list[str]) -> Row:
     label_params = dict(params)
     if line.get("suit"):
         label_params["suit"] = params.get(line["suit"], line["suit"])
@@ -99,7 +105,7 @@ def explainer(game_id: str) -> ModuleType | None:
     return game_module(game_id, "results", optional=True)
 
 
-def shown_lines(rules: Any, one_deal: bool = False) -> list[dict[str, Any]]:
+def shown_lines(rules: GameRules, one_deal: bool = False) -> list[dict[str, object]]:
     """The game's results lines for this match: no match total for a single deal (the house
     rule, or ``one_deal``: a record of one deal), and a house rule's row only when that house
     rule is in force."""
@@ -113,8 +119,8 @@ def shown_lines(rules: Any, one_deal: bool = False) -> list[dict[str, Any]]:
 
 
 def breakdown(
-    t: Any,
-    rules: Any,
+    t: Translate,
+    rules: GameRules,
     deal_end: dict,
     human_seat: int | None,
     lang: str,
@@ -124,13 +130,13 @@ def breakdown(
     """The rows of the results table for one ``deal_end`` event (any game); ``one_deal``: the
     match is that deal alone (no match total); ``names``: the teams as the table names them
     when it names them its own way (an online table: friends by name, "Computer 3")."""
-    cols = list(names) if names else team_names(t, rules.players, human_seat)
+    cols = list(names) if names else team_names(t, rules.players, human_seat, team_of=rules.team_of)
     mine = None if human_seat is None else rules.team_of(human_seat)
     b = Breakdown(
         columns=cols,
         mine=mine,
         rows=[],
-        subjects=list(names) if names else team_names(t, rules.players, mine, subject=True),
+        subjects=list(names) if names else team_names(t, rules.players, mine, subject=True, team_of=rules.team_of),
     )
     deck_words = deck_names(rules.deck, lang)
     goal, value = rules.match_goal()
@@ -186,8 +192,8 @@ ONE_DEAL_VERDICTS = {
 
 
 def match_verdict(
-    t: Any,
-    rules: Any,
+    t: Translate,
+    rules: GameRules,
     match_end: dict,
     human_seat: int | None,
     columns: list[str],
@@ -205,11 +211,11 @@ def match_verdict(
         return t(k["won_team"] if rules.partnerships else k["won"]), "win"
     if rules.partnerships and human_seat is not None:
         return t(k["lost_team"]), "loss"
-    subjects = list(names) if names else team_names(t, rules.players, human_seat, subject=True)
+    subjects = list(names) if names else team_names(t, rules.players, human_seat, subject=True, team_of=rules.team_of)
     return t(k["lost"], name=subjects[w]), "loss"
 
 
-def is_one_deal(rules: Any, events: list[dict]) -> bool:
+def is_one_deal(rules: GameRules, events: list[dict]) -> bool:
     """Whether the match is a single deal: the house rule, or a record limited to one deal
     (its match line's ``deals: 1``: a daily deal, a duplicate half)."""
     head = events[0] if events else {}
@@ -217,20 +223,20 @@ def is_one_deal(rules: Any, events: list[dict]) -> bool:
 
 
 def demo(
-    app: Any,
+    app: AppServices,
     game: str,
     deck: str | None,
     players: int | None,
     to_match_end: bool,
     seed: int = 11,
     options: dict | None = None,
-) -> tuple[Any, dict, dict | None]:
+) -> tuple[Session, dict, dict | None]:
     """Play a match headless with bots up to its first deal_end (or its match_end)."""
     from game.services.session import Session
 
     saved = dict(app.settings.game_options.get(game, {}))
-    n = players or saved.pop("players", None)
-    saved.pop("players", None)
+    kept = saved.pop("players", None)
+    n = players or (kept if isinstance(kept, int) else None)
     if options is not None:
         saved.update(options)
     s = Session.new(game, deck, n, saved or None, seed, human_seat=None, bot_name="greedy", threaded=False)

@@ -24,11 +24,11 @@ plays a match headless with bots up to its first ``deal_end`` (or to ``match_end
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pygame
 
 from game.rulesets import game_ids
+from game.services.table_session import TableSession
 from scenes.coach import banner as coach_banner
 from scenes.names import game_and_deck, team_names
 from scenes.results import halves as halves_block
@@ -36,7 +36,7 @@ from scenes.results import rows as rows_block
 from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, is_one_deal, match_verdict, viewer_first
 from scenes.results.confetti import Confetti
 from scenes.results.rows import WIN
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from sprites import hidpi, theme
 from sprites.tween import Tween, ease_out_back, ease_out_cubic
 from sprites.widgets import Button
@@ -55,7 +55,15 @@ REPLAY_ROW = 50  # "Watch the replay" and "Save the record as…" above the butt
 class ResultsScene(UIScene):
     is_overlay = True
 
-    def __init__(self, app: Any, session: Any, deal_end: dict, match_end: dict | None, *, standalone: bool = False):
+    def __init__(
+        self,
+        app: AppServices,
+        session: TableSession,
+        deal_end: dict,
+        match_end: dict | None,
+        *,
+        standalone: bool = False,
+    ):
         self.session = session
         self.rules = session.rules
         self.deal_end = deal_end
@@ -198,14 +206,14 @@ class ResultsScene(UIScene):
             + (coach_banner.ROW if coach_banner.offers(self) else 0)
         )
 
-    def halves(self) -> Any:
+    def halves(self) -> object:
         """A duplicate deal's halves side by side (game.services.challenge.HalvesTable), else None."""
         ctx = getattr(self.session, "context", None)
         return ctx.halves(self.t) if ctx is not None and hasattr(ctx, "halves") else None
 
     @property
     def offers_replay(self) -> bool:
-        """Watch again / keep the record (issue 21): a finished match that is ours — an online
+        """Watch again / keep the record: a finished match that is ours — an online
         match's record is the server's, with the other hands hidden."""
         return self.over and self.session.capabilities.replays
 
@@ -285,10 +293,10 @@ class ResultsScene(UIScene):
                     name="save_record",
                 )
             )
-        # The coach's line (issue 30): the deal analysed in the background, "see why".
+        # The coach's line: the deal analysed in the background, "see why".
         self.coach_line = coach_banner.offer(self, y - (REPLAY_ROW if self.offers_replay else 0) - coach_banner.ROW)
         # Once the match is over Enter opens the score sheet: a stray Enter (the one that
-        # ended the last deal, say) must not start a new match (issue 29).
+        # ended the last deal, say) must not start a new match.
         self.ui.focus(self.sheet_button if self.over else self.primary)
 
     # ------------------------------------------------------------------ actions
@@ -326,7 +334,7 @@ class ResultsScene(UIScene):
             "ai_level": self.app.settings.ai_level,
         }
         if ctx is not None:
-            nxt = ctx.next_session(getattr(self.app, "has_window", True))
+            nxt = ctx.next_session(self.app.has_window)
             if nxt is None:  # done: back to the daily deals screen
                 self.app.stack.pop_to(getattr(ctx, "back_scene", "daily"))
                 return
@@ -512,19 +520,19 @@ class ResultsScene(UIScene):
         self._fit(surface, hint, (640, 714), 1200, "sans", 13, theme.CREAM_FAINT, "midbottom")
 
 
-def _truthy(v: Any) -> bool:
+def _truthy(v: object) -> bool:
     return v is True or str(v).lower() in ("1", "true", "yes", "on")
 
 
 def create(
-    app: Any,
-    session: Any = None,
+    app: AppServices,
+    session: TableSession | None = None,
     deal_end: dict | None = None,
-    match_end: Any = None,
+    match_end: object = None,
     game: str | None = None,
     deck: str | None = None,
     players: int | None = None,
-    **params: Any,
+    **params: object,
 ) -> ResultsScene:
     """From the table: a session and its events. Alone (screenshots, smoke): a demo deal of
     ``game`` (the first registered game by default); ``match_end=True`` plays the demo to the
@@ -533,7 +541,7 @@ def create(
         return ResultsScene(app, session, deal_end, match_end if isinstance(match_end, dict) else None)
     cfg = app.config
     game = game if game is not None and game in cfg.games else game_ids()[0]
-    if deck not in cfg.decks or game not in cfg.decks[deck].games:
+    if deck is None or deck not in cfg.decks or game not in cfg.decks[deck].games:
         deck = cfg.decks_for(game)[0].id
     s, de, me = demo(app, game, deck, players, _truthy(match_end), seed=DEMO_SEED)
     return ResultsScene(app, s, de, me, standalone=True)

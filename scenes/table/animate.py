@@ -1,14 +1,20 @@
-"""Each record event, animated: the animation's share of every event kind, registered by
-kind in :data:`ANIMATE` (game.events). A handler queues a few *steps* on the table's
-:class:`~scenes.table.motion.TableMotion` (cards fly, a trick is shown, then gathered); each
-step changes the table model through its functions while the card sprites travel to where the
-model now puts them, and returns how long to hold before the next one.
+"""Each record event, animated by the table effect its game declares for it (the
+mechanisms of scenes.table.model: a deal, a card played, a trick collected, a draw, an
+exchange, an announcement, the stock closed …), registered by effect in :data:`ANIMATE`; an
+event of no effect the table knows is shown by :func:`shown`: its sound, its call-out.
+
+A handler queues a few *steps* on the table's :class:`~scenes.table.motion.TableMotion` (cards
+fly, a trick is shown, then gathered); each step changes the table model through its
+functions while the card sprites travel to where the model now puts them, and returns how
+long to hold before the next one.
 """
 
 from __future__ import annotations
 
-from game.events import EventHandlers
+from collections.abc import Callable
+
 from scenes.table import model as M
+from scenes.table.model import Event
 from scenes.table.motion import (
     DEAL_GAP,
     FLY,
@@ -16,6 +22,7 @@ from scenes.table.motion import (
     HOLD_DEAL_END,
     HOLD_OWN_CAPTURE,
     HOLD_PLAY,
+    Animation,
     Step,
     TableMotion,
 )
@@ -24,16 +31,31 @@ from sprites import tween
 from sprites.table_draw import CardSprite
 from sprites.table_layout import Place
 
-ANIMATE = EventHandlers("animation")
+#: The animation of each table effect.
+ANIMATE: dict[str, Animation] = {}
 
 
-@ANIMATE.on("match")
-def _match(mo: TableMotion, ev: dict, cues: list[str]) -> None:
+def _on(*effects: str) -> Callable[[Animation], Animation]:
+    def register(fn: Animation) -> Animation:
+        for effect in effects:
+            ANIMATE[effect] = fn
+        return fn
+
+    return register
+
+
+def animation(effect: str) -> Animation:
+    """The animation of ``effect``: its own, or :func:`shown` for one the table only tells."""
+    return ANIMATE.get(effect, shown)
+
+
+@_on("match_start")
+def _match(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     M.start_match(mo.model, ev)
 
 
-@ANIMATE.on("deal")
-def _deal(mo: TableMotion, ev: dict, cues: list[str]) -> None:
+@_on("deal")
+def _deal(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     def step() -> float:
         mo.play_cues(cues[:1])
         for s in list(mo.sprites.values()):  # anything left (a void deal) goes back
@@ -55,7 +77,7 @@ def _deal(mo: TableMotion, ev: dict, cues: list[str]) -> None:
             sp = CardSprite(key, None, mo.deck_place(), z=0)
             mo.sprites[key] = sp
             n = sum(len(h) for h in hands)
-            sp.move(mo.layout.trump(), FLY, DEAL_GAP * n + 0.1)
+            sp.move(mo.layout.trump() or mo.deck_place(), FLY, DEAL_GAP * n + 0.1)
             sp.turn(trump, DEAL_GAP * n + 0.1 + FLY)
         return 0.2
 
@@ -107,18 +129,24 @@ def _deal_table(mo: TableMotion, codes: list[str], delay0: float) -> None:
         sp.turn(code, d + FLY * 0.5)
 
 
-@ANIMATE.on("redeal")
-def _redeal(mo: TableMotion, ev: dict, cues: list[str]) -> None:
+def shown(mo: TableMotion, ev: Event, cues: list[str]) -> None:
+    """An event that changes nothing on the felt (a void deal): its sound, and its call-out
+    when the language has one (``callouts.<event>`` over ``callouts.<event>_sub``)."""
+    name = str(ev.get("event"))
+    text = mo.words(f"callouts.{name}")
+
     def step() -> float:
         mo.play_cues(cues)
-        mo.callout("redeal", mo.names.t("callouts.redeal_sub"))
+        if text is None:
+            return 0.0
+        mo.show_callout(text, mo.words(f"callouts.{name}_sub") or "")
         return 1.2
 
     mo.steps.append(step)
 
 
-@ANIMATE.on("hands")
-def _hands(mo: TableMotion, ev: dict, cues: list[str]) -> None:
+@_on("new_hands")
+def _hands(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     def step() -> float:
         mo.play_cues(cues)
         hands = ev.get("hands") or []
@@ -158,8 +186,8 @@ def _leaving_sprite(mo: TableMotion, seat: int, code: str) -> CardSprite:
     return sp
 
 
-@ANIMATE.on("play")
-def _play(mo: TableMotion, ev: dict, cues: list[str]) -> None:
+@_on("play_card")
+def _play(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     seat, code = ev["seat"], ev["card"]  # fields every play line has (RECORD.md)
     capture = list(ev.get("capture") or [])
     bonuses = list(ev.get("bonuses") or [])
@@ -227,8 +255,8 @@ def _fly_to_pile(mo: TableMotion, codes: list[str], team: int) -> None:
         sp.vanish = True
 
 
-@ANIMATE.on("trick")
-def _trick(mo: TableMotion, ev: dict, cues: list[str]) -> None:
+@_on("collect_trick")
+def _trick(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     winner = ev["winner"]
     pts = int(ev.get("points") or 0)
     m = mo.model
@@ -250,8 +278,8 @@ def _trick(mo: TableMotion, ev: dict, cues: list[str]) -> None:
     mo.steps.extend([show, gather])
 
 
-@ANIMATE.on("draw")
-def _draw(mo: TableMotion, ev: dict, cues: list[str]) -> None:
+@_on("draw")
+def _draw(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     seat, code = ev["seat"], ev["card"]  # required fields (RECORD.md); a hidden card is None
     m = mo.model
 
@@ -289,8 +317,8 @@ def _draw(mo: TableMotion, ev: dict, cues: list[str]) -> None:
     mo.steps.append(step)
 
 
-@ANIMATE.on("exchange")
-def _exchange(mo: TableMotion, ev: dict, cues: list[str]) -> None:
+@_on("exchange")
+def _exchange(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     seat, gave, took = ev["seat"], ev["gave"], ev["took"]
 
     def step() -> float:
@@ -300,42 +328,53 @@ def _exchange(mo: TableMotion, ev: dict, cues: list[str]) -> None:
         new.z = 5
         M.exchange(mo.model, seat, gave, took)
         if seat == mo.viewer:
-            sp = old or CardSprite(took, took, mo.layout.trump())
+            sp = old or CardSprite(took, took, mo.layout.trump() or mo.deck_place())
             sp.key = took
             mo.sprites[took] = sp
         else:
             key = mo.new_key(f"b{seat}:")
-            sp = old or CardSprite(key, None, mo.layout.trump())
+            sp = old or CardSprite(key, None, mo.layout.trump() or mo.deck_place())
             sp.key = key
             sp.turn(None, FLY * 0.6)
             mo.sprites[key] = sp
             mo.backs[seat].append(key)
-        mo.callout("exchange", f"{mo.names.seat_name(seat)} · {mo.names.card_name(gave)}")
+        mo.callout(str(ev.get("event")), f"{mo.names.seat_name(seat)} · {mo.names.card_name(gave)}")
         mo.relayout()
         return 0.7
 
     mo.steps.append(step)
 
 
-@ANIMATE.on("marriage")
-def _marriage(mo: TableMotion, ev: dict, cues: list[str]) -> None:
-    seat, suit, pts = ev["seat"], ev.get("suit"), int(ev.get("points") or 0)
+@_on("announce")
+def _announce(mo: TableMotion, ev: Event, cues: list[str]) -> None:
+    """An announcement: a declaration's points called out over its words
+    (``callouts.<event>_sub``: "South: marriage in Coins"), any other by its own call-out
+    ("callouts.<event>", when the language has one); counted as the model says."""
+    seat, name = ev.get("seat"), str(ev.get("event"))
+    scores = name in mo.model.scoring
+    pts = int(ev.get("points") or 0)
 
     def step() -> float:
         mo.play_cues(cues)
-        M.marriage(mo.model, seat, pts)
-        try:
-            suit_name = mo.rules.deck.suit_name(suit, mo.names.lang)
-        except (KeyError, TypeError):
-            suit_name = str(suit)
-        mo.callout(
-            "marriage", mo.names.t("callouts.marriage_sub", name=mo.names.seat_name(seat), suit=suit_name), points=pts
-        )
+        M.announce(mo.model, ev)
+        params = {k: v for k, v in ev.items() if k not in ("event", "seat", "by")}
+        if "suit" in ev:
+            try:
+                params["suit"] = mo.rules.deck.suit_name(str(ev.get("suit")), mo.names.lang)
+            except (KeyError, TypeError):
+                params["suit"] = str(ev.get("suit"))
+        who = mo.names.seat_name(seat) if isinstance(seat, int) else ""
+        sub = mo.words(f"callouts.{name}_sub", name=who, **params) or who
+        text = f"{pts}!" if scores else mo.words(f"callouts.{name}", **params)
+        if text is None:
+            return 0.0
+        mo.show_callout(text, sub)
         return 1.0
 
-    # The card led next declares it; its partner is shown face up meanwhile (issue 17).
+    # The card led next declares it; its partner is shown face up meanwhile.
     nxt = mo.queue[0] if mo.queue else {}
-    reveal = _partner_steps(mo, seat, nxt.get("card")) if nxt.get("event") == "play" and nxt.get("seat") == seat else []
+    led = scores and isinstance(seat, int) and M.effect_of(mo.model, nxt) == "play_card" and nxt.get("seat") == seat
+    reveal = _partner_steps(mo, int(seat or 0), nxt.get("card")) if led else []
     mo.steps.extend([reveal[0], step, reveal[1]] if reveal else [step])
 
 
@@ -391,25 +430,25 @@ def _partner_steps(mo: TableMotion, seat: int, led: str | None) -> list[Step]:
     return [show, hide]
 
 
-@ANIMATE.on("close")
-def _close(mo: TableMotion, ev: dict, cues: list[str]) -> None:
-    seat = ev["seat"]
+@_on("close_stock")
+def _close(mo: TableMotion, ev: Event, cues: list[str]) -> None:
+    seat, name = ev["seat"], str(ev.get("event"))
 
     def step() -> float:
         mo.play_cues(cues)
-        M.close(mo.model)
+        M.close_stock(mo.model)
         # "You close" needs its own verb form in nl/de/it.
-        sub = "callouts.close_sub_you" if seat == mo.viewer else "callouts.close_sub"
-        mo.callout("close", mo.names.t(sub, name=mo.names.seat_name(seat, subject=True)))
+        sub = f"callouts.{name}_sub_you" if seat == mo.viewer else f"callouts.{name}_sub"
+        mo.callout(name, mo.names.t(sub, name=mo.names.seat_name(seat, subject=True)))
         mo.relayout()
         return 1.0
 
     mo.steps.append(step)
 
 
-@ANIMATE.on("deal_end")
-def _deal_end(mo: TableMotion, ev: dict, cues: list[str]) -> None:
-    match_end = mo.queue[0] if mo.queue and mo.queue[0].get("event") == "match_end" else None
+@_on("deal_end")
+def _deal_end(mo: TableMotion, ev: Event, cues: list[str]) -> None:
+    match_end = mo.queue[0] if mo.queue and M.effect_of(mo.model, mo.queue[0]) == "match_end" else None
     # The match's own sound (won / lost) is heard as its result appears, with the deal's.
     match_cues = list(mo.cues[0]) if match_end is not None and mo.cues else []
     left = ev.get("leftover") or None
@@ -434,7 +473,7 @@ def _deal_end(mo: TableMotion, ev: dict, cues: list[str]) -> None:
         if mo.ff:
             return 0.0
         mo.awaiting_results = True  # until the table is shown again (TableScene.enter)
-        opened = mo.host.show_results(ev, match_end)
+        opened = mo.host.show_results(dict(ev), match_end)
         if not opened:
             # No results screen: a short summary on the felt, then play on.
             mo.awaiting_results = False
@@ -448,9 +487,9 @@ def _deal_end(mo: TableMotion, ev: dict, cues: list[str]) -> None:
     mo.steps.extend([leftovers, lambda: HOLD_DEAL_END, results])
 
 
-@ANIMATE.on("match_end")
-def _match_end(mo: TableMotion, ev: dict, cues: list[str]) -> None:
+@_on("match_end")
+def _match_end(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     M.end_match(mo.model, ev)
 
 
-__all__ = ["ANIMATE"]
+__all__ = ["ANIMATE", "Animation", "animation", "shown"]

@@ -7,15 +7,20 @@ asked is the controller's (``v.choice``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pygame
 
+from game.rules.base import Action
 from scenes.table.board import card_rect
+from scenes.table.controller import decision_kinds, declares_toggle
 from scenes.table.hud import CAPTION_BOTTOM, caption_bottom
 from scenes.table.view import ChoiceState, TableView
 from sprites import hidpi, theme
 from sprites.table_draw import outline
+
+if TYPE_CHECKING:
+    from game.ai.suggest import Suggestion
 
 #: The suggestion's colour: apart from the choice's brass and the hints' green.
 SUGGEST = (132, 196, 255)
@@ -68,9 +73,9 @@ def line(surface: pygame.Surface, text: str, color: tuple[int, int, int], bottom
     return r
 
 
-def mark(surface: pygame.Surface, v: TableView, action: Any) -> None:
+def mark(surface: pygame.Surface, v: TableView, action: Action) -> None:
     """The suggested card and what it takes outlined, or the decision's button."""
-    if action.kind != "play" or action.card is None:
+    if action.card is None:
         b = v.buttons.get(action.kind)
         if b is not None:
             outline(surface, b.rect, SUGGEST, 1.0, 2)
@@ -81,19 +86,26 @@ def mark(surface: pygame.Surface, v: TableView, action: Any) -> None:
             outline(surface, r, SUGGEST, 1.0)
 
 
-def move_text(v: TableView, action: Any) -> str:
-    """The suggested move in words: "play the 7 of Coins and take the 3 of Cups + the …"."""
-    if action.kind != "play" or action.card is None:
-        return v.t(f"suggest.move.{action.kind}")
+def move_text(v: TableView, action: Action) -> str:
+    """The suggested move in words: "play the 7 of Coins and take the 3 of Cups + the …"; a
+    decision of the game's own in its declared words ("close the stock", "declare the
+    marriage with …")."""
+    kinds = decision_kinds(v.rules)
+    if action.card is None:
+        kind = next((k for k in kinds if k.name == action.kind), None)
+        return v.t(kind.words if kind is not None and kind.words else f"suggest.move.{action.kind}")
     # Each card with the article its language puts before it ("the Knave of Coins", "il 7 di
-    # Denari"): the narrator's, as the play log says them (issue 29).
+    # Denari"): the narrator's, as the play log says them.
     narrator = v.motion.narrator
     name = narrator.card if narrator is not None else v.names.card_name
     card = name(action.card.code)
     if action.capture:
         return v.t("suggest.move.capture", card=card, cards=" + ".join(name(t.code) for t in action.capture))
-    if action.marriage:
-        return v.t("suggest.move.marriage", card=card)
+    toggle = next((k for k in kinds if k.toggle and declares_toggle(action, k)), None)
+    if toggle is not None:
+        field = toggle.field(toggle.toggle)
+        words = getattr(field, "words", "") or f"suggest.move.{toggle.toggle}"
+        return v.t(words, card=card)
     return v.t("suggest.move.play", card=card)
 
 
@@ -104,7 +116,7 @@ def reason_text(v: TableView, reason: tuple[str, dict] | None) -> str | None:
     key, params = reason
     if not v.app.i18n.has(key) and not v.app.i18n.has(key, "en"):
         return None
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     words = v.rules.bonus_callouts
     name = v.names.card_name
     for k, val in params.items():
@@ -125,7 +137,7 @@ def reason_text(v: TableView, reason: tuple[str, dict] | None) -> str | None:
     return v.t(key, **out)
 
 
-def suggestion_line(v: TableView, sg: Any) -> str:
+def suggestion_line(v: TableView, sg: Suggestion) -> str:
     move = move_text(v, sg.action)
     why = reason_text(v, sg.reason)
     return v.t("suggest.line", move=move, reason=why) if why else v.t("suggest.line_plain", move=move)

@@ -6,7 +6,7 @@ model's cards, the motion's sprites and lifts, the choice the controller holds.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
@@ -21,7 +21,7 @@ Highlight = tuple[tuple[int, int, int], float]
 
 def pile_text(v: TableView, team: int) -> str | None:
     """The pile's badge: its count, and with partners whose pile it is ("Them · 12": one pile
-    per side, wherever its cards were won, issue 29)."""
+    per side, wherever its cards were won)."""
     n = v.model.piles[team]
     if v.teams < v.players:
         return f"{v.names.team_name(team)} · {n}" if n else None
@@ -57,7 +57,7 @@ def draw_cards(surface: pygame.Surface, v: TableView, P: CardPainter) -> None:
         pile_label(surface, v, t, stack(P, surface, L.pile(t), m.piles[t], pile_text(v, t)))
     highlights = highlights_of(v)
     hand_set = set(m.hand)
-    # Open hands practice (issue 21): the other seats' cards face up where their backs rest.
+    # Open hands practice: the other seats' cards face up where their backs rest.
     faces = open_hand_places(v) if hands_open(v) else {}
     backs = {k for keys in v.motion.backs.values() for k in keys} if faces else set()
     for code, p in faces.items():
@@ -104,7 +104,24 @@ def open_hand_places(v: TableView) -> dict[str, TL.Place]:
     return out
 
 
-def card_places(L: Any, m: Any, backs: dict[int, list[str]]) -> dict[str, TL.Place]:
+class CardsShown(Protocol):
+    """What :func:`card_places` reads of a model (the table's, or a replay's display of it)."""
+
+    @property
+    def hand(self) -> list[str]: ...
+    @property
+    def viewer(self) -> int: ...
+    @property
+    def table(self) -> list[str]: ...
+    @property
+    def trick(self) -> list[tuple[int, str]]: ...
+    @property
+    def trump(self) -> str | None: ...
+    @property
+    def closed(self) -> bool: ...
+
+
+def card_places(L: TL.TableLayout, m: CardsShown, backs: dict[int, list[str]]) -> dict[str, TL.Place]:
     """Where the model's cards go on layout ``L`` (sprite key -> place): the viewer's hand,
     the other seats' backs (``backs``: their sprite keys), the table, the trick, the trump."""
     out: dict[str, TL.Place] = {}
@@ -119,10 +136,10 @@ def card_places(L: Any, m: Any, backs: dict[int, list[str]]) -> dict[str, TL.Pla
         out[code] = p
     for seat, code in m.trick:
         out[code] = L.trick(seat)
-    if m.trump is not None and L.trump() is not None:
-        tp = L.trump()
-        if m.closed:
-            st = L.stock()
+    tp = L.trump()
+    if m.trump is not None and tp is not None:
+        st = L.stock()
+        if m.closed and st is not None:
             tp = TL.Place(st.x, st.y, st.h, -90.0)  # turned face down across the closed stock
         out[m.trump] = tp
     return out

@@ -1,19 +1,20 @@
-"""The table's buttons: one per decision the game has beyond playing a card (the rules'
-``decisions`` and ``may_place_instead``), Suggest and Undo above them, the menu button,
-and the marriage question's two buttons over the hand; they act on the controller and
-read the table's view (scenes.table.view.TableView). Labels follow the language at draw time.
+"""The table's buttons: one per decision the game declares beyond playing a card (its
+rules' ``decision_kinds``, each with its label, and ``may_place_instead``), Suggest and Undo
+above them, the menu button, and the toggle's question (declare the marriage, or just play)
+with its two buttons over the hand; they act on the controller and read the table's view
+(scenes.table.view.TableView). Labels follow the language at draw time.
 
-Closing the stock asks first (the controller's ``ask_decision``): the button then reads
-"Confirm close" and a second click takes it.
+A decision declared ``confirm`` (closing the stock) asks first (the controller's
+``ask_decision``): its button then reads ``confirm.<name>_button`` ("Confirm close") and a
+second click takes it; a toggle's reads ``<label>_on`` while it is on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from game.rules.base import CLOSE, EXCHANGE
-from scenes.table.controller import TableController
+from game.rules.vocabulary import DecisionKind
+from scenes.table.controller import TOGGLE_MODE, TableController
 from scenes.table.view import TableView
 from sprites import table_layout as TL
 from sprites.widgets import UI, Button
@@ -21,32 +22,34 @@ from sprites.widgets import UI, Button
 Spec = tuple[str, Callable[[], str], Callable[[], None], Callable[[], bool]]  # name, label, action, legal now
 
 
-def _specs(c: TableController, rules: Any, t: Callable[..., str]) -> list[Spec]:
+def _label(c: TableController, kind: DecisionKind, t: Callable[..., str]) -> Callable[[], str]:
+    """The decision's button label: its declared one; "… on" for a toggle switched on, the
+    confirmation's words while it is asked."""
+
+    def label() -> str:
+        if kind.toggle and c.toggled:
+            return t(f"{kind.label}_on")
+        if kind.confirm and c.confirming == kind.name:
+            return t(f"confirm.{kind.name}_button")
+        return t(kind.label)
+
+    return label
+
+
+def _spec(c: TableController, kind: DecisionKind, t: Callable[..., str]) -> Spec:
+    # A toggle's button is named by what it declares (the marriage), not by the play it rides on.
+    return (kind.toggle or kind.name, _label(c, kind, t), lambda: c.decide(kind.name), lambda: c.is_legal(kind))
+
+
+def _specs(c: TableController, may_place_instead: bool, t: Callable[..., str]) -> list[Spec]:
     specs: list[Spec] = []
-    if rules.may_place_instead:
+    if may_place_instead:
         specs.append(("place", lambda: t("table.place_only"), c.place_only, lambda: True))
-    if "marriage" in rules.decisions:
-        specs.append(
-            (
-                "marriage",
-                lambda: t("table.marriage_on" if c.marriage_toggle else "table.marriage"),
-                c.toggle_marriage,
-                lambda: any(a.marriage for a in c.legal()),
-            )
-        )
-    if "exchange" in rules.decisions:
-        specs.append(
-            ("exchange", lambda: t("table.exchange"), lambda: c.ask_decision("exchange"), lambda: EXCHANGE in c.legal())
-        )
-    if "close" in rules.decisions:
-        specs.append(
-            (
-                "close",
-                lambda: t("confirm.close_button" if c.confirming == "close" else "table.close"),
-                lambda: c.ask_decision("close"),
-                lambda: CLOSE in c.legal(),
-            )
-        )
+    # The toggles first, then the other decisions in the declared order, those that cannot
+    # be taken back (closing the stock) last.
+    kinds = [k for k in c.kinds.values() if k.label]
+    order = sorted(kinds, key=lambda k: 0 if k.toggle else 2 if k.confirm else 1)
+    specs.extend(_spec(c, k, t) for k in order)
     return specs
 
 
@@ -54,11 +57,11 @@ def build(
     ui: UI, view: Callable[[], TableView], c: TableController, open_pause: Callable[[], None], say: Callable[[], None]
 ) -> tuple[dict[str, Button], Button, list[Button]]:
     """(the decision buttons by name — "suggest" and "undo" among them —, the menu button,
-    the marriage question's two), for the table ``view()`` shows; they act on the controller
+    the toggle's question's two), for the table ``view()`` shows; they act on the controller
     ``c``, the menu button opens the pause overlay, the Messages button (online) ``say``."""
     v = view()
     t, rules = v.t, v.rules
-    specs = _specs(c, rules, t)
+    specs = _specs(c, bool(rules.may_place_instead), t)
     buttons: dict[str, Button] = {}
     # Help against the computer above the decisions (an all-computer table has none); an
     # online table has the quick messages there instead.
@@ -89,8 +92,8 @@ def build(
     menu = ui.add(
         Button(TL.MENU_RECT, lambda: t("table.menu"), open_pause, style="secondary", size=14, icon="≡", name="menu")
     )
-    # The marriage question: two buttons over the hand, shown only while it is asked.
-    ask = lambda: c.mode == "marriage"  # noqa: E731
+    # The toggle's question: two buttons over the hand, shown only while it is asked.
+    ask = lambda: c.mode == TOGGLE_MODE  # noqa: E731
     ask_buttons = [
         ui.add(
             Button(

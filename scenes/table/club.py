@@ -1,4 +1,4 @@
-"""A club table's extras (issue 34), beside scenes.table.online's quick messages: how many
+"""A club table's extras, beside scenes.table.online's quick messages: how many
 watch, free-text chat lines as bubbles by the speaker's plate, and the Players panel
 (R, the Players button under the scores, or a click on another person's name plate:
 scenes.online.manners) where the player mutes,

@@ -6,12 +6,15 @@ Enter), or click it once to choose it (``pick``, the mouse) and again to play it
 again) — one click never plays. When the card can be played in several ways the controller
 asks how — ``mode`` "capture" (several captures: ``cycle`` through them, or
 ``click_table_card`` to build the set, ``confirm`` to take it, ``place_only`` to take
-nothing) or "marriage" (declare it or just play: ``choose``). Every decision goes to the
-session; a refusal comes back as the rule's message and changes nothing.
+nothing) or "toggle" (declare with it — a marriage — or just play: ``choose``). Every
+decision goes to the session; a refusal comes back as the rule's message and changes nothing.
 
-Safe decisions (issue 17): a decision in ``CONFIRM_DECISIONS`` (closing the stock) is asked
-first (``ask_decision``; ``confirming`` names it) and taken only on a second request or
-``confirm``; R without a marriage to declare says why (``toggle_marriage``).
+The decisions beyond playing a card are the game's declared ones (its rules'
+``decision_kinds``: game.rules.vocabulary.DecisionKind), never named here: one declared
+``confirm`` (closing the stock, which cannot be taken back) is asked first
+(``ask_decision``; ``confirming`` names it) and taken only on a second request or
+``confirm``; one declared as a ``toggle`` (a declaration made with the card led) is switched
+on for the next card (``toggle``), and says why when there is nothing to declare.
 
 Help against the computer: ``suggest`` shows the normal level's choice
 (:mod:`game.ai.suggest`, worked out in a worker thread when the session is threaded) and
@@ -30,21 +33,40 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from game.rules.base import CLOSE, EXCHANGE, Action, IllegalAction, play
+from game.rules.base import Action, IllegalAction, play
+from game.rules.vocabulary import DecisionKind
 from scenes.names import card_name, cards_list
 from scenes.table.keeping import MatchKeeping
 
 if TYPE_CHECKING:
+    from game.ai.suggest import Suggestion
     from game.rules.base import GameRules
     from game.services.table_session import TableSession
+    from scenes.scene import AppServices
     from scenes.table.view import ControllerHost
 
-#: Decisions asked twice before they are taken: closing the stock cannot be taken back.
-CONFIRM_DECISIONS = ("close",)
-#: The decision kinds with their own action (beyond playing a card).
-DECISION_ACTIONS = {"close": CLOSE, "exchange": EXCHANGE}
+#: The choice's question while a toggle (a marriage) is asked: declare it or just play.
+TOGGLE_MODE = "toggle"
+
+
+def decision_kinds(rules: object) -> tuple[DecisionKind, ...]:
+    """The decisions ``rules`` declare (their ``decision_kinds``)."""
+    kinds = getattr(rules, "decision_kinds", None)
+    return tuple(kinds) if kinds else ()
+
+
+def own_decisions(rules: object) -> list[DecisionKind]:
+    """The decisions with their own key or button beyond playing a card (closing the stock,
+    exchanging the trump), then the toggles (a marriage declared with the lead)."""
+    kinds = [k for k in decision_kinds(rules) if k.key or k.label]
+    return [k for k in kinds if not k.toggle and not k.plays_card] + [k for k in kinds if k.toggle]
+
+
+def declares_toggle(action: Action, kind: DecisionKind) -> bool:
+    """The action is the toggle's declaration (a lead declaring its marriage)."""
+    return bool(action.arg(kind.toggle, False))
 
 
 class _Hint:
@@ -53,7 +75,7 @@ class _Hint:
     def __init__(self, key: tuple[int, int]):
         self.key = key
         self.stop = threading.Event()
-        self.result: Any = None  # a Suggestion, or the exception the search raised
+        self.result: Suggestion | BaseException | None = None  # or the exception the search raised
         self.thread: threading.Thread | None = None
 
 
@@ -61,24 +83,29 @@ class TableController(MatchKeeping):
     """The table's session and the human's choice; the match's save, statistics and replay
     are its base's (scenes.table.keeping)."""
 
-    def __init__(self, host: ControllerHost, app: Any, session: TableSession):
+    def __init__(self, host: ControllerHost, app: AppServices, session: TableSession):
         super().__init__(app, session)
         self.host = host
+        #: The game's decisions beyond playing a card, by name; its toggle (a marriage
+        #: declared with the card led), None when it has none.
+        self.kinds = {k.name: k for k in own_decisions(self.rules)}
+        self.toggle_kind = next((k for k in self.kinds.values() if k.toggle), None)
         #: The match-over panel is up (once the last deal's results were seen).
         self.final_panel = False
         # ---- the human's choice
         self.cursor = 0
         self.selected: str | None = None
-        self.mode: str | None = None  # None, "capture" or "marriage"
+        self.mode: str | None = None  # None, "capture" or TOGGLE_MODE
         self.cands: list[Action] = []
         self.cand_i = 0
         self.built: list[str] = []
-        self.marriage_toggle = False
-        #: The decision asked to be confirmed ("close"), None when none is.
+        #: The toggle is on: the next card led declares it.
+        self.toggled = False
+        #: The decision asked to be confirmed (closing the stock), None when none is.
         self.confirming: str | None = None
         self.submitted: list[Action] = []  # every action handed to the session (tests)
         # ---- help: the suggestion shown (game.ai.suggest.Suggestion) and the one being worked out
-        self.suggestion: Any = None
+        self.suggestion: Suggestion | None = None
         self._suggestion_key: tuple[int, int] | None = None
         self._hint: _Hint | None = None
         self._suggested_at: set[tuple[int, int]] = set()
@@ -158,12 +185,30 @@ class TableController(MatchKeeping):
 
     def candidates_for(self, code: str) -> list[Action]:
         """The legal plays of one hand card, in the order Tab cycles them."""
-        mine = [a for a in self.legal() if a.kind == "play" and a.card is not None and a.card.code == code]
+        mine = [a for a in self.legal() if a.card is not None and a.card.code == code and self._plays(a)]
         if self.rules.is_capture_game:
             caps = [a for a in mine if a.capture]
             place = [a for a in mine if not a.capture]
             return caps + place
-        return sorted(mine, key=lambda a: not a.marriage)
+        return sorted(mine, key=lambda a: not self.declares(a))
+
+    def _plays(self, action: Action) -> bool:
+        """The action plays a card from the hand (not a decision with a button of its own)."""
+        return action.kind not in self.kinds or bool(self.kinds[action.kind].toggle)
+
+    def declares(self, action: Action) -> bool:
+        """The play declares the toggle with its card (a marriage with the lead)."""
+        tk = self.toggle_kind
+        return tk is not None and declares_toggle(action, tk)
+
+    def declaring(self, code: str) -> Action:
+        """The card played declaring the toggle (refused, with the reason, when it may not)."""
+        tk = self.toggle_kind
+        return play(code).with_args(**{tk.toggle: True}) if tk is not None else play(code)
+
+    def _ask_toggle(self, code: str, declare: Action, plain: Action) -> None:
+        self.selected, self.mode, self.cands, self.cand_i = code, TOGGLE_MODE, [declare, plain], 0
+        self.host.asked_toggle()
 
     def select(self, code: str) -> None:
         """Enter on the pointed-at card (the keyboard): play it at once when there is only one
@@ -182,13 +227,12 @@ class TableController(MatchKeeping):
             else:
                 self.selected, self.mode, self.cands, self.cand_i = code, "capture", caps or mine, 0
             return
-        marry = [a for a in mine if a.marriage]
-        plain = [a for a in mine if not a.marriage]
-        if self.marriage_toggle:
-            self.submit(marry[0] if marry else play(code, marriage=True))
-        elif marry and plain:
-            self.selected, self.mode, self.cands, self.cand_i = code, "marriage", [marry[0], plain[0]], 0
-            self.host.asked_marriage()
+        declare = [a for a in mine if self.declares(a)]
+        plain = [a for a in mine if not self.declares(a)]
+        if self.toggled:
+            self.submit(declare[0] if declare else self.declaring(code))
+        elif declare and plain:
+            self._ask_toggle(code, declare[0], plain[0])
         elif mine:
             self.submit(mine[0])
         else:
@@ -204,36 +248,35 @@ class TableController(MatchKeeping):
         mine = self.candidates_for(code)
         self.clear_choice()
         if not mine:
-            self.submit(play(code, marriage=self.marriage_toggle))  # refused: says why
+            self.submit(self.declaring(code) if self.toggled else play(code))  # refused: says why
             return
         if self.rules.is_capture_game:
             caps = [a for a in mine if a.capture]
             self.selected, self.cands = code, (caps or mine) if len(mine) > 1 else mine
             self.mode = "capture" if len(mine) > 1 else None
             return
-        marry = [a for a in mine if a.marriage]
-        plain = [a for a in mine if not a.marriage]
-        if self.marriage_toggle:
-            self.selected, self.cands = code, [marry[0] if marry else play(code, marriage=True)]
-        elif marry and plain:
-            self.selected, self.mode, self.cands, self.cand_i = code, "marriage", [marry[0], plain[0]], 0
-            self.host.asked_marriage()
+        declare = [a for a in mine if self.declares(a)]
+        plain = [a for a in mine if not self.declares(a)]
+        if self.toggled:
+            self.selected, self.cands = code, [declare[0] if declare else self.declaring(code)]
+        elif declare and plain:
+            self._ask_toggle(code, declare[0], plain[0])
         else:
             self.selected, self.cands = code, [mine[0]]
 
     def choose(self, i: int) -> None:
-        """The marriage question: 0 declares it, 1 just plays the card."""
-        if self.mode == "marriage" and 0 <= i < len(self.cands):
+        """The toggle's question: 0 declares it (the marriage), 1 just plays the card."""
+        if self.mode == TOGGLE_MODE and 0 <= i < len(self.cands):
             self.submit(self.cands[i])
 
     def confirm(self) -> None:
         """Enter (or a second click on the chosen card): take the highlighted / built set;
         a decision waiting for its confirmation is taken."""
         if self.confirming is not None:
-            action = DECISION_ACTIONS.get(self.confirming)
+            kind = self.kinds.get(self.confirming)
             self.confirming = None
-            if action is not None:
-                self.submit(action)
+            if kind is not None:
+                self.submit(self.action_of(kind))
             return
         if self.selected is None:
             if 0 <= self.cursor < len(self.hand):
@@ -267,21 +310,22 @@ class TableController(MatchKeeping):
         if code is not None:
             self.submit(play(code))
 
-    def toggle_marriage(self) -> None:
-        """R / the Marriage button: declare with the next card led (again: do not). With no
-        marriage to declare now, the rules' reason is shown instead, as for X and C."""
-        if "marriage" not in self.rules.decisions:
+    def toggle(self) -> None:
+        """The toggle's key or button (R: the marriage): declare with the next card led
+        (again: do not). With nothing to declare now, the rules' reason is shown instead, as
+        for the other decisions."""
+        if self.toggle_kind is None:
             return
-        if self.mode == "marriage":
+        if self.mode == TOGGLE_MODE:
             self.choose(0)
             return
-        if not self.marriage_toggle and self.can_act and not any(a.marriage for a in self.legal()):
-            self.explain_no_marriage()
+        if not self.toggled and self.can_act and not any(self.declares(a) for a in self.legal()):
+            self.explain_no_toggle()
             return
-        self.marriage_toggle = not self.marriage_toggle
+        self.toggled = not self.toggled
 
-    def explain_no_marriage(self) -> None:
-        """Why no marriage can be declared now, in the rules' words: the refusal of declaring
+    def explain_no_toggle(self) -> None:
+        """Why nothing can be declared now, in the rules' words: the refusal of declaring
         with each hand card, the most telling one (not leading; a King or Queen without its
         partner, the pointed-at card first; else the pointed-at card's)."""
         m = self.session.match
@@ -291,7 +335,7 @@ class TableController(MatchKeeping):
         order = self.hand[self.cursor :] + self.hand[: self.cursor] if 0 <= self.cursor < len(self.hand) else self.hand
         refusals: list[IllegalAction] = []
         for code in order:
-            action = play(code, marriage=True)
+            action = self.declaring(code)
             if action not in legal:
                 refusals.append(self.rules.explain_refusal(m.state, action))
         if not refusals:
@@ -300,21 +344,39 @@ class TableController(MatchKeeping):
         self.host.refused(self.refusal_text(best))
 
     # ================================================================== decisions beyond a card
+    def action_of(self, kind: DecisionKind) -> Action:
+        """The decision ``kind`` as the rules offer it now, else as asked (refused: says why)."""
+        return next((a for a in self.legal() if a.kind == kind.name), Action.make(kind.name))
+
+    def is_legal(self, kind: DecisionKind) -> bool:
+        """The decision may be taken now (its button is enabled)."""
+        if kind.toggle:
+            return any(self.declares(a) for a in self.legal())
+        return any(a.kind == kind.name for a in self.legal())
+
+    def decide(self, name: str) -> None:
+        """A decision's key or button: the toggle switched, any other asked (``ask_decision``)."""
+        kind = self.kinds.get(name)
+        if kind is not None and kind.toggle:
+            self.toggle()
+        elif kind is not None:
+            self.ask_decision(name)
+
     def ask_decision(self, name: str) -> None:
-        """C / X or their buttons: a decision such as closing the stock. One that cannot be
-        taken back (CONFIRM_DECISIONS) is asked first and taken on the second request (the
-        key or the button again, or Enter); Esc cancels. One the rules refuse says why."""
-        action = DECISION_ACTIONS.get(name)
-        if action is None or name not in self.rules.decisions or not self.can_act:
+        """A decision's key or button, such as closing the stock. One declared ``confirm``
+        (it cannot be taken back) is asked first and taken on the second request (the key or
+        the button again, or Enter); Esc cancels. One the rules refuse says why."""
+        kind = self.kinds.get(name)
+        if kind is None or kind.toggle or not self.can_act:
             return
-        if name in CONFIRM_DECISIONS and action in self.legal():
+        if kind.confirm and self.is_legal(kind):
             if self.confirming == name:
                 self.confirm()
             else:
                 self.clear_choice()
                 self.confirming = name
             return
-        self.submit(action)
+        self.submit(self.action_of(kind))
 
     def cancel(self) -> bool:
         """Esc / a right click: drop the question or the choice; False when there was none."""
@@ -332,7 +394,7 @@ class TableController(MatchKeeping):
         """A suggestion is being worked out for this decision."""
         return self._hint is not None and self._hint.key == self._decision_key()
 
-    def current_suggestion(self) -> Any:
+    def current_suggestion(self) -> Suggestion | None:
         """The suggestion for the decision now to be made, None when none was asked."""
         sg = self.suggestion
         if sg is None or not self.can_act or self._suggestion_key != self._decision_key():
@@ -346,8 +408,9 @@ class TableController(MatchKeeping):
         if not self.can_act or self.spectator or not self.caps.suggest:
             return
         key = self._decision_key()
-        if self.current_suggestion() is not None:
-            self._show(self.suggestion)
+        shown = self.current_suggestion()
+        if shown is not None:
+            self._show(shown)
             return
         if self.suggesting:
             return
@@ -364,7 +427,7 @@ class TableController(MatchKeeping):
         self._hint = hint
         hint.thread.start()
 
-    def _work(self, hint: _Hint, args: tuple[GameRules, Any, list[Action], int, int, int]) -> None:
+    def _work(self, hint: _Hint, args: tuple[GameRules, object, list[Action], int, int, int]) -> None:
         """Search ``suggest``'s arguments (rules, view, legal actions, seat, seed, decision)."""
         from game.ai.suggest import suggest
 
@@ -401,13 +464,13 @@ class TableController(MatchKeeping):
         if hint is not None:
             hint.stop.set()
 
-    def _show(self, suggestion: Any) -> None:
+    def _show(self, suggestion: Suggestion) -> None:
         """Choose the suggested move, so that Enter (or a click on the card) plays it."""
         action = suggestion.action
         self.clear_choice()
-        if action.kind != "play" or action.card is None:
-            return  # a decision (close, exchange): its button is outlined, its key takes it
-        self.marriage_toggle = False
+        if action.card is None or not self._plays(action):
+            return  # a decision of its own (closing the stock): its button is outlined, its key takes it
+        self.toggled = False
         code = action.card.code
         self.pick(code)
         if self.selected != code:
@@ -439,7 +502,7 @@ class TableController(MatchKeeping):
         first = self.session.undos == 0
         self._drop_hint()
         self.clear_choice()
-        self.marriage_toggle = False
+        self.toggled = False
         if not self.session.undo():
             return False
         self.host.redraw()
@@ -477,7 +540,7 @@ class TableController(MatchKeeping):
             self.host.refused(self.refusal_text(e))
             return False
         self.clear_choice()
-        self.marriage_toggle = False
+        self.toggled = False
         self.host.accepted()
         self.pull()
         return True
@@ -491,7 +554,7 @@ class TableController(MatchKeeping):
             return card_name(t, deck, lang, code)
 
         # The deck's court names, for messages like "declared with a {K} or a {Q}".
-        params: dict[str, Any] = {r: deck.court_name(r, lang) for r in ("J", "Q", "K")}
+        params: dict[str, object] = {r: deck.court_name(r, lang) for r in ("J", "Q", "K")}
         for k, v in (e.params or {}).items():
             if k in ("card", "match", "target", "led", "partner") and isinstance(v, str):
                 params[k] = name(v)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from game.rules.base import CLOSE
 from game.rulesets import game_ids
+from scenes.scene import AppServices
 from scenes.table.scene import TableScene
 
 
@@ -18,7 +18,7 @@ def _bot_name(level: str | None) -> str:
 
 
 def create(
-    app: Any,
+    app: AppServices,
     deck: str | None = None,
     game: str | None = None,
     players: int | None = None,
@@ -32,7 +32,7 @@ def create(
     close_stock: bool = False,
     human_seat: int | None = 0,
     overlay: str | None = None,
-    **params: Any,
+    **params: object,
 ) -> TableScene:
     """A table for a new match (or the given ``session``, e.g. a resumed one).
 
@@ -67,7 +67,7 @@ def create(
 
 
 def _create(
-    app: Any,
+    app: AppServices,
     deck: str | None,
     game: str | None,
     players: int | None,
@@ -83,7 +83,7 @@ def _create(
 ) -> TableScene:
     from game.services.session import Session
 
-    headless = not getattr(app, "has_window", True)
+    headless = not app.has_window
     if threaded is None:
         threaded = not headless
     if autoplay_moves is None:
@@ -100,7 +100,7 @@ def _create(
         for k, v in (options or {}).items():
             if k in gcfg.options and v in gcfg.options[k].allowed:
                 opts[k] = v
-        level = ai_level or getattr(app.settings, "ai_level", "normal")
+        level = ai_level or app.settings.ai_level
         s = random.randrange(1, 2**31) if seed is None else int(seed)
         session = Session.new(
             gid,
@@ -135,8 +135,11 @@ def _autoplay(session: Any, moves: int, close_stock: bool = False) -> None:
             if done >= moves:
                 break
             legal = session.legal_actions()
-            if close_stock and CLOSE in legal:
-                action = CLOSE
+            # --close-stock: the decision asked to be confirmed (closing the stock), when legal.
+            vocabulary = session.rules.vocabulary
+            confirmed = [a for a in legal if close_stock and getattr(vocabulary.decision(a.kind), "confirm", False)]
+            if confirmed:
+                action = confirmed[0]
             else:
                 action = helper.choose(session.view(), legal)
             session.submit(action)

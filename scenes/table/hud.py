@@ -7,23 +7,24 @@ facts (``hud_scores``, ``match_goal()``, ``counted_bonuses``), never from the ga
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from scenes.table.board import trump_chip_box
+from scenes.table.narrate import plate_words
 from scenes.table.view import TableView
 from sprites import hidpi, theme
 from sprites import table_layout as TL
 from sprites.table_draw import TEAM_COLORS, plate
 
-Row = tuple[Any, str, str, str]  # colour, label, value, note
+Row = tuple[tuple[int, int, int], str, str, str]  # colour, label, value, note
 
 
 def team_color(v: TableView, team: int) -> tuple[int, int, int]:
+    """The viewer's team in its own colour; the others in one colour where there is one
+    other team, alternating where there are several."""
     if team == v.human_team:
         return TEAM_COLORS[0]
-    return TEAM_COLORS[1 + (team % 2 if v.players == 3 else 0)]
+    return TEAM_COLORS[1 + (team % 2 if v.teams > 2 else 0)]
 
 
 def draw_hud(surface: pygame.Surface, v: TableView) -> None:
@@ -34,7 +35,8 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
         n = len(m.hand) if seat == v.human else len(v.motion.backs.get(seat, []))
         color = team_color(v, v.rules.team_of(seat))
         thinking = 1.0 if (v.session.thinking and v.session.to_act == seat and v.motion.idle) else 0.0
-        count = v.t("table.cards_left", count=n) if seat != v.human else ""
+        # A seat's announcement (a bid, a pass) shows on its plate while the play has not begun.
+        count = plate_words(v.t, m.said, seat) or (v.t("table.cards_left", count=n) if seat != v.human else "")
         plate(
             surface,
             r,
@@ -50,7 +52,7 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
     # The score panel.
     R = TL.SCORE_RECT
     rows = score_rows(v)
-    from game.variants import variant_name  # the house rules' name, under the game's (issue 18)
+    from game.variants import variant_name  # the house rules' name, under the game's
 
     variant = variant_name(v.app.i18n, v.rules.game, v.rules.options, v.players)
     vsize = 13 if variant and theme.text_width(variant, "sans_bold", 13) <= R.w - 28 else 12
@@ -192,7 +194,7 @@ def tally_points(v: TableView) -> list[int] | None:
     and bonuses would give if it ended now (the rules' ``tally``); None when off or the
     game has no such awards."""
     narrator = v.motion.narrator  # None: the replay viewer's HUD tells no tally
-    if not getattr(v.app.settings, "running_tally", False) or narrator is None:
+    if not v.app.settings.running_tally or narrator is None:
         return None
     deal = narrator.deal
     result = v.rules.tally(deal.piles, deal.bonuses)
@@ -204,7 +206,7 @@ def draw_status(surface: pygame.Surface, v: TableView) -> None:
     if v.choice.can_act:
         if v.choice.mode == "capture":
             text = v.t("table.choose_capture_or_place" if v.rules.may_place_instead else "table.choose_capture")
-        elif v.choice.mode == "marriage":
+        elif v.choice.mode == "toggle":
             text = v.t("table.choose_marriage")
         elif v.choice.selected is not None:  # chosen by a click: a second click (or Enter) plays it
             text = v.t("confirm.play_selected")

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from scenes.scene import AppServices
+
 if TYPE_CHECKING:
     from game.services.session import Session
     from game.services.table_session import TableSession
 
 
 class MatchKeeping:
-    def __init__(self, app: Any, session: TableSession):
+    def __init__(self, app: AppServices, session: TableSession):
         self.app = app
         self.session = session
         self.rules = session.rules
@@ -108,22 +110,20 @@ class MatchKeeping:
         return problem
 
     def _keep_replay(self) -> None:
-        """Kept for Replays (issue 21): the record, who played which seat, practice or not."""
+        """Kept for Replays: the record, who played which seat, practice or not."""
         from game.services import replays
 
-        path, kept = replays.keep_session(
-            self.session, getattr(self.app.settings, "replays_kept", replays.DEFAULT_LIMIT)
-        )
+        path, kept = replays.keep_session(cast("Session", self.session), self.app.settings.replays_kept)
         if kept and path is None:
             self.app.toast(self.app.t("replay.kept_failed", reason=kept))
         elif kept:  # kept, after a file or link in the folder's place was set aside
             self.app.toast(self.app.t("replay.folder_set_aside", file=getattr(kept, "bad", None) or replays.FOLDER))
 
     def note_open_hands(self) -> None:
-        """Open hands practice (Settings, issue 21): once the computer's hands are shown, the
+        """Open hands practice (Settings): once the computer's hands are shown, the
         match is practice, and the save says so (a resume keeps it)."""
         s = self.session
-        shown = bool(getattr(self.app.settings, "open_hands", False))
+        shown = bool(self.app.settings.open_hands)
         if self.spectator or not self.caps.open_hands or s.over or s.open_hands or not shown:
             return
         s.open_hands = True

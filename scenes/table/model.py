@@ -2,8 +2,10 @@
 the stock and its turned card, the piles and every score on the HUD.
 
 The table never peeks at the session's state: it reads the events the session produces
-(RECORD.md), as a replay viewer would. Each event changes the model through the plain
-functions below; the animation calls them step by step (a capture first lands on the table,
+(RECORD.md), as a replay viewer would. Each event changes the model through the table
+effect its game declares for it (:data:`EFFECTS`: a deal, a card played, a trick collected,
+a draw, an exchange, an announcement …), never through its name, by the plain functions
+below; the animation calls them step by step (a capture first lands on the table,
 then is gathered), and :func:`apply_event` calls all of an event's steps at once. So after
 any event, however it was shown, the model says what the rules' state says (the tests check
 that on whole simulated matches).
@@ -16,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from game.events import EventHandlers
+if TYPE_CHECKING:  # the types only: no rules object is kept
+    from game.rules.base import GameRules
 
 Event = Mapping[str, Any]
 
@@ -26,10 +29,10 @@ Event = Mapping[str, Any]
 SUIT_ORDER = {"D": 0, "C": 1, "S": 2, "B": 3}
 
 
-def rank_key(ranks: list[str]) -> Callable[[str], tuple]:
+def rank_key(ranks: list[str]) -> Callable[[str | None], tuple[int, int]]:
     """Sort key for card codes: by suit, then by ``ranks`` (A, 2, … K, or A 10 K Q J)."""
 
-    def key(code: str | None) -> tuple:
+    def key(code: str | None) -> tuple[int, int]:
         if not code:  # a hidden card (an online table's other hands): after every known one
             return (10, 100)
         r, s = code[:-1], code[-1]
@@ -52,7 +55,7 @@ class TableModel:
     initial_totals: list[int]
     #: Bonuses the HUD counts per team (Scopa's scope, Cìcera's four).
     counted_bonuses: frozenset[str] = frozenset()
-    sort_key: Callable[[str], Any] | None = None
+    sort_key: Callable[[str | None], tuple[int, int]] | None = None
     #: Drawn cards are shown to everyone (Tressette for two): they stay known in the hand.
     public_draws: bool = False
     # ---- the cards
@@ -77,6 +80,13 @@ class TableModel:
     dealer: int | None = None
     deal_number: int = 0
     match_over: bool = False
+    #: Per seat, its last announcement that scores nothing (a bid, a pass): its plate shows
+    #: it until a card is played or the deal ends. Replaced, never changed in place.
+    said: dict[int, Event] = field(default_factory=dict)
+    #: Each record event's table effect, by the event's name (:func:`event_effects`).
+    effects: Mapping[str, str] = field(default_factory=dict)
+    #: The announcements that score their ``points`` (:func:`declarations`: a marriage).
+    scoring: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         self.totals = list(self.totals or self.initial_totals)
@@ -92,7 +102,7 @@ class TableModel:
         return ((self.dealer if self.dealer is not None else 0) + 1) % self.players
 
 
-def new_model(rules: Any, viewer: int) -> TableModel:
+def new_model(rules: GameRules, viewer: int) -> TableModel:
     """A model for a match of ``rules`` seen from ``viewer``'s chair."""
     return TableModel(
         players=rules.players,
@@ -104,6 +114,8 @@ def new_model(rules: Any, viewer: int) -> TableModel:
         counted_bonuses=frozenset(rules.counted_bonuses),
         sort_key=rank_key(list(rules.deck.ranks())),
         public_draws=bool(rules.draws_public),
+        effects=event_effects(rules),
+        scoring=declarations(rules),
     )
 
 
@@ -120,6 +132,7 @@ def reset_deal(m: TableModel) -> None:
     m.card_points, m.won_cards = [0] * n, [0] * n
     m.marriage_points, m.pending = [0] * n, [0] * n
     m.known = [[] for _ in range(n)]
+    m.said = {}
 
 
 def start_match(m: TableModel, ev: Event) -> None:
@@ -182,6 +195,8 @@ def play_card(m: TableModel, seat: int, code: str, captures: bool = False) -> No
     """A card leaves the hand: into the trick, onto the table, or (``captures``) on its way
     to take table cards (see :func:`take`)."""
     take_from_hand(m, seat, code)
+    if m.said:
+        m.said = {}  # the play has begun: the announcements are over
     if not m.capture:
         m.trick.append((seat, code))
     elif not captures:
@@ -227,25 +242,27 @@ def draw(m: TableModel, seat: int, code: str) -> None:
 
 
 def exchange(m: TableModel, seat: int, gave: str, took: str) -> None:
-    """An ``exchange`` line: the trump Jack goes under the stock, the turned card to the hand."""
+    """An exchange: the card ``gave`` goes under the stock, the turned card ``took`` to the hand."""
     take_from_hand(m, seat, gave)
     m.trump = gave
     give(m, seat, took)
 
 
-def marriage(m: TableModel, seat: int, points: int) -> None:
-    """A ``marriage`` line: it counts once its seat has won a trick, until then it waits."""
+def credit_announced(m: TableModel, seat: int, points: int) -> None:
+    """Points an announcement scores (a marriage): they count once its seat has won a trick,
+    until then they wait."""
     if m.won_cards[seat]:
         m.marriage_points[seat] += points
     else:
         m.pending[seat] += points
 
 
-def close(m: TableModel) -> None:
+def close_stock(m: TableModel) -> None:
+    """The stock is closed: no more drawing, the turned card lies face down."""
     m.closed = True
 
 
-def leftover(m: TableModel, left: Mapping[str, Any] | None) -> list[str]:
+def leftover(m: TableModel, left: Event | None) -> list[str]:
     """The cards left on a capture game's table go to the last capturer; returns them."""
     if not left or not m.capture or not m.table:
         return []
@@ -264,75 +281,105 @@ def end_match(m: TableModel, ev: Event) -> None:
 
 
 # ====================================================================== a whole event
-#: The model's share of each record event, registered by kind ("redeal" changes nothing the
-#: table shows: the void deal's cards go back with the next "deal").
-APPLY = EventHandlers("model", ignores=("redeal",))
+#: The record's first line (RECORD.md): it starts a match in every game.
+_MATCH_LINE = "match"
 
 
-@APPLY.on("match")
-def _apply_match(m: TableModel, ev: Event) -> None:
-    start_match(m, ev)
+class EventKindLike(Protocol):
+    """What the table reads of a declared record event (game.rules.vocabulary.EventKind)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def effect(self) -> str: ...
+    @property
+    def narration(self) -> str: ...
+    @property
+    def sound(self) -> str: ...
 
 
-@APPLY.on("deal")
-def _apply_deal(m: TableModel, ev: Event) -> None:
+def declared_events(rules: object) -> tuple[EventKindLike, ...]:
+    """The record events ``rules`` declare (their ``event_kinds``)."""
+    return tuple(getattr(rules, "event_kinds", None) or ())
+
+
+def event_effects(rules: object) -> dict[str, str]:
+    """Each record event's table effect, by the event's name, as ``rules`` declare them
+    (game.rules.vocabulary.EventKind.effect; "" for an event the table only tells)."""
+    out = {k.name: k.effect for k in declared_events(rules)}
+    # The record's first line starts the match, whatever a game declares for it.
+    out[_MATCH_LINE] = out.get(_MATCH_LINE) or "match_start"
+    return out
+
+
+def declarations(rules: object) -> frozenset[str]:
+    """The record events that declare a toggle with the card led (a marriage: the play's
+    declared ``opens``): announcements that score their ``points`` in the deal, once their
+    seat has won a trick. Any other announcement (a bid, a pass, a call) only says its words."""
+    kinds = getattr(rules, "decision_kinds", None) or ()
+    return frozenset(e for d in kinds if d.toggle for e in d.opens)
+
+
+def effect_of(m: TableModel, ev: Event) -> str:
+    """The table effect of one event ("" for none, or an event the game does not declare)."""
+    name = ev.get("event")
+    return m.effects.get(name, "") if isinstance(name, str) else ""
+
+
+def _deal(m: TableModel, ev: Event) -> None:
     start_deal(m, ev)
     deal_hands(m, ev.get("hands") or [])
     deal_table(m, ev.get("table") or [])
 
 
-@APPLY.on("hands")
-def _apply_hands(m: TableModel, ev: Event) -> None:
-    new_hands(m, ev)
-
-
-@APPLY.on("play")
-def _apply_play(m: TableModel, ev: Event) -> None:
+def _play(m: TableModel, ev: Event) -> None:
     capture = list(ev.get("capture") or [])
     play_card(m, ev["seat"], ev["card"], bool(capture))
     if capture:
         take(m, ev["seat"], [ev["card"], *capture], list(ev.get("bonuses") or []))
 
 
-@APPLY.on("trick")
-def _apply_trick(m: TableModel, ev: Event) -> None:
+def _collect_trick(m: TableModel, ev: Event) -> None:
     gather_trick(m, ev["winner"], int(ev.get("points") or 0))
 
 
-@APPLY.on("draw")
-def _apply_draw(m: TableModel, ev: Event) -> None:
-    draw(m, ev["seat"], ev["card"])
-
-
-@APPLY.on("exchange")
-def _apply_exchange(m: TableModel, ev: Event) -> None:
-    exchange(m, ev["seat"], ev["gave"], ev["took"])
-
-
-@APPLY.on("marriage")
-def _apply_marriage(m: TableModel, ev: Event) -> None:
-    marriage(m, ev["seat"], int(ev.get("points") or 0))
-
-
-@APPLY.on("close")
-def _apply_close(m: TableModel, ev: Event) -> None:
-    close(m)
-
-
-@APPLY.on("deal_end")
-def _apply_deal_end(m: TableModel, ev: Event) -> None:
+def _deal_end(m: TableModel, ev: Event) -> None:
     leftover(m, ev.get("leftover"))
     end_deal(m, ev)
 
 
-@APPLY.on("match_end")
-def _apply_match_end(m: TableModel, ev: Event) -> None:
-    end_match(m, ev)
+def announce(m: TableModel, ev: Event) -> None:
+    """An announcement: a declaration's points (a marriage's: :func:`declarations`) count once
+    its seat has won a trick; any other (a bid, a pass) is its seat's plate's words."""
+    seat = ev.get("seat")
+    if not isinstance(seat, int):
+        return
+    if ev.get("event") in m.scoring:
+        credit_announced(m, seat, int(ev.get("points") or 0))
+    else:
+        m.said = {**m.said, seat: dict(ev)}
+
+
+#: What each table effect does to the model: an event applies through its declared effect.
+#: An effect not here (none, or one the table only tells) changes nothing the table shows.
+EFFECTS: Mapping[str, Callable[[TableModel, Event], None]] = {
+    "match_start": start_match,
+    "deal": _deal,
+    "new_hands": new_hands,
+    "play_card": _play,
+    "collect_trick": _collect_trick,
+    "draw": lambda m, ev: draw(m, ev["seat"], ev["card"]),
+    "exchange": lambda m, ev: exchange(m, ev["seat"], ev["gave"], ev["took"]),
+    "announce": announce,
+    "close_stock": lambda m, ev: close_stock(m),
+    "deal_end": _deal_end,
+    "match_end": end_match,
+}
 
 
 def apply_event(m: TableModel, ev: Event) -> None:
     """Every step of one record event, in the order the table shows them."""
-    fn = APPLY.handler(ev)
+    fn = EFFECTS.get(effect_of(m, ev))
     if fn is not None:
         fn(m, ev)
 
@@ -342,7 +389,12 @@ __all__ = [
     "new_model",
     "rank_key",
     "apply_event",
-    "APPLY",
+    "announce",
+    "declared_events",
+    "declarations",
+    "effect_of",
+    "event_effects",
+    "EFFECTS",
     "reset_deal",
     "start_match",
     "start_deal",
@@ -357,8 +409,8 @@ __all__ = [
     "gather_trick",
     "draw",
     "exchange",
-    "marriage",
-    "close",
+    "credit_announced",
+    "close_stock",
     "leftover",
     "end_deal",
     "end_match",

@@ -1,6 +1,6 @@
 """The record events, animated: the sprites, the queue of events still to show and the steps
-they became. Each event's kind has its handler in scenes.table.animate (``ANIMATE``), which
-queues a few *steps* (cards fly, a trick is shown, then gathered); each step changes the table
+they became. Each event's declared table effect has its animation in scenes.table.animate
+(``ANIMATE``), which queues a few *steps* (cards fly, a trick is shown, then gathered); each step changes the table
 model through its functions while the card sprites travel to where the model now puts them.
 
 A step returns how long to hold before the next one. Nothing here decides anything: the
@@ -14,17 +14,16 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
-from game.events import EventHandlers
 from scenes.table import model as M
 from scenes.table.board import card_places
-from scenes.table.narrate import Narrator
+from scenes.table.narrate import Line, Narrator
 from scenes.table.view import MotionHost, TableNames
 from sprites import table_layout as TL
 from sprites import tween
 from sprites.table_draw import Callout, CardSprite
-from sprites.table_layout import Place
+from sprites.table_layout import Place, TableLayout
 from sprites.tween import Smooth, Tween
 
 # Normal-speed timings (seconds); the animation-speed setting scales them all.
@@ -41,28 +40,34 @@ HOLD_DEAL_END = 0.6
 VOICE_WAIT = 6.0  # the longest an event waits for the voice to finish the last lines
 CAPTION_FRESH = 6.0  # then a caption dims (it stays until the next one)
 
+if TYPE_CHECKING:
+    from game.rules.base import GameRules
+    from scenes.scene import AppServices
+
 Step = Callable[[], float]
+#: One effect's animation: (the motion, the event, its sound cues) -> steps queued.
+Animation = Callable[["TableMotion", M.Event, list[str]], None]
 
 
 class TableMotion:
     """The sprites and the queue of events still to show, for one table: its ``model``
     (changed step by step), ``layout``, ``rules``, the words for seats and cards
     (``names``), the ``app`` (the audio, the settings), the ``host`` (see the module) and the
-    ``handlers`` that turn each event kind into steps (scenes.table.animate)."""
+    ``animations`` that turn each table effect into steps (scenes.table.animate)."""
 
     def __init__(
         self,
         model: M.TableModel,
-        layout: Any,
-        rules: Any,
+        layout: TableLayout,
+        rules: GameRules,
         names: TableNames,
-        app: Any,
+        app: AppServices,
         host: MotionHost,
-        handlers: EventHandlers,
+        animations: Callable[[str], Animation],
     ):
         self.host = host
-        #: The animation of each event kind (scenes.table.animate.ANIMATE).
-        self.handlers = handlers
+        #: The animation of each table effect (scenes.table.animate.animation).
+        self.animations = animations
         self.app = app
         self.rules = rules
         self.names = names
@@ -87,7 +92,7 @@ class TableMotion:
         #: The events told so far and the line each gave (None: nothing to tell), so that a
         #: change of language tells them again (:meth:`retell`).
         self.told: list[dict] = []
-        self.told_lines: list[Any] = []
+        self.told_lines: list[Line | None] = []
         #: The told event whose caption is shown (its index in ``told``), None for none.
         self.caption_event: int | None = None
         self.caption: str | None = None
@@ -218,25 +223,31 @@ class TableMotion:
         if not self.ff and audio is not None and n:
             audio.play_all(["deal"] * min(n, 12), gap=DEAL_GAP * tween.speed_factor() or 0.05)
 
-    def callout(self, key: str, sub: str = "", **params: Any) -> None:
+    def callout(self, key: str, sub: str = "", **params: object) -> None:
+        """The call-out ``key``: a bonus by the game's word for it ("Scopa!"), else the
+        language's ``callouts.<key>``."""
+        words = self.rules.bonus_callouts
+        self.show_callout(words[key] if key in words else self.names.t(f"callouts.{key}", **params), sub)
+
+    def show_callout(self, text: str, sub: str = "") -> None:
+        """A call-out over the felt (none while fast-forwarding or at instant speed)."""
         if self.ff or tween.speed_factor() <= 0:
             return
-        words = self.rules.bonus_callouts
-        if key in words:
-            text = words[key]
-        elif key == "marriage":
-            text = f"{params.get('points', '')}!"
-        else:
-            text = self.names.t(f"callouts.{key}", **params)
         self.callouts = [Callout(text, sub, 1.5)]
+
+    def words(self, key: str, **params: object) -> str | None:
+        """The language's words for ``key``, None when it has none."""
+        text = self.names.t(key, **params)
+        return None if text == key else text
 
     # ------------------------------------------------------------------ events → steps
     def expand(self, ev: dict, cues: list[str]) -> None:
         """One event into steps: its words (the narrator's caption), then its animation
         (the handler its kind has in ``handlers``)."""
-        fn = self.handlers.handler(ev)
-        if fn is None:
-            return
+        name = ev.get("event")
+        if not isinstance(name, str) or name not in self.model.effects:
+            return  # a line the game does not declare: nothing to show
+        fn = self.animations(M.effect_of(self.model, ev))
         self.host.clear_choice()
         line = self.narrator.feed(ev)
         self.told.append(ev)
@@ -244,7 +255,7 @@ class TableMotion:
         index = len(self.told) - 1
         if line is not None and not self.ff:
             # The words come up as the event's first step starts (its card leaves the hand).
-            def announce(first: Any = line) -> float:
+            def announce(first: Line = line) -> float:
                 # Read now, not when queued: the language may have changed in between.
                 line = self.told_lines[index] or first
                 say = getattr(self.app, "say", None)

@@ -7,25 +7,39 @@ shows it (the caption); the play log, the review and the score sheet build one f
 record (``session.match.events``), so they survive a resume, an undo and a replay viewer
 alike. Only what the viewer may know is told: another seat's private draw is "a card".
 
-Every game is told the same way, from its events (``play`` with ``capture`` and
-``bonuses``, ``trick``, ``draw``, ``exchange``, ``marriage``, ``close``, ``deal_end``,
-``match_end``) and the rules' facts (``family``, ``draws_public``, ``bonus_callouts``,
-``hud_scores``, ``points_text``), never from a game's name.
+Every game is told the same way, from its events and the rules' facts (``family``,
+``draws_public``, ``bonus_callouts``, ``hud_scores``, ``points_text``), never from a game's
+name or its events' names: an event is told by the table effect its game declares for it
+(a deal, a card played, a trick collected, a draw, an exchange, an announcement …: the rich
+sentences of :data:`TELL`), else by its declared narration (``narrate.<event>`` when it
+declares none), formatted with its fields.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
-from game.events import EventHandlers
 from scenes import names
+from scenes.table.model import Event, EventKindLike, declarations, declared_events, event_effects
+
+if TYPE_CHECKING:
+    from game.rules.base import GameRules
 
 Translate = Callable[..., str]
-Event = Mapping[str, Any]
-#: The narration's share of each record event (a Narrator method per kind), registered by kind.
-TELL = EventHandlers("narration")
+Teller = Callable[["Narrator", Event], "Line | None"]
+#: The narration's own sentences for a table effect (a Narrator method per effect).
+TELL: dict[str, Teller] = {}
+
+
+def _tells(*effects: str) -> Callable[[Teller], Teller]:
+    def register(fn: Teller) -> Teller:
+        for effect in effects:
+            TELL[effect] = fn
+        return fn
+
+    return register
 
 
 @dataclass
@@ -117,7 +131,7 @@ class Narrator:
 
     ``t`` looks messages up (``app.t``); ``lang`` picks the deck's card names."""
 
-    def __init__(self, rules: Any, t: Translate, lang: str, viewer: int | None):
+    def __init__(self, rules: GameRules, t: Translate, lang: str, viewer: int | None):
         self.rules = rules
         self.t = t
         self.lang = lang
@@ -125,7 +139,13 @@ class Narrator:
         self.players = rules.players
         self.teams = rules.teams
         self.team_of = rules.team_of
+        #: Some seats play together (the game's teams rule): a team is named as a team.
+        self.partnered = names.partnered(self.players, self.team_of)
         self.capture = rules.family == "capture"
+        #: Each record event's table effect and declaration, by the event's name.
+        self.effects = event_effects(rules)
+        self.kinds: dict[str, EventKindLike] = {k.name: k for k in declared_events(rules)}
+        self.scoring = declarations(rules)
         self.deals: list[DealStory] = []
         self.match_end: dict | None = None
         self.totals: list[int] = list(rules.initial_totals())
@@ -141,7 +161,7 @@ class Narrator:
         return names.seat_name(self.t, seat, self.viewer, self.players, subject, self.team_of)
 
     def team(self, team: int) -> str:
-        if self.players != 4:  # a team is a seat (see name)
+        if not self.partnered:  # a team is a seat (see name)
             return self.name(team, subject=False)
         return names.team_name(self.t, team, self.viewer, self.players, team_of=self.team_of)
 
@@ -166,6 +186,8 @@ class Narrator:
         return r
 
     def suit(self, suit: str | None) -> str:
+        if suit is None:
+            return str(suit)
         try:
             return self.rules.deck.suit_name(suit, self.lang)
         except (KeyError, TypeError, AttributeError):
@@ -185,7 +207,7 @@ class Narrator:
             return self.t("narrate.no_points")
         return self.t("narrate.points", count=self.rules.points_text(points))
 
-    def say(self, key: str, seat: int | None, by: Any = None, **params: Any) -> str:
+    def say(self, key: str, seat: int | None, by: object = None, **params: object) -> str:
         """A sentence whose subject is ``seat``: the viewer's own verb form (``key_you``).
         ``by`` "computer" (the record's mark): the computer made this person's decision —
         "The computer for you plays …", never "You play …"."""
@@ -201,7 +223,7 @@ class Narrator:
         if seat == self.viewer:
             return self.t("narrate.computer_for_you")
         if (
-            self.players == 4
+            self.partnered
             and self.viewer is not None
             and seat not in self.given
             and self.team_of(seat) == self.team_of(self.viewer)
@@ -264,14 +286,52 @@ class Narrator:
     def feed(self, ev: Event) -> Line | None:
         """Tell one event: the deal's story changes, and the line it adds (or extends) comes
         back (None: nothing to tell)."""
-        fn = TELL.handler(ev)
-        return fn(self, ev) if fn is not None else None
+        name = ev.get("event")
+        if not isinstance(name, str) or name not in self.effects:
+            return None
+        fn = TELL.get(self.effects[name], Narrator._told)
+        return fn(self, ev)
+
+    def fields(self, ev: Event) -> dict[str, object]:
+        """An event's fields in words: cards by their names, a suit by its name."""
+        kind = self.kinds.get(str(ev.get("event")))
+        types = {f.name: f.type for f in getattr(kind, "fields", ())}
+        out: dict[str, object] = {}
+        for k, v in ev.items():
+            if k in ("event", "seat", "by"):
+                continue
+            if types.get(k) == "card" and isinstance(v, str):
+                v = self.card(v)
+            elif types.get(k) == "cards" and isinstance(v, list):
+                v = ", ".join(self.card(str(c)) for c in v)
+            elif k == "suit":
+                v = self.suit(v)
+            out[k] = v
+        return out
+
+    def narration(self, ev: Event) -> str:
+        """The locale key an event is told by: its declared one, else ``narrate.<event>``."""
+        name = str(ev.get("event"))
+        kind = self.kinds.get(name)
+        return (kind.narration if kind is not None else "") or f"narrate.{name}"
+
+    def _told(self, ev: Event) -> Line | None:
+        """An event the table tells by its declared words alone (a void deal, the stock
+        closed, a bid): "{name} closes the stock.", the acting seat's own verb form for
+        the viewer; nothing when the language has no words for it."""
+        key = self.narration(ev)
+        seat = ev.get("seat")
+        seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+        if self.t(key) == key and self.t(f"{key}_you") == f"{key}_you":
+            return None
+        text = self.say(key, seat, ev.get("by"), **self.fields(ev))
+        return self._add(Line(str(ev.get("event")), text, seat, caption=text))
 
     def _add(self, line: Line) -> Line:
         self.deal.lines.append(line)
         return line
 
-    @TELL.on("match")
+    @_tells("match_start")
     def _on_match(self, ev: Event) -> Line | None:
         #: A record of one deal (a daily deal, a duplicate half): its end is the deal's.
         self.one_deal = ev.get("deals") == 1
@@ -281,7 +341,7 @@ class Narrator:
         self.deal = self._new_deal(0, None)
         return None
 
-    @TELL.on("deal")
+    @_tells("deal")
     def _on_deal(self, ev: Event) -> Line:
         dealer = ev.get("dealer")
         number = int(ev.get("number") or len(self.deals) + 1)
@@ -304,18 +364,14 @@ class Narrator:
             text = f"{text} {self.t('narrate.table', cards=', '.join(self.card(c) for c in table))}"
         return self._add(Line("deal", text, dealer, caption=caption))
 
-    @TELL.on("redeal")
-    def _on_redeal(self, ev: Event) -> Line:
-        return self._add(Line("redeal", self.t("narrate.redeal"), caption=self.t("narrate.redeal")))
-
-    @TELL.on("hands")
+    @_tells("new_hands")
     def _on_hands(self, ev: Event) -> Line:
         d = self.deal
         d.stock = max(0, d.stock - sum(len(h) for h in ev.get("hands") or []))
         text = self.t("narrate.hands_left", count=d.stock) if d.stock else self.t("narrate.hands_last")
         return self._add(Line("hands", text))
 
-    @TELL.on("play")
+    @_tells("play_card")
     def _on_play(self, ev: Event) -> Line:
         d = self.deal
         seat, code = int(ev["seat"]), str(ev["card"])
@@ -344,7 +400,7 @@ class Narrator:
         text = self.say(key, seat, by, card=self.card(code))
         return self._add(Line("play", text, seat, caption=text))
 
-    @TELL.on("trick")
+    @_tells("collect_trick")
     def _on_trick(self, ev: Event) -> Line:
         d = self.deal
         winner, pts = int(ev["winner"]), int(ev.get("points") or 0)
@@ -368,7 +424,7 @@ class Narrator:
             text = self.say("narrate.trick_plain", winner, points=self.points(pts))
         return self._add(Line("trick", text, winner, self.score(), caption=text))
 
-    @TELL.on("draw")
+    @_tells("draw")
     def _on_draw(self, ev: Event) -> Line:
         d = self.deal
         seat, code = int(ev["seat"]), str(ev["card"])
@@ -392,7 +448,7 @@ class Narrator:
             return Line("draw", text, seat, caption=caption)
         return self._add(Line("draw", text, seat, caption=caption))
 
-    @TELL.on("exchange")
+    @_tells("exchange")
     def _on_exchange(self, ev: Event) -> Line:
         d = self.deal
         seat, gave, took = int(ev["seat"]), str(ev["gave"]), str(ev["took"])
@@ -400,24 +456,23 @@ class Narrator:
         text = self.say("narrate.exchange", seat, ev.get("by"), gave=self.card(gave), took=self.card(took))
         return self._add(Line("exchange", text, seat, caption=text))
 
-    @TELL.on("marriage")
-    def _on_marriage(self, ev: Event) -> Line:
+    @_tells("announce")
+    def _on_announce(self, ev: Event) -> Line | None:
+        """An announcement in its declared words; the points a declaration scores (a
+        marriage) count once its seat has won a trick, and the running score follows."""
         d = self.deal
-        seat, pts = int(ev["seat"]), int(ev.get("points") or 0)
+        seat = ev.get("seat")
+        if ev.get("event") not in self.scoring or not isinstance(seat, int):
+            return self._told(ev)
+        pts = int(ev.get("points") or 0)
         if any(tr.winner == seat for team_tricks in d.tricks for tr in team_tricks):
             d.marriages[seat] += pts
         else:
             d.pending[seat] += pts
-        text = self.say("narrate.marriage", seat, ev.get("by"), suit=self.suit(ev.get("suit")), points=pts)
-        return self._add(Line("marriage", text, seat, self.score(), caption=text))
+        text = self.say(self.narration(ev), seat, ev.get("by"), **{**self.fields(ev), "points": pts})
+        return self._add(Line(str(ev.get("event")), text, seat, self.score(), caption=text))
 
-    @TELL.on("close")
-    def _on_close(self, ev: Event) -> Line:
-        seat = int(ev["seat"])
-        text = self.say("narrate.close", seat, ev.get("by"))
-        return self._add(Line("close", text, seat, caption=text))
-
-    @TELL.on("deal_end")
+    @_tells("deal_end")
     def _on_deal_end(self, ev: Event) -> Line:
         d = self.deal
         d.deal_end = dict(ev)
@@ -442,7 +497,7 @@ class Narrator:
         end = self._add(Line("deal_end", text))
         return line or end
 
-    @TELL.on("match_end")
+    @_tells("match_end")
     def _on_match_end(self, ev: Event) -> Line:
         self.match_end = dict(ev)
         w = ev.get("winner")
@@ -484,7 +539,18 @@ def _parse_articles(spec: str) -> dict[str, str]:
     return out
 
 
-def narrate(events: Iterable[Event], rules: Any, t: Translate, lang: str, viewer: int) -> Narrator:
+def plate_words(t: Translate, said: Mapping[int, Event], seat: int) -> str:
+    """A seat's last announcement in short words for its plate ("70", "Pass"): the
+    language's ``callouts.<event>`` formatted with its fields; "" when none."""
+    ev = said.get(seat)
+    if not ev:
+        return ""
+    key = f"callouts.{ev.get('event')}"
+    text = t(key, **{k: v for k, v in ev.items() if k not in ("event", "seat", "by")})
+    return "" if text == key else text
+
+
+def narrate(events: Iterable[Event], rules: GameRules, t: Translate, lang: str, viewer: int) -> Narrator:
     """A narrator that has told ``events`` (a match's record, or its first part)."""
     n = Narrator(rules, t, lang, viewer)
     for ev in events:
@@ -492,4 +558,4 @@ def narrate(events: Iterable[Event], rules: Any, t: Translate, lang: str, viewer
     return n
 
 
-__all__ = ["TELL", "Narrator", "Line", "Trick", "Capture", "DealStory", "narrate"]
+__all__ = ["TELL", "Narrator", "Line", "Trick", "Capture", "DealStory", "narrate", "plate_words"]

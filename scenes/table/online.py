@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pygame
 
+from game.card_names import Translate
 from game.online.wire.protocol import PHRASES  # the quick messages, in the protocol's order
 from game.services.table_session import TableSession
 from scenes.table.controller import TableController
@@ -30,6 +31,8 @@ from scenes.table.view import ControllerHost, TableNames
 from sprites import hidpi, theme
 from sprites import table_layout as TL
 from sprites.table_draw import WARN, banner
+from sprites.table_layout import TableLayout
+from sprites.widgets import Button
 
 if TYPE_CHECKING:
     from game.online.client.client import RemoteSession
@@ -57,8 +60,8 @@ BUBBLE_SECONDS = 4.0
 MENU_SIZE = (300, 56 + 40 * len(PHRASES))
 
 
-def fixed_names(session: Any, t: Any, given: dict[int, str]) -> dict[int, str]:
-    """An online table's names, the same on every screen (issue 29): the friends' own, and
+def fixed_names(session: TableSession, t: Translate, given: dict[int, str]) -> dict[int, str]:
+    """An online table's names, the same on every screen: the friends' own, and
     each computer seat by its number in the lobby ("Computer 3"), never "East" on one screen
     and "West" on another."""
     lobby = getattr(session, "lobby", None) or {}
@@ -72,7 +75,12 @@ def fixed_names(session: Any, t: Any, given: dict[int, str]) -> dict[int, str]:
 
 class OnlineTable:
     def __init__(
-        self, host: ControllerHost, controller: TableController, session: TableSession, names: TableNames, layout: Any
+        self,
+        host: ControllerHost,
+        controller: TableController,
+        session: TableSession,
+        names: TableNames,
+        layout: TableLayout,
     ):
         self.host = host
         self.controller = controller
@@ -82,7 +90,7 @@ class OnlineTable:
         self.t = names.t
         #: The table's buttons by name, the Messages button among them ("say"; the scene hands
         #: them over once they are built).
-        self.buttons: dict[str, Any] = {}
+        self.buttons: dict[str, Button] = {}
         self.active = self.session.capabilities.streamed
         self.menu_open = False
         self.rewinds = getattr(self.session, "rewinds", 0)
@@ -102,7 +110,7 @@ class OnlineTable:
         r = pygame.Rect((0, 0), MENU_SIZE)
         say = self.buttons.get("say")
         r.bottomright = (say.rect.right, say.rect.y - 10) if say is not None else (1256, 720 - 80)
-        # Beside the hand, never over its last card (issue 29); the texts fit the width left.
+        # Beside the hand, never over its last card; the texts fit the width left.
         r.w = min(r.w, r.right - (TL.HAND_AREA.right + 10))
         r.right = say.rect.right if say is not None else 1256
         return r

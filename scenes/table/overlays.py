@@ -13,8 +13,9 @@ from typing import Any
 
 import pygame
 
+from game.services.table_session import TableSession
 from scenes.results.breakdown import breakdown
-from scenes.scene import UIScene
+from scenes.scene import AppServices, UIScene
 from scenes.table.narrate import Capture, Line, Narrator, Trick, narrate
 from sprites import hidpi, theme
 from sprites.fans import card_art
@@ -27,10 +28,11 @@ CLOSE_KEYS = (pygame.K_ESCAPE, pygame.K_BACKSPACE)
 
 
 def team_color(team: int, mine: int, teams: int) -> tuple[int, int, int]:
-    """The HUD's team colours: yours brass, the others silver (and copper, with three)."""
+    """The HUD's team colours: yours brass, the others silver (alternating with copper where
+    there are several other teams)."""
     if team == mine:
         return TEAM_COLORS[0]
-    return TEAM_COLORS[1 + (team % 2 if teams == 3 else 0)]
+    return TEAM_COLORS[1 + (team % 2 if teams > 2 else 0)]
 
 
 class StoryPanel(UIScene):
@@ -43,7 +45,9 @@ class StoryPanel(UIScene):
     #: Keys that close the panel besides Esc (the key that opened it).
     toggles: tuple[int, ...] = ()
 
-    def __init__(self, app: Any, session: Any, events: list[dict] | None = None, viewer: int | None = None):
+    def __init__(
+        self, app: AppServices, session: TableSession, events: list[dict] | None = None, viewer: int | None = None
+    ):
         self.session = session
         self.rules = session.rules
         self.events = list(session.match.events if events is None else events)
@@ -284,14 +288,14 @@ class LogPanel(StoryPanel):
 # ====================================================================== the last trick or capture
 class ReviewPanel(StoryPanel):
     """The last trick or capture of the deal (``team``: the last that went to that pile),
-    the cards as they were played, with the sentence that told it. Any key or click closes."""
+    the cards as they were played, with the sentence that told it. object key or click closes."""
 
     RECT = pygame.Rect(190, 150, 900, 420)
 
     def __init__(
         self,
-        app: Any,
-        session: Any,
+        app: AppServices,
+        session: TableSession,
         events: list[dict] | None = None,
         viewer: int | None = None,
         team: int | None = None,
@@ -410,11 +414,13 @@ def review_hint(panel: StoryPanel) -> str:
 class PilePanel(StoryPanel):
     """The cards your side has won this deal, face up: by suit in capture games, trick by
     trick in trick games; the other piles' counts; with the running tally (Settings) the
-    awards as they stand. Any key or click closes."""
+    awards as they stand. object key or click closes."""
 
     RECT = pygame.Rect(60, 40, 1160, 640)
 
-    def __init__(self, app: Any, session: Any, events: list[dict] | None = None, viewer: int | None = None):
+    def __init__(
+        self, app: AppServices, session: TableSession, events: list[dict] | None = None, viewer: int | None = None
+    ):
         super().__init__(app, session, events, viewer)
         self.team = self.rules.team_of(self.viewer)
 
@@ -427,10 +433,10 @@ class PilePanel(StoryPanel):
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 3, 8):
             self.back()
 
-    def tally_rows(self) -> list[Any]:
+    def tally_rows(self) -> list[object]:
         """The awards as they stand, as the results screen's rows (empty when the option is
         off or the game has none)."""
-        if not getattr(self.app.settings, "running_tally", False):
+        if not self.app.settings.running_tally:
             return []
         deal = self.story.deal
         result = self.rules.tally(deal.piles, deal.bonuses)

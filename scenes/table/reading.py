@@ -1,4 +1,4 @@
-"""The table read aloud (issue 32): keys that read what the eyes would see, the lines a
+"""The table read aloud: keys that read what the eyes would see, the lines a
 screen reader is given as the table opens, and the focus in words.
 
 Reading keys (none of them plays, and none gathers a finished trick):
@@ -15,11 +15,47 @@ what the table shows, never the session's hidden state.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
 from scenes.names import cards_list
+from scenes.table.controller import TOGGLE_MODE
+
+if TYPE_CHECKING:
+    from game.config_types import DeckConfig
+    from game.rules.base import GameRules
+    from game.services.table_session import TableSession
+    from scenes.scene import AppServices
+    from scenes.table.controller import TableController
+    from scenes.table.model import TableModel
+    from scenes.table.motion import TableMotion
+    from scenes.table.narrate import Line
+    from scenes.table.view import TableNames, TableView
+
+
+class ReadTable(Protocol):
+    """What the reader reads of the table (scenes.table.scene.TableScene)."""
+
+    @property
+    def app(self) -> AppServices: ...
+    @property
+    def rules(self) -> GameRules: ...
+    @property
+    def session(self) -> TableSession: ...
+    @property
+    def controller(self) -> TableController: ...
+    @property
+    def model(self) -> TableModel: ...
+    @property
+    def motion(self) -> TableMotion: ...
+    @property
+    def names(self) -> TableNames: ...
+    @property
+    def deck(self) -> DeckConfig: ...
+
+    def view(self) -> TableView: ...
+
 
 KEYS = {
     pygame.K_a: "hand",
@@ -41,7 +77,7 @@ class TableReader:
     """The table's reading keys and its words for a screen reader; ``scene`` is the
     :class:`scenes.table.scene.TableScene` it reads."""
 
-    def __init__(self, scene: Any):
+    def __init__(self, scene: ReadTable):
         self.scene = scene
         self.log_at: int | None = None  # the play-log line read last (None: past the newest)
         self.could_act = False
@@ -50,7 +86,7 @@ class TableReader:
         self.deferred = False
 
     # ------------------------------------------------------------------ words
-    def t(self, key: str, **params: Any) -> str:
+    def t(self, key: str, **params: object) -> str:
         return self.scene.app.t(key, **params)
 
     def cards(self, codes: list[str]) -> str:
@@ -121,7 +157,7 @@ class TableReader:
                 parts.append(self.t("access.stock", count=m.stock_count))
         return parts
 
-    def lines(self) -> list[Any]:
+    def lines(self) -> list[Line]:
         narrator = self.scene.motion.narrator
         return list(narrator.deal.lines) if narrator is not None else []
 
@@ -199,14 +235,14 @@ class TableReader:
             return assist.suggestion_line(s.view(), sg)
         if c.mode == "capture" and c.cands:
             a = c.cands[c.cand_i % len(c.cands)]
-            card = s.names.card_name(a.card.code)
+            card = s.names.card_name(a.played.code)
             n, total = c.cand_i % len(c.cands) + 1, len(c.cands)
             if a.capture:
                 taken = self.cards([x.code for x in a.capture])
                 return self.t("access.capture_option", card=card, taken=taken, n=n, total=total)
             return self.t("access.place_option", card=card, n=n, total=total)
-        if c.mode == "marriage" and c.cands:
-            return self.t("table.choose_marriage")
+        if c.mode == TOGGLE_MODE and c.cands and c.toggle_kind is not None:
+            return self.t(f"table.choose_{c.toggle_kind.toggle}")
         hand = s.model.hand
         if not hand or not 0 <= c.cursor < len(hand):
             return ""

@@ -3,9 +3,9 @@ the keyboard and the mouse mapped to the controller's operations.
 
 Keys: ←/→ or 1–9, 0 and the two keys after 0 pick a card, Enter plays it; with several captures Tab cycles them and
 Enter takes the highlighted one (or click table cards to build the set); P places only
-(games that allow declining a capture); C closes the stock (asked first: Enter confirms, Esc
-cancels), X exchanges the trump card, R toggles "declare the marriage" (games with those
-decisions); G suggests a move; Ctrl+Z takes back your last move; H toggles hints; Esc pauses.
+(games that allow declining a capture); a game's own decisions have the keys it declares
+(Schnapsen: C closes the stock — asked first: Enter confirms, Esc cancels —, X exchanges the
+trump card, R toggles "declare the marriage"); G suggests a move; Ctrl+Z takes back your last move; H toggles hints; Esc pauses.
 L opens the play log, T the last trick or capture, S the score sheet; a finished trick waits
 for any click or key (Settings). Reading aloud (scenes.table.reading): A, D, F, V, W, E, I,
 O, ↑/↓ and F1. The mouse: a click chooses a card, a second click on it
@@ -15,15 +15,16 @@ plays it; a click on your pile shows your cards, on another pile what it took la
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, cast
 
 import pygame
 
+from game.rules.vocabulary import DecisionKind
 from game.services.table_session import TableSession
-from scenes.scene import Scene
+from scenes.scene import AppServices, Scene
 from scenes.table import assist, board, buttons, hud
-from scenes.table.animate import ANIMATE
+from scenes.table.animate import animation
 from scenes.table.club import ClubTable
 from scenes.table.controller import TableController
 from scenes.table.model import TableModel, new_model
@@ -57,8 +58,21 @@ def card_number(key: int, scancode: int = 0) -> int | None:
 
 
 ENTER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
-#: Keys for the decisions beyond playing a card, offered when the game has them.
-DECISION_KEYS = {pygame.K_c: "close", pygame.K_x: "exchange", pygame.K_r: "marriage"}
+
+
+def decision_keys(kinds: Iterable[DecisionKind]) -> dict[int, str]:
+    """The keys of the decisions beyond playing a card, as the game declares them (a key's
+    letter -> the decision's name)."""
+    out: dict[int, str] = {}
+    for kind in kinds:
+        if kind.key:
+            try:
+                out[pygame.key.key_code(kind.key)] = kind.name
+            except ValueError:  # not a key's name: the decision keeps its button only
+                continue
+    return out
+
+
 #: Suggest a move (the normal level's choice); Ctrl+ this key takes back your last move.
 SUGGEST_KEY = pygame.K_g
 UNDO_KEY = pygame.K_z
@@ -66,15 +80,23 @@ UNDO_KEY = pygame.K_z
 RECALL_KEY = pygame.K_k
 
 
-def _story_panel(kind: str) -> Callable[[Any], None]:
+def _story_panel(kind: str) -> Callable[[TableScene], None]:
     """The overlay that opens the story's ``kind`` panel."""
-    return lambda scene: scene.story.open(kind)
+
+    def show(scene: TableScene) -> None:
+        scene.story.open(kind)
+
+    return show
+
+
+def _suggest(scene: TableScene) -> None:
+    scene.controller.suggest()
 
 
 #: What ``--overlay NAME`` shows over a table (screenshots, checks): name -> what the scene
 #: does to show it. Other aids add their own entries.
-OVERLAYS: dict[str, Callable[[Any], None]] = {
-    "suggest": lambda scene: scene.controller.suggest(),
+OVERLAYS: dict[str, Callable[[TableScene], None]] = {
+    "suggest": _suggest,
     # The story's panels (scenes.table.story): the play log, the last trick or capture, your
     # pile and the score sheet.
     **{kind: _story_panel(kind) for kind in ("log", "review", "pile", "sheet")},
@@ -89,7 +111,7 @@ class TableScene(Scene):
     #: Toasts start below the top row of buttons (Scores, Log, Menu), over the felt's free top.
     toast_top = TL.TABLE_AREA.y
 
-    def __init__(self, app: Any, session: TableSession, *, fresh: bool = True, preselect: bool = False):
+    def __init__(self, app: AppServices, session: TableSession, *, fresh: bool = True, preselect: bool = False):
         super().__init__(app)
         self.session = session
         self.rules = session.rules
@@ -109,6 +131,8 @@ class TableScene(Scene):
         self.painter: CardPainter | None = None
         self.model: TableModel = new_model(self.rules, self.human)
         self.controller = TableController(self, app, session)
+        #: The game's own decisions by their declared keys (C closes the stock …).
+        self.decision_keys = decision_keys(self.controller.kinds.values())
         self.motion = self._new_motion()
         self.refusal: tuple[str, Tween] | None = None
         self.hover_code: str | None = None
@@ -138,7 +162,7 @@ class TableScene(Scene):
         self.motion.relayout()
 
     def _new_motion(self) -> TableMotion:
-        return TableMotion(self.model, self.layout, self.rules, self.names, self.app, self.controller, ANIMATE)
+        return TableMotion(self.model, self.layout, self.rules, self.names, self.app, self.controller, animation)
 
     def view(self) -> TableView:
         """This frame of the table, read-only, for the views (scenes.table.view)."""
@@ -186,7 +210,7 @@ class TableScene(Scene):
                 self.motion.lifts.setdefault(code, Smooth(0.0, 18)).snap(board.lift_target(v, code))
 
     # ================================================================== what the parts ask for
-    def t(self, key: str, **params: Any) -> str:
+    def t(self, key: str, **params: object) -> str:
         return self.app.t(key, **params)
 
     def known_cards_text(self) -> str:
@@ -225,7 +249,7 @@ class TableScene(Scene):
     def accepted(self) -> None:
         self.refusal = None
 
-    def asked_marriage(self) -> None:
+    def asked_toggle(self) -> None:
         buttons.place_ask_buttons(self.view(), self.ask_buttons)
 
     def show_overlay(self, name: str | None) -> None:
@@ -363,7 +387,7 @@ class TableScene(Scene):
             return
         if not c.can_act:
             return
-        decision = DECISION_KEYS.get(key)
+        decision = self.decision_keys.get(key)
         if key in (pygame.K_LEFT, pygame.K_RIGHT):
             c.move_cursor(1 if key == pygame.K_RIGHT else -1)
         elif (number := card_number(key, scancode)) is not None:
@@ -377,11 +401,8 @@ class TableScene(Scene):
             c.place_only()
         elif key == SUGGEST_KEY and not mod & pygame.KMOD_CTRL:
             c.suggest()
-        elif decision is not None and decision in self.rules.decisions:
-            if decision == "marriage":
-                c.toggle_marriage()
-            else:
-                c.ask_decision(decision)
+        elif decision is not None:
+            c.decide(decision)
 
     def _click(self, pos: tuple[int, int]) -> None:
         c = self.controller

@@ -10,12 +10,14 @@ Built from the record events alone, like everything the table tells (see
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
+from game.rules.vocabulary import JsonObject
+from game.services.table_session import TableSession
 from scenes.names import team_names
 from scenes.results.breakdown import Breakdown, breakdown, is_one_deal, shown_lines
+from scenes.scene import AppServices
 from scenes.table.overlays import StoryPanel, team_color
 from sprites import theme
 
@@ -96,7 +98,7 @@ class SheetPanel(StoryPanel):
             for i, ev in enumerate(self.deal_ends())
         ]
 
-    def lines(self) -> list[dict[str, Any]]:
+    def lines(self) -> list[JsonObject]:
         """The results lines the breakdown keeps (a single deal has no match total)."""
         return shown_lines(self.rules, self.one_deal)
 
@@ -189,7 +191,7 @@ class SheetPanel(StoryPanel):
             names = (
                 [self.story.team(t) for t in range(teams)]
                 if g.viewer == self.viewer
-                else team_names(self.t, self.rules.players, g.viewer)
+                else team_names(self.t, self.rules.players, g.viewer, team_of=self.rules.team_of)
             )
             mine = self.rules.team_of(g.viewer)
             for j_t, t in enumerate(g.order):
@@ -247,7 +249,11 @@ class SheetPanel(StoryPanel):
 
 
 def create(
-    app: Any, session: Any = None, events: list[dict] | None = None, viewer: int | None = None, **params: Any
+    app: AppServices,
+    session: TableSession | None = None,
+    events: list[dict] | None = None,
+    viewer: int | None = None,
+    **params: object,
 ) -> SheetPanel:
     """The stack's "scoresheet" scene: the score sheet of ``session`` (default: the match at
     the table beneath)."""

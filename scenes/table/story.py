@@ -10,16 +10,21 @@ is :class:`StoryHost`.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
 from game.services.table_session import TableSession
 from scenes.table.motion import TableMotion
-from scenes.table.overlays import LogPanel, PilePanel, ReviewPanel
+from scenes.table.overlays import LogPanel, PilePanel, ReviewPanel, StoryPanel
 from scenes.table.sheet import SheetPanel
 from sprites import table_layout as TL
 from sprites.widgets import UI, Button
+
+if TYPE_CHECKING:
+    from game.rules.base import GameRules
+    from scenes.scene import AppServices
+    from sprites.table_layout import TableLayout
 
 KEYS = {pygame.K_l: "log", pygame.K_t: "review", pygame.K_s: "sheet"}
 #: Keys that never gather a waiting trick: they open a panel, pause, toggle the hints, ask for
@@ -48,10 +53,10 @@ def button_rects() -> list[pygame.Rect]:
 class StoryHost(Protocol):
     """What the story reads of the table: the parts, whose eyes, and whether it is shown."""
 
-    app: Any
+    app: AppServices
     session: TableSession
-    rules: Any
-    layout: Any
+    rules: GameRules
+    layout: TableLayout
     human: int
     ui: UI
 
@@ -65,7 +70,7 @@ class StoryHost(Protocol):
 class TableStory:
     def __init__(self, host: StoryHost, ui: UI):
         self.host = host
-        self.pending: Any = None
+        self.pending: StoryPanel | None = None
         t = host.app.t
         log, sheet = button_rects()
         self.buttons = {
@@ -92,7 +97,7 @@ class TableStory:
         waiting = len(self.host.motion.queue)
         return events[: len(events) - waiting] if waiting else events
 
-    def panel(self, kind: str, team: int | None = None) -> Any:
+    def panel(self, kind: str, team: int | None = None) -> StoryPanel:
         h = self.host
         args = (h.app, h.session, self.shown_events(), h.human)
         if kind == "log":
@@ -103,7 +108,7 @@ class TableStory:
             return PilePanel(*args)
         return ReviewPanel(*args, team=team)
 
-    def open(self, kind: str, team: int | None = None) -> Any:
+    def open(self, kind: str, team: int | None = None) -> StoryPanel:
         """Open a panel over the table: "log", "review" (the last trick or capture, or the
         last that went to ``team``'s pile), "pile" (your own) or "sheet"."""
         panel = self.panel(kind, team)

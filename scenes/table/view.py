@@ -16,16 +16,28 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from game.rules.base import Action
-from game.services.table_session import TableSession
+from game.rules.base import Action, GameRules
+from game.services.table_session import Capabilities, TableSession
 from scenes import names
 from scenes.table.model import TableModel
 from scenes.table.narrate import Narrator
 
 if TYPE_CHECKING:  # the types only: this module stays free of pygame (the controller reads it)
+    from game.config_types import DeckConfig
+    from scenes.scene import AppServices
     from sprites.table_draw import CardSprite
     from sprites.table_layout import TableLayout
     from sprites.tween import Smooth
+    from sprites.widgets import Button
+
+
+class SeatNames(Protocol):
+    """Who gives the seats names of their own (a session online, a watched table's lobby)."""
+
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    def seat_names(self) -> dict[int, str]: ...
 
 
 class TableNames:
@@ -34,10 +46,10 @@ class TableNames:
 
     def __init__(
         self,
-        app: Any,
-        rules: Any,
+        app: AppServices,
+        rules: GameRules,
         human: int | None,
-        session: TableSession | None = None,
+        session: SeatNames | None = None,
         fix: Callable[[dict[int, str]], dict[int, str]] | None = None,
     ):
         self.app = app
@@ -48,7 +60,7 @@ class TableNames:
         #: Completes the given names (an online table names its computer seats too).
         self.fix = fix
 
-    def t(self, key: str, **params: Any) -> str:
+    def t(self, key: str, **params: object) -> str:
         return self.app.t(key, **params)
 
     @property
@@ -70,7 +82,7 @@ class TableNames:
         given = self.given().get(seat)
         if given:
             return given
-        return names.seat_name(self.t, seat, self.human, self.rules.players, subject, self.rules.team_of)
+        return names.seat_name(self.t, seat, self.human, self.rules.players, subject, self.team_of)
 
     def rating(self, seat: int) -> str:
         """The seat's rating for its plate at a club table ("1000?"), else "": shown beside
@@ -79,13 +91,27 @@ class TableNames:
         text = ratings().get(seat) if callable(ratings) else None
         return text if isinstance(text, str) else ""
 
+    def team_of(self, seat: int) -> int | None:
+        """The seat's team as the viewer knows it (the rules' score column; a view of a
+        game whose partner is hidden may answer None until it is revealed)."""
+        return self.rules.team_of(seat)
+
     def team_name(self, team: int) -> str:
-        if self.rules.players != 4:  # a team is a seat: a friend online by their name
+        if not names.partnered(
+            self.rules.players, self.rules.team_of
+        ):  # a team is a seat: a friend online by their name
             return self.seat_name(team)
         return names.team_name(self.t, team, self.human, self.rules.players, team_of=self.rules.team_of)
 
     def card_name(self, code: str) -> str:
         return names.card_name(self.t, self.rules.deck, self.lang, code)
+
+
+class Glowing(Protocol):
+    """A seat's turn glow as the plates read it (0…1)."""
+
+    @property
+    def value(self) -> float: ...
 
 
 class ChoiceState(Protocol):
@@ -104,7 +130,7 @@ class ChoiceState(Protocol):
     @property
     def built(self) -> list[str]: ...
     @property
-    def marriage_toggle(self) -> bool: ...
+    def toggled(self) -> bool: ...
     @property
     def confirming(self) -> str | None: ...
     @property
@@ -146,7 +172,7 @@ class NoChoice:
     cursor, selected, mode, cand_i, confirming = 0, None, None, 0, None
     cands: list[Action] = []
     built: list[str] = []
-    marriage_toggle = spectator = can_act = suggesting = False
+    toggled = spectator = can_act = suggesting = False
 
     def legal(self) -> list[Action]:
         return []
@@ -154,7 +180,7 @@ class NoChoice:
     def candidates_for(self, code: str) -> list[Action]:
         return []
 
-    def current_suggestion(self) -> Any:
+    def current_suggestion(self) -> object:
         return None
 
 
@@ -163,8 +189,8 @@ class TableView:
     """One frame of the table, for the views (see the module). ``app`` gives the settings,
     the messages and the audio; ``names`` the words for seats and cards."""
 
-    app: Any
-    rules: Any
+    app: AppServices
+    rules: GameRules
     layout: TableLayout
     session: TableSession
     names: TableNames
@@ -176,18 +202,18 @@ class TableView:
     time: float = 0.0
     alpha: float = 1.0
     #: Per seat, how much its plate is lit (``.value``).
-    active_glow: Mapping[int, Any] = field(default_factory=dict)
+    active_glow: Mapping[int, Glowing] = field(default_factory=dict)
     hover_code: str | None = None
     #: The refusal's banner being shown: (text, its tween), or None.
-    refusal: tuple[str, Any] | None = None
+    refusal: tuple[str, object] | None = None
     #: The decision buttons by name (the suggestion outlines one).
-    buttons: Mapping[str, Any] = field(default_factory=dict)
+    buttons: Mapping[str, Button] = field(default_factory=dict)
     #: The caption's line is taken by the table's help (a suggestion, a question).
     caption_hidden: bool = False
 
     # ---- the rules' facts the views name often
     @property
-    def deck(self) -> Any:
+    def deck(self) -> DeckConfig:
         return self.rules.deck
 
     @property
@@ -214,7 +240,7 @@ class TableView:
     def lang(self) -> str:
         return self.app.language
 
-    def t(self, key: str, **params: Any) -> str:
+    def t(self, key: str, **params: object) -> str:
         return self.app.t(key, **params)
 
 
@@ -233,8 +259,8 @@ class ControllerHost(Protocol):
     def accepted(self) -> None:
         """A decision went through: the refusal's banner goes."""
 
-    def asked_marriage(self) -> None:
-        """The marriage question is asked: place its two buttons over the chosen card."""
+    def asked_toggle(self) -> None:
+        """The toggle's question (declare the marriage?) is asked: place its two buttons over the chosen card."""
 
     def redraw(self) -> None:
         """The session was rewound under the table: show its position from the record."""

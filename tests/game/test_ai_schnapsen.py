@@ -13,7 +13,8 @@ from game.cards import card, cards
 from game.games.schnapsen import ai as H
 from game.games.schnapsen import solver as S
 from game.games.schnapsen.rules import SchnapsenState
-from game.rules.base import CLOSE, play
+from game.games.schnapsen.vocabulary import CLOSE
+from game.rules.base import play
 from game.rulesets import make_rules
 
 R = make_rules("schnapsen", "schnapsen-german")
@@ -211,7 +212,7 @@ def test_declares_the_40_when_it_wins_the_deal():
     v = R.view(s, 0)
     bot = SearchBot(R, 0, seed=3, iterations=200, time_cap=None)
     a = bot.choose(v, R.legal_actions(s))
-    assert a.marriage and a.card.suit == "B"
+    assert a.arg("marriage", False) and a.card.suit == "B"
     assert H.prior(R, v, a) >= 1.0
 
 

@@ -425,7 +425,7 @@ def test_normal_schnapsen_slips_only_between_close_moves():
     schnapsen = make_rules("schnapsen", None, 2)
     bot = levels.NormalBot(schnapsen, 0, 1)
     assert bot.temperature == 0.1 and levels.NormalBot(make_rules("scopa", None, 2), 0, 1).temperature is None
-    a, b, c = (Action("play", card(code), (), False) for code in ("AD", "3D", "KD"))
+    a, b, c = (Action("play", card(code)) for code in ("AD", "3D", "KD"))
     values = {a: (0.50, 700), b: (0.46, 650), c: (0.10, 300)}  # c is far below the best
     picks = [bot.pick(None, [a, b, c], values) for _ in range(400)]
     assert c not in picks

@@ -11,8 +11,9 @@ from game.ai.bots import make_bot
 from game.cards import card, cards, codes
 from game.games.briscola import heuristics as hb
 from game.games.briscola.rules import BriscolaRules, BriscolaState
+from game.games.schnapsen.vocabulary import CLOSE, EXCHANGE
 from game.match import Match
-from game.rules.base import CLOSE, EXCHANGE, DealResult, IllegalAction, RecordError, play
+from game.rules.base import DealResult, IllegalAction, RecordError, play
 from game.rulesets import make_rules
 from game.verify import verify_events
 

@@ -10,8 +10,9 @@ import pytest
 from game.ai.bots import make_bot
 from game.cards import SUITS, card, cards, codes
 from game.games.cicera.rules import CiceraState
+from game.games.schnapsen.vocabulary import CLOSE
 from game.match import Match
-from game.rules.base import CLOSE, IllegalAction, RecordError, play
+from game.rules.base import IllegalAction, RecordError, play
 from game.rulesets import make_rules
 from game.verify import verify_events, verify_text
 

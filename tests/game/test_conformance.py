@@ -35,6 +35,7 @@ from game.config import get_config
 from game.match import Match
 from game.record import read_record, write_record
 from game.rules.base import Action, GameRules, IllegalAction, play
+from game.rules.capture import captured
 from game.rulesets import game_ids
 from game.services import cli
 from game.services.i18n import I18n, load_locale
@@ -42,10 +43,12 @@ from game.verify import verify_events, verify_file
 from tests.conformance_cases import (
     Case,
     Ledger,
+    all_game_ids,
     cards_by_field,
     cards_in,
     cases,
     containers_in,
+    installed,
     offered,
     pick,
     random_deal,
@@ -54,6 +57,18 @@ from tests.conformance_cases import (
 
 CASES = cases()
 IDS = [c.id for c in CASES]
+GAME_IDS = all_game_ids()
+
+
+@pytest.fixture(autouse=True)
+def _game_installed(request: pytest.FixtureRequest) -> Any:
+    """The template game is registered while one of its tests runs (and only then)."""
+    params = getattr(getattr(request.node, "callspec", None), "params", {})
+    case, gid = params.get("case"), params.get("gid")
+    with installed(case.game if isinstance(case, Case) else str(gid)):
+        yield
+
+
 ALL_CARDS: list[Card] = build_deck(RANKS, SUITS)
 
 
@@ -65,7 +80,7 @@ def test_the_suite_covers_every_game_player_count_option_value_and_several_decks
     # The case builder is the suite's reach: it must not silently drop a game, a player
     # count or an option value.
     config = get_config()
-    assert {c.game for c in CASES} == set(game_ids())
+    assert {c.game for c in CASES} == set(GAME_IDS)
     for gid in game_ids():
         game = config.game(gid)
         mine = [c for c in CASES if c.game == gid]
@@ -203,19 +218,19 @@ def candidates(rules: GameRules, led: Ledger, seat: int, legal: list[Action], rn
         out += [play(c, [x]) for x in pick(elsewhere + foreign, 3, rng)]
         if table:
             t = rng.choice(table)
-            out.append(Action("play", c, (t, t)))  # one table card taken twice
+            out.append(Action("play", c, (("capture", (t, t)),)))  # one table card taken twice
             out += [play(c, [t, x]) for x in pick(elsewhere, 1, rng)]
         if led.trick:
             out.append(play(c, led.trick[:1]))
     out += [play(x) for x in pick(elsewhere, 6, rng) + pick(foreign, 2, rng)]
     for a in pick([a for a in legal if a.kind == "play"], 12, rng):
-        rest = [t for t in table if t not in a.capture]
-        if a.capture:
-            out.append(play(a.card, a.capture[1:]))  # a card left out
+        rest = [t for t in table if t not in captured(a)]
+        if captured(a):
+            out.append(play(a.card, captured(a)[1:]))  # a card left out
         if rest:
-            out.append(play(a.card, a.capture + (rng.choice(rest),)))  # a card too many
-        if a.capture and rest:
-            out.append(play(a.card, a.capture[:-1] + (rng.choice(rest),)))  # a card swapped
+            out.append(play(a.card, captured(a) + (rng.choice(rest),)))  # a card too many
+        if captured(a) and rest:
+            out.append(play(a.card, captured(a)[:-1] + (rng.choice(rest),)))  # a card swapped
     return out
 
 
@@ -351,7 +366,7 @@ def test_a_view_shows_no_card_its_seat_may_not_see(case: Case):
 # --------------------------------------------------------------------------- 5. AI hooks
 
 
-@pytest.mark.parametrize("gid", game_ids())
+@pytest.mark.parametrize("gid", GAME_IDS)
 def test_the_game_has_hooks_that_fit_the_interface(gid: str):
     # Every registered game is played by the search levels: its hooks module exists and
     # offers what game.ai.hooks.GameHooks asks, with call shapes the search can use.

@@ -10,8 +10,9 @@ import pytest
 from game.ai.bots import make_bot
 from game.cards import card, cards
 from game.games.schnapsen.rules import SchnapsenState
+from game.games.schnapsen.vocabulary import CLOSE, EXCHANGE
 from game.match import Match
-from game.rules.base import CLOSE, EXCHANGE, DealResult, IllegalAction, RecordError, play
+from game.rules.base import DealResult, IllegalAction, RecordError, play
 from game.rulesets import make_rules
 from game.verify import verify_events
 
@@ -96,7 +97,7 @@ def rule_of(s, action) -> str:
 
 
 def legal_cards(s) -> set[str]:
-    return {a.card.code for a in R.legal_actions(s) if a.kind == "play" and not a.marriage}
+    return {a.card.code for a in R.legal_actions(s) if a.kind == "play" and not a.arg("marriage", False)}
 
 
 # A start-of-deal layout: trump C (indicator JC); seat 0 (non-dealer) has the spade marriage.
@@ -290,7 +291,7 @@ def test_each_marriage_suit_is_declared_once_per_player():
     run(s, "KS+", "JS")  # seat 0 wins and leads again, QS still in hand
     assert s.to_act == 0 and card("QS") in s.hands[0] and card("KD") in s.hands[0]
     legal = R.legal_actions(s)
-    assert play("QS") in legal and {a.card.suit for a in legal if a.marriage} == {"D"}
+    assert play("QS") in legal and {a.card.suit for a in legal if a.arg("marriage", False)} == {"D"}
 
 
 def test_marriage_before_the_first_trick_is_credited_only_with_that_trick():
@@ -595,7 +596,7 @@ def test_greedy_exchanges_the_jack_first_and_declares_marriages():
     assert best == EXCHANGE
     run(s, "exchange")
     v, legal = R.view(s, 0), R.legal_actions(s)
-    assert max(legal, key=lambda a: evaluate(R, v, a)).marriage
+    assert max(legal, key=lambda a: evaluate(R, v, a)).arg("marriage", False)
     assert evaluate(R, v, CLOSE) < 0  # no trick yet: no reason to close
 
 

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.ai.bots import make_bot
+from game.games.schnapsen.vocabulary import CLOSE, EXCHANGE
 from game.match import Match
-from game.rules.base import CLOSE, EXCHANGE, IllegalAction, play
+from game.rules.base import IllegalAction, play
 from game.rulesets import make_rules
 from game.verify import verify_events
 

@@ -13,6 +13,7 @@ from game.ai.bots import make_bot
 from game.ai.hooks import OPTIONAL, check_hooks, hooks_module, load_hooks
 from game.ai.suggest import FALLBACK_LEVEL, ONLY_MOVE, SUGGEST_LEVEL, _vetted, reason_for, suggest, suggest_for
 from game.config import get_config
+from game.rules.capture import captured
 from game.rulesets import game_ids
 from game.services import stats
 from game.services.i18n import I18n
@@ -141,8 +142,8 @@ def test_scopa_reasons_name_the_sweep_and_the_settebello():
     def sweeps(s, a):
         v = s.view()
         return (
-            bool(a.capture)
-            and len(a.capture) == len(v.table)
+            bool(captured(a))
+            and len(captured(a)) == len(v.table)
             and len(s.legal_actions()) > 1
             and not (v.stock_count == 0 and sum(v.hand_counts) == 1)
         )
@@ -152,9 +153,9 @@ def test_scopa_reasons_name_the_sweep_and_the_settebello():
 
     def settebello(s, a):
         return (
-            bool(a.capture)
-            and s.rules.settebello in a.capture
-            and len(a.capture) < len(s.view().table)
+            bool(captured(a))
+            and s.rules.settebello in captured(a)
+            and len(captured(a)) < len(s.view().table)
             and len(s.legal_actions()) > 1
         )
 
@@ -194,7 +195,7 @@ def test_the_schnapsen_exchange_is_suggested_when_the_rules_allow_it():
 def _handing_over(s, a) -> bool:
     """A place whose card an unseen card can take, while a capture leaves no sweep."""
     v, rules = s.view(), s.rules
-    if a.kind != "play" or a.capture or rules.family != "capture":
+    if a.kind != "play" or captured(a) or rules.family != "capture":
         return False
     table = list(v.table)
     if not any(a.card in cap for x in v.unseen for cap in rules.captures_for(x, [*table, a.card])):

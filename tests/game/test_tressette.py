@@ -12,11 +12,12 @@ import pytest
 from game.ai.bots import make_bot
 from game.cards import card, cards, codes
 from game.config import get_config
+from game.games.schnapsen.vocabulary import CLOSE
 from game.games.tressette import heuristics as ht
 from game.games.tressette.rules import TressetteRules, TressetteState, thirds_text
 from game.match import Match
 from game.record import parse_lines
-from game.rules.base import CLOSE, IllegalAction, RecordError, play
+from game.rules.base import IllegalAction, RecordError, play
 from game.rulesets import make_rules
 from game.verify import verify_events
 

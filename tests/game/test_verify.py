@@ -211,7 +211,7 @@ def test_random_mutations_always_fail():
         assert not verify_events(ev).ok
 
 
-# ---------------------------------------------------------------- what RECORD.md allows (issue 18)
+# ---------------------------------------------------------------- what RECORD.md allows
 def _one_at_a_time(hands: list[list[str]], dealer: int) -> list[list[str]]:
     """A round dealt one card at a time from the seat after the dealer (this program deals
     three at a time): the same cards of the stock, another split RECORD.md allows."""

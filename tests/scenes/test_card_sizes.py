@@ -1,4 +1,4 @@
-"""Card sizes (issue 32): at every size, for every game, deck and player count (the 4-player
+"""Card sizes: at every size, for every game, deck and player count (the 4-player
 tables and Scopone's nine- and ten-card hands too), every hand, pile, plate, the stock, the
 trick and the table cards stay on the screen, and nothing the player reads lies under
 anything else: no plate, pile or count under a hand, the status line clear of the lifted

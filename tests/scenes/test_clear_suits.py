@@ -1,4 +1,4 @@
-"""Clear suits (issue 32): in every pack the four suits stay apart — with typical vision and
+"""Clear suits: in every pack the four suits stay apart — with typical vision and
 under protanopia, deuteranopia and tritanopia (Machado 2009, sprites.vision) — measured
 on the cards as drawn: each suit's colour is read off a rendered card (not taken from the
 palette), then the closest two suits must differ by a clear CIEDE2000 margin."""

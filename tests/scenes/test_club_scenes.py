@@ -1,4 +1,4 @@
-"""The club servers in the window (issue 34), by key events under the dummy video driver,
+"""The club servers in the window, by key events under the dummy video driver,
 against a real club server on 127.0.0.1: Play online → Club servers → a server added by
 typing its name and address → its lobby signs in (a new account: its secret kept in the
 settings, the recovery code shown once), shows the rating and the open tables → Quick match:

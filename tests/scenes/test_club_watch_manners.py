@@ -1,4 +1,4 @@
-"""The club in the window, part two (issue 34): watching a table and the players' manners, by
+"""The club in the window, part two: watching a table and the players' manners, by
 key events (and a click) under the dummy video driver, against a real club server on
 127.0.0.1 started by the test. Every wait is bounded (``pump``'s deadline).
 

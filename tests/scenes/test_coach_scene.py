@@ -1,4 +1,4 @@
-"""The coach in the window (issue 30): results → coach view → try again → back, by keys and by
+"""The coach in the window: results → coach view → try again → back, by keys and by
 mouse; the analysis runs in the background and never blocks input; the coach view shows no
 card the player could not see."""
 

@@ -1,4 +1,4 @@
-"""A club server's daily deal in the window (issue 31): from the daily deals screen to the
+"""A club server's daily deal in the window: from the daily deals screen to the
 server's form, today's deal played at a real table against a real server on 127.0.0.1, the
 server's line on the results screen, and the day's leaderboard — rank, name, score, par,
 over par, time, the player's own line — with the commitment while the day is open and the

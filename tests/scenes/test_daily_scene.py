@@ -1,4 +1,4 @@
-"""The daily deal and duplicate deals in the window (issue 31): reached from every game's
+"""The daily deal and duplicate deals in the window: reached from every game's
 block on the games screen, played at a table, scored on the results screen, kept in the
 daily calendar and not in the statistics or over the saved match."""
 
@@ -271,7 +271,7 @@ def test_a_one_deal_record_ends_in_a_deals_words(lang):
 def names_as_subject(app, session) -> list[str]:
     from scenes.names import team_names
 
-    return team_names(app.t, session.rules.players, session.human_seat, subject=True)
+    return team_names(app.t, session.rules.players, session.human_seat, subject=True, team_of=session.rules.team_of)
 
 
 @pytest.mark.parametrize("lang", ["en", "nl", "de", "it"])

@@ -1,4 +1,4 @@
-"""The high-DPI window (issue 33): on a display with more pixels than points the game's
+"""The high-DPI window: on a display with more pixels than points the game's
 window has the display's pixels, and everything is drawn at them.
 
 The real thing, not a simulation: a private headless Weston (tests/wayland.py) whose output

@@ -1,4 +1,4 @@
-"""Every screen reached and left by keys alone (issue 32): from the menu, Tab to each control
+"""Every screen reached and left by keys alone: from the menu, Tab to each control
 and Enter, a level deeper from every screen that opens, and Esc back; each screen says its
 name to a screen reader as it opens (the speech log)."""
 

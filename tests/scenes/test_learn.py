@@ -1,4 +1,4 @@
-"""Learn in the window (issue 30, item 4): menu → Learn → a lesson → a wrong move, explained →
+"""Learn in the window: menu → Learn → a lesson → a wrong move, explained →
 taken back → the good moves to the end → back to the list with the done mark kept; by the
 keys and by the mouse. And every lesson's words fit its panel in every language."""
 
@@ -159,7 +159,9 @@ def test_the_schnapsen_lesson_takes_the_exchange_and_the_marriage_from_its_butto
     key(app, pygame.K_RETURN)
     wait_for_move(app, lesson)
     king = next(
-        a for a in lesson.session.legal_actions() if a.card is not None and a.card.code == "KC" and not a.marriage
+        a
+        for a in lesson.session.legal_actions()
+        if a.card is not None and a.card.code == "KC" and not a.arg("marriage", False)
     )
     mouse_play(app, lesson, king)  # the King played without its marriage
     settle(app)
@@ -167,7 +169,7 @@ def test_the_schnapsen_lesson_takes_the_exchange_and_the_marriage_from_its_butto
     key(app, pygame.K_z, pygame.KMOD_CTRL)
     settle(app)
     assert lesson.phase == "move"
-    married = next(a for a in lesson.session.legal_actions() if a.marriage and a.card.code == "KC")
+    married = next(a for a in lesson.session.legal_actions() if a.arg("marriage", False) and a.card.code == "KC")
     mouse_play(app, lesson, married)
     settle(app)
     assert lesson.phase == "good"

@@ -1,4 +1,4 @@
-"""Native resolution (issue 33): the canvas is laid out in 1280×720 logical pixels and drawn
+"""Native resolution: the canvas is laid out in 1280×720 logical pixels and drawn
 at the window's own pixels.
 
 Screenshots at 1280×720, 2560×1440 and 3840×2160 have the window's size; text and card edges

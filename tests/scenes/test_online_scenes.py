@@ -1,4 +1,4 @@
-"""Online tables in the window (issue 20), driven by key events under the dummy video driver,
+"""Online tables in the window, driven by key events under the dummy video driver,
 against a real table server on 127.0.0.1 started by the test (the in-game one for the host,
 a test-started one for the joiner), with a bot client in a thread playing the other
 friend's seat (game.online.client.headless.play_seat over a RemoteSession).
@@ -276,7 +276,7 @@ def test_host_lobby_table_flow_by_keys(online):
     assert not th.is_alive()
     # "New match" leads back to hosting or joining; the menu then stops the in-game server.
     results.age = 10.0  # past the results screen's input guard
-    results.ui.focus(widget(results, "new_match"))  # Enter alone opens the score sheet (issue 29)
+    results.ui.focus(widget(results, "new_match"))  # Enter alone opens the score sheet
     press(app, pygame.K_RETURN)
     assert top(app).name == "online" and hosting.running_server() is not None
     press(app, pygame.K_ESCAPE)
@@ -380,7 +380,7 @@ def test_join_flow_by_keys(server):
     press(app, pygame.K_RETURN)
     join = top(app)
     assert join.address_field.text == f"127.0.0.1:{server.port}" and join.name_field.text == "Carl"
-    assert join.code_field.text == code  # the table left is kept too (issue 29)
+    assert join.code_field.text == code  # the table left is kept too
     join.ui.focus(join.code_field)
     press(app, pygame.K_RETURN)
     assert join.token is not None

@@ -1,4 +1,4 @@
-"""The replay viewer and watching (issue 21).
+"""The replay viewer and watching.
 
 - The viewer steps through records of every registered game forward and back (← / →, Page
   Up / Page Down, Home / End, Space and the speed), and at every position the table it shows
@@ -169,7 +169,7 @@ def test_captions_log_and_scores_are_those_of_the_lines_shown_so_far(game):
     rules = scene.rules
     for p in range(1, len(events) + 1, 5):
         scene.go(p)
-        # A record without seats is nobody's: its seats are numbered (issue 29).
+        # A record without seats is nobody's: its seats are numbered.
         told = narrate(events[:p], rules, app.t, "it", scene.naming_seat)
         said = [ln.caption for ln in told.deal.lines if ln.caption]
         assert scene.caption() == (said[-1] if said and told.deals else None), f"line {p}"

@@ -10,6 +10,7 @@ import pygame
 import pytest
 
 from game.config import get_config
+from game.rulesets import make_rules
 from game.services.i18n import I18n
 from game.services.settings import Settings
 from game.services.table_session import ONLINE
@@ -146,7 +147,8 @@ def test_scopa_four_players_are_teams_and_three_players_have_sides():
     # The seats as the table names them: the next player sits to the viewer's right (East).
     assert results.team_names(t, 3, 0) == ["You", "East", "West"]
     assert results.team_names(t, 3, 1) == ["West", "You", "East"]
-    assert results.team_names(t, 4, 1) == ["Them", "Us"]
+    partners = make_rules("scopa", None, 4).team_of  # the teams the game declares
+    assert results.team_names(t, 4, 1, team_of=partners) == ["Them", "Us"]
     assert results.team_names(t, 2, None) == ["Player 1", "Player 2"]
 
 
@@ -383,7 +385,7 @@ def test_match_end_shows_winner_totals_and_new_match_replaces_the_table():
 
     register_scene("table", factory)
     try:
-        assert scene.ui.focused.name == "sheet"  # Enter alone never starts a new match (issue 29)
+        assert scene.ui.focused.name == "sheet"  # Enter alone never starts a new match
         scene.ui.focus(scene.primary)
         app.dispatch(key(pygame.K_RETURN))
     finally:
@@ -436,7 +438,7 @@ def test_match_verdicts_and_celebration_only_for_a_win(winner, players, title, t
     app = make_app()
     s, de, _ = demo("scopa", players=players)
     me = {"event": "match_end", "winner": winner, "totals": [11, 7]}
-    cols = results.team_names(app.i18n.t, players, 0)
+    cols = results.team_names(app.i18n.t, players, 0, team_of=s.rules.team_of)
     assert results.match_verdict(app.i18n.t, s.rules, me, 0, cols) == (title, tone)
     scene = results.ResultsScene(app, s, de, me)
     assert (scene.confetti is not None) == (tone == "win")

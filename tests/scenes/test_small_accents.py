@@ -1,4 +1,4 @@
-"""Small type keeps the accent of an i readable (issue 29, item 15).
+"""Small type keeps the accent of an i readable.
 
 At 10–14 px the font clips the grave of a capital Ì at the top of the line and hints the
 grave of a small ì into a dot, so "CÌCERA" read "CİCERA" and "Cìcera" read "Cicera". Those

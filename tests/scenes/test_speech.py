@@ -1,4 +1,4 @@
-"""Speech (issue 32): a seeded deal played by keys alone, in four languages, and what its
+"""Speech: a seeded deal played by keys alone, in four languages, and what its
 speech log says — every computer play and every refusal once, in order, and the focus
 moves — plus the speech layer itself (a real espeak-ng voice, a missing one, the queue)."""
 

@@ -307,7 +307,7 @@ def test_more_played_rows_than_the_panel_holds_scroll(_private_home):
     assert not [x for x in scene.text_log if x[1] > x[2]]
 
 
-# ---------------------------------------------------------------------- daily deals (issue 31)
+# ---------------------------------------------------------------------- daily deals
 def test_daily_deals_have_their_own_rows_apart_from_the_matches_totals():
     import datetime as dt
 

@@ -10,7 +10,8 @@ import pygame
 import pytest
 
 from game.config import get_config
-from game.rules.base import CLOSE, EXCHANGE, IllegalAction
+from game.games.schnapsen.vocabulary import CLOSE, EXCHANGE
+from game.rules.base import IllegalAction
 from game.services.i18n import I18n
 from game.services.settings import Settings
 from scenes.app import TICK, App
@@ -118,8 +119,8 @@ def mouse_play(app: App, scene, action) -> None:
         r = board.card_rect(scene.view(), code)
         click(app, (r.x + 6, r.bottom - 24))  # one click chooses the card, a second plays it
         return
-    if scene.controller.mode == "marriage":
-        b = scene.ask_buttons[0 if action.marriage else 1]
+    if scene.controller.mode == "toggle":
+        b = scene.ask_buttons[0 if action.arg("marriage", False) else 1]
         click(app, b.rect.center)
         return
     if scene.controller.mode != "capture":
@@ -221,10 +222,10 @@ def test_every_legal_action_is_reachable(how, game, players, deck, seeds, moves_
             before = len(rec.actions)
             (keyboard_play if how == "keyboard" else mouse_play)(app, scene, action)
             assert rec.actions[before:] == [action], f"{how}: wanted {action}, got {rec.actions[before:]}"
-            seen_kinds.add((action.kind, bool(action.capture), len(action.capture) > 1, action.marriage))
+            seen_kinds.add((action.kind, bool(action.capture), len(action.capture) > 1, action.arg("marriage", False)))
             key(app, pygame.K_ESCAPE) if scene.controller.selected else None
             scene.controller.clear_choice()
-            scene.controller.marriage_toggle = False
+            scene.controller.toggled = False
     # The positions cover the interesting shapes: multi-card captures, exchanges, marriages.
     if game in ("scopa", "cicera"):
         assert ("play", True, True, False) in seen_kinds
@@ -419,6 +420,7 @@ def test_cards_fly_rather_than_teleport_and_a_scopa_is_called_out():
 
 def test_seat_names_follow_where_the_layout_seats_them():
     """The names module and the layout count seats the same way round the table."""
+    from game.rulesets import make_rules
     from scenes import names
 
     app = make_app()
@@ -429,7 +431,8 @@ def test_seat_names_follow_where_the_layout_seats_them():
             for seat in range(players):
                 side = L.side(seat)
                 assert names.side(seat, viewer, players) == side
-                name = names.seat_name(app.i18n.t, seat, viewer, players)
+                teams = make_rules("scopa", None, players).team_of  # the partnership the game declares
+                name = names.seat_name(app.i18n.t, seat, viewer, players, team_of=teams)
                 if seat == viewer:
                     assert name == "You"
                 elif players == 4 and seat % 2 == viewer % 2:

@@ -1,4 +1,4 @@
-"""The table's help and safe decisions (issue 17): G and the Suggest button show the normal
+"""The table's help and safe decisions: G and the Suggest button show the normal
 level's choice and Enter plays it; closing the stock asks first (Enter / Esc, or a second
 click); R says why no marriage can be declared; one click chooses a card and a second plays
 it; a declared marriage shows its partner card; ``--overlay suggest`` renders."""
@@ -14,7 +14,8 @@ import pytest
 from game.ai.suggest import suggest_for
 from game.cards import card
 from game.config import get_config
-from game.rules.base import CLOSE, play
+from game.games.schnapsen.vocabulary import CLOSE
+from game.rules.base import play
 from game.rulesets import game_ids
 from game.services.session import Session
 from scenes.app import TICK
@@ -202,13 +203,13 @@ def test_r_says_why_no_marriage_can_be_declared(_private_home):
     for seed in range(1, 60):
         scene = table(app, "schnapsen", seed=seed, moves=2)
         settle(app, scene)
-        if scene.controller.can_act and not any(a.marriage for a in scene.session.legal_actions()):
+        if scene.controller.can_act and not any(a.arg("marriage", False) for a in scene.session.legal_actions()):
             break
     else:
         raise AssertionError("no position without a marriage")
     events = list(scene.session.match.events)
     key(app, pygame.K_r)
-    assert not scene.controller.marriage_toggle and scene.session.match.events == events
+    assert not scene.controller.toggled and scene.session.match.events == events
     # The rules' own reason for declaring with one of the hand cards, in the player's words.
     m = scene.session.match
     refusals = [scene.rules.explain_refusal(m.state, play(c, marriage=True)) for c in scene.model.hand]
@@ -222,12 +223,12 @@ def test_r_still_toggles_when_a_marriage_can_be_declared(_private_home):
     for seed in range(1, 200):
         scene = table(app, "schnapsen", seed=seed, moves=0)
         settle(app, scene)
-        if any(a.marriage for a in scene.session.legal_actions()):
+        if any(a.arg("marriage", False) for a in scene.session.legal_actions()):
             break
     else:
         raise AssertionError("no position with a marriage")
     key(app, pygame.K_r)
-    assert scene.controller.marriage_toggle and scene.refusal is None
+    assert scene.controller.toggled and scene.refusal is None
 
 
 # ---------------------------------------------------------------------- a marriage shows its partner
@@ -239,11 +240,13 @@ def test_a_declared_marriage_shows_its_partner_card_face_up(_private_home):
         k = None
         while not s.over and s.match.deal_number == 1:
             if s.human_to_act:
-                s.submit(rng.choice([a for a in s.legal_actions() if not a.marriage] or s.legal_actions()))
+                s.submit(
+                    rng.choice([a for a in s.legal_actions() if not a.arg("marriage", False)] or s.legal_actions())
+                )
                 continue
             n = len(s.decisions)
             s.poll()
-            if len(s.decisions) > n and s.decisions[-1][0] == 1 and s.decisions[-1][1].marriage:
+            if len(s.decisions) > n and s.decisions[-1][0] == 1 and s.decisions[-1][1].arg("marriage", False):
                 k = n
                 break
         if k is not None:

@@ -1,4 +1,4 @@
-"""The table tells the story (issue 17), driven by keys and by the mouse like a player: the
+"""The table tells the story, driven by keys and by the mouse like a player: the
 caption and the play log of a seeded deal in four languages, every computer play visible
 for at least 0.8 s at Normal speed with its seat's plate lit, a finished trick that waits
 for a click, the review of the last trick and of your own pile, the log after a resume,
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game.rules.base import CLOSE
+from game.games.schnapsen.vocabulary import CLOSE
 from game.services import saves
 from game.services.i18n import I18n
 from game.services.settings import Settings

@@ -1,4 +1,4 @@
-"""Undo against the computer at the table (issue 17): Ctrl+Z and the Undo button take back
+"""Undo against the computer at the table: Ctrl+Z and the Undo button take back
 the human's last decision and the computer's plays after it, until the deal is scored; the
 same decision again gives the same record as without the undo; the save keeps only the
 decisions that stood; a match with an undo counts as practice."""

@@ -54,7 +54,7 @@ def views() -> list[tuple[str, dict]]:
         out.append(("rules", {"game": g, "options": opts, "players": max(game.players)}))
         if house:
             out.append(("table", {"game": g, "players": max(game.players), "seed": SEED, "options": house}))
-    # The lessons (issue 30): a wrong move explained, in the side panel (two players) and in the
+    # The lessons: a wrong move explained, in the side panel (two players) and in the
     # four-player band (tests/scenes/test_learn.py wraps every lesson's words to its panel).
     from game.lessons.lesson import get_lesson, lesson_names
 

@@ -1,4 +1,4 @@
-"""Two real windows on one home folder (issue 37): two processes, each driving the real scenes
+"""Two real windows on one home folder: two processes, each driving the real scenes
 headless (SDL's dummy driver) as a player would — the home folder's lock, the menu, a table
 played by key presses, a setting changed, the match's end. Both play and save; nothing is
 lost: both matches are in the statistics and in Replays, both settings changes are in the

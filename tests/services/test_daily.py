@@ -1,5 +1,5 @@
 """The offline daily deal: its derivation, the pinned deals of a fixed date, the command and
-the calendar (issue 31)."""
+the calendar."""
 
 from __future__ import annotations
 

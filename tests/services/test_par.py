@@ -1,4 +1,4 @@
-"""Par, a record of the first deals only, and duplicate matches (issue 31)."""
+"""Par, a record of the first deals only, and duplicate matches."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kept matches (issue 21): every finished window match is kept as its record in the user data
+"""Kept matches: every finished window match is kept as its record in the user data
 folder's replays/, the newest N (a setting); the list reads each record's first and last
 lines, newest first; a corrupt entry is skipped with a note, never a crash; the folder never
 grows past its limit."""
@@ -94,7 +94,7 @@ def test_corrupt_files_count_towards_the_limit_too(tmp_path):
     replays.keep(events, folder=tmp_path, limit=4, now=1_800_000_000)
     names = sorted(p.name for p in tmp_path.glob("*.jsonl"))
     assert len(names) == 4 and sum(1 for p in tmp_path.glob("*.jsonl") if p.read_text() != "not a record\n") == 1
-    # Files the game did not write (issue 37) are never its to prune.
+    # Files the game did not write (a player's own records) are never its to prune.
     (tmp_path / "2000-01-01-junk.jsonl").write_text("not a record\n")
     replays.keep(events, folder=tmp_path, limit=1, now=1_900_000_000)
     assert sorted(p.name for p in tmp_path.glob("*.jsonl"))[0] == "2000-01-01-junk.jsonl"

@@ -48,7 +48,7 @@ def test_illegal_human_action_is_refused_and_nothing_changes():
     hand = s.view().hand
     other = next(c for c in s.rules.cards if c not in hand)
     with pytest.raises(IllegalAction):
-        s.submit(legal[0].__class__("play", other, (), False))
+        s.submit(legal[0].__class__("play", other))
     assert json.dumps(s.match.events) == before
 
 

@@ -20,8 +20,21 @@ import random
 from dataclasses import dataclass, field
 
 from game.cards import Card, card
-from game.rules.base import Action, DealResult, Event, EventLines, IllegalAction, RecordError, play, unique_max
+from game.games.briscola import vocabulary
+from game.rules.base import (
+    Action,
+    DealResult,
+    Event,
+    EventLines,
+    IllegalAction,
+    RecordError,
+    alternate_teams,
+    play,
+    unique_max,
+)
+from game.rules.capture import CAPTURE_FIELD, captured
 from game.rules.trick import TrickRules, TrickView
+from game.rules.vocabulary import TeamsRule
 
 
 @dataclass
@@ -86,10 +99,11 @@ class BriscolaView(TrickView):
         return ()
 
 
-class BriscolaRules(TrickRules):
+class BriscolaRules(TrickRules[BriscolaState, BriscolaView]):
     game_id = "briscola"
     scoring_schema = {"strength": "rank_order", "card_points": "rank_table", "hand_size": "int", "total_points": "int"}
-    record_events = ("trick", "draw")
+    decision_kinds = vocabulary.DECISIONS
+    event_kinds = vocabulary.EVENTS
     has_trump = True
     table_capacity = 3
     hud_scores = "card_points"
@@ -131,6 +145,11 @@ class BriscolaRules(TrickRules):
             to_act=(dealer + 1) % self.players,  # the dealer's right leads
         )
 
+    @property
+    def teams_rule(self) -> TeamsRule:
+        """Two partnerships sitting opposite at four players; each for himself otherwise."""
+        return alternate_teams(self.players) if self.players == 4 else TeamsRule()
+
     def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> BriscolaState:
         order = list(self.cards)
         rng.shuffle(order)
@@ -165,10 +184,10 @@ class BriscolaRules(TrickRules):
         """The rule a refused action breaks (legality itself is ``legal_actions``' alone)."""
         if state.over:
             return IllegalAction("deal_over", "the deal is over")
-        if action.kind != "play" or action.marriage:
+        if action.kind != "play" or set(self.foreign_args(action)) - {CAPTURE_FIELD}:
             what = "marriage" if action.kind == "play" else action.kind
             return IllegalAction("not_in_game", f"Briscola has no '{what}' action: play a card", action=what)
-        if action.capture:
+        if captured(action):
             return IllegalAction("no_capture", "Briscola is a trick game: a card captures nothing")
         c = action.card
         if c not in state.hands[state.to_act]:

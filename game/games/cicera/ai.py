@@ -16,7 +16,7 @@ from game.cards import Card
 from game.games.cicera.heuristics import evaluate
 from game.games.cicera.rules import CiceraRules, CiceraState, CiceraView
 from game.rules.base import Action
-from game.rules.capture import sums_by_value
+from game.rules.capture import capture_play, captured, sums_by_value
 
 #: Deal-point margins are divided by this so utilities sit roughly in [-1, 1].
 SCALE = 8.0
@@ -161,7 +161,7 @@ def rollout(rules: CiceraRules, state: CiceraState, legal: list[Action], rng: ra
     if rng.random() < EPSILON:
         return legal[rng.randrange(len(legal))]
     # Every Cìcera action plays a card (the playout's hot path: no check per action).
-    options = cast("list[tuple[Card, tuple[Card, ...]]]", [(a.card, a.capture) for a in legal])
+    options = cast("list[tuple[Card, tuple[Card, ...]]]", [(a.card, captured(a)) for a in legal])
     choice = _pick(options, len(state.table), state.last_placed, _worth_table(rules), rules.quadriglia_min, rng.random)
     return legal[options.index(choice)]
 
@@ -232,7 +232,7 @@ def playout(
         else:
             c, cap = _pick(options, len(table), last, worth, qmin, rng.random)
         if trace is not None:
-            trace.append(Action("play", c, cap, False))
+            trace.append(capture_play(c, cap))
         hand.remove(c)
         if cap:
             team = seat % 2
@@ -270,7 +270,7 @@ def playout(
 
 def prior(rules: CiceraRules, view: CiceraView, action: Action) -> float:
     """The greedy evaluation, scaled; a capture with a bonus or a special card is obvious (>= 1)."""
-    cap = action.capture
+    cap = captured(action)
     if cap:
         c = action.played
         if rules.capture_bonuses(c, cap, view.table, view.last_placed):
@@ -291,7 +291,7 @@ def _sweepable(rules: CiceraRules, view: CiceraView, left: list[Card]) -> bool:
 def reason(rules: CiceraRules, view: CiceraView, action: Action) -> tuple[str, dict] | None:
     """One line on why a play is good (game.ai.suggest): its bonuses, a special card, the
     most-cards suit, a table left with no sweep for the next player; None for a plain play."""
-    c, cap = action.card, action.capture
+    c, cap = action.card, captured(action)
     if action.kind != "play" or c is None:
         return None
     table = list(view.table)

@@ -7,6 +7,7 @@ from typing import Any
 
 from game.games.cicera import ai as hooks
 from game.rules.base import Action
+from game.rules.capture import captured
 
 UNITS = "coach.units.points"
 #: The coach's playouts per decision (game.coach.flat): at most about 17 s of one core per deal
@@ -34,12 +35,12 @@ def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, di
     table = list(view.table)
 
     def bonuses(a: Action) -> list[str]:
-        return list(rules.capture_bonuses(a.card, a.capture, table, view.last_placed)) if a.capture else []
+        return list(rules.capture_bonuses(a.card, captured(a), table, view.last_placed)) if captured(a) else []
 
     missed = [b for b in bonuses(best) if b not in bonuses(played)]
     if missed:
         return ("coach.reason.missed_bonus", {"bonus": missed, "move": best})
-    left = [t for t in table if t not in played.capture] if played.capture else [*table, played.card]
+    left = [t for t in table if t not in captured(played)] if captured(played) else [*table, played.card]
     last = sum(view.hand_counts) - 1 <= 1
     nxt = (view.seat + 1) % view.players
     if left and not last:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from game.cards import Card
 from game.rules.base import Action
+from game.rules.capture import captured
 
 CARD_WORTH = 0.1  # one card's share of the "most cards" +2
 SUIT_WORTH = 0.12  # one Sword's share of "most Swords" +1
@@ -59,7 +60,7 @@ def _sweep_threat(rules, table: list[Card]) -> tuple[str | None, int | None]:
 def evaluate(rules, view, action: Action) -> float:
     table = list(view.table)
     c = action.played
-    cap = action.capture
+    cap = captured(action)
     score = 0.0
     if cap:
         score += card_worth(rules, c) + sum(card_worth(rules, t) for t in cap)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.cards import Card, card, codes
+from game.games.cicera import vocabulary
 from game.rules.base import (
     Action,
     DealResult,
@@ -25,10 +26,12 @@ from game.rules.base import (
     GameRules,
     IllegalAction,
     RecordError,
+    alternate_teams,
     play,
     unique_max,
 )
-from game.rules.capture import CaptureState, CaptureView, sums_by_value, target_race
+from game.rules.capture import CaptureState, CaptureView, capture_play, captured, sums_by_value, target_race
+from game.rules.vocabulary import TeamsRule
 
 #: The capture bonuses, in the order a play event lists them.
 BONUSES: tuple[str, ...] = ("scua", "picada", "simili", "quadriglia")
@@ -56,7 +59,7 @@ class CiceraView(CaptureView):
         return self.seat % 2
 
 
-class CiceraRules(GameRules):
+class CiceraRules(GameRules[CiceraState, CiceraView]):
     game_id = "cicera"
     scoring_schema = {
         "capture_values": "numeric_rank_table",
@@ -70,7 +73,8 @@ class CiceraRules(GameRules):
         "napula": {"suit": "suit", "min_run": "int"},
     }
     family = "capture"
-    record_events = ()
+    decision_kinds = vocabulary.DECISIONS
+    event_kinds = vocabulary.EVENTS
     has_stock = False
     table_capacity = 12
     may_place_instead = True
@@ -127,10 +131,9 @@ class CiceraRules(GameRules):
         self.target: int = int(self.options.get("target", 21))
         self.deck_cards: tuple[Card, ...] = tuple(self.cards)
         # Shared "place only" and single-match actions: the commonest actions, built once.
-        self._place: dict[Card, Action] = {c: Action("play", c, (), False) for c in self.cards}
+        self._place: dict[Card, Action] = {c: capture_play(c) for c in self.cards}
         self._match: dict[Card, dict[Card, Action]] = {
-            c: {t: Action("play", c, (t,), False) for t in self.cards if t.rank == c.rank and t is not c}
-            for c in self.cards
+            c: {t: capture_play(c, (t,)) for t in self.cards if t.rank == c.rank and t is not c} for c in self.cards
         }
 
     # ------------------------------------------------------------------ dealing
@@ -148,6 +151,11 @@ class CiceraRules(GameRules):
             bonuses=[[0] * len(BONUSES) for _ in range(self.teams)],
             to_act=(dealer + 1) % n,
         )
+
+    @property
+    def teams_rule(self) -> TeamsRule:
+        """Two partnerships sitting opposite at four players."""
+        return alternate_teams(self.players)
 
     def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> CiceraState:
         order = list(self.cards)
@@ -208,19 +216,19 @@ class CiceraRules(GameRules):
             if sums:
                 caps = sums.get(values.get(c, 0))  # no set totals 0: a court takes no sum
                 if caps:
-                    out.extend([Action("play", c, cap, False) for cap in caps])
+                    out.extend([capture_play(c, cap) for cap in caps])
         return out
 
     def explain_refusal(self, state: CiceraState, action: Action) -> IllegalAction:
         """Which rule a refused action breaks (diagnosis only: legality is ``legal_actions``)."""
         if state.over:
             return IllegalAction("deal_over", "the deal is over")
-        if action.kind != "play" or action.marriage:
+        if action.kind != "play" or self.foreign_args(action):
             return IllegalAction("not_in_game", f"Cìcera has no '{action.kind}' action: play a card")
         c = action.card
         if c not in state.hands[state.to_act]:
             return IllegalAction("not_in_hand", f"{c} is not in seat {state.to_act}'s hand", card=str(c))
-        cap = action.capture
+        cap = captured(action)
         for t in cap:
             if t not in state.table:
                 return IllegalAction("not_on_table", f"{t} is not on the table", card=str(t))
@@ -286,7 +294,7 @@ class CiceraRules(GameRules):
             raise ValueError(f"the action {action.kind!r} plays no card")
         hands = state.hands
         hands[seat].remove(c)
-        cap = action.capture
+        cap = captured(action)
         table = state.table
         bonuses: list[str] = []
         if cap:

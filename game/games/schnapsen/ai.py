@@ -477,7 +477,7 @@ def rollout(
             c = a.card
             if c is None:
                 raise ValueError("a play without a card")
-            if a.marriage:
+            if a.arg("marriage", False):
                 v = _marriage_value(c, trump)
             elif strict:
                 # Sure winner against the (determinized) opponent hand: cash it. (Inlined: the
@@ -559,7 +559,7 @@ def playout(
         legal = rules.legal_actions(state)
         if solve_strict and schnapsen_solver.strict(state):
             for c, marry in schnapsen_solver.line(rules, state):
-                a = next(x for x in rules.legal_actions(state) if x.card is c and x.marriage == marry)
+                a = next(x for x in rules.legal_actions(state) if x.card is c and x.arg("marriage", False) == marry)
                 apply(state, a, check=False)
                 if trace is not None:
                     trace.append(a)
@@ -627,7 +627,7 @@ def reason(rules: SchnapsenRules, view: SchnapsenView, action: Action) -> tuple[
     c = action.card
     if action.kind != "play" or c is None:
         return None
-    if action.marriage:
+    if action.arg("marriage", False):
         value = rules.trump_marriage_value if c.suit == trump else rules.marriage_value
         return ("suggest.reason.marriage", {"points": value})
     if evaluate(rules, view, action) >= WIN_BONUS:

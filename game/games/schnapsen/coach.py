@@ -46,7 +46,7 @@ def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, di
         return ("coach.reason.should_close", {"points": view.points})
     if best.kind == "exchange" and played.kind != "exchange":
         return ("coach.reason.missed_exchange", {"card": view.indicator.code if view.indicator else ""})
-    if best.marriage and not played.marriage and best.card is not None:
+    if best.arg("marriage", False) and not played.arg("marriage", False) and best.card is not None:
         value = rules.trump_marriage_value if best.card.suit == view.trump else rules.marriage_value
         return ("coach.reason.missed_marriage", {"move": best, "points": value})
     if played.kind == "play" and best.kind == "play" and view.led is not None and played.card is not None:

@@ -49,7 +49,7 @@ def evaluate(rules, view, action: Action) -> float:
         # Closing does not end the turn either: do it before the lead when it is worth it.
         return 150.0 if own + sure >= rules.win_points - 6 else -50.0
     c = action.played
-    if action.marriage:
+    if action.arg("marriage", False):
         value = rules.trump_marriage_value if c.suit == trump else rules.marriage_value
         if has_trick and own + value >= rules.win_points:
             return WIN_BONUS + value

@@ -19,7 +19,9 @@ import random
 from dataclasses import dataclass, field
 
 from game.cards import SUITS, Card, card, codes
-from game.rules.base import CLOSE, EXCHANGE, Action, DealResult, Event, EventLines, IllegalAction, RecordError, play
+from game.games.schnapsen import vocabulary
+from game.games.schnapsen.vocabulary import CLOSE, EXCHANGE, MARRIAGE_FIELD
+from game.rules.base import Action, DealResult, Event, EventLines, IllegalAction, RecordError, play
 from game.rules.trick import TrickRules
 
 REASONS = ("66", "closed_won", "closed_lost", "last_trick")
@@ -104,7 +106,7 @@ class SchnapsenView:
         return frozenset(self.deck) - seen
 
 
-class SchnapsenRules(TrickRules):
+class SchnapsenRules(TrickRules[SchnapsenState, SchnapsenView]):
     game_id = "schnapsen"
     scoring_schema = {
         "strength": "rank_order",
@@ -114,8 +116,8 @@ class SchnapsenRules(TrickRules):
         "win_points": "int",
         "schneider": "int",
     }
-    record_events = ("trick", "draw", "exchange", "marriage", "close")
-    decisions = ("play", "close", "exchange", "marriage")
+    decision_kinds = vocabulary.DECISIONS
+    event_kinds = vocabulary.EVENTS
     has_trump = True
     table_capacity = 5
     totals_count_down = True
@@ -147,8 +149,8 @@ class SchnapsenRules(TrickRules):
         for s in SUITS:
             k, q = card("K" + s), card("Q" + s)
             self.partner[k], self.partner[q] = q, k
-            self._marry[k] = Action("play", k, (), True)
-            self._marry[q] = Action("play", q, (), True)
+            self._marry[k] = play(k, marriage=True)
+            self._marry[q] = play(q, marriage=True)
         self.trump_jack: dict[str, Card] = {s: card("J" + s) for s in SUITS}
 
     # ------------------------------------------------------------------ dealing
@@ -265,12 +267,12 @@ class SchnapsenRules(TrickRules):
             if len(hand) != 5:
                 return IllegalAction("close_needs_five_cards", "closing needs five cards in hand", cards=len(hand))
             return super().explain_refusal(state, action)
-        if kind != "play" or action.capture or action.card is None:
+        if kind != "play" or self.foreign_args(action) or action.card is None:
             return IllegalAction("not_in_game", f"Schnapsen has no '{action}' action: play a card, exchange or close")
         c = action.card
         if c not in hand:
             return IllegalAction("not_in_hand", f"{c} is not in seat {seat}'s hand", card=c.code)
-        if action.marriage:
+        if action.arg(MARRIAGE_FIELD):
             if not leading:
                 return IllegalAction("marriage_only_leader", "only the player about to lead may declare a marriage")
             p = self.partner.get(c)
@@ -339,7 +341,7 @@ class SchnapsenRules(TrickRules):
         led = state.led
         if led is None:
             events: list[Event] = []
-            if action.marriage:
+            if action.arg(MARRIAGE_FIELD):
                 suit = c.suit
                 pts = self.trump_marriage_value if suit == state.trump else self.marriage_value
                 state.marriages.append((s, suit, pts))

@@ -336,7 +336,7 @@ def solve_values(rules: SchnapsenRules, state: SchnapsenState, seat: int) -> tup
         if state.led is None:
             if a.kind != "play":
                 continue  # no exchange or close once the stock is closed or gone
-            v = s.play_lead(p, t.bit[a.played], a.marriage, -INF, INF)
+            v = s.play_lead(p, t.bit[a.played], bool(a.arg("marriage", False)), -INF, INF)
         else:
             # Play the follow as a one-move search: restrict the hand to that card.
             j = t.bit[a.played]
@@ -398,7 +398,7 @@ def best_action(rules: SchnapsenRules, state: SchnapsenState, legal: list[Action
         raise ValueError("the solver found no move")
     card, marry = t.cards[best[0]], best[1]
     for a in legal:
-        if a.card is card and a.marriage == marry:
+        if a.card is card and a.arg("marriage", False) == marry:
             return a
     return legal[0]
 

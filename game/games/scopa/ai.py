@@ -17,7 +17,7 @@ from game.cards import Card
 from game.games.scopa.heuristics import evaluate, house_worth, play_score
 from game.games.scopa.rules import ACE, ScopaRules, ScopaState, ScopaView
 from game.rules.base import Action
-from game.rules.capture import sums_by_value
+from game.rules.capture import capture_play, captured, sums_by_value
 
 #: Deal-point margins are divided by this so utilities sit roughly in [-1, 1].
 SCALE = 4.0
@@ -273,7 +273,7 @@ def rollout(rules: ScopaRules, state: ScopaState, legal: list[Action], rng: rand
     values = rules.values
     final = not state.stock and sum(len(h) for h in state.hands) == 1
     # Every Scopa action plays a card (the playout's hot path: no check per action).
-    options = cast("list[tuple[Card, tuple[Card, ...]]]", [(a.card, a.capture) for a in legal])
+    options = cast("list[tuple[Card, tuple[Card, ...]]]", [(a.card, captured(a)) for a in legal])
     choice = _plain_pick(
         options,
         sum(values[t] for t in state.table),
@@ -482,7 +482,7 @@ def playout(
         out[values[c]] -= 1
         in_play -= 1
         if trace is not None:
-            trace.append(Action("play", c, cap, False))
+            trace.append(capture_play(c, cap))
         hand.remove(c)
         team = seat % 2 if n == 4 else seat
         if cap:
@@ -514,7 +514,7 @@ def prior(rules: ScopaRules, view: ScopaView, action: Action) -> float:
     King of Coins too) counts as obvious (>= 1) — an Ace that takes all under ``aces:
     take_all`` scores no scopa, so it is left to the evaluation."""
     c = action.played
-    cap = action.capture
+    cap = captured(action)
     if cap:
         final = view.stock_count == 0 and sum(view.hand_counts) == 1
         if len(cap) == len(view.table) and not final and not (rules.aces_take_all and c.rank == ACE):
@@ -537,7 +537,7 @@ def _sweepable(rules: ScopaRules, view: ScopaView, left: list[Card]) -> bool:
 def reason(rules: ScopaRules, view: ScopaView, action: Action) -> tuple[str, dict] | None:
     """One line on why a play is good (game.ai.suggest): a scopa, the settebello, a seven for
     the primiera, Coins, a table left with no sweep for the next player; None for a plain play."""
-    c, cap = action.card, action.capture
+    c, cap = action.card, captured(action)
     if action.kind != "play" or c is None:
         return None
     table = list(view.table)

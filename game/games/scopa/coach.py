@@ -8,6 +8,7 @@ from typing import Any
 from game.cards import Card
 from game.games.scopa import ai as hooks
 from game.rules.base import Action
+from game.rules.capture import captured
 
 UNITS = "coach.units.points"
 #: The coach's playouts per decision (game.coach.flat): at most about 17 s of one core per deal
@@ -26,13 +27,13 @@ def points_per_utility(rules: Any) -> float:
 
 
 def _taken(a: Action) -> tuple[Card, ...]:
-    return (a.played, *a.capture) if a.capture else ()
+    return (a.played, *captured(a)) if captured(a) else ()
 
 
 def _is_sweep(rules: Any, view: Any, a: Action, final: bool) -> bool:
     return (
-        bool(a.capture)
-        and len(a.capture) == len(view.table)
+        bool(captured(a))
+        and len(captured(a)) == len(view.table)
         and not final
         and not (rules.aces_take_all and a.played.rank == "A")
     )
@@ -57,11 +58,11 @@ def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, di
     if _is_sweep(rules, view, best, final) and not _is_sweep(rules, view, played, final):
         return ("coach.reason.missed_sweep", {"move": best})
     sb = rules.settebello
-    if not played.capture and played.card == sb:
+    if not captured(played) and played.card == sb:
         return ("coach.reason.gives_settebello", {"card": sb.code})
     if sb in _taken(best) and sb not in _taken(played):
         return ("coach.reason.leaves_settebello", {"card": sb.code, "move": best})
-    left = [t for t in table if t not in played.capture] if played.capture else [*table, played.card]
+    left = [t for t in table if t not in captured(played)] if captured(played) else [*table, played.card]
     # The next play is the deal's last (no scopa on it) when only one card stays in the hands.
     next_final = view.stock_count == 0 and sum(view.hand_counts) - 1 <= 1
     nxt = (view.seat + 1) % view.players

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from game.cards import Card
 from game.rules.base import Action
+from game.rules.capture import captured
 
 PRIMIERA_WEIGHT = {"7": 1.2, "6": 0.7, "A": 0.4, "5": 0.2}
 #: Re bello: the King of Coins scores a point by itself, as the settebello does (which is
@@ -65,7 +66,7 @@ def scores_scopa(rules, c: Card) -> bool:
 
 def evaluate(rules, view, action: Action) -> float:
     final = view.stock_count == 0 and sum(view.hand_counts) == 1
-    return play_score(rules, view.table, action.played, action.capture, final)
+    return play_score(rules, view.table, action.played, captured(action), final)
 
 
 def play_score(rules, table, c: Card, capture, final: bool = False) -> float:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.cards import SUITS, Card, card, codes
+from game.games.scopa import vocabulary
 from game.rules.base import (
     Action,
     DealResult,
@@ -28,10 +29,12 @@ from game.rules.base import (
     GameRules,
     IllegalAction,
     RecordError,
+    alternate_teams,
     play,
     unique_max,
 )
-from game.rules.capture import CaptureState, CaptureView, sum_sets, sums_by_value, target_race
+from game.rules.capture import CaptureState, CaptureView, capture_play, captured, sum_sets, sums_by_value, target_race
+from game.rules.vocabulary import TeamsRule
 
 #: The ``deal`` option's values; rules.yaml's ``scoring.deals`` gives each one's sizes.
 DEAL_KINDS: tuple[str, ...] = ("three", "scopone", "scopone10")
@@ -53,7 +56,7 @@ class ScopaView(CaptureView):
     scope: tuple[int, ...]
 
 
-class ScopaRules(GameRules):
+class ScopaRules(GameRules[ScopaState, ScopaView]):
     game_id = "scopa"
     scoring_schema = {
         "capture_values": "rank_table",
@@ -67,7 +70,10 @@ class ScopaRules(GameRules):
         "napola": {"suit": "suit", "min_run": "int"},
     }
     family = "capture"
-    record_events = ("redeal", "hands")
+    decision_kinds = vocabulary.DECISIONS
+    event_kinds = vocabulary.EVENTS
+    redeal_line = vocabulary.REDEAL_LINE
+    redeal_refused = "a redeal is only allowed with three or four Kings on the opening table"
     table_capacity = 12
     counted_bonuses = frozenset({"scopa"})
     sweep_bonuses = frozenset({"scopa"})
@@ -166,6 +172,11 @@ class ScopaRules(GameRules):
     def needs_redeal(self, state: ScopaState) -> bool:
         return self.kings_redeal and sum(1 for c in state.table if c.rank == "K") >= self.redeal_kings
 
+    @property
+    def teams_rule(self) -> TeamsRule:
+        """Two partnerships sitting opposite at four players; each for himself otherwise."""
+        return alternate_teams(self.players) if self.players == 4 else TeamsRule()
+
     def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> ScopaState:
         events: list[Event] = []
         while True:
@@ -176,7 +187,7 @@ class ScopaRules(GameRules):
             if not self.needs_redeal(state):
                 break
             # Three or four Kings on the opening table: same dealer collects and redeals.
-            events.append({"event": "redeal", "reason": "kings"})
+            events.append(dict(vocabulary.REDEAL_LINE))
         state.opening_events = events
         return state
 
@@ -212,7 +223,7 @@ class ScopaRules(GameRules):
         out: list[Action] = []
         if self.aces_take_all and table and all(t.rank != ACE for t in table):
             sweep = tuple(sorted(table))
-            out.extend(Action("play", c, sweep, False) for c in hand if c.rank == ACE)
+            out.extend(capture_play(c, sweep) for c in hand if c.rank == ACE)
             hand = [c for c in hand if c.rank != ACE]
         if self.fifteen is not None:
             out.extend(self._fifteen_actions(hand, table, self.fifteen))
@@ -228,7 +239,7 @@ class ScopaRules(GameRules):
         for c in hand:
             v = values[c]
             if v in table_values:
-                out.extend([Action("play", c, (t,), False) for t in table if values[t] == v])
+                out.extend([capture_play(c, (t,)) for t in table if values[t] == v])
             else:
                 unmatched.append(c)
         if unmatched:
@@ -237,9 +248,9 @@ class ScopaRules(GameRules):
             for c in unmatched:
                 caps = sums.get(values[c])
                 if caps:
-                    out.extend([Action("play", c, cap, False) for cap in caps])
+                    out.extend([capture_play(c, cap) for cap in caps])
                 else:
-                    out.append(Action("play", c, (), False))
+                    out.append(capture_play(c))
         return out
 
     def _fifteen_actions(self, hand: list[Card], table: list[Card], total: int) -> list[Action]:
@@ -254,19 +265,19 @@ class ScopaRules(GameRules):
         for c in hand:
             caps = sums.get(total - values[c])
             if caps:
-                out.extend([Action("play", c, cap, False) for cap in caps])
+                out.extend([capture_play(c, cap) for cap in caps])
             else:
-                out.append(Action("play", c, (), False))
+                out.append(capture_play(c))
         return out
 
     def explain_refusal(self, state: ScopaState, action: Action) -> IllegalAction:
         """The rule a refused play breaks (legality itself is ``legal_actions``' alone)."""
-        if state.over or action.kind != "play" or action.marriage or action.card is None:
+        if state.over or action.kind != "play" or self.foreign_args(action) or action.card is None:
             return super().explain_refusal(state, action)
         c = action.card
         if c not in state.hands[state.to_act]:
             return IllegalAction("not_in_hand", f"{c} is not in seat {state.to_act}'s hand", card=c.code)
-        cap = action.capture
+        cap = captured(action)
         for t in cap:
             if t not in state.table:
                 return IllegalAction("not_on_table", f"{t} is not on the table", card=t.code)
@@ -312,7 +323,7 @@ class ScopaRules(GameRules):
         hand = state.hands[seat]
         hand.remove(c)
         team = seat % 2 if state.players == 4 else seat
-        cap = action.capture
+        cap = captured(action)
         bonuses: list[str] = []
         table = state.table
         if cap:

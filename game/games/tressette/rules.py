@@ -21,8 +21,21 @@ import random
 from dataclasses import dataclass, field
 
 from game.cards import Card, codes
-from game.rules.base import Action, DealResult, Event, EventLines, IllegalAction, RecordError, play, unique_max
+from game.games.tressette import vocabulary
+from game.rules.base import (
+    Action,
+    DealResult,
+    Event,
+    EventLines,
+    IllegalAction,
+    RecordError,
+    alternate_teams,
+    play,
+    unique_max,
+)
+from game.rules.capture import CAPTURE_FIELD, captured
 from game.rules.trick import TrickRules, TrickView
+from game.rules.vocabulary import TeamsRule
 
 
 @dataclass(slots=True)
@@ -84,12 +97,12 @@ class TressetteView(TrickView):
         return frozenset(self.deck) - set(self.hand) - self.played - set(self.opponent_known)
 
 
-class TressetteRules(TrickRules):
+class TressetteRules(TrickRules[TressetteState, TressetteView]):
     # Every fact GameRules declares, stated here (defaults included) so a reader sees the game whole.
     game_id = "tressette"
     family = "trick"
-    record_events = ("trick", "draw")
-    decisions = ("play",)
+    decision_kinds = vocabulary.DECISIONS
+    event_kinds = vocabulary.EVENTS
     #: True for the game (two players draw); the instance says it per player count
     #: (``self.has_stock`` is False with four: nothing is left after the deal).
     has_stock = True
@@ -156,6 +169,11 @@ class TressetteRules(TrickRules):
             voids=[frozenset() for _ in range(n)],
         )
 
+    @property
+    def teams_rule(self) -> TeamsRule:
+        """Two partnerships sitting opposite at four players; each for himself otherwise."""
+        return alternate_teams(self.players) if self.players == 4 else TeamsRule()
+
     def new_deal(self, rng: random.Random, dealer: int, number: int = 1) -> TressetteState:
         order = list(self.cards)
         rng.shuffle(order)
@@ -193,9 +211,14 @@ class TressetteRules(TrickRules):
 
     def explain_refusal(self, state: TressetteState, action: Action) -> IllegalAction:
         """Which rule a refused action breaks (diagnosis only: legality is ``legal_actions``)."""
-        if state.over or action.kind != "play" or action.marriage or action.card is None:
+        if (
+            state.over
+            or action.kind != "play"
+            or set(self.foreign_args(action)) - {CAPTURE_FIELD}
+            or action.card is None
+        ):
             return super().explain_refusal(state, action)
-        if action.capture:
+        if captured(action):
             return IllegalAction("not_in_game", "Tressette is a trick game: a card captures nothing")
         seat = state.to_act
         hand = state.hands[seat]

@@ -23,11 +23,14 @@ import time
 from collections import deque
 from typing import Any
 
+from game.cards import card
 from game.online.client.connection import FATAL_ERRORS, FIRST_CONNECT_FOR, OPEN_TIMEOUT, RETRY_FOR, Connection
 from game.online.client.remote_match import RemoteMatch
 from game.online.wire import protocol as P
 from game.online.wire.links import check_code, parse_address
-from game.rules.base import Action, Event, GameRules, IllegalAction
+from game.online.wire.messages import Dispatch, Handler, MessageError, as_float, as_int, as_list, as_obj, as_str
+from game.rules.base import PLAY_KIND, Action, Event, GameRules, IllegalAction
+from game.rules.vocabulary import JsonObject
 from game.rulesets import make_rules
 from game.services.table_session import ONLINE, Capabilities
 
@@ -51,6 +54,8 @@ class RemoteSession:
     open_hands = False
     rewinds = 0
     seed = 0
+    #: What the match is part of (game.services.challenge.OnlineDailyPlay), or None.
+    context: object = None
 
     def __init__(
         self,
@@ -112,6 +117,7 @@ class RemoteSession:
         self.record_path: str | None = None
         #: The ``created`` reply, for a session that made its table (``create_table``).
         self.created: dict | None = None
+        self._dispatch = Dispatch(self._handlers())
         self.conn = Connection(self.url, self._greeting, retry_for=retry_for, first_connect_for=first_connect_for)
         if connect:
             self.conn.start()
@@ -239,16 +245,10 @@ class RemoteSession:
         if seat is None or seat not in self.ai_seats or self.match.over:
             return True
         k = self.decision if self.decision is not None else len(self.match.decisions)
-        card = self._any_card()
-        if card is not None:
+        action = _never_legal(self._any_card())
+        if action is not None:
             self._taking_over = k
-            self.conn.send(
-                {
-                    "type": "act",
-                    "decision": k,
-                    "action": {"kind": "play", "card": card, "capture": [card], "marriage": False},
-                }
-            )
+            self.conn.send({"type": "act", "decision": k, "action": action})
         return True
 
     def _any_card(self) -> str | None:
@@ -309,35 +309,55 @@ class RemoteSession:
         return self.conn.send({"type": "ping"})
 
     # ---------------------------------------------------------------- messages
-    def _handle(self, m: dict) -> None:
+    def _handlers(self) -> dict[str, Handler]:
+        """What this session does with each declared message (game.online.wire.messages)."""
+        return {
+            "_open": self._on_open,
+            "_lost": self._on_lost,
+            "_failed": self._on_failed,
+            "welcome": self._on_welcome,
+            "error": self._on_error,
+            "created": self._on_created,
+            "joined": self._on_joined,
+            "lobby": self._on_lobby,
+            "events": self._on_events,
+            "turn": self._on_turn,
+            "refused": self._on_refused,
+            "paused": self._on_paused,
+            "resumed": self._on_resumed,
+            "said": self._on_said,
+            "over": self._on_over,
+            "storage": self._on_storage,
+        }
+
+    def _handle(self, m: JsonObject) -> None:
         kind = m.get("type")
-        handler = getattr(self, f"_on_{kind.lstrip('_')}", None) if isinstance(kind, str) else None
-        if handler is None:
-            return
         try:
-            handler(m)
+            self._dispatch(m)
+        except MessageError as e:
+            self.errors.append(("client", str(e)))
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             # A server of this protocol does not send these; a broken one must not crash the window.
             self.errors.append(("client", f"a {kind!r} message could not be read: {e}"))
 
-    def _on_open(self, m: dict) -> None:
+    def _on_open(self, m: JsonObject) -> None:
         self.connected = True
 
-    def _on_lost(self, m: dict) -> None:
+    def _on_lost(self, m: JsonObject) -> None:
         self.connected = False
         # What was asked before the drop is asked again after the rejoin (a fresh ``turn``).
         self._turn, self._legal, self._awaiting = None, None, None
 
-    def _on_failed(self, m: dict) -> None:
+    def _on_failed(self, m: JsonObject) -> None:
         self.connected = False
         self._turn, self._legal, self._awaiting = None, None, None
         if self.failed is None:
             self.failed = str(m.get("message") or "the connection failed")
 
-    def _on_welcome(self, m: dict) -> None:
-        self.server = m.get("server")
+    def _on_welcome(self, m: JsonObject) -> None:
+        self.server = as_str(m.get("server"))
 
-    def _on_error(self, m: dict) -> None:
+    def _on_error(self, m: JsonObject) -> None:
         code, message = str(m.get("code")), str(m.get("message", ""))
         self.errors.append((code, message))
         if code == "rate" and self._awaiting is not None:
@@ -346,14 +366,14 @@ class RemoteSession:
             self.failed, self.failed_code = message or code, code
             self.conn.stop_retrying()
 
-    def _on_created(self, m: dict) -> None:
+    def _on_created(self, m: JsonObject) -> None:
         self.created = m
 
-    def _on_joined(self, m: dict) -> None:
-        self.human_seat = int(m["seat"])
+    def _on_joined(self, m: JsonObject) -> None:
+        self.human_seat = as_int(m["seat"])
         self.ai_seats.discard(self.human_seat)  # a (re)join gives the seat back to its player
-        self.token = m.get("token") or self.token
-        self.code = m.get("code") or self.code
+        self.token = as_str(m.get("token")) or self.token
+        self.code = as_str(m.get("code")) or self.code
 
     def seat_names(self) -> dict[int, str]:
         """The names the friends chose, by seat (the computer seats have none)."""
@@ -365,13 +385,13 @@ class RemoteSession:
                 out[i] = name.strip()
         return out
 
-    def _on_lobby(self, m: dict) -> None:
+    def _on_lobby(self, m: JsonObject) -> None:
         self.lobby = m
         you = m.get("you")
         if isinstance(you, int):
             self.human_seat = you
         self.started = bool(m.get("started")) or self.started
-        config = (m["game"], m.get("deck"), int(m["players"]), dict(m.get("options") or {}))
+        config = (str(m["game"]), as_str(m.get("deck")), as_int(m["players"]), dict(as_obj(m.get("options") or {})))
         rules = self.rules
         if rules is None or (not self.match.events and config != _config_of(rules)):
             self._set_rules(make_rules(*config))
@@ -382,9 +402,9 @@ class RemoteSession:
         if not self.match.events:
             self.match.totals = rules.initial_totals()
 
-    def _on_events(self, m: dict) -> None:
-        start = int(m["from"])
-        events = list(m["events"])
+    def _on_events(self, m: JsonObject) -> None:
+        start = as_int(m["from"])
+        events: list[Event] = [as_obj(e) for e in as_list(m["events"])]
         have = len(self.match.events)
         if start > have:
             # A gap (messages lost): ask for the whole stream again by rejoining.
@@ -432,14 +452,14 @@ class RemoteSession:
         self.rewinds += 1  # the table redraws from match.events
         self._turn, self._legal, self._awaiting = None, None, None
 
-    def _on_turn(self, m: dict) -> None:
-        legal = [P.action_from_json(a) for a in m.get("legal") or []]
-        self._turn = {"seat": int(m["seat"]), "decision": int(m["decision"])}
+    def _on_turn(self, m: JsonObject) -> None:
+        legal = [P.action_from_json(as_obj(a)) for a in as_list(m.get("legal") or [])]
+        self._turn = {"seat": as_int(m["seat"]), "decision": as_int(m["decision"])}
         self._legal = legal
         if self._awaiting is not None and self._turn["decision"] != self._awaiting:
             self._awaiting = None
 
-    def _on_refused(self, m: dict) -> None:
+    def _on_refused(self, m: JsonObject) -> None:
         if self._taking_over is not None and m.get("decision") == self._taking_over:
             self._taking_over = None  # the seat was already back: the hand-back act is no move
             return
@@ -450,15 +470,15 @@ class RemoteSession:
         self.last_refusal = IllegalAction(rule, text, **{str(k): v for k, v in params.items()})
         self._awaiting = None
 
-    def _on_paused(self, m: dict) -> None:
+    def _on_paused(self, m: JsonObject) -> None:
         then = m.get("then")
-        self.pauses[int(m["seat"])] = (
-            time.monotonic() + float(m.get("seconds") or 0),
+        self.pauses[as_int(m["seat"])] = (
+            time.monotonic() + as_float(m.get("seconds") or 0),
             then if then in ("ai", "wait") else None,
         )
 
-    def _on_resumed(self, m: dict) -> None:
-        seat = int(m["seat"])
+    def _on_resumed(self, m: JsonObject) -> None:
+        seat = as_int(m["seat"])
         self.pauses.pop(seat, None)
         if m.get("by") == "ai":
             self.ai_seats.add(seat)
@@ -473,19 +493,28 @@ class RemoteSession:
                 self._awaiting = None
                 self._taking_over = None
 
-    def _on_said(self, m: dict) -> None:
+    def _on_said(self, m: JsonObject) -> None:
         phrase = m.get("phrase")
         if phrase in P.PHRASES:
-            self.said.append((int(m["seat"]), phrase))
+            self.said.append((as_int(m["seat"]), phrase))
 
-    def _on_over(self, m: dict) -> None:
-        self.record_path = m.get("record")
+    def _on_over(self, m: JsonObject) -> None:
+        self.record_path = as_str(m.get("record"))
 
-    def _on_storage(self, m: dict) -> None:
+    def _on_storage(self, m: JsonObject) -> None:
         self.storage_paused = m.get("ok") is False
 
-    def _on_pong(self, m: dict) -> None:
-        pass
+
+def _never_legal(code: str | None) -> JsonObject | None:
+    """A play no rules allow, on the wire: the card ``code`` played and naming itself in the
+    play's list of cards (a card taking itself), by the declared play (game.rules.base.PLAY_KIND
+    as the games declare it); None when there is no card or no such list."""
+    play = P.wire_decisions().get(PLAY_KIND)
+    names = [f.name for f in play.fields if f.type == "cards"] if play is not None else []
+    if code is None or play is None or not names:
+        return None
+    played = card(code)
+    return play.to_wire(Action.make(PLAY_KIND, played, **{names[0]: (played,)}))
 
 
 def _plain(ev: Event) -> Event:
@@ -516,7 +545,7 @@ def create_table(
     ValueError (one line: the server's message) when the server refuses, OSError-like
     ConnectionError when it cannot be reached in ``timeout`` seconds."""
     ws_url, _ = parse_address(url)
-    create = {
+    create: JsonObject = {
         "type": "create",
         "game": game,
         "deck": deck,

@@ -20,11 +20,14 @@ import secrets
 import sys
 import threading
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TextIO
 
 from game.online.client.client import RemoteSession
 from game.online.wire import protocol as P
 from game.online.wire.links import parse_address
+from game.online.wire.messages import Handler, as_int, declared
+from game.rules.vocabulary import JsonObject
 
 _SETTINGS_LOCK = threading.Lock()
 #: How many accounts (server and name) the settings keep.
@@ -39,13 +42,13 @@ def account_key(url: str, name: str) -> str:
     return f"{url}#{name.casefold()}"
 
 
-def account_secret(extra: dict[str, Any], url: str, name: str) -> str | None:
+def account_secret(extra: Mapping[str, object], url: str, name: str) -> str | None:
     """The kept secret of ``name`` on the server at ``url``, or None."""
     kept = kept_accounts(extra).get(account_key(url, name))
     return kept["secret"] if kept is not None and kept["name"].casefold() == name.casefold() else None
 
 
-def kept_accounts(extra: dict[str, Any]) -> dict[str, dict[str, str]]:
+def kept_accounts(extra: Mapping[str, object]) -> dict[str, dict[str, str]]:
     """The accounts in the settings' ``online`` block: account_key(url, name) → {"name",
     "secret"}, checked."""
     online = extra.get("online") if isinstance(extra, dict) else None
@@ -69,7 +72,7 @@ def kept_accounts(extra: dict[str, Any]) -> dict[str, dict[str, str]]:
 MAX_SERVERS = 20
 
 
-def kept_servers(extra: dict[str, Any]) -> list[dict[str, str]]:
+def kept_servers(extra: Mapping[str, object]) -> list[dict[str, str]]:
     """The club servers of the window's list: [{"name", "address"}], checked."""
     online = extra.get("online") if isinstance(extra, dict) else None
     servers = online.get("servers") if isinstance(online, dict) else None
@@ -111,7 +114,7 @@ class ClubSession(RemoteSession):
         **kw: Any,
     ):
         self.secret = secret
-        self.rated: dict | None = None
+        self.rated: JsonObject | None = None
         self.watchers = 0
         #: Names (case-folded) this seat's connection mutes, as the server confirmed.
         self.muted: set[str] = set()
@@ -149,17 +152,29 @@ class ClubSession(RemoteSession):
         out.insert(1, {"type": "account", "name": self.name, "secret": self.secret})
         return out
 
-    def _on_rated(self, m: dict) -> None:
+    def _handlers(self) -> dict[str, Handler]:
+        return {
+            **super()._handlers(),
+            "rated": self._on_rated,
+            "watchers": self._on_watchers,
+            "account": self._on_account,
+            "muted": self._on_muted,
+            "blocked": self._on_blocked,
+            "reported": self._on_reported,
+            "chat": self._on_chat,
+        }
+
+    def _on_rated(self, m: JsonObject) -> None:
         self.rated = m
 
-    def _on_watchers(self, m: dict) -> None:
-        self.watchers = int(m["count"])
+    def _on_watchers(self, m: JsonObject) -> None:
+        self.watchers = as_int(m["count"])
 
     # ---- manners (docs/ONLINE.md, "Manners"): the answers land in ``answers``, latest last
     #: Whether the server takes free-text chat (``serve --chat``; its ``account`` reply says).
     chat_allowed = False
 
-    def _on_account(self, m: dict) -> None:
+    def _on_account(self, m: JsonObject) -> None:
         self.chat_allowed = m.get("chat") is True
 
     def mute(self, name: str, muted: bool = True) -> bool:
@@ -177,7 +192,7 @@ class ClubSession(RemoteSession):
     #: The server's refusals the Players panel says in words (the table shows the others).
     MANNERS_REFUSALS = frozenset({"chat_off", "rate", "schema", "no_player", "account", "config", "not_seated"})
 
-    def _on_error(self, m: dict) -> None:
+    def _on_error(self, m: JsonObject) -> None:
         super()._on_error(m)
         code = str(m.get("code"))
         if code in self.MANNERS_REFUSALS:
@@ -186,20 +201,20 @@ class ClubSession(RemoteSession):
             if code == "chat_off":
                 self.chat_allowed = False
 
-    def _on_muted(self, m: dict) -> None:
+    def _on_muted(self, m: JsonObject) -> None:
         name = str(m["name"])[: P.NAME_MAX]
         (self.muted.add if m.get("muted") else self.muted.discard)(name.casefold())
         self.answers.append(("muted" if m.get("muted") else "unmuted", name))
 
-    def _on_blocked(self, m: dict) -> None:
+    def _on_blocked(self, m: JsonObject) -> None:
         name = str(m["name"])[: P.NAME_MAX]
         self.muted.add(name.casefold())
         self.answers.append(("blocked", name))
 
-    def _on_reported(self, m: dict) -> None:
+    def _on_reported(self, m: JsonObject) -> None:
         self.answers.append(("reported", str(m["name"])[: P.NAME_MAX]))
 
-    def _on_chat(self, m: dict) -> None:
+    def _on_chat(self, m: JsonObject) -> None:
         seat, text = m["seat"], m["text"]
         if isinstance(seat, int) and isinstance(text, str) and text.strip():
             self.chats.append((seat, " ".join(text.split())[: P.CHAT_MAX]))
@@ -230,9 +245,10 @@ class Talk:
             if left <= 0:
                 raise TimeoutError(f"no {'/'.join(kinds)} from the server in time")
             m = json.loads(self.ws.recv(timeout=left))
-            if m.get("type") in kinds:
+            kind = declared(m).type  # MessageError: a type the protocol does not have
+            if kind in kinds:
                 return m
-            if m.get("type") == "error":
+            if kind == "error":
                 raise ServerRefusal(m.get("code", ""), m.get("message", ""))
 
     def close(self) -> None:
@@ -248,7 +264,7 @@ class ServerRefusal(Exception):
         super().__init__(message)
 
 
-def sign_in(talk: Talk, url: str, name: str, out: Any) -> tuple[str, str]:
+def sign_in(talk: Talk, url: str, name: str, out: TextIO) -> tuple[str, str]:
     """The player's (name, secret) on ``url``: the kept one, or a new account (its recovery
     code printed once) kept in the settings."""
     from game.services.settings import load_settings, save_settings, settings_path
@@ -279,7 +295,7 @@ def _plate(p: dict) -> str:
 
 
 # ------------------------------------------------------------------------------ the commands
-def quick(args: argparse.Namespace, out: Any = None, err: Any = None) -> int:
+def quick(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     from game.online.client.headless import _checked_name, play_seat
 
     out, err = out or sys.stdout, err or sys.stderr
@@ -324,7 +340,7 @@ def quick(args: argparse.Namespace, out: Any = None, err: Any = None) -> int:
     return code
 
 
-def leaderboard(args: argparse.Namespace, out: Any = None, err: Any = None) -> int:
+def leaderboard(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
     url, _ = parse_address(args.server)
     try:

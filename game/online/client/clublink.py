@@ -7,10 +7,11 @@ every frame (:meth:`ClubLink.poll`) and draws what it holds.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from game.online.client.connection import Connection
 from game.online.wire import protocol as P
+from game.online.wire.messages import Dispatch, MessageError, as_int, as_list
+from game.rules.vocabulary import JsonObject
 
 
 class ClubLink:
@@ -23,16 +24,28 @@ class ClubLink:
         #: A new account's secret and recovery code, once, for the window to keep and show.
         self.new_account: dict[str, str] | None = None
         self.signed_in = False
-        self.ratings: dict[str, dict[str, Any]] = {}
-        self.tables: list[dict[str, Any]] = []
+        self.ratings: dict[str, JsonObject] = {}
+        self.tables: list[JsonObject] = []
         self.waiting_players = 0
-        self.boards: dict[str, dict[str, Any]] = {}
+        self.boards: dict[str, JsonObject] = {}
         #: Quick match: since when this player waits (monotonic), and the match found.
         self.quick_since: float | None = None
-        self.found: dict[str, Any] | None = None
+        self.found: JsonObject | None = None
         #: The last error the server sent (code, message), and why the link failed (None: it did not).
         self.error: tuple[str, str] | None = None
         self.failed: str | None = None
+        self._dispatch = Dispatch(
+            {
+                "account": self._on_account,
+                "tables": self._on_tables,
+                "leaderboard": self._on_leaderboard,
+                "quick_waiting": self._on_quick_waiting,
+                "quick_found": self._on_quick_found,
+                "error": self._on_error,
+                "_failed": self._on_failed,
+                "_lost": self._on_lost,
+            }
+        )
         self.conn = Connection(url, self._greeting)
         if connect:
             self.conn.start()
@@ -70,40 +83,51 @@ class ClubLink:
                 return
             self.handle(m)
 
-    def handle(self, m: dict[str, Any]) -> None:
+    def handle(self, m: JsonObject) -> None:
         kind = m.get("type")
         try:
-            if kind == "account":
-                self.signed_in = True
-                self.name = str(m["name"])
-                if m.get("secret"):
-                    self.secret = str(m["secret"])
-                    self.new_account = {"secret": self.secret, "recovery": str(m.get("recovery") or "")}
-                ratings = m.get("ratings")
-                if isinstance(ratings, dict):
-                    self.ratings = {str(k): v for k, v in ratings.items() if isinstance(v, dict)}
-            elif kind == "tables":
-                self.tables = [t for t in m.get("tables", []) if isinstance(t, dict)][:200]
-                self.waiting_players = int(m.get("waiting") or 0)
-            elif kind == "leaderboard":
-                self.boards[str(m["game"])] = m
-            elif kind == "quick_waiting":
-                self.ratings[str(m["game"])] = {k: m.get(k) for k in ("rating", "matches", "provisional")}
-            elif kind == "quick_found":
-                self.found = m
-                self.quick_since = None
-            elif kind == "error":
-                self.error = (str(m.get("code")), str(m.get("message", "")))
-                if self.error[0] in ("bad_secret", "name_taken", "version"):
-                    self.failed = self.error[0]
-                    self.conn.stop_retrying()
-                self.quick_since = None if self.error[0] in ("config", "limit", "account") else self.quick_since
-            elif kind == "_failed":
-                self.failed = self.failed or str(m.get("message") or "unreachable")
-            elif kind == "_lost":
-                self.signed_in = False
+            self._dispatch(m)
+        except MessageError as e:
+            self.error = ("client", str(e))
         except (KeyError, TypeError, ValueError):
             self.error = ("client", f"a {kind!r} message could not be read")
+
+    def _on_account(self, m: JsonObject) -> None:
+        self.signed_in = True
+        self.name = str(m["name"])
+        if m.get("secret"):
+            self.secret = str(m["secret"])
+            self.new_account = {"secret": self.secret, "recovery": str(m.get("recovery") or "")}
+        ratings = m.get("ratings")
+        if isinstance(ratings, dict):
+            self.ratings = {str(k): v for k, v in ratings.items() if isinstance(v, dict)}
+
+    def _on_tables(self, m: JsonObject) -> None:
+        self.tables = [t for t in as_list(m.get("tables", [])) if isinstance(t, dict)][:200]
+        self.waiting_players = as_int(m.get("waiting") or 0)
+
+    def _on_leaderboard(self, m: JsonObject) -> None:
+        self.boards[str(m["game"])] = m
+
+    def _on_quick_waiting(self, m: JsonObject) -> None:
+        self.ratings[str(m["game"])] = {k: m.get(k) for k in ("rating", "matches", "provisional")}
+
+    def _on_quick_found(self, m: JsonObject) -> None:
+        self.found = m
+        self.quick_since = None
+
+    def _on_error(self, m: JsonObject) -> None:
+        self.error = (str(m.get("code")), str(m.get("message", "")))
+        if self.error[0] in ("bad_secret", "name_taken", "version"):
+            self.failed = self.error[0]
+            self.conn.stop_retrying()
+        self.quick_since = None if self.error[0] in ("config", "limit", "account") else self.quick_since
+
+    def _on_failed(self, m: JsonObject) -> None:
+        self.failed = self.failed or str(m.get("message") or "unreachable")
+
+    def _on_lost(self, m: JsonObject) -> None:
+        self.signed_in = False
 
     def waited(self) -> float:
         return 0.0 if self.quick_since is None else time.monotonic() - self.quick_since

@@ -14,7 +14,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from game.online.wire import messages as M
 from game.online.wire import protocol as P
+from game.rules.vocabulary import JsonObject
 
 #: Seconds for the TCP + websocket handshake of one attempt.
 OPEN_TIMEOUT = 5.0
@@ -80,7 +82,7 @@ class Connection:
         self.retry_for = retry_for
         self.first_connect_for = first_connect_for
         self.open_timeout = open_timeout
-        self.inbox: queue.Queue[dict] = queue.Queue()
+        self.inbox: queue.Queue[JsonObject] = queue.Queue()
         self._ws: Any = None
         self._send_lock = threading.Lock()
         self._closing = threading.Event()
@@ -124,7 +126,7 @@ class Connection:
             self._tokens, self._stamp = 1.0, time.monotonic()
         self._tokens -= 1.0
 
-    def get(self, timeout: float | None = None) -> dict | None:
+    def get(self, timeout: float | None = None) -> JsonObject | None:
         """The next message, waiting at most ``timeout`` seconds (None: no message)."""
         try:
             return self.inbox.get(timeout=timeout) if timeout else self.inbox.get_nowait()
@@ -193,7 +195,7 @@ class Connection:
                 failing_since = failing_since or now
                 window = self.retry_for if self.connects else self.first_connect_for
                 if not self.reconnect or not self._retry.is_set() or now - failing_since > window:
-                    self.inbox.put({"type": "_failed", "message": f"cannot reach {self.url}: {_reason(e)}"})
+                    self.inbox.put(M.FAILED(message=f"cannot reach {self.url}: {_reason(e)}"))
                     return
                 self.url = self.home  # where a ``moved`` sent it is gone: ask the first address
                 self._closing.wait(pause)
@@ -210,7 +212,7 @@ class Connection:
                 # Only now may others send: nothing goes out before the greeting.
                 self._ws = ws
                 self._open_since = time.monotonic()
-                self.inbox.put({"type": "_open"})
+                self.inbox.put(M.OPEN())
                 while not self._closing.is_set():
                     try:
                         frame = ws.recv(timeout=1.0)
@@ -247,9 +249,9 @@ class Connection:
                     self._moving_since = None
                 self._moving_since = self._moving_since or now
                 if now - self._moving_since > self.retry_for:
-                    self.inbox.put({"type": "_failed", "message": "the servers keep sending this table elsewhere"})
+                    self.inbox.put(M.FAILED(message="the servers keep sending this table elsewhere"))
                     return
-                self.inbox.put({"type": "_lost", "code": 1012, "reason": "moved", "again": True})
+                self.inbox.put(M.LOST(code=1012, reason="moved", again=True))
                 if self._busy:
                     self._busy = False
                     self._closing.wait(BUSY_PAUSE)
@@ -257,15 +259,13 @@ class Connection:
             self.url = self.home  # a drop: the table may have moved (its process died)
             final = code in FINAL_CLOSE_CODES or (code is not None and 4000 <= code < 5000)
             again = self.reconnect and self._retry.is_set() and not final
-            self.inbox.put({"type": "_lost", "code": code, "reason": reason, "again": again})
+            self.inbox.put(M.LOST(code=code, reason=reason, again=again))
             if not again:
-                self.inbox.put(
-                    {"type": "_failed", "message": f"the server closed the connection ({code} {reason})".strip()}
-                )
+                self.inbox.put(M.FAILED(message=f"the server closed the connection ({code} {reason})".strip()))
                 return
             self._closing.wait(RETRY_FIRST)
 
-    def _deliver(self, frame: Any) -> None:
+    def _deliver(self, frame: str | bytes) -> None:
         try:
             data = json.loads(frame)
         except (TypeError, ValueError):

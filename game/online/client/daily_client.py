@@ -12,13 +12,16 @@ is played through :class:`DailySession`, an ordinary
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from game.online.client.client import RemoteSession
 from game.online.client.connection import OPEN_TIMEOUT, Connection
 from game.online.wire import protocol as P
 from game.online.wire.links import parse_address
+from game.online.wire.messages import Handler, MessageError, declared
 from game.record import MAX_SEED
+from game.rules.vocabulary import JsonObject
 
 #: Seconds a question may take in all (connecting included) before it counts as unanswered.
 REQUEST_TIMEOUT = 10.0
@@ -28,11 +31,11 @@ DAILY_ERRORS = frozenset({"played", "record", "daily"})
 HEX = frozenset("0123456789abcdef")
 
 
-def _number(v: Any) -> bool:
+def _number(v: object) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and abs(v) < 1e9
 
 
-def board_line(v: Any) -> dict[str, Any] | None:
+def board_line(v: object) -> JsonObject | None:
     """A leaderboard line as the server sends it, checked (a hostile server's odd line is
     left out, never drawn): ``name``, ``score``, ``par``, ``over_par``, ``seconds``."""
     if not isinstance(v, dict):
@@ -51,7 +54,7 @@ def board_line(v: Any) -> dict[str, Any] | None:
     }
 
 
-def board_info(v: Any) -> dict[str, Any] | None:
+def board_info(v: object) -> JsonObject | None:
     """A day's public facts (``daily_info``, or a board's ``info``), checked: the date, the
     commitment (64 hex digits), and the seed and nonce once the day is closed (else None)."""
     if not isinstance(v, dict):
@@ -93,7 +96,7 @@ class Request:
         message: dict,
         wants: tuple[str, ...],
         timeout: float = REQUEST_TIMEOUT,
-        clock: Any = time.monotonic,
+        clock: Callable[[], float] = time.monotonic,
         *,
         account: dict | None = None,
     ):
@@ -124,7 +127,12 @@ class Request:
             m = self.conn.get()
             if m is None:
                 break
-            kind = m.get("type")
+            try:
+                kind = declared(m).type
+            except MessageError as e:
+                self.error = ("client", str(e))
+                self.close()
+                break
             if kind in self.wants:
                 self.replies[kind] = m
             elif kind == "error":
@@ -201,16 +209,19 @@ class DailySession(RemoteSession):
     ``daily_refusal`` ((code, message): the record refused, the board not written)."""
 
     def __init__(self, *args: Any, **kw: Any):
-        self.daily_result: dict[str, Any] | None = None
+        self.daily_result: JsonObject | None = None
         self.daily_refusal: tuple[str, str] | None = None
         super().__init__(*args, **kw)
 
-    def _on_daily_result(self, m: dict) -> None:
+    def _handlers(self) -> dict[str, Handler]:
+        return {**super()._handlers(), "daily_result": self._on_daily_result}
+
+    def _on_daily_result(self, m: JsonObject) -> None:
         line = board_line(m)
         if line is not None:
             self.daily_result = line
 
-    def _on_error(self, m: dict) -> None:
+    def _on_error(self, m: JsonObject) -> None:
         super()._on_error(m)
         code = str(m.get("code"))
         if code in DAILY_ERRORS and self.match.over and self.daily_result is None:

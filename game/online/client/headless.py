@@ -31,7 +31,7 @@ import random
 import secrets
 import sys
 import time
-from typing import Any
+from typing import TextIO
 
 from game.online.client.client import RETRY_FOR, RemoteSession, create_table
 from game.online.wire import protocol as P
@@ -82,7 +82,12 @@ class BotPlayer:
 
 
 def play_seat(
-    session: RemoteSession, bot: str, seed: int, timeout: float = JOIN_TIMEOUT, out: Any = None, err: Any = None
+    session: RemoteSession,
+    bot: str,
+    seed: int,
+    timeout: float = JOIN_TIMEOUT,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
 ) -> int:
     """Play ``session``'s seat with ``bot`` until the match is over and the server has said
     where its record is. Returns the exit code (0 done, 1 gave up, 2 refused by the server
@@ -207,7 +212,7 @@ def _parse_option(text: str) -> tuple[str, str]:
 
 def _checked_name(text: str) -> str:
     try:
-        return P.check_message({"type": "hello", "version": P.PROTOCOL_VERSION, "name": text})["name"]
+        return str(P.check_message({"type": "hello", "version": P.PROTOCOL_VERSION, "name": text})["name"])
     except P.ProtocolError:
         raise ValueError(f"--name must be 1 to {P.NAME_MAX} printable characters") from None
 

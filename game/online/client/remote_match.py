@@ -5,8 +5,6 @@ the current deal's first decision, totals, the end. Pure Python: no pygame here.
 
 from __future__ import annotations
 
-from typing import Any
-
 from game.rules.base import Event, GameRules
 
 
@@ -23,8 +21,8 @@ class RemoteMatch:
         self.totals: list[int] = rules.initial_totals() if rules is not None else []
         self.winner: int | None = None
         self.over = False
-        #: No state online (the table's marriage hints return at once on None).
-        self.state: Any = None
+        #: No state online (the table's hints that read one return at once on None).
+        self.state: object = None
         self.seed = 0
 
     def extend(self, events: list[Event]) -> None:
@@ -49,23 +47,15 @@ class RemoteMatch:
                 self.decisions.append(None)
 
     def _continues(self, rules: GameRules, i: int) -> bool:
-        """Whether line ``i`` (a ``play``) belongs to the decision of line i-1: a lead that
-        declares something on a line of its own first (a Schnapsen marriage), the way
-        Session.from_save counts the events one decision produces."""
-        ev = self.events[i]
-        if ev.get("event") != "play" or i == 0:
+        """Whether line ``i`` belongs to the decision of line i-1: a decision whose
+        declaration opens it with a line of its own first (DecisionKind.opens: a lead that
+        declares something, such as a Schnapsen marriage), by the same seat."""
+        if i == 0:
             return False
-        prev = self.events[i - 1]
-        if (
-            prev.get("event") == "play"
-            or prev.get("event") not in rules.decisions
-            or prev.get("seat") != ev.get("seat")
-        ):
-            return False
-        try:
-            return bool(rules.action_from_record(self.events, i - 1).marriage)
-        except (ValueError, KeyError, TypeError, IndexError):
-            return False
+        ev, prev = self.events[i], self.events[i - 1]
+        name = ev.get("event")
+        kind = rules.vocabulary.decision(name) if isinstance(name, str) else None
+        return kind is not None and prev.get("event") in kind.opens and prev.get("seat") == ev.get("seat")
 
 
 __all__ = ["RemoteMatch"]

@@ -1,4 +1,4 @@
-"""Watching a club table from the window (issue 34), the client side: :class:`SpectatorFeed`,
+"""Watching a club table from the window, the client side: :class:`SpectatorFeed`,
 a connection (game.online.client.connection, its own thread) that says ``watch`` with the table's
 code and hands the replay viewer the spectator's stream as it comes — the server's own
 redaction (game.online.server.spectate): nobody's hand, the stock hidden, one decision late.
@@ -14,10 +14,10 @@ Pure Python: no pygame here.
 
 from __future__ import annotations
 
-from typing import Any
-
 from game.online.client.connection import Connection
 from game.online.wire import protocol as P
+from game.online.wire.messages import Dispatch, MessageError, as_int, as_list
+from game.rules.vocabulary import JsonObject
 
 #: Events one pull hands over at most (the rest wait for the next frame).
 PULL_LIMIT = 2000
@@ -32,13 +32,22 @@ class SpectatorFeed:
         self.name = name
         self.secret = secret
         #: The public lobby of the table (``watching``): names, levels, watchers — no card.
-        self.lobby: dict[str, Any] | None = None
+        self.lobby: JsonObject | None = None
         self.watchers = 0
-        self.events: list[dict] = []
+        self.events: list[JsonObject] = []
         self._handed = 0
         #: Why watching stopped (a line in the server's words or the connection's), or None.
         self.problem: str | None = None
         self.problem_code: str | None = None
+        self._dispatch = Dispatch(
+            {
+                "watching": self._on_watching,
+                "events": self._on_events,
+                "watchers": self._on_watchers,
+                "error": self._on_error,
+                "_failed": self._on_failed,
+            }
+        )
         self.conn = Connection(url, self._greeting)
         if connect:
             self.conn.start()
@@ -69,29 +78,38 @@ class SpectatorFeed:
         self._handed += len(out)
         return out
 
-    def handle(self, m: dict[str, Any]) -> None:
+    def handle(self, m: JsonObject) -> None:
         kind = m.get("type")
         try:
-            if kind == "watching":
-                self.lobby = {
-                    k: m.get(k) for k in ("code", "game", "deck", "players", "options", "seats", "started", "finished")
-                }
-                self.watchers = int(m.get("watchers") or 0)
-            elif kind == "events":
-                self._events(int(m["from"]), list(m["events"]))
-            elif kind == "watchers":
-                self.watchers = int(m["count"])
-            elif kind == "error":
-                code = str(m.get("code"))
-                if code in ("no_table", "full", "version", "bad_secret", "schema"):
-                    self._stop(str(m.get("message") or code), code)
-            elif kind == "_failed":
-                self._stop(str(m.get("message") or "the server cannot be reached"), "unreachable")
+            self._dispatch(m)
+        except MessageError as e:
+            self._stop(str(e), "client")
         except (KeyError, TypeError, ValueError) as e:
             self._stop(f"a {kind!r} message could not be read ({e})", "client")
 
-    def _events(self, start: int, events: list[Any]) -> None:
-        if not all(isinstance(ev, dict) for ev in events):
+    def _on_watching(self, m: JsonObject) -> None:
+        self.lobby = {
+            k: m.get(k) for k in ("code", "game", "deck", "players", "options", "seats", "started", "finished")
+        }
+        self.watchers = as_int(m.get("watchers") or 0)
+
+    def _on_events(self, m: JsonObject) -> None:
+        self._events(as_int(m["from"]), as_list(m["events"]))
+
+    def _on_watchers(self, m: JsonObject) -> None:
+        self.watchers = as_int(m["count"])
+
+    def _on_error(self, m: JsonObject) -> None:
+        code = str(m.get("code"))
+        if code in ("no_table", "full", "version", "bad_secret", "schema"):
+            self._stop(str(m.get("message") or code), code)
+
+    def _on_failed(self, m: JsonObject) -> None:
+        self._stop(str(m.get("message") or "the server cannot be reached"), "unreachable")
+
+    def _events(self, start: int, given: list[object]) -> None:
+        events = [ev for ev in given if isinstance(ev, dict)]
+        if len(events) != len(given):
             raise ValueError("an event is not an object")
         have = len(self.events)
         if start > have:

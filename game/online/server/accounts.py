@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from game.online.wire import protocol as P
+from game.rules.vocabulary import JsonObject
 
 DB_NAME = "players.sqlite3"
 #: Recovery codes: 4 groups of 4 letters of the table-code alphabet (80 bits), e.g. ABCD-EFGH-JKLM-NPQR.
@@ -78,7 +79,7 @@ class ClubStore(Protocol):
         game: str,
         preset: str | None,
         rated: bool,
-        summary: dict[str, Any],
+        summary: JsonObject,
         players: list[tuple[int, int, str, float | None, float | None]],
         ratings: dict[str, Rating],
     ) -> None:
@@ -92,8 +93,8 @@ class ClubStore(Protocol):
         preset: str | None,
         rated: bool,
         subjects: list[str],
-        settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
-    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+        settle: Callable[[dict[str, Rating | None]], tuple[JsonObject, list, dict[str, Rating]]],
+    ) -> tuple[JsonObject, list, dict[str, Rating]] | None:
         """One transaction: read the ratings of ``subjects`` (held against other writers),
         ``settle(current)`` gives (summary, players, new ratings), keep them as
         :meth:`save_match` does; settle's result, or None when ``code`` was rated before."""
@@ -295,7 +296,7 @@ class SqliteClubStore:
         game: str,
         preset: str | None,
         rated: bool,
-        summary: dict[str, Any],
+        summary: JsonObject,
         players: list[tuple[int, int, str, float | None, float | None]],
         ratings: dict[str, Rating],
     ) -> None:
@@ -308,7 +309,7 @@ class SqliteClubStore:
         game: str,
         preset: str | None,
         rated: bool,
-        summary: dict[str, Any],
+        summary: JsonObject,
         players: list[tuple[int, int, str, float | None, float | None]],
         ratings: dict[str, Rating],
     ) -> None:
@@ -336,8 +337,8 @@ class SqliteClubStore:
         preset: str | None,
         rated: bool,
         subjects: list[str],
-        settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
-    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+        settle: Callable[[dict[str, Rating | None]], tuple[JsonObject, list, dict[str, Rating]]],
+    ) -> tuple[JsonObject, list, dict[str, Rating]] | None:
         self.db.execute("BEGIN IMMEDIATE")  # the write lock first: no other writer between read and write
         try:
             if self.db.execute("SELECT 1 FROM matches WHERE code = ?", (code,)).fetchone() is not None:
@@ -406,7 +407,7 @@ class SqliteClubStore:
                 (reporter, reported, code, reason, time.time()),
             )
 
-    def reports(self) -> list[dict[str, Any]]:
+    def reports(self) -> list[JsonObject]:
         rows = self.db.execute("SELECT reporter, reported, code, reason, at FROM reports ORDER BY id").fetchall()
         return [{"reporter": r[0], "reported": r[1], "code": r[2], "reason": r[3], "at": r[4]} for r in rows]
 

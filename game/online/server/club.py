@@ -15,6 +15,7 @@ import asyncio
 import functools
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from game.online.server.accounts import ClubStore, name_key, new_recovery_code, normal_recovery
@@ -22,8 +23,10 @@ from game.online.server.club_ratings import ClubRatings
 from game.online.server.manners import Manners, need_account
 from game.online.server.quick import QuickQueue, Waiting, WaitingRoom, fill_level, pair
 from game.online.server.ratings import PROVISIONAL_MATCHES, computer_display, display, new_rating
-from game.online.server.seats import Conn, Refusal, Seat, Table
+from game.online.server.seats import Conn, MessageHandler, Refusal, Seat, Table
+from game.online.wire import messages as M
 from game.online.wire import protocol as P
+from game.rules.vocabulary import JsonObject
 
 log = logging.getLogger("cardavia.server")
 
@@ -65,7 +68,13 @@ def quick_setup(game: str, preset: str | None) -> tuple[Any, str]:
 
 
 class Club:
-    def __init__(self, server: Any, db: ClubStore):
+    def __init__(
+        self,
+        server: Any,
+        db: ClubStore,
+        queue: WaitingRoom | None = None,
+        elsewhere: Callable[[], list[JsonObject]] | None = None,
+    ):
         self.server = server
         self.db = db
         self.limits = server.limits
@@ -74,7 +83,10 @@ class Club:
         self.play = server.play
         self.ratings = ClubRatings(db)
         self.manners = Manners(db, self.tables, self.play, self.limits)
-        self.queue: WaitingRoom = QuickQueue()  # a cluster's server sets its shared one
+        #: The quick-match queue: this process's, or a cluster's shared one.
+        self.queue: WaitingRoom = queue if queue is not None else QuickQueue()
+        #: A cluster's rows of the tables other processes hold, for the list; None on one process.
+        self.elsewhere = elsewhere
         #: Per account: the times of its recent quick requests, and until when (monotonic) it
         #: may not ask for a quick match (it dodged one found for it).
         self.quick_asks: dict[int, list[float]] = {}
@@ -87,7 +99,7 @@ class Club:
         self.play.turn_hooks.append(self.on_turn)
         self.play.commit_hooks.append(self.on_commit)
 
-    def handlers(self) -> dict[str, Any]:
+    def handlers(self) -> dict[str, MessageHandler]:
         return {
             "account": self.on_account,
             "recover": self.on_recover,
@@ -140,13 +152,12 @@ class Club:
             shown = {"secret": None, "recovery": None, "new": False}
         conn.player, conn.name = player.id, player.name
         conn.send(
-            {
-                "type": "account",
-                "name": player.name,
+            M.ACCOUNT(
+                name=player.name,
                 **shown,
-                "ratings": self.ratings.all_ratings(player.id),
-                "chat": bool(self.limits.chat),
-            }
+                ratings=self.ratings.all_ratings(player.id),
+                chat=bool(self.limits.chat),
+            )
         )
 
     def on_recover(self, conn: Conn, msg: dict) -> None:
@@ -171,7 +182,7 @@ class Club:
                 self.recovery_guesses[key] = (since, count + 1) if now - since < RECOVERY_WINDOW else (now, 1)
             raise self.lobby.failed_claim(conn, "bad_secret", "that name and recovery code do not go together")
         conn.player, conn.name = player.id, player.name
-        conn.send({"type": "account", "name": player.name, "secret": secret, "recovery": recovery, "new": False})
+        conn.send(M.ACCOUNT(name=player.name, secret=secret, recovery=recovery, new=False))
 
     # ---- quick match
     def on_quick(self, conn: Conn, msg: dict) -> None:
@@ -187,18 +198,17 @@ class Club:
         # One place in the queue per account: waiting on another connection is given up.
         for other in [c for c in self.server.conns if c is not conn and c.player == player]:
             if self.queue.remove(other):
-                other.send({"type": "quick_cancelled"})
+                other.send(M.QUICK_CANCELLED())
         key = (deal.game, preset)
         r = self.db.rating(f"p:{player}", deal.game) or new_rating()
         self.queue.add(key, Waiting(conn, player, r.mu, time.monotonic(), self.db.blocked(player)))
         conn.send(
-            {
-                "type": "quick_waiting",
-                "game": key[0],
-                "preset": key[1],
-                "wait": self.limits.quick_wait,
+            M.QUICK_WAITING(
+                game=key[0],
+                preset=key[1],
+                wait=self.limits.quick_wait,
                 **self.ratings.ratings_of(player, deal.game),
-            }
+            )
         )
 
     def _quick_allowed(self, player: int, now: float) -> None:
@@ -217,7 +227,7 @@ class Club:
 
     def on_quick_cancel(self, conn: Conn, msg: dict) -> None:
         self.queue.remove(conn)
-        conn.send({"type": "quick_cancelled"})
+        conn.send(M.QUICK_CANCELLED())
 
     def pair_now(self, now: float) -> int:
         """Seat every group the queue can make now; the number of tables made."""
@@ -279,15 +289,14 @@ class Club:
         opponents = self.ratings.plates(table)
         for i, (w, token) in enumerate(zip(group, tokens)):
             w.conn.send(
-                {
-                    "type": "quick_found",
-                    "code": code,
-                    "seat": i,
-                    "token": token,
-                    "rated": True,
-                    "filled": computers > 0,
-                    "seats": opponents,
-                }
+                M.QUICK_FOUND(
+                    code=code,
+                    seat=i,
+                    token=token,
+                    rated=True,
+                    filled=computers > 0,
+                    seats=opponents,
+                )
             )
         table.evict = self.play._call_later(JOIN_WITHIN, self._fill_empty, table)
         return table
@@ -337,7 +346,7 @@ class Club:
             return
         table.seats[i].by_ai = True
         table.club_data["covering"] = i
-        table.broadcast({"type": "resumed", "seat": i, "by": "ai", "silent": True})
+        table.broadcast(M.RESUMED(seat=i, by="ai", silent=True))
         self.play.advance(table)
 
     def on_commit(self, table: Table, events: list) -> None:
@@ -357,7 +366,7 @@ class Club:
         seat = table.seats[i]
         if seat.conn is not None and seat.by_ai:
             seat.by_ai = False
-            table.broadcast({"type": "resumed", "seat": i})
+            table.broadcast(M.RESUMED(seat=i))
 
     # ---- the end of a match
     def on_finished(self, table: Table) -> None:
@@ -373,10 +382,7 @@ class Club:
             self.listeners.append(conn)
         conn.send(self.table_list())
 
-    #: A cluster's rows of the other processes (game.online.server.cluster.node), else None.
-    elsewhere: Any = None
-
-    def table_list(self) -> dict[str, Any]:
+    def table_list(self) -> JsonObject:
         rows = self.local_rows()
         playing = sum(1 for t in self.tables.values() if t.public and t.started and not t.finished)
         if self.elsewhere is not None:
@@ -387,14 +393,14 @@ class Club:
                 others = []
             rows += others
             playing += sum(1 for r in others if r.get("started"))
-        rows.sort(key=lambda r: (r["started"], -r["free"], r["code"]))
-        return {"type": "tables", "tables": rows[:LIST_ROWS], "waiting": self.queue.waiting(), "playing": playing}
+        rows.sort(key=lambda r: (bool(r["started"]), -M.as_int(r["free"]), str(r["code"])))
+        return M.TABLES(tables=rows[:LIST_ROWS], waiting=self.queue.waiting(), playing=playing)
 
-    def local_rows(self) -> list[dict[str, Any]]:
+    def local_rows(self) -> list[JsonObject]:
         """This process's public tables as list rows (open ones, and a few being played)."""
         from game.online.server.spectate import Spectators
 
-        rows: list[dict[str, Any]] = []
+        rows: list[JsonObject] = []
         playing = 0
         for t in self.tables.values():
             if not t.public or t.finished:
@@ -432,10 +438,10 @@ class Club:
         table = self.lobby._hosted(conn)
         table.public = msg["public"]
         self.play.write_meta_soon(table)
-        conn.send({"type": "published", "code": table.code, "public": table.public})
+        conn.send(M.PUBLISHED(code=table.code, public=table.public))
         table.send_lobby()
 
-    def leaderboard(self, game: str) -> list[dict[str, Any]]:
+    def leaderboard(self, game: str) -> list[JsonObject]:
         lines = []
         for n, row in enumerate(self.db.leaderboard(game, PROVISIONAL_MATCHES, BOARD_LINES), 1):
             lines.append(
@@ -455,19 +461,18 @@ class Club:
         if msg["game"] not in game_ids():
             raise Refusal("config", f"unknown game {msg['game']!r} (games: {', '.join(game_ids())})")
         conn.send(
-            {
-                "type": "leaderboard",
-                "game": msg["game"],
-                "lines": self.leaderboard(msg["game"]),
-                "computers": {lvl: computer_display(lvl) for lvl in ("easy", "normal", "hard")},
-            }
+            M.LEADERBOARD(
+                game=msg["game"],
+                lines=self.leaderboard(msg["game"]),
+                computers={lvl: computer_display(lvl) for lvl in ("easy", "normal", "hard")},
+            )
         )
 
     def on_recent(self, conn: Conn, msg: dict) -> None:
         player = self.db.player_by_name(msg["name"])
         if player is None:
             raise Refusal("no_player", f"no player {msg['name']} on this server")
-        conn.send({"type": "recent", "name": player.name, "matches": self.db.recent_matches(player.id)})
+        conn.send(M.RECENT(name=player.name, matches=self.db.recent_matches(player.id)))
 
     def gone(self, conn: Conn) -> None:
         self.queue.remove(conn)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
 
 from game.online.server.accounts import ClubStore, Rating
 from game.online.server.ratings import (
@@ -27,11 +26,13 @@ from game.online.server.ratings import (
     rate,
 )
 from game.online.server.seats import Table
+from game.online.wire import messages as M
+from game.rules.vocabulary import JsonObject
 
 log = logging.getLogger("cardavia.server")
 
 
-def rating_view(r: Rating | None) -> dict[str, Any]:
+def rating_view(r: Rating | None) -> JsonObject:
     r = r or new_rating()
     return {"rating": display(r.mu, r.sigma), "matches": r.matches, "provisional": r.matches < PROVISIONAL_MATCHES}
 
@@ -40,20 +41,20 @@ class ClubRatings:
     def __init__(self, db: ClubStore):
         self.db = db
 
-    def all_ratings(self, player: int) -> dict[str, dict[str, Any]]:
+    def all_ratings(self, player: int) -> dict[str, JsonObject]:
         """The player's rating in every game (a new player's where they have none yet)."""
         from game.rulesets import game_ids
 
         return {g: self.ratings_of(player, g) for g in game_ids()}
 
-    def ratings_of(self, player: int, game: str) -> dict[str, Any]:
+    def ratings_of(self, player: int, game: str) -> JsonObject:
         return rating_view(self.db.rating(f"p:{player}", game))
 
-    def plates(self, table: Table) -> list[dict[str, Any]]:
+    def plates(self, table: Table) -> list[JsonObject]:
         """Per seat: name or computer level, and the rating shown on the plate."""
         game = table.rules.game_id
         players = (table.club or {}).get("players", {})
-        out = []
+        out: list[JsonObject] = []
         for i, s in enumerate(table.seats):
             if s.kind == "ai":
                 if s.level is None:  # a computer's seat always names its level
@@ -183,16 +184,15 @@ class ClubRatings:
             if conn is not None and conn.player == pid:
                 r = new.get(f"p:{pid}")
                 conn.send(
-                    {
-                        "type": "rated",
-                        "game": game,
-                        "rated": rated,
-                        "result": result,
-                        "old": old,
-                        "new": after,
-                        "matches": r.matches if r else None,
-                        "provisional": (r.matches < PROVISIONAL_MATCHES) if r else None,
-                    }
+                    M.RATED(
+                        game=game,
+                        rated=rated,
+                        result=result,
+                        old=old,
+                        new=after,
+                        matches=r.matches if r else None,
+                        provisional=(r.matches < PROVISIONAL_MATCHES) if r else None,
+                    )
                 )
 
     def _meetings(self, table: Table, outcomes: list[SeatOutcome], game: str) -> dict[int, int]:

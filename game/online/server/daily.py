@@ -81,7 +81,7 @@ class DayFiles:
         self.folder = Path(data_dir) / "daily"
         self._lock = threading.Lock()
 
-    def locked(self, day: str) -> AbstractContextManager[Any]:
+    def locked(self, day: str) -> AbstractContextManager[object]:
         """Held around a read-change-write of ``day``."""
         return self._lock
 
@@ -103,7 +103,7 @@ class DailyBoard:
     def __init__(self, data_dir: Path, days: Any = None):
         self.days = days or DayFiles(data_dir)
 
-    def _lock_of(self, day: str) -> AbstractContextManager[Any]:
+    def _lock_of(self, day: str) -> AbstractContextManager[object]:
         return self.days.locked(day)
 
     def _load(self, day: str) -> dict[str, Any]:

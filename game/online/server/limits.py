@@ -17,6 +17,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,7 +171,7 @@ class OnceFilter(logging.Filter):
     after the window says how many there were. A flood of failing connections costs one
     line a minute, not one traceback each."""
 
-    def __init__(self, window: float = 60.0, clock: Any = time.monotonic):
+    def __init__(self, window: float = 60.0, clock: Callable[[], float] = time.monotonic):
         super().__init__()
         self.window = window
         self.clock = clock

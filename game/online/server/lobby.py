@@ -11,26 +11,41 @@ players and quick match) belong beside these.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
 
 from game.online.server.limits import TableQuota
 from game.online.server.play import PlayLoop
 from game.online.server.seats import Conn, Refusal, Seat, Table
 from game.online.server.store import TableStore
+from game.online.wire import messages as M
 from game.online.wire import protocol as P
 from game.rules.base import GameRules
 from game.rulesets import make_rules
+
+#: A cluster's lookup of a table by its code (None: the cluster has no such table).
+Locate = Callable[[str], Table | None]
 
 
 class Lobby:
     """The lobby actions on ``tables`` (shared with the server and the play loop)."""
 
-    def __init__(self, store: TableStore, tables: dict[str, Table], play: PlayLoop):
+    def __init__(
+        self,
+        store: TableStore,
+        tables: dict[str, Table],
+        play: PlayLoop,
+        quota: TableQuota | None = None,
+        locate: Locate | None = None,
+    ):
         self.store = store
         self.tables = tables
         self.play = play
-        #: Open tables per address and player (game.online.server.limits), set by the server.
-        self.quota: TableQuota | None = None
+        #: Open tables per address and player (game.online.server.limits).
+        self.quota = quota
+        #: A cluster's lookup of a table this process does not hold
+        #: (game.online.server.cluster.node: takes it over, or refuses with ``moved``); None on
+        #: one process.
+        self.locate = locate
 
     def check_quota(self, conn: Conn) -> None:
         """Refusal ``limit`` when this connection's address or player has its share of open
@@ -51,10 +66,6 @@ class Lobby:
     def failed_claim(conn: Conn, code: str, message: str) -> Refusal:
         conn.failures += 1
         return Refusal(code, message, close=conn.failures >= P.MAX_FAILED_CLAIMS)
-
-    #: A cluster's lookup of a table this process does not hold (game.online.server.cluster.node:
-    #: takes it over, or refuses with ``moved``); None on one process.
-    locate: Any = None
 
     def _table(self, conn: Conn, code: str) -> Table:
         table = self.tables.get(code)
@@ -117,7 +128,7 @@ class Lobby:
         self.register(conn, table)
         conn.created += 1
         self._set_host(conn, table, host_token)
-        conn.send({"type": "created", "code": code, "host_token": host_token, "tokens": tokens})
+        conn.send(M.CREATED(code=code, host_token=host_token, tokens=tokens))
         table.send_lobby()
 
     def on_daily(self, conn: Conn, msg: dict) -> None:
@@ -175,8 +186,8 @@ class Lobby:
         self.store.write_meta(code, table.meta())
         self.register(conn, table)
         conn.created += 1
-        conn.send({"type": "created", "code": code, "host_token": None, "tokens": {str(PLAYER_SEAT): token}})
-        conn.send({"type": "daily_info", **board.public(day, deal.game, word, now)})
+        conn.send(M.CREATED(code=code, host_token=None, tokens={str(PLAYER_SEAT): token}))
+        conn.send(M.DAILY_INFO(**board.public(day, deal.game, word, now)))
 
     def on_daily_board(self, conn: Conn, msg: dict) -> None:
         """A day's leaderboard (default today) with its commitment (and seed once closed)."""
@@ -195,7 +206,7 @@ class Lobby:
             raise Refusal("config", str(e)) from None
         lines = board.leaderboard(day, msg["game"], info["preset"])
         mine = board.line_of(day, msg["game"], info["preset"], f"p:{conn.player}") if conn.player is not None else None
-        conn.send({"type": "daily_board", "info": info, "lines": lines[:100], "mine": mine})
+        conn.send(M.DAILY_BOARD(info=info, lines=lines[:100], mine=mine))
 
     def _set_host(self, conn: Conn, table: Table, host_token: str) -> None:
         old = table.host_conn
@@ -243,7 +254,7 @@ class Lobby:
             if s.conn is not None:
                 s.conn.seat = i
         self.play.write_meta_soon(table)
-        conn.send({"type": "created", "code": table.code, "host_token": conn.host_token, "tokens": tokens})
+        conn.send(M.CREATED(code=table.code, host_token=conn.host_token, tokens=tokens))
         table.send_lobby()
         self.play.maybe_start(table)
 
@@ -307,20 +318,18 @@ class Lobby:
         table.idle_since = time.monotonic()
         if changed:
             self.play.write_meta(table)
-        conn.send({"type": "joined", "code": table.code, "seat": i, "token": token})
+        conn.send(M.JOINED(code=table.code, seat=i, token=token))
         table.send_lobby()
         if table.started:
-            conn.send({"type": "events", "from": 0, "events": self.play.stream(table, i)})
+            conn.send(M.EVENTS(**{"from": 0, "events": self.play.stream(table, i)}))
             for k, other in enumerate(table.seats):
                 if k != i and other.paused_until is not None:
                     left = max(0, round(other.paused_until - time.monotonic()))
-                    conn.send(
-                        {"type": "paused", "seat": k, "seconds": left, "then": "ai" if table.ai_takes_over else "wait"}
-                    )
+                    conn.send(M.PAUSED(seat=k, seconds=left, then="ai" if table.ai_takes_over else "wait"))
                 elif k != i and other.by_ai:
-                    conn.send({"type": "resumed", "seat": k, "by": "ai"})
+                    conn.send(M.RESUMED(seat=k, by="ai"))
             if table.finished:
-                conn.send({"type": "over", "record": self.store.record_path(table.code).name})
+                conn.send(M.OVER(record=self.store.record_path(table.code).name))
             else:
                 self.play.give_back(table, i)
                 self.play.send_turn(table, only=conn)

@@ -7,13 +7,14 @@ game.online.server.club builds one :class:`Manners` and puts its handlers among 
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from game.online.server.accounts import ClubStore, name_key
 from game.online.server.limits import ServerLimits
 from game.online.server.play import PlayLoop
-from game.online.server.seats import Conn, Refusal, Table
+from game.online.server.seats import Conn, MessageHandler, Refusal, Table
+from game.online.wire import messages as M
 from game.online.wire import protocol as P
+from game.rules.vocabulary import JsonObject
 
 #: Free-text chat: at most one message per this many seconds per connection.
 CHAT_EVERY = 1.0
@@ -33,7 +34,7 @@ class Manners:
         self.play = play
         self.limits = limits
 
-    def handlers(self) -> dict[str, Any]:
+    def handlers(self) -> dict[str, MessageHandler]:
         return {
             "block": self.on_block,
             "mute": self.on_mute,
@@ -55,7 +56,7 @@ class Manners:
             raise Refusal("config", "you cannot block yourself")
         self.db.block(me, other)
         conn.muted.add(f"p:{other}")
-        conn.send({"type": "blocked", "name": msg["name"]})
+        conn.send(M.BLOCKED(name=msg["name"]))
 
     def on_mute(self, conn: Conn, msg: dict) -> None:
         """Mute by the account a name belongs to (whatever name it later sits under); a name
@@ -63,7 +64,7 @@ class Manners:
         other = self.db.player_by_name(msg["name"])
         key = f"p:{other.id}" if other is not None else f"n:{name_key(msg['name'])}"
         (conn.muted.add if msg["muted"] else conn.muted.discard)(key)
-        conn.send({"type": "muted", "name": msg["name"], "muted": msg["muted"]})
+        conn.send(M.MUTED(name=msg["name"], muted=msg["muted"]))
 
     @staticmethod
     def speaker_keys(table: Table, i: int) -> set[str]:
@@ -85,11 +86,17 @@ class Manners:
         # The record stays for the server's owner: a reported table is never cleaned away.
         if code is not None and code in self.tables:
             self.play.write_meta_soon(self.tables[code], reported=True)
-        conn.send({"type": "reported", "name": msg["name"]})
+        conn.send(M.REPORTED(name=msg["name"]))
 
-    def _to_table(self, conn: Conn, message: dict[str, Any]) -> None:
-        table, i = conn.table, conn.seat
-        if table is None or i is None:
+    @staticmethod
+    def _seat_of(conn: Conn) -> int:
+        if conn.table is None or conn.seat is None:
+            raise Refusal("not_seated", "join a table first")
+        return conn.seat
+
+    def _to_table(self, conn: Conn, message: JsonObject) -> None:
+        table, i = conn.table, self._seat_of(conn)
+        if table is None:
             raise Refusal("not_seated", "join a table first")
         speaker = self.speaker_keys(table, i)
         text = P.encode(message)
@@ -98,7 +105,7 @@ class Manners:
                 c.send_text(text)
 
     def on_say(self, conn: Conn, msg: dict) -> None:
-        self._to_table(conn, {"type": "said", "seat": conn.seat, "phrase": msg["phrase"]})
+        self._to_table(conn, M.SAID(seat=self._seat_of(conn), phrase=msg["phrase"]))
 
     def on_chat(self, conn: Conn, msg: dict) -> None:
         if not self.limits.chat:
@@ -107,7 +114,7 @@ class Manners:
         if now - conn.last_chat < CHAT_EVERY:
             raise Refusal("rate", f"at most one chat message every {CHAT_EVERY:g} s")
         conn.last_chat = now
-        self._to_table(conn, {"type": "chat", "seat": conn.seat, "text": msg["text"]})
+        self._to_table(conn, M.CHAT(seat=self._seat_of(conn), text=msg["text"]))
 
 
 __all__ = ["CHAT_EVERY", "Manners", "need_account"]

@@ -17,15 +17,19 @@ import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, Protocol
 
 from game.match import Match
+from game.online.server.daily import DailyBoard
 from game.online.server.seats import Conn, Refusal, Table
 from game.online.server.store import LeaseLost, StoreError, TableStore, normalised, unmarked
 from game.online.server.worker import choose_action, make_pool, stop_pool, warm_up
+from game.online.wire import messages as M
 from game.online.wire import protocol as P
 from game.online.wire.redact import SeatRedactor, seat_events
+from game.replay import ReplayError, follow
 from game.rules.base import Event, GameRules, IllegalAction
+from game.rules.vocabulary import JsonObject
 
 log = logging.getLogger("cardavia.server")
 
@@ -41,20 +45,39 @@ STALL_RETRY = 1.0
 Spawn = Callable[[Coroutine[Any, Any, None]], asyncio.Task]
 
 
+class BackgroundWriter(Protocol):
+    """Writes a table's new decisions in the background (game.online.server.cluster.writer)."""
+
+    def want(self, table: Table) -> None: ...
+
+
 class PlayLoop:
     """Drives the started tables of ``tables`` (shared with the server and the lobby)."""
 
-    #: A decision the store cannot take stops the table until it can (a cluster: Redis away),
-    #: instead of going on with it in memory (one process: a full disk, written with the next).
-    stall_on_error = False
     #: Times a table stopped for its store (the tests, the status line).
     stalls = 0
 
-    def __init__(self, store: TableStore, tables: dict[str, Table], spawn: Spawn, workers: int = 1):
+    def __init__(
+        self,
+        store: TableStore,
+        tables: dict[str, Table],
+        spawn: Spawn,
+        workers: int = 1,
+        *,
+        daily_board: DailyBoard | None = None,
+        stall_on_error: bool = False,
+        lost: Callable[[Table], None] | None = None,
+    ):
         self.store = store
         self.tables = tables
         self.spawn = spawn  # the server's: its tasks end with it
         self.workers = workers
+        #: The server's daily deal (game.online.server.daily), None where it keeps none.
+        self.daily_board = daily_board
+        #: A decision the store cannot take stops the table until it can (a cluster: Redis
+        #: away), instead of going on with it in memory (one process: a full disk, written
+        #: with the next).
+        self.stall_on_error = stall_on_error
         self.pool: ProcessPoolExecutor | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         #: Called with each table whose match has just ended (quotas, ratings).
@@ -64,7 +87,7 @@ class PlayLoop:
         #: Called with a table after each ``turn`` went out (the club's silent-player timer).
         self.turn_hooks: list[Callable[[Table], None]] = []
         #: Called with a table whose lease another process holds now (game.online.server.cluster).
-        self.lost: Callable[[Table], None] | None = None
+        self.lost = lost
         #: Meta writes in order (write_meta, and write_meta_soon's thread): the last number given
         #: and, per table, the number of the meta its file holds.
         self._meta_lock = threading.Lock()
@@ -87,11 +110,11 @@ class PlayLoop:
         except Exception as e:  # noqa: BLE001 - a failed warm-up shows again at the first decision
             log.warning("worker warm-up failed: %s", e)
 
-    def _call_later(self, seconds: float, callback: Callable[..., None], *args: Any) -> asyncio.TimerHandle:
+    def _call_later(self, seconds: float, callback: Callable[..., None], *args: object) -> asyncio.TimerHandle:
         return (self.loop or asyncio.get_running_loop()).call_later(seconds, callback, *args)
 
     # ---- the table's files and streams
-    def write_meta(self, table: Table, **extra: Any) -> None:
+    def write_meta(self, table: Table, **extra: object) -> None:
         table.meta_extra.update(extra)
         self._meta_sequence += 1
         try:
@@ -102,7 +125,7 @@ class PlayLoop:
         except StoreError as e:
             log.error("table %s: %s", table.code, e)
 
-    def write_meta_soon(self, table: Table, **extra: Any) -> None:
+    def write_meta_soon(self, table: Table, **extra: object) -> None:
         """Keep a lobby change that no one waits on (publish, report, configure, kick): the
         changes of META_COALESCE seconds are written once, a data folder's fsync in a thread —
         a host toggling many times a second costs the event loop nothing."""
@@ -153,11 +176,7 @@ class PlayLoop:
             table.stalled = True
             self.stalls += 1
             table.broadcast(
-                {
-                    "type": "storage",
-                    "ok": False,
-                    "message": "the server cannot save the table just now: play waits until it can",
-                }
+                M.STORAGE(ok=False, message="the server cannot save the table just now: play waits until it can")
             )
         self._call_later(STALL_RETRY, self._retry, table)
 
@@ -177,7 +196,7 @@ class PlayLoop:
             return
         table.unsaved = []
         table.stalled = False
-        table.broadcast({"type": "storage", "ok": True, "message": "the table is saved again: play goes on"})
+        table.broadcast(M.STORAGE(ok=True, message="the table is saved again: play goes on"))
         m = table.match
         if m is not None and m.over:
             self._finish(table)
@@ -203,11 +222,10 @@ class PlayLoop:
         i = len(m.events)
         if normalised(m.events) != events[:i]:
             raise ValueError("the record does not start as its seed deals")
-        while i < len(events):
-            if events[i].get("event") not in rules.decisions:
-                raise ValueError(f"the record is out of step at line {i + 1}")
-            produced = m.play(rules.action_from_record(events, i))
-            i += len(produced)
+        try:
+            follow(m, events)  # the record's decisions, through the one replay
+        except ReplayError as e:
+            raise ValueError(f"the record is out of step at line {e.line}: {e}") from None
         got = normalised(m.events)
         if got[: len(events)] != events:
             raise ValueError("the record does not replay to the same events")
@@ -253,7 +271,8 @@ class PlayLoop:
             action = P.action_from_json(msg["action"])
             events = m.play(action)  # the rules check it first: nothing changes on a refusal
         except IllegalAction as e:
-            conn.send(self.refused(e.rule, str(e), k, P.json_safe(e.params)))
+            params = P.json_safe(e.params)
+            conn.send(self.refused(e.rule, str(e), k, params if isinstance(params, dict) else None))
             return
         except (ValueError, KeyError, TypeError, IndexError) as e:
             conn.send(self.refused("illegal", f"{e}", k))
@@ -262,14 +281,8 @@ class PlayLoop:
         self.commit(table, events)
 
     @staticmethod
-    def refused(rule: str, message: str, k: int, params: dict | None = None) -> dict[str, Any]:
-        return {"type": "refused", "rule": rule, "params": params or {}, "decision": k, "message": message}
-
-    def on_say(self, conn: Conn, msg: dict) -> None:
-        table, i = conn.table, conn.seat
-        if table is None or i is None:
-            raise Refusal("not_seated", "join a table first")
-        table.broadcast({"type": "said", "seat": i, "phrase": msg["phrase"]})
+    def refused(rule: str, message: str, k: int, params: JsonObject | None = None) -> JsonObject:
+        return M.REFUSED(rule=rule, params=params or {}, decision=k, message=message)
 
     # ---- seats without their friend
     def give_back(self, table: Table, i: int) -> None:
@@ -284,7 +297,7 @@ class PlayLoop:
             thinking[2].cancel()
             table.thinking = None
         if was:
-            table.broadcast({"type": "resumed", "seat": i})
+            table.broadcast(M.RESUMED(seat=i))
 
     def pause(self, table: Table, i: int, announce: bool) -> None:
         """Friend seat ``i`` has no player during the match: pause it; after pause_seconds the
@@ -296,14 +309,7 @@ class PlayLoop:
         if table.ai_takes_over:
             seat.timer = self._call_later(table.pause_seconds, self._take_over, table, i)
         if announce:
-            table.broadcast(
-                {
-                    "type": "paused",
-                    "seat": i,
-                    "seconds": table.pause_seconds,
-                    "then": "ai" if table.ai_takes_over else "wait",
-                }
-            )
+            table.broadcast(M.PAUSED(seat=i, seconds=table.pause_seconds, then="ai" if table.ai_takes_over else "wait"))
 
     def _take_over(self, table: Table, i: int) -> None:
         seat = table.seats[i]
@@ -311,7 +317,7 @@ class PlayLoop:
         if seat.conn is not None or table.finished or self.tables.get(table.code) is not table:
             return
         seat.paused_until, seat.by_ai = None, True
-        table.broadcast({"type": "resumed", "seat": i, "by": "ai"})
+        table.broadcast(M.RESUMED(seat=i, by="ai"))
         self.advance(table)
 
     # ---- the match
@@ -329,13 +335,13 @@ class PlayLoop:
         table.send_lobby()
         for i, s in enumerate(table.seats):
             if s.conn is not None:
-                s.conn.send({"type": "events", "from": 0, "events": self.stream(table, i)})
+                s.conn.send(M.EVENTS(**{"from": 0, "events": self.stream(table, i)}))
         self.advance(table)
 
     #: A store that writes in the background (a cluster: game.online.server.cluster.writer); then a
     #: decision's events go to the seats once the store has them, and the event loop never
     #: waits on the store's round trip.
-    writer: Any = None
+    writer: BackgroundWriter | None = None
 
     def commit(self, table: Table, events: list[Event]) -> None:
         """A decision was made: keep its events, send each seat its view of them, go on.
@@ -372,7 +378,7 @@ class PlayLoop:
             return
         if table.stalled:
             table.stalled = False
-            table.broadcast({"type": "storage", "ok": True, "message": "the table is saved again: play goes on"})
+            table.broadcast(M.STORAGE(ok=True, message="the table is saved again: play goes on"))
         for k, (events, start) in enumerate(delivered):
             self._deliver(table, events, start, go_on=k == len(delivered) - 1)
 
@@ -381,7 +387,7 @@ class PlayLoop:
         for i, seat in enumerate(table.seats):
             out = table.redactors[i].feed(events)
             if seat.conn is not None:
-                seat.conn.send({"type": "events", "from": start, "events": out})
+                seat.conn.send(M.EVENTS(**{"from": start, "events": out}))
         for hook in self.commit_hooks:
             hook(table, events)
         if table.stalled or not go_on:
@@ -391,9 +397,6 @@ class PlayLoop:
         else:
             self.advance(table)
 
-    #: The server's daily deals (game.online.server.daily.DailyBoard), set by the server.
-    daily_board: Any = None
-
     def _spawn_daily(self, table: Table) -> None:
         """Take a finished daily deal to the leaderboard (par may take seconds: a thread),
         then tell the player its line."""
@@ -401,6 +404,8 @@ class PlayLoop:
         if d is None or m is None:  # only a daily deal's table, once played, comes here
             raise ValueError(f"table {table.code} is no finished daily deal")
         board = self.daily_board
+        if board is None:
+            raise ValueError("this server keeps no daily deal")
         seconds = time.time() - d["since"]
 
         async def take() -> None:
@@ -425,7 +430,7 @@ class PlayLoop:
                     seconds,
                     dt.datetime.now(),
                 )
-                msg: dict[str, Any] = {"type": "daily_result", **line}
+                msg = M.DAILY_RESULT(**line)
             except (DailyRefusal, OSError, ValueError) as e:
                 msg = P.error(getattr(e, "code", "daily"), str(e))
             for c in table.conns():  # the seat, and the connection that asked for the deal
@@ -462,7 +467,7 @@ class PlayLoop:
         record = self.store.record_path(table.code).name  # never the server's own folders
         for s in table.seats:
             if s.conn is not None:
-                s.conn.send({"type": "over", "record": record})
+                s.conn.send(M.OVER(record=record))
         if table.daily is not None and self.daily_board is not None:
             self._spawn_daily(table)
         table.evict = self._call_later(FINISHED_KEEP_SECONDS, self._evict, table)
@@ -505,17 +510,10 @@ class PlayLoop:
             if c is None or (only is not None and c is not only):
                 continue
             if i == seat and self.controller(table, i) is None:
-                c.send(
-                    {
-                        "type": "turn",
-                        "seat": seat,
-                        "decision": k,
-                        "legal": [P.action_to_json(a) for a in m.legal_actions()],
-                    }
-                )
+                c.send(M.TURN(seat=seat, decision=k, legal=[P.action_to_json(a) for a in m.legal_actions()]))
             else:
                 if watching is None:
-                    watching = P.encode({"type": "turn", "seat": seat, "decision": k, "legal": []})
+                    watching = P.encode(M.TURN(seat=seat, decision=k, legal=[]))
                 c.send_text(watching)
         if only is None:
             for hook in self.turn_hooks:

@@ -24,8 +24,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from game.online.server.seats import Conn, Refusal
+from game.online.server.seats import Conn, MessageHandler, Refusal
+from game.online.wire import messages as M
 from game.online.wire import protocol as P
+from game.rules.vocabulary import JsonObject
 from game.services.storage import read_json, write_json
 
 #: Answers kept per game and day at most (a bound on the file; far beyond any club's size).
@@ -81,7 +83,7 @@ class PuzzleDays:
         return self.solved_by(day, game, pid)
 
 
-def solves(pid: str, moves: list[dict[str, Any]]) -> bool:
+def solves(pid: str, moves: list[JsonObject]) -> bool:
     """Do ``moves`` (action JSON, the seat's answer moves in order) solve the puzzle? Each is
     judged at its step of the line (game.puzzles.store.judge); the other seats' replies come
     from the line. An illegal or wrong move, too few or too many moves: not solved."""
@@ -110,7 +112,7 @@ class PuzzleBoard:
     def __init__(self, data_dir: Path):
         self.days = PuzzleDays(data_dir)
 
-    def handlers(self) -> dict[str, Any]:
+    def handlers(self) -> dict[str, MessageHandler]:
         return {"puzzle_daily": self.on_daily, "puzzle_solved": self.on_solved}
 
     @staticmethod
@@ -129,13 +131,7 @@ class PuzzleBoard:
     def on_daily(self, conn: Conn, msg: dict) -> None:
         day, pid = self._today(msg["game"])
         conn.send(
-            {
-                "type": "puzzle_daily",
-                "date": day,
-                "game": msg["game"],
-                "id": pid,
-                "solved_by": self.days.solved_by(day, msg["game"], pid),
-            }
+            M.PUZZLE_DAILY(date=day, game=msg["game"], id=pid, solved_by=self.days.solved_by(day, msg["game"], pid))
         )
 
     def on_solved(self, conn: Conn, msg: dict) -> None:
@@ -146,9 +142,7 @@ class PuzzleBoard:
             raise Refusal("puzzle", f"{msg['id']} is not today's {msg['game']} puzzle")
         solved = solves(pid, msg["moves"])
         names = self.days.answer(day, msg["game"], pid, f"p:{conn.player}", conn.name or "", solved)
-        conn.send(
-            {"type": "puzzle_solved", "date": day, "game": msg["game"], "id": pid, "solved": solved, "solved_by": names}
-        )
+        conn.send(M.PUZZLE_SOLVED(date=day, game=msg["game"], id=pid, solved=solved, solved_by=names))
 
 
 __all__ = ["MAX_ANSWERS", "PuzzleBoard", "PuzzleDays", "solves"]

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 
 from game.match import Match
+from game.online.wire import messages as M
 from game.online.wire import protocol as P
 from game.online.wire.redact import SeatRedactor
 from game.rules.base import Event, GameRules
+from game.rules.vocabulary import JsonObject
 
 #: Messages waiting to be sent to one connection; a client that reads slower is closed.
 OUT_QUEUE = 1024
@@ -71,20 +74,20 @@ class Table:
     #: "name", "since"} — kept on the server only, never in a message; None otherwise.
     daily: dict[str, Any] | None = None
     #: Who made the table (for the quotas): [address or None, player id or None].
-    owner: list[Any] = field(default_factory=lambda: [None, None])
+    owner: list[str | int | None] = field(default_factory=lambda: [None, None])
     #: A club table (game.online.server.club): {"quick", "rated", "game", "preset", "players":
     #: {seat: player id}, "left": [seats]}; None for a host's own table.
     club: dict[str, Any] | None = None
     #: Listed in the lobby and open to spectators (quick matches; a host's table after ``publish``).
     public: bool = False
     #: Spectators' connections, and how far (record events) they have been sent.
-    watchers: list[Any] = field(default_factory=list)
+    watchers: list[Conn] = field(default_factory=list)
     watched_upto: int = 0
     #: A club player silent at their turn: the timer after which the computer covers them.
     silent: asyncio.TimerHandle | None = None
     #: Marks kept in the meta beside the table's own fields (``reported``), and whether a
     #: coalesced meta write is on its way (game.online.server.play.write_meta_soon).
-    meta_extra: dict[str, Any] = field(default_factory=dict)
+    meta_extra: JsonObject = field(default_factory=dict)
     meta_soon: bool = False
     #: Per friend seat, the decisions the computer made for its person (the record's
     #: ``"by": "computer"`` marks): a rated match mostly played by the computer is no one's win.
@@ -115,7 +118,7 @@ class Table:
                 out.append(c)
         return out
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> JsonObject:
         r = self.rules
         return {
             "code": self.code,
@@ -140,7 +143,7 @@ class Table:
         }
 
     # What the table tells its connections: the lobby and the play loop both do.
-    def lobby(self, conn: Conn) -> dict[str, Any]:
+    def lobby(self, conn: Conn) -> JsonObject:
         """The ``lobby`` message as ``conn`` sees it (its seat, whether it hosts)."""
         r = self.rules
         seats = []
@@ -150,20 +153,19 @@ class Table:
             else:
                 seats.append({"kind": "ai", "name": None, "connected": True, "level": s.level})
         you = conn.seat if conn.table is self else None
-        return {
-            "type": "lobby",
-            "code": self.code,
-            "game": r.game_id,
-            "deck": r.deck.id,
-            "players": r.players,
-            "options": dict(r.options),
-            "seats": seats,
-            "you": you,
-            "host": self.host_conn is conn,
-            "started": self.started,
-            "pause_seconds": self.pause_seconds,
-            "ai_takes_over": self.ai_takes_over,
-        }
+        return M.LOBBY(
+            code=self.code,
+            game=r.game_id,
+            deck=r.deck.id,
+            players=r.players,
+            options=dict(r.options),
+            seats=seats,
+            you=you,
+            host=self.host_conn is conn,
+            started=self.started,
+            pause_seconds=self.pause_seconds,
+            ai_takes_over=self.ai_takes_over,
+        )
 
     def send_lobby(self) -> None:
         for c in self.conns():
@@ -172,7 +174,7 @@ class Table:
     def send_lobby_to(self, conn: Conn) -> None:
         conn.send(self.lobby(conn))
 
-    def broadcast(self, message: dict[str, Any]) -> None:
+    def broadcast(self, message: JsonObject) -> None:
         text = P.encode(message)
         for c in self.conns():
             c.send_text(text)
@@ -253,7 +255,7 @@ class Conn:
         refused acts included — is."""
         self.bucket.give_back()
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: JsonObject) -> None:
         self.send_text(P.encode(message))
 
     def send_text(self, text: str) -> None:
@@ -276,12 +278,16 @@ class Conn:
             asyncio.get_running_loop().create_task(self.ws.close(code, reason))
 
 
+#: What handles one checked client message (game.online.server.server's registry).
+MessageHandler = Callable[[Conn, JsonObject], None]
+
+
 class Refusal(Exception):
     """An ``error`` reply to the message being handled (the connection stays open)."""
 
-    def __init__(self, code: str, message: str, close: bool = False, **extra: Any):
+    def __init__(self, code: str, message: str, close: bool = False, **extra: object):
         self.code, self.close, self.extra = code, close, extra
         super().__init__(message)
 
 
-__all__ = ["Conn", "Refusal", "Seat", "Table"]
+__all__ = ["Conn", "MessageHandler", "Refusal", "Seat", "Table"]

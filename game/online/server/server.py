@@ -7,10 +7,11 @@ play loop of started tables (game.online.server.play: decisions, computers, paus
 Each table is a ``Match`` with ``[None] * players`` as its bots: every decision, a friend's
 or a computer's, goes through ``Match.play`` and so through the rules' check. Computer seats
 think in worker processes (game.online.server.worker) — the event loop only validates, applies,
-redacts, writes and sends, each a matter of microseconds. Each seat is sent only
-``redact``'s view of the record; the record itself and the table's meta are kept in the data
-folder (game.online.server.store), and a server started on the same folder resumes every
-unfinished table where it stood.
+redacts, writes and sends, each a matter of microseconds. Each seat is sent only its
+stream of the record (game.seat_view, from the games' declared event audiences), every
+message built through its declaration (game.online.wire.messages); the record itself and
+the table's meta are kept in the data folder (game.online.server.store), and a server
+started on the same folder resumes every unfinished table where it stood.
 
 Everything a client sends is distrusted: the frame size is websockets' ``max_size``, each
 connection has a token bucket, every message passes the strict schema of
@@ -29,18 +30,26 @@ import gc
 import logging
 import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 
+from game.online.server.accounts import ClubStore, SqliteClubStore
+from game.online.server.club import Club
+from game.online.server.cluster import ClusterConfig
+from game.online.server.daily import DailyBoard
+from game.online.server.handlers import HandlerRegistry
 from game.online.server.limits import ServerLimits, TableQuota, client_address, peer_address
 from game.online.server.lobby import Lobby
 from game.online.server.play import PlayLoop
+from game.online.server.puzzles import PuzzleBoard
 from game.online.server.seats import Conn, Refusal, Seat, Table
+from game.online.server.spectate import Spectators
 from game.online.server.store import (
     StoredTable,
     StoreError,
@@ -51,8 +60,13 @@ from game.online.server.store import (
     normalised,
     unmarked,
 )
+from game.online.server.web import WebPages
 from game.online.wire import protocol as P
 from game.rulesets import make_rules
+
+if TYPE_CHECKING:
+    from game.online.server.cluster.node import ClusterNode
+from game.online.wire import messages as M
 
 log = logging.getLogger("cardavia.server")
 
@@ -75,89 +89,106 @@ class ServerError(RuntimeError):
 
 # ------------------------------------------------------------------------------ the server
 class TableServer:
-    def __init__(self, data_dir: Path, workers: int = 1, limits: ServerLimits | None = None, cluster: Any = None):
-        self.limits = limits or ServerLimits()
-        #: game.online.server.cluster.node.ClusterConfig: Redis for the tables, PostgreSQL for the club.
-        self.cluster = cluster
-        self.node: Any = None
-        if cluster is not None and cluster.redis_url:
-            from game.online.server.cluster.tables import RedisTableStore, connect, process_id
+    """The server, built here in one place: its store and database, the quotas and the daily
+    deal's board (a cluster's shared ones with Redis), the play loop, the lobby, the club, the
+    spectators, the puzzles and the web pages, each given what it works with."""
 
-            self.store: Any = RedisTableStore(
-                connect(cluster.redis_url), Path(data_dir), cluster.process_id or process_id()
-            )
-        else:
-            self.store = TableStore(Path(data_dir), max_open=self.limits.max_open_records)
+    def __init__(
+        self, data_dir: Path, workers: int = 1, limits: ServerLimits | None = None, cluster: ClusterConfig | None = None
+    ):
+        data_dir = Path(data_dir)
+        self.limits = limits = limits or ServerLimits()
+        #: Redis for the tables, PostgreSQL for the club (game.online.server.cluster.node).
+        self.cluster = cluster
+        redis_url = cluster.redis_url if cluster is not None else None
         self.workers = workers
         self.tables: dict[str, Table] = {}
         self.conns: set[Conn] = set()
         #: TCP connections open now (handshaking or open): what the file descriptors hold.
         self.sockets = 0
-        self.quota = TableQuota(self.limits)
-        # The parts share the tables: the lobby's actions, the play loop of started tables.
-        self.play = PlayLoop(self.store, self.tables, self._spawn, workers)
-        self.play.finished_hooks.append(lambda table: self.quota.release(table.code))
-        self.lobby = Lobby(self.store, self.tables, self.play)
-        self.lobby.quota = self.quota
-        # The club: accounts and ratings in the database, quick match, the list, spectators.
-        from game.online.server.accounts import SqliteClubStore
-        from game.online.server.club import Club
-        from game.online.server.spectate import Spectators
+        self._tasks: set[asyncio.Task] = set()
+        self.store: TableStore
+        self.db: ClubStore
+        if cluster is not None and redis_url:
+            from game.online.server.cluster.tables import RedisTableStore, connect, process_id
 
+            redis_store = RedisTableStore(connect(redis_url), data_dir, cluster.process_id or process_id())
+            # The same interface as the files' store (duck-typed: the parts use that one).
+            self.store = cast(TableStore, redis_store)
+        else:
+            self.store = TableStore(data_dir, max_open=limits.max_open_records)
         try:
             if cluster is not None and cluster.database_url:
                 from game.online.server.cluster.pgclub import PgClubStore
 
-                self.db: Any = PgClubStore(cluster.database_url)
+                self.db = PgClubStore(cluster.database_url)
             else:
-                self.db = SqliteClubStore(Path(data_dir))
+                self.db = SqliteClubStore(data_dir)
         except StoreError:
             self.store.close()
             raise
         except Exception as e:  # noqa: BLE001 - sqlite3.Error, OSError: the folder cannot hold it
             self.store.close()
             raise StoreError(f"cannot open the club's database in {data_dir} ({e})") from None
-        self.club = Club(self, self.db)
-        self.spectators = Spectators(self.tables)
-        self.play.commit_hooks.append(self.spectators.on_commit)
-        from game.online.server.web import WebPages
-
-        self.web = WebPages(self)
-        from game.online.server.daily import DailyBoard
-
-        self.play.daily_board = DailyBoard(Path(data_dir))
-        from game.online.server.puzzles import PuzzleBoard
-
-        self.puzzles = PuzzleBoard(Path(data_dir))
-        if cluster is not None and cluster.redis_url:
+        # A cluster's processes count the quotas and keep the daily deal's seed and its
+        # once-per-account list together (one process's own would double them).
+        self.node: ClusterNode | None = None
+        daily_board: DailyBoard
+        if cluster is not None and redis_url:
             from game.online.server.cluster.node import ClusterNode
+            from game.online.server.cluster.shared import SharedDailyBoard, SharedQuota
 
-            self.node = ClusterNode(self, self.store, cluster.redis_url, cluster.public_url or "")
-            self.play.stall_on_error = True
-            self.play.lost = lambda table: self.node.let_go(table.code)
-            self.lobby.locate = self.spectators.locate = self.node.locate
+            self.quota: TableQuota = cast(TableQuota, SharedQuota(limits, redis_store))
+            daily_board = SharedDailyBoard(redis_store.root, redis_store)
+            self.node = node = ClusterNode(self, redis_store, redis_url, cluster.public_url or "")
+        else:
+            self.quota = TableQuota(limits)
+            daily_board = DailyBoard(data_dir)
+        locate = node.locate if self.node is not None else None
+        # The parts share the tables: the play loop of started tables, the lobby's actions.
+        self.play = PlayLoop(
+            self.store,
+            self.tables,
+            self._spawn,
+            workers,
+            daily_board=daily_board,
+            stall_on_error=self.node is not None,
+            lost=(lambda table: node.let_go(table.code)) if self.node is not None else None,
+        )
+        self.play.finished_hooks.append(lambda table: self.quota.release(table.code))
+        self.lobby = Lobby(self.store, self.tables, self.play, self.quota, locate)
+        # The club: accounts and ratings in the database, quick match, the list, spectators.
+        if self.node is not None:
             from game.online.server.cluster.quickshare import SharedQuickQueue
 
-            self.club.queue = SharedQuickQueue(self.node)
-            self.club.elsewhere = self.node.rows_elsewhere
-        #: What each message type is handled by (protocol.check_message knows the types).
-        self.handlers: dict[str, Callable[[Conn, dict], None]] = {
-            "hello": self._on_hello,
-            "ping": self._on_ping,
-            "create": self.lobby.on_create,
-            "host": self.lobby.on_host,
-            "configure": self.lobby.on_configure,
-            "kick": self.lobby.on_kick,
-            "join": self.lobby.on_join,
-            "act": self.play.on_act,
-            "say": self.play.on_say,
-            "daily": self.lobby.on_daily,
-            "daily_board": self.lobby.on_daily_board,
-            **self.club.handlers(),
-            "watch": self.spectators.on_watch,
-            "unwatch": self.spectators.on_unwatch,
-            **self.puzzles.handlers(),
-        }
+            self.club = Club(self, self.db, SharedQuickQueue(node), node.rows_elsewhere)
+        else:
+            self.club = Club(self, self.db)
+        self.spectators = Spectators(self.tables, locate)
+        self.play.commit_hooks.append(self.spectators.on_commit)
+        self.web = WebPages(self)
+        self.puzzles = PuzzleBoard(data_dir)
+        #: What handles each client message type (protocol.CLIENT_MESSAGES), each type once.
+        self.handlers = HandlerRegistry()
+        self.handlers.register_all(
+            {
+                "hello": self._on_hello,
+                "ping": self._on_ping,
+                "create": self.lobby.on_create,
+                "host": self.lobby.on_host,
+                "configure": self.lobby.on_configure,
+                "kick": self.lobby.on_kick,
+                "join": self.lobby.on_join,
+                "act": self.play.on_act,
+                "daily": self.lobby.on_daily,
+                "daily_board": self.lobby.on_daily_board,
+                "watch": self.spectators.on_watch,
+                "unwatch": self.spectators.on_unwatch,
+            }
+        )
+        self.handlers.register_all(self.club.handlers())
+        self.handlers.register_all(self.puzzles.handlers())
+        self.handlers.complete()
         self.ws_server: Server | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.resumed = 0
@@ -166,7 +197,6 @@ class TableServer:
         #: Per address, the sockets it holds and those still opening, counted from the accept.
         self._sockets_of: dict[str, int] = {}
         self._opening_of: dict[str, int] = {}
-        self._tasks: set[asyncio.Task] = set()
         self._sweeper: asyncio.Task | None = None
         #: ``serve`` (not the window's small server): keep the garbage collector's full passes
         #: short (see :meth:`_age_objects`).
@@ -241,7 +271,7 @@ class TableServer:
         """The computers' worker processes (the play loop's)."""
         return self.play.pool
 
-    def _spawn(self, coro: Any) -> asyncio.Task:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -386,7 +416,7 @@ class TableServer:
         still lets a dropped player back to their table)."""
         return max(2, self.limits.max_connections // 20)
 
-    def _admit_request(self, connection: ServerConnection, request: Any) -> Any:
+    def _admit_request(self, connection: ServerConnection, request: Request) -> Response | None:
         opened = getattr(connection, "opened", None)
         if opened is not None:
             opened()  # the request is in: no longer a slow opening
@@ -547,7 +577,7 @@ class TableServer:
                     conn.close(1002, "protocol version")
                     return
             msg = P.check_message(data)
-            kind = msg["type"]
+            kind = str(msg["type"])
             if kind != "hello" and not conn.hello:
                 raise Refusal("hello", 'say hello first: {"type": "hello", "version": 1, "name": …}')
             if kind in P.SLOW_MESSAGES and not conn.admit_slow():
@@ -580,10 +610,10 @@ class TableServer:
             raise Refusal("hello", "this connection has said hello already: open a new one to be someone else")
         conn.hello = True
         conn.name = msg["name"]
-        conn.send({"type": "welcome", "version": P.PROTOCOL_VERSION, "server": P.SERVER_NAME})
+        conn.send(M.WELCOME(version=P.PROTOCOL_VERSION, server=P.SERVER_NAME))
 
     def _on_ping(self, conn: Conn, msg: dict) -> None:
-        conn.send({"type": "pong"})
+        conn.send(M.PONG())
 
 
-__all__ = ["MAX_WORKERS", "ServerError", "TableServer"]
+__all__ = ["MAX_WORKERS", "HandlerRegistry", "ServerError", "TableServer"]

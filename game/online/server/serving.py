@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from game.online.server.cluster import ClusterConfig
 from game.online.server.limits import ServerLimits, fd_budget, install_once_filter, raise_open_files_limit
 from game.online.server.server import ServerError, TableServer
 from game.online.server.store import StoreError, default_data_dir
@@ -53,7 +54,9 @@ def _url(host: str, port: int, tls: bool) -> str:
     return ws_url(host, port, tls)
 
 
-def _make_server(data_dir: Path, workers: int, limits: ServerLimits | None = None, cluster: Any = None) -> TableServer:
+def _make_server(
+    data_dir: Path, workers: int, limits: ServerLimits | None = None, cluster: ClusterConfig | None = None
+) -> TableServer:
     try:
         return TableServer(Path(data_dir), workers, limits, cluster)
     except StoreError as e:
@@ -68,7 +71,7 @@ def run_forever(
     certfile: str | None = None,
     keyfile: str | None = None,
     limits: ServerLimits | None = None,
-    cluster: Any = None,
+    cluster: ClusterConfig | None = None,
 ) -> int:
     """``python main.py serve``: serve until SIGINT or SIGTERM, then stop cleanly (exit 0).
     It first raises its open-files limit as far as allowed and fits the connection limit
@@ -159,7 +162,7 @@ def start_server_in_thread(
     keyfile: str | None = None,
     timeout: float = 30.0,
     limits: ServerLimits | None = None,
-    cluster: Any = None,
+    cluster: ClusterConfig | None = None,
 ) -> ServerHandle:
     """Start a table server in a daemon thread and return once it listens: ``.port`` (the
     one the system chose for port 0), ``.url``, ``.stop()``. ``data_dir`` defaults to the

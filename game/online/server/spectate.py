@@ -1,7 +1,7 @@
 """Spectators (docs/ONLINE.md, "Spectators"): anyone may watch a public table.
 
 A spectator sees only what nobody's hand hides — the table, the played cards, the scores:
-``redact``'s view of a seat that is nobody's (every hand, the stock and every draw hidden,
+game.seat_view's stream of no seat (every hand, the stock and every draw hidden,
 the face-up card shown), and that **one decision late**: the events of decision k are sent
 once decision k + 1 has been made (all of them at the end), so a watcher who talks to a
 player cannot tell them what just happened before the table does. The players see how many
@@ -10,14 +10,16 @@ watch (``watchers``).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from game.online.server.seats import Conn, Refusal, Table
-from game.online.wire.redact import SeatRedactor
+from game.online.wire import messages as M
+from game.online.wire.redact import SPECTATOR, SeatRedactor
 from game.rules.base import Event, GameRules
+from game.rules.vocabulary import JsonObject
 
-#: The seat number of nobody (a spectator's redaction: no hand is theirs).
-NOBODY = -1
+#: The seat of nobody (a spectator's stream: no hand is theirs).
+NOBODY = SPECTATOR
 #: Spectators at one table, and tables one connection watches at once.
 MAX_WATCHERS = 200
 
@@ -47,14 +49,13 @@ def delayed_upto(table: Table) -> int:
 class Spectators:
     """Watching public tables: the ``watch`` / ``unwatch`` messages and the delayed stream."""
 
-    def __init__(self, tables: dict[str, Table]):
+    def __init__(self, tables: dict[str, Table], locate: Callable[[str], Table | None] | None = None):
         self.tables = tables
+        #: A cluster's lookup of a table held elsewhere (game.online.server.cluster.node), else None.
+        self.locate = locate
         #: Per watched table: the spectators' redactor, fed up to ``watched_upto`` (each
         #: decision redacts only its own events, never the record from the start again).
         self.redactors: dict[str, SeatRedactor] = {}
-
-    #: A cluster's lookup of a table held elsewhere (game.online.server.cluster.node), else None.
-    locate: Any = None
 
     def on_watch(self, conn: Conn, msg: dict) -> None:
         table = self.tables.get(msg["code"])
@@ -69,8 +70,8 @@ class Spectators:
         conn.watching = table
         upto = delayed_upto(table)
         events = spectator_events(table.rules, table.match.events[:upto]) if table.match is not None else []
-        conn.send({"type": "watching", **self.public_lobby(table)})
-        conn.send({"type": "events", "from": 0, "events": events})
+        conn.send(M.WATCHING(**self.public_lobby(table)))
+        conn.send(M.EVENTS(**{"from": 0, "events": events}))
         table.watched_upto = max(table.watched_upto, upto)
         self.count_changed(table)
 
@@ -87,7 +88,7 @@ class Spectators:
             self.count_changed(table)
 
     @staticmethod
-    def public_lobby(table: Table) -> dict[str, Any]:
+    def public_lobby(table: Table) -> JsonObject:
         """What anyone may know of a table: the game, the settings, who sits where (names and
         levels), whether it plays — never a token, a seat's secret or a card."""
         r = table.rules
@@ -114,7 +115,7 @@ class Spectators:
 
     @staticmethod
     def count_changed(table: Table) -> None:
-        msg = {"type": "watchers", "count": len(table.watchers)}
+        msg = M.WATCHERS(count=len(table.watchers))
         for c in table.conns():
             c.send(msg)
 
@@ -138,7 +139,7 @@ class Spectators:
             self.redactors.pop(table.code, None)
         from game.online.wire import protocol as P
 
-        text = P.encode({"type": "events", "from": start, "events": out})
+        text = P.encode(M.EVENTS(**{"from": start, "events": out}))
         for c in table.watchers:
             c.send_text(text)
 

@@ -19,6 +19,10 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
+from websockets.asyncio.server import ServerConnection
+from websockets.http11 import Request, Response
+
+from game.online.server.accounts import Player
 from game.services.i18n import FALLBACK, LANGUAGES, I18n
 
 #: The longest request path looked at (anything longer is a 404).
@@ -37,7 +41,7 @@ STYLE = (
 )
 
 
-def esc(value: Any) -> str:
+def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
@@ -60,7 +64,7 @@ class WebPages:
         self.i18n = I18n(FALLBACK)
 
     # ---- the HTTP side
-    def respond(self, connection: Any, request: Any) -> Any:
+    def respond(self, connection: ServerConnection, request: Request) -> Response:
         path = request.path if isinstance(request.path, str) else "/"
         parsed = urllib.parse.urlsplit(path[: MAX_PATH * 2])
         query = urllib.parse.parse_qs(parsed.query[:200])
@@ -227,7 +231,7 @@ class WebPages:
         note = f"<p>{esc(t('club.web.computers', list=computers))}</p><p>{esc(t('club.web.provisional'))}</p>"
         return self._frame(t("club.web.board_title", game=self._game_name(game, lang)), table + note, lang)
 
-    def player_page(self, player: Any, lang: str) -> str:
+    def player_page(self, player: Player, lang: str) -> str:
         t = self._t(lang)
         rows = []
         for m in self.server.db.recent_matches(player.id):

@@ -13,6 +13,8 @@ token (:func:`hash_token`) and compares digests in constant time (:func:`token_m
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import hmac
 import json
@@ -20,11 +22,12 @@ import math
 import re
 import secrets
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from game import __version__
 from game.cards import Card, is_card_code
-from game.rules.base import Action, play
+from game.online.wire import messages as M
+from game.rules.base import Action
+from game.rules.vocabulary import DecisionKind, JsonObject, VocabularyError
 from game.safejson import JSONError, loads
 
 #: The protocol's version: a client of another version is told so and closed.
@@ -128,7 +131,7 @@ def token_matches(token: str | None, digest: str | None) -> bool:
     return hmac.compare_digest(hash_token(token), digest)
 
 
-def is_code(text: Any) -> bool:
+def is_code(text: object) -> bool:
     return isinstance(text, str) and _CODE_RE.fullmatch(text) is not None
 
 
@@ -151,40 +154,68 @@ def ws_url(host: str, port: int, tls: bool) -> str:
     return f"{'wss' if tls else 'ws'}://{shown}:{port}"
 
 
-def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **extra}
+def error(code: str, message: str, **extra: object) -> JsonObject:
+    """The ``error`` message (game.online.wire.messages declares it)."""
+    return M.ERROR(code=code, message=message, **extra)
 
 
-def encode(message: Mapping[str, Any]) -> str:
+def encode(message: Mapping[str, object]) -> str:
     """One frame's text (compact JSON; no NaN can get out)."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 # ---- actions as JSON -----------------------------------------------------------------
-def action_to_json(action: Action) -> dict[str, Any]:
-    """``{"kind": "play", "card": "7D", "capture": ["3C"], "marriage": false}``, or just the
-    kind for ``close`` and ``exchange``."""
-    if action.kind != "play":
-        return {"kind": action.kind}
-    return {
-        "kind": "play",
-        "card": action.played.code,
-        "capture": [c.code for c in action.capture],
-        "marriage": bool(action.marriage),
-    }
+#: The most cards one field of an action names (a capture takes at most the table).
+MAX_ACTION_CARDS = 20
 
 
-def action_from_json(data: Mapping[str, Any]) -> Action:
-    """The Action a (schema-checked) JSON action names. ValueError for a bad one."""
+@functools.lru_cache(maxsize=1)
+def wire_decisions() -> dict[str, DecisionKind]:
+    """Every decision any game declares (its rules' ``decision_kinds``), merged by name: a
+    decision's wire form holds every field some game gives it (each optional, since another
+    game's same decision has none of it). The rules then judge an action of their table:
+    a field their game does not declare makes it no legal action."""
+    from game.registry import rules_class
+    from game.rulesets import game_ids
+
+    merged: dict[str, DecisionKind] = {}
+    for gid in game_ids():
+        for kind in rules_class(gid).decision_kinds:
+            have = merged.get(kind.name)
+            fields = {f.name: f for f in (have.fields if have is not None else ())}
+            for f in kind.fields:
+                other = fields.get(f.name)
+                if other is not None and other.type != f.type:
+                    raise ValueError(f"the decision {kind.name!r} has a field {f.name!r} of two types")
+                fields[f.name] = other or dataclasses.replace(f, optional=True)
+            plays_card = kind.plays_card or (have is not None and have.plays_card)
+            merged[kind.name] = DecisionKind(kind.name, plays_card=plays_card, fields=tuple(fields.values()))
+    return merged
+
+
+def _decision(name: str) -> DecisionKind:
+    kind = wire_decisions().get(name)
+    if kind is None:
+        raise ValueError(f"unknown action kind {name[:24]!r}")
+    return kind
+
+
+def action_to_json(action: Action) -> JsonObject:
+    """The action as the protocol sends it, through its declaration
+    (game.rules.vocabulary.DecisionKind.to_wire): ``{"kind": …, "card": …, <its fields>}``."""
+    return _decision(action.kind).to_wire(action)
+
+
+def action_from_json(data: Mapping[str, object]) -> Action:
+    """The Action a JSON action states, through its declaration (DecisionKind.from_wire).
+    ValueError for a bad one."""
     kind = data.get("kind")
-    if kind == "play":
-        return play(data["card"], data.get("capture") or (), bool(data.get("marriage", False)))
-    if kind in ("close", "exchange"):
-        return Action(kind)
-    raise ValueError(f"unknown action kind {kind!r}")
+    if not isinstance(kind, str):
+        raise ValueError("an action names its kind")
+    return _decision(kind).from_wire(data)
 
 
-def json_safe(value: Any, depth: int = 0) -> Any:
+def json_safe(value: object, depth: int = 0) -> object:
     """``value`` with nothing JSON cannot say: cards as their codes, actions as JSON actions,
     tuples and sets as lists, keys as texts, anything else as its text (refusal params)."""
     if depth > 8:
@@ -209,7 +240,7 @@ def json_safe(value: Any, depth: int = 0) -> Any:
 
 
 # ---- the strict schema ---------------------------------------------------------------
-Check = Callable[[str, Any], Any]
+Check = Callable[[str, object], object]
 
 
 def _fail(field: str, want: str) -> ProtocolError:
@@ -217,7 +248,7 @@ def _fail(field: str, want: str) -> ProtocolError:
 
 
 def _int(lo: int, hi: int) -> Check:
-    def check(field: str, v: Any) -> Any:
+    def check(field: str, v: object) -> object:
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise _fail(field, f"a whole number from {lo} to {hi}")
         return v
@@ -225,26 +256,26 @@ def _int(lo: int, hi: int) -> Check:
     return check
 
 
-def _bool(field: str, v: Any) -> Any:
+def _bool(field: str, v: object) -> object:
     if not isinstance(v, bool):
         raise _fail(field, "true or false")
     return v
 
 
-def _ident(field: str, v: Any) -> Any:
+def _ident(field: str, v: object) -> object:
     if not isinstance(v, str) or _ID_RE.fullmatch(v) is None:
         raise _fail(field, "an id (lower-case letters, digits, '_' or '-', at most 40)")
     return v
 
 
 def _optional(check: Check) -> Check:
-    def opt(field: str, v: Any) -> Any:
+    def opt(field: str, v: object) -> object:
         return None if v is None else check(field, v)
 
     return opt
 
 
-def _name(field: str, v: Any) -> Any:
+def _name(field: str, v: object) -> object:
     if not isinstance(v, str):
         raise _fail(field, f"a name of 1 to {NAME_MAX} printable characters")
     name = v.strip()
@@ -253,26 +284,26 @@ def _name(field: str, v: Any) -> Any:
     return name
 
 
-def _code(field: str, v: Any) -> Any:
+def _code(field: str, v: object) -> object:
     # Codes are read aloud and typed: lower case is the same code.
     if not isinstance(v, str) or not is_code(v.upper()):
         raise _fail(field, f"a table code ({CODE_LENGTH} characters of {CODE_ALPHABET})")
     return v.upper()
 
 
-def _token(field: str, v: Any) -> Any:
+def _token(field: str, v: object) -> object:
     if not isinstance(v, str) or _TOKEN_RE.fullmatch(v) is None:
         raise _fail(field, f"a token ({TOKEN_BYTES * 2} hex digits)")
     return v
 
 
-def _card(field: str, v: Any) -> Any:
+def _card(field: str, v: object) -> object:
     if not isinstance(v, str) or len(v) > 3 or not is_card_code(v):
         raise _fail(field, "a card code such as 7D")
     return v
 
 
-def _options(field: str, v: Any) -> Any:
+def _options(field: str, v: object) -> object:
     if not isinstance(v, dict) or len(v) > 16:
         raise _fail(field, "an object of at most 16 options")
     for k, x in v.items():
@@ -296,7 +327,7 @@ def parse_seat(text: str) -> tuple[str, str | None]:
     raise ValueError(f"a seat is 'friend' or 'ai:<{'|'.join(AI_LEVELS)}>', not {text[:24]!r}")
 
 
-def _seats(field: str, v: Any) -> Any:
+def _seats(field: str, v: object) -> object:
     if not isinstance(v, list) or not 1 <= len(v) <= MAX_SEATS:
         raise _fail(field, f"a list of 1 to {MAX_SEATS} seats")
     for i, s in enumerate(v):
@@ -309,34 +340,29 @@ def _seats(field: str, v: Any) -> Any:
     return list(v)
 
 
-def _action(field: str, v: Any) -> Any:
+def _action(field: str, v: object) -> object:
     if not isinstance(v, dict):
         raise _fail(field, "an action object")
-    kind = v.get("kind")
-    if kind in ("close", "exchange"):
-        if set(v) != {"kind"}:
-            raise ProtocolError("schema", f"a '{kind}' action has only its kind")
-        return {"kind": kind}
-    if kind != "play":
-        raise _fail(f"{field}.kind", "'play', 'close' or 'exchange'")
-    extra = set(v) - {"kind", "card", "capture", "marriage"}
-    if extra:
-        raise ProtocolError("schema", f"unknown field '{sorted(extra)[0][:40]}' in the action")
-    if "card" not in v:
-        raise ProtocolError("schema", "a 'play' action names its card")
-    card = _card(f"{field}.card", v["card"])
-    capture = v.get("capture", [])
-    if not isinstance(capture, list) or len(capture) > 20:
-        raise _fail(f"{field}.capture", "a list of at most 20 card codes")
-    for i, c in enumerate(capture):
-        _card(f"{field}.capture.{i}", c)
-    if len(set(capture)) != len(capture):
-        raise ProtocolError("schema", "the capture names a card twice")
-    marriage = _bool(f"{field}.marriage", v.get("marriage", False))
-    return {"kind": "play", "card": card, "capture": list(capture), "marriage": marriage}
+    kinds = wire_decisions()
+    name = v.get("kind")
+    kind = kinds.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise _fail(f"{field}.kind", " or ".join(repr(k) for k in kinds))
+    for f in kind.fields:
+        value = v.get(f.name)
+        if f.type == "cards" and isinstance(value, list):
+            if len(value) > MAX_ACTION_CARDS:
+                raise _fail(f"{field}.{f.name}", f"a list of at most {MAX_ACTION_CARDS} card codes")
+            if len(set(map(str, value))) != len(value):
+                raise ProtocolError("schema", f"the {f.name} names a card twice")
+    try:
+        # Normalised: every field of the declaration, with its default where left out.
+        return kind.to_wire(kind.from_wire(v, field))
+    except VocabularyError as e:
+        raise ProtocolError("schema", str(e)[:200]) from None
 
 
-def _phrase(field: str, v: Any) -> Any:
+def _phrase(field: str, v: object) -> object:
     if v not in PHRASES:
         raise _fail(field, f"one of {', '.join(PHRASES)}")
     return v
@@ -345,7 +371,7 @@ def _phrase(field: str, v: Any) -> Any:
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _date(field: str, v: Any) -> Any:
+def _date(field: str, v: object) -> object:
     import datetime
 
     try:
@@ -362,13 +388,13 @@ _PUZZLE_ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 MAX_PUZZLE_MOVES = 8
 
 
-def _puzzle_id(field: str, v: Any) -> Any:
+def _puzzle_id(field: str, v: object) -> object:
     if not isinstance(v, str) or _PUZZLE_ID_RE.fullmatch(v) is None:
         raise _fail(field, "a puzzle id such as briscola-123-31")
     return v
 
 
-def _moves(field: str, v: Any) -> Any:
+def _moves(field: str, v: object) -> object:
     if not isinstance(v, list) or not 1 <= len(v) <= MAX_PUZZLE_MOVES:
         raise _fail(field, f"a list of 1 to {MAX_PUZZLE_MOVES} actions")
     return [_action(f"{field}.{i}", a) for i, a in enumerate(v)]
@@ -382,7 +408,7 @@ _RECOVERY_RE = re.compile(f"[{CODE_ALPHABET}]{{4}}(-[{CODE_ALPHABET}]{{4}}){{3}}
 
 
 def _text(limit: int) -> Check:
-    def check(field: str, v: Any) -> Any:
+    def check(field: str, v: object) -> object:
         if not isinstance(v, str):
             raise _fail(field, f"a text of 1 to {limit} printable characters")
         text = " ".join(v.split())
@@ -393,7 +419,7 @@ def _text(limit: int) -> Check:
     return check
 
 
-def _recovery(field: str, v: Any) -> Any:
+def _recovery(field: str, v: object) -> object:
     text = v.strip().upper() if isinstance(v, str) and len(v) <= 40 else None
     if text is None or _RECOVERY_RE.fullmatch(text) is None:
         raise _fail(field, "a recovery code such as ABCD-EFGH-JKLM-NPQR")
@@ -445,7 +471,7 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
 }
 
 
-def decode_frame(frame: str | bytes) -> dict[str, Any]:
+def decode_frame(frame: str | bytes) -> JsonObject:
     """The JSON object of one text frame (size, UTF-8, depth, duplicate keys checked).
     ProtocolError ``schema`` for a binary frame or anything that is not one JSON object."""
     if isinstance(frame, (bytes, bytearray, memoryview)):
@@ -461,7 +487,7 @@ def decode_frame(frame: str | bytes) -> dict[str, Any]:
     return data
 
 
-def check_message(data: dict[str, Any]) -> dict[str, Any]:
+def check_message(data: JsonObject) -> JsonObject:
     """``data`` checked against its type's schema and normalised (a code in upper case, a
     name stripped, an action with every field). ProtocolError ``schema`` otherwise."""
     kind = data.get("type")
@@ -472,7 +498,7 @@ def check_message(data: dict[str, Any]) -> dict[str, Any]:
     extra = [k for k in data if k != "type" and k not in fields]
     if extra:
         raise ProtocolError("schema", f"{kind}: unknown field '{str(extra[0])[:40]}'")
-    out: dict[str, Any] = {"type": kind}
+    out: JsonObject = {"type": kind}
     for name, check in fields.items():
         if name not in data:
             raise ProtocolError("schema", f"{kind}: missing field '{name}'")
@@ -483,7 +509,7 @@ def check_message(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def parse_client(frame: str | bytes) -> dict[str, Any]:
+def parse_client(frame: str | bytes) -> JsonObject:
     """One client frame, decoded and checked (see the module). ProtocolError otherwise."""
     return check_message(decode_frame(frame))
 

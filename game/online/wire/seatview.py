@@ -7,8 +7,9 @@ full deal that agrees with everything the seat saw gives the same view. This mod
 one such deal — a determinization — and replays the deal's decisions through the rules:
 
 1. the current deal's ``deal`` line with its hidden cards filled with the unseen cards;
-2. replay every decision with ``rules.apply(state, action, check=False)`` (legality was
-   checked by the server; a determinized hand may not explain an opponent's play);
+2. walk the deal through the one replay (game.replay) from the filled deal, with
+   ``check=False`` (legality was checked by the server; a determinized hand may not explain
+   an opponent's play);
 3. where the replay disagrees with the stream — an opponent plays a card the filled deal put
    elsewhere, the seat draws (or is dealt) a card other than the one the stream shows — swap
    the two cards' places in the filled deal and replay again. Both cards were still unseen
@@ -24,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.cards import Card, CardCodeError, card
+from game.replay import ReplayError, replay
 from game.rules.base import Action, Event, GameRules
 
 #: Replays tried per determinization before giving up (each fixes one disagreement; a
@@ -36,7 +38,7 @@ class Undeterminable(ValueError):
     actions alone)."""
 
 
-def _codes_in(value: Any, out: set[str]) -> None:
+def _codes_in(value: object, out: set[str]) -> None:
     """Every card code named anywhere in an event (nested lists and dicts)."""
     if isinstance(value, str):
         if _is_code(value):
@@ -77,7 +79,7 @@ class SeatReplay:
         #: Replays run so far (the tests and the bench read it).
         self.replays = 0
 
-    def state(self, events: list[Event]) -> Any:
+    def state(self, events: list[Event]) -> object:
         """A full state agreeing with the seat's ``events`` (its whole redacted stream) at
         their end. Raises Undeterminable when none is found."""
         d = current_deal(events)
@@ -106,7 +108,7 @@ class SeatReplay:
         pool = [c.code for c in self.rules.cards if c.code not in shown]
         pool.reverse()
 
-        def fill(cards: Any) -> list[str]:
+        def fill(cards: object) -> list[str]:
             if not isinstance(cards, list):
                 raise Undeterminable("the deal line has no card list where one is expected")
             out = []
@@ -126,65 +128,74 @@ class SeatReplay:
             raise Undeterminable(f"{len(pool)} cards of the deck are nowhere in the deal")
         return filled
 
-    def _replay(self, filled: Event, deal: list[Event]) -> Any:
-        """Replay ``deal`` (the stream from its ``deal`` line) on the filled deal: the state at
-        the end, or (a, b) — two card codes to swap in the filled deal."""
+    def _replay(self, filled: Event, deal: list[Event]) -> object:
+        """Replay ``deal`` (the stream from its ``deal`` line) on the filled deal, through the
+        one replay (game.replay): the state at the end, or (a, b) — two card codes to swap in
+        the filled deal."""
         rules = self.rules
-        try:
-            state = rules.state_from_deal(filled)
-        except (ValueError, KeyError, TypeError) as e:
-            raise Undeterminable(f"the filled deal is refused: {e}") from None
+
+        def dealt(_line: Event) -> object:
+            try:
+                return rules.state_from_deal(filled)
+            except (ValueError, KeyError, TypeError) as e:
+                raise Undeterminable(f"the filled deal is refused: {e}") from None
+
+        # The deal walked on its own: a match line, the deal as the first (its number 1),
+        # its lines up to its end (the scores are the stream's to tell, not the replay's).
+        end = next((k for k, ev in enumerate(deal) if ev.get("event") == "deal_end"), len(deal))
+        lines = [{"event": "match"}, {**deal[0], "number": 1}, *deal[1:end]]
         seen: set[str] = set()  # codes the seat has seen so far in this deal
         _codes_in(deal[0], seen)
-        i = 1
-        while i < len(deal):
-            ev = deal[i]
-            if ev.get("event") not in rules.decisions:
-                raise Undeterminable(f"a {ev.get('event')!r} line where a decision was expected")
-            try:
-                action = rules.action_from_record(deal, i)
-            except (ValueError, KeyError, TypeError, IndexError) as e:
-                raise Undeterminable(f"line {i} of the deal is not a decision: {e}") from None
-            actor = rules.to_act(state)
-            mine: set[str] = set()
-            _codes_in(ev, mine)
-            if action.card is not None:
-                mine.add(action.card.code)
-            if actor != self.seat:
-                swap = self._bring(state, actor, action, mine, seen)
-                if swap is not None:
-                    return swap
-            before = rules.clone(state)
-            try:
-                produced = rules.apply(state, action, check=False)
-            except (ValueError, KeyError, IndexError, AttributeError, TypeError):
-                # A card the action needs is not where the filled deal put it (a Jack to
-                # exchange): bring any card this decision names into the actor's hand.
-                swap = self._bring(before, actor, action, mine, seen, force=True)
-                if swap is None:
-                    raise Undeterminable(f"decision at line {i} of the deal cannot be replayed") from None
-                return swap
-            got: list[Event | None] = list(deal[i : i + len(produced)])
-            if len(got) < len(produced):
-                got = got + [None] * (len(produced) - len(got))
-            for p, g in zip(produced, got):
-                if g is None:
-                    break  # the stream ends inside this decision's events: nothing to compare
-                diff = _disagreement(p, g)
-                if diff is not None:
-                    if not diff:  # () : any other difference
-                        raise Undeterminable(f"the replay disagrees with the stream at line {i} of the deal")
-                    if diff[0] in seen or diff[1] in seen:
-                        raise Undeterminable(f"card {diff[1]} at line {i} of the deal was already placed")
-                    return diff
-                _codes_in(g, seen)
-            i += len(produced)
-            if rules.is_over(state) and i < len(deal):
-                raise Undeterminable("the replayed deal ended before the stream did")
+        state: object = None
+        before: object = None
+        step_seat: int | None = None
+        step_action: Action | None = None
+        named: set[str] = set()
+        steps = replay(rules, lines, check=False, adopt_variants=False, deal_state=dealt)
+        try:
+            for step in steps:
+                state = step.state
+                if step.kind == "decision" and step.action is not None and step.seat is not None:
+                    step_seat, step_action = step.seat, step.action
+                    named = set()
+                    _codes_in(step.event, named)
+                    if step.action.card is not None:
+                        named.add(step.action.card.code)
+                    if step.seat != self.seat:
+                        swap = self._bring(state, step.seat, step.action, named, seen)
+                        if swap is not None:
+                            return swap
+                    before = rules.clone(state)
+                elif step.kind == "consequence":
+                    diff = _disagreement(step.expected, step.event)
+                    if diff is not None:
+                        if not diff:  # () : any other difference
+                            raise Undeterminable(
+                                f"the replay disagrees with the stream at line {step.line} of the deal"
+                            )
+                        if diff[0] in seen or diff[1] in seen:
+                            raise Undeterminable(f"card {diff[1]} at line {step.line} of the deal was already placed")
+                        return diff
+                    _codes_in(step.event, seen)
+        except Undeterminable:
+            raise
+        except ReplayError as e:
+            raise Undeterminable(f"the stream does not replay: {e}") from None
+        except (ValueError, KeyError, IndexError, AttributeError, TypeError):
+            # A card the action needs is not where the filled deal put it (a Jack to
+            # exchange): bring any card this decision names into the actor's hand.
+            if before is None or step_seat is None or step_action is None:
+                raise Undeterminable("the deal cannot be replayed") from None
+            swap = self._bring(before, step_seat, step_action, named, seen, force=True)
+            if swap is None:
+                raise Undeterminable("a decision of the deal cannot be replayed") from None
+            return swap
+        if state is None:
+            raise Undeterminable("the stream holds no deal")
         return state
 
     def _bring(
-        self, state: Any, actor: int, action: Action, named: set[str], seen: set[str], force: bool = False
+        self, state: object, actor: int, action: Action, named: set[str], seen: set[str], force: bool = False
     ) -> tuple[str, str] | None:
         """A swap putting a card the decision plays (or names) into the actor's hand, or None
         when nothing needs moving."""
@@ -203,7 +214,7 @@ class SeatReplay:
         return None
 
 
-def _disagreement(produced: Any, got: Any) -> tuple[str, str] | tuple[()] | None:
+def _disagreement(produced: object, got: object) -> tuple[str, str] | tuple[()] | None:
     """Where a replayed event differs from the stream's (null in the stream matches
     anything): None when they agree, (replayed code, stream code) for the first differing
     card, () for any other difference."""

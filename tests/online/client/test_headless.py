@@ -276,7 +276,7 @@ def test_host_then_two_bot_clients_play_four_player_scopa_with_two_computers(ser
     record = record_file(server.data_dir, outs[0]["record"])
     verdict = verify_file(record)
     assert verdict.ok, str(verdict)
-    # Each client ends with the final score (issue 29): the record's, and partners agree.
+    # Each client ends with the final score: the record's, and partners agree.
     end = json.loads(Path(record).read_text(encoding="utf-8").splitlines()[-1])
     side = "your side" if end["winner"] == 0 else "the other side"  # seats 0 and 2: team 0
     assert (

@@ -1,4 +1,4 @@
-"""The two denial-of-service holes of issue 34, reproduced and closed.
+"""Two denial-of-service holes, reproduced and closed.
 
 1. One client with many connections from one address creating tables until refused: the
    address's quota stops it (another address still makes tables), and its empty lobbies

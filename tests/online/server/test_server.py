@@ -562,5 +562,24 @@ def test_every_client_message_type_has_one_handler(tmp_path):
     server = TableServer(tmp_path)
     try:
         assert set(server.handlers) == set(P.CLIENT_MESSAGES)
+        # ``say`` is the club's (its mutes apply), registered once: no part overrides another.
+        assert server.handlers["say"] == server.club.manners.on_say
     finally:
         server.store.close()
+        server.db.close()
+
+
+def test_a_message_type_registered_twice_is_refused_when_the_server_is_built():
+    from game.online.server.server import HandlerRegistry
+
+    def handler(conn, msg):
+        return None
+
+    registry = HandlerRegistry()
+    registry.register("say", handler)
+    with pytest.raises(ValueError, match="'say' has two handlers"):
+        registry.register("say", handler)
+    with pytest.raises(ValueError, match="no client message"):
+        registry.register("shutdown", handler)
+    with pytest.raises(ValueError, match="no handler for the client message"):
+        registry.complete()

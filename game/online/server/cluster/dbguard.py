@@ -30,6 +30,7 @@ from typing import Any
 
 from game.online.server.accounts import Rating
 from game.online.server.store import StoreError
+from game.rules.vocabulary import JsonObject
 
 log = logging.getLogger("cardavia.server")
 
@@ -40,8 +41,8 @@ LOOP_WAIT = 0.3
 RETRY_FIRST, RETRY_LAST = 0.25, 15.0
 
 #: What the store's transaction at a match's end is handed, and what it gives back.
-Settle = Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]]
-Settled = tuple[dict[str, Any], list, dict[str, Rating]]
+Settle = Callable[[dict[str, Rating | None]], tuple[JsonObject, list, dict[str, Rating]]]
+Settled = tuple[JsonObject, list, dict[str, Rating]]
 
 
 class DatabaseAway(StoreError):
@@ -227,8 +228,8 @@ class GuardedStore:
         preset: str | None,
         rated: bool,
         subjects: list[str],
-        settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
-    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+        settle: Callable[[dict[str, Rating | None]], tuple[JsonObject, list, dict[str, Rating]]],
+    ) -> tuple[JsonObject, list, dict[str, Rating]] | None:
         """From a thread: one transaction, as the protocol says. From the event loop: the
         match goes to the outbox, and the loop waits at most ``loop_wait`` for it to be
         stored (then settle's result, as from a thread); None when it is stored later (or was

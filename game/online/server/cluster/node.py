@@ -51,12 +51,16 @@ import logging
 import os
 import time
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.online.server.cluster.tables import LEASE_MS, LeaseLost, RedisAway, RedisTableStore
 from game.online.server.seats import Refusal, Table
 from game.online.server.store import StoredTable, StoreError, normalised
 from game.online.wire import protocol as P
+from game.rules.vocabulary import JsonObject
+
+if TYPE_CHECKING:
+    from game.online.server.cluster.writer import RecordWriter
 
 log = logging.getLogger("cardavia.server")
 
@@ -96,7 +100,7 @@ class ClusterNode:
         self.matchmaker = False
         self._pubsub_task: asyncio.Task | None = None
         self._writer_task: asyncio.Task | None = None
-        self.writer: Any = None
+        self.writer: RecordWriter | None = None
         self._status_at = time.monotonic()
         self._live: tuple[float, set[str]] | None = None
         #: This run of the process (a restarted process with the same id is another run).
@@ -110,13 +114,6 @@ class ClusterNode:
         store.keeper = self
         if hasattr(server.db, "journal"):
             server.db.journal = self
-        # Counted together by every process: the quotas, the daily deal's seed and its
-        # once-per-account list (one process's own would double them).
-        from game.online.server.cluster.shared import SharedDailyBoard, SharedQuota
-
-        server.quota = server.lobby.quota = SharedQuota(server.limits, store)
-        if getattr(server.play, "daily_board", None) is not None:
-            server.play.daily_board = SharedDailyBoard(store.root, store)
 
     # ---- what the lobby and the spectators ask
     def locate(self, code: str) -> Table | None:
@@ -370,7 +367,7 @@ class ClusterNode:
         for code in [c for c in self.store.marks if c not in self.server.tables]:
             del self.store.marks[code]
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> JsonObject:
         tables = [t for t in self.server.tables.values() if not t.finished]
         db = self.server.db
         return {
@@ -425,12 +422,12 @@ class ClusterNode:
         rows = self.server.club.local_rows()
         self.store._call(self.redis.set, f"cv:list:{self.me}", json.dumps(rows), ex=NODE_TTL_S)
 
-    def rows_elsewhere(self) -> list[dict[str, Any]]:
+    def rows_elsewhere(self) -> list[JsonObject]:
         """The open-table rows the other live processes published (the lobby's list)."""
         others = sorted(n for n in self.live_nodes() if n != self.me)
         if not others:
             return []
-        out: list[dict[str, Any]] = []
+        out: list[JsonObject] = []
         for raw in self.store._call(self.redis.mget, [f"cv:list:{n}" for n in others]):
             try:
                 rows = json.loads(raw) if raw else []
@@ -460,7 +457,7 @@ class ClusterNode:
         return live
 
     # ---- between processes
-    def tell(self, node: str, conn_number: int, message: dict[str, Any]) -> None:
+    def tell(self, node: str, conn_number: int, message: JsonObject) -> None:
         """Send ``message`` to connection ``conn_number`` of process ``node``."""
         payload = json.dumps({"conn": conn_number, "msg": message})
         if node == self.me:
@@ -643,7 +640,7 @@ class _Gone:
     closing = True
     name = None
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: JsonObject) -> None:
         pass
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from game.online.server.accounts import Player, Rating, name_key
 from game.online.server.cluster.dbguard import LOOP_WAIT, DatabaseAway, GuardedStore, guarded, on_loop
 from game.online.server.store import StoreError
+from game.rules.vocabulary import JsonObject
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: One number for the advisory lock that serialises migrations across processes.
@@ -275,7 +276,7 @@ class PgClubStore(GuardedStore):
         game: str,
         preset: str | None,
         rated: bool,
-        summary: dict[str, Any],
+        summary: JsonObject,
         players: list[tuple[int, int, str, float | None, float | None]],
         ratings: dict[str, Rating],
     ) -> None:
@@ -289,7 +290,7 @@ class PgClubStore(GuardedStore):
         game: str,
         preset: str | None,
         rated: bool,
-        summary: dict[str, Any],
+        summary: JsonObject,
         players: list,
         ratings: dict[str, Rating],
     ) -> bool:
@@ -320,8 +321,8 @@ class PgClubStore(GuardedStore):
         preset: str | None,
         rated: bool,
         subjects: list[str],
-        settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
-    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+        settle: Callable[[dict[str, Rating | None]], tuple[JsonObject, list, dict[str, Rating]]],
+    ) -> tuple[JsonObject, list, dict[str, Rating]] | None:
         try:
             return self._rate_once(code, game, preset, rated, subjects, settle)
         except _RatedBefore:
@@ -334,8 +335,8 @@ class PgClubStore(GuardedStore):
         preset: str | None,
         rated: bool,
         subjects: list[str],
-        settle: Callable[[dict[str, Rating | None]], tuple[dict[str, Any], list, dict[str, Rating]]],
-    ) -> tuple[dict[str, Any], list, dict[str, Rating]] | None:
+        settle: Callable[[dict[str, Rating | None]], tuple[JsonObject, list, dict[str, Rating]]],
+    ) -> tuple[JsonObject, list, dict[str, Rating]] | None:
         with self.pool.connection() as db, db.transaction():
             if db.execute("SELECT 1 FROM matches WHERE code = %s", (code,)).fetchone() is not None:
                 return None
@@ -457,7 +458,7 @@ class PgClubStore(GuardedStore):
             )
 
     @guarded
-    def reports(self) -> list[dict[str, Any]]:
+    def reports(self) -> list[JsonObject]:
         with self.pool.connection() as db:
             rows = db.execute("SELECT reporter, reported, code, reason, at FROM reports ORDER BY id").fetchall()
         return [{"reporter": r[0], "reported": r[1], "code": r[2], "reason": r[3], "at": r[4]} for r in rows]

@@ -10,6 +10,7 @@ from typing import Any
 
 from game.online.server.quick import Waiting, pair
 from game.online.server.store import StoreError
+from game.rules.vocabulary import JsonObject
 
 KEYS = "cv:quick:keys"
 MATCHMAKER = "cv:matchmaker"
@@ -166,7 +167,7 @@ class _Remote:
         self.closing = False
         self.number = entry["conn"]
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: JsonObject) -> None:
         self.node.tell(self.entry["node"], int(self.entry["conn"]), message)
 
 

@@ -17,10 +17,15 @@ from __future__ import annotations
 
 import json
 from contextlib import AbstractContextManager
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from game.online.server.limits import ServerLimits
 from game.online.server.store import StoreError
+
+if TYPE_CHECKING:
+    from game.online.server.cluster.tables import RedisTableStore
+    from game.online.server.daily import DailyBoard
 
 #: How long a day's lock may be held (ms) and waited for (s): a read-change-write takes a
 #: millisecond; a process killed holding it frees it when it expires.
@@ -62,7 +67,7 @@ class RedisDays:
     def __init__(self, client: Any):
         self.redis = client
 
-    def locked(self, day: str) -> AbstractContextManager[Any]:
+    def locked(self, day: str) -> AbstractContextManager[object]:
         return self.redis.lock(f"cv:daily:{day}:lock", timeout=DAY_LOCK_MS / 1000, blocking_timeout=DAY_LOCK_WAIT)
 
     def load(self, day: str) -> dict[str, Any] | None:
@@ -111,7 +116,7 @@ class RedisTableQuota:
     def add_all(self, code: str, holders: list[tuple[str | None, int | None]]) -> None:
         """Count table ``code`` once for each holder (a second add of the same table, by a
         process that took it over, counts nothing)."""
-        args: list[Any] = [json.dumps(holders)]
+        args: list[str | int] = [json.dumps(holders)]
         for address, player in holders:
             args += [address or "", "" if player is None else str(player)]
         try:
@@ -156,12 +161,12 @@ class RedisTableQuota:
         return {int(k): int(v) for k, v in self.redis.hgetall(PLAYER).items()}
 
 
-def SharedQuota(limits: ServerLimits, store: Any) -> RedisTableQuota:  # noqa: N802 - the node's name for it
+def SharedQuota(limits: ServerLimits, store: RedisTableStore) -> RedisTableQuota:  # noqa: N802 - the node's name for it
     """The cluster's quotas over ``store``'s Redis (game.online.server.cluster.tables.RedisTableStore)."""
     return RedisTableQuota(store.redis, limits)
 
 
-def SharedDailyBoard(root: Any, store: Any) -> Any:  # noqa: N802 - the node's name for it
+def SharedDailyBoard(root: Path, store: RedisTableStore) -> DailyBoard:  # noqa: N802 - the node's name for it
     """The cluster's daily board: game.online.server.daily.DailyBoard with its days in ``store``'s Redis."""
     from game.online.server.daily import DailyBoard
 

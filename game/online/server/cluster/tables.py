@@ -44,6 +44,7 @@ from game.online.server.store import (
 from game.online.wire.protocol import is_code
 from game.record import dumps
 from game.rules.base import Event
+from game.rules.vocabulary import JsonObject
 from game.safejson import JSONError, loads
 from game.services.storage import write_bytes
 
@@ -299,7 +300,7 @@ class RedisTableStore:
     def has_room(self) -> bool:
         return True  # Redis's memory is the operator's to watch (docs/ONLINE.md)
 
-    def write_meta(self, code: str, meta: dict[str, Any]) -> None:
+    def write_meta(self, code: str, meta: JsonObject) -> None:
         done = bool(meta.get("finished") or meta.get("closed"))
         data = dumps({"format": META_FORMAT, **meta})
         ok = self._call(
@@ -335,7 +336,7 @@ class RedisTableStore:
             if "by" in ev:
                 self.marks.setdefault(code, {})[before + i] = ev["by"]
 
-    def resync(self, code: str, events: list[Event], meta: dict[str, Any], done: bool) -> bool:
+    def resync(self, code: str, events: list[Event], meta: JsonObject, done: bool) -> bool:
         """Write table ``code`` again whole, as this process holds it: its record ``events``,
         its meta, its place in the directory and its lease; False when another process holds
         it or wrote it last (then it is theirs)."""
@@ -482,7 +483,7 @@ class RedisTableStore:
         pipe.hset(self.BROKEN, code, json.dumps({"why": why[:300], "by": self.me, "at": time.time()}))
         self._call(pipe.execute)
 
-    def broken(self) -> dict[str, dict[str, Any]]:
+    def broken(self) -> dict[str, JsonObject]:
         """The tables set aside (code -> why, by which process, when)."""
         import json
 
@@ -521,7 +522,7 @@ class RedisTableStore:
             raise RedisAway(f"Redis: {e}") from None
 
 
-def append_args(me: str, mode: str, before: int, events: list[Event]) -> list[Any]:
+def append_args(me: str, mode: str, before: int, events: list[Event]) -> list[str | int]:
     """The ARGV of the append script (_APPEND)."""
     return [me, mode, LEASE_MS, int(before), *(dumps(ev) for ev in events)]
 

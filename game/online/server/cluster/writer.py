@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from game.online.server.cluster.tables import _APPEND, BEHIND, append_args
+from game.online.server.cluster.tables import _APPEND, BEHIND, RedisTableStore, append_args
+
+if TYPE_CHECKING:
+    from game.online.server.play import PlayLoop
+    from game.online.server.seats import Table
 
 log = logging.getLogger("cardavia.server")
 
@@ -26,7 +31,9 @@ BATCH_TIMEOUT = 2.0
 
 
 class RecordWriter:
-    def __init__(self, play: Any, store: Any, redis_url: str, resync: Any = None):
+    def __init__(
+        self, play: PlayLoop, store: RedisTableStore, redis_url: str, resync: Callable[[str], bool] | None = None
+    ):
         import redis.asyncio as aioredis
 
         self.play, self.store = play, store
@@ -40,12 +47,12 @@ class RecordWriter:
         # EVALSHA by hand: a pipeline with registered scripts asks SCRIPT EXISTS first on
         # every execute (a second round trip per batch); NOSCRIPT (a restarted Redis) loads it.
         self.sha = hashlib.sha1(_APPEND.encode("utf-8")).hexdigest()
-        self.wanted: dict[str, Any] = {}
+        self.wanted: dict[str, Table] = {}
         self.flying: set[str] = set()
         self.wake = asyncio.Event()
         self.batches = 0
 
-    def want(self, table: Any) -> None:
+    def want(self, table: Table) -> None:
         self.wanted[table.code] = table
         self.wake.set()
 
@@ -61,7 +68,7 @@ class RecordWriter:
             if self.wanted:
                 self.wake.set()
 
-    async def _write(self, batch: list[Any]) -> None:
+    async def _write(self, batch: list[Table]) -> None:
         pipe = self.aio.pipeline(transaction=False)
         taken = []
         for t in batch:
@@ -125,7 +132,7 @@ class RecordWriter:
                 if t.unsaved:
                     self.want(t)
 
-    def _behind(self, t: Any) -> None:
+    def _behind(self, t: Table) -> None:
         from game.online.server.store import StoreError
 
         try:
