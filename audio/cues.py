@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from game.registry import rules_class
 
 TeamsOf = Callable[[int], int] | Sequence[int] | None
 #: A record event, as Match.play returns it (RECORD.md).
-Event = Mapping[str, Any]
+Event = Mapping[str, object]
 
 
 def _team(teams_of: TeamsOf, seat: object) -> int | None:
@@ -103,7 +102,8 @@ def _play(event: Event, sound: str, game: str, human_team: int | None, teams_of:
     if captures or "capture" in event:
         if not capture:
             return [sound or "play"]
-        bonuses = set(event.get("bonuses") or ())
+        listed = event.get("bonuses")
+        bonuses = set(listed) if isinstance(listed, (list, tuple)) else set()
         out = ["capture"]
         if bonuses & sweeps:
             out.append("sweep")

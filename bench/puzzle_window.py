@@ -37,6 +37,7 @@ from game.card_names import card_name  # noqa: E402
 from game.config import get_config  # noqa: E402
 from game.puzzles import store  # noqa: E402
 from game.puzzles.model import Puzzle  # noqa: E402
+from game.rules.capture import captured  # noqa: E402
 from game.services.i18n import I18n  # noqa: E402
 from tests.xvfb import xvfb_display  # noqa: E402
 
@@ -189,8 +190,8 @@ class Player:
         # choices in the rules' order, read out as Tab moves): Tab to the one wanted, Enter; a
         # card put down instead of taking is P.
         same = [a for a in m.legal_actions() if a.card == move.card]
-        caps = [a for a in same if a.capture]
-        if len(same) > 1 and move.capture:
+        caps = [a for a in same if captured(a)]
+        if len(same) > 1 and captured(move):
             self.w.key(*(["Tab"] * caps.index(move)), "Return")
         elif len(same) > 1:
             self.w.key("p")

@@ -69,7 +69,11 @@ def play_deal(rules, seed: int, settings: list[dict[str, float]], first: int) ->
             while not state.over:
                 if schnapsen_solver.strict(state):
                     for c, marry in schnapsen_solver.line(rules, state):
-                        a = next(x for x in rules.legal_actions(state) if x.card is c and bool(x.arg("marriage")) == bool(marry))
+                        a = next(
+                            x
+                            for x in rules.legal_actions(state)
+                            if x.card is c and bool(x.arg("marriage")) == bool(marry)
+                        )
                         rules.apply(state, a, check=False)
                     continue
                 legal = rules.legal_actions(state)

@@ -18,7 +18,6 @@ Pure Python: no pygame here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from game import registry
 from game.rules.vocabulary import EventKind
@@ -49,7 +48,7 @@ def known_kinds() -> tuple[str, ...]:
 
 #: A concern's handler: it takes what the concern passes (the event, the table model …) and
 #: returns what that concern wants (sound names, a narration line …).
-Handler = Callable[..., Any]
+Handler = Callable[..., object]
 
 
 class EventHandlers:

@@ -13,7 +13,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from game.events import declared_events
 from game.registry import rules_class
@@ -317,7 +317,7 @@ def _all_events(stream: RecordStream, n: int) -> list[Event]:
     return out
 
 
-def open_record(path: str | os.PathLike) -> tuple[Any, RecordStream]:
+def open_record(path: str | os.PathLike) -> tuple[BinaryIO, RecordStream]:
     """(binary file, stream of its events): the file must be a regular file (a FIFO or a
     device is refused). Raises OSError or JSONError; the caller closes the file."""
     f = open_regular(path)

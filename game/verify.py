@@ -26,7 +26,7 @@ verdict is a readable record that breaks the format or a rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from game.config import Config, get_config
 from game.record import EventList, RecordFormatError, RecordStream, open_record
@@ -113,7 +113,7 @@ class _PrefixEnd(Exception):
     """A prefix ended where the next decision is due: it verifies (verify_prefix)."""
 
 
-def _verify(source: Any, config: Config | None, strict: bool, prefix: bool = False) -> Verdict:
+def _verify(source: EventList | RecordStream, config: Config | None, strict: bool, prefix: bool = False) -> Verdict:
     try:
         _Replay(source, config or get_config(), strict, prefix).run()
     except _PrefixEnd:
@@ -149,7 +149,7 @@ def _norm(value: object, path: tuple[str, ...], unordered: set[tuple[str, ...]])
 
 
 class _Replay:
-    def __init__(self, source: Any, config: Config, strict: bool = False, prefix: bool = False):
+    def __init__(self, source: EventList | RecordStream, config: Config, strict: bool = False, prefix: bool = False):
         self.src = source
         self.config = config
         self.strict = strict
@@ -190,7 +190,7 @@ class _Replay:
             self.fail("match: 'deals' (the first deals only) must be a whole number of at least 1")
         r = self.rules
         self.unordered = _unordered(r)
-        before: Any = None
+        before: object = None
         try:
             for step in replay(
                 r,
@@ -229,7 +229,7 @@ class _Replay:
             return exact_equal(recorded, expected)
         return exact_equal(_norm(recorded, path, self.unordered), _norm(expected, path, self.unordered))
 
-    def compare(self, expected: Event, recorded: Event, before: Any) -> None:
+    def compare(self, expected: Event, recorded: Event, before: object) -> None:
         kind = expected["event"]
         if recorded["event"] != kind:
             self.fail(f"the rules produce '{kind}' here, the record has '{recorded['event']}'")

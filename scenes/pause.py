@@ -5,7 +5,7 @@ The match is saved after every move already; "Quit to menu" saves once more and 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -13,6 +13,9 @@ from scenes.scene import AppServices, UIScene
 from sprites import panels, theme
 from sprites.tween import Tween, ease_out_cubic
 from sprites.widgets import Button
+
+if TYPE_CHECKING:
+    from scenes.table.scene import TableScene
 
 #: The box and everything in it (the key hint too) end above the hand (sprites.table_layout
 #: HAND_AREA, less the lift), so the player sees the cards while deciding.
@@ -23,7 +26,7 @@ BOX.midbottom = (640, 520)
 class PauseScene(UIScene):
     is_overlay = True
 
-    def __init__(self, app: AppServices, table: Any = None):
+    def __init__(self, app: AppServices, table: TableScene | None = None):
         self.table = table
         self.appear = Tween(0.0, 1.0, 0.22, ease_out_cubic)
         self.hint_rect: pygame.Rect | None = None  # where the key hint was drawn (tests)
@@ -97,5 +100,5 @@ class PauseScene(UIScene):
         )
 
 
-def create(app: AppServices, table: object = None, **params: object) -> PauseScene:
+def create(app: AppServices, table: TableScene | None = None, **params: object) -> PauseScene:
     return PauseScene(app, table=table)

@@ -7,7 +7,7 @@ once. Keyboard focus and mouse routing are the focus manager's (:mod:`sprites.fo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
@@ -32,15 +32,25 @@ def same_label_size(*buttons: Button) -> None:
         b.peers = tuple(buttons)
 
 
-def same_caption_size(*widgets: Any) -> None:
+class Captioned(Protocol):
+    """A widget with a caption over it (a slider, a chooser)."""
+
+    caption: Label | None
+
+    def caption_fit(self) -> int:
+        """The caption's own size, alone."""
+        ...
+
+
+def same_caption_size(*widgets: Widget) -> None:
     """Captioned sliders and choosers in a row show their captions at one size, the
     smallest that fits each (the menu's bar: "LINGUA", "GRANA", "TEMPERATURA COLORE")."""
     for w in widgets:
-        w.caption_peers = tuple(widgets)
+        setattr(w, "caption_peers", tuple(widgets))  # noqa: B010 (not every widget has captions)
 
 
-def shared_caption_size(widget: Any) -> int:
-    peers = getattr(widget, "caption_peers", ()) or (widget,)
+def shared_caption_size(widget: Captioned) -> int:
+    peers: tuple[Captioned, ...] = getattr(widget, "caption_peers", ()) or (widget,)
     return min(p.caption_fit() for p in peers if p.caption is not None)
 
 

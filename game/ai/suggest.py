@@ -16,12 +16,12 @@ card codes in the parameters are under ``card``, ``led``, ``partner`` (one code)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sized
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
 from game.ai.bots import make_bot
-from game.ai.hooks import load_hooks
+from game.ai.hooks import View, load_hooks
 from game.cards import Card
 from game.rules.base import Action, GameRules
 from game.rules.capture import CaptureRules, captured
@@ -36,7 +36,28 @@ ONLY_MOVE = "suggest.reason.only_move"
 #: The reason given when the game's hook names none: what the level weighed, by level.
 PLAIN_REASON = {SUGGEST_LEVEL: "suggest.reason.looks_ahead", FALLBACK_LEVEL: "suggest.reason.counts_now"}
 
-Reason = tuple[str, dict[str, Any]]
+Reason = tuple[str, dict[str, object]]
+
+
+class SeatSession(Protocol):
+    """What a suggestion reads of a match in progress (game.services.session.Session)."""
+
+    rules: GameRules
+    seed: int
+    human_seat: int | None
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    @property
+    def decisions(self) -> Sized: ...
+
+    def view(self, seat: int | None = None) -> object: ...
+
+    def legal_actions(self) -> list[Action]: ...
 
 
 @dataclass(frozen=True)
@@ -56,7 +77,7 @@ class Suggestion:
 
 def suggest(
     rules: GameRules,
-    view: Any,
+    view: View,
     legal: list[Action],
     seat: int,
     seed: int,
@@ -86,7 +107,7 @@ def suggest(
 
 def _vetted(
     rules: GameRules,
-    view: Any,
+    view: View,
     legal: list[Action],
     action: Action,
     seat: int,
@@ -116,7 +137,7 @@ def _vetted(
     captures = [a for a in legal if a.kind == PLAY.name and captured(a)]
     if unseen is None or not captures:
         return action
-    table = list(view.table)
+    table = list(getattr(view, "table", ()))
     placed = [*table, action.card]
     if not any(action.card in cap for x in unseen for cap in rules.captures_for(x, placed)):
         return action  # nobody can take the card placed: a safe way to wait
@@ -135,7 +156,7 @@ def _sweepable(rules: CaptureRules, unseen: Iterable[Card], left: list[Card]) ->
 def _choose(
     level: str,
     rules: GameRules,
-    view: Any,
+    view: View,
     legal: list[Action],
     seat: int,
     seed: int,
@@ -149,7 +170,7 @@ def _choose(
     return bot.choose(view, list(legal), should_stop=should_stop)
 
 
-def reason_for(rules: GameRules, view: Any, legal: list[Action], action: Action) -> Reason | None:
+def reason_for(rules: GameRules, view: View, legal: list[Action], action: Action) -> Reason | None:
     """Why ``action`` is a good move, as (locale key, params), or None: the only move, else
     what the game's ``reason`` hook says (no hook, or a hook that fails: no reason)."""
     if len(legal) == 1:
@@ -167,7 +188,7 @@ def reason_for(rules: GameRules, view: Any, legal: list[Action], action: Action)
     return (str(key), dict(params or {}))
 
 
-def suggest_for(session: Any, should_stop: Callable[[], bool] | None = None) -> Suggestion:
+def suggest_for(session: SeatSession, should_stop: Callable[[], bool] | None = None) -> Suggestion:
     """The suggestion for the human seat of a :class:`game.services.session.Session` whose turn it is."""
     seat = session.human_seat
     if seat is None or session.over or session.to_act != seat:

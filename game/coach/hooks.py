@@ -27,7 +27,6 @@ Each is a plain function of the rules and the seat's view: never of a hidden car
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from game.ai.hooks import State, View
 from game.ai.levels import HardBot
@@ -41,7 +40,7 @@ DEFAULT_BUDGET = HardBot.ITERATIONS
 #: The locale key of the points when the game's module names none.
 DEFAULT_UNITS = "coach.units.points"
 
-Reason = tuple[str, dict[str, Any]]
+Reason = tuple[str, dict[str, object]]
 
 
 class CoachHooks:
@@ -69,7 +68,7 @@ class CoachHooks:
         self.budget: int = int(getattr(module, "BUDGET", DEFAULT_BUDGET))
         self.max_worlds: int = int(getattr(module, "MAX_WORLDS", flat.MAX_WORLDS))
         self.tie: float = float(getattr(module, "TIE", 0.0))
-        self.playout_kw: dict[str, Any] = dict(getattr(module, "PLAYOUT_KW", {}))
+        self.playout_kw: dict[str, object] = dict(getattr(module, "PLAYOUT_KW", {}))
         self.reason: Callable[[GameRules, View, Action, Action], Reason | None] | None = getattr(module, "reason", None)
         self.apply: Callable[[GameRules, State, Action], None] | None = getattr(module, "apply", None)
 

@@ -14,8 +14,9 @@ A lesson file holds (see any shipped one):
   other legal move).
 
 A move is written ``7D`` (that card, whatever it takes), ``7D:7C`` or ``7D:3C+4S`` (that
-capture), ``7D:-`` (placed, taking nothing), ``KH!`` (leading it with its marriage), ``close``
-or ``exchange``.
+capture), ``7D:-`` (placed, taking nothing), ``KH!`` (played with its declaration: the
+game's play toggle, e.g. a marriage), or the name of a decision the game declares that plays
+no card (closing the stock: ``close``).
 
 :func:`load_lesson` walks every path of good moves through the real rules: every scripted
 move must be legal where it is played, every good move must be legal, and every other legal
@@ -27,11 +28,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from game.config_types import data_dir
-from game.rules.base import Action, DealState, GameRules, RecordError
+from game.rules.base import PLAY_KIND, Action, DealState, Event, GameRules, RecordError
 from game.rules.capture import captured
+from game.rules.vocabulary import Vocabulary
 
 #: Where the shipped lessons are.
 LESSONS_DIR = ("game", "lessons", "data")
@@ -55,26 +56,34 @@ class Move:
     kind: str
     card: str | None = None
     capture: frozenset[str] | None = None  # None: whatever it takes
-    marriage: bool = False
+    #: The play's toggle (its payload field, "" where the game has none) and whether the move
+    #: gives it (written ``!``).
+    toggle: str = ""
+    declared: bool = False
 
     def matches(self, action: Action) -> bool:
         if action.kind != self.kind:
             return False
-        if self.kind != "play":
+        if self.kind != PLAY_KIND:
             return True
-        if action.card is None or action.card.code != self.card or action.arg("marriage", False) != self.marriage:
+        given = action.arg(self.toggle, False) if self.toggle else False
+        if action.card is None or action.card.code != self.card or given != self.declared:
             return False
         return self.capture is None or frozenset(c.code for c in captured(action)) == self.capture
 
 
-def parse_move(text: object, codes: set[str]) -> Move:
-    """A move from its written form; ValueError naming what is wrong."""
+def parse_move(text: object, codes: set[str], vocabulary: Vocabulary) -> Move:
+    """A move from its written form in the game of ``vocabulary``; ValueError naming what is
+    wrong."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"a move must be written as text, not {text!r}")
     s = text.strip()
-    if s in ("close", "exchange"):
+    decision = vocabulary.decision(s)
+    if decision is not None and not decision.plays_card:
         return Move(s, s)
-    marriage = s.endswith("!")
+    play_decision = vocabulary.decision(PLAY_KIND)
+    toggle = play_decision.toggle if play_decision is not None else ""
+    declared = s.endswith("!")
     s = s.rstrip("!")
     head, _, taken = s.partition(":")
     if head not in codes:
@@ -85,7 +94,7 @@ def parse_move(text: object, codes: set[str]) -> Move:
         bad = [c for c in capture if c not in codes]
         if bad:
             raise ValueError(f"{text!r}: {bad[0]!r} is not a card of this pack")
-    return Move(text.strip(), "play", head, capture, marriage)
+    return Move(text.strip(), PLAY_KIND, head, capture, toggle, declared)
 
 
 # ---------------------------------------------------------------------- the data
@@ -118,9 +127,9 @@ class Lesson:
     game: str
     players: int
     deck: str | None
-    options: dict[str, Any]
+    options: dict[str, object]
     human: int
-    deal: dict[str, Any]
+    deal: Event  # the hand-built deal, as a record's deal line
     script: dict[int, tuple[Move, ...]]
     title: str
     intro: str
@@ -168,10 +177,10 @@ def _key(name: str, value: object, where: str) -> str:
     return value if "." in value else f"lessons.{name}.{value}"
 
 
-def _moves(value: object, codes: set[str], where: str) -> tuple[Move, ...]:
+def _moves(value: object, codes: set[str], vocabulary: Vocabulary, where: str) -> tuple[Move, ...]:
     items = value if isinstance(value, list) else [value]
     try:
-        return tuple(parse_move(v, codes) for v in items)
+        return tuple(parse_move(v, codes, vocabulary) for v in items)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
 
@@ -218,7 +227,7 @@ def _parse(data: object, name: str, file: str) -> Lesson:
     for seat, moves in script_data.items():
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players or seat == human:
             raise ValueError(f"script: {seat!r} is not another seat")
-        script[seat] = _moves(moves or [], codes, f"script {seat}")
+        script[seat] = _moves(moves or [], codes, rules.vocabulary, f"script {seat}")
     steps_data = data.get("steps")
     if not isinstance(steps_data, list) or not 1 <= len(steps_data) <= MAX_STEPS:
         raise ValueError(f"steps: a list of 1 to {MAX_STEPS} steps")
@@ -234,11 +243,14 @@ def _parse(data: object, name: str, file: str) -> Lesson:
         wrong_data = sd.get("wrong") or {}
         if not isinstance(wrong_data, dict):
             raise ValueError(f"{where}: wrong: a mapping of move → explanation key")
-        wrong = tuple((_moves(m, codes, where)[0], _key(name, k, f"{where}: wrong {m}")) for m, k in wrong_data.items())
+        wrong = tuple(
+            (_moves(m, codes, rules.vocabulary, where)[0], _key(name, k, f"{where}: wrong {m}"))
+            for m, k in wrong_data.items()
+        )
         other = sd.get("otherwise")
         step = Step(
             _key(name, sd.get("text"), f"{where}: text"),
-            _moves(sd.get("good"), codes, f"{where}: good"),
+            _moves(sd.get("good"), codes, rules.vocabulary, f"{where}: good"),
             _key(name, sd.get("why"), f"{where}: why"),
             tuple(look),
             wrong,

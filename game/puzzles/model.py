@@ -20,11 +20,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
+from game import registry
 from game.online.wire.protocol import action_from_json as protocol_action_from_json
 from game.online.wire.protocol import action_to_json
-from game.rules.base import Action
+from game.rules.base import Action, Event
 from game.rules.vocabulary import JsonObject
 
 #: Where every puzzle starts on the rating scale before its first attempts (Glicko-2's 1500
@@ -34,8 +34,21 @@ NEW_RD = 350.0
 #: A puzzle's starting deviation: its starting rating is an estimate (game.puzzles.make).
 PUZZLE_RD = 200.0
 
+
+def _declared_themes() -> tuple[str, ...]:
+    """The themes the games declare (their decisions' and breakdown lines'), in game order."""
+    out: list[str] = []
+    for gid in registry.folder_game_ids():
+        rules = registry.rules_class(gid)
+        for theme in (*(t for d in rules.decision_kinds for t in d.themes), *rules.detail_themes.values()):
+            if theme not in out:
+                out.append(theme)
+    return tuple(out)
+
+
 #: The themes a puzzle may have (locale keys ``puzzles.theme.<id>``). A theme names what the
-#: right move is about, read from the position and the move (game.puzzles.themes).
+#: right move is about, read from the position and the move (game.puzzles.themes): the
+#: shared ones and those the games declare.
 THEMES: tuple[str, ...] = (
     "sweep",
     "settebello",
@@ -44,9 +57,7 @@ THEMES: tuple[str, ...] = (
     "cards",
     "bonus",
     "napula",
-    "closing",
-    "marriage",
-    "exchange",
+    *_declared_themes(),
     "trump_partner",
     "last_trick",
     "count",
@@ -89,13 +100,13 @@ class Puzzle:
     game: str
     deck: str
     players: int
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     seed: int
     #: The record prefix: the match line and every event up to the position (a decision of ``seat``).
-    prefix: tuple[dict[str, Any], ...]
+    prefix: tuple[Event, ...]
     seat: int
     #: The solution line from the position: (seat, action JSON) per move, the seat's and the replies.
-    line: tuple[tuple[int, dict[str, Any]], ...]
+    line: tuple[tuple[int, JsonObject], ...]
     #: How many of the line's moves are the seat's (the moves the player must find).
     answer_moves: int
     #: How much the right first move is worth over the next best, in the game's own points
@@ -110,10 +121,10 @@ class Puzzle:
     rd: float = PUZZLE_RD
     #: Every legal first move's value in the game's points, as (action JSON, points), best first
     #: (the solver's or the coach's): what a wrong first move loses.
-    values: tuple[tuple[dict[str, Any], float], ...] = ()
+    values: tuple[tuple[JsonObject, float], ...] = ()
     origin: str = "made"
     #: For a mistake puzzle: the move the player made in the match (action JSON), else None.
-    played: dict[str, Any] | None = field(default=None)
+    played: JsonObject | None = field(default=None)
 
     # ------------------------------------------------------------------ reading the line
     def action(self, step: int) -> Action:
@@ -237,7 +248,7 @@ def _bool(v: object, name: str) -> bool:
     return v
 
 
-def _obj(v: object, name: str) -> dict[str, Any]:
+def _obj(v: object, name: str) -> JsonObject:
     if not isinstance(v, Mapping):
         raise PuzzleError(f"{name} must be an object")
     return dict(v)

@@ -1,7 +1,8 @@
 """A puzzle's theme: what its right move is about, read from the position and the move.
 
 In order:
-- the move itself says it: a close, an exchange, a marriage declared, a sweep (a bonus of the
+- the move itself says it: the theme its decision declares (game.rules.vocabulary: a
+  decision's or a payload field's ``theme``, e.g. closing the stock), a sweep (a bonus of the
   game's ``sweep_bonuses``) or another counted bonus;
 - in a partnership trick game, the partner winning the trick and a trump among the moves
   weighed (the right move or the next best): trumping (or not) a partner's trick;
@@ -33,19 +34,23 @@ DETAIL_THEMES: dict[str, str] = {
     "picada": "bonus",
     "simili": "bonus",
     "quadriglia": "bonus",
-    "marriages": "marriage",
     "last_trick": "last_trick",
 }
 
 
+def detail_themes(rules: GameRules) -> dict[str, str]:
+    """The breakdown keys and their themes: the shared ones, then the game's own (a
+    declaration's score line, e.g. the points of the marriages declared)."""
+    shared = {k: v for k, v in DETAIL_THEMES.items() if k != "last_trick"}
+    return {**shared, **rules.detail_themes, "last_trick": DETAIL_THEMES["last_trick"]}
+
+
 def move_theme(rules: GameRules, state: State, action: Action) -> str | None:
     """The theme the move names by itself (see the module), or None."""
-    if action.kind == "close":
-        return "closing"
-    if action.kind == "exchange":
-        return "exchange"
-    if action.arg("marriage", False):
-        return "marriage"
+    decision = rules.vocabulary.decision(action.kind)
+    declared = decision.theme_of(action) if decision is not None else None
+    if declared is not None:
+        return declared
     if rules.family == "capture" and captured(action):
         c = rules.clone(state)
         events = rules.apply(c, action, check=False)
@@ -89,7 +94,7 @@ def _swing(rules: GameRules, seat: int, best: dict, other: dict) -> str | None:
     """The breakdown line that moves most for the seat's side between two finished deals."""
     team = rules.team_of(seat)
     gains: list[tuple[float, str]] = []
-    for key, theme in DETAIL_THEMES.items():
+    for key, theme in detail_themes(rules).items():
         a, b = best.get(key), other.get(key)
         if key == "last_trick":
             continue  # a seat, not a list of points: see last_trick below
@@ -173,4 +178,4 @@ def hidden_theme(rules: GameRules, state: State, seat: int, best: Action, other:
     return "take"
 
 
-__all__ = ["DETAIL_THEMES", "hidden_theme", "known_theme", "move_theme", "partner_trick"]
+__all__ = ["DETAIL_THEMES", "detail_themes", "hidden_theme", "known_theme", "move_theme", "partner_trick"]

@@ -51,13 +51,6 @@ class Action:
         return Action(self.kind, self.card, _args(merged))
 
     @property
-    def capture(self) -> tuple[Card, ...]:
-        """The table cards a capture game's play takes (the capture mechanism's payload,
-        game.rules.capture.captured): () for any other action."""
-        value = self.arg("capture", ())
-        return value if isinstance(value, tuple) else ()
-
-    @property
     def played(self) -> Card:
         """``card``, for an action that plays one; a ValueError (as ``hand.remove(None)`` raised
         before) for one that plays none."""

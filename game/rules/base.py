@@ -130,6 +130,9 @@ class GameRules(ABC, Generic[S, V]):
     counted_bonuses: ClassVar[frozenset[str]] = frozenset()
     #: The bonuses that mean the table was swept clean (audio, banners).
     sweep_bonuses: ClassVar[frozenset[str]] = frozenset()
+    #: The game's own lines of a deal result's breakdown (``detail``) and the puzzle theme
+    #: each stands for (game.puzzles.themes), beside the shared ones.
+    detail_themes: ClassVar[Mapping[str, str]] = {}
     #: True when a lower match total is better (the Schnapsen Bummerl counts down).
     totals_count_down: ClassVar[bool] = False
     #: What the HUD's score board shows per seat or team: "totals" (match points per team),
@@ -379,11 +382,13 @@ class GameRules(ABC, Generic[S, V]):
         """A copy of ``state`` that the rules may change without touching the original."""
 
     def action_from_record(self, events: EventLines, i: int) -> Action:
-        """The decision that record line ``events[i]`` (and, for Schnapsen marriages, the next) shows."""
+        """The decision that record line ``events[i]`` (and, where a declaration is written as a
+        line before its play, the next) shows: here a card played, the one decision every game
+        has; a game with others (or a payload: a capture's cards, game.rules.capture) reads them."""
         ev = events[i]
-        if ev.get("event") != "play":
+        if ev.get("event") != PLAY_KIND:
             raise RecordError(f"a '{ev.get('event')}' event is not a decision in {self.game_id}")
-        return play(ev["card"], ev.get("capture") or ())
+        return play(ev["card"])
 
     def explain_mismatch(self, state_before: S, expected: Event, recorded: Event) -> str | None:
         """A rule-naming hint when a recorded consequence differs from the rules (optional)."""

@@ -10,7 +10,7 @@ from typing import Protocol, runtime_checkable
 
 from game.cards import Card
 from game.rules import common
-from game.rules.base import Action, Event
+from game.rules.base import Action, Event, RecordError, play
 from game.rules.vocabulary import DecisionKind, EventKind, Field, merge_events
 
 #: The payload field of a capture game's play: the table cards it takes.
@@ -39,6 +39,17 @@ def captured(action: Action) -> tuple[Card, ...]:
     """The table cards ``action`` takes (() for a card placed, or any other decision)."""
     value = action.arg(CAPTURE_FIELD, ())
     return value if isinstance(value, tuple) else ()
+
+
+def play_from_record(ev: Event, game_name: str) -> Action:
+    """The capture play a record's ``play`` line shows (its card and the cards it takes);
+    RecordError for a line that is not one (naming the game)."""
+    if ev.get("event") != common.PLAY_EVENT.name:
+        raise RecordError(f"a '{ev.get('event')}' event is not a {game_name} decision")
+    cap = ev.get(CAPTURE_FIELD)
+    if not isinstance(cap, list):
+        raise RecordError(f"'{CAPTURE_FIELD}' must be a list of card codes")
+    return play(ev["card"], cap)
 
 
 def capture_play(c: Card, cap: tuple[Card, ...] = ()) -> Action:

@@ -78,6 +78,9 @@ class Field:
     #: For a decision's payload: the locale key of the decision's words when this value is
     #: given (a capture: "play the 7 and take …"), formatted as the decision's ``words``.
     words: str = ""
+    #: For a decision's payload: the puzzle theme (game.puzzles.themes) of a move that gives
+    #: this value as true (a declaration made with the play); "" for none.
+    theme: str = ""
 
     def check(self, value: object, where: str) -> None:
         """Raise VocabularyError when ``value`` is not of this field's type (exact JSON types:
@@ -206,6 +209,9 @@ class DecisionKind:
     #: Costs nothing and leaves the turn with the seat (the trump exchange): a suggestion
     #: takes it first whenever it is legal.
     prefer: bool = False
+    #: The puzzle theme (game.puzzles.themes) of a move that takes this decision ("" for
+    #: none: the position and the move's consequences name it).
+    theme: str = ""
 
     @property
     def record_events(self) -> tuple[str, ...]:
@@ -214,6 +220,17 @@ class DecisionKind:
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
+
+    @property
+    def themes(self) -> tuple[str, ...]:
+        """The puzzle themes this decision declares: its own, then its payload's."""
+        return tuple(t for t in (self.theme, *(f.theme for f in self.fields)) if t)
+
+    def theme_of(self, action: Action) -> str | None:
+        """The puzzle theme ``action`` (one of this decision) names by itself, or None."""
+        if self.theme:
+            return self.theme
+        return next((f.theme for f in self.fields if f.theme and action.arg(f.name, False)), None)
 
     def to_wire(self, action: Action) -> JsonObject:
         """The action as the protocol sends it: ``{"kind": name, "card": …, <fields>}``."""
@@ -306,7 +323,7 @@ class EventKind:
     #: The sound cue it plays ("" none).
     sound: str = ""
     #: The table effect (scenes.table's mechanisms: "deal", "play_card", "collect_trick",
-    #: "draw", "exchange", "announce", "reveal", "close_stock", "new_hands", "deal_end",
+    #: "draw", "swap_face_up", "announce", "reveal", "close_stock", "new_hands", "deal_end",
     #: "match_end", "" for none) the table model applies for it.
     effect: str = ""
 

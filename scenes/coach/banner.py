@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
+from pygame.typing import RectLike
 
 import scenes.coach.common as coach
 from game.coach.job import AnalysisJob
 from sprites import theme
-from sprites.widgets import Button
+from sprites.widgets import UI, Button
 
 if TYPE_CHECKING:
+    from game.services.table_session import TableSession
     from scenes.scene import AppServices
 
 #: The finished analyses whose blunders were kept as puzzles (once each).
@@ -33,7 +35,22 @@ ROW = 50
 WIDTH = 720
 
 
-def offers(scene: Any) -> bool:
+class ResultsHost(Protocol):
+    """What the line asks of the results screen (scenes.results.scene.ResultsScene): its
+    match and deal, its panel and widgets, and where it keeps the analysis across relayouts."""
+
+    app: AppServices
+    session: TableSession
+    deal_end: dict
+    rect: pygame.Rect
+    ui: UI
+    coach_job: AnalysisJob | None
+    coach_said: bool
+
+    def t(self, key: str, **params: object) -> str: ...
+
+
+def offers(scene: ResultsHost) -> bool:
     """Whether the results screen gets the coach's line: a player's own local match."""
     s = scene.session
     caps = getattr(s, "capabilities", None)
@@ -45,7 +62,7 @@ def offers(scene: Any) -> bool:
 class CoachButton(Button):
     """The line itself: a progress bar while the analysis runs, then the counts."""
 
-    def __init__(self, rect: Any, scene: Any, job: AnalysisJob):
+    def __init__(self, rect: RectLike, scene: ResultsHost, job: AnalysisJob):
         self.scene = scene
         self.job = job
         super().__init__(rect, self.text, self.open, size=14, name="coach", enabled=lambda: self.job.finished)
@@ -73,10 +90,11 @@ class CoachButton(Button):
             keep_mistakes(app, self.job)
         # Once the results have been read out (their opening lines come first), say the
         # counts as they arrive; once per results screen, whatever relayouts make a new line.
+        top: object = app.stack.top
         if (
             self.job.finished
             and not getattr(scene, "coach_said", False)
-            and app.stack.top is scene
+            and top is scene
             and getattr(getattr(app, "screen_speech", None), "top", None) is scene
         ):
             self.scene.coach_said = True  # (the same scene: the test above narrowed the name's type)
@@ -112,7 +130,7 @@ def keep_mistakes(app: AppServices, job: AnalysisJob) -> None:
         app.toast(app.t("puzzle_ui.file_problem", problem=problem))
 
 
-def on_key(scene: Any, key: int) -> bool:
+def on_key(scene: ResultsHost, key: int) -> bool:
     """C on the results screen: the coach view once the analysis is done (before, the line's
     progress is said); False when the screen has no coach line or the key is not C."""
     line = getattr(scene, "coach_line", None)
@@ -125,7 +143,7 @@ def on_key(scene: Any, key: int) -> bool:
     return True
 
 
-def offer(scene: Any, y: int) -> CoachButton | None:
+def offer(scene: ResultsHost, y: int) -> CoachButton | None:
     """Start the analysis of the scene's deal and add its line at ``y``; None when not offered."""
     if not offers(scene):
         return None
@@ -134,10 +152,13 @@ def offer(scene: Any, y: int) -> CoachButton | None:
     old = getattr(scene, "coach_job", None)  # the screen laid out again (a new language): the same job
     if old is not None:
         return scene.ui.add(CoachButton((scene.rect.centerx - WIDTH // 2, y, WIDTH, 40), scene, old))
+    seat = session.human_seat
+    if seat is None:  # (offers() asks for a player's seat: this narrows its type)
+        return None
     holder: dict[str, Callable[[], bool]] = {}
     job = AnalysisJob(
         list(session.match.events),
-        session.human_seat,
+        seat,
         deals={number} if number else None,
         budget=coach.BUDGET,
         keep_going=lambda: holder.get("keep", lambda: True)(),

@@ -23,6 +23,7 @@ import scenes.coach.common as coach
 from game.coach.analysis import DecisionAnalysis
 from game.coach.hooks import load_coach
 from game.coach.words import Words
+from game.rules.capture import captured
 from scenes.coach.speech import CoachReader, ranked_values, value_text
 from scenes.replay import view as RV
 from scenes.replay.scene import ReplayScene
@@ -313,7 +314,7 @@ class CoachScene(ReplayScene):
         marks: list[tuple[str, tuple[int, int, int]]] = []
         for action, color in ((d.best, BETTER), (d.played, PLAYED)):
             if action.card is not None:
-                marks += [(c.code, color) for c in (*action.capture, action.card)]
+                marks += [(c.code, color) for c in (*captured(action), action.card)]
         for code, color in marks:
             sp = self.sprites.get(code)
             if sp is not None:

@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
-from game.lessons.session import drive
+from game.lessons.session import LessonSession, drive
 
 
-def stand_at(scene: Any, step: int, overlay: str | None) -> None:
+class LessonShown(Protocol):
+    """A lesson's table (scenes.learn.table.LessonTable): its session, and a redraw."""
+
+    session: LessonSession
+
+    def redraw(self) -> None: ...
+
+
+def stand_at(scene: LessonShown, step: int, overlay: str | None) -> None:
     """Play ``scene``'s lesson to step ``step`` (from 1) and show the table there at once."""
     s = scene.session
     if overlay == "done":

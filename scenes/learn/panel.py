@@ -7,13 +7,16 @@ in the band between the partner's cards and the table's, between the side seats.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pygame
 
 from sprites import theme
 from sprites.table_draw import OUTLINE, outline
 from sprites.table_layout import every_edge_taken
+
+if TYPE_CHECKING:
+    from scenes.table.view import TableView
 
 #: With two players: right of the felt, under the top buttons, above the decision buttons.
 SIDE = pygame.Rect(898, 112, 360, 262)
@@ -140,7 +143,7 @@ def draw_panel(surface: pygame.Surface, players: int, head: str, body: str, phas
         )
 
 
-def draw_looks(surface: pygame.Surface, view: Any, codes: tuple[str, ...], time: float) -> None:
+def draw_looks(surface: pygame.Surface, view: TableView, codes: tuple[str, ...], time: float) -> None:
     """Outline the cards the step asks you to look at, wherever they are drawn, gently pulsing."""
     from scenes.table import board
 

@@ -138,12 +138,12 @@ class LessonTable(TableScene):
             return f"{head} · {t('lessons.good')}", t(step.why)
         if s.phase == "wrong":
             return f"{head} · {t('lessons.wrong')}", t(s.wrong_key or step.text)
-        marriage = self.marriage_line()
-        return head, f"{t(step.text)}\n{marriage}" if marriage else t(step.text)
+        declaring = self.toggle_line()
+        return head, f"{t(step.text)}\n{declaring}" if declaring else t(step.text)
 
-    def marriage_line(self) -> str | None:
-        """After R (the marriage is on): which cards to lead now to declare it, so the
-        player is not left wondering what R did. None while R is off."""
+    def toggle_line(self) -> str | None:
+        """After the toggle's key (a marriage switched on): which cards to lead now to declare
+        it, so the player is not left wondering what the key did. None while it is off."""
         if self.session.phase != "move" or not self.controller.toggled:
             return None
         from scenes.names import cards_list
@@ -152,7 +152,8 @@ class LessonTable(TableScene):
         codes = [a.card.code for a in self.session.legal_actions() if c.declares(a) and a.card is not None]
         if not codes:
             return None
-        return self.t("lessons.marriage_on", cards=cards_list(self.t, self.rules.deck, self.app.language, codes))
+        toggle = c.toggle_kind.toggle if c.toggle_kind is not None else ""
+        return self.t(f"lessons.{toggle}_on", cards=cards_list(self.t, self.rules.deck, self.app.language, codes))
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)

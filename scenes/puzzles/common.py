@@ -12,12 +12,24 @@ from __future__ import annotations
 import datetime as dt
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from game.puzzles import store
 from game.puzzles.model import Puzzle
 from game.puzzles.progress import PuzzleProgress
 from scenes.scene import AppServices
+
+if TYPE_CHECKING:
+    from scenes.puzzles.session import PuzzleSession
+
+
+class PuzzleShown(Protocol):
+    """A puzzle's table (scenes.puzzles.table.PuzzleTable): its session, and a redraw."""
+
+    session: PuzzleSession
+
+    def redraw(self) -> None: ...
+
 
 MODES = ("rated", "daily", "mistakes")
 
@@ -131,7 +143,7 @@ def resolve(
     return next_puzzle(game, theme, mode)
 
 
-def stand_at(scene: Any, overlay: str) -> None:
+def stand_at(scene: PuzzleShown, overlay: str) -> None:
     """Screenshots and checks (``--overlay``): "right" the right first move played, "wrong" a
     wrong one with its refutation, "solution" the solution after a wrong one, "solved" the
     whole line; each played out at once and shown."""

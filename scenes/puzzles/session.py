@@ -25,7 +25,6 @@ Pure Python: no pygame (the scene is scenes.puzzles.table).
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
 from game.puzzles import store
 from game.puzzles.model import Puzzle
@@ -61,7 +60,7 @@ class PuzzleSession(Session):
         #: The moves still to be played for the other seats (a reply, a refutation, the solution).
         self.queue: deque[tuple[int, Action]] = deque()
         #: The last judgement (game.puzzles.store.Judgement), None before the first move.
-        self.judgement: Any = None
+        self.judgement: Judgement | None = None
         #: The right move's own judgement after a wrong move: why the right one is right.
         self.right_judgement: Judgement | None = None
         #: The rated result, once known: "solved" or "failed" (a second try never changes it).

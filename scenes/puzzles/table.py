@@ -299,7 +299,8 @@ class PuzzleTable(TableScene):
         elif s.phase == "wrong":
             paras.append((self.t("puzzle_ui.wrong"), panel.DOWN, 0))
             drops = {"reason": 1, "line": 2}
-            paras += [(text, cream, drops.get(kind, 0)) for kind, text in w.wrong_parts(s.judgement)]
+            wrong = w.wrong_parts(s.judgement) if s.judgement is not None else []
+            paras += [(text, cream, drops.get(kind, 0)) for kind, text in wrong]
             if s.right_judgement is not None:
                 paras.append((w.right_because(s.right_judgement), cream, 0))
         elif s.phase == "solution":

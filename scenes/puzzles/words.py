@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from game.coach.words import Translate, Words
 from game.puzzles.model import Puzzle
 from game.rules.base import PLAY_KIND, Action
+from game.rules.capture import captured
 
 if TYPE_CHECKING:
     from game.puzzles.store import Judgement
@@ -78,9 +79,9 @@ class PuzzleWords:
         if action.kind != PLAY_KIND or declares or action.card is None:
             return self.move(action)
         card = self.words.card(action.card.code)
-        if action.capture:
+        if captured(action):
             return self.t(
-                "puzzle_ui.line_take", card=card, cards=" + ".join(self.words.card(c.code) for c in action.capture)
+                "puzzle_ui.line_take", card=card, cards=" + ".join(self.words.card(c.code) for c in captured(action))
             )
         return card
 

@@ -20,11 +20,14 @@ these, for screenshots and checks — a demo match the computer plays at once.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from scenes.replay import timeline as T
-from scenes.replay.scene import ReplayScene
+from scenes.replay.scene import ReplayScene, Watched
 from scenes.scene import AppServices
+
+if TYPE_CHECKING:
+    from game.services.session import Session
 
 DEMO_SEED = 21
 
@@ -61,12 +64,12 @@ def create(
     step: int | None = None,
     seat: int | None = None,
     hands: str | None = None,
-    live: Any = None,
+    live: Watched | None = None,
     levels: list[str | None] | None = None,
     game: str | None = None,
     players: int | None = None,
     name: str | None = None,
-    session: Any = None,
+    session: Session | None = None,
     **params: object,
 ) -> ReplayScene:
     """The viewer for one record (see the module), or for ``session``'s match (the results

@@ -14,7 +14,7 @@ think only when the viewer needs the next line.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
@@ -23,6 +23,7 @@ from game.services.table_session import RecordSession
 from scenes.replay import view
 from scenes.replay.timeline import Timeline
 from scenes.scene import AppServices, Scene
+from scenes.table.model import event_effects
 from sprites import table_layout as TL
 from sprites import theme
 from sprites import tween as TW
@@ -33,22 +34,37 @@ from sprites.widgets import UI, Button, card_art
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 #: Seconds a line stays at 1× before the next one (the table's own pace, a little brisker).
 DELAYS = {
-    "match": 0.5,
+    "match_start": 0.5,
     "deal": 1.6,
-    "redeal": 1.6,
-    "hands": 0.8,
-    "play": 0.9,
-    "trick": 1.2,
+    "new_hands": 0.8,
+    "play_card": 0.9,
+    "collect_trick": 1.2,
     "draw": 0.35,
-    "exchange": 1.2,
-    "marriage": 1.2,
-    "close": 1.2,
+    "swap_face_up": 1.2,
+    "announce": 1.2,
+    "close_stock": 1.2,
     "deal_end": 2.4,
     "match_end": 2.0,
 }
+#: An event its game declares with no table effect is only told (the same dealer dealing
+#: again): it stays while its words are read, as long as a deal.
+TOLD_DELAY = 1.6
+#: A line its game does not declare.
+OTHER_DELAY = 0.8
 SPEED_KEYS_UP = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
 SPEED_KEYS_DOWN = (pygame.K_MINUS, pygame.K_KP_MINUS)
 HINT_Y = TL.STATUS_POS[1]
+
+
+class Watched(Protocol):
+    """A match that grows while it is watched (scenes.replay.watch.LiveFeed, a spectator's
+    game.online.client.watchclient.SpectatorFeed)."""
+
+    def pull(self) -> list[dict]:
+        """The events arrived since the last call."""
+        ...
+
+    def close(self) -> None: ...
 
 
 class ReplayScene(Scene):
@@ -64,7 +80,7 @@ class ReplayScene(Scene):
         step: int | None = None,
         open_hands: bool = True,
         levels: list[str | None] | None = None,
-        live: Any = None,
+        live: Watched | None = None,
         playing: bool | None = None,
         player: int | None = None,
     ):
@@ -74,6 +90,8 @@ class ReplayScene(Scene):
         self.player = player
         self.timeline = timeline
         self.rules = timeline.rules
+        #: Each record event's declared table effect, by name: what a line's pace follows.
+        self.effects = event_effects(self.rules)
         self.live = live
         self.levels = levels
         players = self.rules.players if self.rules is not None else 1
@@ -247,7 +265,15 @@ class ReplayScene(Scene):
 
     def _delay(self) -> float:
         ev = self.timeline.events[self.pos - 1] if 1 <= self.pos <= len(self.timeline.events) else {}
-        return DELAYS.get(ev.get("event", ""), 0.8) / SPEEDS[self.speed_i]
+        name = ev.get("event")
+        effect = self.effects.get(name) if isinstance(name, str) else None
+        if effect is None:
+            delay = OTHER_DELAY
+        elif effect:
+            delay = DELAYS.get(effect, OTHER_DELAY)
+        else:
+            delay = TOLD_DELAY
+        return delay / SPEEDS[self.speed_i]
 
     def _can_grow(self) -> bool:
         return self.live is not None and not self.timeline.finished and getattr(self.live, "problem", None) is None
@@ -427,8 +453,14 @@ class ReplayScene(Scene):
             if sp.vanish and not sp.moving:
                 del self.sprites[code]
         tl = self.timeline
-        if self._can_grow() and self.pos >= tl.limit - 1 and (self.playing or self.pos >= tl.limit):
-            tl.extend(self.live.pull())  # the computer's next decision, only when it is needed
+        live = self.live
+        if (
+            live is not None
+            and self._can_grow()
+            and self.pos >= tl.limit - 1
+            and (self.playing or self.pos >= tl.limit)
+        ):
+            tl.extend(live.pull())  # the computer's next decision, only when it is needed
         if not self.playing:
             return
         self.timer -= dt
@@ -487,4 +519,4 @@ class ReplayScene(Scene):
         self.ui.draw(surface)
 
 
-__all__ = ["ReplayScene", "SPEEDS", "DELAYS"]
+__all__ = ["ReplayScene", "SPEEDS", "DELAYS", "TOLD_DELAY", "OTHER_DELAY"]

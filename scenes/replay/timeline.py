@@ -51,7 +51,7 @@ def clone(m: M.TableModel) -> M.TableModel:
     c = copy.copy(m)
     c.hands = [list(h) for h in m.hands]
     c.table, c.trick = list(m.table), list(m.trick)
-    for name in ("piles", "bonus_count", "card_points", "won_cards", "marriage_points", "pending", "totals"):
+    for name in ("piles", "bonus_count", "card_points", "won_cards", "declared_points", "pending", "totals"):
         setattr(c, name, list(getattr(m, name)))
     return c
 

@@ -114,7 +114,7 @@ def shown_lines(rules: GameRules, one_deal: bool = False) -> list[dict[str, obje
         ln
         for ln in (rules.result_lines or DEFAULT_LINES)
         if not (ln.get("cells") == "@totals" and single)
-        and not (ln.get("option") and not rules.options.get(ln["option"]))
+        and not ((option := ln.get("option")) and not rules.options.get(str(option)))
     ]
 
 

@@ -4,10 +4,10 @@ game.services.challenge.DuplicatePlay.halves (plain data); this module only draw
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
+from game.services.challenge import HalvesTable
+from scenes.results.rows import ResultsText
 from sprites import theme
 
 HEAD_H = 26
@@ -17,12 +17,12 @@ LABEL_W = 220
 UP, DOWN = (150, 205, 140), (226, 136, 112)
 
 
-def height(table: Any) -> int:
+def height(table: HalvesTable | None) -> int:
     """The block's height: a header, one band per row and a gap."""
     return 0 if table is None else HEAD_H + len(table.rows) * (ROW_H + 2) + GAP_AFTER
 
 
-def draw(scene: Any, surface: pygame.Surface, table: Any, x: int, y: int, w: int) -> int:
+def draw(scene: ResultsText, surface: pygame.Surface, table: HalvesTable | None, x: int, y: int, w: int) -> int:
     """Draw ``table`` at (x, y) in width ``w`` with the scene's fitted text (logged for the
     text-fit checks); the y below it."""
     if table is None:

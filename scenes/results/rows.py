@@ -5,12 +5,47 @@ Bummerl as tally strokes. Drawn with the scene's fitted text, as the halves are
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 import pygame
+from pygame.typing import ColorLike
 
+from game.rules.base import GameRules
 from scenes.results.breakdown import Breakdown
 from sprites import theme
+
+
+class ResultsText(Protocol):
+    """What the results panel's blocks ask of the screen (scenes.results.scene.ResultsScene):
+    its row height, its rules, and its text fitted to a width (logged for the text-fit checks)."""
+
+    row_h: int
+    rules: GameRules
+
+    def _fit(
+        self,
+        surface: pygame.Surface,
+        s: str,
+        pos: tuple[int, int],
+        width: int,
+        face: str = ...,
+        size: int = ...,
+        color: ColorLike = ...,
+        anchor: str = ...,
+        min_size: int = ...,
+    ) -> pygame.Rect: ...
+
+    def _caps(
+        self,
+        surface: pygame.Surface,
+        s: str,
+        pos: tuple[int, int],
+        width: int,
+        size: int = ...,
+        color: ColorLike = ...,
+        anchor: str = ...,
+    ) -> pygame.Rect: ...
+
 
 LABEL_W = 340
 #: A winner's colour (the split bar's, a paid-off Bummerl's stroke, a won match's title).
@@ -25,7 +60,7 @@ def label_width(m: Breakdown, inner_w: int) -> int:
     return max(LABEL_W, min(need, most, 430))
 
 
-def draw(scene: Any, surface: pygame.Surface, m: Breakdown, x0: int, y: int, inner_w: int) -> int:
+def draw(scene: ResultsText, surface: pygame.Surface, m: Breakdown, x0: int, y: int, inner_w: int) -> int:
     """Draw ``m``'s table at (x0, y) in width ``inner_w``, its rows ``scene.row_h`` high, with
     the scene's fitted text (logged for the text-fit checks); the y below it."""
     n = len(m.columns)

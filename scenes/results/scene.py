@@ -27,7 +27,9 @@ import random
 
 import pygame
 
+from game.coach.job import AnalysisJob
 from game.rulesets import game_ids
+from game.services.challenge import HalvesTable
 from game.services.table_session import TableSession
 from scenes.coach import banner as coach_banner
 from scenes.names import game_and_deck, team_names
@@ -54,6 +56,10 @@ REPLAY_ROW = 50  # "Watch the replay" and "Save the record as…" above the butt
 
 class ResultsScene(UIScene):
     is_overlay = True
+    #: The coach's analysis of the deal (scenes.coach.banner), kept across relayouts, and
+    #: whether its counts were said.
+    coach_job: AnalysisJob | None = None
+    coach_said = False
 
     def __init__(
         self,
@@ -206,10 +212,11 @@ class ResultsScene(UIScene):
             + (coach_banner.ROW if coach_banner.offers(self) else 0)
         )
 
-    def halves(self) -> object:
-        """A duplicate deal's halves side by side (game.services.challenge.HalvesTable), else None."""
+    def halves(self) -> HalvesTable | None:
+        """A duplicate deal's halves side by side, else None."""
         ctx = getattr(self.session, "context", None)
-        return ctx.halves(self.t) if ctx is not None and hasattr(ctx, "halves") else None
+        table = ctx.halves(self.t) if ctx is not None and hasattr(ctx, "halves") else None
+        return table if isinstance(table, HalvesTable) else None
 
     @property
     def offers_replay(self) -> bool:

@@ -317,7 +317,7 @@ def _draw(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     mo.steps.append(step)
 
 
-@_on("exchange")
+@_on("swap_face_up")
 def _exchange(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     seat, gave, took = ev["seat"], ev["gave"], ev["took"]
 

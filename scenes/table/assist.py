@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.rules.base import Action
+from game.rules.capture import captured
 from scenes.table.board import card_rect
 from scenes.table.controller import decision_kinds, declares_toggle
 from scenes.table.hud import CAPTION_BOTTOM, caption_bottom
@@ -80,7 +81,7 @@ def mark(surface: pygame.Surface, v: TableView, action: Action) -> None:
         if b is not None:
             outline(surface, b.rect, SUGGEST, 1.0, 2)
         return
-    for code in [action.card.code, *(t.code for t in action.capture)]:
+    for code in [action.card.code, *(t.code for t in captured(action))]:
         r = card_rect(v, code)
         if r is not None:
             outline(surface, r, SUGGEST, 1.0)
@@ -99,8 +100,8 @@ def move_text(v: TableView, action: Action) -> str:
     narrator = v.motion.narrator
     name = narrator.card if narrator is not None else v.names.card_name
     card = name(action.card.code)
-    if action.capture:
-        return v.t("suggest.move.capture", card=card, cards=" + ".join(name(t.code) for t in action.capture))
+    if captured(action):
+        return v.t("suggest.move.capture", card=card, cards=" + ".join(name(t.code) for t in captured(action)))
     toggle = next((k for k in kinds if k.toggle and declares_toggle(action, k)), None)
     if toggle is not None:
         field = toggle.field(toggle.toggle)

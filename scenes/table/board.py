@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 import pygame
 
+from game.rules.capture import captured
 from scenes.table.view import TableView
 from sprites import hidpi, theme
 from sprites import table_layout as TL
@@ -254,17 +255,17 @@ def highlights_of(v: TableView) -> dict[str, Highlight]:
         out[v.choice.selected] = (OUTLINE, 1.0)
         if hints:
             for a in v.choice.cands:
-                for c in a.capture:
+                for c in captured(a):
                     out[c.code] = (CANDIDATE, 0.45)
         if v.choice.built:
             for built in v.choice.built:
                 out[built] = (OUTLINE, 1.0)
         elif v.choice.cands and v.choice.mode == "capture":
-            for c in v.choice.cands[v.choice.cand_i % len(v.choice.cands)].capture:
+            for c in captured(v.choice.cands[v.choice.cand_i % len(v.choice.cands)]):
                 out[c.code] = (OUTLINE, 1.0)
     elif hints and v.capture_game and 0 <= v.choice.cursor < len(hand):
         for a in v.choice.candidates_for(hand[v.choice.cursor]):
-            for c in a.capture:
+            for c in captured(a):
                 out[c.code] = (CANDIDATE, 0.55)
     return out
 

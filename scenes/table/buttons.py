@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from game.rules.vocabulary import DecisionKind
-from scenes.table.controller import TOGGLE_MODE, TableController
+from scenes.table.controller import TOGGLE_MODE, TableController, declared_toggle
 from scenes.table.view import TableView
 from sprites import table_layout as TL
 from sprites.widgets import UI, Button
@@ -122,10 +122,12 @@ def build(
 
 
 def declare_label(v: TableView) -> str:
-    """ "Declare 40" or "Declare 20": the marriage the chosen card would declare."""
+    """ "Declare 40" or "Declare 20": the points the chosen card's toggle would declare (the
+    rules' ``<toggle>_value``, ``trump_<toggle>_value`` in trumps)."""
     cands = v.choice.cands
     trump = bool(cands) and cands[0].played.suit == v.model.trump_suit
-    pts = getattr(v.rules, "trump_marriage_value" if trump else "marriage_value", 40 if trump else 20)
+    toggle = declared_toggle(v.rules)
+    pts = getattr(v.rules, f"trump_{toggle}_value" if trump else f"{toggle}_value", 40 if trump else 20)
     return v.t("table.declare", points=pts)
 
 

@@ -36,6 +36,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from game.rules.base import Action, IllegalAction, play
+from game.rules.capture import captured
 from game.rules.vocabulary import DecisionKind
 from scenes.names import card_name, cards_list
 from scenes.table.keeping import MatchKeeping
@@ -62,6 +63,12 @@ def own_decisions(rules: object) -> list[DecisionKind]:
     exchanging the trump), then the toggles (a marriage declared with the lead)."""
     kinds = [k for k in decision_kinds(rules) if k.key or k.label]
     return [k for k in kinds if not k.toggle and not k.plays_card] + [k for k in kinds if k.toggle]
+
+
+def declared_toggle(rules: object) -> str:
+    """The payload field ``rules`` offer as a toggle with the card led ("" for none): what
+    the table's words for it are named after (``table.choose_<toggle>``)."""
+    return next((k.toggle for k in decision_kinds(rules) if k.toggle), "")
 
 
 def declares_toggle(action: Action, kind: DecisionKind) -> bool:
@@ -187,8 +194,8 @@ class TableController(MatchKeeping):
         """The legal plays of one hand card, in the order Tab cycles them."""
         mine = [a for a in self.legal() if a.card is not None and a.card.code == code and self._plays(a)]
         if self.rules.is_capture_game:
-            caps = [a for a in mine if a.capture]
-            place = [a for a in mine if not a.capture]
+            caps = [a for a in mine if captured(a)]
+            place = [a for a in mine if not captured(a)]
             return caps + place
         return sorted(mine, key=lambda a: not self.declares(a))
 
@@ -219,7 +226,7 @@ class TableController(MatchKeeping):
         mine = self.candidates_for(code)
         self.clear_choice()
         if self.rules.is_capture_game:
-            caps = [a for a in mine if a.capture]
+            caps = [a for a in mine if captured(a)]
             if len(mine) == 1:
                 self.submit(mine[0])
             elif not mine:
@@ -251,7 +258,7 @@ class TableController(MatchKeeping):
             self.submit(self.declaring(code) if self.toggled else play(code))  # refused: says why
             return
         if self.rules.is_capture_game:
-            caps = [a for a in mine if a.capture]
+            caps = [a for a in mine if captured(a)]
             self.selected, self.cands = code, (caps or mine) if len(mine) > 1 else mine
             self.mode = "capture" if len(mine) > 1 else None
             return
@@ -519,7 +526,7 @@ class TableController(MatchKeeping):
         else:
             self.built.append(code)
         want = set(self.built)
-        sets = [set(c.code for c in a.capture) for a in self.cands]
+        sets = [set(c.code for c in captured(a)) for a in self.cands]
         exact = [i for i, s in enumerate(sets) if s == want]
         bigger = [i for i, s in enumerate(sets) if s > want]
         if exact and not bigger:
@@ -574,9 +581,9 @@ class TableController(MatchKeeping):
         playable = [c for c in self.hand if self.candidates_for(c)]  # never a card the rules refuse
         if not self.can_act or not playable:
             return
-        best = max(playable, key=lambda c: len([a for a in self.candidates_for(c) if a.capture]))
+        best = max(playable, key=lambda c: len([a for a in self.candidates_for(c) if captured(a)]))
         self.cursor = self.hand.index(best)
-        caps = [a for a in self.candidates_for(best) if a.capture]
+        caps = [a for a in self.candidates_for(best) if captured(a)]
         if self.rules.is_capture_game and caps:
             self.selected, self.mode, self.cands, self.cand_i = best, "capture", caps, 0
         else:

@@ -4,11 +4,15 @@ resumed match); for screenshots and tests, a seeded match played ahead headlessl
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.rulesets import game_ids
 from scenes.scene import AppServices
 from scenes.table.scene import TableScene
+
+if TYPE_CHECKING:
+    from game.services.session import Session
+    from game.services.table_session import TableSession
 
 
 def _bot_name(level: str | None) -> str:
@@ -25,7 +29,7 @@ def create(
     options: dict | None = None,
     ai_level: str | None = None,
     seed: int | None = None,
-    session: Any = None,
+    session: TableSession | None = None,
     threaded: bool | None = None,
     autoplay_moves: int | None = None,
     preselect: bool | None = None,
@@ -74,7 +78,7 @@ def _create(
     options: dict | None,
     ai_level: str | None,
     seed: int | None,
-    session: Any,
+    session: TableSession | None,
     threaded: bool | None,
     autoplay_moves: int | None,
     preselect: bool | None,
@@ -120,13 +124,14 @@ def _create(
     return TableScene(app, session, fresh=False, preselect=bool(preselect))
 
 
-def _autoplay(session: Any, moves: int, close_stock: bool = False) -> None:
+def _autoplay(session: Session, moves: int, close_stock: bool = False) -> None:
     """Play ``moves`` decisions headlessly (the human's seat by a greedy bot), then go on
     until the human is to act in an unfinished deal."""
     from game.ai.bots import make_bot
 
     session.start()
-    helper = make_bot("greedy", session.rules, session.human_seat, session.seed)
+    seat = session.human_seat if session.human_seat is not None else 0  # no player: it never chooses
+    helper = make_bot("greedy", session.rules, seat, session.seed)
     done = 0
     for _ in range(10000):
         if session.over:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pygame
 
 from scenes.table.board import trump_chip_box
+from scenes.table.controller import declared_toggle
 from scenes.table.narrate import plate_words
 from scenes.table.view import TableView
 from sprites import hidpi, theme
@@ -146,7 +147,7 @@ def _score_rows(v: TableView) -> list[Row]:
         # The Bummerl counts, your own points as you would keep them, their won cards.
         for seat in range(v.players):
             if seat == v.human:
-                pts = m.card_points[seat] + m.marriage_points[seat]
+                pts = m.card_points[seat] + m.declared_points[seat]
                 # "your points" only from a person's chair (a computer-only replay has none)
                 mine = v.names.human is not None
                 note = f"{v.t('table.your_points' if mine else 'table.card_points')} {pts}"
@@ -207,7 +208,7 @@ def draw_status(surface: pygame.Surface, v: TableView) -> None:
         if v.choice.mode == "capture":
             text = v.t("table.choose_capture_or_place" if v.rules.may_place_instead else "table.choose_capture")
         elif v.choice.mode == "toggle":
-            text = v.t("table.choose_marriage")
+            text = v.t(f"table.choose_{declared_toggle(v.rules)}")
         elif v.choice.selected is not None:  # chosen by a click: a second click (or Enter) plays it
             text = v.t("confirm.play_selected")
         else:

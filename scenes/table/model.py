@@ -72,7 +72,7 @@ class TableModel:
     bonus_count: list[int] = field(default_factory=list)  # counted bonuses, per team
     card_points: list[int] = field(default_factory=list)  # trick points of the deal, per seat
     won_cards: list[int] = field(default_factory=list)  # cards won in tricks, per seat
-    marriage_points: list[int] = field(default_factory=list)  # credited marriages, per seat
+    declared_points: list[int] = field(default_factory=list)  # credited declarations (a marriage), per seat
     pending: list[int] = field(default_factory=list)  # marriages waiting for a first trick
     totals: list[int] = field(default_factory=list)
     #: Per seat, the cards in its hand that every player has seen (drawn face up).
@@ -130,7 +130,7 @@ def reset_deal(m: TableModel) -> None:
     m.closed = False
     m.piles, m.bonus_count = [0] * t, [0] * t
     m.card_points, m.won_cards = [0] * n, [0] * n
-    m.marriage_points, m.pending = [0] * n, [0] * n
+    m.declared_points, m.pending = [0] * n, [0] * n
     m.known = [[] for _ in range(n)]
     m.said = {}
 
@@ -226,7 +226,7 @@ def gather_trick(m: TableModel, winner: int, points: int) -> list[str]:
     m.card_points[winner] += points
     m.won_cards[winner] += len(codes)
     if m.pending[winner]:
-        m.marriage_points[winner] += m.pending[winner]
+        m.declared_points[winner] += m.pending[winner]
         m.pending[winner] = 0
     return codes
 
@@ -252,7 +252,7 @@ def credit_announced(m: TableModel, seat: int, points: int) -> None:
     """Points an announcement scores (a marriage): they count once its seat has won a trick,
     until then they wait."""
     if m.won_cards[seat]:
-        m.marriage_points[seat] += points
+        m.declared_points[seat] += points
     else:
         m.pending[seat] += points
 
@@ -369,7 +369,7 @@ EFFECTS: Mapping[str, Callable[[TableModel, Event], None]] = {
     "play_card": _play,
     "collect_trick": _collect_trick,
     "draw": lambda m, ev: draw(m, ev["seat"], ev["card"]),
-    "exchange": lambda m, ev: exchange(m, ev["seat"], ev["gave"], ev["took"]),
+    "swap_face_up": lambda m, ev: exchange(m, ev["seat"], ev["gave"], ev["took"]),
     "announce": announce,
     "close_stock": lambda m, ev: close_stock(m),
     "deal_end": _deal_end,

@@ -94,7 +94,7 @@ class DealStory:
     stock: int = 0  # cards left in the stock
     points: list[int] = field(default_factory=list)  # trick points per team
     seat_points: list[int] = field(default_factory=list)  # trick points per seat
-    marriages: list[int] = field(default_factory=list)  # credited marriage points per seat
+    declared_points: list[int] = field(default_factory=list)  # credited declarations (a marriage), per seat
     pending: list[int] = field(default_factory=list)  # marriages waiting for a first trick
     last_capturer: int | None = None
     deal_end: dict | None = None
@@ -252,7 +252,7 @@ class Narrator:
             return "  ·  ".join(parts)
         if self.rules.hud_scores == "bummerl" and self.viewer is not None:
             mine = self.viewer
-            return f"{self.name(mine, subject=False)} {d.seat_points[mine] + d.marriages[mine]}"
+            return f"{self.name(mine, subject=False)} {d.seat_points[mine] + d.declared_points[mine]}"
         return "  ·  ".join(f"{self.team(team)} {self.rules.points_text(d.points[team])}" for team in range(self.teams))
 
     def bonus_count(self, n: int) -> str:
@@ -279,7 +279,7 @@ class Narrator:
             tricks=[[] for _ in range(t)],
             points=[0] * t,
             seat_points=[0] * n,
-            marriages=[0] * n,
+            declared_points=[0] * n,
             pending=[0] * n,
         )
 
@@ -415,7 +415,7 @@ class Narrator:
         d.points[team] += pts
         d.seat_points[winner] += pts
         if d.pending[winner]:
-            d.marriages[winner] += d.pending[winner]
+            d.declared_points[winner] += d.pending[winner]
             d.pending[winner] = 0
         best = next((c for s, c in trick.cards if s == winner), None)
         if best is not None:
@@ -448,13 +448,13 @@ class Narrator:
             return Line("draw", text, seat, caption=caption)
         return self._add(Line("draw", text, seat, caption=caption))
 
-    @_tells("exchange")
+    @_tells("swap_face_up")
     def _on_exchange(self, ev: Event) -> Line:
         d = self.deal
         seat, gave, took = int(ev["seat"]), str(ev["gave"]), str(ev["took"])
         d.trump = gave
         text = self.say("narrate.exchange", seat, ev.get("by"), gave=self.card(gave), took=self.card(took))
-        return self._add(Line("exchange", text, seat, caption=text))
+        return self._add(Line(str(ev.get("event")), text, seat, caption=text))
 
     @_tells("announce")
     def _on_announce(self, ev: Event) -> Line | None:
@@ -466,7 +466,7 @@ class Narrator:
             return self._told(ev)
         pts = int(ev.get("points") or 0)
         if any(tr.winner == seat for team_tricks in d.tricks for tr in team_tricks):
-            d.marriages[seat] += pts
+            d.declared_points[seat] += pts
         else:
             d.pending[seat] += pts
         text = self.say(self.narration(ev), seat, ev.get("by"), **{**self.fields(ev), "points": pts})

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
+from game.rules.capture import captured
 from scenes.names import cards_list
 from scenes.table.controller import TOGGLE_MODE
 
@@ -237,8 +238,8 @@ class TableReader:
             a = c.cands[c.cand_i % len(c.cands)]
             card = s.names.card_name(a.played.code)
             n, total = c.cand_i % len(c.cands) + 1, len(c.cands)
-            if a.capture:
-                taken = self.cards([x.code for x in a.capture])
+            if captured(a):
+                taken = self.cards([x.code for x in captured(a)])
                 return self.t("access.capture_option", card=card, taken=taken, n=n, total=total)
             return self.t("access.place_option", card=card, n=n, total=total)
         if c.mode == TOGGLE_MODE and c.cands and c.toggle_kind is not None:

@@ -13,6 +13,7 @@ from game.games.cicera.rules import CiceraState
 from game.games.schnapsen.vocabulary import CLOSE
 from game.match import Match
 from game.rules.base import IllegalAction, RecordError, play
+from game.rules.capture import captured
 from game.rulesets import make_rules
 from game.verify import verify_events, verify_text
 
@@ -157,7 +158,7 @@ def test_numeral_sum_capture(rules):
 def test_a_sum_with_a_fante_in_it_is_refused(rules):
     s = pos([["10D"], ["KB"]], ["2C", "JS", "8B"])
     assert "10D x 2C+8B" in legal_strs(rules, s)
-    assert not any(card("JS") in a.capture for a in rules.legal_actions(s))
+    assert not any(card("JS") in captured(a) for a in rules.legal_actions(s))
     with pytest.raises(IllegalAction) as e:
         rules.validate(s, play("10D", ["2C", "JS"]))
     assert e.value.rule == "sum_no_courts"

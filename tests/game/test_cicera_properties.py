@@ -12,6 +12,7 @@ from game.ai.bots import make_bot
 from game.cards import card
 from game.games.cicera.rules import BONUSES
 from game.match import Match
+from game.rules.capture import captured
 from game.rulesets import make_rules
 from game.verify import verify_events
 
@@ -55,14 +56,14 @@ def test_every_legal_action_validates_and_place_only_is_always_there(seed):
         legal = RULES.legal_actions(state)
         assert len(set(legal)) == len(legal)
         hand = state.hands[state.to_act]
-        assert {a.card for a in legal if not a.capture} == set(hand)
+        assert {a.card for a in legal if not captured(a)} == set(hand)
         for a in legal:
             RULES.validate(state, a)
-            if len(a.capture) > 1:  # sums: numerals only, adding up to the played value
-                assert a.card in RULES.values and all(t in RULES.values for t in a.capture)
-                assert sum(RULES.values[t] for t in a.capture) == RULES.values[a.card]
-            elif a.capture:
-                assert a.capture[0].rank == a.card.rank
+            if len(captured(a)) > 1:  # sums: numerals only, adding up to the played value
+                assert a.card in RULES.values and all(t in RULES.values for t in captured(a))
+                assert sum(RULES.values[t] for t in captured(a)) == RULES.values[a.card]
+            elif captured(a):
+                assert captured(a)[0].rank == a.card.rank
         RULES.apply(state, rng.choice(legal), check=False)
 
 

@@ -12,6 +12,7 @@ from game.coach.hooks import load_coach
 from game.coach.words import Words
 from game.match import Match
 from game.rules.base import Action, play
+from game.rules.capture import captured
 from game.rulesets import make_rules
 from game.services.i18n import I18n
 
@@ -91,12 +92,12 @@ def test_cicera_a_missed_bonus_is_named_with_the_better_move():
     for p in deal_positions("cicera", 4, range(1, 20)):
         table = list(p.view.table)
         scored = [
-            a for a in p.legal if a.capture and rules.capture_bonuses(a.card, a.capture, table, p.view.last_placed)
+            a for a in p.legal if captured(a) and rules.capture_bonuses(a.card, captured(a), table, p.view.last_placed)
         ]
-        plain = [a for a in p.legal if not a.capture]
+        plain = [a for a in p.legal if not captured(a)]
         if scored and plain:
             best = scored[0]
-            bonuses = list(rules.capture_bonuses(best.card, best.capture, table, p.view.last_placed))
+            bonuses = list(rules.capture_bonuses(best.card, captured(best), table, p.view.last_placed))
             reason = hook(rules, p.view, plain[0], best)
             assert reason == ("coach.reason.missed_bonus", {"bonus": bonuses, "move": best})
             out = texts(rules, reason)

@@ -9,6 +9,7 @@ import pytest
 from game.cards import card, cards, codes
 from game.games.scopa.rules import ScopaState
 from game.rules.base import IllegalAction, play
+from game.rules.capture import captured
 from game.rulesets import make_rules
 
 
@@ -51,14 +52,14 @@ def test_match_before_sum():
 def test_choice_among_several_matches():
     r = rules()
     st = position(r, ["5D 2C", "3C"], "5S 5B", stock="4D 6D")
-    got = {a.capture for a in r.legal_actions(st) if a.card.code == "5D"}
+    got = {captured(a) for a in r.legal_actions(st) if a.card.code == "5D"}
     assert got == {tuple(cards("5S")), tuple(cards("5B"))}
 
 
 def test_choice_among_several_sum_sets():
     r = rules()
     st = position(r, ["6D 2C", "3C"], "AS 5B 2B 4S", stock="4D 6C")
-    got = {tuple(c.code for c in a.capture) for a in r.legal_actions(st) if a.card.code == "6D"}
+    got = {tuple(c.code for c in captured(a)) for a in r.legal_actions(st) if a.card.code == "6D"}
     assert {tuple(sorted(g)) for g in got} == {("5B", "AS"), ("2B", "4S")}
 
 
@@ -355,7 +356,7 @@ def test_scopone10_first_play_is_placed_on_the_empty_table():
     r = rules(4, deal="scopone10")
     st = r.new_deal(random.Random(3), 0)
     legal = r.legal_actions(st)
-    assert legal and all(a.capture == () for a in legal) and len(legal) == 10
+    assert legal and all(captured(a) == () for a in legal) and len(legal) == 10
     r.apply(st, legal[0])
     assert st.table == [legal[0].card]
 
@@ -402,7 +403,7 @@ def test_a_sweep_before_the_last_card_scores_scopa_with_every_deal(deal):
 def test_fifteen_takes_a_set_that_makes_fifteen_with_the_played_card():
     r = rules(capture="fifteen")
     st = position(r, ["7D 2C", "3C"], "5S 3B QB", stock="4D 5D")  # 7 + 5 + 3 = 15
-    got = {a.capture for a in r.legal_actions(st) if a.card.code == "7D"}
+    got = {captured(a) for a in r.legal_actions(st) if a.card.code == "7D"}
     assert got == {tuple(sorted(cards("5S 3B")))}
     r.apply(st, play("7D", ["5S", "3B"]))
     assert codes(st.table) == ["QB"] and sorted(codes(st.piles[0])) == ["3B", "5S", "7D"]
@@ -411,21 +412,21 @@ def test_fifteen_takes_a_set_that_makes_fifteen_with_the_played_card():
 def test_fifteen_a_single_card_set_counts():
     r = rules(capture="fifteen")
     st = position(r, ["5D 2C", "3C"], "KS 4B", stock="4D 5D")  # 5 + K(10) = 15
-    assert {a.capture for a in r.legal_actions(st) if a.card.code == "5D"} == {(card("KS"),)}
+    assert {captured(a) for a in r.legal_actions(st) if a.card.code == "5D"} == {(card("KS"),)}
 
 
 def test_fifteen_has_no_match_step():
     r = rules(capture="fifteen")
     # A 7 on the table does not pair with the 7 in hand (14); the 8-valued Fante makes 15.
     st = position(r, ["7D 2C", "3C"], "7S JB", stock="4D 5D")
-    assert {a.capture for a in r.legal_actions(st) if a.card.code == "7D"} == {(card("JB"),)}
+    assert {captured(a) for a in r.legal_actions(st) if a.card.code == "7D"} == {(card("JB"),)}
     assert refused(r, st, play("7D", ["7S"])) == "wrong_fifteen"
 
 
 def test_fifteen_player_chooses_among_sets():
     r = rules(capture="fifteen")
     st = position(r, ["5D", "3C"], "KS 6B 4B QC AC", stock="4D 5D 6D 7C 7S 7B")
-    got = {tuple(sorted(c.code for c in a.capture)) for a in r.legal_actions(st)}
+    got = {tuple(sorted(c.code for c in captured(a))) for a in r.legal_actions(st)}
     assert got == {("KS",), ("4B", "6B"), ("AC", "QC")}
 
 
@@ -487,13 +488,13 @@ def test_ace_taking_an_ace_scores_no_scopa_either():
 def test_ace_on_a_table_with_an_ace_follows_the_capture_rule():
     r = rules(aces="take_all")
     st = position(r, ["AD 2C", "3C"], "AS 5B KC", stock="4D 5D")
-    assert {a.capture for a in r.legal_actions(st) if a.card.code == "AD"} == {(card("AS"),)}
+    assert {captured(a) for a in r.legal_actions(st) if a.card.code == "AD"} == {(card("AS"),)}
     assert refused(r, st, play("AD", ["AS", "5B", "KC"])) == "match_before_sum"
     r15 = rules(aces="take_all", capture="fifteen")
     st = position(r15, ["AD 2C", "3C"], "AS 5B KC", stock="4D 5D")  # no set of these makes 14 with the Ace
-    assert {a.capture for a in r15.legal_actions(st) if a.card.code == "AD"} == {()}
+    assert {captured(a) for a in r15.legal_actions(st) if a.card.code == "AD"} == {()}
     st = position(r15, ["AD 2C", "3C"], "AS 4B KC", stock="4D 5D")  # A + 4 + K = 15
-    assert {a.capture for a in r15.legal_actions(st) if a.card.code == "AD"} == {tuple(sorted(cards("4B KC")))}
+    assert {captured(a) for a in r15.legal_actions(st) if a.card.code == "AD"} == {tuple(sorted(cards("4B KC")))}
 
 
 def test_ace_on_an_empty_table_is_placed():

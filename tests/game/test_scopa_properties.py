@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from game.ai.bots import make_bot
 from game.match import Match
+from game.rules.capture import captured
 from game.rulesets import make_rules
 from game.verify import verify_events
 
@@ -130,10 +131,10 @@ def test_house_rules_points_add_up(seed, variant):
         final = not s.stock and sum(len(h) for h in s.hands) == 1
         ev = r.apply(s, a)
         if "scopa" in ev[0]["bonuses"]:
-            assert not final and not s.table and a.capture
+            assert not final and not s.table and captured(a)
             assert not (opts["aces"] == "take_all" and a.card.rank == "A")
             scope_seen[r.team_of(ev[0]["seat"])] += 1
-        elif a.capture and not s.table and not final:
+        elif captured(a) and not s.table and not final:
             assert opts["aces"] == "take_all" and a.card.rank == "A"  # the only sweep without a scopa
     res = r.deal_result(s)
     d = res.detail

@@ -201,7 +201,7 @@ def _handing_over(s, a) -> bool:
     if not any(a.card in cap for x in v.unseen for cap in rules.captures_for(x, [*table, a.card])):
         return False
     return any(
-        b.capture and not suggest_module._sweepable(rules, v.unseen, [t for t in table if t not in b.capture])
+        captured(b) and not suggest_module._sweepable(rules, v.unseen, [t for t in table if t not in captured(b)])
         for b in s.legal_actions()
     )
 
@@ -222,8 +222,8 @@ def test_no_suggestion_hands_a_capture_over_when_a_safe_capture_is_there(players
     monkeypatch.setattr(suggest_module, "_choose", search)
     sg = suggest_for(s)
     v = s.view()
-    assert sg.action.capture and sg.action in s.legal_actions()
-    assert not suggest_module._sweepable(s.rules, v.unseen, [t for t in v.table if t not in sg.action.capture])
+    assert captured(sg.action) and sg.action in s.legal_actions()
+    assert not suggest_module._sweepable(s.rules, v.unseen, [t for t in v.table if t not in captured(sg.action)])
     assert sg.reason[0] in (
         "suggest.reason.takes_safe",
         "suggest.reason.settebello",

@@ -193,6 +193,11 @@ def test_the_template_game_knocks_and_the_knocked_trick_counts_double():
 
 #: The shared modules: they iterate the declarations and name no game's decision or event.
 SHARED = ("game/*.py", "game/rules/*.py", "game/ai/*.py", "game/coach/*.py")
+#: The application's shared modules: the same rule, where the shared record's field names
+#: (a deal's ``hands``) and the trick mechanism's words (game.rules.trick: a ``trick`` line,
+#: its family; a ``draw``, also a match's result) are no game's own.
+SERVICES = ("game/lessons/*.py", "game/puzzles/*.py", "game/services/*.py", "game/online/**/*.py")
+SERVICE_WORDS = {"hands", "trick", "draw"}
 #: A mechanism module names its own mechanism's events.
 MECHANISM = {"game/rules/trick.py": {"trick", "draw"}}
 #: Shared modules not yet iterating the declarations (each must still name one: take it off
@@ -246,3 +251,15 @@ def test_no_shared_module_names_a_games_decision_or_event():
             elif hits:
                 found[rel] = hits
     assert not found, f"shared modules name a game's decision or event: {found}"
+
+
+def test_no_application_module_names_a_games_decision_or_event():
+    names = _game_kinds() - SERVICE_WORDS
+    assert {"close", "exchange", "marriage", "redeal", "knock"} <= names
+    found: dict[str, list[tuple[int, str]]] = {}
+    for pattern in SERVICES:
+        for path in sorted(ROOT.glob(pattern)):
+            hits = _named(path, names)
+            if hits:
+                found[path.relative_to(ROOT).as_posix()] = hits
+    assert not found, f"application modules name a game's decision or event: {found}"

@@ -9,6 +9,7 @@ import pytest
 
 from game.config import get_config
 from game.lessons.lesson import get_lesson, lesson_names
+from game.rules.capture import captured
 from game.services.i18n import I18n
 from game.services.settings import Settings, load_settings
 from scenes.app import TICK, App
@@ -78,7 +79,7 @@ def test_a_lesson_by_the_keys_from_the_menu_to_the_done_mark():
     wait_for_move(app, lesson)
     assert lesson.panel_text() == (app.t("lessons.step", n=1, total=4), app.t("lessons.scopa.s1"))
     good, wrong = good_and_wrong(lesson)
-    placed = next(a for a in wrong if not a.capture)  # the 3 of Coins put down
+    placed = next(a for a in wrong if not captured(a))  # the 3 of Coins put down
     keyboard_play(app, lesson, placed)
     settle(app)
     assert lesson.phase == "wrong" and "3D" in lesson.model.table

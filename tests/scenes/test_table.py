@@ -12,6 +12,7 @@ import pytest
 from game.config import get_config
 from game.games.schnapsen.vocabulary import CLOSE, EXCHANGE
 from game.rules.base import IllegalAction
+from game.rules.capture import captured
 from game.services.i18n import I18n
 from game.services.settings import Settings
 from scenes.app import TICK, App
@@ -86,7 +87,7 @@ def keyboard_play(app: App, scene, action) -> None:
     if scene.controller.mode is None:
         return
     if action not in scene.controller.cands:
-        assert scene.capture_game and not action.capture
+        assert scene.capture_game and not captured(action)
         key(app, pygame.K_p)
         return
     for _ in range(len(scene.controller.cands)):
@@ -125,10 +126,10 @@ def mouse_play(app: App, scene, action) -> None:
         return
     if scene.controller.mode != "capture":
         return
-    if not action.capture:
+    if not captured(action):
         click(app, free_felt_point(scene))
         return
-    for c in action.capture:
+    for c in captured(action):
         if scene.controller.mode != "capture":
             break
         click(app, board.card_rect(scene.view(), c.code).center)
@@ -222,7 +223,9 @@ def test_every_legal_action_is_reachable(how, game, players, deck, seeds, moves_
             before = len(rec.actions)
             (keyboard_play if how == "keyboard" else mouse_play)(app, scene, action)
             assert rec.actions[before:] == [action], f"{how}: wanted {action}, got {rec.actions[before:]}"
-            seen_kinds.add((action.kind, bool(action.capture), len(action.capture) > 1, action.arg("marriage", False)))
+            seen_kinds.add(
+                (action.kind, bool(captured(action)), len(captured(action)) > 1, action.arg("marriage", False))
+            )
             key(app, pygame.K_ESCAPE) if scene.controller.selected else None
             scene.controller.clear_choice()
             scene.controller.toggled = False
@@ -244,7 +247,7 @@ def _scopa_with_capture(app, lang_seed_range=range(1, 40)):
     for seed in lang_seed_range:
         scene = table(app, "scopa", 2, None, seed, 2)
         for code in scene.model.hand:
-            if any(a.capture for a in scene.controller.candidates_for(code)):
+            if any(captured(a) for a in scene.controller.candidates_for(code)):
                 return scene, code
     raise AssertionError("no position with a capture")
 
@@ -299,8 +302,8 @@ def test_a_wrong_mouse_built_set_is_refused_by_the_rules():
         if not scene.controller.can_act:
             continue
         for code in scene.model.hand:
-            caps = [a for a in scene.controller.candidates_for(code) if a.capture]
-            others = [t for t in scene.model.table if all(t not in {c.code for c in a.capture} for a in caps)]
+            caps = [a for a in scene.controller.candidates_for(code) if captured(a)]
+            others = [t for t in scene.model.table if all(t not in {c.code for c in captured(a)} for a in caps)]
             if len(caps) >= 2 and others:
                 r = board.card_rect(scene.view(), code)
                 click(app, (r.x + 6, r.bottom - 24))
@@ -369,7 +372,7 @@ def test_selection_glow_and_capture_highlight_are_drawn():
     if scene.controller.mode == "capture":
         hi = board.highlights_of(scene.view())
         assert hi[code][1] == 1.0
-        assert any(c.code in hi for c in scene.controller.cands[scene.controller.cand_i].capture)
+        assert any(c.code in hi for c in captured(scene.controller.cands[scene.controller.cand_i]))
     app.render()
 
 

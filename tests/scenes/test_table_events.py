@@ -76,9 +76,9 @@ def test_a_new_announcement_is_told_applied_and_sounded_without_a_table_change(m
     mine = n.feed({"event": "bid", "seat": 0, "value": 80})
     assert mine is not None and mine.text == EN.t("narrate.close_you")
     m = M.new_model(rules, 0)
-    before = (list(m.totals), [list(h) for h in m.hands], list(m.marriage_points))
+    before = (list(m.totals), [list(h) for h in m.hands], list(m.declared_points))
     M.apply_event(m, {"event": "bid", "seat": 1, "value": 70, "points": 70})  # words only: a bid scores nothing
-    assert (list(m.totals), [list(h) for h in m.hands], list(m.marriage_points)) == before
+    assert (list(m.totals), [list(h) for h in m.hands], list(m.declared_points)) == before
     # Its words on the seat's plate (the language's call-out for it) until the play begins.
     assert m.said[1]["value"] == 70 and not m.pending[1]
     t = lambda key, **p: "bids {value}".format(**p) if key == "callouts.bid" else key  # noqa: E731

@@ -67,7 +67,7 @@ def check(m: M.TableModel, state, rules, totals: list[int], where: str) -> None:
         points = getattr(state, "points", None)
     if isinstance(points, list) and rules.hud_scores != "totals":
         assert m.card_points == points, f"{where}: card points"
-    for name in ("marriage_points", "pending"):
+    for name in ("declared_points", "pending"):
         if hasattr(state, name):
             assert getattr(m, name) == list(getattr(state, name)), f"{where}: {name}"
     if hasattr(state, "won"):

@@ -4,9 +4,8 @@ side, a loaded trick let go, a trump wasted on an empty trick."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from game.games.briscola.heuristics import trick_so_far
+from game.games.briscola.rules import BriscolaRules, BriscolaState, BriscolaView
 from game.rules.base import Action
 
 UNITS = "coach.units.card_points"
@@ -36,7 +35,7 @@ TIE = 1.1
 EMPTY_TRICK = 2
 
 
-def apply(rules: Any, state: Any, action: Action) -> None:
+def apply(rules: BriscolaRules, state: BriscolaState, action: Action) -> None:
     """The move valued, applied as the coupled playouts deal (game.coach.flat): with two players
     and both cards of the next pair face down, seat 0 takes the pair's first card whoever won the
     trick. The rules deal it winner first, so a move that wins the trick and one that loses it
@@ -54,14 +53,14 @@ def apply(rules: Any, state: Any, action: Action) -> None:
         hands[0][-1] = first
 
 
-def points_per_utility(rules: Any) -> float:
+def points_per_utility(rules: BriscolaRules) -> float:
     """The utility mixes the deal's sign and the card-point margin over 120 (ai/values.py):
     read as the side's card points, a margin of m is m / 2 (the 120 points are shared) and a
     deal turned from won to lost 120 — so one utility is 120 card points."""
     return float(rules.game.scoring.get("total_points", 120))
 
 
-def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, dict] | None:
+def reason(rules: BriscolaRules, view: BriscolaView, played: Action, best: Action) -> tuple[str, dict] | None:
     """Why ``played`` was worse than ``best``, from the view alone; None when no rule fits."""
     if played.kind != "play" or best.kind != "play" or played.card is None or best.card is None:
         return None
@@ -77,7 +76,7 @@ def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, di
     last = len(trick) == n - 1
 
     def wins(a: Action) -> bool:
-        return rules.trick_winner([*trick, a.card], leader, trump) == view.seat
+        return rules.trick_winner([*trick, a.played], leader, trump) == view.seat
 
     partner_has_it = top_seat != view.seat and rules.team_of(top_seat) == mine
     if partner_has_it and played.card.suit == trump and wins(played) and not (best.card.suit == trump and wins(best)):

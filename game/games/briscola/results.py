@@ -3,10 +3,10 @@ won the deal, and the 120 card points as one split bar."""
 
 from __future__ import annotations
 
-from typing import Any
+from game.results import Board, Translate
 
 
-def explain(b: Any, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None:
+def explain(b: Board, t: Translate, rules: object, ev: dict, names: dict[str, str]) -> None:
     d = ev["detail"]
     w = d.get("deal_winner")
     b.headline = (

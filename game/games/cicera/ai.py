@@ -30,7 +30,7 @@ ROOT_TOP_K = 6
 #: The levels' settings in Cìcera (game.ai.levels applies them under the caller's keywords).
 LEVELS: dict[str, dict] = {
     # Hard: the budget that fits its 0.9 s cap on one quiet core (bench/ai_speed.py, CPU p95
-    # 1.04 s at 4000 iterations; issue 36).
+    # 1.04 s at 4000 iterations).
     "hard": {"iterations": 3000},
     # Normal: 300 iterations — at 700 hard was only +1.5 ± 0.9 points per deal ahead.
     "normal": {"iterations": 300},

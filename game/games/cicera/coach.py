@@ -3,9 +3,8 @@ a bonus missed (scùa, picada, simili, quadriglia), a table the next opponent ma
 
 from __future__ import annotations
 
-from typing import Any
-
 from game.games.cicera import ai as hooks
+from game.games.cicera.rules import CiceraRules, CiceraView
 from game.rules.base import Action
 from game.rules.capture import captured
 
@@ -23,19 +22,19 @@ TIE = 0.33
 PLAYOUT_KW = {"coupled": True}
 
 
-def points_per_utility(rules: Any) -> float:
+def points_per_utility(rules: CiceraRules) -> float:
     """The search's utility is the deal-point margin over ``SCALE``."""
     return float(hooks.SCALE)
 
 
-def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, dict] | None:
+def reason(rules: CiceraRules, view: CiceraView, played: Action, best: Action) -> tuple[str, dict] | None:
     """Why ``played`` was worse than ``best``, from the view alone; None when no rule fits."""
     if played.kind != "play" or best.kind != "play" or played.card is None:
         return None
     table = list(view.table)
 
     def bonuses(a: Action) -> list[str]:
-        return list(rules.capture_bonuses(a.card, captured(a), table, view.last_placed)) if captured(a) else []
+        return list(rules.capture_bonuses(a.played, captured(a), table, view.last_placed)) if captured(a) else []
 
     missed = [b for b in bonuses(best) if b not in bonuses(played)]
     if missed:

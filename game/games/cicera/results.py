@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from game.results import Board, Translate
 
 
-def explain(b: Any, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None:
+def explain(b: Board, t: Translate, rules: object, ev: dict, names: dict[str, str]) -> None:
     if ev["detail"].get("no_capture"):
         b.headline = t("results.cicera.no_capture")

@@ -27,10 +27,17 @@ from game.rules.base import (
     IllegalAction,
     RecordError,
     alternate_teams,
-    play,
     unique_max,
 )
-from game.rules.capture import CaptureState, CaptureView, capture_play, captured, sums_by_value, target_race
+from game.rules.capture import (
+    CaptureState,
+    CaptureView,
+    capture_play,
+    captured,
+    play_from_record,
+    sums_by_value,
+    target_race,
+)
 from game.rules.vocabulary import TeamsRule
 
 #: The capture bonuses, in the order a play event lists them.
@@ -476,13 +483,7 @@ class CiceraRules(GameRules[CiceraState, CiceraView]):
         )
 
     def action_from_record(self, events: EventLines, i: int) -> Action:
-        ev = events[i]
-        if ev.get("event") != "play":
-            raise RecordError(f"a '{ev.get('event')}' event is not a Cìcera decision")
-        cap = ev.get("capture")
-        if not isinstance(cap, list):
-            raise RecordError("'capture' must be a list of card codes")
-        return play(ev["card"], cap)
+        return play_from_record(events[i], "Cìcera")
 
     def explain_mismatch(self, before: CiceraState, expected: Event, recorded: Event) -> str | None:
         if expected.get("event") != "play":

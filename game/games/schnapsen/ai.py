@@ -44,7 +44,7 @@ WIN_WEIGHT = 0.0
 #: Chance that the playout plays a random card instead of the heuristic's choice.
 EPSILON = 0.1
 #: The open-stock playout policy's knobs (bench/schnapsen_policy.py plays it as a player; docs/AI.md,
-#: issue 36's twelfth part: better as a player, not measurably better inside the search, so the
+#: its measurements: better as a player, not measurably better inside the search, so the
 #: four bonuses are off). TRUMP_IN: the least a lead must be worth (card points) for a trump
 #: to take it.
 TRUMP_IN = 10
@@ -84,20 +84,20 @@ LEVELS: dict[str, dict] = {
     # cost about what the plain tree's 2200 did. Against the plain 2200 in our engine +0.130 ±
     # 0.098 game points a deal (100 seeds, 201) and 18 % less time a decision; against
     # RdeepBot 0.730-0.747 in three fresh runs of 600 games (0.741 pooled), where the plain
-    # tree made 0.710-0.723 (bench/schnapsen_adapter.py; docs/AI.md, issue 36). UCB's
+    # tree made 0.710-0.723 (bench/schnapsen_adapter.py; docs/AI.md). UCB's
     # exploration c = 0.3 (the search's default 0.5; with the opponent model it acts on my own
     # nodes and his close): against RdeepBot, paired on the same deals, +0.027 ± 0.016 win
     # rate on tuning seeds and +0.000 ± 0.016 on fresh ones; in our engine +0.025 ± 0.080 game
     # points a deal against c = 0.5; the same time. With it 0.724 of 3000 fresh games against
-    # RdeepBot (docs/AI.md, issue 36's fourteenth part). The opponent model 0.75 (three
+    # RdeepBot (docs/AI.md). The opponent model 0.75 (three
     # replies in four the policy's, the fourth UCB's from the shared statistics): against
     # RdeepBot, paired, +0.017 ± 0.018 win rate on tuning seeds and +0.033 ± 0.015 on fresh
     # ones; in our engine +0.065 ± 0.083 game points a deal against 1.0; the same time; 0.733
     # of 3600 fresh games against RdeepBot. The model at 0.5 (half his replies the policy's):
     # against 0.75, paired, +0.008 ± 0.017 win rate on tuning seeds and +0.007 ± 0.018 on
     # fresh ones; in our engine -0.010 ± 0.088 game points a deal; the same time. The level as
-    # shipped: 0.725 of 3000 fresh games against RdeepBot (docs/AI.md, issue 36's fifteenth
-    # part; the goal, 0.75, not met).
+    # shipped: 0.725 of 3000 fresh games against RdeepBot (docs/AI.md;
+    # the goal, 0.75, not met).
     "hard": {"iterations": 1400, "opponent_policy": 0.5, "c": 0.3},
     # Normal: the search saturates at a few hundred iterations — hard vs normal was -0.20 ±
     # 0.15 game points per deal at 700 iterations, -0.11 ± 0.15 at 200, +0.03 ± 0.12 without
@@ -105,7 +105,7 @@ LEVELS: dict[str, dict] = {
     # the searched values (temperature 0.1 ≈ 0.3 game points), never further than
     # ``blunder_margin`` below the best; its playouts also leave the strict phase to the
     # heuristic (hard solves it exactly). At 0.06 the two levels drew apart by only +0.08 ±
-    # 0.24 game points per deal once both read the opponent's cards (issue 23, 20 seeds).
+    # 0.24 game points per deal once both read the opponent's cards (20 seeds).
     "normal": {"playout_kw": {"solved": False}, "temperature": 0.1},
     "easy": {"playout_kw": {"solved": False}},
 }

@@ -3,9 +3,8 @@ closing too weak, a marriage or the trump exchange missed, points thrown on a lo
 
 from __future__ import annotations
 
-from typing import Any
-
 from game.games.schnapsen import ai as hooks
+from game.games.schnapsen.rules import SchnapsenRules, SchnapsenView
 from game.rules.base import Action
 
 UNITS = "coach.units.game_points"
@@ -19,13 +18,13 @@ BUDGET = 12000
 TIE = 0.07
 
 
-def points_per_utility(rules: Any) -> float:
+def points_per_utility(rules: SchnapsenRules) -> float:
     """The utility is game points / 3 (plus a win weight, 0 as shipped, and a small card-point
     tiebreak): one utility is 3 / (1 - WIN_WEIGHT) game points."""
     return 3.0 / (1.0 - hooks.WIN_WEIGHT)
 
 
-def sure_tricks(rules: Any, view: Any) -> int:
+def sure_tricks(rules: SchnapsenRules, view: SchnapsenView) -> int:
     """Trumps in the hand that no card the seat has not seen can beat: the top of the trumps
     left (after closing, every other card may be beaten or trumped)."""
     out = rules.strength
@@ -34,7 +33,7 @@ def sure_tricks(rules: Any, view: Any) -> int:
     return sum(1 for c in view.hand if c.suit == view.trump and out[c] > strongest_out)
 
 
-def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, dict] | None:
+def reason(rules: SchnapsenRules, view: SchnapsenView, played: Action, best: Action) -> tuple[str, dict] | None:
     """Why ``played`` was worse than ``best``, from the view alone; None when no rule fits."""
     if played.kind == "close" and best.kind != "close":
         sure = sure_tricks(rules, view)
@@ -51,7 +50,7 @@ def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, di
         return ("coach.reason.missed_marriage", {"move": best, "points": value})
     if played.kind == "play" and best.kind == "play" and view.led is not None and played.card is not None:
         lost = not rules.beats(played.card, view.led, view.trump)
-        if lost and rules.points[played.card] >= 10 and rules.points[best.card] < rules.points[played.card]:
+        if lost and rules.points[played.card] >= 10 and rules.points[best.played] < rules.points[played.card]:
             return (
                 "coach.reason.throws_points",
                 {"card": played.card.code, "points": rules.points[view.led] + rules.points[played.card]},

@@ -3,10 +3,10 @@ how the deal was won, and why it is worth that many game points."""
 
 from __future__ import annotations
 
-from typing import Any
+from game.results import Board, Translate
 
 
-def explain(b: Any, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None:
+def explain(b: Board, t: Translate, rules: object, ev: dict, names: dict[str, str]) -> None:
     d = ev["detail"]
     w = d["winner"]
     closer = d.get("closed_by")

@@ -118,6 +118,8 @@ class SchnapsenRules(TrickRules[SchnapsenState, SchnapsenView]):
     }
     decision_kinds = vocabulary.DECISIONS
     event_kinds = vocabulary.EVENTS
+    #: The points of the marriages declared: a puzzle about declaring one.
+    detail_themes = {"marriages": vocabulary.MARRIAGE_THEME}
     has_trump = True
     table_capacity = 5
     totals_count_down = True

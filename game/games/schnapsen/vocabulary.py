@@ -11,20 +11,30 @@ from game.rules.vocabulary import DecisionKind, EventKind, Field, JsonObject, Si
 
 #: The play's toggle: a K/Q lead declaring the marriage of its suit.
 MARRIAGE_FIELD = "marriage"
+#: The puzzle theme of a move declaring one (game.puzzles.themes).
+MARRIAGE_THEME = "marriage"
 
 PLAY = DecisionKind(
     common.PLAY.name,
     plays_card=True,
-    fields=(Field(MARRIAGE_FIELD, "bool", optional=True, default=False, words="suggest.move.marriage"),),
+    fields=(
+        Field(
+            MARRIAGE_FIELD, "bool", optional=True, default=False, words="suggest.move.marriage", theme=MARRIAGE_THEME
+        ),
+    ),
     key="r",
     label="table.marriage",
     words=common.PLAY.words,
     toggle=MARRIAGE_FIELD,
     opens=(MARRIAGE_FIELD,),
 )
-CLOSE_KIND = DecisionKind("close", key="c", label="table.close", words="suggest.move.close", confirm=True)
+CLOSE_KIND = DecisionKind(
+    "close", key="c", label="table.close", words="suggest.move.close", confirm=True, theme="closing"
+)
 #: Costs nothing and improves the hand (the turn goes on): a suggestion takes it first.
-EXCHANGE_KIND = DecisionKind("exchange", key="x", label="table.exchange", words="suggest.move.exchange", prefer=True)
+EXCHANGE_KIND = DecisionKind(
+    "exchange", key="x", label="table.exchange", words="suggest.move.exchange", prefer=True, theme="exchange"
+)
 
 DECISIONS: tuple[DecisionKind, ...] = (PLAY, CLOSE_KIND, EXCHANGE_KIND)
 
@@ -45,7 +55,7 @@ EXCHANGE_EVENT = EventKind(
     audience=_exchange_audience,
     narration="narrate.exchange",
     sound="capture",
-    effect="exchange",
+    effect="swap_face_up",
 )
 MARRIAGE_EVENT = EventKind(
     MARRIAGE_FIELD,

@@ -30,7 +30,7 @@ SWEEP_RISK = 6.0
 #: The levels' settings in Scopa (game.ai.levels applies them under the caller's keywords).
 LEVELS: dict[str, dict] = {
     # Hard: the budget that fits its 0.9 s cap on one quiet core (bench/ai_speed.py, CPU p95
-    # 0.86 s at 4000 iterations with two players, 0.94 s with three or four; issue 36).
+    # 0.86 s at 4000 iterations with two players, 0.94 s with three or four).
     # Scopa a quindici and d'assi weigh more captures per play: the same budget took about a
     # quarter more time per decision than classic Scopa in real deals (bench/ai_strength.py,
     # seeds 601-603: mean 1.56 and 1.60 s against 1.27 s), so they get three quarters of it.
@@ -38,7 +38,7 @@ LEVELS: dict[str, dict] = {
     # hosts since (CPU p95 1.24-1.96 s at 3600): on the 294 fixed positions
     # (bench/ai_positions.py score) the half budget's regret is +0.0004 ± 0.0009 above 3600's,
     # 2 % of the gap to normal (+0.0215 ± 0.0046). The house rules keep the budgets their
-    # goals were measured at (docs/AI.md, issue 36).
+    # goals were measured at (docs/AI.md).
     "hard": {
         "iterations": 1800,
         "by_players": {3: {"iterations": 3200}, 4: {"iterations": 3200}},

@@ -3,10 +3,9 @@ a scopa missed, the settebello given away or left, a table the next player may s
 
 from __future__ import annotations
 
-from typing import Any
-
 from game.cards import Card
 from game.games.scopa import ai as hooks
+from game.games.scopa.rules import ScopaRules, ScopaView
 from game.rules.base import Action
 from game.rules.capture import captured
 
@@ -21,7 +20,7 @@ BUDGET = 8000
 TIE = 0.06
 
 
-def points_per_utility(rules: Any) -> float:
+def points_per_utility(rules: ScopaRules) -> float:
     """The search's utility is the deal-point margin over ``SCALE``: one utility is SCALE points."""
     return float(hooks.SCALE)
 
@@ -30,7 +29,7 @@ def _taken(a: Action) -> tuple[Card, ...]:
     return (a.played, *captured(a)) if captured(a) else ()
 
 
-def _is_sweep(rules: Any, view: Any, a: Action, final: bool) -> bool:
+def _is_sweep(rules: ScopaRules, view: ScopaView, a: Action, final: bool) -> bool:
     return (
         bool(captured(a))
         and len(captured(a)) == len(view.table)
@@ -39,7 +38,7 @@ def _is_sweep(rules: Any, view: Any, a: Action, final: bool) -> bool:
     )
 
 
-def sweepers(rules: Any, view: Any, left: list[Card]) -> list[Card]:
+def sweepers(rules: ScopaRules, view: ScopaView, left: list[Card]) -> list[Card]:
     """The cards the seat has not seen that could take all of ``left`` (a scopa)."""
     if not left:
         return []
@@ -49,7 +48,7 @@ def sweepers(rules: Any, view: Any, left: list[Card]) -> list[Card]:
     )
 
 
-def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, dict] | None:
+def reason(rules: ScopaRules, view: ScopaView, played: Action, best: Action) -> tuple[str, dict] | None:
     """Why ``played`` was worse than ``best``, from the view alone; None when no rule fits."""
     if played.kind != "play" or best.kind != "play" or played.card is None:
         return None

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from game.cards import SUITS, Card, card, codes
 from game.games.scopa import vocabulary
@@ -30,10 +29,18 @@ from game.rules.base import (
     IllegalAction,
     RecordError,
     alternate_teams,
-    play,
     unique_max,
 )
-from game.rules.capture import CaptureState, CaptureView, capture_play, captured, sum_sets, sums_by_value, target_race
+from game.rules.capture import (
+    CaptureState,
+    CaptureView,
+    capture_play,
+    captured,
+    play_from_record,
+    sum_sets,
+    sums_by_value,
+    target_race,
+)
 from game.rules.vocabulary import TeamsRule
 
 #: The ``deal`` option's values; rules.yaml's ``scoring.deals`` gives each one's sizes.
@@ -405,7 +412,7 @@ class ScopaRules(GameRules[ScopaState, ScopaView]):
             "settebello": next((t for t in range(teams) if self.settebello in piles[t]), None),
             "primiera": unique_max([-1 if v is None else v for v in prim], minimum=0),
         }
-        detail: dict[str, Any] = {}
+        detail: dict[str, object] = {}
         points = [0] * teams
         for name, winner in award.items():
             row = [0] * teams
@@ -484,10 +491,7 @@ class ScopaRules(GameRules[ScopaState, ScopaView]):
         )
 
     def action_from_record(self, events: EventLines, i: int) -> Action:
-        ev = events[i]
-        if ev.get("event") != "play":
-            raise RecordError(f"a '{ev.get('event')}' event is not a Scopa decision")
-        return play(ev["card"], ev["capture"])
+        return play_from_record(events[i], "Scopa")
 
     def accept_variant(self, state: ScopaState, expected: Event, recorded: Event) -> str | None:
         """A ``hands`` round as the record splits it: RECORD.md lets the writer give the next

@@ -3,8 +3,8 @@ a counting card thrown on a trick the other side takes, a trick let go."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from game.cards import Card
+from game.games.tressette.rules import TressetteRules, TressetteView
 from game.rules.base import Action
 
 UNITS = "coach.units.points"
@@ -18,16 +18,16 @@ BUDGET = 10000
 TIE = 0.23
 
 
-def points_per_utility(rules: Any) -> float:
+def points_per_utility(rules: TressetteRules) -> float:
     """The utility is the deal-point margin over 11 (the whole deal's points)."""
     return 11.0
 
 
-def _thirds(rules: Any, cards: list[Any]) -> int:
+def _thirds(rules: TressetteRules, cards: list[Card]) -> int:
     return sum(rules.card_thirds[c] for c in cards)
 
 
-def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, dict] | None:
+def reason(rules: TressetteRules, view: TressetteView, played: Action, best: Action) -> tuple[str, dict] | None:
     """Why ``played`` was worse than ``best``, from the view alone; None when no rule fits."""
     if played.kind != "play" or best.kind != "play" or played.card is None or best.card is None:
         return None
@@ -38,7 +38,7 @@ def reason(rules: Any, view: Any, played: Action, best: Action) -> tuple[str, di
     mine = rules.team_of(view.seat)
 
     def side_of(a: Action) -> int:
-        return rules.team_of(rules.trick_winner([*trick, a.card], view.leader))
+        return rules.team_of(rules.trick_winner([*trick, a.played], view.leader))
 
     ct = rules.card_thirds
     if side_of(played) != mine and ct[played.card] > ct[best.card]:

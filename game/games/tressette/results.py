@@ -4,12 +4,11 @@ they make, the last trick's point, why every deal is worth 11."""
 
 from __future__ import annotations
 
-from typing import Any
+from game.games.tressette.rules import TressetteRules, thirds_text
+from game.results import TableBoard, Translate
 
-from game.games.tressette.rules import thirds_text
 
-
-def explain(b: Any, t: Any, rules: Any, ev: dict, names: dict[str, str]) -> None:
+def explain(b: TableBoard, t: Translate, rules: TressetteRules, ev: dict, names: dict[str, str]) -> None:
     d = ev.get("detail") or {}
     thirds = list(d.get("thirds") or [0] * len(b.columns))
     last = d.get("last_trick")

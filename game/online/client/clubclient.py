@@ -88,7 +88,7 @@ def kept_servers(extra: Mapping[str, object]) -> list[dict[str, str]]:
     return out[:MAX_SERVERS]
 
 
-def keep_account(extra: dict[str, Any], url: str, name: str, secret: str) -> None:
+def keep_account(extra: dict[str, object], url: str, name: str, secret: str) -> None:
     """Keep the account ``name`` of ``url`` in the settings' ``online`` block (the latest last)."""
     kept = extra.get("online")
     online = kept if isinstance(kept, dict) else {}

@@ -16,7 +16,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.online.server.accounts import ClubStore, name_key, new_recovery_code, normal_recovery
 from game.online.server.club_ratings import ClubRatings
@@ -27,6 +27,9 @@ from game.online.server.seats import Conn, MessageHandler, Refusal, Seat, Table
 from game.online.wire import messages as M
 from game.online.wire import protocol as P
 from game.rules.vocabulary import JsonObject
+
+if TYPE_CHECKING:
+    from game.services.par import Deal
 
 log = logging.getLogger("cardavia.server")
 
@@ -56,7 +59,7 @@ BOARD_LINES = 100
 
 
 @functools.lru_cache(maxsize=64)
-def quick_setup(game: str, preset: str | None) -> tuple[Any, str]:
+def quick_setup(game: str, preset: str | None) -> tuple[Deal, str]:
     """A quick match's game: the preset's players, options and deck (as the daily deal's;
     its seed unused) and the preset's id. ValueError for an unknown game or preset. Kept:
     working it out takes about a millisecond, and every ``quick`` and every pairing round
@@ -250,7 +253,7 @@ class Club:
         """Whether a waiting player's account and address may hold one more table now."""
         return self.server.quota.refusal(getattr(w.conn, "address", None), w.player) is None
 
-    def seat_group(self, key: tuple[str, str], deal: Any, group: list[Waiting], computers: int) -> Table:
+    def seat_group(self, key: tuple[str, str], deal: Deal, group: list[Waiting], computers: int) -> Table:
         rules = deal.rules()
         mean = sum(w.mu for w in group) / len(group)
         level = fill_level(mean, self.limits.fill_levels)
@@ -264,7 +267,8 @@ class Club:
         while code in self.tables or self.server.store.exists(code):
             code = P.new_code()
         table = Table(code, rules, seats, P.hash_token(P.new_token()), int(self.limits.bot_after), True)
-        holders = [[getattr(w.conn, "address", None), w.player] for w in group]
+        pairs = [(getattr(w.conn, "address", None), w.player) for w in group]
+        holders = [list(p) for p in pairs]
         table.club = {
             "quick": True,
             "rated": True,
@@ -276,7 +280,7 @@ class Club:
         }
         table.public = True
         table.owner = [None, None]
-        for address, player in holders:  # a quick table counts for every player it seats
+        for address, player in pairs:  # a quick table counts for every player it seats
             self.server.quota.add(code, address, player)
         # No meta is written yet (each is an fsync: 500 of them were most of the time to seat
         # 1,000 waiting players): a quick table is kept from its start (maybe_start writes it);

@@ -33,10 +33,11 @@ import secrets
 import threading
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from game.match import Match
 from game.online.wire import protocol as P
+from game.rules.vocabulary import JsonObject
 from game.services.daily import PLAYER_SEAT, STANDARD, daily_deal
 from game.services.par import Deal, par, seat_score
 from game.services.storage import read_json, write_json
@@ -96,11 +97,22 @@ class DayFiles:
             raise OSError(problem)
 
 
+class DayStore(Protocol):
+    """Where the days' deals and boards are kept: the data folder's files (:class:`DayFiles`)
+    or a cluster's shared store (game.online.server.cluster.shared)."""
+
+    def locked(self, day: str) -> AbstractContextManager[object]: ...
+
+    def load(self, day: str) -> dict[str, Any] | None: ...
+
+    def save(self, day: str, data: dict[str, Any]) -> None: ...
+
+
 class DailyBoard:
     """The server's daily deals and leaderboards, kept by ``days`` (the data folder's files
     unless a cluster's shared store is given)."""
 
-    def __init__(self, data_dir: Path, days: Any = None):
+    def __init__(self, data_dir: Path, days: DayStore | None = None):
         self.days = days or DayFiles(data_dir)
 
     def _lock_of(self, day: str) -> AbstractContextManager[object]:
@@ -133,7 +145,7 @@ class DailyBoard:
         d = offline.deal
         return Deal(d.game, d.deck, d.players, d.options, int(s["seed"])), offline.preset
 
-    def public(self, day: str, game: str, preset: str | None, now: dt.datetime) -> dict[str, Any]:
+    def public(self, day: str, game: str, preset: str | None, now: dt.datetime) -> JsonObject:
         """What anyone may know of the day's deal: the commitment; the seed and nonce once
         the day is closed (:meth:`revealed`)."""
         deal, word = self.rules_deal(day, game, preset)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,7 +92,7 @@ def fd_budget(soft: int, limits: ServerLimits) -> ServerLimits:
     return limits
 
 
-def peer_address(peer: Any, limits: ServerLimits) -> str | None:
+def peer_address(peer: Sequence[object], limits: ServerLimits) -> str | None:
     """The address a just-accepted socket counts for (``peername``), or None: this machine
     itself when ``limits.local_unlimited`` (the forwarded address comes only with the request)."""
     try:

@@ -204,8 +204,9 @@ class Lobby:
             info = board.public(day, msg["game"], msg["preset"], now)
         except ValueError as e:
             raise Refusal("config", str(e)) from None
-        lines = board.leaderboard(day, msg["game"], info["preset"])
-        mine = board.line_of(day, msg["game"], info["preset"], f"p:{conn.player}") if conn.player is not None else None
+        word = str(info["preset"])  # the preset word the day's deal resolved to
+        lines = board.leaderboard(day, msg["game"], word)
+        mine = board.line_of(day, msg["game"], word, f"p:{conn.player}") if conn.player is not None else None
         conn.send(M.DAILY_BOARD(info=info, lines=lines[:100], mine=mine))
 
     def _set_host(self, conn: Conn, table: Table, host_token: str) -> None:

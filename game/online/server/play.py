@@ -42,7 +42,7 @@ META_COALESCE = 0.25
 #: A table whose decision could not be kept tries again this often (seconds).
 STALL_RETRY = 1.0
 
-Spawn = Callable[[Coroutine[Any, Any, None]], asyncio.Task]
+Spawn = Callable[[Coroutine[object, object, None]], asyncio.Task]
 
 
 class BackgroundWriter(Protocol):

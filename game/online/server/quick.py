@@ -10,9 +10,10 @@ ms — bench/server_load.py); :class:`QuickQueue` keeps the waiting players.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from game.online.server.ratings import COMPUTER_RATINGS
+from game.rules.vocabulary import JsonObject
 
 #: The rating window (in OpenSkill mu) at first, and how fast it widens a second waited.
 WINDOW_START = 2.0
@@ -21,12 +22,23 @@ WINDOW_PER_SECOND = 0.5
 FILL_LEVELS = ("easy", "normal", "hard")
 
 
+class Waiter(Protocol):
+    """A waiting player's connection as the pairing sees it: this process's, or one on
+    another process of the cluster (game.online.server.cluster.quickshare)."""
+
+    number: int
+    name: str | None
+    closing: bool
+
+    def send(self, message: JsonObject) -> None: ...
+
+
 @dataclass
 class Waiting:
     """One player waiting: the connection (opaque here), the account, the rating's mu, since
     when (monotonic) and everyone they may not be matched with."""
 
-    conn: Any
+    conn: Waiter
     player: int
     mu: float
     since: float
@@ -104,7 +116,7 @@ class WaitingRoom(Protocol):
 
     def add(self, key: tuple[str, str], entry: Waiting) -> None: ...
 
-    def remove(self, conn: Any) -> bool: ...
+    def remove(self, conn: object) -> bool: ...
 
     def waiting(self) -> int: ...
 
@@ -119,7 +131,7 @@ class QuickQueue:
         self.remove(entry.conn)
         self.buckets.setdefault(key, []).append(entry)
 
-    def remove(self, conn: Any) -> bool:
+    def remove(self, conn: object) -> bool:
         found = False
         for key in list(self.buckets):
             kept = [w for w in self.buckets[key] if w.conn is not conn]

@@ -33,7 +33,7 @@ import time
 from collections.abc import Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -271,7 +271,7 @@ class TableServer:
         """The computers' worker processes (the play loop's)."""
         return self.play.pool
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task:
+    def _spawn(self, coro: Coroutine[object, object, None]) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

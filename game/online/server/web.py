@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import re
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
@@ -142,7 +142,7 @@ class WebPages:
         )
 
     # ---- pages
-    def _t(self, lang: str) -> Any:
+    def _t(self, lang: str) -> Callable[..., str]:
         return lambda key, **kw: self.i18n.t(key, lang, **kw)
 
     def _game_name(self, game: str, lang: str) -> str:

@@ -16,6 +16,7 @@ from game.games.schnapsen.vocabulary import CLOSE, EXCHANGE
 from game.match import Match
 from game.online.wire import protocol as P
 from game.rules.base import play
+from game.rules.capture import captured
 from game.rulesets import game_ids, make_rules
 
 TOKEN = "0123456789abcdef0123456789abcdef"
@@ -263,7 +264,7 @@ def test_every_legal_action_of_every_game_goes_through_json_and_the_schema():
                     break
                 for a in m.legal_actions():
                     data = P.action_to_json(a)
-                    kinds.add((a.kind, a.arg("marriage", False), bool(a.capture)))
+                    kinds.add((a.kind, a.arg("marriage", False), bool(captured(a))))
                     msg = P.parse_client(json.dumps({"type": "act", "decision": 3, "action": data}))
                     assert P.action_from_json(msg["action"]) == a
                 m.step_bot()

@@ -42,7 +42,7 @@ __all__ = [
 #: The levels' settings in Tressette (game.ai.levels applies them under the caller's keywords).
 LEVELS: dict[str, dict] = {
     # Hard: with two players the budget that fits its 0.9 s cap on one quiet core
-    # (bench/ai_speed.py, CPU p95 0.87 s at 4000 iterations; four players: 0.66 s; issue 36).
+    # (bench/ai_speed.py, CPU p95 0.87 s at 4000 iterations; four players: 0.66 s).
     "hard": {"by_players": {2: {"iterations": 3600}}},
     # Normal: a smaller budget, no exact solver at the end of the deal, playouts that play
     # the last tricks by the policy (hard solves them exactly), and small human slips: a

@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any
+from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from game.online.server.accounts import Rating
 from game.online.server.store import StoreError
@@ -57,15 +57,30 @@ def on_loop() -> bool:
     return True
 
 
-def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+#: What an undo takes: the call's result when it is not None.
+_U = TypeVar("_U")
+_S = TypeVar("_S", bound="GuardedStore")
+
+
+class Journal(Protocol):
+    """Told of each match that enters and leaves the outbox (game.online.server.cluster.node)."""
+
+    def queued(self, code: str) -> None: ...
+
+    def stored(self, code: str) -> None: ...
+
+
+def guarded(fn: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S, _P], _R]:
     """A database method: run as is from a thread; from the event loop, in a thread with a
     bounded wait (:meth:`GuardedStore._ask`)."""
 
     @functools.wraps(fn)
-    def call(self: GuardedStore, *args: Any, **kwargs: Any) -> Any:
+    def call(self: _S, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         if not on_loop():
             return fn(self, *args, **kwargs)
-        return self._ask(functools.partial(fn, self, *args, **kwargs))
+        return self._ask(lambda: fn(self, *args, **kwargs))
 
     call.__dict__["guarded"] = True  # the mark the outage test reads (a function attribute)
     return call
@@ -84,7 +99,7 @@ class _Threads:
         for i in range(count):
             threading.Thread(target=self._run, name=f"{name}-{i}", daemon=True).start()
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+    def submit(self, fn: Callable[..., object], *args: object) -> Future:
         future: Future = Future()
         self.jobs.put((future, fn, args))
         return future
@@ -110,7 +125,7 @@ class _Threads:
 class _Job:
     """A finished match on its way to the database (the outbox's entry)."""
 
-    def __init__(self, args: tuple[str, str, str | None, bool, list[str]], settle: Callable[..., Any]):
+    def __init__(self, args: tuple[str, str, str | None, bool, list[str]], settle: Settle):
         self.args, self.settle = args, settle
         self.future: Future = Future()
 
@@ -123,7 +138,7 @@ class GuardedStore:
 
     #: Told of each match that enters and leaves the outbox (game.online.server.cluster.node):
     #: ``queued(code)`` on the event loop, ``stored(code)`` from the outbox's thread.
-    journal: Any = None
+    journal: Journal | None = None
     #: The errors that say the database cannot be used just now.
     errors: tuple[type[Exception], ...] = (OSError,)
 
@@ -164,7 +179,7 @@ class GuardedStore:
         raise NotImplementedError
 
     # ---- the event loop's side
-    def _ask(self, call: Callable[[], Any], undo: Callable[[Any], None] | None = None) -> Any:
+    def _ask(self, call: Callable[[], _R], undo: Callable[[_U], None] | None = None) -> _R:
         """``call()`` in a thread; the loop waits at most ``loop_wait``. DatabaseAway when the
         database is away (at once) or does not answer in time; ``undo(result)`` then runs in
         a thread if the call still succeeds later (nobody was told of it)."""
@@ -183,7 +198,7 @@ class GuardedStore:
             raise DatabaseAway("the club's database cannot be reached just now: try again in a moment") from None
 
     @staticmethod
-    def _undo(future: Future, undo: Callable[[Any], None]) -> None:
+    def _undo(future: Future, undo: Callable[[_U], None]) -> None:
         try:
             result = future.result()
             if result is not None:

@@ -51,12 +51,13 @@ import logging
 import os
 import time
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from game.online.server.cluster.tables import LEASE_MS, LeaseLost, RedisAway, RedisTableStore
-from game.online.server.seats import Refusal, Table
+from game.online.server.seats import Conn, Refusal, Table
 from game.online.server.store import StoredTable, StoreError, normalised
 from game.online.wire import protocol as P
+from game.rules.base import Event
 from game.rules.vocabulary import JsonObject
 
 if TYPE_CHECKING:
@@ -282,7 +283,7 @@ class ClusterNode:
             print(self.status_line(), flush=True)
 
     # ---- Redis behind: the tables written again from memory
-    def memory(self, code: str) -> list[Any] | None:
+    def memory(self, code: str) -> list[Event] | None:
         """Table ``code``'s record as this process holds it (the events Redis should have:
         those written or being written, not the unsaved ones), with the record's marks; None
         when this process does not hold it."""
@@ -558,7 +559,7 @@ class ClusterNode:
             )
         return script
 
-    def rerate(self, code: str, entry: dict[str, Any]) -> bool:
+    def rerate(self, code: str, entry: JsonObject) -> bool:
         """Rate the finished match ``code`` whose process died before the database stored it:
         the table is rebuilt from Redis (meta and record, kept a day), its seats as they were
         at its end, and handed to the club as a match just finished."""
@@ -585,9 +586,11 @@ class ClusterNode:
         if hasattr(table, "computer_made"):
             table.computer_made = marks
         table.finished = True
-        for seat, was in zip(table.seats, entry.get("seats") or []):
+        was_seats = entry.get("seats")
+        for seat, was in zip(table.seats, was_seats if isinstance(was_seats, list) else []):
             seat.by_ai = bool(was.get("by_ai"))
-            seat.conn = _Gone() if was.get("here") else None
+            # A stand-in with what the end of a match reads of a connection.
+            seat.conn = cast(Conn, _Gone()) if was.get("here") else None
         self.rerated += 1
         log.warning("table %s: its process is gone before the database stored its result: rated here", code)
         self.server.club.on_finished(table)

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.online.server.quick import Waiting, pair
 from game.online.server.store import StoreError
 from game.rules.vocabulary import JsonObject
+
+if TYPE_CHECKING:
+    from game.online.server.club import Club
+    from game.online.server.cluster.node import ClusterNode
 
 KEYS = "cv:quick:keys"
 MATCHMAKER = "cv:matchmaker"
@@ -37,7 +41,7 @@ def bucket_key(key: tuple[str, str]) -> str:
 class SharedQuickQueue:
     """game.online.server.quick.QuickQueue's interface over Redis, plus :meth:`pair_round`."""
 
-    def __init__(self, node: Any, matchmaker_ms: int = 3000):
+    def __init__(self, node: ClusterNode, matchmaker_ms: int = 3000):
         self.node = node
         self.redis = node.redis
         self.store = node.store
@@ -46,8 +50,8 @@ class SharedQuickQueue:
         self._matchmaker = self.redis.register_script(_MATCHMAKER)
         self._take = self.redis.register_script(_TAKE)
 
-    def _field(self, conn: Any) -> str:
-        return f"{self.node.me}:{conn.number}"
+    def _field(self, number: int) -> str:
+        return f"{self.node.me}:{number}"
 
     def add(self, key: tuple[str, str], entry: Waiting) -> None:
         self.remove(entry.conn)
@@ -64,17 +68,18 @@ class SharedQuickQueue:
             }
         )
         pipe = self.redis.pipeline()
-        pipe.hset(bucket_key(key), self._field(conn), data)
+        pipe.hset(bucket_key(key), self._field(conn.number), data)
         pipe.sadd(KEYS, json.dumps(list(key)))
         self.store._call(pipe.execute)
         self.mine[conn.number] = key
 
-    def remove(self, conn: Any) -> bool:
-        key = self.mine.pop(getattr(conn, "number", -1), None)
+    def remove(self, conn: object) -> bool:
+        number = getattr(conn, "number", -1)
+        key = self.mine.pop(number, None)
         if key is None:
             return False
         try:
-            self.store._call(self.redis.hdel, bucket_key(key), self._field(conn))
+            self.store._call(self.redis.hdel, bucket_key(key), self._field(number))
         except StoreError:
             pass  # the matchmaker drops it when its connection is found gone
         return True
@@ -93,7 +98,7 @@ class SharedQuickQueue:
     def buckets(self) -> dict:
         return {}  # paired by pair_round, never by the one-process loop
 
-    def pair_round(self, club: Any, now: float) -> int:
+    def pair_round(self, club: Club, now: float) -> int:
         """When this process is the matchmaker: seat every group the shared queue can make
         now (the tables are made here; each player's process tells its connection)."""
         try:
@@ -101,7 +106,7 @@ class SharedQuickQueue:
         except StoreError:
             return 0  # Redis away: the node's round says so once; the players wait on
 
-    def _pair_round(self, club: Any, now: float) -> int:
+    def _pair_round(self, club: Club, now: float) -> int:
         if not self.store._call(self._matchmaker, keys=[MATCHMAKER], args=[self.node.me, self.matchmaker_ms]):
             self.node.matchmaker = False
             return 0
@@ -161,14 +166,18 @@ class SharedQuickQueue:
 class _Remote:
     """A waiting player's connection as the pairing sees it (maybe on another process)."""
 
-    def __init__(self, node: Any, entry: dict[str, Any]):
+    def __init__(self, node: ClusterNode, entry: JsonObject):
         self.node, self.entry = node, entry
-        self.name = entry.get("name")
+        name, number, at = entry.get("name"), entry["conn"], entry["node"]
+        if not isinstance(number, int) or not isinstance(at, str):
+            raise TypeError("a shared queue entry names its connection's number and process")
+        self.name = name if isinstance(name, str) else None
         self.closing = False
-        self.number = entry["conn"]
+        self.number = number
+        self._at = at
 
     def send(self, message: JsonObject) -> None:
-        self.node.tell(self.entry["node"], int(self.entry["conn"]), message)
+        self.node.tell(self._at, self.number, message)
 
 
 __all__ = ["SharedQuickQueue", "bucket_key"]

@@ -70,7 +70,7 @@ class RedisDays:
     def locked(self, day: str) -> AbstractContextManager[object]:
         return self.redis.lock(f"cv:daily:{day}:lock", timeout=DAY_LOCK_MS / 1000, blocking_timeout=DAY_LOCK_WAIT)
 
-    def load(self, day: str) -> dict[str, Any] | None:
+    def load(self, day: str) -> dict[str, object] | None:
         try:
             raw = self.redis.get(f"cv:daily:{day}")
         except Exception as e:  # noqa: BLE001 - redis' errors: the board says it cannot be read
@@ -83,7 +83,7 @@ class RedisDays:
             return None
         return data if isinstance(data, dict) else None
 
-    def save(self, day: str, data: dict[str, Any]) -> None:
+    def save(self, day: str, data: dict[str, object]) -> None:
         try:
             self.redis.set(f"cv:daily:{day}", json.dumps(data, sort_keys=True), ex=DAY_TTL_S)
         except Exception as e:  # noqa: BLE001

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from game.online.server.store import (
     MAX_LINE,
@@ -246,13 +247,25 @@ class Behind(StoreError):
     could not be written again from memory here."""
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+class Keeper(Protocol):
+    """What holds the tables in memory (game.online.server.cluster.node.ClusterNode)."""
+
+    def memory(self, code: str) -> list[Event] | None: ...
+
+    def resync(self, code: str) -> bool: ...
+
+
 class RedisTableStore:
     """The cluster's tables (see the module's docstring); ``me`` is this process's id."""
 
     #: What holds the tables in memory (game.online.server.cluster.node.ClusterNode): ``memory(code)``
     #: gives a table's record as this process holds it, ``resync(code)`` writes the table
     #: again whole. None: a store on its own (a probe, the tests).
-    keeper: Any = None
+    keeper: Keeper | None = None
 
     def __init__(self, client: Any, root: Path, me: str | None = None):
         import redis
@@ -271,7 +284,7 @@ class RedisTableStore:
         self._resync = client.register_script(_RESYNC)
         #: Per table, the record lines this process marked (``"by": "computer"``): the events
         #: in memory come from the rules and lack them, a record written again keeps them.
-        self.marks: dict[str, dict[int, Any]] = {}
+        self.marks: dict[str, dict[int, object]] = {}
         self._release = client.register_script(_RELEASE)
         self._orphans = client.register_script(_ORPHANS)
 
@@ -388,7 +401,7 @@ class RedisTableStore:
             if events is None:
                 events = self.read_record(code)
             elif self.held([code])[0][0] != len(events):  # Redis behind: it gets the whole record
-                ours = self.keeper.resync(code)
+                ours = self.keeper is not None and self.keeper.resync(code)
             text = "".join(dumps(ev) + "\n" for ev in events)
             problem = write_bytes(self.record_path(code), text.encode("utf-8"))
             if problem:
@@ -515,7 +528,7 @@ class RedisTableStore:
             raise LeaseLost(f"table {code} is another process's now: this one no longer writes it")
         return int(done)
 
-    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def _call(self, fn: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return fn(*args, **kwargs)
         except self.errors as e:
