@@ -42,7 +42,7 @@ from game.record import RecordFormatError
 from game.rules.base import Action, DealResult, Event, GameRules, IllegalAction, RecordError, S, V
 from game.safejson import is_int
 
-StepKind = Literal["deal", "redeal", "decision", "consequence", "deal_end", "match_end"]
+StepKind = Literal["deal", "deal_again", "decision", "consequence", "deal_end", "match_end"]
 #: Where the record may end without an error: "anywhere" (a save, a stream in progress),
 #: "decision" (just before a decision: a puzzle's position) or "never" (a whole record).
 Ending = Literal["anywhere", "decision", "never"]
@@ -202,7 +202,7 @@ def replay(
             for key, value in redeal.items():
                 if key != "event" and red.get(key) != value:
                     raise fail(f"the {redeal['event']} {key} must be {value!r}")
-            yield Step("redeal", i, red, state, number, made)
+            yield Step("deal_again", i, red, state, number, made)
             i += 1
             ev = expect("deal")
             if ev is None:

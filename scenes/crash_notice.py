@@ -58,7 +58,7 @@ class CrashNoticeScene(UIScene):
             )
         )
         self.ui.add(
-            Button((BOX.centerx + 10, y + 2, bw, 44), self.label("crash.close"), self.back, size=15, name="close")
+            Button((BOX.centerx + 10, y + 2, bw, 44), self.label("crash.close"), self.back, size=15, name="dismiss")
         )
         self.ui.focus(self.open_button)
 

@@ -326,7 +326,7 @@ def _exchange(mo: TableMotion, ev: Event, cues: list[str]) -> None:
         old = mo.sprites.pop(took, None)
         new = _leaving_sprite(mo, seat, gave)
         new.z = 5
-        M.exchange(mo.model, seat, gave, took)
+        M.swap_face_up(mo.model, seat, gave, took)
         if seat == mo.viewer:
             sp = old or CardSprite(took, took, mo.layout.trump() or mo.deck_place())
             sp.key = took

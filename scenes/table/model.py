@@ -241,7 +241,7 @@ def draw(m: TableModel, seat: int, code: str) -> None:
         m.known[seat].append(code)
 
 
-def exchange(m: TableModel, seat: int, gave: str, took: str) -> None:
+def swap_face_up(m: TableModel, seat: int, gave: str, took: str) -> None:
     """An exchange: the card ``gave`` goes under the stock, the turned card ``took`` to the hand."""
     take_from_hand(m, seat, gave)
     m.trump = gave
@@ -369,7 +369,7 @@ EFFECTS: Mapping[str, Callable[[TableModel, Event], None]] = {
     "play_card": _play,
     "collect_trick": _collect_trick,
     "draw": lambda m, ev: draw(m, ev["seat"], ev["card"]),
-    "swap_face_up": lambda m, ev: exchange(m, ev["seat"], ev["gave"], ev["took"]),
+    "swap_face_up": lambda m, ev: swap_face_up(m, ev["seat"], ev["gave"], ev["took"]),
     "announce": announce,
     "close_stock": lambda m, ev: close_stock(m),
     "deal_end": _deal_end,
@@ -408,7 +408,7 @@ __all__ = [
     "take",
     "gather_trick",
     "draw",
-    "exchange",
+    "swap_face_up",
     "credit_announced",
     "close_stock",
     "leftover",

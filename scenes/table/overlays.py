@@ -260,9 +260,13 @@ class LogPanel(StoryPanel):
             )
         color = theme.CREAM
         face = "sans"
-        if ln.kind in ("deal", "deal_end", "match_end", "hands", "redeal"):
+        declared = self.rules.vocabulary.event(ln.kind)
+        effect = declared.effect if declared is not None else ""
+        # The deal's frame (a deal, new hands, its end, a deal told by words alone such as a
+        # redeal) stands out; a draw is quieter than a play.
+        if effect in ("deal", "deal_end", "match_end", "new_hands") or (declared is not None and not effect):
             color, face = theme.BRASS_LIGHT, "sans_bold"
-        elif ln.kind == "draw":
+        elif effect == "draw":
             color = theme.CREAM_DIM
         elif "—" in ln.text:  # a bonus was scored
             color, face = theme.BRASS_LIGHT, "sans_bold"

@@ -202,7 +202,7 @@ SERVICE_WORDS = {"hands", "trick", "draw"}
 MECHANISM = {"game/rules/trick.py": {"trick", "draw"}}
 #: Shared modules not yet iterating the declarations (each must still name one: take it off
 #: this list once it does).
-PENDING = {"game/replay.py"}
+PENDING: set[str] = set()
 
 
 def _game_kinds() -> set[str]:
@@ -251,6 +251,21 @@ def test_no_shared_module_names_a_games_decision_or_event():
             elif hits:
                 found[rel] = hits
     assert not found, f"shared modules name a game's decision or event: {found}"
+
+
+#: The window: scenes draw what the declarations say; sprites and audio likewise.
+WINDOW = ("scenes/**/*.py", "sprites/**/*.py", "audio/**/*.py", "main.py")
+
+
+def test_no_window_module_names_a_games_decision_or_event():
+    names = _game_kinds() - SERVICE_WORDS
+    found: dict[str, list[tuple[int, str]]] = {}
+    for pattern in WINDOW:
+        for path in sorted(ROOT.glob(pattern)):
+            hits = _named(path, names)
+            if hits:
+                found[path.relative_to(ROOT).as_posix()] = hits
+    assert not found, f"window modules name a game's decision or event: {found}"
 
 
 def test_no_application_module_names_a_games_decision_or_event():
