@@ -4,10 +4,10 @@ from __future__ import annotations
 
 
 def __getattr__(name: str) -> str:
-    # ``from game import __version__``: read from pyproject.toml (game.services.version) on first use,
+    # ``from game import __version__``: read from pyproject.toml (game.version) on first use,
     # so importing the package reads no file.
     if name == "__version__":
-        from game.services.version import version
+        from game.version import version
 
         return version()
     raise AttributeError(f"module 'game' has no attribute {name!r}")

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, cast
 
 from game.rules.base import Action, DealResult, Event, GameRules, S, V, unique_max
-from game.services.version import version
+from game.version import version
 
 RECORD_FORMAT = 1
 

@@ -15,7 +15,7 @@ import pygame
 
 from game.config_types import DeckConfig
 from game.rules.base import GameRules
-from game.services.version import version
+from game.version import version
 from scenes.scene import AppServices, UIScene
 from scenes.settings import language_choice, picture_slider
 from sprites import panels, theme

@@ -22,7 +22,7 @@ import pytest
 
 from game.services.save_format import SAVE_VERSION
 from game.services.session import Session
-from game.services.version import version
+from game.version import version
 from tests import exe_build
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from game.services.version import version
+from game.version import version
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent

@@ -544,16 +544,11 @@ def test_no_player_count_compared_with_a_number_outside_the_games_folders():
 #: only shrink. The core is what the services and the server are built on, never the other way.
 CORE_IMPORTS_ALLOWED = frozenset(
     {
-        ("game", "game.services.version"),
         ("game.coach.cli", "game.services.i18n"),
         ("game.lessons.session", "game.services.session"),
         ("game.lessons.session", "game.services.table_session"),
-        ("game.match", "game.services.version"),
         ("game.puzzles.cli", "game.services.daily"),
         ("game.puzzles.cli", "game.services.storage"),
-        ("game.puzzles.make", "game.online.wire.protocol"),
-        ("game.puzzles.mistakes", "game.online.wire.protocol"),
-        ("game.puzzles.model", "game.online.wire.protocol"),
         ("game.puzzles.progress", "game.services.settings"),
         ("game.puzzles.progress", "game.services.storage"),
         ("game.puzzles.store", "game.services.storage"),

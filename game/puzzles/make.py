@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.action_codec import action_to_json
 from game.ai.bots import make_bot
 from game.ai.hooks import State, View
 from game.ai.levels import HardBot, NormalBot
@@ -47,7 +48,6 @@ from game.coach.flat import flat_values
 from game.coach.hooks import load_coach
 from game.config import get_config
 from game.match import Match
-from game.online.wire.protocol import action_to_json
 from game.puzzles import exact, themes
 from game.puzzles.model import PUZZLE_RD, Puzzle
 from game.rules.base import Action, GameRules

@@ -21,8 +21,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
+from game.action_codec import action_to_json
 from game.coach.analysis import Analysis, DecisionAnalysis
-from game.online.wire.protocol import action_to_json
 from game.puzzles import themes
 from game.puzzles.model import NEW_RD, Puzzle
 from game.puzzles.progress import PuzzleProgress

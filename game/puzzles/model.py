@@ -5,7 +5,7 @@ the record prefix that leads to the position (the match line and every event up 
 decision: it verifies with the referee, so the position is one the rules reach), the seat
 whose move it is, and the solution ``line`` — the seat's moves and the other seats' replies,
 each ``[seat, action]`` with the action in the online protocol's JSON form
-(``game.online.wire.protocol.action_to_json``). The first ``answer_moves`` of the seat's own moves
+(``game.action_codec.action_to_json``). The first ``answer_moves`` of the seat's own moves
 in the line are what the player must find; every other seat's move in it is a reply the
 puzzle plays for them.
 
@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from game import registry
-from game.online.wire.protocol import action_from_json as protocol_action_from_json
-from game.online.wire.protocol import action_to_json
+from game.action_codec import action_from_json as protocol_action_from_json
+from game.action_codec import action_to_json
 from game.rules.base import Action, Event
 from game.rules.vocabulary import JsonObject
 

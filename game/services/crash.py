@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
-from game.services.version import version
+from game.version import version
 
 FOLDER = "crash-reports"
 #: The marker: the file name of the newest report not offered yet.

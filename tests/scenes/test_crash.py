@@ -17,7 +17,7 @@ from game.config import get_config
 from game.services import crash, saves
 from game.services.i18n import I18n
 from game.services.settings import Settings
-from game.services.version import version
+from game.version import version
 from scenes.app import TICK, App
 from scenes.crash import EXIT_CRASH, offer_report, run_guarded
 from scenes.registry import make_scene, register_scene, unregister_scene

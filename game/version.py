@@ -19,7 +19,7 @@ UNKNOWN = "0+unknown"
 def pyproject_path() -> Path:
     """pyproject.toml: inside a built program's data, else at the top of the source tree."""
     frozen = getattr(sys, "_MEIPASS", None)
-    base = Path(frozen) if frozen else Path(__file__).resolve().parents[2]
+    base = Path(frozen) if frozen else Path(__file__).resolve().parents[1]
     return base / "pyproject.toml"
 
 
