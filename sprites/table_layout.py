@@ -134,12 +134,13 @@ def seat_side(rel: int, players: int) -> str:
     """ "bottom", "right", "top" or "left" for the seat ``rel`` places after the viewer in
     turn order: the next seat on the right, the last on the left, the others along the top
     (one other seat: opposite)."""
-    others = players - 1
-    if rel % players == 0:
+    rel %= players
+    if not rel:
         return "bottom"
-    if others < 2:
+    last = players - 1
+    if rel == last and rel == 1:  # the only other seat sits opposite
         return "top"
-    return "right" if rel == 1 else "left" if rel == others else "top"
+    return "right" if rel == 1 else "left" if rel == last else "top"
 
 
 def edges(players: int) -> set[str]:

@@ -4,49 +4,15 @@ spectator sees nobody's hand, and every seat's stream keeps one line per record 
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from game.ai.bots import make_bot
-from game.cards import Card, is_card_code
 from game.config import get_config
 from game.match import Match
 from game.rulesets import game_ids, make_rules
 from game.seat_view import SPECTATOR, SeatStream, may_see, seat_events
-
-
-def view_cards(value: object, depth: int = 0) -> set[str]:
-    """The card codes reachable in a view (the whole pack ``deck`` is no knowledge)."""
-    if isinstance(value, Card):
-        return {value.code}
-    out: set[str] = set()
-    if depth > 12:
-        return out
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            if f.name != "deck":
-                out |= view_cards(getattr(value, f.name), depth + 1)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            out |= view_cards(k, depth + 1) | view_cards(v, depth + 1)
-    elif isinstance(value, (list, tuple, set, frozenset)):
-        for v in value:
-            out |= view_cards(v, depth + 1)
-    return out
-
-
-def named(value: object) -> set[str]:
-    if isinstance(value, str):
-        return {value} if is_card_code(value) else set()
-    out: set[str] = set()
-    if isinstance(value, dict):
-        for v in value.values():
-            out |= named(v)
-    elif isinstance(value, list):
-        for v in value:
-            out |= named(v)
-    return out
+from tests.online.wire.test_redact_leak import named_cards as named
+from tests.online.wire.test_redact_leak import view_cards
 
 
 def cases() -> list[tuple[str, int, dict[str, object]]]:
