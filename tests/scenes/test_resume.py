@@ -209,13 +209,13 @@ s = Session.new("scopa", "piacentine", 2, None, seed=12, human_seat=0, threaded=
 s.start()
 n = 0
 while True:  # save after every move, as the table does, until killed
-    if s.over:
-        s = Session.new("scopa", "piacentine", 2, None, seed=12 + n, human_seat=0, threaded=False)
-        s.start()
     if s.human_to_act:
         s.submit(s.legal_actions()[0])
     else:
         s.poll()
+    if s.over:  # a finished match is not resumed (resume_session clears it): save the next
+        s = Session.new("scopa", "piacentine", 2, None, seed=12 + n, human_seat=0, threaded=False)
+        s.start()
     assert saves.save_match(s.to_save()) is None
     n += 1
     if n == 5:
