@@ -93,27 +93,30 @@ class DeckPanel(Widget):
         region = _loc(d.region, lang)
         rsize = theme.fit(region, "sans", 13, w - 28, 10)
         theme.blit_text(surf, region, (16, 153), "sans", rsize, theme.BRASS_LIGHT)
-        y = 176
-        for line in theme.wrap(_loc(d.description, lang), "sans", 13, w - 30, max_lines=3):
-            theme.blit_text(surf, line, (16, y), "sans", 13, theme.CREAM_DIM)
-            y += 17
         # Games offered, as small chips along the bottom: all of them, a little
-        # smaller and tighter when four would not fit.
-        x = 16
-        cy = h - 30
+        # smaller and tighter when four would not fit, on two rows (the description one
+        # line shorter) when one row cannot hold them.
         names = [_loc(self.scene.app.config.games[gid].name, lang) for gid in d.games]
-        size, pad = next(
-            (
-                (sz, pd)
-                for sz, pd in ((12, 18), (11, 14), (11, 10), (10, 8))
-                if sum(theme.text_width(n, "sans_bold", sz) + pd + 6 for n in names) <= w - 28
-            ),
-            (10, 8),
-        )
+        fits = [
+            (sz, pd)
+            for sz, pd in ((12, 18), (11, 14), (11, 10), (10, 8))
+            if sum(theme.text_width(n, "sans_bold", sz) + pd + 6 for n in names) <= w - 28
+        ]
+        size, pad = fits[0] if fits else (11, 12)
+        rows = 1 if fits else 2
+        y = 176
+        for line in theme.wrap(_loc(d.description, lang), "sans", 13, w - 30, max_lines=4 - rows):
+            theme.blit_text(surf, line, (16, y), "sans", 13, theme.CREAM_DIM)
+            y += 17 if rows == 1 else 15
+        last = h - 30 if rows == 1 else h - 28
+        x = 16
+        cy = last - (rows - 1) * 25
         self.chips = 0  # how many were drawn (tests)
         for name in names:
             label = theme.text(name, "sans_bold", size, theme.CREAM)
             chip = theme.rounded((label.get_width() + pad, 22), 11, (255, 240, 210, 20), 1, (*theme.BRASS, 200))
+            if x + chip.get_width() > w - 12 and cy < last:  # on to the second row
+                x, cy = 16, last
             if x + chip.get_width() > w - 12:
                 break
             self.chips += 1

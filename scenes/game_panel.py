@@ -62,6 +62,8 @@ def game_line(t: Translate, game: GameConfig, options: JsonObject) -> str:
     elif "bummerl" in options:
         n = options["bummerl"]
         parts.append(t("line.bummerl_7") if n == 7 else t("line.bummerl", count=n))
+    elif "deals" in options:  # a set number of deals, whoever leads
+        parts.append(t("line.deals", count=options["deals"]))
     return " · ".join(parts)
 
 

@@ -17,23 +17,16 @@ from collections.abc import Callable
 from game import card_names
 from game.config_types import DeckConfig
 from game.rules.vocabulary import TeamOf
+from game.seat_names import direction_key, seat_side
 
 Translate = Callable[..., str]
-
-_COMPASS = {"left": "table.west", "top": "table.north", "right": "table.east"}
 
 
 def side(seat: int, viewer: int, players: int) -> str:
     """ "bottom" (the viewer), "right", "top" or "left" for a seat round the table: the next
     seat in turn order on the right, the last on the left, the others along the top (the one
     other seat of a two-player game opposite)."""
-    others = players - 1
-    rel = (seat - viewer) % players
-    if rel == 0:
-        return "bottom"
-    if others < 2:
-        return "top"
-    return "right" if rel == 1 else "left" if rel == others else "top"
+    return seat_side(seat - viewer, players)
 
 
 def _alone(seat: int) -> int | None:
@@ -69,25 +62,37 @@ def seat_name(
     players: int,
     subject: bool = False,
     team_of: TeamOf | None = None,
+    within: bool = False,
 ) -> str:
-    """A seat at the table: "You", "Partner" (a seat of the viewer's team) or West / North /
-    East; where several seats sit along the top, those are "Player n".
+    """A seat at the table: "You", "Partner" (a seat of the viewer's team) or its direction
+    from the viewer's chair: East, North, West; where several seats sit along the top,
+    North-East, (North,) North-West, right to left (game/seat_names.py).
 
     ``subject``: as a sentence's subject ("Il compagno sta pensando…"), which takes an
     article in nl/de/it. ``team_of`` maps seats to teams as the viewer knows them (None for a
     partner not yet known; default: each seat for itself). ``viewer`` None (nobody's chair: a
-    computer-only record): "Player 1", "Player 2"…"""
+    computer-only record): "Player 1", "Player 2"…
+
+    ``within``: a subject further into the sentence, after another name ("Tu e il giocatore
+    3"): the subject's words as they read there (an article or "you" in lower case)."""
+    form = _form(subject, within)
     if viewer is None:
-        return t(f"results.{'subject.' if subject else ''}player_n", n=seat + 1)
+        return t(f"results.{form}player_n", n=seat + 1)
     if seat == viewer:
-        return t("table.you")
+        return t("table.within.you" if within else "table.you")
     team = team_of or _alone
     if team(seat) is not None and team(seat) == team(viewer):
-        return t("table.subject.partner" if subject else "table.partner")
-    where = side(seat, viewer, players)
-    if where == "top" and players - 1 > 3:  # several seats along the top: no compass name each
-        return t(f"results.{'subject.' if subject else ''}player_n", n=seat + 1)
-    return t(_COMPASS[where])
+        return t(f"table.{form}partner" if form else "table.partner")
+    key = direction_key(seat - viewer, players)
+    if key is None:  # a seat along a top too crowded for a direction of its own
+        return t(f"results.{form}player_n", n=seat + 1)
+    return t(key)
+
+
+def _form(subject: bool, within: bool) -> str:
+    """The key prefix of a name's form: "within." (a subject after the sentence's first
+    word), "subject." or "" (a label)."""
+    return "within." if within else "subject." if subject else ""
 
 
 def team_name(
@@ -97,6 +102,7 @@ def team_name(
     players: int,
     subject: bool = False,
     team_of: TeamOf | None = None,
+    within: bool = False,
 ) -> str:
     """A team at the table: "Us"/"Them" where seats play together (``team_of``: the score
     columns the rules keep), else the seat (team = seat); nobody's chair (``viewer`` None):
@@ -105,7 +111,7 @@ def team_name(
         if viewer is None:
             return t("results.team_n", n=team + 1)
         return t("table.us" if team == team_of(viewer) else "table.them")
-    return seat_name(t, team, viewer, players, subject, team_of)
+    return seat_name(t, team, viewer, players, subject, team_of, within)
 
 
 # ---------------------------------------------------------------------- the results screen and the menu
@@ -115,6 +121,7 @@ def team_names(
     human_seat: int | None,
     subject: bool = False,
     team_of: Callable[[int], int] | None = None,
+    within: bool = False,
 ) -> list[str]:
     """Column names in team order, as the table names them: "Us"/"Them" with partners (as
     ``team_of``, the rules' score columns, says; default: each seat for itself), else "You"
@@ -122,15 +129,17 @@ def team_names(
     only, nobody's chair): "Team 1", "Player 2"…
 
     ``subject``: the names as a sentence's subject ("{name} wins the match"); compass names
-    need no article, the numbered players take one in nl/de/it (results.subject.*)."""
-    sub = "subject." if subject else ""
+    need no article, the numbered players take one in nl/de/it (results.subject.*);
+    ``within``: the subject after the sentence's first word, for a pair of names
+    (results.within.*: the article in lower case)."""
+    sub = _form(subject, within)
     together = team_of is not None and partnered(players, team_of)
     teams = len({team_of(s) for s in range(players)}) if team_of is not None else players
     if human_seat is None:
         if together:
             return [t("results.team_n", n=team + 1) for team in range(teams)]
         return [t(f"results.{sub}player_n", n=seat + 1) for seat in range(players)]
-    return [team_name(t, team, human_seat, players, subject, team_of) for team in range(teams)]
+    return [team_name(t, team, human_seat, players, subject, team_of, within) for team in range(teams)]
 
 
 def game_and_deck(game: str, deck: str) -> str:

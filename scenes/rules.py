@@ -43,6 +43,8 @@ SIDE = pygame.Rect(40, 96, 300, 572)  # contents and card names
 TEXT_X = 40  # text inset inside the page
 TEXT_W = PAGE.w - 2 * TEXT_X - 14  # room for the scrollbar
 TAB_Y, TAB_H, TAB_W, TAB_GAP = 30, 46, 200, 12
+#: A tab's label size; a name that would shrink below the two-line size takes two lines.
+TAB_SIZE, TAB_TWO_LINE_SIZE, TAB_LINE_H = 19, 16, 19
 BODY_FACE, BODY_SIZE, LINE_H = "serif", 17, 25
 HEAD_FACE, HEAD_SIZE = "serif_bold", 22
 BULLET_INDENT = 26
@@ -440,6 +442,19 @@ class RulesScene(UIScene):
         theme.blit_text(surface, s, pos, face, size, color, anchor, tracking=tracking * size, caps=caps)
         self.text_log.append((s, theme.text_width(s, face, size, tracking * size, caps), width))
 
+    def _tab_label(self, surface: pygame.Surface, name: str, r: pygame.Rect, color) -> None:
+        """A game's name on its tab: one line, or two where the tabs are narrow (more games)
+        and a long name would otherwise shrink below a readable size."""
+        width = r.w - 40
+        lines = [name]
+        if " " in name and theme.text_width(name, "serif_bold", TAB_TWO_LINE_SIZE) > width:
+            cut = min((i for i, ch in enumerate(name) if ch == " "), key=lambda i: abs(2 * i - len(name)))
+            lines = [name[:cut], name[cut + 1 :]]
+        size = TAB_SIZE if len(lines) == 1 else TAB_TWO_LINE_SIZE
+        for k, line in enumerate(lines):
+            y = r.centery + 1 + round((k - (len(lines) - 1) / 2) * TAB_LINE_H)
+            self._fit(surface, line, (r.centerx, y), width, "serif_bold", size, color, "center")
+
     def draw(self, surface: pygame.Surface) -> None:
         self.text_log = []
         surface.blit(theme.table_background(), (0, 0))
@@ -464,7 +479,7 @@ class RulesScene(UIScene):
                 surface.blit(theme.rounded(r.size, 12, fill, 1, (*theme.BRASS_DARK, 255)), r)
             name = cfg.games[g].name.get(lang, cfg.games[g].name["en"])
             color = (40, 28, 12) if active else theme.CREAM
-            self._fit(surface, name, (r.centerx, r.centery + 1), r.w - 40, "serif_bold", 19, color, "center")
+            self._tab_label(surface, name, r, color)
             theme.blit_text(
                 surface, str(i + 1), (r.x + 12, r.y + 6), "sans_bold", 11, (90, 66, 30) if active else theme.CREAM_FAINT
             )

@@ -121,7 +121,56 @@ def stat_rows(
         0,
         total=True,
     )
-    return [*rows, *daily_rows(t, config, days or {}, lang), *puzzle_rows(t, config, puzzles or {}, lang), total]
+    return [
+        *rows,
+        *role_rows(t, config, records, lang),
+        *daily_rows(t, config, days or {}, lang),
+        *puzzle_rows(t, config, puzzles or {}, lang),
+        total,
+    ]
+
+
+def role_rows(t: Translate, config: Config, records: Mapping[str, Record], lang: str) -> list[StatRow]:
+    """The deals by role, apart from the matches (a deal is no match): for a game whose seats
+    play roles (game.services.stats.declared_roles), a row per role the player has played,
+    in the game's order, its deals summed over the game's modes and variants — deals played,
+    won (a contract made, as caller), lost, neither."""
+    from game.services.stats import declared_roles, split_key
+
+    rows: list[StatRow] = []
+    for gid, g in config.games.items():
+        roles = declared_roles(gid)
+        if not roles:
+            continue
+        sums: dict[str, dict[str, int]] = {}
+        for k, r in records.items():
+            if split_key(k)[0] != gid:
+                continue
+            for role, counts in r.roles.items():
+                mine = sums.setdefault(role, {})
+                for what, v in counts.items():
+                    mine[what] = mine.get(what, 0) + v
+        name = g.name.get(lang, g.name["en"])
+        for role in roles:
+            c = sums.get(role)
+            if not c or not c.get("deals"):
+                continue
+            deals, won, lost = c["deals"], c.get("won", 0), c.get("lost", 0)
+            rows.append(
+                StatRow(
+                    name,
+                    t(f"stats.role.{role}"),
+                    f"role:{gid}/{role}",
+                    deals,
+                    won,
+                    lost,
+                    deals - won - lost,
+                    "—",
+                    "—",
+                    0,
+                )
+            )
+    return rows
 
 
 def daily_rows(

@@ -229,9 +229,11 @@ def plate(
     thinking: float,
     time: float,
     rating: str = "",
+    tag: str = "",
 ) -> None:
     """A seat's name plate: name, card count, a team stripe, the turn glow and the dealer chip;
-    at a club table the seat's rating too, in a place of its own between name and count."""
+    at a club table the seat's rating too, in a place of its own between name and count;
+    ``tag`` a word on a small pill over its top edge (a seat's part in the deal: "Partner")."""
     if active > 0.02:
         g = theme.glow(rect.size, 10, theme.FOCUS, spread=10, strength=230)
         g.set_alpha(int(255 * active * (0.75 + 0.25 * math.sin(time * 4.0))))
@@ -282,8 +284,20 @@ def plate(
         theme.blit_text(
             surface, count, (rect.right - 10, rect.centery + 1), "sans", count_size, theme.CREAM_DIM, anchor="midright"
         )
+    if tag:
+        tag_plate(surface, tag, (rect.x + 14, rect.y - 9), team_color)
     if dealer:
         chip(surface, (rect.right + 2, rect.y + 2))
+
+
+def tag_plate(surface: pygame.Surface, tag: str, topleft: tuple[int, int], color) -> pygame.Rect:
+    """A small pill in the seat's colour: its part in the deal, in small capitals."""
+    size = theme.fit(tag, "cond_bold", 11, 150, 8, tracking_ratio=0.16, caps=True)
+    w = theme.text_width(tag, "cond_bold", size, size * 0.16, True) + 16
+    r = pygame.Rect(topleft[0], topleft[1], w, 18)
+    surface.blit(theme.rounded(r.size, 9, (*color, 255), 1, (*theme.BRASS_DARK, 255)), r)
+    theme.small_caps(surface, tag, (r.x + 8, r.y + 3), size, (24, 18, 8))
+    return r
 
 
 def chip(surface: pygame.Surface, center: tuple[int, int]) -> None:

@@ -30,6 +30,7 @@ from typing import Protocol, cast
 import pygame
 
 from game.registry import rules_class
+from game.seat_names import seat_side
 
 CANVAS = pygame.Rect(0, 0, 1280, 720)
 #: Inside the wooden rim, with a little breathing room.
@@ -51,6 +52,8 @@ BADGE_W, BADGE_H = 44, 20  # a pile's count badge ("52" and room to spare)
 HAND_AREA = pygame.Rect(250, 720 - 22 - HAND_HEIGHT, 780, HAND_HEIGHT)
 #: The felt between the opponents and the human's hand: table cards, trick, stock.
 TABLE_AREA = pygame.Rect(204, 132, 872, 366)
+#: From the status line's centre up to the top of a one-line caption above it.
+CAPTION_CLEAR = 71
 STATUS_POS = (640, 507)  # "Your turn" / "North is thinking…", between table and hand
 SCORE_RECT = pygame.Rect(26, 24, 300, 98)
 MENU_RECT = pygame.Rect(1256 - 128, 24, 128, 38)
@@ -60,6 +63,8 @@ TOP_STRIP = pygame.Rect(880, 0, 1280 - 880, 56)
 BUTTONS_X = 1072
 BUTTON_W = 178
 BUTTON_H = 40
+#: The help buttons over a table's decisions: Suggest and Undo (an online table: its messages).
+HELP_BUTTONS = 2
 
 
 #: Card sizes (Settings): how much larger the hand's cards and the felt's cards are drawn.
@@ -130,19 +135,6 @@ def _seat_teams(facts: object, players: int) -> Callable[[int], int]:
     return team_of if callable(team_of) else (lambda seat: seat)
 
 
-def seat_side(rel: int, players: int) -> str:
-    """ "bottom", "right", "top" or "left" for the seat ``rel`` places after the viewer in
-    turn order: the next seat on the right, the last on the left, the others along the top
-    (one other seat: opposite)."""
-    rel %= players
-    if not rel:
-        return "bottom"
-    last = players - 1
-    if rel == last and rel == 1:  # the only other seat sits opposite
-        return "top"
-    return "right" if rel == 1 else "left" if rel == last else "top"
-
-
 def edges(players: int) -> set[str]:
     """The edges of the felt where the other seats sit ("left", "top", "right"): what a panel
     over the felt keeps clear of."""
@@ -192,6 +184,11 @@ class TableLayout:
         self.table_h = round(TABLE_HEIGHT * table_scale)
         hand_top = HAND_AREA.bottom - self.hand_h
         self.status_pos = (STATUS_POS[0], min(STATUS_POS[1], hand_top - LIFT - 17))
+        #: The buttons stacked right of the hand at most: the decisions with a button of
+        #: their own (and "place only"), with the help above them (suggest, undo or messages).
+        kinds = getattr(facts, "decision_kinds", None) or ()
+        own = sum(1 for k in kinds if getattr(k, "label", ""))
+        self.button_count = own + int(bool(getattr(facts, "may_place_instead", False))) + HELP_BUTTONS
 
     # ------------------------------------------------------------------ seats
     def side(self, seat: int) -> str:
@@ -257,10 +254,12 @@ class TableLayout:
 
     def _side_column(self, n: int) -> tuple[float, float]:
         """(card width, step) of a side seat's column of ``n`` sideways cards: 230 pixels of
-        steps at most, less where the score panel's rows (one per seat) reach down to it."""
+        steps at most, less where the score panel's rows (one per seat) reach down to it, or
+        the stack of decision buttons up to it (a game with many decisions: bid, call, pass)."""
         w = self.card_w(SIDE_HEIGHT)
         room = 2 * (self.side_center_y - score_bottom(self.players) - 12 - PLATE_H - CHIP_R - 2) - w
-        span = min(230.0, max(0.0, room))
+        below = 2 * (self.buttons(self.button_count)[0].y - 8 - self.side_center_y) - w
+        span = min(230.0, max(0.0, room), max(0.0, below))
         return w, (min(w * 0.7, span / max(1, n - 1)) if n > 1 else 0.0)
 
     def backs(self, seat: int, n: int) -> list[Place]:
@@ -327,11 +326,13 @@ class TableLayout:
             top = min(HAND_AREA.y, HAND_AREA.bottom - self.hand_h)  # level with the hand's top
             return pygame.Rect(max(40, box.x - 18 - PLATE_W), top, PLATE_W, PLATE_H)
         if side == "top" and self.top_seats > 1:
-            # Several seats share the top: each plate under its own row, as wide as its share.
+            # Several seats share the top: each plate under its own row, as wide as its share,
+            # from the row's left end, by the seat's pile (and clear of the next seat's).
             left, width = self._top_span()
             w = min(PLATE_W, round(width) - 2 * CHIP_R - 8)
             r = pygame.Rect(0, box.bottom + CHIP_R + 4, w, PLATE_H)
-            r.centerx = round(self._top_center(seat))
+            r.x = max(round(left + width * self.top_slot(seat) + self._pile_room() - 14), box.x - 4)
+            r.x = min(r.x, round(left + width * (self.top_slot(seat) + 1)) - w - CHIP_R - 4)
             return r
         if side == "top":
             # Level with the row's lower half: the dealer chip stays below the HUD's buttons.
@@ -417,6 +418,13 @@ class TableLayout:
         if self.players - 1 < 2:
             off = {"bottom": (22, 52, 5.0), "top": (-22, -52, -4.0)}[side]
         else:
+            # Between the top row (its hands and plates) and the status line: the cross's
+            # cards are as tall as both allow (larger cards at a full top row shrink a little).
+            tops = [s for s in range(self.players) if self.side(s) == "top"]
+            row = max([self.plate_box(s).bottom for s in tops] + [self.hand_box(s).bottom for s in tops], default=0)
+            top_edge = row + 8 if tops else TABLE_AREA.y
+            if tops:
+                h = min(h, int((self.status_pos[1] - 14 - 6 - top_edge) / 2 - 8))
             k = self.top_seats
             step, dy = self.card_w(h) + 14, h / 2 + 8
             dx = step * max(1.0, (k + 1) / 2)
@@ -424,7 +432,14 @@ class TableLayout:
             off = {"bottom": (0, dy, 3.0), "top": (top_x, -dy, -2.0), "left": (-dx, 0, -3.0), "right": (dx, 0, 2.0)}[
                 side
             ]
+            # The bottom card stays above the caption's line (what was just played, in words)
+            # where the felt has the room: the cross rises, never into the top row.
+            cy = max(min(cy, self.caption_top() - 6 - dy - h / 2), top_edge + (dy if tops else 0) + h / 2)
         return Place(cx + off[0], cy + off[1], h, off[2])
+
+    def caption_top(self) -> int:
+        """The top of a one-line caption over the status line (scenes.table.hud draws it)."""
+        return round(self.status_pos[1] - CAPTION_CLEAR)
 
     def pile(self, team: int) -> Place:
         """A team's capture pile (the cards it has won), face down, near a seat of that

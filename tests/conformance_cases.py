@@ -249,6 +249,8 @@ class Ledger:
         self.piles: list[list[Card]] = [[] for _ in range(rules.teams)]
         self.public: set[Card] = set()
         self.private: list[set[Card]] = [set() for _ in range(rules.players)]
+        #: Cards an announcement named (a call), known to all by name though not by place.
+        self.named: set[Card] = set()
         self.dealt = False
 
     # ---- queries
@@ -282,10 +284,15 @@ class Ledger:
             getattr(self, "_" + ev["event"], self._unknown)(ev)
 
     def _unknown(self, ev: Event) -> None:
-        # An event of the game's own that names no card moves none (the template's knock).
+        # An event of the game's own that names no card moves none (the template's knock),
+        # and neither does an announcement (its table effect): a called card stays where it is.
         kind = self.rules.vocabulary.event(ev["event"])
         if kind is None:
             raise LedgerError(f"event {ev['event']!r} is not in the record format")
+        if kind.effect == "announce":
+            # Its cards' names are public, not their places (a view may show the called card).
+            self.named.update(card(ev[f.name]) for f in kind.fields if f.type == "card" and ev.get(f.name))
+            return
         if any(f.type in ("card", "cards", "hands") for f in kind.fields):
             raise LedgerError(f"event {ev['event']!r} moves cards the ledger does not follow")
 
@@ -305,6 +312,7 @@ class Ledger:
         self.trick = []
         self.piles = [[] for _ in range(r.teams)]
         self.public = set(self.table)
+        self.named = set()
         if ev.get("trump") is not None:
             self.public.add(card(ev["trump"]))
         self.private = [set(h) for h in self.hands]

@@ -302,7 +302,9 @@ def analyse_position(
             turn=turn,
         )
     budget = budget or coach.budget
-    exact = exact_values(rules, view, seat, index, seed, should_stop)
+    exact = None
+    if coach.exact is None or coach.exact(rules, view):
+        exact = exact_values(rules, view, seat, index, seed, should_stop)
     if exact is not None:
         raw = {a: (exact.get(a, -math.inf), budget) for a in legal}
         method = "exact"
@@ -368,7 +370,10 @@ def explain(
         out = coach.reason(rules, view, played, best)
         if out is not None:
             key, params = out
-            return (str(key), dict(params or {}))
+            params = dict(params or {})
+            if "loss" in params:  # a reason that states the value lost gets the analysis's
+                params["loss"] = round(loss, 1)
+            return (str(key), params)
     return (VALUES_REASON, {"move": best, "points": round(loss, 1), "units": coach.units})
 
 

@@ -11,6 +11,10 @@ A game's coach module may define:
 - ``PLAYOUT_KW`` — keywords for the game's playout policy in the coach's playouts, on top of
   the hard level's (e.g. Cìcera's ``coupled``: game.coach.flat's common random numbers).
 - ``MAX_WORLDS`` — the cap on worlds per decision (default game.coach.flat.MAX_WORLDS).
+- ``exact(rules, view) -> bool`` — whether the AI's exact values (its ``complete`` and
+  ``solve``) are the coach's here too (default: wherever the AI's ``complete`` says so). A
+  game whose ``solve`` names a rule's choice rather than values (an auction decided by
+  bidding rules) says False there, and the coach plays each move out instead.
 - ``apply(rules, state, action)`` — how the move valued is applied to each world before its
   playout (default the rules' own ``apply``): Briscola's deals the next pair by seat, as its
   coupled playouts do.
@@ -18,8 +22,8 @@ A game's coach module may define:
   lie within it of the highest are tied best (game.coach.analysis.tied_best). Default 0.0.
 - ``reason(rules, view, played, best) -> (locale key, params) | None`` — one line on why
   ``played`` was worse than ``best`` (card codes under ``card`` / ``best`` / ``cards``, as the
-  suggestion's reasons: see game.ai.suggest); None when no rule of thumb fits, and the values
-  speak instead.
+  suggestion's reasons: see game.ai.suggest; a ``loss`` param is filled with the value lost,
+  in the game's points); None when no rule of thumb fits, and the values speak instead.
 
 Each is a plain function of the rules and the seat's view: never of a hidden card.
 """
@@ -56,6 +60,7 @@ class CoachHooks:
         "playout_kw",
         "reason",
         "apply",
+        "exact",
     )
 
     def __init__(self, game_id: str):
@@ -71,6 +76,7 @@ class CoachHooks:
         self.playout_kw: dict[str, object] = dict(getattr(module, "PLAYOUT_KW", {}))
         self.reason: Callable[[GameRules, View, Action, Action], Reason | None] | None = getattr(module, "reason", None)
         self.apply: Callable[[GameRules, State, Action], None] | None = getattr(module, "apply", None)
+        self.exact: Callable[[GameRules, View], bool] | None = getattr(module, "exact", None)
 
 
 def load_coach(game_id: str) -> CoachHooks:

@@ -12,15 +12,9 @@ from collections.abc import Callable
 from game import card_names
 from game.cards import Card
 from game.rules.base import Action, GameRules
+from game.seat_names import direction_key
 
 Translate = Callable[..., str]
-
-#: Where the other seats sit, by their distance from the viewer in turn order (scenes/names.py).
-_SIDES: dict[int, tuple[str, ...]] = {
-    2: ("table.north",),
-    3: ("table.east", "table.west"),
-    4: ("table.east", "table.north", "table.west"),
-}
 
 
 class Words:
@@ -40,13 +34,14 @@ class Words:
         return card_names.card_name(self.t, self.rules.deck, self.lang, code)
 
     def seat(self, seat: int) -> str:
-        n = self.rules.players
+        """ "You", "Partner" (a seat of the viewer's score column: a fixed partnership) or the
+        seat's direction from the viewer's chair, as the table names it (game/seat_names.py)."""
         if seat == self.viewer:
             return self.t("table.you")
-        if n == 4 and self.rules.team_of(seat) == self.rules.team_of(self.viewer):
+        if self.rules.team_of(seat) == self.rules.team_of(self.viewer):
             return self.t("table.partner")
-        rel = (seat - self.viewer) % n
-        return self.t(_SIDES.get(n, ("table.north",) * n)[min(rel, n) - 1])
+        key = direction_key(seat - self.viewer, self.rules.players)
+        return self.t(key) if key is not None else self.t("results.player_n", n=seat + 1)
 
     def joined(self, words: list[str]) -> str:
         if not words:

@@ -16,7 +16,9 @@ A lesson file holds (see any shipped one):
 A move is written ``7D`` (that card, whatever it takes), ``7D:7C`` or ``7D:3C+4S`` (that
 capture), ``7D:-`` (placed, taking nothing), ``KH!`` (played with its declaration: the
 game's play toggle, e.g. a marriage), or the name of a decision the game declares that plays
-no card (closing the stock: ``close``).
+no card (closing the stock: ``close``), followed by the values of its payload in the order
+the decision declares its fields, each after a space (a bid of a rank, ``bid A``; a card
+named, ``call KC``); payload values left unwritten are any.
 
 :func:`load_lesson` walks every path of good moves through the real rules: every scripted
 move must be legal where it is played, every good move must be legal, and every other legal
@@ -29,10 +31,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from game.cards import Card
 from game.config_types import data_dir
 from game.rules.base import PLAY_KIND, Action, DealState, Event, GameRules, RecordError
 from game.rules.capture import captured
-from game.rules.vocabulary import Vocabulary
+from game.rules.vocabulary import DecisionKind, Vocabulary
 
 #: Where the shipped lessons are.
 LESSONS_DIR = ("game", "lessons", "data")
@@ -60,16 +63,50 @@ class Move:
     #: gives it (written ``!``).
     toggle: str = ""
     declared: bool = False
+    #: For a decision that plays no card: its payload values as written, (field, text) in the
+    #: order it declares its fields (the fields not written take any value).
+    values: tuple[tuple[str, str], ...] = ()
 
     def matches(self, action: Action) -> bool:
         if action.kind != self.kind:
             return False
         if self.kind != PLAY_KIND:
-            return True
+            return all(_written(action.arg(name)) == text for name, text in self.values)
         given = action.arg(self.toggle, False) if self.toggle else False
         if action.card is None or action.card.code != self.card or given != self.declared:
             return False
         return self.capture is None or frozenset(c.code for c in captured(action)) == self.capture
+
+
+def _written(value: object) -> str | None:
+    """A payload value as a lesson writes it (a card by its code); None for no value."""
+    if value is None:
+        return None
+    if isinstance(value, Card):
+        return value.code
+    return str(value)
+
+
+def _payload(decision: DecisionKind, words: list[str], codes: set[str], text: str) -> tuple[tuple[str, str], ...]:
+    """The payload values written after a decision's name, checked against its fields."""
+    fields = decision.fields
+    if len(words) > len(fields):
+        names = " ".join(f.name for f in fields) or "no value"
+        raise ValueError(f"{text!r}: {decision.name} takes {names}")
+    out: list[tuple[str, str]] = []
+    for f, w in zip(fields, words):
+        if f.type == "card":
+            ok = w in codes
+        elif f.type == "str":
+            ok = not f.choices or w in f.choices
+        elif f.type in ("int", "seat"):
+            ok = w.lstrip("-").isdigit() and (f.low is None or int(w) >= f.low) and (f.high is None or int(w) <= f.high)
+        else:
+            raise ValueError(f"{text!r}: the {f.name} of a {decision.name} cannot be written in a lesson")
+        if not ok:
+            raise ValueError(f"{text!r}: {w!r} is not a {f.name} of a {decision.name}")
+        out.append((f.name, w))
+    return tuple(out)
 
 
 def parse_move(text: object, codes: set[str], vocabulary: Vocabulary) -> Move:
@@ -78,9 +115,12 @@ def parse_move(text: object, codes: set[str], vocabulary: Vocabulary) -> Move:
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"a move must be written as text, not {text!r}")
     s = text.strip()
-    decision = vocabulary.decision(s)
+    name, *words = s.split()
+    decision = vocabulary.decision(name)
     if decision is not None and not decision.plays_card:
-        return Move(s, s)
+        return Move(s, name, values=_payload(decision, words, codes, s))
+    if words:
+        raise ValueError(f"{text!r}: {name!r} is not a decision that plays no card")
     play_decision = vocabulary.decision(PLAY_KIND)
     toggle = play_decision.toggle if play_decision is not None else ""
     declared = s.endswith("!")
@@ -106,6 +146,12 @@ class Step:
     look: tuple[str, ...] = ()
     wrong: tuple[tuple[Move, str], ...] = ()
     otherwise: str | None = None
+
+    @property
+    def plays_card(self) -> bool:
+        """Whether the step asks for a card played (a move naming a card), not a decision
+        that plays none (a bid, a pass, a card called)."""
+        return any(m.card is not None for m in self.good)
 
     def is_good(self, action: Action) -> bool:
         return any(m.matches(action) for m in self.good)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -77,6 +77,21 @@ class DealState(Protocol):
     over: bool
     #: The deal's first events (its ``deal`` line, and any redeal before it).
     opening_events: list[Event]
+
+
+@dataclass(frozen=True)
+class TableFact:
+    """One fact the table keeps in sight for a viewer (``GameRules.table_facts``): a contract,
+    a called card. ``label`` and ``value`` are locale keys, ``value`` formatted with ``params``
+    (a ``card`` code, a ``rank``, a ``suit`` and a ``seat`` are named in the viewer's words);
+    ``suit`` is shown as a chip beside it (a trump named by it). With ``seat`` set, the fact is
+    about that seat and goes on its name plate (``label`` alone: "Caller", "Partner")."""
+
+    label: str
+    value: str = ""
+    params: Mapping[str, object] = field(default_factory=dict)
+    suit: str | None = None
+    seat: int | None = None
 
 
 #: A game's state (plain mutable data the rules change) and a seat's view of it (what the seat
@@ -249,6 +264,20 @@ class GameRules(ABC, Generic[S, V]):
             return self.team_of(seat)
         known = getattr(view, "team_of", None)
         return known(seat) if callable(known) else None
+
+    def seen_teams(self, deal: Sequence[Mapping[str, object]], viewer: int | None) -> tuple[int | None, ...]:
+        """Each seat's team as ``viewer`` (None: a spectator) knows it from the lines of this
+        deal it has seen, its ``deal`` line first (the table follows the record, not the
+        state): the teams rule's where it is not hidden; a game with hidden teams works out
+        from the lines what ``seen_team_of`` would answer (None where still unknown)."""
+        if self.teams_rule.kind != "hidden":
+            return tuple(self.team_of(s) for s in range(self.players))
+        return (None,) * self.players
+
+    def table_facts(self, deal: Sequence[Mapping[str, object]], viewer: int | None) -> tuple[TableFact, ...]:
+        """What the table keeps in sight for ``viewer`` from the lines of this deal it has
+        seen (a contract, a called card and its trump, who is whose partner): none by default."""
+        return ()
 
     # ---- deal
     def first_dealer(self, rng: random.Random) -> int:

@@ -7,11 +7,19 @@ written before house rules existed (only ``game/mode`` keys) reads unchanged.
 A match in which a decision was taken back (undo) is practice, not a fair result: it counts
 in ``practice`` only, never as played, won or lost. A match in which moves were suggested counts
 as usual and also in ``suggested``.
+
+A game whose seats play roles that change from deal to deal (the caller, the partner and the
+defenders of Briscola chiamata) declares them in its results module: ``ROLES``, the roles'
+names in the order they are shown, and ``role_of(deal_end, seat)``, a seat's role in the deal
+a ``deal_end`` line scores (None: no role, a deal thrown in). A record then also counts, per
+role, the deals the player played in it, won and lost (a contract made, as caller) and the
+points they brought (:func:`roles_in`); nothing here names a game or a role.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from game.services.settings import user_data_dir
@@ -19,6 +27,12 @@ from game.services.storage import read_json, serialised, write_json
 
 FILE_NAME = "stats.json"
 OUTCOMES = ("won", "lost", "drawn")
+#: The counts kept per role (a deal in it, won, lost, and the points it brought).
+ROLE_COUNTS = ("deals", "won", "lost", "points")
+
+
+def _whole(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 @dataclass
@@ -34,6 +48,8 @@ class Record:
     practice: int = 0
     #: Of the played matches, those in which a move was suggested to the player.
     suggested: int = 0
+    #: Role name -> ROLE_COUNTS -> count, for a game whose seats play roles (the module's doc).
+    roles: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: object) -> Record:
@@ -43,7 +59,62 @@ class Record:
                 v = data.get(f.name)
                 if isinstance(v, int) and not isinstance(v, bool) and (v >= 0 or f.name in ("streak", "best_margin")):
                     setattr(r, f.name, v)
+            r.roles = _roles_from_json(data.get("roles"))
         return r
+
+
+def _roles_from_json(data: object) -> dict[str, dict[str, int]]:
+    """The roles' counts of a file; a role whose counts are not whole numbers (deals, won and
+    lost not negative) is left out, as a hand-edited file may hold anything."""
+    out: dict[str, dict[str, int]] = {}
+    if not isinstance(data, dict):
+        return out
+    for role, counts in data.items():
+        if not isinstance(role, str) or not isinstance(counts, dict):
+            continue
+        values = {k: counts.get(k, 0) for k in ROLE_COUNTS}
+        if all(_whole(v) for v in values.values()) and all(values[k] >= 0 for k in ("deals", "won", "lost")):
+            out[role] = {k: int(v) for k, v in values.items()}
+    return out
+
+
+def declared_roles(game: str) -> tuple[str, ...]:
+    """The roles ``game`` declares (its results module's ``ROLES``), in order; () for none."""
+    from game.registry import game_module
+
+    try:
+        module = game_module(game, "results", optional=True)
+    except ValueError:  # not a registered game (a file from another version)
+        return ()
+    roles = getattr(module, "ROLES", ())
+    return tuple(r for r in roles if isinstance(r, str))
+
+
+def roles_in(game: str, events: Sequence[Mapping[str, object]], seat: int, team: int) -> dict[str, dict[str, int]]:
+    """What ``seat`` (scoring in column ``team``) did in each role over a match's record
+    ``events``: per role its ROLE_COUNTS, from every ``deal_end`` line; {} for a game
+    without roles."""
+    from game.registry import game_module
+
+    module = game_module(game, "results", optional=True)
+    role_of = getattr(module, "role_of", None)
+    if role_of is None:
+        return {}
+    out: dict[str, dict[str, int]] = {}
+    for ev in events:
+        if ev.get("event") != "deal_end":
+            continue
+        role = role_of(ev, seat)
+        points = ev.get("points")
+        if not isinstance(role, str) or not isinstance(points, list) or not 0 <= team < len(points):
+            continue
+        got = int(points[team])
+        c = out.setdefault(role, dict.fromkeys(ROLE_COUNTS, 0))
+        c["deals"] += 1
+        c["won"] += got > 0
+        c["lost"] += got < 0
+        c["points"] += got
+    return out
 
 
 def stats_path() -> Path:
@@ -79,12 +150,14 @@ def record_result(
     practice: bool = False,
     suggested: bool = False,
     variant: str = "",
+    roles: Mapping[str, Mapping[str, int]] | None = None,
 ) -> str | None:
     """Add one finished match (outcome for the human's side, margin in its favour).
     ``practice``: a decision was taken back — counted as practice only (no outcome, streak
     or margin). ``suggested``: moves were suggested — counted as usual and as suggested.
     ``variant``: the house rules' own record (:func:`game.variants.variant_key`; "" for the
-    rules as written)."""
+    rules as written). ``roles``: the player's deals by role (:func:`roles_in`), added to the
+    record's (a practice match's are not)."""
     if outcome not in OUTCOMES:
         raise ValueError(f"outcome must be one of {OUTCOMES}")
     stats, _ = load_stats()
@@ -93,6 +166,10 @@ def record_result(
         r.practice += 1
         return write_json(stats_path(), {k: asdict(v) for k, v in stats.items()})
     r.played += 1
+    for role, counts in (roles or {}).items():
+        mine = r.roles.setdefault(role, dict.fromkeys(ROLE_COUNTS, 0))
+        for k in ROLE_COUNTS:
+            mine[k] += int(counts.get(k, 0))
     if suggested:
         r.suggested += 1
     if outcome == "won":

@@ -19,6 +19,8 @@ from sprites.widgets import Button
 
 PANEL = pygame.Rect(150, 38, 980, 640)
 ROW_X, ROW_Y, ROW_W, ROW_H, ROW_GAP = PANEL.x + 40, PANEL.y + 146, PANEL.w - 80, 72, 9
+#: The rows end above the Back and Puzzles buttons: more lessons make each row lower.
+ROWS_BOTTOM = PANEL.bottom - 72
 BUTTON_W = 170
 DONE = (150, 205, 140)
 
@@ -30,8 +32,9 @@ class LearnScene(UIScene):
 
     def build(self) -> None:
         self.rows: list[tuple[str, pygame.Rect, Button]] = []
+        step = min(ROW_H + ROW_GAP, (ROWS_BOTTOM - ROW_Y + ROW_GAP) // max(1, len(self.names)))
         for i, name in enumerate(self.names):  # one row per lesson
-            band = pygame.Rect(ROW_X, ROW_Y + i * (ROW_H + ROW_GAP), ROW_W, ROW_H)
+            band = pygame.Rect(ROW_X, ROW_Y + i * step, ROW_W, step - ROW_GAP)
 
             def caption(name: str = name) -> str:
                 return self.t("lessons.again" if self.is_done(name) else "lessons.start")
@@ -151,10 +154,12 @@ class LearnScene(UIScene):
         room = button.rect.x - band.x - 40
         done = self.is_done(name)
         game = self._game_name(name)
+        # The name and the lesson's title share the row: closer together in a lower row.
+        top = band.y + max(6, band.h - 60)
         theme.blit_text(
             surface,
             game,
-            (band.x + 20, band.y + 12),
+            (band.x + 20, top),
             "serif_bold",
             theme.fit(game, "serif_bold", 22, room - (110 if done else 0), 14),
             theme.CREAM,
@@ -164,7 +169,7 @@ class LearnScene(UIScene):
             theme.blit_text(
                 surface,
                 mark,
-                (band.x + 20 + room, band.y + 16),
+                (band.x + 20 + room, top + 4),
                 "sans_bold",
                 theme.fit(mark, "sans_bold", 14, 100, 10),
                 DONE,
@@ -176,7 +181,7 @@ class LearnScene(UIScene):
             return
         sub = self.t(lesson.title)
         theme.blit_text(
-            surface, sub, (band.x + 20, band.y + 44), "sans", theme.fit(sub, "sans", 15, room, 10), theme.CREAM_DIM
+            surface, sub, (band.x + 20, band.bottom - 28), "sans", theme.fit(sub, "sans", 15, room, 10), theme.CREAM_DIM
         )
 
 

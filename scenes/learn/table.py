@@ -27,6 +27,8 @@ HINTS = {
     "wrong": "lessons.hint_wrong",
     "done": "lessons.hint_done",
 }
+#: The hint of a step whose move plays no card (a bid, a pass, a card called).
+DECIDE_HINT = "lessons.hint_decide"
 
 
 class LessonTable(TableScene):
@@ -155,6 +157,14 @@ class LessonTable(TableScene):
         toggle = c.toggle_kind.toggle if c.toggle_kind is not None else ""
         return self.t(f"lessons.{toggle}_on", cards=cards_list(self.t, self.rules.deck, self.app.language, codes))
 
+    def hint_key(self) -> str:
+        """The panel's hint line: the keys of this phase; a step that asks for a decision
+        playing no card says so rather than asking for a card."""
+        step = self.session.current
+        if self.phase == "move" and step is not None and not step.plays_card:
+            return DECIDE_HINT
+        return HINTS[self.phase]
+
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
         step = self.session.current
@@ -163,7 +173,7 @@ class LessonTable(TableScene):
         head, body = self.panel_text()
         # The panel grows with the text size (which may change in the pause's settings): its buttons follow.
         self.action_button.rect, self.list_button.rect = panel.button_rects(self.players)
-        panel.draw_panel(surface, self.players, head, body, self.phase, self.t(HINTS[self.phase]))
+        panel.draw_panel(surface, self.players, head, body, self.phase, self.t(self.hint_key()))
         self.lesson_ui.draw(surface)
 
 

@@ -11,6 +11,7 @@ scenes. No pygame here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -54,6 +55,8 @@ class Breakdown:
     notes: list[str] = field(default_factory=list)
     bar: tuple[int, int] | None = None  # two card-point totals for the split bar (Briscola)
     subjects: list[str] = field(default_factory=list)  # the columns as a sentence's subject
+    #: The columns as a subject after the sentence's first word ("Tu e il giocatore 3").
+    within: list[str] = field(default_factory=list)
     #: The team each column shows (``viewer_first`` moves the player's own to the front).
     order: list[int] = field(default_factory=list)
     #: The row and cell types, for a game's explainer that adds rows.
@@ -100,6 +103,28 @@ def _row(line: dict[str, Any], t: Translate, params: dict[str, Any], ev: dict, n
     return Row(t(line["label"], **label_params), cells, line.get("kind", "line"))
 
 
+def seat_parts(t: Translate, rules: GameRules, lines: Sequence[dict], viewer: int | None) -> list[str] | None:
+    """Each seat's part in the deal ("Caller", "Partner", "Defender"), from the rules' facts
+    about seats over the deal's ``lines`` (its ``deal`` line to its ``deal_end``); None when
+    the rules name no seat's part."""
+    by_seat = {f.seat: t(f.label) for f in rules.table_facts(list(lines), viewer) if f.seat is not None}
+    if not by_seat:
+        return None
+    return [by_seat.get(s, "—") for s in range(rules.players)]
+
+
+def deal_lines(events: Sequence[dict], deal_end: dict) -> list[dict]:
+    """The lines of the deal ``deal_end`` scores: from its ``deal`` line to it ([] when the
+    record does not hold it)."""
+    end = next((i for i, ev in enumerate(events) if ev is deal_end), None)
+    if end is None:
+        end = next((i for i, ev in enumerate(events) if ev == deal_end), None)
+    if end is None:
+        return []
+    start = next((i for i in range(end, -1, -1) if events[i].get("event") == "deal"), None)
+    return list(events[start : end + 1]) if start is not None else []
+
+
 def explainer(game_id: str) -> ModuleType | None:
     """The game's part ``results`` (its sentences about a deal), or None when it has none."""
     return game_module(game_id, "results", optional=True)
@@ -126,6 +151,7 @@ def breakdown(
     lang: str,
     one_deal: bool = False,
     names: list[str] | None = None,
+    lines: Sequence[dict] | None = None,
 ) -> Breakdown:
     """The rows of the results table for one ``deal_end`` event (any game); ``one_deal``: the
     match is that deal alone (no match total); ``names``: the teams as the table names them
@@ -137,6 +163,7 @@ def breakdown(
         mine=mine,
         rows=[],
         subjects=list(names) if names else team_names(t, rules.players, mine, subject=True, team_of=rules.team_of),
+        within=list(names) if names else team_names(t, rules.players, mine, within=True, team_of=rules.team_of),
     )
     deck_words = deck_names(rules.deck, lang)
     goal, value = rules.match_goal()
@@ -144,6 +171,9 @@ def breakdown(
     n = len(cols)
     for line in shown_lines(rules, one_deal):
         b.rows.append(_row(line, t, params, deal_end, n, b.notes))
+    parts = seat_parts(t, rules, lines, human_seat) if lines and n == rules.players else None
+    if parts is not None:  # who played with whom, where the sides are the deal's (a called partner)
+        b.rows.insert(0, Row(t("results.parts"), [Cell(p) for p in parts]))
     module = explainer(rules.game_id)
     if module is not None:
         module.explain(b, t, rules, deal_end, deck_words)
@@ -166,6 +196,8 @@ def viewer_first(b: Breakdown) -> Breakdown:
     b.columns = [b.columns[t] for t in order]
     if len(b.subjects) == n:
         b.subjects = [b.subjects[t] for t in order]
+    if len(b.within) == n:
+        b.within = [b.within[t] for t in order]
     for row in b.rows:
         if len(row.cells) == n:
             row.cells = [row.cells[t] for t in order]

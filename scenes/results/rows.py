@@ -142,7 +142,7 @@ def draw(scene: ResultsText, surface: pygame.Surface, m: Breakdown, x0: int, y: 
 
 def points_pill(surface: pygame.Surface, n: int, center: tuple[int, int]) -> None:
     """A cell's points, "+3", on a brass pill."""
-    img = theme.text(f"+{n}", "sans_bold", 14, (40, 28, 12))
+    img = theme.text(f"+{n}" if n >= 0 else f"−{-n}", "sans_bold", 14, (40, 28, 12))
     w = max(32, img.get_width() + 14)
     pill = theme.rounded((w, 22), 11, (*theme.BRASS_LIGHT, 255), 1, (*theme.BRASS_DARK, 255))
     r = pill.get_rect(center=center)

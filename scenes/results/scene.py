@@ -35,7 +35,17 @@ from scenes.coach import banner as coach_banner
 from scenes.names import game_and_deck, team_names
 from scenes.results import halves as halves_block
 from scenes.results import rows as rows_block
-from scenes.results.breakdown import Breakdown, Cell, Row, breakdown, demo, is_one_deal, match_verdict, viewer_first
+from scenes.results.breakdown import (
+    Breakdown,
+    Cell,
+    Row,
+    breakdown,
+    deal_lines,
+    demo,
+    is_one_deal,
+    match_verdict,
+    viewer_first,
+)
 from scenes.results.confetti import Confetti
 from scenes.results.rows import WIN
 from scenes.scene import AppServices, UIScene
@@ -104,7 +114,16 @@ class ResultsScene(UIScene):
         if self._model is None or self._lang != lang or self._extra != extra:
             self._model = viewer_first(
                 breakdown(
-                    self.t, self.rules, self.deal_end, self.human_seat, lang, self.single_deal, self.table_names()
+                    self.t,
+                    self.rules,
+                    self.deal_end,
+                    self.human_seat,
+                    lang,
+                    self.single_deal,
+                    self.table_names(),
+                    deal_lines(
+                        list(getattr(getattr(self.session, "match", None), "events", None) or []), self.deal_end
+                    ),
                 )
             )
             self._model.notes = [*extra, *self._model.notes]
@@ -178,7 +197,11 @@ class ResultsScene(UIScene):
             lines.append(m.headline)
         for row in m.rows:
             cells = [
-                " ".join(x for x in (col, c.text, f"+{c.points}" if c.points else "") if x)
+                " ".join(
+                    x
+                    for x in (col, c.text, (f"+{c.points}" if c.points > 0 else f"−{-c.points}") if c.points else "")
+                    if x
+                )
                 for col, c in zip(m.columns, row.cells)
                 if c.text or c.points
             ]

@@ -357,12 +357,8 @@ def _announce(mo: TableMotion, ev: Event, cues: list[str]) -> None:
     def step() -> float:
         mo.play_cues(cues)
         M.announce(mo.model, ev)
-        params = {k: v for k, v in ev.items() if k not in ("event", "seat", "by")}
-        if "suit" in ev:
-            try:
-                params["suit"] = mo.rules.deck.suit_name(str(ev.get("suit")), mo.names.lang)
-            except (KeyError, TypeError):
-                params["suit"] = str(ev.get("suit"))
+        # Its fields in words (a suit, a card and its rank and suit by name), as the narration has them.
+        params = mo.narrator.fields(ev)
         who = mo.names.seat_name(seat) if isinstance(seat, int) else ""
         sub = mo.words(f"callouts.{name}_sub", name=who, **params) or who
         text = f"{pts}!" if scores else mo.words(f"callouts.{name}", **params)

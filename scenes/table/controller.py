@@ -38,8 +38,9 @@ from typing import TYPE_CHECKING
 from game.rules.base import Action, IllegalAction, play
 from game.rules.capture import captured
 from game.rules.vocabulary import DecisionKind
-from scenes.names import card_name, cards_list
+from scenes.table.chooser import Chooser
 from scenes.table.keeping import MatchKeeping
+from scenes.table.phrases import refusal_words
 
 if TYPE_CHECKING:
     from game.ai.suggest import Suggestion
@@ -110,6 +111,8 @@ class TableController(MatchKeeping):
         self.toggled = False
         #: The decision asked to be confirmed (closing the stock), None when none is.
         self.confirming: str | None = None
+        #: A decision with a payload being chosen (a bid's rank and points), None when none is.
+        self.chooser: Chooser | None = None
         self.submitted: list[Action] = []  # every action handed to the session (tests)
         # ---- help: the suggestion shown (game.ai.suggest.Suggestion) and the one being worked out
         self.suggestion: Suggestion | None = None
@@ -189,6 +192,7 @@ class TableController(MatchKeeping):
         self.cand_i = 0
         self.built = []
         self.confirming = None
+        self.chooser = None
 
     def candidates_for(self, code: str) -> list[Action]:
         """The legal plays of one hand card, in the order Tab cycles them."""
@@ -279,6 +283,12 @@ class TableController(MatchKeeping):
     def confirm(self) -> None:
         """Enter (or a second click on the chosen card): take the highlighted / built set;
         a decision waiting for its confirmation is taken."""
+        if self.chooser is not None:
+            action = self.chooser.action
+            self.chooser = None
+            if action is not None:
+                self.submit(action)
+            return
         if self.confirming is not None:
             kind = self.kinds.get(self.confirming)
             self.confirming = None
@@ -376,6 +386,15 @@ class TableController(MatchKeeping):
         kind = self.kinds.get(name)
         if kind is None or kind.toggle or not self.can_act:
             return
+        legal = self.legal()
+        if Chooser.needed(kind, legal):
+            # Its values first (a bid's rank, its points): only the legal actions' values.
+            if self.chooser is not None and self.chooser.kind.name == name:
+                return
+            self.clear_choice()
+            self.chooser = Chooser(kind, legal)
+            self.app.say(self.chooser.opening_text(self.app.t, self.rules.deck, self.app.language), interrupt=True)
+            return
         if kind.confirm and self.is_legal(kind):
             if self.confirming == name:
                 self.confirm()
@@ -387,7 +406,8 @@ class TableController(MatchKeeping):
 
     def cancel(self) -> bool:
         """Esc / a right click: drop the question or the choice; False when there was none."""
-        if self.confirming is not None or self.mode is not None or self.selected is not None:
+        asked = (self.confirming, self.mode, self.selected, self.chooser)
+        if any(x is not None for x in asked):
             self.clear_choice()
             return True
         return False
@@ -476,7 +496,13 @@ class TableController(MatchKeeping):
         action = suggestion.action
         self.clear_choice()
         if action.card is None or not self._plays(action):
-            return  # a decision of its own (closing the stock): its button is outlined, its key takes it
+            # A decision of its own (closing the stock): its button is outlined, its key takes
+            # it; one with values (a bid) opens its chooser on them, so Enter takes it.
+            kind = self.kinds.get(action.kind)
+            legal = self.legal()
+            if kind is not None and Chooser.needed(kind, legal) and action in legal:
+                self.chooser = Chooser(kind, legal, action)
+            return
         self.toggled = False
         code = action.card.code
         self.pick(code)
@@ -554,27 +580,7 @@ class TableController(MatchKeeping):
 
     def refusal_text(self, e: IllegalAction) -> str:
         """The rules' refusal in the player's language, card codes turned into card names."""
-        deck, lang = self.rules.deck, self.app.language
-        t = self.app.t
-
-        def name(code: str) -> str:
-            return card_name(t, deck, lang, code)
-
-        # The deck's court names, for messages like "declared with a {K} or a {Q}".
-        params: dict[str, object] = {r: deck.court_name(r, lang) for r in ("J", "Q", "K")}
-        for k, v in (e.params or {}).items():
-            if k in ("card", "match", "target", "led", "partner") and isinstance(v, str):
-                params[k] = name(v)
-            elif k == "options" and isinstance(v, str):
-                params[k] = cards_list(self.app.t, deck, lang, [c.strip() for c in v.split(",")])
-            elif k == "suit" and v in ("D", "C", "S", "B"):
-                params[k] = deck.suit_name(v, lang)  # "you must follow Coins"
-            else:
-                params[k] = v
-        key = f"refusals.{e.rule}"
-        if not self.app.i18n.has(key) and not self.app.i18n.has(key, "en"):
-            key = "refusals.illegal"
-        return self.app.t(key, **params)
+        return refusal_words(self.app.t, self.app.i18n.has, self.rules.deck, self.app.language, e)
 
     def preselect(self) -> None:
         """Screenshots: choose the card with the most captures (or the first), as a player would."""

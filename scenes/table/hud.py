@@ -7,22 +7,90 @@ facts (``hud_scores``, ``match_goal()``, ``counted_bonuses``), never from the ga
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pygame
 
+from game.rules.base import TableFact
+from scenes.names import rank_name
 from scenes.table.board import trump_chip_box
 from scenes.table.controller import declared_toggle
 from scenes.table.narrate import plate_words
 from scenes.table.view import TableView
 from sprites import hidpi, theme
 from sprites import table_layout as TL
-from sprites.table_draw import TEAM_COLORS, plate
+from sprites.table_draw import TEAM_COLORS, CardPainter, plate
+from sprites.table_layout import score_bottom
+from sprites.widgets import card_art
 
 Row = tuple[tuple[int, int, int], str, str, str]  # colour, label, value, note
+
+
+#: A seat whose team the viewer does not know yet (a hidden partner): no team's colour.
+NEUTRAL = (112, 124, 116)
+
+
+def deal_lines(v: TableView) -> list[Mapping[str, object]]:
+    """The lines of the deal in view as the table has told them (its ``deal`` line first)."""
+    narrator = v.motion.narrator  # None: the replay viewer's own HUD
+    return list(narrator.deal.events) if narrator is not None else []
+
+
+def seen_teams(v: TableView) -> tuple[int | None, ...]:
+    """Each seat's team as the viewer knows it now (the rules' ``seen_teams`` over the lines
+    told so far): a hidden partner has no team's colour until it shows."""
+    narrator = v.motion.narrator
+    seen = narrator.deal.seen if narrator is not None else ()
+    if len(seen) == v.players:
+        return seen
+    return v.rules.seen_teams([], v.model.viewer)
+
+
+def facts(v: TableView) -> tuple[TableFact, ...]:
+    """What the rules keep in sight for the viewer (a contract, a called card)."""
+    return v.rules.table_facts(deal_lines(v), v.model.viewer)
+
+
+def fact_words(v: TableView, key: str, params: Mapping[str, object]) -> str:
+    """A fact's words: its card, rank, suit and seat named in the viewer's language."""
+    words: dict[str, object] = {}
+    for k, x in params.items():
+        if k == "card" and isinstance(x, str):
+            x = v.names.card_name(x)
+        elif k == "rank" and isinstance(x, str):
+            x = rank_name(v.t, v.deck, v.lang, x)
+        elif k == "suit" and isinstance(x, str):
+            x = v.deck.suit_name(x, v.lang)
+        elif k == "seat" and isinstance(x, int):
+            x = v.names.seat_name(x)
+        words[k] = x
+    return v.t(key, **words)
+
+
+def chooser_open(v: TableView) -> bool:
+    """A decision's values are being chosen (scenes.table.chooser: its panel has the words);
+    a table without choices (a replay's) has no chooser."""
+    return getattr(v.choice, "chooser", None) is not None
+
+
+def seat_color(v: TableView, seat: int) -> tuple[int, int, int]:
+    """A seat's colour on its plate and score row. Where the teams are hidden (a called
+    partner) only what the viewer knows: its own side's colour, the other side's, or none."""
+    if v.rules.teams_rule.kind != "hidden":
+        return team_color(v, v.rules.team_of(seat))
+    seen = seen_teams(v)
+    team = seen[seat] if seat < len(seen) else None
+    if team is None:
+        return NEUTRAL
+    mine = seen[v.model.viewer] if v.model.viewer < len(seen) else None
+    return TEAM_COLORS[0] if team == mine else TEAM_COLORS[1]
 
 
 def team_color(v: TableView, team: int) -> tuple[int, int, int]:
     """The viewer's team in its own colour; the others in one colour where there is one
     other team, alternating where there are several."""
+    if v.rules.teams_rule.kind == "hidden":  # the score columns are the seats
+        return seat_color(v, team)
     if team == v.human_team:
         return TEAM_COLORS[0]
     return TEAM_COLORS[1 + (team % 2 if v.teams > 2 else 0)]
@@ -30,14 +98,19 @@ def team_color(v: TableView, team: int) -> tuple[int, int, int]:
 
 def draw_hud(surface: pygame.Surface, v: TableView) -> None:
     L, m = v.layout, v.model
+    known = facts(v)
+    tags = {f.seat: v.t(f.label) for f in known if f.seat is not None}
+    narrator = v.motion.narrator
+    fields = narrator.fields if narrator is not None else None
     # Name plates.
     for seat in range(v.players):
         r = L.plate(seat)
         n = len(m.hand) if seat == v.human else len(v.motion.backs.get(seat, []))
-        color = team_color(v, v.rules.team_of(seat))
+        color = seat_color(v, seat)
         thinking = 1.0 if (v.session.thinking and v.session.to_act == seat and v.motion.idle) else 0.0
         # A seat's announcement (a bid, a pass) shows on its plate while the play has not begun.
-        count = plate_words(v.t, m.said, seat) or (v.t("table.cards_left", count=n) if seat != v.human else "")
+        said = plate_words(v.t, m.said, seat, fields)
+        count = said or (v.t("table.cards_left", count=n) if seat != v.human else "")
         plate(
             surface,
             r,
@@ -49,6 +122,7 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
             thinking,
             v.time,
             rating=v.names.rating(seat),
+            tag=tags.get(seat, ""),
         )
     # The score panel.
     R = TL.SCORE_RECT
@@ -58,23 +132,29 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
     variant = variant_name(v.app.i18n, v.rules.game, v.rules.options, v.players)
     vsize = 13 if variant and theme.text_width(variant, "sans_bold", 13) <= R.w - 28 else 12
     vlines = theme.wrap(variant, "sans_bold", vsize, R.w - 28, max_lines=2) if variant else []
-    top = 34 + 17 * len(vlines)
-    h = top + 22 * len(rows) + 8
+    names = v.rules.game.name
+    name = names.get(v.lang) or names.get("en", v.game)
+    caption = score_caption(v)
+    # The caption beside the game's name; under it where a long name leaves no room ("Deal 1
+    # of 10" beside "Briscola chiamata"), the rows then a little closer to keep the panel's size.
+    room = R.w - 26 - theme.text_width(name, "serif_bold", 16, 1.5, True) - 14
+    below = theme.text_width(caption, "cond_bold", 9, 9 * 0.16, True) > room
+    top = 34 + 17 * len(vlines) + (15 if below else 0)
+    pitch = 22 if not below else max(18, min(22, (score_bottom(v.players) - R.y - top - 8) // max(1, len(rows))))
+    h = top + pitch * len(rows) + 8
     rect = pygame.Rect(R.x, R.y, R.w, h)
     surface.blit(theme.shadow(rect.size, 12, 6, 110), (rect.x - 6, rect.y - 6 + 3))
     surface.blit(theme.panel(rect.size, 12), rect)
-    names = v.rules.game.name
-    name = names.get(v.lang) or names.get("en", v.game)
-    nr = theme.blit_text(
-        surface, name, (rect.x + 14, rect.y + 9), "serif_bold", 16, theme.CREAM, tracking=1.5, caps=True
-    )
-    caption = score_caption(v)
-    room = rect.right - 12 - (nr.right + 14)
-    size = theme.fit(caption, "cond_bold", 11, room, 8, tracking_ratio=0.16, caps=True)
-    if theme.text_width(caption, "cond_bold", size, size * 0.16, True) <= room:
+    theme.blit_text(surface, name, (rect.x + 14, rect.y + 9), "serif_bold", 16, theme.CREAM, tracking=1.5, caps=True)
+    if below:
+        size = theme.fit(caption, "cond_bold", 11, R.w - 28, 8, tracking_ratio=0.16, caps=True)
+        theme.small_caps(surface, caption, (rect.x + 14, rect.y + 31), size, theme.BRASS)
+    else:
+        size = theme.fit(caption, "cond_bold", 11, room, 8, tracking_ratio=0.16, caps=True)
         theme.small_caps(surface, caption, (rect.right - 12, rect.y + 12), size, theme.BRASS, anchor="topright")
     for i, line in enumerate(vlines):
-        theme.blit_text(surface, line, (rect.x + 14, rect.y + 31 + 17 * i), "sans_bold", vsize, theme.BRASS_LIGHT)
+        y0 = rect.y + 31 + (15 if below else 0) + 17 * i
+        theme.blit_text(surface, line, (rect.x + 14, y0), "sans_bold", vsize, theme.BRASS_LIGHT)
     y = rect.y + top
     for color, label, value, note in rows:
         pygame.draw.rect(surface, color, (rect.x + 14, y + 4, 3, 13), border_radius=1)
@@ -86,7 +166,45 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
             )
             theme.note_box(f"{label} | {note}", lr.w + 8 + nr.w, rect.right - 58 - lr.x)  # no overlap
         theme.blit_text(surface, value, (rect.right - 14, y - 1), "sans_bold", 16, theme.BRASS_LIGHT, anchor="topright")
+        y += pitch
+    shown = [f for f in known if f.seat is None]
+    if shown:
+        draw_facts(surface, v, shown)
+
+
+FACTS_W = 330
+
+
+def facts_rect(v: TableView, shown: list[TableFact]) -> pygame.Rect:
+    """The facts' panel: under the top row of buttons, at the right."""
+    h = 12 + 22 * len(shown) + 34 * sum(1 for f in shown if f.suit)
+    r = pygame.Rect(0, 0, FACTS_W, h)
+    r.topright = (TL.MENU_RECT.right, TL.MENU_RECT.bottom + 10)
+    return r
+
+
+def draw_facts(surface: pygame.Surface, v: TableView, shown: list[TableFact]) -> None:
+    """The rules' facts in a small panel: "CONTRACT  King · West", "CALLED CARD  Knight of
+    Cups", and a fact's suit as the trump chip."""
+    box = facts_rect(v, shown)
+    surface.blit(theme.shadow(box.size, 12, 6, 110), (box.x - 6, box.y - 3))
+    surface.blit(theme.panel(box.size, 12), box)
+    y = box.y + 8
+    for f in shown:
+        label = v.t(f.label)
+        value = fact_words(v, f.value, f.params) if f.value else ""
+        lsize = theme.fit(label, "cond_bold", 11, 120, 8, tracking_ratio=0.16, caps=True)
+        lr = theme.small_caps(surface, label, (box.x + 14, y + 3), lsize, theme.BRASS)
+        room = box.right - 14 - (lr.right + 10)
+        vsize = theme.fit(value, "sans_bold", 14, room, 9)
+        theme.blit_text(surface, value, (box.right - 14, y), "sans_bold", vsize, theme.CREAM, anchor="topright")
         y += 22
+    for f in shown:
+        if f.suit:
+            from scenes.table.board import trump_chip
+
+            trump_chip(surface, v, CardPainter(card_art(v.deck), v.deck.aspect, v.lang), f.suit, (box.centerx, y + 2))
+            y += 34
 
 
 def one_deal(v: TableView) -> bool:
@@ -106,6 +224,8 @@ def score_caption(v: TableView) -> str:
         return f"{deal} · {v.t('table.target', target=value)}"
     if goal == "bummerl":
         return v.t("table.bummerl")
+    if goal == "fixed_deals":  # a set number of deals, whoever leads: "Deal 3 of 10"
+        return v.t("table.fixed_deals", number=max(1, v.model.deal_number), count=value)
     if goal == "single":
         return v.t("table.single_deal")
     return deal
@@ -204,7 +324,11 @@ def tally_points(v: TableView) -> list[int] | None:
 
 def draw_status(surface: pygame.Surface, v: TableView) -> None:
     text = sub = None
-    if v.choice.can_act:
+    if v.choice.can_act and chooser_open(v):
+        pass  # the chooser's panel has the words now
+    elif v.choice.can_act and not any(a.card is not None for a in v.choice.legal()):
+        text = v.t("table.your_turn")  # a decision with no card to play (an auction): its buttons
+    elif v.choice.can_act:
         if v.choice.mode == "capture":
             text = v.t("table.choose_capture_or_place" if v.rules.may_place_instead else "table.choose_capture")
         elif v.choice.mode == "toggle":
@@ -287,7 +411,7 @@ def caption_layout(v: TableView) -> tuple[list[str], pygame.Rect | None]:
 def draw_caption(surface: pygame.Surface, v: TableView) -> None:
     """What happened, in words, over the felt above the status line; it dims once it is old
     (it stays until the next one, so a play can be read while you think)."""
-    if v.caption_hidden:  # a suggestion or a question has the line now
+    if v.caption_hidden or chooser_open(v):  # a suggestion or a question has the line now
         return
     lines, r = caption_layout(v)
     if not lines or r is None:

@@ -104,6 +104,7 @@ class MatchKeeping:
                 practice=self.session.undos > 0 or self.session.open_hands,
                 suggested=self.session.suggestions > 0,
                 variant=variant_key(self.rules.game, self.rules.options, self.rules.players),
+                roles=stats.roles_in(self.rules.game_id, self.session.match.events, self.human, self.human_team),
             )
         except (ValueError, OSError) as e:
             problem = str(e)

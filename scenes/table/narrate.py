@@ -17,12 +17,13 @@ declares none), formatted with its fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from scenes import names
 from scenes.table.model import Event, EventKindLike, declarations, declared_events, event_effects
+from scenes.table.phrases import and_list, parse_articles, plate_words
 
 if TYPE_CHECKING:
     from game.rules.base import GameRules
@@ -100,6 +101,11 @@ class DealStory:
     deal_end: dict | None = None
     #: The team that took the last take (trick or capture): a pile's "last" (review).
     last_to: dict[int, Trick | Capture] = field(default_factory=dict)
+    #: The deal's lines as told, its ``deal`` line first: what the rules read the viewer's
+    #: knowledge from (``seen_teams``, ``table_facts``).
+    events: list[Event] = field(default_factory=list)
+    #: Each seat's team as the viewer knows it after these lines (None: not known yet).
+    seen: tuple[int | None, ...] = ()
 
     @property
     def last_take(self) -> Trick | Capture | None:
@@ -149,7 +155,7 @@ class Narrator:
         self.deals: list[DealStory] = []
         self.match_end: dict | None = None
         self.totals: list[int] = list(rules.initial_totals())
-        self._articles = _parse_articles(t("narrate.articles"))
+        self._articles = parse_articles(t("narrate.articles"))
         #: Names that replace the table's words for some seats (friends online), by seat.
         self.given: dict[int, str] = {}
         self.deal = self._new_deal(0, None)
@@ -290,18 +296,49 @@ class Narrator:
         if not isinstance(name, str) or name not in self.effects:
             return None
         fn = TELL.get(self.effects[name], Narrator._told)
-        return fn(self, ev)
+        line = fn(self, ev)
+        d = self.deal
+        d.events.append(ev)
+        before = d.seen or self.rules.seen_teams(d.events[:1], self.viewer)
+        d.seen = self.rules.seen_teams(d.events, self.viewer)
+        if line is not None and line.seat is not None and d.seen != before:
+            revealed = self.revealed(line.seat, before, d.seen)
+            if revealed:
+                line.text = _joined(line.text, revealed)
+                line.caption = _joined(line.caption, revealed) if line.caption else line.caption
+        return line
+
+    def revealed(self, seat: int, before: tuple[int | None, ...], after: tuple[int | None, ...]) -> str:
+        """The words for hidden teams that ``seat``'s act made known to the viewer ("East is
+        South's partner", "South plays alone", "North is your partner"); "" unless this act
+        completed what the viewer knows of the teams (the viewer's own act tells it nothing)."""
+        if seat == self.viewer or None not in before or None in after or not 0 <= seat < len(after):
+            return ""
+        mates = [s for s, t in enumerate(after) if t == after[seat] and s != seat]
+        if not mates:
+            return self.t("narrate.team_alone", name=self.name(seat))
+        if self.viewer in mates:
+            return self.t("narrate.team_with_you", name=self.name(seat))
+        words = and_list(self.t, [self.name(s, subject=False) for s in mates])
+        return self.t("narrate.team_with", name=self.name(seat), mates=words)
 
     def fields(self, ev: Event) -> dict[str, object]:
         """An event's fields in words: cards by their names, a suit by its name."""
         kind = self.kinds.get(str(ev.get("event")))
         types = {f.name: f.type for f in getattr(kind, "fields", ())}
+        ranks = set(self.rules.deck.ranks())
+        # A text field whose values are all ranks names a rank (a bid): its name in words.
+        rank_fields = {f.name for f in getattr(kind, "fields", ()) if f.choices and set(f.choices) <= ranks}
         out: dict[str, object] = {}
         for k, v in ev.items():
             if k in ("event", "seat", "by"):
                 continue
             if types.get(k) == "card" and isinstance(v, str):
+                out[f"{k}_suit"] = self.suit(v[-1:])  # "… Cups are trumps"
+                out[f"{k}_rank"] = self.rank(v)
                 v = self.card(v)
+            elif k in rank_fields and isinstance(v, str):
+                v = names.rank_name(self.t, self.rules.deck, self.lang, v)
             elif types.get(k) == "cards" and isinstance(v, list):
                 v = ", ".join(self.card(str(c)) for c in v)
             elif k == "suit":
@@ -313,7 +350,13 @@ class Narrator:
         """The locale key an event is told by: its declared one, else ``narrate.<event>``."""
         name = str(ev.get("event"))
         kind = self.kinds.get(name)
-        return (kind.narration if kind is not None else "") or f"narrate.{name}"
+        key = (kind.narration if kind is not None else "") or f"narrate.{name}"
+        # An optional field given picks the words made for it where the language has them
+        # ("North bids 2 at 75 points" beside "North bids a King").
+        for f in getattr(kind, "fields", ()):
+            if f.optional and ev.get(f.name) is not None and self.t(f"{key}_{f.name}") != f"{key}_{f.name}":
+                return f"{key}_{f.name}"
+        return key
 
     def _told(self, ev: Event) -> Line | None:
         """An event the table tells by its declared words alone (a void deal, the stock
@@ -517,37 +560,14 @@ class Narrator:
         return self._add(Line("match_end", text))
 
 
+def _joined(sentence: str, more: str) -> str:
+    """ "East plays the 3 of Cups: East is South's partner." — one sentence told, then another."""
+    return f"{sentence} {more}"
+
+
 def _with(sentence: str, words: str) -> str:
     """ "West plays … and takes 3 + 4 — Scopa!": the sentence's full stop gives way."""
     return f"{sentence.rstrip('.')} — {words}"
-
-
-def _parse_articles(spec: str) -> dict[str, str]:
-    """The language's articles before a card's name, from ``narrate.articles``:
-    "il {card} | l'{card}: Asso 8 | la {card}: Donna" — a default, then templates for the
-    rank words that take another (the deck's own court names included)."""
-    out: dict[str, str] = {}
-    for i, part in enumerate(spec.split("|")):
-        template, _, words = part.partition(":") if i else (part, "", "")
-        template = template.strip()
-        if "{card}" not in template:
-            continue
-        if i == 0:
-            out[""] = template
-        for w in words.split():
-            out[w] = template
-    return out
-
-
-def plate_words(t: Translate, said: Mapping[int, Event], seat: int) -> str:
-    """A seat's last announcement in short words for its plate ("70", "Pass"): the
-    language's ``callouts.<event>`` formatted with its fields; "" when none."""
-    ev = said.get(seat)
-    if not ev:
-        return ""
-    key = f"callouts.{ev.get('event')}"
-    text = t(key, **{k: v for k, v in ev.items() if k not in ("event", "seat", "by")})
-    return "" if text == key else text
 
 
 def narrate(events: Iterable[Event], rules: GameRules, t: Translate, lang: str, viewer: int) -> Narrator:

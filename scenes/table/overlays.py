@@ -150,7 +150,9 @@ class LogPanel(StoryPanel):
         return deals[self.deal_i].lines if 0 <= self.deal_i < len(deals) else []
 
     def score_w(self) -> int:
-        return 300
+        """The running score's column: wider where many seats keep their own score."""
+        widest = max((theme.text_width(ln.score, "sans_bold", 10) for ln in self.lines() if ln.score), default=0)
+        return max(300, min(400, widest + 14))
 
     def rows(self) -> list[tuple[Line, list[str]]]:
         """Each line of the deal with its wrapped text."""

@@ -151,6 +151,14 @@ class TableReader:
                 parts.append(self.t("access.trump_card", suit=suit, card=s.names.card_name(m.trump)))
             else:
                 parts.append(self.t("access.trump", suit=suit))
+        from scenes.table import hud
+
+        v = s.view()
+        for f in hud.facts(v):  # what the rules keep in sight: a contract, a called card, the partner
+            if f.seat is not None:
+                parts.append(f"{self.t(f.label)}: {s.names.seat_name(f.seat)}.")
+            else:
+                parts.append(f"{self.t(f.label)}: {hud.fact_words(v, f.value, f.params) if f.value else ''}.")
         if s.rules.has_stock:
             if m.closed:
                 parts.append(self.t("access.stock_closed", count=m.stock_count))
@@ -227,6 +235,8 @@ class TableReader:
             return self.t("access.final_focus")
         if not c.can_act:
             return ""
+        if c.chooser is not None:  # a bid's rank and points, a called card: the row in focus
+            return c.chooser.focus_text(self.t, s.deck, s.app.language)
         if c.confirming is not None:
             return self.t(f"confirm.{c.confirming}")
         sg = c.current_suggestion()

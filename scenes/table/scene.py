@@ -23,13 +23,14 @@ import pygame
 from game.rules.vocabulary import DecisionKind
 from game.services.table_session import TableSession
 from scenes.scene import AppServices, Scene
-from scenes.table import assist, board, buttons, hud
+from scenes.table import assist, board, buttons, chooser_view, hud
 from scenes.table.animate import animation
 from scenes.table.club import ClubTable
 from scenes.table.controller import TableController
 from scenes.table.model import TableModel, new_model
 from scenes.table.motion import TableMotion
 from scenes.table.online import OnlineTable, fixed_names
+from scenes.table.phrases import plate_words
 from scenes.table.reading import TableReader
 from scenes.table.story import TableStory
 from scenes.table.view import TableNames, TableView
@@ -136,6 +137,7 @@ class TableScene(Scene):
         self.motion = self._new_motion()
         self.refusal: tuple[str, Tween] | None = None
         self.hover_code: str | None = None
+        self.chooser_hover: tuple[int, int] | None = None
         self.active_glow = {s: Smooth(0.0, 8) for s in range(self.players)}
         self.ui = UI()
         # An online table's extras: quick messages, a dropped seat's countdown.
@@ -336,6 +338,8 @@ class TableScene(Scene):
     def handle(self, event: pygame.event.Event) -> None:
         if self.online.take_over(event):  # the computer played for you: any key takes your seat back
             return
+        if self._chooser_input(event):  # a bid's rank and points, a called card: before the reading keys
+            return
         if self.reader.handle(event):  # A, D, F, V, W, E, I, O, ↑/↓, F1: read aloud
             return
         if self.online.handle(event) or self.club.handle(event):  # Q: quick messages; R: the players
@@ -368,6 +372,52 @@ class TableScene(Scene):
             return
         if event.type == pygame.MOUSEBUTTONUP:
             self.ui.handle(event)
+
+    def chooser_bottom(self) -> int:
+        """The chooser's bottom edge: just above the hand's raised cards."""
+        hand = self.layout.hand(max(1, len(self.model.hand)))
+        top = min((p.y - p.h / 2 for p in hand), default=560)
+        return round(top - TL.LIFT - 4)
+
+    def chooser_summary(self) -> str:
+        """What the chooser's values name, in the plate's short words ("2 at 75", "2 of
+        Swords"): its decision's line as the table would tell it ("" where it has none)."""
+        ch = self.controller.chooser
+        action = ch.action if ch is not None else None
+        if action is None:
+            return ""
+        line: dict[str, object] = {"event": action.kind}
+        for name, value in action.args:
+            line[name] = getattr(value, "code", value)  # a card by its code, as the record writes it
+        return plate_words(self.t, {0: line}, 0, self.motion.narrator.fields)
+
+    def _chooser_input(self, event: pygame.event.Event) -> bool:
+        """The chooser's keys and clicks (scenes.table.chooser); True when it took the event.
+        Keys it has no use for (the reading keys, Esc's pause once closed) go on."""
+        c = self.controller
+        ch = c.chooser
+        if ch is None or not c.can_act:
+            return False
+        said: str | None = None
+        if event.type == pygame.KEYDOWN:
+            said = chooser_view.key(ch, event.key, getattr(event, "mod", 0))
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            what = chooser_view.hit(ch, self.deck.aspect, self.chooser_bottom(), event.pos)
+            if what == ("outside",):
+                return False  # the decisions' buttons (Pass) and the rest of the table
+            said = chooser_view.click(ch, what) or "inside"
+        elif event.type == pygame.MOUSEMOTION:
+            self.chooser_hover = event.pos
+            return False
+        if said is None:
+            return False
+        if said == "confirm":
+            c.confirm()
+        elif said == "cancel":
+            c.cancel()
+        elif said == "changed":
+            self.app.say(ch.focus_text(self.t, self.deck, self.app.language), interrupt=True)
+        return True
 
     def _key(self, key: int, mod: int, scancode: int = 0) -> None:
         c = self.controller
@@ -478,6 +528,20 @@ class TableScene(Scene):
         board.draw_cards(surface, v, self._painter())
         hud.draw_status(surface, v)
         self.ui.draw(surface)
+        ch = self.controller.chooser
+        if ch is not None and self.controller.can_act:
+            chooser_view.draw(
+                surface,
+                ch,
+                self.t,
+                self.deck,
+                self.app.language,
+                lambda code, h: self._painter().image(code, h),
+                self.deck.aspect,
+                self.chooser_bottom(),
+                self.chooser_hover,
+                self.chooser_summary(),
+            )
         assist.draw(surface, v)
         for c in self.motion.callouts:
             c.draw(surface, (TL.TABLE_AREA.centerx, TL.TABLE_AREA.centery - 10))

@@ -2,68 +2,42 @@
 play, the hidden partner and what each seat may know of it, every scoring case, and whole
 matches of random legal actions that the referee replays line for line.
 
-The game is not in rules.yaml yet: its config is built here (the piacentine pack, offering
-the game too) and registered in code only where a test needs the registry (records, verify).
+The game's config is rules.yaml's (``make``: the piacentine pack).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
-from types import MappingProxyType
 
 import pytest
 
-from game import registry
 from game.ai.bots import make_bot
 from game.cards import Card, card
-from game.config import get_config
-from game.config_types import DeckConfig, GameConfig, ModeConfig, OptionSpec
 from game.games.chiamata import heuristics, results
 from game.games.chiamata.rules import CALLER_SIDE, DEFENDERS, ChiamataRules, ChiamataState
 from game.games.chiamata.vocabulary import PASS, bid, call
 from game.match import Match
 from game.replay import decisions_of
 from game.rules.base import Action, IllegalAction, RecordError, play
+from game.rulesets import make_rules
 from game.verify import verify_events
 
 STRENGTH = ("A", "3", "K", "Q", "J", "7", "6", "5", "4", "2")
-CARD_POINTS = {"A": 11, "3": 10, "K": 4, "Q": 3, "J": 2, "7": 0, "6": 0, "5": 0, "4": 0, "2": 0}
-
-GAME = GameConfig(
-    id="chiamata",
-    name=MappingProxyType({"en": "Briscola chiamata"}),
-    deck_cards=40,
-    ranks=("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"),
-    players=(5,),
-    modes=(ModeConfig("solo", (5,)),),
-    options=MappingProxyType(
-        {
-            "deals": OptionSpec("deals", 10, (5, 10, 15, 20)),
-            "cappotto": OptionSpec("cappotto", False, (False, True)),
-            "first_lead": OptionSpec("first_lead", "dealer_right", ("dealer_right", "caller")),
-        }
-    ),
-    scoring=MappingProxyType({"strength": STRENGTH, "card_points": MappingProxyType(CARD_POINTS), "hand_size": 8}),
-)
-
-
-def pack() -> DeckConfig:
-    """The piacentine pack from the real config, offering Briscola chiamata as well."""
-    deck = get_config().deck("piacentine")
-    return replace(deck, games=(*deck.games, GAME.id))
 
 
 def make(**options: object) -> ChiamataRules:
-    return ChiamataRules(GAME, pack(), 5, GAME.resolve_options(options, 5))
+    """The rules from rules.yaml (the piacentine pack), with ``options`` over the defaults."""
+    r = make_rules("chiamata", "piacentine", 5, options)
+    assert isinstance(r, ChiamataRules)
+    return r
 
 
 @pytest.fixture
 def installed() -> Iterator[None]:
-    """The game registered in code (its package, config and pack): records and verify find it."""
-    with registry.registered_game(GAME.id, "game.games.chiamata", GAME, (pack(),)):
-        yield
+    """Once the game was registered here in code; rules.yaml offers it now. Kept as a
+    no-op, as other test files still name it."""
+    yield
 
 
 def hands_from(*codes: str) -> list[list[Card]]:
@@ -582,6 +556,8 @@ class Board:
         self.headline = ""
         self.bar: tuple[int, int] | None = None
         self.subjects = ["South", "East", "North", "West", "Centre"]
+        self.within = list(self.subjects)
+        self.mine: int | None = None
         self.notes: list[str] = []
 
 

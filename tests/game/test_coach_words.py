@@ -66,6 +66,8 @@ def _sample(key: str) -> dict:
         "ranks": ["7"],
         "count": 3,
         "bonus": ["scua"],
+        "loss": 1.6,
+        "suit": "C",
     }
 
 

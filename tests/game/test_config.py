@@ -15,7 +15,7 @@ TEXT = default_rules_path().read_text(encoding="utf-8")
 
 def test_shipped_rules_yaml_loads():
     c = load_config()
-    assert set(c.games) == {"scopa", "cicera", "briscola", "schnapsen", "tressette"}
+    assert set(c.games) == {"scopa", "cicera", "briscola", "schnapsen", "tressette", "chiamata"}
     assert {
         "piacentine",
         "napoletane",
@@ -29,6 +29,9 @@ def test_shipped_rules_yaml_loads():
     assert c.deck("piemontesi").suit_system == "french"
     assert c.deck("schnapsen-german").cards == 20
     assert c.game("scopa").options["target"].allowed == (11, 16, 21, 31)
+    # Briscola chiamata: five players, on every 40-card pack (RULES.md).
+    assert c.game("chiamata").players == (5,)
+    assert [d.id for d in c.decks_for("chiamata")] == [d.id for d in c.decks.values() if d.cards in (40, 52)]
     for d in c.decks.values():
         for lang in ("en", "nl", "de", "it"):
             assert d.name[lang] and d.description[lang] and d.region[lang]
@@ -63,7 +66,7 @@ CORRUPTIONS = [
     ("missing_key", _corrupt("    suit_system: italian\n", "", 1), "decks → piacentine", "missing key 'suit_system'"),
     (
         "unknown_game_on_deck",
-        _corrupt("games: [scopa, briscola, tressette]", "games: [scopa, tresette]"),
+        _corrupt("games: [scopa, briscola, tressette, chiamata]", "games: [scopa, tresette]"),
         "decks → piacentine → games → 1",
         "unknown game 'tresette'",
     ),
@@ -78,7 +81,7 @@ CORRUPTIONS = [
     ("bad_card_count", _corrupt("    cards: 40\n", "    cards: 36\n"), "decks → piacentine → cards", "not a deck size"),
     (
         "deck_too_small_for_game",
-        _corrupt("games: [scopa, briscola, tressette]", "games: [scopa, cicera]"),
+        _corrupt("games: [scopa, briscola, tressette, chiamata]", "games: [scopa, cicera]"),
         "decks → piacentine → games → 1",
         "cannot play cicera",
     ),
@@ -152,7 +155,7 @@ def test_corruption_is_rejected_with_file_place_and_problem(name, text, place, p
 
 
 def test_error_names_the_line():
-    text = _corrupt("games: [scopa, briscola, tressette]", "games: [scopa, tresette]")
+    text = _corrupt("games: [scopa, briscola, tressette, chiamata]", "games: [scopa, tresette]")
     with pytest.raises(ConfigError) as e:
         parse_config(text)
     expected_line = text.splitlines().index("    games: [scopa, tresette]") + 1
@@ -171,7 +174,9 @@ def test_broken_file_from_cli_exits_2_without_traceback(tmp_path, monkeypatch, c
     from game.services import cli
 
     bad = tmp_path / "rules.yaml"
-    bad.write_text(_corrupt("games: [scopa, briscola, tressette]", "games: [scopa, tresette]"), encoding="utf-8")
+    bad.write_text(
+        _corrupt("games: [scopa, briscola, tressette, chiamata]", "games: [scopa, tresette]"), encoding="utf-8"
+    )
     monkeypatch.setenv("CARDAVIA_DATA", str(tmp_path))
     monkeypatch.setattr(config, "_CACHE", {})
     code = cli.main(["simulate", "--game", "scopa", "--matches", "1"])

@@ -349,7 +349,7 @@ def test_a_view_shows_no_card_its_seat_may_not_see(case: Case):
                 view = rules.view(state, s)
                 assert dataclasses.is_dataclass(view), f"{type(view).__name__}: a view is a dataclass"
                 shown = visible_cards(rules, view)
-                may = led.seen(s)
+                may = led.seen(s) | led.named
                 where = f"seed {seed}, step {step.number}, seat {s}"
                 for name, cs in shown.items():
                     leak = sorted(set(cs) - may)

@@ -9,7 +9,15 @@ import copy
 
 import pytest
 
-from game.lessons.lesson import LessonError, get_lesson, lesson_names, lessons_dir, load_lesson, parse_lesson
+from game.lessons.lesson import (
+    LessonError,
+    get_lesson,
+    lesson_names,
+    lessons_dir,
+    load_lesson,
+    parse_lesson,
+    parse_move,
+)
 from game.lessons.session import LessonSession, drive, play_through
 from game.rulesets import game_ids
 from game.safeyaml import load_yaml
@@ -133,14 +141,63 @@ def test_briscola_and_tressette_lessons_win_the_tricks_they_say():
     assert tricks[0]["points"] == 4  # Ace (3 thirds) and the 2 (1 third)
 
 
+def test_chiamata_lesson_has_an_auction_a_call_and_a_partner_revealed():
+    lesson = get_lesson("chiamata")
+    s = play_through(lesson)
+    events = s.match.events
+    auction = [(e["event"], e["seat"], e.get("rank")) for e in events if e.get("event") in ("bid", "pass")]
+    assert auction == [
+        ("bid", 0, "A"),
+        ("bid", 1, "3"),
+        ("pass", 2, None),
+        ("pass", 3, None),
+        ("pass", 4, None),
+        ("bid", 0, "K"),
+        ("pass", 1, None),
+    ]
+    assert [(e["seat"], e["card"]) for e in events if e.get("event") == "call"] == [(0, "KC")]
+    tricks = [e for e in events if e.get("event") == "trick"]
+    assert [(t["winner"], t["points"]) for t in tricks] == [(1, 4), (0, 17)]
+    assert "KC" in tricks[0]["cards"]  # the partner showed with the called card
+    rules, state = s.rules, s.match.state
+    assert state.trump_suit == "C" and state.partner == 1
+    # Once the called card is played every seat knows the sides; before, a defender did not.
+    assert all(rules.view(state, seat).partner == 1 for seat in range(rules.players))
+    fresh = lesson.new_state(rules)
+    for _seat, action in s.match.decisions[:8]:  # the auction and the call
+        rules.apply(fresh, action)
+    assert rules.view(fresh, 2).partner is None and rules.view(fresh, 1).partner == 1
+
+
+def test_a_move_of_a_decision_that_plays_no_card_names_its_payload():
+    lesson = get_lesson("chiamata")
+    rules = lesson.make_rules()
+    codes = {c.code for c in rules.cards}
+    legal = rules.legal_actions(lesson.new_state(rules))
+    bid_a = parse_move("bid A", codes, rules.vocabulary)
+    assert [str(a) for a in legal if bid_a.matches(a)] == ["bid (rank A)"]
+    assert sum(parse_move("bid", codes, rules.vocabulary).matches(a) for a in legal) == len(legal) - 1  # any bid
+    assert [str(a) for a in legal if parse_move(" pass ", codes, rules.vocabulary).matches(a)] == ["pass"]
+    for text, problem in (
+        ("bid Z", "'Z' is not a rank of a bid"),
+        ("bid 2 121", "'121' is not a points of a bid"),
+        ("bid 2 70 1", "bid takes rank points"),
+        ("pass now", "pass takes no value"),
+        ("call 9X", "'9X' is not a card of a call"),
+        ("AC now", "'AC' is not a decision that plays no card"),
+    ):
+        with pytest.raises(ValueError, match=problem):
+            parse_move(text, codes, rules.vocabulary)
+
+
 # ---------------------------------------------------------------------- broken data
-def broken(change) -> str:
-    data = copy.deepcopy(raw("scopa"))
+def broken(change, name: str = "scopa") -> str:
+    data = copy.deepcopy(raw(name))
     change(data)
     with pytest.raises(LessonError) as e:
-        parse_lesson(data, "scopa", "scopa.yaml")
+        parse_lesson(data, name, f"{name}.yaml")
     message = str(e.value)
-    assert "\n" not in message and message.startswith("scopa.yaml")
+    assert "\n" not in message and message.startswith(f"{name}.yaml")
     return message
 
 
@@ -160,6 +217,12 @@ def test_a_broken_lesson_is_refused_in_one_line_naming_the_problem():
     assert "never reaches" in broken(lambda d: d["script"][1].extend(["5B", "AC"]))
     assert "a locale key is required" in broken(lambda d: d["steps"][1].pop("why"))
     assert "is not another seat" in broken(lambda d: d["script"].update({0: ["7D"]}))
+    # A bid must go lower than the one before; a move naming no payload fits every bid.
+    assert "step 2: bid A is not a legal move" in broken(lambda d: d["steps"][1].update(good=["bid A"]), "chiamata")
+    assert "seat 1's move 1, bid, fits several legal moves" in broken(
+        lambda d: d["script"][1].__setitem__(0, "bid"), "chiamata"
+    )
+    assert "'Z' is not a rank of a bid" in broken(lambda d: d["steps"][0].update(good=["bid Z"]), "chiamata")
 
 
 def test_a_missing_or_unreadable_lesson_file_is_one_line(tmp_path):

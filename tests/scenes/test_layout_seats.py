@@ -117,6 +117,17 @@ def test_every_card_stays_on_the_screen_and_a_full_trick_stays_whole(players, ca
             assert not ra.colliderect(rb), f"seat {a}'s trick card {ra} covers seat {b}'s {rb}"
         for r in trick:
             assert not r.colliderect(L.hand_box(L.human_seat)), "a trick card under the hand"
+            # Every card of the trick is read at a glance: none under a seat's plate or another
+            # seat's hand, nor under the caption over the status line — unless larger cards
+            # leave no room for that: then the cross has risen as far as the top row allows.
+            tops = [s for s in range(players) if L.side(s) == "top"]
+            row = max([L.plate_box(s).bottom for s in tops] + [L.hand_box(s).bottom for s in tops], default=0)
+            highest = min(t.top for t in trick)
+            limit = row + 12 if tops else TL.TABLE_AREA.y + 4
+            assert r.bottom <= L.caption_top() or highest <= limit, f"trick card {r} under the caption"
+            for s in range(players):
+                assert not r.colliderect(L.plate_box(s)), f"trick card {r} over seat {s}'s plate"
+                assert not r.colliderect(L.hand_box(s)), f"trick card {r} over seat {s}'s hand"
     for r in (p.rect(aspect).move(0, -TL.LIFT) for p in L.hand(cap)):
         assert not r.colliderect(L.table_area()), "the lifted hand reaches into the table area"
 

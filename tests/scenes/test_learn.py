@@ -176,6 +176,91 @@ def test_the_schnapsen_lesson_takes_the_exchange_and_the_marriage_from_its_butto
     assert lesson.phase == "good"
 
 
+def test_every_lesson_row_stands_clear_of_the_others_and_of_the_buttons():
+    app = make_app()
+    app.open_path("learn")
+    settle(app, 3)
+    learn = app.stack.top
+    assert [name for name, _, _ in learn.rows] == lesson_names()
+    bands = [band for _, band, _ in learn.rows]
+    for above, below in zip(bands, bands[1:]):
+        assert above.bottom < below.y and above.h >= 56
+    buttons = [widget(learn, "back").rect, widget(learn, "puzzles").rect]
+    assert bands[-1].bottom < min(b.y for b in buttons)
+    for _, band, button in learn.rows:
+        assert band.contains(button.rect)
+
+
+def _choose_by_keys(app: App, lesson, decision_key: int, want: str) -> None:
+    """A decision with a payload by the keys: its key opens the chooser, → steps through
+    the values until the move is ``want``, Enter takes it."""
+    key(app, decision_key)
+    chooser = lesson.controller.chooser
+    assert chooser is not None
+    for _ in range(12):
+        if str(chooser.action) == want:
+            break
+        key(app, pygame.K_RIGHT)
+    assert str(chooser.action) == want
+    key(app, pygame.K_RETURN)
+    settle(app)
+
+
+def _fits(app: App, lesson) -> None:
+    """Every text of the lesson's panel and its buttons, as it stands now, fits its box."""
+    head, body = lesson.panel_text()
+    surface = pygame.Surface((1280, 720), pygame.SRCALPHA)
+    with theme.measure_text() as m:
+        panel.draw_panel(surface, lesson.players, head, body, lesson.phase, app.t(lesson.hint_key()))
+        lesson.lesson_ui.draw(surface)
+    assert m.entries and not m.overflows, m.overflows
+
+
+@pytest.mark.parametrize("lang", ["it", "de"])
+def test_the_chiamata_lesson_bids_passes_and_calls_by_the_keys(lang):
+    app = make_app(lang)
+    app.open_path("lesson", lesson="chiamata")
+    settle(app)
+    lesson = app.stack.top
+    _fits(app, lesson)
+    key(app, pygame.K_RETURN)
+    wait_for_move(app, lesson)
+    # A bid is no card played: the hint asks for the choice, not for a card.
+    assert lesson.hint_key() == "lessons.hint_decide" and app.t("lessons.hint_decide") != app.t("lessons.hint_move")
+    _fits(app, lesson)
+    _choose_by_keys(app, lesson, pygame.K_b, "bid (rank A)")
+    assert lesson.phase == "good" and lesson.panel_text()[1] == app.t("lessons.chiamata.s1_why")
+    key(app, pygame.K_RETURN)
+    wait_for_move(app, lesson)
+    key(app, pygame.K_p)  # a pass is final: asked first, P again takes it
+    key(app, pygame.K_p)
+    settle(app)
+    assert lesson.phase == "wrong" and lesson.session.wrong_key == "lessons.chiamata.s2_pass"
+    _fits(app, lesson)
+    key(app, pygame.K_z, pygame.KMOD_CTRL)
+    settle(app)
+    assert lesson.phase == "move"
+    _choose_by_keys(app, lesson, pygame.K_b, "bid (rank K)")
+    assert lesson.phase == "good"
+    key(app, pygame.K_RETURN)
+    wait_for_move(app, lesson)
+    _choose_by_keys(app, lesson, pygame.K_c, "call (card KC)")
+    assert lesson.phase == "good" and lesson.session.match.state.trump_suit == "C"
+    for _ in range(2):  # the small trump, then the Knave over the defender's trump
+        key(app, pygame.K_RETURN)
+        wait_for_move(app, lesson)
+        assert lesson.hint_key() == "lessons.hint_move"  # a card to play
+        good, _ = good_and_wrong(lesson)
+        keyboard_play(app, lesson, good)
+        settle(app)
+        assert lesson.phase == "good"
+    _fits(app, lesson)
+    key(app, pygame.K_RETURN)
+    settle(app)
+    assert lesson.phase == "done" and lesson.session.match.state.partner == 1
+    _fits(app, lesson)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_after_r_the_schnapsen_lesson_says_which_cards_to_lead(lang):
     from scenes.names import cards_list

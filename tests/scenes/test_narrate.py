@@ -125,8 +125,10 @@ def test_the_story_agrees_with_the_record(game, players):
             assert sum(len(p) for p in deal.piles) == sum(len(t.cards) for ts in deal.tricks for t in ts)
             if "thirds" in detail:
                 assert deal.points == detail["thirds"]
-            elif "card_points" in detail:
+            elif "card_points" in detail and len(detail["card_points"]) == rules.teams:
                 assert deal.points == detail["card_points"]
+            elif "card_points" in detail:  # the deal's sides (a caller's and the defenders'), not its teams
+                assert sum(deal.points) == sum(detail["card_points"])
     assert n.totals == s.match.events[-1]["totals"]
     assert n.deals and n.deals[-1].lines[-1].kind == "match_end"
 
@@ -223,3 +225,73 @@ def test_a_redeal_keeps_its_words_and_starts_the_deal_afresh():
     kinds = [ln.kind for ln in n.deal.lines]
     assert kinds == ["deal", "redeal", "deal"] and "the 3 of Cups" in n.deal.lines[-1].text
     assert n.deal.piles == [[], []] and n.deal.stock == 30
+
+
+# ---------------------------------------------------------------------- an auction and a hidden partner
+def _chiamata_deal(seed: int) -> tuple[object, list[dict], object]:
+    """A deal of Briscola chiamata played by random legal actions: (rules, its lines, the state)."""
+    import random
+
+    rules = make_rules("chiamata", "piacentine", 5)
+    rng = random.Random(seed)
+    state = rules.new_deal(rng, rng.randrange(5))
+    lines = list(state.opening_events)
+    while not rules.is_over(state):
+        lines += rules.apply(state, rng.choice(rules.legal_actions(state)))
+    return rules, lines, state
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_auction_and_the_call_are_told_with_the_decks_words(lang):
+    rules = make_rules("chiamata", "piacentine", 5)
+    i18n = I18n(lang)
+    n = Narrator(rules, i18n.t, lang, 0)
+    n.feed({"event": "deal", "number": 1, "dealer": 4, "hands": [[]] * 5, "table": [], "stock": [], "trump": None})
+    told = [
+        n.feed(ev)
+        for ev in (
+            {"event": "bid", "seat": 1, "rank": "K"},
+            {"event": "bid", "seat": 2, "rank": "2", "points": 75},
+            {"event": "pass", "seat": 3},
+            {"event": "call", "seat": 2, "card": "QC"},
+        )
+    ]
+    texts = [line.text for line in told if line is not None]
+    assert len(texts) == 4
+    for text in texts:
+        assert "narrate." not in text and "{" not in text, text
+    assert rules.deck.court_name("K", lang) in texts[0]
+    assert "75" in texts[1]
+    suit = rules.deck.suit_name("C", lang)
+    assert names.card_name(i18n.t, rules.deck, lang, "QC") in texts[3] and suit in texts[3].split(":")[-1]
+    assert not re.search(r"\b(the the|il il|il l'|de de)\b", texts[3]), texts[3]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_hidden_partner_is_told_when_the_called_card_falls_and_never_before(seed):
+    rules, lines, state = _chiamata_deal(seed)
+    if state.caller is None:
+        return  # thrown in: nobody called
+    i18n = I18n("en")
+    caller, partner = state.caller, state.partner
+    called = state.called.code
+    for viewer in range(5):
+        n = Narrator(rules, i18n.t, "en", viewer)
+        told = []
+        for ev in lines:
+            line = n.feed(ev)
+            told.append((ev, line))
+            # The narrator's sight of the sides is the view's, line by line: no leak.
+            if ev.get("event") not in ("deal_end",):
+                assert n.deal.seen == rules.seen_teams(n.deal.events, viewer)
+        said = [(ev, ln) for ev, ln in told if ln is not None and ("partner" in ln.text or "alone" in ln.text)]
+        knows_early = viewer == partner  # the holder of the called card (a lone caller too)
+        if knows_early and viewer != caller:
+            # told at the call: "South is your partner."
+            assert [ev["event"] for ev, _ in said] == ["call"] and said[0][1].text.endswith("is your partner.")
+        elif knows_early:
+            assert said == []  # alone, and the caller knew it
+        else:
+            ev, line = said[0]
+            assert len(said) == 1 and ev["event"] == "play" and ev["card"] == called, line.text
+            assert line.text.endswith("plays alone." if caller == partner else "partner.")

@@ -255,6 +255,10 @@ FACTS = {
     ("schnapsen", "special"): ["20", "40"],
     ("schnapsen", "scoring"): ["66", "33", "1", "2", "3", "10"],
     ("schnapsen", "end"): ["7", "0"],
+    ("chiamata", "deal"): ["40", "8", "11", "10", "120"],
+    ("chiamata", "turn"): ["2", "62", "120", "61"],
+    ("chiamata", "scoring"): ["61", "60", "+2", "+1", "−1", "−2", "+4", "−4", " 0"],
+    ("chiamata", "end"): ["10", "5", "15", "20"],
 }
 
 
@@ -279,7 +283,12 @@ def test_screenshot_of_the_rules(tmp_path):
 
 # ---------------------------------------------------------------------- house rules
 #: RULES.md's "House rules (options)": a section for each.
-HOUSE = {"scopa": ["deal", "capture", "aces", "re_bello", "napola"], "cicera": ["format"], "briscola": ["partners"]}
+HOUSE = {
+    "scopa": ["deal", "capture", "aces", "re_bello", "napola"],
+    "cicera": ["format"],
+    "briscola": ["partners"],
+    "chiamata": ["cappotto", "first_lead"],
+}
 HOUSE_FACTS = {
     ("scopa", "deal"): ["9", "4", "10"],
     ("scopa", "capture"): ["15", "7", "8", "5", "3", "1", "10"],
@@ -287,6 +296,7 @@ HOUSE_FACTS = {
     ("scopa", "re_bello"): ["1"],
     ("cicera", "format"): ["21", "51", "0"],
     ("briscola", "partners"): ["3", "28", "10", "60", "2"],
+    ("chiamata", "cappotto"): ["120", "+4", "+2", "+8"],
 }
 
 

@@ -347,3 +347,50 @@ def test_a_damaged_daily_file_is_said_once_and_the_statistics_open(_private_home
     assert daily.daily_path().with_name("daily.json.bad").exists()
     assert app.speech.lines.count(app.t("stats.daily_damaged")) == 1  # the toast, read out once
     assert "daily.json.bad" in app.t("stats.daily_damaged") != "stats.daily_damaged"
+
+
+@pytest.mark.parametrize("lang,caller", [("en", "As caller"), ("it", "Da chiamante")])
+def test_deals_by_role_have_their_own_rows_apart_from_the_matches_totals(lang, caller):
+    """A game whose seats play roles (Briscola chiamata): a row per role played, in the game's
+    order, summed over its variants — deals, won (a contract made as caller), lost, neither."""
+    some_results()
+    mine = {"caller": {"deals": 3, "won": 2, "lost": 1, "points": 2}, "defender": {"deals": 6, "won": 4, "lost": 2}}
+    stats.record_result("chiamata", "versus", "won", 3, roles=mine)
+    stats.record_result("chiamata", "versus", "lost", 1, roles={"caller": {"deals": 1, "lost": 1}}, variant="cappotto")
+    scene = open_stats(make_app(lang))
+    keys = [r.key for r in scene.rows()]
+    assert [k for k in keys if k.startswith("role:")] == ["role:chiamata/caller", "role:chiamata/defender"]
+    c, d = row(scene, "role:chiamata/caller"), row(scene, "role:chiamata/defender")
+    assert (c.played, c.won, c.lost, c.drawn, c.mode) == (4, 2, 2, 0, caller)
+    assert (d.played, d.won, d.lost, d.drawn) == (6, 4, 2, 0)
+    assert row(scene, "all").played == 11  # the matches only: 9 before, and the two here
+    scene.app.render()
+    assert any(r.key.startswith("role:") for r in scene.shown_rows)
+    assert not [(t, w, box) for t, w, box in scene.text_log if w > box]
+
+
+def test_a_finished_table_match_counts_the_players_deals_by_role():
+    """The table's end of a match (scenes.table.keeping) passes the match's deals to the
+    statistics: a Briscola chiamata match of five deals adds its player's deals by role."""
+    from types import SimpleNamespace
+
+    from game.services.session import Session
+    from scenes.table.keeping import MatchKeeping
+
+    s = Session.new("chiamata", "piacentine", 5, {"deals": 5}, seed=3, human_seat=2, threaded=False)
+    s.start()
+    while not s.over:
+        if s.human_to_act:
+            s.submit(s.legal_actions()[0])
+        else:
+            s.poll()
+    toasts: list[str] = []
+    app = SimpleNamespace(toast=toasts.append, t=lambda k, **_: k, settings=SimpleNamespace(replays_kept=0))
+    MatchKeeping(app, s).finish_match()  # type: ignore[arg-type]
+    assert not toasts
+    got = stats.load_stats()[0]["chiamata/versus"]
+    ends = [e for e in s.match.events if e["event"] == "deal_end"]
+    assert got.played == 1 and sum(c["deals"] for c in got.roles.values()) == sum(
+        e["detail"]["caller"] is not None for e in ends
+    )
+    assert sum(c["points"] for c in got.roles.values()) == s.match.totals[2]

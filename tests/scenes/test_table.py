@@ -68,12 +68,25 @@ def click(app: App, pos) -> None:
 
 def keyboard_play(app: App, scene, action) -> None:
     """The keys a player presses for ``action``: the scene's own offer, step by step."""
-    if action == CLOSE:
-        key(app, pygame.K_c)
-        key(app, pygame.K_RETURN)  # closing is asked first: Enter confirms
-        return
-    if action == EXCHANGE:
-        key(app, pygame.K_x)
+    kind = scene.controller.kinds.get(action.kind)
+    if kind is not None and not kind.toggle and not kind.plays_card:
+        key(app, pygame.key.key_code(kind.key))  # its declared key
+        chooser = scene.controller.chooser
+        if chooser is not None:  # its values, row by row, with the chooser's keys
+            for row in range(len(chooser.rows)):
+                if not chooser.rows[row].choice:
+                    continue  # one value only: nothing to choose there
+                while chooser.focus != row:
+                    key(app, pygame.K_TAB)
+                key(app, pygame.K_HOME)
+                want = action.arg(chooser.rows[row].field.name)
+                for _ in range(len(chooser.rows[row].values)):
+                    if chooser.rows[row].chosen == want:
+                        break
+                    key(app, pygame.K_RIGHT)
+            assert chooser.action == action
+        if kind.confirm or chooser is not None:
+            key(app, pygame.K_RETURN)  # asked first (closing the stock), or the chooser's values: Enter takes it
         return
     i = scene.model.hand.index(action.card.code)
     if i < 9:

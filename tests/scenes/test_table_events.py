@@ -110,7 +110,7 @@ def test_a_new_announcement_shows_at_the_table_on_its_seats_plate(_private_home)
     from tests.scenes.test_table import make_app, table
 
     app = make_app(speed="normal")
-    app.i18n._table("en")["callouts.bid"] = "bids {value}"  # the test's game has its words
+    app.i18n._table("en")["plate.bid"] = "bids {value}"  # the test's game has its words for the plate
     scene = table(app, "briscola", moves=0)
     for _ in range(400):
         app.update(TICK)

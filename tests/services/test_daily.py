@@ -56,6 +56,8 @@ PINNED = {
         ["7B", "JD", "2S", "3B", "3D", "2B", "2D", "6S", "6C", "6D"],
         "c17a5a09dd8d5574",
     ),
+    ("chiamata", "classica"): (1935641180, ["KB", "AB", "5D", "AC", "6D", "5S", "KC", "KD"], "864ea0a2353aeb87"),
+    ("chiamata", "cappotto"): (1548674873, ["7C", "7B", "2B", "4S", "AS", "QS", "3D", "QB"], "919a7275acd4bcdc"),
 }
 
 

@@ -129,3 +129,52 @@ def test_stats_keep_a_record_per_variant_and_read_an_old_file():
     assert stats.split_key("scopa/partners/scopone") == ("scopa", "partners", "scopone")
     assert stats.split_key("scopa/versus") == ("scopa", "versus", "")
     assert stats.key("scopa", "versus", "") == "scopa/versus"
+
+
+def test_a_game_with_roles_counts_the_players_deals_by_role():
+    """Briscola chiamata declares its roles (its results module): the statistics count the
+    player's deals as caller, partner and defender — won, lost, the game points — from the
+    record's deal_end lines; a thrown-in deal plays no role, a practice match adds nothing."""
+    assert stats.declared_roles("chiamata") == ("caller", "partner", "defender")
+    assert stats.declared_roles("scopa") == () and stats.declared_roles("no-such-game") == ()
+
+    def end(caller, partner, points):
+        detail = {"caller": caller, "partner": partner, "called": None, "card_points": None, "won": None}
+        return {"event": "deal_end", "points": points, "detail": detail}
+
+    events = [
+        {"event": "match"},
+        end(0, 2, [2, -1, 1, -1, -1]),  # seat 0 calls and makes it
+        end(1, 0, [-1, -2, 1, 1, 1]),  # seat 0 the partner of a contract lost
+        end(3, 3, [-1, -1, -1, 4, -1]),  # a defender against a lone caller who made it
+        end(None, None, [0, 0, 0, 0, 0]),  # thrown in: no role
+        end(4, 4, [1, 1, 1, 1, -4]),  # a defender again, this time the caller fell short
+    ]
+    roles = stats.roles_in("chiamata", events, 0, 0)
+    assert roles == {
+        "caller": {"deals": 1, "won": 1, "lost": 0, "points": 2},
+        "partner": {"deals": 1, "won": 0, "lost": 1, "points": -1},
+        "defender": {"deals": 2, "won": 1, "lost": 1, "points": 0},
+    }
+    assert stats.roles_in("scopa", [{"event": "deal_end", "points": [1, 0]}], 0, 0) == {}
+    assert stats.record_result("chiamata", "versus", "won", 3, roles=roles) is None
+    assert stats.record_result("chiamata", "versus", "lost", 1, roles=roles) is None
+    stats.record_result("chiamata", "versus", "lost", 1, practice=True, roles=roles)
+    got = stats.load_stats()[0]["chiamata/versus"]
+    assert got.played == 2 and got.practice == 1
+    assert got.roles["caller"] == {"deals": 2, "won": 2, "lost": 0, "points": 4}
+    assert got.roles["defender"] == {"deals": 4, "won": 2, "lost": 2, "points": 0}
+
+
+def test_a_hand_edited_roles_entry_is_dropped_not_trusted():
+    data = {
+        "chiamata/versus": {
+            "played": 1,
+            "roles": {"caller": {"deals": 2, "won": 1, "lost": 1, "points": -2}, "partner": {"deals": -1}, "x": 3},
+        }
+    }
+    p = stats.stats_path()
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(data), encoding="utf-8")
+    got = stats.load_stats()[0]["chiamata/versus"]
+    assert got.played == 1 and got.roles == {"caller": {"deals": 2, "won": 1, "lost": 1, "points": -2}}

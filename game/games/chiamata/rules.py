@@ -19,7 +19,7 @@ Once the called card is played, everyone knows.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -42,6 +42,7 @@ from game.rules.base import (
     EventLines,
     IllegalAction,
     RecordError,
+    TableFact,
     play,
     unique_max,
 )
@@ -139,11 +140,25 @@ class ChiamataView(TrickView):
         return ()
 
 
+@dataclass
+class _Sight:
+    """What a seat has seen of the auction and the sides (ChiamataRules._sight)."""
+
+    high: Mapping[str, object] | None = None
+    caller: int | None = None
+    called: str | None = None
+    partner: int | None = None
+
+
+def _seat(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 class ChiamataRules(TrickRules[ChiamataState, ChiamataView]):
     game_id = "chiamata"
     decision_kinds = vocabulary.DECISIONS
     event_kinds = vocabulary.EVENTS
-    scoring_schema = {"strength": "rank_order", "card_points": "rank_table", "hand_size": "int"}
+    scoring_schema = {"strength": "rank_order", "card_points": "rank_table", "hand_size": "int", "total_points": "int"}
     has_stock = False
     draws_public = False
     has_trump = False  # no card is turned: the call names the trump
@@ -151,7 +166,7 @@ class ChiamataRules(TrickRules[ChiamataState, ChiamataView]):
     hand_capacity = 8
     hud_scores = "totals"
     result_lines = (
-        {"label": "results.chiamata.game_points", "cells": "@points", "points": "@points", "kind": "total"},
+        {"label": "results.chiamata.game_points", "cells": "@points", "kind": "total"},
         {"label": "results.chiamata.match_total", "cells": "@totals", "kind": "match"},
     )
     # RECORD.md names the detail's keys and their meaning: a reader compares them.
@@ -169,7 +184,9 @@ class ChiamataRules(TrickRules[ChiamataState, ChiamataView]):
         #: Bids go down the ranks as the cards rank (RULES.md): strongest first.
         self.bid_order: tuple[str, ...] = tuple(sc["strength"])
         self.lowest_rank: str = self.bid_order[-1]
-        self.total_points: int = sum(self.card_points.values())
+        self.total_points: int = int(sc["total_points"])
+        if self.total_points != sum(self.card_points.values()):
+            raise ValueError(f"the card points add up to {sum(self.card_points.values())}, not {self.total_points}")
         #: A plain bid's contract: more than half the card points (61 of 120).
         self.contract_points: int = self.total_points // 2 + 1
         deals = self.options.get("deals", 10)
@@ -190,6 +207,12 @@ class ChiamataRules(TrickRules[ChiamataState, ChiamataView]):
         """The sides change every deal and stay hidden until the called card is played;
         every score is a seat's own."""
         return TeamsRule(kind="hidden", scores="seat")
+
+    @property
+    def partnerships(self) -> bool:
+        """No team keeps a score: a side lasts one deal, and each seat's points, totals and
+        match are its own (the results and the narration speak of a player, not a team)."""
+        return False
 
     def match_goal(self) -> tuple[str, int | None]:
         """A fixed number of deals, whoever leads (no target, no deals to win)."""
@@ -300,7 +323,7 @@ class ChiamataRules(TrickRules[ChiamataState, ChiamataView]):
         if action == PASS:
             return super().explain_refusal(state, action)
         if rank not in self.bid_order:
-            return IllegalAction("no_such_rank", f"a bid names a rank: {order}", options=order)
+            return IllegalAction("no_such_rank", f"a bid names a rank: {order}", ranks=order)
         if points is not None:
             if rank != self.lowest_rank or state.high_rank != self.lowest_rank:
                 return IllegalAction(
@@ -320,11 +343,14 @@ class ChiamataRules(TrickRules[ChiamataState, ChiamataView]):
                 f"after a bid of {self.lowest_rank} the next names points: "
                 f"{self.lowest_rank} at {self.contract_points + 1} or more",
             )
+        # The ranks still open to a bid, below the last one: what the player may say instead.
+        above = self.bid_order.index(state.high_rank) + 1 if state.high_rank in self.bid_order else 0
+        lower = ", ".join(self.bid_order[above:])
         return IllegalAction(
             "bid_not_lower",
             f"a bid must be lower than the last one ({state.high_rank}); bids go {order}",
-            last=state.high_rank,
-            options=order,
+            rank=state.high_rank,
+            ranks=lower,
         )
 
     def apply(self, state: ChiamataState, action: Action, check: bool = True) -> list[Event]:
@@ -507,6 +533,70 @@ class ChiamataRules(TrickRules[ChiamataState, ChiamataView]):
             over=state.over,
             opening_events=list(state.opening_events),
         )
+
+    # ------------------------------------------------------------------ what the table shows
+    def _sight(self, deal: Sequence[Mapping[str, object]], viewer: int | None) -> _Sight:
+        """The last bid, the call and the partner among the lines ``viewer`` has seen: the
+        partner where they show it (the called card played or in the viewer's hand, the end)."""
+        sight = _Sight()
+        own: list[object] = []
+        for ev in deal:
+            kind = ev.get("event")
+            if kind == "deal":
+                hands = ev.get("hands")
+                mine = hands[viewer] if isinstance(hands, list) and viewer is not None and viewer < len(hands) else None
+                own = list(mine) if isinstance(mine, list) else []
+            elif kind == vocabulary.BID_KIND.name:
+                sight.high = ev
+            elif kind == CALL_KIND.name:
+                sight.caller, sight.called = _seat(ev.get("seat")), str(ev.get(vocabulary.CALLED_FIELD))
+                sight.partner = viewer if sight.called in own else None
+            elif kind == "play" and sight.called is not None and ev.get("card") == sight.called:
+                sight.partner = _seat(ev.get("seat"))
+            elif kind == "deal_end":
+                detail = ev.get("detail")
+                if isinstance(detail, dict):  # the end shows every side
+                    sight.partner = _seat(detail.get("partner")) if detail.get("partner") is not None else sight.partner
+        return sight
+
+    def seen_teams(self, deal: Sequence[Mapping[str, object]], viewer: int | None) -> tuple[int | None, ...]:
+        """``known_sides`` worked out from the lines: the call names the caller; the called
+        card in the viewer's hand, or played, names the partner and so every side."""
+        sight = self._sight(deal, viewer)
+        caller, partner = sight.caller, sight.partner
+        if caller is None:
+            return (None,) * self.players
+        if partner is not None:
+            return tuple(CALLER_SIDE if s in (caller, partner) else DEFENDERS for s in range(self.players))
+        return tuple(CALLER_SIDE if s == caller else DEFENDERS if s == viewer else None for s in range(self.players))
+
+    def table_facts(self, deal: Sequence[Mapping[str, object]], viewer: int | None) -> tuple[TableFact, ...]:
+        """The highest bid (the contract once called), the called card with its trump, and the
+        caller's and the partner's plates as far as ``viewer`` knows them (every seat's part
+        once the deal is scored)."""
+        sight = self._sight(deal, viewer)
+        high, caller, partner = sight.high, sight.caller, sight.partner
+        facts: list[TableFact] = []
+        if high is not None:
+            points = high.get(POINTS_FIELD)
+            facts.append(
+                TableFact(
+                    "table.chiamata.contract" if sight.called is not None else "table.chiamata.high_bid",
+                    "table.chiamata.contract_points" if points is not None else "table.chiamata.contract_rank",
+                    {"rank": high.get(RANK_FIELD), "points": points, "seat": high.get("seat")},
+                )
+            )
+        if sight.called is not None and caller is not None:
+            code = sight.called
+            facts.append(TableFact("table.chiamata.called", "table.chiamata.called_card", {"card": code}, code[-1:]))
+            alone = partner == caller
+            facts.append(TableFact("table.chiamata.alone" if alone else "table.chiamata.caller", seat=caller))
+            if partner is not None and not alone:
+                facts.append(TableFact("table.chiamata.partner", seat=partner))
+            if any(ev.get("event") == "deal_end" for ev in deal[-2:]):
+                others = (s for s in range(self.players) if s not in (caller, partner))
+                facts += [TableFact("table.chiamata.defender", seat=s) for s in others]
+        return tuple(facts)
 
     def action_from_record(self, events: EventLines, i: int) -> Action:
         ev = events[i]

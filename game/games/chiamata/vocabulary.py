@@ -33,8 +33,16 @@ BID_KIND = DecisionKind(
     "bid",
     fields=(
         Field(RANK_FIELD, "str", choices=BID_RANKS),
-        # A plain bid leaves it out (or writes null: RECORD.md).
-        Field(POINTS_FIELD, "int", optional=True, nullable=True, low=LOWEST_POINTS_BID, high=HIGHEST_POINTS_BID),
+        # A plain bid leaves it out (or writes null: RECORD.md); a bid at points says them.
+        Field(
+            POINTS_FIELD,
+            "int",
+            optional=True,
+            nullable=True,
+            low=LOWEST_POINTS_BID,
+            high=HIGHEST_POINTS_BID,
+            words="suggest.move.chiamata.bid_points",
+        ),
     ),
     key="b",
     label="table.chiamata.bid",

@@ -118,16 +118,21 @@ class ClubRatings:
         plates = self.plates(table)
         meetings = self._meetings(table, outcomes, game) if rated else {}
         anyone_left = any(o.left for o in outcomes if o.player is not None)
+        # Sides that change every deal (a hidden partner): the match totals rank the players.
+        sign = -1 if table.rules.totals_count_down else 1
+        totals = {t: sign * v for t, v in enumerate(m.totals)} if table.rules.teams_rule.kind == "hidden" else None
 
         def result_of(o: SeatOutcome) -> str:
             won = m.winner is not None and o.team == m.winner and not o.left
+            if not o.left and m.winner is None and totals is not None and totals[o.team] < max(totals.values()):
+                return "lost"  # no winner, as the top is shared, but not among those who share it
             return "left" if o.left else "draw" if m.winner is None else "won" if won else "lost"
 
         def settle(current: dict[str, Rating | None]) -> tuple[dict, list, dict[str, Rating]]:
             # Run by the database inside the transaction that holds these ratings (two
             # processes finishing two matches of one player never lose an update).
             held = {s: current.get(s) or new_rating() for s in subjects}
-            new = rate(held, outcomes, m.winner) if rated else {}
+            new = rate(held, outcomes, m.winner, totals) if rated else {}
             for subject, after in list(new.items()):
                 if subject in team_subjects:
                     team = [o for o in outcomes if o.team == team_subjects[subject]]

@@ -124,26 +124,37 @@ class SeatOutcome:
     left: bool = False  # the computer took the seat over and the player never came back
 
 
-def ranks_for(teams: list[int], winner: int | None, leavers: set[int]) -> dict[int, int]:
+def ranks_for(
+    teams: list[int], winner: int | None, leavers: set[int], totals: dict[int, int] | None = None
+) -> dict[int, int]:
     """Rank per team (1 best): the winner first, the others after, a draw all first; a team
-    with a leaver after everyone (a leaver loses as if beaten)."""
-    ranks = {t: (1 if winner is None or t == winner else 2) for t in teams}
+    with a leaver after everyone (a leaver loses as if beaten). With ``totals`` (per team,
+    higher better) every team ranks by its total instead, equal totals sharing a rank."""
+    if totals is None:
+        ranks = {t: (1 if winner is None or t == winner else 2) for t in teams}
+        last = 3
+    else:
+        ranks = {t: 1 + sum(totals[u] > totals[t] for u in teams) for t in teams}
+        last = len(teams) + 1
     for t in leavers:
-        ranks[t] = 3
-    if leavers and all(r == 3 for r in ranks.values()):
+        ranks[t] = last
+    if leavers and all(r == last for r in ranks.values()):
         ranks = {t: 1 for t in teams}  # everyone left: nobody beat anyone
     return ranks
 
 
-def rate(current: dict[str, Rating], seats: list[SeatOutcome], winner: int | None) -> dict[str, Rating]:
+def rate(
+    current: dict[str, Rating], seats: list[SeatOutcome], winner: int | None, totals: dict[int, int] | None = None
+) -> dict[str, Rating]:
     """The new ratings of the people of a finished rated match (``current``: their ratings
-    now, by subject ``p:<id>``, and of their pairs ``t:<a>+<b>``); computers keep theirs."""
+    now, by subject ``p:<id>``, and of their pairs ``t:<a>+<b>``); computers keep theirs.
+    ``totals``: rank by them (:func:`ranks_for`)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     teams = sorted({s.team for s in seats})
     leavers = {s.team for s in seats if s.left}
-    ranks = ranks_for(teams, winner, leavers)
+    ranks = ranks_for(teams, winner, leavers, totals)
     out: dict[str, Rating] = {}
 
     def rating_of(s: SeatOutcome):  # noqa: ANN202 - openskill's rating type

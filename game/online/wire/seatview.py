@@ -151,6 +151,7 @@ class SeatReplay:
         step_seat: int | None = None
         step_action: Action | None = None
         named: set[str] = set()
+        chosen: set[str] = set()
         steps = replay(rules, lines, check=False, adopt_variants=False, deal_state=dealt)
         try:
             for step in steps:
@@ -161,6 +162,10 @@ class SeatReplay:
                     _codes_in(step.event, named)
                     if step.action.card is not None:
                         named.add(step.action.card.code)
+                    # A card the decision chooses as a value (a called card) is named, not held
+                    # or placed: its own line does not tell where it is.
+                    chosen = {v.code for _, v in step.action.args if isinstance(v, Card)}
+                    named -= chosen
                     if step.seat != self.seat:
                         swap = self._bring(state, step.seat, step.action, named, seen)
                         if swap is not None:
@@ -176,7 +181,9 @@ class SeatReplay:
                         if diff[0] in seen or diff[1] in seen:
                             raise Undeterminable(f"card {diff[1]} at line {step.line} of the deal was already placed")
                         return diff
-                    _codes_in(step.event, seen)
+                    placed: set[str] = set()
+                    _codes_in(step.event, placed)
+                    seen |= placed - chosen
         except Undeterminable:
             raise
         except ReplayError as e:
