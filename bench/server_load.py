@@ -2,20 +2,35 @@
 
     .venv/bin/python bench/server_load.py --tables 100 [--players 4] [--game scopa]
                                           [--seconds 20] [--think 0.5] [--server-core 1]
+    .venv/bin/python bench/server_load.py --processes 2 --tables 500,1000,2000 --clients 2
+    .venv/bin/python bench/server_load.py --tables 300 --server-root /tmp/other-checkout   # A/B
+    .venv/bin/python bench/server_load.py --tables 300 --profile /tmp/serve                # py-spy
 
 Starts ``main.py serve`` as a subprocess on 127.0.0.1 (a free port, a temporary data
 folder), pinned to one core when the system allows (os.sched_setaffinity; this process then
 keeps to the other cores). Then runs N tables at once, every seat a friend's seat played by
-its own websocket connection (asyncio websockets clients in this process): each seat, when
-the ``turn`` is its, waits a random think time (uniform, mean ``--think`` seconds), sends a
-random legal action and times the wait until the ``events`` it caused arrive. A table whose
-match ends is replaced by a new one (new connections), so the load stays at N tables for
-``--seconds``. Each connection keeps under the server's rate limit by itself.
+its own websocket connection: each seat, when the ``turn`` is its, waits a random think time
+(uniform, mean ``--think`` seconds), sends a random legal action and times the wait until the
+``events`` it caused arrive. A table whose match ends is replaced by a new one (new
+connections), so the load stays at N tables for ``--seconds``.
+
+The seats are bench/rawws.py sockets (asyncio protocol callbacks, frames by hand, a timer per
+think: no task per connection), so that the clients cost a fraction of what the server does
+(``--ws-clients``: websockets' own asyncio clients, as before, several times that); their CPU
+is printed beside the servers'. ``--clients K`` shares the tables among K client processes.
 
 Prints decisions per second, the p50 / p99 / max time from sending a decision to receiving
 its events, and the server's CPU seconds (utime + stime of /proc/<pid>/stat) and resident
-memory (VmRSS of /proc/<pid>/status), in total and per table. The issue's goal: 500
-four-seat tables (2,000 connections) with p99 ≤ 50 ms, the server on one core.
+memory (VmRSS of /proc/<pid>/status), in total and per table; then the figures the cost
+issue asks for, in one block: server CPU per decision (user + system), decisions a second per
+core of server, p50 / p99 of a decision's round trip, memory per busy table, the clients' CPU,
+and how many of a sample of the run's records (``--verify``, 20) verify through the referee
+(game.verify: whole when finished, as a prefix ending before a decision otherwise; read from
+the data folder, or from Redis on a cluster). ``--tables 500,1000,2000`` makes one run per
+size and names the largest held at p99 <= 50 ms. ``--profile PATH`` samples the server(s)
+with py-spy over the measured window (PATH.<k>.txt, the top printed); ``--server-root DIR``
+measures another checkout's server under the same clients (before/after, interleaved).
+``--processes N`` runs a cluster: N ``serve`` on a real Redis and PostgreSQL started for the run.
 
 The club (issue 34) is active beside the tables with ``--spectators K`` (connections
 watching public tables, switching table when one ends), ``--listeners L`` (connections
@@ -25,7 +40,8 @@ to ``quick_found``). ``--pairing N`` measures instead how long N players waiting
 to be paired (from the last ``quick`` sent to the last ``quick_found``), and the pairing
 function alone on N waiting players.
 
-Linux only (/proc). Exit code 0, or 1 when no decision was timed or a client saw errors.
+Linux only (/proc). Exit code 0, or 1 when no decision was timed, a client saw errors or a
+sampled record did not verify.
 """
 
 from __future__ import annotations
@@ -69,11 +85,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of a process, in seconds (/proc/<pid>/stat, fields 14 and 15)."""
+def cpu_split(pid: int) -> tuple[float, float]:
+    """utime and stime of a process, in seconds (/proc/<pid>/stat, fields 14 and 15)."""
     text = Path(f"/proc/{pid}/stat").read_text()
     fields = text[text.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process, in seconds."""
+    return sum(cpu_split(pid))
 
 
 def rss_bytes(pid: int) -> int:
@@ -91,13 +112,24 @@ def children(pid: int) -> list[int]:
     return [int(x) for x in text.split()]
 
 
-def start_server(port: int, data: Path, core: int | None, cluster: list[str] | None = None) -> subprocess.Popen:
+#: The checkout whose ``main.py serve`` is measured (``--server-root``: an A/B comparison of
+#: two versions of the server under the same bench, interleaved on the same machine).
+SERVER_ROOT = ROOT
+
+
+def start_server(
+    port: int, data: Path, core: int | None, cluster: list[str] | None = None, connections: int = 0
+) -> subprocess.Popen:
+    """``main.py serve`` on ``port``; ``connections``: the seats it is to hold (its connection
+    limit is raised to hold them all, with room for tables changing: the default 4,000 keeps
+    a twentieth for players coming back)."""
     env = dict(os.environ)
+    limit = max(4000, int(connections * 1.25) + 200)
     env.setdefault("CARDAVIA_HOME", str(data / "home"))
     p = subprocess.Popen(
         [
             sys.executable,
-            str(ROOT / "main.py"),
+            str(SERVER_ROOT / "main.py"),
             "serve",
             "--host",
             "127.0.0.1",
@@ -105,12 +137,14 @@ def start_server(port: int, data: Path, core: int | None, cluster: list[str] | N
             str(port),
             "--data",
             str(data / "tables"),
+            "--max-connections",
+            str(limit),
             *(cluster or []),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL if cluster else subprocess.PIPE,
         text=True,
-        cwd=ROOT,
+        cwd=SERVER_ROOT,
         env=env,
     )
     if core is not None:
@@ -144,6 +178,8 @@ class Stats:
         self.list_frames = 0
         self.quick_matches = 0
         self.quick_waits: list[float] = []
+        #: Every table made (a sample of their records is verified after the run).
+        self.codes: list[str] = []
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -259,6 +295,7 @@ async def one_table(
                 )
             )
             created = await _expect(conns[0], "created")
+            stats.codes.append(created["code"])
             if stats.club:
                 await buckets[0].take()
                 await conns[0].send(P.encode({"type": "publish", "public": True}))
@@ -291,6 +328,140 @@ async def one_table(
                     await ws.close()
                 except Exception:  # noqa: BLE001 - closing what the server may already have closed
                     pass
+
+
+class RawSeat:
+    """One seat of a table on a bench/rawws.py socket, driven by its callbacks (no task):
+    answers during the table's setup go to an inbox; in play, the seat's ``turn`` is answered
+    after the think time (a timer) with a random legal action (the policy is a coin: the
+    server, not a bot, is measured), and the wait for the ``events`` it caused is timed."""
+
+    def __init__(self, seat: int, stats: Stats, rng: random.Random, think: float, done: asyncio.Future) -> None:
+        self.seat, self.stats, self.rng, self.think, self.done = seat, stats, rng, think, done
+        self.sock: Any = None
+        self.inbox: asyncio.Queue[dict] = asyncio.Queue()
+        self.setup = True
+        self.sent_at: float | None = None
+        self.waiting: int | None = None  # the decision whose act is on its timer
+        self.timer: asyncio.TimerHandle | None = None
+
+    def on_text(self, text: str) -> None:
+        stats = self.stats
+        # Most frames are other seats' news: look at the text first, parse only what matters.
+        if text.startswith('{"type":"events"'):
+            if self.sent_at is not None:
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - self.sent_at)
+                    stats.decisions += 1
+                self.sent_at = None
+            return
+        if text.startswith('{"type":"turn"'):
+            if '"legal":[]' in text:
+                return
+            msg = json.loads(text)
+            k = msg["decision"]
+            if msg.get("seat") != self.seat or not msg.get("legal") or self.waiting == k:
+                return
+            if time.monotonic() >= stats.stop_at:
+                self.finish()
+                return
+            self.waiting = k
+            action = self.rng.choice(msg["legal"])
+            delay = self.rng.uniform(0, 2 * self.think) if self.think > 0 else 0.0
+            self.timer = asyncio.get_running_loop().call_later(delay, self.act, k, action)
+            return
+        if self.setup:
+            self.inbox.put_nowait(json.loads(text))
+        elif text.startswith('{"type":"over"'):
+            stats.matches += 1
+            self.finish()
+        elif text.startswith(('{"type":"error"', '{"type":"refused"')):
+            msg = json.loads(text)
+            stats.error(f"{msg['type']}:{msg.get('code') or msg.get('rule')}")
+
+    def act(self, k: int, action: object) -> None:
+        self.timer = None
+        self.sent_at = time.perf_counter()
+        self.sock.send_text(P.encode({"type": "act", "decision": k, "action": action}))
+
+    def finish(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def lost(self) -> None:
+        if not self.done.done():
+            self.done.set_exception(ConnectionError("the server closed a seat's connection"))
+            self.done.exception()  # read by the table's await, or by nobody once the run is over
+
+    def send(self, message: dict) -> None:
+        self.sock.send_text(P.encode(message))
+
+    async def expect(self, kind: str) -> dict:
+        while True:
+            msg = await asyncio.wait_for(self.inbox.get(), REPLY_TIMEOUT)
+            if msg.get("type") == kind:
+                return msg
+            if msg.get("type") == "error":
+                raise RuntimeError(f"{msg.get('code')}: {msg.get('message')}")
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.sock is not None:
+            self.sock.on_lost = None
+            self.sock.close()
+
+
+async def raw_table(
+    url: str, game: str, players: int, options: dict, stats: Stats, rng: random.Random, think: float
+) -> None:
+    """One table after another until the run ends (as :func:`one_table`, on raw sockets)."""
+    from rawws import open_raw
+
+    loop = asyncio.get_running_loop()
+    while time.monotonic() < stats.stop_at:
+        done: asyncio.Future = loop.create_future()
+        seats = [RawSeat(i, stats, random.Random(rng.random()), think, done) for i in range(players)]
+        try:
+            for s in seats:
+                s.sock = await open_raw(url, s.on_text, s.lost, OPEN_TIMEOUT)
+            for i, s in enumerate(seats):
+                s.send({"type": "hello", "version": P.PROTOCOL_VERSION, "name": f"bench {i}"})
+                await s.expect("welcome")
+            seats[0].send(
+                {
+                    "type": "create",
+                    "game": game,
+                    "deck": None,
+                    "players": players,
+                    "options": options,
+                    "seats": ["friend"] * players,
+                    "pause_seconds": 60,
+                    "ai_takes_over": True,
+                }
+            )
+            created = await seats[0].expect("created")
+            stats.codes.append(created["code"])
+            if stats.club:
+                seats[0].send({"type": "publish", "public": True})
+                await seats[0].expect("published")
+                stats.public.append(created["code"])
+                del stats.public[:-200]
+            for i, s in enumerate(seats):
+                s.send(
+                    {"type": "join", "code": created["code"], "name": f"bench {i}", "token": created["tokens"][str(i)]}
+                )
+                await s.expect("joined")
+                s.setup = False
+                s.inbox = asyncio.Queue()
+            stats.tables_started += 1
+            await done
+        except (OSError, TimeoutError, RuntimeError) as e:
+            stats.error(f"table: {type(e).__name__}: {str(e)[:60]}")
+            await asyncio.sleep(0.5)
+        finally:
+            for s in seats:
+                s.close()
 
 
 async def spectator(url: str, stats: Stats, rng: random.Random) -> None:
@@ -417,6 +588,7 @@ async def run(
     seed: int,
     club: tuple[int, int, int] = (0, 0, 0),
     stats_hook: Any = None,
+    ws_clients: bool = False,
 ) -> tuple[Stats, dict]:
     urls = url if isinstance(url, list) else [url]
     pids = server_pid if isinstance(server_pid, list) else [server_pid]
@@ -434,10 +606,11 @@ async def run(
         tasks.append(asyncio.create_task(listener(url, stats)))
     for _ in range(spectators):
         tasks.append(asyncio.create_task(spectator(url, stats, random.Random(rng.random()))))
+    table_loop = one_table if ws_clients else raw_table
     for k in range(tables):
         tasks.append(
             asyncio.create_task(
-                one_table(urls[k % len(urls)], game, players, options, stats, random.Random(rng.random()), think)
+                table_loop(urls[k % len(urls)], game, players, options, stats, random.Random(rng.random()), think)
             )
         )
         if ramp > 0:
@@ -449,15 +622,19 @@ async def run(
     await asyncio.sleep(1.0)
     measured: dict = {
         "cpu0": [cpu_seconds(p) for p in pids],
+        "split0": [cpu_split(p) for p in pids],
         "t0": time.monotonic(),
         "tables_at_start": stats.tables_started,
         "own0": cpu_seconds(os.getpid()),
     }
     stats.stop_at = time.monotonic() + seconds
     stats.measuring = True
+    profile = start_profile(pids, seconds) if stats_hook is None else []
     await asyncio.sleep(seconds)
     stats.measuring = False
     measured["cpu1"] = [cpu_seconds(p) for p in pids]
+    measured["split1"] = [cpu_split(p) for p in pids]
+    measured["profile"] = profile
     measured["own1"] = cpu_seconds(os.getpid())
     measured["t1"] = time.monotonic()
     measured["rss"] = sum(rss_bytes(p) for p in pids)
@@ -477,9 +654,137 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+# ------------------------------------------------------------------------------ profile, records
+#: ``--profile PATH``: py-spy samples the server processes over the measured window.
+PROFILE: str | None = None
+
+
+def start_profile(pids: list[int], seconds: float) -> list[subprocess.Popen]:
+    """py-spy ``record`` on each server process for the measured window (raw stacks, one
+    file per process: PATH.<k>.txt), or nothing without ``--profile``."""
+    if PROFILE is None:
+        return []
+    spy = os.environ.get("PY_SPY") or shutil.which("py-spy")
+    if spy is None:
+        print("note: --profile needs py-spy (pip install py-spy, or PY_SPY=/path/to/py-spy): not profiled")
+        return []
+    return [
+        subprocess.Popen(
+            [
+                spy,
+                "record",
+                "-p",
+                str(pid),
+                "-d",
+                str(max(1, int(seconds))),
+                "-r",
+                "250",
+                "-f",
+                "raw",
+                "-o",
+                f"{PROFILE}.{k}.txt",
+                "--nonblocking",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for k, pid in enumerate(pids)
+    ]
+
+
+def profile_top(path: str, lines: int = 25) -> list[str]:
+    """The functions a py-spy raw profile spent the most samples in (the waiting in
+    ``select`` left out: the share of the busy samples), inclusive of what they call."""
+    import collections
+
+    incl: collections.Counter[str] = collections.Counter()
+    total = 0
+    for line in Path(path).read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        frames = stack.split(";")
+        if ".select (selectors.py" in frames[-1] or frames[-1].startswith("select (selectors.py"):
+            continue
+        n = int(count)
+        total += n
+        for name in {f.split(" (")[0] + " (" + f.split(" (")[-1].split(":")[0].split("/")[-1] + ")" for f in frames}:
+            incl[name] += n
+    out = [f"{100 * n / max(1, total):5.1f}%  {name}" for name, n in incl.most_common(lines + 12)]
+    skip = ("runners.py", "base_events.py", "(main.py)", "(cli.py)", "run_forever (serving.py)")
+    return [f"{total} busy samples"] + [line for line in out if not any(s in line for s in skip)][:lines]
+
+
+def finish_profile(procs: list[subprocess.Popen]) -> None:
+    for k, p in enumerate(procs):
+        try:
+            p.wait(60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+        path = f"{PROFILE}.{k}.txt"
+        if Path(path).exists():
+            print(f"  profile of server process {k} ({path}), inclusive:")
+            for line in profile_top(path):
+                print("    " + line)
+
+
+def verify_sample(codes: list[str], read: Any, n: int) -> tuple[int, int, list[str]]:
+    """Verify the records of up to ``n`` of the run's tables through the referee
+    (game.verify: a finished record whole, a record still being played as a prefix that ends
+    before a decision): (verified, checked, problems)."""
+    from game.verify import verify_events, verify_prefix
+
+    ok, checked, problems = 0, 0, []
+    for code in random.Random(0).sample(codes, min(n, len(codes))):
+        try:
+            events = read(code)
+        except Exception as e:  # noqa: BLE001 - a record that cannot be read counts as failed
+            checked += 1
+            problems.append(f"{code}: {e}")
+            continue
+        if not events:
+            continue
+        checked += 1
+        v = verify_events(events) if events[-1].get("event") == "match_end" else verify_prefix(events)
+        if v.ok:
+            ok += 1
+        else:
+            problems.append(f"{code}: {v}")
+    return ok, checked, problems
+
+
+def read_file_record(folder: Path) -> Any:
+    def read(code: str) -> list[dict]:
+        path = folder / f"{code}.jsonl"
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    return read
+
+
+def read_redis_record(url: str) -> Any:
+    import redis as redis_sync
+
+    from game.online.server.cluster.tables import RedisTableStore
+
+    client = redis_sync.Redis.from_url(url)
+
+    def read(code: str) -> list[dict]:
+        entries = client.xrange(RedisTableStore.record_key(code))
+        return [json.loads(raw) for _id, fields in entries for raw in (fields.get(b"d") or b"").split(b"\n") if raw]
+
+    return read
+
+
+# ------------------------------------------------------------------------------ the runs
 def main(argv: list[str] | None = None) -> int:
+    global PROFILE, SERVER_ROOT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", type=int, required=True)
+    ap.add_argument(
+        "--tables",
+        required=True,
+        help="busy tables; several, comma-separated (500,1000,2000), make one run each and say the largest "
+        "held at p99 <= 50 ms",
+    )
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--game", default="scopa")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
@@ -497,7 +802,7 @@ def main(argv: list[str] | None = None) -> int:
         "--clients",
         type=int,
         default=1,
-        help="with --processes: bench client processes the tables are shared among (default 1)",
+        help="bench client processes the tables are shared among (default 1: the clients in this process)",
     )
     ap.add_argument("--client-of", help=argparse.SUPPRESS)  # a client process of a --clients run: its URLs
     ap.add_argument(
@@ -507,62 +812,145 @@ def main(argv: list[str] | None = None) -> int:
         help="a cluster: this many server processes on a real Redis and PostgreSQL started for the run "
         "(serve --redis --database); the tables spread over them",
     )
+    ap.add_argument(
+        "--ws-clients",
+        action="store_true",
+        help="the tables' seats as websockets' asyncio clients (the bench before bench/rawws.py: several "
+        "times the clients' CPU)",
+    )
+    ap.add_argument("--server-root", help="measure the main.py of this checkout instead (A/B comparisons)")
+    ap.add_argument("--profile", metavar="PATH", help="py-spy the server(s) over the measured window (PATH.<k>.txt)")
+    ap.add_argument("--verify", type=int, default=20, help="tables whose records are verified after the run (20)")
     args = ap.parse_args(argv)
-    if args.tables < 1:
+    try:
+        sizes = [int(x) for x in str(args.tables).split(",")]
+    except ValueError:
+        ap.error("--tables takes whole numbers, comma-separated")
+    if not sizes or min(sizes) < 1:
         ap.error("--tables must be at least 1")
+    if args.clients < 1:
+        ap.error("--clients must be at least 1")
+    if args.server_root:
+        SERVER_ROOT = Path(args.server_root).resolve()
+        if not (SERVER_ROOT / "main.py").is_file():
+            ap.error(f"--server-root: no main.py in {SERVER_ROOT}")
+    PROFILE = args.profile
     from game.config import get_config
 
     config = get_config()
     if args.game not in config.games:
         ap.error(f"unknown game {args.game!r}")
     options = config.game(args.game).options_from_text(dict(o.split("=", 1) for o in args.option))
-
-    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    core = args.server_core if args.server_core is not None else (cores[-1] if cores else None)
-    if args.no_pin:
-        core = None
     # The clients' own garbage collector would pause this process for a few hundred ms now
     # and then with 2,000 connections, and the pause would be timed as the server's latency
     # (measured: p99 118 ms with it, 27 ms without, the same server). The run is short.
     gc.disable()
     if args.client_of:
+        args.tables = sizes[0]
         return client_main(args, options)
-    data = Path(tempfile.mkdtemp(prefix="cardavia-load-"))
-    if args.processes:
-        return cluster_main(args, options, data)
+    results = []
+    for n in sizes:
+        data = Path(tempfile.mkdtemp(prefix="cardavia-load-"))
+        args.tables = n
+        r = cluster_main(args, options, data) if args.processes else single_main(args, options, data)
+        if r is None:
+            return 0
+        results.append(r)
+    if len(results) > 1:
+        held = [r["tables"] for r in results if r["p99"] <= 0.050]
+        print(
+            "largest load held at p99 <= 50 ms: "
+            + (f"{max(held)} busy tables" if held else "none of " + ", ".join(str(r["tables"]) for r in results))
+            + " ("
+            + "; ".join(f"{r['tables']}: p99 {r['p99'] * 1000:.1f} ms" for r in results)
+            + ")"
+        )
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+def figures(
+    n: int,
+    stats: Stats,
+    m: dict,
+    seconds: float,
+    clients_cpu: float,
+    rss_idle: int,
+    verified: tuple[int, int, list[str]],
+) -> dict:
+    """The issue's figures for one run, printed in one block; the summary of the run."""
+    wall = m["t1"] - m["t0"]
+    cpu = sum(b - a for a, b in zip(m["cpu0"], m["cpu1"]))
+    user = sum(b[0] - a[0] for a, b in zip(m["split0"], m["split1"]))
+    system = sum(b[1] - a[1] for a, b in zip(m["split0"], m["split1"]))
+    decisions = stats.decisions * wall / seconds if seconds else stats.decisions  # counted over each client's window
+    lat = stats.latencies
+    per = cpu / max(1, decisions)
+    p99 = pct(lat, 0.99) if lat else float("inf")
+    print(
+        f"  server CPU per decision: {per * 1000:.3f} ms (user {user * 1000 / max(1, decisions):.3f} + system "
+        f"{system * 1000 / max(1, decisions):.3f}); {1 / per if per else 0:.0f} decisions a second per core of server"
+    )
+    if lat:
+        print(f"  round trip (act -> its events): p50 {pct(lat, 0.5) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms")
+    print(
+        f"  server memory: {m['rss'] / 2**20:.1f} MiB, {(m['rss'] - rss_idle) / n / 1024:.0f} KiB per busy table; "
+        f"bench clients {100 * clients_cpu / wall:.0f}% of a core ({clients_cpu * 1000 / max(1, decisions):.3f} ms "
+        f"per decision) beside the servers' {100 * cpu / wall:.0f}%"
+    )
+    ok, checked, problems = verified
+    print(f"  records verified: {ok} of {checked} sampled" + (f"; FAILED: {problems[:3]}" if problems else ""))
+    finish_profile(m.get("profile") or [])
+    return {
+        "tables": n,
+        "p99": p99,
+        "ok": bool(lat) and not stats.errors and ok == checked,
+    }
+
+
+def single_main(args: argparse.Namespace, options: dict, data: Path) -> dict | None:
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    core = args.server_core if args.server_core is not None else (cores[-1] if cores else None)
+    if args.no_pin:
+        core = None
     port = free_port()
-    server = start_server(port, data, core)
+    server = start_server(port, data, core, connections=args.tables * args.players)
     if core is not None and len(cores) > 1:
         os.sched_setaffinity(0, set(cores) - {core})  # the clients keep off the server's core
+    url = f"ws://127.0.0.1:{port}"
     try:
         if args.pairing:
             alone = pairing_alone(args.pairing)
             cpu0 = cpu_seconds(server.pid)
-            got = asyncio.run(pairing(f"ws://127.0.0.1:{port}", args.pairing))
+            got = asyncio.run(pairing(url, args.pairing))
             print(
                 f"server_load --pairing {args.pairing}: all seated {got['seconds'] * 1000:.0f} ms after the last "
                 f"'quick' ({got['tables']} tables, {got['filled']} filled by the computer); server CPU "
                 f"{cpu_seconds(server.pid) - cpu0:.2f} s in all (the accounts included); "
                 f"the pairing function alone: {alone * 1000:.1f} ms"
             )
-            return 0
+            return None
         rss_idle = rss_bytes(server.pid)
         ramp = args.ramp if args.ramp is not None else args.tables / 50
-        stats, m = asyncio.run(
-            run(
-                f"ws://127.0.0.1:{port}",
-                args.tables,
-                args.game,
-                args.players,
-                options,
-                args.seconds,
-                args.think,
-                ramp,
-                server.pid,
-                args.seed,
-                (args.spectators, args.listeners, args.quick),
+        if args.clients > 1:
+            stats, m, _redis = run_clients(args, [url], [server.pid], None)
+        else:
+            stats, m = asyncio.run(
+                run(
+                    url,
+                    args.tables,
+                    args.game,
+                    args.players,
+                    options,
+                    args.seconds,
+                    args.think,
+                    ramp,
+                    server.pid,
+                    args.seed,
+                    (args.spectators, args.listeners, args.quick),
+                    ws_clients=args.ws_clients,
+                )
             )
-        )
+        verified = verify_sample(stats.codes, read_file_record(data / "tables"), args.verify)
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -579,7 +967,8 @@ def main(argv: list[str] | None = None) -> int:
         f"server_load: {n} tables of {args.players} ({args.game}), {n * args.players + extra} connections "
         f"({args.spectators} spectators, {args.listeners} on the lobby's list, {args.quick} in quick matches), "
         f"think {args.think:g} s, server pinned to core {core}, measured {wall:.1f} s with "
-        f"{m['tables_at_start']} tables open"
+        f"{m['tables_at_start']} tables open, {'websockets' if args.ws_clients else 'raw'} clients in "
+        f"{args.clients} process(es); server {SERVER_ROOT}"
     )
     print(
         f"  decisions: {stats.decisions} ({stats.decisions / wall:.0f}/s); matches finished {stats.matches}, "
@@ -617,7 +1006,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     if stats.errors:
         print(f"  errors: {stats.errors}")
-    return 0 if lat and not stats.errors else 1
+    return figures(n, stats, m, wall, own, rss_idle, verified)
 
 
 def client_main(args: argparse.Namespace, options: dict) -> int:
@@ -633,6 +1022,7 @@ def client_main(args: argparse.Namespace, options: dict) -> int:
             print("MEASURING", flush=True)
             while stats_box[0].measuring:
                 await asyncio.sleep(0.01)
+            said.append(True)
             print("MEASURED", flush=True)
 
         task = asyncio.create_task(mark())
@@ -648,11 +1038,15 @@ def client_main(args: argparse.Namespace, options: dict) -> int:
             [os.getpid()],
             args.seed,
             stats_hook=stats_box.append,
+            ws_clients=args.ws_clients,
         )
         task.cancel()
+        if not said:  # the window's end, said once whatever the marker task saw
+            print("MEASURED", flush=True)
         return out
 
     stats_box: list[Stats] = []
+    said: list[bool] = []
     stats, m = asyncio.run(go())
     print(
         json.dumps(
@@ -663,6 +1057,7 @@ def client_main(args: argparse.Namespace, options: dict) -> int:
                 "errors": stats.errors,
                 "tables_at_start": m["tables_at_start"],
                 "own": m["own1"] - m["own0"],
+                "codes": stats.codes[-200:],
             }
         ),
         flush=True,
@@ -670,7 +1065,7 @@ def client_main(args: argparse.Namespace, options: dict) -> int:
     return 0
 
 
-def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redis_pid: int) -> tuple:
+def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redis_pid: int | None) -> tuple:
     """``--clients K``: K client processes share the tables; the servers' CPU is read over
     the window in which every client measures."""
     share = [args.tables // args.clients + (1 if k < args.tables % args.clients else 0) for k in range(args.clients)]
@@ -694,6 +1089,7 @@ def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redi
             "--seed",
             str(args.seed * 100 + k),
             *sum((["--option", o] for o in args.option), []),
+            *(["--ws-clients"] if args.ws_clients else []),
         ]
         if args.ramp is not None:
             cmd += ["--ramp", str(args.ramp)]
@@ -703,14 +1099,24 @@ def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redi
             line = p.stdout.readline()
             if not line or line.startswith("MEASURING"):
                 break
-    m: dict = {"cpu0": [cpu_seconds(p) for p in pids], "t0": time.monotonic()}
-    redis0 = cpu_seconds(redis_pid)
+    m: dict = {
+        "cpu0": [cpu_seconds(p) for p in pids],
+        "split0": [cpu_split(p) for p in pids],
+        "t0": time.monotonic(),
+        "rss": 0,
+        "children_rss": 0,
+    }
+    m["profile"] = start_profile(pids, args.seconds)
+    redis0 = cpu_seconds(redis_pid) if redis_pid else 0.0
     results = []
     for p in procs:
         line = p.stdout.readline()  # MEASURED: the first one ends the servers' window
         m.setdefault("cpu1", [cpu_seconds(q) for q in pids])
+        m.setdefault("split1", [cpu_split(q) for q in pids])
         m.setdefault("t1", time.monotonic())
-        m.setdefault("redis", cpu_seconds(redis_pid) - redis0)
+        m.setdefault("redis", (cpu_seconds(redis_pid) - redis0) if redis_pid else 0.0)
+        m["rss"] = m["rss"] or sum(rss_bytes(q) for q in pids)
+        m["children_rss"] = m["children_rss"] or sum(rss_bytes(c) for q in pids for c in children(q))
     redis_cpu = m["redis"]
     for p in procs:
         line = p.stdout.readline()
@@ -722,12 +1128,13 @@ def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redi
         stats.decisions += r.get("decisions", 0)
         stats.matches += r.get("matches", 0)
         stats.errors.update(r.get("errors", {}))
-    m["tables_at_start"] = sum(r.get("tables_at_start", 0) for r in results)
+        stats.codes += r.get("codes", [])
+    stats.tables_started = m["tables_at_start"] = sum(r.get("tables_at_start", 0) for r in results)
     m["own0"], m["own1"] = 0.0, sum(r.get("own", 0.0) for r in results)
     return stats, m, redis_cpu
 
 
-def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> int:
+def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> dict:
     """``--processes N``: N ``serve`` processes on one real Redis and PostgreSQL (started here
     in ``data``, stopped at the end); the figures in all and per process, and Redis's CPU."""
     from game.online.server.cluster.local import LocalPostgres, LocalRedis
@@ -738,8 +1145,17 @@ def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> int:
     try:
         for k in range(args.processes):
             port = free_port()
-            servers.append(start_server(port, data / f"p{k}", None, ["--redis", redis.url, "--database", pg.url]))
+            servers.append(
+                start_server(
+                    port,
+                    data / f"p{k}",
+                    None,
+                    ["--redis", redis.url, "--database", pg.url],
+                    connections=args.tables * args.players // args.processes,
+                )
+            )
             urls.append(f"ws://127.0.0.1:{port}")
+        rss_idle = sum(rss_bytes(s.pid) for s in servers)
         ramp = args.ramp if args.ramp is not None else args.tables / 50
         if args.clients > 1:
             stats, m, redis_cpu = run_clients(args, urls, [s.pid for s in servers], redis.proc.pid)
@@ -757,9 +1173,11 @@ def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> int:
                     ramp,
                     [s.pid for s in servers],
                     args.seed,
+                    ws_clients=args.ws_clients,
                 )
             )
             redis_cpu = cpu_seconds(redis.proc.pid) - redis_cpu0
+        verified = verify_sample(stats.codes, read_redis_record(redis.url), args.verify)
     finally:
         for s in servers:
             s.send_signal(signal.SIGTERM)
@@ -778,7 +1196,8 @@ def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> int:
     print(
         f"server_load --processes {args.processes}: {n} tables of {args.players} ({args.game}), "
         f"{n * args.players} connections, think {args.think:g} s, Redis + PostgreSQL on 127.0.0.1, "
-        f"measured {wall:.1f} s with {m['tables_at_start']} tables open, {os.cpu_count()} cores"
+        f"measured {wall:.1f} s with {m['tables_at_start']} tables open, {os.cpu_count()} cores, "
+        f"{'websockets' if args.ws_clients else 'raw'} clients in {args.clients} process(es); server {SERVER_ROOT}"
     )
     print(f"  decisions: {stats.decisions} ({rate:.0f}/s); matches finished {stats.matches}")
     if lat:
@@ -797,7 +1216,7 @@ def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> int:
     print(f"  bench clients: {100 * own / args.seconds:.0f}% of a core; load average {os.getloadavg()[0]:.2f}")
     if stats.errors:
         print(f"  errors: {stats.errors}")
-    return 0 if lat and not stats.errors else 1
+    return figures(n, stats, m, args.seconds, own * wall / args.seconds, rss_idle, verified)
 
 
 if __name__ == "__main__":

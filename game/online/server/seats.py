@@ -6,12 +6,15 @@ pause; a connection's outgoing queue and rate limit (a token bucket). Pure Pytho
 from __future__ import annotations
 
 import asyncio
+import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from game.match import Match
 from game.online.wire import messages as M
@@ -205,8 +208,10 @@ class TokenBucket:
 class Conn:
     """One client connection: its rate bucket, what it is (seated, host) and its outbox."""
 
-    def __init__(self, ws: ServerConnection, number: int):
+    def __init__(self, ws: ServerConnection, number: int, flusher: Flusher | None = None):
         self.ws = ws
+        #: The server's: what this connection is sent goes out at the end of the loop's turn.
+        self.flusher = flusher if flusher is not None else Flusher()
         self.number = number
         self.name: str | None = None
         self.hello = False
@@ -235,6 +240,11 @@ class Conn:
         self.rejoin_only = False
         self.out: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(OUT_QUEUE)
         self.closing = False
+        #: What this turn of the event loop sent here, written at its end in one go
+        #: (:meth:`flush`): a decision's ``events`` and ``turn`` cost one system call.
+        self._batch: list[str] = []
+        #: The writer task is sending a queued message (what comes next waits behind it).
+        self._writing = False
 
     def admit(self) -> bool:
         """Take one message from the token bucket (RATE a second, BURST at once)."""
@@ -259,23 +269,122 @@ class Conn:
         self.send_text(P.encode(message))
 
     def send_text(self, text: str) -> None:
-        """Queue an encoded message (one text for many connections: encoded once)."""
+        """Send an encoded message (one text for many connections: encoded once) at the end
+        of this turn of the event loop, with whatever else this turn sends here."""
         if self.closing:
             return
+        batch = self._batch
+        batch.append(text)
+        if len(batch) == 1:
+            self.flusher.add(self)
+
+    def flush(self) -> None:
+        """Write the batch now when the socket takes it without waiting (websockets' framing,
+        one write); otherwise — a reader that is behind, a closing connection — queue it for
+        the writer task (:meth:`run_writer`), which waits for the reader, in order."""
+        batch, self._batch = self._batch, []
+        if not batch:
+            return
         try:
-            self.out.put_nowait(text)
-        except asyncio.QueueFull:
-            self.close(1008, "too slow: messages are waiting")
+            written = not self._writing and self.out.empty() and _write_now(self.ws, batch)
+        except Exception:  # noqa: BLE001 - a socket in a state only websockets' own send handles
+            written = False
+        if not written:
+            for text in batch:
+                try:
+                    self.out.put_nowait(text)
+                except asyncio.QueueFull:
+                    self._batch = []
+                    self.close(1008, "too slow: messages are waiting")
+                    return
+
+    async def run_writer(self) -> None:
+        """Send what :meth:`flush` queued, in order, waiting for a slow reader; the closing
+        frame last (:meth:`close`)."""
+        ws = self.ws
+        try:
+            while True:
+                item = await self.out.get()
+                self._writing = True
+                if isinstance(item, tuple):
+                    await ws.close(*item)
+                    return
+                await ws.send(item)
+                self._writing = False
+        except ConnectionClosed:
+            return
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Close after what is queued has been sent."""
         if self.closing:
             return
+        self.flush()
         self.closing = True
         try:
             self.out.put_nowait((code, reason))
         except asyncio.QueueFull:
             asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+
+
+class Flusher:
+    """A server's connections that were sent something in this turn of its event loop: each
+    is flushed at the turn's end, all of them in one callback."""
+
+    def __init__(self) -> None:
+        self.dirty: list[Conn] = []
+        self.scheduled = False
+
+    def add(self, conn: Conn) -> None:
+        if not self.scheduled:
+            self.scheduled = True
+            asyncio.get_running_loop().call_soon(self._at_turn_end)
+        self.dirty.append(conn)
+
+    def _at_turn_end(self) -> None:
+        self.scheduled = False
+        self.flush()
+
+    def flush(self) -> None:
+        """Write every connection's batch now (also called early: after the frames of one
+        read, game.online.server.wsconn)."""
+        dirty, self.dirty = self.dirty, []
+        for conn in dirty:
+            conn.flush()
+
+
+def _write_now(ws: ServerConnection, texts: list[str]) -> bool:
+    """Frame ``texts`` and hand them to the socket in one write, when the connection is open,
+    no fragmented message is being sent and its buffer is below websockets' high-water mark
+    (what websockets' own ``send`` would then do, less a task switch and a system call per
+    message); False when it cannot, and nothing was written. The frames are websockets' own
+    (RFC 6455: a server's text frame is unmasked; no extension is ever negotiated here, the
+    server offers no compression), built here in one go."""
+    protocol = ws.protocol
+    transport = getattr(ws, "transport", None)
+    if (
+        transport is None
+        or protocol.state is not State.OPEN
+        or protocol.extensions
+        or getattr(ws, "paused", True)
+        or getattr(ws, "send_in_progress", True) is not None
+        or transport.is_closing()
+    ):
+        return False
+    parts = protocol.data_to_send()  # whatever websockets has waiting (a pong) goes first
+    for text in texts:
+        data = text.encode()
+        n = len(data)
+        parts.append(
+            bytes((0x81, n)) if n < 126 else _LONG.pack(0x81, 126, n) if n < 65536 else _HUGE.pack(0x81, 127, n)
+        )
+        parts.append(data)
+    transport.write(b"".join(parts))
+    return True
+
+
+#: A text frame's header (FIN, opcode 1) for a payload of 126 to 65,535 bytes, and longer.
+_LONG = struct.Struct("!BBH")
+_HUGE = struct.Struct("!BBQ")
 
 
 #: What handles one checked client message (game.online.server.server's registry).
@@ -290,4 +399,4 @@ class Refusal(Exception):
         super().__init__(message)
 
 
-__all__ = ["Conn", "MessageHandler", "Refusal", "Seat", "Table"]
+__all__ = ["Conn", "Flusher", "MessageHandler", "Refusal", "Seat", "Table"]

@@ -42,8 +42,12 @@ def delayed_upto(table: Table) -> int:
         return 0
     if m.over or table.finished:
         return len(m.events)
-    starts = decision_boundaries(table.rules, m.events)
-    return starts[-1] if starts else len(m.events)
+    # The last decision's start, looked for from the end (every decision calls this).
+    events, decisions = m.events, table.rules.decisions
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].get("event") in decisions:
+            return i
+    return len(events)
 
 
 class Spectators:

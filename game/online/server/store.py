@@ -45,6 +45,11 @@ META_SUFFIX = ".table.json"
 MAX_LINE = 1024 * 1024
 
 
+#: A record line as game.record.dumps writes it (the same options: the same bytes), its
+#: encoder made once rather than once per line.
+_LINE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
 class StoreError(OSError):
     """The data folder cannot be used, or a table's files cannot be written (one line)."""
 
@@ -86,6 +91,8 @@ class TableStore:
         except OSError as e:
             raise StoreError(f"cannot use {self.root} for the tables ({e.strerror or e})") from None
         self._files: dict[str, int] = {}
+        #: Per open record, its length (where the next decision begins: a failed write is cut back there).
+        self._ends: dict[str, int] = {}
         self._out_of_space = False
         # A killed server's interrupted meta and record writes (another server on the same
         # folder may be writing one: only a gone process's, or one an hour old).
@@ -140,7 +147,7 @@ class TableStore:
         written twice; a file needs none: a write that fails is cut back off the file."""
         if not events:
             return
-        data = "".join(dumps(ev) + "\n" for ev in events).encode("utf-8")
+        data = "".join(_LINE.encode(ev) + "\n" for ev in events).encode("utf-8")
         fd = self._files.get(code)
         start = None
         try:
@@ -150,13 +157,15 @@ class TableStore:
                 while len(self._files) >= self.max_open:
                     self._close(next(iter(self._files)))
                 self._files[code] = fd
+                self._ends[code] = os.lseek(fd, 0, os.SEEK_END)
             else:  # the most recently written last: the first is the one to close
                 self._files[code] = self._files.pop(code)
-            start = os.lseek(fd, 0, os.SEEK_END)
+            start = self._ends[code]  # the file's length, kept here: no seek per decision
             view = memoryview(data)
             while view:
                 n = os.write(fd, view)
                 view = view[n:]
+            self._ends[code] = start + len(data)
             self._out_of_space = False
         except OSError as e:
             if e.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
@@ -174,6 +183,7 @@ class TableStore:
         self._close(code)
 
     def _close(self, code: str) -> None:
+        self._ends.pop(code, None)
         fd = self._files.pop(code, None)
         if fd is not None:
             try:

@@ -20,10 +20,12 @@ KEYS = "cv:quick:keys"
 MATCHMAKER = "cv:matchmaker"
 
 # KEYS: matchmaker   ARGV: me, ms  -> 1 when this process is (still) the matchmaker
+# KEYS: matchmaker lease, the queues' set   ARGV: me, ms  -> 0 another process pairs; else
+# 1 + the number of queues (so that an idle club's round is one round trip)
 _MATCHMAKER = """
 local owner = redis.call('GET', KEYS[1])
-if owner == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if not owner then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+if owner == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 + redis.call('SCARD', KEYS[2]) end
+if not owner then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 + redis.call('SCARD', KEYS[2]) end
 return 0
 """
 # KEYS: bucket   ARGV: fields  -> 1 when every field was there (and is gone now), else 0 and nothing changes
@@ -107,10 +109,13 @@ class SharedQuickQueue:
             return 0  # Redis away: the node's round says so once; the players wait on
 
     def _pair_round(self, club: Club, now: float) -> int:
-        if not self.store._call(self._matchmaker, keys=[MATCHMAKER], args=[self.node.me, self.matchmaker_ms]):
+        held = self.store._call(self._matchmaker, keys=[MATCHMAKER, KEYS], args=[self.node.me, self.matchmaker_ms])
+        if not held:
             self.node.matchmaker = False
             return 0
         self.node.matchmaker = True
+        if int(held) == 1:  # nobody waits
+            return 0
         from game.online.server.club import quick_setup
 
         keys = self.store._call(self.redis.smembers, KEYS)

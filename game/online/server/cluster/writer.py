@@ -28,6 +28,9 @@ log = logging.getLogger("cardavia.server")
 #: A batch that Redis has not answered within this long counts as failed (the tables stall
 #: and try again).
 BATCH_TIMEOUT = 2.0
+#: Seconds a batch waits for more tables after the first one wants writing (what a decision's
+#: round trip gains at most; measured by bench/server_load.py --processes).
+BATCH_GATHER = 0.003
 
 
 class RecordWriter:
@@ -59,6 +62,9 @@ class RecordWriter:
     async def run(self) -> None:
         while True:
             await self.wake.wait()
+            # A moment for the other tables' decisions to join the batch: the cost of a
+            # batch (building, one round trip, the reply) is mostly per batch, not per table.
+            await asyncio.sleep(BATCH_GATHER)
             self.wake.clear()
             batch = [t for code, t in self.wanted.items() if code not in self.flying]
             for t in batch:
