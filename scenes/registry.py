@@ -132,6 +132,8 @@ for _name, _module, _parents in (
     # The club servers: the list of servers, a server's lobby with quick match.
     ("online_club", "scenes.online.club", ("menu", "online")),
     ("online_club_lobby", "scenes.online.clublobby", ("menu", "online")),
+    # A club's events: today's tournaments, arenas, Swiss tournaments, challenges.
+    ("online_events", "scenes.online.events", ("menu", "online")),
     # Watching a club table, and the Players panel over a club table (mute, block, report, chat).
     ("online_watch", "scenes.online.spectator", ("menu", "online")),
     ("online_manners", "scenes.online.manners", ("menu", "online")),

@@ -102,6 +102,14 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--chat", action="store_true", help="allow free-text chat at the tables (default: quick phrases only)"
     )
+    s.add_argument("--events", metavar="FILE", help="the club's arenas and Swiss tournaments (a small YAML schedule)")
+    s.add_argument(
+        "--tournament-deals",
+        type=int,
+        default=d.tournament_deals,
+        metavar="N",
+        help=f"deals of a tournament of the day (default {d.tournament_deals})",
+    )
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -164,6 +172,7 @@ def server_limits(args: argparse.Namespace):  # -> ServerLimits
         ("--idle-close", args.idle_close, 1, 7 * 86400),
         ("--bot-after", args.bot_after, 1, 3600),
         ("--quick-wait", args.quick_wait, 1, 3600),
+        ("--tournament-deals", args.tournament_deals, 1, 16),
     ]
     for flag, value, lo, hi in checks:
         if not lo <= value <= hi:
@@ -182,16 +191,35 @@ def server_limits(args: argparse.Namespace):  # -> ServerLimits
         bot_after=args.bot_after,
         quick_wait=args.quick_wait,
         chat=args.chat,
+        events_file=_events_file(args.events),
+        tournament_deals=args.tournament_deals,
     )
+
+
+def _events_file(path: str | None) -> str | None:
+    """``--events FILE`` checked before the server starts (ValueError: one line)."""
+    if path is None:
+        return None
+    from game.online.server.events.schedule import parse
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"--events: cannot read {path} ({e.strerror or e})") from None
+    parse(text, Path(path).name)  # ScheduleError (a ValueError): one line naming the entry
+    return path
 
 
 # ---------------------------------------------------------------------------------- online
 def _add_online(sub: argparse._SubParsersAction) -> None:
     """``online host`` / ``online join`` (engineer B): game/online/client/headless.py."""
     from game.online.client.clubclient import add_parsers
+    from game.online.client.events import add_parsers as add_event_parsers
     from game.online.client.headless import add_parser
 
-    add_parsers(add_parser(sub, _Parser))
+    osub = add_parser(sub, _Parser)
+    add_parsers(osub)
+    add_event_parsers(osub)
 
 
 def online(args: argparse.Namespace) -> int:
@@ -204,6 +232,10 @@ def online(args: argparse.Namespace) -> int:
             return clubclient.quick(args)
         if args.online_command == "leaderboard":
             return clubclient.leaderboard(args)
+        from game.online.client import events
+
+        if args.online_command in events.COMMANDS:
+            return events.run(args)
         return run(args)
     except ConfigError as e:
         raise ValueError(str(e)) from None

@@ -101,7 +101,20 @@ class ClubLobbyScene(hosting.HoldsConnecting, UIScene):
                 name="back",
             )
         )
+        self.ui.add(
+            Button(
+                (LEFT_X + 180, PANEL.bottom - 64, LEFT_W - 180, 44),
+                self.label("club_events.button"),
+                self.events,
+                size=15,
+                name="events",
+            )
+        )
         self.ui.focus(self.quick_button)
+
+    def events(self) -> None:
+        """The club's events (scenes.online.events), signed in as this lobby's player."""
+        self.app.open_scene("online_events", server=self.server, player=self.link.name if self.link else self.player)
 
     def _quick_label(self) -> str:
         return (

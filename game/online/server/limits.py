@@ -56,6 +56,10 @@ class ServerLimits:
     #: that forwards the address) are not limited per address. Tests turn it off to stand
     #: for distinct addresses with 127.0.0.x.
     local_unlimited: bool = True
+    #: The club's events: the owner's schedule (``serve --events FILE``) and the deals of a
+    #: tournament of the day (``serve --tournament-deals``).
+    events_file: str | None = None
+    tournament_deals: int = 8
 
 
 def raise_open_files_limit() -> tuple[int, int]:

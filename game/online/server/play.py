@@ -384,10 +384,20 @@ class PlayLoop:
 
     def _deliver(self, table: Table, events: list[Event], start: int, go_on: bool = True) -> None:
         m = table.match
+        # Encoded once per audience, not once per seat: seats that see the events alike (a
+        # public play: all of them) get the same text. Every seat's redactor is fed, so that
+        # each follows its own stream; the comparison is of what each seat may see.
+        sent: list[tuple[list[Event], str]] = []
         for i, seat in enumerate(table.seats):
             out = table.redactors[i].feed(events)
-            if seat.conn is not None:
-                seat.conn.send(M.EVENTS(**{"from": start, "events": out}))
+            conn = seat.conn
+            if conn is None:
+                continue
+            text = next((t for seen, t in sent if seen == out), None)
+            if text is None:
+                text = P.encode(M.EVENTS(**{"from": start, "events": out}))
+                sent.append((out, text))
+            conn.send_text(text)
         for hook in self.commit_hooks:
             hook(table, events)
         if table.stalled or not go_on:
@@ -468,8 +478,8 @@ class PlayLoop:
         for s in table.seats:
             if s.conn is not None:
                 s.conn.send(M.OVER(record=record))
-        if table.daily is not None and self.daily_board is not None:
-            self._spawn_daily(table)
+        if table.daily is not None and self.daily_board is not None and "event" not in table.daily:
+            self._spawn_daily(table)  # an event's deal is scored by its finished hook
         table.evict = self._call_later(FINISHED_KEEP_SECONDS, self._evict, table)
 
     def _evict(self, table: Table) -> None:

@@ -44,11 +44,11 @@ from game.online.server.club import Club
 from game.online.server.cluster import ClusterConfig
 from game.online.server.daily import DailyBoard
 from game.online.server.handlers import HandlerRegistry
-from game.online.server.limits import ServerLimits, TableQuota, client_address, peer_address
+from game.online.server.limits import ServerLimits, TableQuota, client_address
 from game.online.server.lobby import Lobby
 from game.online.server.play import PlayLoop
 from game.online.server.puzzles import PuzzleBoard
-from game.online.server.seats import Conn, Refusal, Seat, Table
+from game.online.server.seats import Conn, Flusher, Refusal, Seat, Table
 from game.online.server.spectate import Spectators
 from game.online.server.store import (
     StoredTable,
@@ -61,6 +61,7 @@ from game.online.server.store import (
     unmarked,
 )
 from game.online.server.web import WebPages
+from game.online.server.wsconn import FrameSink, counting_connection
 from game.online.wire import protocol as P
 from game.rulesets import make_rules
 
@@ -188,6 +189,10 @@ class TableServer:
         )
         self.handlers.register_all(self.club.handlers())
         self.handlers.register_all(self.puzzles.handlers())
+        from game.online.server.events.wiring import ClubEvents
+
+        self.events = ClubEvents(self, data_dir, limits.tournament_deals, limits.events_file)
+        self.handlers.register_all(self.events.handlers())
         self.handlers.complete()
         self.ws_server: Server | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -198,6 +203,8 @@ class TableServer:
         self._sockets_of: dict[str, int] = {}
         self._opening_of: dict[str, int] = {}
         self._sweeper: asyncio.Task | None = None
+        #: The connections' writes of one turn of the event loop, flushed at its end.
+        self._flusher = Flusher()
         #: ``serve`` (not the window's small server): keep the garbage collector's full passes
         #: short (see :meth:`_age_objects`).
         self.tune_gc = False
@@ -264,6 +271,7 @@ class TableServer:
             await asyncio.wait(list(self._tasks), timeout=STOP_TIMEOUT)
         self.store.close()
         self.db.close()
+        self.events.close()
         await self.play.stop_workers()
 
     @property
@@ -351,63 +359,8 @@ class TableServer:
 
     def _counting_connection(self) -> type[ServerConnection]:
         """websockets' connection class, counting the TCP connections this server holds
-        (each one a file descriptor) from the moment they are accepted. Past the connection
-        limit plus headroom a socket is dropped at once, before any byte is read."""
-        server = self
-        cap = self.limits.max_connections + max(8, self.limits.max_open_records // 2)
-
-        class Counted(ServerConnection):
-            #: The address this socket counts for (None: unlimited), and whether it is still
-            #: in its opening handshake.
-            _address: str | None = None
-            _opening = False
-
-            def connection_made(self, transport: asyncio.BaseTransport) -> None:
-                server.sockets += 1
-                self._counted = True
-                address = peer_address(transport.get_extra_info("peername"), server.limits)
-                if address is not None:
-                    self._address, self._opening = address, True
-                    server._sockets_of[address] = server._sockets_of.get(address, 0) + 1
-                    server._opening_of[address] = server._opening_of.get(address, 0) + 1
-                # Counted from the accept, before a byte is read: one address's half-sent
-                # requests (slow headers) fill only its own few slots, never the server's.
-                if server.sockets > cap or (
-                    address is not None
-                    and (
-                        server._opening_of[address] > P.MAX_HANDSHAKES_PER_ADDRESS
-                        or server._sockets_of[address] > P.MAX_CONNECTIONS_PER_ADDRESS
-                    )
-                ):
-                    # A stream server's transport (TCP, or TLS over it) is an asyncio.Transport.
-                    cast(asyncio.Transport, transport).abort()
-                super().connection_made(transport)
-
-            def opened(self) -> None:
-                """The opening handshake is over (answered, upgraded or refused)."""
-                if self._opening:
-                    self._opening = False
-                    server._forget(server._opening_of, self._address)
-
-            def connection_lost(self, exc: Exception | None) -> None:
-                if getattr(self, "_counted", False):
-                    self._counted = False
-                    server.sockets -= 1
-                    self.opened()
-                    server._forget(server._sockets_of, self._address)
-                super().connection_lost(exc)
-
-        return Counted
-
-    @staticmethod
-    def _forget(counts: dict[str, int], address: str | None) -> None:
-        if address is None:
-            return
-        left = counts.get(address, 1) - 1
-        if left > 0:
-            counts[address] = left
-        else:
-            counts.pop(address, None)
+        and handing whole text frames to the handler (game.online.server.wsconn)."""
+        return counting_connection(self)
 
     @property
     def reserve(self) -> int:
@@ -509,11 +462,11 @@ class TableServer:
 
     async def _serve_connection(self, ws: ServerConnection) -> None:
         self._numbers += 1
-        conn = Conn(ws, self._numbers)
+        conn = Conn(ws, self._numbers, self._flusher)
         conn.address = client_address(ws, self.limits)
         conn.rejoin_only = bool(getattr(ws, "rejoin_only", False))
         self.conns.add(conn)
-        writer = asyncio.get_running_loop().create_task(self._writer(conn))
+        writer = asyncio.get_running_loop().create_task(conn.run_writer())
 
         def no_hello() -> None:
             if not conn.hello:
@@ -523,23 +476,20 @@ class TableServer:
                 conn.close(1008, "full")
 
         hello_timer = asyncio.get_running_loop().call_later(HELLO_TIMEOUT, no_hello)
+        if isinstance(ws, FrameSink):  # whole text frames are handled as they arrive
+            ws.sink = lambda text: self._frame(conn, text)
+            ws.flush = self._flusher.flush
         try:
             # The loop ends when the connection closes: the peer's doing, or the writer's
-            # after conn.close() (it sends what is queued, then closes).
+            # after conn.close() (it sends what is queued, then closes). It sees only what
+            # the sink above did not take.
             async for frame in ws:
-                if conn.closing:
-                    continue
-                if not conn.admit():
-                    if conn.excess > P.MAX_EXCESS:
-                        conn.send(P.error("rate", "too many messages: the connection is closed"))
-                        conn.close(1008, "flooding")
-                    else:
-                        conn.send(P.error("rate", f"at most {P.RATE:g} messages a second (bursts of {P.BURST})"))
-                    continue
-                self._receive(conn, frame)
+                self._frame(conn, frame)
         except ConnectionClosed:
             pass
         finally:
+            if isinstance(ws, FrameSink):
+                ws.sink, ws.flush = None, None
             hello_timer.cancel()
             self.conns.discard(conn)
             conn.closing = True
@@ -548,17 +498,18 @@ class TableServer:
             self.spectators.leave(conn)
             writer.cancel()
 
-    async def _writer(self, conn: Conn) -> None:
-        ws = conn.ws
-        try:
-            while True:
-                item = await conn.out.get()
-                if isinstance(item, tuple):
-                    await ws.close(*item)
-                    return
-                await ws.send(item)
-        except ConnectionClosed:
+    def _frame(self, conn: Conn, frame: str | bytes) -> None:
+        """One message from ``conn``: its rate, then :meth:`_receive`."""
+        if conn.closing:
             return
+        if not conn.admit():
+            if conn.excess > P.MAX_EXCESS:
+                conn.send(P.error("rate", "too many messages: the connection is closed"))
+                conn.close(1008, "flooding")
+            else:
+                conn.send(P.error("rate", f"at most {P.RATE:g} messages a second (bursts of {P.BURST})"))
+            return
+        self._receive(conn, frame)
 
     def _receive(self, conn: Conn, frame: str | bytes) -> None:
         try:

@@ -128,6 +128,10 @@ class WebPages:
             player = self.server.db.player_by_name(name) if 0 < len(name) <= 40 else None
             if player is not None:
                 return 200, "text/html; charset=utf-8", self.player_page(player, lang)
+        events = getattr(self.server, "events", None)  # the club's events' pages (game.online.server.events.web)
+        shown = events.web_page(self, path, lang) if events is not None else None
+        if shown is not None:
+            return shown
         found = _RECORD_RE.fullmatch(path)
         if found and self.server.db.finished_match(found.group(1)):
             path_ = self.server.store.record_path(found.group(1))
@@ -160,7 +164,10 @@ class WebPages:
         from game.rulesets import game_ids
 
         t = self._t(lang)
-        links = [f'<a href="/?lang={lang}">{esc(t("club.web.lobby"))}</a>'] + [
+        links = [
+            f'<a href="/?lang={lang}">{esc(t("club.web.lobby"))}</a>',
+            f'<a href="/events?lang={lang}">{esc(t("club_events.web.title"))}</a>',
+        ] + [
             f'<a href="/leaderboard/{urllib.parse.quote(g)}?lang={lang}">{esc(self._game_name(g, lang))}</a>'
             for g in game_ids()
         ]

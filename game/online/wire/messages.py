@@ -356,6 +356,102 @@ PUZZLE_SOLVED = declare(
     doc="an answer judged",
 )
 
+# ---- the club's events (game.online.server.events.wiring) ---------------------------------
+EVENT_LIST = declare(
+    "event_list",
+    ["connection"],
+    slot("tournaments", LIST),
+    slot("arenas", LIST),
+    slot("swiss", LIST),
+    slot("challenges", LIST),
+    doc="the club's events as the asking player sees them (names, never account ids or seeds)",
+)
+TOD = declare(
+    "tod",
+    ["connection"],
+    slot("info", OBJ),
+    slot("me", OBJ, NONE),
+    doc="a tournament of the day: its public facts (the seed once revealed) and the player's progress",
+)
+TOD_RESULT = declare(
+    "tod_result",
+    ["seat"],
+    slot("info", OBJ),
+    slot("deal", INT),
+    slot("score", NUM),
+    slot("me", OBJ),
+    doc="a tournament deal's result, as the server scored it from the table's record",
+)
+TOD_STANDINGS = declare(
+    "tod_standings",
+    ["connection"],
+    slot("info", OBJ),
+    slot("lines", LIST),
+    doc="a tournament's standings (shown once the player has ended every deal, or the day is revealed)",
+)
+TOD_FIELD = declare(
+    "tod_field",
+    ["connection"],
+    slot("info", OBJ),
+    slot("field", OBJ),
+    doc="how the field played one deal (shown once the player has ended it)",
+)
+CHALLENGE = declare(
+    "challenge",
+    ["connection", "seat"],
+    slot("challenge", OBJ),
+    doc="a challenge as the player sees it (game.online.server.events.hub.challenge_json)",
+)
+ARENA = declare(
+    "arena",
+    ["connection"],
+    slot("id", STR),
+    slot("standings", LIST),
+    slot("me", OBJ, NONE),
+    doc="an arena's live standings (names, never account ids) and the player's own line",
+)
+ARENA_FOUND = declare(
+    "arena_found",
+    ["connection"],
+    slot("id", STR),
+    slot("code", STR),
+    slot("seat", INT),
+    slot("token", STR),
+    slot("computers", INT),
+    slot("level", STR, NONE),
+    doc="an arena match: the table, the player's seat and its token; the computer's seats and level",
+)
+SWISS = declare(
+    "swiss",
+    ["connection"],
+    slot("id", STR),
+    slot("round", INT),
+    slot("rounds", INT),
+    slot("finished", BOOL),
+    slot("standings", LIST),
+    slot("me", OBJ, NONE),
+    doc="a Swiss tournament's standings (names, never account ids) and the entrant's own line",
+)
+SWISS_ROUND = declare(
+    "swiss_round",
+    ["connection"],
+    slot("id", STR),
+    slot("round", INT),
+    slot("code", STR, NONE),
+    slot("seat", INT, NONE),
+    slot("token", STR, NONE),
+    slot("opponent", STR, NONE),
+    doc="a Swiss round's table for the player (its seat and token), or a bye (code null)",
+)
+TOD_RECORD = declare(
+    "tod_record",
+    ["connection"],
+    slot("code", STR),
+    slot("deal", INT),
+    slot("record", STR),
+    doc="a tournament deal's record (JSON Lines), for a player who may see that deal",
+)
+
 #: How many message types the server sends (the declarations above).
 SERVER_TYPES = frozenset(SERVER_MESSAGES)
 

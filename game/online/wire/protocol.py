@@ -158,9 +158,14 @@ def error(code: str, message: str, **extra: object) -> JsonObject:
     return M.ERROR(code=code, message=message, **extra)
 
 
+#: json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False), made once
+#: (json.dumps builds an encoder per call when given options: most of the cost of a small message).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def encode(message: Mapping[str, object]) -> str:
     """One frame's text (compact JSON; no NaN can get out)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _ENCODER.encode(message)
 
 
 # ---- actions as JSON -----------------------------------------------------------------
@@ -337,6 +342,29 @@ def _date(field: str, v: object) -> object:
 
 
 _PUZZLE_ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+_CHALLENGE_ID_RE = re.compile(r"challenge:[0-9a-f]{16}")
+_ARENA_ID_RE = re.compile(r"arena:[a-z0-9][a-z0-9-]{0,47}")
+_SWISS_ID_RE = re.compile(r"swiss:[a-z0-9][a-z0-9-]{0,47}")
+
+
+def _swiss_id(field: str, v: object) -> object:
+    if not isinstance(v, str) or _SWISS_ID_RE.fullmatch(v) is None:
+        raise _fail(field, "a Swiss tournament's id such as swiss:december-club")
+    return v
+
+
+def _arena_id(field: str, v: object) -> object:
+    if not isinstance(v, str) or _ARENA_ID_RE.fullmatch(v) is None:
+        raise _fail(field, "an arena's id such as arena:evening-blitz")
+    return v
+
+
+def _challenge_id(field: str, v: object) -> object:
+    if not isinstance(v, str) or _CHALLENGE_ID_RE.fullmatch(v) is None:
+        raise _fail(field, "a challenge's id such as challenge:0123456789abcdef")
+    return v
+
+
 #: The most moves a puzzle answer holds (the shipped puzzles ask for four at most).
 MAX_PUZZLE_MOVES = 8
 
@@ -421,6 +449,22 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "mute": {"name": _name, "muted": _bool},
     "report": {"name": _name, "table": _optional(_code), "reason": _text(REASON_MAX)},
     "chat": {"text": _text(CHAT_MAX)},
+    # The club's events (game.online.server.events.wiring): the list, the tournament of the day.
+    "event_list": {},
+    "tod_enter": {"game": _ident, "preset": _optional(_ident)},
+    "tod_deal": {"game": _ident, "preset": _optional(_ident)},
+    "tod_standings": {"game": _ident, "preset": _optional(_ident), "date": _optional(_date)},
+    "tod_field": {"game": _ident, "preset": _optional(_ident), "date": _optional(_date), "deal": _int(0, 99)},
+    "tod_record": {"game": _ident, "preset": _optional(_ident), "date": _optional(_date), "code": _code},
+    "challenge": {"name": _name, "game": _ident, "preset": _optional(_ident)},
+    "challenge_answer": {"id": _challenge_id, "accept": _bool},
+    "challenge_deal": {"id": _challenge_id},
+    "arena_join": {"id": _arena_id},
+    "arena_pause": {"id": _arena_id},
+    "arena_standings": {"id": _arena_id},
+    "swiss_register": {"id": _swiss_id, "partner": _optional(_name)},
+    "swiss_leave": {"id": _swiss_id},
+    "swiss_standings": {"id": _swiss_id},
 }
 
 

@@ -77,6 +77,21 @@ VALID: dict[str, dict] = {
     "mute": {"type": "mute", "name": "Bo", "muted": True},
     "report": {"type": "report", "name": "Bo", "table": CODE, "reason": "rude words"},
     "chat": {"type": "chat", "text": "hello there"},
+    "event_list": {"type": "event_list"},
+    "tod_enter": {"type": "tod_enter", "game": "briscola", "preset": None},
+    "tod_deal": {"type": "tod_deal", "game": "briscola", "preset": "standard"},
+    "tod_standings": {"type": "tod_standings", "game": "briscola", "preset": None, "date": "2026-12-01"},
+    "tod_field": {"type": "tod_field", "game": "briscola", "preset": None, "date": None, "deal": 3},
+    "tod_record": {"type": "tod_record", "game": "briscola", "preset": None, "date": None, "code": CODE},
+    "challenge": {"type": "challenge", "name": "Bo", "game": "briscola", "preset": None},
+    "challenge_answer": {"type": "challenge_answer", "id": "challenge:0123456789abcdef", "accept": True},
+    "challenge_deal": {"type": "challenge_deal", "id": "challenge:0123456789abcdef"},
+    "arena_join": {"type": "arena_join", "id": "arena:evening-blitz"},
+    "arena_pause": {"type": "arena_pause", "id": "arena:evening-blitz"},
+    "arena_standings": {"type": "arena_standings", "id": "arena:evening-blitz"},
+    "swiss_register": {"type": "swiss_register", "id": "swiss:december-club", "partner": "Bo"},
+    "swiss_leave": {"type": "swiss_leave", "id": "swiss:december-club"},
+    "swiss_standings": {"type": "swiss_standings", "id": "swiss:december-club"},
 }
 
 #: Per field, values of the wrong JSON type or out of range (every one must be refused).
@@ -131,6 +146,9 @@ BAD_VALUES: dict[str, list] = {
     "date": ["2026-13-01", "2026-02-30", "1.12.2026", "2026-1-1", 20261201, "", True, ["2026-12-01"]],
     "id": ["", "../briscola", "Briscola-1-2", "-briscola", "x" * 65, 5, None, ["briscola-1-2"]],
     "moves": [[], None, {"kind": "close"}, [{"kind": "fold"}], [{"kind": "close"}] * 9, ["7D"]],
+    "deal": [-1, 100, "1", 1.0, None, True],
+    "accept": [1, None, "yes"],
+    "partner": ["", "x" * 21, 5, ["Bo"]],
 }
 
 
@@ -182,7 +200,7 @@ def test_wrong_types_and_ranges_are_refused(kind):
                 continue
             schema_error({**msg, name: bad})
             tried += 1
-    assert tried or kind in ("ping", "quick_cancel", "tables", "unwatch")
+    assert tried or kind in ("ping", "quick_cancel", "tables", "unwatch", "event_list")
 
 
 def test_frames_that_are_not_one_json_object_are_refused():

@@ -1,0 +1,574 @@
+"""A club server's events in the window: "Play online" → a club → Events.
+
+The list (today's tournaments, one per game; the arenas running and coming; the Swiss
+tournaments to join or under way; your challenges) on the left, what the chosen event holds
+on the right. A tournament of the day is entered and played from here — each deal at a table
+the server sets up (the house bots in the other seats), opened as any online table — and once
+you have played every deal its standings show, and for each deal you have played, how the
+field played it: the spread of scores, your rank, par and the best results.
+
+Keys: ↑↓ / Tab move, Enter plays or opens, S the standings, F the field, ←/→ another deal's
+field, Esc back. What arrives is also said (the standings' head and your line, a deal's
+result). The window never waits on the network: each question is a
+game.online.client.daily_client.Request polled every tick. Without a network (screenshots,
+the text-fit checks) it shows sample events (:func:`sample`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+
+import pygame
+
+from game.online.client import daily_client as dc
+from game.online.client.events import Line, TourSession, standing_line
+from game.online.wire.messages import as_float, as_int
+from game.rules.vocabulary import JsonObject
+from scenes.online import events_draw, hosting
+from scenes.online.address import AddressError, server_url, shown_address
+from scenes.online.events_data import Item, list_of, num_of, obj_of, sample, text_of
+from scenes.online.events_draw import LEFT_W, LEFT_X, PANEL, RIGHT_W, RIGHT_X
+from scenes.scene import AppServices, UIScene
+from sprites.widgets import Button
+
+ROWS = 8
+ROW_H = 52
+
+
+class EventsScene(hosting.HoldsConnecting, UIScene):
+    def __init__(
+        self, app: AppServices, server: dict | None = None, player: str = "", view: str | None = None, **params: object
+    ):
+        self.server = server or {"name": "", "address": "127.0.0.1:7420"}
+        self.player = player or "Player"
+        self.url = ""
+        self.problem: str | None = None
+        self.status: str | None = None
+        self.request: dc.Request | None = None
+        self.asking: str | None = None
+        self.listing: JsonObject | None = None
+        self.selected = 0
+        #: What the right side shows: "info", "standings" or "field".
+        self.pane = "info"
+        self.standings: list[Line] | None = None
+        #: An arena's or a Swiss tournament's standings: (rank, name, what they scored).
+        self.lines: list[tuple[str, str, str]] | None = None
+        self.field: JsonObject | None = None
+        self.field_deal = 0
+        self.connecting: hosting.Connecting | None = None
+        #: The deal's seat on its way to the table, and the one handed to it.
+        self.waiting: TourSession | None = None
+        self.playing: TourSession | None = None
+        self.recovery: str | None = None
+        super().__init__(app)
+        try:
+            self.url, _ = server_url(self.server["address"])
+        except AddressError as e:
+            self.problem = self.t(f"online.{e.key}")
+            return
+        if hosting.network_allowed(app):
+            self.refresh()
+        else:  # screenshots and the text-fit checks: sample events
+            s = sample()
+            self.listing = obj_of(s["listing"])
+            if view == "standings":
+                lines = [standing_line(v) for v in list_of(s["standings"])]
+                self.pane, self.standings = "standings", [ln for ln in lines if ln is not None]
+            elif view == "field":
+                self.pane, self.field, self.field_deal = "field", obj_of(s["field"]), 2
+            elif view in ("arena", "swiss"):
+                self.selected = len(list_of(self.listing["tournaments"])) + (view == "swiss")
+                self.pane = "standings"
+                self.lines = [self._other_line(view, obj_of(v)) for v in list_of(s[view])]
+
+    # ------------------------------------------------------------------ widgets
+    def build(self) -> None:
+        for i in range(ROWS):
+            self.ui.add(
+                Button(
+                    (LEFT_X, PANEL.y + 130 + i * (ROW_H + 8), LEFT_W, ROW_H),
+                    partial(self._row_label, i),
+                    partial(self.choose, i),
+                    size=15,
+                    name=f"event{i}",
+                    visible=lambda i=i: i < len(self.items()),
+                )
+            )
+        by = PANEL.y + 130
+        self.play_button = self.ui.add(
+            Button(
+                (RIGHT_X, by, 300, 46),
+                self._play_label,
+                self.play,
+                style="primary",
+                size=15,
+                name="play",
+                visible=lambda: self._is_tournament() and self._next_deal() is not None,
+                enabled=lambda: self.idle,
+            )
+        )
+        self.ui.add(
+            Button(
+                (RIGHT_X + 316, by, RIGHT_W - 316, 46),
+                self.label("club_events.standings"),
+                self.show_standings,
+                size=15,
+                name="standings",
+                visible=lambda: self._kind() in ("tod", "arena", "swiss"),
+                enabled=lambda: self.idle,
+            )
+        )
+        self.ui.add(
+            Button(
+                (RIGHT_X, by + 58, RIGHT_W - 136, 44),
+                lambda: self.t("club_events.field", n=self.field_deal + 1),
+                self.show_field,
+                size=14,
+                name="field",
+                visible=self._is_tournament,
+                enabled=lambda: self.idle,
+            )
+        )
+        self.ui.add(
+            Button(
+                (RIGHT_X + RIGHT_W - 124, by + 58, 58, 44),
+                lambda: "‹",
+                lambda: self.turn_deal(-1),
+                size=18,
+                name="deal_prev",
+                visible=self._is_tournament,
+            )
+        )
+        self.ui.add(
+            Button(
+                (RIGHT_X + RIGHT_W - 58, by + 58, 58, 44),
+                lambda: "›",
+                lambda: self.turn_deal(1),
+                size=18,
+                name="deal_next",
+                visible=self._is_tournament,
+            )
+        )
+        self.ui.add(
+            Button(
+                (LEFT_X, PANEL.bottom - 60, 160, 44),
+                self.label("common.back"),
+                self.back,
+                icon="‹",
+                size=15,
+                name="back",
+            )
+        )
+        self.ui.focus(self.ui.widgets[0])
+
+    # ------------------------------------------------------------------ the events
+    def _game_name(self, game: object) -> str:
+        g = str(game)
+        if g not in self.app.config.games:
+            return g
+        names = self.app.config.game(g).name
+        if isinstance(names, Mapping):
+            return str(names.get(self.app.i18n.language) or names.get("en") or g)
+        return str(names)
+
+    def items(self) -> list[Item]:
+        """The list's lines: (kind, the event as the server sent it)."""
+        lst = self.listing or {}
+        out: list[Item] = []
+        for kind, key in (("tod", "tournaments"), ("arena", "arenas"), ("swiss", "swiss"), ("challenge", "challenges")):
+            value = lst.get(key)
+            for e in value if isinstance(value, list) else []:
+                if isinstance(e, dict):
+                    out.append(Item(kind, e))
+        return out[:ROWS]
+
+    def selected_item(self) -> Item | None:
+        items = self.items()
+        return items[self.selected] if 0 <= self.selected < len(items) else None
+
+    def _kind(self) -> str | None:
+        item = self.selected_item()
+        return item.kind if item is not None else None
+
+    def _is_tournament(self) -> bool:
+        item = self.selected_item()
+        return item is not None and item.kind == "tod"
+
+    @staticmethod
+    def _time(v: object) -> str:
+        return text_of(v).replace("T", " ")[:16]
+
+    def describe(self, item: Item) -> tuple[str, str]:
+        """(the line's title, its detail) in the player's language."""
+        e, kind = item.event, item.kind
+        game = self._game_name(e.get("game"))
+        if kind == "tod":
+            me = obj_of(e.get("me"))
+            deals = e.get("deals", 0)
+            if not me.get("entered"):
+                detail = self.t("club_events.not_entered", deals=deals)
+            elif me.get("next") is None:
+                detail = self.t("club_events.finished")
+            else:
+                detail = self.t("club_events.progress", ended=me.get("ended", 0), deals=deals)
+            return self.t("club_events.tournament", game=game), detail
+        name = text_of(e.get("id")).partition(":")[2]
+        if kind == "arena":
+            detail = (
+                self.t("club_events.arena_running", end=self._time(e.get("end"))[11:], players=e.get("players", 0))
+                if e.get("running")
+                else self.t("club_events.arena_coming", start=self._time(e.get("start")), end=self._time(e.get("end")))
+            )
+            return self.t("club_events.arena", name=name, game=game), detail
+        if kind == "swiss":
+            detail = (
+                self.t("club_events.swiss_open", start=self._time(e.get("start")), entrants=e.get("entrants", 0))
+                if e.get("open")
+                else self.t(
+                    "club_events.swiss_round",
+                    round=e.get("round", 0),
+                    rounds=e.get("rounds", 0),
+                    entrants=e.get("entrants", 0),
+                )
+            )
+            return self.t("club_events.swiss", name=name, game=game), detail
+        outcome = e.get("outcome")
+        if outcome in ("won", "lost"):
+            detail = self.t(f"club_events.challenge_{outcome}", difference=f"{abs(num_of(e.get('difference'))):g}")
+        elif outcome == "draw":
+            detail = self.t("club_events.challenge_draw")
+        else:
+            detail = self.t("club_events.challenge_line", mine=len(obj_of(e.get("mine"))), deals=e.get("deals", 0))
+        return self.t("club_events.challenge", opponent=text_of(e.get("opponent"), 20), game=game), detail
+
+    def _row_label(self, i: int) -> str:
+        items = self.items()
+        if i >= len(items):
+            return ""
+        return self.describe(items[i])[0]  # the detail is on the right, and said when chosen
+
+    def _next_deal(self) -> int | None:
+        item = self.selected_item()
+        if item is None or item.kind != "tod":
+            return None
+        me = item.event.get("me")
+        nxt = me.get("next") if isinstance(me, dict) else 0
+        return nxt if isinstance(nxt, int) else None
+
+    def _play_label(self) -> str:
+        item = self.selected_item()
+        if item is None:
+            return ""
+        nxt = self._next_deal()
+        if nxt is None:
+            return self.t("club_events.all_played")
+        if not obj_of(item.event.get("me")).get("entered"):
+            return self.t("club_events.play_first")
+        return self.t("club_events.play_next", n=nxt + 1, deals=item.event.get("deals", 0))
+
+    # ------------------------------------------------------------------ what the player asks
+    @property
+    def idle(self) -> bool:
+        return self.request is None and self.connecting is None and self.waiting is None
+
+    def _secret(self) -> str | None:
+        from game.online.client.clubclient import account_secret
+
+        return account_secret(self.app.settings.extra, self.url, self.player)
+
+    def _ask(self, what: str, message: dict, wants: tuple[str, ...]) -> None:
+        if not self.url or not hosting.network_allowed(self.app):
+            return
+        try:
+            self.request = dc.Request(
+                self.url, self.player, message, wants, account=dc.account_message(self.player, self._secret())
+            )
+        except ValueError:
+            self.problem = hosting.describe(AddressError("bad_address"), self.t)
+            return
+        self.asking = what
+        self.problem = None
+
+    def refresh(self) -> None:
+        if self.request is None:
+            self.status = self.t("club_events.loading")
+            self._ask("list", {"type": "event_list"}, ("event_list",))
+
+    def choose(self, i: int) -> None:
+        """A line of the list chosen: its details (Enter on a tournament already chosen plays)."""
+        if i == self.selected and self._is_tournament() and self._next_deal() is not None:
+            self.play()
+            return
+        self.selected, self.pane = i, "info"
+        self.standings, self.field, self.field_deal, self.lines = None, None, 0, None
+        item = self.selected_item()
+        if item is not None:
+            self.app.say(self.describe(item)[1])
+
+    def _where(self) -> JsonObject | None:
+        item = self.selected_item()
+        if item is None or item.kind != "tod":
+            return None
+        e = item.event
+        return {"game": text_of(e.get("game"), 40), "preset": text_of(e.get("preset"), 40) or None}
+
+    def play(self) -> None:
+        where = self._where()
+        if where is None or not self.idle or self._next_deal() is None:
+            return
+        self.status = self.t("club_events.dealing")
+        self._ask("deal", {"type": "tod_deal", **where}, ("created", "tod"))
+
+    def show_standings(self) -> None:
+        item = self.selected_item()
+        if item is not None and item.kind in ("arena", "swiss") and self.idle:
+            self.pane = "standings"
+            kind = item.kind
+            self._ask(kind, {"type": f"{kind}_standings", "id": text_of(item.event.get("id"), 80)}, (kind,))
+            return
+        where = self._where()
+        if where is None or not self.idle:
+            return
+        self.pane = "standings"
+        self._ask("standings", {"type": "tod_standings", **where, "date": None}, ("tod_standings",))
+
+    def show_field(self) -> None:
+        where = self._where()
+        if where is None or not self.idle:
+            return
+        self.pane = "field"
+        msg = {"type": "tod_field", **where, "date": None, "deal": self.field_deal}
+        self._ask("field", msg, ("tod_field",))
+
+    def turn_deal(self, step: int) -> None:
+        item = self.selected_item()
+        if item is None or item.kind != "tod":
+            return
+        deals = max(1, int(num_of(item.event.get("deals"))))
+        self.field_deal = (self.field_deal + step) % deals
+        self.app.say(self.t("club_events.field", n=self.field_deal + 1), interrupt=True)
+        if self.pane == "field":
+            self.show_field()
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_s:
+                self.show_standings()
+                return
+            if event.key == pygame.K_f:
+                self.show_field()
+                return
+            if event.key in (pygame.K_LEFT, pygame.K_RIGHT) and self._is_tournament():
+                self.turn_deal(-1 if event.key == pygame.K_LEFT else 1)
+                return
+        super().handle(event)
+
+    def back(self) -> None:
+        if not self.idle:
+            self._stop()
+            return
+        super().back()
+
+    def _stop(self) -> None:
+        if self.request is not None:
+            self.request.close()
+            self.request = None
+        if self.waiting is not None:
+            self.waiting.close()
+            self.waiting = None
+        self._drop()
+        self.status = None
+
+    def leave(self) -> None:
+        if self not in self.app.stack.scenes:
+            self._stop()
+
+    def close(self) -> None:
+        self._stop()
+
+    def enter(self) -> None:
+        super().enter()
+        s = self.playing
+        if s is not None and s.over:
+            self.playing = None
+            result = s.tod_result
+            if result is not None:
+                n, score = as_int(result["deal"]) + 1, as_float(result["score"])
+                text = self.t("club_events.result", n=n, score=f"{score:g}")
+                self.app.toast(text)
+                self.app.say(text)
+            self.refresh()
+
+    # ------------------------------------------------------------------ the answers
+    def update(self, dt_: float) -> None:
+        super().update(dt_)
+        if self.request is not None and self.request.poll():
+            req, what = self.request, self.asking
+            self.request, self.asking = None, None
+            self._answered(req, what)
+        arrived = self._arrived()
+        if arrived is not None:
+            session, error = arrived
+            if error is not None:
+                self.status, self.problem = None, hosting.describe(error, self.t)
+            else:
+                self.waiting = session
+        s = self.waiting
+        if s is not None:
+            s.poll()
+            problem = hosting.session_problem(s)
+            if problem is not None:
+                s.close()
+                self.waiting, self.status, self.problem = None, None, hosting.describe(problem, self.t)
+            elif s.started and s.rules is not None and s.human_seat is not None:
+                self.waiting, self.status = None, None
+                self.playing = s
+                self.app.open_scene("table", session=s)
+
+    def _keep_new_account(self, req: dc.Request) -> None:
+        from game.online.client.clubclient import keep_account
+
+        made = dc.new_account(req)
+        extra = self.app.settings.extra
+        if made is None or not isinstance(extra, dict):
+            return
+        name, secret, recovery = made
+        keep_account(extra, req.url, name, secret)
+        self.app.save_settings()
+        self.recovery = recovery
+
+    def _answered(self, req: dc.Request, what: str | None) -> None:
+        self.status = None
+        self._keep_new_account(req)
+        if req.error is not None:
+            code, message = req.error
+            if code == "hidden":
+                self.problem = None
+                if self.pane == "standings":
+                    self.standings = []
+                else:
+                    self.field = {}
+                self.app.say(
+                    self.t("club_events.hidden_standings" if self.pane == "standings" else "club_events.hidden_field")
+                )
+            elif code in ("unreachable", "timeout"):
+                self.problem = hosting.describe(
+                    hosting.OnlineError("error_unreachable", address=shown_address(req.url)), self.t
+                )
+            else:
+                self.problem = self.t("club_events.refused", reason=message or code)
+            return
+        if what == "list":
+            m = req.replies["event_list"]
+            self.listing = {k: m.get(k) for k in ("tournaments", "arenas", "swiss", "challenges")}
+            self.selected = min(self.selected, max(0, len(self.items()) - 1))
+            if not self.items():
+                self.app.say(self.t("club_events.none"))
+            return
+        if what in ("arena", "swiss"):
+            m = req.replies[what]
+            raw = m.get("standings")
+            self.lines = [
+                self._other_line(what, v) for v in (raw if isinstance(raw, list) else []) if isinstance(v, dict)
+            ]
+            if self.lines:
+                self.app.say(", ".join(" ".join(ln) for ln in self.lines[:3]))
+            return
+        if what == "standings":
+            m = req.replies["tod_standings"]
+            raw = m.get("lines")
+            self.standings = [ln for ln in (standing_line(v) for v in (raw if isinstance(raw, list) else [])) if ln]
+            self.app.say(self._standings_head())
+            return
+        if what == "field":
+            f = req.replies["tod_field"].get("field")
+            self.field = f if isinstance(f, dict) else {}
+            said = self.field_lines()
+            self.app.say(" ".join(said[:2]))
+            return
+        created = req.replies["created"]
+        token = (created.get("tokens") or {}).get("0")
+        try:
+            session = TourSession(
+                self.url, text_of(created.get("code"), 20), self.player, token if isinstance(token, str) else None
+            )
+        except ValueError as e:
+            self.problem = self.t("club_events.refused", reason=str(e))
+            return
+        session.result_wait = 0.0  # the window never waits on closing: the result comes before the end
+        self.status = self.t("club_events.dealing")
+        self.connecting = hosting.Connecting(session, shown_address(self.url))
+
+    # ------------------------------------------------------------------ what it shows
+    def _standings_head(self) -> str:
+        item = self.selected_item()
+        e = item.event if item else {}
+        head = self.t("club_events.standings_title", game=self._game_name(e.get("game")), date=text_of(e.get("date")))
+        mine = next((ln for ln in self.standings or [] if ln["name"].casefold() == self.player.casefold()), None)
+        if mine is not None and mine["rank"] is not None:
+            head += f". {mine['rank']}. {mine['name']} {mine['percent']:.2f}%"
+        return head
+
+    def _other_line(self, kind: str, v: JsonObject) -> tuple[str, str, str]:
+        """(rank, name, what it scored) of an arena's or a Swiss tournament's line."""
+        name = text_of(v.get("name"), 41)
+        if kind == "arena":
+            if v.get("fire"):
+                name += f" ({self.t('club_events.web.fire')})"
+            value = self.t("club_events.arena_points", points=text_of(v.get("points")))
+        else:
+            score, bh = v.get("score"), v.get("buchholz")
+            value = self.t(
+                "club_events.swiss_score",
+                score=f"{float(score):g}" if isinstance(score, (int, float)) else "",
+                buchholz=f"{float(bh):g}" if isinstance(bh, (int, float)) else "",
+            )
+        return f"{text_of(v.get('rank'), 4)}.", name, value
+
+    def field_lines(self) -> list[str]:
+        """The field of the chosen deal, line by line (what is drawn and said)."""
+        f = self.field
+        if f is None:
+            return []
+        if not f:
+            return [self.t("club_events.hidden_field")]
+        out = []
+        if f.get("score") is not None:
+            out.append(
+                self.t(
+                    "club_events.your_line",
+                    score=f"{num_of(f['score']):g}",
+                    rank=f.get("rank"),
+                    players=f.get("players"),
+                    percent=f"{num_of(f.get('percent')):.2f}",
+                )
+            )
+        else:
+            out.append(self.t("club_events.no_result"))
+        if isinstance(f.get("par"), (int, float)):
+            out.append(self.t("club_events.par", par=f"{num_of(f['par']):.1f}"))
+        spread = list_of(f.get("spread"))
+        parts = []
+        for pair in spread[:12]:
+            score, n = (list_of(pair) + [0, 0])[:2]
+            parts.append(f"{num_of(score):g}" + (f" ×{n}" if n != 1 else ""))
+        out.append(self.t("club_events.spread", list=", ".join(parts)))
+        out.append(self.t("club_events.best"))
+        best = list_of(f.get("best"))
+        for b in map(obj_of, best[:3]):
+            line = self.t("club_events.best_line", name=text_of(b.get("name"), 20), score=f"{num_of(b.get('score')):g}")
+            out.append("  " + line)
+        return out
+
+    def draw(self, surface: pygame.Surface) -> None:
+        events_draw.draw(self, surface)
+
+
+def create(
+    app: AppServices, server: dict | None = None, player: str = "", view: str | None = None, **params: object
+) -> EventsScene:
+    return EventsScene(app, server=server, player=player, view=view)
+
+
+__all__ = ["EventsScene", "create", "sample"]

@@ -1,0 +1,40 @@
+"""Shared by the events tests: a store in a temporary folder, a movable clock, a deal played
+by seeded bots (a random bot in the player's seat, greedy bots elsewhere: fast, and scores
+that differ from player to player)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from game.ai.bots import make_bot
+from game.match import Match
+from game.services.par import Deal
+
+GAME = "briscola"
+
+
+class Clock:
+    def __init__(self, now: dt.datetime):
+        self.now = now
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def move(self, **delta: float) -> None:
+        self.now += dt.timedelta(**delta)
+
+
+def play(deal: Deal, player_seed: int) -> list[dict]:
+    """The deal played once, seat 0 a random bot of ``player_seed``: its record's events."""
+    rules = deal.rules()
+    bots = [
+        make_bot("random" if s == 0 else "greedy", rules, s, player_seed if s == 0 else s) for s in range(rules.players)
+    ]
+    m = Match(rules, deal.seed, bots, deals=1)
+    m.run()
+    return json.loads(json.dumps(m.events))
+
+
+def jsonl(events: list[dict]) -> str:
+    return "".join(json.dumps(ev) + "\n" for ev in events)
