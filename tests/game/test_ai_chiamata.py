@@ -1,9 +1,9 @@
 """Briscola chiamata's computer player (game/games/chiamata/ai): its hooks conform to the
-search's interface (the checks tests/game/test_ai_hooks.py runs on the registered games, run
-here on rules built in code: the game is not in rules.yaml yet), bots of every level play
-whole matches legally, no bid is made on a hand below the threshold, the call is sensible,
-and the determinizer keeps to what the view knows: its hand, the cards played, the counts,
-and the partner where it is known, the reading weighing the seats by their play."""
+search's interface, bots of every level play whole matches legally, no bid is made on a
+hand below the threshold, the call is sensible, the determinizer keeps to what the view
+knows: its hand, the cards played, the counts, and the partner where it is known, the
+reading weighing the seats by their play (and, as an option, the caller's hand bearing his
+bid), and hard's playouts load a mate's trick only where no seat after them can beat it."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from game.ai.hooks import LEVEL_NAMES, GameHooks, check_hooks, load_hooks, tunin
 from game.ai.search import SearchBot
 from game.cards import Card, card
 from game.games.chiamata.ai import bidding
-from game.games.chiamata.ai.policy import playout, policy_action
-from game.games.chiamata.ai.reading import candidates, determinize, partner_hit, partner_weights
+from game.games.chiamata.ai.policy import pick, playout, policy_action
+from game.games.chiamata.ai.reading import bears_the_call, candidates, determinize, partner_hit, partner_weights
 from game.games.chiamata.rules import ChiamataRules, ChiamataState
 from game.games.chiamata.vocabulary import PASS, bid, call
 from game.match import Match
@@ -99,12 +99,11 @@ def test_the_playout_plays_a_deal_to_its_end_with_the_rules() -> None:
         assert state.over
         if state.caller is None:
             continue
-        # The same cards through the engine give the same points.
-        while copy.phase != "play":
-            rules.apply(copy, policy_action(rules, copy, rng))
-        for c in trace:
-            assert isinstance(c, Card)
-            rules.apply(copy, play(c))
+        # The same moves through the engine (the trace: each bid, pass and call, then each
+        # card) give the same points.
+        for item in trace:
+            assert isinstance(item, (Action, Card))
+            rules.apply(copy, item if isinstance(item, Action) else play(item))
         assert copy.points == state.points and copy.partner == state.partner
 
 
@@ -258,6 +257,30 @@ def test_the_determinizer_keeps_to_what_the_view_knows() -> None:
     assert checked > 1000
 
 
+def test_auction_worlds_deal_the_caller_a_hand_that_bears_his_bid_and_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = make()
+    kept = {True: 0, False: 0}
+    tried = {True: 0, False: 0}
+    for state in _positions(rules, range(3)):
+        if state.phase != "play" or state.history or state.caller is None:
+            continue
+        seat = (state.caller + 1) % 5  # a defender, at the first lead
+        view = rules.view(state, seat)
+        # The bots bid by the bidding rules: the caller's true hand bears the call.
+        assert bears_the_call(rules, view, list(state.hands[state.caller]))
+        for on in (False, True):
+            monkeypatch.setattr(tuning, "AUCTION_WORLDS", on)
+            for k in range(40):
+                det = determinize(rules, view, random.Random(k))
+                assert rules.view(det, seat) == view  # still what the view knows
+                kept[on] += bears_the_call(rules, view, det.hands[state.caller])
+                tried[on] += 1
+    assert tried[True] >= 80
+    # Dealt at random, few hands would have bid so (about one in ten); most of the auction's
+    # worlds do (a deal whose tries all fail keeps its last: a human may bid on little).
+    assert kept[False] / tried[False] < 0.25 and kept[True] / tried[True] > 0.5
+
+
 def test_the_determinizer_never_gives_the_called_card_to_a_seat_with_no_card_left() -> None:
     rules = make()
     for state in _positions(rules, range(6, 10)):
@@ -328,6 +351,37 @@ def _played_out(rules: ChiamataRules, seed: int) -> ChiamataState:
         if state.caller is not None:
             return state
     raise AssertionError("every deal thrown in")
+
+
+def _partner_to_play_on_the_callers_king(beater: str) -> tuple[ChiamataRules, ChiamataState]:
+    """Seat 0 called the 3S (seat 1's) and leads the KS; ``beater`` holds the AS."""
+    rules = make()
+    hands = {
+        0: "KS 4D 5D 6D 7D 2C 4C 5C",
+        1: "3S AC XX 3D 7C 6C JC QC",
+        2: "QS JS KC 3C KD QD JD AD",
+        3: "XX 7S 6S AB 3B KB QB JB",
+        4: "5S 4S 2S 7B 6B 5B 4B 2B",
+    }
+    hands = {s: h.replace("XX", "AS" if str(s) == beater else "2D") for s, h in hands.items()}
+    state = dealt(rules, tuple(hands[s] for s in range(5)), dealer=4)
+    run(rules, state, bid("3"), PASS, PASS, PASS, PASS, call(card("3S")), play(card("KS")))
+    assert state.caller == 0 and state.partner == 1 and state.to_act == 1
+    return rules, state
+
+
+def test_with_sight_the_partner_loads_the_callers_trick_only_when_no_seat_after_him_can_beat_it() -> None:
+    def still() -> float:
+        return 0.0
+
+    # A defender after the partner holds the AS: the KS may fall, so no Ace on it.
+    rules, state = _partner_to_play_on_the_callers_king("3")
+    assert pick(rules, state, 1, still) == card("AC")  # the plain policy loads it blind
+    sighted = pick(rules, state, 1, still, sight=True)
+    assert sighted != card("AC") and rules.card_points[sighted] == 0
+    # The partner holds the AS himself: nobody after him can beat the KS, so he loads it.
+    rules, state = _partner_to_play_on_the_callers_king("1")
+    assert pick(rules, state, 1, still, sight=True) == card("AC")
 
 
 # ----------------------------------------------------------------------------- the coach

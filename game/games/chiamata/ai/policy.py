@@ -6,6 +6,8 @@ Each seat plays as far as it would know the sides at the table (:func:`mate`): t
 and a lone caller know them all, everyone knows them once the called card is out; before
 that a defender knows only the caller, and the caller nobody. A trick held by a known mate
 is loaded with points; any other is taken when it is worth the card, else given nothing.
+Whether a card holds a trick is a fixed chance, or with ``sight`` (hard's playouts) read from
+the hands still to play to it in the determinized deal.
 """
 
 from __future__ import annotations
@@ -43,9 +45,14 @@ def pick(
     seat: int,
     rand: Callable[[], float],
     noise: float = 0.3,
+    sight: bool = False,
 ) -> Card:
     """The policy's card for ``seat``: lead low, load a known mate's trick, take a trick
-    when its points are worth the card, else give nothing (``noise`` × ``rand`` per card)."""
+    when its points are worth the card, else give nothing (``noise`` × ``rand`` per card).
+    Whether a card will hold the trick: a fixed chance (tuning.AHEAD) while others are still
+    to play; with ``sight``, read from the hands of the seats still to play that are not
+    known mates (in a determinized deal the playout holds them all): sure when none of them
+    can beat it, tuning.SIGHT_RISK when one can."""
     hand = state.hands[seat]
     trump = state.trump_suit
     cp = rules.card_points
@@ -69,6 +76,8 @@ def pick(
             top, top_seat = x, (leader + i) % n
     ours = mate(state, seat, top_seat)
     last = len(trick) == n - 1
+    if sight and not last:
+        return _pick_sighted(rules, state, seat, rand, noise, top, ours, on_table)
     for x in hand:
         stake = on_table + cp[x]
         keep = keep_value(rules, x, trump)
@@ -76,6 +85,62 @@ def pick(
             v = (1.0 if last else tuning.AHEAD) * stake - keep
         elif beats(x, top, trump):
             p = 1.0 if last else (tuning.AHEAD_TRUMP if x.suit == trump else tuning.AHEAD)
+            v = (2.0 * p - 1.0) * stake - keep
+        else:
+            v = -stake - keep
+        v += rand() * noise
+        if v > best_v:
+            best_v, best = v, x
+    return best
+
+
+def _pick_sighted(
+    rules: ChiamataRules,
+    state: ChiamataState,
+    seat: int,
+    rand: Callable[[], float],
+    noise: float,
+    top: Card,
+    ours: bool | None,
+    on_table: int,
+) -> Card:
+    """:func:`pick`'s follow with sight (some seat still to play after ``seat``): the
+    strongest trump and the strongest card of the led suit among the hands of the seats
+    after it that it does not know as mates decide whether a card holds the trick."""
+    hand = state.hands[seat]
+    trump = state.trump_suit
+    cp, st = rules.card_points, rules.strength
+    beats = rules.beats
+    n = state.players
+    led = state.trick[0].suit
+    top_trump = top_led = -1
+    for i in range(1, n - len(state.trick)):
+        other = (seat + i) % n
+        if mate(state, seat, other):
+            continue
+        for y in state.hands[other]:
+            if y.suit == trump:
+                if st[y] > top_trump:
+                    top_trump = st[y]
+            elif y.suit == led and st[y] > top_led:
+                top_led = st[y]
+
+    def holds(c: Card) -> bool:
+        if c.suit == trump:
+            return st[c] > top_trump
+        return top_trump < 0 and st[c] > top_led
+
+    risk = tuning.SIGHT_RISK
+    mine = (1.0 if holds(top) else risk) if ours else 0.0
+    best_v = -1e9
+    best = hand[0]
+    for x in hand:
+        stake = on_table + cp[x]
+        keep = keep_value(rules, x, trump)
+        if ours and not (x.suit == trump and top.suit != trump):
+            v = (2.0 * mine - 1.0) * stake - keep
+        elif beats(x, top, trump):
+            p = 1.0 if holds(x) else risk
             v = (2.0 * p - 1.0) * stake - keep
         else:
             v = -stake - keep
@@ -139,14 +204,19 @@ def playout(
     rng: random.Random,
     trace: list[object] | None = None,
     epsilon: float | None = None,
+    sight: bool = False,
 ) -> None:
     """Play the deal to its end in place: the auction and the call by the bidding rules, each
-    card by :func:`pick`, a random card with chance ``epsilon`` (tuning.EPSILON when None).
-    ``trace`` (a test's) gets every card played."""
+    card by :func:`pick`, a random card with chance ``epsilon`` (tuning.EPSILON when None);
+    ``sight``: :func:`pick` reads the hands still to play to a trick (hard's playouts).
+    ``trace`` (a test's) gets every move made: each bid, pass and call, then each card."""
     eps = tuning.EPSILON if epsilon is None else epsilon
     rand = rng.random
     while not state.over and state.phase in ("auction", "call"):
-        rules.apply(state, policy_action(rules, state, rng), check=False)
+        spoken = policy_action(rules, state, rng)
+        if trace is not None:
+            trace.append(spoken)
+        rules.apply(state, spoken, check=False)
     while not state.over:
         seat = state.to_act
         hand = state.hands[seat]
@@ -155,7 +225,7 @@ def playout(
         elif eps and rand() < eps:
             c = hand[int(rand() * len(hand))]
         else:
-            c = pick(rules, state, seat, rand)
+            c = pick(rules, state, seat, rand, sight=sight)
         if trace is not None:
             trace.append(c)
         _play(rules, state, seat, c)

@@ -19,6 +19,7 @@ import random
 import game.games.chiamata.ai.tuning as tuning
 from game.ai.determinize import check_count, hidden_cards
 from game.cards import Card
+from game.games.chiamata.ai.bidding import best_call, lead_offset, predicted
 from game.games.chiamata.rules import ChiamataRules, ChiamataState, ChiamataView
 
 
@@ -125,10 +126,9 @@ def _draw(rng: random.Random, weights: dict[int, float]) -> int:
     return seat
 
 
-def determinize(rules: ChiamataRules, view: ChiamataView, rng: random.Random) -> ChiamataState:
-    """A full state consistent with ``view``: its hand, the unseen cards dealt into the other
-    hands by their counts, the unplayed called card with the known partner or a seat drawn
-    by :func:`partner_weights`; the partner (its holder, or the seat that played it) set."""
+def _deal(rules: ChiamataRules, view: ChiamataView, rng: random.Random) -> tuple[list[list[Card]], int | None]:
+    """The other hands dealt at random by their counts, the unplayed called card to a seat
+    drawn by :func:`partner_weights` (that seat, else None)."""
     n = view.players
     hidden = hidden_cards(view.unseen)
     check_count(hidden, sum(k for s, k in enumerate(view.hand_counts) if s != view.seat), "the other hands")
@@ -151,6 +151,64 @@ def determinize(rules: ChiamataRules, view: ChiamataView, rng: random.Random) ->
         if s == holder and called is not None:
             hand.append(called)
         hands.append(hand)
+    return hands, holder
+
+
+def bears_the_call(rules: ChiamataRules, view: ChiamataView, hand: list[Card]) -> bool:
+    """Whether the caller, holding ``hand`` now (and the cards he has played), would have
+    won the auction and called as he did by the bidding rules: the contract's rank within
+    his reach and the called card his choice for it. True when there is nothing to check."""
+    caller, called, rank = view.caller, view.called, view.high_rank
+    if caller is None or called is None or rank is None:
+        return True
+    dealt = hand + [c for s, c in view.history if s == caller]
+    contract = view.high_points or rules.contract_points
+    offset = lead_offset(rules, caller, view.dealer)
+    if called not in dealt and predicted(rules, dealt, called, offset) < contract + tuning.BID_MARGIN:
+        return False  # most deals fail here, at a quarter of best_call's cost
+    choice, p = best_call(rules, dealt, rank, contract, offset)
+    margin = tuning.ALONE_MARGIN if choice in dealt else tuning.BID_MARGIN
+    return choice == called and p >= contract + margin
+
+
+#: Deals that bear the auction, per view (:func:`determinize` with tuning.AUCTION_WORLDS):
+#: one entry, replaced whole, as :data:`_last`.
+_worlds: tuple[ChiamataView | None, list[tuple[list[list[Card]], int | None]]] = (None, [])
+
+
+def _auction_deal(rules: ChiamataRules, view: ChiamataView, rng: random.Random) -> tuple[list[list[Card]], int | None]:
+    """A deal in which the caller's hand bears his bid and call (tuning.AUCTION_TRIES tries,
+    else the last try), drawn afresh until tuning.AUCTION_POOL of them are kept for the view,
+    then one of those again (the check costs a few playouts)."""
+    global _worlds
+    seen, pool = _worlds
+    if seen is not view:
+        pool = []
+        _worlds = (view, pool)
+    if len(pool) >= tuning.AUCTION_POOL:
+        hands, holder = pool[rng.randrange(len(pool))]
+        return [list(h) for h in hands], holder
+    caller = view.caller
+    for _ in range(tuning.AUCTION_TRIES):
+        hands, holder = _deal(rules, view, rng)
+        if caller is None or bears_the_call(rules, view, hands[caller]):
+            break
+    pool.append(([list(h) for h in hands], holder))
+    return hands, holder
+
+
+def determinize(rules: ChiamataRules, view: ChiamataView, rng: random.Random) -> ChiamataState:
+    """A full state consistent with ``view``: its hand, the unseen cards dealt into the other
+    hands by their counts, the unplayed called card with the known partner or a seat drawn
+    by :func:`partner_weights`; the partner (its holder, or the seat that played it) set.
+    With tuning.AUCTION_WORLDS, in the play, the other seats' deals are those in which the
+    caller's hand bears his bid and his call (:func:`bears_the_call`)."""
+    n = view.players
+    called = view.called
+    if tuning.AUCTION_WORLDS and view.phase == "play" and view.caller not in (None, view.seat):
+        hands, holder = _auction_deal(rules, view, rng)
+    else:
+        hands, holder = _deal(rules, view, rng)
     partner: int | None = None
     if called is not None:
         if holder is not None:
@@ -204,4 +262,4 @@ def partner_hit(rules: ChiamataRules, view: ChiamataView, partner: int) -> float
     return 1.0 / sum(1 for v in w.values() if v >= top - 1e-12)
 
 
-__all__ = ["CLUES", "candidates", "clues", "determinize", "partner_hit", "partner_weights"]
+__all__ = ["CLUES", "bears_the_call", "candidates", "clues", "determinize", "partner_hit", "partner_weights"]

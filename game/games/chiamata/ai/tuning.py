@@ -18,6 +18,9 @@ STRENGTH_COST = 0.05
 #: The chance the trick's best card so far stays best while others are still to play.
 AHEAD = 0.6
 AHEAD_TRUMP = 0.85
+#: With sight (hard's playouts read the hands still to play to a trick): the chance a card
+#: holds the trick when one of those hands, not a known mate's, could beat it.
+SIGHT_RISK = 0.3
 
 # ---------------------------------------------------------------- the auction
 #: The hand's score for a (trump suit, called card): each trump its points plus TRUMP_TRICK ×
@@ -56,6 +59,12 @@ ALONE_MARGIN = 20.0
 #: Determinizations place the unplayed called card with the seat the reading weighs (False:
 #: every other seat alike, by its card count).
 CARD_READING = True
+#: Determinizations in the play deal the caller a hand that bears his bid and his call by
+#: the bidding rules (reading.bears_the_call): up to AUCTION_TRIES deals tried for each, until
+#: AUCTION_POOL are kept for the decision, then those reused.
+AUCTION_WORLDS = False
+AUCTION_TRIES = 20
+AUCTION_POOL = 60
 #: A defender's prior that the caller went alone (he then holds the called card himself).
 ALONE_PRIOR = 0.15
 #: Likelihood ratios (partner : defender) of a play before the called card shows, on a trick
