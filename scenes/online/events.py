@@ -7,8 +7,9 @@ the server sets up (the house bots in the other seats), opened as any online tab
 you have played every deal its standings show, and for each deal you have played, how the
 field played it: the spread of scores, your rank, par and the best results.
 
-Keys: ↑↓ / Tab move, Enter plays or opens, S the standings, F the field, ←/→ another deal's
-field, Esc back. What arrives is also said (the standings' head and your line, a deal's
+Keys: ↑↓ / Tab move (past the list's ends, and the wheel, scroll it), Enter plays or opens, S
+the standings, F the field, ←/→ another deal's field, J joins an arena, registers for a Swiss
+tournament or accepts a challenge (scenes.online.events_join), P pauses, D declines, Esc back. What arrives is also said (the standings' head and your line, a deal's
 result). The window never waits on the network: each question is a
 game.online.client.daily_client.Request polled every tick. Without a network (screenshots,
 the text-fit checks) it shows sample events (:func:`sample`).
@@ -29,6 +30,7 @@ from scenes.online import events_draw, hosting
 from scenes.online.address import AddressError, server_url, shown_address
 from scenes.online.events_data import Item, list_of, num_of, obj_of, sample, text_of
 from scenes.online.events_draw import LEFT_W, LEFT_X, PANEL, RIGHT_W, RIGHT_X
+from scenes.online.events_join import Joining, pending_for_me
 from scenes.scene import AppServices, UIScene
 from sprites.widgets import Button
 
@@ -36,7 +38,7 @@ ROWS = 8
 ROW_H = 52
 
 
-class EventsScene(hosting.HoldsConnecting, UIScene):
+class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
     def __init__(
         self, app: AppServices, server: dict | None = None, player: str = "", view: str | None = None, **params: object
     ):
@@ -61,6 +63,9 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
         self.waiting: TourSession | None = None
         self.playing: TourSession | None = None
         self.recovery: str | None = None
+        self.tables = []
+        #: The list's first line shown (it scrolls by ↑/↓ past its ends, and by the wheel).
+        self.first = 0
         super().__init__(app)
         try:
             self.url, _ = server_url(self.server["address"])
@@ -89,10 +94,10 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
                 Button(
                     (LEFT_X, PANEL.y + 130 + i * (ROW_H + 8), LEFT_W, ROW_H),
                     partial(self._row_label, i),
-                    partial(self.choose, i),
+                    partial(self.choose, i, True),
                     size=15,
                     name=f"event{i}",
-                    visible=lambda i=i: i < len(self.items()),
+                    visible=lambda i=i: self.first + i < len(self.items()),
                 )
             )
         by = PANEL.y + 130
@@ -117,6 +122,27 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
                 name="standings",
                 visible=lambda: self._kind() in ("tod", "arena", "swiss"),
                 enabled=lambda: self.idle,
+            )
+        )
+        self.ui.add(
+            Button(
+                (RIGHT_X, by, 300, 46),
+                self.join_label,
+                self.join,
+                style="primary",
+                size=15,
+                name="join",
+                visible=lambda: self._kind() in ("arena", "swiss", "challenge") and self.can_join(),
+            )
+        )
+        self.ui.add(
+            Button(
+                (RIGHT_X + 316, by, RIGHT_W - 316, 46),
+                self.label("club_events.decline"),
+                self.decline,
+                size=15,
+                name="decline",
+                visible=lambda: pending_for_me(self.selected_item()),
             )
         )
         self.ui.add(
@@ -181,7 +207,7 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
             for e in value if isinstance(value, list) else []:
                 if isinstance(e, dict):
                     out.append(Item(kind, e))
-        return out[:ROWS]
+        return out[:100]
 
     def selected_item(self) -> Item | None:
         items = self.items()
@@ -244,9 +270,9 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
 
     def _row_label(self, i: int) -> str:
         items = self.items()
-        if i >= len(items):
+        if self.first + i >= len(items):
             return ""
-        return self.describe(items[i])[0]  # the detail is on the right, and said when chosen
+        return self.describe(items[self.first + i])[0]  # the detail is on the right, and said when chosen
 
     def _next_deal(self) -> int | None:
         item = self.selected_item()
@@ -295,10 +321,15 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
             self.status = self.t("club_events.loading")
             self._ask("list", {"type": "event_list"}, ("event_list",))
 
-    def choose(self, i: int) -> None:
-        """A line of the list chosen: its details (Enter on a tournament already chosen plays)."""
+    def choose(self, i: int, row: bool = False) -> None:
+        """A line of the list chosen (``row``: the i-th shown): its details (Enter on a
+        tournament already chosen plays, on an arena, a Swiss tournament or a challenge joins)."""
+        i += self.first if row else 0
         if i == self.selected and self._is_tournament() and self._next_deal() is not None:
             self.play()
+            return
+        if i == self.selected and self.enter_joins():  # Enter never pauses nor withdraws
+            self.join()
             return
         self.selected, self.pane = i, "info"
         self.standings, self.field, self.field_deal, self.lines = None, None, 0, None
@@ -359,10 +390,26 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
             if event.key == pygame.K_f:
                 self.show_field()
                 return
+            focused = self.ui.focused.name if self.ui.focused is not None else ""
+            step = {(pygame.K_DOWN, f"event{ROWS - 1}"): 1, (pygame.K_UP, "event0"): -1}.get((event.key, focused))
+            if step is not None and self.scroll(step):
+                return
+            keys = {pygame.K_j: self.join, pygame.K_p: self.pause, pygame.K_a: self.join, pygame.K_d: self.decline}
+            if event.key in keys and (event.key != pygame.K_a or pending_for_me(self.selected_item())):
+                keys[event.key]()
+                return
             if event.key in (pygame.K_LEFT, pygame.K_RIGHT) and self._is_tournament():
                 self.turn_deal(-1 if event.key == pygame.K_LEFT else 1)
                 return
+        if event.type == pygame.MOUSEWHEEL and self.scroll(-event.y):
+            return
         super().handle(event)
+
+    def scroll(self, step: int) -> bool:
+        """The list moved by ``step`` lines, when it can (the focus stays on its row)."""
+        first = max(0, min(self.first + step, len(self.items()) - ROWS))
+        moved, self.first = first != self.first, first
+        return moved
 
     def back(self) -> None:
         if not self.idle:
@@ -383,9 +430,11 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
     def leave(self) -> None:
         if self not in self.app.stack.scenes:
             self._stop()
+            self.close_link()
 
     def close(self) -> None:
         self._stop()
+        self.close_link()
 
     def enter(self) -> None:
         super().enter()
@@ -407,6 +456,7 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
             req, what = self.request, self.asking
             self.request, self.asking = None, None
             self._answered(req, what)
+        self.poll_link()
         arrived = self._arrived()
         if arrived is not None:
             session, error = arrived
@@ -463,6 +513,8 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
             m = req.replies["event_list"]
             self.listing = {k: m.get(k) for k in ("tournaments", "arenas", "swiss", "challenges")}
             self.selected = min(self.selected, max(0, len(self.items()) - 1))
+            self.scroll(0)
+            self.reattach()
             if not self.items():
                 self.app.say(self.t("club_events.none"))
             return
@@ -528,38 +580,7 @@ class EventsScene(hosting.HoldsConnecting, UIScene):
 
     def field_lines(self) -> list[str]:
         """The field of the chosen deal, line by line (what is drawn and said)."""
-        f = self.field
-        if f is None:
-            return []
-        if not f:
-            return [self.t("club_events.hidden_field")]
-        out = []
-        if f.get("score") is not None:
-            out.append(
-                self.t(
-                    "club_events.your_line",
-                    score=f"{num_of(f['score']):g}",
-                    rank=f.get("rank"),
-                    players=f.get("players"),
-                    percent=f"{num_of(f.get('percent')):.2f}",
-                )
-            )
-        else:
-            out.append(self.t("club_events.no_result"))
-        if isinstance(f.get("par"), (int, float)):
-            out.append(self.t("club_events.par", par=f"{num_of(f['par']):.1f}"))
-        spread = list_of(f.get("spread"))
-        parts = []
-        for pair in spread[:12]:
-            score, n = (list_of(pair) + [0, 0])[:2]
-            parts.append(f"{num_of(score):g}" + (f" ×{n}" if n != 1 else ""))
-        out.append(self.t("club_events.spread", list=", ".join(parts)))
-        out.append(self.t("club_events.best"))
-        best = list_of(f.get("best"))
-        for b in map(obj_of, best[:3]):
-            line = self.t("club_events.best_line", name=text_of(b.get("name"), 20), score=f"{num_of(b.get('score')):g}")
-            out.append("  " + line)
-        return out
+        return events_draw.field_lines(self)
 
     def draw(self, surface: pygame.Surface) -> None:
         events_draw.draw(self, surface)

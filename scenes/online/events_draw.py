@@ -11,7 +11,7 @@ import pygame
 from game.online.client.events import Line
 from game.rules.vocabulary import JsonObject
 from scenes.online.address import shown_address
-from scenes.online.events_data import Item, text_of
+from scenes.online.events_data import Item, list_of, num_of, obj_of, text_of
 from scenes.online.fields import ERROR
 from sprites import theme
 from sprites.focus import UI
@@ -118,8 +118,7 @@ def draw_right(self: EventsScene, surface: pygame.Surface) -> None:
     )
     y = PANEL.y + 130 + (116 if item.kind == "tod" else 0)
     if item.kind != "tod":
-        if item.kind in ("arena", "swiss"):
-            y += 60  # below the standings button
+        y += 60  # below the join, decline and standings buttons
         text_line(self, surface, detail, y)
         for k, (rank, name, value) in enumerate((self.lines or [])[:LINES]):
             row = pygame.Rect(RIGHT_X, y + 34 + 26 * k, RIGHT_W, 24)
@@ -182,4 +181,40 @@ def draw_right(self: EventsScene, surface: pygame.Surface) -> None:
         theme.blit_text(surface, ln, (RIGHT_X, y + 34 + 18 * i), "sans", 13, theme.CREAM_DIM)
 
 
-__all__ = ["draw"]
+def field_lines(self: EventsScene) -> list[str]:
+    """The field of the chosen deal, line by line (what is drawn and said)."""
+    f = self.field
+    if f is None:
+        return []
+    if not f:
+        return [self.t("club_events.hidden_field")]
+    out = []
+    if f.get("score") is not None:
+        out.append(
+            self.t(
+                "club_events.your_line",
+                score=f"{num_of(f['score']):g}",
+                rank=f.get("rank"),
+                players=f.get("players"),
+                percent=f"{num_of(f.get('percent')):.2f}",
+            )
+        )
+    else:
+        out.append(self.t("club_events.no_result"))
+    if isinstance(f.get("par"), (int, float)):
+        out.append(self.t("club_events.par", par=f"{num_of(f['par']):.1f}"))
+    spread = list_of(f.get("spread"))
+    parts = []
+    for pair in spread[:12]:
+        score, n = (list_of(pair) + [0, 0])[:2]
+        parts.append(f"{num_of(score):g}" + (f" ×{n}" if n != 1 else ""))
+    out.append(self.t("club_events.spread", list=", ".join(parts)))
+    out.append(self.t("club_events.best"))
+    best = list_of(f.get("best"))
+    for b in map(obj_of, best[:3]):
+        line = self.t("club_events.best_line", name=text_of(b.get("name"), 20), score=f"{num_of(b.get('score')):g}")
+        out.append("  " + line)
+    return out
+
+
+__all__ = ["draw", "field_lines"]

@@ -25,7 +25,8 @@ from game.services.settings import Settings
 from game.services.speech import Speech
 from scenes.app import TICK, App
 from scenes.online import fields, hosting
-from tests.scenes.test_daily_online_scene import pump
+from scenes.online.events import ROWS
+from tests.scenes.test_daily_online_scene import click, pump
 
 SHOTS = Path("/work/shots61")
 
@@ -163,3 +164,128 @@ def test_the_events_screens_drawn(lang, tmp_path):
             assert scene.field_lines()[0] == app.t(
                 "club_events.your_line", score="71", rank=2, players=7, percent="83.33"
             )
+
+
+def test_joining_an_arena_a_swiss_tournament_and_answering_challenges_in_the_window(tmp_path, monkeypatch):
+    """By keys: an arena joined (its match's table opens, the computer filling the other seat
+    after the quick wait), paused and come back to; a Swiss tournament registered for, left
+    and registered for again, its first round's table opening in the window; one challenge
+    declined (D) and another accepted (J). Each answer is said."""
+    from tests.online.wshelp import Client, Player
+
+    monkeypatch.setattr(hosting, "HEADLESS_NETWORK", True)
+    now = dt.datetime.now()
+    schedule = tmp_path / "events.yaml"
+    schedule.write_text(
+        f"arenas:\n  - name: club-blitz\n    game: briscola\n"
+        f"    start: {(now - dt.timedelta(minutes=1)).strftime('%Y-%m-%d %H:%M')}\n    minutes: 60\n"
+        f"swiss:\n  - name: club-swiss\n    game: briscola\n    rounds: 3\n"
+        f"    start: {(now + dt.timedelta(minutes=5)).strftime('%Y-%m-%d %H:%M')}\n"
+    )
+    limits = ServerLimits(tournament_deals=1, events_file=str(schedule), quick_wait=0.3)
+    h = start_server_in_thread("127.0.0.1", 0, tmp_path / "server", workers=1, limits=limits)
+    others = []
+    try:
+        app = make_app()
+        app.open_scene("online_events", server={"name": "The club", "address": f"127.0.0.1:{h.port}"}, player="Lucia")
+        scene = app.stack.top
+        pump(app, lambda: scene.listing is not None and scene.request is None, "the events list")
+        assert account_secret(app.settings.extra, h.url, "Lucia")  # the list's sign-in made the account
+        for name in ("Marco", "Nina"):  # two challenges to Lucia
+            c = Client(h.url, name)
+            c.request({"type": "account", "name": name, "secret": None}, "account")
+            c.request({"type": "challenge", "name": "Lucia", "game": "briscola", "preset": None}, "challenge")
+            others.append(c)
+        scene.refresh()
+        pump(app, lambda: scene.request is None and len(scene.listing["challenges"]) == 2, "the challenges")
+
+        def choose(kind: str, nth: int = 0) -> None:
+            """Down or up the list (it scrolls past its last row) to the event, then Enter."""
+            k = [i for i, item in enumerate(scene.items()) if item.kind == kind][nth]
+            while k - scene.first >= ROWS:
+                scene.ui.focus(widget(scene, f"event{ROWS - 1}"))
+                press(app, pygame.K_DOWN)
+            while k < scene.first:
+                scene.ui.focus(widget(scene, "event0"))
+                press(app, pygame.K_UP)
+            scene.ui.focus(widget(scene, f"event{k - scene.first}"))
+            press(app, pygame.K_RETURN)
+            assert scene.selected == k
+
+        def answered(key: str) -> None:
+            pump(app, lambda: app.t(key) in said(app) and scene.request is None, key)
+            app.speech.lines.clear()
+
+        # a challenge: declined with D, the other accepted with J (Enter on it chosen also would)
+        choose("challenge")
+        assert widget(scene, "join").visible and widget(scene, "decline").visible
+        assert widget(scene, "join").label() == app.t("club_events.accept")
+        press(app, pygame.K_d)
+        answered("club_events.declined")
+        statuses = sorted(str(c["status"]) for c in scene.listing["challenges"])
+        assert statuses == ["declined", "pending"]
+        choose("challenge", statuses.index("pending"))
+        press(app, pygame.K_j)
+        answered("club_events.accepted")
+        assert sorted(str(c["status"]) for c in scene.listing["challenges"]) == ["accepted", "declined"]
+        assert not widget(scene, "decline").visible  # nothing left to answer
+        # the Swiss tournament: registered, then left
+        choose("swiss")
+        assert widget(scene, "join").label() == app.t("club_events.register")
+        press(app, pygame.K_j)
+        answered("club_events.registered")
+        swiss = next(i.event for i in scene.items() if i.kind == "swiss")
+        assert swiss["registered"] and swiss["entrants"] == 1
+        assert widget(scene, "join").label() == app.t("club_events.leave_swiss")
+        scene.ui.focus(widget(scene, f"event{scene.selected - scene.first}"))
+        press(app, pygame.K_RETURN)  # Enter on it again never withdraws
+        assert scene.status != app.t("club_events.asking") and scene.selected_item().event["registered"]
+        click(app, widget(scene, "join"))  # the mouse: the button withdraws
+        answered("club_events.left")
+        assert not next(i.event for i in scene.items() if i.kind == "swiss")["registered"]
+        press(app, pygame.K_j)
+        answered("club_events.registered")
+        # the arena: joined (J), paused (P) before anyone is free, come back to: a match
+        choose("arena")
+        assert widget(scene, "join").label() == app.t("club_events.join_arena")
+        press(app, pygame.K_j)
+        pump(app, lambda: app.t("club_events.joined") in said(app), "joined")
+        press(app, pygame.K_p)
+        pump(app, lambda: app.t("club_events.paused") in said(app), "paused")
+        pump(app, lambda: scene.request is None, "the list")
+        assert widget(scene, "join").label() == app.t("club_events.come_back")
+        assert scene.link is not None and not scene.link.arenas
+        press(app, pygame.K_j)
+        pump(app, lambda: app.stack.top.name == "table", "the arena's table")
+        table = app.stack.top
+        assert table.session.human_seat == 0 and app.t("club_events.table_ready") in said(app)
+        assert table.session.code in h.server.events.arenas.tables
+        app.stack.pop()
+        app.update(TICK)
+        assert app.stack.top is scene
+        # the Swiss tournament begins (a second entrant, the clock past its start): the first
+        # round's table is sent on the screen's connection and opens
+        zeno = Client(h.url, "Zeno")
+        others.append(zeno)
+        zeno.request({"type": "account", "name": "Zeno", "secret": None}, "account")
+        zeno.request({"type": "swiss_register", "id": "swiss:club-swiss", "partner": None}, "swiss")
+        h.server.events.clock = lambda: dt.datetime.now() + dt.timedelta(minutes=6)
+        found = zeno.expect("swiss_round")
+        Player(h.url, found["code"], found["token"], "Zeno").start()  # Zeno takes the other seat
+        pump(app, lambda: app.stack.top.name == "table", "the Swiss round's table")
+        assert app.stack.top.session.code == found["code"] and found["code"] in h.server.events.swiss.tables
+        app.stack.pop()
+        app.update(TICK)
+        link = scene.link
+        app.stack.pop()  # leaving the screen pauses the arena joined from it
+        app.update(TICK)
+        assert scene.link is None and link is not None and not link.arenas
+        arena = h.server.events.hub.arenas.get("arena:club-blitz")
+        deadline = dt.datetime.now() + dt.timedelta(seconds=5)
+        while not all(v.paused for v in arena.standings()) and dt.datetime.now() < deadline:
+            arena = h.server.events.hub.arenas.get("arena:club-blitz")
+        assert [v.paused for v in arena.standings()] == [True]
+    finally:
+        for c in others:
+            c.close()
+        h.stop()
