@@ -471,7 +471,7 @@ class GameSelectScene(HouseRulesScene):
         surface.blit(theme.panel(r.size, 14), r)
         text_w = r.w - 24 - 150 - 24 - 26 - 24
         name = in_language(p.game.name, lang)
-        # The name keeps left of the daily deal's and Watch's buttons (Briscola chiamata is long).
+        # The name keeps left of the daily deal's and Watch's buttons (a two-word name can be long).
         room = r.w - 24 - 150 - 18 - 150 - 12 - 150 - 12 - 24
         size = theme.fit(name, "serif_bold", 28, room, 18, 3 / 28, True)
         theme.heading(surface, name, (r.x + 24, r.y + 12 + (28 - size) // 2), size, tracking=size * 3 / 28)

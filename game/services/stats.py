@@ -9,7 +9,7 @@ in ``practice`` only, never as played, won or lost. A match in which moves were 
 as usual and also in ``suggested``.
 
 A game whose seats play roles that change from deal to deal (the caller, the partner and the
-defenders of Briscola chiamata) declares them in its results module: ``ROLES``, the roles'
+defenders of a game with an auction and a called partner) declares them in its results module: ``ROLES``, the roles'
 names in the order they are shown, and ``role_of(deal_end, seat)``, a seat's role in the deal
 a ``deal_end`` line scores (None: no role, a deal thrown in). A record then also counts, per
 role, the deals the player played in it, won and lost (a contract made, as caller) and the

@@ -136,7 +136,7 @@ def draw_hud(surface: pygame.Surface, v: TableView) -> None:
     name = names.get(v.lang) or names.get("en", v.game)
     caption = score_caption(v)
     # The caption beside the game's name; under it where a long name leaves no room ("Deal 1
-    # of 10" beside "Briscola chiamata"), the rows then a little closer to keep the panel's size.
+    # of 10" beside a two-word name), the rows then a little closer to keep the panel's size.
     room = R.w - 26 - theme.text_width(name, "serif_bold", 16, 1.5, True) - 14
     below = theme.text_width(caption, "cond_bold", 9, 9 * 0.16, True) > room
     top = 34 + 17 * len(vlines) + (15 if below else 0)
