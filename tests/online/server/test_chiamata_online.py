@@ -57,7 +57,14 @@ def test_a_lone_players_quick_match_is_filled_and_rated_as_one_of_five(club):
     expected = "won" if winner == seat else "draw" if winner is None and totals[seat] == max(totals) else "lost"
     assert out.rstrip().endswith(f"({expected})"), out
     old, new = rating_change(out)
-    assert old == 1000 and new != old
+    assert old == 1000
+    # Ranked by the totals among five: first alone gains, last alone loses; a place between
+    # may round to no change (the deals are the server's, so the place differs run to run).
+    others = totals[:seat] + totals[seat + 1 :]
+    if totals[seat] > max(others):
+        assert new > old
+    elif totals[seat] < min(others):
+        assert new < old
 
 
 def test_the_five_are_ranked_by_their_totals_when_the_sides_change():
