@@ -14,13 +14,12 @@ $(STAMP): requirements.txt
 run: $(STAMP)
 	$(PY) main.py
 
-# In parallel (pytest-xdist), two workers more than the machine has cores: the tests wait on
-# sockets, subprocesses, servers and the executable's build (tests/exe_build.py, beside the
-# tests) often enough that extra workers fill the idle time (on two cores, 7 Dec: three
-# workers 177-182 s, four 167 s).
+# In parallel (pytest-xdist), one worker more than the machine has cores: the tests wait on
+# sockets, subprocesses and the executable's build (tests/exe_build.py, beside the tests) often
+# enough that a third worker on two cores fills the idle time (146-169 s -> 131 s measured here).
 # Bytecode is cached even where the environment turns that off: every worker and every
 # `main.py` the tests start would otherwise compile the whole program again.
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 2 )))
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 test: $(STAMP) system
 	env -u PYTHONDONTWRITEBYTECODE SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
 		$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
