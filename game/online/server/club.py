@@ -23,7 +23,7 @@ from game.online.server.club_ratings import ClubRatings
 from game.online.server.manners import Manners, need_account
 from game.online.server.quick import QuickQueue, Waiting, WaitingRoom, fill_level, pair
 from game.online.server.ratings import PROVISIONAL_MATCHES, computer_display, display, new_rating
-from game.online.server.seats import Conn, MessageHandler, Refusal, Seat, Table
+from game.online.server.seats import Conn, MessageHandler, Refusal, Seat, Table, unused_code
 from game.online.wire import messages as M
 from game.online.wire import protocol as P
 from game.rules.vocabulary import JsonObject
@@ -263,9 +263,7 @@ class Club:
             token = P.new_token()
             s.token_hash, s.name = P.hash_token(token), w.conn.name
             tokens.append(token)
-        code = P.new_code()
-        while code in self.tables or self.server.store.exists(code):
-            code = P.new_code()
+        code = unused_code(self.tables, self.server.store.exists)
         table = Table(code, rules, seats, P.hash_token(P.new_token()), int(self.limits.bot_after), True)
         pairs = [(getattr(w.conn, "address", None), w.player) for w in group]
         holders = [list(p) for p in pairs]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from game.online.server.limits import TableQuota
 from game.online.server.play import PlayLoop
-from game.online.server.seats import Conn, Refusal, Seat, Table
+from game.online.server.seats import Conn, Refusal, Seat, Table, unused_code
 from game.online.server.store import TableStore
 from game.online.wire import messages as M
 from game.online.wire import protocol as P
@@ -113,9 +113,7 @@ class Lobby:
             raise Refusal("limit", "the server's disk is full: it takes no new table now (those under way play on)")
         self.check_quota(conn)
         rules, seats = self._config(msg)
-        code = P.new_code()
-        while code in self.tables or self.store.exists(code):
-            code = P.new_code()
+        code = unused_code(self.tables, self.store.exists)
         host_token = P.new_token()
         tokens = {}
         for i, s in enumerate(seats):
@@ -157,9 +155,7 @@ class Lobby:
         except ValueError as e:
             raise Refusal("config", str(e)) from None
         name = conn.name or ""
-        code = P.new_code()
-        while code in self.tables or self.store.exists(code):
-            code = P.new_code()
+        code = unused_code(self.tables, self.store.exists)
         try:  # a deal begun counts as the day's play
             board.begin(day, deal.game, word, f"p:{conn.player}", code, now)
         except DailyRefusal as e:

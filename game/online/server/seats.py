@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import struct
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -399,4 +399,12 @@ class Refusal(Exception):
         super().__init__(message)
 
 
-__all__ = ["Conn", "Flusher", "MessageHandler", "Refusal", "Seat", "Table"]
+def unused_code(tables: Mapping[str, Table], exists: Callable[[str], bool]) -> str:
+    """A new table code that no table has, open (``tables``) or kept (``exists``)."""
+    code = P.new_code()
+    while code in tables or exists(code):
+        code = P.new_code()
+    return code
+
+
+__all__ = ["Conn", "Flusher", "MessageHandler", "Refusal", "Seat", "Table", "unused_code"]

@@ -47,7 +47,7 @@ from game.online.server.events.host import EventsServer
 from game.online.server.events.hub import EventsHub, challenge_json, field_json, standing_json
 from game.online.server.events.store import EventStore, SqliteEventStore
 from game.online.server.events.tourday import DEFAULT_DEALS, tour_id
-from game.online.server.seats import Conn, MessageHandler, Refusal, Seat, Table
+from game.online.server.seats import Conn, MessageHandler, Refusal, Seat, Table, unused_code
 from game.online.wire import messages as M
 from game.online.wire import protocol as P
 from game.rules.vocabulary import JsonObject
@@ -218,10 +218,7 @@ class ClubEvents:
         lobby.check_quota(conn)
 
     def new_code(self) -> str:
-        code = P.new_code()
-        while code in self.server.tables or self.server.store.exists(code):
-            code = P.new_code()
-        return code
+        return unused_code(self.server.tables, self.server.store.exists)
 
     def on_deal(self, conn: Conn, msg: dict) -> None:
         """The player's next deal: a table the server sets up (entering first if need be)."""
