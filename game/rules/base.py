@@ -279,6 +279,12 @@ class GameRules(ABC, Generic[S, V]):
         seen (a contract, a called card and its trump, who is whose partner): none by default."""
         return ()
 
+    def decisions_ahead(self, deal: Sequence[Mapping[str, object]], viewer: int | None) -> frozenset[str] | None:
+        """The decisions (by name) that may still come in this deal as ``viewer`` has seen its
+        lines: the table keeps only their buttons in sight (an auction's bids and passes go
+        once the play has begun). None, the default: every declared decision stays."""
+        return None
+
     # ---- deal
     def first_dealer(self, rng: random.Random) -> int:
         return rng.randrange(self.players)

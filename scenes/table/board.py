@@ -278,10 +278,19 @@ def dimmed(v: TableView) -> set[str]:
     return {c for c in v.model.hand if c not in playable}
 
 
-def lift_target(v: TableView, code: str) -> float:
-    """How far a hand card rises: the chosen one fully, the pointed-at one half."""
+def plays_a_card(v: TableView) -> bool:
+    """Whether the decision in front of the player may be a card from the hand (not while it
+    is only a bid, a pass or a call: the hand then stays down under the key cursor)."""
+    return v.choice.can_act and any(a.card is not None for a in v.choice.legal())
+
+
+def lift_target(v: TableView, code: str, card_now: bool | None = None) -> float:
+    """How far a hand card rises: the chosen one fully, the pointed-at one half; none while
+    no card may be played (``card_now``: :func:`plays_a_card`, worked out once per frame)."""
     hand = v.model.hand
     if not v.choice.can_act or code not in hand:
+        return 0.0
+    if not (plays_a_card(v) if card_now is None else card_now):
         return 0.0
     if code == v.choice.selected:
         return TL.LIFT
@@ -324,6 +333,7 @@ __all__ = [
     "highlights_of",
     "dimmed",
     "lift_target",
+    "plays_a_card",
     "card_rect",
     "hand_card_at",
 ]

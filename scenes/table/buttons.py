@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from game.rules.vocabulary import DecisionKind
 from scenes.table.controller import TOGGLE_MODE, TableController, declared_toggle
+from scenes.table.hud import deal_lines
 from scenes.table.view import TableView
 from sprites import table_layout as TL
 from sprites.widgets import UI, Button
@@ -53,6 +54,15 @@ def _specs(c: TableController, may_place_instead: bool, t: Callable[..., str]) -
     return specs
 
 
+def still_ahead(v: TableView, name: str) -> bool:
+    """Whether decision ``name`` may still come in this deal as the viewer has seen it (the
+    rules' ``decisions_ahead``): a button the deal has left behind is hidden, not greyed."""
+    if v.rules.vocabulary.decision(name) is None:
+        return True  # placing instead, a toggle: the play's own
+    ahead = v.rules.decisions_ahead(deal_lines(v), v.model.viewer)
+    return ahead is None or name in ahead
+
+
 def build(
     ui: UI, view: Callable[[], TableView], c: TableController, open_pause: Callable[[], None], say: Callable[[], None]
 ) -> tuple[dict[str, Button], Button, list[Button]]:
@@ -69,7 +79,15 @@ def build(
     helpers = 0 if c.spectator else int(caps.chat) + int(caps.suggest) + int(caps.undo)
     rects = v.layout.buttons(len(specs) + helpers)
     for (name, label, fn, legal), rect in zip(specs, rects[helpers:]):
-        b = Button(rect, label, fn, size=14, name=name, enabled=(lambda legal=legal: c.can_act and legal()))
+        b = Button(
+            rect,
+            label,
+            fn,
+            size=14,
+            name=name,
+            enabled=(lambda legal=legal: c.can_act and legal()),
+            visible=(lambda name=name: still_ahead(view(), name)),
+        )
         buttons[name] = ui.add(b)
     free = iter(rects[:helpers])
     if helpers and caps.chat:

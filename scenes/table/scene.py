@@ -208,8 +208,9 @@ class TableScene(Scene):
         if preselect:
             self.controller.preselect()
             v = self.view()
+            card_now = board.plays_a_card(v)
             for code in self.model.hand:
-                self.motion.lifts.setdefault(code, Smooth(0.0, 18)).snap(board.lift_target(v, code))
+                self.motion.lifts.setdefault(code, Smooth(0.0, 18)).snap(board.lift_target(v, code, card_now))
 
     # ================================================================== what the parts ask for
     def t(self, key: str, **params: object) -> str:
@@ -284,8 +285,9 @@ class TableScene(Scene):
             g.target = 1.0 if active == s else 0.0
             g.update(dt)
         v = self.view()
+        card_now = board.plays_a_card(v) if self.motion.lifts else False
         for code, sm in self.motion.lifts.items():
-            sm.target = board.lift_target(v, code)
+            sm.target = board.lift_target(v, code, card_now)
             sm.update(dt)
         if self.refusal is not None:
             self.refusal[1].update(dt)

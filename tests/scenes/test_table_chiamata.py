@@ -11,7 +11,7 @@ import random
 import pygame
 
 from scenes.results.breakdown import breakdown, deal_lines
-from scenes.table import hud
+from scenes.table import board, hud
 from scenes.table.narrate import plate_words
 from tests.scenes.test_table import keyboard_play, make_app, table
 
@@ -29,7 +29,7 @@ def test_plates_show_only_the_sides_the_viewer_knows_and_the_facts_follow_the_de
     rng = random.Random(2)
     session, human = scene.session, scene.human
     assert hud.score_caption(scene.view()) == "Deal 1 of 10"
-    checked = called_seen = 0
+    checked = called_seen = plays_checked = 0
     for _ in range(60):
         settle(app, scene)
         if app.stack.scenes[-1] is not scene or session.over:
@@ -56,9 +56,19 @@ def test_plates_show_only_the_sides_the_viewer_knows_and_the_facts_follow_the_de
             # The partner's plate is marked once the human knows it, never before.
             knows = sides[state.partner] is not None and None not in sides
             assert (tags.get(state.partner) is not None) == knows or state.partner == state.caller
+        # The auction's buttons are in sight until the card is called, then gone (not greyed);
+        # while the human only bids, passes or calls, no card of the hand rises.
+        auction = state.called is None
+        assert all(scene.buttons[k].visible == auction for k in ("bid", "pass", "call")), auction
+        if scene.controller.can_act:
+            cards = any(a.card is not None for a in session.legal_actions())
+            assert board.plays_a_card(v) == cards
+            if not cards:
+                assert all(board.lift_target(v, code) == 0.0 for code in v.model.hand)
+                plays_checked += 1
         checked += 1
         keyboard_play(app, scene, rng.choice(session.legal_actions()))
-    assert checked > 8 and called_seen > 0
+    assert checked > 8 and called_seen > 0 and plays_checked > 0
 
 
 def test_the_auction_in_short_words_on_the_plates():

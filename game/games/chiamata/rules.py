@@ -35,6 +35,7 @@ from game.games.chiamata.vocabulary import (
     call,
     called_card,
 )
+from game.rules import common
 from game.rules.base import (
     Action,
     DealResult,
@@ -597,6 +598,10 @@ class ChiamataRules(TrickRules[ChiamataState, ChiamataView]):
                 others = (s for s in range(self.players) if s not in (caller, partner))
                 facts += [TableFact("table.chiamata.defender", seat=s) for s in others]
         return tuple(facts)
+
+    def decisions_ahead(self, deal: Sequence[Mapping[str, object]], viewer: int | None) -> frozenset[str] | None:
+        """Once the card is called only cards are played: the auction's buttons go."""
+        return None if self._sight(deal, viewer).called is None else frozenset({common.PLAY.name})
 
     def action_from_record(self, events: EventLines, i: int) -> Action:
         ev = events[i]
