@@ -3,6 +3,7 @@
     .venv/bin/python bench/server_load.py --tables 100 [--players 4] [--game scopa]
                                           [--seconds 20] [--think 0.5] [--server-core 1]
     .venv/bin/python bench/server_load.py --processes 2 --tables 500,1000,2000 --clients 2
+    .venv/bin/python bench/server_load.py --processes 4 --tables 2000 --think 0.5 --clients 2
     .venv/bin/python bench/server_load.py --tables 300 --server-root /tmp/other-checkout   # A/B
     .venv/bin/python bench/server_load.py --tables 300 --profile /tmp/serve                # py-spy
 

@@ -163,14 +163,21 @@ class Match(Generic[S, V]):
     def legal_actions(self) -> list[Action]:
         return [] if self.over else self.rules.legal_actions(self.state)
 
-    def play(self, action: Action) -> list[Event]:
+    def play(self, action: Action, legal: Sequence[Action] | None = None) -> list[Event]:
         """Apply the seat-to-act's action (raises IllegalAction naming the rule) and everything
-        that follows from it: deal end, the next deal, match end."""
+        that follows from it: deal end, the next deal, match end.
+
+        ``legal``: this position's ``legal_actions``, when the caller has them already (a
+        server sent them in the turn): the rules' check is then the lookup in them, not a
+        second ``legal_actions`` — the same check, since legality has that one source."""
         if self.over:
             raise RuntimeError("the match is over")
         r = self.rules
         seat = r.to_act(self.state)
-        out = r.apply(self.state, action)
+        if legal is not None and action in legal:
+            out = r.apply(self.state, action, check=False)
+        else:  # the rules check it (and name the rule it breaks)
+            out = r.apply(self.state, action)
         self.decisions.append((seat, action))
         if r.is_over(self.state):
             result = r.deal_result(self.state)

@@ -110,6 +110,20 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help=f"deals of a tournament of the day (default {d.tournament_deals})",
     )
+    s.add_argument(
+        "--event-no-show",
+        type=float,
+        default=d.event_no_show,
+        metavar="SECONDS",
+        help=f"an arena or Swiss player whose seat stays empty this long forfeits (default {d.event_no_show:g})",
+    )
+    s.add_argument(
+        "--par-iterations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the search budget of the hard player whose average is a deal's par (default: par's own)",
+    )
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -173,6 +187,8 @@ def server_limits(args: argparse.Namespace):  # -> ServerLimits
         ("--bot-after", args.bot_after, 1, 3600),
         ("--quick-wait", args.quick_wait, 1, 3600),
         ("--tournament-deals", args.tournament_deals, 1, 16),
+        ("--event-no-show", args.event_no_show, 5, 3600),
+        *([("--par-iterations", args.par_iterations, 1, 5000)] if args.par_iterations is not None else []),
     ]
     for flag, value, lo, hi in checks:
         if not lo <= value <= hi:
@@ -193,6 +209,8 @@ def server_limits(args: argparse.Namespace):  # -> ServerLimits
         chat=args.chat,
         events_file=_events_file(args.events),
         tournament_deals=args.tournament_deals,
+        event_no_show=args.event_no_show,
+        par_iterations=args.par_iterations,
     )
 
 

@@ -96,7 +96,7 @@ def keep_seat(app: AppServices, seat: dict[str, object] | None) -> None:
     app.save_settings()
 
 
-class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
+class OnlineDailyScene(hosting.AsksAndWaits, UIScene):
     def __init__(self, app: AppServices, game: str | None = None, preset: str | None = None, **params: object):
         from game.rulesets import game_ids
         from game.services.daily import presets_of
@@ -112,12 +112,12 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
         self.request: dc.Request | None = None
         self.asking: str | None = None
         #: The day's seat on its way to the table (seated, the match not started yet).
-        self.waiting: Any = None
+        self.waiting: dc.DailySession | None = None
         self.board: dict[str, Any] | None = None
         #: Back from the table: the board is asked for again (your line is on it now).
         self.refresh_on_enter = False
         #: The day's seat handed to the table (its seat is forgotten once the deal is over).
-        self.playing: Any = None
+        self.playing: dc.DailySession | None = None
         #: The seat being taken back (a kept seat), so a refusal asks for a table instead.
         self.resuming: KeptSeat | None = None
         #: Where the focus goes back to once the server has answered.
@@ -234,10 +234,6 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             return None
         return url, name
 
-    @property
-    def idle(self) -> bool:
-        return self.request is None and self.connecting is None and self.waiting is None
-
     def _ask(self, what: str, make: Callable[[], dc.Request]) -> None:
         self._keep_focus()
         try:
@@ -335,29 +331,6 @@ class OnlineDailyScene(hosting.HoldsConnecting, UIScene):
             self.board = sample_board(self.day, self.game, self.preset)
         elif self.address_field.text.strip():
             self.show_board()
-
-    def back(self) -> None:
-        if not self.idle:
-            self._stop()  # Esc while asking: stop, stay here
-            return
-        super().back()
-
-    def _stop(self) -> None:
-        if self.request is not None:
-            self.request.close()
-            self.request = None
-        if self.waiting is not None:
-            self.waiting.close()
-            self.waiting = None
-        self._drop()
-        self.status = None
-
-    def leave(self) -> None:
-        if self not in self.app.stack.scenes:
-            self._stop()
-
-    def close(self) -> None:
-        self._stop()
 
     def enter(self) -> None:
         super().enter()

@@ -7,10 +7,14 @@ the server sets up (the house bots in the other seats), opened as any online tab
 you have played every deal its standings show, and for each deal you have played, how the
 field played it: the spread of scores, your rank, par and the best results.
 
+A challenge accepted is played from here the same way (scenes.online.events_challenge).
+
 Keys: ↑↓ / Tab move (past the list's ends, and the wheel, scroll it), Enter plays or opens, S
 the standings, F the field, ←/→ another deal's field, J joins an arena, registers for a Swiss
-tournament or accepts a challenge (scenes.online.events_join), P pauses, D declines, Esc back. What arrives is also said (the standings' head and your line, a deal's
-result). The window never waits on the network: each question is a
+tournament (in a partnership game, with the partner named in the field that shows) or accepts
+a challenge (scenes.online.events_join), P pauses, D declines, Esc back. What arrives is also
+said (the standings' head and your line, a deal's result). The window never waits on the
+network: each question is a
 game.online.client.daily_client.Request polled every tick. Without a network (screenshots,
 the text-fit checks) it shows sample events (:func:`sample`).
 """
@@ -23,22 +27,24 @@ from functools import partial
 import pygame
 
 from game.online.client import daily_client as dc
-from game.online.client.events import Line, TourSession, standing_line
+from game.online.client.events import ChallengeSession, Line, TourSession, standing_line
 from game.online.wire.messages import as_float, as_int
 from game.rules.vocabulary import JsonObject
 from scenes.online import events_draw, hosting
 from scenes.online.address import AddressError, server_url, shown_address
-from scenes.online.events_data import Item, list_of, num_of, obj_of, sample, text_of
+from scenes.online.events_challenge import Challenging
+from scenes.online.events_data import Item, list_of, num_of, obj_of, sample, sample_choice, text_of
 from scenes.online.events_draw import LEFT_W, LEFT_X, PANEL, RIGHT_W, RIGHT_X
 from scenes.online.events_join import Joining, pending_for_me
+from scenes.online.fields import TextField, route_text, typing
 from scenes.scene import AppServices, UIScene
 from sprites.widgets import Button
 
-ROWS = 8
+ROWS = 7  # the last row ends above the Back button
 ROW_H = 52
 
 
-class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
+class EventsScene(Joining, Challenging, hosting.AsksAndWaits, UIScene):
     def __init__(
         self, app: AppServices, server: dict | None = None, player: str = "", view: str | None = None, **params: object
     ):
@@ -60,8 +66,10 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
         self.field_deal = 0
         self.connecting: hosting.Connecting | None = None
         #: The deal's seat on its way to the table, and the one handed to it.
-        self.waiting: TourSession | None = None
-        self.playing: TourSession | None = None
+        self.waiting: TourSession | ChallengeSession | None = None
+        self.playing: TourSession | ChallengeSession | None = None
+        #: Per Swiss tournament, the team the player is registered in (as the server named it).
+        self.teams: dict[str, str] = {}
         self.recovery: str | None = None
         self.tables = []
         #: The list's first line shown (it scrolls by ↑/↓ past its ends, and by the wheel).
@@ -82,6 +90,13 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
                 self.pane, self.standings = "standings", [ln for ln in lines if ln is not None]
             elif view == "field":
                 self.pane, self.field, self.field_deal = "field", obj_of(s["field"]), 2
+            elif view in ("challenge", "result", "partner", "asked", "waiting"):  # the sample's line to show
+                self.selected = sample_choice(self.items(), view)
+                self.scroll(self.selected - ROWS + 1)
+                self.ui.focus(self.ui.widgets[self.selected - self.first])
+                if view == "partner":
+                    self.partner_field.set_text("Marco")
+                    self.ui.focus(self.partner_field)
             elif view in ("arena", "swiss"):
                 self.selected = len(list_of(self.listing["tournaments"])) + (view == "swiss")
                 self.pane = "standings"
@@ -109,8 +124,20 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
                 style="primary",
                 size=15,
                 name="play",
-                visible=lambda: self._is_tournament() and self._next_deal() is not None,
+                visible=self.can_play,
                 enabled=lambda: self.idle,
+            )
+        )
+        self.partner_field = self.ui.add(
+            TextField(
+                (RIGHT_X, by + 58, 300, 62),
+                self.label("club_events.partner"),
+                "",
+                max_len=20,
+                on_enter=self.join,
+                placeholder=self.label("club_events.partner_hint"),
+                name="partner",
+                visible=self.asks_partner,
             )
         )
         self.ui.add(
@@ -257,22 +284,20 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
                     rounds=e.get("rounds", 0),
                     entrants=e.get("entrants", 0),
                 )
-            )
+            ) + self.team_detail(item)
             return self.t("club_events.swiss", name=name, game=game), detail
-        outcome = e.get("outcome")
-        if outcome in ("won", "lost"):
-            detail = self.t(f"club_events.challenge_{outcome}", difference=f"{abs(num_of(e.get('difference'))):g}")
-        elif outcome == "draw":
-            detail = self.t("club_events.challenge_draw")
-        else:
-            detail = self.t("club_events.challenge_line", mine=len(obj_of(e.get("mine"))), deals=e.get("deals", 0))
-        return self.t("club_events.challenge", opponent=text_of(e.get("opponent"), 20), game=game), detail
+        title = self.t("club_events.challenge", opponent=text_of(e.get("opponent"), 20), game=game)
+        return title, self.challenge_detail(e)
 
     def _row_label(self, i: int) -> str:
         items = self.items()
         if self.first + i >= len(items):
             return ""
         return self.describe(items[self.first + i])[0]  # the detail is on the right, and said when chosen
+
+    def can_play(self) -> bool:
+        """The chosen event has a deal for the player to play now (Play shows)."""
+        return (self._is_tournament() and self._next_deal() is not None) or self.challenge_played() is not None
 
     def _next_deal(self) -> int | None:
         item = self.selected_item()
@@ -286,6 +311,9 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
         item = self.selected_item()
         if item is None:
             return ""
+        played = self.challenge_played()
+        if played is not None:
+            return self.t("club_events.play_next", n=played + 1, deals=item.event.get("deals", 0))
         nxt = self._next_deal()
         if nxt is None:
             return self.t("club_events.all_played")
@@ -294,10 +322,6 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
         return self.t("club_events.play_next", n=nxt + 1, deals=item.event.get("deals", 0))
 
     # ------------------------------------------------------------------ what the player asks
-    @property
-    def idle(self) -> bool:
-        return self.request is None and self.connecting is None and self.waiting is None
-
     def _secret(self) -> str | None:
         from game.online.client.clubclient import account_secret
 
@@ -325,7 +349,7 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
         """A line of the list chosen (``row``: the i-th shown): its details (Enter on a
         tournament already chosen plays, on an arena, a Swiss tournament or a challenge joins)."""
         i += self.first if row else 0
-        if i == self.selected and self._is_tournament() and self._next_deal() is not None:
+        if i == self.selected and self.can_play():
             self.play()
             return
         if i == self.selected and self.enter_joins():  # Enter never pauses nor withdraws
@@ -345,6 +369,11 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
         return {"game": text_of(e.get("game"), 40), "preset": text_of(e.get("preset"), 40) or None}
 
     def play(self) -> None:
+        item = self.selected_item()
+        played = self.challenge_played()
+        if item is not None and played is not None:
+            self.play_challenge(item)
+            return
         where = self._where()
         if where is None or not self.idle or self._next_deal() is None:
             return
@@ -383,7 +412,9 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
             self.show_field()
 
     def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN:
+        if route_text(self, event):
+            return
+        if event.type == pygame.KEYDOWN and not typing(self):
             if event.key == pygame.K_s:
                 self.show_standings()
                 return
@@ -411,35 +442,28 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
         moved, self.first = first != self.first, first
         return moved
 
-    def back(self) -> None:
-        if not self.idle:
-            self._stop()
-            return
-        super().back()
-
-    def _stop(self) -> None:
-        if self.request is not None:
-            self.request.close()
-            self.request = None
-        if self.waiting is not None:
-            self.waiting.close()
-            self.waiting = None
-        self._drop()
-        self.status = None
-
     def leave(self) -> None:
+        super().leave()
         if self not in self.app.stack.scenes:
-            self._stop()
             self.close_link()
 
     def close(self) -> None:
-        self._stop()
+        super().close()
         self.close_link()
 
     def enter(self) -> None:
         super().enter()
         s = self.playing
-        if s is not None and s.over:
+        if s is not None and getattr(s, "failed_code", None) == "no_show":  # the opponent never came
+            self.playing = None
+            self.refresh()
+            self.status = self.t("club_events.no_show_won")
+            self.app.toast(self.status)  # seen (and heard) while the list is asked again
+        elif isinstance(s, ChallengeSession) and s.over:
+            self.playing = None
+            self.challenge_dealt(s.challenge)
+            self.refresh()
+        elif isinstance(s, TourSession) and s.over:
             self.playing = None
             result = s.tod_result
             if result is not None:
@@ -541,8 +565,9 @@ class EventsScene(Joining, hosting.HoldsConnecting, UIScene):
             return
         created = req.replies["created"]
         token = (created.get("tokens") or {}).get("0")
+        kind = ChallengeSession if what == "challenge_deal" else TourSession
         try:
-            session = TourSession(
+            session: TourSession | ChallengeSession = kind(
                 self.url, text_of(created.get("code"), 20), self.player, token if isinstance(token, str) else None
             )
         except ValueError as e:

@@ -95,9 +95,33 @@ def sample(today: dt.date | None = None) -> JsonObject:
                     "entrants": 9,
                     "open": True,
                     "registered": False,
-                }
+                },
+                {
+                    "id": "swiss:christmas-pairs",
+                    "game": first,
+                    "preset": "standard",
+                    "start": f"{day}T21:30:00",
+                    "rounds": 4,
+                    "round": 0,
+                    "team_size": 2,
+                    "entrants": 6,
+                    "open": True,
+                    "registered": False,
+                },
             ],
             "challenges": [
+                {
+                    "id": "challenge:2",
+                    "game": second,
+                    "opponent": "Giulia",
+                    "sent": True,
+                    "deals": 4,
+                    "status": "accepted",
+                    "mine": {"0": 64, "1": 52},
+                    "theirs": {"0": 58},
+                    "difference": None,
+                    "outcome": None,
+                },
                 {
                     "id": "challenge:1",
                     "game": first,
@@ -105,9 +129,10 @@ def sample(today: dt.date | None = None) -> JsonObject:
                     "deals": 4,
                     "status": "done",
                     "mine": {"0": 60, "1": 71, "2": 40, "3": 66},
+                    "theirs": {"0": 55, "1": 60, "2": 41, "3": 58},
                     "difference": 23,
                     "outcome": "won",
-                }
+                },
             ],
         },
         "standings": lines,
@@ -129,4 +154,20 @@ def sample(today: dt.date | None = None) -> JsonObject:
     }
 
 
-__all__ = ["Item", "list_of", "num_of", "obj_of", "sample", "text_of"]
+def sample_choice(items: list[Item], view: str) -> int:
+    """The sample line a screenshot's ``view`` shows: the challenge to play ("challenge"), the
+    one over ("result"), the Swiss tournament of pairs ("partner"; "asked": Marco asked the
+    player, made so here; "waiting": the player waits for Marco)."""
+    for i, item in enumerate(items):
+        e = item.event
+        if view in ("partner", "asked", "waiting") and item.kind == "swiss" and num_of(e.get("team_size")) > 1:
+            if view != "partner":
+                e[view] = ["Marco"] if view == "asked" else "Marco"
+            return i
+        status = {"challenge": "accepted", "result": "done"}.get(view)
+        if item.kind == "challenge" and e.get("status") == status:
+            return i
+    return 0
+
+
+__all__ = ["Item", "list_of", "num_of", "obj_of", "sample", "sample_choice", "text_of"]

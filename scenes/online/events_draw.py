@@ -45,6 +45,10 @@ class EventsScene(Protocol):
 
     def _game_name(self, game: object) -> str: ...
 
+    def asks_partner(self) -> bool: ...
+
+    def challenge_rows(self, item: Item) -> list[tuple[str, str, str]]: ...
+
 
 PANEL = pygame.Rect(50, 36, 1180, 648)
 LEFT_X, LEFT_W = PANEL.x + 36, 470
@@ -119,8 +123,11 @@ def draw_right(self: EventsScene, surface: pygame.Surface) -> None:
     y = PANEL.y + 130 + (116 if item.kind == "tod" else 0)
     if item.kind != "tod":
         y += 60  # below the join, decline and standings buttons
+        if self.asks_partner():
+            y += 76  # below the partner's name
         text_line(self, surface, detail, y)
-        for k, (rank, name, value) in enumerate((self.lines or [])[:LINES]):
+        rows = self.challenge_rows(item) if item.kind == "challenge" else self.lines or []
+        for k, (rank, name, value) in enumerate(rows[:LINES]):
             row = pygame.Rect(RIGHT_X, y + 34 + 26 * k, RIGHT_W, 24)
             if k % 2 == 0:
                 surface.blit(theme.rounded(row.size, 6, (255, 255, 255, 11)), row)

@@ -1,6 +1,13 @@
 """Joining events from the window (scenes.online.events): an arena joined, paused and come back
 to, a Swiss tournament registered for (or left), a challenge accepted or declined.
 
+A Swiss tournament of a partnership game takes teams of two registered together, each with
+the other's consent: the partner's name is typed in the field that shows for it, and the
+screen says "waiting for NAME to confirm" until the partner registers naming the player back
+(their list shows "NAME asked you to play as a team", and the join button registers with
+NAME); the team is entered then, and their rounds' tables are sent to whichever of the team's
+connections registered last. Withdrawing (the same button) takes the offer back.
+
 These go over one lasting connection (game.online.client.events.EventLink), opened at the
 first such question and kept while the screen is on the stack: the server sends an arena's
 and a Swiss round's tables to the connection that joined. A table sent is opened as any
@@ -11,13 +18,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.online.client.events import EventLink, TourSession
+from game.online.client.eventlink import EventLink
+from game.online.client.events import TourSession
 from game.online.wire import protocol as P
 from game.rules.vocabulary import JsonObject
 from scenes.online import hosting
-from scenes.online.address import shown_address
-from scenes.online.events_data import Item, obj_of, text_of
+from scenes.online.address import AddressError, clean_name, shown_address
+from scenes.online.events_data import Item, num_of, obj_of, text_of
+from scenes.online.fields import TextField
 from scenes.scene import AppServices
+from sprites.focus import UI
 
 
 def pending_for_me(item: Item | None) -> bool:
@@ -28,6 +38,27 @@ def pending_for_me(item: Item | None) -> bool:
         and item.event.get("status") == "pending"
         and not item.event.get("sent")
     )
+
+
+def waiting(item: Item | None) -> str | None:
+    """The partner the player named in a Swiss tournament and waits for, or None."""
+    if item is None or item.kind != "swiss" or item.event.get("registered"):
+        return None
+    name = text_of(item.event.get("waiting"), 40)
+    return name or None
+
+
+def asked_by(item: Item | None) -> list[str]:
+    """The players who named this one as their partner in an open Swiss tournament."""
+    if item is None or item.kind != "swiss" or item.event.get("registered") or not item.event.get("open"):
+        return []
+    names = item.event.get("asked")
+    return [n for n in (text_of(v, 40) for v in names) if n] if isinstance(names, list) else []
+
+
+def partnership(item: Item | None) -> bool:
+    """A Swiss tournament whose entrants are teams (registered with a partner)."""
+    return item is not None and item.kind == "swiss" and num_of(item.event.get("team_size")) > 1
 
 
 class Joining:
@@ -42,6 +73,12 @@ class Joining:
     problem: str | None
     status: str | None
     connecting: hosting.Connecting | None
+    partner_field: TextField
+    ui: UI
+    #: Per Swiss tournament, the team the player is registered in (as the server named it).
+    teams: dict[str, str]
+    #: The tables already handed on (a partnership's round may be sent for both seats).
+    seen_codes: set[str] | None = None
 
     if TYPE_CHECKING:  # the scene's own, for the type checker (a stub here would shadow them)
 
@@ -79,7 +116,12 @@ class Joining:
                 return self.t("club_events.pause_arena")
             return self.t("club_events.come_back" if e.get("joined") else "club_events.join_arena")
         if item.kind == "swiss":
-            return self.t("club_events.leave_swiss" if e.get("registered") else "club_events.register")
+            if e.get("registered") or waiting(item):
+                return self.t("club_events.leave_swiss")
+            asked = asked_by(item)
+            if asked and not self.partner_field.text.strip():
+                return self.t("club_events.register_with", partner=asked[0])
+            return self.t("club_events.register_team" if partnership(item) else "club_events.register")
         return self.t("club_events.accept")
 
     def can_join(self) -> bool:
@@ -89,7 +131,7 @@ class Joining:
         if item.kind == "arena":
             return True
         if item.kind == "swiss":
-            return bool(item.event.get("open")) or bool(item.event.get("registered"))
+            return bool(item.event.get("open")) or bool(item.event.get("registered")) or waiting(item) is not None
         return pending_for_me(item)
 
     def enter_joins(self) -> bool:
@@ -100,7 +142,31 @@ class Joining:
             return False
         if item.kind == "arena":
             return self.link is None or text_of(item.event.get("id"), 80) not in self.link.arenas
-        return item.kind == "challenge" or not item.event.get("registered")
+        return item.kind == "challenge" or not (item.event.get("registered") or waiting(item))
+
+    def team_detail(self, item: Item) -> str:
+        """What a Swiss tournament's line adds for a partnership: the player's team, or that
+        it takes teams of two ("" for a tournament of single players)."""
+        if not partnership(item):
+            return ""
+        partner, asked = waiting(item), asked_by(item)
+        if partner:
+            return " · " + self.t("club_events.swiss_waiting", partner=partner)
+        if asked:
+            return " · " + self.t("club_events.swiss_asked", partner=", ".join(asked[:3]))
+        team = self.teams.get(text_of(item.event.get("id"), 80))
+        return " · " + (self.t("club_events.swiss_team", team=team) if team else self.t("club_events.swiss_teams"))
+
+    def asks_partner(self) -> bool:
+        """The partner's field shows: a partnership Swiss tournament open, not registered for."""
+        item = self.selected_item()
+        return (
+            partnership(item)
+            and item is not None
+            and bool(item.event.get("open"))
+            and not item.event.get("registered")
+            and waiting(item) is None
+        )
 
     def _send(self, message: dict) -> None:
         link = self._link()
@@ -124,11 +190,36 @@ class Joining:
         if item.kind == "arena":
             paused = self.link is not None and eid in self.link.arenas
             self._send({"type": "arena_pause" if paused else "arena_join", "id": eid})
+        elif item.kind == "swiss" and (item.event.get("registered") or waiting(item)):
+            self._send({"type": "swiss_leave", "id": eid})
         elif item.kind == "swiss":
-            kind = "swiss_leave" if item.event.get("registered") else "swiss_register"
-            self._send({"type": kind, "id": eid} | ({} if item.event.get("registered") else {"partner": None}))
+            partner = None
+            if partnership(item):
+                asked = asked_by(item)
+                # the field left empty: the one who asked is the partner (their offer confirmed)
+                partner = asked[0] if asked and not self.partner_field.text.strip() else self._partner()
+                if partner is None:
+                    return
+            self._send({"type": "swiss_register", "id": eid, "partner": partner})
+            if partner is not None and self.problem is None:
+                self._say(self.t("club_events.registering_team", partner=partner))
         else:
             self._send({"type": "challenge_answer", "id": eid, "accept": True})
+
+    def _partner(self) -> str | None:
+        """The partner's name from the field (focused and said when it is missing or wrong)."""
+        typed = self.partner_field.text
+        try:
+            name = clean_name(typed)
+        except AddressError as e:
+            self.problem = None
+            self._say(self.t("club_events.partner_needed") if e.key == "no_name" else self.t(f"online.{e.key}"))
+            self.ui.focus(self.partner_field)
+            return None
+        if name.casefold() == self.player.casefold():
+            self._say(self.t("club_events.partner_self"))
+            return None
+        return name
 
     def pause(self) -> None:
         item = self.selected_item()
@@ -149,7 +240,7 @@ class Joining:
             sid = text_of(item.event.get("id"), 80)
             if (
                 item.kind == "swiss"
-                and item.event.get("registered")
+                and (item.event.get("registered") or waiting(item))
                 and (self.link is None or sid not in self.link.swiss)
             ):
                 self._send({"type": "swiss_register", "id": sid, "partner": None})
@@ -171,7 +262,12 @@ class Joining:
 
     def _heard(self, m: JsonObject) -> None:
         kind = m.get("type")
-        if kind == "error":
+        if kind == "error" and m.get("code") == "no_show":  # an event's table given up on
+            self.problem = None
+            self.refresh()
+            self.status = self.t("club_events.no_show_lost")
+            self.app.toast(self.status)  # seen (and heard) while the list is asked again
+        elif kind == "error":
             self.status, self.problem = (
                 None,
                 self.t("club_events.refused", reason=text_of(m.get("message") or m.get("code"), 200)),
@@ -184,8 +280,20 @@ class Joining:
             self._say(self.t("club_events.paused" if me.get("paused") else "club_events.joined"))
             self.refresh()
         elif kind == "swiss":
-            mine = m.get("me") is not None
-            self._say(self.t("club_events.registered" if mine else "club_events.left"))
+            line = m.get("me")
+            sid = text_of(m.get("id"), 80)
+            team = text_of(obj_of(line).get("name"), 90)
+            teamed = any(partnership(i) and text_of(i.event.get("id"), 80) == sid for i in self.items())
+            partner = text_of(m.get("waiting"), 40)
+            if line is None and partner:
+                self.teams.pop(sid, None)
+                self._say(self.t("club_events.waiting_partner", partner=partner))
+            elif isinstance(line, dict) and teamed:
+                self.teams[sid] = team
+                self._say(self.t("club_events.registered_team", team=team))
+            else:
+                self.teams.pop(sid, None)
+                self._say(self.t("club_events.registered" if line is not None else "club_events.left"))
             self.refresh()
         elif kind == "challenge":
             status = obj_of(m.get("challenge")).get("status")
@@ -193,7 +301,12 @@ class Joining:
             self.refresh()
         elif kind in ("arena_found", "swiss_round"):
             code, token = m.get("code"), m.get("token")
+            seen = self.seen_codes if self.seen_codes is not None else set()
+            self.seen_codes = seen
+            if isinstance(code, str) and code in seen:
+                return  # the partner's seat of a table already handed on: theirs to take
             if isinstance(code, str) and isinstance(token, str):
+                seen.add(code)
                 self.tables.append((code, token))
                 self._say(self.t("club_events.table_ready"))
             else:
@@ -206,4 +319,4 @@ class Joining:
         self.tables.clear()
 
 
-__all__ = ["Joining", "pending_for_me"]
+__all__ = ["Joining", "asked_by", "pending_for_me", "waiting"]

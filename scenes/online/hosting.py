@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from game.card_names import Translate
 from game.rules.base import GameRules
@@ -227,6 +227,7 @@ FATAL_KEYS = {
     "version": "error_version",
     "kicked": "error_kicked",
     "replaced": "error_replaced",
+    "no_show": "error_no_show",
 }
 
 
@@ -279,6 +280,57 @@ class HoldsConnecting:
         return session, None
 
 
+class Closes(Protocol):
+    """What a screen keeps open while it asks or waits: a question in flight, a seat."""
+
+    def close(self) -> None: ...
+
+
+if TYPE_CHECKING:  # the mixin's super() is the screen's (a UIScene): its back() for the type checker
+    from scenes.scene import UIScene as _Screen
+else:
+    _Screen = object
+
+
+class AsksAndWaits(HoldsConnecting, _Screen):
+    """A screen that asks a server one question at a time (``request``) and may hold a seat
+    seated but not yet started (``waiting``) besides one on its way (``connecting``): idle
+    when it holds none; Esc while busy stops it all and stays; leaving the stack, or the app
+    closing, stops it all."""
+
+    request: Closes | None
+    waiting: Closes | None
+    status: str | None
+
+    @property
+    def idle(self) -> bool:
+        return self.request is None and self.connecting is None and self.waiting is None
+
+    def back(self) -> None:
+        if not self.idle:
+            self._stop()  # Esc while asking: stop, stay here
+            return
+        super().back()
+
+    def _stop(self) -> None:
+        if self.request is not None:
+            self.request.close()
+            self.request = None
+        if self.waiting is not None:
+            self.waiting.close()
+            self.waiting = None
+        self._drop()
+        self.status = None
+
+    def leave(self) -> None:
+        me: object = self
+        if not any(s is me for s in self.app.stack.scenes):
+            self._stop()
+
+    def close(self) -> None:
+        self._stop()
+
+
 class Connecting:
     """A session on its way to its seat: :meth:`step` polls it and says "wait", "seated"
     (the lobby has come: the seat and the rules are known) or gives the OnlineError."""
@@ -325,6 +377,8 @@ __all__ = [
     "host_table",
     "join_table",
     "session_problem",
+    "AsksAndWaits",
+    "Closes",
     "Connecting",
     "FATAL_KEYS",
 ]

@@ -167,6 +167,9 @@ class OnlineTable:
         if covered and not self.was_covered:  # heard too, not only seen
             self.names.app.say(self.t("online.covered"))
         self.was_covered = covered
+        if getattr(session, "failed_code", None) == "no_show" and not getattr(self, "said_no_show", False):
+            self.said_no_show = True  # an event's table closed for a no-show: heard too, not only seen
+            self.names.app.say(self.notice_text() or "")
 
     def take_over(self, event: pygame.event.Event) -> bool:
         """While the computer plays for you (you were silent at your turn): any key or click

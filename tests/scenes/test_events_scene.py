@@ -152,7 +152,7 @@ def test_the_events_screens_drawn(lang, tmp_path):
             "online_events", server={"name": "Il circolo", "address": "127.0.0.1:7420"}, player="Anna", view=view
         )
         scene = app.stack.top
-        assert scene.name == "online_events" and len(scene.items()) == 6
+        assert scene.name == "online_events" and len(scene.items()) == 8
         app.update(TICK)
         app.render(1.0)
         name = f"window-events-{view or 'list'}-{lang}.png"
@@ -289,3 +289,25 @@ def test_joining_an_arena_a_swiss_tournament_and_answering_challenges_in_the_win
         for c in others:
             c.close()
         h.stop()
+
+
+def test_a_no_show_said_in_words():
+    """An event's table closed for a no-show: the one at the table hears that the game is
+    theirs (the table's line and the list's), the one who never sat that it counts as lost."""
+
+    class Closed:
+        failed, failed_code, over = "the table closed", "no_show", False
+
+    app = make_app()
+    app.open_scene(
+        "online_events", server={"name": "The club", "address": "127.0.0.1:7420"}, player="Anna", view="list"
+    )
+    scene = app.stack.top
+    app.update(TICK)
+    won = app.t("club_events.no_show_won")
+    assert hosting.describe(hosting.session_problem(Closed()), app.t) == app.t("online.error_no_show")
+    scene.playing = Closed()
+    scene.enter()  # back from the table
+    assert scene.playing is None and won in said(app) and scene.status == won  # until the list comes
+    scene._heard({"type": "error", "code": "no_show", "message": "you did not take your seat in time"})
+    assert app.t("club_events.no_show_lost") in said(app) and scene.problem is None

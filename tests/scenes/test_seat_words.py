@@ -95,10 +95,12 @@ def _headline(lang: str, viewer: int | None, caller: int, partner: int, won: boo
 def test_the_headline_of_two_seats_reads_as_one_sentence():
     assert game_module(_five(), "results", optional=True) is not None
     # Nobody's chair: the second name keeps its article in lower case.
-    assert _headline("it", None, 2, 3).startswith("Il giocatore 3 e il giocatore 4 fanno il contratto")
+    assert _headline("it", None, 2, 3).startswith("Il giocatore 3 fa il contratto in coppia con il giocatore 4")
     assert _headline("en", None, 2, 3).startswith("Player 3 and Player 4 made the contract")
     # The player's own side: "you" first, the verb agreeing with it.
-    assert _headline("it", 0, 3, 0) == "Tu e Nord-Ovest fate il contratto con 70 punti."
+    # Italian names the partner after "in coppia con": never "e Est", which wants "ed".
+    assert _headline("it", 0, 3, 0) == "Contratto fatto, in coppia con Nord-Ovest: 70 punti."
+    assert _headline("it", 0, 0, 1) == "Contratto fatto, in coppia con Est: 70 punti."
     assert _headline("de", 0, 0, 2, won=False) == "Du und Nordost verfehlt das Gebot: 70 Augen."
     assert _headline("en", 0, 0, 0) == "You played alone and made it with 70 card points."
     assert _headline("it", 0, 0, 0) == "Giochi da solo e fai il contratto con 70 punti."

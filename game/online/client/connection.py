@@ -34,7 +34,7 @@ FIRST_CONNECT_FOR = 10.0
 FINAL_CLOSE_CODES = frozenset({1000, 1002, 1008, 1009})
 #: Server error codes that end the session: retrying cannot help (the connection's thread
 #: stops reconnecting as soon as it reads one).
-FATAL_ERRORS = frozenset({"version", "no_table", "full", "bad_token", "kicked", "replaced"})
+FATAL_ERRORS = frozenset({"version", "no_table", "full", "bad_token", "kicked", "replaced", "no_show"})
 #: A cluster (docs/ONLINE.md, "The cluster"): the error ``moved`` sends the client to the
 #: process that holds the table (``url``); ``busy`` (the table's process died, its lease not
 #: yet expired) means: ask the first address again after BUSY_PAUSE. Moves and waits end

@@ -25,6 +25,7 @@ import secrets
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypedDict
 
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 
 #: Seconds a finished deal's table waits for the server's ``tod_result`` before giving up.
 RESULT_WAIT = 15.0
+#: Seconds ``online swiss --partner`` waits for the partner to register naming this player.
+PARTNER_WAIT = 600.0
 #: Refusals that mean the command line was wrong (exit 2).
 ARGUMENT_CODES = frozenset({"config", "schema", "name_taken", "bad_secret", "account", "hidden", "unknown", "closed"})
 
@@ -238,206 +241,245 @@ def challenge_text(c: JsonObject) -> str:
     return line
 
 
-def challenge(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """``online challenge``: send, answer, play or list challenges (see the module)."""
+def signed_in(
+    what: str,
+    server: str,
+    name: str,
+    body: Callable[[Talk, str, str, TextIO, TextIO], int],
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    codes: frozenset[str] = frozenset(),
+) -> int:
+    """The headless event commands' common part: connect to ``server``, sign in as ``name``
+    (the account kept in the settings, or a new one), run ``body(talk, url, name, out, err)``
+    and close. Its exit code, or 1 when the server cannot be reached or breaks off, 2 for a
+    refusal of the command line (:data:`ARGUMENT_CODES` and ``codes``); each said in one line
+    on ``err`` as ``cardavia online WHAT: …``."""
+    from websockets.exceptions import ConnectionClosed
+
     from game.online.client.clubclient import ServerRefusal, sign_in
-    from game.online.client.headless import _checked_name, play_seat
 
     out, err = out or sys.stdout, err or sys.stderr
-    url, _ = parse_address(args.server)
-    name = _checked_name(args.name)
-    talk = _talk(url, name, err, "challenge")
+    url, _ = parse_address(server)
+    talk = _talk(url, name, err, what)
     if talk is None:
         return 1
     try:
-        try:
-            name, _secret = sign_in(talk, url, name, out)
-            if args.send is not None:
-                talk.send(
-                    {"type": "challenge", "name": _checked_name(args.send), "game": args.game, "preset": args.preset}
-                )
-                print(f"challenge: {talk.expect('challenge')['challenge']['id']}", file=out, flush=True)
-                return 0
-            if args.accept is not None or args.decline is not None:
-                cid = args.accept if args.accept is not None else args.decline
-                talk.send({"type": "challenge_answer", "id": cid, "accept": args.accept is not None})
-                print(f"challenge: {challenge_text(talk.expect('challenge')['challenge'])}", file=out, flush=True)
-                return 0
-            if args.play is not None:
-                seed = args.seed if args.seed is not None else secrets.randbits(31)
-                last: JsonObject | None = None
-                k = 0
-                while True:
-                    talk.send({"type": "challenge_deal", "id": args.play})
-                    try:
-                        created = talk.expect("created")
-                    except ServerRefusal as e:
-                        if e.code == "done":
-                            break
-                        raise
-                    talk.expect("challenge")
-                    session = ChallengeSession(url, str(created["code"]), name, created["tokens"]["0"])
-                    result = play_seat(session, args.bot, seed + k, timeout=args.timeout, out=io.StringIO(), err=err)
-                    k += 1
-                    if result != 0:
-                        return result
-                    if session.challenge is None:
-                        print(f"cardavia online challenge: no result from the server ({session.refusal})", file=err)
-                        return 1
-                    last = session.challenge
-                    print(f"deal {k}: record {session.record_path}", file=out, flush=True)
-                if last is None:
-                    talk.send({"type": "event_list"})
-                    listing = talk.expect("event_list")
-                    last = next((c for c in listing["challenges"] if c.get("id") == args.play), None)
-                if last is not None:
-                    print(f"challenge: {challenge_text(last)}", file=out, flush=True)
-                return 0
-            talk.send({"type": "event_list"})
-            for c in talk.expect("event_list")["challenges"]:
-                if isinstance(c, dict):
-                    print(challenge_text(c), file=out)
-            out.flush()
-            return 0
-        except ServerRefusal as e:
-            print(f"cardavia online challenge: {e}", file=err)
-            return 2 if e.code in ARGUMENT_CODES | {"no_player", "self", "not_yours", "quota"} else 1
-        except (TimeoutError, OSError, KeyError, TypeError, ValueError) as e:
-            print(f"cardavia online challenge: {e}", file=err)
-            return 1
+        name, _secret = sign_in(talk, url, name, out)
+        return body(talk, url, name, out, err)
+    except ServerRefusal as e:
+        print(f"cardavia online {what}: {e}", file=err)
+        return 2 if e.code in ARGUMENT_CODES | codes else 1
+    except ConnectionClosed:
+        print(f"cardavia online {what}: the server closed the connection", file=err)
+        return 1
+    except (TimeoutError, OSError, KeyError, TypeError, ValueError) as e:
+        print(f"cardavia online {what}: {e}", file=err)
+        return 1
     finally:
         talk.close()
+
+
+def challenge(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """``online challenge``: send, answer, play or list challenges (see the module)."""
+    from game.online.client.clubclient import ServerRefusal
+    from game.online.client.headless import _checked_name, play_seat
+
+    def body(talk: Talk, url: str, name: str, out: TextIO, err: TextIO) -> int:
+        if args.send is not None:
+            talk.send({"type": "challenge", "name": _checked_name(args.send), "game": args.game, "preset": args.preset})
+            print(f"challenge: {talk.expect('challenge')['challenge']['id']}", file=out, flush=True)
+            return 0
+        if args.accept is not None or args.decline is not None:
+            cid = args.accept if args.accept is not None else args.decline
+            talk.send({"type": "challenge_answer", "id": cid, "accept": args.accept is not None})
+            print(f"challenge: {challenge_text(talk.expect('challenge')['challenge'])}", file=out, flush=True)
+            return 0
+        if args.play is not None:
+            seed = args.seed if args.seed is not None else secrets.randbits(31)
+            last: JsonObject | None = None
+            k = 0
+            while True:
+                talk.send({"type": "challenge_deal", "id": args.play})
+                try:
+                    created = talk.expect("created")
+                except ServerRefusal as e:
+                    if e.code == "done":
+                        break
+                    raise
+                talk.expect("challenge")
+                session = ChallengeSession(url, str(created["code"]), name, created["tokens"]["0"])
+                result = play_seat(session, args.bot, seed + k, timeout=args.timeout, out=io.StringIO(), err=err)
+                k += 1
+                if result != 0:
+                    return result
+                if session.challenge is None:
+                    print(f"cardavia online challenge: no result from the server ({session.refusal})", file=err)
+                    return 1
+                last = session.challenge
+                print(f"deal {k}: record {session.record_path}", file=out, flush=True)
+            if last is None:
+                talk.send({"type": "event_list"})
+                listing = talk.expect("event_list")
+                last = next((c for c in listing["challenges"] if c.get("id") == args.play), None)
+            if last is not None:
+                print(f"challenge: {challenge_text(last)}", file=out, flush=True)
+            return 0
+        talk.send({"type": "event_list"})
+        for c in talk.expect("event_list")["challenges"]:
+            if isinstance(c, dict):
+                print(challenge_text(c), file=out)
+        out.flush()
+        return 0
+
+    codes = frozenset({"no_player", "self", "not_yours", "quota"})
+    return signed_in("challenge", args.server, _checked_name(args.name), body, out, err, codes)
 
 
 def _next(talk: Talk, kinds: tuple[str, ...], timeout: float) -> JsonObject | None:
     """The next message of ``kinds`` within ``timeout`` seconds (others passed over), or None;
-    ServerRefusal for an ``error``."""
+    ServerRefusal for an ``error`` — but ``no_show`` (a match of the event lost for not taking
+    the seat in time, told on this connection) comes back as ``{"type": "no_show", …}``."""
+    from game.online.client.clubclient import ServerRefusal
+
     try:
         return talk.expect(*kinds, timeout=max(0.01, timeout))
     except TimeoutError:
         return None
+    except ServerRefusal as e:
+        if e.code != "no_show":
+            raise
+        return {"type": "no_show", "message": str(e)}
+
+
+def _forfeited(session: RemoteSession) -> bool:
+    """Whether the event closed ``session``'s table for a no-show (the match is over: the
+    server gave it to this side, the one at the table)."""
+    return session.failed_code == "no_show"
 
 
 def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """``online arena``: join an arena and play ``--games`` matches in it with a bot."""
-    from game.online.client.clubclient import ServerRefusal, sign_in
     from game.online.client.headless import _checked_name, play_seat
 
-    out, err = out or sys.stdout, err or sys.stderr
-    url, _ = parse_address(args.server)
-    name = _checked_name(args.name)
     seed = args.seed if args.seed is not None else secrets.randbits(31)
-    talk = _talk(url, name, err, "arena")
-    if talk is None:
-        return 1
     deadline = time.monotonic() + args.timeout
-    try:
-        try:
-            name, _secret = sign_in(talk, url, name, out)
-            talk.send({"type": "arena_join", "id": args.id})
-            talk.expect("arena")
-            for k in range(args.games):
-                found = _next(talk, ("arena_found",), deadline - time.monotonic())
-                if found is None:
-                    print(f"cardavia online arena: no match within {args.timeout:g} s", file=err)
-                    return 1
-                if k == args.games - 1:  # the last one: out of the pairing (this match is played out)
-                    talk.send({"type": "arena_pause", "id": args.id})
-                session = RemoteSession(url, str(found["code"]), name, str(found["token"]))
-                rc = play_seat(session, args.bot, seed + k, timeout=args.timeout, out=io.StringIO(), err=err)
-                if rc != 0:
-                    return rc
-                filled = f" (the computer filled {found['computers']} seat(s))" if found.get("computers") else ""
-                print(f"match {k + 1}: record {session.record_path}{filled}", file=out, flush=True)
-            # every update the server sent meanwhile is passed over: the last answer is now's
-            time.sleep(0.3)
-            talk.send({"type": "arena_standings", "id": args.id})
-            board = talk.expect("arena")
-            while True:
-                later = _next(talk, ("arena",), 0.3)
-                if later is None:
-                    break
-                board = later
-        except ServerRefusal as e:
-            print(f"cardavia online arena: {e}", file=err)
-            return 2 if e.code in ARGUMENT_CODES | {"not_joined", "over", "cluster"} else 1
-        except (TimeoutError, OSError, KeyError, TypeError, ValueError) as e:
-            print(f"cardavia online arena: {e}", file=err)
-            return 1
-    finally:
-        talk.close()
-    lines = [ln for ln in board.get("standings", []) if isinstance(ln, dict)]
-    for ln in lines:
-        fire = " (on fire)" if ln.get("fire") else ""
-        print(f"{ln.get('rank')}. {ln.get('name')} {ln.get('points')} points, {ln.get('games')} games{fire}", file=out)
-    me = board.get("me")
-    if isinstance(me, dict):
-        print(f"result: {me.get('points')} points (rank {me.get('rank')} of {len(lines)})", file=out)
-    out.flush()
-    return 0
+
+    def body(talk: Talk, url: str, name: str, out: TextIO, err: TextIO) -> int:
+        talk.send({"type": "arena_join", "id": args.id})
+        talk.expect("arena")
+        for k in range(args.games):
+            found = _next(talk, ("arena_found",), deadline - time.monotonic())
+            if found is None:
+                print(f"cardavia online arena: no match within {args.timeout:g} s", file=err)
+                return 1
+            if found["type"] == "no_show":  # a seat not taken in time: the server paused us
+                print(f"match {k + 1}: lost, the seat was not taken in time (paused)", file=out, flush=True)
+                break
+            if k == args.games - 1:  # the last one: out of the pairing (this match is played out)
+                talk.send({"type": "arena_pause", "id": args.id})
+            session = RemoteSession(url, str(found["code"]), name, str(found["token"]))
+            rc = play_seat(session, args.bot, seed + k, timeout=args.timeout, out=io.StringIO(), err=err)
+            if rc != 0:
+                return rc
+            if _forfeited(session):
+                print(f"match {k + 1}: won, the opponent did not come", file=out, flush=True)
+                continue
+            filled = f" (the computer filled {found['computers']} seat(s))" if found.get("computers") else ""
+            print(f"match {k + 1}: record {session.record_path}{filled}", file=out, flush=True)
+        # every update the server sent meanwhile is passed over: the last answer is now's
+        time.sleep(0.3)
+        talk.send({"type": "arena_standings", "id": args.id})
+        board = talk.expect("arena")
+        while True:
+            later = _next(talk, ("arena",), 0.3)
+            if later is None:
+                break
+            board = later
+        lines = [ln for ln in board.get("standings", []) if isinstance(ln, dict)]
+        for ln in lines:
+            fire = " (on fire)" if ln.get("fire") else ""
+            print(
+                f"{ln.get('rank')}. {ln.get('name')} {ln.get('points')} points, {ln.get('games')} games{fire}",
+                file=out,
+            )
+        me = board.get("me")
+        if isinstance(me, dict):
+            print(f"result: {me.get('points')} points (rank {me.get('rank')} of {len(lines)})", file=out)
+        out.flush()
+        return 0
+
+    codes = frozenset({"not_joined", "over"})
+    return signed_in("arena", args.server, _checked_name(args.name), body, out, err, codes)
 
 
 def swiss(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """``online swiss``: register for a Swiss tournament and play its rounds with a bot."""
-    from game.online.client.clubclient import ServerRefusal, sign_in
+    """``online swiss``: register for a Swiss tournament and play its rounds with a bot. With
+    ``--partner`` (a partnership game) the team is entered once the partner registers naming
+    this player: until then it prints ``waiting for NAME to confirm`` and waits (at most
+    ``--partner-wait`` seconds, then withdraws and exits 1)."""
     from game.online.client.headless import _checked_name, play_seat
 
-    out, err = out or sys.stdout, err or sys.stderr
-    url, _ = parse_address(args.server)
-    name = _checked_name(args.name)
     partner = _checked_name(args.partner) if args.partner else None
     seed = args.seed if args.seed is not None else secrets.randbits(31)
-    talk = _talk(url, name, err, "swiss")
-    if talk is None:
-        return 1
     deadline = time.monotonic() + args.timeout
-    try:
-        try:
-            name, _secret = sign_in(talk, url, name, out)
-            talk.send({"type": "swiss_register", "id": args.id, "partner": partner})
-            board = talk.expect("swiss")
-            print(f"registered: {args.id} ({board['rounds']} rounds)", file=out, flush=True)
-            while not board.get("finished"):
-                m = _next(talk, ("swiss_round", "swiss"), deadline - time.monotonic())
+
+    def body(talk: Talk, url: str, name: str, out: TextIO, err: TextIO) -> int:
+        talk.send({"type": "swiss_register", "id": args.id, "partner": partner})
+        board = talk.expect("swiss")
+        if board.get("waiting") is not None:
+            # the team is entered once the partner registers naming this player
+            print(f"waiting for {board['waiting']} to confirm", file=out, flush=True)
+            until = min(deadline, time.monotonic() + args.partner_wait)
+            while board.get("me") is None:
+                m = _next(talk, ("swiss",), until - time.monotonic())
                 if m is None:
-                    print(f"cardavia online swiss: the tournament did not end within {args.timeout:g} s", file=err)
+                    print(f"cardavia online swiss: {partner} did not confirm within the wait", file=err)
+                    talk.send({"type": "swiss_leave", "id": args.id})  # the offer withdrawn
                     return 1
                 if m["type"] == "swiss":
                     board = m
-                    continue
-                if m.get("code") is None:
-                    print(f"round {m['round']}: a bye", file=out, flush=True)
-                    continue
-                session = RemoteSession(url, str(m["code"]), name, str(m["token"]))
-                rc = play_seat(
-                    session, args.bot, seed + as_int(m["round"]), timeout=args.timeout, out=io.StringIO(), err=err
-                )
-                if rc != 0:
-                    return rc
-                print(
-                    f"round {m['round']}: against {m['opponent']}, record {session.record_path}", file=out, flush=True
-                )
-        except ServerRefusal as e:
-            print(f"cardavia online swiss: {e}", file=err)
-            return 2 if e.code in ARGUMENT_CODES | {"started", "registered", "team", "no_player", "cluster"} else 1
-        except (TimeoutError, OSError, KeyError, TypeError, ValueError) as e:
-            print(f"cardavia online swiss: {e}", file=err)
-            return 1
-    finally:
-        talk.close()
-    lines = [ln for ln in board.get("standings", []) if isinstance(ln, dict)]
-    for ln in lines:
-        dropped = " (withdrew)" if ln.get("dropped") else ""
-        print(
-            f"{ln.get('rank')}. {ln.get('name')} {ln.get('score'):g} "
-            f"(Buchholz {ln.get('buchholz'):g}, Sonneborn-Berger {ln.get('sonneborn_berger'):g}){dropped}",
-            file=out,
-        )
-    me = board.get("me")
-    if isinstance(me, dict):
-        print(f"result: {me.get('score'):g} points (rank {me.get('rank')} of {len(lines)})", file=out)
-    out.flush()
-    return 0
+        print(f"registered: {args.id} ({board['rounds']} rounds)", file=out, flush=True)
+        while not board.get("finished"):
+            m = _next(talk, ("swiss_round", "swiss"), deadline - time.monotonic())
+            if m is None:
+                print(f"cardavia online swiss: the tournament did not end within {args.timeout:g} s", file=err)
+                return 1
+            if m["type"] == "swiss":
+                board = m
+                continue
+            if m["type"] == "no_show":  # the seat not taken in time: a loss, the next round follows
+                print("a round lost: the seat was not taken in time", file=out, flush=True)
+                continue
+            if m.get("code") is None:
+                print(f"round {m['round']}: a bye", file=out, flush=True)
+                continue
+            session = RemoteSession(url, str(m["code"]), name, str(m["token"]))
+            rc = play_seat(
+                session, args.bot, seed + as_int(m["round"]), timeout=args.timeout, out=io.StringIO(), err=err
+            )
+            if rc != 0:
+                return rc
+            if _forfeited(session):
+                print(f"round {m['round']}: won, {m['opponent']} did not come", file=out, flush=True)
+                continue
+            print(f"round {m['round']}: against {m['opponent']}, record {session.record_path}", file=out, flush=True)
+        lines = [ln for ln in board.get("standings", []) if isinstance(ln, dict)]
+        for ln in lines:
+            dropped = " (withdrew)" if ln.get("dropped") else ""
+            print(
+                f"{ln.get('rank')}. {ln.get('name')} {ln.get('score'):g} "
+                f"(Buchholz {ln.get('buchholz'):g}, Sonneborn-Berger {ln.get('sonneborn_berger'):g}){dropped}",
+                file=out,
+            )
+        me = board.get("me")
+        if isinstance(me, dict):
+            print(f"result: {me.get('score'):g} points (rank {me.get('rank')} of {len(lines)})", file=out)
+        out.flush()
+        return 0
+
+    codes = frozenset({"started", "registered", "team", "no_player", "offer"})
+    return signed_in("swiss", args.server, _checked_name(args.name), body, out, err, codes)
 
 
 class ChallengeSession(RemoteSession):
@@ -470,84 +512,6 @@ class ChallengeSession(RemoteSession):
                 break
             self.wait(0.1)
         super().close()
-
-
-class EventLink:
-    """The window's lasting connection to a club's events: signed in, it sends what the player
-    asks (``arena_join``, ``arena_pause``, ``swiss_register``, ``swiss_leave``,
-    ``challenge_answer``) and hands back what the server sends. It must stay open: an arena's
-    and a Swiss tournament's tables (``arena_found``, ``swiss_round``) are sent on the
-    connection that joined. A message asked before the socket opens goes with the greeting."""
-
-    #: What the window is handed (anything else the server sends is passed over).
-    KINDS = frozenset({"account", "arena", "arena_found", "swiss", "swiss_round", "challenge", "error"})
-
-    def __init__(self, url: str, name: str, account: dict):
-        from game.online.client.connection import Connection
-
-        hello = {"type": "hello", "version": P.PROTOCOL_VERSION, "name": name}
-        P.check_message(hello)
-        P.check_message(account)
-        self.url = url
-        self.pending: list[dict] = []
-        #: The arenas joined through this link and not paused: left paused when it closes.
-        self.arenas: set[str] = set()
-        #: The Swiss tournaments registered for through this link (their rounds come here).
-        self.swiss: set[str] = set()
-        self._greeting = [hello, account]
-        self._greeted: list[dict] = []
-        self.conn = Connection(url, self._greet, reconnect=False)
-        self.conn.start()
-
-    def _greet(self) -> list[dict]:
-        self._greeted = list(self.pending)
-        return [*self._greeting, *self._greeted]
-
-    def send(self, message: dict) -> None:
-        """Send ``message`` (ProtocolError for a bad one), or keep it for the greeting."""
-        P.check_message(message)
-        if message["type"] == "arena_join":
-            self.arenas.add(str(message["id"]))
-        elif message["type"] == "arena_pause":
-            self.arenas.discard(str(message["id"]))
-        elif message["type"] == "swiss_register":
-            self.swiss.add(str(message["id"]))
-        elif message["type"] == "swiss_leave":
-            self.swiss.discard(str(message["id"]))
-        if not self.conn.send(message):
-            self.pending.append(message)
-        elif message in self.pending:
-            self.pending.remove(message)
-
-    def poll(self) -> list[JsonObject]:
-        """What has arrived: the messages of :attr:`KINDS` (checked), and ``{"type": "_lost"}``
-        once the connection is gone for good."""
-        from game.online.wire.messages import MessageError, declared
-
-        out: list[JsonObject] = []
-        while (m := self.conn.get()) is not None:
-            kind = m.get("type")
-            if kind == "_open":  # the greeting carried those asked before; the rest go now
-                late = [p for p in self.pending if p not in self._greeted]
-                self.pending.clear()
-                for p in late:
-                    self.conn.send(p)
-            elif kind == "_failed":
-                out.append({"type": "_lost", "message": str(m.get("message") or "")[:300]})
-            elif kind in self.KINDS:
-                try:
-                    declared(m)
-                except MessageError:
-                    continue
-                out.append(m)
-        return out
-
-    def close(self) -> None:
-        """Pause the arenas joined here (nobody would take their seats), then close."""
-        for aid in sorted(self.arenas):
-            self.conn.send({"type": "arena_pause", "id": aid})
-        self.arenas.clear()
-        self.conn.close()
 
 
 def add_parsers(osub: argparse._SubParsersAction) -> None:
@@ -586,7 +550,14 @@ def add_parsers(osub: argparse._SubParsersAction) -> None:
     w.add_argument("--server", required=True, help="ws://host:port, wss://… or host:port")
     w.add_argument("--name", required=True, help="your name on the server")
     w.add_argument("--id", required=True, help="the tournament's id, such as swiss:december-club")
-    w.add_argument("--partner", help="your partner's name, in a partnership game")
+    w.add_argument("--partner", help="your partner's name, in a partnership game (they register naming you)")
+    w.add_argument(
+        "--partner-wait",
+        type=float,
+        default=PARTNER_WAIT,
+        help=f"with --partner: give up when the partner has not confirmed within this many seconds "
+        f"(default {PARTNER_WAIT:g})",
+    )
     w.add_argument("--bot", required=True, choices=bot_names(), help="who plays your seat")
     w.add_argument("--seed", type=int, help="the bot's seed (default: random)")
     w.add_argument("--timeout", type=float, default=86400.0, help="give up after this many seconds in all")
@@ -614,6 +585,8 @@ def run(args: argparse.Namespace) -> int:
     if args.online_command == "swiss":
         if not args.id.startswith("swiss:"):
             raise ValueError("--id takes a Swiss tournament's id such as swiss:december-club")
+        if not 0 < args.partner_wait <= 86400:
+            raise ValueError("--partner-wait must be more than 0 and at most 86400 seconds")
         return swiss(args)
     if args.online_command == "arena":
         if not args.id.startswith("arena:") or not 1 <= args.games <= 100:
@@ -637,10 +610,11 @@ COMMANDS = ("tournament", "standings", "challenge", "arena", "swiss")
 
 __all__ = [
     "COMMANDS",
-    "EventLink",
+    "ChallengeSession",
     "TourSession",
     "add_parsers",
     "run",
+    "signed_in",
     "standing_line",
     "standings",
     "standings_text",

@@ -104,6 +104,9 @@ def play_seat(
                 print(f"cardavia online join: the match did not end within {timeout:g} s", file=err)
                 return 1
             session.wait(0.25)
+            if session.failed_code == "no_show":  # an event's table closed for a no-show: this match is over
+                print(f"no-show: {session.failed}", file=out, flush=True)
+                return 0
             if session.failed is not None:
                 print(f"cardavia online join: {session.failed}", file=err)
                 return 2 if session.failed_code in ARGUMENT_ERRORS else 1

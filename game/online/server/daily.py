@@ -112,8 +112,9 @@ class DailyBoard:
     """The server's daily deals and leaderboards, kept by ``days`` (the data folder's files
     unless a cluster's shared store is given)."""
 
-    def __init__(self, data_dir: Path, days: DayStore | None = None):
+    def __init__(self, data_dir: Path, days: DayStore | None = None, par_iterations: int | None = None):
         self.days = days or DayFiles(data_dir)
+        self.par_iterations = par_iterations  # the par's budget (ServerLimits); None: par's own
 
     def _lock_of(self, day: str) -> AbstractContextManager[object]:
         return self.days.locked(day)
@@ -214,7 +215,7 @@ class DailyBoard:
         kept = self._load(day)["par"].get(k)
         if isinstance(kept, (int, float)) and not isinstance(kept, bool):
             return float(kept)
-        value = par(deal, PLAYER_SEAT).value
+        value = par(deal, PLAYER_SEAT, iterations=self.par_iterations).value
         with self._lock_of(day):
             data = self._load(day)
             data["par"][k] = value

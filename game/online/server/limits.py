@@ -60,6 +60,12 @@ class ServerLimits:
     #: tournament of the day (``serve --tournament-deals``).
     events_file: str | None = None
     tournament_deals: int = 8
+    #: An arena or Swiss player whose seat stays empty this long forfeits (``--event-no-show``).
+    event_no_show: float = 60.0
+    #: The hard player's search budget in the par of the daily deal and of a tournament's
+    #: deals (``--par-iterations``; None: game.services.par's own). Par is shown beside a
+    #: deal and never scores it, so a small machine may spend less on it.
+    par_iterations: int | None = None
 
 
 def raise_open_files_limit() -> tuple[int, int]:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
+from weakref import WeakKeyDictionary
 
 from game.match import Match
 from game.online.server.daily import DailyBoard
@@ -28,7 +29,7 @@ from game.online.wire import messages as M
 from game.online.wire import protocol as P
 from game.online.wire.redact import SeatRedactor, seat_events
 from game.replay import ReplayError, follow
-from game.rules.base import Event, GameRules, IllegalAction
+from game.rules.base import Action, Event, GameRules, IllegalAction
 from game.rules.vocabulary import JsonObject
 
 log = logging.getLogger("cardavia.server")
@@ -43,6 +44,38 @@ META_COALESCE = 0.25
 STALL_RETRY = 1.0
 
 Spawn = Callable[[Coroutine[object, object, None]], asyncio.Task]
+
+
+#: Per match: the legal actions of its position (worked out once, for the ``turn`` sent to the
+#: seat, then for the rules' check of its ``act`` through ``Match.play``'s ``legal`` and for a
+#: computer's fallback, instead of two or three times per decision) and its decisions as the
+#: worker takes them (each turned into JSON once).
+_legal_of: WeakKeyDictionary[Match, tuple[int, list[Action]]] = WeakKeyDictionary()
+_json_of: WeakKeyDictionary[Match, list[list]] = WeakKeyDictionary()
+
+
+def legal_now(m: Match) -> list[Action]:
+    """``m.legal_actions()``, once per position: a match changes only by ``play``, which
+    adds a decision (a refused one changes nothing)."""
+    made = len(m.decisions)
+    hit = _legal_of.get(m)
+    if hit is not None and hit[0] == made:
+        return hit[1]
+    legal = m.legal_actions()
+    _legal_of[m] = (made, legal)
+    return legal
+
+
+def decisions_json(m: Match) -> list[list]:
+    """``m.decisions`` as the worker takes them (``[[seat, action JSON], …]``), each made once
+    and kept: a computer's decision no longer turns the whole match into JSON. A new list
+    each time (the pool sends it later, from another thread)."""
+    done = _json_of.get(m)
+    if done is None:
+        done = _json_of[m] = []
+    for seat, action in m.decisions[len(done) :]:
+        done.append([seat, P.action_to_json(action)])
+    return list(done)
 
 
 class BackgroundWriter(Protocol):
@@ -268,8 +301,10 @@ class PlayLoop:
             conn.send(self.refused(P.NOT_YOUR_TURN, f"it is seat {m.to_act}'s turn, not seat {i}'s", k))
             return
         try:
-            action = P.action_from_json(msg["action"])
-            events = m.play(action)  # the rules check it first: nothing changes on a refusal
+            action = P.checked_action(msg["action"])
+            # The rules check it first (against the legal actions the turn was sent with):
+            # nothing changes on a refusal.
+            events = m.play(action, legal_now(m))
         except IllegalAction as e:
             params = P.json_safe(e.params)
             conn.send(self.refused(e.rule, str(e), k, params if isinstance(params, dict) else None))
@@ -520,7 +555,7 @@ class PlayLoop:
             if c is None or (only is not None and c is not only):
                 continue
             if i == seat and self.controller(table, i) is None:
-                c.send(M.TURN(seat=seat, decision=k, legal=[P.action_to_json(a) for a in m.legal_actions()]))
+                c.send(M.TURN(seat=seat, decision=k, legal=[P.action_to_json(a) for a in legal_now(m)]))
             else:
                 if watching is None:
                     watching = P.encode(M.TURN(seat=seat, decision=k, legal=[]))
@@ -542,7 +577,7 @@ class PlayLoop:
             m.seed,
             seat,
             level,
-            [[s, P.action_to_json(a)] for s, a in m.decisions],
+            decisions_json(m),
             table.daily is not None,
         )
         loop = asyncio.get_running_loop()
@@ -584,13 +619,13 @@ class PlayLoop:
             self.advance(table)
             return
         try:
-            action = P.action_from_json(result) if result is not None else m.legal_actions()[0]
-            events = m.play(action)
+            action = P.action_from_json(result) if result is not None else legal_now(m)[0]
+            events = m.play(action, legal_now(m))
         except (IllegalAction, ValueError, KeyError, TypeError) as e:
             log.error(
                 "table %s: the computer's choice was refused (%s): it plays the first legal action", table.code, e
             )
-            events = m.play(m.legal_actions()[0])
+            events = m.play(legal_now(m)[0])
         self.commit(table, events)
 
 

@@ -145,6 +145,7 @@ class TableServer:
         else:
             self.quota = TableQuota(limits)
             daily_board = DailyBoard(data_dir)
+        daily_board.par_iterations = limits.par_iterations
         locate = node.locate if self.node is not None else None
         # The parts share the tables: the play loop of started tables, the lobby's actions.
         self.play = PlayLoop(
@@ -243,6 +244,7 @@ class TableServer:
             self._spawn(self.node.run())
         self._sweeper = self._spawn(self._sweep())
         self._spawn(self.club.run())
+        self.events.start()
         if self.tune_gc:
             self._spawn(self._age_objects())
         for table in list(self.tables.values()):
@@ -478,7 +480,7 @@ class TableServer:
         hello_timer = asyncio.get_running_loop().call_later(HELLO_TIMEOUT, no_hello)
         if isinstance(ws, FrameSink):  # whole text frames are handled as they arrive
             ws.sink = lambda text: self._frame(conn, text)
-            ws.flush = self._flusher.flush
+            ws.flusher = self._flusher
         try:
             # The loop ends when the connection closes: the peer's doing, or the writer's
             # after conn.close() (it sends what is queued, then closes). It sees only what
@@ -489,7 +491,7 @@ class TableServer:
             pass
         finally:
             if isinstance(ws, FrameSink):
-                ws.sink, ws.flush = None, None
+                ws.sink, ws.flusher = None, None
             hello_timer.cancel()
             self.conns.discard(conn)
             conn.closing = True

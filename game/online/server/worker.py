@@ -30,33 +30,44 @@ from game.rulesets import make_rules
 #: Matches a worker process keeps rebuilt (one per table it thinks for).
 CACHE_SIZE = 64
 
-_cache: OrderedDict[tuple, tuple[Match, dict[tuple[int, str, bool], Any]]] = OrderedDict()
+#: Per match kept: the match, its bots, and the decisions it was rebuilt through as the server
+#: sent them (JSON): the next call compares that prefix as it comes, and decodes only the rest.
+_cache: OrderedDict[tuple, tuple[Match, dict[tuple[int, str, bool], Any], list]] = OrderedDict()
 
 
 def _key(game: str, deck: str | None, players: int, options: dict, seed: int) -> tuple:
     return (game, deck, players, tuple(sorted((str(k), repr(v)) for k, v in options.items())), seed)
 
 
+def _decoded(decisions_as_json: list) -> list[tuple[int, Action]]:
+    return [(int(s), action_from_json(a)) for s, a in decisions_as_json]
+
+
 def _match_at(
-    game: str, deck: str | None, players: int, options: dict, seed: int, decisions: list[tuple[int, Action]]
+    game: str, deck: str | None, players: int, options: dict, seed: int, decisions_as_json: list
 ) -> tuple[Match, dict]:
     key = _key(game, deck, players, options, seed)
     hit = _cache.get(key)
     if hit is not None:
-        m, bots = hit
-        made = m.decisions
-        if len(made) <= len(decisions) and made == decisions[: len(made)]:
-            for seat, action in decisions[len(made) :]:
-                if seat != m.to_act:
-                    break
-                m.play(action)
+        m, bots, seen = hit
+        k = len(seen)
+        if k <= len(decisions_as_json) and decisions_as_json[:k] == seen:
+            new = decisions_as_json[k:]
+            try:
+                for seat, action in _decoded(new):
+                    if seat != m.to_act:
+                        raise ValueError(f"seat {seat} is not to act")
+                    m.play(action)
+            except (ValueError, KeyError, TypeError, IndexError, RuntimeError):
+                del _cache[key]  # played part way: rebuilt below, which names what is wrong
             else:
+                seen.extend(new)
                 _cache.move_to_end(key)
                 return m, bots
     rules = make_rules(game, deck, players, options)
-    m = Match.rebuild(rules, seed, decisions)
+    m = Match.rebuild(rules, seed, _decoded(decisions_as_json))
     bots = {}
-    _cache[key] = (m, bots)
+    _cache[key] = (m, bots, list(decisions_as_json))
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
     return m, bots
@@ -78,10 +89,9 @@ def choose_action(
     game.services.par (a fixed budget and no clock: the same play on any machine and load, the one par
     was worked out against). Raises ValueError when the decisions do not replay or it is not
     ``seat``'s turn."""
-    decisions = [(int(s), action_from_json(a)) for s, a in decisions_as_json]
-    m, bots = _match_at(game, deck, players, options, seed, decisions)
+    m, bots = _match_at(game, deck, players, options, seed, decisions_as_json)
     if m.over or m.to_act != seat:
-        raise ValueError(f"seat {seat} is not to act after {len(decisions)} decisions")
+        raise ValueError(f"seat {seat} is not to act after {len(decisions_as_json)} decisions")
     bot = bots.get((seat, level, house))
     if bot is None:
         if house:

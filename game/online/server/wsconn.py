@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Protocol, cast
 
 from websockets.asyncio.server import ServerConnection
-from websockets.frames import Frame, Opcode
+from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import Event, State
 
 from game.online.server.limits import ServerLimits, peer_address
@@ -25,6 +25,10 @@ except ImportError:  # websockets without its C part
     from websockets.utils import apply_mask
 
 log = logging.getLogger("cardavia.server")
+
+
+#: The most bytes one read of a player's socket takes (see FrameSink.connection_made).
+READ_BYTES = 64 * 1024
 
 
 class SocketCounts(Protocol):
@@ -47,17 +51,68 @@ def forget(counts: dict[str, int], address: str | None) -> None:
         counts.pop(address, None)
 
 
+class Batching(Protocol):
+    """The server's writes of one turn of the event loop (game.online.server.seats.Flusher)."""
+
+    #: A flush at the turn's end is asked for already.
+    scheduled: bool
+
+    def flush(self) -> None: ...
+
+
 class FrameSink(ServerConnection):
     """A connection whose whole text frames go straight to ``sink`` (see the module)."""
 
     #: Where a whole text frame goes as it arrives (set by the server's handler):
     #: handled at once, without websockets' queue and a task switch per message.
     sink: Callable[[str], None] | None = None
-    #: Called once the frames of one read were handled: what they made the server send
-    #: goes out now, not one more turn of the event loop later.
-    flush: Callable[[], None] | None = None
+    #: Flushed once the frames of one read were handled: what they made the server send
+    #: goes out now, not one more turn of the event loop later (and no flush at the turn's
+    #: end is asked for it).
+    flusher: Batching | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # asyncio reads up to 256 KiB at a time into a new bytes object: above the C
+        # allocator's mmap threshold, so every read of a few dozen bytes cost an mmap, an
+        # mremap and a munmap. A smaller buffer comes from the heap; a longer message (at
+        # most MAX_MESSAGE_BYTES) simply takes more reads.
+        if isinstance(getattr(transport, "max_size", None), int):
+            transport.max_size = READ_BYTES  # type: ignore[attr-defined]
+        super().connection_made(transport)
+
+    #: Reads from the peer so far, and as many as there were at the keepalive's last look.
+    _reads = 0
+    _reads_seen = 0
+
+    async def keepalive(self) -> None:
+        """websockets' keepalive, less the pings to a peer that has sent something since the
+        last look: bytes from it prove the connection alive as a pong would (a busy table's
+        players write every few seconds). A peer silent for a whole interval is pinged, and
+        closed when no pong comes in time, as before."""
+        assert self.ping_interval is not None
+        latency = 0.0
+        try:
+            while True:
+                await asyncio.sleep(self.ping_interval - latency)
+                latency = 0.0
+                if self._reads != self._reads_seen:
+                    self._reads_seen = self._reads
+                    continue
+                pong_received = await self.ping()
+                if self.ping_timeout is not None:
+                    try:
+                        async with asyncio.timeout(self.ping_timeout):
+                            latency = await pong_received
+                    except TimeoutError:
+                        async with self.send_context():
+                            self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+                        raise AssertionError("send_context() waits for connection_lost(): never here") from None
+                self._reads_seen = self._reads  # the pong's own read is no news
+        except Exception:  # noqa: BLE001 - as websockets' own: logged, the connection's end is handled there
+            self.logger.error("keepalive ping failed", exc_info=True)
 
     def data_received(self, data: bytes) -> None:
+        self._reads += 1
         # The usual bytes of a player — one or a few whole, short, masked text
         # frames — go to the sink as they are; anything else, and anything while
         # websockets holds part of a frame or a message, through websockets.
@@ -98,17 +153,24 @@ class FrameSink(ServerConnection):
             decoded = [t.decode() for t in texts]
         except UnicodeDecodeError:
             return False  # websockets closes the connection (1007), as before
-        sink = self.sink
-        for text in decoded:
-            if sink is None:  # the connection's handler ended meanwhile
-                break
-            try:
-                sink(text)
-            except Exception:  # noqa: BLE001 - a bug costs the message, not the socket
-                log.exception("a message could not be handled")
-            sink = self.sink
-        if self.flush is not None:
-            self.flush()
+        sink, flusher = self.sink, self.flusher
+        held = flusher is not None and not flusher.scheduled
+        if flusher is not None and held:  # what these frames send is flushed below: no callback
+            flusher.scheduled = True  # at the turn's end for it
+        try:
+            for text in decoded:
+                if sink is None:  # the connection's handler ended meanwhile
+                    break
+                try:
+                    sink(text)
+                except Exception:  # noqa: BLE001 - a bug costs the message, not the socket
+                    log.exception("a message could not be handled")
+                sink = self.sink
+        finally:
+            if flusher is not None:
+                flusher.flush()
+                if held:
+                    flusher.scheduled = False
         return True
 
     def process_event(self, event: Event) -> None:
@@ -179,4 +241,4 @@ def counting_connection(server: SocketCounts) -> type[ServerConnection]:
     return Counted
 
 
-__all__ = ["FrameSink", "SocketCounts", "counting_connection", "forget"]
+__all__ = ["READ_BYTES", "Batching", "FrameSink", "SocketCounts", "counting_connection", "forget"]

@@ -430,7 +430,10 @@ SWISS = declare(
     slot("finished", BOOL),
     slot("standings", LIST),
     slot("me", OBJ, NONE),
-    doc="a Swiss tournament's standings (names, never account ids) and the entrant's own line",
+    slot("waiting", STR, NONE),
+    slot("asked", LIST),
+    doc="a Swiss tournament's standings (names, never account ids) and the entrant's own line; the "
+    "partner the player named and waits for, and the names of those who named the player",
 )
 SWISS_ROUND = declare(
     "swiss_round",

@@ -298,9 +298,33 @@ def _seats(field: str, v: object) -> object:
     return list(v)
 
 
+#: Actions checked before, by :func:`_action_key`: their normalised JSON and Action. A table's
+#: moves repeat (the same card codes, the same kinds); only what passed the check is kept.
+_CHECKED: dict[str, tuple[JsonObject, Action]] = {}
+_CHECKED_MAX = 4096
+
+
+def _action_key(v: dict) -> str | None:
+    """An action object as a key: its ``repr``, which tells every JSON type apart (``True``
+    is no ``1``, ``1.0`` no ``1``, a text keeps its quotes), or None for a long one (checked
+    the long way, every time)."""
+    try:
+        key = repr(v)
+    except ValueError:  # an integer too long to write
+        return None
+    return key if len(key) <= 400 else None
+
+
 def _action(field: str, v: object) -> object:
+    global _last_checked
     if not isinstance(v, dict):
         raise _fail(field, "an action object")
+    key = _action_key(v)
+    hit = _CHECKED.get(key) if key is not None else None
+    if hit is not None:  # the same object passed before: the same answer, a fresh copy of it
+        out = {k: list(x) if type(x) is list else x for k, x in hit[0].items()}
+        _last_checked = (out, hit[1])
+        return out
     kinds = wire_decisions()
     name = v.get("kind")
     kind = kinds.get(name) if isinstance(name, str) else None
@@ -315,9 +339,30 @@ def _action(field: str, v: object) -> object:
                 raise ProtocolError("schema", f"the {f.name} names a card twice")
     try:
         # Normalised: every field of the declaration, with its default where left out.
-        return kind.to_wire(kind.from_wire(v, field))
+        action = kind.from_wire(v, field)
+        out = kind.to_wire(action)
     except VocabularyError as e:
         raise ProtocolError("schema", str(e)[:200]) from None
+    if key is not None:
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        _CHECKED[key] = ({k: list(x) if type(x) is list else x for k, x in out.items()}, action)
+    _last_checked = (out, action)  # the handler takes it from here (checked_action): one parse
+    return out
+
+
+#: The last action :func:`_action` checked: its normalised JSON (held, so that its identity
+#: stays its own) and the Action it states.
+_last_checked: tuple[object, Action] | None = None
+
+
+def checked_action(data: Mapping[str, object]) -> Action:
+    """The Action of a checked message's ``action`` field: the one the check made from it when
+    ``data`` is that very object (the message being handled), else parsed again."""
+    last = _last_checked
+    if last is not None and last[0] is data:
+        return last[1]
+    return action_from_json(data)
 
 
 def _phrase(field: str, v: object) -> object:
@@ -533,6 +578,7 @@ __all__ = [
     "action_from_json",
     "action_to_json",
     "check_message",
+    "checked_action",
     "decode_frame",
     "encode",
     "error",

@@ -315,3 +315,12 @@ def test_online_par_is_the_same_on_every_machine_and_load(tmp_path, monkeypatch)
         second = DailyBoard(tmp_path / "b").par_of(DAY, d, "standard")
     assert jumps[0] > 0  # the search did read the clock
     assert second == first == par(d, 0).value
+
+
+def test_the_owners_par_budget_is_the_one_the_day_uses(tmp_path):
+    """``serve --par-iterations``: the day's par is the hard player's average at that budget."""
+    rules = game.services.par.make_rules("scopa")
+    d = Deal("scopa", rules.deck.id, 2, rules.options, 99)
+    small = DailyBoard(tmp_path / "a", par_iterations=3).par_of(DAY, d, "standard")
+    assert small == par(d, 0, iterations=3).value
+    assert small != par(d, 0, iterations=40).value  # the budget shows in this deal's par

@@ -27,6 +27,7 @@ replays and the ``over`` message), and its stream kept a day.
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections.abc import Callable
@@ -43,11 +44,14 @@ from game.online.server.store import (
     record_event,
 )
 from game.online.wire.protocol import is_code
-from game.record import dumps
 from game.rules.base import Event
 from game.rules.vocabulary import JsonObject
 from game.safejson import JSONError, loads
 from game.services.storage import write_bytes
+
+#: ``game.record.dumps`` with its encoder made once (json.dumps with options builds one per
+#: call: most of the cost of a small line): the same bytes.
+dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 #: A table's lease lasts this long unless renewed (the failover bound: at most 10 s).
 LEASE_MS = 10_000
@@ -488,7 +492,6 @@ class RedisTableStore:
     def set_aside(self, code: str, why: str) -> None:
         """A table that cannot be resumed: out of the directory (nobody tries it again and
         again), into ``cv:broken`` with why (the operator's list), its meta and stream left."""
-        import json
         import time
 
         pipe = self.redis.pipeline()
@@ -498,8 +501,6 @@ class RedisTableStore:
 
     def broken(self) -> dict[str, JsonObject]:
         """The tables set aside (code -> why, by which process, when)."""
-        import json
-
         out = {}
         for code, raw in self._call(self.redis.hgetall, self.BROKEN).items():
             try:

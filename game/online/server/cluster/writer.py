@@ -33,6 +33,36 @@ BATCH_TIMEOUT = 2.0
 BATCH_GATHER = 0.003
 
 
+def packed_connection() -> type:
+    """redis.asyncio's connection class with the commands packed by hiredis (C), as redis-py's
+    own synchronous client does: its asyncio client packs them in Python, most of the cost
+    of a batch's building. The same bytes (texts as UTF-8, whole numbers as digits); any
+    other argument, or no hiredis, goes the usual way."""
+    from redis.asyncio.connection import Connection
+    from redis.typing import EncodableT
+
+    try:
+        from hiredis import pack_command
+    except ImportError:
+        return Connection
+
+    plain = (str, bytes, int)
+
+    class Packed(Connection):
+        def pack_command(self, *args: EncodableT) -> list[bytes]:
+            for a in args:
+                if type(a) not in plain:
+                    return super().pack_command(*args)
+            head = args[0]
+            if isinstance(head, str):  # a command of two words ("SCRIPT LOAD") is sent as two
+                args = (*head.encode().split(), *args[1:])
+            elif isinstance(head, bytes) and b" " in head:
+                args = (*head.split(), *args[1:])
+            return [pack_command(args)]  # type: ignore[arg-type]  # (hiredis types it a 1-tuple)
+
+    return Packed
+
+
 class RecordWriter:
     def __init__(
         self, play: PlayLoop, store: RedisTableStore, redis_url: str, resync: Callable[[str], bool] | None = None
@@ -42,8 +72,13 @@ class RecordWriter:
         self.play, self.store = play, store
         #: ``resync(code) -> bool``: write the table again whole from memory (Redis behind).
         self.resync = resync
+        # A rediss:// or unix:// address keeps the class its scheme names (redis-py: the
+        # address's options win).
         self.aio = aioredis.Redis.from_url(
-            redis_url, socket_timeout=BATCH_TIMEOUT, socket_connect_timeout=BATCH_TIMEOUT
+            redis_url,
+            socket_timeout=BATCH_TIMEOUT,
+            socket_connect_timeout=BATCH_TIMEOUT,
+            connection_class=packed_connection(),
         )
         import hashlib
 
@@ -159,4 +194,4 @@ class RecordWriter:
             pass
 
 
-__all__ = ["RecordWriter"]
+__all__ = ["RecordWriter", "packed_connection"]

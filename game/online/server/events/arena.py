@@ -112,11 +112,19 @@ class Arena:
             raise EventRefusal("not_joined", "join the arena first")
         return obj(v)
 
+    def reach(self) -> dict[str, JsonObject]:
+        """Per player, where their connection was when they last joined (wiring's ``reach``)."""
+        return {p: obj(v["at"]) for p, v in self.players().items() if isinstance(v.get("at"), dict)}
+
     # ---- a player
-    def join(self, player: str, name: str, now: dt.datetime) -> None:
+    def join(self, player: str, name: str, now: dt.datetime, at: JsonObject | None = None) -> None:
+        """Join, or come back from a pause; ``at`` where the player's connection is (the
+        process that opens their tables tells them there)."""
         if now >= self.end:
             raise EventRefusal("over", "this arena is over")
         players = obj(self.s["players"])
+        if at is not None and player in players:
+            obj(players[player])["at"] = at
         if player not in players:
             players[player] = {
                 "name": name,
@@ -129,6 +137,7 @@ class Arena:
                 "free_since": iso(now),
                 "last": [],
                 "history": [],
+                "at": at,
             }
         else:
             self.come_back(player, now)
@@ -201,6 +210,47 @@ class Arena:
             v["match"] = mid
             v["free_since"] = None
         return match
+
+    def opened(self, match_id: str, code: str, seats: Mapping[int, str]) -> None:
+        """Match ``match_id``'s table is ``code``, ``seats`` its people's seats: any process
+        that holds the table knows it for the arena's."""
+        m = obj(obj(self.s["matches"]).get(match_id) or {})
+        if not m:
+            raise EventRefusal("unknown", "no such arena match")
+        m["table"] = code
+        m["seats"] = {str(k): v for k, v in seats.items()}
+
+    def under_way(self) -> list[tuple[str, str, dict[int, str]]]:
+        """The matches without a result whose table is open: (match, code, seats)."""
+        out = []
+        for mid, m in self.matches().items():
+            if m.get("result") is None and isinstance(m.get("table"), str):
+                out.append((mid, text(m["table"]), {int(k): text(v) for k, v in obj(m.get("seats") or {}).items()}))
+        return out
+
+    def unopened(self, now: dt.datetime, after: float) -> list[JsonObject]:
+        """Matches paired ``after`` seconds ago or more whose table was never noted (the
+        process that paired them died in between): to open again."""
+        return [
+            m
+            for m in self.matches().values()
+            if m.get("result") is None
+            and m.get("table") is None
+            and (now - from_iso(m["started"])).total_seconds() >= after
+        ]
+
+    def forfeit(self, match_id: str, absent: set[str], now: dt.datetime) -> dict[str, int]:
+        """The no-show rule: the people of the match who were there win, the absent lose and
+        are paused (paired no more until they come back)."""
+        m = obj(obj(self.s["matches"]).get(match_id) or {})
+        if not m:
+            raise EventRefusal("unknown", "no such arena match")
+        group = [text(p) for p in items(m["players"])]
+        gained = self.finish(match_id, {p: LOSS if p in absent else WIN for p in group}, now)
+        m["forfeit"] = sorted(absent)
+        for p in absent:
+            self.pause(p)
+        return gained
 
     # ---- results
     def finish(self, match_id: str, results: Mapping[str, str], now: dt.datetime) -> dict[str, int]:
@@ -302,8 +352,8 @@ class Arenas:
 
         return change(self.store, arena_id, step)
 
-    def join(self, arena_id: str, player: str, name: str, now: dt.datetime) -> None:
-        self._do(arena_id, lambda a: a.join(player, name, now))
+    def join(self, arena_id: str, player: str, name: str, now: dt.datetime, at: JsonObject | None = None) -> None:
+        self._do(arena_id, lambda a: a.join(player, name, now, at))
 
     def pause(self, arena_id: str, player: str) -> None:
         self._do(arena_id, lambda a: a.pause(player))
@@ -312,10 +362,19 @@ class Arenas:
         self._do(arena_id, lambda a: a.come_back(player, now))
 
     def pair(self, arena_id: str, now: dt.datetime, mus: Mapping[str, float] | None = None) -> list[JsonObject]:
+        # Asked every half second: the state is written only when a match is made.
+        if not self.get(arena_id).pair(now, mus):
+            return []
         return self._do(arena_id, lambda a: a.pair(now, mus))
 
     def finish(self, arena_id: str, match_id: str, results: Mapping[str, str], now: dt.datetime) -> dict[str, int]:
         return self._do(arena_id, lambda a: a.finish(match_id, results, now))
+
+    def opened(self, arena_id: str, match_id: str, code: str, seats: Mapping[int, str]) -> None:
+        self._do(arena_id, lambda a: a.opened(match_id, code, seats))
+
+    def forfeit(self, arena_id: str, match_id: str, absent: set[str], now: dt.datetime) -> dict[str, int]:
+        return self._do(arena_id, lambda a: a.forfeit(match_id, absent, now))
 
     def standings(self, arena_id: str) -> list[ArenaLine]:
         return self.get(arena_id).standings()

@@ -100,7 +100,7 @@ class EventsHub:
                 line["me"] = self.tod.progress(tid, player)
             tournaments.append(line)
         arenas = []
-        for stored in self.store.events("arena"):
+        for stored in self.store.events("arena", unfinished=True):
             a = Arena(stored.state)
             if a.end > now:
                 arenas.append(
@@ -116,7 +116,7 @@ class EventsHub:
                     }
                 )
         swiss = []
-        for stored in self.store.events(SWISS):
+        for stored in self.store.events(SWISS, unfinished=True):
             s = Swiss(stored.state)
             if not s.finished:
                 swiss.append(
@@ -131,6 +131,8 @@ class EventsHub:
                         "entrants": len(s.entrants()),
                         "open": not s.rounds() and now < s.starts(),
                         "registered": player is not None and s.member_of(player) is not None,
+                        "waiting": s.waiting_for(player, now),
+                        "asked": s.asked_by(player, now)[:20],
                     }
                 )
         mine = [challenge_json(v, player) for v in self.challenges.of(player)] if player else []

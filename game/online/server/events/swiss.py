@@ -3,7 +3,12 @@ registration until the start, each round pairing entrants of equal or near score
 met, a bye for an odd number, tie-breaks.
 
 **Entrants** are players (``p:<id>``) or, for a partnership game, teams of two registered
-together (``t:<a>+<b>``, each member in one team only). One who leaves is dropped: paired no
+together (``t:<a>+<b>``, each member in one team only). A team is entered with both players'
+consent: the first to register names the other (an **offer**, kept in the state); the team is
+entered when the other registers naming them. A player has one open offer at a time (a new one
+replaces it); leaving withdraws it (or turns down the offers naming the one who leaves), and
+registration closing drops those left. Once a team is entered, the other offers naming either
+member are dropped. One who leaves is dropped: paired no
 more, their results kept (they still count in their opponents' tie-breaks).
 
 **Pairing** (:func:`pair_round`, a Dutch-like system of our own, tested for its properties):
@@ -40,8 +45,9 @@ from game.online.server.events.store import EventStore, change
 from game.rules.vocabulary import JsonObject
 
 KIND = "swiss"
-#: Result words: the first entrant won, the second, or a draw.
-A, B, DRAW = "a", "b", "draw"
+#: Result words: the first entrant won, the second, a draw, or neither (both forfeited: a
+#: loss for both, the no-show rule).
+A, B, DRAW, NEITHER = "a", "b", "draw", "neither"
 #: Steps of the pairing search after its first pairing (before it, the search goes on: a
 #: pairing without repeats is looked for to the end).
 SEARCH_BUDGET = 20_000
@@ -237,31 +243,134 @@ class Swiss:
         return None
 
     # ---- registration
-    def register(self, members: Sequence[str], name: str, rating: float, now: dt.datetime) -> str:
-        """Register a player, or a team of ``team_size`` players together; the entrant's id."""
-        if now >= from_iso(self.s["starts"]) or self.s["played"]:
-            raise EventRefusal("started", "registration closed when the tournament began")
+    def reach(self) -> dict[str, JsonObject]:
+        """Per player (every team's member), where their connection was when they last
+        registered (wiring's ``reach``)."""
+        out: dict[str, JsonObject] = {}
+        for v in self.entrants().values():
+            for m, at in obj(v.get("at") or {}).items():
+                out[m] = obj(at)
+        return out
+
+    def set_at(self, player: str, at: JsonObject) -> None:
+        eid = self.member_of(player)
+        mine = obj(self.s.get("offers") or {}).get(player)
+        if eid is None and isinstance(mine, dict):  # waiting for a partner: told there once entered
+            mine["at"] = at
+            return
+        if eid is None:
+            raise EventRefusal("not_registered", "this player is not in this tournament")
+        v = obj(obj(self.s["entrants"])[eid])
+        v["at"] = {**obj(v.get("at") or {}), player: at}
+
+    def register(
+        self, members: Sequence[str], name: str, rating: float, now: dt.datetime, at: JsonObject | None = None
+    ) -> str:
+        """Register a player, or a team of ``team_size`` players together (the owner's way; a
+        partnership's players register each naming the other, :meth:`offer`); the entrant's
+        id. ``at``: where the registering connection is (it is told its team's tables)."""
+        self._check_open(now)
         size = integer(self.s["team_size"])
         if len(members) != size or len(set(members)) != size:
             raise EventRefusal("team", f"this tournament takes entrants of {size} different player(s)")
         for m in members:
             if self.member_of(m) is not None:
                 raise EventRefusal("registered", "a player of this entry is already registered")
-        eid = members[0] if size == 1 else "t:" + "+".join(sorted(members))
+            if self.in_offer(m):
+                raise EventRefusal("offer", "a player of this entry is waiting for a partner's answer")
+        return self._enter(members, name, rating, {m: at for m in members} if at is not None else {})
+
+    def _check_open(self, now: dt.datetime) -> None:
+        if now >= from_iso(self.s["starts"]) or self.s["played"]:
+            raise EventRefusal("started", "registration closed when the tournament began")
+
+    def _enter(self, members: Sequence[str], name: str, rating: float, at: Mapping[str, JsonObject]) -> str:
+        eid = members[0] if len(members) == 1 else "t:" + "+".join(sorted(members))
         obj(self.s["entrants"])[eid] = {
             "name": name,
             "members": list(members),
             "rating": rating,
             "dropped": False,
             "seq": len(self.entrants()),
+            "at": dict(at),
         }
         return eid
 
+    # ---- partners: a team of two is entered when each has named the other
+    def offers(self) -> dict[str, JsonObject]:
+        """Per player who named a partner not yet answering: ``partner`` (their account),
+        ``name``, ``partner_name``, ``rating`` and ``at``."""
+        return {p: obj(v) for p, v in obj(self.s.get("offers") or {}).items()}
+
+    def in_offer(self, player: str) -> bool:
+        """Whether ``player`` made an open offer or is named in one."""
+        return any(p == player or v["partner"] == player for p, v in self.offers().items())
+
+    def offer(
+        self,
+        player: str,
+        name: str,
+        partner: str,
+        partner_name: str,
+        rating: float,
+        now: dt.datetime,
+        at: JsonObject | None = None,
+    ) -> str | None:
+        """``player`` registers naming ``partner``. When ``partner`` had named ``player``, their
+        team is entered (its id; the other offers naming either are dropped: one team each);
+        otherwise the offer is kept until they do (None), replacing ``player``'s earlier one."""
+        self._check_open(now)
+        if integer(self.s["team_size"]) != 2:
+            raise EventRefusal("team", "a partner is named only in a tournament of teams of two")
+        if partner == player:
+            raise EventRefusal("team", "your partner must be another player")
+        for m in (player, partner):
+            if self.member_of(m) is not None:
+                raise EventRefusal("registered", "a player of this entry is already registered")
+        offers = self.offers()
+        theirs = offers.get(partner)
+        if theirs is None or theirs["partner"] != player:
+            offers[player] = {
+                "partner": partner,
+                "name": name,
+                "partner_name": partner_name,
+                "rating": rating,
+                "at": at or {},
+            }
+            self.s["offers"] = offers
+            return None
+        both = {player, partner}
+        self.s["offers"] = {p: v for p, v in offers.items() if p not in both and v["partner"] not in both}
+        reach = {partner: obj(theirs.get("at") or {})} | ({player: at} if at is not None else {})
+        team = f"{text(theirs['name'])} & {name}"
+        return self._enter(
+            [partner, player], team, max(number(theirs["rating"]), rating), {m: a for m, a in reach.items() if a}
+        )
+
+    def waiting_for(self, player: str | None, now: dt.datetime) -> str | None:
+        """The name of the partner ``player`` named and waits for (None: no open offer)."""
+        mine = self.offers().get(player or "") if self.open(now) else None
+        return text(mine["partner_name"]) if mine is not None else None
+
+    def asked_by(self, player: str | None, now: dt.datetime) -> list[str]:
+        """The names of the players who named ``player`` as their partner, first asked first."""
+        if player is None or not self.open(now):
+            return []
+        return [text(v["name"]) for v in self.offers().values() if v["partner"] == player]
+
+    def open(self, now: dt.datetime) -> bool:
+        """Whether registration is open (before the start, no round paired)."""
+        return now < from_iso(self.s["starts"]) and not self.s["played"]
+
     def leave(self, player: str, now: dt.datetime) -> None:
-        """A player leaves: before the start their entry is removed, after it dropped."""
+        """A player leaves: before the start their entry is removed, after it dropped; an offer
+        they made is withdrawn, and those naming them are turned down."""
         eid = self.member_of(player)
         if eid is None:
-            raise EventRefusal("not_registered", "this player is not in this tournament")
+            if not self.in_offer(player):
+                raise EventRefusal("not_registered", "this player is not in this tournament")
+            self.s["offers"] = {p: v for p, v in self.offers().items() if player not in (p, v["partner"])}
+            return
         if now < from_iso(self.s["starts"]) and not self.s["played"]:
             del obj(self.s["entrants"])[eid]
         else:
@@ -287,6 +396,8 @@ class Swiss:
     def start_round(self, now: dt.datetime) -> list[JsonObject] | None:
         """Pair the next round when it is due (its tables), or None; the tournament ends after
         its last round's results, or early when nobody can be paired."""
+        if self.s.get("offers") and not self.open(now):
+            self.s["offers"] = {}  # registration closed: the offers nobody answered are dropped
         if not self.due(now):
             if not self.finished and self._complete():
                 self.s["finished"] = True
@@ -326,10 +437,55 @@ class Swiss:
                     out[text(t["a"])] = out.get(text(t["a"]), 0) + 1
         return out
 
+    def opened(self, match_id: str, code: str, seats: Mapping[int, str]) -> None:
+        """Match ``match_id``'s table is ``code``, ``seats`` its people's seats (any process
+        that holds the table knows it for the tournament's)."""
+        t = self._table(match_id)
+        t["code"] = code
+        t["seats"] = {str(k): v for k, v in seats.items()}
+
+    def _table(self, match_id: str) -> JsonObject:
+        for r in items(self.s["played"]):
+            for t in items(r):
+                if obj(t).get("match") == match_id:
+                    return obj(t)
+        raise EventRefusal("unknown", "no such match in this tournament")
+
+    def under_way(self) -> list[tuple[str, str, dict[int, str]]]:
+        """The tables without a result that are open: (match, code, seats)."""
+        out = []
+        for r in self.rounds():
+            for t in r:
+                if t.get("result") is None and isinstance(t.get("code"), str):
+                    seats = {int(k): text(v) for k, v in obj(t.get("seats") or {}).items()}
+                    out.append((text(t["match"]), text(t["code"]), seats))
+        return out
+
+    def unopened(self, now: dt.datetime, after: float) -> list[JsonObject]:
+        """The last round's tables (not byes) paired ``after`` seconds ago or more whose
+        table was never noted (the process that paired them died in between): to open again."""
+        played = self.rounds()
+        if not played:
+            return []
+        began = obj(self.s.get("started") or {}).get(str(len(played)))
+        if began is None or (now - from_iso(began)).total_seconds() < after:
+            return []
+        return [t for t in played[-1] if t.get("b") is not None and t.get("result") is None and t.get("code") is None]
+
+    def forfeit(self, match_id: str, absent: set[str], now: dt.datetime) -> str:
+        """The no-show rule: the entrants in ``absent`` lose the match (both absent: a loss
+        for both); the result written."""
+        t = self._table(match_id)
+        a, b = text(t["a"]), text(t.get("b"))
+        result = NEITHER if {a, b} <= absent else B if a in absent else A
+        self.report(match_id, result, now)
+        t["forfeit"] = sorted(absent & {a, b})
+        return result
+
     def report(self, match_id: str, result: str, now: dt.datetime) -> None:
-        """A table's result: ``a`` (its first entrant won), ``b`` or ``draw``; once."""
-        if result not in (A, B, DRAW):
-            raise EventRefusal("result", "a result is a, b or draw")
+        """A table's result: ``a`` (its first entrant won), ``b``, ``draw`` or ``neither``; once."""
+        if result not in (A, B, DRAW, NEITHER):
+            raise EventRefusal("result", "a result is a, b, draw or neither")
         for r in self.rounds():
             for t in r:
                 if t.get("match") == match_id:
@@ -359,7 +515,7 @@ class Swiss:
                     sb[a] += sc[b]
                 elif res == B:
                     sb[b] += sc[a]
-                else:
+                elif res == DRAW:
                     sb[a] += sc[b] / 2
                     sb[b] += sc[a] / 2
         ents = self.entrants()
@@ -414,8 +570,39 @@ class Swisses:
 
         return change(self.store, swiss_id, step)
 
-    def register(self, swiss_id: str, members: Sequence[str], name: str, rating: float, now: dt.datetime) -> str:
-        return self._do(swiss_id, lambda s: s.register(members, name, rating, now))
+    def register(
+        self,
+        swiss_id: str,
+        members: Sequence[str],
+        name: str,
+        rating: float,
+        now: dt.datetime,
+        at: JsonObject | None = None,
+    ) -> str:
+        return self._do(swiss_id, lambda s: s.register(members, name, rating, now, at))
+
+    def offer(
+        self,
+        swiss_id: str,
+        player: str,
+        name: str,
+        partner: str,
+        partner_name: str,
+        rating: float,
+        now: dt.datetime,
+        at: JsonObject | None = None,
+    ) -> str | None:
+        """:meth:`Swiss.offer` under compare-and-set: the team's id once both named each other."""
+        return self._do(swiss_id, lambda s: s.offer(player, name, partner, partner_name, rating, now, at))
+
+    def set_at(self, swiss_id: str, player: str, at: JsonObject) -> None:
+        self._do(swiss_id, lambda s: s.set_at(player, at))
+
+    def opened(self, swiss_id: str, match_id: str, code: str, seats: Mapping[int, str]) -> None:
+        self._do(swiss_id, lambda s: s.opened(match_id, code, seats))
+
+    def forfeit(self, swiss_id: str, match_id: str, absent: set[str], now: dt.datetime) -> str:
+        return self._do(swiss_id, lambda s: s.forfeit(match_id, absent, now))
 
     def leave(self, swiss_id: str, player: str, now: dt.datetime) -> None:
         self._do(swiss_id, lambda s: s.leave(player, now))
@@ -431,4 +618,4 @@ class Swisses:
         return self.get(swiss_id).standings()
 
 
-__all__ = ["A", "B", "DRAW", "KIND", "NoPairing", "Swiss", "SwissLine", "Swisses", "pair_round"]
+__all__ = ["A", "B", "DRAW", "KIND", "NEITHER", "NoPairing", "Swiss", "SwissLine", "Swisses", "pair_round"]

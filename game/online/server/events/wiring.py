@@ -27,13 +27,16 @@ Client → server (game.online.wire.protocol), each answered with the message na
   ``challenge_deal`` {id} → ``created`` and ``challenge``, and ``challenge`` again at the
   table's end (its deals are played at tables made as the tournament's).
 
-Arenas and Swiss tournaments are game.online.server.events.arena_wire and swiss_wire.
+Arenas and Swiss tournaments are game.online.server.events.arena_wire and swiss_wire (their
+loop: runner; which process pairs: lease). On a cluster a tournament deal's record is kept in
+the events' store too (``keep_record``), so that ``tod_record`` is answered by any process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import logging
 import threading
 import time
@@ -43,13 +46,15 @@ from typing import TYPE_CHECKING
 from game.online.server.events.challenges import KIND as CHALLENGE
 from game.online.server.events.common import Clock, EventRefusal
 from game.online.server.events.deals import score_record, settings_deal
-from game.online.server.events.host import EventsServer
+from game.online.server.events.host import EventsServer, OpenedTable
 from game.online.server.events.hub import EventsHub, challenge_json, field_json, standing_json
 from game.online.server.events.store import EventStore, SqliteEventStore
 from game.online.server.events.tourday import DEFAULT_DEALS, tour_id
 from game.online.server.seats import Conn, MessageHandler, Refusal, Seat, Table, unused_code
+from game.online.server.store import StoreError
 from game.online.wire import messages as M
 from game.online.wire import protocol as P
+from game.rules.base import GameRules
 from game.rules.vocabulary import JsonObject
 from game.services.par import Deal
 
@@ -96,6 +101,8 @@ class ClubEvents:
         self.clock: Clock = clock or dt.datetime.now
         self.hub = EventsHub(self.store, lambda: self.clock(), tournament_games(), deals=deals)
         self.tod = self.hub.tod
+        #: This run of the server (a connection number names a connection of this run only).
+        self.started = time.time()
         self._par_asked: set[tuple[str, int]] = set()
         self._par_lock = threading.Lock()
         self._closed = False
@@ -120,9 +127,78 @@ class ClubEvents:
         arenas, swiss = parse(text, Path(path).name)
         return apply(arenas, swiss, self.hub.arenas, self.hub.swisses, self.server.limits.quick_wait, self.clock())
 
+    def start(self) -> None:
+        """The arenas' and Swiss tournaments' loops (the server has started): on a cluster
+        every process runs them, so that one takes over an event whose process died."""
+        self.arenas.start()
+        self.swiss.start()
+
     def close(self) -> None:
         self._closed = True
         self.store.close()
+
+    @property
+    def no_show_seconds(self) -> float:
+        """How long a person's seat at an arena or Swiss table may stay empty before they
+        forfeit (``serve --event-no-show``)."""
+        return float(self.server.limits.event_no_show)
+
+    # ---- reaching a connection on any process of a cluster
+    def reach(self, conn: Conn) -> JsonObject:
+        """Where ``conn`` is: this process (its id and start on a cluster) and the
+        connection's number; kept in an event's state, read by whichever process pairs."""
+        node = self.server.node
+        return {
+            "node": node.me if node is not None else None,
+            "since": node.started if node is not None else self.started,
+            "conn": conn.number,
+        }
+
+    def tell(self, at: object, message: JsonObject) -> bool:
+        """Send ``message`` to the connection ``at`` names (a :meth:`reach`), on this process
+        or through another (its run must be the same: a number is one run's); False when
+        that connection is gone."""
+        if not isinstance(at, dict) or not isinstance(at.get("conn"), int):
+            return False
+        node, number = self.server.node, int(at["conn"])
+        if node is None or at.get("node") == node.me:
+            if at.get("since") != (node.started if node is not None else self.started):
+                return False
+            for c in self.server.conns:
+                if c.number == number and not c.closing:
+                    c.send(message)
+                    return True
+            return False
+        other = at.get("node")
+        try:
+            if not isinstance(other, str) or other not in node.live_nodes():
+                return False
+            raw = node.store._call(node.redis.get, f"cv:node:{other}")
+            info = json.loads(raw) if raw else {}
+        except (StoreError, ValueError):
+            return False
+        if not isinstance(info, dict) or info.get("since") != at.get("since"):
+            return False  # that process started again since: the number is another's now
+        node.tell(other, number, message)
+        return True
+
+    def open_table(self, rules: GameRules, people: list[str | None], level: str, pause_seconds: int) -> OpenedTable:
+        """A table of this process for an event's match: a person's seat (an account in
+        ``people``) is taken with its token, the computer at ``level`` in the others; no
+        host; a silent or gone person is played by the computer after ``pause_seconds``."""
+        seats: list[Seat] = []
+        tokens: dict[int, str] = {}
+        for i, person in enumerate(people):
+            if person is None:
+                seats.append(Seat("ai", level=level))
+                continue
+            tokens[i] = P.new_token()
+            seats.append(Seat("friend", token_hash=P.hash_token(tokens[i]), name=None))
+        code = self.new_code()
+        table = Table(code, rules, seats, P.hash_token(P.new_token()), pause_seconds, True)
+        self.server.store.write_meta(code, table.meta())  # on a cluster: the table's lease too
+        self.server.tables[code] = table
+        return OpenedTable(code, tokens)
 
     def web_page(self, pages: WebPages, path: str, lang: str) -> tuple[int, str, str] | None:
         """An events page of the server's web pages (game.online.server.events.web), or None."""
@@ -292,6 +368,7 @@ class ClubEvents:
             deal = self.tod.deals_of(tid)[index]
             score = score_record(deal, list(m.events), PLAYER_SEAT)
             self.tod.finish(tid, player, index, table.code, score, now)
+            self._keep_record(table.code)
             msg = M.TOD_RESULT(
                 info=self.tod.public(tid, now), deal=index, score=score, me=self.tod.progress(tid, player)
             )
@@ -300,6 +377,17 @@ class ClubEvents:
         for c in table.conns():
             c.send(msg)
         self._ask_par(tid, index)
+
+    def _keep_record(self, code: str) -> None:
+        """On a cluster, a tournament deal's record kept in the events' store too: the
+        process asked for it (``tod_record``) may be another than the one that played it."""
+        if self.server.node is None:
+            return
+        try:
+            text = self.server.store.record_path(code).read_text("utf-8")
+            self.store.keep_record(code, text, self.clock())
+        except Exception as e:  # noqa: BLE001 - the file here stays; asked elsewhere: unknown
+            log.error("table %s: its record could not be shared with the other processes: %s", code, e)
 
     def _ask_par(self, tid: str, index: int) -> None:
         """Par of a deal, worked out once (seconds: in a thread, never on the event loop)."""
@@ -312,7 +400,9 @@ class ClubEvents:
             from game.services.par import par
 
             try:
-                self.tod.set_par(tid, index, par(self.tod.deals_of(tid)[index], PLAYER_SEAT).value)
+                deal = self.tod.deals_of(tid)[index]
+                value = par(deal, PLAYER_SEAT, iterations=self.server.limits.par_iterations).value
+                self.tod.set_par(tid, index, value)
             except Exception:  # noqa: BLE001 - par is shown beside the deal, never needed to score it
                 if self._closed:  # the server stopped meanwhile
                     return
@@ -351,8 +441,11 @@ class ClubEvents:
                     raise EventRefusal("hidden", "a deal's records are shown once you have played it")
                 try:
                     return int(index), self.server.store.record_path(code).read_text("utf-8")
-                except OSError:
-                    break
+                except OSError:  # played on another process of the cluster: the shared copy
+                    kept = self.store.record(code)
+                    if kept is None:
+                        break
+                    return int(index), kept
         raise EventRefusal("unknown", f"no record {code} in this tournament")
 
     def on_record(self, conn: Conn, msg: dict) -> None:

@@ -38,3 +38,35 @@ def play(deal: Deal, player_seed: int) -> list[dict]:
 
 def jsonl(events: list[dict]) -> str:
     return "".join(json.dumps(ev) + "\n" for ev in events)
+
+
+def signed_in(url: str, name: str, secret: str | None = None, tries: int = 20):
+    """A wshelp.Client signed in with an account (a new one when ``secret`` is None):
+    (client, secret). A loaded machine's database may answer "slow, try again"."""
+    import time
+
+    from tests.online.wshelp import Client
+
+    c = Client(url, name)
+    answer: dict = {}
+    for _ in range(tries):
+        c.send({"type": "account", "name": name, "secret": secret})
+        answer = c.recv()
+        if answer["type"] == "account":
+            return c, secret or answer["secret"]
+        time.sleep(0.25)
+    raise AssertionError(f"{name} could not sign in: {answer}")
+
+
+def wait_for(check, timeout: float = 10.0, every: float = 0.05):
+    """``check()`` once it is truthy (AssertionError after ``timeout`` seconds)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition was not met in time")
+        time.sleep(every)

@@ -38,6 +38,30 @@ def fresh(pg):
     return pg.url
 
 
+def test_a_schema_made_before_the_finished_column_is_migrated(fresh):
+    import psycopg
+
+    with psycopg.connect(fresh, autocommit=True) as db:
+        db.execute(
+            "CREATE TABLE club_events (id TEXT PRIMARY KEY, kind TEXT NOT NULL, creator TEXT, "
+            "created TEXT NOT NULL, state JSONB NOT NULL, version BIGINT NOT NULL)"
+        )
+        db.execute(
+            "INSERT INTO club_events VALUES ('swiss:old', 'swiss', NULL, '2026-12-01T12:00:00', '{\"finished\": true}', 7), "
+            "('swiss:on', 'swiss', NULL, '2026-12-02T12:00:00', '{\"finished\": false}', 3)"
+        )
+    for _ in range(2):  # a second process's start finds it done
+        s = PgEventStore(fresh)
+        try:
+            assert [e.id for e in s.events("swiss", unfinished=True)] == ["swiss:on"]
+            assert len(s.events("swiss")) == 2 and s.load("swiss:old").version == 7
+            assert s.save("swiss:on", {"finished": True}, s.load("swiss:on").version)
+            assert s.events("swiss", unfinished=True) == []
+            assert s.save("swiss:on", {"finished": False}, s.load("swiss:on").version)
+        finally:
+            s.close()
+
+
 def test_pg_store_contract(fresh):
     opened: list[PgEventStore] = []
 

@@ -68,6 +68,46 @@ def contract(make) -> None:
     assert s.count_created("p:2", "arena", T0) == 0
     assert [e.id for e in s.events("arena")] == ["e:1", "e:2"]
     assert len(s.events()) == 3
+    # the loop's list: only the events whose state is not finished (the store's own column)
+    assert s.create("e:4", "swiss", None, {"finished": True}, T0 + dt.timedelta(hours=3))
+    assert [e.id for e in s.events("swiss", unfinished=True)] == ["e:3"]
+    assert [e.id for e in s.events(unfinished=True)] == ["e:1", "e:2", "e:3"]
+    change(s, "e:3", lambda state: ({**state, "finished": True}, None))
+    change(s, "e:1", lambda state: ({**state, "finished": "no"}, None))  # only true finishes
+    assert s.events("swiss", unfinished=True) == [] and len(s.events("swiss")) == 2
+    assert [e.id for e in s.events("arena", unfinished=True)] == ["e:1", "e:2"]
+
+
+OLD_SCHEMA = """
+CREATE TABLE events (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, creator TEXT, created TEXT NOT NULL,
+    state TEXT NOT NULL, version INTEGER NOT NULL);
+CREATE INDEX events_by_creator ON events (creator, kind, created);
+INSERT INTO events VALUES ('swiss:old', 'swiss', NULL, '2026-12-01T12:00:00', '{"finished": true}', 7);
+INSERT INTO events VALUES ('swiss:on', 'swiss', NULL, '2026-12-02T12:00:00', '{"finished": false}', 3);
+INSERT INTO events VALUES ('arena:a', 'arena', NULL, '2026-12-03T12:00:00', '{"matches": {}}', 1);
+"""
+
+
+def test_a_file_made_before_the_finished_column_is_migrated(tmp_path):
+    import sqlite3
+
+    from game.online.server.events.store import DB_NAME
+
+    with sqlite3.connect(tmp_path / DB_NAME) as db:
+        db.executescript(OLD_SCHEMA)
+    for _ in range(2):  # opened again: nothing to do the second time
+        s = SqliteEventStore(tmp_path)
+        try:
+            assert [e.id for e in s.events("swiss", unfinished=True)] == ["swiss:on"]
+            assert [e.id for e in s.events(unfinished=True)] == ["swiss:on", "arena:a"]
+            assert s.load("swiss:old").version == 7 and len(s.events()) == 3
+            plan = s.db.execute(
+                "EXPLAIN QUERY PLAN SELECT id FROM events WHERE kind = 'swiss' AND finished = 0 ORDER BY created, id"
+            ).fetchall()
+            assert any("events_unfinished" in str(row) for row in plan), plan  # the loop's read uses the index
+        finally:
+            s.close()
 
 
 def test_sqlite_store_contract(tmp_path):
