@@ -55,3 +55,23 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     from tests import exe_build
 
     exe_build.finish()
+
+
+# The longest single tests, run before the short ones rather than last in the alphabet: at the
+# end of a parallel run one worker finishing a 13 s test while the others have nothing left is
+# time lost. The packaging tests wait for the executable's build (started when the session
+# begins), so they go after the rules' tests, by which time it has ended.
+LONG_FIRST = ("tests/online/server/events/", "tests/scenes/test_text_fit.py", "tests/test_bad_input.py")
+AFTER_THE_RULES = ("tests/test_exe.py", "tests/test_deb.py")
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    def where(item: pytest.Item) -> str:
+        return item.nodeid.split("::")[0]
+
+    long = [i for i in items if where(i).startswith(LONG_FIRST)]
+    packaging = [i for i in items if where(i) in AFTER_THE_RULES]
+    moved = {id(i) for i in long + packaging}
+    rest = [i for i in items if id(i) not in moved]
+    cut = next((n for n, i in enumerate(rest) if not where(i).startswith("tests/game/")), len(rest))
+    items[:] = long + rest[:cut] + packaging + rest[cut:]

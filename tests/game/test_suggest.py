@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from game.ai import levels
 from game.ai import suggest as suggest_module
 from game.ai.bots import make_bot
 from game.ai.hooks import OPTIONAL, check_hooks, hooks_module, load_hooks
@@ -67,8 +68,22 @@ def _human_turns(gid: str, players: int, seed: int, stops: tuple[int, ...]):
         k += 1
 
 
+@pytest.fixture
+def small_budget(monkeypatch):
+    """Every searching level at a small budget (its game's other settings kept): the suggestion
+    and the reference bot are made alike (make_bot), so they must still agree; only the
+    playouts that made this test seconds long are spared."""
+    per_game = levels._per_game
+
+    def smaller(cls, rules, kw):
+        per_game(cls, rules, kw)
+        kw["iterations"] = min(kw.get("iterations", cls.ITERATIONS), 40)
+
+    monkeypatch.setattr(levels, "_per_game", smaller)
+
+
 @pytest.mark.parametrize("gid,players", CASES)
-def test_the_suggestion_is_the_normal_levels_choice_and_legal(gid, players):
+def test_the_suggestion_is_the_normal_levels_choice_and_legal(gid, players, small_budget):
     en = I18n("en")
     seen = 0
     for s in _human_turns(gid, players, seed=11, stops=(0, 3, 6)):

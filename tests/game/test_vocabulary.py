@@ -5,6 +5,7 @@ the shared modules name no game's decision or event (they iterate the declaratio
 from __future__ import annotations
 
 import ast
+import functools
 import random
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from game.rulesets import game_ids, make_rules
 from game.services.i18n import load_locale
 from game.verify import verify_events
 from tests import template_game
+from tests.source_tree import GROUP, Source, sources
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -214,12 +216,27 @@ def _game_kinds() -> set[str]:
     return names - {*common.EVENT_NAMES, common.PLAY.name}
 
 
+def _nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of ``path``'s syntax tree, in ``ast.walk``'s order: from the test process's
+    parse of the product (tests/source_tree.py, shared with the structure and locale tests),
+    or parsed here for a file it does not hold."""
+    parsed = _parsed().get(path.relative_to(ROOT).as_posix())
+    if parsed is not None:
+        return parsed.nodes
+    return tuple(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+
+
+@functools.cache
+def _parsed() -> dict[str, Source]:
+    return {src.rel: src for src in sources()}
+
+
 def _named(path: Path, names: set[str]) -> list[tuple[int, str]]:
     """String constants equal to one of ``names``, except a field's name (a dict key, an
     index, ``.get(name)`` / ``.arg(name)``, a Field's first argument)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = _nodes(path)
     fields: set[int] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Dict):
             fields |= {id(k) for k in node.keys if k is not None}
         elif isinstance(node, ast.Subscript):
@@ -232,12 +249,13 @@ def _named(path: Path, names: set[str]) -> list[tuple[int, str]]:
                 fields.add(id(node.args[0]))
     return sorted(
         (node.lineno, node.value)
-        for node in ast.walk(tree)
+        for node in nodes
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names
         if id(node) not in fields
     )
 
 
+@pytest.mark.xdist_group(GROUP)  # the product parsed once, with the structure tests
 def test_no_shared_module_names_a_games_decision_or_event():
     names = _game_kinds()
     assert {"close", "exchange", "marriage", "redeal", "hands", "trick", "draw", "knock"} <= names
@@ -257,6 +275,7 @@ def test_no_shared_module_names_a_games_decision_or_event():
 WINDOW = ("scenes/**/*.py", "sprites/**/*.py", "audio/**/*.py", "main.py")
 
 
+@pytest.mark.xdist_group(GROUP)  # the product parsed once, with the structure tests
 def test_no_window_module_names_a_games_decision_or_event():
     names = _game_kinds() - SERVICE_WORDS
     found: dict[str, list[tuple[int, str]]] = {}
@@ -268,6 +287,7 @@ def test_no_window_module_names_a_games_decision_or_event():
     assert not found, f"window modules name a game's decision or event: {found}"
 
 
+@pytest.mark.xdist_group(GROUP)  # the product parsed once, with the structure tests
 def test_no_application_module_names_a_games_decision_or_event():
     names = _game_kinds() - SERVICE_WORDS
     assert {"close", "exchange", "marriage", "redeal", "knock"} <= names

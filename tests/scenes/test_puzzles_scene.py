@@ -10,6 +10,7 @@ so a new shipped set does not break these tests.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import pygame
@@ -17,6 +18,7 @@ import pytest
 
 from game.config import get_config
 from game.puzzles import store
+from game.puzzles.model import Puzzle
 from game.puzzles.progress import PuzzleProgress
 from game.services.i18n import I18n
 from game.services.settings import Settings
@@ -343,6 +345,16 @@ def usual_text_size():
     theme.set_text_scale(1.0)  # the next test in this worker draws at the usual size
 
 
+@functools.cache
+def _widest_hand(players: int) -> Puzzle | None:
+    """The shipped puzzle for ``players`` with the widest hand: the one most likely to reach
+    under the panel. The same in every language and size, so found once per worker (every
+    puzzle's position is rebuilt to find it: most of these tests' time)."""
+    pool = [q for q in store.shipped() if q.players == players]
+    return max(pool, key=lambda q: len(store.position(q).view(q.seat).hand)) if pool else None
+
+
+@pytest.mark.xdist_group("puzzle-panel")  # one worker: the three share _widest_hand
 @pytest.mark.parametrize(
     "lang,text_size,card_size", [("de", "xlarge", "xlarge"), ("it", "normal", "normal"), ("nl", "large", "large")]
 )
@@ -353,11 +365,9 @@ def test_the_panel_shows_its_words_whole_and_leaves_the_hand_and_the_key_line_cl
 
     app = make_app(lang, text_size=text_size, card_size=card_size)
     for players in (2, 4):
-        # The puzzle with the widest hand: the one most likely to reach under the panel.
-        pool = [q for q in store.shipped() if q.players == players]
-        if not pool:
+        p = _widest_hand(players)
+        if p is None:
             continue
-        p = max(pool, key=lambda q: len(store.position(q).view(q.seat).hand))
         for overlay in (None, "wrong", "solved"):
             app.open_path("puzzle", puzzle=p, overlay=overlay)
             settle(app, 10)

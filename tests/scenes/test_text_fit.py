@@ -9,6 +9,7 @@ does not fit at the smallest size, or a word wider than its column, is an overfl
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from typing import Any
 
@@ -16,6 +17,8 @@ import pygame
 import pytest
 
 from game.ai.bots import BOTS
+from game.coach import job as coach_job
+from game.coach.analysis import COACH_SEED, analyse_events
 from game.config import get_config
 from game.rules.base import Action
 from game.services.i18n import I18n
@@ -141,12 +144,32 @@ class _Remembered:
         return getattr(self.bot, name)
 
 
+#: (record, seat, budget, seed, deals) -> the coach's finished analysis of it.
+_ANALYSES: dict[tuple, Any] = {}
+
+
+def _remembered_analysis(events, seat, budget=None, seed=COACH_SEED, progress=None, should_stop=None, deals=None):
+    """The coach's analysis, searched once per record and budget and shown in every language:
+    the same record, seat, budget and seed give the same analysis (its search is seeded), and
+    the coach view only reads it; its words are drawn in the view's language each time."""
+    key = (json.dumps(events, sort_keys=True), seat, budget, seed, None if deals is None else tuple(sorted(deals)))
+    if key not in _ANALYSES:
+        found = analyse_events(events, seat, budget, seed, progress, should_stop, deals)
+        if not found.complete:  # cut short: not the analysis to show again
+            return found
+        _ANALYSES[key] = found
+    return _ANALYSES[key]
+
+
 @pytest.fixture
 def remembered_bots(monkeypatch):
-    for name, path in list(BOTS.items()):
-        cls = type(f"_Remembered_{name}", (_Remembered,), {"path": path})
+    # The tables only need their positions reached, not well played: every level is the greedy
+    # bot here (a searching level spent half this file's time on its playouts).
+    for name in list(BOTS):
+        cls = type(f"_Remembered_{name}", (_Remembered,), {"path": BOTS["greedy"]})
         monkeypatch.setattr(sys.modules[__name__], cls.__name__, cls, raising=False)
         monkeypatch.setitem(BOTS, name, f"{__name__}:{cls.__name__}")
+    monkeypatch.setattr(coach_job, "analyse_events", _remembered_analysis)
 
 
 @GROUP

@@ -10,6 +10,7 @@ import os
 
 import pytest
 
+from game.ai import levels
 from game.ai.bots import make_bot
 from game.match import Match
 from game.rulesets import game_ids, make_rules
@@ -22,6 +23,13 @@ from game.verify import verify_file
 def finished(game: str | None = None, seed: int = 1, players: int | None = None) -> list[dict]:
     rules = make_rules(game or game_ids()[0], None, players)
     return Match(rules, seed, [make_bot("greedy", rules, s, seed) for s in range(rules.players)]).run()
+
+
+@pytest.fixture(autouse=True)
+def _quick_easy_level(monkeypatch):
+    # The computer plays its matches at the easy level, whose name the records keep; how well
+    # it plays is not what is checked here, so its search runs at a tenth of its budget.
+    monkeypatch.setattr(levels.EasyBot, "ITERATIONS", 12)
 
 
 def session_over(seed: int = 2, human: int | None = 0) -> Session:

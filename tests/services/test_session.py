@@ -147,7 +147,7 @@ def test_the_match_keeps_its_decisions_and_they_rebuild_it(game):
 def test_a_session_rebuilt_at_any_decision_plays_on_identically(game, bot, monkeypatch):
     """Play to decision k; rebuild from the first j < k decisions and let the bots continue:
     the same events, because the bots' randomness is per decision (seed, seat, number)."""
-    monkeypatch.setattr(levels.EasyBot, "ITERATIONS", 40)  # the same code path, in seconds
+    monkeypatch.setattr(levels.EasyBot, "ITERATIONS", 12)  # the same code path, in seconds
     first = _bot_session(game, bot, 5)
     first.start()
     # Greedy: the whole match (over several deals where the game has them); easy: a part.
