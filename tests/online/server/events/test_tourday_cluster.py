@@ -7,6 +7,8 @@ each deal was the same for everyone."""
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import hashlib
 import io
 import json
 import re
@@ -17,6 +19,8 @@ import pytest
 
 from game.online.client.events import tournament
 from game.online.server.cluster import ClusterConfig
+from game.online.server.daily import GRACE
+from game.online.server.events.tourday import tour_id
 from game.online.server.limits import ServerLimits
 from game.online.server.serving import start_server_in_thread
 from game.verify import verify_events
@@ -103,6 +107,19 @@ def test_twelve_bots_enter_the_tournament_through_two_processes(tmp_path, fresh)
         assert len({pct for _, _, pct in shown[0]}) > 1  # a real spread
         # each player's result line: their rank among those who had finished by then
         assert all(re.search(r"result: \d+\.\d\d% \(rank \d+ of \d+\)", o) for o in outs.values())
+        # after the day the seed is revealed, on either process: it matches the commitment
+        # published during the day, and the one deal's seed is its published derivation
+        today = dt.date.today()
+        tid = tour_id(today.isoformat(), GAME, "standard")
+        during = handles[1].server.events.tod.public(tid, dt.datetime.now())
+        assert during["seed"] is None and during["hash"]
+        after = dt.datetime.combine(today + dt.timedelta(days=1), dt.time()) + GRACE
+        revealed = handles[1].server.events.tod.public(tid, after)
+        seed, nonce = int(revealed["seed"]), revealed["nonce"]
+        text = f"cardavia-online-tournament|{today.isoformat()}|{GAME}|standard|1|{seed}|{nonce}"
+        assert hashlib.sha256(text.encode()).hexdigest() == during["hash"]
+        digest = hashlib.sha256(f"cardavia-online-tournament|{seed}|0".encode()).digest()
+        assert seeds == {int.from_bytes(digest, "big")}
     finally:
         for h in handles:
             h.stop()
