@@ -83,11 +83,6 @@ def tournament_games() -> list[tuple[str, str | None]]:
     return [(g, None) for g in game_ids()]
 
 
-def obj_at(at: object, player: str) -> object:
-    """``player``'s entry in an entrant's ``at`` (seat -> where), or None."""
-    return at.get(player) if isinstance(at, dict) else None
-
-
 class ClubEvents:
     """The events' handlers and table hooks of one server."""
 
@@ -267,34 +262,7 @@ class ClubEvents:
 
     # ---- the list
     def on_list(self, conn: Conn, msg: dict) -> None:
-        viewer = self.viewer_of(conn)
-        conn.send(M.EVENT_LIST(**self.hub.listing(viewer)))
-        if viewer is not None:
-            self._reach_again(conn, viewer)
-
-    def _reach_again(self, conn: Conn, player: str) -> None:
-        """A registered player who comes back (a new connection, maybe on another process)
-        and looks at the events is told their Swiss rounds' tables here from now on: the
-        connection they registered with may be long gone, and a table nobody is told of is a
-        no-show."""
-        from game.online.server.events.swiss import KIND as SWISS
-        from game.online.server.events.swiss import Swiss
-
-        here = self.reach(conn)
-        for stored in self.store.events(SWISS, unfinished=True):
-            s = Swiss(stored.state)
-            eid = s.member_of(player)
-            if eid is not None:
-                kept = obj_at(s.entrants()[eid].get("at"), player)
-            elif player in s.offers():
-                kept = s.offers()[player].get("at")
-            else:
-                continue
-            if kept != here and not s.finished:
-                try:
-                    self.hub.swisses.set_at(stored.id, player, here)
-                except (EventRefusal, StoreError) as e:  # left or changed meanwhile: the next look
-                    log.info("%s: %s's connection not noted (%s)", stored.id, player, e)
+        conn.send(M.EVENT_LIST(**self.hub.listing(self.viewer_of(conn))))
 
     # ---- the tournament of the day
     def on_enter(self, conn: Conn, msg: dict) -> None:
