@@ -86,6 +86,9 @@ class Match(Generic[S, V]):
         self.decisions: list[tuple[int, Action]] = []
         #: Index in ``decisions`` of the current deal's first decision.
         self.deal_start = 0
+        #: The legal actions of a position as a server worked them out once, with the number
+        #: of decisions made then (game.online.server.turns.legal_now), or None.
+        self.legal_memo: tuple[int, list[Action]] | None = None
 
     @classmethod
     def rebuild(

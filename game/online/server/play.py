@@ -18,18 +18,18 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
-from weakref import WeakKeyDictionary
 
 from game.match import Match
 from game.online.server.daily import DailyBoard
 from game.online.server.seats import Conn, Refusal, Table
 from game.online.server.store import LeaseLost, StoreError, TableStore, normalised, unmarked
+from game.online.server.turns import decisions_json, events_text, legal_now, turn_text
 from game.online.server.worker import choose_action, make_pool, stop_pool, warm_up
 from game.online.wire import messages as M
 from game.online.wire import protocol as P
 from game.online.wire.redact import SeatRedactor, seat_events
 from game.replay import ReplayError, follow
-from game.rules.base import Action, Event, GameRules, IllegalAction
+from game.rules.base import Event, GameRules, IllegalAction
 from game.rules.vocabulary import JsonObject
 
 log = logging.getLogger("cardavia.server")
@@ -44,38 +44,6 @@ META_COALESCE = 0.25
 STALL_RETRY = 1.0
 
 Spawn = Callable[[Coroutine[object, object, None]], asyncio.Task]
-
-
-#: Per match: the legal actions of its position (worked out once, for the ``turn`` sent to the
-#: seat, then for the rules' check of its ``act`` through ``Match.play``'s ``legal`` and for a
-#: computer's fallback, instead of two or three times per decision) and its decisions as the
-#: worker takes them (each turned into JSON once).
-_legal_of: WeakKeyDictionary[Match, tuple[int, list[Action]]] = WeakKeyDictionary()
-_json_of: WeakKeyDictionary[Match, list[list]] = WeakKeyDictionary()
-
-
-def legal_now(m: Match) -> list[Action]:
-    """``m.legal_actions()``, once per position: a match changes only by ``play``, which
-    adds a decision (a refused one changes nothing)."""
-    made = len(m.decisions)
-    hit = _legal_of.get(m)
-    if hit is not None and hit[0] == made:
-        return hit[1]
-    legal = m.legal_actions()
-    _legal_of[m] = (made, legal)
-    return legal
-
-
-def decisions_json(m: Match) -> list[list]:
-    """``m.decisions`` as the worker takes them (``[[seat, action JSON], …]``), each made once
-    and kept: a computer's decision no longer turns the whole match into JSON. A new list
-    each time (the pool sends it later, from another thread)."""
-    done = _json_of.get(m)
-    if done is None:
-        done = _json_of[m] = []
-    for seat, action in m.decisions[len(done) :]:
-        done.append([seat, P.action_to_json(action)])
-    return list(done)
 
 
 class BackgroundWriter(Protocol):
@@ -423,14 +391,19 @@ class PlayLoop:
         # public play: all of them) get the same text. Every seat's redactor is fed, so that
         # each follows its own stream; the comparison is of what each seat may see.
         sent: list[tuple[list[Event], str]] = []
+        redactors = table.redactors
         for i, seat in enumerate(table.seats):
-            out = table.redactors[i].feed(events)
+            out = redactors[i].feed(events)
             conn = seat.conn
             if conn is None:
                 continue
-            text = next((t for seen, t in sent if seen == out), None)
+            text = None
+            for seen, made in sent:
+                if seen == out:
+                    text = made
+                    break
             if text is None:
-                text = P.encode(M.EVENTS(**{"from": start, "events": out}))
+                text = events_text(start, out)
                 sent.append((out, text))
             conn.send_text(text)
         for hook in self.commit_hooks:
@@ -549,16 +522,18 @@ class PlayLoop:
         if m is None or m.over:
             return
         seat, k = m.to_act, len(m.decisions)
+        if seat is None:  # nobody to act (the match is not over: never)
+            return
         watching: str | None = None
         for i, s in enumerate(table.seats):
             c = s.conn
             if c is None or (only is not None and c is not only):
                 continue
             if i == seat and self.controller(table, i) is None:
-                c.send(M.TURN(seat=seat, decision=k, legal=[P.action_to_json(a) for a in legal_now(m)]))
+                c.send_text(turn_text(seat, k, legal_now(m)))
             else:
                 if watching is None:
-                    watching = P.encode(M.TURN(seat=seat, decision=k, legal=[]))
+                    watching = turn_text(seat, k)
                 c.send_text(watching)
         if only is None:
             for hook in self.turn_hooks:

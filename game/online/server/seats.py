@@ -348,8 +348,11 @@ class Flusher:
         """Write every connection's batch now (also called early: after the frames of one
         read, game.online.server.wsconn)."""
         dirty, self.dirty = self.dirty, []
-        for conn in dirty:
-            conn.flush()
+        try:
+            for conn in dirty:
+                conn.flush()
+        finally:
+            _frames.clear()
 
 
 def _write_now(ws: ServerConnection, texts: list[str]) -> bool:
@@ -371,15 +374,26 @@ def _write_now(ws: ServerConnection, texts: list[str]) -> bool:
     ):
         return False
     parts = protocol.data_to_send()  # whatever websockets has waiting (a pong) goes first
+    frames = _frames
+    if len(frames) > _FRAMES_MAX:
+        frames.clear()
     for text in texts:
-        data = text.encode()
-        n = len(data)
-        parts.append(
-            bytes((0x81, n)) if n < 126 else _LONG.pack(0x81, 126, n) if n < 65536 else _HUGE.pack(0x81, 127, n)
-        )
-        parts.append(data)
-    transport.write(b"".join(parts))
+        frame = frames.get(text)
+        if frame is None:
+            data = text.encode()
+            n = len(data)
+            head = bytes((0x81, n)) if n < 126 else _LONG.pack(0x81, 126, n) if n < 65536 else _HUGE.pack(0x81, 127, n)
+            frame = frames[text] = head + data
+        parts.append(frame)
+    transport.write(parts[0] if len(parts) == 1 else b"".join(parts))
     return True
+
+
+#: The frames made in this flush, by their text: a text sent to several connections (a
+#: public event, the turn the other seats watch) is encoded and framed once. Emptied after
+#: each flush (:meth:`Flusher.flush`), and when it grows past _FRAMES_MAX.
+_frames: dict[str, bytes] = {}
+_FRAMES_MAX = 256
 
 
 #: A text frame's header (FIN, opcode 1) for a payload of 126 to 65,535 bytes, and longer.

@@ -126,8 +126,10 @@ class Spectators:
     def on_commit(self, table: Table, events: list[Event]) -> None:
         """After each decision: the watchers get what is now one decision old."""
         if not table.watchers or table.match is None:
-            table.watched_upto = delayed_upto(table)
-            self.redactors.pop(table.code, None)
+            # Nobody watches: nothing to follow. A spectator who comes starts at the delay
+            # as it is then (on_watch), which only grows, so no mark is kept per decision.
+            if self.redactors:
+                self.redactors.pop(table.code, None)
             return
         upto = delayed_upto(table)
         start = table.watched_upto

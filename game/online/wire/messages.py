@@ -22,8 +22,10 @@ arrives (``_open``, ``_lost``, ``_failed``): they are declared here too, with th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from game.rules.vocabulary import JsonObject
@@ -100,6 +102,39 @@ class ServerMessage:
         extra = sorted(k for k in message if k != "type" and k not in names)
         if extra:
             raise MessageError(f"{where}: '{extra[0]}' is not a field of it")
+
+    @cached_property
+    def _written(self) -> tuple[str, tuple[tuple[str, str, bool], ...]]:
+        """``{"type":"<type>"`` and, per field, its name, ``,"<name>":`` and whether it may be left out."""
+        head = json.dumps({"type": self.type}, ensure_ascii=False, separators=(",", ":"))[:-1]
+        keys = tuple((f.name, f",{json.dumps(f.name, ensure_ascii=False)}:", f.optional) for f in self.fields)
+        return head, keys
+
+    def encoded(self, **texts: str) -> str:
+        """The message as its JSON text, from each field's value already written as JSON
+        (compact, as game.online.wire.protocol.encode writes it): the same bytes as
+        ``encode(self(**values))`` when the fields are given in their declared order, which
+        is the order written. For what the server sends per decision (a ``turn``, an
+        ``events``), whose values it writes once for many messages. MessageError when a
+        required field is missing or one is not declared; the values' types are the caller's."""
+        head, keys = self._written
+        out = [head]
+        given = 0
+        for name, key, optional in keys:
+            text = texts.get(name)
+            if text is None:
+                if not optional:
+                    raise MessageError(f"{self.type}: '{name}' is missing")
+                continue
+            given += 1
+            out.append(key)
+            out.append(text)
+        if given != len(texts):
+            names = {f.name for f in self.fields}
+            extra = sorted(k for k in texts if k not in names)
+            raise MessageError(f"{self.type}: '{extra[0]}' is not a field of it")
+        out.append("}")
+        return "".join(out)
 
 
 #: Every declared message, by type.

@@ -19,7 +19,7 @@ import json
 import math
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from game import __version__
 from game.action_codec import action_from_json, action_to_json, wire_decisions
@@ -163,8 +163,8 @@ def error(code: str, message: str, **extra: object) -> JsonObject:
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def encode(message: Mapping[str, object]) -> str:
-    """One frame's text (compact JSON; no NaN can get out)."""
+def encode(message: Mapping[str, object] | Sequence[object]) -> str:
+    """One frame's text, or a part of one (compact JSON; no NaN can get out)."""
     return _ENCODER.encode(message)
 
 
@@ -529,6 +529,12 @@ def decode_frame(frame: str | bytes) -> JsonObject:
     return data
 
 
+def _no_unknown_field(kind: str, data: JsonObject, fields: Mapping[str, object]) -> None:
+    extra = [k for k in data if k != "type" and k not in fields]
+    if extra:
+        raise ProtocolError("schema", f"{kind}: unknown field '{str(extra[0])[:40]}'")
+
+
 def check_message(data: JsonObject) -> JsonObject:
     """``data`` checked against its type's schema and normalised (a code in upper case, a
     name stripped, an action with every field). ProtocolError ``schema`` otherwise."""
@@ -537,12 +543,14 @@ def check_message(data: JsonObject) -> JsonObject:
         shown = kind[:24] if isinstance(kind, str) else kind if kind is None else type(kind).__name__
         raise ProtocolError("schema", f"unknown message type {shown!r} (types: {', '.join(CLIENT_MESSAGES)})")
     fields = CLIENT_MESSAGES[kind]
-    extra = [k for k in data if k != "type" and k not in fields]
-    if extra:
-        raise ProtocolError("schema", f"{kind}: unknown field '{str(extra[0])[:40]}'")
+    # Every field is required, so a message of the right length that has them all has no
+    # other: the unknown field is looked for only when one may be there (and named first).
+    if len(data) != len(fields) + 1:
+        _no_unknown_field(kind, data, fields)
     out: JsonObject = {"type": kind}
     for name, check in fields.items():
         if name not in data:
+            _no_unknown_field(kind, data, fields)
             raise ProtocolError("schema", f"{kind}: missing field '{name}'")
         try:
             out[name] = check(name, data[name])

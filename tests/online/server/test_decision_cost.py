@@ -2,7 +2,8 @@
 out once per position (the turn and the act's check share them), an act's action parsed
 once and its check remembered, the computer's worker replaying only the new decisions, the
 keepalive sparing pings to peers that write, the cluster's record lines written with an
-encoder made once."""
+encoder made once, the ``turn`` and ``events`` written from their parts (the declared
+messages' bytes)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ from websockets.asyncio.server import serve
 from game.match import Match
 from game.online.server import worker
 from game.online.server.cluster import tables
-from game.online.server.play import decisions_json, legal_now
+from game.online.server.turns import decisions_json, events_text, legal_now, turn_text
 from game.online.server.wsconn import READ_BYTES, FrameSink
+from game.online.wire import messages as M
 from game.online.wire import protocol as P
 from game.record import dumps
 from game.rules.base import IllegalAction
-from game.rulesets import make_rules
+from game.rulesets import game_ids, make_rules
 
 
 def _match(game: str = "scopa", players: int = 4, seed: int = 7) -> Match:
@@ -64,6 +66,35 @@ def test_an_illegal_action_is_refused_with_the_rule_it_breaks():
         plain.play(action)
     assert cached.value.rule == fresh.value.rule and str(cached.value) == str(fresh.value)
     assert m.events == plain.events and legal_now(m) == legal
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_the_turn_and_events_texts_are_the_declared_messages_bytes(game):
+    """The play loop writes ``turn`` and ``events`` without building each message: the same
+    bytes as the declared message encoded, for every position of a whole match, and what it
+    writes passes the declaration's check."""
+    players = max(make_rules(game).game.players)
+    m = Match(make_rules(game, None, players, {}), 5)
+    m.start()
+    while not m.over:
+        legal, seat, k = legal_now(m), m.to_act, len(m.decisions)
+        for offered in (legal, []):
+            text = turn_text(seat, k, offered)
+            assert text == P.encode(M.TURN(seat=seat, decision=k, legal=[P.action_to_json(a) for a in offered]))
+            M.TURN.check(json.loads(text))
+        events = m.play(legal[k % len(legal)], legal)
+        text = events_text(len(m.events) - len(events), events)
+        assert text == P.encode(M.EVENTS(**{"from": len(m.events) - len(events), "events": events}))
+        M.EVENTS.check(json.loads(text))
+
+
+def test_a_message_written_from_its_parts_keeps_its_declaration():
+    assert M.RESUMED.encoded(seat="2", by='"ai"') == P.encode(M.RESUMED(seat=2, by="ai"))
+    assert M.RESUMED.encoded(seat="2") == P.encode(M.RESUMED(seat=2))  # an optional field left out
+    with pytest.raises(M.MessageError, match="'legal' is missing"):
+        M.TURN.encoded(seat="0", decision="3")
+    with pytest.raises(M.MessageError, match="'colour' is not a field"):
+        M.TURN.encoded(seat="0", decision="3", legal="[]", colour='"red"')
 
 
 def test_the_workers_decisions_are_made_json_once_and_kept():
