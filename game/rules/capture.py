@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 from typing import Protocol, runtime_checkable
 
 from game.cards import Card
@@ -53,8 +54,26 @@ def play_from_record(ev: Event, game_name: str) -> Action:
 
 
 def capture_play(c: Card, cap: tuple[Card, ...] = ()) -> Action:
-    """The play of ``c`` taking ``cap`` (sorted by card index, as the capture sums give it)."""
-    return Action(common.PLAY.name, c, ((CAPTURE_FIELD, cap),) if cap else ())
+    """The play of ``c`` taking ``cap`` (sorted by card index, as the capture sums give it).
+
+    Shared: an Action is immutable, so the same play is one object from a bounded cache (the
+    legal-action lists of the capture games build thousands a second)."""
+    key = (c, cap)
+    try:
+        a = _PLAYS.get(key)
+    except TypeError:  # an unhashable capture (a list): built as it comes, never shared
+        return Action(common.PLAY.name, c, ((CAPTURE_FIELD, cap),) if cap else ())
+    if a is None:
+        if len(_PLAYS) >= _PLAYS_MAX:
+            _PLAYS.clear()
+        a = _PLAYS[key] = Action(common.PLAY.name, c, ((CAPTURE_FIELD, cap),) if cap else ())
+    return a
+
+
+#: capture_play's shared plays, by (card, capture); emptied whole when full (cheap, and the
+#: plays a game needs come back at once).
+_PLAYS: dict[tuple[Card, tuple[Card, ...]], Action] = {}
+_PLAYS_MAX = 1 << 13
 
 
 @runtime_checkable
@@ -122,31 +141,70 @@ def target_race(totals: list[int], target: int) -> tuple[bool, int | None, str]:
 
 
 def sums_by_value(
-    table: list[Card], values: dict[Card, int], max_value: int, min_size: int = 2
+    table: list[Card] | tuple[Card, ...], values: dict[Card, int], max_value: int, min_size: int = 2
 ) -> dict[int, list[tuple[Card, ...]]]:
     """Every set of table cards (at least ``min_size``) with a total of at most ``max_value``,
     grouped by that total.
 
     Computed once per turn and shared by all hand cards. Cards without a value (Cìcera courts)
     never join a sum. Each set is sorted by card index, so the same set is always the same tuple.
+    The sets of each total come in the order of their bit masks (card ``i`` of the index-sorted
+    table is bit ``i``), and the totals in the order of their first set.
     """
-    partial: list[tuple[int, tuple[Card, ...]]] = [(0, ())]
-    for c in sorted(table, key=_index):
-        v = values.get(c, 0)
-        if v <= 0 or v > max_value:
-            continue
-        partial += [(s + v, cs + (c,)) for s, cs in partial if s + v <= max_value]
+    partial = partial_sums(table, values, max_value)
     out: dict[int, list[tuple[Card, ...]]] = {}
     for s, cs in partial:
         if len(cs) >= min_size:
-            out.setdefault(s, []).append(cs)
+            if s in out:
+                out[s].append(cs)
+            else:
+                out[s] = [cs]
     return out
 
 
-def sum_sets(table: list[Card], values: dict[Card, int], target: int, min_size: int = 2) -> list[tuple[Card, ...]]:
+def sum_sets(
+    table: list[Card] | tuple[Card, ...], values: dict[Card, int], target: int, min_size: int = 2
+) -> list[tuple[Card, ...]]:
     """Every set of table cards (at least ``min_size``) whose values add up to ``target``."""
-    return sums_by_value(table, values, target, min_size).get(target, [])
+    if target <= 0:  # only the empty set totals 0 (no set totals less)
+        return [()] if target == 0 and min_size <= 0 else []
+    # The totals the table's sets make (of two or more cards, where a single one does not
+    # count), as bits: the search runs only when ``target`` is one.
+    one = more = 0
+    get = values.get
+    for t in table:
+        v = get(t, 0)
+        if 0 < v <= target:
+            shifted = one << v
+            more |= shifted
+            one |= shifted | 1 << v
+    if not (more if min_size >= 2 else one) >> target & 1:
+        return []
+    return [cs for s, cs in partial_sums(table, values, target) if s == target and len(cs) >= min_size]
 
 
-def _index(c: Card) -> int:
-    return c.index
+def partial_sums(
+    table: list[Card] | tuple[Card, ...], values: dict[Card, int], max_value: int
+) -> list[tuple[int, tuple[Card, ...]]]:
+    """Every set of table cards with a total of at most ``max_value`` (the empty one first), as
+    (total, its cards by index), in the order sums_by_value gives them: each table card in index
+    order adds the sets it extends. Cards without a positive value never join a set."""
+    partial: list[tuple[int, tuple[Card, ...]]] = [(0, ())]
+    if len(table) > 1:
+        table = sorted(table, key=card_index)
+    get = values.get
+    append = partial.append
+    for c in table:
+        v = get(c, 0)
+        if 0 < v <= max_value:
+            lim = max_value - v
+            # A plain loop over the sets so far: cheaper than a comprehension on these short lists.
+            for i in range(len(partial)):
+                s, cs = partial[i]
+                if s <= lim:
+                    append((s + v, cs + (c,)))
+    return partial
+
+
+#: A card's index: the sort key of every capture (the order ``sorted`` gives cards).
+card_index = attrgetter("index")

@@ -34,8 +34,9 @@ from game.rules.capture import (
     CaptureView,
     capture_play,
     captured,
+    partial_sums,
     play_from_record,
-    sums_by_value,
+    sum_sets,
     target_race,
 )
 from game.rules.vocabulary import TeamsRule
@@ -142,6 +143,8 @@ class CiceraRules(GameRules[CiceraState, CiceraView]):
         self._match: dict[Card, dict[Card, Action]] = {
             c: {t: capture_play(c, (t,)) for t in self.cards if t.rank == c.rank and t is not c} for c in self.cards
         }
+        # A numeral's value as a bit (1 << value), for the capture sums; 0 for a court.
+        self._value_bit: dict[Card, int] = {c: 1 << v if (v := self.values.get(c, 0)) > 0 else 0 for c in self.cards}
 
     # ------------------------------------------------------------------ dealing
     def _deal_from(self, order: list[Card], dealer: int, number: int) -> CiceraState:
@@ -189,7 +192,7 @@ class CiceraRules(GameRules[CiceraState, CiceraView]):
         out: list[tuple[Card, ...]] = [(t,) for t in table if t.rank == c.rank]
         v = self.values.get(c)
         if v is not None:
-            out += sums_by_value(list(table), self.values, v).get(v, [])
+            out += sum_sets(table, self.values, v)
         return out
 
     def legal_actions(self, state: CiceraState) -> list[Action]:
@@ -197,33 +200,45 @@ class CiceraRules(GameRules[CiceraState, CiceraView]):
             return []
         table = state.table
         hand = state.hands[state.to_act]
-        values = self.values
-        by_rank: dict[str, list[Card]] = {}
-        for t in table:
-            if t.rank in by_rank:
-                by_rank[t.rank].append(t)
-            else:
-                by_rank[t.rank] = [t]
-        # One enumeration of sums per turn, only up to the highest numeral in hand.
-        top = 0
-        for c in hand:
-            v = values.get(c, 0)
-            if v > top:
-                top = v
-        sums = sums_by_value(table, values, top) if top >= 2 and len(table) > 1 else {}
         place = self._place
+        if not table:
+            return [place[c] for c in hand]
+        # The table cards by rank (the same-rank matches), and the totals its numerals make: bit s
+        # of r1, some set totals s; of r2, some set of two or more does. (A numeral's bit is
+        # 1 << its value: shifting by the value is multiplying by the bit.)
+        bit = self._value_bit
+        by_rank: dict[str, list[Card]] = {}
+        r1 = r2 = 0
+        for t in table:
+            rank = t.rank
+            if rank in by_rank:
+                by_rank[rank].append(t)
+            else:
+                by_rank[rank] = [t]
+            b = bit[t]
+            if b:
+                y = r1 * b
+                r2 |= y
+                r1 |= y | b
+        want = 0
+        for c in hand:
+            want |= bit[c]
+        # The sums are searched only when a numeral in hand has one to take (about half the turns).
+        hit = r2 & want
+        partial = partial_sums(table, self.values, hit.bit_length() - 1) if hit else []
         match = self._match
+        values = self.values
         out: list[Action] = []
         for c in hand:
             out.append(place[c])  # "place only" is always legal
-            matches = by_rank.get(c.rank)
-            if matches:
+            ts = by_rank.get(c.rank)
+            if ts:
                 mc = match[c]
-                out.extend([mc[t] for t in matches])
-            if sums:
-                caps = sums.get(values.get(c, 0))  # no set totals 0: a court takes no sum
-                if caps:
-                    out.extend([capture_play(c, cap) for cap in caps])
+                out += [mc[t] for t in ts]
+            if hit & bit[c]:
+                v = values[c]
+                # A single numeral of the value is the same-rank match above, not a sum.
+                out += [capture_play(c, cs) for s, cs in partial if s == v and len(cs) > 1]
         return out
 
     def explain_refusal(self, state: CiceraState, action: Action) -> IllegalAction:

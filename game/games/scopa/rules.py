@@ -36,9 +36,10 @@ from game.rules.capture import (
     CaptureView,
     capture_play,
     captured,
+    card_index,
+    partial_sums,
     play_from_record,
     sum_sets,
-    sums_by_value,
     target_race,
 )
 from game.rules.vocabulary import TeamsRule
@@ -153,6 +154,20 @@ class ScopaRules(GameRules[ScopaState, ScopaView]):
             sorted((c for c in self.cards if c.suit == nap["suit"]), key=lambda c: self.values[c])
         )
         self.napola_min: int = int(nap["min_run"])
+        #: Neither capture house rule in force: legal_actions goes straight to match-first.
+        self._plain_captures: bool = self.fifteen is None and not self.aces_take_all
+        self._aces: frozenset[Card] = frozenset(c for c in self.cards if c.rank == ACE)
+        # For the capture sums: a card's value as a bit (1 << value), and what it adds to a sum
+        # (nothing for a card without a positive value: it never joins one).
+        self._value_bit: dict[Card, int] = {c: 1 << v if v > 0 else 0 for c, v in self.values.items()}
+        self._sum_value: dict[Card, int] = {c: max(v, 0) for c, v in self.values.items()}
+        # The commonest plays, built once: each card placed, and each card taking one table card
+        # of its value (legal_actions lists the same objects every turn: an Action is immutable).
+        self._place: dict[Card, Action] = {c: capture_play(c) for c in self.cards}
+        self._match: dict[Card, dict[Card, Action]] = {
+            c: {t: capture_play(c, (t,)) for t in self.cards if self.values[t] == self.values[c] and t is not c}
+            for c in self.cards
+        }
 
     def _option(self, name: str):
         """An option in force (a rules object built with fewer options uses the defaults)."""
@@ -209,7 +224,7 @@ class ScopaRules(GameRules[ScopaState, ScopaView]):
     def captures_for(self, c: Card, table: list[Card]) -> list[tuple[Card, ...]]:
         """The captures card ``c`` may make on ``table`` under the rules in force ([] : it is placed)."""
         if self._takes_all(c, table):
-            return [tuple(sorted(table))]
+            return [tuple(sorted(table, key=card_index))]
         v = self.values[c]
         if self.fifteen is not None:
             return sum_sets(table, self.values, self.fifteen - v, min_size=1)
@@ -227,54 +242,86 @@ class ScopaRules(GameRules[ScopaState, ScopaView]):
             return []
         hand = state.hands[state.to_act]
         table = state.table
+        place = self._place
+        if not table:
+            return [place[c] for c in hand]
         out: list[Action] = []
-        if self.aces_take_all and table and all(t.rank != ACE for t in table):
-            sweep = tuple(sorted(table))
-            out.extend(capture_play(c, sweep) for c in hand if c.rank == ACE)
-            hand = [c for c in hand if c.rank != ACE]
-        if self.fifteen is not None:
-            out.extend(self._fifteen_actions(hand, table, self.fifteen))
-        else:
-            out.extend(self._match_first_actions(hand, table))
-        return out
-
-    def _match_first_actions(self, hand: list[Card], table: list[Card]) -> list[Action]:
+        if not self._plain_captures:
+            # Asso piglia tutto: an Ace sweeps a table without an Ace.
+            if self.aces_take_all and self._aces.isdisjoint(table) and not self._aces.isdisjoint(hand):
+                sweep = tuple(sorted(table, key=card_index))
+                out = [capture_play(c, sweep) for c in hand if c.rank == ACE]
+                hand = [c for c in hand if c.rank != ACE]
+            if self.fifteen is not None:
+                return out + self._fifteen_actions(hand, table, self.fifteen)
+        # Match first: a card takes a table card of its value (each such card is one play);
+        # failing that, any set of two or more adding up to its value; else it is placed.
         values = self.values
-        table_values = [values[t] for t in table]
-        out: list[Action] = []
+        on_table = {values[t] for t in table}
+        bit = self._value_bit
         unmatched: list[Card] = []
+        want = 0  # bit v: an unmatched card of value v
         for c in hand:
-            v = values[c]
-            if v in table_values:
-                out.extend([capture_play(c, (t,)) for t in table if values[t] == v])
+            if values[c] in on_table:
+                mc = self._match[c]
+                out += [mc[t] for t in table if t in mc]
             else:
                 unmatched.append(c)
-        if unmatched:
-            # Sums are computed once for every card that has no match.
-            sums = sums_by_value(table, values, max(values[c] for c in unmatched)) if len(table) > 1 else {}
-            for c in unmatched:
-                caps = sums.get(values[c])
-                if caps:
-                    out.extend([capture_play(c, cap) for cap in caps])
-                else:
-                    out.append(capture_play(c))
+                want |= bit[c]
+        if not unmatched:
+            return out
+        # The totals the table's sets make (bit s: total s): the search for sets runs only when
+        # some unmatched card's value is among them (in most turns none is).
+        if len(table) > 1:
+            reach = 1
+            sum_value = self._sum_value
+            for t in table:
+                reach |= reach << sum_value[t]
+            want &= reach
+        else:
+            want = 0
+        if not want:
+            out += [place[c] for c in unmatched]
+            return out
+        # No single table card has an unmatched card's value: each set with it has two or more.
+        partial = partial_sums(table, values, want.bit_length() - 1)
+        for c in unmatched:
+            if want & bit[c]:
+                v = values[c]
+                out += [capture_play(c, cs) for s, cs in partial if s == v]
+            else:
+                out.append(place[c])
         return out
 
     def _fifteen_actions(self, hand: list[Card], table: list[Card], total: int) -> list[Action]:
         """Scopa a quindici: a set of one or more table cards that makes the ``total`` (the
         rule's, ``self.fifteen``) with the card."""
-        if not hand:
-            return []
+        place = self._place
+        if not table:
+            return [place[c] for c in hand]
         values = self.values
-        # Every set up to the largest total any hand card needs, once per turn.
-        sums = sums_by_value(table, values, total - min(values[c] for c in hand), min_size=1) if table else {}
+        # Bit s: a set of the table totals s (the empty one: 0); bit n: a hand card needs n.
+        reach = 1
+        sum_value = self._sum_value
+        for t in table:
+            reach |= reach << sum_value[t]
+        want = 0
+        for c in hand:
+            need = total - values[c]
+            if need > 0:
+                want |= 1 << need
+        want &= reach
+        if not want:
+            return [place[c] for c in hand]
+        # Every set up to the largest total a hand card needs, once per turn.
+        partial = partial_sums(table, values, want.bit_length() - 1)
         out: list[Action] = []
         for c in hand:
-            caps = sums.get(total - values[c])
-            if caps:
-                out.extend([capture_play(c, cap) for cap in caps])
+            need = total - values[c]
+            if need > 0 and want >> need & 1:
+                out += [capture_play(c, cs) for s, cs in partial if s == need]
             else:
-                out.append(capture_play(c))
+                out.append(place[c])
         return out
 
     def explain_refusal(self, state: ScopaState, action: Action) -> IllegalAction:
