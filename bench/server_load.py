@@ -32,6 +32,9 @@ size and names the largest held at p99 <= 50 ms. ``--profile PATH`` samples the 
 with py-spy over the measured window (PATH.<k>.txt, the top printed); ``--server-root DIR``
 measures another checkout's server under the same clients (before/after, interleaved).
 ``--processes N`` runs a cluster: N ``serve`` on a real Redis and PostgreSQL started for the run.
+``--server-loop NAME`` passes ``serve --event-loop NAME`` (auto, uvloop, asyncio); the clients
+run on uvloop where it is installed (``--client-loop asyncio``: the standard loop).
+``PY_SPY_BLOCKING=1`` makes ``--profile`` pause the server for each sample (whole stacks).
 
 The club (issue 34) is active beside the tables with ``--spectators K`` (connections
 watching public tables, switching table when one ends), ``--listeners L`` (connections
@@ -141,6 +144,7 @@ def start_server(
             "--max-connections",
             str(limit),
             *(cluster or []),
+            *SERVER_FLAGS,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL if cluster else subprocess.PIPE,
@@ -655,6 +659,30 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+# ------------------------------------------------------------------------------ the clients' loop
+#: ``--server-loop NAME``: passed to ``serve --event-loop`` (nothing passed without it: the
+#: server's default, and a ``--server-root`` checkout from before the flag still starts).
+SERVER_FLAGS: list[str] = []
+#: ``--client-loop``: the clients' event loop (uvloop where installed, as the server's default).
+CLIENT_LOOP = "auto"
+
+
+def run_loop(coro: Any) -> Any:
+    """Run the clients' coroutine on uvloop where it is installed (``--client-loop auto`` or
+    ``uvloop``: the clients cost less CPU, so they take less from the servers), else on
+    asyncio's own loop."""
+    if CLIENT_LOOP != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if CLIENT_LOOP == "uvloop":
+                raise SystemExit("--client-loop uvloop: uvloop is not installed") from None
+        else:
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                return runner.run(coro)
+    return asyncio.run(coro)
+
+
 # ------------------------------------------------------------------------------ profile, records
 #: ``--profile PATH``: py-spy samples the server processes over the measured window.
 PROFILE: str | None = None
@@ -684,7 +712,9 @@ def start_profile(pids: list[int], seconds: float) -> list[subprocess.Popen]:
                 "raw",
                 "-o",
                 f"{PROFILE}.{k}.txt",
-                "--nonblocking",
+                # PY_SPY_BLOCKING=1: whole stacks (the process paused per sample); the
+                # default non-blocking samples are cheaper but their stacks can be torn.
+                *([] if os.environ.get("PY_SPY_BLOCKING") else ["--nonblocking"]),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -778,7 +808,7 @@ def read_redis_record(url: str) -> Any:
 
 # ------------------------------------------------------------------------------ the runs
 def main(argv: list[str] | None = None) -> int:
-    global PROFILE, SERVER_ROOT
+    global PROFILE, SERVER_ROOT, CLIENT_LOOP
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--tables",
@@ -804,6 +834,17 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=1,
         help="bench client processes the tables are shared among (default 1: the clients in this process)",
+    )
+    ap.add_argument(
+        "--server-loop",
+        choices=("auto", "uvloop", "asyncio"),
+        help="the servers' event loop (serve --event-loop; default: serve's own default)",
+    )
+    ap.add_argument(
+        "--client-loop",
+        choices=("auto", "uvloop", "asyncio"),
+        default="auto",
+        help="the bench clients' event loop (default auto: uvloop where installed)",
     )
     ap.add_argument("--client-of", help=argparse.SUPPRESS)  # a client process of a --clients run: its URLs
     ap.add_argument(
@@ -836,6 +877,9 @@ def main(argv: list[str] | None = None) -> int:
         if not (SERVER_ROOT / "main.py").is_file():
             ap.error(f"--server-root: no main.py in {SERVER_ROOT}")
     PROFILE = args.profile
+    CLIENT_LOOP = args.client_loop
+    if args.server_loop:
+        SERVER_FLAGS[:] = ["--event-loop", args.server_loop]
     from game.config import get_config
 
     config = get_config()
@@ -922,7 +966,7 @@ def single_main(args: argparse.Namespace, options: dict, data: Path) -> dict | N
         if args.pairing:
             alone = pairing_alone(args.pairing)
             cpu0 = cpu_seconds(server.pid)
-            got = asyncio.run(pairing(url, args.pairing))
+            got = run_loop(pairing(url, args.pairing))
             print(
                 f"server_load --pairing {args.pairing}: all seated {got['seconds'] * 1000:.0f} ms after the last "
                 f"'quick' ({got['tables']} tables, {got['filled']} filled by the computer); server CPU "
@@ -935,7 +979,7 @@ def single_main(args: argparse.Namespace, options: dict, data: Path) -> dict | N
         if args.clients > 1:
             stats, m, _redis = run_clients(args, [url], [server.pid], None)
         else:
-            stats, m = asyncio.run(
+            stats, m = run_loop(
                 run(
                     url,
                     args.tables,
@@ -1048,7 +1092,7 @@ def client_main(args: argparse.Namespace, options: dict) -> int:
 
     stats_box: list[Stats] = []
     said: list[bool] = []
-    stats, m = asyncio.run(go())
+    stats, m = run_loop(go())
     print(
         json.dumps(
             {
@@ -1091,6 +1135,8 @@ def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redi
             str(args.seed * 100 + k),
             *sum((["--option", o] for o in args.option), []),
             *(["--ws-clients"] if args.ws_clients else []),
+            "--client-loop",
+            args.client_loop,
         ]
         if args.ramp is not None:
             cmd += ["--ramp", str(args.ramp)]
@@ -1162,7 +1208,7 @@ def cluster_main(args: argparse.Namespace, options: dict, data: Path) -> dict:
             stats, m, redis_cpu = run_clients(args, urls, [s.pid for s in servers], redis.proc.pid)
         else:
             redis_cpu0 = cpu_seconds(redis.proc.pid)
-            stats, m = asyncio.run(
+            stats, m = run_loop(
                 run(
                     urls,
                     args.tables,

@@ -118,6 +118,12 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
         help=f"an arena or Swiss player whose seat stays empty this long forfeits (default {d.event_no_show:g})",
     )
     s.add_argument(
+        "--event-loop",
+        default="auto",
+        metavar="NAME",
+        help="the event loop: auto (uvloop where installed), uvloop or asyncio (the standard library's)",
+    )
+    s.add_argument(
         "--par-iterations",
         type=int,
         default=None,
@@ -150,6 +156,7 @@ def serve(args: argparse.Namespace) -> int:
             keyfile=args.keyfile,
             limits=limits,
             cluster=cluster,
+            event_loop=args.event_loop,
         )
     except ServerError as e:
         raise ValueError(str(e)) from None

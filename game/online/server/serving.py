@@ -11,6 +11,7 @@ import logging
 import signal
 import ssl
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,30 @@ def _make_server(
         raise ServerError(str(e)) from None
 
 
+#: ``serve --event-loop``: which event loop runs the server. ``auto`` is uvloop where it is
+#: installed (libuv's loop, in C: the loop's own turns, its reads and its writes cost a
+#: decision less CPU, docs/ONLINE.md "The cost of a decision"), else the standard library's.
+EVENT_LOOPS = ("auto", "uvloop", "asyncio")
+
+
+def loop_factory(name: str = "auto") -> tuple[str, Callable[[], asyncio.AbstractEventLoop] | None]:
+    """The event loop ``serve --event-loop NAME`` runs on: its name and the factory
+    ``asyncio.Runner`` takes (None: the standard library's). ServerError for uvloop asked
+    where it is not installed (it has no Windows build), or a name that is none of
+    EVENT_LOOPS."""
+    if name not in EVENT_LOOPS:
+        raise ServerError(f"--event-loop takes {', '.join(EVENT_LOOPS)}, not {name[:40]!r}")
+    if name == "asyncio":
+        return "asyncio", None
+    try:
+        import uvloop
+    except ImportError:
+        if name == "uvloop":
+            raise ServerError("--event-loop uvloop: uvloop is not installed here (pip install uvloop)") from None
+        return "asyncio", None
+    return "uvloop", uvloop.new_event_loop
+
+
 def run_forever(
     host: str,
     port: int,
@@ -72,11 +97,14 @@ def run_forever(
     keyfile: str | None = None,
     limits: ServerLimits | None = None,
     cluster: ClusterConfig | None = None,
+    event_loop: str = "auto",
 ) -> int:
-    """``python main.py serve``: serve until SIGINT or SIGTERM, then stop cleanly (exit 0).
+    """``python main.py serve``: serve until SIGINT or SIGTERM, then stop cleanly (exit 0),
+    on the event loop ``event_loop`` names (:func:`loop_factory`).
     It first raises its open-files limit as far as allowed and fits the connection limit
     under it (game.online.server.limits); a log line repeated is written once a minute with a count."""
     ctx = tls_context(certfile, keyfile)
+    loop_name, factory = loop_factory(event_loop)
     root = logging.getLogger()
     before = list(root.handlers)
     logging.basicConfig(level=logging.WARNING, format="cardavia serve: %(message)s")
@@ -104,7 +132,7 @@ def run_forever(
         print(
             f"cardavia server on {_url(host, bound, ctx is not None)}, data in {srv.store.root.resolve()} "
             f"({srv.resumed} table(s) resumed; at most {limits.max_connections} connections, "
-            f"{soft or 'unlimited'} open files); Ctrl+C stops it",
+            f"{soft or 'unlimited'} open files, {loop_name} event loop); Ctrl+C stops it",
             flush=True,
         )
         if srv.node is not None:
@@ -116,7 +144,8 @@ def run_forever(
         await srv.close()
         return 0
 
-    return asyncio.run(main())
+    with asyncio.Runner(loop_factory=factory) as runner:
+        return runner.run(main())
 
 
 class ServerHandle:

@@ -3,6 +3,7 @@ command line against real servers on 127.0.0.1 (subprocesses, every wait bounded
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import signal
 import socket
@@ -292,9 +293,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start_server(port: int, data: Path) -> subprocess.Popen:
+def _start_server(port: int, data: Path, *flags: str, loop: str | None = None) -> subprocess.Popen:
     p = subprocess.Popen(
-        MAIN + ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)],
+        MAIN + ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data), *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -302,17 +303,22 @@ def _start_server(port: int, data: Path) -> subprocess.Popen:
     )
     line = p.stdout.readline()  # "cardavia server on ws://…" once it listens (bounded by the test's timeout)
     assert "cardavia server on" in line, (line, p.poll())
+    if loop is not None:  # the event loop it says it runs on
+        assert f", {loop} event loop)" in line, line
     return p
 
 
 def test_a_bot_client_rejoins_by_itself_when_the_server_is_killed_and_comes_back(tmp_path):
     """SIGKILL the server mid-match, start it again on the same port and folder: the
-    headless bot reconnects with its token and finishes; the record passes verify."""
+    headless bot reconnects with its token and finishes; the record passes verify. The match
+    is played on both event loops ``serve`` offers: the default (uvloop where installed), then
+    after the kill the standard library's (``--event-loop asyncio``)."""
     from game.online.client.client import create_table
 
     port, data = _free_port(), tmp_path / "tables"
     url = f"ws://127.0.0.1:{port}"
-    srv = _start_server(port, data)
+    default_loop = "uvloop" if importlib.util.find_spec("uvloop") is not None else "asyncio"
+    srv = _start_server(port, data, loop=default_loop)
     bot = me = None
     try:
         game = game_ids()[0]
@@ -352,7 +358,7 @@ def test_a_bot_client_rejoins_by_itself_when_the_server_is_killed_and_comes_back
                 srv.wait(10)
                 killed = True
                 made = len(me.match.decisions)
-                srv = _start_server(port, data)
+                srv = _start_server(port, data, "--event-loop", "asyncio", loop="asyncio")
         assert killed and me.over, (me.failed, list(me.errors))
         assert me.conn.connects >= 2 and len(me.match.decisions) > made
         out, err = bot.communicate(timeout=WAIT)
