@@ -381,12 +381,26 @@ class Vocabulary:
     decisions: tuple[DecisionKind, ...]
     events: tuple[EventKind, ...]
     extra: Mapping[str, object] = field(default_factory=dict)
+    #: The declarations by name (the first of a name, as a scan in order finds it): every
+    #: event a seat is sent and every act looks its kind up here.
+    _decision_by_name: dict[str, DecisionKind] = field(init=False, repr=False, compare=False)
+    _event_by_name: dict[str, EventKind] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        decisions: dict[str, DecisionKind] = {}
+        for d in self.decisions:
+            decisions.setdefault(d.name, d)
+        events: dict[str, EventKind] = {}
+        for e in self.events:
+            events.setdefault(e.name, e)
+        object.__setattr__(self, "_decision_by_name", decisions)
+        object.__setattr__(self, "_event_by_name", events)
 
     def decision(self, name: str) -> DecisionKind | None:
-        return next((d for d in self.decisions if d.name == name), None)
+        return self._decision_by_name.get(name)
 
     def event(self, name: str) -> EventKind | None:
-        return next((e for e in self.events if e.name == name), None)
+        return self._event_by_name.get(name)
 
     @property
     def decision_names(self) -> tuple[str, ...]:

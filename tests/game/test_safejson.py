@@ -10,6 +10,8 @@ import os
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game import safejson
 from game.config import ConfigError, default_rules_path, scan_yaml
@@ -214,3 +216,39 @@ def test_the_streaming_reader_never_reads_past_the_line_asked_for(tmp_path):
         with pytest.raises(ValueError, match="unknown game"):
             stream.get(0)
         assert f.raw.tell() < 100_000  # what the operating system gave us: not the 10 MB after it
+
+
+# ---- the writer: text_encoder is JSONEncoder.encode, the same text --------------------------------
+_json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=6) | st.integers(-5, 5) | st.booleans() | st.none(), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json_values, st.sampled_from([(", ", ": "), (",", ":")]))
+def test_the_text_encoder_writes_what_jsonencoder_writes(value, separators):
+    for allow_nan in (True, False):
+        plain = json.JSONEncoder(ensure_ascii=False, separators=separators, allow_nan=allow_nan)
+        assert safejson.text_encoder(separators, allow_nan=allow_nan)(value) == plain.encode(value)
+
+
+def test_the_text_encoder_refuses_what_jsonencoder_refuses():
+    strict = safejson.text_encoder((",", ":"), allow_nan=False)
+    for bad in (float("nan"), [1, float("inf")], {"x": -float("inf")}):
+        with pytest.raises(ValueError):
+            strict(bad)
+    assert safejson.text_encoder((",", ":"))([float("nan")]) == "[NaN]"  # as JSONEncoder with allow_nan
+    with pytest.raises(TypeError):
+        strict({"x": object()})
+    with pytest.raises(TypeError):
+        strict({(1, 2): 3})  # a key JSON cannot have

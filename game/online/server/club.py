@@ -237,6 +237,8 @@ class Club:
         if hasattr(self.queue, "pair_round"):  # a cluster's shared queue
             return self.queue.pair_round(self, now)
         made = 0
+        if not any(self.queue.buckets.values()):
+            return 0  # nobody waits (four times a second: the tables are not counted for nothing)
         if self.lobby.active_tables() >= P.MAX_TABLES:
             return 0  # the server is full: everyone waits on (the global limit holds quick tables too)
         for key in list(self.queue.buckets):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import math
 import re
 import secrets
@@ -27,7 +26,7 @@ from game.cards import Card, is_card_code
 from game.online.wire import messages as M
 from game.rules.base import Action
 from game.rules.vocabulary import JsonObject, VocabularyError
-from game.safejson import JSONError, loads
+from game.safejson import JSONError, loads, text_encoder
 
 #: The protocol's version: a client of another version is told so and closed.
 PROTOCOL_VERSION = 1
@@ -160,12 +159,12 @@ def error(code: str, message: str, **extra: object) -> JsonObject:
 
 #: json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False), made once
 #: (json.dumps builds an encoder per call when given options: most of the cost of a small message).
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_ENCODER = text_encoder((",", ":"), allow_nan=False)
 
 
 def encode(message: Mapping[str, object] | Sequence[object]) -> str:
     """One frame's text, or a part of one (compact JSON; no NaN can get out)."""
-    return _ENCODER.encode(message)
+    return _ENCODER(message)
 
 
 # ---- actions as JSON -----------------------------------------------------------------
