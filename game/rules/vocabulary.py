@@ -385,6 +385,9 @@ class Vocabulary:
     #: event a seat is sent and every act looks its kind up here.
     _decision_by_name: dict[str, DecisionKind] = field(init=False, repr=False, compare=False)
     _event_by_name: dict[str, EventKind] = field(init=False, repr=False, compare=False)
+    #: The events every viewer sees whole (their audience is :func:`everyone`, which reads
+    #: and changes no sight): a stream of only these is the same for every seat.
+    public_events: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         decisions: dict[str, DecisionKind] = {}
@@ -395,6 +398,7 @@ class Vocabulary:
             events.setdefault(e.name, e)
         object.__setattr__(self, "_decision_by_name", decisions)
         object.__setattr__(self, "_event_by_name", events)
+        object.__setattr__(self, "public_events", frozenset(n for n, e in events.items() if e.audience is everyone))
 
     def decision(self, name: str) -> DecisionKind | None:
         return self._decision_by_name.get(name)

@@ -386,7 +386,16 @@ class PlayLoop:
             self._deliver(table, events, start, go_on=k == len(delivered) - 1)
 
     def _deliver(self, table: Table, events: list[Event], start: int, go_on: bool = True) -> None:
-        m = table.match
+        public = table.rules.vocabulary.public_events
+        if all(ev.get("event") in public for ev in events):
+            # Events every viewer sees whole (a card played face up): one text for every
+            # seat, and no redactor to feed (such an audience reads and changes no sight).
+            text = events_text(start, events)
+            for seat in table.seats:
+                if seat.conn is not None:
+                    seat.conn.send_text(text)
+            self._after_delivery(table, events, go_on)
+            return
         # Encoded once per audience, not once per seat: seats that see the events alike (a
         # public play: all of them) get the same text. Every seat's redactor is fed, so that
         # each follows its own stream; the comparison is of what each seat may see.
@@ -406,10 +415,14 @@ class PlayLoop:
                 text = events_text(start, out)
                 sent.append((out, text))
             conn.send_text(text)
+        self._after_delivery(table, events, go_on)
+
+    def _after_delivery(self, table: Table, events: list[Event], go_on: bool) -> None:
         for hook in self.commit_hooks:
             hook(table, events)
         if table.stalled or not go_on:
             return
+        m = table.match
         if m is not None and m.over:
             self._finish(table)
         else:
