@@ -847,6 +847,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the bench clients' event loop (default auto: uvloop where installed)",
     )
     ap.add_argument("--client-of", help=argparse.SUPPRESS)  # a client process of a --clients run: its URLs
+    ap.add_argument("--client-out", help=argparse.SUPPRESS)  # where that process writes its figures (JSON)
     ap.add_argument(
         "--processes",
         type=int,
@@ -1093,7 +1094,9 @@ def client_main(args: argparse.Namespace, options: dict) -> int:
     stats_box: list[Stats] = []
     said: list[bool] = []
     stats, m = run_loop(go())
-    print(
+    # The figures go to a file, not through the pipe: a line of a few hundred KiB came back
+    # to the parent cut at a buffer's boundary now and then (the parent then failed).
+    Path(args.client_out).write_text(
         json.dumps(
             {
                 "latencies": stats.latencies,
@@ -1105,8 +1108,9 @@ def client_main(args: argparse.Namespace, options: dict) -> int:
                 "codes": stats.codes[-200:],
             }
         ),
-        flush=True,
+        encoding="utf-8",
     )
+    print("DONE", flush=True)
     return 0
 
 
@@ -1115,6 +1119,8 @@ def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redi
     the window in which every client measures."""
     share = [args.tables // args.clients + (1 if k < args.tables % args.clients else 0) for k in range(args.clients)]
     procs = []
+    folder = Path(tempfile.mkdtemp(prefix="server-load-clients-"))
+    outs = [folder / f"client{k}.json" for k in range(len(share))]
     for k, n in enumerate(share):
         cmd = [
             sys.executable,
@@ -1137,6 +1143,8 @@ def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redi
             *(["--ws-clients"] if args.ws_clients else []),
             "--client-loop",
             args.client_loop,
+            "--client-out",
+            str(outs[k]),
         ]
         if args.ramp is not None:
             cmd += ["--ramp", str(args.ramp)]
@@ -1165,10 +1173,14 @@ def run_clients(args: argparse.Namespace, urls: list[str], pids: list[int], redi
         m["rss"] = m["rss"] or sum(rss_bytes(q) for q in pids)
         m["children_rss"] = m["children_rss"] or sum(rss_bytes(c) for q in pids for c in children(q))
     redis_cpu = m["redis"]
-    for p in procs:
-        line = p.stdout.readline()
-        results.append(json.loads(line) if line.strip().startswith("{") else {})
+    for p, out in zip(procs, outs):
+        p.stdout.read()  # to its end: the process has written its figures
         p.wait(60)
+        try:
+            results.append(json.loads(out.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            results.append({})
+    shutil.rmtree(outs[0].parent, ignore_errors=True)
     stats = Stats()
     for r in results:
         stats.latencies += r.get("latencies", [])
