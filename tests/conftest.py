@@ -45,10 +45,13 @@ def _private_home(tmp_path_factory, monkeypatch):
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    # Before xdist starts its workers (its hook runs last): they inherit where the build writes.
-    from tests import exe_build
+    # Before xdist starts its workers (its hook runs last): they inherit where the build writes,
+    # and find the test modules already rewritten.
+    from tests import exe_build, precompile
 
+    children = precompile.start(session.config)
     exe_build.start(session.config)
+    precompile.wait(children)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -74,4 +77,29 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     moved = {id(i) for i in long + packaging}
     rest = [i for i in items if id(i) not in moved]
     cut = next((n for n, i in enumerate(rest) if not where(i).startswith("tests/game/")), len(rest))
-    items[:] = long + rest[:cut] + packaging + rest[cut:]
+    items[:] = long + rest[:cut] + packaging + _spread(rest[cut:], where)
+
+
+#: Test files that mostly wait (servers, their timeouts, killed processes coming back): in the
+#: alphabet they come together, and three workers all waiting left the cores idle for half a
+#: minute of each run. Spread between the others, one of them waits while two work.
+WAITING = ("tests/online/",)
+
+
+def _spread(items: list[pytest.Item], where) -> list[pytest.Item]:
+    """``items`` with the waiting files' tests spread evenly between the others' files, each
+    file's tests kept together (a module's fixtures are made once per worker, not once per
+    stretch)."""
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(where(item), []).append(item)
+    waiting = [tests for name, tests in files.items() if name.startswith(WAITING)]
+    working = [tests for name, tests in files.items() if not name.startswith(WAITING)]
+    if not waiting or not working:
+        return items
+    out: list[pytest.Item] = []
+    step = len(working) / len(waiting)
+    for k, tests in enumerate(waiting):
+        out += [t for chunk in working[round(k * step) : round((k + 1) * step)] for t in chunk]
+        out += tests
+    return out
