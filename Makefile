@@ -14,12 +14,13 @@ $(STAMP): requirements.txt
 run: $(STAMP)
 	$(PY) main.py
 
-# In parallel (pytest-xdist), one worker more than the machine has cores: the tests wait on
-# sockets, subprocesses and the executable's build (tests/exe_build.py, beside the tests) often
-# enough that a third worker on two cores fills the idle time (146-169 s -> 131 s measured here).
+# In parallel (pytest-xdist), twice as many workers as the machine has cores (at most four
+# more): the tests wait on sockets, subprocesses, servers killed and taken over, and the
+# executable's build (tests/exe_build.py, beside the tests) often enough that two workers per
+# core fill the idle time (on 2 cores, 7 Dec: 167-175 s with four workers, 175-193 s with three).
 # Bytecode is cached even where the environment turns that off: every worker and every
 # `main.py` the tests start would otherwise compile the whole program again.
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n * 2 < n + 4 ? n * 2 : n + 4 )))
 test: $(STAMP) system
 	env -u PYTHONDONTWRITEBYTECODE SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
 		$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
