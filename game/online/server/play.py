@@ -390,10 +390,10 @@ class PlayLoop:
         if all(ev.get("event") in public for ev in events):
             # Events every viewer sees whole (a card played face up): one text for every
             # seat, and no redactor to feed (such an audience reads and changes no sight).
-            text = events_text(start, events)
+            everyones = events_text(start, events)
             for seat in table.seats:
                 if seat.conn is not None:
-                    seat.conn.send_text(text)
+                    seat.conn.send_text(everyones)
             self._after_delivery(table, events, go_on)
             return
         # Encoded once per audience, not once per seat: seats that see the events alike (a
