@@ -21,9 +21,19 @@ run: $(STAMP)
 # Bytecode is cached even where the environment turns that off: every worker and every
 # `main.py` the tests start would otherwise compile the whole program again.
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n * 2 < n + 4 ? n * 2 : n + 4 )))
-test: $(STAMP) system
-	env -u PYTHONDONTWRITEBYTECODE SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
-		$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+# The executable's build (`make exe`, which tests/test_exe.py and tests/test_deb.py check) starts
+# first, in the background, and runs while the test environment is made (one core: pip installs
+# one package at a time), instead of beside the tests; tests/exe_build.py waits for it through
+# CARDAVIA_EXE_BUILD (the folder its output and exit code go to). The recipe ends with pytest's
+# exit code once the build has ended too.
+test: system
+	@build=$$(mktemp -d "$${TMPDIR:-/tmp}/cardavia-exe-build-XXXXXX") && \
+	( $(MAKE) --no-print-directory exe > "$$build/output.txt" 2>&1; echo $$? > "$$build/exit.tmp"; \
+	  mv "$$build/exit.tmp" "$$build/exit" ) & \
+	$(MAKE) --no-print-directory $(STAMP) && \
+	env -u PYTHONDONTWRITEBYTECODE CARDAVIA_EXE_BUILD="$$build" SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
+		$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup; \
+	code=$$?; wait; rm -rf "$$build"; exit $$code
 
 # Programs the tests use for real, installed here when missing (Debian/Ubuntu, as root), in
 # one apt-get call: Chromium for the club server's web pages (tests/online/server/test_web.py),
