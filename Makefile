@@ -27,7 +27,7 @@ TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n * 2 < n +
 # CARDAVIA_EXE_BUILD (the folder its output and exit code go to). The recipe ends with pytest's
 # exit code once the build has ended too.
 test: system
-	@build=$$(mktemp -d "$${TMPDIR:-/tmp}/cardavia-exe-build-XXXXXX") && \
+	@build=$$(mktemp -d "$${TMPDIR:-/tmp}/cardavia-exe-build-XXXXXX") || exit 1; \
 	( $(MAKE) --no-print-directory exe > "$$build/output.txt" 2>&1; echo $$? > "$$build/exit.tmp"; \
 	  mv "$$build/exit.tmp" "$$build/exit" ) & \
 	$(MAKE) --no-print-directory $(STAMP) && \
