@@ -392,6 +392,50 @@ def test_tls(tmp_path):
         assert h.stop(timeout=10)
 
 
+def test_tls_on_the_servers_default_event_loop(tmp_path):
+    """``main.py serve`` with a certificate, on the loop it picks by default (uvloop where
+    installed: its own TLS transport): a wss client is welcomed and answered (its whole frames
+    taken by the server's fast path), a plain ws connection gets nothing, and SIGTERM stops
+    the server cleanly."""
+    import signal
+    import ssl
+    import subprocess
+    import sys
+
+    from websockets.sync.client import connect
+
+    root = Path(__file__).resolve().parents[3]
+    p = subprocess.Popen(
+        [sys.executable, str(root / "main.py"), "serve", "--port", "0", "--data", str(tmp_path / "d")]
+        + ["--certfile", str(TLS_CERT), "--keyfile", str(TLS_KEY)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=root,
+    )
+    try:
+        line = p.stdout.readline()
+        assert "cardavia server on wss://127.0.0.1:" in line, (line, p.poll())
+        url = line.split(" on ", 1)[1].split(",", 1)[0]
+        ctx = ssl.create_default_context(cafile=str(TLS_CERT))
+        with connect(url, ssl=ctx, open_timeout=10, proxy=None) as ws:
+            ws.send(json.dumps({"type": "hello", "version": 1, "name": "Tee"}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "pong"
+        with pytest.raises((InvalidHandshake, OSError)):
+            Client(url.replace("wss://", "ws://"), timeout=3)
+    finally:
+        p.send_signal(signal.SIGTERM)
+        try:
+            assert p.wait(15) == 0
+        finally:
+            if p.poll() is None:
+                p.kill()
+            p.stdout.close()
+            p.stderr.close()
+
+
 def test_the_tls_server_sends_no_session_tickets():
     """A ticket arrives after the handshake, racing the sync client's two threads on one
     OpenSSL object (game.online.server.serving.tls_context): the server must send none."""
