@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -19,7 +19,7 @@ from game.events import declared_events
 from game.registry import rules_class
 from game.rules.common import MATCH
 from game.rules.vocabulary import EventKind, Field
-from game.safejson import JSONError, is_int, iter_lines, kind, loads, open_regular
+from game.safejson import JSONError, is_int, iter_lines, kind, loads, open_regular, text_encoder
 
 if TYPE_CHECKING:
     from game.rules.base import GameRules
@@ -79,8 +79,9 @@ class RecordFormatError(ValueError):
         super().__init__(f"line {line}: {reason}" if line else reason)
 
 
-def dumps(event: Event) -> str:
-    return json.dumps(event, ensure_ascii=False, separators=(", ", ": "))
+#: One record line's text (``json.dumps(event, ensure_ascii=False, separators=(", ", ": "))``,
+#: the same bytes), its encoder made once: the club server writes a line per decision.
+dumps: Callable[[Event], str] = text_encoder((", ", ": "))
 
 
 def write_record(path: str | os.PathLike, events: list[Event], overwrite: bool = True) -> None:

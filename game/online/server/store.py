@@ -32,7 +32,7 @@ from typing import Any
 from game.online.wire.protocol import is_code
 from game.record import dumps
 from game.rules.base import Event
-from game.safejson import JSONError, load_file, loads, text_encoder
+from game.safejson import JSONError, load_file, loads
 from game.services.storage import clean_temp_files, write_bytes, write_json
 
 META_FORMAT = 1
@@ -43,11 +43,6 @@ RECORD_SUFFIX = ".jsonl"
 META_SUFFIX = ".table.json"
 #: The longest record line the server reads back (a real one is about 1 KB).
 MAX_LINE = 1024 * 1024
-
-
-#: A record line as game.record.dumps writes it (the same options: the same bytes), its
-#: encoder made once rather than once per line.
-_LINE = text_encoder((", ", ": "))
 
 
 class StoreError(OSError):
@@ -147,7 +142,7 @@ class TableStore:
         written twice; a file needs none: a write that fails is cut back off the file."""
         if not events:
             return
-        data = "".join(_LINE(ev) + "\n" for ev in events).encode("utf-8")
+        data = "".join(dumps(ev) + "\n" for ev in events).encode("utf-8")
         fd = self._files.get(code)
         start = None
         try:

@@ -44,14 +44,11 @@ from game.online.server.store import (
     record_event,
 )
 from game.online.wire.protocol import is_code
+from game.record import dumps
 from game.rules.base import Event
 from game.rules.vocabulary import JsonObject
-from game.safejson import JSONError, loads, text_encoder
+from game.safejson import JSONError, loads
 from game.services.storage import write_bytes
-
-#: ``game.record.dumps`` with its encoder made once (json.dumps with options builds one per
-#: call: most of the cost of a small line): the same bytes.
-dumps = text_encoder((", ", ": "))
 
 #: A table's lease lasts this long unless renewed (the failover bound: at most 10 s).
 LEASE_MS = 10_000
