@@ -61,11 +61,13 @@ class _Duplicate(ValueError):
 
 
 def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for k, v in pairs:
-        if k in out:
-            raise _Duplicate(k)
-        out[k] = v
+    out = dict(pairs)
+    if len(out) != len(pairs):  # a key given twice: found and named the slow way
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _Duplicate(k)
+            seen.add(k)
     return out
 
 
@@ -126,6 +128,12 @@ def loads(
     except ValueError as e:
         raise JSONError(str(e), file, line) from None
     try:
+        if text[-1:] == "}" and text[:1] == "{":
+            # An object with nothing around it (every message a client sends): the scan
+            # without decode's two whitespace searches, when it ends where the text does.
+            value, end = _DECODER.raw_decode(text)
+            if end == len(text):
+                return value
         return _DECODER.decode(text)
     except _Duplicate as e:
         raise JSONError("the key is given twice", file, line, str(e.args[0])) from None

@@ -252,3 +252,38 @@ def test_the_text_encoder_refuses_what_jsonencoder_refuses():
         strict({"x": object()})
     with pytest.raises(TypeError):
         strict({(1, 2): 3})  # a key JSON cannot have
+
+
+def _strict_reference(text: str) -> object:
+    """What loads must read: json.loads, a key given twice refused, NaN and infinities refused."""
+
+    def pairs(items: list) -> dict:
+        keys = [k for k, _ in items]
+        if len(set(keys)) != len(keys):
+            raise ValueError("twice")
+        return dict(items)
+
+    return json.loads(text, object_pairs_hook=pairs, parse_constant=lambda c: 1 / 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.text(max_size=4), _json_values, max_size=4),
+    st.sampled_from(["", " ", "\n", "x", "}", "{}", ',"a":1}']),
+    st.sampled_from(["", " ", "\t"]),
+    st.booleans(),
+)
+def test_an_object_reads_as_json_reads_it_whatever_comes_around_it(value, after, before, twice):
+    """The reader's short way for a bare object (a client's message) reads what the long way
+    reads, and refuses what it refuses: text after the object, a key given twice at any depth."""
+    text = json.dumps(value, separators=(",", ":"), allow_nan=False)
+    if twice and text != "{}":
+        text = '{"k":0,"k":' + text + "}"
+    text = before + text + after
+    try:
+        expected = _strict_reference(text)
+    except (ValueError, ZeroDivisionError):
+        with pytest.raises(JSONError):
+            loads(text)
+        return
+    assert exact_equal(loads(text), expected)

@@ -274,9 +274,9 @@ class Conn:
         if self.closing:
             return
         batch = self._batch
-        batch.append(text)
-        if len(batch) == 1:
+        if not batch:
             self.flusher.add(self)
+        batch.append(text)
 
     def flush(self) -> None:
         """Write the batch now when the socket takes it without waiting (websockets' framing,
@@ -362,14 +362,16 @@ def _write_now(ws: ServerConnection, texts: list[str]) -> bool:
     message); False when it cannot, and nothing was written. The frames are websockets' own
     (RFC 6455: a server's text frame is unmasked; no extension is ever negotiated here, the
     server offers no compression), built here in one go."""
+    # The connection's own attributes (websockets' Connection: ``transport`` once the handshake
+    # is done, ``paused``, ``send_in_progress``), read directly: this runs for every seat at
+    # every decision. A connection without them raises, and Conn.flush then queues the batch.
     protocol = ws.protocol
-    transport = getattr(ws, "transport", None)
+    transport = ws.transport
     if (
-        transport is None
-        or protocol.state is not State.OPEN
+        ws.paused
+        or ws.send_in_progress is not None
+        or protocol.state is not _OPEN
         or protocol.extensions
-        or getattr(ws, "paused", True)
-        or getattr(ws, "send_in_progress", True) is not None
         or transport.is_closing()
     ):
         return False
@@ -385,7 +387,7 @@ def _write_now(ws: ServerConnection, texts: list[str]) -> bool:
             head = bytes((0x81, n)) if n < 126 else _LONG.pack(0x81, 126, n) if n < 65536 else _HUGE.pack(0x81, 127, n)
             frame = frames[text] = head + data
         parts.append(frame)
-    transport.write(parts[0] if len(parts) == 1 else b"".join(parts))
+    transport.write(b"".join(parts))  # one part: that part itself (bytes.join does not copy it)
     return True
 
 
@@ -397,6 +399,7 @@ _FRAMES_MAX = 256
 
 
 #: A text frame's header (FIN, opcode 1) for a payload of 126 to 65,535 bytes, and longer.
+_OPEN = State.OPEN
 _LONG = struct.Struct("!BBH")
 _HUGE = struct.Struct("!BBQ")
 

@@ -142,7 +142,7 @@ class TableStore:
         written twice; a file needs none: a write that fails is cut back off the file."""
         if not events:
             return
-        data = "".join(dumps(ev) + "\n" for ev in events).encode("utf-8")
+        data = ("\n".join(map(dumps, events)) + "\n").encode("utf-8")
         fd = self._files.get(code)
         start = None
         try:

@@ -54,16 +54,20 @@ def _legal_text(legal: Sequence[Action]) -> str:
     return ",".join(texts)
 
 
+_TURN = M.TURN.encoded_all
+_EVENTS = M.EVENTS.encoded_all
+
+
 def turn_text(seat: int, k: int, legal: Sequence[Action] = ()) -> str:
     """``P.encode(M.TURN(seat=seat, decision=k, legal=[its actions' JSON]))``, the same bytes
     (tested), written from the parts without building the message per decision: each
     action's JSON is made once."""
-    return M.TURN.encoded(seat=str(int(seat)), decision=str(int(k)), legal=f"[{_legal_text(legal)}]")
+    return _TURN(str(int(seat)), str(int(k)), f"[{_legal_text(legal)}]")
 
 
 def events_text(start: int, events: list[Event]) -> str:
     """``P.encode(M.EVENTS(**{"from": start, "events": events}))``, the same bytes (tested)."""
-    return M.EVENTS.encoded(**{"from": str(int(start)), "events": P.encode(events)})
+    return _EVENTS(str(int(start)), P.encode(events))
 
 
 def decisions_json(m: Match) -> list[list]:

@@ -29,6 +29,7 @@ log = logging.getLogger("cardavia.server")
 
 #: The most bytes one read of a player's socket takes (see FrameSink.connection_made).
 READ_BYTES = 64 * 1024
+_OPEN = State.OPEN
 
 
 class SocketCounts(Protocol):
@@ -121,14 +122,12 @@ class FrameSink(ServerConnection):
 
     def _whole_texts(self, data: bytes) -> bool:
         protocol = self.protocol
-        queued = getattr(getattr(self, "recv_messages", None), "frames", None)
         if (
-            protocol.state is not State.OPEN
+            protocol.state is not _OPEN
             or protocol.current_size is not None
             or protocol.reader.buffer
             or protocol.extensions
-            or queued is None
-            or len(queued)
+            or len(self.recv_messages.frames)  # websockets holds messages not yet read
         ):
             return False
         limit = protocol.max_message_size or P.MAX_MESSAGE_BYTES

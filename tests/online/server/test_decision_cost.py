@@ -97,6 +97,18 @@ def test_a_message_written_from_its_parts_keeps_its_declaration():
         M.TURN.encoded(seat="0", decision="3", legal="[]", colour='"red"')
 
 
+def test_a_message_filled_in_declared_order_is_the_same_bytes():
+    """``encoded_all``: every field, in declared order, into a template made once."""
+    assert M.TURN.encoded_all("1", "7", '[{"kind":"play"}]') == M.TURN.encoded(
+        seat="1", decision="7", legal='[{"kind":"play"}]'
+    )
+    assert M.TURN.encoded_all("1", "7", "[]") == P.encode(M.TURN(seat=1, decision=7, legal=[]))
+    text = '[{"event":"x","note":"100% sure"}]'  # a % in a value is the value's, not the template's
+    assert M.EVENTS.encoded_all("4", text) == P.encode(M.EVENTS(**{"from": 4, "events": json.loads(text)}))
+    with pytest.raises(M.MessageError, match="3 fields, 2 given"):
+        M.TURN.encoded_all("1", "7")
+
+
 def test_the_workers_decisions_are_made_json_once_and_kept():
     m = _match(seed=5)
     for _ in range(6):
