@@ -93,8 +93,13 @@ async def measure(tables: int, players: int, decisions: int, seed: int) -> float
     sys.path.insert(0, os.environ.get("COST_ROOT", str(ROOT)))  # --compare: the other checkout's game
     from game.online.server.seats import Conn
     from game.online.server.server import TableServer
+    from game.online.wire import protocol as P
 
     rng = random.Random(seed)
+    # The deals from the bench's own seed, not from ``secrets``: two runs (two checkouts) play
+    # the same cards, so that their counts compare exactly (under valgrind, say).
+    deals = random.Random(seed)
+    P.new_seed = lambda: deals.getrandbits(P.SEED_BITS)
     with tempfile.TemporaryDirectory(prefix="cardavia-cost-") as folder:
         server = TableServer(Path(folder))
         flusher = server._flusher

@@ -387,7 +387,10 @@ class PlayLoop:
 
     def _deliver(self, table: Table, events: list[Event], start: int, go_on: bool = True) -> None:
         public = table.rules.vocabulary.public_events
-        if all(ev.get("event") in public for ev in events):
+        for ev in events:
+            if ev.get("event") not in public:
+                break
+        else:
             # Events every viewer sees whole (a card played face up): one text for every
             # seat, and no redactor to feed (such an audience reads and changes no sight).
             everyones = events_text(start, events)
@@ -528,13 +531,15 @@ class PlayLoop:
             task = self.spawn(self._think(table, seat, k, level))
             table.thinking = (k, seat, task)
         if send:
-            self.send_turn(table)
+            self.send_turn(table, to_act=seat)
 
-    def send_turn(self, table: Table, only: Conn | None = None) -> None:
+    def send_turn(self, table: Table, only: Conn | None = None, to_act: int | None = None) -> None:
+        """Each seat's ``turn`` (``only``: that connection's); ``to_act``: the seat to act, when
+        the caller has just worked it out."""
         m = table.match
         if m is None or m.over:
             return
-        seat, k = m.to_act, len(m.decisions)
+        seat, k = to_act if to_act is not None else m.to_act, len(m.decisions)
         if seat is None:  # nobody to act (the match is not over: never)
             return
         watching: str | None = None

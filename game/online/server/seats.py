@@ -194,7 +194,8 @@ class TokenBucket:
 
     def take(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        tokens = self.tokens + (now - self.stamp) * self.rate
+        self.tokens = tokens if tokens < self.burst else self.burst
         self.stamp = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import gc
 import logging
 import ssl
@@ -479,7 +480,7 @@ class TableServer:
 
         hello_timer = asyncio.get_running_loop().call_later(HELLO_TIMEOUT, no_hello)
         if isinstance(ws, FrameSink):  # whole text frames are handled as they arrive
-            ws.sink = lambda text: self._frame(conn, text)
+            ws.sink = functools.partial(self._frame, conn)
             ws.flusher = self._flusher
         try:
             # The loop ends when the connection closes: the peer's doing, or the writer's
