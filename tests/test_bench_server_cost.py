@@ -39,7 +39,7 @@ def test_the_floor_corpus_is_what_the_server_would_send():
     deals_seen = 0
     for j in range(59):
         for seat, data in enumerate(frames[j]):
-            texts = _texts(data)
+            texts = load_bench("decision_cost").texts_of(data)  # the server's frames, read back
             events, turn = json.loads(texts[0]), json.loads(texts[1])
             assert events["type"] == "events" and turn["type"] == "turn"
             assert turn["decision"] == j + 1 and turn["seat"] == actors[j + 1]
@@ -51,17 +51,6 @@ def test_the_floor_corpus_is_what_the_server_would_send():
         lines = records[j].decode().splitlines()
         assert lines and all(json.loads(line)["event"] for line in lines)
     assert deals_seen  # a deal of four ends within 60 decisions: a new deal's hands were looked at
-
-
-def _texts(data: bytes) -> list[str]:
-    out, pos = [], 0
-    while pos < len(data):
-        n, head = data[pos + 1] & 0x7F, pos + 2
-        if n == 126:
-            n, head = int.from_bytes(data[head : head + 2], "big"), head + 2
-        out.append(data[head : head + n].decode())
-        pos = head + n
-    return out
 
 
 def test_the_decision_cost_harness_plays_real_decisions():
