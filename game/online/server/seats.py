@@ -399,8 +399,9 @@ _frames: dict[str, bytes] = {}
 _FRAMES_MAX = 256
 
 
-#: A text frame's header (FIN, opcode 1) for a payload of 126 to 65,535 bytes, and longer.
+#: websockets' open state, looked up once (it is compared for every seat at every decision).
 _OPEN = State.OPEN
+#: A text frame's header (FIN, opcode 1) for a payload of 126 to 65,535 bytes, and longer.
 _LONG = struct.Struct("!BBH")
 _HUGE = struct.Struct("!BBQ")
 

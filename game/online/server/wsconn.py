@@ -29,6 +29,7 @@ log = logging.getLogger("cardavia.server")
 
 #: The most bytes one read of a player's socket takes (see FrameSink.connection_made).
 READ_BYTES = 64 * 1024
+#: websockets' open state, looked up once (every read of a player's socket compares it).
 _OPEN = State.OPEN
 
 
