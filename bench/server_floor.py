@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from server_load import cpu_seconds, cpu_split, free_port, pct  # noqa: E402
+from websockets.speedups import apply_mask  # noqa: E402
 
 #: Decisions of the corpus a table may play from its (random) start: a table makes about two a
 #: second, so this is several minutes of play.
@@ -110,7 +111,7 @@ def corpus(players: int, size: int, seed: int) -> tuple[list[int], list[bytes], 
     return actors, records, frames
 
 
-def first_turns(actors: list[int], players: int) -> list[bytes]:
+def first_turns(actors: list[int]) -> list[bytes]:
     """The frame that opens decision j's turn to its seat, for a table starting at j."""
     return [
         frame(json.dumps({"type": "turn", "seat": a, "decision": j, "legal": [{}]}, separators=(",", ":")))
@@ -134,7 +135,7 @@ class FloorServer:
         self.players = players
         self.folder = folder
         self.actors, self.records, self.frames = corpus(players, size, seed)
-        self.opening = first_turns(self.actors, players)
+        self.opening = first_turns(self.actors)
         self.tables: dict[int, FloorTable] = {}
         self.rng = random.Random(seed)
         self.refused = 0
@@ -191,8 +192,6 @@ class FloorConn(asyncio.Protocol):
         self.server.leave(self)
 
     def data_received(self, data: bytes) -> None:
-        from websockets.speedups import apply_mask
-
         if self.handshaking:
             self.buf += data
             end = self.buf.find(b"\r\n\r\n")
